@@ -1,0 +1,107 @@
+// Turns a presented credential into a Principal, checking it against the store on every request so
+// that revocation, role changes and disabled users take effect at once.
+import type { Clock } from '../clock.ts';
+import { Unauthorized } from '../errors.ts';
+import type { Db } from '../store/index.ts';
+import { findLiveToken, looksLikeApiToken, touchToken, type TokenKind } from './api-tokens.ts';
+import { getMembership, getOrganization, getUser, type UserRow } from './directory.ts';
+import { looksLikeJwt, verifyJwt, type JwtPurpose } from './jwt.ts';
+import type { CredentialKind, Permission, Principal } from './principal.ts';
+
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  jwtKey: string;
+}
+
+/** A credential as it arrived, before it is trusted. */
+export type PresentedCredential =
+  | { via: 'api_key'; value: string }
+  | { via: 'bearer'; value: string }
+  | { via: 'cookie'; value: string }
+  | { via: 'query_token'; value: string; userId: string | undefined };
+
+export class InvalidApiToken extends Unauthorized {
+  constructor() {
+    super('Invalid API token', 'INVALID_API_TOKEN');
+  }
+}
+
+export class InvalidSession extends Unauthorized {
+  constructor() {
+    super('Could not validate credentials', 'INVALID_SESSION');
+  }
+}
+
+const TOKEN_CREDENTIAL: Record<TokenKind, CredentialKind> = { api: 'api_token', cli: 'cli_token', mcp: 'mcp_token' };
+
+/** Resolves a presented credential to a Principal or throws Unauthorized. */
+export function authenticate(deps: AuthDeps, presented: PresentedCredential): Principal {
+  const { value } = presented;
+  if (presented.via === 'api_key' || presented.via === 'query_token' || (presented.via === 'bearer' && looksLikeApiToken(value))) {
+    const principal = authenticateApiToken(deps, value);
+    if (presented.via === 'query_token' && presented.userId !== principal.userId) throw new InvalidApiToken();
+    return principal;
+  }
+  if (!looksLikeJwt(value)) throw presented.via === 'cookie' ? new InvalidSession() : new InvalidApiToken();
+  return authenticateJwt(deps, value);
+}
+
+/** Checks an API, CLI or MCP token value. */
+export function authenticateApiToken(deps: AuthDeps, value: string): Principal {
+  const row = looksLikeApiToken(value) ? findLiveToken(deps.db, deps.clock, value) : undefined;
+  if (!row) throw new InvalidApiToken();
+  const user = getUser(deps.db, row.user_id);
+  if (!user) throw new InvalidApiToken();
+  const principal = principalFor(deps.db, user, row.org_id, TOKEN_CREDENTIAL[row.kind], row.scopes.split(' ').filter(Boolean));
+  if (!principal) throw new InvalidApiToken();
+  touchToken(deps.db, deps.clock, row.id);
+  return { ...principal, tokenId: row.id };
+}
+
+const JWT_CREDENTIAL: [JwtPurpose, CredentialKind][] = [
+  ['session', 'session'],
+  ['enrollment', 'enrollment'],
+  ['embedded', 'embedded'],
+];
+
+function authenticateJwt(deps: AuthDeps, value: string): Principal {
+  for (const [purpose, credential] of JWT_CREDENTIAL) {
+    const claims = verifyJwt(deps.jwtKey, deps.clock, purpose, value);
+    if (!claims) continue;
+    const user = getUser(deps.db, claims.sub);
+    if (!user || user.token_version !== claims.tv) throw new InvalidSession();
+    if (purpose === 'session' && !sessionIsLive(deps, claims.sid)) throw new InvalidSession();
+    const principal = principalFor(deps.db, user, claims.org, credential, []);
+    if (!principal) throw new InvalidSession();
+    return claims.sid ? { ...principal, sessionId: claims.sid } : principal;
+  }
+  throw new InvalidSession();
+}
+
+function sessionIsLive(deps: AuthDeps, sid: string | undefined): boolean {
+  if (!sid) return false;
+  const row = deps.db.prepare('SELECT expires_at, ended_at FROM sessions WHERE id = ?').get(sid) as
+    | { expires_at: number; ended_at: number | null }
+    | undefined;
+  return !!row && row.ended_at === null && row.expires_at > deps.clock.now();
+}
+
+/** The Principal of a user acting in an organization, or undefined if they may not (disabled, not a member). */
+export function principalFor(db: Db, user: UserRow, orgId: string, credential: CredentialKind, scopes: string[]): Principal | undefined {
+  if (user.disabled_at !== null) return undefined;
+  const org = getOrganization(db, orgId);
+  const membership = getMembership(db, user.id, orgId);
+  if (!org || !membership) return undefined;
+  const permissions: Permission[] = membership.can_merge ? ['merge_to_production'] : [];
+  return {
+    userId: user.id,
+    email: user.email,
+    orgId,
+    baseOrgId: org.base_org_id ?? org.id,
+    role: membership.role,
+    permissions,
+    credential,
+    scopes,
+  };
+}

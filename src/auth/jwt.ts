@@ -1,0 +1,46 @@
+import jwt from 'jsonwebtoken';
+import type { Clock } from '../clock.ts';
+
+/** Purposes of first-party JWTs; a token minted for one purpose is refused for every other. */
+export type JwtPurpose = 'session' | 'mfa_pending' | 'enrollment' | 'embedded' | 'recovery';
+
+export interface JwtClaims {
+  sub: string;
+  /** Organization the token acts in. */
+  org: string;
+  /** token_version of the user when minted. */
+  tv: number;
+  /** Session id (sessions table) or other single record the token stands for. */
+  sid?: string;
+  [extra: string]: unknown;
+}
+
+const ISSUER = 'sextant';
+
+/** Signs a first-party HS256 token for one purpose. */
+export function signJwt(key: string, clock: Clock, purpose: JwtPurpose, claims: JwtClaims, ttlSeconds: number): string {
+  const iat = Math.floor(clock.now() / 1000);
+  return jwt.sign({ ...claims, iat, exp: iat + ttlSeconds }, key, { algorithm: 'HS256', issuer: ISSUER, audience: purpose });
+}
+
+/** Verifies signature, algorithm, issuer, purpose and expiry (against the injected clock); undefined if any fails. */
+export function verifyJwt(key: string, clock: Clock, purpose: JwtPurpose, token: string): JwtClaims | undefined {
+  try {
+    const claims = jwt.verify(token, key, {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      audience: purpose,
+      clockTimestamp: Math.floor(clock.now() / 1000),
+    });
+    if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims['org'] !== 'string') return undefined;
+    if (typeof claims['tv'] !== 'number') return undefined;
+    return claims as unknown as JwtClaims;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cheap shape test used to route a bearer value to JWT or API-token checking. */
+export function looksLikeJwt(value: string): boolean {
+  return /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value);
+}

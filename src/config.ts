@@ -1,0 +1,133 @@
+// The only reader of process.env. Every setting has a documented default (see README "Configuration");
+// secrets that are not set are generated once and kept in the data directory, with a warning.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Settings of one running service. Tests build their own with `testConfig`. */
+export interface Config {
+  /** The service's version, from package.json. */
+  version: string;
+  port: number;
+  host: string;
+  baseUrl: string;
+  dataDir: string;
+  logLevel: LogLevel;
+  seedDemo: boolean;
+  corsOrigins: string[];
+  bodyLimitBytes: number;
+  uploadLimitBytes: number;
+  trustProxy: boolean;
+  shutdownGraceMs: number;
+  secrets: Secrets;
+  /** Warnings found while loading (insecure defaults); printed at start. */
+  warnings: string[];
+}
+
+export interface Secrets {
+  /** HS256 key for session and short-lived JWTs. */
+  jwtKey: string;
+  /** 32-byte key (base64) for encryption at rest (TOTP secrets, warehouse credentials). */
+  encryptionKey: string;
+  /** Keys for signed cookies. */
+  cookieKeys: string[];
+}
+
+const envSchema = z.object({
+  SEXTANT_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  SEXTANT_HOST: z.string().min(1).default('127.0.0.1'),
+  SEXTANT_BASE_URL: z.string().url().optional(),
+  SEXTANT_DATA_DIR: z.string().min(1).default('.sextant-data'),
+  SEXTANT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SEXTANT_SEED_DEMO: z.enum(['true', 'false', '1', '0']).default('true'),
+  SEXTANT_CORS_ORIGINS: z.string().default(''),
+  SEXTANT_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
+  SEXTANT_UPLOAD_LIMIT: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  SEXTANT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
+  SEXTANT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  SEXTANT_JWT_SECRET: z.string().min(32).optional(),
+  SEXTANT_ENCRYPTION_KEY: z.string().optional(),
+  SEXTANT_COOKIE_KEYS: z.string().optional(),
+});
+
+const truthy = (v: string) => v === 'true' || v === '1';
+
+/** Reads and validates the environment; throws with every bad variable named. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.SEXTANT_DATA_DIR);
+  const warnings: string[] = [];
+  const secrets = loadSecrets(dataDir, e, warnings);
+  const baseUrl = (e.SEXTANT_BASE_URL ?? `http://${e.SEXTANT_HOST}:${e.SEXTANT_PORT}`).replace(/\/+$/, '');
+  if (!baseUrl.startsWith('https://') && !/^http:\/\/(127\.|localhost|\[::1\])/.test(baseUrl)) {
+    warnings.push(`SEXTANT_BASE_URL ${baseUrl} is not https: cookies and tokens travel in clear text`);
+  }
+  return {
+    version: packageVersion(),
+    port: e.SEXTANT_PORT,
+    host: e.SEXTANT_HOST,
+    baseUrl,
+    dataDir,
+    logLevel: e.SEXTANT_LOG_LEVEL,
+    seedDemo: truthy(e.SEXTANT_SEED_DEMO),
+    corsOrigins: e.SEXTANT_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    bodyLimitBytes: e.SEXTANT_BODY_LIMIT,
+    uploadLimitBytes: e.SEXTANT_UPLOAD_LIMIT,
+    trustProxy: truthy(e.SEXTANT_TRUST_PROXY),
+    shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
+    secrets,
+    warnings,
+  };
+}
+
+type SecretEnv = Pick<z.infer<typeof envSchema>, 'SEXTANT_JWT_SECRET' | 'SEXTANT_ENCRYPTION_KEY' | 'SEXTANT_COOKIE_KEYS'>;
+
+function loadSecrets(dataDir: string, e: SecretEnv, warnings: string[]): Secrets {
+  const file = join(dataDir, 'secrets.json');
+  let stored: Partial<Secrets> = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>;
+  const generated: string[] = [];
+  const pick = (name: string, fromEnv: string | undefined, fromFile: string | undefined, make: () => string) => {
+    if (fromEnv) return fromEnv;
+    if (fromFile) return fromFile;
+    generated.push(name);
+    return make();
+  };
+  const encryptionKey = pick('SEXTANT_ENCRYPTION_KEY', e.SEXTANT_ENCRYPTION_KEY, stored.encryptionKey, () =>
+    randomBytes(32).toString('base64'),
+  );
+  if (Buffer.from(encryptionKey, 'base64').length !== 32) {
+    throw new Error('Invalid configuration:\n  SEXTANT_ENCRYPTION_KEY: must be 32 bytes, base64-encoded');
+  }
+  const secrets: Secrets = {
+    jwtKey: pick('SEXTANT_JWT_SECRET', e.SEXTANT_JWT_SECRET, stored.jwtKey, () => randomBytes(48).toString('base64url')),
+    encryptionKey,
+    cookieKeys: e.SEXTANT_COOKIE_KEYS
+      ? e.SEXTANT_COOKIE_KEYS.split(',')
+      : (stored.cookieKeys ?? (generated.push('SEXTANT_COOKIE_KEYS'), [randomBytes(32).toString('base64url')])),
+  };
+  if (generated.length > 0) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify({ ...stored, ...secrets }, null, 2), { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+  if (!e.SEXTANT_JWT_SECRET || !e.SEXTANT_ENCRYPTION_KEY || !e.SEXTANT_COOKIE_KEYS) {
+    warnings.push(
+      `secrets not set in the environment are kept in ${file}; set SEXTANT_JWT_SECRET, SEXTANT_ENCRYPTION_KEY and SEXTANT_COOKIE_KEYS in production`,
+    );
+  }
+  return secrets;
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}

@@ -1,0 +1,38 @@
+// Per-route body parsing (a global parser would also consume bodies meant for the OAuth provider
+// and the MCP transport). Parser failures become the same 422/413 answers as everything else.
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import { AppError, ValidationFailed } from '../errors.ts';
+import type { BodyType } from './route.ts';
+
+export interface BodyLimits {
+  jsonBytes: number;
+  multipartFileBytes: number;
+}
+
+/** Builds the parser for a route's body type. */
+export function bodyParser(type: BodyType, limits: BodyLimits) {
+  const parser = koaBody({
+    json: type === 'json' || type === 'json_or_form',
+    urlencoded: type === 'form' || type === 'json_or_form',
+    multipart: type === 'multipart',
+    text: false,
+    jsonStrict: false,
+    jsonLimit: limits.jsonBytes,
+    formLimit: limits.jsonBytes,
+    formidable: { maxFileSize: limits.multipartFileBytes, maxFiles: 20, allowEmptyFiles: false, keepExtensions: true },
+    onError: (err: Error) => {
+      throw err;
+    },
+  });
+  return async function parseBody(ctx: Context): Promise<void> {
+    try {
+      await parser(ctx, async () => {});
+    } catch (err) {
+      const status = (err as { status?: number }).status;
+      if (status === 413) throw new AppError('too_large', 'BODY_TOO_LARGE', 'Request body too large');
+      if (status === 415) throw new AppError('bad_request', 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+      throw new ValidationFailed([{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }]);
+    }
+  };
+}

@@ -1,0 +1,89 @@
+// Builds the Koa application: middleware in order, then every route table, then the 404/405 answer.
+import cors from '@koa/cors';
+import Router from '@koa/router';
+import Koa, { type Context } from 'koa';
+import { hasRole } from '../auth/index.ts';
+import { Forbidden, NotFound } from '../errors.ts';
+import { bodyParser } from './body.ts';
+import { resolvePrincipal } from './credentials.ts';
+import { errorHandler } from './error-handler.ts';
+import { accessLog, requestId, securityHeaders } from './middleware.ts';
+import { openApiRoutes } from './openapi.ts';
+import type { RouteDef } from './route.ts';
+import { allRoutes } from './routes/index.ts';
+import type { Services } from './services.ts';
+import { validate } from './validation.ts';
+import { mountMcp } from './mcp/mount-mcp.ts';
+
+/** The Koa app with its route definitions (kept for the OpenAPI document and its tests). */
+export interface Gateway {
+  app: Koa;
+  routes: RouteDef[];
+}
+
+export function createGateway(s: Services, extraRoutes: RouteDef[] = []): Gateway {
+  const app = new Koa({ proxy: s.config.trustProxy, keys: s.config.secrets.cookieKeys });
+  const https = s.config.baseUrl.startsWith('https://');
+  const routes = [...allRoutes(s), ...extraRoutes];
+  routes.push(...openApiRoutes(s, () => routes));
+  const router = new Router();
+  for (const def of routes) router.register(toKoaPath(def.path), [def.method], routeHandler(s, def), { name: def.operationId });
+
+  app.use(requestId(s.log));
+  app.use(accessLog);
+  app.use(securityHeaders(https));
+  app.use(cors({ origin: (ctx) => corsOrigin(s.config.corsOrigins, ctx), credentials: true, exposeHeaders: ['X-Request-Id'] }));
+  app.use(errorHandler);
+  mountMcp(app, s);
+  app.use(router.routes());
+  app.use(notFoundOrNotAllowed(router));
+  return { app, routes };
+}
+
+/** Validates, authenticates and calls one route's handler. */
+function routeHandler(s: Services, def: RouteDef) {
+  const parse = def.body ? bodyParser(def.bodyType ?? 'json', { jsonBytes: s.config.bodyLimitBytes, multipartFileBytes: s.config.uploadLimitBytes }) : undefined;
+  return async function handle(ctx: Context): Promise<void> {
+    const principal = resolvePrincipal({ db: s.store.db, clock: s.clock, jwtKey: s.config.secrets.jwtKey }, ctx, def);
+    ctx.state.principal = principal;
+    if (def.role && principal && !hasRole(principal, def.role)) throw new Forbidden();
+    const params = def.params ? validate(def.params, ctx.params, 'path') : {};
+    const query = def.query ? validate(def.query, ctx.query, 'query') : {};
+    if (parse) await parse(ctx);
+    const body = def.body ? validate(def.body, ctx.request.body, 'body') : undefined;
+    const environmentId = ctx.get('X-Service-Environment') || undefined;
+    const result = await def.handler({ params, query, body, principal, environmentId, ctx });
+    if (ctx.respond === false || ctx.body !== undefined) return;
+    if (result === undefined) {
+      ctx.status = 204;
+      return;
+    }
+    ctx.status = def.status ?? 200;
+    ctx.body = result;
+  };
+}
+
+function notFoundOrNotAllowed(router: Router) {
+  return async function notFound(ctx: Context): Promise<void> {
+    const match = router.match(ctx.path, ctx.method);
+    if (match.path.length > 0 && !match.route) {
+      const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
+      ctx.status = 405;
+      ctx.set('Allow', allowed.join(', '));
+      ctx.body = { detail: 'Method Not Allowed' };
+      return;
+    }
+    ctx.status = 404;
+    ctx.body = { detail: new NotFound().message };
+  };
+}
+
+function corsOrigin(allowed: string[], ctx: Context): string {
+  const origin = ctx.get('Origin');
+  return allowed.includes(origin) ? origin : '';
+}
+
+/** `/api/x/{id}` -> `/api/x/:id`. */
+export function toKoaPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}

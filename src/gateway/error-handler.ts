@@ -1,0 +1,63 @@
+// The one place where errors become HTTP: typed domain errors map by kind; anything else is a 500
+// with a generic body, and its cause goes to the log with the request id.
+import type { Context, Next } from 'koa';
+import { AppError, RateLimited, ValidationFailed, type ErrorKind } from '../errors.ts';
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 422,
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** Maps AppError kinds to status codes and bodies; hides everything else behind a 500. */
+export async function errorHandler(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+  } catch (err) {
+    if (ctx.headerSent || !ctx.writable) {
+      ctx.state.log?.error({ err }, 'error after the response started');
+      return;
+    }
+    writeError(ctx, err);
+  }
+}
+
+/** Writes the response for `err` (also used by middleware that answers before routing). */
+export function writeError(ctx: Context, err: unknown): void {
+  if (err instanceof ValidationFailed) {
+    ctx.status = 422;
+    ctx.body = { detail: err.issues };
+    return;
+  }
+  if (err instanceof AppError) {
+    ctx.status = STATUS[err.kind];
+    ctx.body = { detail: err.message, code: err.code, ...(err.data ? { data: err.data } : {}) };
+    if (err instanceof RateLimited) ctx.set('Retry-After', String(err.retryAfterSeconds));
+    if (err.kind === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
+    return;
+  }
+  const status = httpStatusOf(err);
+  if (status && status >= 400 && status < 500) {
+    // Errors raised by Koa's own parsers (malformed body, payload too large...).
+    ctx.status = status;
+    ctx.body = { detail: status === 413 ? 'Request body too large' : 'Bad request', code: status === 413 ? 'BODY_TOO_LARGE' : 'BAD_REQUEST' };
+    return;
+  }
+  ctx.state.log?.error({ err }, 'unexpected error');
+  ctx.status = 500;
+  ctx.body = { detail: 'Internal Server Error', code: 'INTERNAL_ERROR', request_id: ctx.state.requestId };
+}
+
+function httpStatusOf(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { status?: unknown; statusCode?: unknown; expose?: unknown };
+  const s = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : undefined;
+  return e.expose === false ? undefined : s;
+}

@@ -1,0 +1,120 @@
+// The OpenAPI 3.1 document, generated from the same route definitions and zod schemas that validate
+// requests, so the two cannot drift; plus a readable reference page rendered from it.
+import { z } from 'zod';
+import { renderReference } from './reference-page.ts';
+import { route, type RouteDef } from './route.ts';
+import type { Services } from './services.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+const SECURITY = [{ APIKeyHeader: [] }, { APIKeyCookie: [] }, { OAuth2PasswordBearer: [] }];
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
+};
+
+/** Builds the OpenAPI document for a list of routes. */
+export function buildOpenApi(routes: RouteDef[], baseUrl: string, version: string): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, JsonSchema> = {
+    ValidationError: {
+      type: 'object',
+      title: 'ValidationError',
+      required: ['loc', 'msg', 'type'],
+      properties: {
+        loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, title: 'Location' },
+        msg: { type: 'string', title: 'Message' },
+        type: { type: 'string', title: 'Error Type' },
+      },
+    },
+    HTTPValidationError: {
+      type: 'object',
+      title: 'HTTPValidationError',
+      properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' }, title: 'Detail' } },
+    },
+    ErrorResponse: {
+      type: 'object',
+      title: 'ErrorResponse',
+      required: ['detail'],
+      properties: { detail: { type: 'string' }, code: { type: 'string', description: 'Stable machine-readable code' } },
+    },
+  };
+  for (const def of routes) {
+    const op: Record<string, unknown> = { operationId: def.operationId, summary: def.summary, tags: def.tags };
+    const parameters = [...paramsOf(def.params, 'path'), ...paramsOf(def.query, 'query')];
+    if (parameters.length > 0) op['parameters'] = parameters;
+    if (def.body) {
+      const name = `Body_${def.operationId}`;
+      schemas[name] = { title: name, ...toSchema(def.body, 'input') };
+      const media = def.bodyType === 'multipart' ? ['multipart/form-data'] : def.bodyType === 'form' ? ['application/x-www-form-urlencoded'] : def.bodyType === 'json_or_form' ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
+      op['requestBody'] = { required: true, content: Object.fromEntries(media.map((m) => [m, { schema: { $ref: `#/components/schemas/${name}` } }])) };
+    }
+    const ok = def.produces
+      ? { content: { [def.produces]: { schema: { type: 'string' } } } }
+      : { content: { 'application/json': { schema: def.response ? toSchema(def.response, 'output') : {} } } };
+    const responses: Record<string, unknown> = { [String(def.status ?? 200)]: { description: 'Successful Response', ...ok } };
+    if (def.params || def.query || def.body) {
+      responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
+    }
+    if (def.auth === 'user') {
+      op['security'] = SECURITY;
+      responses['401'] = errorResponse('Missing or invalid credentials');
+      if (def.role) responses['403'] = errorResponse(`Requires role ${def.role} or higher`);
+    }
+    op['responses'] = responses;
+    (paths[def.path] ??= {})[def.method.toLowerCase()] = op;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Sextant', version: '1.0.0', description: `Sextant data-analysis assistant API (service ${version}).` },
+    servers: [{ url: baseUrl }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        APIKeyHeader: { type: 'apiKey', in: 'header', name: 'API-KEY' },
+        APIKeyCookie: { type: 'apiKey', in: 'cookie', name: 'sextant_session' },
+        OAuth2PasswordBearer: { type: 'oauth2', flows: { password: { scopes: {}, tokenUrl: 'api/auth/token' } } },
+      },
+    },
+  };
+}
+
+function errorResponse(description: string) {
+  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } };
+}
+
+function paramsOf(schema: z.ZodType | undefined, where: 'path' | 'query') {
+  if (!schema) return [];
+  const json = toSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (json.required ?? []).includes(name),
+    schema: s,
+    ...(typeof s['description'] === 'string' ? { description: s['description'] } : {}),
+  }));
+}
+
+/** `/openapi.json` and `/docs`, documenting every other route. */
+export function openApiRoutes(s: Services, allRoutes: () => RouteDef[]): RouteDef[] {
+  let cached: JsonSchema | undefined;
+  const doc = () => (cached ??= buildOpenApi(allRoutes(), s.config.baseUrl, s.config.version));
+  return [
+    route({ method: 'GET', path: '/openapi.json', operationId: 'openapi', summary: 'This OpenAPI document', tags: ['service'], auth: 'none', handler: () => doc() }),
+    route({
+      method: 'GET',
+      path: '/docs',
+      operationId: 'api_reference',
+      summary: 'Readable API reference rendered from the OpenAPI document',
+      tags: ['service'],
+      auth: 'none',
+      produces: 'text/html',
+      handler: ({ ctx }) => {
+        ctx.type = 'html';
+        ctx.body = renderReference(doc());
+      },
+    }),
+  ];
+}

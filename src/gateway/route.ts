@@ -1,0 +1,67 @@
+// The shape of one route in a visible table: method, path, schemas, the credential it needs and the
+// handler that calls the domain. The same definitions drive the router, validation and OpenAPI.
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { Principal, Role } from '../auth/index.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route:
+ * - `none`: no credential is read (public endpoints);
+ * - `optional`: a credential is used when present and valid;
+ * - `user`: a REST credential (session, API or CLI token) is required.
+ */
+export type RouteAuth = 'none' | 'optional' | 'user';
+
+/** Query-string credentials a route accepts besides the headers and cookie (interface part 5). */
+export type QueryCredential = 'api_token' | 'token';
+
+type AnySchema = z.ZodType;
+
+export type BodyType = 'json' | 'form' | 'json_or_form' | 'multipart';
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Set when auth is `user`; may be set when `optional`. */
+  principal: Principal | undefined;
+  /** The environment id of `X-Service-Environment`, undefined for production. */
+  environmentId: string | undefined;
+  ctx: Context;
+}
+
+export interface RouteDef<P extends AnySchema = AnySchema, Q extends AnySchema = AnySchema, B extends AnySchema = AnySchema> {
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. `/api/environments/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  auth: RouteAuth;
+  /** Minimum role in the current organization. */
+  role?: Role;
+  /** Extra credential kinds accepted here (e.g. the MFA enrollment token on MFA setup). */
+  alsoAccepts?: Principal['credential'][];
+  queryCredential?: QueryCredential;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** How the body arrives; default json. */
+  bodyType?: BodyType;
+  /** Response schema for the OpenAPI document; also documents the 200 body. */
+  response?: AnySchema;
+  /** Status of a successful response; default 200. */
+  status?: number;
+  /** Content type of a non-JSON response (CSV, SSE, HTML...), for the OpenAPI document. */
+  produces?: string;
+  handler: (input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => unknown;
+}
+
+/** Declares a route; the generic parameters are inferred from the schemas. */
+export function route<P extends AnySchema = z.ZodObject, Q extends AnySchema = z.ZodObject, B extends AnySchema = z.ZodUndefined>(
+  def: RouteDef<P, Q, B>,
+): RouteDef {
+  return def as unknown as RouteDef;
+}

@@ -1,0 +1,30 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate } from './migrate.ts';
+
+export type Db = Database.Database;
+
+/** The SQLite handle of the service, with its pragmas and a transaction helper. */
+export interface Store {
+  db: Db;
+  /** Runs fn atomically; fn must be synchronous (nothing interleaves inside it). */
+  tx<T>(fn: () => T): T;
+  close(): void;
+}
+
+/** Opens (creating if needed) the database file, sets pragmas and applies pending migrations. */
+export function openStore({ file }: { file: string }): Store {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return {
+    db,
+    tx: <T>(fn: () => T): T => db.transaction(fn)(),
+    close: () => db.close(),
+  };
+}

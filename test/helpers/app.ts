@@ -1,0 +1,104 @@
+// Test harness: a real gateway on loopback with its own data directory, a fake clock and no demo data.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App, type AppDeps } from '../../src/app.ts';
+import { insertToken, createOrganization, createUser, setMembership, startSession, type Permission, type Role, type TokenKind, type UserRow } from '../../src/auth/index.ts';
+import { FakeClock } from '../../src/clock.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { listen, type RunningServer } from '../../src/server.ts';
+import { Writable } from 'node:stream';
+
+export interface TestApp {
+  app: App;
+  url: string;
+  clock: FakeClock;
+  config: Config;
+  /** Every log line written, parsed. */
+  logs: Record<string, unknown>[];
+  /** fetch relative to the server. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** Creates an organization, or returns the existing one with that id. */
+  org(id?: string, opts?: { baseOrgId?: string; mfaEnforced?: boolean }): string;
+  /** Creates a user who is a member of `orgId` with a role. */
+  user(opts?: { orgId?: string; role?: Role; permissions?: Permission[]; email?: string; passwordHash?: string | null }): UserRow;
+  /** A session JWT for the user in an organization (their first one by default). */
+  session(user: UserRow, orgId?: string): string;
+  /** Inserts an API, CLI or MCP token straight into the store and returns its value. */
+  token(user: UserRow, kind?: TokenKind, orgId?: string): string;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A free loopback port, so the base URL in the configuration is the real one. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a gateway for one test. `env` overrides configuration variables. */
+export async function startTestApp(env: Record<string, string> = {}, deps: Pick<AppDeps, 'extraRoutes'> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sextant-test-'));
+  const port = await freePort();
+  const config = loadConfig({
+    SEXTANT_DATA_DIR: dataDir,
+    SEXTANT_PORT: String(port),
+    SEXTANT_LOG_LEVEL: 'info',
+    SEXTANT_SEED_DEMO: 'false',
+    SEXTANT_JWT_SECRET: 'test-jwt-secret-test-jwt-secret-0123456789',
+    SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    SEXTANT_COOKIE_KEYS: 'test-cookie-key',
+    ...env,
+  });
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      cb();
+    },
+  });
+  const clock = new FakeClock();
+  const app = await createApp(config, { ...deps, clock, log: createLogger('info', sink) });
+  const running: RunningServer = await listen(app, { host: '127.0.0.1', port, graceMs: 1000 });
+  const { db } = app.services.store;
+  const firstOrg = new Map<string, string>();
+  const t: TestApp = {
+    app,
+    url: running.url,
+    clock,
+    config,
+    logs,
+    fetch: (path, init) => fetch(running.url + path, init),
+    org(id = `org${++counter}`, opts = {}) {
+      if (!db.prepare('SELECT 1 FROM organizations WHERE id = ?').get(id)) createOrganization(db, clock, { id, name: `Org ${id}`, ...opts });
+      return id;
+    },
+    user({ orgId = t.org('acme'), role = 'user', permissions = [], email = `user${++counter}@example.com`, passwordHash = null } = {}) {
+      const user = createUser(db, clock, { email, name: email.split('@')[0]!, passwordHash, emailVerified: true });
+      setMembership(db, clock, { userId: user.id, orgId, role, permissions });
+      firstOrg.set(user.id, orgId);
+      return user;
+    },
+    session(user, orgId = firstOrg.get(user.id)!) {
+      return startSession({ db, clock, jwtKey: config.secrets.jwtKey }, user, orgId).token;
+    },
+    token(user, kind = 'api', orgId = firstOrg.get(user.id)!) {
+      const scopes = kind === 'mcp' ? ['mcp:*'] : ['api:full'];
+      return insertToken(db, clock, { userId: user.id, orgId, kind, scopes }).value;
+    },
+    async stop() {
+      await running.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
