@@ -1,10 +1,9 @@
 // The composition root: the one place that wires configuration, storage and domains together.
 import { join } from 'node:path';
-import type Koa from 'koa';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { seedDemo } from './demo/seed-demo.ts';
-import { createGateway, type RouteDef, type Services } from './gateway/index.ts';
+import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createSecretBox } from './security/index.ts';
 import { openStore } from './store/index.ts';
@@ -17,9 +16,11 @@ export interface AppDeps {
 }
 
 export interface App {
-  koa: Koa;
+  koa: Gateway['app'];
   services: Services;
   routes: RouteDef[];
+  /** Method and path of every route the router serves. */
+  served: { method: string; path: string }[];
   /** Tells long-lived streams to end (first step of a graceful shutdown). */
   drain(): void;
   /** Ends streams and closes storage. */
@@ -45,6 +46,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     koa: gateway.app,
     services,
     routes: gateway.routes,
+    served: gateway.router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
     drain: () => shutdown.abort(),
     async close() {
       shutdown.abort();

@@ -19,6 +19,8 @@ import { mountMcp } from './mcp/mount-mcp.ts';
 export interface Gateway {
   app: Koa;
   routes: RouteDef[];
+  /** The router as served: its layers are what the OpenAPI test compares against the document. */
+  router: Router;
 }
 
 export function createGateway(s: Services, extraRoutes: RouteDef[] = []): Gateway {
@@ -37,7 +39,7 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = []): Gatewa
   mountMcp(app, s);
   app.use(router.routes());
   app.use(notFoundOrNotAllowed(router));
-  return { app, routes };
+  return { app, routes, router };
 }
 
 /** Validates, authenticates and calls one route's handler. */

@@ -34,7 +34,7 @@ export function presentedCredential(ctx: Context, def: Pick<RouteDef, 'queryCred
   const bearer = /^Bearer\s+(\S+)$/i.exec(authz)?.[1];
   if (bearer) return { via: 'bearer', value: bearer };
   if (authz) throw new Unauthorized('Unsupported Authorization scheme', 'UNSUPPORTED_AUTH_SCHEME');
-  const cookie = ctx.cookies.get(SESSION_COOKIE);
+  const cookie = ctx.cookies.get(SESSION_COOKIE, { signed: false });
   if (cookie) return { via: 'cookie', value: cookie };
   if (typeof query['api_token'] === 'string') {
     return { via: 'query_token', value: query['api_token'], userId: typeof query['user_id'] === 'string' ? query['user_id'] : undefined };

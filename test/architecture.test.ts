@@ -1,0 +1,50 @@
+// The house rules of ../shared/design.md that can be read off the imports.
+import test from 'ava';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+const sources = files(join(root, 'src')).map((p) => ({ path: relative(root, p), text: readFileSync(p, 'utf8') }));
+const importsOf = (text: string) => [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+
+test('only the gateway imports Koa', (t) => {
+  const offenders = sources.filter((f) => !f.path.startsWith('src/gateway/') && importsOf(f.text).some((i) => /^(koa|@koa\/|koa-)/.test(i)));
+  t.deepEqual(offenders.map((f) => f.path), []);
+});
+
+test('only src/config.ts reads process.env (the CLI reads its own)', (t) => {
+  const offenders = sources.filter((f) => f.path !== 'src/config.ts' && !f.path.startsWith('src/cli/') && /process\.env/.test(f.text));
+  t.deepEqual(offenders.map((f) => f.path), []);
+});
+
+test('domain and storage code never imports the gateway', (t) => {
+  const offenders = sources.filter(
+    (f) => !f.path.startsWith('src/gateway/') && !['src/app.ts', 'src/main.ts', 'src/server.ts'].includes(f.path) && importsOf(f.text).some((i) => i.includes('/gateway/') && !i.endsWith('/services.ts')),
+  );
+  t.deepEqual(offenders.map((f) => f.path), []);
+});
+
+test('storage code imports no domain', (t) => {
+  const offenders = sources.filter((f) => f.path.startsWith('src/store/') && importsOf(f.text).some((i) => i.startsWith('../') && !i.startsWith('../store')));
+  t.deepEqual(offenders.map((f) => f.path), []);
+});
+
+test('the git adapter knows nothing of knowledge', (t) => {
+  const offenders = sources.filter((f) => f.path.startsWith('src/git/') && importsOf(f.text).some((i) => i.includes('knowledge')));
+  t.deepEqual(offenders.map((f) => f.path), []);
+});
+
+test('the command-line tool imports nothing from the server side but shared types', (t) => {
+  const offenders = sources.filter((f) => f.path.startsWith('src/cli/') && importsOf(f.text).some((i) => i.startsWith('../') && !i.startsWith('../cli') && !i.includes('/types')));
+  t.deepEqual(offenders.map((f) => f.path), []);
+});
+
+test('no default exports and no file over 400 lines', (t) => {
+  t.deepEqual(sources.filter((f) => /^export default/m.test(f.text)).map((f) => f.path), []);
+  t.deepEqual(sources.filter((f) => f.text.split('\n').length > 400).map((f) => f.path), []);
+});

@@ -1,0 +1,57 @@
+import test from 'ava';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.ts';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'sextant-config-'));
+
+test('defaults apply when nothing is set', (t) => {
+  const dir = tempDir();
+  const c = loadConfig({ SEXTANT_DATA_DIR: dir });
+  t.is(c.port, 8080);
+  t.is(c.host, '127.0.0.1');
+  t.is(c.baseUrl, 'http://127.0.0.1:8080');
+  t.true(c.seedDemo);
+  t.is(c.logLevel, 'info');
+});
+
+test('unset secrets are generated once, kept with mode 600, and reused on the next start with a warning', (t) => {
+  const dir = tempDir();
+  const first = loadConfig({ SEXTANT_DATA_DIR: dir });
+  const second = loadConfig({ SEXTANT_DATA_DIR: dir });
+  t.deepEqual(first.secrets, second.secrets);
+  t.is(statSync(join(dir, 'secrets.json')).mode & 0o777, 0o600);
+  t.true(first.warnings.some((w) => w.includes('SEXTANT_JWT_SECRET')));
+  t.is(Buffer.from(first.secrets.encryptionKey, 'base64').length, 32);
+});
+
+test('secrets from the environment win and are not written to disk', (t) => {
+  const dir = tempDir();
+  const jwt = 'x'.repeat(40);
+  const c = loadConfig({
+    SEXTANT_DATA_DIR: dir,
+    SEXTANT_JWT_SECRET: jwt,
+    SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    SEXTANT_COOKIE_KEYS: 'a,b',
+  });
+  t.is(c.secrets.jwtKey, jwt);
+  t.deepEqual(c.secrets.cookieKeys, ['a', 'b']);
+  t.throws(() => readFileSync(join(dir, 'secrets.json')));
+  t.false(c.warnings.some((w) => w.includes('SEXTANT_JWT_SECRET')));
+});
+
+test('invalid settings fail at start with every bad variable named', (t) => {
+  const err = t.throws(() => loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_PORT: 'abc', SEXTANT_LOG_LEVEL: 'loud' }));
+  t.regex(err.message, /SEXTANT_PORT/);
+  t.regex(err.message, /SEXTANT_LOG_LEVEL/);
+});
+
+test('a short encryption key is refused', (t) => {
+  t.throws(() => loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_ENCRYPTION_KEY: 'c2hvcnQ=' }), { message: /32 bytes/ });
+});
+
+test('a non-https public base URL produces a warning', (t) => {
+  const c = loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_BASE_URL: 'http://sextant.example.com' });
+  t.true(c.warnings.some((w) => w.includes('not https')));
+});

@@ -1,0 +1,55 @@
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrate, openStore } from '../../src/store/index.ts';
+
+const file = () => join(mkdtempSync(join(tmpdir(), 'sextant-store-')), 'db', 'test.db');
+
+test('opening a store creates the file with WAL and foreign keys on and all migrations applied', (t) => {
+  const store = openStore({ file: file() });
+  t.teardown(() => store.close());
+  t.is(store.db.pragma('journal_mode', { simple: true }), 'wal');
+  t.is(store.db.pragma('foreign_keys', { simple: true }), 1);
+  const applied = store.db.prepare('SELECT id FROM schema_migrations ORDER BY id').pluck().all();
+  t.true(applied.includes(1));
+});
+
+test('migrations are applied once: a second run is a no-op', (t) => {
+  const f = file();
+  openStore({ file: f }).close();
+  const store = openStore({ file: f });
+  t.teardown(() => store.close());
+  t.deepEqual(migrate(store.db), []);
+});
+
+test('a later migration applies on top of an existing database, and a failing one leaves nothing behind', (t) => {
+  const store = openStore({ file: file() });
+  t.teardown(() => store.close());
+  t.deepEqual(migrate(store.db, [{ id: 9001, name: 'extra', sql: 'CREATE TABLE extra (x INTEGER)' }]), [9001]);
+  t.throws(() => migrate(store.db, [{ id: 9002, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM nowhere' }]), { any: true });
+  t.falsy(store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get());
+  t.falsy(store.db.prepare('SELECT id FROM schema_migrations WHERE id = 9002').get());
+});
+
+test('the transaction helper rolls back on error', (t) => {
+  const store = openStore({ file: file() });
+  t.teardown(() => store.close());
+  store.db.exec('CREATE TABLE t (x INTEGER)');
+  t.throws(() =>
+    store.tx(() => {
+      store.db.prepare('INSERT INTO t VALUES (1)').run();
+      throw new Error('boom');
+    }),
+  );
+  t.is(store.db.prepare('SELECT count(*) FROM t').pluck().get(), 0);
+});
+
+test('foreign keys are enforced', (t) => {
+  const store = openStore({ file: file() });
+  t.teardown(() => store.close());
+  t.throws(() => store.db.prepare("INSERT INTO memberships (user_id, org_id, role, created_at) VALUES ('nobody', 'nowhere', 'user', 0)").run(), {
+    any: true,
+    code: 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  });
+});
