@@ -7,6 +7,7 @@ export { createApiToken } from './create-api-token.ts';
 export type { NewApiToken } from './create-api-token.ts';
 export { listOwnTokens, listUserTokens } from './list-tokens.ts';
 export { revokeOwnToken, revokeUserToken, revokeTokensOfKind } from './revoke-token.ts';
+export type { RevokedToken } from './revoke-token.ts';
 export { createMcpToken, createCliToken, MCP_TOKEN_TTL_MS } from './create-exclusive-token.ts';
 export { startCliLogin } from './cli-login/start-cli-login.ts';
 export type { StartedCliLogin } from './cli-login/start-cli-login.ts';

@@ -68,7 +68,7 @@ export function tokenRoutes(s: Services) {
     route({
       method: 'DELETE', path: '/api/auth/user/tokens/{token_id}', operationId: 'delete_api_token', tags, auth: 'user', params: TokenId,
       summary: "Revokes one of the caller's general API tokens (another user's: 404)",
-      handler: ({ principal, params }) => revokeOwnToken(deps, me(principal), params.token_id, ['api']),
+      handler: ({ principal, params }) => void revokeOwnToken(deps, me(principal), params.token_id, ['api']),
     }),
     route({
       method: 'GET', path: '/api/auth/admin/users/{user_id}/tokens', operationId: 'admin_list_user_tokens', tags, auth: 'user', role: 'admin',
@@ -92,7 +92,7 @@ export function tokenRoutes(s: Services) {
       method: 'DELETE', path: '/api/auth/admin/users/{user_id}/tokens/{token_id}', operationId: 'admin_delete_user_token', tags, auth: 'user',
       role: 'admin', params: UserTokenId,
       summary: "Admin: revokes any token of a member of the admin's organization",
-      handler: ({ principal, params }) => revokeUserToken(deps, me(principal), params.user_id, params.token_id),
+      handler: ({ principal, params }) => void revokeUserToken(deps, me(principal), params.user_id, params.token_id),
     }),
     route({
       method: 'GET', path: '/api/auth/user/tokens/mcp', operationId: 'list_mcp_tokens', tags, auth: 'user', response: TokenList,
@@ -108,7 +108,9 @@ export function tokenRoutes(s: Services) {
     route({
       method: 'DELETE', path: '/api/auth/user/tokens/mcp/{token_id}', operationId: 'delete_mcp_token', tags, auth: 'user', params: TokenId,
       summary: "Deletes (revokes) one of the caller's MCP tokens; another user's: 404",
-      handler: ({ principal, params }) => revokeOwnToken(deps, me(principal), params.token_id, ['mcp']),
+      // Revoking here is what "deleting the MCP token revokes" means (interface part 5, MCP OAuth);
+      // OAuth grant cleanup for the user can hook in after this call.
+      handler: ({ principal, params }) => void revokeOwnToken(deps, me(principal), params.token_id, ['mcp']),
     }),
     route({
       method: 'POST', path: '/api/auth/user/tokens/cli', operationId: 'create_cli_token', tags, auth: 'user', status: 201,

@@ -10,6 +10,8 @@ export interface CliLoginDeps extends TokenDeps {
   ttlMs: number;
   /** Public base URL of the service, for the authorize URL. */
   baseUrl: string;
+  /** Ceiling on live sign-in records (default MAX_LIVE_CLI_LOGINS). */
+  maxLive?: number;
 }
 
 export type CliLoginStatus = 'pending' | 'approved' | 'denied';

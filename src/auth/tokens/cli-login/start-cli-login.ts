@@ -1,3 +1,4 @@
+import { RateLimited } from '../../../errors.ts';
 import { hashSecret, newId, newSecret } from '../../../security/index.ts';
 import { CLI_POLL_INTERVAL_SECONDS, expireCliLogins, newUserCode, type CliLoginDeps } from './cli-login-store.ts';
 
@@ -13,13 +14,19 @@ export interface StartedCliLogin {
   interval: number;
 }
 
+/** Live sign-in records allowed at once, across all callers. */
+export const MAX_LIVE_CLI_LOGINS = 10_000;
+
 /** Starts a CLI device sign-in (no credential): a pending record that expires after the configured TTL. */
 export function startCliLogin(deps: CliLoginDeps): StartedCliLogin {
   expireCliLogins(deps);
+  const now = deps.clock.now();
+  // Start needs no credential; a ceiling on live records keeps a flood from filling the disk.
+  const live = deps.db.prepare('SELECT COUNT(*) FROM cli_logins WHERE expires_at > ?').pluck().get(now) as number;
+  if (live >= (deps.maxLive ?? MAX_LIVE_CLI_LOGINS)) throw new RateLimited(60, 'Too many pending CLI sign-ins, try again later', 'CLI_LOGIN_BUSY');
   const code = newSecret();
   const browserCode = newSecret();
   const userCode = newUserCode();
-  const now = deps.clock.now();
   const expiresAt = now + deps.ttlMs;
   deps.db
     .prepare(
