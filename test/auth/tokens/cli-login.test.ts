@@ -228,3 +228,13 @@ test('the code lifetime follows SEXTANT_CLI_LOGIN_TTL_SECONDS', async (t) => {
     await t1.stop();
   }
 });
+
+test('a held token superseded by a newer CLI token before the claim is not handed over', async (t) => {
+  const session = t0.session(t0.user());
+  const s = await start();
+  await complete(s.browserCode, session);
+  await call(t0, 'POST', '/api/auth/user/tokens/cli', { session });
+  const res = await poll(s.code);
+  t.is(res.status, 410);
+  t.is(res.body.code, 'CLI_LOGIN_EXPIRED');
+});

@@ -23,6 +23,8 @@ export function pollCliLogin(deps: CliLoginDeps, code: string): CliLoginPoll {
     .get(hash, now) as CliLoginRow | undefined;
   if (claimed) {
     const token = deps.db.prepare('SELECT * FROM api_tokens WHERE id = ?').get(claimed.token_id) as ApiTokenRow;
+    // Superseded while waiting (the user made another CLI token): a dead token is no answer.
+    if (token.revoked_at !== null) throw new CliLoginExpired();
     const user = getUser(deps.db, token.user_id);
     return {
       status: 'complete',
