@@ -1,9 +1,11 @@
 // Every route table of the REST API, one per area.
 import type { RouteDef } from '../route.ts';
 import type { Services } from '../services.ts';
+import { authMfaRoutes } from './auth-mfa.ts';
+import { authRoutes } from './auth.ts';
 import { healthRoutes } from './health.ts';
 
 /** All REST routes, in registration order. */
 export function allRoutes(s: Services): RouteDef[] {
-  return [...healthRoutes(s)];
+  return [...healthRoutes(s), ...authRoutes(s), ...authMfaRoutes(s)];
 }
