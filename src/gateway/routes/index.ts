@@ -2,10 +2,11 @@
 import type { RouteDef } from '../route.ts';
 import type { Services } from '../services.ts';
 import { authMfaRoutes } from './auth-mfa.ts';
+import { authRecoveryRoutes } from './auth-recovery.ts';
 import { authRoutes } from './auth.ts';
 import { healthRoutes } from './health.ts';
 
 /** All REST routes, in registration order. */
 export function allRoutes(s: Services): RouteDef[] {
-  return [...healthRoutes(s), ...authRoutes(s), ...authMfaRoutes(s)];
+  return [...healthRoutes(s), ...authRoutes(s), ...authMfaRoutes(s), ...authRecoveryRoutes(s)];
 }
