@@ -29,9 +29,9 @@ export function signInOrg(deps: Pick<AccountDeps, 'db'>, user: UserRow): string 
   return base.id;
 }
 
-/** Continues after a verified first factor. */
-export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: FirstFactor): SignInResult {
-  const orgId = signInOrg(deps, user);
+/** Continues after a verified first factor; `inOrg` pins the organization (SSO signs into its own). */
+export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: FirstFactor, inOrg?: string): SignInResult {
+  const orgId = inOrg ?? signInOrg(deps, user);
   const claims = { sub: user.id, org: orgId, tv: user.token_version, amr: factor };
   if (user.totp_enabled_at) {
     return { kind: 'mfa_required', mfaToken: signJwt(deps.jwtKey, deps.clock, 'mfa_pending', claims, MFA_PENDING_TTL_SECONDS), expiresIn: MFA_PENDING_TTL_SECONDS };

@@ -6,9 +6,11 @@ import { authMfaRoutes } from './auth-mfa.ts';
 import { authRecoveryRoutes } from './auth-recovery.ts';
 import { authRoutes } from './auth.ts';
 import { healthRoutes } from './health.ts';
+import { loginPageRoutes } from './login-page.ts';
+import { ssoRoutes } from './sso.ts';
 import { workspaceRoutes } from './workspaces.ts';
 
 /** All REST routes, in registration order. */
 export function allRoutes(s: Services): RouteDef[] {
-  return [...healthRoutes(s), ...authRoutes(s), ...authMfaRoutes(s), ...authRecoveryRoutes(s), ...accountRoutes(s), ...workspaceRoutes(s)];
+  return [...healthRoutes(s), ...authRoutes(s), ...authMfaRoutes(s), ...authRecoveryRoutes(s), ...accountRoutes(s), ...workspaceRoutes(s), ...ssoRoutes(s), ...loginPageRoutes(s)];
 }
