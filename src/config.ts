@@ -84,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!baseUrl.startsWith('https://') && !/^http:\/\/(127\.|localhost|\[::1\])/.test(baseUrl)) {
     warnings.push(`SEXTANT_BASE_URL ${baseUrl} is not https: cookies and tokens travel in clear text`);
   }
+  if (e.SEXTANT_BCRYPT_COST < 10) warnings.push(`SEXTANT_BCRYPT_COST ${e.SEXTANT_BCRYPT_COST} is below 10: recovery codes are cheap to brute-force offline`);
   return {
     version: packageVersion(),
     port: e.SEXTANT_PORT,

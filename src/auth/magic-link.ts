@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import { newId } from '../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
 import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.ts';
+import { deliverInBackground } from './deliver.ts';
 import { findUserByEmail, getUser } from './directory.ts';
 import { InvalidAccountToken } from './errors.ts';
 import { magicLinkMail } from './mails.ts';
@@ -16,7 +17,7 @@ export const MAGIC_LINK_TTL_MS = 15 * 60_000;
 const codeValue = (userId: string, code: string) => `${userId}:${code}`;
 
 /** Mails a link and a code to an existing, enabled account; silent for everything else. */
-export async function requestMagicLink(deps: AccountDeps, email: string): Promise<void> {
+export function requestMagicLink(deps: AccountDeps, email: string): void {
   const user = findUserByEmail(deps.db, email);
   // SSO-only accounts sign in through their identity provider.
   if (!user || user.disabled_at !== null || user.identity_kind === 'sso') return;
@@ -26,7 +27,7 @@ export async function requestMagicLink(deps: AccountDeps, email: string): Promis
   const token = issueAccountToken(deps.db, deps.clock, { purpose: 'magic_link', userId: user.id, ttlMs: MAGIC_LINK_TTL_MS, groupId });
   const code = String(randomInt(0, 100_000_000)).padStart(8, '0');
   issueAccountToken(deps.db, deps.clock, { purpose: 'magic_code', userId: user.id, ttlMs: MAGIC_LINK_TTL_MS, groupId, value: codeValue(user.id, code) });
-  await deps.mailer.send(magicLinkMail(deps.baseUrl, user.email, token, code));
+  deliverInBackground(deps, magicLinkMail(deps.baseUrl, user.email, token, code));
 }
 
 export type MagicCredential = { token: string } | { email: string; code: string };

@@ -45,6 +45,8 @@ export function recordFailure(db: Db, clock: Clock, keys: LimitKeys): void {
        window_start = CASE WHEN window_start + ? <= ? THEN ? ELSE window_start END`,
   );
   for (const [key, limit] of keys) upsert.run(key, now, limit.windowMs, now, limit.windowMs, now, now);
+  // Keep the table small: drop counters whose window ended long ago (about one call in a hundred).
+  if (Math.random() < 0.01) db.prepare('DELETE FROM rate_limits WHERE window_start < ?').run(now - 24 * 3600_000);
 }
 
 /** Forgets the account's failures after a success (the address keeps its count). */

@@ -4,6 +4,7 @@ import { hashPassword } from '../security/index.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.ts';
 import { writeAudit } from './audit.ts';
+import { deliverInBackground } from './deliver.ts';
 import { createOrganization, createUser, findUserByEmail, setMembership } from './directory.ts';
 import { InvalidAccountToken } from './errors.ts';
 import { alreadyRegisteredMail, verificationMail } from './mails.ts';
@@ -20,7 +21,7 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
   const passwordHash = await hashPassword(input.password);
   const existing = findUserByEmail(deps.db, email);
   if (existing) {
-    await deps.mailer.send(alreadyRegisteredMail(deps.baseUrl, email));
+    deliverInBackground(deps, alreadyRegisteredMail(deps.baseUrl, email));
     return;
   }
   const user = deps.db.transaction(() => {
@@ -36,20 +37,20 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
     writeAudit(deps.db, deps.clock, { action: 'registered', userId: created.id, orgId: domainOrg?.id ?? null });
     return created;
   })();
-  await sendVerification(deps, user.id, email);
+  sendVerification(deps, user.id, email);
 }
 
-async function sendVerification(deps: AccountDeps, userId: string, email: string): Promise<void> {
+function sendVerification(deps: AccountDeps, userId: string, email: string): void {
   revokeAccountTokens(deps.db, deps.clock, userId, 'verify_email');
   const token = issueAccountToken(deps.db, deps.clock, { purpose: 'verify_email', userId, ttlMs: VERIFY_TTL_MS });
-  await deps.mailer.send(verificationMail(deps.baseUrl, email, token));
+  deliverInBackground(deps, verificationMail(deps.baseUrl, email, token));
 }
 
 /** Sends a new verification mail when the address belongs to an unverified account; silent otherwise. */
-export async function resendVerification(deps: AccountDeps, email: string): Promise<void> {
+export function resendVerification(deps: AccountDeps, email: string): void {
   const user = findUserByEmail(deps.db, email);
   if (!user || user.email_verified_at !== null || user.disabled_at !== null) return;
-  await sendVerification(deps, user.id, user.email);
+  sendVerification(deps, user.id, user.email);
 }
 
 /** Marks the address verified with a single-use token. */

@@ -4,6 +4,7 @@ import { hashPassword } from '../security/index.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { consumeAccountToken, issueAccountToken, peekAccountToken, revokeAccountTokens } from './account-tokens.ts';
 import { writeAudit } from './audit.ts';
+import { deliverInBackground } from './deliver.ts';
 import { findUserByEmail, getUser } from './directory.ts';
 import { InvalidAccountToken } from './errors.ts';
 import { invalidateSessions } from './invalidate-sessions.ts';
@@ -13,13 +14,13 @@ import { assertPasswordStrength } from './password-policy.ts';
 export const RESET_TTL_MS = 3600_000;
 
 /** Mails a reset link to an existing account that may have a password; silent otherwise. */
-export async function requestPasswordReset(deps: AccountDeps, email: string): Promise<void> {
+export function requestPasswordReset(deps: AccountDeps, email: string): void {
   const user = findUserByEmail(deps.db, email);
   // SSO-only accounts have no password and must not gain one through the back door.
   if (!user || user.disabled_at !== null || user.identity_kind === 'sso') return;
   revokeAccountTokens(deps.db, deps.clock, user.id, 'reset_password');
   const token = issueAccountToken(deps.db, deps.clock, { purpose: 'reset_password', userId: user.id, ttlMs: RESET_TTL_MS });
-  await deps.mailer.send(resetPasswordMail(deps.baseUrl, user.email, token));
+  deliverInBackground(deps, resetPasswordMail(deps.baseUrl, user.email, token));
 }
 
 /** Sets a new password with a reset token; the token is spent once even if two requests race. */

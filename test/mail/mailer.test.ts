@@ -33,3 +33,19 @@ test('without SMTP, mail lands in the outbox and the log says so without the bod
   t.false(lines.join('').includes('secret-link-token-123'));
   store.close();
 });
+
+test('a service without SMTP keeps account mail in the outbox and logs only that it was queued', async (t) => {
+  const { startTestApp } = await import('../helpers/app.ts');
+  const t0 = await startTestApp({ SEXTANT_BCRYPT_COST: '4' });
+  try {
+    const res = await t0.fetch('/api/auth/magic_link/request', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: t0.user().email }) });
+    t.is(res.status, 202);
+    const [mail] = listOutbox(t0.app.services.store.db);
+    const token = /Magic link token: (\S+)/.exec(mail?.text ?? '')?.[1];
+    t.truthy(token);
+    t.true(t0.logs.some((l) => l['msg'] === 'mail queued in the outbox (no SMTP server configured)'));
+    t.false(JSON.stringify(t0.logs).includes(token!));
+  } finally {
+    await t0.stop();
+  }
+});

@@ -23,8 +23,8 @@ export function authRecoveryRoutes(s: Services) {
       status: 202,
       body: z.object({ email: Email }),
       response: z.object({ status: z.string() }),
-      handler: async ({ body }) => {
-        await requestMagicLink(deps, body.email);
+      handler: ({ body }) => {
+        requestMagicLink(deps, body.email);
         return { status: 'sent_if_account_exists' };
       },
     }),

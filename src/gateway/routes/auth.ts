@@ -136,8 +136,8 @@ export function authRoutes(s: Services) {
       status: 202,
       body: z.object({ email: Email }),
       response: Status,
-      handler: async ({ body }) => {
-        await resendVerification(deps, body.email);
+      handler: ({ body }) => {
+        resendVerification(deps, body.email);
         return { status: 'verification_sent' };
       },
     }),
@@ -169,7 +169,7 @@ export function authRoutes(s: Services) {
           await confirmPasswordReset(deps, { token: body.token, newPassword: body.new_password });
           return { status: 'password_changed' };
         }
-        await requestPasswordReset(deps, body.email);
+        requestPasswordReset(deps, body.email);
         return { status: 'reset_mail_sent' };
       },
     }),

@@ -80,6 +80,7 @@ CREATE TABLE rate_limits (
   window_start INTEGER NOT NULL,
   failures INTEGER NOT NULL
 );
+CREATE INDEX rate_limits_window ON rate_limits(window_start);
 
 -- Which organization serves an email domain (org_from_email, SSO discovery).
 CREATE TABLE org_email_domains (
