@@ -66,6 +66,13 @@ export class MfaRecoveryIneligible extends Forbidden {
   }
 }
 
+/** MFA changes need a person at a browser or app (session or enrollment token), not an API, CLI or embedded token. */
+export class InteractiveSessionRequired extends Forbidden {
+  constructor() {
+    super('This needs a signed-in session', 'SESSION_REQUIRED');
+  }
+}
+
 /** A required field that the domain (not the schema) knows is required. */
 export function fieldRequired(field: string, msg = 'Field required'): ValidationFailed {
   return new ValidationFailed([{ loc: ['body', field], msg, type: 'missing' }]);

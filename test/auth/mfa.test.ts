@@ -169,3 +169,15 @@ test.serial('a TOTP code is accepted once per time step, and a later step is acc
   t0.clock.advance(30_000);
   t.is((await step(totp(t0, secret))).status, 200);
 });
+
+test('API and embedded tokens cannot change MFA, though they may read its status', async (t) => {
+  const user = await passwordUser(t0);
+  const apiToken = t0.token(user);
+  const setup = await t0.fetch('/api/auth/mfa/setup', { method: 'POST', headers: { 'API-KEY': apiToken, 'content-type': 'application/json' }, body: '{}' });
+  t.is(setup.status, 403);
+  t.is(((await setup.json()) as { code: string }).code, 'SESSION_REQUIRED');
+  const embedded = (await call(t0, 'POST', '/api/auth/embedded_user_login', {}, t0.session(user))).body['access_token'] as string;
+  t.is((await call(t0, 'POST', '/api/auth/mfa/setup', {}, embedded)).status, 403);
+  t.is((await call(t0, 'POST', '/api/auth/mfa/disable', { code: '123456', password: PASSWORD }, embedded)).status, 403);
+  t.is((await t0.fetch('/api/auth/mfa/status', { headers: { 'API-KEY': apiToken } })).status, 200);
+});

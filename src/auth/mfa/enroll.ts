@@ -4,7 +4,7 @@ import { NotFound } from '../../errors.ts';
 import type { AccountDeps } from '../account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { getUser } from '../directory.ts';
-import { MfaAlreadyEnabled, MfaSetupNotStarted, SecondFactorRejected } from '../errors.ts';
+import { InteractiveSessionRequired, MfaAlreadyEnabled, MfaSetupNotStarted, SecondFactorRejected } from '../errors.ts';
 import type { Principal } from '../principal.ts';
 import { startSession, type StartedSession } from '../sessions.ts';
 import { replaceRecoveryCodes } from './recovery-codes.ts';
@@ -12,6 +12,7 @@ import { newTotpSecret, totpStep, totpUri } from './totp.ts';
 
 /** Starts (or restarts) enrollment: a new pending secret and its provisioning URI. Refused when MFA is on. */
 export function setupMfa(deps: AccountDeps, principal: Principal): { provisioning_uri: string; secret: string } {
+  assertInteractive(principal);
   const user = getUser(deps.db, principal.userId);
   if (!user) throw new NotFound();
   if (user.totp_enabled_at) throw new MfaAlreadyEnabled();
@@ -29,6 +30,7 @@ export interface ConfirmedMfa {
 
 /** Activates the pending secret with a valid code; with an enrollment token also starts the session. */
 export async function confirmMfa(deps: AccountDeps, principal: Principal, code: string): Promise<ConfirmedMfa> {
+  assertInteractive(principal);
   const user = getUser(deps.db, principal.userId);
   if (!user) throw new NotFound();
   if (user.totp_enabled_at) throw new MfaAlreadyEnabled();
@@ -48,4 +50,9 @@ export async function confirmMfa(deps: AccountDeps, principal: Principal, code: 
   if (principal.credential !== 'enrollment') return { recoveryCodes };
   writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId: principal.orgId, data: { factor: 'enrollment', mfa: true } });
   return { recoveryCodes, session: startSession(deps, user, principal.orgId) };
+}
+
+/** Throws unless the caller holds a session or an enrollment token. */
+export function assertInteractive(principal: Principal): void {
+  if (principal.credential !== 'session' && principal.credential !== 'enrollment') throw new InteractiveSessionRequired();
 }

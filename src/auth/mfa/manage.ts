@@ -8,6 +8,7 @@ import { fieldRequired, MfaNotEnabled, SecondFactorRejected } from '../errors.ts
 import { invalidateSessions } from '../invalidate-sessions.ts';
 import type { Principal } from '../principal.ts';
 import { attemptKeys, clearAccountFailures, limited } from '../rate-limit.ts';
+import { assertInteractive } from './enroll.ts';
 import { remainingRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
 import { consumeSecondFactor, wipeMfa } from './second-factor.ts';
 
@@ -44,6 +45,7 @@ async function proveFactors(deps: AccountDeps, user: UserRow, input: { code: str
 
 /** Turns MFA off after proving the factors. */
 export async function disableMfa(deps: AccountDeps, principal: Principal, input: { code: string; password?: string | undefined }, client: ClientInfo): Promise<void> {
+  assertInteractive(principal);
   const user = mustUser(deps, principal.userId);
   await proveFactors(deps, user, input, client);
   wipeMfa(deps, user.id);
@@ -52,6 +54,7 @@ export async function disableMfa(deps: AccountDeps, principal: Principal, input:
 
 /** Replaces the recovery codes after proving the factors; returns the new set once. */
 export async function regenerateRecoveryCodes(deps: AccountDeps, principal: Principal, input: { code: string; password?: string | undefined }, client: ClientInfo): Promise<string[]> {
+  assertInteractive(principal);
   const user = mustUser(deps, principal.userId);
   await proveFactors(deps, user, input, client);
   const codes = await replaceRecoveryCodes(deps, user.id);
