@@ -113,4 +113,16 @@ test('unknown organization or type answers 404; a bad type 422', async (t) => {
   t.is((await t0.fetch(`/api/auth/${ORG}/saml/login`, { redirect: 'manual' })).status, 404);
   t.is((await t0.fetch(`/api/auth/${ORG}/BAD TYPE/login`, { redirect: 'manual' })).status, 422);
   t.is((await call(t0, 'GET', `/api/auth/${ORG}/oidc/auth`)).status, 422);
+  t.is((await call(t0, 'GET', `/api/auth/${ORG}/oidc/auth?state=x&error=access_denied`)).body.code, 'SSO_FAILED');
+});
+
+test.serial('an SSO-only user has no password and gets no reset or magic link mail', async (t) => {
+  idp.signInAs({ sub: 'idp-only', email: 'only.sso@bigcorp.test' });
+  await browse(`/api/auth/${ORG}/oidc/login`);
+  const db = t0.app.services.store.db;
+  t.is(db.prepare("SELECT password_hash FROM users WHERE email = 'only.sso@bigcorp.test'").pluck().get(), null);
+  t.is((await call(t0, 'POST', '/api/auth/reset_password', { email: 'only.sso@bigcorp.test' })).status, 200);
+  t.is((await call(t0, 'POST', '/api/auth/magic_link/request', { email: 'only.sso@bigcorp.test' })).status, 202);
+  t.is(db.prepare("SELECT COUNT(*) FROM outbox WHERE to_address = 'only.sso@bigcorp.test'").pluck().get(), 0);
+  t.is((await call(t0, 'POST', '/api/auth/token', { email: 'only.sso@bigcorp.test', password: 'anything at all here' })).status, 401);
 });

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { safeNextPath } from '../../auth/safe-next.ts';
 import type { SignInResult } from '../../auth/sign-in.ts';
+import { SsoFailed } from '../../auth/sso/oidc-client.ts';
 import { finishSsoLogin, startSsoLogin, SSO_LOGIN_TTL_MS } from '../../auth/sso/sso-login.ts';
 import { accountDeps } from '../account-deps.ts';
 import { setSessionCookie } from '../cookies.ts';
@@ -58,11 +59,13 @@ export function ssoRoutes(s: Services) {
       tags: ['auth'],
       auth: 'none',
       params: Params,
-      query: z.object({ code: z.string().min(1).max(4096), state: z.string().min(1).max(512) }),
+      query: z.object({ code: z.string().min(1).max(4096).optional(), state: z.string().min(1).max(512), error: z.string().max(200).optional() }),
       status: 302,
       handler: async ({ params, query, ctx }) => {
         const browserState = ctx.cookies.get(SSO_STATE_COOKIE);
         ctx.cookies.set(SSO_STATE_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure, maxAge: 0, path: '/api/auth/', signed: false });
+        // The provider refused (user cancelled, access denied): no code to exchange.
+        if (!query.code) throw new SsoFailed(query.error ? 'provider_error' : 'no_code');
         const { result, next } = await finishSsoLogin(deps, { orgId: params.org_id, type: params.type, code: query.code, state: query.state, browserState });
         redirectAfterFirstFactor(s, ctx, result, next);
       },
