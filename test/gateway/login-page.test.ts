@@ -97,3 +97,24 @@ test.serial('with MFA the page asks for the code, then signs in', async (t) => {
   t.true(b.jar.has('sextant_session'));
   t.false(b.jar.has('sextant_mfa_pending'));
 });
+
+test.serial('when the organization enforces MFA, the page enrolls the user, shows recovery codes once and signs in', async (t) => {
+  const orgId = t0.org(undefined, { mfaEnforced: true });
+  const user = await passwordUser(t0, { orgId });
+  const b = browser();
+  const html = await (await b.get('/login?next=/consent')).text();
+  const step = await b.post('/login', { csrf: csrfOf(html), next: '/consent', email: user.email, password: PASSWORD });
+  t.is(step.status, 200);
+  const enrollHtml = await step.text();
+  t.regex(enrollHtml, /action="\/login\/enroll"/);
+  const secret = /Key: <code>([A-Z2-7]+)<\/code>/.exec(enrollHtml)?.[1] ?? '';
+  t.truthy(secret);
+  t.false(b.jar.has('sextant_session'));
+  const done = await b.post('/login/enroll', { csrf: csrfOf(enrollHtml), next: '/consent', code: totp(t0, secret) });
+  t.is(done.status, 200);
+  const codes = [...(await done.text()).matchAll(/<li><code>([^<]+)<\/code><\/li>/g)];
+  t.is(codes.length, 10);
+  t.true(b.jar.has('sextant_session'));
+  t.false(b.jar.has('sextant_mfa_enrollment'));
+  t.is((await b.get('/api/auth/me')).status, 200);
+});
