@@ -28,6 +28,8 @@ export function issueAccountToken(
   db.prepare(
     `INSERT INTO account_tokens (id, purpose, token_hash, user_id, group_id, data, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(newId(), t.purpose, hashSecret(value), t.userId, t.groupId ?? null, JSON.stringify(t.data ?? {}), now, now + t.ttlMs);
+  // Keep the table small: drop tokens that expired over a week ago (about one issue in fifty).
+  if (Math.random() < 0.02) db.prepare('DELETE FROM account_tokens WHERE expires_at < ?').run(now - 7 * 24 * 3600_000);
   return value;
 }
 

@@ -51,6 +51,7 @@ export async function startSsoLogin(deps: AccountDeps, orgId: string, type: stri
   deps.db
     .prepare('INSERT INTO sso_logins (state_hash, org_id, type, code_verifier, nonce, next_path, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
     .run(hashSecret(secrets.state), orgId, type, secrets.codeVerifier, secrets.nonce, safeNextPath(next), now, now + SSO_LOGIN_TTL_MS);
+  if (Math.random() < 0.02) deps.db.prepare('DELETE FROM sso_logins WHERE expires_at < ?').run(now - 24 * 3600_000);
   const url = authorizationUrl(meta, { clientId: config.client_id, redirectUri: ssoRedirectUri(deps.baseUrl, orgId, type), ...secrets });
   return { url, state: secrets.state };
 }

@@ -33,6 +33,7 @@ CREATE TABLE account_tokens (
 );
 CREATE INDEX account_tokens_user ON account_tokens(user_id, purpose);
 CREATE INDEX account_tokens_group ON account_tokens(group_id);
+CREATE INDEX account_tokens_expiry ON account_tokens(expires_at);
 
 -- Mail kept when no SMTP server is configured.
 CREATE TABLE outbox (
@@ -113,6 +114,7 @@ CREATE TABLE sso_logins (
   expires_at INTEGER NOT NULL,
   used_at INTEGER
 );
+CREATE INDEX sso_logins_expiry ON sso_logins(expires_at);
 
 -- Links an SSO subject to a user.
 CREATE TABLE sso_identities (
