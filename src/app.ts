@@ -5,12 +5,15 @@ import type { Config } from './config.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createLogger, type Logger } from './log.ts';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
 import { createSecretBox } from './security/index.ts';
 import { openStore } from './store/index.ts';
 
 export interface AppDeps {
   clock?: Clock;
   log?: Logger;
+  /** Replaces the mailer chosen from the configuration. */
+  mailer?: Mailer;
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
   extraRoutes?: (s: Services) => RouteDef[];
 }
@@ -32,12 +35,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
+  const clock = deps.clock ?? systemClock;
+  const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const services: Services = {
     config,
-    clock: deps.clock ?? systemClock,
+    clock,
     store,
     log,
     secretBox: createSecretBox(config.secrets.encryptionKey),
+    mailer: deps.mailer ?? smtp ?? createOutboxMailer({ db: store.db, clock, log }),
     shutdown: shutdown.signal,
   };
   if (config.seedDemo) await seedDemo(services);
@@ -50,6 +56,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     drain: () => shutdown.abort(),
     async close() {
       shutdown.abort();
+      smtp?.close();
       if (store.db.open) store.close();
     },
   };
