@@ -1,0 +1,80 @@
+// Merges one branch into another with isomorphic-git's merge (fast-forward or a merge commit).
+// Conflict prediction is the same call with dryRun: true, which moves no ref. Conflicts come back as
+// a value, never thrown, so the caller decides after the lock is released.
+import git, { Errors } from 'isomorphic-git';
+import { BranchMoved, BranchNotFound, MergeNotSupported } from './errors.ts';
+import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
+import { resolveRef } from './resolve-ref.ts';
+
+export type MergeOutcome =
+  | { status: 'up_to_date'; oid: string }
+  | { status: 'fast_forward'; oid: string }
+  | { status: 'merged'; oid: string | undefined; tree: string }
+  | { status: 'conflict'; conflicts: string[] };
+
+/** Merges `from` into `into`; with `dryRun` nothing but loose objects is written. */
+export async function mergeBranch({
+  repo,
+  from,
+  into,
+  author,
+  message,
+  dryRun = false,
+}: {
+  repo: GitRepo;
+  from: string;
+  into: string;
+  author: GitAuthor;
+  message?: string;
+  dryRun?: boolean;
+}): Promise<MergeOutcome> {
+  const run = () => mergeCore({ repo, from, into, author, message: message ?? `Merge ${from} into ${into}`, dryRun });
+  return dryRun ? run() : repo.lock.run(run);
+}
+
+async function mergeCore(a: { repo: GitRepo; from: string; into: string; author: GitAuthor; message: string; dryRun: boolean }): Promise<MergeOutcome> {
+  const { repo, from, into, author, message, dryRun } = a;
+  const ours = await resolveRef({ repo, ref: into });
+  if (!ours) throw new BranchNotFound(into);
+  if (!(await resolveRef({ repo, ref: from }))) throw new BranchNotFound(from);
+  const who = { ...author, timezoneOffset: 0 };
+  let result;
+  try {
+    // The merge commit is written (unless dryRun) but the ref is moved by us, after re-checking it:
+    // writeRef has no compare-and-swap.
+    result = await git.merge({
+      fs: repo.fs,
+      gitdir: repo.gitdir,
+      cache: repo.cache,
+      ours: branchRef(into),
+      theirs: branchRef(from),
+      author: who,
+      committer: who,
+      message,
+      dryRun,
+      noUpdateBranch: true,
+      abortOnConflict: true,
+    });
+  } catch (err) {
+    if (err instanceof Errors.MergeConflictError) {
+      const d = err.data;
+      return { status: 'conflict', conflicts: [...new Set([...d.filepaths, ...d.bothModified, ...d.deleteByUs, ...d.deleteByTheirs])].sort() };
+    }
+    if (err instanceof Errors.MergeNotSupportedError) throw new MergeNotSupported('several merge bases or a file replaced by a folder');
+    throw err;
+  }
+  if (result.alreadyMerged) return { status: 'up_to_date', oid: ours };
+  if (result.fastForward) {
+    if (!dryRun) await moveRef(repo, into, ours, result.oid!);
+    return { status: 'fast_forward', oid: result.oid! };
+  }
+  if (dryRun) return { status: 'merged', oid: undefined, tree: result.tree! };
+  await moveRef(repo, into, ours, result.oid!);
+  return { status: 'merged', oid: result.oid!, tree: result.tree! };
+}
+
+async function moveRef(repo: GitRepo, branch: string, expected: string, oid: string): Promise<void> {
+  const current = await resolveRef({ repo, ref: branch });
+  if (current !== expected) throw new BranchMoved(branch);
+  await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: branchRef(branch), value: oid, force: true });
+}
