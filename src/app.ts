@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type RouteDef, type Services } from './gateway/index.ts';
+import { createKnowledgeDeps, startEnvironmentJanitor } from './knowledge/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createSecretBox } from './security/index.ts';
 import { openStore } from './store/index.ts';
@@ -31,16 +32,22 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
+  const clock = deps.clock ?? systemClock;
+  const secretBox = createSecretBox(config.secrets.encryptionKey);
+  const knowledge = createKnowledgeDeps({ db: store.db, clock, log, secretBox, dataDir: config.dataDir });
   const services: Services = {
     config,
-    clock: deps.clock ?? systemClock,
+    clock,
     store,
     log,
-    secretBox: createSecretBox(config.secrets.encryptionKey),
+    secretBox,
+    knowledge,
     shutdown: shutdown.signal,
   };
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
+  // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
+  const janitor = startEnvironmentJanitor(knowledge);
   return {
     koa: gateway.app,
     services,
@@ -48,6 +55,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     drain: () => shutdown.abort(),
     async close() {
       shutdown.abort();
+      janitor.stop();
       if (store.db.open) store.close();
     },
   };

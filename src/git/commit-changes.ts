@@ -19,6 +19,12 @@ export interface CommitResult {
 }
 
 /**
+ * Computes changes from the branch's current commit, inside the lock (read-modify-write without
+ * lost updates). May throw to refuse the write.
+ */
+export type ChangeBuilder = (parent: string | undefined) => Promise<FileChange[]>;
+
+/**
  * Commits `changes` on `branch` (created when missing, from `startPoint` or as a first commit),
  * serialized with every other write to the repository.
  */
@@ -32,16 +38,18 @@ export async function commitChanges({
 }: {
   repo: GitRepo;
   branch: string;
-  changes: FileChange[];
+  changes: FileChange[] | ChangeBuilder;
   author: GitAuthor;
   message: string;
   startPoint?: string;
 }): Promise<CommitResult> {
-  for (const c of changes) if (!isCleanPath(c.path)) throw new Error(`invalid path ${c.path}`);
   return repo.lock.run(async () => {
     const parent = (await resolveRef({ repo, ref: branch })) ?? (startPoint ? await resolveRef({ repo, ref: startPoint }) : undefined);
+    const list = typeof changes === 'function' ? await changes(parent) : changes;
+    for (const c of list) if (!isCleanPath(c.path)) throw new Error(`invalid path ${c.path}`);
+    if (parent && list.length === 0) return { oid: parent, changed: false };
     const parentTree = parent ? (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: parent, cache: repo.cache })).commit.tree : undefined;
-    const tree = (await applyChanges(repo, parentTree, changes)) ?? (await writeEntries(repo, []));
+    const tree = (await applyChanges(repo, parentTree, list)) ?? (await writeEntries(repo, []));
     if (parent && tree === parentTree) return { oid: parent, changed: false };
     const oid = await writeCommitAndRef({ repo, branch, expected: parent, tree, parents: parent ? [parent] : [], author, message });
     return { oid, changed: true };

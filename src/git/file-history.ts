@@ -35,3 +35,14 @@ export async function mergeBase({ repo, a, b }: { repo: GitRepo; a: string; b: s
   const bases = (await git.findMergeBase({ fs: repo.fs, gitdir: repo.gitdir, oids: [oa, ob], cache: repo.cache })) as string[];
   return bases[0];
 }
+
+/** True when `oid` names a commit in the repository. */
+export async function commitExists({ repo, oid }: { repo: GitRepo; oid: string }): Promise<boolean> {
+  if (!/^[0-9a-f]{40}$/.test(oid)) return false;
+  try {
+    await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -57,7 +57,7 @@ test('a commit writes files that read back at the branch and at the commit', asy
 
 test('a commit that changes nothing writes no commit, and deleting the last file of a folder removes it', async (t) => {
   const repo = await seeded();
-  const before = await resolveRef({ repo, ref: 'main' });
+  const before = (await resolveRef({ repo, ref: 'main' }))!;
   const same = await commitChanges({ repo, branch: 'main', author: author(), message: 'noop', changes: [{ path: 'notes/a.yaml', content: 'title: A\n' }] });
   t.false(same.changed);
   t.is(same.oid, before);

@@ -1,9 +1,11 @@
 // Every route table of the REST API, one per area.
 import type { RouteDef } from '../route.ts';
 import type { Services } from '../services.ts';
+import { environmentRoutes } from './environments.ts';
 import { healthRoutes } from './health.ts';
+import { knowledgeRoutes } from './knowledge.ts';
 
 /** All REST routes, in registration order. */
 export function allRoutes(s: Services): RouteDef[] {
-  return [...healthRoutes(s)];
+  return [...healthRoutes(s), ...knowledgeRoutes(s), ...environmentRoutes(s)];
 }
