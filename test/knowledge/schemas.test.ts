@@ -54,7 +54,7 @@ for (const kind of KINDS) {
   test(`an invalid ${kind} item fails naming the file and the field`, (t) => {
     const { id, data } = valid[kind];
     const err = t.throws(() => validateItem(kind, id, { ...data, ...broken[kind].patch }), { instanceOf: ValidationFailed })!;
-    const issue = err.issues[0] as { loc: unknown[]; file: string };
+    const issue = err.issues[0] as unknown as { loc: unknown[]; file: string };
     t.deepEqual(issue.loc, broken[kind].loc);
     t.is(issue.file, KIND_DEFS[kind].pathOf(id));
   });
