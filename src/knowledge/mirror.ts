@@ -3,7 +3,7 @@
 // never pushed. A failed push never fails the change; it is logged and shown in the mirror status.
 import { hasRole, type Principal } from '../auth/index.ts';
 import { Forbidden } from '../errors.ts';
-import { MAIN_BRANCH, pushBranch } from '../git/index.ts';
+import { MAIN_BRANCH, pushBranch, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { envBranch, mirrorBranch, type EnvironmentRow } from './environments-store.ts';
 import type { Scope } from './scope.ts';
@@ -116,6 +116,8 @@ async function pushAll(deps: KnowledgeDeps, orgId: string): Promise<void> {
 async function push(deps: KnowledgeDeps, row: MirrorRow, branch: string, remoteBranch: string, force: boolean, remove = false): Promise<boolean> {
   const repo = await deps.repos.repo(row.org_id);
   return deps.pushLock(row.org_id).run(async () => {
+    // Nothing to push yet (an organization without knowledge).
+    if (!remove && !(await resolveRef({ repo, ref: branch }))) return false;
     try {
       const token = row.secret_sealed ? deps.secretBox.open(row.secret_sealed) : undefined;
       const auth = token !== undefined ? { username: row.username || 'x-access-token', password: token } : undefined;
