@@ -161,3 +161,19 @@ test.serial('an item and the whole model are reverted to a commit with new commi
   t.is((await call(t0, 'POST', '/api/knowledge/model/revert', { token: admin, body: { commit: 'abc' } })).status, 422);
   t.is((await call(t0, 'POST', '/api/knowledge/model/revert', { token: user, body: { commit: first.body.commit } })).status, 403);
 });
+
+test('twenty concurrent creations on production all land', async (t) => {
+  const results = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => call(t0, 'POST', `/api/knowledge/notes?id=burst-${i}`, { token: admin, body: note(`Burst ${i}`) })),
+  );
+  t.true(results.every((r) => r.status === 201));
+  const ids = new Set((await call(t0, 'GET', '/api/knowledge/notes', { token: admin })).body.items.map((i: { id: string }) => i.id));
+  for (let i = 0; i < 20; i++) t.true(ids.has(`burst-${i}`));
+});
+
+test('the OpenAPI document lists the knowledge and environment operations', async (t) => {
+  const doc = (await call(t0, 'GET', '/openapi.json')).body;
+  t.truthy(doc.paths['/api/knowledge/{kind}/{id}'].put);
+  t.truthy(doc.paths['/api/environments/{id}/merge'].post);
+  t.truthy(doc.components.schemas.Body_merge_environment);
+});
