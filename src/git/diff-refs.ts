@@ -1,8 +1,9 @@
 // Changed files between two refs: a walk over both trees that skips every subtree whose id is equal
 // on both sides, so the cost follows the size of the change, not of the repository.
-import git from 'isomorphic-git';
+import type { TreeEntry } from 'isomorphic-git';
 import type { GitRepo } from './repo.ts';
 import { resolveRef } from './resolve-ref.ts';
+import { commitTree, treeEntries } from './tree-cache.ts';
 
 export type FileStatus = 'added' | 'modified' | 'deleted';
 
@@ -16,42 +17,31 @@ export interface FileDiff {
 export async function diffRefs({ repo, from, to }: { repo: GitRepo; from: string; to: string }): Promise<FileDiff[]> {
   const [a, b] = await Promise.all([resolveRef({ repo, ref: from }), resolveRef({ repo, ref: to })]);
   if (a === b) return [];
-  if (!a || !b) return (await listAll(repo, (a ?? b)!)).map((path) => ({ path, status: a ? 'deleted' : 'added' }));
+  const [ta, tb] = await Promise.all([a ? commitTree(repo, a) : undefined, b ? commitTree(repo, b) : undefined]);
   const out: FileDiff[] = [];
-  await git.walk({
-    fs: repo.fs,
-    gitdir: repo.gitdir,
-    cache: repo.cache,
-    trees: [git.TREE({ ref: a }), git.TREE({ ref: b })],
-    map: async (path, [ea, eb]) => {
-      if (path === '.') return true;
-      const [ta, tb] = await Promise.all([ea?.type(), eb?.type()]);
-      const [oa, ob] = await Promise.all([ea?.oid(), eb?.oid()]);
-      if (oa !== undefined && oa === ob) return null; // equal subtree or blob: prune
-      const aFile = ta === 'blob';
-      const bFile = tb === 'blob';
-      if (aFile && bFile) out.push({ path, status: 'modified' });
-      else {
-        if (aFile) out.push({ path, status: 'deleted' });
-        if (bFile) out.push({ path, status: 'added' });
-      }
-      return ta === 'tree' || tb === 'tree' ? true : null;
-    },
-  });
+  await diffTrees(repo, ta, tb, '', out);
   return out.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 }
 
-async function listAll(repo: GitRepo, oid: string): Promise<string[]> {
-  const files: string[] = [];
-  await git.walk({
-    fs: repo.fs,
-    gitdir: repo.gitdir,
-    cache: repo.cache,
-    trees: [git.TREE({ ref: oid })],
-    map: async (path, [e]) => {
-      if (path !== '.' && (await e?.type()) === 'blob') files.push(path);
-      return true;
-    },
-  });
-  return files.sort();
+async function diffTrees(repo: GitRepo, a: string | undefined, b: string | undefined, base: string, out: FileDiff[]): Promise<void> {
+  if (a === b) return; // equal subtree: pruned
+  const [ea, eb] = await Promise.all([a ? treeEntries(repo, a) : [], b ? treeEntries(repo, b) : []]);
+  const mb = new Map(eb.map((e) => [e.path, e]));
+  const subs: Promise<void>[] = [];
+  const visit = (x: TreeEntry | undefined, y: TreeEntry | undefined, name: string) => {
+    if (x?.oid === y?.oid) return;
+    const path = base ? `${base}/${name}` : name;
+    const xt = x?.type === 'tree' ? x.oid : undefined;
+    const yt = y?.type === 'tree' ? y.oid : undefined;
+    if (x?.type === 'blob' && y?.type === 'blob') out.push({ path, status: 'modified' });
+    else {
+      if (x?.type === 'blob') out.push({ path, status: 'deleted' });
+      if (y?.type === 'blob') out.push({ path, status: 'added' });
+    }
+    if (xt || yt) subs.push(diffTrees(repo, xt, yt, path, out));
+  };
+  for (const x of ea) visit(x, mb.get(x.path), x.path);
+  const na = new Set(ea.map((e) => e.path));
+  for (const y of eb) if (!na.has(y.path)) visit(undefined, y, y.path);
+  await Promise.all(subs);
 }

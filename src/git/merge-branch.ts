@@ -1,10 +1,14 @@
-// Merges one branch into another with isomorphic-git's merge (fast-forward or a merge commit).
-// Conflict prediction is the same call with dryRun: true, which moves no ref. Conflicts come back as
-// a value, never thrown, so the caller decides after the lock is released.
+// Merges one branch into another (fast-forward or a merge commit). Conflict prediction is the same
+// call with dryRun: true, which moves no ref. Paths changed on one side only are settled by a pruned
+// tree merge (merge-trees.ts); anything else goes through isomorphic-git's merge. Conflicts come back
+// as a value, never thrown, so the caller decides after the lock is released.
 import git, { Errors } from 'isomorphic-git';
 import { BranchMoved, BranchNotFound, MergeNotSupported } from './errors.ts';
+import { writeCommitAndRef } from './commit-changes.ts';
+import { mergeTrees, NEEDS_FULL_MERGE } from './merge-trees.ts';
 import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
 import { resolveRef } from './resolve-ref.ts';
+import { commitTree } from './tree-cache.ts';
 
 export type MergeOutcome =
   | { status: 'up_to_date'; oid: string }
@@ -36,7 +40,19 @@ async function mergeCore(a: { repo: GitRepo; from: string; into: string; author:
   const { repo, from, into, author, message, dryRun } = a;
   const ours = await resolveRef({ repo, ref: into });
   if (!ours) throw new BranchNotFound(into);
-  if (!(await resolveRef({ repo, ref: from }))) throw new BranchNotFound(from);
+  const theirs = await resolveRef({ repo, ref: from });
+  if (!theirs) throw new BranchNotFound(from);
+  const fast = await fastMerge(repo, ours, theirs);
+  if (fast) {
+    if (fast.status === 'up_to_date') return { status: 'up_to_date', oid: ours };
+    if (fast.status === 'fast_forward') {
+      if (!dryRun) await moveRef(repo, into, ours, theirs);
+      return { status: 'fast_forward', oid: theirs };
+    }
+    if (dryRun) return { status: 'merged', oid: undefined, tree: fast.tree };
+    const oid = await writeCommitAndRef({ repo, branch: into, expected: ours, tree: fast.tree, parents: [ours, theirs], author, message });
+    return { status: 'merged', oid, tree: fast.tree };
+  }
   const who = { ...author, timezoneOffset: 0 };
   let result;
   try {
@@ -77,4 +93,19 @@ async function moveRef(repo: GitRepo, branch: string, expected: string, oid: str
   const current = await resolveRef({ repo, ref: branch });
   if (current !== expected) throw new BranchMoved(branch);
   await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: branchRef(branch), value: oid, force: true });
+}
+
+type FastResult = { status: 'up_to_date' } | { status: 'fast_forward' } | { status: 'merged'; tree: string };
+
+/** The merge when no path changed on both sides; undefined when the full merge must decide. */
+async function fastMerge(repo: GitRepo, ours: string, theirs: string): Promise<FastResult | undefined> {
+  const bases = (await git.findMergeBase({ fs: repo.fs, gitdir: repo.gitdir, oids: [ours, theirs], cache: repo.cache })) as string[];
+  if (bases.length !== 1) return undefined;
+  const base = bases[0]!;
+  if (base === theirs) return { status: 'up_to_date' };
+  if (base === ours) return { status: 'fast_forward' };
+  const [tb, to, tt] = await Promise.all([commitTree(repo, base), commitTree(repo, ours), commitTree(repo, theirs)]);
+  const tree = await mergeTrees(repo, tb, to, tt);
+  if (tree === NEEDS_FULL_MERGE) return undefined;
+  return { status: 'merged', tree: tree ?? (await git.writeTree({ fs: repo.fs, gitdir: repo.gitdir, tree: [] })) };
 }

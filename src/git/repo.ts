@@ -1,6 +1,6 @@
 // One bare repository (no working tree) per organization; the handle carries its write lock.
 import { join } from 'node:path';
-import git, { type FsClient } from 'isomorphic-git';
+import git, { type FsClient, type TreeEntry } from 'isomorphic-git';
 import { createWriteLock, type WriteLock } from './lock.ts';
 
 /** A bare repository and the lock that serializes writes to it. */
@@ -10,6 +10,8 @@ export interface GitRepo {
   lock: WriteLock;
   /** Object cache shared by reads of this repository (isomorphic-git's `cache` argument). */
   cache: object;
+  /** Parsed trees by id (see tree-cache.ts). */
+  trees: Map<string, TreeEntry[]>;
 }
 
 /** Who made a commit; the timestamp is seconds since the epoch. */
@@ -29,7 +31,7 @@ export async function openRepo({ fs, gitdir }: { fs: FsClient; gitdir: string })
     () => false,
   );
   if (!exists) await git.init({ fs, gitdir, bare: true, defaultBranch: MAIN_BRANCH });
-  return { fs, gitdir, lock: createWriteLock(), cache: {} };
+  return { fs, gitdir, lock: createWriteLock(), cache: {}, trees: new Map() };
 }
 
 /** Hands out one GitRepo per key (organization), so all writers of a repository share its lock. */

@@ -187,3 +187,33 @@ test('concurrent merges and commits into one branch lose nothing', async (t) => 
   const files = (await readTree({ repo, ref: 'main', prefix: 'notes' })).map((f) => f.path);
   for (const f of ['e1', 'e2', 'e3', 'direct']) t.true(files.includes(`notes/${f}.yaml`), f);
 });
+
+test('edits to different lines of one file on both sides merge cleanly through the full merge', async (t) => {
+  const repo = await memRepo();
+  const lines = (a: string, z: string) => `a: ${a}\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\nz: ${z}\n`;
+  await commitChanges({ repo, branch: 'main', author: author(), message: 'base', changes: [{ path: 'notes/x.yaml', content: lines('1', '1') }] });
+  await createBranch({ repo, branch: 'env', from: 'main' });
+  await commitChanges({ repo, branch: 'env', author: author(), message: 'top', changes: [{ path: 'notes/x.yaml', content: lines('env', '1') }] });
+  await commitChanges({ repo, branch: 'main', author: author(), message: 'bottom', changes: [{ path: 'notes/x.yaml', content: lines('1', 'main') }] });
+  t.is((await mergeBranch({ repo, from: 'env', into: 'main', author: author(), dryRun: true })).status, 'merged');
+  t.is((await mergeBranch({ repo, from: 'env', into: 'main', author: author() })).status, 'merged');
+  t.is(await readFile({ repo, ref: 'main', path: 'notes/x.yaml' }), lines('env', 'main'));
+});
+
+test('deletions and additions on both sides merge by the pruned tree merge', async (t) => {
+  const repo = await seeded();
+  await createBranch({ repo, branch: 'env', from: 'main' });
+  await commitChanges({ repo, branch: 'env', author: author(), message: 'env', changes: [{ path: 'notes/a.yaml', content: null }, { path: 'skills/s.yaml', content: 's\n' }, { path: 'README.md', content: 'env readme\n' }] });
+  await commitChanges({ repo, branch: 'main', author: author(), message: 'main', changes: [{ path: 'notes/a.yaml', content: null }, { path: 'notes/b.yaml', content: null }, { path: 'reports/r.yaml', content: 'r\n' }] });
+  const out = await mergeBranch({ repo, from: 'env', into: 'main', author: author() });
+  t.is(out.status, 'merged');
+  t.deepEqual(
+    (await readTree({ repo, ref: 'main' })).map((f) => f.path),
+    ['README.md', 'reports/r.yaml', 'skills/s.yaml', 'tables/wh/main.orders.yaml'],
+  );
+  t.is(await readFile({ repo, ref: 'main', path: 'README.md' }), 'env readme\n');
+  t.deepEqual(await diffRefs({ repo, from: 'env', to: 'main' }), [
+    { path: 'notes/b.yaml', status: 'deleted' },
+    { path: 'reports/r.yaml', status: 'added' },
+  ]);
+});
