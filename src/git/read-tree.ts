@@ -1,6 +1,7 @@
-import git from 'isomorphic-git';
+import git, { type TreeEntry } from 'isomorphic-git';
 import type { GitRepo } from './repo.ts';
 import { resolveRef } from './resolve-ref.ts';
+import { commitTree, treeEntries } from './tree-cache.ts';
 
 /** A file in a tree: its path from the repository root and its blob id. */
 export interface TreeFile {
@@ -15,23 +16,22 @@ export interface TreeFile {
 export async function readTree({ repo, ref, prefix = '' }: { repo: GitRepo; ref: string; prefix?: string }): Promise<TreeFile[]> {
   const commit = await resolveRef({ repo, ref });
   if (!commit) return [];
+  let tree: string = await commitTree(repo, commit);
+  const base = prefix.replace(/\/+$/, '');
+  for (const segment of base ? base.split('/') : []) {
+    const entry: TreeEntry | undefined = (await treeEntries(repo, tree)).find((e) => e.path === segment);
+    if (entry?.type !== 'tree') return [];
+    tree = entry.oid;
+  }
   const files: TreeFile[] = [];
-  const visit = async (treeOid: string, base: string): Promise<void> => {
-    const { tree } = await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: treeOid, cache: repo.cache });
-    for (const entry of tree) {
-      const path = base ? `${base}/${entry.path}` : entry.path;
+  const visit = async (oid: string, dir: string): Promise<void> => {
+    for (const entry of await treeEntries(repo, oid)) {
+      const path = dir ? `${dir}/${entry.path}` : entry.path;
       if (entry.type === 'tree') await visit(entry.oid, path);
       else if (entry.type === 'blob') files.push({ path, oid: entry.oid });
     }
   };
-  let start: string;
-  try {
-    start = (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: commit, filepath: prefix || undefined, cache: repo.cache })).oid;
-  } catch (err) {
-    if (['NotFoundError', 'ObjectTypeError'].includes((err as { code?: string }).code ?? '')) return [];
-    throw err;
-  }
-  await visit(start, prefix.replace(/\/+$/, ''));
+  await visit(tree, base);
   return files;
 }
 

@@ -45,6 +45,12 @@ test.serial('production and lasting environments are pushed after each change; t
   const remote = createBareRemote(root, 'acme-knowledge');
   await call(t0, 'POST', '/api/knowledge/notes?id=before', { token: admin, body: note('Before mirroring') });
   t.is((await setMirror(modeler, 'acme-knowledge')).status, 403);
+  for (const url of ['ftp://example.com/x.git', 'file:///etc/repo.git', 'not a url']) {
+    const bad = await call(t0, 'PUT', '/api/knowledge/mirror', { token: admin, body: { url } });
+    t.is(bad.status, 422);
+    t.deepEqual(bad.body.detail[0].loc, ['body', 'url']);
+  }
+  t.is((await call(t0, 'PUT', '/api/knowledge/mirror', { body: { url: 'https://example.com/a/b.git' } })).status, 401);
   const set = await setMirror(admin, 'acme-knowledge');
   t.is(set.status, 200);
   t.is(set.body.enabled, true);

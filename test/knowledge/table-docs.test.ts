@@ -153,6 +153,8 @@ test('knowledgeAt reads one commit, searches it, and follows environments; evalu
   await mergeEnvironment(deps, admin, env.id, { confirm: true });
   const after = await knowledgeAt(deps, 'demo', undefined);
   t.is(q(after), 1);
+  // Files the service does not manage survive edits and merges untouched.
+  t.truthy(await readFile({ repo: await deps.repos.repo('demo'), ref: 'main', path: 'README.md' }));
   t.is((await knowledgeAt(deps, 'demo', undefined)).items, after.items, 'snapshots of one commit are cached');
   await t.throwsAsync(knowledgeAt(deps, 'other', env.id), { code: 'ENVIRONMENT_NOT_FOUND' });
 });
