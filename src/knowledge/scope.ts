@@ -30,9 +30,14 @@ export async function scopeFor(deps: KnowledgeDeps, orgId: string, envId: string
   return { orgId, repo: await deps.repos.repo(orgId), branch: env ? envBranch(env) : MAIN_BRANCH, env };
 }
 
+/** The environment a caller's request reads: regular users always get production (undefined). */
+export function effectiveEnvironment(p: Principal, envId: string | undefined): string | undefined {
+  return hasRole(p, 'modeler') ? envId : undefined;
+}
+
 /** Scope of a read: regular users see production whatever the header says. */
 export function readScope(deps: KnowledgeDeps, p: Principal, envId: string | undefined): Promise<Scope> {
-  return scopeFor(deps, p.orgId, hasRole(p, 'modeler') ? envId : undefined);
+  return scopeFor(deps, p.orgId, effectiveEnvironment(p, envId));
 }
 
 /** Scope of a write: admins and modelers; production directly only with the merge permission. */
