@@ -4,6 +4,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
+import { createKnowledgeDeps, startEnvironmentJanitor } from './knowledge/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
 import { createSecretBox } from './security/index.ts';
@@ -37,17 +38,22 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const shutdown = new AbortController();
   const clock = deps.clock ?? systemClock;
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
+  const secretBox = createSecretBox(config.secrets.encryptionKey);
+  const knowledge = createKnowledgeDeps({ db: store.db, clock, log, secretBox, dataDir: config.dataDir });
   const services: Services = {
     config,
     clock,
     store,
     log,
-    secretBox: createSecretBox(config.secrets.encryptionKey),
     mailer: deps.mailer ?? smtp ?? createOutboxMailer({ db: store.db, clock, log }),
+    secretBox,
+    knowledge,
     shutdown: shutdown.signal,
   };
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
+  // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
+  const janitor = startEnvironmentJanitor(knowledge);
   return {
     koa: gateway.app,
     services,
@@ -57,6 +63,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     async close() {
       shutdown.abort();
       smtp?.close();
+      janitor.stop();
       if (store.db.open) store.close();
     },
   };

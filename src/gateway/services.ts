@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { KnowledgeDeps } from '../knowledge/index.ts';
 import type { Logger } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { SecretBox } from '../security/index.ts';
@@ -14,6 +15,8 @@ export interface Services {
   secretBox: SecretBox;
   /** Outgoing mail (SMTP, or the outbox table when no server is configured). */
   mailer: Mailer;
+  /** Knowledge repositories, environments and mirroring. */
+  knowledge: KnowledgeDeps;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
 }

@@ -7,7 +7,9 @@ import { authRecoveryRoutes } from './auth-recovery.ts';
 import { authRoutes } from './auth.ts';
 import { cliAuthorizeRoutes } from './cli-authorize.ts';
 import { cliLoginRoutes } from './cli-login.ts';
+import { environmentRoutes } from './environments.ts';
 import { healthRoutes } from './health.ts';
+import { knowledgeRoutes } from './knowledge.ts';
 import { loginPageRoutes } from './login-page.ts';
 import { ssoRoutes } from './sso.ts';
 import { tokenRoutes } from './tokens.ts';
@@ -25,6 +27,8 @@ const tables: ((s: Services) => RouteDef[])[] = [
   tokenRoutes,
   cliLoginRoutes,
   cliAuthorizeRoutes,
+  knowledgeRoutes,
+  environmentRoutes,
 ];
 
 /** All REST routes, in registration order. */
