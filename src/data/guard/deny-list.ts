@@ -24,7 +24,7 @@ export function isDeniedFunction(name: string): boolean {
 }
 
 // information_schema stays readable so the agent can discover columns; these hold secrets or state.
-const SYSTEM_SCHEMAS = new Set(['pg_catalog', 'pg_toast', 'mysql', 'performance_schema', 'sys', 'system', 'temp']);
+const SYSTEM_SCHEMAS = new Set(['pg_catalog', 'pg_toast', 'mysql', 'performance_schema', 'sys', 'system', 'temp', 'memory']);
 const SYSTEM_TABLES = new Set(['sqlite_master', 'sqlite_schema', 'sqlite_temp_master', 'sqlite_temp_schema', 'sqlite_sequence', 'sqlite_stat1', 'sqlite_dbpage']);
 
 /** True when a table reference points into a system catalog. */

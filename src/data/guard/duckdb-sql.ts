@@ -32,7 +32,8 @@ export async function openDuckDbSql(): Promise<DuckDbSql> {
       return (await conn.extractStatements(sql)).count;
     },
     async serialize(sql) {
-      return JSON.parse(await scalar('SELECT json_serialize_sql($1::VARCHAR)', sql)) as Node;
+      // Unknown locations are UINT64_MAX, which JSON.parse rounds to a value DuckDB cannot read back.
+      return JSON.parse((await scalar('SELECT json_serialize_sql($1::VARCHAR)', sql)).replace(/"query_location":\d{16,}/g, '"query_location":0')) as Node;
     },
     async deserialize(tree) {
       return scalar('SELECT json_deserialize_sql($1::JSON)', JSON.stringify(tree));
@@ -82,9 +83,9 @@ function walk(node: unknown, scope: string[], onTable: OnTable, replace: (n: Nod
   const cteMap = isObj(node['cte_map']) && Array.isArray(node['cte_map']['map']) ? (node['cte_map']['map'] as Node[]) : [];
   for (const cte of cteMap) {
     const name = String(cte['key']).toLowerCase();
-    const query = (cte['value'] as Node | undefined)?.['query'] as Node | undefined;
-    const recursive = (query?.['node'] as Node | undefined)?.['type'] === 'RECURSIVE_CTE_NODE';
-    walk(query, recursive ? [...inner, name] : inner, onTable);
+    // A CTE's own name is never in scope in its body: a self-reference that matches a protected
+    // table is treated as that table (filtered), which can only deny, never leak.
+    walk((cte['value'] as Node | undefined)?.['query'], inner, onTable);
     inner = [...inner, name];
   }
   const type = node['type'];
@@ -108,7 +109,9 @@ function walk(node: unknown, scope: string[], onTable: OnTable, replace: (n: Nod
 
 function refOf(n: Node): TableRef {
   const catalog = String(n['catalog_name'] ?? '');
-  const schema = String(n['schema_name'] ?? '');
+  let schema = String(n['schema_name'] ?? '');
+  // `wh.orders` names the attached catalog, not a schema: it is the default schema's table.
+  if (!catalog && ALLOWED_CATALOGS.has(schema.toLowerCase())) schema = '';
   return { ...(catalog ? { catalog } : {}), ...(schema ? { schema } : {}), name: String(n['table_name']) };
 }
 

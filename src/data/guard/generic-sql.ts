@@ -47,7 +47,9 @@ function walk(node: unknown, scope: string[], onTable: (item: Node, holder: unkn
   const ctes = Array.isArray(node['with']) ? (node['with'] as Node[]) : [];
   for (const cte of ctes) {
     const name = String((cte['name'] as Node | undefined)?.['value'] ?? '').toLowerCase();
-    walk(cte['stmt'], cte['recursive'] ? [...inner, name] : inner, onTable);
+    // A CTE's own name is never in scope in its body: a self-reference that matches a protected
+    // table is treated as that table (filtered), which can only deny, never leak.
+    walk(cte['stmt'], inner, onTable);
     inner = [...inner, name];
   }
   const from = Array.isArray(node['from']) ? (node['from'] as Node[]) : [];
