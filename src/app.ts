@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import type Koa from 'koa';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import { openDuckDbSql } from './data/guard/index.ts';
+import { createMemoryTableDocs } from './data/table-docs-memory.ts';
+import type { TableDocsSource } from './data/types.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -14,6 +17,8 @@ export interface AppDeps {
   log?: Logger;
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
   extraRoutes?: (s: Services) => RouteDef[];
+  /** Where table documentation comes from; in-memory until the git-backed source is wired. */
+  tableDocs?: TableDocsSource;
 }
 
 export interface App {
@@ -31,12 +36,25 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
+  const clock = deps.clock ?? systemClock;
+  const secretBox = createSecretBox(config.secrets.encryptionKey);
+  const duckdbSql = await openDuckDbSql();
   const services: Services = {
     config,
-    clock: deps.clock ?? systemClock,
+    clock,
     store,
     log,
-    secretBox: createSecretBox(config.secrets.encryptionKey),
+    secretBox,
+    data: {
+      db: store.db,
+      clock,
+      secretBox,
+      tools: { duckdb: duckdbSql },
+      docs: deps.tableDocs ?? createMemoryTableDocs(),
+      fileRoots: config.data.warehouseRoots,
+      statementTimeoutMs: config.data.queryTimeoutMs,
+      defaultRowLimit: config.data.queryRowLimit,
+    },
     shutdown: shutdown.signal,
   };
   if (config.seedDemo) await seedDemo(services);
@@ -48,6 +66,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     drain: () => shutdown.abort(),
     async close() {
       shutdown.abort();
+      duckdbSql.close();
       if (store.db.open) store.close();
     },
   };

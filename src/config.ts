@@ -22,9 +22,22 @@ export interface Config {
   uploadLimitBytes: number;
   trustProxy: boolean;
   shutdownGraceMs: number;
+  /** Data plane: default row limit of the context-agent query, statement timeout, warehouse file folders. */
+  data: DataConfig;
   secrets: Secrets;
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
+}
+
+export interface DataConfig {
+  /** Rows returned by a query when the caller sets no limit (SEXTANT_QUERY_ROW_LIMIT, default 10,000). */
+  queryRowLimit: number;
+  /** Server-side statement timeout (SEXTANT_QUERY_TIMEOUT_MS, default 60,000). */
+  queryTimeoutMs: number;
+  /** Folders DuckDB and SQLite connection files may live in (SEXTANT_WAREHOUSE_ROOTS, default `<dataDir>/warehouse`). */
+  warehouseRoots: string[];
+  /** Orders in the generated demo warehouse (SEXTANT_DEMO_WAREHOUSE_ORDERS, default 120,000). */
+  demoWarehouseOrders: number;
 }
 
 export interface Secrets {
@@ -48,6 +61,10 @@ const envSchema = z.object({
   SEXTANT_UPLOAD_LIMIT: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   SEXTANT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
   SEXTANT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  SEXTANT_QUERY_ROW_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  SEXTANT_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  SEXTANT_WAREHOUSE_ROOTS: z.string().optional(),
+  SEXTANT_DEMO_WAREHOUSE_ORDERS: z.coerce.number().int().min(100).max(10_000_000).default(120_000),
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
@@ -83,6 +100,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadLimitBytes: e.SEXTANT_UPLOAD_LIMIT,
     trustProxy: truthy(e.SEXTANT_TRUST_PROXY),
     shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
+    data: {
+      queryRowLimit: e.SEXTANT_QUERY_ROW_LIMIT,
+      queryTimeoutMs: e.SEXTANT_QUERY_TIMEOUT_MS,
+      warehouseRoots: (e.SEXTANT_WAREHOUSE_ROOTS ?? join(dataDir, 'warehouse'))
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map((p) => resolve(dataDir, p)),
+      demoWarehouseOrders: e.SEXTANT_DEMO_WAREHOUSE_ORDERS,
+    },
     secrets,
     warnings,
   };

@@ -1,6 +1,7 @@
 // The demo organization of `npm start`: created once, reused on later starts. Its sign-in details
 // are in the README and are for local trials only.
 import { createOrganization, createUser, getOrganization, setMembership, type Role } from '../auth/index.ts';
+import { seedDemoWarehouse } from '../data/demo/seed-demo-warehouse.ts';
 import type { Services } from '../gateway/services.ts';
 import { hashPassword } from '../security/index.ts';
 
@@ -12,8 +13,17 @@ export const DEMO_USERS: { email: string; name: string; password: string; role: 
   { email: 'analyst@demo.sextant.local', name: 'Ana Analyst', password: 'demo-analyst-password', role: 'user', canMerge: false },
 ];
 
-/** Seeds the demo organization and its users; does nothing when it already exists. */
-export async function seedDemo(s: Pick<Services, 'store' | 'clock' | 'log'>): Promise<void> {
+/** Seeds the demo organization, its users and its warehouse; steps already done are skipped. */
+export async function seedDemo(s: Pick<Services, 'store' | 'clock' | 'log' | 'config' | 'secretBox'>): Promise<void> {
+  await seedDemoOrganization(s);
+  const { dataDir, data } = s.config;
+  await seedDemoWarehouse(
+    { db: s.store.db, clock: s.clock, secretBox: s.secretBox, log: s.log, dataDir, fileRoots: data.warehouseRoots, orders: data.demoWarehouseOrders },
+    DEMO_ORG_ID,
+  );
+}
+
+async function seedDemoOrganization(s: Pick<Services, 'store' | 'clock' | 'log'>): Promise<void> {
   const { db } = s.store;
   if (getOrganization(db, DEMO_ORG_ID)) return;
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { DataDeps } from '../data/deps.ts';
 import type { Logger } from '../log.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Store } from '../store/index.ts';
@@ -11,6 +12,8 @@ export interface Services {
   store: Store;
   log: Logger;
   secretBox: SecretBox;
+  /** The data plane: connections, guard, row-level security, governed queries, table docs. */
+  data: DataDeps;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
 }
