@@ -1,5 +1,6 @@
 // The SQL of user attributes and groups, the facts row filters are written against.
 import type { Role } from '../../auth/index.ts';
+import { Conflict } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
 import type { Db } from '../../store/index.ts';
 
@@ -50,6 +51,8 @@ export function listGroups(db: Db, orgId: string): GroupRow[] {
 
 /** Creates or renames a group and replaces its members; returns the group. */
 export function saveGroup(db: Db, orgId: string, { id = newId(8), name, members }: { id?: string; name: string; members: string[] }): GroupRow {
+  const clash = db.prepare('SELECT 1 FROM groups WHERE org_id = ? AND name = ? AND id <> ?').get(orgId, name, id);
+  if (clash) throw new Conflict(`A group named ${name} already exists`, 'GROUP_EXISTS');
   db.transaction(() => {
     db.prepare('INSERT INTO groups (org_id, id, name) VALUES (?, ?, ?) ON CONFLICT (org_id, id) DO UPDATE SET name = excluded.name').run(orgId, id, name);
     db.prepare('DELETE FROM group_members WHERE org_id = ? AND group_id = ?').run(orgId, id);
