@@ -108,8 +108,7 @@ export function rewriteGeneric(q: GuardedQuery, rewrite: TableRewrite): string {
     changed = true;
     const qualified = `${quoteIdent(dialect, target.schema)}.${quoteIdent(dialect, target.name)}`;
     const alias = (item['as'] as string | null) ?? String(item['table']);
-    const { db: _db, table: _table, as: _as, ...rest } = item;
-    void _db, _table, _as;
+    const rest = Object.fromEntries(Object.entries(item).filter(([k]) => k !== 'db' && k !== 'table' && k !== 'as'));
     if (target.filter === undefined) {
       holder[index] = { ...rest, db: target.schema, table: target.name, as: alias };
       return;
