@@ -39,6 +39,7 @@ class PostgresDriver implements Driver {
   readonly type = 'postgresql';
   readonly dialect = 'postgresql' as const;
   private typeNames = new Map<number, string>();
+  private seq = 0;
   constructor(
     private client: pg.Client,
     readonly defaultSchema: string,
@@ -53,7 +54,8 @@ class PostgresDriver implements Driver {
     try {
       await c.query('BEGIN TRANSACTION READ ONLY');
       await c.query(`SET LOCAL statement_timeout = ${timeout}`);
-      await c.query(`DECLARE sextant_cursor NO SCROLL CURSOR FOR ${sql}`);
+      // A named (extended-protocol) statement: the server itself refuses more than one command.
+      await c.query({ name: `sextant_${++this.seq}`, text: `DECLARE sextant_cursor NO SCROLL CURSOR FOR ${sql}` });
       first = await c.query({ text: `FETCH ${size} FROM sextant_cursor`, rowMode: 'array' });
     } catch (err) {
       await c.query('ROLLBACK').catch(() => undefined);

@@ -10,13 +10,14 @@ async function collect(d: Driver, sql: string, batchSize = 2) {
   return { columns: s.columns, batches, rows: batches.flat() };
 }
 
-type Case = { name: string; open: () => Promise<{ driver: Driver; drop?: () => Promise<void> } | undefined>; skip: string };
+type Case = { name: string; sleep?: string; open: () => Promise<{ driver: Driver; drop?: () => Promise<void> } | undefined>; skip: string };
 const cases: Case[] = [
   { name: 'DuckDB', skip: '', open: async () => ({ driver: await DRIVERS.duckdb.open(await duckdbFixture(), {}) }) },
   { name: 'SQLite', skip: '', open: async () => ({ driver: await DRIVERS.sqlite.open(sqliteFixture(), {}) }) },
   {
     name: 'PostgreSQL',
     skip: SKIP_PG,
+    sleep: 'SELECT pg_sleep(5)',
     open: async () => {
       const f = await postgresFixture();
       return f && { driver: await DRIVERS.postgresql.open(f.settings, {}), drop: f.drop };
@@ -25,6 +26,7 @@ const cases: Case[] = [
   {
     name: 'MariaDB',
     skip: SKIP_MYSQL,
+    sleep: 'SELECT SLEEP(5) AS s FROM orders',
     open: async () => {
       const f = await mysqlFixture();
       return f && { driver: await DRIVERS.mysql.open(f.settings, {}), drop: f.drop };
@@ -53,6 +55,7 @@ for (const c of cases) {
       t.regex(String(r.rows[0]![3]), /^2024-01-02/);
       // The second wall: the session itself refuses writes even if the guard were bypassed.
       await t.throwsAsync(collect(driver, 'DELETE FROM orders'));
+      await t.throwsAsync(collect(driver, 'SELECT 1; DELETE FROM orders'));
       const after = await collect(driver, 'SELECT count(*) AS n FROM orders');
       t.is(String(after.rows[0]![0]), '5');
       const empty = await collect(driver, 'SELECT order_id FROM orders WHERE 1 = 0');
@@ -64,6 +67,13 @@ for (const c of cases) {
       t.deepEqual(orders!.columns.map((x) => x.name), ['order_id', 'customer_id', 'country', 'total_amount', 'order_date']);
       t.is(orders!.schema, driver.defaultSchema);
       await driver.ping();
+      if (c.sleep) {
+        // The server-side statement timeout ends a slow query, and the session stays usable.
+        const started = Date.now();
+        await t.throwsAsync(driver.stream(c.sleep, { timeoutMs: 300 }).then(async (s) => { for await (const b of s.batches) void b; }));
+        t.true(Date.now() - started < 4000);
+        t.is(String((await collect(driver, 'SELECT 1')).rows[0]![0]), '1');
+      }
     } finally {
       await driver.close();
       await opened.drop?.();
