@@ -97,6 +97,18 @@ export function guardGeneric(dialect: Exclude<SqlDialect, 'duckdb'>, sql: string
   return { dialect, sql, tables: dedupeTables(tables), tree };
 }
 
+/**
+ * sqlify quotes every table name it prints; in PostgreSQL an unquoted `Orders` means `orders`, so
+ * names that were not quoted in the original text are folded to lower case before printing.
+ */
+function keepCase(dialect: Exclude<SqlDialect, 'duckdb'>, sql: string, item: Node): void {
+  if (dialect !== 'postgresql') return;
+  for (const k of ['db', 'table'] as const) {
+    const v = item[k];
+    if (typeof v === 'string' && v !== v.toLowerCase() && !sql.includes(`"${v}"`)) item[k] = v.toLowerCase();
+  }
+}
+
 /** Rewrites each base-table reference as the callback says and prints the statement back. */
 export function rewriteGeneric(q: GuardedQuery, rewrite: TableRewrite): string {
   const dialect = q.dialect as Exclude<SqlDialect, 'duckdb'>;
@@ -104,7 +116,10 @@ export function rewriteGeneric(q: GuardedQuery, rewrite: TableRewrite): string {
   let changed = false;
   walk(tree, [], (item, holder, index) => {
     const target = rewrite(refOf(item));
-    if (!target) return;
+    if (!target) {
+      keepCase(dialect, q.sql, item);
+      return;
+    }
     changed = true;
     const qualified = `${quoteIdent(dialect, target.schema)}.${quoteIdent(dialect, target.name)}`;
     const alias = (item['as'] as string | null) ?? String(item['table']);
