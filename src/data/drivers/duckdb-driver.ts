@@ -17,7 +17,8 @@ export async function openDuckDb(settings: ConnectionSettings, ctx: DriverContex
   try {
     if (settings.path) {
       await conn.run(`ATTACH ${sqlString(settings.path)} AS wh (READ_ONLY)`);
-      await conn.run('USE wh');
+      // Unqualified names resolve in the attached warehouse (and its configured schema).
+      await conn.run(settings.schema ? `USE wh."${settings.schema.replace(/"/g, '""')}"` : 'USE wh');
     }
     const dirs = (ctx.allowedDirectories ?? []).map(sqlString).join(', ');
     await conn.run(`SET allowed_directories = [${dirs}]`);
