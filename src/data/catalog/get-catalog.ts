@@ -21,7 +21,7 @@ export interface Catalog {
 
 /** Builds the catalog; non-admins see usage only of governed (documented, active) tables. */
 export async function getCatalog(deps: DataDeps, principal: Principal, environmentId: string | undefined, limit = 50): Promise<Catalog> {
-  const docs = await deps.docs.listTables(principal.orgId, environmentId);
+  const docs = await deps.docs.listTables(principal.orgId, hasRole(principal, 'modeler') ? environmentId : undefined);
   const active = docs.filter((d) => d.active !== false);
   const described = new Map(active.map((d) => [`${d.connection}\u0000${d.schema}.${d.name}`.toLowerCase(), d]));
   const isAdmin = principal.role === 'admin';

@@ -1,7 +1,7 @@
 // The governed query pipeline every caller goes through (REST, agent, MCP, exports):
 // connection in the caller's organization -> guard -> governed-source check -> row-level security
 // and environment targets -> read-only driver session -> query log.
-import type { Principal } from '../../auth/index.ts';
+import { hasRole, type Principal } from '../../auth/index.ts';
 import { AppError } from '../../errors.ts';
 import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
@@ -60,9 +60,11 @@ async function targetResolver(deps: DataDeps, driver: Driver, args: GovernedQuer
 }
 
 /** Runs a governed query and streams its rows; refusals and failures are logged, then thrown. */
-export async function streamQuery(deps: DataDeps, args: GovernedQueryArgs): Promise<GovernedStream> {
+export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Promise<GovernedStream> {
   const started = performance.now();
-  const { principal } = args;
+  const { principal } = input;
+  // Regular users always see production (interface part 5), whatever header they send.
+  const args = { ...input, environmentId: hasRole(principal, 'modeler') ? input.environmentId : undefined };
   const { driver } = await openConnection({ ...deps }, principal.orgId, args.connectionId, args.driverContext);
   let tables: string[] = [];
   const log = (status: 'ok' | 'refused' | 'failed', rowCount: number, errorCode?: string) =>

@@ -54,6 +54,10 @@ export const CORPUS: Record<SqlDialect, string[]> = {
     'SELECT 1 /* ; */ ; DROP TABLE orders',
     "SELECT current_setting('data_directory')",
     'LISTEN x',
+    "SELECT * FROM orders, LATERAL pg_read_file('/etc/passwd') f",
+    'SELECT (SELECT pg_sleep(10))',
+    "SELECT * FROM orders WHERE order_id IN (SELECT lo_export(1, '/tmp/x'))",
+    "WITH RECURSIVE r AS (SELECT 1 UNION ALL SELECT 1 FROM r) SELECT dblink_exec('x', 'y') FROM r",
     "NOTIFY x, 'y'",
   ],
   mysql: [
@@ -76,6 +80,10 @@ export const CORPUS: Record<SqlDialect, string[]> = {
     'RENAME TABLE orders TO o2',
     'DO SLEEP(5)',
     'SHOW GRANTS',
+    "SELECT * FROM orders INTO DUMPFILE '/tmp/x'",
+    'SELECT 1 INTO @x',
+    "SELECT * FROM orders WHERE 1 = 1 UNION SELECT LOAD_FILE('/etc/passwd'), 2, 3, 4, 5",
+    'WITH x AS (SELECT 1) UPDATE orders SET total_amount = 0',
   ],
   sqlite: [
     ...COMMON,

@@ -126,6 +126,9 @@ test.serial('inside an environment, tables present in the target schema are read
   t.is(((await res.json()) as { csv_content: string }).csv_content, 'o,c\r\n2,4\r\n');
   const prod = await ctxQuery(admin, { sql: 'SELECT count(*) AS o FROM orders', connection_id: 'wh' });
   t.is(((await prod.json()) as { csv_content: string }).csv_content, 'o\r\n5\r\n');
+  // Regular users always read production, whatever header they send.
+  const user = await call('/api/execute_query', analyst, { sql: 'SELECT count(*) AS n FROM orders', connection_id: 'wh' }, { 'X-Service-Environment': 'env1' });
+  t.deepEqual(((await user.json()) as { rows: unknown[][] }).rows, [['2']]);
 });
 
 test.serial('validation failures answer 422 and another organization\'s connection answers 404', async (t) => {
