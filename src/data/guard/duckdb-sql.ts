@@ -4,7 +4,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { QueryRefused } from '../errors.ts';
 import { isDeniedFunction, isSystemTable } from './deny-list.ts';
-import { dedupeTables, quoteIdent, type GuardedQuery, type TableRef, type TableRewrite } from './table-ref.ts';
+import { dedupeTables, OPTIMIZATION_FENCE, quoteIdent, type GuardedQuery, type TableRef, type TableRewrite } from './table-ref.ts';
 
 type Node = Record<string, unknown>;
 const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null;
@@ -137,7 +137,8 @@ export async function rewriteDuckDb(tools: DuckDbSql, q: GuardedQuery, rewrite: 
     const target = rewrite(refOf(node));
     if (!target) return;
     const qualified = `${quoteIdent('duckdb', target.schema)}.${quoteIdent('duckdb', target.name)}`;
-    pending.push({ node, replace, sql: `SELECT * FROM ${qualified}${target.filter === undefined ? '' : ` WHERE (${target.filter})`}` });
+    const where = target.filter === undefined ? '' : ` WHERE (${target.filter})${OPTIMIZATION_FENCE.duckdb}`;
+    pending.push({ node, replace, sql: `SELECT * FROM ${qualified}${where}` });
   });
   if (pending.length === 0) return q.sql;
   for (const p of pending) {

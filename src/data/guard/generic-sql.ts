@@ -4,7 +4,7 @@ import nodeSqlParser from 'node-sql-parser';
 import { QueryRefused } from '../errors.ts';
 import type { SqlDialect } from '../types.ts';
 import { isDeniedFunction, isSystemTable } from './deny-list.ts';
-import { dedupeTables, quoteIdent, type GuardedQuery, type TableRef, type TableRewrite } from './table-ref.ts';
+import { dedupeTables, OPTIMIZATION_FENCE, quoteIdent, type GuardedQuery, type TableRef, type TableRewrite } from './table-ref.ts';
 
 const { Parser } = nodeSqlParser;
 type Node = Record<string, unknown>;
@@ -128,7 +128,7 @@ export function rewriteGeneric(q: GuardedQuery, rewrite: TableRewrite): string {
       holder[index] = { ...rest, db: target.schema, table: target.name, as: alias };
       return;
     }
-    const sub = parse(dialect, `SELECT * FROM ${qualified} WHERE (${target.filter})`);
+    const sub = parse(dialect, `SELECT * FROM ${qualified} WHERE (${target.filter})${OPTIMIZATION_FENCE[dialect]}`);
     holder[index] = { ...rest, expr: { ast: sub, parentheses: true }, as: alias };
   });
   if (!changed) return q.sql;

@@ -40,3 +40,15 @@ export function dedupeTables(refs: TableRef[]): TableRef[] {
   for (const r of refs) seen.set(`${r.catalog ?? ''}.${r.schema ?? ''}.${r.name}`.toLowerCase(), r);
   return [...seen.values()];
 }
+
+/**
+ * A clause that keeps the planner from pushing the caller's predicates below a row filter (so a
+ * failing cast or division in the caller's WHERE never sees a hidden row): subqueries with
+ * LIMIT/OFFSET are neither flattened nor pushed into.
+ */
+export const OPTIMIZATION_FENCE: Record<SqlDialect, string> = {
+  postgresql: ' OFFSET 0',
+  duckdb: ' OFFSET 0',
+  sqlite: ' LIMIT -1 OFFSET 0',
+  mysql: ' LIMIT 18446744073709551615',
+};

@@ -122,6 +122,15 @@ for (const e of engines) {
       t.deepEqual(await run(driver, docs, { ...german, attributes: {} }, 'SELECT country FROM orders'), []);
       const sly = { ...german, attributes: { country: "Germany' OR '1'='1" } };
       t.deepEqual(await run(driver, docs, sly, 'SELECT country FROM orders'), []);
+      // Error-based leaks: a failing cast in the caller's WHERE must only ever see filtered rows.
+      const cast = e.name === 'mysql' ? 'CAST(country AS SIGNED)' : 'CAST(country AS INTEGER)';
+      for (const sql of [`SELECT * FROM orders WHERE ${cast} = 1`, `SELECT * FROM orders o WHERE o.order_id > 0 AND ${cast} > 0`]) {
+        const outcome = await run(driver, docs, german, sql).then(
+          (rows) => JSON.stringify(rows),
+          (err: unknown) => (err as Error).message,
+        );
+        t.false(/France|Japan/.test(outcome), `${sql}: ${outcome}`);
+      }
       const slash = { ...german, attributes: { country: "Germany\\' OR 1=1 -- " } };
       // Either no rows or a refusal (the parser may read the backslash differently): never all rows.
       t.deepEqual(await run(driver, docs, slash, 'SELECT country FROM orders').catch((err: unknown) => (err instanceof QueryRefused ? [] : Promise.reject(err))), []);
