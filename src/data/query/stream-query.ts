@@ -96,7 +96,8 @@ export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Pro
     executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, ...(retarget ? { retarget } : {}) });
     // Filters are written by admins, but the statement that runs passes the guard too.
     if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools });
-    stream = await driver.stream(executedSql, { timeoutMs: deps.statementTimeoutMs });
+    // The driver's timeout is the connection's own setting, else SEXTANT_QUERY_TIMEOUT_MS.
+    stream = await driver.stream(executedSql);
   } catch (err) {
     await driver.close();
     log(err instanceof QueryRefused ? 'refused' : 'failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
