@@ -2,9 +2,12 @@
 import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import { openDuckDbSql } from './data/guard/index.ts';
+import { readTargetTables } from './data/index.ts';
+import type { TableDocsSource } from './data/types.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
-import { createKnowledgeDeps, startEnvironmentJanitor } from './knowledge/index.ts';
+import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
 import { createSecretBox } from './security/index.ts';
@@ -17,6 +20,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
   extraRoutes?: (s: Services) => RouteDef[];
+  /** Where table documentation comes from (default: the organization's knowledge repository). */
+  tableDocs?: TableDocsSource;
 }
 
 export interface App {
@@ -40,6 +45,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
   const knowledge = createKnowledgeDeps({ db: store.db, clock, log, secretBox, dataDir: config.dataDir });
+  const duckdbSql = await openDuckDbSql();
   const services: Services = {
     config,
     clock,
@@ -48,8 +54,20 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     mailer: deps.mailer ?? smtp ?? createOutboxMailer({ db: store.db, clock, log }),
     secretBox,
     knowledge,
+    data: {
+      db: store.db,
+      clock,
+      secretBox,
+      tools: { duckdb: duckdbSql },
+      docs: deps.tableDocs ?? createTableDocsSource(knowledge),
+      fileRoots: config.data.warehouseRoots,
+      statementTimeoutMs: config.data.queryTimeoutMs,
+      defaultRowLimit: config.data.queryRowLimit,
+    },
     shutdown: shutdown.signal,
   };
+  // Environment sync_target reads the dev targets' metadata through the data plane.
+  knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(services.data, principal, connectionId, target) };
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
   // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
@@ -64,6 +82,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       shutdown.abort();
       smtp?.close();
       janitor.stop();
+      duckdbSql.close();
       if (store.db.open) store.close();
     },
   };

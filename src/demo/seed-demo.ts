@@ -2,6 +2,7 @@
 // are in the README and are for local trials only.
 import { fileURLToPath } from 'node:url';
 import { createOrganization, createUser, findUserByEmail, getOrganization, setMembership, type Role } from '../auth/index.ts';
+import { seedDemoWarehouse } from '../data/demo/seed-demo-warehouse.ts';
 import type { Services } from '../gateway/services.ts';
 import { seedKnowledge } from '../knowledge/index.ts';
 import { hashPassword } from '../security/index.ts';
@@ -17,13 +18,20 @@ export const DEMO_USERS: { email: string; name: string; password: string; role: 
 /** Documentation of the demo warehouse, committed as the demo organization's first knowledge commit. */
 export const DEMO_KNOWLEDGE_DIR = fileURLToPath(new URL('../../fixtures/knowledge', import.meta.url));
 
-/** Seeds the demo organization, its users and its knowledge; each step does nothing when already done. */
-export async function seedDemo(s: Pick<Services, 'store' | 'clock' | 'log' | 'knowledge'>): Promise<void> {
+type SeedServices = Pick<Services, 'store' | 'clock' | 'log' | 'knowledge' | 'config' | 'secretBox'>;
+
+/** Seeds the demo organization, its users, its knowledge and its warehouse; steps already done are skipped. */
+export async function seedDemo(s: SeedServices): Promise<void> {
   await seedDemoOrg(s);
   await seedDemoKnowledge(s);
+  const { dataDir, data } = s.config;
+  await seedDemoWarehouse(
+    { db: s.store.db, clock: s.clock, secretBox: s.secretBox, log: s.log, dataDir, fileRoots: data.warehouseRoots, orders: data.demoWarehouseOrders },
+    DEMO_ORG_ID,
+  );
 }
 
-async function seedDemoKnowledge(s: Pick<Services, 'store' | 'clock' | 'log' | 'knowledge'>): Promise<void> {
+async function seedDemoKnowledge(s: SeedServices): Promise<void> {
   const admin = findUserByEmail(s.store.db, DEMO_USERS[0]!.email);
   const author = { name: admin?.name ?? 'Sextant', email: admin?.email ?? 'demo@sextant.local', timestamp: Math.floor(s.clock.now() / 1000) };
   const seeded = await seedKnowledge(s.knowledge, { orgId: DEMO_ORG_ID, dir: DEMO_KNOWLEDGE_DIR, author, message: 'Document the demo warehouse' });

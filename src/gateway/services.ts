@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { KnowledgeDeps } from '../knowledge/index.ts';
+import type { DataDeps } from '../data/deps.ts';
 import type { Logger } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { SecretBox } from '../security/index.ts';
@@ -17,6 +18,8 @@ export interface Services {
   mailer: Mailer;
   /** Knowledge repositories, environments and mirroring. */
   knowledge: KnowledgeDeps;
+  /** The data plane: connections, guard, row-level security, governed queries, table docs. */
+  data: DataDeps;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
 }

@@ -7,10 +7,14 @@ import { authRecoveryRoutes } from './auth-recovery.ts';
 import { authRoutes } from './auth.ts';
 import { cliAuthorizeRoutes } from './cli-authorize.ts';
 import { cliLoginRoutes } from './cli-login.ts';
+import { connectionRoutes } from './connections.ts';
+import { dataCatalogRoutes } from './data-catalog.ts';
+import { dataQueryRoutes } from './data-queries.ts';
 import { environmentRoutes } from './environments.ts';
 import { healthRoutes } from './health.ts';
 import { knowledgeRoutes } from './knowledge.ts';
 import { loginPageRoutes } from './login-page.ts';
+import { rowSecurityRoutes } from './row-security.ts';
 import { ssoRoutes } from './sso.ts';
 import { tokenRoutes } from './tokens.ts';
 import { workspaceRoutes } from './workspaces.ts';
@@ -29,6 +33,10 @@ const tables: ((s: Services) => RouteDef[])[] = [
   cliAuthorizeRoutes,
   knowledgeRoutes,
   environmentRoutes,
+  connectionRoutes,
+  rowSecurityRoutes,
+  dataQueryRoutes,
+  dataCatalogRoutes,
 ];
 
 /** All REST routes, in registration order. */
