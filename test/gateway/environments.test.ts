@@ -205,6 +205,8 @@ test('sync_target refreshes table documentation from the dev target, keeping wha
   const env = await mkEnv('Synced');
   t.is((await call(t0, 'POST', `/api/environments/${env.id}/sync_target`, { token: modeler })).body.code, 'NO_TARGETS');
   await call(t0, 'PUT', `/api/environments/${env.id}/targets`, { token: modeler, body: { targets: { wh: { schema: 'dev' } } } });
+  const wired = k.targetSync;
+  k.targetSync = undefined;
   const unavailable = await call(t0, 'POST', `/api/environments/${env.id}/sync_target`, { token: modeler });
   t.is(unavailable.status, 503);
   t.is(unavailable.body.code, 'TARGET_SYNC_UNAVAILABLE');
@@ -233,7 +235,7 @@ test('sync_target refreshes table documentation from the dev target, keeping wha
     const names = (await createTableDocsSource(k).listTables('acme', env.id)).map((d) => d.name);
     t.true(names.includes('new_table') && names.includes('customers'));
   } finally {
-    k.targetSync = undefined;
+    k.targetSync = wired;
   }
 });
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MemoryTableDocs } from '../../../src/data/table-docs-memory.ts';
+import { createMemoryTableDocs, type MemoryTableDocs } from '../../../src/data/table-docs-memory.ts';
 import type { TableDoc } from '../../../src/data/types.ts';
 import { setUserAttributes } from '../../../src/data/rls/index.ts';
 import { duckdbFixture, tempDir } from '../../data/warehouses.ts';
@@ -22,8 +22,8 @@ test.before(async () => {
   const root = tempDir();
   const fixture = await duckdbFixture(['CREATE SCHEMA dev', 'CREATE TABLE dev.orders AS SELECT * FROM orders WHERE order_id <= 2']);
   copyFileSync(fixture.path!, join(root, 'wh.duckdb'));
-  t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root, SEXTANT_QUERY_ROW_LIMIT: '4' });
-  docs = t0.app.services.data.docs as MemoryTableDocs;
+  docs = createMemoryTableDocs();
+  t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root, SEXTANT_QUERY_ROW_LIMIT: '4' }, { tableDocs: docs });
   t0.org(org);
   t0.org(other);
   const a = t0.user({ orgId: org, role: 'admin' });
