@@ -22,6 +22,8 @@ export interface Config {
   uploadLimitBytes: number;
   trustProxy: boolean;
   shutdownGraceMs: number;
+  /** Lifetime of a CLI device sign-in code, seconds (SEXTANT_CLI_LOGIN_TTL_SECONDS, default 600). */
+  cliLoginTtlSeconds: number;
   secrets: Secrets;
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
@@ -48,6 +50,7 @@ const envSchema = z.object({
   SEXTANT_UPLOAD_LIMIT: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   SEXTANT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
   SEXTANT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  SEXTANT_CLI_LOGIN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
@@ -83,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadLimitBytes: e.SEXTANT_UPLOAD_LIMIT,
     trustProxy: truthy(e.SEXTANT_TRUST_PROXY),
     shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
+    cliLoginTtlSeconds: e.SEXTANT_CLI_LOGIN_TTL_SECONDS,
     secrets,
     warnings,
   };

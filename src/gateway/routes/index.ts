@@ -1,9 +1,12 @@
 // Every route table of the REST API, one per area.
 import type { RouteDef } from '../route.ts';
 import type { Services } from '../services.ts';
+import { cliAuthorizeRoutes } from './cli-authorize.ts';
+import { cliLoginRoutes } from './cli-login.ts';
 import { healthRoutes } from './health.ts';
+import { tokenRoutes } from './tokens.ts';
 
 /** All REST routes, in registration order. */
 export function allRoutes(s: Services): RouteDef[] {
-  return [...healthRoutes(s)];
+  return [...healthRoutes(s), ...tokenRoutes(s), ...cliLoginRoutes(s), ...cliAuthorizeRoutes(s)];
 }
