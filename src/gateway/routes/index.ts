@@ -6,6 +6,7 @@ import { authMfaRoutes } from './auth-mfa.ts';
 import { authRecoveryRoutes } from './auth-recovery.ts';
 import { authRoutes } from './auth.ts';
 import { cliAuthorizeRoutes } from './cli-authorize.ts';
+import { cliDistributionRoutes } from './cli-dist.ts';
 import { cliLoginRoutes } from './cli-login.ts';
 import { connectionRoutes } from './connections.ts';
 import { dataCatalogRoutes } from './data-catalog.ts';
@@ -37,6 +38,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   rowSecurityRoutes,
   dataQueryRoutes,
   dataCatalogRoutes,
+  cliDistributionRoutes,
 ];
 
 /** All REST routes, in registration order. */
