@@ -13,14 +13,35 @@ function parseCsv(text: string): string[][] {
   while (i < text.length) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), (i += 2);
-      else if (ch === '"') (quoted = false), i++;
-      else (field += ch), i++;
-    } else if (ch === '"' && field === '') (quoted = true), i++;
-    else if (ch === ',') row.push(field), (field = ''), i++;
-    else if (ch === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), (i += 2);
-    else if (ch === '\r' || ch === '\n' || ch === '"') throw new Error(`bare ${JSON.stringify(ch)} at ${i}`);
-    else (field += ch), i++;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+      } else if (ch === '"') {
+        quoted = false;
+        i++;
+      } else {
+        field += ch;
+        i++;
+      }
+    } else if (ch === '"' && field === '') {
+      quoted = true;
+      i++;
+    } else if (ch === ',') {
+      row.push(field);
+      field = '';
+      i++;
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i += 2;
+    } else if (ch === '\r' || ch === '\n' || ch === '"') {
+      throw new Error(`bare ${JSON.stringify(ch)} at ${i}`);
+    } else {
+      field += ch;
+      i++;
+    }
   }
   if (field !== '' || row.length > 0) throw new Error('last line lacks CRLF');
   return rows;

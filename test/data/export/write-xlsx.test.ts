@@ -103,7 +103,7 @@ test('more columns than a sheet holds are refused before anything is written', a
   t.is(out.chunks.length, 0);
 });
 
-test('a large export through a slow reader keeps memory flat', async (t) => {
+test.serial('a large export through a slow reader keeps memory flat', async (t) => {
   const columns = idText;
   const out = new PassThrough({ highWaterMark: 64 * 1024 });
   let bytes = 0;
@@ -118,12 +118,12 @@ test('a large export through a slow reader keeps memory flat', async (t) => {
   async function* source(): AsyncIterable<RowBatch> {
     for (let b = 0; b < 100; b++) {
       maxGrowth = Math.max(maxGrowth, mem() - base);
-      yield { columns, rows: Array.from({ length: 2000 }, (_, i) => [b * 2000 + i, 'x'.repeat(200) + i]) };
+      yield { columns, rows: Array.from({ length: 2000 }, (_, i) => [b * 2000 + i, 'x'.repeat(400) + i]) };
     }
   }
   const stats = await writeXlsx(source(), columns, out, { rowsPerSheet: 150_000 });
   t.deepEqual(stats, { rows: 200_000, sheets: 2 });
   t.true(bytes > 1_000_000);
-  // ~45 MB of sheet XML goes through; without backpressure most of it piles up in exceljs' zip input (~100 MB).
-  t.true(maxGrowth < 50 * 1024 * 1024, `memory grew ${Math.round(maxGrowth / 1e6)} MB`);
+  // ~85 MB of sheet XML goes through; without backpressure most of it piles up in exceljs' zip input (~150 MB measured).
+  t.true(maxGrowth < 100 * 1024 * 1024, `memory grew ${Math.round(maxGrowth / 1e6)} MB`);
 });
