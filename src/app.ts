@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type Koa from 'koa';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -31,12 +32,18 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
+  const clock = deps.clock ?? systemClock;
   const services: Services = {
     config,
-    clock: deps.clock ?? systemClock,
+    clock,
     store,
     log,
     secretBox: createSecretBox(config.secrets.encryptionKey),
+    uploads: createUploadStore({
+      dataDir: config.dataDir,
+      clock,
+      limits: defaultUploadLimits({ fileBytes: config.uploadLimitBytes, chatBytes: config.uploadChatLimitBytes }),
+    }),
     shutdown: shutdown.signal,
   };
   if (config.seedDemo) await seedDemo(services);

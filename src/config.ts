@@ -20,6 +20,8 @@ export interface Config {
   corsOrigins: string[];
   bodyLimitBytes: number;
   uploadLimitBytes: number;
+  /** Total bytes of one chat's uploads (extracted archives included). */
+  uploadChatLimitBytes: number;
   trustProxy: boolean;
   shutdownGraceMs: number;
   secrets: Secrets;
@@ -46,6 +48,7 @@ const envSchema = z.object({
   SEXTANT_CORS_ORIGINS: z.string().default(''),
   SEXTANT_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
   SEXTANT_UPLOAD_LIMIT: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  SEXTANT_UPLOAD_CHAT_LIMIT: z.coerce.number().int().min(1024).default(250 * 1024 * 1024),
   SEXTANT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
   SEXTANT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
@@ -81,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.SEXTANT_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     bodyLimitBytes: e.SEXTANT_BODY_LIMIT,
     uploadLimitBytes: e.SEXTANT_UPLOAD_LIMIT,
+    uploadChatLimitBytes: e.SEXTANT_UPLOAD_CHAT_LIMIT,
     trustProxy: truthy(e.SEXTANT_TRUST_PROXY),
     shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
     secrets,
