@@ -59,3 +59,31 @@ export function xlsxCell(value: unknown, type: string): string | number | boolea
   const text = valueText(value, type).replace(XML_INVALID, '');
   return text.length > EXCEL_MAX_TEXT ? text.slice(0, EXCEL_MAX_TEXT) : text;
 }
+
+const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|REAL|DOUBLE|DECIMAL|NUMERIC|INT[248])\b/i;
+const TEXT = /^(VARCHAR|TEXT|STRING|CHAR|CHARACTER|NVARCHAR|BPCHAR)\b/i;
+
+/**
+ * A CSV formatter specialised for one column's type: numbers skip the quoting test, text skips the
+ * type dispatch, dates reuse the text of values already seen (a result repeats few distinct days).
+ * Values that do not fit the announced type fall back to the general csvField.
+ */
+export function csvFormatter(type: string): (value: unknown) => string {
+  if (NUMERIC.test(type)) return (v) => (typeof v === 'number' || typeof v === 'bigint' ? String(v) : csvField(v, type));
+  if (TEXT.test(type)) return (v) => (typeof v === 'string' ? (NEEDS_QUOTES.test(v) ? `"${v.replaceAll('"', '""')}"` : v) : csvField(v, type));
+  if (DATE_ONLY.test(type) || LOCAL_TIMESTAMP.test(type)) {
+    const seen = new Map<number, string>();
+    return (v) => {
+      if (!(v instanceof Date)) return csvField(v, type);
+      const key = v.getTime();
+      let text = seen.get(key);
+      if (text === undefined) {
+        text = csvField(v, type);
+        if (seen.size > 10_000) seen.clear();
+        seen.set(key, text);
+      }
+      return text;
+    };
+  }
+  return (v) => csvField(v, type);
+}

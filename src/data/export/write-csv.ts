@@ -1,7 +1,7 @@
 // Streams a result as RFC 4180 CSV (comma separated, CRLF line ends, quotes doubled), honouring the
 // destination's backpressure so that memory holds about one batch whatever the row count.
 import type { Writable } from 'node:stream';
-import { csvField } from './cell.ts';
+import { csvField, csvFormatter } from './cell.ts';
 import { assertWritable, drained, ExportAborted, finished } from './drain.ts';
 import type { ColumnInfo, RowBatch } from './row-batch.ts';
 
@@ -27,7 +27,8 @@ const CHUNK_CHARS = 64 * 1024;
 export async function writeCsv(rows: AsyncIterable<RowBatch>, columns: readonly ColumnInfo[], out: Writable, options: CsvOptions = {}): Promise<ExportStats> {
   const { header = true, bom = false, end = true, signal } = options;
   assertWritable(out);
-  const types = columns.map((c) => c.type);
+  const formats = columns.map((c) => csvFormatter(c.type));
+  const width = formats.length;
   let count = 0;
   let bytes = 0;
   let pending = '';
@@ -43,13 +44,15 @@ export async function writeCsv(rows: AsyncIterable<RowBatch>, columns: readonly 
   for await (const batch of rows) {
     if (signal?.aborted) throw new ExportAborted('The export was cancelled');
     if (out.destroyed) throw new ExportAborted();
+    const lines: string[] = [];
+    const fields: string[] = new Array<string>(width);
     for (const row of batch.rows) {
-      let line = '';
-      for (let i = 0; i < types.length; i++) line += (i === 0 ? '' : ',') + csvField(row[i], types[i]!);
-      pending += line + '\r\n';
-      count++;
-      if (pending.length >= CHUNK_CHARS) await flush();
+      for (let i = 0; i < width; i++) fields[i] = formats[i]!(row[i]);
+      lines.push(fields.join(','));
     }
+    count += lines.length;
+    if (lines.length > 0) pending += lines.join('\r\n') + '\r\n';
+    if (pending.length >= CHUNK_CHARS) await flush();
   }
   await flush();
   if (end) {

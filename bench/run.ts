@@ -1,0 +1,13 @@
+// Runs the benchmarks listed here, in order: `npm run bench` for all, `npm run bench -- downloads` for one.
+// Benchmarks are not tests: they print numbers for people to read.
+
+const benches: Record<string, () => Promise<void>> = {
+  downloads: async () => (await import('./downloads.ts')).benchDownloads(),
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, run] of Object.entries(benches)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.log(`\n## ${name}`);
+  await run();
+}
