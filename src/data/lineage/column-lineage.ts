@@ -39,14 +39,37 @@ export async function columnLineage(
   schemaLookup?: SchemaLookup,
   options: LineageOptions = {},
 ): Promise<LineageResult> {
-  const ir = await parse(sql, dialect, options);
-  const { columns, tables, unresolved } = resolveLineage(ir, schemaLookup);
-  return { columns: columns.map((c, index) => ({ name: c.name, index, sources: c.sources, transformed: c.transformed })), tables, unresolved };
+  const parsed = await parse(sql, dialect, options);
+  const { columns, tables, unresolved } = resolveLineage(parsed.ir, schemaLookup);
+  return {
+    columns: columns.map((c, index) => ({ name: c.name, index, sources: c.sources, transformed: c.transformed })),
+    tables: withParserTables(tables, parsed),
+    unresolved,
+  };
 }
 
 /** Base tables a SELECT reads (CTE names excluded), qualified as written. */
 export async function tablesOf(sql: string, dialect: LineageDialect, options: LineageOptions = {}): Promise<string[]> {
-  return resolveLineage(await parse(sql, dialect, options), undefined).tables;
+  const parsed = await parse(sql, dialect, options);
+  return withParserTables(resolveLineage(parsed.ir, undefined).tables, parsed);
+}
+
+/**
+ * Adds tables node-sql-parser saw but the IR walk did not (an AST shape not handled here), so an
+ * unexpected shape makes the list longer, never shorter. CTE names are the parser's only false positives.
+ */
+function withParserTables(tables: string[], parsed: Parsed): string[] {
+  const known = new Set(tables.map((t) => t.toLowerCase()));
+  const ctes = new Set(cteNames(parsed.ir).map((n) => n.toLowerCase()));
+  const covered = (key: string) => [...known].some((k) => k === key || k.endsWith(`.${key}`) || key.endsWith(`.${k}`));
+  const extra = (parsed.tableList ?? []).filter((t) => !covered(t.toLowerCase()) && !ctes.has(t.toLowerCase()));
+  return [...tables, ...new Set(extra)];
+}
+
+function cteNames(q: QueryIR): string[] {
+  const own = q.ctes.flatMap((c) => [c.name, ...cteNames(c.query)]);
+  const inner = q.kind === 'setop' ? q.inputs.flatMap(cteNames) : [...q.from.flatMap((f) => (f.kind === 'query' ? cteNames(f.query) : [])), ...[...q.items.flatMap((i) => (i.kind === 'expr' ? i.expr.subqueries : [])), ...q.other.flatMap((e) => e.subqueries)].flatMap(cteNames)];
+  return [...own, ...inner];
 }
 
 /** A SchemaLookup over a map of table name -> column names; `orders` and `main.orders` find each other. */
@@ -62,14 +85,20 @@ export function schemaLookupFrom(tables: Record<string, readonly string[]>): Sch
   };
 }
 
-async function parse(sql: string, dialect: LineageDialect, options: LineageOptions): Promise<QueryIR> {
-  if (dialect !== 'duckdb') return parseWithNodeSqlParser(sql, dialect === 'mariadb' ? 'mariadb' : dialect);
-  if (options.duckdb) return parseWithDuckDb(sql, options.duckdb);
+interface Parsed {
+  ir: QueryIR;
+  /** node-sql-parser's own table list (not available for DuckDB). */
+  tableList?: string[];
+}
+
+async function parse(sql: string, dialect: LineageDialect, options: LineageOptions): Promise<Parsed> {
+  if (dialect !== 'duckdb') return parseWithNodeSqlParser(sql, dialect);
+  if (options.duckdb) return { ir: await parseWithDuckDb(sql, options.duckdb) };
   // Parsing needs no catalog and reads no files; a private instance keeps it side-effect free.
   const instance = await DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
   try {
-    return await parseWithDuckDb(sql, conn);
+    return { ir: await parseWithDuckDb(sql, conn) };
   } finally {
     conn.closeSync();
     instance.closeSync();

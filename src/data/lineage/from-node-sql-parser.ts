@@ -10,18 +10,22 @@ type Node = Record<string, unknown>;
 const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && !Array.isArray(x);
 const asArray = (x: unknown): unknown[] => (Array.isArray(x) ? x : x === null || x === undefined ? [] : [x]);
 
-/** Parses one SELECT with node-sql-parser in `database` dialect and returns its IR. */
-export function parseWithNodeSqlParser(sql: string, database: string): QueryIR {
-  let ast: unknown;
+/**
+ * Parses one SELECT with node-sql-parser in `database` dialect; returns its IR and the parser's own
+ * table list (`db.table`, CTE names included), which callers use as a cross-check.
+ */
+export function parseWithNodeSqlParser(sql: string, database: string): { ir: QueryIR; tableList: string[] } {
+  let parsed: { ast: unknown; tableList: string[] };
   try {
-    ast = new nodeSqlParser.Parser().astify(sql, { database });
+    parsed = new nodeSqlParser.Parser().parse(sql, { database });
   } catch (err) {
     throw new SqlParseFailed(database, firstLine(err));
   }
-  const statements = asArray(ast);
+  const statements = asArray(parsed.ast);
   const only = statements[0];
   if (statements.length !== 1 || !isNode(only) || only['type'] !== 'select') throw new NotASingleSelect();
-  return query(only);
+  const tableList = parsed.tableList.map((entry) => entry.split('::').slice(1).filter((p) => p !== 'null').join('.'));
+  return { ir: query(only), tableList };
 }
 
 function firstLine(err: unknown): string {
@@ -55,10 +59,18 @@ function cte(c: Node): CteIR {
 function select(n: Node): SelectIR {
   const from: FromIR[] = [];
   const other: ExprIR[] = [];
-  for (const f of asArray(n['from']).filter(isNode)) {
-    from.push(fromItem(f));
+  const add = (f: Node): void => {
+    const inner = f['expr'];
+    // Parenthesized joins: `(a JOIN b)` arrives as `{ expr: { type: 'tables', expr: [...] } }` (PostgreSQL)
+    // or `{ expr: [...] }` (MySQL); their members are ordinary FROM items.
+    const members = isNode(inner) && inner['type'] === 'tables' ? inner['expr'] : inner;
+    if (Array.isArray(members)) members.filter(isNode).forEach(add);
+    else from.push(fromItem(f));
     if (f['on']) other.push(expr(f['on']));
-  }
+    // MySQL hangs the joins that follow a parenthesized group on the group.
+    if (Array.isArray(f['joins'])) f['joins'].filter(isNode).forEach(add);
+  };
+  asArray(n['from']).filter(isNode).forEach(add);
   for (const key of ['where', 'having', 'groupby', 'orderby', 'qualify']) if (n[key]) other.push(expr(n[key]));
   const columns = n['columns'];
   const items: ItemIR[] = columns === '*' ? [star(undefined)] : asArray(columns).filter(isNode).map(item);
@@ -101,6 +113,8 @@ function fromItem(f: Node): FromIR {
     return { kind: 'function', name, args: expr(e['args']), ...alias };
   }
   const path = [f['db'], f['schema'], f['table']].map(ident).filter((x): x is string => !!x);
+  // An item of a shape not known here still gives its subqueries (and their tables) to tablesOf.
+  if (path.length === 0) return { kind: 'function', name: 'unknown', args: expr(f), ...alias };
   return { kind: 'table', path, ...alias };
 }
 

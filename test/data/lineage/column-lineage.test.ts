@@ -129,6 +129,21 @@ test('tablesOf lists tables read in WHERE subqueries, EXISTS, joins and unused C
   t.deepEqual((await tablesOf(sql, 'postgresql')).sort(), ['audit.secrets', 'customers', 'returns', 'sales.orders', 'vip']);
 });
 
+test('tables inside parenthesized joins are found (PostgreSQL and MySQL; the SQLite grammar has none)', async (t) => {
+  for (const dialect of ['postgresql', 'mysql'] as const) {
+    const sql = 'SELECT t1.a, t2.b FROM (t1 JOIN t2 ON t1.id = t2.id) JOIN t3 ON t3.id = t1.id';
+    t.deepEqual((await tablesOf(sql, dialect)).sort(), ['t1', 't2', 't3'], dialect);
+    t.deepEqual(flat(await columnLineage(sql, dialect)), { a: ['t1.a'], b: ['t2.b'] }, dialect);
+  }
+  t.deepEqual((await tablesOf('SELECT 1 FROM ((t3))', 'postgresql')), ['t3']);
+});
+
+test('the parser\'s own table list backs up the walk, minus CTE names', async (t) => {
+  // CTE names never leak into the table list, however deeply the CTE is nested.
+  const sql = 'SELECT * FROM (WITH inner_cte AS (SELECT 1 AS x FROM real_table) SELECT x FROM inner_cte) s';
+  t.deepEqual(await tablesOf(sql, 'postgresql'), ['real_table']);
+});
+
 test('VALUES lists with column aliases and table functions are not source tables', async (t) => {
   const r = await columnLineage("SELECT v.p, g.i FROM (VALUES (1, 'a')) v(p, q), generate_series(1, 3) g(i)", 'postgresql');
   t.deepEqual(flat(r), { p: [], i: [] });
