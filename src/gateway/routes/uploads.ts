@@ -27,7 +27,13 @@ export function uploadRoutes(s: Services) {
       tags: ['chats'],
       auth: 'user',
       bodyType: 'multipart',
-      body: z.object({ chat_id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/).optional() }),
+      body: z.object({
+        // The pattern (1 to 128 of A-Z a-z 0-9 _ -) is checked by the upload store, inside the handler, so a
+        // refused request still reaches the `finally` that deletes the parser's temporary files.
+        chat_id: z.string().optional().describe('Chat the file belongs to: 1 to 128 letters, digits, _ or -'),
+        // Documents the file part for OpenAPI; the parser hands files over separately (ctx.request.files).
+        file: z.unknown().optional().describe('The file, as the multipart part named "file" (binary)'),
+      }),
       response: UploadedFile,
       handler: async ({ body, principal, ctx }) => {
         const all = Object.values(ctx.request.files ?? {}).flat();
