@@ -1,6 +1,6 @@
 // Runs one SELECT over a session's uploaded data files in a locked-down, throwaway DuckDB: in memory,
 // no extension loading, files readable only inside the session folder, configuration locked.
-import { readdir, realpath } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { DuckDBInstance, StatementType, type DuckDBConnection } from '@duckdb/node-api';
 import { duckDbBatches, duckDbColumns } from '../export/duckdb-batches.ts';
@@ -36,11 +36,13 @@ export interface UploadQueryOptions {
   timeoutMs?: number;
   /** DuckDB memory_limit; default 512MB. */
   memoryLimit?: string;
+  /** Workbooks are parsed in memory (about 20x their size): larger ones are not loaded. Default 20 MB. */
+  maxXlsxBytes?: number;
 }
 
 /** Runs one SELECT over the data files of `sessionDir` (each file is a table named after it). */
 export async function queryUploads(sessionDir: string, sql: string, options: UploadQueryOptions = {}): Promise<UploadQueryResult> {
-  const { maxRows = 10_000, timeoutMs = 30_000, memoryLimit = '512MB' } = options;
+  const { maxRows = 10_000, timeoutMs = 30_000, memoryLimit = '512MB', maxXlsxBytes = 20 * 1024 * 1024 } = options;
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
@@ -50,7 +52,7 @@ export async function queryUploads(sessionDir: string, sql: string, options: Upl
   const conn = await instance.connect();
   const timer = setTimeout(() => conn.interrupt(), timeoutMs);
   try {
-    const tables = await prepareSession(conn, sessionDir);
+    const tables = await prepareSession(conn, sessionDir, maxXlsxBytes);
     const prepared = await singleSelect(conn, sql);
     const result = await prepared.stream().catch(failed);
     const columns = duckDbColumns(result);
@@ -81,7 +83,7 @@ function failed(err: unknown): never {
 }
 
 /** Loads the session's files as tables and views, then locks DuckDB down (order matters: see notes). */
-async function prepareSession(conn: DuckDBConnection, sessionDir: string): Promise<UploadTable[]> {
+async function prepareSession(conn: DuckDBConnection, sessionDir: string, maxXlsxBytes: number): Promise<UploadTable[]> {
   const root = await realpath(sessionDir).catch(() => undefined);
   const files = root ? await dataFiles(root) : [];
   const names = new Set<string>();
@@ -95,6 +97,7 @@ async function prepareSession(conn: DuckDBConnection, sessionDir: string): Promi
   const tables: UploadTable[] = [];
   for (const f of files.filter((x) => x.kind === 'xlsx')) {
     try {
+      if ((await stat(join(root!, f.file))).size > maxXlsxBytes) throw new Error(`workbook larger than ${maxXlsxBytes} bytes; convert it to CSV or Parquet to query it`);
       const stem = stemOf(f.file);
       const created = await loadXlsx(conn, join(root!, f.file), (sheet, i) => tableName(i === 0 ? stem : `${stem}_${sheet}`));
       for (const name of created) tables.push({ name, file: f.file, kind: 'xlsx' });

@@ -80,6 +80,13 @@ test('spreadsheet sheets keep numbers, booleans, dates, formula results and rich
   t.deepEqual(notes.rows, [['rich text', 'dup header']]);
 });
 
+test('workbooks above the size cap are listed with a reason instead of being loaded', async (t) => {
+  const r = await queryUploads(dir, 'SELECT 1', { maxXlsxBytes: 100 });
+  const plan = r.tables.find((x) => x.file === 'Plan 2024.xlsx');
+  t.is(plan?.name, '');
+  t.regex(plan?.error ?? '', /larger than 100 bytes/);
+});
+
 test('results are capped at maxRows and say so', async (t) => {
   const r = await queryUploads(dir, 'SELECT * FROM metrics', { maxRows: 10 });
   t.is(r.rowCount, 10);
