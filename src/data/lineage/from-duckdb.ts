@@ -65,7 +65,12 @@ function flattenFrom(t: Node, from: FromIR[], other: ExprIR[]): void {
       return;
     case 'JOIN':
       if (isNode(t['left'])) flattenFrom(t['left'], from, other);
-      if (isNode(t['right'])) flattenFrom(t['right'], from, other);
+      if (isNode(t['right'])) {
+        const first = from.length;
+        flattenFrom(t['right'], from, other);
+        const using = strings(t['using_columns']);
+        if (using.length && from[first]) from[first] = { ...from[first], using };
+      }
       if (t['condition']) other.push(expr(t['condition']));
       return;
     case 'BASE_TABLE': {

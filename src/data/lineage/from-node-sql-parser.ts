@@ -100,7 +100,8 @@ function splitAlias(as: unknown): { alias?: string; columnAliases?: string[] } {
 }
 
 function fromItem(f: Node): FromIR {
-  const alias = splitAlias(f['as']);
+  const using = asArray(f['using']).map(ident).filter((x): x is string => !!x);
+  const alias = { ...splitAlias(f['as']), ...(using.length ? { using } : {}) };
   const e = f['expr'];
   if (isNode(e)) {
     if (isNode(e['ast'])) return { kind: 'query', query: query(e['ast']), ...alias };

@@ -31,6 +31,8 @@ interface FromBase {
   alias?: string;
   /** Column aliases, `AS v(p, q)`, renaming the relation's columns by position. */
   columnAliases?: string[];
+  /** `JOIN ... USING (a, b)` on this item: `*` shows those columns once, from both sides. */
+  using?: string[];
 }
 
 export type FromIR =

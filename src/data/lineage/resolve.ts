@@ -21,6 +21,8 @@ export interface DerivedColumn {
 
 interface Rel {
   matches(qualifier: string[]): boolean;
+  /** USING columns of the join that brought this relation in. */
+  using?: string[];
   /** Known columns, in order; undefined when the relation's columns are not known. */
   cols?: DerivedColumn[];
   /** For relations with unknown columns: what a column of that name derives from. */
@@ -68,7 +70,7 @@ export function resolveLineage(q: QueryIR, lookup: SchemaLookup | undefined) {
     if (node.kind === 'setop') return union(node.inputs.map((input) => query(input, scope, outer)));
     const colScope: ColScope = { rels: [], ...(outer ? { parent: outer } : {}) };
     // Each FROM item sees the ones before it (LATERAL); plain subqueries never refer to them anyway.
-    for (const f of node.from) colScope.rels.push(relation(f, scope, colScope));
+    for (const f of node.from) colScope.rels.push({ ...relation(f, scope, colScope), ...(f.using ? { using: f.using } : {}) });
     const out: DerivedColumn[] = [];
     for (const item of node.items) out.push(...selectItem(item, colScope, scope, out));
     // GROUP BY, HAVING, QUALIFY and ORDER BY may name output aliases.
@@ -210,6 +212,12 @@ export function resolveLineage(q: QueryIR, lookup: SchemaLookup | undefined) {
       }
       for (const col of rel.cols) {
         if (item.exclude.some((x) => eq(x, col.name))) continue;
+        // A USING column appears once (from the left), deriving from both sides.
+        const merged = !item.qualifier && rel.using?.some((u) => eq(u, col.name)) ? out.find((o) => eq(o.name, col.name)) : undefined;
+        if (merged) {
+          out[out.indexOf(merged)] = { ...merged, sources: dedupe([...merged.sources, ...col.sources]) };
+          continue;
+        }
         const replacement = item.replace.find((r) => eq(r.name, col.name));
         out.push(replacement ? { ...expression(replacement.expr, scope, ctes, earlier), name: col.name } : col);
       }

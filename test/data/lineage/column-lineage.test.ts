@@ -85,6 +85,15 @@ test('a star is expanded with the schema lookup and left as table.* without it',
   t.deepEqual(flat(unknown), { '*': ['warehouse.sales.*'] });
 });
 
+test('a star over a USING join shows the join column once, from both tables', async (t) => {
+  for (const dialect of ['postgresql', 'mysql', 'duckdb'] as const) {
+    const r = await columnLineage('SELECT * FROM main.orders JOIN main.customers USING (customer_id)', dialect, demo);
+    t.is(r.columns.filter((c) => c.name === 'customer_id').length, 1, dialect);
+    t.deepEqual(flat(r)['customer_id'], ['main.customers.customer_id', 'main.orders.customer_id'], dialect);
+    t.is(r.columns.length, 6 + 7 - 1, dialect);
+  }
+});
+
 test('CASE, CAST, COALESCE and window functions keep every column they read', async (t) => {
   const sql = `
     SELECT CASE WHEN o.status = 'completed' THEN o.total_amount ELSE 0 END AS paid,
