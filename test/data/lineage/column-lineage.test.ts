@@ -186,3 +186,13 @@ test('statements other than one SELECT are refused with a typed error', async (t
   const err = await t.throwsAsync(columnLineage('SELEC 1', 'duckdb'), { instanceOf: SqlParseFailed });
   t.is(err?.code, 'SQL_PARSE_FAILED');
 });
+
+test('schemaLookupFrom matches qualified and bare names, and refuses to guess between two schemas', (t) => {
+  const lookup = schemaLookupFrom({ 'main.orders': ['a'], 'sales.orders': ['b'], 'main.customers': ['c'] });
+  t.deepEqual(lookup('main.orders'), ['a']);
+  t.deepEqual(lookup('MAIN.ORDERS'), ['a']);
+  t.deepEqual(lookup('customers'), ['c']);
+  t.deepEqual(lookup('db.main.customers'), ['c']);
+  t.is(lookup('orders'), undefined);
+  t.is(lookup('nothing'), undefined);
+});

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FakeClock } from '../../../src/clock.ts';
-import { ArchiveRefused, createUploadStore, defaultUploadLimits, type ArchiveRefusal } from '../../../src/data/uploads/index.ts';
+import { ArchiveRefused, createUploadStore, defaultUploadLimits, queryUploads, type ArchiveRefusal } from '../../../src/data/uploads/index.ts';
 import { makeZip, marker, patchCentral, patchLocal, zipWithName } from './zip-fixtures.ts';
 
 const session = { orgId: 'acme', userId: 'u1', chatId: 'chat-1' };
@@ -164,6 +164,10 @@ test('a well-formed archive is extracted with folders, nested archives one level
     t.deepEqual(record.skipped?.sort(), ['__MACOSX/sales/._q1.csv', 'tool.exe']);
     t.is(record.size, record.files!.reduce((n, f) => n + f.size, 0));
     t.deepEqual(tree(s.uploads.dir(session)), ['.uploads.json', 'Quarterly Data/more/q3.csv', 'Quarterly Data/notes.txt', 'Quarterly Data/sales/q1.csv', 'Quarterly Data/sales/q2.json']);
+    // The extracted data files are queryable.
+    const q = await queryUploads(s.uploads.dir(session), 'SELECT (SELECT sum(amount) FROM q1) + (SELECT sum(amount) FROM q2) + (SELECT sum(amount) FROM q3) AS total');
+    t.deepEqual(q.tables.map((x) => x.name).sort(), ['q1', 'q2', 'q3']);
+    t.deepEqual(q.rows, [[42n]]);
   } finally {
     s.cleanup();
   }
