@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { openDuckDbSql } from './data/guard/index.ts';
 import { readTargetTables } from './data/index.ts';
 import type { TableDocsSource } from './data/types.ts';
+import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
@@ -64,6 +65,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       statementTimeoutMs: config.data.queryTimeoutMs,
       defaultRowLimit: config.data.queryRowLimit,
     },
+    uploads: createUploadStore({
+      dataDir: config.dataDir,
+      clock,
+      limits: defaultUploadLimits({ fileBytes: config.uploadLimitBytes, chatBytes: config.uploadChatLimitBytes }),
+    }),
     shutdown: shutdown.signal,
   };
   // Environment sync_target reads the dev targets' metadata through the data plane.

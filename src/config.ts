@@ -20,6 +20,8 @@ export interface Config {
   corsOrigins: string[];
   bodyLimitBytes: number;
   uploadLimitBytes: number;
+  /** Total bytes of one chat's uploads (extracted archives included). */
+  uploadChatLimitBytes: number;
   trustProxy: boolean;
   shutdownGraceMs: number;
   /** Lifetime of a CLI device sign-in code, seconds (SEXTANT_CLI_LOGIN_TTL_SECONDS, default 600). */
@@ -72,6 +74,7 @@ const envSchema = z.object({
   SEXTANT_CORS_ORIGINS: z.string().default(''),
   SEXTANT_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
   SEXTANT_UPLOAD_LIMIT: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  SEXTANT_UPLOAD_CHAT_LIMIT: z.coerce.number().int().min(1024).default(250 * 1024 * 1024),
   SEXTANT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
   SEXTANT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   SEXTANT_CLI_LOGIN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
@@ -119,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.SEXTANT_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     bodyLimitBytes: e.SEXTANT_BODY_LIMIT,
     uploadLimitBytes: e.SEXTANT_UPLOAD_LIMIT,
+    uploadChatLimitBytes: e.SEXTANT_UPLOAD_CHAT_LIMIT,
     trustProxy: truthy(e.SEXTANT_TRUST_PROXY),
     shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
     cliLoginTtlSeconds: e.SEXTANT_CLI_LOGIN_TTL_SECONDS,

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { KnowledgeDeps } from '../knowledge/index.ts';
 import type { DataDeps } from '../data/deps.ts';
+import type { UploadStore } from '../data/uploads/index.ts';
 import type { Logger } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { SecretBox } from '../security/index.ts';
@@ -20,6 +21,8 @@ export interface Services {
   knowledge: KnowledgeDeps;
   /** The data plane: connections, guard, row-level security, governed queries, table docs. */
   data: DataDeps;
+  /** Chat uploads (files and extracted archives per chat session). */
+  uploads: UploadStore;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
 }

@@ -19,6 +19,7 @@ import { rowSecurityRoutes } from './row-security.ts';
 import { ssoRoutes } from './sso.ts';
 import { tokenRoutes } from './tokens.ts';
 import { workspaceRoutes } from './workspaces.ts';
+import { uploadRoutes } from './uploads.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -39,6 +40,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   dataQueryRoutes,
   dataCatalogRoutes,
   cliDistributionRoutes,
+  uploadRoutes,
 ];
 
 /** All REST routes, in registration order. */
