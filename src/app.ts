@@ -1,10 +1,12 @@
 // The composition root: the one place that wires configuration, storage and domains together.
 import { join } from 'node:path';
 import type Koa from 'koa';
+import { noLineage, noSuggestionSources } from './chats/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type RouteDef, type Services } from './gateway/index.ts';
+import type { ChatSources } from './gateway/services.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createSecretBox } from './security/index.ts';
 import { openStore } from './store/index.ts';
@@ -14,6 +16,8 @@ export interface AppDeps {
   log?: Logger;
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
   extraRoutes?: (s: Services) => RouteDef[];
+  /** Lineage and suggestion sources of chats; unset parts answer "unavailable" / nothing. */
+  chatSources?: Partial<ChatSources>;
 }
 
 export interface App {
@@ -38,6 +42,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     log,
     secretBox: createSecretBox(config.secrets.encryptionKey),
     shutdown: shutdown.signal,
+    chatSources: { lineage: noLineage, suggestions: noSuggestionSources, ...deps.chatSources },
   };
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
