@@ -18,6 +18,8 @@ export function scopeToken(orgId: string, userId: string): string {
 export function ftsTerms(q: string): string | undefined {
   const words = q
     .split(/\s+/)
+    // Quotes would end the FTS string; control characters have no business in a search.
+    // eslint-disable-next-line no-control-regex
     .map((w) => w.replace(/[\u0000-\u001f"]/g, ''))
     .filter((w) => /[\p{L}\p{N}]/u.test(w))
     .slice(0, MAX_TERMS);

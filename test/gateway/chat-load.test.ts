@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { ChatPage } from '../../src/chats/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { client, locs, principalOf, seedChat } from '../helpers/chats.ts';
+import { client, locs, principalOf, seedChat, type PairSpec } from '../helpers/chats.ts';
 
 let t0: TestApp;
 test.before(async () => {
@@ -9,7 +9,7 @@ test.before(async () => {
 });
 test.after.always(() => t0.stop());
 
-const pairs = (n: number) => Array.from({ length: n }, (_, i) => ({ question: `q${i}`, answer: `a${i}` }));
+const pairs = (n: number): PairSpec[] => Array.from({ length: n }, (_, i) => ({ question: `q${i}`, answer: `a${i}` }));
 
 function owner(opts: { agentic?: boolean; n?: number } = {}) {
   const org = t0.org();
