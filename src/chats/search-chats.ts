@@ -46,8 +46,9 @@ interface Candidate {
 
 /**
  * The caller's best-matching chats, one hit (the best message) per chat. Matches are read newest
- * first from the index (which stops early), the newest RANK_WINDOW are scored with BM25 (rank.ts),
- * so a common word costs the same at a thousand messages as at a million.
+ * first from the index (FTS rowids are negated message ids, so that is ascending order, which
+ * stops early); the newest RANK_WINDOW are scored with BM25 (rank.ts), so a common word costs
+ * about the same at a thousand messages as at a million.
  */
 export function searchChats(deps: ChatDeps, principal: Principal, { q, limit = 30 }: { q: string; limit?: number }): ChatSearchResponse {
   const terms = ftsTerms(q);
@@ -55,9 +56,9 @@ export function searchChats(deps: ChatDeps, principal: Principal, { q, limit = 3
   const match = `scope : "${scopeToken(principal.orgId, principal.userId).toLowerCase()}" AND body : (${terms})`;
   const candidates = deps.db
     .prepare(
-      `WITH hits AS (SELECT rowid FROM chat_messages_fts WHERE chat_messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
+      `WITH hits AS (SELECT rowid FROM chat_messages_fts WHERE chat_messages_fts MATCH ? ORDER BY rowid LIMIT ?)
        SELECT m.id, m.content, c.chat_id, c.title, c.updated_at, m.message_uuid, m.role
-       FROM hits JOIN chat_messages m ON m.id = hits.rowid JOIN chats c ON c.id = m.chat_pk
+       FROM hits JOIN chat_messages m ON m.id = -hits.rowid JOIN chats c ON c.id = m.chat_pk
        WHERE c.user_id = ? AND c.org_id = ?`,
     )
     .all(match, RANK_WINDOW, principal.userId, principal.orgId) as Candidate[];

@@ -2,6 +2,7 @@ import test from 'ava';
 import {
   appendMessage,
   blocksOf,
+  chatTranscript,
   ensureChat,
   exportHistory,
   findAnswerSource,
@@ -106,4 +107,13 @@ test('export reads in batches and yields every row once', async (t) => {
   for await (const row of exportHistory(deps(t0), p)) seen.push(row.content);
   t.is(seen.length, 1_203);
   t.is(new Set(seen).size, 1_203);
+});
+
+test('the transcript holds every message of the owner\'s chat, hidden ones included', (t) => {
+  const org = t0.org();
+  const p = member('user', org);
+  seedChat(t0, p, 'tr', [{ question: 'q', answer: 'a', hiddenAnswer: true }]);
+  t.deepEqual(chatTranscript(deps(t0), p, 'tr').map((m) => m.content), ['q', 'a']);
+  t.deepEqual(chatTranscript(deps(t0), member('admin', org), 'tr'), []);
+  t.deepEqual(chatTranscript(deps(t0), p, 'unknown'), []);
 });

@@ -50,21 +50,22 @@ CREATE INDEX chat_messages_chat ON chat_messages(chat_pk, position);
 CREATE INDEX chat_messages_created ON chat_messages(created_at);
 
 -- Full-text index of displayed message bodies, kept by the triggers below. `scope` holds one token
--- naming the owner (hex of organization and user), so a search is filtered inside FTS5 and can stop
--- at the top hits instead of ranking every match of every user.
+-- naming the owner (hex of organization and user), so a search is filtered inside FTS5. The FTS rowid
+-- is the NEGATED message id: FTS5 reads doclists cheaply in ascending order only (descending loads
+-- whole doclists), so ascending rowid = newest first lets a search stop after the newest matches.
 CREATE VIRTUAL TABLE chat_messages_fts USING fts5(body, scope, tokenize = 'unicode61 remove_diacritics 2');
 
 CREATE TRIGGER chat_messages_fts_insert AFTER INSERT ON chat_messages WHEN new.displayed = 1 BEGIN
   INSERT INTO chat_messages_fts (rowid, body, scope)
-    SELECT new.id, new.content, 's' || hex(c.org_id || '/' || c.user_id) FROM chats c WHERE c.id = new.chat_pk;
+    SELECT -new.id, new.content, 's' || hex(c.org_id || '/' || c.user_id) FROM chats c WHERE c.id = new.chat_pk;
 END;
 CREATE TRIGGER chat_messages_fts_update AFTER UPDATE OF content, displayed ON chat_messages BEGIN
-  DELETE FROM chat_messages_fts WHERE rowid = old.id;
+  DELETE FROM chat_messages_fts WHERE rowid = -old.id;
   INSERT INTO chat_messages_fts (rowid, body, scope)
-    SELECT new.id, new.content, 's' || hex(c.org_id || '/' || c.user_id) FROM chats c WHERE c.id = new.chat_pk AND new.displayed = 1;
+    SELECT -new.id, new.content, 's' || hex(c.org_id || '/' || c.user_id) FROM chats c WHERE c.id = new.chat_pk AND new.displayed = 1;
 END;
 CREATE TRIGGER chat_messages_fts_delete AFTER DELETE ON chat_messages BEGIN
-  DELETE FROM chat_messages_fts WHERE rowid = old.id;
+  DELETE FROM chat_messages_fts WHERE rowid = -old.id;
 END;
 
 CREATE TABLE chat_labels (
