@@ -16,15 +16,15 @@ export function tokens(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Scores each body for the query words; the last word also matches as a prefix. Higher is better. */
-export function scoreBodies(bodies: string[], words: string[]): number[] {
+/** Scores each body for the query words (with `prefix`, the last as a prefix). Higher is better. */
+export function scoreBodies(bodies: string[], words: string[], { prefix: lastIsPrefix = false }: { prefix?: boolean } = {}): number[] {
   const terms = words.map((w) => tokens(w).join(' ')).filter(Boolean);
   const docs = bodies.map(tokens);
   const avg = docs.reduce((n, d) => n + d.length, 0) / Math.max(docs.length, 1) || 1;
   return docs.map((doc) => {
     let score = 0;
     terms.forEach((term, i) => {
-      const prefix = i === terms.length - 1;
+      const prefix = lastIsPrefix && i === terms.length - 1;
       const parts = term.split(' ');
       let tf = 0;
       for (let at = 0; at + parts.length <= doc.length; at++) {
@@ -45,8 +45,8 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
  * An HTML-safe excerpt of about `size` words around the first match, the matched words in <mark>.
  * Built here from the body rather than with FTS5's snippet(), which re-runs the query per hit.
  */
-export function excerpt(body: string, words: string[], size = 16): string {
-  const parts = words.map((w, i) => ({ tokens: tokens(w), prefix: i === words.length - 1 }));
+export function excerpt(body: string, words: string[], { prefix = false, size = 16 }: { prefix?: boolean; size?: number } = {}): string {
+  const parts = words.map((w, i) => ({ tokens: tokens(w), prefix: prefix && i === words.length - 1 }));
   const exact = new Set(parts.filter((p) => !p.prefix).flatMap((p) => p.tokens));
   const last = parts.find((p) => p.prefix)?.tokens ?? [];
   const prefixes = last.slice(-1);

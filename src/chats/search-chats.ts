@@ -24,11 +24,11 @@ export function queryWords(q: string): string[] {
     .slice(0, MAX_TERMS);
 }
 
-/** Turns free text into an FTS5 expression of quoted terms (all must match; the last may be a prefix). */
-export function ftsTerms(q: string): string | undefined {
+/** Turns free text into an FTS5 expression of quoted terms, all of which must match; with `prefix`, the last one as a prefix. */
+export function ftsTerms(q: string, { prefix = false }: { prefix?: boolean } = {}): string | undefined {
   const words = queryWords(q);
   if (words.length === 0) return undefined;
-  return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+  return words.map((w, i) => `"${w}"${prefix && i === words.length - 1 ? '*' : ''}`).join(' ');
 }
 
 /** How many of the newest matches are ranked; rarer words are ranked over every match. */
@@ -51,10 +51,33 @@ interface Candidate {
  * about the same at a thousand messages as at a million.
  */
 export function searchChats(deps: ChatDeps, principal: Principal, { q, limit = 30 }: { q: string; limit?: number }): ChatSearchResponse {
-  const terms = ftsTerms(q);
-  if (!terms) return { query: q, results: [] };
+  const words = queryWords(q);
+  if (words.length === 0) return { query: q, results: [] };
+  // Whole words first: cheap at any size. A prefix query (search as you type) merges the doclists
+  // of every word with that prefix, so it runs only when whole words find too few chats.
+  let prefix = false;
+  let candidates = findCandidates(deps, principal, ftsTerms(q)!);
+  if (new Set(candidates.map((c) => c.chat_id)).size < limit) {
+    prefix = true;
+    candidates = findCandidates(deps, principal, ftsTerms(q, { prefix })!);
+  }
+  const scores = scoreBodies(candidates.map((c) => c.content), words, { prefix });
+  const order = candidates.map((c, i) => ({ c, score: scores[i]! })).sort((a, b) => b.score - a.score || b.c.id - a.c.id);
+  const seen = new Set<string>();
+  const results: ChatSearchResponse['results'] = [];
+  for (const { c, score } of order) {
+    if (seen.has(c.chat_id)) continue;
+    seen.add(c.chat_id);
+    const { id: _id, content, ...hit } = c;
+    results.push({ ...hit, snippet: excerpt(content, words, { prefix }), score });
+    if (results.length >= limit) break;
+  }
+  return { query: q, results };
+}
+
+function findCandidates(deps: ChatDeps, principal: Principal, terms: string): Candidate[] {
   const match = `scope : "${scopeToken(principal.orgId, principal.userId).toLowerCase()}" AND body : (${terms})`;
-  const candidates = deps.db
+  return deps.db
     .prepare(
       `WITH hits AS (SELECT rowid FROM chat_messages_fts WHERE chat_messages_fts MATCH ? ORDER BY rowid LIMIT ?)
        SELECT m.id, m.content, c.chat_id, c.title, c.updated_at, m.message_uuid, m.role
@@ -62,17 +85,4 @@ export function searchChats(deps: ChatDeps, principal: Principal, { q, limit = 3
        WHERE c.user_id = ? AND c.org_id = ?`,
     )
     .all(match, RANK_WINDOW, principal.userId, principal.orgId) as Candidate[];
-  const scores = scoreBodies(candidates.map((c) => c.content), queryWords(q));
-  const order = candidates.map((c, i) => ({ c, score: scores[i]! })).sort((a, b) => b.score - a.score || b.c.id - a.c.id);
-  const words = queryWords(q);
-  const seen = new Set<string>();
-  const results: ChatSearchResponse['results'] = [];
-  for (const { c, score } of order) {
-    if (seen.has(c.chat_id)) continue;
-    seen.add(c.chat_id);
-    const { id: _id, content, ...hit } = c;
-    results.push({ ...hit, snippet: excerpt(content, words), score });
-    if (results.length >= limit) break;
-  }
-  return { query: q, results };
 }

@@ -26,9 +26,10 @@ function member(role: 'user' | 'admin' = 'user', org = t0.org()) {
   return principalOf(t0, user, org);
 }
 
-test('free text becomes quoted FTS terms, the last one a prefix', (t) => {
-  t.is(ftsTerms('revenue by country'), '"revenue" "by" "country"*');
-  t.is(ftsTerms('a"b OR NEAR('), '"ab" "OR" "NEAR("*');
+test('free text becomes quoted FTS terms, the last one a prefix on request', (t) => {
+  t.is(ftsTerms('revenue by country'), '"revenue" "by" "country"');
+  t.is(ftsTerms('revenue by country', { prefix: true }), '"revenue" "by" "country"*');
+  t.is(ftsTerms('a"b OR NEAR(', { prefix: true }), '"ab" "OR" "NEAR("*');
   t.is(ftsTerms('" * ( ) :'), undefined);
   t.is(ftsTerms(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '))?.split(' ').length, 16);
 });

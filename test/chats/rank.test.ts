@@ -9,7 +9,8 @@ test('bodies with more occurrences in less text score higher; the last word matc
   const [once, twice, long] = scoreBodies(['revenue rose', 'revenue and revenue', `revenue ${'filler '.repeat(50)}`], ['revenue']);
   t.true(twice! > once!);
   t.true(once! > long!);
-  const [prefix, none] = scoreBodies(['categories of products', 'nothing here'], ['categ']);
+  const [prefix, none] = scoreBodies(['categories of products', 'nothing here'], ['categ'], { prefix: true });
+  t.is(scoreBodies(['categories'], ['categ'])[0], 0);
   t.true(prefix! > 0);
   t.is(none, 0);
 });
@@ -17,7 +18,7 @@ test('bodies with more occurrences in less text score higher; the last word matc
 test('excerpts mark the matched words, escape HTML and cut long bodies around the first match', (t) => {
   t.is(excerpt('Revenue <b>by</b> country', ['revenue']), '<mark>Revenue</mark> &lt;b&gt;by&lt;/b&gt; country');
   const body = `${'a '.repeat(30)}target word ${'z '.repeat(30)}`;
-  const cut = excerpt(body, ['target'], 8);
+  const cut = excerpt(body, ['target'], { size: 8 });
   t.true(cut.startsWith('…'));
   t.true(cut.endsWith('…'));
   t.true(cut.includes('<mark>target</mark>'));
