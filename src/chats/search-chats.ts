@@ -32,7 +32,7 @@ export function ftsTerms(q: string, { prefix = false }: { prefix?: boolean } = {
 }
 
 /** How many of the newest matches are ranked; rarer words are ranked over every match. */
-export const RANK_WINDOW = 1_000;
+export const RANK_WINDOW = 500;
 
 interface Candidate {
   id: number;
