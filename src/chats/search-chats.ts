@@ -1,4 +1,4 @@
-// Full-text search over the bodies of the caller's displayed messages (FTS5, bm25-ranked). The
+// Full-text search over the bodies of the caller's displayed messages (FTS5, BM25-ranked). The
 // query is never passed as FTS syntax: every word becomes a quoted term, so operators, quotes,
 // column filters and stray punctuation are searched as plain text.
 import type { Principal } from '../auth/index.ts';
