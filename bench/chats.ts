@@ -3,7 +3,7 @@
 // search_chats query. Measured in-process on the domain functions (the SQL is the cost) and through
 // the HTTP gateway on loopback.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.ts';
 import { createOrganization, createUser, principalFor, setMembership, startSession } from '../src/auth/index.ts';
@@ -58,6 +58,8 @@ export async function run(): Promise<void> {
 
     const [buildMs] = await time(() => seed(db, user.id));
     console.log(`seeded ${CHATS} chats, ${CHATS * MESSAGES_PER_CHAT} messages in ${(buildMs / 1000).toFixed(1)} s`);
+    // Percentiles on a shared machine depend on what else runs: print the load next to them.
+    console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     db.pragma('optimize');
 
     const deps = { db, clock: systemClock };
@@ -101,6 +103,7 @@ export async function run(): Promise<void> {
     } finally {
       await server.stop();
     }
+    console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
