@@ -3,12 +3,14 @@ import {
   appendMessage,
   blocksOf,
   chatTranscript,
+  deleteMessage,
   ensureChat,
   exportHistory,
   findAnswerSource,
   ftsTerms,
   loadChat,
   recordAnswer,
+  searchChats,
   type ChatPage,
 } from '../../src/chats/index.ts';
 import { decodeCursor, encodeCursor } from '../../src/chats/cursor.ts';
@@ -117,4 +119,19 @@ test('the transcript holds every message of the owner\'s chat, hidden ones inclu
   t.deepEqual(chatTranscript(deps(t0), p, 'tr').map((m) => m.content), ['q', 'a']);
   t.deepEqual(chatTranscript(deps(t0), member('admin', org), 'tr'), []);
   t.deepEqual(chatTranscript(deps(t0), p, 'unknown'), []);
+});
+
+test('the search index follows deletes and edits of messages', (t) => {
+  const p = member();
+  const [q] = seedChat(t0, p, 'fts', [{ question: 'quokka census', answer: 'a' }]);
+  t.is(searchChats(deps(t0), p, { q: 'quokka' }).results.length, 1);
+  const db = t0.app.services.store.db;
+  db.prepare("UPDATE chat_messages SET content = 'wombat census' WHERE message_uuid = ?").run(q);
+  t.is(searchChats(deps(t0), p, { q: 'quokka' }).results.length, 0);
+  t.is(searchChats(deps(t0), p, { q: 'wombat' }).results[0]?.message_uuid, q);
+  deleteMessage(deps(t0), p, { chatId: 'fts', messageUuid: q! });
+  t.is(searchChats(deps(t0), p, { q: 'wombat' }).results.length, 0);
+  // One index row per displayed message, nothing left behind.
+  const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  t.is(count('SELECT COUNT(*) AS n FROM chat_messages_fts'), count('SELECT COUNT(*) AS n FROM chat_messages WHERE displayed = 1'));
 });
