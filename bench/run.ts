@@ -4,6 +4,7 @@
 const benches: Record<string, () => Promise<void>> = {
   knowledge: async () => void (await import('./knowledge.ts')),
   downloads: async () => (await import('./downloads.ts')).benchDownloads(),
+  chats: async () => (await import('./chats.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

@@ -9,6 +9,8 @@ import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts'
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
+import type { ChatSources } from './gateway/services.ts';
+import { chatSourcesFrom } from './compose/chat-sources.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
 import { createSecretBox } from './security/index.ts';
@@ -23,6 +25,8 @@ export interface AppDeps {
   extraRoutes?: (s: Services) => RouteDef[];
   /** Where table documentation comes from (default: the organization's knowledge repository). */
   tableDocs?: TableDocsSource;
+  /** Lineage and suggestion sources of chats; unset parts answer "unavailable" / nothing. */
+  chatSources?: Partial<ChatSources>;
 }
 
 export interface App {
@@ -71,6 +75,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       limits: defaultUploadLimits({ fileBytes: config.uploadLimitBytes, chatBytes: config.uploadChatLimitBytes }),
     }),
     shutdown: shutdown.signal,
+    chatSources: { ...chatSourcesFrom(knowledge), ...deps.chatSources },
   };
   // Environment sync_target reads the dev targets' metadata through the data plane.
   knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(services.data, principal, connectionId, target) };

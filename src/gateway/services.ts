@@ -1,3 +1,4 @@
+import type { LineageFn, SuggestionSources } from '../chats/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { KnowledgeDeps } from '../knowledge/index.ts';
@@ -25,4 +26,11 @@ export interface Services {
   uploads: UploadStore;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
+  /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
+  chatSources: ChatSources;
+}
+
+export interface ChatSources {
+  lineage: LineageFn;
+  suggestions: SuggestionSources;
 }

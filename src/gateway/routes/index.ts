@@ -20,6 +20,9 @@ import { ssoRoutes } from './sso.ts';
 import { tokenRoutes } from './tokens.ts';
 import { workspaceRoutes } from './workspaces.ts';
 import { uploadRoutes } from './uploads.ts';
+import { chatRoutes } from './chats.ts';
+import { chatSharingRoutes } from './chat-sharing.ts';
+import { chatExtraRoutes } from './chat-extras.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -41,6 +44,9 @@ const tables: ((s: Services) => RouteDef[])[] = [
   dataCatalogRoutes,
   cliDistributionRoutes,
   uploadRoutes,
+  chatRoutes,
+  chatSharingRoutes,
+  chatExtraRoutes,
 ];
 
 /** All REST routes, in registration order. */
