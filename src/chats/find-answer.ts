@@ -1,5 +1,6 @@
 // Finds the query behind a download: by message (uuid or position) for download_big_csv and
-// download_excel, by df_key for their agentic twins. Same access as loading the chat.
+// download_excel, by df_key for their agentic twins. Same access as loading the chat; downloads
+// also reach shared chats through findDownloadSource (download-access.ts).
 import type { Principal } from '../auth/index.ts';
 import { NotFound } from '../errors.ts';
 import { MessageNotFound } from './errors.ts';
@@ -16,30 +17,46 @@ export interface AnswerSource {
   df_key: string | undefined;
 }
 
-export type AnswerLocator = { messageUuid: string } | { messagePosition: number } | { dfKey: string };
+/** Which answer: a message by uuid or position, an answer table by df_key, or the chat's latest answer with a query. */
+export type AnswerLocator = { messageUuid: string } | { messagePosition: number } | { dfKey: string } | { latest: true };
 
 /** The SQL and connection of an answer the caller may read, or NotFound. */
 export function findAnswerSource(deps: ChatDeps, principal: Principal, chatId: string, at: AnswerLocator): AnswerSource {
   const chat = readableChat(deps.db, principal, chatId);
-  const rows =
+  return answerIn(deps, { pk: chat.id, chatId: chat.chat_id }, at);
+}
+
+/** Where to look: a chat (access already checked) and, for shares, the only messages visible. */
+export interface AnswerScope {
+  pk: number;
+  /** The chat_id reported back (a shared message's share id for message shares). */
+  chatId: string;
+  /** Message ids (row ids) the caller may read; undefined = the whole chat. */
+  visible?: ReadonlySet<number>;
+}
+
+/** The answer source inside one chat; the core of findAnswerSource and findDownloadSource. */
+export function answerIn(deps: ChatDeps, scope: AnswerScope, at: AnswerLocator): AnswerSource {
+  const all =
     'messageUuid' in at
-      ? (deps.db.prepare('SELECT * FROM chat_messages WHERE chat_pk = ? AND message_uuid = ?').all(chat.id, at.messageUuid) as MessageRow[])
+      ? (deps.db.prepare('SELECT * FROM chat_messages WHERE chat_pk = ? AND message_uuid = ?').all(scope.pk, at.messageUuid) as MessageRow[])
       : 'messagePosition' in at
-        ? (deps.db.prepare('SELECT * FROM chat_messages WHERE chat_pk = ? AND position = ?').all(chat.id, at.messagePosition) as MessageRow[])
-        : (deps.db.prepare(`SELECT * FROM chat_messages WHERE chat_pk = ? AND answer IS NOT NULL ORDER BY position DESC`).all(chat.id) as MessageRow[]);
+        ? (deps.db.prepare('SELECT * FROM chat_messages WHERE chat_pk = ? AND position = ?').all(scope.pk, at.messagePosition) as MessageRow[])
+        : (deps.db.prepare(`SELECT * FROM chat_messages WHERE chat_pk = ? AND answer IS NOT NULL ORDER BY position DESC`).all(scope.pk) as MessageRow[]);
+  const rows = scope.visible ? all.filter((r) => scope.visible!.has(r.id)) : all;
   for (const row of rows) {
     const message = toMessage(row);
     const answer = message.answer;
     if (!answer) continue;
     if ('dfKey' in at) {
       const table = answer.tables.find((t) => t.df_key === at.dfKey);
-      if (table) return { chat_id: chat.chat_id, message, sql: table.sql, connection_id: table.connection_id, dialect: table.dialect, df_key: table.df_key };
+      if (table) return { chat_id: scope.chatId, message, sql: table.sql, connection_id: table.connection_id, dialect: table.dialect, df_key: table.df_key };
       continue;
     }
     const first = answer.tables[0];
     const sql = answer.sql ?? first?.sql;
     const connection = answer.connection_id ?? first?.connection_id;
-    if (sql && connection) return { chat_id: chat.chat_id, message, sql, connection_id: connection, dialect: answer.dialect ?? first?.dialect, df_key: answer.sql ? undefined : first?.df_key };
+    if (sql && connection) return { chat_id: scope.chatId, message, sql, connection_id: connection, dialect: answer.dialect ?? first?.dialect, df_key: answer.sql ? undefined : first?.df_key };
   }
   if ('dfKey' in at) throw new NotFound('No answer table with this df_key', 'DF_KEY_NOT_FOUND');
   throw new MessageNotFound();

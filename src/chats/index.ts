@@ -15,6 +15,7 @@ export type { SuggestionSources, Suggestion } from './suggestions.ts';
 export { messageLineage, columnLineage, answerQueries, noLineage } from './lineage.ts';
 export type { LineageFn, QueryLineage, ColumnLineage, ColumnRef, MessageLineage } from './lineage.ts';
 export { findAnswerSource } from './find-answer.ts';
+export { assertNotOthersChat, findDownloadSource, type DownloadSource } from './download-access.ts';
 export { chatTranscript } from './transcript.ts';
 export type { AnswerSource, AnswerLocator } from './find-answer.ts';
 export type { ChatDeps } from './rows.ts';

@@ -2,7 +2,9 @@ import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeZip, zipWithName } from '../data/uploads/zip-fixtures.ts';
+import { appendMessage } from '../../src/chats/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { principalOf } from '../helpers/chats.ts';
 
 let t0: TestApp;
 test.before(async () => {
@@ -100,4 +102,22 @@ test('two users naming the same chat id, in the same or another organization, ne
   t.is(read('up-y', c.id), 'from c');
   const listed = await t0.app.services.uploads.list({ orgId: 'up-x', userId: a.id, chatId: 'shared-id' });
   t.deepEqual(listed.map((r) => r.stored_name), ['same.txt']);
+});
+
+test('uploading into another member’s chat answers 404 and stores nothing; the owner and new chat ids are fine', async (t) => {
+  const orgId = t0.org('up-owner');
+  const owner = t0.user({ orgId });
+  const other = t0.user({ orgId });
+  appendMessage({ db: t0.app.services.store.db, clock: t0.clock }, principalOf(t0, owner, orgId), { chatId: 'owned-chat', role: 'user', content: 'hi' });
+  let res = await upload(t0.session(other), form([['a.csv', 'a\n1\n']], { chat_id: 'owned-chat' }));
+  t.is(res.status, 404);
+  t.false(existsSync(join(t0.config.dataDir, 'uploads', orgId, `${other.id}__owned-chat`)));
+  res = await upload(t0.session(owner), form([['a.csv', 'a\n1\n']], { chat_id: 'owned-chat' }));
+  t.is(res.status, 200);
+  res = await upload(t0.session(other), form([['a.csv', 'a\n1\n']], { chat_id: 'brand-new-chat' }));
+  t.is(res.status, 200);
+  // The same chat id in another organization is someone else's business.
+  const elsewhere = t0.user({ orgId: t0.org('up-elsewhere') });
+  res = await upload(t0.session(elsewhere), form([['a.csv', 'a\n1\n']], { chat_id: 'owned-chat' }));
+  t.is(res.status, 200);
 });

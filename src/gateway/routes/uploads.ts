@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { z } from 'zod';
+import { assertNotOthersChat } from '../../chats/index.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
@@ -44,6 +45,8 @@ export function uploadRoutes(s: Services) {
             throw new ValidationFailed([{ loc: ['body', 'file'], msg: files.length === 0 ? 'Field required' : 'Send one file per request', type: files.length === 0 ? 'missing' : 'value_error' }]);
           }
           const file = files[0]!;
+          // Someone else's chat of this organization is answered like a missing one (a new chat_id is fine).
+          if (body.chat_id) assertNotOthersChat({ db: s.store.db, clock: s.clock }, principal!, body.chat_id);
           return await s.uploads.store(
             { orgId: principal!.orgId, userId: principal!.userId, ...(body.chat_id ? { chatId: body.chat_id } : {}) },
             { tempPath: file.filepath, originalName: file.originalFilename ?? 'file', size: file.size },

@@ -1,0 +1,96 @@
+// Downloads of answer data (interface part 4; part 5 rule 5): CSV and Excel by message, and their
+// agentic twins by df_key. The session cookie, the usual headers or a `token` query parameter (so a
+// plain link works) authenticate; the query re-runs as the caller and streams into the response.
+import { PassThrough } from 'node:stream';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Principal } from '../../auth/index.ts';
+import type { AnswerLocator } from '../../chats/index.ts';
+import { CONTENT_TYPES, prepareDownload, type DownloadFormat } from '../../downloads/index.ts';
+import type { Services } from '../services.ts';
+import { route } from '../route.ts';
+import { ChatId, MessageUuid } from './chats.ts';
+
+const OrgId = z.string().min(1).max(200).optional().describe('Must be the caller\'s organization when given');
+const Token = z.string().optional().describe('Session JWT or API token, for links that cannot send headers');
+const DfKey = z.string().min(1).max(200);
+const Position = z
+  .string()
+  .regex(/^\d{1,9}$/, 'Input should be a valid integer')
+  .transform(Number)
+  .optional()
+  .describe('Position of the message in the chat (0 is the first)');
+
+const common = { tags: ['downloads'], auth: 'user' as const, queryCredential: 'token' as const };
+
+/** The four download routes. */
+export function downloadRoutes(s: Services) {
+  const deps = { chats: { db: s.store.db, clock: s.clock }, data: s.data };
+
+  /** Starts the governed query, then streams the file; a client that goes away stops the query. */
+  async function send(ctx: Context, principal: Principal, environmentId: string | undefined, format: DownloadFormat, q: { chat_id: string; org_id?: string | undefined }, at: AnswerLocator) {
+    const download = await prepareDownload(deps, { principal, environmentId, chatId: q.chat_id, orgId: q.org_id, at, format });
+    const body = new PassThrough();
+    const abort = new AbortController();
+    ctx.status = 200;
+    ctx.type = download.contentType;
+    ctx.set('Content-Disposition', `attachment; filename="${download.filename}"`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = body;
+    // Koa pipes `body` into the response: a closed connection destroys `body`, which fails the writer.
+    ctx.res.once('close', () => abort.abort());
+    download.writeTo(body, abort.signal).catch((err: unknown) => {
+      // Headers are sent: the only honest signal left is a cut connection (no terminating chunk).
+      if (!abort.signal.aborted) ctx.state.log?.warn({ err, chat_id: q.chat_id }, 'download failed after the response started');
+      body.destroy(err instanceof Error ? err : new Error(String(err)));
+    });
+  }
+
+  return [
+    route({
+      method: 'GET',
+      path: '/api/download_big_csv',
+      operationId: 'download_big_csv',
+      summary: 'Streams the data of an answer as CSV, re-run under the caller\'s permissions (by message_uuid, else message_position, else the latest answer)',
+      ...common,
+      query: z.object({ chat_id: ChatId, message_uuid: MessageUuid.optional(), message_position: Position, org_id: OrgId, token: Token }),
+      produces: CONTENT_TYPES.csv,
+      handler: async ({ query, principal, environmentId, ctx }) => {
+        const at: AnswerLocator =
+          query.message_uuid !== undefined ? { messageUuid: query.message_uuid } : query.message_position !== undefined ? { messagePosition: query.message_position } : { latest: true };
+        await send(ctx, principal!, environmentId, 'csv', query, at);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/download_excel',
+      operationId: 'download_excel',
+      summary: 'Streams the data of an answer as an Excel workbook (split across sheets past the sheet row limit)',
+      ...common,
+      query: z.object({ chat_id: ChatId, message_uuid: MessageUuid, org_id: OrgId, token: Token }),
+      produces: CONTENT_TYPES.xlsx,
+      handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal!, environmentId, 'xlsx', query, { messageUuid: query.message_uuid }),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/download_big_csv_agentic',
+      operationId: 'download_big_csv_agentic',
+      summary: 'Streams an agentic answer table (by df_key) as CSV, re-run under the caller\'s permissions',
+      ...common,
+      query: z.object({ chat_id: ChatId, df_key: DfKey, org_id: OrgId, token: Token }),
+      produces: CONTENT_TYPES.csv,
+      handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal!, environmentId, 'csv', query, { dfKey: query.df_key }),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/download_excel_agentic',
+      operationId: 'download_excel_agentic',
+      summary: 'Streams an agentic answer table (by df_key) as an Excel workbook',
+      ...common,
+      query: z.object({ chat_id: ChatId, df_key: DfKey, org_id: OrgId, token: Token }),
+      produces: CONTENT_TYPES.xlsx,
+      handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal!, environmentId, 'xlsx', query, { dfKey: query.df_key }),
+    }),
+  ];
+}

@@ -1,0 +1,250 @@
+import test from 'ava';
+import ExcelJS from 'exceljs';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { Principal, UserRow } from '../../src/auth/index.ts';
+import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
+import { setUserAttributes } from '../../src/data/rls/index.ts';
+import type { TableDoc } from '../../src/data/types.ts';
+import { prepareDownload } from '../../src/downloads/index.ts';
+import { duckdbFixture, tempDir } from '../data/warehouses.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { client, deps, principalOf, seedChat } from '../helpers/chats.ts';
+
+let t0: TestApp;
+const org = 'dl-org';
+const otherOrg = 'dl-other';
+let owner: UserRow, colleague: UserRow, admin: UserRow, outsider: UserRow;
+let ownerP: Principal;
+/** Message uuids of the owner's chat `c-main`: [question, answer, question, answer]. */
+let ids: string[];
+
+const ORDERS_SQL = 'SELECT order_id, country, total_amount, order_date FROM orders ORDER BY order_id';
+const DOCS: TableDoc[] = [
+  { connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] },
+  { connection: 'wh', schema: 'main', name: 'customers', active: false },
+];
+const answerData = {
+  sql: ORDERS_SQL,
+  connection_id: 'wh',
+  dialect: 'duckdb',
+  tables: [
+    { df_key: 'df_orders', sql: ORDERS_SQL, connection_id: 'wh', dialect: 'duckdb', columns: ['order_id', 'country', 'total_amount', 'order_date'] },
+    { df_key: 'df_count', sql: 'SELECT count(*) AS n FROM orders', connection_id: 'wh', dialect: 'duckdb' },
+  ],
+};
+
+test.before(async () => {
+  const root = tempDir();
+  copyFileSync((await duckdbFixture()).path!, join(root, 'wh.duckdb'));
+  const docs = createMemoryTableDocs();
+  t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root }, { tableDocs: docs });
+  t0.org(org);
+  t0.org(otherOrg);
+  owner = t0.user({ orgId: org });
+  colleague = t0.user({ orgId: org });
+  admin = t0.user({ orgId: org, role: 'admin' });
+  outsider = t0.user({ orgId: otherOrg, role: 'admin' });
+  const db = t0.app.services.store.db;
+  setUserAttributes(db, org, owner.id, { country: 'France' });
+  setUserAttributes(db, org, colleague.id, { country: 'Germany' });
+  docs.setTables(org, undefined, DOCS);
+  docs.setTables(otherOrg, undefined, DOCS);
+  for (const [o, who] of [[org, admin], [otherOrg, outsider]] as const) {
+    const res = await client(t0, t0.session(who)).post('/api/connections', { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } });
+    if (res.status !== 201) throw new Error(`${o}: ${await res.text()}`);
+  }
+  ownerP = principalOf(t0, owner, org);
+  ids = seedChat(t0, ownerP, 'c-main', [
+    { question: 'All orders?', answer: 'Here they are.', answerData },
+    { question: 'Thanks', answer: 'You are welcome.' },
+  ]);
+  seedChat(t0, ownerP, 'c-ungoverned', [
+    { question: 'Customers?', answer: 'Here.', answerData: { sql: 'SELECT name FROM customers', connection_id: 'wh', dialect: 'duckdb' } },
+  ]);
+  seedChat(t0, ownerP, 'c-big', [
+    {
+      question: 'Many rows',
+      answer: 'Lots.',
+      answerData: { tables: [{ df_key: 'df_big', sql: 'SELECT a.order_id FROM orders a, orders b, orders c, orders d, orders e, orders f, orders g', connection_id: 'wh', dialect: 'duckdb' }] },
+    },
+  ]);
+});
+test.after.always(() => t0.stop());
+
+const get = (path: string, credential?: string) => client(t0, credential).get(path);
+const qs = (params: Record<string, string | number | undefined>) =>
+  new URLSearchParams(Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString();
+
+/** Parses the simple CSV these tests produce (no quoted fields). */
+function parseCsv(text: string): string[][] {
+  return text.split('\r\n').filter((l) => l !== '').map((l) => l.split(','));
+}
+
+async function readXlsx(res: Response): Promise<unknown[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(await res.arrayBuffer());
+  const rows: unknown[][] = [];
+  wb.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
+}
+
+test('the owner downloads an answer as CSV by message_uuid, by message_position or by default the latest answer, filtered by their row filters', async (t) => {
+  const token = t0.session(owner);
+  for (const params of [{ message_uuid: ids[1]! }, { message_position: 1 }, {}]) {
+    const res = await get(`/api/download_big_csv?${qs({ chat_id: 'c-main', ...params })}`, token);
+    t.is(res.status, 200);
+    t.regex(res.headers.get('content-type') ?? '', /^text\/csv/);
+    t.is(res.headers.get('content-disposition'), 'attachment; filename="c-main_message1.csv"');
+    t.deepEqual(parseCsv(await res.text()), [
+      ['order_id', 'country', 'total_amount', 'order_date'],
+      ['2', 'France', '20.00', '2024-02-03'],
+      ['5', 'France', '5.00', '2024-05-06'],
+    ]);
+  }
+});
+
+test('the token query parameter works with a session JWT and with an API token', async (t) => {
+  for (const token of [t0.session(owner), t0.token(owner)]) {
+    const res = await get(`/api/download_big_csv_agentic?${qs({ chat_id: 'c-main', df_key: 'df_count', token })}`);
+    t.is(res.status, 200);
+    t.is(res.headers.get('content-disposition'), 'attachment; filename="c-main_df_count.csv"');
+    t.deepEqual(parseCsv(await res.text()), [['n'], ['2']]);
+  }
+  t.is((await get(`/api/download_big_csv_agentic?${qs({ chat_id: 'c-main', df_key: 'df_count', token: 'not-a-token' })}`)).status, 401);
+});
+
+test('download_excel and download_excel_agentic stream a workbook with typed numbers', async (t) => {
+  const token = t0.session(owner);
+  for (const path of [`/api/download_excel?${qs({ chat_id: 'c-main', message_uuid: ids[1]! })}`, `/api/download_excel_agentic?${qs({ chat_id: 'c-main', df_key: 'df_orders' })}`]) {
+    const res = await get(path, token);
+    t.is(res.status, 200);
+    t.is(res.headers.get('content-type'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    t.regex(res.headers.get('content-disposition') ?? '', /^attachment; filename="c-main_(message1|df_orders)\.xlsx"$/);
+    t.deepEqual(await readXlsx(res), [
+      ['order_id', 'country', 'total_amount', 'order_date'],
+      [2, 'France', 20, '2024-02-03'],
+      [5, 'France', 5, '2024-05-06'],
+    ]);
+  }
+});
+
+test.serial('the query re-runs as the downloader: an admin of the organization gets every row of the owner’s answer', async (t) => {
+  const res = await get(`/api/download_big_csv_agentic?${qs({ chat_id: 'c-main', df_key: 'df_orders', org_id: org })}`, t0.session(admin));
+  t.is(res.status, 200);
+  t.is(parseCsv(await res.text()).length, 6);
+  const logged = t0.app.services.store.db.prepare("SELECT user_id, source, row_count FROM query_log WHERE user_id = ? AND source = 'download_csv' ORDER BY rowid DESC LIMIT 1").get(admin.id);
+  t.deepEqual(logged, { user_id: admin.id, source: 'download_csv', row_count: 5 });
+});
+
+test.serial('another member gets 404 on a private chat, their own rows once it is shared, and 404 again once the share is removed', async (t) => {
+  const token = t0.session(colleague);
+  const path = `/api/download_big_csv_agentic?${qs({ chat_id: 'c-main', df_key: 'df_orders' })}`;
+  t.is((await get(path, token)).status, 404);
+  t.is((await get(`/api/download_excel?${qs({ chat_id: 'c-main', message_uuid: ids[1]! })}`, token)).status, 404);
+  const owners = client(t0, t0.session(owner));
+  t.is((await owners.post('/api/share_chat', { chat_id: 'c-main' })).status, 200);
+  try {
+    const res = await get(path, token);
+    t.is(res.status, 200);
+    // The colleague's own row filter (Germany), not the owner's (France).
+    t.deepEqual(parseCsv(await res.text()).map((r) => r[1]), ['country', 'Germany', 'Germany']);
+  } finally {
+    t.is((await owners.post('/api/delete_shared_chat', { chat_id: 'c-main' })).status, 200);
+  }
+  t.is((await get(path, token)).status, 404);
+});
+
+test.serial('a shared message is downloadable by its share id, and only that pair', async (t) => {
+  const chatIds = seedChat(t0, ownerP, 'c-two', [
+    { question: 'First', answer: 'A', answerData: { tables: [{ df_key: 'df_a', sql: 'SELECT 1 AS a', connection_id: 'wh', dialect: 'duckdb' }] } },
+    { question: 'Second', answer: 'B', answerData: { tables: [{ df_key: 'df_b', sql: 'SELECT 2 AS b', connection_id: 'wh', dialect: 'duckdb' }] } },
+  ]);
+  const share = await client(t0, t0.session(owner)).json<{ chat_id: string }>(client(t0, t0.session(owner)).post('/api/share_message', { chat_id: 'c-two', message_uuid: chatIds[3]! }));
+  const token = t0.session(colleague);
+  const res = await get(`/api/download_big_csv_agentic?${qs({ chat_id: share.chat_id, df_key: 'df_b' })}`, token);
+  t.is(res.status, 200);
+  t.deepEqual(parseCsv(await res.text()), [['b'], ['2']]);
+  t.is((await get(`/api/download_big_csv_agentic?${qs({ chat_id: share.chat_id, df_key: 'df_a' })}`, token)).status, 404);
+  t.is((await get(`/api/download_big_csv?${qs({ chat_id: 'c-two', message_uuid: chatIds[3]! })}`, token)).status, 404);
+  // Shares never reach across organizations.
+  t.is((await get(`/api/download_big_csv_agentic?${qs({ chat_id: share.chat_id, df_key: 'df_b' })}`, t0.session(outsider))).status, 404);
+});
+
+test('another organization gets 404, and so does an org_id that is not the caller’s', async (t) => {
+  t.is((await get(`/api/download_big_csv?${qs({ chat_id: 'c-main' })}`, t0.session(outsider))).status, 404);
+  t.is((await get(`/api/download_big_csv?${qs({ chat_id: 'c-main', org_id: otherOrg })}`, t0.session(owner))).status, 404);
+  t.is((await get(`/api/download_excel_agentic?${qs({ chat_id: 'c-main', df_key: 'df_orders', org_id: otherOrg })}`, t0.session(admin))).status, 404);
+});
+
+test('unknown chats, messages, positions and df_keys answer 404', async (t) => {
+  const token = t0.session(owner);
+  const cases = [
+    `/api/download_big_csv?${qs({ chat_id: 'nope' })}`,
+    `/api/download_big_csv?${qs({ chat_id: 'c-main', message_uuid: 'nope' })}`,
+    `/api/download_big_csv?${qs({ chat_id: 'c-main', message_position: 3 })}`,
+    `/api/download_big_csv?${qs({ chat_id: 'c-main', message_position: 99 })}`,
+    `/api/download_excel?${qs({ chat_id: 'c-main', message_uuid: ids[0]! })}`,
+    `/api/download_big_csv_agentic?${qs({ chat_id: 'c-main', df_key: 'nope' })}`,
+    `/api/download_excel_agentic?${qs({ chat_id: 'c-main', df_key: 'nope' })}`,
+  ];
+  for (const path of cases) t.is((await get(path, token)).status, 404, path);
+});
+
+test('missing chat_id, df_key or message_uuid and a bad message_position answer 422 naming the parameter', async (t) => {
+  const token = t0.session(owner);
+  const cases: [string, string][] = [
+    ['/api/download_big_csv', 'chat_id'],
+    [`/api/download_big_csv?${qs({ chat_id: 'c-main', message_position: 'abc' })}`, 'message_position'],
+    [`/api/download_big_csv?${qs({ chat_id: 'c-main', message_position: '-1' })}`, 'message_position'],
+    [`/api/download_big_csv?${qs({ chat_id: 'c-main', message_position: '1.5' })}`, 'message_position'],
+    [`/api/download_excel?${qs({ chat_id: 'c-main' })}`, 'message_uuid'],
+    [`/api/download_big_csv_agentic?${qs({ chat_id: 'c-main' })}`, 'df_key'],
+    [`/api/download_excel_agentic?${qs({ df_key: 'df_orders' })}`, 'chat_id'],
+  ];
+  for (const [path, field] of cases) {
+    const res = await get(path, token);
+    t.is(res.status, 422, path);
+    t.deepEqual(((await res.json()) as { detail: { loc: string[] }[] }).detail[0]?.loc, ['query', field]);
+  }
+});
+
+test('every download endpoint answers 401 without a credential', async (t) => {
+  for (const path of ['download_big_csv?chat_id=c-main', 'download_excel?chat_id=c-main&message_uuid=x', 'download_big_csv_agentic?chat_id=c-main&df_key=df_orders', 'download_excel_agentic?chat_id=c-main&df_key=df_orders']) {
+    t.is((await get(`/api/${path}`)).status, 401, path);
+  }
+});
+
+test('an answer that reads a source the downloader may not query is refused before anything is sent', async (t) => {
+  const res = await get(`/api/download_big_csv?${qs({ chat_id: 'c-ungoverned' })}`, t0.session(owner));
+  t.is(res.status, 400);
+  t.like(await res.json(), { code: 'QUERY_REFUSED', data: { reason: 'ungoverned_table' } });
+});
+
+test.serial('a destination that goes away stops the query, which is logged with the rows sent so far', async (t) => {
+  const adminP = principalOf(t0, admin, org);
+  const download = await prepareDownload(
+    { chats: deps(t0), data: t0.app.services.data },
+    { principal: adminP, environmentId: undefined, chatId: 'c-big', at: { dfKey: 'df_big' }, format: 'csv' },
+  );
+  let writes = 0;
+  const out: Writable = new Writable({
+    highWaterMark: 1024,
+    write(_chunk, _enc, cb) {
+      if (++writes === 2) out.destroy();
+      else cb();
+    },
+  });
+  await t.throwsAsync(download.writeTo(out), { code: 'EXPORT_ABORTED' });
+  const logged = t0.app.services.store.db.prepare("SELECT status, row_count FROM query_log WHERE user_id = ? AND source = 'download_csv' ORDER BY rowid DESC LIMIT 1").get(admin.id) as { status: string; row_count: number };
+  t.is(logged.status, 'ok');
+  t.true(logged.row_count > 0 && logged.row_count < 78_125);
+});
+
+test('a large answer streams completely through the endpoint', async (t) => {
+  const res = await get(`/api/download_big_csv_agentic?${qs({ chat_id: 'c-big', df_key: 'df_big' })}`, t0.session(admin));
+  t.is(res.status, 200);
+  const text = await res.text();
+  t.is(text.split('\r\n').length - 2, 78_125);
+});
