@@ -7,7 +7,7 @@ import type { Principal } from '../auth/index.ts';
 import { ChatNotFound, findDownloadSource, type AnswerLocator, type ChatDeps } from '../chats/index.ts';
 import type { DataDeps } from '../data/deps.ts';
 import { writeCsv, writeXlsx, type ColumnInfo, type RowBatch } from '../data/export/index.ts';
-import { streamQuery } from '../data/query/index.ts';
+import { copyQueryCsv, streamQuery, type GovernedQueryArgs } from '../data/query/index.ts';
 import { downloadFilename } from './filename.ts';
 import { typedForSheet } from './sheet-values.ts';
 
@@ -54,13 +54,27 @@ export async function prepareDownload(deps: DownloadDeps, req: DownloadRequest):
   // Another organization's id is answered like a chat that does not exist.
   if (req.orgId !== undefined && req.orgId !== principal.orgId) throw new ChatNotFound();
   const source = findDownloadSource(deps.chats, principal, req.chatId, req.at);
-  const stream = await streamQuery(deps.data, {
+  const args: GovernedQueryArgs = {
     principal,
     environmentId: req.environmentId,
     connectionId: source.connection_id,
     sql: source.sql,
     source: req.format === 'csv' ? 'download_csv' : 'download_excel',
-  });
+  };
+  const filename = downloadFilename(source, req.format);
+  const contentType = CONTENT_TYPES[req.format];
+  // DuckDB writes CSV itself, at its own rate (see copyQueryCsv); the same governed statement either way.
+  const copy = req.format === 'csv' ? await copyQueryCsv(deps.data, args) : undefined;
+  if (copy) {
+    return {
+      filename,
+      contentType,
+      columns: copy.columns.map((c) => ({ name: c.name, type: c.type })),
+      writeTo: async (out, signal) => ({ rows: (await copy.write(out, signal)).rows }),
+      cancel: () => copy.cancel(),
+    };
+  }
+  const stream = await streamQuery(deps.data, args);
   const columns: ColumnInfo[] = stream.columns.map((c) => ({ name: c.name, type: c.type }));
   const it = stream.batches[Symbol.asyncIterator]();
   // Started here, the generator runs its cleanup (driver closed, query logged) on return() as well.
@@ -71,8 +85,8 @@ export async function prepareDownload(deps: DownloadDeps, req: DownloadRequest):
     for (let r = await it.next(); !r.done; r = await it.next()) yield { columns, rows: r.value };
   }
   return {
-    filename: downloadFilename(source, req.format),
-    contentType: CONTENT_TYPES[req.format],
+    filename,
+    contentType,
     columns,
     async writeTo(out, signal) {
       if (used) throw new Error('A prepared download is written once');

@@ -8,7 +8,7 @@ import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
 import { setUserAttributes } from '../../src/data/rls/index.ts';
 import type { TableDoc } from '../../src/data/types.ts';
 import { prepareDownload } from '../../src/downloads/index.ts';
-import { duckdbFixture, tempDir } from '../data/warehouses.ts';
+import { duckdbFixture, sqliteFixture, tempDir } from '../data/warehouses.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { client, deps, principalOf, seedChat } from '../helpers/chats.ts';
 
@@ -38,6 +38,7 @@ const answerData = {
 test.before(async () => {
   const root = tempDir();
   copyFileSync((await duckdbFixture()).path!, join(root, 'wh.duckdb'));
+  copyFileSync(sqliteFixture().path!, join(root, 'lite.sqlite'));
   const docs = createMemoryTableDocs();
   t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root }, { tableDocs: docs });
   t0.org(org);
@@ -49,16 +50,22 @@ test.before(async () => {
   const db = t0.app.services.store.db;
   setUserAttributes(db, org, owner.id, { country: 'France' });
   setUserAttributes(db, org, colleague.id, { country: 'Germany' });
-  docs.setTables(org, undefined, DOCS);
+  const liteDocs = DOCS.map((d) => ({ ...d, connection: 'lite' }));
+  docs.setTables(org, undefined, [...DOCS, ...liteDocs]);
   docs.setTables(otherOrg, undefined, DOCS);
   for (const [o, who] of [[org, admin], [otherOrg, outsider]] as const) {
     const res = await client(t0, t0.session(who)).post('/api/connections', { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } });
     if (res.status !== 201) throw new Error(`${o}: ${await res.text()}`);
   }
+  const lite = await client(t0, t0.session(admin)).post('/api/connections', { id: 'lite', name: 'Lite', type: 'sqlite', settings: { path: 'lite.sqlite' } });
+  if (lite.status !== 201) throw new Error(await lite.text());
   ownerP = principalOf(t0, owner, org);
   ids = seedChat(t0, ownerP, 'c-main', [
     { question: 'All orders?', answer: 'Here they are.', answerData },
     { question: 'Thanks', answer: 'You are welcome.' },
+  ]);
+  seedChat(t0, ownerP, 'c-lite', [
+    { question: 'Orders in SQLite?', answer: 'Here.', answerData: { tables: [{ df_key: 'df_lite', sql: 'SELECT order_id, country FROM orders ORDER BY order_id', connection_id: 'lite', dialect: 'sqlite' }] } },
   ]);
   seedChat(t0, ownerP, 'c-ungoverned', [
     { question: 'Customers?', answer: 'Here.', answerData: { sql: 'SELECT name FROM customers', connection_id: 'wh', dialect: 'duckdb' } },
@@ -103,6 +110,12 @@ test('the owner downloads an answer as CSV by message_uuid, by message_position 
       ['5', 'France', '5.00', '2024-05-06'],
     ]);
   }
+});
+
+test('answers of other warehouses stream through the row writer with the same CSV shape and row filters', async (t) => {
+  const res = await get(`/api/download_big_csv_agentic?${qs({ chat_id: 'c-lite', df_key: 'df_lite' })}`, t0.session(owner));
+  t.is(res.status, 200);
+  t.is(await res.text(), 'order_id,country\r\n2,France\r\n5,France\r\n');
 });
 
 test('the token query parameter works with a session JWT and with an API token', async (t) => {
@@ -222,24 +235,41 @@ test('an answer that reads a source the downloader may not query is refused befo
   t.like(await res.json(), { code: 'QUERY_REFUSED', data: { reason: 'ungoverned_table' } });
 });
 
-test.serial('a destination that goes away stops the query, which is logged with the rows sent so far', async (t) => {
+test.serial('a destination that goes away stops the query, CSV (DuckDB’s writer) and Excel (row stream) alike, and it is logged', async (t) => {
   const adminP = principalOf(t0, admin, org);
-  const download = await prepareDownload(
-    { chats: deps(t0), data: t0.app.services.data },
-    { principal: adminP, environmentId: undefined, chatId: 'c-big', at: { dfKey: 'df_big' }, format: 'csv' },
-  );
-  let writes = 0;
-  const out: Writable = new Writable({
-    highWaterMark: 1024,
-    write(_chunk, _enc, cb) {
-      if (++writes === 2) out.destroy();
-      else cb();
-    },
-  });
-  await t.throwsAsync(download.writeTo(out), { code: 'EXPORT_ABORTED' });
-  const logged = t0.app.services.store.db.prepare("SELECT status, row_count FROM query_log WHERE user_id = ? AND source = 'download_csv' ORDER BY rowid DESC LIMIT 1").get(admin.id) as { status: string; row_count: number };
-  t.is(logged.status, 'ok');
-  t.true(logged.row_count > 0 && logged.row_count < 78_125);
+  const db = t0.app.services.store.db;
+  for (const format of ['csv', 'xlsx'] as const) {
+    const download = await prepareDownload(
+      { chats: deps(t0), data: t0.app.services.data },
+      { principal: adminP, environmentId: undefined, chatId: 'c-big', at: { dfKey: 'df_big' }, format },
+    );
+    let writes = 0;
+    const out: Writable = new Writable({
+      highWaterMark: 1024,
+      write(_chunk, _enc, cb) {
+        if (++writes === 2) out.destroy();
+        else cb();
+      },
+    });
+    await t.throwsAsync(download.writeTo(out), { code: 'EXPORT_ABORTED' });
+    const logged = db.prepare('SELECT status, error_code, row_count FROM query_log WHERE user_id = ? AND source = ? ORDER BY rowid DESC LIMIT 1').get(admin.id, `download_${format === 'csv' ? 'csv' : 'excel'}`) as
+      | { status: string; error_code: string | null; row_count: number }
+      | undefined;
+    // DuckDB's writer cannot say how many rows left before the cut; the row stream can.
+    if (format === 'csv') t.like(logged, { status: 'failed', error_code: 'EXPORT_ABORTED' });
+    else t.true(logged !== undefined && logged.status === 'ok' && logged.row_count < 78_125);
+  }
+});
+
+test.serial('a download that is never written releases its query', async (t) => {
+  const adminP = principalOf(t0, admin, org);
+  for (const format of ['csv', 'xlsx'] as const) {
+    const download = await prepareDownload({ chats: deps(t0), data: t0.app.services.data }, { principal: adminP, environmentId: undefined, chatId: 'c-big', at: { dfKey: 'df_big' }, format });
+    await download.cancel();
+    const source = `download_${format === 'csv' ? 'csv' : 'excel'}`;
+    const logged = t0.app.services.store.db.prepare('SELECT status FROM query_log WHERE user_id = ? AND source = ? ORDER BY rowid DESC LIMIT 1').get(admin.id, source);
+    t.deepEqual(logged, { status: 'ok' });
+  }
 });
 
 test('a large answer streams completely through the endpoint', async (t) => {

@@ -1,5 +1,6 @@
 // One interface over every warehouse. A driver runs one already-guarded read-only statement and
 // streams its rows in batches, so exports keep memory flat whatever the row count.
+import type { Writable } from 'node:stream';
 import type { SqlDialect } from '../types.ts';
 
 export interface ColumnMeta {
@@ -41,6 +42,19 @@ export interface Driver {
   /** Checks that the warehouse answers. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Optional fast path for CSV exports: the warehouse's own CSV writer for one governed statement.
+   * The statement is checked (bound) here, before anything runs; DuckDB only, when opened with an
+   * export directory.
+   */
+  csvCopy?(sql: string): Promise<CsvCopy>;
+}
+
+/** A checked CSV export, run once into a destination. */
+export interface CsvCopy {
+  columns: ColumnMeta[];
+  /** Writes header and rows as RFC 4180 CSV (CRLF) into `out`, leaving it open. */
+  run(out: Writable, signal?: AbortSignal): Promise<{ rows: number; bytes: number }>;
 }
 
 /** Settings of a connection as stored (credentials already decrypted). */
@@ -61,6 +75,8 @@ export interface ConnectionSettings {
 export interface DriverContext {
   /** DuckDB only: directories the session may read (the chat's uploads); nothing else is reachable. */
   allowedDirectories?: string[];
+  /** DuckDB only: a private, empty folder for the CSV pipe of csvCopy (also allowed to the session). */
+  exportDirectory?: string;
 }
 
 /** Builds a driver for a connection type; kept in a registry so new warehouses plug in by type. */

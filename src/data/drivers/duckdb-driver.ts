@@ -1,8 +1,10 @@
 // DuckDB: an in-memory instance that ATTACHes the warehouse file READ_ONLY, then locks itself down
 // (allowed directories, no external access, configuration locked), in that order (see notes).
-import { DuckDBInstance, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
+import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
+import type { Writable } from 'node:stream';
+import { copyDuckDbCsv } from '../export/copy-duckdb-csv.ts';
 import { WarehouseUnavailable, QueryFailed } from '../errors.ts';
-import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, type ConnectionSettings, type Driver, type DriverContext, type IntrospectedTable, type RowStream } from './driver.ts';
+import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, type ConnectionSettings, type CsvCopy, type Driver, type DriverContext, type IntrospectedTable, type RowStream } from './driver.ts';
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -20,7 +22,8 @@ export async function openDuckDb(settings: ConnectionSettings, ctx: DriverContex
       // Unqualified names resolve in the attached warehouse (and its configured schema).
       await conn.run(settings.schema ? `USE wh."${settings.schema.replace(/"/g, '""')}"` : 'USE wh');
     }
-    const dirs = (ctx.allowedDirectories ?? []).map(sqlString).join(', ');
+    // The export folder holds only the CSV pipe: the session may write there and nowhere else.
+    const dirs = [...(ctx.allowedDirectories ?? []), ...(ctx.exportDirectory ? [ctx.exportDirectory] : [])].map(sqlString).join(', ');
     await conn.run(`SET allowed_directories = [${dirs}]`);
     await conn.run('SET enable_external_access = false');
     await conn.run('SET lock_configuration = true');
@@ -29,7 +32,7 @@ export async function openDuckDb(settings: ConnectionSettings, ctx: DriverContex
     instance.closeSync();
     throw new WarehouseUnavailable(`Could not open the DuckDB warehouse: ${(err as Error).message}`);
   }
-  return new DuckDbDriver(instance, conn, settings.schema ?? 'main', settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS);
+  return new DuckDbDriver(instance, conn, settings.schema ?? 'main', settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, ctx.exportDirectory);
 }
 
 class DuckDbDriver implements Driver {
@@ -41,7 +44,43 @@ class DuckDbDriver implements Driver {
     readonly conn: DuckDBConnection,
     readonly defaultSchema: string,
     private timeoutMs: number,
+    private exportDirectory?: string,
   ) {}
+
+  async csvCopy(sql: string): Promise<CsvCopy> {
+    const dir = this.exportDirectory;
+    if (!dir) throw new Error('This DuckDB session was opened without an export directory');
+    // Binding checks names and types now, so a bad query fails before the caller answers anything.
+    let prepared;
+    try {
+      prepared = await this.conn.prepare(sql);
+    } catch (err) {
+      throw new QueryFailed((err as Error).message);
+    }
+    const columns = Array.from({ length: prepared.columnCount }, (_, i) => ({ name: prepared.columnName(i), type: String(prepared.columnType(i)) }));
+    const isSelect = prepared.statementType === StatementType.SELECT;
+    prepared.destroySync();
+    // The guard already allowed one SELECT only; this is the engine's own word on it.
+    if (!isSelect) throw new QueryFailed('Only a SELECT can be exported');
+    const conn = this.conn;
+    const timeoutMs = this.timeoutMs;
+    return {
+      columns,
+      async run(out: Writable, signal?: AbortSignal) {
+        const stop = () => conn.interrupt();
+        const timer = setTimeout(stop, timeoutMs);
+        signal?.addEventListener('abort', stop, { once: true });
+        try {
+          return await copyDuckDbCsv({ conn, sql, out, dir, newLine: 'crlf', end: false });
+        } catch (err) {
+          throw (err as { code?: string }).code === 'EXPORT_ABORTED' ? err : new QueryFailed((err as Error).message);
+        } finally {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', stop);
+        }
+      },
+    };
+  }
 
   async stream(sql: string, opts: { timeoutMs?: number; batchSize?: number } = {}): Promise<RowStream> {
     const timer = setTimeout(() => this.conn.interrupt(), opts.timeoutMs ?? this.timeoutMs);

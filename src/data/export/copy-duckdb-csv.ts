@@ -22,12 +22,14 @@ export interface DuckDbCsvOptions {
   dir: string;
   /** End `out` when done; default true. */
   end?: boolean;
+  /** Line ends: DuckDB's LF (default) or RFC 4180's CRLF, as writeCsv writes. */
+  newLine?: 'lf' | 'crlf';
 }
 
 const run = promisify(execFile);
 
 /** Streams the result of `sql` as CSV (header, comma, LF line ends, DuckDB's value text) into `out`. */
-export async function copyDuckDbCsv({ conn, sql, out, dir, end = true }: DuckDbCsvOptions): Promise<ExportStats> {
+export async function copyDuckDbCsv({ conn, sql, out, dir, end = true, newLine = 'lf' }: DuckDbCsvOptions): Promise<ExportStats> {
   assertWritable(out);
   const work = await mkdtemp(join(dir, 'csv-'));
   const fifo = join(work, 'out.csv');
@@ -42,7 +44,8 @@ export async function copyDuckDbCsv({ conn, sql, out, dir, end = true }: DuckDbC
     });
     // The query sits on lines of its own so a trailing `--` comment cannot swallow the wrapper.
     const body = sql.replace(/[\s;]+$/, '');
-    const copy = conn.run(`COPY (\n${body}\n) TO '${fifo.replaceAll("'", "''")}' (FORMAT csv, HEADER)`);
+    const lineEnd = newLine === 'crlf' ? ", NEW_LINE '\\r\\n'" : '';
+    const copy = conn.run(`COPY (\n${body}\n) TO '${fifo.replaceAll("'", "''")}' (FORMAT csv, HEADER${lineEnd})`);
     const piping = pipeline(createReadStream(fifo, { highWaterMark: 256 * 1024 }), counter, out, { end });
     const [copied, piped] = await Promise.allSettled([
       copy.catch(async (err: unknown) => {

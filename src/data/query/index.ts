@@ -1,4 +1,5 @@
 export { csvField, csvLine, toCsv } from './csv.ts';
 export { executeQuery, type QueryResult } from './execute-query.ts';
 export { getLoggedQuery, logQuery, topTables, type LoggedQuery, type QueryLogEntry, type TableUsage } from './query-log.ts';
-export { streamQuery, type GovernedQueryArgs, type GovernedStream } from './stream-query.ts';
+export { governStatement, streamQuery, type GovernedQueryArgs, type GovernedStatement, type GovernedStream } from './stream-query.ts';
+export { copyQueryCsv, type GovernedCsvCopy } from './copy-query-csv.ts';

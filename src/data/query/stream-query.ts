@@ -10,7 +10,7 @@ import { QueryRefused } from '../errors.ts';
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
 import { applyRowFilters, docFor, loadRlsUser } from '../rls/index.ts';
 import type { TableDoc } from '../types.ts';
-import { logQuery } from './query-log.ts';
+import { logQuery, type QueryStatus } from './query-log.ts';
 
 export interface GovernedQueryArgs {
   principal: Principal;
@@ -59,15 +59,24 @@ async function targetResolver(deps: DataDeps, driver: Driver, args: GovernedQuer
   return (s: string, name: string) => (s.toLowerCase() === driver.defaultSchema.toLowerCase() && present.has(name.toLowerCase()) ? schema : undefined);
 }
 
-/** Runs a governed query and streams its rows; refusals and failures are logged, then thrown. */
-export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Promise<GovernedStream> {
+/** A statement that passed governance, on an open driver; the caller closes the driver and logs once. */
+export interface GovernedStatement {
+  driver: Driver;
+  executedSql: string;
+  tables: string[];
+  /** Writes the query log entry and returns its id. */
+  log(status: QueryStatus, rowCount: number, errorCode?: string): string;
+}
+
+/** Opens the connection and takes a query through guard, governed sources, row filters and targets. */
+export async function governStatement(deps: DataDeps, input: GovernedQueryArgs): Promise<GovernedStatement> {
   const started = performance.now();
   const { principal } = input;
   // Regular users always see production (interface part 5), whatever header they send.
   const args = { ...input, environmentId: hasRole(principal, 'modeler') ? input.environmentId : undefined };
   const { driver } = await openConnection({ ...deps }, principal.orgId, args.connectionId, args.driverContext);
   let tables: string[] = [];
-  const log = (status: 'ok' | 'refused' | 'failed', rowCount: number, errorCode?: string) =>
+  const log = (status: QueryStatus, rowCount: number, errorCode?: string) =>
     logQuery(deps.db, deps.clock, {
       orgId: principal.orgId,
       userId: principal.userId,
@@ -81,8 +90,6 @@ export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Pro
       durationMs: performance.now() - started,
       source: args.source ?? 'api',
     });
-  let stream: RowStream;
-  let executedSql: string;
   try {
     const query = await guardSql({ sql: args.sql, dialect: driver.dialect, tools: deps.tools });
     const docs = await deps.docs.listTables(principal.orgId, args.environmentId);
@@ -93,19 +100,36 @@ export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Pro
     checkGoverned(principal, query, docs, args.connectionId, driver.defaultSchema);
     const user = loadRlsUser(deps.db, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
     const retarget = await targetResolver(deps, driver, args);
-    executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, ...(retarget ? { retarget } : {}) });
+    const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, ...(retarget ? { retarget } : {}) });
     // Filters are written by admins, but the statement that runs passes the guard too.
     if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools });
+    return { driver, executedSql, tables, log };
+  } catch (err) {
+    await failed(driver, log, err);
+    throw err;
+  }
+}
+
+/** Closes the driver and logs a refusal or failure. */
+export async function failed(driver: Driver, log: GovernedStatement['log'], err: unknown): Promise<void> {
+  await driver.close();
+  log(err instanceof QueryRefused ? 'refused' : 'failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
+}
+
+/** Runs a governed query and streams its rows; refusals and failures are logged, then thrown. */
+export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Promise<GovernedStream> {
+  const { driver, executedSql, tables, log } = await governStatement(deps, input);
+  let stream: RowStream;
+  try {
     // The driver's timeout is the connection's own setting, else SEXTANT_QUERY_TIMEOUT_MS.
     stream = await driver.stream(executedSql);
   } catch (err) {
-    await driver.close();
-    log(err instanceof QueryRefused ? 'refused' : 'failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
+    await failed(driver, log, err);
     throw err;
   }
   let truncated = false;
   let queryId: string | undefined;
-  const limit = args.rowLimit;
+  const limit = input.rowLimit;
   async function* batches() {
     let rows = 0;
     let status: 'ok' | 'failed' = 'ok';

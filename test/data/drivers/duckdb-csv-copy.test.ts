@@ -1,0 +1,55 @@
+import test from 'ava';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { openDuckDb } from '../../../src/data/drivers/duckdb-driver.ts';
+import { duckdbFixture, tempDir } from '../warehouses.ts';
+
+async function collect(run: (out: PassThrough) => Promise<unknown>): Promise<string> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  await run(out);
+  out.end();
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+test('csvCopy writes the governed SELECT as CRLF CSV with a header, and leaves nothing in its folder', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sextant-export-test-'));
+  const driver = await openDuckDb(await duckdbFixture(), { exportDirectory: dir });
+  try {
+    const copy = await driver.csvCopy!("SELECT order_id, country, total_amount FROM orders WHERE country = 'France' ORDER BY 1");
+    t.deepEqual(copy.columns.map((c) => c.name), ['order_id', 'country', 'total_amount']);
+    const text = await collect((out) => copy.run(out));
+    t.is(text, 'order_id,country,total_amount\r\n2,France,20.00\r\n5,France,5.00\r\n');
+    t.deepEqual(readdirSync(dir), []);
+  } finally {
+    await driver.close();
+  }
+});
+
+test('csvCopy refuses anything but a SELECT, and the session cannot write outside its folder', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sextant-export-test-'));
+  const outside = join(tempDir(), 'stolen.csv');
+  const driver = await openDuckDb(await duckdbFixture(), { exportDirectory: dir });
+  try {
+    await t.throwsAsync(driver.csvCopy!(`COPY (SELECT * FROM orders) TO '${outside}'`), { code: 'QUERY_FAILED' });
+    // Even a statement smuggled past the guard would meet the locked-down session.
+    const copy = await driver.csvCopy!('SELECT 1 AS x');
+    await t.throwsAsync((driver as unknown as { conn: { run(sql: string): Promise<unknown> } }).conn.run(`COPY (SELECT 1) TO '${outside}'`));
+    t.is(await collect((out) => copy.run(out)), 'x\r\n1\r\n');
+    t.false(existsSync(outside));
+  } finally {
+    await driver.close();
+  }
+});
+
+test('a session opened without an export folder has no CSV copy to offer', async (t) => {
+  const driver = await openDuckDb(await duckdbFixture());
+  try {
+    await t.throwsAsync(driver.csvCopy!('SELECT 1'));
+  } finally {
+    await driver.close();
+  }
+});
