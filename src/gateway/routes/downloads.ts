@@ -36,7 +36,6 @@ export function downloadRoutes(s: Services) {
     ctx.type = download.contentType;
     ctx.set('Content-Disposition', `attachment; filename="${download.filename}"`);
     ctx.set('Cache-Control', 'no-store');
-    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = body;
     // Koa pipes `body` into the response: a closed connection destroys `body`, which fails the writer.
     ctx.res.once('close', () => abort.abort());
