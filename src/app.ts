@@ -1,5 +1,6 @@
 // The composition root: the one place that wires configuration, storage and domains together.
 import { join } from 'node:path';
+import { AgentRuns, createProvider, defaultPorts, type AgentPorts, type LlmProvider } from './agent/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { seedDemo } from './demo/seed-demo.ts';
@@ -13,6 +14,10 @@ export interface AppDeps {
   log?: Logger;
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
   extraRoutes?: (s: Services) => RouteDef[];
+  /** Replaces agent ports (knowledge, queries, chats, uploads, profiles); the rest use the in-memory defaults. */
+  agentPorts?: (s: Pick<Services, 'store' | 'clock' | 'config'>) => Partial<AgentPorts>;
+  /** Replaces the configured model provider. */
+  llmProvider?: LlmProvider;
 }
 
 export interface App {
@@ -32,14 +37,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
-  const services: Services = {
-    config,
-    clock: deps.clock ?? systemClock,
-    store,
-    log,
-    secretBox: createSecretBox(config.secrets.encryptionKey),
-    shutdown: shutdown.signal,
-  };
+  const clock = deps.clock ?? systemClock;
+  const base = { config, clock, store, log, secretBox: createSecretBox(config.secrets.encryptionKey), shutdown: shutdown.signal };
+  const agentPorts: AgentPorts = { ...defaultPorts(store.db), ...deps.agentPorts?.(base) };
+  const provider = deps.llmProvider ?? createProvider(config.agent, clock);
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal });
+  const services: Services = { ...base, agent, agentPorts };
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
   return {

@@ -1,3 +1,5 @@
+import type { AgentRuns } from '../agent/index.ts';
+import type { AgentPorts } from '../agent/ports.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
@@ -13,4 +15,7 @@ export interface Services {
   secretBox: SecretBox;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
+  /** The agent's runs (start, follow, feedback, stop) and the ports it reads data through. */
+  agent: AgentRuns;
+  agentPorts: AgentPorts;
 }

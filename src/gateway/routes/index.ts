@@ -1,9 +1,10 @@
 // Every route table of the REST API, one per area.
 import type { RouteDef } from '../route.ts';
 import type { Services } from '../services.ts';
+import { agenticRoutes } from './agentic.ts';
 import { healthRoutes } from './health.ts';
 
 /** All REST routes, in registration order. */
 export function allRoutes(s: Services): RouteDef[] {
-  return [...healthRoutes(s)];
+  return [...healthRoutes(s), ...agenticRoutes(s)];
 }
