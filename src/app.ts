@@ -1,4 +1,5 @@
 // The composition root: the one place that wires configuration, storage and domains together.
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { AgentRuns, createProvider, defaultPorts, type AgentPorts, type LlmProvider } from './agent/index.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -37,6 +38,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
+  // Every open event stream listens for shutdown.
+  setMaxListeners(0, shutdown.signal);
   const clock = deps.clock ?? systemClock;
   const base = { config, clock, store, log, secretBox: createSecretBox(config.secrets.encryptionKey), shutdown: shutdown.signal };
   const agentPorts: AgentPorts = { ...defaultPorts(store.db), ...deps.agentPorts?.(base) };

@@ -1,6 +1,17 @@
 // The SQL of the agent's tables: runs, their event log, feedback and usage.
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../store/index.ts';
 import type { AgentEvent, StoredEvent } from '../events.ts';
+
+// Statements are prepared once per database: runs append many events, and preparing costs more than running.
+const cache = new WeakMap<Db, Map<string, Statement<unknown[]>>>();
+function stmt(db: Db, sql: string): Statement<unknown[]> {
+  let m = cache.get(db);
+  if (!m) cache.set(db, (m = new Map()));
+  let st = m.get(sql);
+  if (!st) m.set(sql, (st = db.prepare(sql)));
+  return st;
+}
 
 export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
 
@@ -23,50 +34,50 @@ export interface RunRow {
 
 /** Inserts a run in state running. */
 export function insertRun(db: Db, row: Omit<RunRow, 'status' | 'answer' | 'finished_at'>): void {
-  db.prepare(
+  stmt(db, 
     `INSERT INTO agent_runs (id, org_id, user_id, chat_id, message_uuid, answer_uuid, environment_id, provider, model, question, status, created_at)
      VALUES (@id, @org_id, @user_id, @chat_id, @message_uuid, @answer_uuid, @environment_id, @provider, @model, @question, 'running', @created_at)`,
   ).run(row);
 }
 
 export function finishRun(db: Db, id: string, status: RunStatus, answer: string, at: number): void {
-  db.prepare('UPDATE agent_runs SET status = ?, answer = ?, finished_at = ? WHERE id = ?').run(status, answer, at, id);
+  stmt(db, 'UPDATE agent_runs SET status = ?, answer = ?, finished_at = ? WHERE id = ?').run(status, answer, at, id);
 }
 
 export function getRun(db: Db, id: string): RunRow | undefined {
-  return db.prepare('SELECT * FROM agent_runs WHERE id = ?').get(id) as RunRow | undefined;
+  return stmt(db, 'SELECT * FROM agent_runs WHERE id = ?').get(id) as RunRow | undefined;
 }
 
 /** The latest run of a chat in an organization. */
 export function latestRun(db: Db, orgId: string, chatId: string): RunRow | undefined {
-  return db.prepare('SELECT * FROM agent_runs WHERE org_id = ? AND chat_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(orgId, chatId) as RunRow | undefined;
+  return stmt(db, 'SELECT * FROM agent_runs WHERE org_id = ? AND chat_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(orgId, chatId) as RunRow | undefined;
 }
 
 /** Runs left running by a previous process are marked failed at start. */
 export function failOrphanedRuns(db: Db, at: number): number {
-  return db.prepare(`UPDATE agent_runs SET status = 'failed', answer = COALESCE(answer, 'Interrupted by a restart'), finished_at = ? WHERE status = 'running'`).run(at).changes;
+  return stmt(db, `UPDATE agent_runs SET status = 'failed', answer = COALESCE(answer, 'Interrupted by a restart'), finished_at = ? WHERE status = 'running'`).run(at).changes;
 }
 
 const insertEventSql = 'INSERT INTO agent_events (run_id, type, data, created_at) VALUES (?, ?, ?, ?)';
 
 /** Appends an event and returns it with its id. */
 export function appendEvent(db: Db, run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent, at: number): StoredEvent {
-  const info = db.prepare(insertEventSql).run(run.id, event.type, JSON.stringify(event), at);
+  const info = stmt(db, insertEventSql).run(run.id, event.type, JSON.stringify(event), at);
   return { id: Number(info.lastInsertRowid), run_id: run.id, chat_id: run.chat_id, created_at: at, event };
 }
 
 /** Events of a run after an id, in order. */
 export function eventsAfter(db: Db, run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
-  const rows = db.prepare('SELECT id, data, created_at FROM agent_events WHERE run_id = ? AND id > ? ORDER BY id').all(run.id, afterId) as { id: number; data: string; created_at: number }[];
+  const rows = stmt(db, 'SELECT id, data, created_at FROM agent_events WHERE run_id = ? AND id > ? ORDER BY id').all(run.id, afterId) as { id: number; data: string; created_at: number }[];
   return rows.map((r) => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));
 }
 
 export function insertFeedback(db: Db, f: { id: string; runId: string; userId: string; text: string; at: number }): void {
-  db.prepare('INSERT INTO agent_feedback (id, run_id, user_id, text, created_at) VALUES (?, ?, ?, ?, ?)').run(f.id, f.runId, f.userId, f.text, f.at);
+  stmt(db, 'INSERT INTO agent_feedback (id, run_id, user_id, text, created_at) VALUES (?, ?, ?, ?, ?)').run(f.id, f.runId, f.userId, f.text, f.at);
 }
 
 export function markFeedbackApplied(db: Db, id: string, at: number): void {
-  db.prepare('UPDATE agent_feedback SET applied_at = ? WHERE id = ? AND applied_at IS NULL').run(at, id);
+  stmt(db, 'UPDATE agent_feedback SET applied_at = ? WHERE id = ? AND applied_at IS NULL').run(at, id);
 }
 
 export interface UsageRow {
@@ -83,7 +94,7 @@ export interface UsageRow {
 }
 
 export function insertUsage(db: Db, u: UsageRow): void {
-  db.prepare(
+  stmt(db, 
     `INSERT INTO agent_usage (run_id, org_id, user_id, provider, model, input_tokens, output_tokens, queries, credits, created_at)
      VALUES (@run_id, @org_id, @user_id, @provider, @model, @input_tokens, @output_tokens, @queries, @credits, @created_at)`,
   ).run(u);
