@@ -126,12 +126,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: truthy(e.SEXTANT_TRUST_PROXY),
     shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
     secrets,
-    agent: agentConfig(e),
+    agent: agentConfig(e, warnings),
     warnings,
   };
 }
 
-function agentConfig(e: z.infer<typeof envSchema>): AgentConfig {
+function agentConfig(e: z.infer<typeof envSchema>, warnings: string[]): AgentConfig {
+  if (e.SEXTANT_LLM_PROVIDER !== 'offline' && !e.SEXTANT_LLM_API_KEY && !(e.SEXTANT_LLM_PROVIDER === 'openai' && e.SEXTANT_LLM_BASE_URL)) {
+    warnings.push(`SEXTANT_LLM_PROVIDER=${e.SEXTANT_LLM_PROVIDER} without SEXTANT_LLM_API_KEY: every answer will fail with LLM_KEY_MISSING`);
+  }
   return {
     provider: e.SEXTANT_LLM_PROVIDER,
     baseUrl: e.SEXTANT_LLM_BASE_URL,

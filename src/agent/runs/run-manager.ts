@@ -149,7 +149,15 @@ export class AgentRuns {
           if (e.event.type === 'completed') end();
         })
       : () => {};
-    for (const e of past) onEvent(e);
+    try {
+      for (const e of past) onEvent(e);
+    } catch (err) {
+      // Same rule as live delivery: a failing subscriber is dropped, the run goes on.
+      ended = true;
+      stopListening();
+      this.deps.log.warn({ err, run_id: run.id }, 'dropped a failing agent event subscriber');
+      return () => {};
+    }
     if (!live || past.some((e) => e.event.type === 'completed')) end();
     return () => {
       ended = true;
