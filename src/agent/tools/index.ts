@@ -1,6 +1,6 @@
 // The agent's tool box and the executor that runs one call with a timeout, turning failures into
 // results the model can read.
-import { AppError } from '../../errors.ts';
+import { AppError, ValidationFailed } from '../../errors.ts';
 import type { ToolCall, ToolSpec } from '../providers/types.ts';
 import { describeTable, searchKnowledge } from './knowledge-tools.ts';
 import { makeChart } from './make-chart.ts';
@@ -46,6 +46,7 @@ export async function executeTool(tools: AgentTool[], call: ToolCall, ctx: Omit<
     const out = await Promise.race([tool.execute(parsed.data, { ...ctx, signal: controller.signal }), timeout]);
     return { ...out, ok: true };
   } catch (err) {
+    if (err instanceof ValidationFailed) return failure(err.code, err.issues.map((i) => i.msg).join('; '));
     if (err instanceof AppError) return failure(err.code, err.message, err.data);
     return failure('TOOL_FAILED', `${call.name} failed unexpectedly`);
   } finally {
