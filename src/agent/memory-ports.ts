@@ -10,7 +10,20 @@ import { tableKey } from './offline/vocabulary.ts';
 const terms = (s: string) => new Set(s.toLowerCase().replace(/_/g, ' ').split(/[^a-z0-9]+/).filter((w) => w.length > 2).map((w) => w.replace(/(ies|s)$/, '')));
 
 /** Knowledge held in memory: every table and relationship, ranked by shared words with the query. */
-export function memoryKnowledge({ tables, relationships = [], notes = [], commit = 'memory' }: { tables: TableDocument[]; relationships?: RelationshipDocument[]; notes?: { slug: string; title: string; body: string }[]; commit?: string }): KnowledgeSource {
+export function memoryKnowledge({
+  tables,
+  relationships = [],
+  notes = [],
+  commit = 'memory',
+  environments = {},
+}: {
+  tables: TableDocument[];
+  relationships?: RelationshipDocument[];
+  notes?: { slug: string; title: string; body: string }[];
+  commit?: string;
+  /** Environment names by id; any other environment id is NotFound. */
+  environments?: Record<string, string>;
+}): KnowledgeSource {
   const items: KnowledgeHit[] = [
     ...tables.map((t) => ({
       kind: 'table' as const,
@@ -40,6 +53,8 @@ export function memoryKnowledge({ tables, relationships = [], notes = [], commit
     },
     async environmentName(_p, environmentId) {
       if (environmentId === undefined) return undefined;
+      const name = environments[environmentId];
+      if (name !== undefined) return name;
       throw new NotFound('Environment not found', 'ENVIRONMENT_NOT_FOUND');
     },
   };

@@ -172,3 +172,12 @@ test.serial('requests without credentials answer 401 and bad bodies 422', async 
   t.is((await t0.post('/api/agentic/feedback', alice, { chat_id: 'x' })).status, 422);
   t.is((await t0.fetch('/api/agentic/subscribe/x')).status, 401);
 });
+
+test.serial('a run inside an environment tags the chat with its name; an unknown environment is 404', async (t) => {
+  const res = await t0.post('/api/agentic/stream', alice, { chat_id: 'env-1', message: 'How many orders?' }, { 'X-Service-Environment': 'env-q4' });
+  const events = await collectEvents(res);
+  t.is(events[0]!.data!['environment'], 'Q4 metrics');
+  t.is(t0.chats.chats.get('acme/env-1')!.environment, 'Q4 metrics');
+  const unknown = await t0.post('/api/agentic/stream', alice, { chat_id: 'env-2', message: 'How many orders?' }, { 'X-Service-Environment': 'nope' });
+  t.is(unknown.status, 404);
+});

@@ -32,7 +32,7 @@ export async function startAgentApp(env: Record<string, string> = {}, llmProvide
   const wh = await startWarehouse(gate);
   const chats = memoryChats();
   const t = await startTestApp(env, {
-    agentPorts: () => ({ knowledge: memoryKnowledge({ tables: tableDocs(), relationships: relationshipDocs() }), queries: wh.runner, chats }),
+    agentPorts: () => ({ knowledge: memoryKnowledge({ tables: tableDocs(), relationships: relationshipDocs(), environments: { 'env-q4': 'Q4 metrics' } }), queries: wh.runner, chats }),
     ...(llmProvider ? { llmProvider } : {}),
   });
   const sessions = new Map<string, string>();
