@@ -1,10 +1,11 @@
 // 200 concurrent streamed agent runs against a scripted loopback model, beside the same requests
 // made straight to the model: time to first event (p50, p99), event delivery delay, runs per second.
 // Target: p99 time to first event under 100 ms, at most 20% added latency.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.ts';
 import { memoryKnowledge } from '../src/agent/memory-ports.ts';
@@ -17,6 +18,16 @@ import { listen } from '../src/server.ts';
 const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 200);
 const CHUNKS = 5;
 const CHUNK_GAP_MS = 5;
+
+/** The scripted model in its own process, so its work does not slow the measured side. */
+async function modelProcess(): Promise<{ url: string; close(): void }> {
+  const child = spawn(process.execPath, [...process.execArgv, new URL(import.meta.url).pathname, '--model-server'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
+  });
+  return { url, close: () => child.kill() };
+}
 
 /** A chat completions server that streams CHUNKS text pieces, each carrying its send time. */
 async function scriptedModel(): Promise<{ url: string; close(): void }> {
@@ -92,7 +103,7 @@ function report(label: string, samples: Sample[], wallMs: number) {
 
 /** Runs the benchmark and prints its table. */
 export async function run(): Promise<void> {
-  const model = await scriptedModel();
+  const model = await modelProcess();
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
   const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_PORT: '0', SEXTANT_SEED_DEMO: 'false', SEXTANT_LOG_LEVEL: 'silent', SEXTANT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0', SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), SEXTANT_COOKIE_KEYS: 'k' });
   const provider = openAiProvider({ model: 'bench', apiKey: 'k', baseUrl: model.url, maxRetries: 0 });
@@ -140,6 +151,7 @@ export async function run(): Promise<void> {
     const servedRow = report('through Sextant (SSE)', served, performance.now() - t);
     console.table([directRow, servedRow]);
     const added = (Number(servedRow.first_text_p50_ms) - Number(directRow.first_text_p50_ms)) / Number(directRow.first_text_p50_ms);
+    console.log(`machine load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (the client, Sextant and its SDK calls share this process)`);
     console.log(`${RUNS} concurrent runs; added latency to first text (p50): ${(added * 100).toFixed(0)}%; p99 time to first event: ${servedRow.first_event_p99_ms} ms (target < 100 ms, added <= 20%)`);
   } finally {
     await running.stop();
@@ -148,4 +160,7 @@ export async function run(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await run();
+if (process.argv.includes('--model-server')) {
+  const model = await scriptedModel();
+  process.stdout.write(`${model.url}\n`);
+} else if (import.meta.url === `file://${process.argv[1]}`) await run();
