@@ -18,7 +18,10 @@ async function setup() {
   const ports = { knowledge: memoryKnowledge({ tables: tableDocs(), relationships: relationshipDocs() }), queries: wh.runner, uploads: noUploads, chats: memoryChats(), profiles: { profile: async () => ({ name: 'Ana', background: 'Sales lead', memories: ['Fiscal year starts in April'] }) } };
   const shutdown = new AbortController();
   const runs = new AgentRuns({ db: store.db, clock, log: createLogger('silent'), config: agentConfig, provider: offlineProvider({ clock }), ports, shutdown: shutdown.signal });
-  return { store, clock, wh, runs, ports, shutdown, close: () => (wh.close(), store.close()) };
+  return { store, clock, wh, runs, ports, shutdown, close: async () => {
+    await wh.close();
+    store.close();
+  } };
 }
 
 test('a subscriber that throws is dropped and the run still completes for the others', async (t) => {

@@ -55,7 +55,7 @@ export async function startAgentApp(env: Record<string, string> = {}, llmProvide
     },
     stop: async () => {
       await stopApp();
-      wh.close();
+      await wh.close();
     },
   });
 }

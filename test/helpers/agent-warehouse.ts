@@ -119,7 +119,8 @@ export interface TestWarehouse {
   calls: { principal: Principal; sql: string; connectionId: string }[];
   /** Rows of a query, as JSON-friendly arrays. */
   rows(sql: string): Promise<unknown[][]>;
-  close(): void;
+  /** Waits for queries in flight (closing DuckDB under a running query crashes the process), then closes. */
+  close(): Promise<void>;
 }
 
 /** Builds the warehouse in memory. `gate` can delay or refuse queries (permission tests). */
@@ -128,6 +129,7 @@ export async function startWarehouse(gate?: (req: QueryRequest) => Promise<void>
   const conn = await instance.connect();
   await seed(conn);
   const calls: TestWarehouse['calls'] = [];
+  const inflight = new Set<Promise<unknown>>();
   const rows = async (sql: string) => (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][];
   const runner: QueryRunner = {
     async run(req) {
@@ -136,10 +138,14 @@ export async function startWarehouse(gate?: (req: QueryRequest) => Promise<void>
       if (req.connectionId !== 'demo_warehouse') throw new AppError('not_found', 'CONNECTION_NOT_FOUND', 'Connection not found');
       const started = performance.now();
       let reader;
+      const running = conn.runAndReadAll(req.sql);
+      inflight.add(running);
       try {
-        reader = await conn.runAndReadAll(req.sql);
+        reader = await running;
       } catch (err) {
         throw new AppError('bad_request', 'QUERY_FAILED', (err as Error).message);
+      } finally {
+        inflight.delete(running);
       }
       const all = reader.getRowsJson() as unknown[][];
       return {
@@ -152,5 +158,10 @@ export async function startWarehouse(gate?: (req: QueryRequest) => Promise<void>
       };
     },
   };
-  return { conn, runner, calls, rows, close: () => (conn.closeSync(), instance.closeSync()) };
+  const close = async () => {
+    while (inflight.size > 0) await Promise.allSettled([...inflight]);
+    conn.closeSync();
+    instance.closeSync();
+  };
+  return { conn, runner, calls, rows, close };
 }

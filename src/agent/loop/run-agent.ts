@@ -77,6 +77,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
   let lastText = '';
   try {
     for (let step = 0; step < input.maxSteps; step++) {
+      if (input.signal.aborted) throw new AppError('unavailable', 'RUN_ABORTED', 'The service is shutting down');
       if (control.stopRequested()) return await wrapUp(STOP_INSTRUCTION, 'stopped');
       const signal = AbortSignal.any([input.signal, control.stopSignal]);
       let result;

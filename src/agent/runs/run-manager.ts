@@ -97,9 +97,14 @@ export class AgentRuns {
     this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
     const done = executeRun({ ...this.deps, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName })
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
-      .then(() => {
+      .then((): RunRow => {
         this.active.delete(run.id);
-        return getRun(db, run.id)!;
+        try {
+          return getRun(db, run.id)!;
+        } catch {
+          // The store closed under a run at shutdown: report what is known.
+          return { ...run, status: 'failed', answer: null, finished_at: null };
+        }
       });
     return { runId: run.id, chatId: run.chat_id, messageUuid: run.message_uuid, answerUuid: run.answer_uuid, done };
   }
