@@ -57,6 +57,11 @@ export function memoryKnowledge({
       if (name !== undefined) return name;
       throw new NotFound('Environment not found', 'ENVIRONMENT_NOT_FOUND');
     },
+    async startQuickFix() {
+      const id = `quick-fix-${Object.keys(environments).length + 1}`;
+      environments[id] = `Quick fix ${Object.keys(environments).length + 1}`;
+      return { id, name: environments[id] };
+    },
   };
 }
 

@@ -63,6 +63,8 @@ export interface KnowledgeSource {
   relationships(principal: Principal, environmentId: string | undefined, tables: { connection: string; schema: string; name: string }[]): Promise<RelationshipDocument[]>;
   /** Name of an environment for chat tags; undefined for production. */
   environmentName(principal: Principal, environmentId: string | undefined): Promise<string | undefined>;
+  /** Creates the throwaway environment of a quick-fix session started from production. */
+  startQuickFix(principal: Principal): Promise<{ id: string; name: string }>;
 }
 
 export interface QueryRequest {

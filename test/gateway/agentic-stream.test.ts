@@ -181,3 +181,9 @@ test.serial('a run inside an environment tags the chat with its name; an unknown
   const unknown = await t0.post('/api/agentic/stream', alice, { chat_id: 'env-2', message: 'How many orders?' }, { 'X-Service-Environment': 'nope' });
   t.is(unknown.status, 404);
 });
+
+test.serial('a quick-fix session started from production runs in a new throwaway environment', async (t) => {
+  const events = await collectEvents(await t0.post('/api/agentic/stream', alice, { chat_id: 'qf-1', message: 'How many orders?', quick_fix: true }));
+  t.regex(String(events[0]!.data!['environment']), /^Quick fix/);
+  t.regex(t0.chats.chats.get('acme/qf-1')!.environment ?? '', /^Quick fix/);
+});

@@ -34,6 +34,8 @@ export interface StartRunInput {
   message: string;
   environmentId: string | undefined;
   appPreview?: unknown;
+  /** Start a quick-fix session: production questions run in a new throwaway environment. */
+  quickFix?: boolean;
   /** Earlier turns given by the client (agentic_with_history); else the chat's own history. */
   history?: { role: 'user' | 'assistant'; content: string }[];
 }
@@ -70,6 +72,7 @@ export class AgentRuns {
   /** Starts a run in the background; rejects another user's chat (404) and a second run on one chat (409). */
   async start(principal: Principal, input: StartRunInput): Promise<StartedRun> {
     const { db, clock, ports, provider } = this.deps;
+    if (input.quickFix && input.environmentId === undefined) input = { ...input, environmentId: (await ports.knowledge.startQuickFix(principal)).id };
     const environmentName = await ports.knowledge.environmentName(principal, input.environmentId);
     await ports.chats.ensureChat(principal, { chatId: input.chatId, ...(input.environmentId && environmentName ? { environment: { id: input.environmentId, name: environmentName } } : {}) });
     const previous = latestRun(db, principal.orgId, input.chatId);

@@ -17,6 +17,8 @@ const StreamBody = z.object({
   message: z.string().min(1).max(20_000),
   /** The app editor's state as the client shows it; given to the model as context. */
   preview: z.unknown().optional(),
+  /** Starts a quick-fix session: a run from production gets its own throwaway environment. */
+  quick_fix: z.boolean().optional(),
 });
 const AgenticBody = z.object({ chat_id: ChatId, messages: z.array(Turn).min(1).max(200), preview: z.unknown().optional() });
 const WithHistoryBody = z.object({ chat_id: ChatId, message: z.string().min(1).max(20_000), history: z.array(Turn).max(200).optional(), preview: z.unknown().optional() });
@@ -50,7 +52,7 @@ export function agenticRoutes(s: Services) {
       method: 'POST', path: '/api/agentic/stream', operationId: 'agentic_stream', tags: ['agent'], auth: 'user', body: StreamBody, produces: 'text/event-stream',
       summary: 'Sends a message and streams the run as server-sent events (the run goes on if the client disconnects)',
       handler: async ({ body, principal, environmentId, ctx }) => {
-        const started = await start(principal!, environmentId, { chatId: body.chat_id, message: body.message, appPreview: body.preview });
+        const started = await start(principal!, environmentId, { chatId: body.chat_id, message: body.message, appPreview: body.preview, quickFix: body.quick_fix });
         streamRun(ctx, s, s.agent.ownRun(principal!, started.chatId), 0);
       },
     }),
