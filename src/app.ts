@@ -1,5 +1,7 @@
 // The composition root: the one place that wires configuration, storage and domains together.
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
+import { AgentRuns, createProvider, defaultPorts, type AgentPorts, type LlmProvider } from './agent/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDuckDbSql } from './data/guard/index.ts';
@@ -8,8 +10,10 @@ import type { TableDocsSource } from './data/types.ts';
 import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
+import type { CoreServices } from './gateway/services.ts';
 import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
 import type { ChatSources } from './gateway/services.ts';
+import { agentPortsFrom } from './compose/agent-ports.ts';
 import { chatSourcesFrom } from './compose/chat-sources.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
@@ -27,6 +31,10 @@ export interface AppDeps {
   tableDocs?: TableDocsSource;
   /** Lineage and suggestion sources of chats; unset parts answer "unavailable" / nothing. */
   chatSources?: Partial<ChatSources>;
+  /** Replaces agent ports (knowledge, queries, chats, uploads, profiles); the rest use the in-memory defaults. */
+  agentPorts?: (s: Pick<Services, 'store' | 'clock' | 'config'>) => Partial<AgentPorts>;
+  /** Replaces the configured model provider. */
+  llmProvider?: LlmProvider;
 }
 
 export interface App {
@@ -46,12 +54,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
+  // Every open event stream listens for shutdown.
+  setMaxListeners(0, shutdown.signal);
   const clock = deps.clock ?? systemClock;
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
   const knowledge = createKnowledgeDeps({ db: store.db, clock, log, secretBox, dataDir: config.dataDir });
   const duckdbSql = await openDuckDbSql();
-  const services: Services = {
+  const core: CoreServices = {
     config,
     clock,
     store,
@@ -78,7 +88,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     chatSources: { ...chatSourcesFrom(knowledge), ...deps.chatSources },
   };
   // Environment sync_target reads the dev targets' metadata through the data plane.
-  knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(services.data, principal, connectionId, target) };
+  knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(core.data, principal, connectionId, target) };
+  // The agent reaches knowledge, data, chats and uploads only through its ports.
+  const agentPorts: AgentPorts = { ...defaultPorts(store.db), ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
+  const provider = deps.llmProvider ?? createProvider(config.agent, clock);
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal });
+  const services: Services = { ...core, agent, agentPorts };
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
   // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.

@@ -1,4 +1,6 @@
 import type { LineageFn, SuggestionSources } from '../chats/index.ts';
+import type { AgentRuns } from '../agent/index.ts';
+import type { AgentPorts } from '../agent/ports.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { KnowledgeDeps } from '../knowledge/index.ts';
@@ -28,7 +30,13 @@ export interface Services {
   shutdown: AbortSignal;
   /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
   chatSources: ChatSources;
+  /** The agent's runs (start, follow, feedback, stop) and the ports it reads data through. */
+  agent: AgentRuns;
+  agentPorts: AgentPorts;
 }
+
+/** The services the agent's ports are built from (everything but the agent itself). */
+export type CoreServices = Omit<Services, 'agent' | 'agentPorts'>;
 
 export interface ChatSources {
   lineage: LineageFn;

@@ -23,6 +23,7 @@ import { uploadRoutes } from './uploads.ts';
 import { chatRoutes } from './chats.ts';
 import { chatSharingRoutes } from './chat-sharing.ts';
 import { chatExtraRoutes } from './chat-extras.ts';
+import { agenticRoutes } from './agentic.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -47,6 +48,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   chatRoutes,
   chatSharingRoutes,
   chatExtraRoutes,
+  agenticRoutes,
 ];
 
 /** All REST routes, in registration order. */
