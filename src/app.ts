@@ -4,7 +4,11 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
+import { createOAuthServer } from './gateway/oauth/create-provider.ts';
 import { createLogger, type Logger } from './log.ts';
+import { purgeExpiredOAuthModels } from './mcp/oauth/sqlite-adapter.ts';
+import type { McpPorts } from './mcp/ports.ts';
+import { unwiredMcpPorts } from './mcp/unwired-ports.ts';
 import { createSecretBox } from './security/index.ts';
 import { openStore } from './store/index.ts';
 
@@ -13,6 +17,8 @@ export interface AppDeps {
   log?: Logger;
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
   extraRoutes?: (s: Services) => RouteDef[];
+  /** What the MCP tools call; unwired stand-ins until the data plane, agent and knowledge are wired. */
+  mcpPorts?: McpPorts;
 }
 
 export interface App {
@@ -32,14 +38,21 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
+  const clock = deps.clock ?? systemClock;
+  const secretBox = createSecretBox(config.secrets.encryptionKey);
   const services: Services = {
     config,
-    clock: deps.clock ?? systemClock,
+    clock,
     store,
     log,
-    secretBox: createSecretBox(config.secrets.encryptionKey),
+    secretBox,
     shutdown: shutdown.signal,
+    oauth: createOAuthServer({ config, clock, store, secretBox, log }),
+    mcp: deps.mcpPorts ?? unwiredMcpPorts,
   };
+  // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
+  const purge = setInterval(() => purgeExpiredOAuthModels(store.db, clock), 3600_000);
+  purge.unref();
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
   return {
@@ -50,6 +63,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     drain: () => shutdown.abort(),
     async close() {
       shutdown.abort();
+      clearInterval(purge);
       if (store.db.open) store.close();
     },
   };

@@ -1,8 +1,10 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
+import type { McpPorts } from '../mcp/ports.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Store } from '../store/index.ts';
+import type { OAuthServer } from './oauth/create-provider.ts';
 
 /** Everything the composition root wires together and hands to the route tables. */
 export interface Services {
@@ -13,4 +15,8 @@ export interface Services {
   secretBox: SecretBox;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
+  /** The OAuth 2.1 authorization server for MCP clients (mounted at /oauth). */
+  oauth: OAuthServer;
+  /** What the MCP tools use: catalog, agent runs, results, knowledge search, governed queries. */
+  mcp: McpPorts;
 }

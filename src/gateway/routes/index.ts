@@ -2,8 +2,9 @@
 import type { RouteDef } from '../route.ts';
 import type { Services } from '../services.ts';
 import { healthRoutes } from './health.ts';
+import { mcpOAuthRoutes } from './mcp-oauth.ts';
 
 /** All REST routes, in registration order. */
 export function allRoutes(s: Services): RouteDef[] {
-  return [...healthRoutes(s)];
+  return [...healthRoutes(s), ...mcpOAuthRoutes(s)];
 }
