@@ -43,6 +43,14 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   codeVerifier() {
     return this.verifier;
   }
+  // SDK v2 binds the callback to the authorization server it discovered.
+  discovery: unknown;
+  saveDiscoveryState(state: unknown) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery as never;
+  }
 }
 
 /** Cookies by name (paths ignored: one test browser, one server). */
@@ -104,20 +112,25 @@ export function csrfOf(html: string): string {
 }
 
 /** Posts the consent form (Allow or Deny) and follows on to the client's redirect URI. */
-export async function submitConsent(jar: CookieJar, page: Step, action: 'confirm' | 'abort' = 'confirm', csrf = csrfOf(page.html)): Promise<Step> {
+export async function submitConsent(jar: CookieJar, page: Step, action: 'confirm' | 'abort' = 'confirm', csrf = csrfOf(page.html), redirectUrl = REDIRECT_URL): Promise<Step> {
   const form = new URL(`${page.url.pathname}/${action}`, page.url);
   const res = await visit(jar, form, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf }).toString() });
   const location = res.headers.get('location');
   if (res.status !== 303 || !location) return { url: form, res, html: await res.text() };
-  return follow(jar, new URL(location, form));
+  return follow(jar, new URL(location, form), redirectUrl);
 }
 
-/** Signs in (session cookie), consents and returns the authorization code of `authorizationUrl`. */
-export async function authorize(jar: CookieJar, authorizationUrl: URL): Promise<string> {
-  const consent = await follow(jar, authorizationUrl);
+/** Signs in (session cookie), consents and returns the callback URL (with code, state and iss). */
+export async function authorize(jar: CookieJar, authorizationUrl: URL, redirectUrl = REDIRECT_URL): Promise<URL> {
+  const consent = await follow(jar, authorizationUrl, redirectUrl);
   if (consent.res.status !== 200) throw new Error(`expected the consent page, got ${consent.res.status} at ${consent.url.href}: ${consent.html.slice(0, 300)}`);
-  const back = await submitConsent(jar, consent);
-  const code = back.url.searchParams.get('code');
-  if (!code) throw new Error(`no code: ${back.url.href} ${back.html.slice(0, 300)}`);
-  return code;
+  const back = await submitConsent(jar, consent, 'confirm', csrfOf(consent.html), redirectUrl);
+  if (!back.url.searchParams.get('code')) throw new Error(`no code: ${back.url.href} ${back.html.slice(0, 300)}`);
+  return back.url;
+}
+
+/** Posts a form to the token endpoint and returns status and JSON. */
+export async function tokenRequest(baseUrl: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }

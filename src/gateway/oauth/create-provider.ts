@@ -52,7 +52,8 @@ export function createOAuthServer({ config, clock, store, secretBox, log }: OAut
     features: {
       devInteractions: { enabled: false },
       dPoP: { enabled: false },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       registration: { enabled: true },
       resourceIndicators: {
         enabled: true,
