@@ -1,6 +1,7 @@
 // In-memory twins of the MCP ports: data per organization, chats per user, every call recorded,
 // so tests can check that tools act as the connected principal and never cross organizations.
 import type { Principal } from '../../src/auth/index.ts';
+import { NotFound } from '../../src/errors.ts';
 import type { ChatResult, McpPorts } from '../../src/mcp/ports.ts';
 
 export interface FakePorts extends McpPorts {
@@ -38,7 +39,7 @@ export function fakeMcpPorts(): FakePorts {
     },
     async askQuestion(p, input) {
       record('askQuestion', p, input);
-      if (input.chatId && chats.get(input.chatId)?.owner !== key(p)) throw Object.assign(new Error('not yours'), { fake: true });
+      if (input.chatId && chats.get(input.chatId)?.owner !== key(p)) throw new NotFound('Chat not found', 'CHAT_NOT_FOUND');
       const chatId = input.chatId ?? `chat${++n}`;
       chats.set(chatId, { owner: key(p), result: { status: 'running', chatId, progress: 'querying' } });
       return { chatId };

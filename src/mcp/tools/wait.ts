@@ -20,15 +20,18 @@ export function registerWaitTool(server: McpServer, c: McpContext): void {
     },
     ({ seconds, chat_id }, extra) =>
       safely(c.log, 'wait', async () => {
-        const started = Date.now();
+        // Time is counted in slept steps (not the wall clock), so an injected sleep is exact.
+        const limit = seconds * 1000;
         const done = async () => !!chat_id && (await c.ports.getResult(c.principal, chat_id)).status !== 'running';
+        let waited = 0;
         let ready = await done();
-        while (!ready && Date.now() - started < seconds * 1000 && !extra.signal.aborted) {
-          await c.sleep(Math.min(1000, seconds * 1000 - (Date.now() - started)), extra.signal);
+        while (!ready && waited < limit && !extra.signal.aborted) {
+          const step = Math.min(1000, limit - waited);
+          await c.sleep(step, extra.signal);
+          waited += step;
           if (chat_id) ready = await done();
         }
-        const waited = Math.round((Date.now() - started) / 100) / 10;
-        return structured(chat_id ? { waited_seconds: waited, ready } : { waited_seconds: waited });
+        return structured(chat_id ? { waited_seconds: waited / 1000, ready } : { waited_seconds: waited / 1000 });
       }),
   );
 }
