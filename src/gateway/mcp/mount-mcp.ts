@@ -4,6 +4,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
+import { Forbidden } from '../../errors.ts';
 import { createMcpServer } from '../../mcp/create-mcp-server.ts';
 import { bodyParser } from '../body.ts';
 import { writeError } from '../error-handler.ts';
@@ -19,6 +20,11 @@ export function mountMcp(app: Koa, s: Services): void {
   const parse = bodyParser('json', { jsonBytes: 4 * 1024 * 1024, multipartFileBytes: 0 });
   app.use(async function mcpEndpoint(ctx: Context, next: Next) {
     if (ctx.path !== MCP_PATH) return next();
+    if (!originAllowed(s, ctx.get('Origin'))) {
+      // DNS-rebinding defence the MCP transport rules require: a browser origin we don't know gets 403.
+      writeError(ctx, new Forbidden('Origin not allowed', 'ORIGIN_NOT_ALLOWED'));
+      return;
+    }
     let caller: McpCaller;
     try {
       caller = await mcpCaller(s, ctx);
@@ -58,4 +64,9 @@ export function mountMcp(app: Koa, s: Services): void {
       }
     }
   });
+}
+
+/** No Origin (non-browser clients), the service's own origin, or a configured CORS origin. */
+function originAllowed(s: Services, origin: string): boolean {
+  return !origin || origin === new URL(s.config.baseUrl).origin || s.config.corsOrigins.includes(origin);
 }

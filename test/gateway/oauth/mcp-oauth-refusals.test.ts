@@ -230,3 +230,9 @@ test('open registration is rate limited per client address', async (t) => {
   app.clock.advance(3600_000);
   t.is((await register(app, meta)).status, 201);
 });
+
+test('a browser origin that is not ours is refused at /ai/mcp', async (t) => {
+  const res = await t0.fetch('/ai/mcp', { method: 'POST', headers: { Origin: 'https://evil.example', 'X-API-KEY': t0.token(t0.user(), 'mcp') } });
+  t.is(res.status, 403);
+  t.is((await json(res))['code'], 'ORIGIN_NOT_ALLOWED');
+});
