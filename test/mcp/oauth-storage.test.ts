@@ -49,12 +49,18 @@ test('sessions are found by uid, and an interaction keeps its first creation tim
   t.is(interactionCreatedAt(store.db, 'i1'), created);
 });
 
-test('expired rows are purged', async (t) => {
+test('expired rows are purged, and after a week so are clients that never got a grant', async (t) => {
   const { store, clock, adapter } = setup();
   await adapter('AccessToken').upsert('a1', {}, 1);
-  await adapter('Client').upsert('c1', {});
+  await adapter('Client').upsert('unused', { client_id: 'unused' });
+  await adapter('Client').upsert('used', { client_id: 'used' });
+  await adapter('Grant').upsert('g1', { clientId: 'used', accountId: 'u:o' }, 365 * 24 * 3600);
   clock.advance(1000);
   t.is(purgeExpiredOAuthModels(store.db, clock), 1);
+  clock.advance(7 * 24 * 3600_000);
+  t.is(purgeExpiredOAuthModels(store.db, clock), 1);
+  t.is(await adapter('Client').find('unused'), undefined);
+  t.truthy(await adapter('Client').find('used'));
 });
 
 test('the signing key is generated once, sealed at rest and reused', (t) => {

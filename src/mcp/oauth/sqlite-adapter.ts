@@ -71,7 +71,18 @@ export function interactionCreatedAt(db: Db, uid: string): number | undefined {
   return row?.created_at;
 }
 
-/** Deletes expired rows; the service calls it now and then. */
+/** Registered clients that never obtained a grant are dropped after this long (open registration). */
+const UNUSED_CLIENT_MS = 7 * 24 * 3600_000;
+
+/** Deletes expired rows and clients that never got a grant; the service calls it hourly. */
 export function purgeExpiredOAuthModels(db: Db, clock: Clock): number {
-  return db.prepare('DELETE FROM oauth_models WHERE expires_at IS NOT NULL AND expires_at <= ?').run(clock.now()).changes;
+  const now = clock.now();
+  const expired = db.prepare('DELETE FROM oauth_models WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now).changes;
+  const unused = db
+    .prepare(
+      `DELETE FROM oauth_models WHERE model = 'Client' AND created_at <= ?
+       AND NOT EXISTS (SELECT 1 FROM oauth_models g WHERE g.model = 'Grant' AND g.client_id = oauth_models.id)`,
+    )
+    .run(now - UNUSED_CLIENT_MS).changes;
+  return expired + unused;
 }

@@ -21,6 +21,7 @@ CREATE INDEX oauth_models_grant ON oauth_models(grant_id);
 CREATE INDEX oauth_models_uid ON oauth_models(model, uid);
 CREATE INDEX oauth_models_account ON oauth_models(model, account_id);
 CREATE INDEX oauth_models_expiry ON oauth_models(expires_at);
+CREATE INDEX oauth_models_client ON oauth_models(model, client_id);
 
 -- The authorization server's signing key, generated once and sealed with the secret box.
 CREATE TABLE oauth_keys (
