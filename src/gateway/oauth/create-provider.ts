@@ -8,6 +8,7 @@ import type { Logger } from '../../log.ts';
 import { MCP_SCOPE } from '../../mcp/oauth/account.ts';
 import { loadOrCreateSigningKey } from '../../mcp/oauth/signing-key.ts';
 import { sqliteAdapterFactory } from '../../mcp/oauth/sqlite-adapter.ts';
+import { isPublicHttpsUrl } from './public-host.ts';
 import type { SecretBox } from '../../security/index.ts';
 import type { Store } from '../../store/index.ts';
 
@@ -55,6 +56,13 @@ export function createOAuthServer({ config, clock, store, secretBox, log }: OAut
       // A client revokes only its own tokens.
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       registration: { enabled: true },
+      // Client ID Metadata Documents, which the 2026-07-28 MCP revision prefers to registration.
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        allowFetch: (_ctx, clientId) => isPublicHttpsUrl(clientId),
+        allowClient: (_ctx, client) => (client.redirectUris ?? []).every((uri) => redirectAllowed(uri, client.applicationType === 'native')),
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,

@@ -77,6 +77,7 @@ test('authorization server metadata is served at the RFC 8414 and OIDC locations
     t.is(meta['registration_endpoint'], `${t0.url}/oauth/reg`);
     t.true((meta['scopes_supported'] as string[]).includes('mcp:tools'));
     t.true(meta['authorization_response_iss_parameter_supported'] as boolean);
+    t.true(meta['client_id_metadata_document_supported'] as boolean);
   }
 });
 
@@ -235,4 +236,10 @@ test('a browser origin that is not ours is refused at /ai/mcp', async (t) => {
   const res = await t0.fetch('/ai/mcp', { method: 'POST', headers: { Origin: 'https://evil.example', 'X-API-KEY': t0.token(t0.user(), 'mcp') } });
   t.is(res.status, 403);
   t.is((await json(res))['code'], 'ORIGIN_NOT_ALLOWED');
+});
+
+test('a client metadata document on a loopback or private host is never fetched', async (t) => {
+  const res = await visit(signedIn(t0), authUrl(t0, 'https://127.0.0.1/client.json', { code_challenge: pkce().challenge }));
+  t.is(res.status, 400);
+  t.regex(await res.text(), /invalid_client/);
 });
