@@ -2,12 +2,13 @@
 // and consent steps of oidc-provider's interactions, and a user's connected clients.
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { AppError, Forbidden } from '../../errors.ts';
-import { accountIdFor, MCP_SCOPE } from '../../mcp/oauth/account.ts';
+import { AppError } from '../../errors.ts';
+import { MCP_SCOPE } from '../../mcp/oauth/account.ts';
 import { disconnectClient, listConnectedClients } from '../../mcp/oauth/connected-clients.ts';
 import { writeError } from '../error-handler.ts';
-import { consentPage, errorPage } from '../oauth/consent-page.ts';
-import { csrfToken, csrfValid, finishInteraction, loadInteraction, signedInUser, type Interaction } from '../oauth/interaction.ts';
+import { errorPage } from '../oauth/consent-page.ts';
+import { finishInteraction } from '../oauth/interaction.ts';
+import { confirmConsent, consentStep, showInteraction } from '../oauth/interaction-steps.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 
@@ -65,7 +66,7 @@ export function mcpOAuthRoutes(s: Services) {
       body: Csrf,
       bodyType: 'form',
       produces: 'text/html',
-      handler: ({ params, body, ctx }) => page(ctx, () => confirm(s, ctx, params.uid, body.csrf)),
+      handler: ({ params, body, ctx }) => page(ctx, () => confirmConsent(s, ctx, params.uid, body.csrf)),
     }),
     route({
       method: 'POST',
@@ -117,65 +118,5 @@ async function page(ctx: Context, fn: () => Promise<void>): Promise<void> {
     writeError(ctx, err);
     ctx.type = 'html';
     ctx.body = errorPage(err.message);
-  }
-}
-
-const loginUrl = (uid: string) => `/login?next=${encodeURIComponent(`/interaction/${uid}`)}`;
-
-async function showInteraction(s: Services, ctx: Context, uid: string): Promise<void> {
-  const details = await loadInteraction(s, ctx, uid);
-  const user = signedInUser(s, ctx);
-  if (!user) return ctx.redirect(loginUrl(uid));
-  if (details.prompt.name === 'login') {
-    return finishInteraction(s, ctx, { login: { accountId: accountIdFor(user.userId, user.orgId) } }, false);
-  }
-  if (details.session?.accountId !== accountIdFor(user.userId, user.orgId)) throw new SignedInUserChanged();
-  const client = await s.oauth.provider.Client.find(String(details.params['client_id']));
-  const redirectUri = String(details.params['redirect_uri'] ?? '');
-  ctx.type = 'html';
-  ctx.body = consentPage({
-    uid,
-    clientName: client?.clientName ?? String(details.params['client_id']),
-    redirectHost: URL.canParse(redirectUri) ? new URL(redirectUri).host || redirectUri : redirectUri,
-    scopes: requestedScopes(details),
-    principal: user,
-    csrf: csrfToken(s, uid, user),
-  });
-}
-
-async function confirm(s: Services, ctx: Context, uid: string, csrf: string): Promise<void> {
-  const details = await consentStep(s, ctx, uid, csrf);
-  const { provider } = s.oauth;
-  const accountId = details.session!.accountId;
-  const grant =
-    (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
-    new provider.Grant({ accountId, clientId: String(details.params['client_id']) });
-  const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
-  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-  if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
-  const grantId = await grant.save();
-  await finishInteraction(s, ctx, { consent: { grantId } }, true);
-}
-
-/** Checks a consent form post: fresh interaction at the consent step, same signed-in user, CSRF. */
-async function consentStep(s: Services, ctx: Context, uid: string, csrf: string): Promise<Interaction> {
-  const details = await loadInteraction(s, ctx, uid);
-  const user = signedInUser(s, ctx);
-  if (!user || details.prompt.name !== 'consent' || !csrfValid(s, uid, user, csrf)) throw new Forbidden('Invalid consent form', 'CONSENT_FORM_INVALID');
-  if (details.session?.accountId !== accountIdFor(user.userId, user.orgId)) throw new SignedInUserChanged();
-  return details;
-}
-
-function requestedScopes(details: Interaction): string[] {
-  const scope = typeof details.params['scope'] === 'string' ? details.params['scope'] : MCP_SCOPE;
-  const scopes = new Set(scope.split(' ').filter(Boolean));
-  scopes.add(MCP_SCOPE); // granted through the /ai/mcp resource even when not asked for by name
-  return [...scopes];
-}
-
-class SignedInUserChanged extends Forbidden {
-  constructor() {
-    super('You are signed in as a different user than when this authorization started', 'SIGNED_IN_USER_CHANGED');
   }
 }
