@@ -185,3 +185,13 @@ test('an SDK client connects with an MCP token in X-API-KEY, and deleting the to
   t.is(res.status, 401);
   t.is(((await res.json()) as { detail: string }).detail, 'Invalid API token');
 });
+
+test('the connected-clients and consent endpoints validate their input with 422', async (t) => {
+  const jwt = t0.session(t0.user());
+  const del = await t0.fetch(`/api/auth/user/mcp/clients/${'x'.repeat(201)}`, { method: 'DELETE', headers: { Authorization: `Bearer ${jwt}` } });
+  t.is(del.status, 422);
+  t.deepEqual(((await del.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc, ['path', 'grant_id']);
+  const post = await t0.fetch('/interaction/abc/confirm', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+  t.is(post.status, 422);
+  t.deepEqual(((await post.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc, ['body', 'csrf']);
+});
