@@ -99,9 +99,28 @@ export async function follow(jar: CookieJar, start: URL | string, stopAt = REDIR
       if (url.href.startsWith(stopAt)) return { url, res, html: '' };
       continue;
     }
-    return { url, res, html: await res.text() };
+    const html = await res.text();
+    const form = autoSubmit(html);
+    if (!form) return { url, res, html };
+    // A real browser runs the auto-submit script only if the CSP allows its hash.
+    if (!/script-src[^;]*'sha256-/.test(res.headers.get('content-security-policy') ?? '')) throw new Error('the CSP blocks the auto-submit script');
+    // The provider's self-submitting form (account switch, form_post): a browser posts it at once.
+    const posted = await visit(jar, new URL(form.action, url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.body });
+    const next = posted.headers.get('location');
+    if (!next) return { url, res: posted, html: await posted.text() };
+    url = new URL(next, url);
+    if (url.href.startsWith(stopAt)) return { url, res: posted, html: '' };
   }
   throw new Error('too many redirects');
+}
+
+/** The action and fields of oidc-provider's "Submitting Callback" page, which a browser submits by script. */
+function autoSubmit(html: string): { action: string; body: string } | undefined {
+  if (!html.includes('<title>Submitting Callback</title>')) return undefined;
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+  if (!action) return undefined;
+  const fields = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]);
+  return { action, body: new URLSearchParams(fields).toString() };
 }
 
 /** The CSRF value of the consent page. */

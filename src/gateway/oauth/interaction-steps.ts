@@ -14,10 +14,12 @@ export async function showInteraction(s: Services, ctx: Context, uid: string): P
   const details = await loadInteraction(s, ctx, uid);
   const user = signedInUser(s, ctx);
   if (!user) return ctx.redirect(loginUrl(uid));
-  if (details.prompt.name === 'login') {
-    return finishInteraction(s, ctx, { login: { accountId: accountIdFor(user.userId, user.orgId) } }, false);
+  const accountId = accountIdFor(user.userId, user.orgId);
+  // The provider's own session may remember someone else (signed out since, or another organization):
+  // the Sextant session decides, so a fresh login result replaces it.
+  if (details.prompt.name === 'login' || details.session?.accountId !== accountId) {
+    return finishInteraction(s, ctx, { login: { accountId } }, false);
   }
-  if (details.session?.accountId !== accountIdFor(user.userId, user.orgId)) throw new SignedInUserChanged();
   const client = await s.oauth.provider.Client.find(String(details.params['client_id']));
   const redirectUri = String(details.params['redirect_uri'] ?? '');
   ctx.type = 'html';

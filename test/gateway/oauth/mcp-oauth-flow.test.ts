@@ -195,3 +195,26 @@ test('the connected-clients and consent endpoints validate their input with 422'
   t.is(post.status, 422);
   t.deepEqual(((await post.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc, ['body', 'csrf']);
 });
+
+test('a different user signed in to the same browser gets their own consent and grant', async (t) => {
+  const alice = t0.user();
+  const { provider, jar } = await connectV1(t0, t0.session(alice));
+  const bob = t0.user({ orgId: t0.org('bobs') });
+  jar.set('sextant_session', t0.session(bob));
+  const url = new URL(provider.authorizationUrl!);
+  url.searchParams.set('state', 'second');
+  const callback = await authorize(jar, url);
+  const { body } = await tokenRequest(t0.url, {
+    grant_type: 'authorization_code',
+    code: callback.searchParams.get('code')!,
+    client_id: provider.info!.client_id,
+    redirect_uri: provider.redirectUrl,
+    code_verifier: provider.verifier,
+    resource: `${t0.url}/ai/mcp`,
+  });
+  const client = new Client({ name: 'bob', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${t0.url}/ai/mcp`), { requestInit: { headers: { Authorization: `Bearer ${String(body['access_token'])}` } } }));
+  await client.callTool({ name: 'catalog', arguments: {} });
+  t.like(ports.calls.at(-1), { userId: bob.id, orgId: 'bobs' });
+  await client.close();
+});
