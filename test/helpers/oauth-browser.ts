@@ -119,7 +119,7 @@ function autoSubmit(html: string): { action: string; body: string } | undefined 
   if (!html.includes('<title>Submitting Callback</title>')) return undefined;
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
   if (!action) return undefined;
-  const fields = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]);
+  const fields = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m): [string, string] => [m[1]!, m[2]!.replace(/&amp;/g, '&')]);
   return { action, body: new URLSearchParams(fields).toString() };
 }
 
