@@ -6,6 +6,7 @@ import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createOAuthServer } from './gateway/oauth/create-provider.ts';
 import { createLogger, type Logger } from './log.ts';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
 import { purgeExpiredOAuthModels } from './mcp/oauth/sqlite-adapter.ts';
 import type { McpPorts } from './mcp/ports.ts';
 import { unwiredMcpPorts } from './mcp/unwired-ports.ts';
@@ -15,6 +16,8 @@ import { openStore } from './store/index.ts';
 export interface AppDeps {
   clock?: Clock;
   log?: Logger;
+  /** Replaces the mailer chosen from the configuration. */
+  mailer?: Mailer;
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
   extraRoutes?: (s: Services) => RouteDef[];
   /** What the MCP tools call; unwired stand-ins until the data plane, agent and knowledge are wired. */
@@ -40,12 +43,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const shutdown = new AbortController();
   const clock = deps.clock ?? systemClock;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
+  const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const services: Services = {
     config,
     clock,
     store,
     log,
     secretBox,
+    mailer: deps.mailer ?? smtp ?? createOutboxMailer({ db: store.db, clock, log }),
     shutdown: shutdown.signal,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     mcp: deps.mcpPorts ?? unwiredMcpPorts,
@@ -64,6 +69,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     async close() {
       shutdown.abort();
       clearInterval(purge);
+      smtp?.close();
       if (store.db.open) store.close();
     },
   };

@@ -22,9 +22,20 @@ export interface Config {
   uploadLimitBytes: number;
   trustProxy: boolean;
   shutdownGraceMs: number;
+  /** Lifetime of a CLI device sign-in code, seconds (SEXTANT_CLI_LOGIN_TTL_SECONDS, default 600). */
+  cliLoginTtlSeconds: number;
+  mail: MailConfig;
+  /** bcrypt cost of MFA recovery codes (default 10; tests lower it). */
+  bcryptCost: number;
   secrets: Secrets;
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
+}
+
+/** Outgoing mail: SMTP when `smtpUrl` is set, else the outbox table plus a log line. */
+export interface MailConfig {
+  smtpUrl: string | undefined;
+  from: string;
 }
 
 export interface Secrets {
@@ -48,6 +59,12 @@ const envSchema = z.object({
   SEXTANT_UPLOAD_LIMIT: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   SEXTANT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
   SEXTANT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  SEXTANT_CLI_LOGIN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
+  SEXTANT_SMTP_URL: z.string().url().optional(),
+  SEXTANT_SMTP_HOST: z.string().min(1).optional(),
+  SEXTANT_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  SEXTANT_MAIL_FROM: z.string().min(3).default('Sextant <no-reply@localhost>'),
+  SEXTANT_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
@@ -70,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!baseUrl.startsWith('https://') && !/^http:\/\/(127\.|localhost|\[::1\])/.test(baseUrl)) {
     warnings.push(`SEXTANT_BASE_URL ${baseUrl} is not https: cookies and tokens travel in clear text`);
   }
+  if (e.SEXTANT_BCRYPT_COST < 10) warnings.push(`SEXTANT_BCRYPT_COST ${e.SEXTANT_BCRYPT_COST} is below 10: recovery codes are cheap to brute-force offline`);
   return {
     version: packageVersion(),
     port: e.SEXTANT_PORT,
@@ -83,6 +101,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadLimitBytes: e.SEXTANT_UPLOAD_LIMIT,
     trustProxy: truthy(e.SEXTANT_TRUST_PROXY),
     shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
+    cliLoginTtlSeconds: e.SEXTANT_CLI_LOGIN_TTL_SECONDS,
+    mail: {
+      smtpUrl: e.SEXTANT_SMTP_URL ?? (e.SEXTANT_SMTP_HOST ? `smtp://${e.SEXTANT_SMTP_HOST}:${e.SEXTANT_SMTP_PORT}` : undefined),
+      from: e.SEXTANT_MAIL_FROM,
+    },
+    bcryptCost: e.SEXTANT_BCRYPT_COST,
     secrets,
     warnings,
   };

@@ -23,6 +23,11 @@ export interface UserRow {
   disabled_at: number | null;
   token_version: number;
   default_workspace_id: string | null;
+  /** Sealed TOTP secrets and the last accepted time step (migration 0010). */
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  totp_enabled_at: number | null;
+  totp_last_step: number | null;
   created_at: number;
 }
 

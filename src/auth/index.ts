@@ -8,3 +8,25 @@ export { findLiveToken, insertToken, looksLikeApiToken, TOKEN_PREFIX } from './a
 export type { ApiTokenRow, TokenKind } from './api-tokens.ts';
 export { startSession, endSession, SESSION_TTL_SECONDS } from './sessions.ts';
 export type { StartedSession } from './sessions.ts';
+// Accounts and sign-in (issue 3).
+export type { AccountDeps, ClientInfo } from './account-deps.ts';
+export { writeAudit, auditOf } from './audit.ts';
+export { invalidateSessions } from './invalidate-sessions.ts';
+export { safeNextPath } from './safe-next.ts';
+export { assertPasswordStrength, PASSWORD_MIN_LENGTH } from './password-policy.ts';
+export { passwordSignIn, mfaSignIn, completeFirstFactor, userOfMfaToken, signInOrg } from './sign-in.ts';
+export type { SignInResult, FirstFactor } from './sign-in.ts';
+export { registerAccount, resendVerification, verifyEmail } from './register.ts';
+export { requestPasswordReset, confirmPasswordReset } from './reset-password.ts';
+export { requestMagicLink, consumeMagicLink } from './magic-link.ts';
+export { setupMfa, confirmMfa } from './mfa/enroll.ts';
+export { mfaStatus, disableMfa, regenerateRecoveryCodes, adminResetMfa } from './mfa/manage.ts';
+export { requestMfaRecovery, mfaRecoveryInfo, consumeMfaRecovery } from './mfa/self-recovery.ts';
+export { getProfile, updateProfile } from './profile.ts';
+export { listMemories, addMemory, editMemory, deleteMemory, titleFromContent } from './memories.ts';
+export { dismissedDisclaimers, dismissDisclaimer } from './disclaimers.ts';
+export { listWorkspaces, switchToWorkspace, switchToBaseOrg, setDefaultWorkspace } from './workspaces.ts';
+export { orgFromEmail, orgForEmailDomain, addOrgEmailDomain } from './org-from-email.ts';
+export { embeddedUserLogin } from './embedded-login.ts';
+export { setSsoConfig, startSsoLogin, finishSsoLogin } from './sso/sso-login.ts';
+export * from './errors.ts';

@@ -11,3 +11,12 @@ export function setSessionCookie(ctx: Context, token: string, maxAgeMs: number, 
 export function clearSessionCookie(ctx: Context, secure: boolean): void {
   ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure, maxAge: 0, path: '/', signed: false });
 }
+
+/** Name of the short-lived last-workspace hint cookie (not a credential: the client reads it). */
+export const WORKSPACE_HINT_COOKIE = 'sextant_last_workspace';
+export const WORKSPACE_HINT_MAX_AGE_MS = 10 * 60_000;
+
+/** Remembers briefly which workspace the user switched to, so a reload can offer it again. */
+export function setWorkspaceHintCookie(ctx: Context, orgId: string | null, secure: boolean): void {
+  ctx.cookies.set(WORKSPACE_HINT_COOKIE, orgId ?? '', { httpOnly: false, sameSite: 'lax', secure, maxAge: orgId ? WORKSPACE_HINT_MAX_AGE_MS : 0, path: '/', signed: false });
+}

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
+import type { Mailer } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Store } from '../store/index.ts';
@@ -13,6 +14,8 @@ export interface Services {
   store: Store;
   log: Logger;
   secretBox: SecretBox;
+  /** Outgoing mail (SMTP, or the outbox table when no server is configured). */
+  mailer: Mailer;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
   /** The OAuth 2.1 authorization server for MCP clients (mounted at /oauth). */

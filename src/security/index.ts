@@ -4,3 +4,4 @@ export { hashPassword, verifyPassword, dummyPasswordHash } from './password.ts';
 export { createSecretBox } from './secret-box.ts';
 export type { SecretBox } from './secret-box.ts';
 export { consumeOnce } from './single-use.ts';
+export { csrfToken, checkCsrfToken } from './csrf.ts';

@@ -5,15 +5,14 @@ import { Forbidden } from '../../errors.ts';
 import { accountIdFor, MCP_SCOPE } from '../../mcp/oauth/account.ts';
 import type { Services } from '../services.ts';
 import { consentPage } from './consent-page.ts';
-import { csrfToken, csrfValid, finishInteraction, loadInteraction, signedInUser, type Interaction } from './interaction.ts';
-
-const loginUrl = (uid: string) => `/login?next=${encodeURIComponent(`/interaction/${uid}`)}`;
+import { loginUrl, signedInPrincipal } from '../signed-in.ts';
+import { consentCsrf, consentCsrfValid, finishInteraction, loadInteraction, type Interaction } from './interaction.ts';
 
 /** GET /interaction/<uid>: sign-in hand-over, or the consent page. */
 export async function showInteraction(s: Services, ctx: Context, uid: string): Promise<void> {
   const details = await loadInteraction(s, ctx, uid);
-  const user = signedInUser(s, ctx);
-  if (!user) return ctx.redirect(loginUrl(uid));
+  const user = signedInPrincipal(s, ctx);
+  if (!user) return ctx.redirect(loginUrl(`/interaction/${uid}`));
   const accountId = accountIdFor(user.userId, user.orgId);
   // The provider's own session may remember someone else (signed out since, or another organization):
   // the Sextant session decides, so a fresh login result replaces it.
@@ -29,7 +28,7 @@ export async function showInteraction(s: Services, ctx: Context, uid: string): P
     redirectHost: URL.canParse(redirectUri) ? new URL(redirectUri).host || redirectUri : redirectUri,
     scopes: requestedScopes(details),
     principal: user,
-    csrf: csrfToken(s, uid, user),
+    csrf: consentCsrf(s, uid, user),
   });
 }
 
@@ -52,8 +51,8 @@ export async function confirmConsent(s: Services, ctx: Context, uid: string, csr
 /** Checks a consent form post: fresh interaction at the consent step, same signed-in user, CSRF. */
 export async function consentStep(s: Services, ctx: Context, uid: string, csrf: string): Promise<Interaction> {
   const details = await loadInteraction(s, ctx, uid);
-  const user = signedInUser(s, ctx);
-  if (!user || details.prompt.name !== 'consent' || !csrfValid(s, uid, user, csrf)) throw new Forbidden('Invalid consent form', 'CONSENT_FORM_INVALID');
+  const user = signedInPrincipal(s, ctx);
+  if (!user || details.prompt.name !== 'consent' || !consentCsrfValid(s, uid, user, csrf)) throw new Forbidden('Invalid consent form', 'CONSENT_FORM_INVALID');
   if (details.session?.accountId !== accountIdFor(user.userId, user.orgId)) throw new SignedInUserChanged();
   return details;
 }

@@ -1,10 +1,35 @@
-// Every route table of the REST API, one per area.
+// Every route table of the REST API, one per area, one per line.
 import type { RouteDef } from '../route.ts';
 import type { Services } from '../services.ts';
+import { accountRoutes } from './account.ts';
+import { authMfaRoutes } from './auth-mfa.ts';
+import { authRecoveryRoutes } from './auth-recovery.ts';
+import { authRoutes } from './auth.ts';
+import { cliAuthorizeRoutes } from './cli-authorize.ts';
+import { cliLoginRoutes } from './cli-login.ts';
 import { healthRoutes } from './health.ts';
+import { loginPageRoutes } from './login-page.ts';
 import { mcpOAuthRoutes } from './mcp-oauth.ts';
+import { ssoRoutes } from './sso.ts';
+import { tokenRoutes } from './tokens.ts';
+import { workspaceRoutes } from './workspaces.ts';
+
+const tables: ((s: Services) => RouteDef[])[] = [
+  healthRoutes,
+  authRoutes,
+  authMfaRoutes,
+  authRecoveryRoutes,
+  accountRoutes,
+  workspaceRoutes,
+  ssoRoutes,
+  loginPageRoutes,
+  tokenRoutes,
+  cliLoginRoutes,
+  cliAuthorizeRoutes,
+  mcpOAuthRoutes,
+];
 
 /** All REST routes, in registration order. */
 export function allRoutes(s: Services): RouteDef[] {
-  return [...healthRoutes(s), ...mcpOAuthRoutes(s)];
+  return tables.flatMap((table) => table(s));
 }

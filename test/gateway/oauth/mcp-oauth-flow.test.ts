@@ -3,6 +3,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, Unaut
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { invalidateSessions } from '../../../src/auth/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { fakeMcpPorts, type FakePorts } from '../../helpers/fake-mcp-ports.ts';
 import { authorize, CookieJar, MemoryOAuthProvider, tokenRequest } from '../../helpers/oauth-browser.ts';
@@ -59,7 +60,8 @@ test('an SDK v1 client discovers, registers, signs in, consents and calls tools 
   t.deepEqual(tools.tools.map((x) => x.name).sort(), ['ask_question', 'catalog', 'get_result', 'search_knowledge', 'wait']);
   const catalog = await client.callTool({ name: 'catalog', arguments: {} });
   t.like(catalog.structuredContent, { connections: [{ id: 'flow_warehouse' }] });
-  t.like(ports.calls.at(-1), { method: 'catalog', userId: user.id, orgId: 'flow' });
+  // Tests run concurrently against one app: look for this user's call, not the last one.
+  t.true(ports.calls.some((c) => c.method === 'catalog' && c.userId === user.id && c.orgId === 'flow'));
   await client.close();
 });
 
@@ -158,7 +160,9 @@ test('a password change (which ends sessions) does not revoke OAuth grants', asy
   const user = t0.user();
   const { provider, client } = await connectV1(t0, t0.session(user));
   await client.close();
-  t0.app.services.store.db.prepare("UPDATE users SET password_hash = 'changed', token_version = token_version + 1 WHERE id = ?").run(user.id);
+  // What a password reset does to the account: new hash, every session ended.
+  t0.app.services.store.db.prepare("UPDATE users SET password_hash = 'changed' WHERE id = ?").run(user.id);
+  invalidateSessions(t0.app.services.store.db, t0.clock, user.id);
   t.is((await mcpPost(t0, { Authorization: `Bearer ${provider.saved!.access_token}` })).status, 200);
   const refresh = await tokenRequest(t0.url, { grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token!, client_id: provider.info!.client_id });
   t.is(refresh.status, 200);
@@ -175,13 +179,15 @@ test('a disabled user or a removed membership stops OAuth access at once', async
 
 test('an SDK client connects with an MCP token in X-API-KEY, and deleting the token cuts it off', async (t) => {
   const user = t0.user({ orgId: t0.org('tokenorg') });
-  const token = t0.token(user, 'mcp');
+  const auth = { Authorization: `Bearer ${t0.session(user)}` };
+  const created = (await (await t0.fetch('/api/auth/user/tokens/mcp', { method: 'POST', headers: auth })).json()) as { token: string; token_id: string };
   const client = new Client({ name: 'token', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t0.url}/ai/mcp`), { requestInit: { headers: { 'X-API-KEY': token } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${t0.url}/ai/mcp`), { requestInit: { headers: { 'X-API-KEY': created.token } } }));
   t.like(await client.callTool({ name: 'catalog', arguments: {} }), { structuredContent: { connections: [{ id: 'tokenorg_warehouse' }] } });
   await client.close();
-  t0.app.services.store.db.prepare("UPDATE api_tokens SET revoked_at = 1 WHERE user_id = ? AND kind = 'mcp'").run(user.id);
-  const res = await mcpPost(t0, { 'X-API-KEY': token });
+  const del = await t0.fetch(`/api/auth/user/tokens/mcp/${created.token_id}`, { method: 'DELETE', headers: auth });
+  t.is(del.status, 204);
+  const res = await mcpPost(t0, { 'X-API-KEY': created.token });
   t.is(res.status, 401);
   t.is(((await res.json()) as { detail: string }).detail, 'Invalid API token');
 });
@@ -215,6 +221,7 @@ test('a different user signed in to the same browser gets their own consent and 
   const client = new Client({ name: 'bob', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${t0.url}/ai/mcp`), { requestInit: { headers: { Authorization: `Bearer ${String(body['access_token'])}` } } }));
   await client.callTool({ name: 'catalog', arguments: {} });
-  t.like(ports.calls.at(-1), { userId: bob.id, orgId: 'bobs' });
+  t.true(ports.calls.some((c) => c.method === 'catalog' && c.userId === bob.id && c.orgId === 'bobs'));
+  t.false(ports.calls.some((c) => c.userId === alice.id && c.orgId === 'bobs'));
   await client.close();
 });

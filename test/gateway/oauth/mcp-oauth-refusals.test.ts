@@ -1,6 +1,7 @@
 import test from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { PASSWORD, passwordUser } from '../../helpers/auth.ts';
 import { authorize, CookieJar, csrfOf, follow, REDIRECT_URL, submitConsent, tokenRequest, visit } from '../../helpers/oauth-browser.ts';
 
 let t0: TestApp;
@@ -170,15 +171,24 @@ test('a token bound to another audience, or without the MCP scope, is refused at
   t.regex(noScope.headers.get('www-authenticate') ?? '', /error="insufficient_scope"/);
 });
 
-test('without a signed-in session the sign-in step redirects to the login page and back', async (t) => {
+test('without a signed-in session the sign-in step goes through the sign-in page and back to consent', async (t) => {
   const clientId = await nativeClient(t0);
   const jar = new CookieJar();
   const page = await follow(jar, authUrl(t0, clientId, { code_challenge: pkce().challenge }), `${t0.url}/login`);
   t.is(page.url.pathname, '/login');
   const next = page.url.searchParams.get('next') ?? '';
   t.regex(next, /^\/interaction\/[\w-]+$/);
-  // Once signed in (the login page sets the session cookie), `next` leads on to the consent page.
-  jar.set('sextant_session', t0.session(t0.user()));
+  // Signing in on the real sign-in page sets the session cookie and returns to `next`, the consent page.
+  const user = await passwordUser(t0);
+  const login = await visit(jar, page.url);
+  t.is(login.status, 200);
+  const signIn = await visit(jar, `${t0.url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf: csrfOf(await login.text()), next, email: user.email, password: PASSWORD }).toString(),
+  });
+  t.is(signIn.status, 303);
+  t.is(signIn.headers.get('location'), next);
   const consent = await follow(jar, new URL(next, t0.url));
   t.is(consent.res.status, 200);
   t.regex(consent.html, /name="csrf"/);

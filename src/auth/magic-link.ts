@@ -1,0 +1,60 @@
+// Magic links: a mailed link token plus a short fallback code, one credential used once (either
+// spends both). Consumption continues the normal sign-in, so MFA still applies.
+import { randomInt } from 'node:crypto';
+import { newId } from '../security/index.ts';
+import type { AccountDeps, ClientInfo } from './account-deps.ts';
+import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.ts';
+import { deliverInBackground } from './deliver.ts';
+import { findUserByEmail, getUser } from './directory.ts';
+import { InvalidAccountToken } from './errors.ts';
+import { magicLinkMail } from './mails.ts';
+import { attemptKeys, clearAccountFailures, limited } from './rate-limit.ts';
+import { completeFirstFactor, type SignInResult } from './sign-in.ts';
+
+export const MAGIC_LINK_TTL_MS = 15 * 60_000;
+
+// The fallback code is short, so it is stored salted with the user id and only usable with the email.
+const codeValue = (userId: string, code: string) => `${userId}:${code}`;
+
+/** Mails a link and a code to an existing, enabled account; silent for everything else. */
+export function requestMagicLink(deps: AccountDeps, email: string): void {
+  const user = findUserByEmail(deps.db, email);
+  // SSO-only accounts sign in through their identity provider.
+  if (!user || user.disabled_at !== null || user.identity_kind === 'sso') return;
+  revokeAccountTokens(deps.db, deps.clock, user.id, 'magic_link');
+  revokeAccountTokens(deps.db, deps.clock, user.id, 'magic_code');
+  const groupId = newId();
+  const token = issueAccountToken(deps.db, deps.clock, { purpose: 'magic_link', userId: user.id, ttlMs: MAGIC_LINK_TTL_MS, groupId });
+  const code = String(randomInt(0, 100_000_000)).padStart(8, '0');
+  issueAccountToken(deps.db, deps.clock, { purpose: 'magic_code', userId: user.id, ttlMs: MAGIC_LINK_TTL_MS, groupId, value: codeValue(user.id, code) });
+  deliverInBackground(deps, magicLinkMail(deps.baseUrl, user.email, token, code));
+}
+
+export type MagicCredential = { token: string } | { email: string; code: string };
+
+/** Spends a link token or fallback code (exactly one concurrent caller wins) and continues the sign-in. */
+export async function consumeMagicLink(deps: AccountDeps, credential: MagicCredential, client: ClientInfo): Promise<SignInResult> {
+  if ('token' in credential) {
+    const row = consumeAccountToken(deps.db, deps.clock, 'magic_link', credential.token);
+    return finish(deps, row?.user_id);
+  }
+  const user = findUserByEmail(deps.db, credential.email);
+  const account = user?.id ?? credential.email.trim().toLowerCase();
+  const userId = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
+    const row = user ? consumeAccountToken(deps.db, deps.clock, 'magic_code', codeValue(user.id, credential.code.trim())) : undefined;
+    if (!row) throw new InvalidAccountToken();
+    clearAccountFailures(deps.db, account);
+    return row.user_id;
+  });
+  return finish(deps, userId);
+}
+
+function finish(deps: AccountDeps, userId: string | undefined): SignInResult {
+  const user = userId ? getUser(deps.db, userId) : undefined;
+  if (!user || user.disabled_at !== null) throw new InvalidAccountToken();
+  // Opening the mail proves the address; a passwordless account is classified as a magic-link identity.
+  deps.db
+    .prepare("UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?), identity_kind = COALESCE(identity_kind, CASE WHEN password_hash IS NULL THEN 'magic_link' END) WHERE id = ?")
+    .run(deps.clock.now(), user.id);
+  return completeFirstFactor(deps, getUser(deps.db, user.id)!, 'magic_link');
+}

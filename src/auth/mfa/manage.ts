@@ -1,0 +1,80 @@
+// MFA with a live session: status, disable, regenerate recovery codes, and the admin reset.
+import { NotFound } from '../../errors.ts';
+import { verifyPassword } from '../../security/index.ts';
+import type { AccountDeps, ClientInfo } from '../account-deps.ts';
+import { writeAudit } from '../audit.ts';
+import { getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
+import { fieldRequired, MfaNotEnabled, SecondFactorRejected } from '../errors.ts';
+import { invalidateSessions } from '../invalidate-sessions.ts';
+import type { Principal } from '../principal.ts';
+import { attemptKeys, clearAccountFailures, limited } from '../rate-limit.ts';
+import { assertInteractive } from './enroll.ts';
+import { remainingRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
+import { consumeSecondFactor, wipeMfa } from './second-factor.ts';
+
+export interface MfaStatus {
+  enabled: boolean;
+  pending: boolean;
+  enforced: boolean;
+  recovery_codes_remaining: number;
+  has_password: boolean;
+}
+
+/** The caller's MFA state. */
+export function mfaStatus(deps: AccountDeps, principal: Principal): MfaStatus {
+  const user = mustUser(deps, principal.userId);
+  return {
+    enabled: user.totp_enabled_at !== null,
+    pending: user.totp_pending_secret !== null,
+    enforced: getOrganization(deps.db, principal.baseOrgId)?.mfa_enforced === 1,
+    recovery_codes_remaining: user.totp_enabled_at ? remainingRecoveryCodes(deps.db, user.id) : 0,
+    has_password: user.password_hash !== null,
+  };
+}
+
+/** Checks a code (TOTP or recovery) plus the password when the user has one; SSO-only users need only the code. */
+async function proveFactors(deps: AccountDeps, user: UserRow, input: { code: string; password?: string | undefined }, client: ClientInfo): Promise<void> {
+  if (!user.totp_enabled_at) throw new MfaNotEnabled();
+  if (user.password_hash && !input.password) throw fieldRequired('password', 'Password required for accounts with a password');
+  await limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
+    if (user.password_hash && !(await verifyPassword(input.password ?? '', user.password_hash))) throw new SecondFactorRejected('password');
+    if (!(await consumeSecondFactor(deps, user, input.code))) throw new SecondFactorRejected('code');
+  });
+  clearAccountFailures(deps.db, user.id);
+}
+
+/** Turns MFA off after proving the factors. */
+export async function disableMfa(deps: AccountDeps, principal: Principal, input: { code: string; password?: string | undefined }, client: ClientInfo): Promise<void> {
+  assertInteractive(principal);
+  const user = mustUser(deps, principal.userId);
+  await proveFactors(deps, user, input, client);
+  wipeMfa(deps, user.id);
+  writeAudit(deps.db, deps.clock, { action: 'mfa_disabled', userId: user.id, orgId: principal.orgId });
+}
+
+/** Replaces the recovery codes after proving the factors; returns the new set once. */
+export async function regenerateRecoveryCodes(deps: AccountDeps, principal: Principal, input: { code: string; password?: string | undefined }, client: ClientInfo): Promise<string[]> {
+  assertInteractive(principal);
+  const user = mustUser(deps, principal.userId);
+  await proveFactors(deps, user, input, client);
+  const codes = await replaceRecoveryCodes(deps, user.id);
+  writeAudit(deps.db, deps.clock, { action: 'mfa_recovery_codes_regenerated', userId: user.id, orgId: principal.orgId });
+  return codes;
+}
+
+/** An admin removes a member's MFA; 404 when the target is not in the admin's organization. */
+export function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId: string): void {
+  const target = getUser(deps.db, targetUserId);
+  if (!target || !getMembership(deps.db, target.id, admin.orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
+  deps.db.transaction(() => {
+    wipeMfa(deps, target.id);
+    invalidateSessions(deps.db, deps.clock, target.id);
+  })();
+  writeAudit(deps.db, deps.clock, { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId });
+}
+
+function mustUser(deps: AccountDeps, id: string): UserRow {
+  const user = getUser(deps.db, id);
+  if (!user) throw new NotFound();
+  return user;
+}

@@ -1,0 +1,81 @@
+// Self-service MFA recovery for a user who lost the device: after the first factor (pending MFA
+// token), password users re-enter the password, magic-link users rely on the pending token; SSO and
+// unclassified passwordless identities must ask an admin. A mailed, single-use token then wipes MFA.
+import { verifyPassword } from '../../security/index.ts';
+import type { AccountDeps, ClientInfo } from '../account-deps.ts';
+import { consumeAccountToken, issueAccountToken, peekAccountToken, revokeAccountTokens } from '../account-tokens.ts';
+import { writeAudit } from '../audit.ts';
+import { getUser, type UserRow } from '../directory.ts';
+import { fieldRequired, InvalidAccountToken, MfaNotEnabled, MfaRecoveryIneligible, SecondFactorRejected } from '../errors.ts';
+import { invalidateSessions } from '../invalidate-sessions.ts';
+import { mfaRecoveryAdminMail, mfaRecoveryMail, mfaRemovedMail } from '../mails.ts';
+import { attemptKeys, clearAccountFailures, limited } from '../rate-limit.ts';
+import { userOfMfaToken } from '../sign-in.ts';
+import { wipeMfa } from './second-factor.ts';
+
+export const MFA_RECOVERY_TTL_MS = 3600_000;
+
+export interface RecoveryInfo {
+  email: string;
+  ip: string;
+  user_agent: string;
+  requested_at: number;
+  expires_at: number;
+}
+
+/** Checks eligibility and mails a recovery link to the user; admins are told. */
+export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: string; password?: string | undefined }, client: ClientInfo): Promise<void> {
+  const { user, orgId, factor } = userOfMfaToken(deps, input.mfaToken);
+  if (!user.totp_enabled_at) throw new MfaNotEnabled();
+  if (user.password_hash) {
+    if (!input.password) throw fieldRequired('password', 'Re-enter your password');
+    await limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
+      if (!(await verifyPassword(input.password ?? '', user.password_hash!))) throw new SecondFactorRejected('password');
+    });
+    clearAccountFailures(deps.db, user.id);
+  } else if (!(user.identity_kind === 'magic_link' && factor === 'magic_link')) {
+    throw new MfaRecoveryIneligible();
+  }
+  revokeAccountTokens(deps.db, deps.clock, user.id, 'mfa_recovery');
+  const data = { ip: client.ip, user_agent: client.userAgent, requested_at: deps.clock.now(), org_id: orgId };
+  const token = issueAccountToken(deps.db, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });
+  writeAudit(deps.db, deps.clock, { action: 'mfa_recovery_requested', userId: user.id, orgId, data: { ip: client.ip, user_agent: client.userAgent } });
+  await deps.mailer.send(mfaRecoveryMail(deps.baseUrl, user.email, token, client));
+  await notifyAdmins(deps, orgId, user, 'requested');
+}
+
+/** What a recovery token stands for, without spending it. */
+export function mfaRecoveryInfo(deps: AccountDeps, token: string): RecoveryInfo {
+  const row = peekAccountToken(deps.db, deps.clock, 'mfa_recovery', token);
+  const user = row && getUser(deps.db, row.user_id);
+  if (!row || !user) throw new InvalidAccountToken();
+  const data = JSON.parse(row.data) as { ip: string; user_agent: string; requested_at: number };
+  return { email: user.email, ip: data.ip, user_agent: data.user_agent, requested_at: data.requested_at, expires_at: row.expires_at };
+}
+
+/** Spends a recovery token: MFA wiped, every session ended, audit and notifications. */
+export async function consumeMfaRecovery(deps: AccountDeps, token: string, client: ClientInfo): Promise<void> {
+  const row = consumeAccountToken(deps.db, deps.clock, 'mfa_recovery', token);
+  const user = row && getUser(deps.db, row.user_id);
+  if (!row || !user) throw new InvalidAccountToken();
+  const orgId = (JSON.parse(row.data) as { org_id?: string }).org_id ?? null;
+  deps.db.transaction(() => {
+    wipeMfa(deps, user.id);
+    invalidateSessions(deps.db, deps.clock, user.id);
+  })();
+  writeAudit(deps.db, deps.clock, { action: 'mfa_recovery_completed', userId: user.id, orgId, data: { ip: client.ip, user_agent: client.userAgent } });
+  await deps.mailer.send(mfaRemovedMail(user.email));
+  if (orgId) await notifyAdmins(deps, orgId, user, 'completed');
+}
+
+async function notifyAdmins(deps: AccountDeps, orgId: string, user: UserRow, what: 'requested' | 'completed'): Promise<void> {
+  const admins = deps.db
+    .prepare(
+      `SELECT DISTINCT u.email FROM memberships m JOIN users u ON u.id = m.user_id
+       WHERE m.role = 'admin' AND u.disabled_at IS NULL AND u.id != ?
+         AND m.org_id IN (SELECT id FROM organizations WHERE id = ? OR id = (SELECT base_org_id FROM organizations WHERE id = ?))`,
+    )
+    .pluck()
+    .all(user.id, orgId, orgId) as string[];
+  for (const email of admins) await deps.mailer.send(mfaRecoveryAdminMail(email, user.email, what));
+}

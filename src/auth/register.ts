@@ -1,0 +1,62 @@
+// Registration and email verification. Every answer is the same whether the address is known, so
+// these endpoints never reveal who has an account; the mailbox owner learns the truth by mail.
+import { hashPassword } from '../security/index.ts';
+import type { AccountDeps } from './account-deps.ts';
+import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.ts';
+import { writeAudit } from './audit.ts';
+import { deliverInBackground } from './deliver.ts';
+import { createOrganization, createUser, findUserByEmail, setMembership } from './directory.ts';
+import { InvalidAccountToken } from './errors.ts';
+import { alreadyRegisteredMail, verificationMail } from './mails.ts';
+import { orgForEmailDomain } from './org-from-email.ts';
+import { assertPasswordStrength } from './password-policy.ts';
+
+export const VERIFY_TTL_MS = 24 * 3600_000;
+
+/** Creates an account (or, for a known address, mails its owner) and sends the verification mail. */
+export async function registerAccount(deps: AccountDeps, input: { email: string; password: string; name?: string | undefined }): Promise<void> {
+  const email = input.email.trim().toLowerCase();
+  assertPasswordStrength(input.password, email);
+  // Hash before looking the address up so both paths take the same time.
+  const passwordHash = await hashPassword(input.password);
+  const existing = findUserByEmail(deps.db, email);
+  if (existing) {
+    deliverInBackground(deps, alreadyRegisteredMail(deps.baseUrl, email));
+    return;
+  }
+  const user = deps.db.transaction(() => {
+    const created = createUser(deps.db, deps.clock, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash });
+    const domainOrg = orgForEmailDomain(deps.db, email);
+    if (domainOrg) {
+      setMembership(deps.db, deps.clock, { userId: created.id, orgId: domainOrg.id, role: 'user' });
+    } else {
+      // No organization serves the domain: the new user starts their own and administers it.
+      const org = createOrganization(deps.db, deps.clock, { name: `${created.name || email}'s organization` });
+      setMembership(deps.db, deps.clock, { userId: created.id, orgId: org.id, role: 'admin' });
+    }
+    writeAudit(deps.db, deps.clock, { action: 'registered', userId: created.id, orgId: domainOrg?.id ?? null });
+    return created;
+  })();
+  sendVerification(deps, user.id, email);
+}
+
+function sendVerification(deps: AccountDeps, userId: string, email: string): void {
+  revokeAccountTokens(deps.db, deps.clock, userId, 'verify_email');
+  const token = issueAccountToken(deps.db, deps.clock, { purpose: 'verify_email', userId, ttlMs: VERIFY_TTL_MS });
+  deliverInBackground(deps, verificationMail(deps.baseUrl, email, token));
+}
+
+/** Sends a new verification mail when the address belongs to an unverified account; silent otherwise. */
+export function resendVerification(deps: AccountDeps, email: string): void {
+  const user = findUserByEmail(deps.db, email);
+  if (!user || user.email_verified_at !== null || user.disabled_at !== null) return;
+  sendVerification(deps, user.id, user.email);
+}
+
+/** Marks the address verified with a single-use token. */
+export function verifyEmail(deps: AccountDeps, token: string): void {
+  const row = consumeAccountToken(deps.db, deps.clock, 'verify_email', token);
+  if (!row) throw new InvalidAccountToken();
+  deps.db.prepare('UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?').run(deps.clock.now(), row.user_id);
+  writeAudit(deps.db, deps.clock, { action: 'email_verified', userId: row.user_id });
+}

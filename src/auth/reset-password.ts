@@ -1,0 +1,43 @@
+// Password reset: a request mails a single-use, expiring token (same answer for unknown addresses);
+// confirming sets the new password and signs the user out everywhere.
+import { hashPassword } from '../security/index.ts';
+import type { AccountDeps } from './account-deps.ts';
+import { consumeAccountToken, issueAccountToken, peekAccountToken, revokeAccountTokens } from './account-tokens.ts';
+import { writeAudit } from './audit.ts';
+import { deliverInBackground } from './deliver.ts';
+import { findUserByEmail, getUser } from './directory.ts';
+import { InvalidAccountToken } from './errors.ts';
+import { invalidateSessions } from './invalidate-sessions.ts';
+import { resetPasswordMail } from './mails.ts';
+import { assertPasswordStrength } from './password-policy.ts';
+
+export const RESET_TTL_MS = 3600_000;
+
+/** Mails a reset link to an existing account that may have a password; silent otherwise. */
+export function requestPasswordReset(deps: AccountDeps, email: string): void {
+  const user = findUserByEmail(deps.db, email);
+  // SSO-only accounts have no password and must not gain one through the back door.
+  if (!user || user.disabled_at !== null || user.identity_kind === 'sso') return;
+  revokeAccountTokens(deps.db, deps.clock, user.id, 'reset_password');
+  const token = issueAccountToken(deps.db, deps.clock, { purpose: 'reset_password', userId: user.id, ttlMs: RESET_TTL_MS });
+  deliverInBackground(deps, resetPasswordMail(deps.baseUrl, user.email, token));
+}
+
+/** Sets a new password with a reset token; the token is spent once even if two requests race. */
+export async function confirmPasswordReset(deps: AccountDeps, { token, newPassword }: { token: string; newPassword: string }): Promise<void> {
+  // Strength is checked before the token is spent, so a weak choice can be retried with the same link.
+  const live = peekAccountToken(deps.db, deps.clock, 'reset_password', token);
+  const user = live && getUser(deps.db, live.user_id);
+  if (!user) throw new InvalidAccountToken();
+  assertPasswordStrength(newPassword, user.email, 'new_password');
+  const hash = await hashPassword(newPassword);
+  const consumed = consumeAccountToken(deps.db, deps.clock, 'reset_password', token);
+  if (!consumed) throw new InvalidAccountToken();
+  deps.db.transaction(() => {
+    deps.db
+      .prepare("UPDATE users SET password_hash = ?, identity_kind = 'password', email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?")
+      .run(hash, deps.clock.now(), consumed.user_id);
+    invalidateSessions(deps.db, deps.clock, consumed.user_id);
+  })();
+  writeAudit(deps.db, deps.clock, { action: 'password_reset', userId: consumed.user_id });
+}

@@ -1,0 +1,78 @@
+// Password sign-in and the hand-over every first factor (password, magic link, SSO) shares: a
+// session, or a pending MFA token when MFA is on, or an enrollment token when the organization
+// enforces MFA and the user has none.
+import { dummyPasswordHash, verifyPassword } from '../security/index.ts';
+import type { AccountDeps, ClientInfo } from './account-deps.ts';
+import { writeAudit } from './audit.ts';
+import { baseOrgOf, findUserByEmail, getMembership, getOrganization, getUser, type UserRow } from './directory.ts';
+import { EmailNotVerified, InvalidCredentials, InvalidMfaCode, InvalidMfaToken } from './errors.ts';
+import { signJwt, verifyJwt } from './jwt.ts';
+import { consumeSecondFactor } from './mfa/second-factor.ts';
+import { attemptKeys, clearAccountFailures, limited } from './rate-limit.ts';
+import { startSession, type StartedSession } from './sessions.ts';
+
+export type FirstFactor = 'password' | 'magic_link' | 'sso';
+
+export const MFA_PENDING_TTL_SECONDS = 5 * 60;
+export const ENROLLMENT_TTL_SECONDS = 15 * 60;
+
+export type SignInResult =
+  | { kind: 'session'; session: StartedSession; user: UserRow; orgId: string }
+  | { kind: 'mfa_required'; mfaToken: string; expiresIn: number }
+  | { kind: 'enrollment_required'; enrollmentToken: string; expiresIn: number };
+
+/** The organization a fresh sign-in acts in: the default workspace if still a member, else the base organization. */
+export function signInOrg(deps: Pick<AccountDeps, 'db'>, user: UserRow): string {
+  if (user.default_workspace_id && getMembership(deps.db, user.id, user.default_workspace_id)) return user.default_workspace_id;
+  const base = baseOrgOf(deps.db, user.id);
+  if (!base) throw new InvalidCredentials();
+  return base.id;
+}
+
+/** Continues after a verified first factor; `inOrg` pins the organization (SSO signs into its own). */
+export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: FirstFactor, inOrg?: string): SignInResult {
+  const orgId = inOrg ?? signInOrg(deps, user);
+  const claims = { sub: user.id, org: orgId, tv: user.token_version, amr: factor };
+  if (user.totp_enabled_at) {
+    return { kind: 'mfa_required', mfaToken: signJwt(deps.jwtKey, deps.clock, 'mfa_pending', claims, MFA_PENDING_TTL_SECONDS), expiresIn: MFA_PENDING_TTL_SECONDS };
+  }
+  const base = getOrganization(deps.db, getOrganization(deps.db, orgId)?.base_org_id ?? orgId);
+  if (base?.mfa_enforced) {
+    return { kind: 'enrollment_required', enrollmentToken: signJwt(deps.jwtKey, deps.clock, 'enrollment', claims, ENROLLMENT_TTL_SECONDS), expiresIn: ENROLLMENT_TTL_SECONDS };
+  }
+  writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, data: { factor } });
+  return { kind: 'session', session: startSession(deps, user, orgId), user, orgId };
+}
+
+/** Checks email and password (same answer and similar time for unknown accounts), then continues the sign-in. */
+export async function passwordSignIn(deps: AccountDeps, { email, password }: { email: string; password: string }, client: ClientInfo): Promise<SignInResult> {
+  const user = findUserByEmail(deps.db, email);
+  const account = user?.id ?? email.trim().toLowerCase();
+  const verified = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+    if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
+    clearAccountFailures(deps.db, account);
+    return user;
+  });
+  if (verified.email_verified_at === null) throw new EmailNotVerified();
+  return completeFirstFactor(deps, verified, 'password');
+}
+
+/** The user behind a live pending-MFA token, or InvalidMfaToken. */
+export function userOfMfaToken(deps: AccountDeps, mfaToken: string): { user: UserRow; orgId: string; factor: FirstFactor } {
+  const claims = verifyJwt(deps.jwtKey, deps.clock, 'mfa_pending', mfaToken);
+  const user = claims && getUser(deps.db, claims.sub);
+  if (!claims || !user || user.token_version !== claims.tv || user.disabled_at !== null) throw new InvalidMfaToken();
+  return { user, orgId: claims.org, factor: (claims['amr'] as FirstFactor | undefined) ?? 'password' };
+}
+
+/** The second sign-in step: a pending MFA token plus a TOTP or recovery code gives a session. */
+export async function mfaSignIn(deps: AccountDeps, { mfaToken, code }: { mfaToken: string; code: string }, client: ClientInfo): Promise<StartedSession & { user: UserRow; orgId: string }> {
+  const { user, orgId, factor } = userOfMfaToken(deps, mfaToken);
+  return limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
+    if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
+    clearAccountFailures(deps.db, user.id);
+    writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, data: { factor, mfa: true } });
+    return { ...startSession(deps, user, orgId), user, orgId };
+  });
+}

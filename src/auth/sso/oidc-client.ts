@@ -1,0 +1,87 @@
+// The relying-party half of OpenID Connect: discovery, the authorization URL (code flow with PKCE,
+// state and nonce), the code exchange and id_token checks (jose, JWKS of the issuer).
+import { createHash, randomBytes } from 'node:crypto';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { Clock } from '../../clock.ts';
+import { AppError } from '../../errors.ts';
+
+export interface OidcMetadata {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  jwks_uri: string;
+}
+
+/** The identity provider failed or answered something we cannot trust. */
+export class SsoFailed extends AppError {
+  constructor(reason: string) {
+    super('unauthorized', 'SSO_FAILED', 'Single sign-on failed', { reason });
+  }
+}
+
+/** Reads the provider's discovery document and checks it names the configured issuer. */
+export async function discover(issuer: string): Promise<OidcMetadata> {
+  const res = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) throw new SsoFailed('discovery_failed');
+  const meta = (await res.json()) as Partial<OidcMetadata>;
+  if (meta.issuer !== issuer || !meta.authorization_endpoint || !meta.token_endpoint || !meta.jwks_uri) throw new SsoFailed('bad_discovery_document');
+  return meta as OidcMetadata;
+}
+
+/** Fresh state, nonce and PKCE verifier. */
+export function newLoginSecrets(): { state: string; nonce: string; codeVerifier: string; codeChallenge: string } {
+  const codeVerifier = randomBytes(32).toString('base64url');
+  return {
+    state: randomBytes(32).toString('base64url'),
+    nonce: randomBytes(32).toString('base64url'),
+    codeVerifier,
+    codeChallenge: createHash('sha256').update(codeVerifier).digest('base64url'),
+  };
+}
+
+/** The URL that sends the browser to the provider. */
+export function authorizationUrl(meta: OidcMetadata, p: { clientId: string; redirectUri: string; state: string; nonce: string; codeChallenge: string }): string {
+  const url = new URL(meta.authorization_endpoint);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: p.clientId,
+    redirect_uri: p.redirectUri,
+    scope: 'openid email profile',
+    state: p.state,
+    nonce: p.nonce,
+    code_challenge: p.codeChallenge,
+    code_challenge_method: 'S256',
+  }).toString();
+  return url.toString();
+}
+
+/** Exchanges the code and verifies the id_token (signature, issuer, audience, expiry, nonce). */
+export async function exchangeCode(
+  meta: OidcMetadata,
+  clock: Clock,
+  p: { clientId: string; clientSecret: string | undefined; redirectUri: string; code: string; codeVerifier: string; nonce: string },
+): Promise<JWTPayload> {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const form = new URLSearchParams({ grant_type: 'authorization_code', code: p.code, redirect_uri: p.redirectUri, code_verifier: p.codeVerifier });
+  if (p.clientSecret) {
+    headers['authorization'] = `Basic ${Buffer.from(`${encodeURIComponent(p.clientId)}:${encodeURIComponent(p.clientSecret)}`).toString('base64')}`;
+  } else {
+    form.set('client_id', p.clientId);
+  }
+  const res = await fetch(meta.token_endpoint, { method: 'POST', headers, body: form.toString(), signal: AbortSignal.timeout(10_000) });
+  const body = (await res.json().catch(() => ({}))) as { id_token?: string };
+  if (!res.ok || typeof body.id_token !== 'string') throw new SsoFailed('token_exchange_failed');
+  try {
+    const { payload } = await jwtVerify(body.id_token, createRemoteJWKSet(new URL(meta.jwks_uri)), {
+      issuer: meta.issuer,
+      audience: p.clientId,
+      currentDate: new Date(clock.now()),
+      clockTolerance: 60,
+    });
+    if (payload['nonce'] !== p.nonce) throw new SsoFailed('nonce_mismatch');
+    return payload;
+  } catch (err) {
+    if (err instanceof SsoFailed) throw err;
+    throw new SsoFailed('invalid_id_token');
+  }
+}

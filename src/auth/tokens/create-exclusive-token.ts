@@ -1,0 +1,45 @@
+// MCP and CLI tokens: one live token per user and kind. Creating one revokes the user's earlier
+// tokens of that kind in the same transaction, so two concurrent creations never leave two alive.
+import { insertToken } from '../api-tokens.ts';
+import { SCOPE_API_FULL, SCOPE_MCP_ALL, type Principal } from '../principal.ts';
+import type { TokenDeps } from './deps.ts';
+import { revokeTokensOfKind } from './revoke-token.ts';
+import { toTokenView, type CreatedToken } from './token-view.ts';
+
+/** MCP tokens live for 365 days (interface part 8). */
+export const MCP_TOKEN_TTL_MS = 365 * 24 * 3600 * 1000;
+
+/** Creates the caller's MCP token (scope mcp:*, 365 days), revoking the previous one. */
+export function createMcpToken(deps: TokenDeps, principal: Principal): CreatedToken {
+  return deps.db.transaction(() => {
+    revokeTokensOfKind(deps, principal.userId, 'mcp');
+    const now = deps.clock.now();
+    const { value, row } = insertToken(deps.db, deps.clock, {
+      userId: principal.userId,
+      orgId: principal.orgId,
+      kind: 'mcp',
+      scopes: [SCOPE_MCP_ALL],
+      name: 'MCP token',
+      expiresAt: now + MCP_TOKEN_TTL_MS,
+      createdBy: principal.userId,
+    });
+    return { ...toTokenView(row, now), token: value };
+  })();
+}
+
+/** Creates a CLI token (scope api:full) for the caller, revoking their existing CLI tokens. */
+export function createCliToken(deps: TokenDeps, principal: Principal): CreatedToken {
+  return deps.db.transaction(() => {
+    revokeTokensOfKind(deps, principal.userId, 'cli');
+    const now = deps.clock.now();
+    const { value, row } = insertToken(deps.db, deps.clock, {
+      userId: principal.userId,
+      orgId: principal.orgId,
+      kind: 'cli',
+      scopes: [SCOPE_API_FULL],
+      name: 'CLI',
+      createdBy: principal.userId,
+    });
+    return { ...toTokenView(row, now), token: value };
+  })();
+}

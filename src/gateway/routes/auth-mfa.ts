@@ -1,0 +1,93 @@
+// MFA enrollment and management (interface part 3, "MFA enrollment"); recovery routes live in auth-recovery.ts.
+import { z } from 'zod';
+import { confirmMfa, setupMfa } from '../../auth/mfa/enroll.ts';
+import { adminResetMfa, disableMfa, mfaStatus, regenerateRecoveryCodes } from '../../auth/mfa/manage.ts';
+import { accountDeps, clientInfo } from '../account-deps.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+import { sessionAnswer } from './auth.ts';
+
+const Code = z.string().trim().min(6).max(64);
+const CodeAndPassword = z.object({ code: Code, password: z.string().min(1).max(1024).optional() });
+
+export function authMfaRoutes(s: Services) {
+  const deps = accountDeps(s);
+  return [
+    route({
+      method: 'POST',
+      path: '/api/auth/mfa/setup',
+      operationId: 'mfa_setup',
+      summary: 'Starts MFA enrollment: a new pending secret and its otpauth URI',
+      tags: ['mfa'],
+      auth: 'user',
+      alsoAccepts: ['enrollment'],
+      body: z.object({}).optional(),
+      response: z.object({ provisioning_uri: z.string(), secret: z.string() }),
+      handler: ({ principal }) => setupMfa(deps, principal!),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/mfa/confirm',
+      operationId: 'mfa_confirm',
+      summary: 'Activates MFA with the first code; returns 10 recovery codes once (and a session for an enrollment token)',
+      tags: ['mfa'],
+      auth: 'user',
+      alsoAccepts: ['enrollment'],
+      body: z.object({ code: Code }),
+      response: z.object({ recovery_codes: z.array(z.string()), access_token: z.string().optional(), token_type: z.string().optional() }),
+      handler: async ({ principal, body, ctx }) => {
+        const done = await confirmMfa(deps, principal!, body.code);
+        return { recovery_codes: done.recoveryCodes, ...(done.session ? sessionAnswer(s, ctx, done.session) : {}) };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/mfa/disable',
+      operationId: 'mfa_disable',
+      summary: 'Turns MFA off: a TOTP or recovery code, plus the password when the user has one',
+      tags: ['mfa'],
+      auth: 'user',
+      body: CodeAndPassword,
+      response: z.object({ status: z.string() }),
+      handler: async ({ principal, body, ctx }) => {
+        await disableMfa(deps, principal!, body, clientInfo(ctx));
+        return { status: 'disabled' };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/mfa/recovery_codes/regenerate',
+      operationId: 'mfa_regenerate_recovery_codes',
+      summary: 'Replaces the recovery codes (same checks as disable)',
+      tags: ['mfa'],
+      auth: 'user',
+      body: CodeAndPassword,
+      response: z.object({ recovery_codes: z.array(z.string()) }),
+      handler: async ({ principal, body, ctx }) => ({ recovery_codes: await regenerateRecoveryCodes(deps, principal!, body, clientInfo(ctx)) }),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/auth/mfa/status',
+      operationId: 'mfa_status',
+      summary: 'MFA state of the caller',
+      tags: ['mfa'],
+      auth: 'user',
+      handler: ({ principal }) => mfaStatus(deps, principal!),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/admin/users/{user_id}/mfa/reset',
+      operationId: 'admin_reset_user_mfa',
+      summary: "Removes a member's MFA and signs them out everywhere (admins of the user's organization only)",
+      tags: ['mfa'],
+      auth: 'user',
+      role: 'admin',
+      params: z.object({ user_id: z.string().min(1).max(100) }),
+      response: z.object({ status: z.string() }),
+      handler: ({ principal, params }) => {
+        adminResetMfa(deps, principal!, params.user_id);
+        return { status: 'reset' };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,177 @@
+// Sign-in, sign-out and the account lifecycle endpoints (interface part 4, "Authentication and account").
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { getUser } from '../../auth/directory.ts';
+import { fieldRequired } from '../../auth/errors.ts';
+import { mfaSignIn, passwordSignIn, type SignInResult } from '../../auth/sign-in.ts';
+import { endSession, SESSION_TTL_SECONDS, type StartedSession } from '../../auth/sessions.ts';
+import { registerAccount, resendVerification, verifyEmail } from '../../auth/register.ts';
+import { confirmPasswordReset, requestPasswordReset } from '../../auth/reset-password.ts';
+import { accountDeps, clientInfo } from '../account-deps.ts';
+import { clearSessionCookie, setSessionCookie } from '../cookies.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+
+const Email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'Invalid email address');
+const Status = z.object({ status: z.string() });
+
+export const TokenResponse = z.object({
+  access_token: z.string().optional(),
+  token_type: z.string(),
+  expires_in: z.number().optional(),
+  mfa_required: z.boolean().optional(),
+  mfa_token: z.string().optional(),
+  mfa_enrollment_required: z.boolean().optional(),
+  enrollment_token: z.string().optional(),
+});
+
+/** Sets the session cookie and shapes the access-token answer. */
+export function sessionAnswer(s: Services, ctx: Context, session: StartedSession) {
+  setSessionCookie(ctx, session.token, session.expiresAt - s.clock.now(), s.config.baseUrl.startsWith('https://'));
+  return { access_token: session.token, token_type: 'bearer', expires_in: SESSION_TTL_SECONDS };
+}
+
+/** The answer to a completed first factor: a session, or what the next step needs. */
+export function signInAnswer(s: Services, ctx: Context, result: SignInResult) {
+  if (result.kind === 'session') return sessionAnswer(s, ctx, result.session);
+  if (result.kind === 'mfa_required') return { mfa_required: true, mfa_token: result.mfaToken, token_type: 'mfa_pending', expires_in: result.expiresIn };
+  return { mfa_enrollment_required: true, enrollment_token: result.enrollmentToken, token_type: 'bearer', expires_in: result.expiresIn };
+}
+
+export function authRoutes(s: Services) {
+  const deps = accountDeps(s);
+  const https = s.config.baseUrl.startsWith('https://');
+  return [
+    route({
+      method: 'POST',
+      path: '/api/auth/token',
+      operationId: 'login_for_access_token',
+      summary: 'Password sign-in (JSON or the OAuth2 password form); a session, or a pending MFA or enrollment token',
+      tags: ['auth'],
+      auth: 'none',
+      bodyType: 'json_or_form',
+      body: z.object({ email: Email.optional(), username: Email.optional(), password: z.string().min(1).max(1024), grant_type: z.string().optional() }),
+      response: TokenResponse,
+      handler: async ({ body, ctx }) => {
+        const email = body.email ?? body.username;
+        if (!email) throw fieldRequired('email');
+        return signInAnswer(s, ctx, await passwordSignIn(deps, { email, password: body.password }, clientInfo(ctx)));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/token/mfa',
+      operationId: 'login_mfa',
+      summary: 'Second sign-in step: pending MFA token plus a TOTP or recovery code',
+      tags: ['auth'],
+      auth: 'none',
+      body: z.object({ mfa_token: z.string().min(1).max(4096), code: z.string().trim().min(6).max(64) }),
+      response: TokenResponse,
+      handler: async ({ body, ctx }) => sessionAnswer(s, ctx, await mfaSignIn(deps, { mfaToken: body.mfa_token, code: body.code }, clientInfo(ctx))),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/logout',
+      operationId: 'logout',
+      summary: 'Ends the current session and clears the cookie',
+      tags: ['auth'],
+      auth: 'user',
+      body: z.object({}),
+      response: Status,
+      handler: ({ principal, ctx }) => {
+        if (principal?.sessionId) endSession(s.store.db, s.clock, principal.sessionId);
+        clearSessionCookie(ctx, https);
+        return { status: 'logged_out' };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/auth/me',
+      operationId: 'me',
+      summary: 'The current user in the current organization',
+      tags: ['auth'],
+      auth: 'user',
+      handler: ({ principal }) => {
+        const p = principal!;
+        const user = getUser(s.store.db, p.userId)!;
+        return {
+          user_id: user.id,
+          email: user.email,
+          name: user.name,
+          slack_title: user.slack_title,
+          org_id: p.orgId,
+          base_org_id: p.baseOrgId,
+          role: p.role,
+          permissions: p.permissions,
+          credential: p.credential,
+          email_verified: user.email_verified_at !== null,
+          mfa_enabled: user.totp_enabled_at !== null,
+          has_password: user.password_hash !== null,
+          default_workspace_id: user.default_workspace_id,
+        };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/register',
+      operationId: 'register',
+      summary: 'Creates an account and mails a verification link (same answer for known addresses)',
+      tags: ['auth'],
+      auth: 'none',
+      status: 202,
+      body: z.object({ email: Email, password: z.string().min(1).max(1024), name: z.string().trim().max(200).optional() }),
+      response: Status,
+      handler: async ({ body }) => {
+        await registerAccount(deps, body);
+        return { status: 'verification_sent' };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/resend_verification_mail',
+      operationId: 'resend_verification_mail',
+      summary: 'Sends the verification mail again (same answer for every address)',
+      tags: ['auth'],
+      auth: 'none',
+      status: 202,
+      body: z.object({ email: Email }),
+      response: Status,
+      handler: ({ body }) => {
+        resendVerification(deps, body.email);
+        return { status: 'verification_sent' };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/verify',
+      operationId: 'verify',
+      summary: 'Verifies an email address with the token from the mail',
+      tags: ['auth'],
+      auth: 'none',
+      body: z.object({ token: z.string().min(1).max(512) }),
+      response: Status,
+      handler: ({ body }) => {
+        verifyEmail(deps, body.token);
+        return { status: 'verified' };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/reset_password',
+      operationId: 'reset_password',
+      summary: 'Requests a reset mail ({email}) or sets a new password ({token, new_password})',
+      tags: ['auth'],
+      auth: 'none',
+      body: z.union([z.object({ token: z.string().min(1).max(512), new_password: z.string().min(1).max(1024) }), z.object({ email: Email })]),
+      response: Status,
+      handler: async ({ body }) => {
+        if ('token' in body) {
+          await confirmPasswordReset(deps, { token: body.token, newPassword: body.new_password });
+          return { status: 'password_changed' };
+        }
+        requestPasswordReset(deps, body.email);
+        return { status: 'reset_mail_sent' };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,50 @@
+import test from 'ava';
+import { createOrganization, createUser, principalFor, setMembership } from '../../../src/auth/index.ts';
+import { completeCliLogin, pollCliLogin, startCliLogin, type CliLoginDeps } from '../../../src/auth/tokens/index.ts';
+import { FakeClock } from '../../../src/clock.ts';
+import { AppError } from '../../../src/errors.ts';
+import { createSecretBox } from '../../../src/security/index.ts';
+import { openStore } from '../../../src/store/index.ts';
+
+function setup(maxLive?: number) {
+  const store = openStore({ file: ':memory:' });
+  const clock = new FakeClock();
+  const deps: CliLoginDeps = {
+    db: store.db,
+    clock,
+    secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')),
+    ttlMs: 600_000,
+    baseUrl: 'https://sextant.example',
+    ...(maxLive === undefined ? {} : { maxLive }),
+  };
+  createOrganization(store.db, clock, { id: 'o1', name: 'O1' });
+  const user = createUser(store.db, clock, { email: 'a@example.com' });
+  setMembership(store.db, clock, { userId: user.id, orgId: 'o1', role: 'user' });
+  const principal = principalFor(store.db, user, 'o1', 'session', [])!;
+  return { deps, principal, store };
+}
+
+test('starting refuses with CLI_LOGIN_BUSY once the ceiling of live sign-ins is reached, until they expire', (t) => {
+  const { deps } = setup(3);
+  for (let i = 0; i < 3; i++) startCliLogin(deps);
+  const err = t.throws(() => startCliLogin(deps), { instanceOf: AppError });
+  t.is(err?.code, 'CLI_LOGIN_BUSY');
+  t.is(err?.kind, 'rate_limited');
+  (deps.clock as FakeClock).advance(600_000);
+  t.notThrows(() => startCliLogin(deps));
+});
+
+test('the authorize URL is built on the configured base URL', (t) => {
+  const { deps } = setup();
+  t.regex(startCliLogin(deps).authorize_url, /^https:\/\/sextant\.example\/cli\/authorize\?code=[\w-]+$/);
+});
+
+test('the held token is sealed and handed over once', (t) => {
+  const { deps, principal } = setup();
+  const s = startCliLogin(deps);
+  completeCliLogin(deps, principal, s.code);
+  const first = pollCliLogin(deps, s.code);
+  t.is(first.status, 'complete');
+  const again = t.throws(() => pollCliLogin(deps, s.code), { instanceOf: AppError });
+  t.is(again?.code, 'CLI_LOGIN_NOT_FOUND');
+});

@@ -1,0 +1,45 @@
+// Request helpers shared by the token tests.
+import type { TestApp } from '../../helpers/app.ts';
+
+export interface Caller {
+  /** A value for the API-KEY header. */
+  key?: string;
+  /** A session JWT, sent as the session cookie. */
+  session?: string;
+  bearer?: string;
+}
+
+/** Calls a REST route with a credential and an optional JSON body; returns status and parsed body. */
+export async function call(
+  t0: TestApp,
+  method: string,
+  path: string,
+  who: Caller = {},
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> & { detail?: unknown; code?: string } }> {
+  const headers: Record<string, string> = {};
+  if (who.key) headers['API-KEY'] = who.key;
+  if (who.session) headers['cookie'] = `sextant_session=${who.session}`;
+  if (who.bearer) headers['authorization'] = `Bearer ${who.bearer}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await t0.fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '0' } },
+};
+
+/** Sends an MCP initialize request to /ai/mcp with the given X-API-KEY (and optional query string). */
+export async function mcpInitialize(t0: TestApp, apiKey: string | undefined, query = ''): Promise<{ status: number; text: string }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  if (apiKey) headers['X-API-KEY'] = apiKey;
+  const res = await t0.fetch(`/ai/mcp${query}`, { method: 'POST', headers, body: JSON.stringify(INITIALIZE) });
+  return { status: res.status, text: await res.text() };
+}
+
+export const DAY = 24 * 3600 * 1000;
