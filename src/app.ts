@@ -2,9 +2,13 @@
 import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import { openDuckDbSql } from './data/guard/index.ts';
+import { readTargetTables } from './data/index.ts';
+import type { TableDocsSource } from './data/types.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createOAuthServer } from './gateway/oauth/create-provider.ts';
+import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
 import { purgeExpiredOAuthModels } from './mcp/oauth/sqlite-adapter.ts';
@@ -20,6 +24,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
   extraRoutes?: (s: Services) => RouteDef[];
+  /** Where table documentation comes from (default: the organization's knowledge repository). */
+  tableDocs?: TableDocsSource;
   /** What the MCP tools call; unwired stand-ins until the data plane, agent and knowledge are wired. */
   mcpPorts?: McpPorts;
 }
@@ -42,15 +48,28 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
   const clock = deps.clock ?? systemClock;
-  const secretBox = createSecretBox(config.secrets.encryptionKey);
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
+  const secretBox = createSecretBox(config.secrets.encryptionKey);
+  const knowledge = createKnowledgeDeps({ db: store.db, clock, log, secretBox, dataDir: config.dataDir });
+  const duckdbSql = await openDuckDbSql();
   const services: Services = {
     config,
     clock,
     store,
     log,
-    secretBox,
     mailer: deps.mailer ?? smtp ?? createOutboxMailer({ db: store.db, clock, log }),
+    secretBox,
+    knowledge,
+    data: {
+      db: store.db,
+      clock,
+      secretBox,
+      tools: { duckdb: duckdbSql },
+      docs: deps.tableDocs ?? createTableDocsSource(knowledge),
+      fileRoots: config.data.warehouseRoots,
+      statementTimeoutMs: config.data.queryTimeoutMs,
+      defaultRowLimit: config.data.queryRowLimit,
+    },
     shutdown: shutdown.signal,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     mcp: deps.mcpPorts ?? unwiredMcpPorts,
@@ -58,8 +77,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
   const purge = setInterval(() => purgeExpiredOAuthModels(store.db, clock), 3600_000);
   purge.unref();
+  // Environment sync_target reads the dev targets' metadata through the data plane.
+  knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(services.data, principal, connectionId, target) };
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
+  // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
+  const janitor = startEnvironmentJanitor(knowledge);
   return {
     koa: gateway.app,
     services,
@@ -70,6 +93,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       shutdown.abort();
       clearInterval(purge);
       smtp?.close();
+      janitor.stop();
+      duckdbSql.close();
       if (store.db.open) store.close();
     },
   };

@@ -27,6 +27,8 @@ export interface Config {
   mail: MailConfig;
   /** bcrypt cost of MFA recovery codes (default 10; tests lower it). */
   bcryptCost: number;
+  /** Data plane: default row limit of the context-agent query, statement timeout, warehouse file folders. */
+  data: DataConfig;
   secrets: Secrets;
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
@@ -36,6 +38,17 @@ export interface Config {
 export interface MailConfig {
   smtpUrl: string | undefined;
   from: string;
+}
+
+export interface DataConfig {
+  /** Rows returned by a query when the caller sets no limit (SEXTANT_QUERY_ROW_LIMIT, default 10,000). */
+  queryRowLimit: number;
+  /** Server-side statement timeout (SEXTANT_QUERY_TIMEOUT_MS, default 60,000). */
+  queryTimeoutMs: number;
+  /** Folders DuckDB and SQLite connection files may live in (SEXTANT_WAREHOUSE_ROOTS, default `<dataDir>/warehouse`). */
+  warehouseRoots: string[];
+  /** Orders in the generated demo warehouse (SEXTANT_DEMO_WAREHOUSE_ORDERS, default 120,000). */
+  demoWarehouseOrders: number;
 }
 
 export interface Secrets {
@@ -65,6 +78,10 @@ const envSchema = z.object({
   SEXTANT_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SEXTANT_MAIL_FROM: z.string().min(3).default('Sextant <no-reply@localhost>'),
   SEXTANT_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
+  SEXTANT_QUERY_ROW_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  SEXTANT_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  SEXTANT_WAREHOUSE_ROOTS: z.string().optional(),
+  SEXTANT_DEMO_WAREHOUSE_ORDERS: z.coerce.number().int().min(100).max(10_000_000).default(120_000),
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
@@ -107,6 +124,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: e.SEXTANT_MAIL_FROM,
     },
     bcryptCost: e.SEXTANT_BCRYPT_COST,
+    data: {
+      queryRowLimit: e.SEXTANT_QUERY_ROW_LIMIT,
+      queryTimeoutMs: e.SEXTANT_QUERY_TIMEOUT_MS,
+      warehouseRoots: (e.SEXTANT_WAREHOUSE_ROOTS ?? join(dataDir, 'warehouse'))
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map((p) => resolve(dataDir, p)),
+      demoWarehouseOrders: e.SEXTANT_DEMO_WAREHOUSE_ORDERS,
+    },
     secrets,
     warnings,
   };

@@ -1,7 +1,10 @@
 // The demo organization of `npm start`: created once, reused on later starts. Its sign-in details
 // are in the README and are for local trials only.
-import { createOrganization, createUser, getOrganization, setMembership, type Role } from '../auth/index.ts';
+import { fileURLToPath } from 'node:url';
+import { createOrganization, createUser, findUserByEmail, getOrganization, setMembership, type Role } from '../auth/index.ts';
+import { seedDemoWarehouse } from '../data/demo/seed-demo-warehouse.ts';
 import type { Services } from '../gateway/services.ts';
+import { seedKnowledge } from '../knowledge/index.ts';
 import { hashPassword } from '../security/index.ts';
 
 export const DEMO_ORG_ID = 'demo';
@@ -12,8 +15,30 @@ export const DEMO_USERS: { email: string; name: string; password: string; role: 
   { email: 'analyst@demo.sextant.local', name: 'Ana Analyst', password: 'demo-analyst-password', role: 'user', canMerge: false },
 ];
 
-/** Seeds the demo organization and its users; does nothing when it already exists. */
-export async function seedDemo(s: Pick<Services, 'store' | 'clock' | 'log'>): Promise<void> {
+/** Documentation of the demo warehouse, committed as the demo organization's first knowledge commit. */
+export const DEMO_KNOWLEDGE_DIR = fileURLToPath(new URL('../../fixtures/knowledge', import.meta.url));
+
+type SeedServices = Pick<Services, 'store' | 'clock' | 'log' | 'knowledge' | 'config' | 'secretBox'>;
+
+/** Seeds the demo organization, its users, its knowledge and its warehouse; steps already done are skipped. */
+export async function seedDemo(s: SeedServices): Promise<void> {
+  await seedDemoOrg(s);
+  await seedDemoKnowledge(s);
+  const { dataDir, data } = s.config;
+  await seedDemoWarehouse(
+    { db: s.store.db, clock: s.clock, secretBox: s.secretBox, log: s.log, dataDir, fileRoots: data.warehouseRoots, orders: data.demoWarehouseOrders },
+    DEMO_ORG_ID,
+  );
+}
+
+async function seedDemoKnowledge(s: SeedServices): Promise<void> {
+  const admin = findUserByEmail(s.store.db, DEMO_USERS[0]!.email);
+  const author = { name: admin?.name ?? 'Sextant', email: admin?.email ?? 'demo@sextant.local', timestamp: Math.floor(s.clock.now() / 1000) };
+  const seeded = await seedKnowledge(s.knowledge, { orgId: DEMO_ORG_ID, dir: DEMO_KNOWLEDGE_DIR, author, message: 'Document the demo warehouse' });
+  if (seeded) s.log.info({ org_id: DEMO_ORG_ID }, 'seeded the demo knowledge');
+}
+
+async function seedDemoOrg(s: Pick<Services, 'store' | 'clock' | 'log'>): Promise<void> {
   const { db } = s.store;
   if (getOrganization(db, DEMO_ORG_ID)) return;
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));

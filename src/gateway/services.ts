@@ -1,5 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { KnowledgeDeps } from '../knowledge/index.ts';
+import type { DataDeps } from '../data/deps.ts';
 import type { Logger } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
@@ -16,6 +18,10 @@ export interface Services {
   secretBox: SecretBox;
   /** Outgoing mail (SMTP, or the outbox table when no server is configured). */
   mailer: Mailer;
+  /** Knowledge repositories, environments and mirroring. */
+  knowledge: KnowledgeDeps;
+  /** The data plane: connections, guard, row-level security, governed queries, table docs. */
+  data: DataDeps;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
   /** The OAuth 2.1 authorization server for MCP clients (mounted at /oauth). */

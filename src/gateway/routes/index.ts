@@ -7,9 +7,15 @@ import { authRecoveryRoutes } from './auth-recovery.ts';
 import { authRoutes } from './auth.ts';
 import { cliAuthorizeRoutes } from './cli-authorize.ts';
 import { cliLoginRoutes } from './cli-login.ts';
+import { connectionRoutes } from './connections.ts';
+import { dataCatalogRoutes } from './data-catalog.ts';
+import { dataQueryRoutes } from './data-queries.ts';
+import { environmentRoutes } from './environments.ts';
 import { healthRoutes } from './health.ts';
+import { knowledgeRoutes } from './knowledge.ts';
 import { loginPageRoutes } from './login-page.ts';
 import { mcpOAuthRoutes } from './mcp-oauth.ts';
+import { rowSecurityRoutes } from './row-security.ts';
 import { ssoRoutes } from './sso.ts';
 import { tokenRoutes } from './tokens.ts';
 import { workspaceRoutes } from './workspaces.ts';
@@ -26,6 +32,12 @@ const tables: ((s: Services) => RouteDef[])[] = [
   tokenRoutes,
   cliLoginRoutes,
   cliAuthorizeRoutes,
+  knowledgeRoutes,
+  environmentRoutes,
+  connectionRoutes,
+  rowSecurityRoutes,
+  dataQueryRoutes,
+  dataCatalogRoutes,
   mcpOAuthRoutes,
 ];
 

@@ -1,0 +1,42 @@
+// Opens a driver for a stored connection, and the admin "test connection" check.
+import type { Driver, DriverContext } from '../drivers/driver.ts';
+import { DRIVERS } from '../drivers/registry.ts';
+import { connectionSecrets, type ConnectionDeps, type ConnectionView } from './connections.ts';
+
+/** Opens a driver for one of the organization's connections; the caller closes it. */
+export async function openConnection(
+  deps: Pick<ConnectionDeps, 'db' | 'secretBox'> & { statementTimeoutMs?: number },
+  orgId: string,
+  id: string,
+  ctx: DriverContext = {},
+): Promise<{ driver: Driver; connection: ConnectionView }> {
+  const { view, settings } = connectionSecrets(deps, orgId, id);
+  const driver = await DRIVERS[view.type].open({ statementTimeoutMs: deps.statementTimeoutMs, ...settings }, ctx);
+  return { driver, connection: view };
+}
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  /** Tables visible to the connection when it works. */
+  table_count?: number;
+  error?: string;
+  duration_ms: number;
+}
+
+/** Connects, pings and counts tables; failures come back as a value, not an error. */
+export async function testConnection(deps: Pick<ConnectionDeps, 'db' | 'secretBox'>, orgId: string, id: string): Promise<ConnectionTestResult> {
+  const started = performance.now();
+  const ms = () => Math.round(performance.now() - started);
+  let driver: Driver | undefined;
+  try {
+    driver = (await openConnection(deps, orgId, id)).driver;
+    await driver.ping();
+    const tables = await driver.introspect();
+    return { ok: true, table_count: tables.length, duration_ms: ms() };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'CONNECTION_NOT_FOUND') throw err;
+    return { ok: false, error: (err as Error).message, duration_ms: ms() };
+  } finally {
+    await driver?.close();
+  }
+}

@@ -1,0 +1,83 @@
+// One interface over every warehouse. A driver runs one already-guarded read-only statement and
+// streams its rows in batches, so exports keep memory flat whatever the row count.
+import type { SqlDialect } from '../types.ts';
+
+export interface ColumnMeta {
+  name: string;
+  /** The warehouse's own type name (e.g. `VARCHAR`, `int4`, `DECIMAL(10,2)`). */
+  type: string;
+}
+
+/** A running query: columns are known up front, rows arrive as batches of arrays. */
+export interface RowStream {
+  columns: ColumnMeta[];
+  /** Row batches in order; values are JSON-friendly (strings for dates, decimals and big integers). */
+  batches: AsyncIterable<unknown[][]>;
+}
+
+export interface StreamOptions {
+  /** Server-side statement timeout; default from the connection. */
+  timeoutMs?: number;
+  /** Rows per batch, default 1,000. */
+  batchSize?: number;
+}
+
+export interface IntrospectedTable {
+  schema: string;
+  name: string;
+  columns: { name: string; type: string; nullable: boolean }[];
+}
+
+/** A live handle on one warehouse connection. */
+export interface Driver {
+  readonly type: string;
+  readonly dialect: SqlDialect;
+  /** Schema an unqualified table name resolves to (`main`, `public`, the MySQL database). */
+  readonly defaultSchema: string;
+  /** Runs one read-only statement inside a read-only session or transaction. Ending the iteration early releases it. */
+  stream(sql: string, opts?: StreamOptions): Promise<RowStream>;
+  /** Schemas, tables, columns and types (system schemas left out). */
+  introspect(opts?: { schemas?: string[] }): Promise<IntrospectedTable[]>;
+  /** Checks that the warehouse answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Settings of a connection as stored (credentials already decrypted). */
+export interface ConnectionSettings {
+  host?: string;
+  port?: number;
+  database?: string;
+  user?: string;
+  password?: string;
+  /** File path for DuckDB and SQLite. */
+  path?: string;
+  /** Default schema override (PostgreSQL search path, DuckDB schema). */
+  schema?: string;
+  ssl?: boolean;
+  statementTimeoutMs?: number;
+}
+
+export interface DriverContext {
+  /** DuckDB only: directories the session may read (the chat's uploads); nothing else is reachable. */
+  allowedDirectories?: string[];
+}
+
+/** Builds a driver for a connection type; kept in a registry so new warehouses plug in by type. */
+export type DriverFactory = (settings: ConnectionSettings, ctx: DriverContext) => Promise<Driver>;
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_BATCH = 1_000;
+
+/** Collects rows of an async row iterator into arrays of `size`. */
+export async function* inBatches<T>(rows: AsyncIterable<T>, size: number, map: (row: T) => unknown[]): AsyncGenerator<unknown[][]> {
+  let batch: unknown[][] = [];
+  for await (const row of rows) {
+    batch.push(map(row));
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}

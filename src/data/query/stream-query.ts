@@ -1,0 +1,135 @@
+// The governed query pipeline every caller goes through (REST, agent, MCP, exports):
+// connection in the caller's organization -> guard -> governed-source check -> row-level security
+// and environment targets -> read-only driver session -> query log.
+import { hasRole, type Principal } from '../../auth/index.ts';
+import { AppError } from '../../errors.ts';
+import { openConnection } from '../connections/index.ts';
+import type { DataDeps } from '../deps.ts';
+import type { Driver, DriverContext, RowStream } from '../drivers/driver.ts';
+import { QueryRefused } from '../errors.ts';
+import { guardSql, type GuardedQuery } from '../guard/index.ts';
+import { applyRowFilters, docFor, loadRlsUser } from '../rls/index.ts';
+import type { TableDoc } from '../types.ts';
+import { logQuery } from './query-log.ts';
+
+export interface GovernedQueryArgs {
+  principal: Principal;
+  /** `X-Service-Environment`; undefined = production. */
+  environmentId: string | undefined;
+  connectionId: string;
+  sql: string;
+  /** Stop after this many rows; undefined streams everything (exports). */
+  rowLimit?: number;
+  /** Who asked, for the log: `context_agent`, `execute_query`, `agent`, `mcp`, `export`... */
+  source?: string;
+  /** DuckDB: directories the session may read (a chat's uploads). */
+  driverContext?: DriverContext;
+}
+
+/** Rows of a governed query; iterate `batches` once. The log entry is written when iteration ends. */
+export interface GovernedStream extends RowStream {
+  /** `schema.table` names the query reads (production identity). */
+  tables: string[];
+  /** The SQL sent to the warehouse (filters applied, targets resolved). */
+  executedSql: string;
+  /** True when the row limit cut the result short; final once iteration ended. */
+  truncated(): boolean;
+  /** The query log id; set once iteration ended. */
+  queryId(): string | undefined;
+}
+
+/** Admins read any table; everyone else only documented, active tables (governed sources). */
+function checkGoverned(principal: Principal, query: GuardedQuery, docs: TableDoc[], connectionId: string, defaultSchema: string): void {
+  if (principal.role === 'admin') return;
+  for (const ref of query.tables) {
+    const doc = docFor(docs, connectionId, ref, defaultSchema);
+    if (!doc || doc.active === false) {
+      const name = [ref.schema, ref.name].filter(Boolean).join('.');
+      throw new QueryRefused('ungoverned_table', `Table ${name} is not a governed source (documented and active); query documented tables only`);
+    }
+  }
+}
+
+async function targetResolver(deps: DataDeps, driver: Driver, args: GovernedQueryArgs) {
+  const t = (await deps.docs.targets(args.principal.orgId, args.environmentId))[args.connectionId];
+  const schema = t?.schema ?? (driver.dialect === 'mysql' ? t?.database : undefined);
+  if (!schema) return undefined;
+  const present = new Set((await driver.introspect({ schemas: [schema] })).map((x) => x.name.toLowerCase()));
+  // Rule 1: a production table that exists in the environment's target schema is read from there.
+  return (s: string, name: string) => (s.toLowerCase() === driver.defaultSchema.toLowerCase() && present.has(name.toLowerCase()) ? schema : undefined);
+}
+
+/** Runs a governed query and streams its rows; refusals and failures are logged, then thrown. */
+export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Promise<GovernedStream> {
+  const started = performance.now();
+  const { principal } = input;
+  // Regular users always see production (interface part 5), whatever header they send.
+  const args = { ...input, environmentId: hasRole(principal, 'modeler') ? input.environmentId : undefined };
+  const { driver } = await openConnection({ ...deps }, principal.orgId, args.connectionId, args.driverContext);
+  let tables: string[] = [];
+  const log = (status: 'ok' | 'refused' | 'failed', rowCount: number, errorCode?: string) =>
+    logQuery(deps.db, deps.clock, {
+      orgId: principal.orgId,
+      userId: principal.userId,
+      connectionId: args.connectionId,
+      environmentId: args.environmentId,
+      sql: args.sql,
+      tables,
+      status,
+      ...(errorCode ? { errorCode } : {}),
+      rowCount,
+      durationMs: performance.now() - started,
+      source: args.source ?? 'api',
+    });
+  let stream: RowStream;
+  let executedSql: string;
+  try {
+    const query = await guardSql({ sql: args.sql, dialect: driver.dialect, tools: deps.tools });
+    const docs = await deps.docs.listTables(principal.orgId, args.environmentId);
+    tables = query.tables.map((r) => {
+      const d = docFor(docs, args.connectionId, r, driver.defaultSchema);
+      return d ? `${d.schema}.${d.name}` : `${r.schema ?? driver.defaultSchema}.${r.name}`;
+    });
+    checkGoverned(principal, query, docs, args.connectionId, driver.defaultSchema);
+    const user = loadRlsUser(deps.db, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
+    const retarget = await targetResolver(deps, driver, args);
+    executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, ...(retarget ? { retarget } : {}) });
+    // Filters are written by admins, but the statement that runs passes the guard too.
+    if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools });
+    // The driver's timeout is the connection's own setting, else SEXTANT_QUERY_TIMEOUT_MS.
+    stream = await driver.stream(executedSql);
+  } catch (err) {
+    await driver.close();
+    log(err instanceof QueryRefused ? 'refused' : 'failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
+    throw err;
+  }
+  let truncated = false;
+  let queryId: string | undefined;
+  const limit = args.rowLimit;
+  async function* batches() {
+    let rows = 0;
+    let status: 'ok' | 'failed' = 'ok';
+    let code: string | undefined;
+    try {
+      for await (const batch of stream.batches) {
+        if (limit !== undefined && rows + batch.length > limit) {
+          truncated = true;
+          const part = batch.slice(0, limit - rows);
+          rows += part.length;
+          if (part.length > 0) yield part;
+          break;
+        }
+        rows += batch.length;
+        yield batch;
+      }
+    } catch (err) {
+      status = 'failed';
+      code = err instanceof AppError ? err.code : 'INTERNAL_ERROR';
+      throw err;
+    } finally {
+      await driver.close();
+      queryId = log(status, rows, code);
+    }
+  }
+  return { columns: stream.columns, batches: batches(), tables, executedSql, truncated: () => truncated, queryId: () => queryId };
+}

@@ -1,0 +1,3 @@
+export { applyRowFilters, docFor, type ApplyRowFiltersArgs } from './apply-row-filters.ts';
+export { policyFor, renderFilter, sqlLiteral } from './render-filter.ts';
+export { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes, type GroupRow, type RlsUser } from './user-attributes.ts';

@@ -1,0 +1,46 @@
+// Row filters for one user: which filters apply, and their placeholders turned into quoted literals.
+import type { SqlDialect, TableDoc } from '../types.ts';
+import type { RlsUser } from './user-attributes.ts';
+
+const PLACEHOLDER = /\{\{\s*user\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/** A string as a SQL literal; MySQL also treats backslashes as escapes. */
+export function sqlLiteral(dialect: SqlDialect, value: string): string {
+  let v = value.replace(/\0/g, '');
+  if (dialect === 'mysql') v = v.replace(/\\/g, '\\\\');
+  return `'${v.replace(/'/g, "''")}'`;
+}
+
+/** Substitutes `{{user.*}}` placeholders; a missing value makes the whole filter FALSE (deny). */
+export function renderFilter(filter: string, user: RlsUser, dialect: SqlDialect): string {
+  let missing = false;
+  const out = filter.replace(PLACEHOLDER, (_m, name: string) => {
+    if (name === 'groups') {
+      if (user.groups.length === 0) {
+        missing = true;
+        return 'NULL';
+      }
+      return `(${user.groups.map((g) => sqlLiteral(dialect, g)).join(', ')})`;
+    }
+    const value = name === 'id' ? user.id : name === 'email' ? user.email : user.attributes[name];
+    if (value === undefined) {
+      missing = true;
+      return 'NULL';
+    }
+    return sqlLiteral(dialect, value);
+  });
+  // A placeholder left unrecognized (odd spacing, other prefix) must not reach the warehouse as text.
+  if (missing || /\{\{|\}\}/.test(out)) return '1 = 0';
+  return out;
+}
+
+/** The ANDed filters of a table that apply to the user, or undefined when none does. */
+export function policyFor(doc: TableDoc, user: RlsUser, dialect: SqlDialect): string | undefined {
+  const applicable = (doc.row_filters ?? []).filter((f) => {
+    if (f.exempt_roles?.includes(user.role)) return false;
+    if (f.groups && f.groups.length > 0) return f.groups.some((g) => user.groups.includes(g));
+    return true;
+  });
+  if (applicable.length === 0) return undefined;
+  return applicable.map((f) => `(${renderFilter(f.filter, user, dialect)})`).join(' AND ');
+}

@@ -1,0 +1,53 @@
+// Shared shapes of the data plane: how it reads knowledge (TableDocsSource, implemented by
+// src/knowledge at integration) and the SQL dialects it speaks.
+import type { Principal } from '../auth/index.ts';
+
+/** SQL dialects the guard and row-level security understand. */
+export type SqlDialect = 'duckdb' | 'postgresql' | 'mysql' | 'sqlite';
+
+export interface RowFilter {
+  /** SQL boolean over the table's columns, with `{{user.*}}` placeholders. */
+  filter: string;
+  /** Applies only to members of these groups (by group id or name) when set. */
+  groups?: string[];
+  /** Roles the filter does not apply to. */
+  exempt_roles?: string[];
+}
+
+export interface TableDocColumn {
+  name: string;
+  type?: string;
+  description?: string;
+  synonyms?: string[];
+}
+
+/** One `tables/<connection>/<schema>.<table>.yaml` file. */
+export interface TableDoc {
+  connection: string;
+  schema: string;
+  name: string;
+  description?: string;
+  active?: boolean;
+  columns?: TableDocColumn[];
+  row_filters?: RowFilter[];
+}
+
+/** A table as introspected from the warehouse, written by metadata sync. */
+export interface SyncedTable {
+  connection: string;
+  schema: string;
+  name: string;
+  columns: { name: string; type: string; nullable?: boolean }[];
+}
+
+export type EnvironmentTargets = Record<string, { schema?: string; database?: string }>;
+
+/** How the data plane reads and writes table documentation (knowledge implements it). */
+export interface TableDocsSource {
+  /** Table documentation visible at an environment (undefined = production). */
+  listTables(orgId: string, environmentId: string | undefined): Promise<TableDoc[]>;
+  /** Per-connection warehouse target overrides of an environment: { [connectionId]: { schema?, database? } }. */
+  targets(orgId: string, environmentId: string | undefined): Promise<EnvironmentTargets>;
+  /** Writes synced table documentation, keeping what people wrote (descriptions, synonyms, row_filters). */
+  writeSyncedTables(principal: Principal, environmentId: string | undefined, tables: SyncedTable[]): Promise<void>;
+}

@@ -1,0 +1,50 @@
+// The CLI data catalog and metadata sync.
+import { z } from 'zod';
+import { Forbidden } from '../../errors.ts';
+import { getCatalog } from '../../data/catalog/get-catalog.ts';
+import { syncConnection } from '../../data/sync/sync-connection.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+
+/** Catalog and sync routes. */
+export function dataCatalogRoutes(s: Services) {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/cli/catalog',
+      operationId: 'cli_catalog',
+      summary: 'Organization data catalog: capabilities, connections, top 50 tables by usage (no model calls)',
+      tags: ['cli'],
+      auth: 'user',
+      response: z.object({
+        org_id: z.string(),
+        capabilities: z.object({ sql: z.boolean(), connection_types: z.array(z.string()), row_limit: z.number(), row_level_security: z.boolean(), environments: z.boolean() }),
+        connections: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), dialect: z.string(), documented_tables: z.number() })),
+        top_tables: z.array(z.object({ connection_id: z.string(), table: z.string(), query_count: z.number(), description: z.string().optional() })),
+      }),
+      handler: ({ principal, environmentId }) => getCatalog(s.data, principal!, environmentId),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/sync/{connection_type}/{connection_id}',
+      operationId: 'sync_connection',
+      summary: 'Introspects a connection into table documentation, keeping what people wrote; production needs an admin, an environment a modeler',
+      tags: ['connections'],
+      auth: 'user',
+      role: 'modeler',
+      queryCredential: 'api_token',
+      params: z.object({ connection_type: z.string().min(1).max(40), connection_id: z.string().min(1).max(100) }),
+      query: z.object({ user_id: z.string().optional() }),
+      body: z.object({ schemas: z.array(z.string().min(1).max(255)).max(100).optional() }).optional(),
+      response: z.object({ connection_id: z.string(), schemas: z.array(z.string()), tables: z.number(), columns: z.number() }),
+      handler: async ({ principal, environmentId, params, body }) => {
+        if (!environmentId && principal!.role !== 'admin') throw new Forbidden('Syncing into production needs the admin role; use an environment');
+        return syncConnection(s.data, principal!, environmentId, {
+          connectionType: params.connection_type,
+          connectionId: params.connection_id,
+          ...(body?.schemas ? { schemas: body.schemas } : {}),
+        });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,135 @@
+// Governed queries over REST: the context-agent query (CSV text, interface part 4), execute_query
+// (JSON rows) and rerun_query (a logged query again, under the caller's current permissions).
+import { z } from 'zod';
+import { hasRole, type Principal } from '../../auth/index.ts';
+import { Forbidden, NotFound, ValidationFailed } from '../../errors.ts';
+import { listConnections } from '../../data/connections/index.ts';
+import { executeQuery, getLoggedQuery, toCsv, type QueryResult } from '../../data/query/index.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+
+const MAX_ROWS = 1_000_000;
+
+const QueryResponse = z.object({
+  query_id: z.string(),
+  columns: z.array(z.object({ name: z.string(), type: z.string() })),
+  rows: z.array(z.array(z.unknown())),
+  row_count: z.number(),
+  truncated: z.boolean(),
+  execution_time_ms: z.number(),
+  tables: z.array(z.string()),
+});
+
+const toJson = (r: QueryResult) => ({
+  query_id: r.queryId,
+  columns: r.columns,
+  rows: r.rows,
+  row_count: r.rowCount,
+  truncated: r.truncated,
+  execution_time_ms: r.executionTimeMs,
+  tables: r.tables,
+});
+
+/** The connection a query names, or the organization's only connection when it names none. */
+function pickConnection(s: Services, principal: Principal, connectionId: string | undefined): string {
+  if (connectionId) return connectionId;
+  const all = listConnections(s.store.db, principal.orgId);
+  if (all.length === 1) return all[0]!.id;
+  throw new ValidationFailed([{ loc: ['body', 'connection_id'], msg: all.length === 0 ? 'No connection exists in this organization' : 'Field required when the organization has several connections', type: 'missing' }]);
+}
+
+/** Query routes. */
+export function dataQueryRoutes(s: Services) {
+  return [
+    route({
+      method: 'POST',
+      path: '/api/context-agent/execute-query',
+      operationId: 'context_agent_execute_query',
+      summary: 'Runs one read-only SELECT with row-level security and returns CSV text; admins any table, modelers governed sources only',
+      tags: ['queries'],
+      auth: 'user',
+      body: z
+        .object({
+          sql: z.string().min(1).max(100_000).optional(),
+          query: z.string().min(1).max(100_000).optional(),
+          connection_id: z.string().min(1).max(100).optional(),
+          row_limit: z.number().int().min(1).max(MAX_ROWS).optional(),
+        })
+        .refine((b) => b.sql !== undefined || b.query !== undefined, { message: 'Field required', path: ['sql'] }),
+      response: z.object({ csv_content: z.string(), summary: z.string(), row_count: z.number(), column_count: z.number(), execution_time_ms: z.number() }),
+      handler: async ({ principal, environmentId, body }) => {
+        const p = principal!;
+        // Interface part 5: context-agent SQL for admins; modelers only on governed sources (checked in the pipeline).
+        if (!hasRole(p, 'modeler')) throw new Forbidden('Context-agent queries need the admin or modeler role');
+        const r = await executeQuery(s.data, {
+          principal: p,
+          environmentId,
+          connectionId: pickConnection(s, p, body.connection_id),
+          sql: (body.sql ?? body.query)!,
+          rowLimit: body.row_limit ?? s.config.data.queryRowLimit,
+          source: 'context_agent',
+        });
+        const summary = `${r.rowCount} row${r.rowCount === 1 ? '' : 's'} x ${r.columns.length} column${r.columns.length === 1 ? '' : 's'}${
+          r.truncated ? ` (truncated at the row limit of ${body.row_limit ?? s.config.data.queryRowLimit}; add filters or aggregate for the rest)` : ''
+        }; tables: ${r.tables.join(', ') || 'none'}`;
+        return {
+          csv_content: toCsv(r.columns.map((c) => c.name), r.rows),
+          summary,
+          row_count: r.rowCount,
+          column_count: r.columns.length,
+          execution_time_ms: r.executionTimeMs,
+        };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/execute_query',
+      operationId: 'execute_query',
+      summary: 'Runs one read-only SELECT on governed sources (admins: any table) with row-level security; JSON rows',
+      tags: ['queries'],
+      auth: 'user',
+      body: z.object({
+        sql: z.string().min(1).max(100_000),
+        connection_id: z.string().min(1).max(100).optional(),
+        row_limit: z.number().int().min(1).max(MAX_ROWS).optional(),
+      }),
+      response: QueryResponse,
+      handler: async ({ principal, environmentId, body }) =>
+        toJson(
+          await executeQuery(s.data, {
+            principal: principal!,
+            environmentId,
+            connectionId: pickConnection(s, principal!, body.connection_id),
+            sql: body.sql,
+            ...(body.row_limit ? { rowLimit: body.row_limit } : {}),
+            source: 'execute_query',
+          }),
+        ),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/rerun_query',
+      operationId: 'rerun_query',
+      summary: 'Runs a logged query again under the caller\'s current permissions and row filters (own queries; admins any in the org)',
+      tags: ['queries'],
+      auth: 'user',
+      body: z.object({ query_id: z.string().min(1).max(100), row_limit: z.number().int().min(1).max(MAX_ROWS).optional() }),
+      response: QueryResponse,
+      handler: async ({ principal, environmentId, body }) => {
+        const p = principal!;
+        const logged = getLoggedQuery(s.store.db, p.orgId, body.query_id);
+        if (!logged || (logged.user_id !== p.userId && p.role !== 'admin')) throw new NotFound('Query not found', 'QUERY_NOT_FOUND');
+        return toJson(
+          await executeQuery(s.data, {
+            principal: p,
+            environmentId: environmentId ?? logged.environment_id ?? undefined,
+            connectionId: logged.connection_id,
+            sql: logged.sql,
+            ...(body.row_limit ? { rowLimit: body.row_limit } : {}),
+            source: 'rerun_query',
+          }),
+        );
+      },
+    }),
+  ];
+}

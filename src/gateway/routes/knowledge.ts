@@ -1,0 +1,88 @@
+// Knowledge items per kind, their history and reverts, and the git mirror settings. Every request is
+// scoped by X-Service-Environment (absent: production); regular users always read production.
+import { z } from 'zod';
+import {
+  createItem,
+  deleteItem,
+  deleteMirror,
+  getItem,
+  getMirror,
+  itemHistory,
+  KINDS,
+  listItems,
+  modelHistory,
+  revertItem,
+  revertModel,
+  setMirror,
+  updateItem,
+} from '../../knowledge/index.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+
+const Kind = z.enum(KINDS).describe('Kind of knowledge: tables, notes, relationships, reports, skills or evaluations');
+const ItemParams = z.object({
+  kind: Kind,
+  id: z.string().min(1).max(300).describe('Item id; for tables `<connection>/<schema>.<table>` (URL-encode the slash)'),
+});
+const ItemBody = z.record(z.string(), z.unknown()).describe("The item's fields, as in its YAML file");
+const CommitBody = z.object({ commit: z.string().regex(/^[0-9a-f]{40}$/, 'a 40-character commit id') });
+const Limit = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+const Commit = z.object({ commit: z.string(), message: z.string(), author: z.object({ name: z.string(), email: z.string() }), date: z.string(), parents: z.array(z.string()) });
+const Item = z.object({ kind: Kind, id: z.string(), path: z.string(), data: z.record(z.string(), z.unknown()).nullable(), yaml: z.string(), error: z.string().optional() });
+const MirrorBody = z.object({
+  url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'http(s) URL of the remote repository'),
+  username: z.string().max(200).optional(),
+  token: z.string().max(2000).optional().describe('Password or token; omit to keep the stored one, empty to clear it'),
+  main_branch: z.string().regex(/^[\w./-]{1,100}$/).optional(),
+  api_base_url: z.string().url().nullable().optional().describe('GitHub API base URL; GitHub Enterprise: https://<host>/api/v3'),
+  repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/).nullable().optional().describe('owner/name for pull requests; derived from the URL when absent'),
+});
+
+/** Routes under /api/knowledge. Static paths come before `{kind}` ones, which would match them too. */
+export function knowledgeRoutes(s: Services) {
+  const k = s.knowledge;
+  return [
+    route({ method: 'GET', path: '/api/knowledge/mirror', operationId: 'get_knowledge_mirror', summary: 'Git mirror settings (no credential)', tags: ['knowledge'], auth: 'user', role: 'admin', handler: ({ principal }) => getMirror(k, principal!) }),
+    route({ method: 'PUT', path: '/api/knowledge/mirror', operationId: 'set_knowledge_mirror', summary: 'Mirror knowledge to a git remote (credential sealed at rest)', tags: ['knowledge'], auth: 'user', role: 'admin', body: MirrorBody, handler: ({ principal, body }) => setMirror(k, principal!, body) }),
+    route({ method: 'DELETE', path: '/api/knowledge/mirror', operationId: 'delete_knowledge_mirror', summary: 'Turn mirroring off', tags: ['knowledge'], auth: 'user', role: 'admin', handler: ({ principal }) => deleteMirror(k, principal!) }),
+    route({
+      method: 'GET', path: '/api/knowledge/model/history', operationId: 'knowledge_history', summary: 'Commits of the whole knowledge model', tags: ['knowledge'], auth: 'user',
+      query: Limit, response: z.object({ commits: z.array(Commit) }),
+      handler: ({ principal, environmentId, query }) => modelHistory(k, principal!, environmentId, query.limit),
+    }),
+    route({
+      method: 'POST', path: '/api/knowledge/model/revert', operationId: 'revert_knowledge', summary: 'Restore the whole model to a commit (as a new commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
+      body: CommitBody, handler: ({ principal, environmentId, body }) => revertModel(k, principal!, environmentId, body.commit),
+    }),
+    route({
+      method: 'GET', path: '/api/knowledge/{kind}', operationId: 'list_knowledge_items', summary: 'Items of a kind and the commit they were read at', tags: ['knowledge'], auth: 'user',
+      params: z.object({ kind: Kind }), response: z.object({ commit: z.string().nullable(), items: z.array(Item) }),
+      handler: ({ principal, environmentId, params }) => listItems(k, principal!, environmentId, params.kind),
+    }),
+    route({
+      method: 'POST', path: '/api/knowledge/{kind}', operationId: 'create_knowledge_item', summary: 'Create an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler', status: 201,
+      params: z.object({ kind: Kind }), query: z.object({ id: z.string().min(1).max(300).optional().describe('File id for notes and reports (default: from the title)') }), body: ItemBody,
+      handler: ({ principal, environmentId, params, query, body }) => createItem(k, principal!, environmentId, params.kind, body, query.id),
+    }),
+    route({
+      method: 'GET', path: '/api/knowledge/{kind}/{id}', operationId: 'get_knowledge_item', summary: 'One item', tags: ['knowledge'], auth: 'user', params: ItemParams,
+      handler: ({ principal, environmentId, params }) => getItem(k, principal!, environmentId, params.kind, params.id),
+    }),
+    route({
+      method: 'PUT', path: '/api/knowledge/{kind}/{id}', operationId: 'update_knowledge_item', summary: 'Replace an item, keeping comments and key order in its file', tags: ['knowledge'], auth: 'user', role: 'modeler',
+      params: ItemParams, body: ItemBody, handler: ({ principal, environmentId, params, body }) => updateItem(k, principal!, environmentId, params.kind, params.id, body),
+    }),
+    route({
+      method: 'DELETE', path: '/api/knowledge/{kind}/{id}', operationId: 'delete_knowledge_item', summary: 'Delete an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
+      params: ItemParams, handler: ({ principal, environmentId, params }) => deleteItem(k, principal!, environmentId, params.kind, params.id),
+    }),
+    route({
+      method: 'GET', path: '/api/knowledge/{kind}/{id}/history', operationId: 'knowledge_item_history', summary: 'Commits that changed an item', tags: ['knowledge'], auth: 'user',
+      params: ItemParams, query: Limit, handler: ({ principal, environmentId, params, query }) => itemHistory(k, principal!, environmentId, params.kind, params.id, query.limit),
+    }),
+    route({
+      method: 'POST', path: '/api/knowledge/{kind}/{id}/revert', operationId: 'revert_knowledge_item', summary: 'Restore an item to a commit (as a new commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
+      params: ItemParams, body: CommitBody, handler: ({ principal, environmentId, params, body }) => revertItem(k, principal!, environmentId, params.kind, params.id, body.commit),
+    }),
+  ];
+}

@@ -1,0 +1,97 @@
+// Row-level security facts (admin): user attributes and groups that row filters refer to.
+import { z } from 'zod';
+import { getMembership } from '../../auth/index.ts';
+import { NotFound } from '../../errors.ts';
+import { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes } from '../../data/rls/index.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+
+const Attributes = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/), z.string().max(1000));
+const Group = z.object({ id: z.string(), name: z.string(), members: z.array(z.string()) });
+const UserId = z.object({ user_id: z.string().min(1).max(100) });
+const GroupId = z.object({ group_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+
+/** Admin endpoints behind `{{user.<attribute>}}` and `{{user.groups}}` placeholders. */
+export function rowSecurityRoutes(s: Services) {
+  const db = s.store.db;
+  const member = (orgId: string, userId: string) => {
+    if (!getMembership(db, userId, orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
+  };
+  return [
+    route({
+      method: 'GET',
+      path: '/api/row-security/users/{user_id}/attributes',
+      operationId: 'get_user_attributes',
+      summary: 'A member\'s attributes and groups as row filters see them',
+      tags: ['row-security'],
+      auth: 'user',
+      role: 'admin',
+      params: UserId,
+      response: z.object({ user_id: z.string(), attributes: Attributes, groups: z.array(z.string()) }),
+      handler: ({ principal, params }) => {
+        member(principal!.orgId, params.user_id);
+        const u = loadRlsUser(db, principal!.orgId, { id: params.user_id, email: '', role: 'user' });
+        return { user_id: params.user_id, attributes: u.attributes, groups: u.groups };
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/api/row-security/users/{user_id}/attributes',
+      operationId: 'set_user_attributes',
+      summary: 'Replaces a member\'s attributes (e.g. country, region)',
+      tags: ['row-security'],
+      auth: 'user',
+      role: 'admin',
+      params: UserId,
+      body: z.object({ attributes: Attributes }),
+      response: z.object({ user_id: z.string(), attributes: Attributes }),
+      handler: ({ principal, params, body }) => {
+        member(principal!.orgId, params.user_id);
+        setUserAttributes(db, principal!.orgId, params.user_id, body.attributes);
+        return { user_id: params.user_id, attributes: body.attributes };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/row-security/groups',
+      operationId: 'list_groups',
+      summary: 'Groups of the organization with their members',
+      tags: ['row-security'],
+      auth: 'user',
+      role: 'admin',
+      response: z.object({ groups: z.array(Group) }),
+      handler: ({ principal }) => ({ groups: listGroups(db, principal!.orgId) }),
+    }),
+    route({
+      method: 'PUT',
+      path: '/api/row-security/groups/{group_id}',
+      operationId: 'save_group',
+      summary: 'Creates or replaces a group and its members (members must belong to the organization)',
+      tags: ['row-security'],
+      auth: 'user',
+      role: 'admin',
+      params: GroupId,
+      body: z.object({ name: z.string().min(1).max(100), members: z.array(z.string().min(1).max(100)).max(10_000).default([]) }),
+      response: Group,
+      handler: ({ principal, params, body }) => {
+        body.members.forEach((m) => member(principal!.orgId, m));
+        return saveGroup(db, principal!.orgId, { id: params.group_id, name: body.name, members: body.members });
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/row-security/groups/{group_id}',
+      operationId: 'delete_group',
+      summary: 'Deletes a group',
+      tags: ['row-security'],
+      auth: 'user',
+      role: 'admin',
+      params: GroupId,
+      response: z.object({ deleted: z.literal(true) }),
+      handler: ({ principal, params }) => {
+        if (!deleteGroup(db, principal!.orgId, params.group_id)) throw new NotFound('Group not found', 'GROUP_NOT_FOUND');
+        return { deleted: true as const };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,111 @@
+// Merges one branch into another (fast-forward or a merge commit). Conflict prediction is the same
+// call with dryRun: true, which moves no ref. Paths changed on one side only are settled by a pruned
+// tree merge (merge-trees.ts); anything else goes through isomorphic-git's merge. Conflicts come back
+// as a value, never thrown, so the caller decides after the lock is released.
+import git, { Errors } from 'isomorphic-git';
+import { BranchMoved, BranchNotFound, MergeNotSupported } from './errors.ts';
+import { writeCommitAndRef } from './commit-changes.ts';
+import { mergeTrees, NEEDS_FULL_MERGE } from './merge-trees.ts';
+import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
+import { resolveRef } from './resolve-ref.ts';
+import { commitTree } from './tree-cache.ts';
+
+export type MergeOutcome =
+  | { status: 'up_to_date'; oid: string }
+  | { status: 'fast_forward'; oid: string }
+  | { status: 'merged'; oid: string | undefined; tree: string }
+  | { status: 'conflict'; conflicts: string[] };
+
+/** Merges `from` into `into`; with `dryRun` nothing but loose objects is written. */
+export async function mergeBranch({
+  repo,
+  from,
+  into,
+  author,
+  message,
+  dryRun = false,
+}: {
+  repo: GitRepo;
+  from: string;
+  into: string;
+  author: GitAuthor;
+  message?: string;
+  dryRun?: boolean;
+}): Promise<MergeOutcome> {
+  const run = () => mergeCore({ repo, from, into, author, message: message ?? `Merge ${from} into ${into}`, dryRun });
+  return dryRun ? run() : repo.lock.run(run);
+}
+
+async function mergeCore(a: { repo: GitRepo; from: string; into: string; author: GitAuthor; message: string; dryRun: boolean }): Promise<MergeOutcome> {
+  const { repo, from, into, author, message, dryRun } = a;
+  const ours = await resolveRef({ repo, ref: into });
+  if (!ours) throw new BranchNotFound(into);
+  const theirs = await resolveRef({ repo, ref: from });
+  if (!theirs) throw new BranchNotFound(from);
+  const fast = await fastMerge(repo, ours, theirs);
+  if (fast) {
+    if (fast.status === 'up_to_date') return { status: 'up_to_date', oid: ours };
+    if (fast.status === 'fast_forward') {
+      if (!dryRun) await moveRef(repo, into, ours, theirs);
+      return { status: 'fast_forward', oid: theirs };
+    }
+    if (dryRun) return { status: 'merged', oid: undefined, tree: fast.tree };
+    const oid = await writeCommitAndRef({ repo, branch: into, expected: ours, tree: fast.tree, parents: [ours, theirs], author, message });
+    return { status: 'merged', oid, tree: fast.tree };
+  }
+  const who = { ...author, timezoneOffset: 0 };
+  let result;
+  try {
+    // The merge commit is written (unless dryRun) but the ref is moved by us, after re-checking it:
+    // writeRef has no compare-and-swap.
+    result = await git.merge({
+      fs: repo.fs,
+      gitdir: repo.gitdir,
+      cache: repo.cache,
+      ours: branchRef(into),
+      theirs: branchRef(from),
+      author: who,
+      committer: who,
+      message,
+      dryRun,
+      noUpdateBranch: true,
+      abortOnConflict: true,
+    });
+  } catch (err) {
+    if (err instanceof Errors.MergeConflictError) {
+      const d = err.data;
+      return { status: 'conflict', conflicts: [...new Set([...d.filepaths, ...d.bothModified, ...d.deleteByUs, ...d.deleteByTheirs])].sort() };
+    }
+    if (err instanceof Errors.MergeNotSupportedError) throw new MergeNotSupported('several merge bases or a file replaced by a folder');
+    throw err;
+  }
+  if (result.alreadyMerged) return { status: 'up_to_date', oid: ours };
+  if (result.fastForward) {
+    if (!dryRun) await moveRef(repo, into, ours, result.oid!);
+    return { status: 'fast_forward', oid: result.oid! };
+  }
+  if (dryRun) return { status: 'merged', oid: undefined, tree: result.tree! };
+  await moveRef(repo, into, ours, result.oid!);
+  return { status: 'merged', oid: result.oid!, tree: result.tree! };
+}
+
+async function moveRef(repo: GitRepo, branch: string, expected: string, oid: string): Promise<void> {
+  const current = await resolveRef({ repo, ref: branch });
+  if (current !== expected) throw new BranchMoved(branch);
+  await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: branchRef(branch), value: oid, force: true });
+}
+
+type FastResult = { status: 'up_to_date' } | { status: 'fast_forward' } | { status: 'merged'; tree: string };
+
+/** The merge when no path changed on both sides; undefined when the full merge must decide. */
+async function fastMerge(repo: GitRepo, ours: string, theirs: string): Promise<FastResult | undefined> {
+  const bases = (await git.findMergeBase({ fs: repo.fs, gitdir: repo.gitdir, oids: [ours, theirs], cache: repo.cache })) as string[];
+  if (bases.length !== 1) return undefined;
+  const base = bases[0]!;
+  if (base === theirs) return { status: 'up_to_date' };
+  if (base === ours) return { status: 'fast_forward' };
+  const [tb, to, tt] = await Promise.all([commitTree(repo, base), commitTree(repo, ours), commitTree(repo, theirs)]);
+  const tree = await mergeTrees(repo, tb, to, tt);
+  if (tree === NEEDS_FULL_MERGE) return undefined;
+  return { status: 'merged', tree: tree ?? (await git.writeTree({ fs: repo.fs, gitdir: repo.gitdir, tree: [] })) };
+}

@@ -1,0 +1,43 @@
+import git, { type TreeEntry } from 'isomorphic-git';
+import type { GitRepo } from './repo.ts';
+import { resolveRef } from './resolve-ref.ts';
+import { commitTree, treeEntries } from './tree-cache.ts';
+
+/** A file in a tree: its path from the repository root and its blob id. */
+export interface TreeFile {
+  path: string;
+  oid: string;
+}
+
+/**
+ * Every file under `prefix` (the whole tree when omitted) at a ref, depth first in path order;
+ * empty when the ref or the folder does not exist.
+ */
+export async function readTree({ repo, ref, prefix = '' }: { repo: GitRepo; ref: string; prefix?: string }): Promise<TreeFile[]> {
+  const commit = await resolveRef({ repo, ref });
+  if (!commit) return [];
+  let tree: string = await commitTree(repo, commit);
+  const base = prefix.replace(/\/+$/, '');
+  for (const segment of base ? base.split('/') : []) {
+    const entry: TreeEntry | undefined = (await treeEntries(repo, tree)).find((e) => e.path === segment);
+    if (entry?.type !== 'tree') return [];
+    tree = entry.oid;
+  }
+  const files: TreeFile[] = [];
+  const visit = async (oid: string, dir: string): Promise<void> => {
+    for (const entry of await treeEntries(repo, oid)) {
+      const path = dir ? `${dir}/${entry.path}` : entry.path;
+      if (entry.type === 'tree') await visit(entry.oid, path);
+      else if (entry.type === 'blob') files.push({ path, oid: entry.oid });
+    }
+  };
+  await visit(tree, base);
+  return files;
+}
+
+/** Reads many blobs as text. */
+export async function readBlobs(repo: GitRepo, oids: string[]): Promise<string[]> {
+  return Promise.all(
+    oids.map(async (oid) => Buffer.from((await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).blob).toString('utf8')),
+  );
+}

@@ -1,0 +1,67 @@
+// What the knowledge domain needs, built once by the composition root (or by a test).
+import * as nodeFs from 'node:fs';
+import { join } from 'node:path';
+import type { FsClient } from 'isomorphic-git';
+import type { Principal } from '../auth/index.ts';
+import type { Clock } from '../clock.ts';
+import { createRepoRegistry, createWriteLock, type RepoRegistry, type WriteLock } from '../git/index.ts';
+import type { Logger } from '../log.ts';
+import type { SecretBox } from '../security/index.ts';
+import type { Db } from '../store/index.ts';
+import type { EnvironmentTarget } from './environments-store.ts';
+import type { Item } from './items.ts';
+import type { SyncedTable } from './table-docs.ts';
+
+/**
+ * Reads table metadata of one connection at an environment's warehouse target (the dev schema).
+ * The data plane implements it; tables must carry the production schema name their documentation
+ * is kept under (targets redirect, the documentation keeps its production name).
+ */
+export interface TargetMetadataReader {
+  readTarget(principal: Principal, connectionId: string, target: EnvironmentTarget): Promise<SyncedTable[]>;
+}
+
+export interface KnowledgeDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  secretBox: SecretBox;
+  /** One bare repository per organization: `<dataDir>/knowledge/<org_id>.git`. */
+  repos: RepoRegistry;
+  /** Serializes pushes per organization, so the mirror sees changes in order. */
+  pushLock(orgId: string): WriteLock;
+  /** Filled at integration by the data plane; sync_target answers 503 while it is missing. */
+  targetSync: TargetMetadataReader | undefined;
+  /** fetch used for the GitHub API (tests may pass their own). */
+  fetch: typeof fetch;
+  /** Parsed items per `<org>:<commit>` (a commit never changes, so entries never go stale). */
+  snapshotCache: Map<string, Item[]>;
+}
+
+/** Builds the knowledge domain's dependencies; repositories live under `<dataDir>/knowledge`. */
+export function createKnowledgeDeps(a: {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  secretBox: SecretBox;
+  dataDir: string;
+  fs?: FsClient;
+  targetSync?: TargetMetadataReader;
+}): KnowledgeDeps {
+  const locks = new Map<string, WriteLock>();
+  return {
+    db: a.db,
+    clock: a.clock,
+    log: a.log,
+    secretBox: a.secretBox,
+    repos: createRepoRegistry({ fs: a.fs ?? (nodeFs as unknown as FsClient), root: join(a.dataDir, 'knowledge') }),
+    pushLock(orgId) {
+      let l = locks.get(orgId);
+      if (!l) locks.set(orgId, (l = createWriteLock()));
+      return l;
+    },
+    targetSync: a.targetSync,
+    fetch: (...args) => fetch(...args),
+    snapshotCache: new Map(),
+  };
+}

@@ -1,0 +1,60 @@
+// Diff against production, conflict prediction and merge into production. Prediction is the merge
+// itself with dryRun, so what it predicts is what the merge meets.
+import { canMergeToProduction, type Principal } from '../auth/index.ts';
+import { diffRefs, MAIN_BRANCH, mergeBase, mergeBranch, type FileDiff } from '../git/index.ts';
+import type { KnowledgeDeps } from './deps.ts';
+import { dropEnvironment } from './environments.ts';
+import { MergeConflicts, MergeForbidden, requireConfirm } from './errors.ts';
+import { envBranch, touchEnvironment } from './environments-store.ts';
+import { mirrorEnvironment, mirrorProduction } from './mirror.ts';
+import { authorOf, environmentOf, requireEnvironmentRole } from './scope.ts';
+
+/** Files the environment changed since it forked from production (or last took production's changes). */
+export async function environmentDiff(deps: KnowledgeDeps, p: Principal, id: string): Promise<{ files: FileDiff[] }> {
+  requireEnvironmentRole(p);
+  const env = environmentOf(deps, p.orgId, id);
+  touchEnvironment(deps.db, env.id, deps.clock.now());
+  const repo = await deps.repos.repo(p.orgId);
+  const base = (await mergeBase({ repo, a: MAIN_BRANCH, b: envBranch(env) })) ?? MAIN_BRANCH;
+  return { files: await diffRefs({ repo, from: base, to: envBranch(env) }) };
+}
+
+/** Predicts the merge into production without moving any ref. */
+export async function environmentConflicts(deps: KnowledgeDeps, p: Principal, id: string) {
+  requireEnvironmentRole(p);
+  const env = environmentOf(deps, p.orgId, id);
+  touchEnvironment(deps.db, env.id, deps.clock.now());
+  const repo = await deps.repos.repo(p.orgId);
+  const outcome = await mergeBranch({ repo, from: envBranch(env), into: MAIN_BRANCH, author: authorOf(deps, p), dryRun: true });
+  const conflicts = outcome.status === 'conflict' ? outcome.conflicts : [];
+  return { mergeable: outcome.status !== 'conflict', merge: outcome.status, conflicts };
+}
+
+/**
+ * Merges the environment into production: admins, or modelers with the merge permission, with
+ * `confirm` true. Conflicts answer 409 with the files. A throwaway environment (or one merged with
+ * `delete_after`) is deleted once applied.
+ */
+export async function mergeEnvironment(deps: KnowledgeDeps, p: Principal, id: string, body: { confirm?: unknown; delete_after?: boolean }) {
+  requireEnvironmentRole(p);
+  const env = environmentOf(deps, p.orgId, id);
+  if (!canMergeToProduction(p)) throw new MergeForbidden();
+  requireConfirm(body.confirm, 'body');
+  const repo = await deps.repos.repo(p.orgId);
+  const outcome = await mergeBranch({
+    repo,
+    from: envBranch(env),
+    into: MAIN_BRANCH,
+    author: authorOf(deps, p),
+    message: `Merge environment "${env.name}" into production`,
+  });
+  if (outcome.status === 'conflict') throw new MergeConflicts(outcome.conflicts);
+  const deleted = env.throwaway === 1 || body.delete_after === true;
+  await mirrorProduction(deps, p.orgId);
+  if (deleted) await dropEnvironment(deps, env);
+  else {
+    touchEnvironment(deps.db, env.id, deps.clock.now());
+    await mirrorEnvironment(deps, p.orgId, env);
+  }
+  return { merge: outcome.status, commit: outcome.oid ?? null, deleted };
+}

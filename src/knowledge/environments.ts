@@ -1,0 +1,165 @@
+// Environments: list, create (lasting or throwaway), keep, targets and delete. Each one is a branch
+// of the organization's repository forked from production or from another environment.
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../auth/index.ts';
+import { ValidationFailed } from '../errors.ts';
+import { commitChanges, createBranch, deleteBranch, MAIN_BRANCH, resolveRef } from '../git/index.ts';
+import type { KnowledgeDeps } from './deps.ts';
+import { requireConfirm } from './errors.ts';
+import {
+  envBranch,
+  findEnvironment,
+  freeSlug,
+  insertEnvironment,
+  listEnvironmentRows,
+  mirrorBranch,
+  parseTargets,
+  removeEnvironment,
+  touchEnvironment,
+  type EnvironmentRow,
+  type EnvironmentTarget,
+} from './environments-store.ts';
+import { slugify } from './kinds.ts';
+import { mirrorEnvironment, mirrorOf } from './mirror.ts';
+import { authorOf, environmentOf, requireEnvironmentRole } from './scope.ts';
+
+/** A throwaway environment is deleted after this long without activity. */
+export const THROWAWAY_IDLE_MS = 7 * 24 * 3600 * 1000;
+
+/** An environment as the API shows it. */
+export interface EnvironmentView {
+  id: string;
+  name: string;
+  color: string;
+  source_env_id: string | null;
+  throwaway: boolean;
+  /** `service/env-<slug>` when mirroring is on and the environment is lasting. */
+  git_branch: string | null;
+  targets: Record<string, EnvironmentTarget>;
+  created_by: string | null;
+  created_at: string;
+  last_activity_at: string;
+  /** When a throwaway environment expires if left idle. */
+  expires_at: string | null;
+}
+
+/** The API view of an environment. */
+export function environmentView(deps: KnowledgeDeps, env: EnvironmentRow): EnvironmentView {
+  const mirrored = !env.throwaway && mirrorOf(deps, env.org_id) !== undefined;
+  return {
+    id: env.id,
+    name: env.name,
+    color: env.color,
+    source_env_id: env.source_env_id,
+    throwaway: env.throwaway === 1,
+    git_branch: mirrored ? mirrorBranch(env) : null,
+    targets: parseTargets(env),
+    created_by: env.created_by,
+    created_at: new Date(env.created_at).toISOString(),
+    last_activity_at: new Date(env.last_activity_at).toISOString(),
+    expires_at: env.throwaway ? new Date(env.last_activity_at + THROWAWAY_IDLE_MS).toISOString() : null,
+  };
+}
+
+/** Environments of the caller's organization (admins and modelers). */
+export function listEnvironments(deps: KnowledgeDeps, p: Principal): EnvironmentView[] {
+  requireEnvironmentRole(p);
+  return listEnvironmentRows(deps.db, p.orgId).map((e) => environmentView(deps, e));
+}
+
+/** One environment (admins and modelers); 404 for unknown ids and other organizations' environments. */
+export function getEnvironment(deps: KnowledgeDeps, p: Principal, id: string): EnvironmentView {
+  requireEnvironmentRole(p);
+  return environmentView(deps, environmentOf(deps, p.orgId, id));
+}
+
+export interface CreateEnvironmentInput {
+  name: string;
+  color: string;
+  source_env_id?: string | null;
+}
+
+/** Creates a lasting environment forked from production or `source_env_id` (admins and modelers). */
+export async function createEnvironment(deps: KnowledgeDeps, p: Principal, input: CreateEnvironmentInput): Promise<EnvironmentView> {
+  requireEnvironmentRole(p);
+  return environmentView(deps, await forkEnvironment(deps, p, { ...input, throwaway: false }));
+}
+
+/**
+ * Starts a throwaway environment for a quick-fix (root-agent) session from production: forked from
+ * production, never mirrored, deleted after 7 idle days or once applied to production.
+ */
+export async function startQuickFixEnvironment(deps: KnowledgeDeps, p: Principal, input: { name?: string; color?: string } = {}): Promise<EnvironmentView> {
+  requireEnvironmentRole(p);
+  const name = input.name ?? `Quick fix ${new Date(deps.clock.now()).toISOString().slice(0, 16).replace('T', ' ')}`;
+  return environmentView(deps, await forkEnvironment(deps, p, { name, color: input.color ?? '#9e9e9e', throwaway: true }));
+}
+
+/** "Keep it": a throwaway environment becomes lasting (and is mirrored when mirroring is on). */
+export async function keepEnvironment(deps: KnowledgeDeps, p: Principal, id: string): Promise<EnvironmentView> {
+  requireEnvironmentRole(p);
+  const env = environmentOf(deps, p.orgId, id);
+  deps.db.prepare('UPDATE environments SET throwaway = 0, last_activity_at = ? WHERE id = ?').run(deps.clock.now(), env.id);
+  const kept = findEnvironment(deps.db, p.orgId, id)!;
+  await mirrorEnvironment(deps, p.orgId, kept);
+  return environmentView(deps, kept);
+}
+
+/** Replaces the environment's warehouse target overrides. */
+export function setTargets(deps: KnowledgeDeps, p: Principal, id: string, targets: Record<string, EnvironmentTarget>): EnvironmentView {
+  requireEnvironmentRole(p);
+  const env = environmentOf(deps, p.orgId, id);
+  deps.db.prepare('UPDATE environments SET targets = ?, last_activity_at = ? WHERE id = ?').run(JSON.stringify(targets), deps.clock.now(), env.id);
+  return environmentView(deps, findEnvironment(deps.db, p.orgId, id)!);
+}
+
+/** Deletes an environment and its branch (and its mirrored branch); `confirm` must be true. */
+export async function deleteEnvironment(deps: KnowledgeDeps, p: Principal, id: string, confirm: unknown): Promise<void> {
+  requireEnvironmentRole(p);
+  const env = environmentOf(deps, p.orgId, id);
+  requireConfirm(confirm, 'query');
+  await dropEnvironment(deps, env);
+}
+
+/** Removes an environment without permission checks (expiry, after merge). */
+export async function dropEnvironment(deps: KnowledgeDeps, env: EnvironmentRow): Promise<void> {
+  await mirrorEnvironment(deps, env.org_id, env, true);
+  await deleteBranch({ repo: await deps.repos.repo(env.org_id), branch: envBranch(env) });
+  removeEnvironment(deps.db, env.org_id, env.id);
+}
+
+async function forkEnvironment(
+  deps: KnowledgeDeps,
+  p: Principal,
+  input: { name: string; color: string; source_env_id?: string | null; throwaway: boolean },
+): Promise<EnvironmentRow> {
+  const source = input.source_env_id ? findEnvironment(deps.db, p.orgId, input.source_env_id) : undefined;
+  if (input.source_env_id && !source) {
+    throw new ValidationFailed([{ loc: ['body', 'source_env_id'], msg: 'Unknown environment', type: 'value_error' }]);
+  }
+  const repo = await deps.repos.repo(p.orgId);
+  // An organization without knowledge yet gets an empty first commit on production to fork from.
+  if (!(await resolveRef({ repo, ref: MAIN_BRANCH }))) {
+    await commitChanges({ repo, branch: MAIN_BRANCH, author: authorOf(deps, p), message: 'Start knowledge', changes: [] });
+  }
+  const now = deps.clock.now();
+  const id = `env_${randomBytes(8).toString('hex')}`;
+  const row: EnvironmentRow = {
+    id,
+    org_id: p.orgId,
+    name: input.name,
+    slug: freeSlug(deps.db, p.orgId, input.throwaway ? `quick-fix-${id.slice(4, 12)}` : slugify(input.name)),
+    color: input.color,
+    source_env_id: source?.id ?? null,
+    throwaway: input.throwaway ? 1 : 0,
+    targets: source?.targets ?? '{}',
+    created_by: p.userId,
+    created_at: now,
+    last_activity_at: now,
+  };
+  await createBranch({ repo, branch: envBranch(row), from: source ? envBranch(source) : MAIN_BRANCH });
+  insertEnvironment(deps.db, row);
+  if (source) touchEnvironment(deps.db, source.id, now);
+  await mirrorEnvironment(deps, p.orgId, row);
+  return row;
+}

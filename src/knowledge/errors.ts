@@ -1,0 +1,80 @@
+import { AppError, Conflict, Forbidden, NotFound, ValidationFailed, type FieldIssue } from '../errors.ts';
+
+export class EnvironmentNotFound extends NotFound {
+  constructor() {
+    super('Environment not found', 'ENVIRONMENT_NOT_FOUND');
+  }
+}
+
+export class ItemNotFound extends NotFound {
+  constructor(path: string) {
+    super(`No knowledge file ${path}`, 'KNOWLEDGE_ITEM_NOT_FOUND');
+  }
+}
+
+export class ItemExists extends Conflict {
+  constructor(path: string) {
+    super(`${path} already exists`, 'KNOWLEDGE_ITEM_EXISTS', { file: path });
+  }
+}
+
+export class CommitNotFound extends NotFound {
+  constructor() {
+    super('Commit not found', 'COMMIT_NOT_FOUND');
+  }
+}
+
+export class KnowledgeReadOnly extends Forbidden {
+  constructor(message = 'Only admins and modelers may change knowledge') {
+    super(message, 'KNOWLEDGE_READ_ONLY');
+  }
+}
+
+export class EnvironmentsForbidden extends Forbidden {
+  constructor() {
+    super('Environments are for admins and modelers', 'ENVIRONMENTS_FORBIDDEN');
+  }
+}
+
+export class MergeForbidden extends Forbidden {
+  constructor() {
+    super('Merging to production needs the permission "Can merge changes to production"', 'MERGE_FORBIDDEN');
+  }
+}
+
+/** The merge met conflicts; `data.conflicts` lists the files. */
+export class MergeConflicts extends Conflict {
+  constructor(readonly conflicts: string[]) {
+    super('The environment conflicts with production', 'MERGE_CONFLICTS', { conflicts });
+  }
+}
+
+export class MirrorNotConfigured extends Conflict {
+  constructor() {
+    super('Mirroring to a git remote is not configured', 'MIRRORING_OFF');
+  }
+}
+
+export class TargetSyncUnavailable extends AppError {
+  constructor() {
+    super('unavailable', 'TARGET_SYNC_UNAVAILABLE', 'Metadata sync of warehouse targets is not available');
+  }
+}
+
+/** A 422 issue that also names the knowledge file. */
+export interface FileIssue extends FieldIssue {
+  file: string;
+}
+
+/** A 422 naming the file and the field. */
+export function invalidFile(file: string, issues: { loc: (string | number)[]; msg: string; type: string }[]): ValidationFailed {
+  const withFile: FileIssue[] = issues.map((i) => ({ ...i, msg: `${file}: ${i.msg}`, file }));
+  return new ValidationFailed(withFile, `Invalid knowledge file ${file}`);
+}
+
+/** `confirm` must be exactly true. */
+export function requireConfirm(confirm: unknown, where: 'body' | 'query'): void {
+  if (confirm !== true) {
+    throw new ValidationFailed([{ loc: [where, 'confirm'], msg: 'confirm must be true', type: 'value_error' }]);
+  }
+}

@@ -1,0 +1,38 @@
+// The knowledge domain: kinds and their schemas, items over git, environments and their rules,
+// mirroring and pull requests, and the reads the agent and the data plane use.
+export { createKnowledgeDeps } from './deps.ts';
+export type { KnowledgeDeps, TargetMetadataReader } from './deps.ts';
+export { KINDS, KIND_DEFS, classifyPath, tableId, slugify } from './kinds.ts';
+export type { Kind, KindDef } from './kinds.ts';
+export * as schemas from './schemas.ts';
+export { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
+export { validateItem } from './validate-item.ts';
+export { listItems, getItem, createItem, updateItem, deleteItem, itemsAt } from './items.ts';
+export type { Item } from './items.ts';
+export { itemHistory, modelHistory, revertItem, revertModel } from './history.ts';
+export {
+  listEnvironments,
+  getEnvironment,
+  createEnvironment,
+  startQuickFixEnvironment,
+  keepEnvironment,
+  setTargets,
+  deleteEnvironment,
+  THROWAWAY_IDLE_MS,
+} from './environments.ts';
+export type { EnvironmentView, CreateEnvironmentInput } from './environments.ts';
+export type { EnvironmentTarget } from './environments-store.ts';
+export { environmentDiff, environmentConflicts, mergeEnvironment } from './environment-merge.ts';
+export { syncEnvironmentTargets } from './environment-sync.ts';
+export { expireThrowawayEnvironments, startEnvironmentJanitor } from './environment-expiry.ts';
+export { getMirror, setMirror, deleteMirror } from './mirror.ts';
+export type { MirrorInput } from './mirror.ts';
+export { openPullRequest } from './pull-request.ts';
+export { createTableDocsSource, writeSyncedTables, mergeSynced } from './table-docs.ts';
+export type { TableDocsSource, TableDoc, SyncedTable } from './table-docs.ts';
+export { knowledgeAt, searchItems } from './snapshot.ts';
+export type { KnowledgeSnapshot, SearchHit } from './snapshot.ts';
+export { seedKnowledge } from './seed-knowledge.ts';
+export { effectiveEnvironment, environmentOf, scopeFor } from './scope.ts';
+export type { Scope } from './scope.ts';
+export type { EnvironmentRow } from './environments-store.ts';

@@ -1,0 +1,134 @@
+// Mirroring to a git remote: with a remote configured, production is pushed to its main branch and
+// each lasting environment to `service/env-<slug>` after every change. Throwaway environments are
+// never pushed. A failed push never fails the change; it is logged and shown in the mirror status.
+import { hasRole, type Principal } from '../auth/index.ts';
+import { Forbidden } from '../errors.ts';
+import { MAIN_BRANCH, pushBranch, resolveRef } from '../git/index.ts';
+import type { KnowledgeDeps } from './deps.ts';
+import { envBranch, mirrorBranch, type EnvironmentRow } from './environments-store.ts';
+import type { Scope } from './scope.ts';
+
+export interface MirrorRow {
+  org_id: string;
+  url: string;
+  username: string;
+  secret_sealed: string | null;
+  main_branch: string;
+  api_base_url: string | null;
+  repository: string | null;
+  last_push_at: number | null;
+  last_push_error: string | null;
+  updated_by: string | null;
+  updated_at: number;
+}
+
+export interface MirrorInput {
+  url: string;
+  username?: string;
+  /** Password or token; omitted keeps the stored one. */
+  token?: string;
+  main_branch?: string;
+  api_base_url?: string | null;
+  repository?: string | null;
+}
+
+/** The mirror settings of an organization, if any. */
+export function mirrorOf(deps: KnowledgeDeps, orgId: string): MirrorRow | undefined {
+  return deps.db.prepare('SELECT * FROM knowledge_mirrors WHERE org_id = ?').get(orgId) as MirrorRow | undefined;
+}
+
+/** What the API shows: never the credential. */
+export function mirrorView(row: MirrorRow | undefined) {
+  if (!row) return { enabled: false as const };
+  return {
+    enabled: true as const,
+    url: row.url,
+    username: row.username,
+    has_token: row.secret_sealed !== null,
+    main_branch: row.main_branch,
+    api_base_url: row.api_base_url,
+    repository: row.repository,
+    last_push_at: row.last_push_at === null ? null : new Date(row.last_push_at).toISOString(),
+    last_push_error: row.last_push_error,
+  };
+}
+
+function requireAdmin(p: Principal): void {
+  if (!hasRole(p, 'admin')) throw new Forbidden('Only admins configure mirroring', 'MIRROR_ADMIN_ONLY');
+}
+
+/** Reads the mirror settings (admins). */
+export function getMirror(deps: KnowledgeDeps, p: Principal) {
+  requireAdmin(p);
+  return mirrorView(mirrorOf(deps, p.orgId));
+}
+
+/** Sets the remote (admins), then pushes production once so the mirror starts complete. */
+export async function setMirror(deps: KnowledgeDeps, p: Principal, input: MirrorInput) {
+  requireAdmin(p);
+  const old = mirrorOf(deps, p.orgId);
+  const sealed = input.token !== undefined ? (input.token ? deps.secretBox.seal(input.token) : null) : (old?.secret_sealed ?? null);
+  deps.db
+    .prepare(
+      `INSERT INTO knowledge_mirrors (org_id, url, username, secret_sealed, main_branch, api_base_url, repository, updated_by, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (org_id) DO UPDATE SET url = excluded.url, username = excluded.username, secret_sealed = excluded.secret_sealed,
+         main_branch = excluded.main_branch, api_base_url = excluded.api_base_url, repository = excluded.repository,
+         updated_by = excluded.updated_by, updated_at = excluded.updated_at, last_push_error = NULL`,
+    )
+    .run(p.orgId, input.url, input.username ?? '', sealed, input.main_branch ?? 'main', input.api_base_url ?? null, input.repository ?? null, p.userId, deps.clock.now());
+  await pushAll(deps, p.orgId);
+  return mirrorView(mirrorOf(deps, p.orgId));
+}
+
+/** Turns mirroring off (admins). */
+export function deleteMirror(deps: KnowledgeDeps, p: Principal): void {
+  requireAdmin(p);
+  deps.db.prepare('DELETE FROM knowledge_mirrors WHERE org_id = ?').run(p.orgId);
+}
+
+/** Pushes the branch a change was made on, when mirroring is on and it is production or a lasting environment. */
+export async function mirrorAfterChange(deps: KnowledgeDeps, scope: Pick<Scope, 'orgId' | 'env'>): Promise<void> {
+  if (scope.env) await mirrorEnvironment(deps, scope.orgId, scope.env);
+  else await mirrorProduction(deps, scope.orgId);
+}
+
+/** Pushes production to the mirror's main branch, when mirroring is on. */
+export async function mirrorProduction(deps: KnowledgeDeps, orgId: string): Promise<void> {
+  const row = mirrorOf(deps, orgId);
+  if (row) await push(deps, row, MAIN_BRANCH, row.main_branch, false);
+}
+
+/** Pushes (or removes) a lasting environment's mirrored branch; false when the push failed. */
+export async function mirrorEnvironment(deps: KnowledgeDeps, orgId: string, env: EnvironmentRow, remove = false): Promise<boolean> {
+  const row = mirrorOf(deps, orgId);
+  if (!row || env.throwaway) return false;
+  // The service owns service/env-* branches, so they are force-pushed.
+  return push(deps, row, envBranch(env), mirrorBranch(env), true, remove);
+}
+
+async function pushAll(deps: KnowledgeDeps, orgId: string): Promise<void> {
+  await mirrorProduction(deps, orgId);
+  const envs = deps.db.prepare('SELECT * FROM environments WHERE org_id = ? AND throwaway = 0').all(orgId) as EnvironmentRow[];
+  for (const env of envs) await mirrorEnvironment(deps, orgId, env);
+}
+
+async function push(deps: KnowledgeDeps, row: MirrorRow, branch: string, remoteBranch: string, force: boolean, remove = false): Promise<boolean> {
+  const repo = await deps.repos.repo(row.org_id);
+  return deps.pushLock(row.org_id).run(async () => {
+    // Nothing to push yet (an organization without knowledge).
+    if (!remove && !(await resolveRef({ repo, ref: branch }))) return false;
+    try {
+      const token = row.secret_sealed ? deps.secretBox.open(row.secret_sealed) : undefined;
+      const auth = token !== undefined ? { username: row.username || 'x-access-token', password: token } : undefined;
+      await pushBranch({ repo, url: row.url, branch, remoteBranch, auth, force, remove });
+      deps.db.prepare('UPDATE knowledge_mirrors SET last_push_at = ?, last_push_error = NULL WHERE org_id = ?').run(deps.clock.now(), row.org_id);
+      return true;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      deps.log.warn({ err, org_id: row.org_id, branch: remoteBranch }, 'knowledge mirror push failed');
+      deps.db.prepare('UPDATE knowledge_mirrors SET last_push_error = ? WHERE org_id = ?').run(`${remoteBranch}: ${message}`, row.org_id);
+      return false;
+    }
+  });
+}

@@ -1,0 +1,59 @@
+// Which branch a request reads or writes (interface part 4 "Environments", part 5 "Permissions"):
+// regular users always see production and change nothing; admins and modelers work in environments;
+// writing production directly needs the merge permission, like merging does.
+import { canMergeToProduction, getUser, hasRole, type Principal } from '../auth/index.ts';
+import { MAIN_BRANCH, type GitAuthor, type GitRepo } from '../git/index.ts';
+import type { KnowledgeDeps } from './deps.ts';
+import { EnvironmentNotFound, EnvironmentsForbidden, KnowledgeReadOnly } from './errors.ts';
+import { envBranch, findEnvironment, touchEnvironment, type EnvironmentRow } from './environments-store.ts';
+
+/** A resolved place in an organization's knowledge. */
+export interface Scope {
+  orgId: string;
+  repo: GitRepo;
+  branch: string;
+  /** Undefined for production. */
+  env: EnvironmentRow | undefined;
+}
+
+/** The environment of the organization, or 404 (also for another organization's environment). */
+export function environmentOf(deps: KnowledgeDeps, orgId: string, envId: string): EnvironmentRow {
+  const env = findEnvironment(deps.db, orgId, envId);
+  if (!env) throw new EnvironmentNotFound();
+  return env;
+}
+
+/** Scope of a read by `orgId` at an environment, with no role rule (internal callers). */
+export async function scopeFor(deps: KnowledgeDeps, orgId: string, envId: string | undefined): Promise<Scope> {
+  const env = envId ? environmentOf(deps, orgId, envId) : undefined;
+  if (env) touchEnvironment(deps.db, env.id, deps.clock.now());
+  return { orgId, repo: await deps.repos.repo(orgId), branch: env ? envBranch(env) : MAIN_BRANCH, env };
+}
+
+/** The environment a caller's request reads: regular users always get production (undefined). */
+export function effectiveEnvironment(p: Principal, envId: string | undefined): string | undefined {
+  return hasRole(p, 'modeler') ? envId : undefined;
+}
+
+/** Scope of a read: regular users see production whatever the header says. */
+export function readScope(deps: KnowledgeDeps, p: Principal, envId: string | undefined): Promise<Scope> {
+  return scopeFor(deps, p.orgId, effectiveEnvironment(p, envId));
+}
+
+/** Scope of a write: admins and modelers; production directly only with the merge permission. */
+export function writeScope(deps: KnowledgeDeps, p: Principal, envId: string | undefined): Promise<Scope> {
+  if (!hasRole(p, 'modeler')) throw new KnowledgeReadOnly();
+  if (!envId && !canMergeToProduction(p)) throw new KnowledgeReadOnly('Change production through an environment, or ask for the merge permission');
+  return scopeFor(deps, p.orgId, envId);
+}
+
+/** Environments endpoints are for admins and modelers. */
+export function requireEnvironmentRole(p: Principal): void {
+  if (!hasRole(p, 'modeler')) throw new EnvironmentsForbidden();
+}
+
+/** The commit author for the acting user. */
+export function authorOf(deps: KnowledgeDeps, p: Principal): GitAuthor {
+  const user = getUser(deps.db, p.userId);
+  return { name: user?.name || p.email, email: p.email, timestamp: Math.floor(deps.clock.now() / 1000) };
+}

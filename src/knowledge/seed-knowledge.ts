@@ -1,0 +1,28 @@
+// Loads a folder of knowledge files (fixtures/knowledge for the demo) as an organization's first
+// commit. Does nothing once production has a commit, so it is safe on every start.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { commitChanges, MAIN_BRANCH, resolveRef, type GitAuthor } from '../git/index.ts';
+import type { KnowledgeDeps } from './deps.ts';
+import { classifyPath } from './kinds.ts';
+import { validateItem } from './validate-item.ts';
+import { parseYaml } from './yaml-doc.ts';
+
+/** Commits every file under `dir` to production if it has no commit yet; true when it did. */
+export async function seedKnowledge(deps: KnowledgeDeps, { orgId, dir, author, message = 'Initial knowledge' }: { orgId: string; dir: string; author: GitAuthor; message?: string }): Promise<boolean> {
+  const repo = await deps.repos.repo(orgId);
+  if (await resolveRef({ repo, ref: MAIN_BRANCH })) return false;
+  const paths = (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => relative(dir, join(d.parentPath, d.name)).split(sep).join('/'))
+    .sort();
+  const changes = paths.map((path) => {
+    const content = readFileSync(join(dir, path), 'utf8');
+    const managed = classifyPath(path);
+    // A broken fixture should fail loudly at start, not show up as a broken item later.
+    if (managed) validateItem(managed.kind, managed.id, parseYaml(content).value);
+    return { path, content };
+  });
+  const result = await commitChanges({ repo, branch: MAIN_BRANCH, author, message, changes });
+  return result.changed;
+}

@@ -1,0 +1,70 @@
+// What the agent reads: every item at one commit of an environment (or production), and a small
+// term search over it. The commit id goes with the answer so it can be traced to the knowledge used.
+import { readBlobs, readTree, resolveRef } from '../git/index.ts';
+import type { KnowledgeDeps } from './deps.ts';
+import { toItem, type Item } from './items.ts';
+import { classifyPath, KIND_DEFS, type Kind } from './kinds.ts';
+import { scopeFor } from './scope.ts';
+
+/** All knowledge at one commit. */
+export interface KnowledgeSnapshot {
+  orgId: string;
+  environmentId: string | undefined;
+  /** The commit read; null when the organization has no knowledge yet. */
+  commit: string | null;
+  items: Item[];
+  /** Items ranked by how many query terms they mention; inactive tables and broken files are left out. */
+  search(query: string, opts?: { kinds?: Kind[]; limit?: number }): SearchHit[];
+}
+
+export interface SearchHit {
+  kind: Kind;
+  id: string;
+  path: string;
+  title: string;
+  score: number;
+  data: Record<string, unknown>;
+}
+
+const CACHE_SIZE = 16;
+
+/** Knowledge of an organization at an environment (undefined = production), at its current commit. */
+export async function knowledgeAt(deps: KnowledgeDeps, orgId: string, environmentId: string | undefined): Promise<KnowledgeSnapshot> {
+  const scope = await scopeFor(deps, orgId, environmentId);
+  const commit = (await resolveRef({ repo: scope.repo, ref: scope.branch })) ?? null;
+  const key = `${orgId}:${commit}`;
+  let items = commit ? deps.snapshotCache.get(key) : [];
+  if (!items) {
+    const files = (await readTree({ repo: scope.repo, ref: commit! })).flatMap((f) => {
+      const c = classifyPath(f.path);
+      return c ? [{ ...f, ...c }] : [];
+    });
+    const texts = await readBlobs(scope.repo, files.map((f) => f.oid));
+    items = files.map((f, i) => toItem(f.kind, f.id, f.path, texts[i]!));
+    deps.snapshotCache.set(key, items);
+    if (deps.snapshotCache.size > CACHE_SIZE) deps.snapshotCache.delete(deps.snapshotCache.keys().next().value!);
+  }
+  const all = items;
+  return { orgId, environmentId, commit, items: all, search: (q, opts) => searchItems(all, q, opts) };
+}
+
+/** Term search over items (case-insensitive; title hits weigh more). */
+export function searchItems(items: Item[], query: string, { kinds, limit = 10 }: { kinds?: Kind[]; limit?: number } = {}): SearchHit[] {
+  const terms = query.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((t) => t.length > 1);
+  if (terms.length === 0) return [];
+  const hits: SearchHit[] = [];
+  for (const item of items) {
+    if (!item.data || (kinds && !kinds.includes(item.kind))) continue;
+    if (item.kind === 'tables' && item.data['active'] === false) continue;
+    const title = KIND_DEFS[item.kind].titleOf(item.data);
+    const hay = item.yaml.toLowerCase();
+    const head = `${item.id} ${title}`.toLowerCase();
+    let score = 0;
+    for (const t of terms) {
+      if (head.includes(t)) score += 3;
+      if (hay.includes(t)) score += 1;
+    }
+    if (score > 0) hits.push({ kind: item.kind, id: item.id, path: item.path, title, score, data: item.data });
+  }
+  return hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path)).slice(0, limit);
+}

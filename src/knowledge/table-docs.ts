@@ -1,0 +1,142 @@
+// The data plane's view of table documentation (the brief's TableDocsSource), implemented over the
+// knowledge repository. Synced metadata refreshes names and types; what people wrote (descriptions,
+// synonyms, active flags, row filters, comments) is kept.
+import { hasRole, type Principal } from '../auth/index.ts';
+import { commitChanges, readFile, resolveRef } from '../git/index.ts';
+import type { KnowledgeDeps } from './deps.ts';
+import { KnowledgeReadOnly } from './errors.ts';
+import { parseTargets } from './environments-store.ts';
+import { itemsAt } from './items.ts';
+import { KIND_DEFS, tableId } from './kinds.ts';
+import { mirrorAfterChange } from './mirror.ts';
+import { authorOf, scopeFor } from './scope.ts';
+import { TableFile } from './schemas.ts';
+import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
+
+/** Documentation of one table with defaults applied. */
+export interface TableDoc {
+  connection: string;
+  schema: string;
+  name: string;
+  description: string;
+  active: boolean;
+  columns: { name: string; type?: string; description?: string; synonyms: string[] }[];
+  row_filters: { filter: string; groups?: string[]; exempt_roles?: string[] }[];
+}
+
+/** A table as a metadata sync found it in the warehouse. */
+export interface SyncedTable {
+  connection: string;
+  schema: string;
+  name: string;
+  /** The warehouse's own comment, used only when no one has written a description. */
+  description?: string;
+  columns: { name: string; type: string; description?: string }[];
+}
+
+export interface TableDocsSource {
+  /** Table documentation visible at an environment (undefined = production). */
+  listTables(orgId: string, environmentId: string | undefined): Promise<TableDoc[]>;
+  /** Per-connection warehouse target overrides of an environment: { [connectionId]: { schema?, database? } }. */
+  targets(orgId: string, environmentId: string | undefined): Promise<Record<string, { schema?: string; database?: string }>>;
+  /** Writes synced table documentation, keeping what people wrote (descriptions, synonyms, row_filters). */
+  writeSyncedTables(principal: Principal, environmentId: string | undefined, tables: SyncedTable[]): Promise<void>;
+}
+
+/** The TableDocsSource the data plane is wired to. */
+export function createTableDocsSource(deps: KnowledgeDeps): TableDocsSource {
+  return {
+    async listTables(orgId, environmentId) {
+      const scope = await scopeFor(deps, orgId, environmentId);
+      const commit = await resolveRef({ repo: scope.repo, ref: scope.branch });
+      if (!commit) return [];
+      return (await itemsAt(scope, commit, 'tables')).flatMap((item) => {
+        const parsed = TableFile.safeParse(item.data);
+        return parsed.success ? [toTableDoc(parsed.data)] : [];
+      });
+    },
+    async targets(orgId, environmentId) {
+      if (!environmentId) return {};
+      const scope = await scopeFor(deps, orgId, environmentId);
+      const out: Record<string, { schema?: string; database?: string }> = {};
+      for (const [conn, t] of Object.entries(parseTargets(scope.env!))) {
+        // BigQuery-style project/dataset are the database/schema of the data plane.
+        const schema = t.schema ?? t.dataset;
+        const database = t.database ?? t.project;
+        out[conn] = { ...(schema ? { schema } : {}), ...(database ? { database } : {}) };
+      }
+      return out;
+    },
+    writeSyncedTables: (principal, environmentId, tables) => writeSyncedTables(deps, principal, environmentId, tables),
+  };
+}
+
+/** Commits synced tables (one commit for the lot) on production or an environment. */
+export async function writeSyncedTables(deps: KnowledgeDeps, principal: Principal, environmentId: string | undefined, tables: SyncedTable[]): Promise<void> {
+  if (!hasRole(principal, 'modeler')) throw new KnowledgeReadOnly();
+  if (tables.length === 0) return;
+  const scope = await scopeFor(deps, principal.orgId, environmentId);
+  const result = await commitChanges({
+    repo: scope.repo,
+    branch: scope.branch,
+    author: authorOf(deps, principal),
+    message: `Sync table documentation (${tables.length} table${tables.length === 1 ? '' : 's'})`,
+    changes: async (parent) =>
+      Promise.all(
+        tables.map(async (t) => {
+          const path = KIND_DEFS.tables.pathOf(tableId(t.connection, t.schema, t.name));
+          const current = parent ? await readFile({ repo: scope.repo, ref: parent, path }) : undefined;
+          return { path, content: mergeSynced(current, t) };
+        }),
+      ),
+  });
+  if (result.changed) await mirrorAfterChange(deps, scope);
+}
+
+/** The new text of a table file after a sync. */
+export function mergeSynced(current: string | undefined, t: SyncedTable): string {
+  const parsed = current !== undefined ? parseYaml(current) : undefined;
+  const old = parsed && !parsed.error && parsed.value && typeof parsed.value === 'object' ? (parsed.value as Record<string, unknown>) : undefined;
+  if (!old) {
+    return renderYaml({
+      connection: t.connection,
+      schema: t.schema,
+      name: t.name,
+      description: t.description ?? '',
+      active: true,
+      columns: t.columns.map((c) => ({ name: c.name, type: c.type, ...(c.description ? { description: c.description } : {}) })),
+    });
+  }
+  const oldColumns = Array.isArray(old['columns']) ? (old['columns'] as Record<string, unknown>[]) : [];
+  const columns = t.columns.map((c) => {
+    const was = oldColumns.find((o) => o && o['name'] === c.name);
+    if (!was) return { name: c.name, type: c.type, ...(c.description ? { description: c.description } : {}) };
+    const kept: Record<string, unknown> = { ...was, type: c.type };
+    if (!kept['description'] && c.description) kept['description'] = c.description;
+    return kept;
+  });
+  const next: Record<string, unknown> = { ...old, connection: t.connection, schema: t.schema, name: t.name, columns };
+  if (!next['description'] && t.description) next['description'] = t.description;
+  return updateYaml(current, next);
+}
+
+function toTableDoc(f: TableFile): TableDoc {
+  return {
+    connection: f.connection,
+    schema: f.schema,
+    name: f.name,
+    description: f.description ?? '',
+    active: f.active ?? true,
+    columns: (f.columns ?? []).map((c) => ({
+      name: c.name,
+      ...(c.type !== undefined ? { type: c.type } : {}),
+      ...(c.description !== undefined ? { description: c.description } : {}),
+      synonyms: c.synonyms ?? [],
+    })),
+    row_filters: (f.row_filters ?? []).map((r) => ({
+      filter: r.filter,
+      ...(r.groups ? { groups: r.groups } : {}),
+      ...(r.exempt_roles ? { exempt_roles: r.exempt_roles } : {}),
+    })),
+  };
+}

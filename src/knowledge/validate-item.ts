@@ -1,0 +1,25 @@
+// A write is checked against its kind's schema; a failure is a 422 naming the file and the field.
+import type { z } from 'zod';
+import { invalidFile } from './errors.ts';
+import { KIND_DEFS, type Kind } from './kinds.ts';
+
+/** Validates an item for the file of `id`; returns the value to write (schema key order first). */
+export function validateItem(kind: Kind, id: string, data: unknown, loc: (string | number)[] = ['body']): Record<string, unknown> {
+  const def = KIND_DEFS[kind];
+  const file = def.pathOf(id);
+  const result = def.schema.safeParse(data);
+  if (!result.success) throw invalidFile(file, result.error.issues.map((i) => toIssue(i, loc, data)));
+  const named = def.idOfData(result.data);
+  if (named && named.id !== id) {
+    throw invalidFile(file, [{ loc: [...loc, named.field], msg: `does not match the file name (expected id ${id}, content names ${named.id})`, type: 'value_error' }]);
+  }
+  return result.data;
+}
+
+function toIssue(issue: z.core.$ZodIssue, loc: (string | number)[], root: unknown) {
+  const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+  let v: unknown = root;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[k] : undefined;
+  const missing = issue.code === 'invalid_type' && v === undefined;
+  return { loc: [...loc, ...path], msg: missing ? 'Field required' : issue.message, type: missing ? 'missing' : issue.code };
+}

@@ -1,0 +1,47 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+
+let t0: TestApp;
+test.before(async () => {
+  t0 = await startTestApp();
+});
+test.after.always(() => t0.stop());
+
+const call = (method: string, path: string, token: string, body?: unknown) =>
+  t0.fetch(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+
+test('an admin sets a member\'s attributes and groups, and reads them back as row filters see them', async (t) => {
+  const org = t0.org();
+  const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  const u = t0.user({ orgId: org });
+  let res = await call('PUT', `/api/row-security/users/${u.id}/attributes`, admin, { attributes: { country: 'Germany', region: 'EMEA' } });
+  t.is(res.status, 200);
+  res = await call('PUT', '/api/row-security/groups/emea_sales', admin, { name: 'EMEA sales', members: [u.id] });
+  t.is(res.status, 200);
+  t.deepEqual(await res.json(), { id: 'emea_sales', name: 'EMEA sales', members: [u.id] });
+  res = await call('GET', `/api/row-security/users/${u.id}/attributes`, admin);
+  t.deepEqual(await res.json(), { user_id: u.id, attributes: { country: 'Germany', region: 'EMEA' }, groups: ['emea_sales', 'EMEA sales'] });
+  res = await call('GET', '/api/row-security/groups', admin);
+  t.deepEqual(((await res.json()) as { groups: { id: string }[] }).groups.map((g) => g.id), ['emea_sales']);
+  t.is((await call('PUT', '/api/row-security/groups/other', admin, { name: 'EMEA sales', members: [] })).status, 409);
+  t.is((await call('DELETE', '/api/row-security/groups/emea_sales', admin)).status, 200);
+  t.is((await call('DELETE', '/api/row-security/groups/emea_sales', admin)).status, 404);
+});
+
+test('row-security endpoints are admin-only, validate input and stay inside the organization', async (t) => {
+  const org = t0.org();
+  const otherOrg = t0.org();
+  const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  const modeler = t0.session(t0.user({ orgId: org, role: 'modeler' }));
+  const stranger = t0.user({ orgId: otherOrg });
+  const member = t0.user({ orgId: org });
+  t.is((await call('GET', '/api/row-security/groups', modeler)).status, 403);
+  t.is((await call('PUT', `/api/row-security/users/${member.id}/attributes`, modeler, { attributes: {} })).status, 403);
+  t.is((await t0.fetch('/api/row-security/groups')).status, 401);
+  t.is((await call('PUT', `/api/row-security/users/${stranger.id}/attributes`, admin, { attributes: { country: 'x' } })).status, 404);
+  t.is((await call('GET', `/api/row-security/users/${stranger.id}/attributes`, admin)).status, 404);
+  t.is((await call('PUT', '/api/row-security/groups/g1', admin, { name: 'g1', members: [stranger.id] })).status, 404);
+  const bad = await call('PUT', `/api/row-security/users/${member.id}/attributes`, admin, { attributes: { 'bad name': 'x' } });
+  t.is(bad.status, 422);
+  t.is((await call('PUT', '/api/row-security/groups/g1', admin, { members: [] })).status, 422);
+});

@@ -1,0 +1,170 @@
+import test from 'ava';
+import { createFsFromVolume, Volume } from 'memfs';
+import type { FsClient } from 'isomorphic-git';
+import { createOrganization, createUser, setMembership, type Principal } from '../../src/auth/index.ts';
+import { FakeClock } from '../../src/clock.ts';
+import { DEMO_KNOWLEDGE_DIR } from '../../src/demo/seed-demo.ts';
+import { commitChanges, readFile } from '../../src/git/index.ts';
+import {
+  createEnvironment,
+  createKnowledgeDeps,
+  createTableDocsSource,
+  knowledgeAt,
+  mergeEnvironment,
+  seedKnowledge,
+  updateItem,
+  type KnowledgeDeps,
+} from '../../src/knowledge/index.ts';
+import { createLogger } from '../../src/log.ts';
+import { createSecretBox } from '../../src/security/index.ts';
+import { openStore } from '../../src/store/index.ts';
+
+// The domain without HTTP: an in-memory database and an in-memory file system for the repositories.
+function setup(): { deps: KnowledgeDeps; admin: Principal; user: Principal } {
+  const clock = new FakeClock();
+  const store = openStore({ file: ':memory:' });
+  createOrganization(store.db, clock, { id: 'demo', name: 'Demo' });
+  const mk = (email: string, role: Principal['role']): Principal => {
+    const u = createUser(store.db, clock, { email, name: email.split('@')[0]! });
+    setMembership(store.db, clock, { userId: u.id, orgId: 'demo', role, permissions: role === 'admin' ? ['merge_to_production'] : [] });
+    return { userId: u.id, email, orgId: 'demo', baseOrgId: 'demo', role, permissions: role === 'admin' ? ['merge_to_production'] : [], credential: 'session', scopes: [] };
+  };
+  const deps = createKnowledgeDeps({
+    db: store.db,
+    clock,
+    log: createLogger('silent'),
+    secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')),
+    dataDir: '/data',
+    fs: createFsFromVolume(new Volume()) as unknown as FsClient,
+  });
+  return { deps, admin: mk('ada@example.com', 'admin'), user: mk('ana@example.com', 'user') };
+}
+
+const author = { name: 'Seed', email: 'seed@example.com', timestamp: 1 };
+
+test('the demo knowledge seeds once as the first commit and lists four documented tables', async (t) => {
+  const { deps } = setup();
+  t.true(await seedKnowledge(deps, { orgId: 'demo', dir: DEMO_KNOWLEDGE_DIR, author }));
+  t.false(await seedKnowledge(deps, { orgId: 'demo', dir: DEMO_KNOWLEDGE_DIR, author }));
+  const tables = await createTableDocsSource(deps).listTables('demo', undefined);
+  t.deepEqual(tables.map((d) => d.name).sort(), ['customers', 'order_items', 'orders', 'products']);
+  const orders = tables.find((d) => d.name === 'orders')!;
+  t.true(orders.active);
+  t.deepEqual(orders.row_filters, []);
+  t.deepEqual(orders.columns.find((c) => c.name === 'order_date')?.synonyms, ['purchase date', 'date of sale']);
+  const repo = await deps.repos.repo('demo');
+  t.truthy(await readFile({ repo, ref: 'main', path: 'README.md' }));
+});
+
+test('synced tables keep descriptions, synonyms, row filters, the active flag and comments', async (t) => {
+  const { deps, admin } = setup();
+  const repo = await deps.repos.repo('demo');
+  await commitChanges({
+    repo,
+    branch: 'main',
+    author,
+    message: 'by hand',
+    changes: [
+      {
+        path: 'tables/wh/main.orders.yaml',
+        content: [
+          '# curated by finance',
+          'connection: wh',
+          'schema: main',
+          'name: orders',
+          'description: Customer orders.',
+          'active: false # hidden until reviewed',
+          'columns:',
+          '  - name: order_date',
+          '    type: DATE',
+          '    description: Day of the order.',
+          '    synonyms: [purchase date]',
+          '  - name: legacy_flag',
+          '    type: BOOLEAN',
+          'row_filters:',
+          '  - filter: "country = {{user.country}}"',
+          '    groups: [emea_sales]',
+          '',
+        ].join('\n'),
+      },
+    ],
+  });
+  const source = createTableDocsSource(deps);
+  await source.writeSyncedTables(admin, undefined, [
+    {
+      connection: 'wh',
+      schema: 'main',
+      name: 'orders',
+      description: 'warehouse comment',
+      columns: [
+        { name: 'order_date', type: 'TIMESTAMP', description: 'from warehouse' },
+        { name: 'channel', type: 'VARCHAR' },
+      ],
+    },
+    { connection: 'wh', schema: 'main', name: 'customers', columns: [{ name: 'id', type: 'INTEGER' }] },
+  ]);
+  const text = (await readFile({ repo, ref: 'main', path: 'tables/wh/main.orders.yaml' }))!;
+  t.true(text.startsWith('# curated by finance\n'));
+  t.true(text.includes('active: false # hidden until reviewed'));
+  const [orders, customers] = ['orders', 'customers'].map((n) => (source.listTables('demo', undefined) as Promise<{ name: string }[]>).then((l) => l.find((d) => d.name === n)));
+  const o = (await orders) as Awaited<ReturnType<typeof source.listTables>>[number];
+  t.is(o.description, 'Customer orders.');
+  t.false(o.active);
+  t.deepEqual(o.columns, [
+    { name: 'order_date', type: 'TIMESTAMP', description: 'Day of the order.', synonyms: ['purchase date'] },
+    { name: 'channel', type: 'VARCHAR', synonyms: [] },
+  ]);
+  t.deepEqual(o.row_filters, [{ filter: 'country = {{user.country}}', groups: ['emea_sales'] }]);
+  const c = (await customers) as Awaited<ReturnType<typeof source.listTables>>[number];
+  t.true(c.active);
+  t.deepEqual(c.columns, [{ name: 'id', type: 'INTEGER', synonyms: [] }]);
+});
+
+test('regular users cannot write synced tables', async (t) => {
+  const { deps, user } = setup();
+  await t.throwsAsync(createTableDocsSource(deps).writeSyncedTables(user, undefined, [{ connection: 'wh', schema: 'main', name: 'x', columns: [] }]), {
+    code: 'KNOWLEDGE_READ_ONLY',
+  });
+});
+
+test('knowledgeAt reads one commit, searches it, and follows environments; evaluations are promoted by merging', async (t) => {
+  const { deps, admin } = setup();
+  await seedKnowledge(deps, { orgId: 'demo', dir: DEMO_KNOWLEDGE_DIR, author });
+  const prod = await knowledgeAt(deps, 'demo', undefined);
+  t.regex(prod.commit!, /^[0-9a-f]{40}$/);
+  t.is(prod.items.length, 12);
+  const hits = prod.search('revenue by category');
+  t.is(hits[0]?.path, 'reports/monthly-revenue-by-category.yaml');
+  const dated = prod.search('purchase date', { kinds: ['tables'] });
+  t.is(dated[0]?.id, 'demo_warehouse/main.orders');
+  t.true(dated.every((h) => h.kind === 'tables'));
+
+  const env = await createEnvironment(deps, admin, { name: 'Eval work', color: '#000' });
+  await updateItem(deps, admin, env.id, 'evaluations', 'core-questions', {
+    id: 'core-questions',
+    name: 'Core business questions',
+    questions: [{ question: 'How many products?', expected_answer: '200' }],
+  });
+  const inEnv = await knowledgeAt(deps, 'demo', env.id);
+  t.not(inEnv.commit, prod.commit);
+  const q = (s: typeof prod) => (s.items.find((i) => i.kind === 'evaluations')!.data!['questions'] as unknown[]).length;
+  t.is(q(inEnv), 1);
+  t.is(q(await knowledgeAt(deps, 'demo', undefined)), 3);
+  await mergeEnvironment(deps, admin, env.id, { confirm: true });
+  const after = await knowledgeAt(deps, 'demo', undefined);
+  t.is(q(after), 1);
+  // Files the service does not manage survive edits and merges untouched.
+  t.truthy(await readFile({ repo: await deps.repos.repo('demo'), ref: 'main', path: 'README.md' }));
+  t.is((await knowledgeAt(deps, 'demo', undefined)).items, after.items, 'snapshots of one commit are cached');
+  await t.throwsAsync(knowledgeAt(deps, 'other', env.id), { code: 'ENVIRONMENT_NOT_FOUND' });
+});
+
+test('search leaves out inactive tables and files that no longer parse', async (t) => {
+  const { searchItems } = await import('../../src/knowledge/index.ts');
+  const items = [
+    { kind: 'tables' as const, id: 'w/s.a', path: 'tables/w/s.a.yaml', data: { name: 'a', active: false }, yaml: 'name: a\nrevenue' },
+    { kind: 'tables' as const, id: 'w/s.b', path: 'tables/w/s.b.yaml', data: { name: 'b' }, yaml: 'name: b\nrevenue' },
+    { kind: 'notes' as const, id: 'broken', path: 'notes/broken.yaml', data: null, yaml: 'revenue: [', error: 'bad' },
+  ];
+  t.deepEqual(searchItems(items, 'revenue').map((h) => h.id), ['w/s.b']);
+});
