@@ -14,6 +14,7 @@ import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.
 import { purgeExpiredOAuthModels } from './mcp/oauth/sqlite-adapter.ts';
 import type { McpPorts } from './mcp/ports.ts';
 import { unwiredMcpPorts } from './mcp/unwired-ports.ts';
+import { dataMcpPorts } from './mcp/data-ports.ts';
 import { createSecretBox } from './security/index.ts';
 import { openStore } from './store/index.ts';
 
@@ -74,6 +75,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     mcp: deps.mcpPorts ?? unwiredMcpPorts,
   };
+  // MCP tools: the data plane answers catalog and run_query; the agent and knowledge search are still unwired.
+  if (!deps.mcpPorts) services.mcp = { ...unwiredMcpPorts, ...dataMcpPorts(services.data) };
   // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
   const purge = setInterval(() => purgeExpiredOAuthModels(store.db, clock), 3600_000);
   purge.unref();
