@@ -15,6 +15,7 @@ import { purgeExpiredOAuthModels } from './mcp/oauth/sqlite-adapter.ts';
 import type { McpPorts } from './mcp/ports.ts';
 import { unwiredMcpPorts } from './mcp/unwired-ports.ts';
 import { dataMcpPorts } from './mcp/data-ports.ts';
+import { knowledgeMcpPort } from './mcp/knowledge-port.ts';
 import { createSecretBox } from './security/index.ts';
 import { openStore } from './store/index.ts';
 
@@ -75,8 +76,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     mcp: deps.mcpPorts ?? unwiredMcpPorts,
   };
-  // MCP tools: the data plane answers catalog and run_query; the agent and knowledge search are still unwired.
-  if (!deps.mcpPorts) services.mcp = { ...unwiredMcpPorts, ...dataMcpPorts(services.data) };
+  // MCP tools: the data plane answers catalog and run_query, knowledge answers search; the agent is still unwired.
+  if (!deps.mcpPorts) services.mcp = { ...unwiredMcpPorts, ...dataMcpPorts(services.data), ...knowledgeMcpPort(knowledge) };
   // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
   const purge = setInterval(() => purgeExpiredOAuthModels(store.db, clock), 3600_000);
   purge.unref();

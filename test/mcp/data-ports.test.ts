@@ -4,7 +4,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { principalFor } from '../../src/auth/index.ts';
 import { createConnection } from '../../src/data/connections/index.ts';
+import { createItem } from '../../src/knowledge/index.ts';
 import { duckdbFixture, tempDir } from '../data/warehouses.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -76,7 +78,29 @@ test('a modeler may not query an undocumented table, and a write is refused for 
   await a.close();
 });
 
-test('tools the agent and knowledge search will answer say so until they are wired', async (t) => {
+test('search_knowledge finds production knowledge of the caller’s organization only, never row-access rules', async (t) => {
+  const s = t0.app.services;
+  const { db } = s.store;
+  const admin = principalFor(db, t0.user({ orgId: 'alpha', role: 'admin' }), 'alpha', 'session', [])!;
+  await createItem(s.knowledge, admin, undefined, 'notes', { title: 'Net revenue', body: 'Net revenue excludes cancelled and returned orders.', tags: ['finance'] });
+  await createItem(s.knowledge, admin, undefined, 'tables', {
+    connection: 'wh', schema: 'main', name: 'orders', description: 'One row per order; revenue lives in total_amount.', active: true,
+    columns: [], row_filters: [{ filter: "country = 'secretcountry'" }],
+  });
+  const c = await client('alpha', 'user');
+  const r = await call(c, 'search_knowledge', { query: 'revenue secretcountry' });
+  const hits = (r.structuredContent as { hits: { kind: string; title: string; snippet: string }[] }).hits;
+  t.deepEqual(hits.map((h) => h.kind).sort(), ['note', 'table']);
+  t.true(hits.some((h) => h.title === 'Net revenue' && /cancelled/.test(h.snippet)));
+  t.false(JSON.stringify(r.content).includes('row_filters'));
+  t.false(JSON.stringify(r.content).includes("country = '"));
+  await c.close();
+  const other = await client('beta', 'admin');
+  t.deepEqual((await call(other, 'search_knowledge', { query: 'revenue' })).structuredContent, { hits: [] });
+  await other.close();
+});
+
+test('tools the agent will answer say so until they are wired', async (t) => {
   const c = await client('alpha', 'user');
   const r = await call(c, 'ask_question', { question: 'How many customers?' });
   t.true(r.isError);
