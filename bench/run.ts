@@ -1,7 +1,15 @@
-// `npm run bench`: runs every benchmark listed here, one after the other.
-const benches = ['./knowledge.ts'];
+// Runs the benchmarks listed here, in order: `npm run bench` for all, `npm run bench -- downloads` for one.
+// Benchmarks are not tests: they print numbers for people to read.
 
-for (const file of benches) {
-  process.stdout.write(`\n== ${file}\n`);
-  await import(file);
+const benches: Record<string, () => Promise<void>> = {
+  knowledge: async () => void (await import('./knowledge.ts')),
+  downloads: async () => (await import('./downloads.ts')).benchDownloads(),
+  chats: async () => (await import('./chats.ts')).run(),
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, run] of Object.entries(benches)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.log(`\n## ${name}`);
+  await run();
 }

@@ -5,10 +5,13 @@ import type { Config } from './config.ts';
 import { openDuckDbSql } from './data/guard/index.ts';
 import { readTargetTables } from './data/index.ts';
 import type { TableDocsSource } from './data/types.ts';
+import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createOAuthServer } from './gateway/oauth/create-provider.ts';
 import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
+import type { ChatSources } from './gateway/services.ts';
+import { chatSourcesFrom } from './compose/chat-sources.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
 import { purgeExpiredOAuthModels } from './mcp/oauth/sqlite-adapter.ts';
@@ -30,6 +33,8 @@ export interface AppDeps {
   tableDocs?: TableDocsSource;
   /** What the MCP tools call; unwired stand-ins until the data plane, agent and knowledge are wired. */
   mcpPorts?: McpPorts;
+  /** Lineage and suggestion sources of chats; unset parts answer "unavailable" / nothing. */
+  chatSources?: Partial<ChatSources>;
 }
 
 export interface App {
@@ -72,9 +77,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       statementTimeoutMs: config.data.queryTimeoutMs,
       defaultRowLimit: config.data.queryRowLimit,
     },
+    uploads: createUploadStore({
+      dataDir: config.dataDir,
+      clock,
+      limits: defaultUploadLimits({ fileBytes: config.uploadLimitBytes, chatBytes: config.uploadChatLimitBytes }),
+    }),
     shutdown: shutdown.signal,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     mcp: deps.mcpPorts ?? unwiredMcpPorts,
+    chatSources: { ...chatSourcesFrom(knowledge), ...deps.chatSources },
   };
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search; the agent is still unwired.
   if (!deps.mcpPorts) services.mcp = { ...unwiredMcpPorts, ...dataMcpPorts(services.data), ...knowledgeMcpPort(knowledge) };

@@ -20,10 +20,14 @@ export interface Config {
   corsOrigins: string[];
   bodyLimitBytes: number;
   uploadLimitBytes: number;
+  /** Total bytes of one chat's uploads (extracted archives included). */
+  uploadChatLimitBytes: number;
   trustProxy: boolean;
   shutdownGraceMs: number;
   /** Lifetime of a CLI device sign-in code, seconds (SEXTANT_CLI_LOGIN_TTL_SECONDS, default 600). */
   cliLoginTtlSeconds: number;
+  /** Questions a user may ask `GET /api/cli/help` per hour (SEXTANT_CLI_HELP_PER_HOUR, default 30). */
+  cliHelpPerHour: number;
   mail: MailConfig;
   /** bcrypt cost of MFA recovery codes (default 10; tests lower it). */
   bcryptCost: number;
@@ -70,9 +74,11 @@ const envSchema = z.object({
   SEXTANT_CORS_ORIGINS: z.string().default(''),
   SEXTANT_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
   SEXTANT_UPLOAD_LIMIT: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  SEXTANT_UPLOAD_CHAT_LIMIT: z.coerce.number().int().min(1024).default(250 * 1024 * 1024),
   SEXTANT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
   SEXTANT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   SEXTANT_CLI_LOGIN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
+  SEXTANT_CLI_HELP_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
   SEXTANT_SMTP_URL: z.string().url().optional(),
   SEXTANT_SMTP_HOST: z.string().min(1).optional(),
   SEXTANT_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
@@ -116,9 +122,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.SEXTANT_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     bodyLimitBytes: e.SEXTANT_BODY_LIMIT,
     uploadLimitBytes: e.SEXTANT_UPLOAD_LIMIT,
+    uploadChatLimitBytes: e.SEXTANT_UPLOAD_CHAT_LIMIT,
     trustProxy: truthy(e.SEXTANT_TRUST_PROXY),
     shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
     cliLoginTtlSeconds: e.SEXTANT_CLI_LOGIN_TTL_SECONDS,
+    cliHelpPerHour: e.SEXTANT_CLI_HELP_PER_HOUR,
     mail: {
       smtpUrl: e.SEXTANT_SMTP_URL ?? (e.SEXTANT_SMTP_HOST ? `smtp://${e.SEXTANT_SMTP_HOST}:${e.SEXTANT_SMTP_PORT}` : undefined),
       from: e.SEXTANT_MAIL_FROM,

@@ -64,3 +64,10 @@ export async function limited<T>(db: Db, clock: Clock, keys: LimitKeys, attempt:
     throw err;
   }
 }
+
+/** Counts one use against a quota (e.g. help questions per user per hour); 429 once it is spent. */
+export function consumeQuota(db: Db, clock: Clock, key: string, limit: Limit): void {
+  const keys: LimitKeys = [[key, limit]];
+  assertNotLimited(db, clock, keys);
+  recordFailure(db, clock, keys);
+}

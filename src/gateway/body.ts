@@ -29,7 +29,8 @@ export function bodyParser(type: BodyType, limits: BodyLimits) {
     try {
       await parser(ctx, async () => {});
     } catch (err) {
-      const status = (err as { status?: number }).status;
+      // formidable (multipart) reports its limits as `httpCode`, e.g. 413 for maxFileSize.
+      const status = (err as { status?: number; httpCode?: number }).status ?? (err as { httpCode?: number }).httpCode;
       if (status === 413) throw new AppError('too_large', 'BODY_TOO_LARGE', 'Request body too large');
       if (status === 415) throw new AppError('bad_request', 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
       throw new ValidationFailed([{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }]);

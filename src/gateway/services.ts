@@ -1,7 +1,9 @@
+import type { LineageFn, SuggestionSources } from '../chats/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { KnowledgeDeps } from '../knowledge/index.ts';
 import type { DataDeps } from '../data/deps.ts';
+import type { UploadStore } from '../data/uploads/index.ts';
 import type { Logger } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
@@ -22,10 +24,19 @@ export interface Services {
   knowledge: KnowledgeDeps;
   /** The data plane: connections, guard, row-level security, governed queries, table docs. */
   data: DataDeps;
+  /** Chat uploads (files and extracted archives per chat session). */
+  uploads: UploadStore;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
   /** The OAuth 2.1 authorization server for MCP clients (mounted at /oauth). */
   oauth: OAuthServer;
   /** What the MCP tools use: catalog, agent runs, results, knowledge search, governed queries. */
   mcp: McpPorts;
+  /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
+  chatSources: ChatSources;
+}
+
+export interface ChatSources {
+  lineage: LineageFn;
+  suggestions: SuggestionSources;
 }

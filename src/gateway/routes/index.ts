@@ -6,6 +6,7 @@ import { authMfaRoutes } from './auth-mfa.ts';
 import { authRecoveryRoutes } from './auth-recovery.ts';
 import { authRoutes } from './auth.ts';
 import { cliAuthorizeRoutes } from './cli-authorize.ts';
+import { cliDistributionRoutes } from './cli-dist.ts';
 import { cliLoginRoutes } from './cli-login.ts';
 import { connectionRoutes } from './connections.ts';
 import { dataCatalogRoutes } from './data-catalog.ts';
@@ -19,6 +20,10 @@ import { rowSecurityRoutes } from './row-security.ts';
 import { ssoRoutes } from './sso.ts';
 import { tokenRoutes } from './tokens.ts';
 import { workspaceRoutes } from './workspaces.ts';
+import { uploadRoutes } from './uploads.ts';
+import { chatRoutes } from './chats.ts';
+import { chatSharingRoutes } from './chat-sharing.ts';
+import { chatExtraRoutes } from './chat-extras.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -39,6 +44,11 @@ const tables: ((s: Services) => RouteDef[])[] = [
   dataQueryRoutes,
   dataCatalogRoutes,
   mcpOAuthRoutes,
+  cliDistributionRoutes,
+  uploadRoutes,
+  chatRoutes,
+  chatSharingRoutes,
+  chatExtraRoutes,
 ];
 
 /** All REST routes, in registration order. */

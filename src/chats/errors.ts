@@ -1,0 +1,39 @@
+// Failures of the chats domain. A chat the caller may not see is reported exactly like a missing
+// one, so ids of other people's chats reveal nothing.
+import { AppError, NotFound, ValidationFailed } from '../errors.ts';
+
+export class ChatNotFound extends NotFound {
+  constructor() {
+    super('Chat not found', 'CHAT_NOT_FOUND');
+  }
+}
+
+export class MessageNotFound extends NotFound {
+  constructor() {
+    super('Message not found', 'MESSAGE_NOT_FOUND');
+  }
+}
+
+export class ShareNotFound extends NotFound {
+  constructor() {
+    super('Shared chat not found', 'SHARE_NOT_FOUND');
+  }
+}
+
+export class InvalidCursor extends ValidationFailed {
+  constructor() {
+    super([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
+  }
+}
+
+export class ShareIdTaken extends AppError {
+  constructor() {
+    super('conflict', 'SHARE_ID_TAKEN', 'Another chat is already shared under this chat_id');
+  }
+}
+
+export class LineageUnavailable extends AppError {
+  constructor(message = 'Lineage is not available') {
+    super('unavailable', 'LINEAGE_UNAVAILABLE', message);
+  }
+}

@@ -1,0 +1,103 @@
+// Export of conversation history as rows (one per displayed message), read in keyset batches so
+// the single SQLite connection is never held by an open iterator while a slow client reads.
+import { hasRole, type Principal } from '../auth/index.ts';
+import type { ChatDeps } from './rows.ts';
+import type { Answer, MessageRole } from './schemas.ts';
+
+export interface ExportFilter {
+  /** Inclusive lower bound, ms since the epoch. */
+  from?: number;
+  /** Exclusive upper bound, ms since the epoch. */
+  to?: number;
+  /** Admins only: one user's messages; ignored for others, who always get their own. */
+  userId?: string;
+}
+
+/** One exported row; `message_id` is the message's message_uuid. */
+export interface ExportRow {
+  message_id: string;
+  chat_id: string;
+  chat_title: string;
+  user_id: string;
+  user_email: string;
+  role: MessageRole;
+  content: string;
+  sql: string | null;
+  connection_id: string | null;
+  credits: number | null;
+  copied_from_chat_id: string | null;
+  environment: string | null;
+  created_at: string;
+}
+
+export const EXPORT_COLUMNS: (keyof ExportRow)[] = ['message_id', 'chat_id', 'chat_title', 'user_id', 'user_email', 'role', 'content', 'sql', 'connection_id', 'credits', 'copied_from_chat_id', 'environment', 'created_at'];
+
+const BATCH = 500;
+
+interface Raw {
+  id: number;
+  message_uuid: string;
+  chat_id: string;
+  title: string;
+  user_id: string;
+  email: string;
+  role: MessageRole;
+  content: string;
+  answer: string | null;
+  credits: number | null;
+  copied_from_chat_id: string | null;
+  environment_name: string | null;
+  created_at: number;
+}
+
+/** Yields the export rows the caller may see in the current organization, oldest first. */
+export async function* exportHistory(deps: ChatDeps, principal: Principal, filter: ExportFilter = {}): AsyncGenerator<ExportRow> {
+  const admin = hasRole(principal, 'admin');
+  const userId = admin ? (filter.userId ?? null) : principal.userId;
+  const stmt = deps.db.prepare(
+    `SELECT m.id, m.message_uuid, c.chat_id, c.title, c.user_id, u.email, m.role, m.content, m.answer, m.credits, m.copied_from_chat_id,
+            c.environment_name, m.created_at
+     FROM chat_messages m JOIN chats c ON c.id = m.chat_pk JOIN users u ON u.id = c.user_id
+     WHERE c.org_id = ? AND (? IS NULL OR c.user_id = ?) AND m.displayed = 1 AND m.created_at >= ? AND m.created_at < ? AND m.id > ?
+     ORDER BY m.id LIMIT ?`,
+  );
+  let after = 0;
+  for (;;) {
+    const rows = stmt.all(principal.orgId, userId, userId, filter.from ?? 0, filter.to ?? Number.MAX_SAFE_INTEGER, after, BATCH) as Raw[];
+    for (const r of rows) yield toRow(r);
+    if (rows.length < BATCH) return;
+    after = rows[rows.length - 1]!.id;
+    // Let other requests use the connection between batches.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function toRow(r: Raw): ExportRow {
+  const answer = r.answer === null ? undefined : (JSON.parse(r.answer) as Answer);
+  return {
+    message_id: r.message_uuid,
+    chat_id: r.chat_id,
+    chat_title: r.title,
+    user_id: r.user_id,
+    user_email: r.email,
+    role: r.role,
+    content: r.content,
+    sql: answer?.sql ?? answer?.tables[0]?.sql ?? null,
+    connection_id: answer?.connection_id ?? answer?.tables[0]?.connection_id ?? null,
+    credits: r.credits,
+    copied_from_chat_id: r.copied_from_chat_id,
+    environment: r.environment_name,
+    created_at: new Date(r.created_at).toISOString(),
+  };
+}
+
+/** One CSV line (RFC 4180), with cells that could start a spreadsheet formula defused. */
+export function csvLine(cells: unknown[]): string {
+  return `${cells
+    .map((v) => {
+      let s = v === null || v === undefined ? '' : String(v);
+      if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+      return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+    })
+    .join(',')}\r\n`;
+}

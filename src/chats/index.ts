@@ -1,0 +1,22 @@
+// The chats domain: chats, messages, history, search, sharing, labels, ordering and exports.
+export { ensureChat, appendMessage, recordAnswer } from './append-message.ts';
+export type { EnsureChatInput, AppendMessageInput, RecordAnswerInput } from './append-message.ts';
+export { chatHistory, RECENT_ARCHIVED } from './chat-history.ts';
+export { searchChats, ftsTerms } from './search-chats.ts';
+export { pinChat, archiveChat, dismissChatCompletion, addLabelToChat, recordFeedback, MAX_LABELS } from './update-chat.ts';
+export { deleteMessage, saveMessageOrder, blocksOf } from './message-order.ts';
+export { loadChat, defaultPairs, AGENTIC_FIRST_PAGE_PAIRS, HISTORY_PAGE_PAIRS } from './load-chat.ts';
+export type { PageOptions } from './load-chat.ts';
+export { shareChat, shareMessage, deleteSharedChat, loadSharedChat } from './shares.ts';
+export { exportHistory, csvLine, EXPORT_COLUMNS } from './export-history.ts';
+export type { ExportRow, ExportFilter } from './export-history.ts';
+export { initialSuggestions, noSuggestionSources } from './suggestions.ts';
+export type { SuggestionSources, Suggestion } from './suggestions.ts';
+export { messageLineage, columnLineage, answerQueries, noLineage } from './lineage.ts';
+export type { LineageFn, QueryLineage, ColumnLineage, ColumnRef, MessageLineage } from './lineage.ts';
+export { findAnswerSource } from './find-answer.ts';
+export { chatTranscript } from './transcript.ts';
+export type { AnswerSource, AnswerLocator } from './find-answer.ts';
+export type { ChatDeps } from './rows.ts';
+export * from './errors.ts';
+export * from './schemas.ts';

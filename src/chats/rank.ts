@@ -1,0 +1,68 @@
+// BM25 scoring of a window of candidate messages, done here rather than with FTS5's bm25(): that
+// function counts every document holding each phrase (the owner's scope token holds all of them),
+// which costs time in proportion to the whole history. Every candidate matches every term, so the
+// inverse document frequency is left out; term frequency and length decide.
+
+const K1 = 1.2;
+const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+const B = 0.75;
+
+/** Tokens as FTS5's unicode61 tokenizer (remove_diacritics 2) sees them: folded, without accents. */
+export function tokens(text: string): string[] {
+  // Plain ASCII (most bodies) needs no Unicode normalization, which is the slow part.
+  // eslint-disable-next-line no-control-regex
+  const folded = /^[\u0000-\u007f]*$/.test(text) ? text.toLowerCase() : fold(text);
+  return folded.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+/** Scores each body for the query words (with `prefix`, the last as a prefix). Higher is better. */
+export function scoreBodies(bodies: string[], words: string[], { prefix: lastIsPrefix = false }: { prefix?: boolean } = {}): number[] {
+  const terms = words.map((w) => tokens(w).join(' ')).filter(Boolean);
+  const docs = bodies.map(tokens);
+  const avg = docs.reduce((n, d) => n + d.length, 0) / Math.max(docs.length, 1) || 1;
+  return docs.map((doc) => {
+    let score = 0;
+    terms.forEach((term, i) => {
+      const prefix = lastIsPrefix && i === terms.length - 1;
+      const parts = term.split(' ');
+      let tf = 0;
+      for (let at = 0; at + parts.length <= doc.length; at++) {
+        if (parts.every((p, j) => (prefix && j === parts.length - 1 ? doc[at + j]!.startsWith(p) : doc[at + j] === p))) tf++;
+      }
+      score += (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / avg));
+    });
+    return score;
+  });
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/**
+ * An HTML-safe excerpt of about `size` words around the first match, the matched words in <mark>.
+ * Built here from the body rather than with FTS5's snippet(), which re-runs the query per hit.
+ */
+export function excerpt(body: string, words: string[], { prefix = false, size = 16 }: { prefix?: boolean; size?: number } = {}): string {
+  const parts = words.map((w, i) => ({ tokens: tokens(w), prefix: prefix && i === words.length - 1 }));
+  const exact = new Set(parts.filter((p) => !p.prefix).flatMap((p) => p.tokens));
+  const last = parts.find((p) => p.prefix)?.tokens ?? [];
+  const prefixes = last.slice(-1);
+  last.slice(0, -1).forEach((t) => exact.add(t));
+  const spans = [...body.matchAll(WORD)].map((m) => {
+    const t = fold(m[0]);
+    return { start: m.index, end: m.index + m[0].length, hit: exact.has(t) || prefixes.some((p) => t.startsWith(p)) };
+  });
+  if (spans.length === 0) return '';
+  const first = Math.max(spans.findIndex((s) => s.hit), 0);
+  const from = Math.max(0, Math.min(first - 4, spans.length - size));
+  const window = spans.slice(from, from + size);
+  let out = from > 0 ? '…' : '';
+  let at = window[0]!.start;
+  for (const s of window) {
+    out += escapeHtml(body.slice(at, s.start).replace(/\s+/g, ' '));
+    out += s.hit ? `<mark>${escapeHtml(body.slice(s.start, s.end))}</mark>` : escapeHtml(body.slice(s.start, s.end));
+    at = s.end;
+  }
+  return from + size < spans.length ? `${out}…` : out;
+}

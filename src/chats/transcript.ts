@@ -1,0 +1,20 @@
+// The whole conversation in order, hidden messages included: what the agent reads to build the
+// model's context. Owner only, like every write.
+import type { Principal } from '../auth/index.ts';
+import { ownChat, toMessage, type ChatDeps, type MessageRow } from './rows.ts';
+import type { ChatMessage } from './schemas.ts';
+
+/** Every message of the caller's chat in display order; an unknown chat gives an empty list. */
+export function chatTranscript(deps: ChatDeps, principal: Principal, chatId: string, { maxMessages = 500 }: { maxMessages?: number } = {}): ChatMessage[] {
+  let chat;
+  try {
+    chat = ownChat(deps.db, principal, chatId);
+  } catch {
+    return [];
+  }
+  // The newest maxMessages, returned oldest first.
+  const rows = deps.db
+    .prepare('SELECT * FROM (SELECT * FROM chat_messages WHERE chat_pk = ? ORDER BY position DESC, id DESC LIMIT ?) ORDER BY position, id')
+    .all(chat.id, maxMessages) as MessageRow[];
+  return rows.map(toMessage);
+}

@@ -1,0 +1,135 @@
+// `sextant ask "question"`: streams a run, prints the answer, and writes its data and charts to files.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CliError } from '../errors.ts';
+import { apiError } from '../http.ts';
+import { table } from '../output.ts';
+import { readSse } from '../sse.ts';
+import type { CommandContext } from '../context.ts';
+
+/** The parts of the run's events the CLI uses; unknown event types are ignored. */
+interface RunEvent {
+  type: string;
+  text?: string;
+  delta?: string;
+  sql?: string;
+  name?: string;
+  df_key?: string;
+  columns?: (string | { name: string })[];
+  rows?: unknown[][];
+  spec?: unknown;
+  title?: string;
+  message?: string;
+  credits?: number;
+  suggestions?: string[];
+  follow_ups?: string[];
+}
+
+interface Answer {
+  chat_id: string;
+  answer: string;
+  sql: string[];
+  tables: { df_key?: string; columns: string[]; preview: unknown[][]; file?: string }[];
+  charts: { title?: string; file: string }[];
+  follow_ups: string[];
+  credits?: number;
+  error?: string;
+}
+
+/** Where answers' files go: `--out`, else `$SEXTANT_OUTPUT_DIR`, else `./sextant-output`, one folder per chat. */
+export function outputDir(ctx: CommandContext, chatId: string, out?: string): string {
+  return resolve(out ?? ctx.env['SEXTANT_OUTPUT_DIR'] ?? 'sextant-output', chatId);
+}
+
+export async function ask(ctx: CommandContext, question: string, opts: { chat?: string; out?: string }): Promise<void> {
+  const { client, out } = ctx;
+  const chatId = opts.chat ?? randomUUID();
+  const res = await client.raw('POST', '/api/agentic/stream', { body: { chat_id: chatId, message: question }, headers: { accept: 'text/event-stream' } });
+  if (!res.ok || !res.body) throw await apiError(res);
+  const stop = () => {
+    out.progress('\nStopping: the agent wraps up with a summary...\n');
+    void client.raw('POST', '/api/agentic/stop', { body: { chat_id: chatId } });
+  };
+  process.once('SIGINT', stop);
+  const answer: Answer = { chat_id: chatId, answer: '', sql: [], tables: [], charts: [], follow_ups: [] };
+  try {
+    for await (const sse of readSse(res.body)) {
+      const ev = JSON.parse(sse.data) as RunEvent;
+      handle(ctx, answer, ev);
+      if (ev.type === 'completed') break;
+    }
+  } finally {
+    process.off('SIGINT', stop);
+  }
+  await writeFiles(ctx, answer, outputDir(ctx, chatId, opts.out));
+  if (out.json) out.out(JSON.stringify(answer));
+  else printAnswer(ctx, answer);
+  if (answer.error) throw new CliError(`The run failed: ${answer.error}`, 1);
+}
+
+function handle(ctx: CommandContext, a: Answer, ev: RunEvent): void {
+  switch (ev.type) {
+    case 'text_delta':
+      a.answer += ev.delta ?? ev.text ?? '';
+      return;
+    case 'text':
+    case 'answer':
+      a.answer = ev.text ?? a.answer;
+      return;
+    case 'tool_call':
+      ctx.out.progress(`… ${ev.name ?? 'working'}\n`);
+      return;
+    case 'sql':
+      if (ev.sql) a.sql.push(ev.sql);
+      return;
+    case 'table':
+      a.tables.push({ ...(ev.df_key ? { df_key: ev.df_key } : {}), columns: (ev.columns ?? []).map((c) => (typeof c === 'string' ? c : c.name)), preview: (ev.rows ?? []).slice(0, 10) });
+      return;
+    case 'chart':
+      a.charts.push({ ...(ev.title ? { title: ev.title } : {}), file: JSON.stringify(ev.spec ?? {}) });
+      return;
+    case 'error':
+      a.error = ev.message ?? 'unknown error';
+      return;
+    case 'completed':
+      a.credits = ev.credits;
+      a.follow_ups = ev.follow_ups ?? ev.suggestions ?? [];
+      return;
+  }
+}
+
+async function writeFiles(ctx: CommandContext, a: Answer, dir: string): Promise<void> {
+  if (a.tables.length === 0 && a.charts.length === 0) return;
+  mkdirSync(dir, { recursive: true });
+  for (const [i, t] of a.tables.entries()) {
+    const file = join(dir, `data-${i + 1}.csv`);
+    const res = t.df_key ? await ctx.client.raw('GET', '/api/download_big_csv_agentic', { query: { chat_id: a.chat_id, df_key: t.df_key } }) : undefined;
+    // Without a download (no df_key, or refused), keep at least the preview the stream carried.
+    writeFileSync(file, res?.ok ? Buffer.from(await res.arrayBuffer()) : toCsv(t.columns, t.preview));
+    t.file = file;
+  }
+  a.charts = a.charts.map((c, i) => {
+    const file = join(dir, `chart-${i + 1}.vl.json`);
+    writeFileSync(file, c.file);
+    return { ...c, file };
+  });
+}
+
+function toCsv(columns: string[], rows: unknown[][]): string {
+  const q = (v: unknown) => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [columns, ...rows].map((r) => r.map(q).join(',')).join('\r\n') + '\r\n';
+}
+
+function printAnswer(ctx: CommandContext, a: Answer): void {
+  const parts = [a.answer.trim()];
+  if (a.sql.length) parts.push(`SQL:\n${a.sql.map((s) => `  ${s.replace(/\n/g, '\n  ')}`).join('\n\n')}`);
+  for (const t of a.tables) parts.push(`${table(t.columns, t.preview)}${t.file ? `\nFull data: ${t.file}` : ''}`);
+  for (const c of a.charts) parts.push(`Chart${c.title ? ` "${c.title}"` : ''}: ${c.file}`);
+  if (a.follow_ups.length) parts.push(`You could also ask:\n${a.follow_ups.map((f) => `  - ${f}`).join('\n')}`);
+  parts.push(`Chat: ${a.chat_id}${a.credits !== undefined ? `  ·  credits: ${a.credits}` : ''}  (continue with --chat ${a.chat_id})`);
+  ctx.out.out(parts.filter(Boolean).join('\n\n'));
+}

@@ -1,0 +1,33 @@
+// `sextant chats ...`, `catalog`, `help`: read-only views of the service.
+import { objectTable } from '../output.ts';
+import type { CommandContext } from '../context.ts';
+
+const print = (ctx: CommandContext, value: unknown, human: () => string) => ctx.out.out(ctx.out.json ? JSON.stringify(value) : human());
+type Chat = Record<string, unknown> & { chat_id: string; title?: string };
+
+export async function chatsList(ctx: CommandContext, opts: { limit?: string; cursor?: string }): Promise<void> {
+  const res = await ctx.client.json<{ chats?: Chat[]; next_cursor?: string | null }>('GET', '/api/chat_history', { query: { limit: opts.limit, cursor: opts.cursor } });
+  const chats = res.chats ?? [];
+  print(ctx, res, () => `${objectTable(chats, ['chat_id', 'title', 'updated_at'])}${res.next_cursor ? `\nMore: sextant chats list --cursor ${res.next_cursor}` : ''}`);
+}
+
+export async function chatsShow(ctx: CommandContext, chatId: string): Promise<void> {
+  const res = await ctx.client.json<{ messages?: { role: string; content: string }[] }>('GET', `/api/c2/${encodeURIComponent(chatId)}`, { query: { include_all: true } });
+  print(ctx, res, () => (res.messages ?? []).map((m) => `${m.role === 'user' ? '>' : ' '} ${m.content}`).join('\n\n'));
+}
+
+export async function chatsSearch(ctx: CommandContext, q: string, opts: { limit?: string }): Promise<void> {
+  const res = await ctx.client.json<{ results?: (Chat & { snippet?: string })[] }>('GET', '/api/search_chats', { query: { q, limit: opts.limit } });
+  const results = res.results ?? [];
+  print(ctx, res, () => (results.length === 0 ? 'No chats match.' : results.map((r) => `${r.chat_id}  ${r.title ?? ''}\n    ${r.snippet ?? ''}`).join('\n')));
+}
+
+export async function catalog(ctx: CommandContext): Promise<void> {
+  const res = await ctx.client.json<{ connections?: Record<string, unknown>[]; tables?: Record<string, unknown>[]; capabilities?: unknown }>('GET', '/api/cli/catalog');
+  print(ctx, res, () => `Connections:\n${objectTable(res.connections ?? [], ['id', 'name', 'type'])}\n\nMost used tables:\n${objectTable(res.tables ?? [], ['connection_id', 'table', 'description'])}`);
+}
+
+export async function help(ctx: CommandContext, question: string): Promise<void> {
+  const res = await ctx.client.json<{ answer: string; sources?: { title: string }[] }>('GET', '/api/cli/help', { query: { q: question } });
+  print(ctx, res, () => `${res.answer}${res.sources?.length ? `\n\nSources: ${res.sources.map((s) => s.title).join('; ')}` : ''}`);
+}

@@ -1,0 +1,99 @@
+// `sextant env ...`: environments (interface part 4, rule 4).
+import { CliError } from '../errors.ts';
+import { objectTable } from '../output.ts';
+import type { CommandContext } from '../context.ts';
+
+type Env = { id: string; name: string; color?: string; kind?: string; branch?: string | null } & Record<string, unknown>;
+
+const print = (ctx: CommandContext, value: unknown, human: () => string) => ctx.out.out(ctx.out.json ? JSON.stringify(value) : human());
+const listOf = (v: unknown): Env[] => (Array.isArray(v) ? v : ((v as { environments?: Env[] }).environments ?? [])) as Env[];
+
+export async function envList(ctx: CommandContext): Promise<void> {
+  const envs = listOf(await ctx.client.json('GET', '/api/environments'));
+  const active = ctx.settings.environment;
+  print(ctx, envs, () => (envs.length === 0 ? 'No environments. Create one with `sextant env create <name>`.' : objectTable(envs.map((e) => ({ ...e, active: e.id === active ? '*' : '' })), ['active', 'id', 'name', 'color', 'kind'])));
+}
+
+export function envCurrent(ctx: CommandContext): void {
+  const { environment, environmentSource } = ctx.settings;
+  print(ctx, { environment: environment ?? null, source: environmentSource }, () => `${environment ?? 'production'} (${environmentSource})`);
+}
+
+export async function envCreate(ctx: CommandContext, name: string, opts: { color?: string; from?: string }): Promise<void> {
+  const env = await ctx.client.json<Env>('POST', '/api/environments', { body: { name, color: opts.color ?? '#4f7cff', ...(opts.from ? { source_env_id: opts.from } : {}) } });
+  print(ctx, env, () => `Created environment ${env.name} (${env.id}). Switch to it with \`sextant env use ${env.id}\`.`);
+}
+
+/** Saves the active environment; `production` (or an empty id) clears it. */
+export async function envUse(ctx: CommandContext, id: string): Promise<void> {
+  if (id === '' || id === 'production') {
+    const { environment: _e, ...rest } = ctx.saved;
+    ctx.save(rest);
+    print(ctx, { environment: null }, () => 'Using production.');
+    return;
+  }
+  const envs = listOf(await ctx.client.json('GET', '/api/environments'));
+  const env = envs.find((e) => e.id === id || e.name === id);
+  if (!env) throw new CliError(`No environment ${id}. See \`sextant env list\`.`, 1);
+  ctx.save({ ...ctx.saved, environment: env.id });
+  print(ctx, { environment: env.id }, () => `Using environment ${env.name} (${env.id}).`);
+}
+
+function requireEnv(ctx: CommandContext, id?: string): string {
+  const env = id ?? ctx.settings.environment;
+  if (!env) throw new CliError('No environment selected: pass an id, --env <id>, or run `sextant env use <id>`.', 2);
+  return env;
+}
+
+export async function envTargetSet(ctx: CommandContext, connection: string, schema: string, opts: { database?: string; id?: string }): Promise<void> {
+  const id = requireEnv(ctx, opts.id);
+  const res = await ctx.client.json('PUT', `/api/environments/${encodeURIComponent(id)}/targets`, {
+    body: { targets: { [connection]: { schema, ...(opts.database ? { database: opts.database } : {}) } } },
+  });
+  print(ctx, res, () => `Target of ${connection} in ${id}: ${opts.database ? `${opts.database}.` : ''}${schema}`);
+}
+
+export async function envSyncTarget(ctx: CommandContext, opts: { id?: string }): Promise<void> {
+  const id = requireEnv(ctx, opts.id);
+  const res = await ctx.client.json('POST', `/api/environments/${encodeURIComponent(id)}/sync_target`, { body: {} });
+  print(ctx, res, () => `Synced table documentation of ${id} from its targets.\n${JSON.stringify(res, null, 2)}`);
+}
+
+export async function envDiff(ctx: CommandContext, opts: { id?: string }): Promise<void> {
+  const id = requireEnv(ctx, opts.id);
+  const res = await ctx.client.json<{ files?: { path: string; status: string }[] }>('GET', `/api/environments/${encodeURIComponent(id)}/diff`);
+  const files = Array.isArray(res) ? (res as { path: string; status: string }[]) : (res.files ?? []);
+  print(ctx, res, () => (files.length === 0 ? 'No changes against production.' : files.map((f) => `${f.status.padEnd(9)} ${f.path}`).join('\n')));
+}
+
+/** Exits 1 when conflicts are predicted, so scripts can gate a merge on it. */
+export async function envConflicts(ctx: CommandContext, opts: { id?: string }): Promise<void> {
+  const id = requireEnv(ctx, opts.id);
+  const res = await ctx.client.json<{ conflicts?: unknown[]; files?: unknown[] }>('GET', `/api/environments/${encodeURIComponent(id)}/conflicts`);
+  const conflicts = (res.conflicts ?? res.files ?? []) as (string | { path: string })[];
+  print(ctx, res, () => (conflicts.length === 0 ? 'No conflicts predicted: the merge will apply cleanly.' : `Conflicts predicted in:\n${conflicts.map((c) => `  ${typeof c === 'string' ? c : c.path}`).join('\n')}`));
+  if (conflicts.length > 0) process.exitCode = 1;
+}
+
+export async function envMerge(ctx: CommandContext, opts: { id?: string; confirm?: boolean; deleteAfter?: boolean }): Promise<void> {
+  const id = requireEnv(ctx, opts.id);
+  if (!opts.confirm) throw new CliError('Merging changes production: add --confirm to go ahead (see `sextant env diff` first).', 2);
+  const res = await ctx.client.json('POST', `/api/environments/${encodeURIComponent(id)}/merge`, { body: { confirm: true } });
+  if (opts.deleteAfter) await ctx.client.json('DELETE', `/api/environments/${encodeURIComponent(id)}`, { query: { confirm: true } });
+  if (opts.deleteAfter && ctx.saved.environment === id) {
+    const { environment: _e, ...rest } = ctx.saved;
+    ctx.save(rest);
+  }
+  print(ctx, res, () => `Merged ${id} into production.${opts.deleteAfter ? ' The environment was deleted.' : ''}`);
+}
+
+export async function envDelete(ctx: CommandContext, id: string | undefined, opts: { confirm?: boolean }): Promise<void> {
+  const env = requireEnv(ctx, id);
+  if (!opts.confirm) throw new CliError('Deleting an environment discards its changes: add --confirm to go ahead.', 2);
+  await ctx.client.json('DELETE', `/api/environments/${encodeURIComponent(env)}`, { query: { confirm: true } });
+  if (ctx.saved.environment === env) {
+    const { environment: _e, ...rest } = ctx.saved;
+    ctx.save(rest);
+  }
+  print(ctx, { deleted: env }, () => `Deleted environment ${env}.`);
+}

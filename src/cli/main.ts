@@ -1,0 +1,92 @@
+// The `sextant` command: parses arguments, runs one command, and exits 0 (success), 1 (a check or an
+// answer failed) or 2 (usage or server error).
+import { Command, CommanderError } from 'commander';
+import pkg from '../../package.json' with { type: 'json' };
+import { ask } from './commands/ask.ts';
+import { catalog, chatsList, chatsSearch, chatsShow, help } from './commands/browse.ts';
+import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMerge, envSyncTarget, envTargetSet, envUse } from './commands/env.ts';
+import { login, logout, status } from './commands/login.ts';
+import { makeContext, type CommandContext, type GlobalFlags } from './context.ts';
+import { CliError } from './errors.ts';
+import { consoleOutput } from './output.ts';
+
+type Action = (ctx: CommandContext, ...args: never[]) => unknown;
+
+/** Builds the command tree; `run` wraps each action with the shared context and error handling. */
+export function buildProgram(): Command {
+  const program = new Command('sextant')
+    .description('Ask questions about your organization’s data, and manage its knowledge environments.')
+    .version(pkg.version, '-V, --version')
+    .option('--server <url>', 'server URL (default: saved, $SEXTANT_SERVER, or http://127.0.0.1:8080)')
+    .option('--token <token>', 'API or CLI token (default: saved, or $SEXTANT_TOKEN)')
+    .option('--env <id>', 'environment for this command (overrides $SERVICE_ENV and the saved one; "" = production)')
+    .option('--json', 'print one machine-readable JSON object')
+    .helpCommand(false)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  const run =
+    (action: Action) =>
+    async (...args: unknown[]) => {
+      const cmd = args[args.length - 1] as Command;
+      const flags = cmd.optsWithGlobals() as GlobalFlags;
+      await (action as (...a: unknown[]) => unknown)(makeContext(flags, consoleOutput(!!flags.json)), ...args.slice(0, -1));
+    };
+
+  program.command('ask', { isDefault: true }).description('ask a question (also: sextant "question")').argument('<question...>', 'the question')
+    .option('--chat <chat_id>', 'continue a chat').option('--out <dir>', 'folder for data and chart files (default ./sextant-output)')
+    .action(run((ctx, words: string[], opts: { chat?: string; out?: string }) => ask(ctx, words.join(' '), opts)));
+  program.command('login').description('sign in through the browser, or headless with --token (or $SEXTANT_TOKEN)').action(run((ctx) => login(ctx)));
+  program.command('logout').description('forget the saved token').action(run((ctx) => logout(ctx)));
+  program.command('status').description('show user, organization, server and environment').action(run((ctx) => status(ctx)));
+  program.command('catalog').description('connections and the most used tables').action(run((ctx) => catalog(ctx)));
+  program.command('help').description('ask a question about Sextant itself (3 to 500 characters)').argument('<question...>')
+    .action(run((ctx, words: string[]) => help(ctx, words.join(' '))));
+
+  const chats = program.command('chats').description('your chats');
+  chats.command('list').description('newest first').option('--limit <n>').option('--cursor <cursor>').action(run((ctx, o: { limit?: string; cursor?: string }) => chatsList(ctx, o)));
+  chats.command('show').argument('<chat_id>').description('the messages of a chat').action(run((ctx, id: string) => chatsShow(ctx, id)));
+  chats.command('search').argument('<query...>').option('--limit <n>').description('search your chats').action(run((ctx, q: string[], o: { limit?: string }) => chatsSearch(ctx, q.join(' '), o)));
+
+  const env = program.command('env').description('knowledge environments (admins and modelers)');
+  env.command('list').description('list environments').action(run((ctx) => envList(ctx)));
+  env.command('current').description('the environment commands use, and why').action(run((ctx) => envCurrent(ctx)));
+  env.command('create').argument('<name>').option('--color <hex>', 'colour, e.g. #ff8800').option('--from <env_id>', 'fork from this environment instead of production')
+    .description('create an environment').action(run((ctx, name: string, o: { color?: string; from?: string }) => envCreate(ctx, name, o)));
+  env.command('use').argument('<id>', 'environment id or name; "production" to go back').description('make an environment the active one').action(run((ctx, id: string) => envUse(ctx, id)));
+  env.command('target').description('warehouse targets').command('set').argument('<connection>').argument('<schema>').option('--database <db>').option('--id <env_id>')
+    .description('point a connection at a dev schema in this environment').action(run((ctx, c: string, s: string, o: { database?: string; id?: string }) => envTargetSet(ctx, c, s, o)));
+  env.command('sync-target').option('--id <env_id>').description('refresh table documentation from the dev targets').action(run((ctx, o: { id?: string }) => envSyncTarget(ctx, o)));
+  env.command('diff').option('--id <env_id>').description('files changed against production').action(run((ctx, o: { id?: string }) => envDiff(ctx, o)));
+  env.command('conflicts').option('--id <env_id>').description('predict merge conflicts (exit 1 when there are any)').action(run((ctx, o: { id?: string }) => envConflicts(ctx, o)));
+  env.command('merge').option('--id <env_id>').option('--confirm', 'required: merge into production').option('--delete-after', 'delete the environment after merging')
+    .description('merge into production').action(run((ctx, o: { id?: string; confirm?: boolean; deleteAfter?: boolean }) => envMerge(ctx, o)));
+  env.command('delete').argument('[id]').option('--confirm', 'required: discard the environment').description('delete an environment')
+    .action(run((ctx, id: string | undefined, o: { confirm?: boolean }) => envDelete(ctx, id, o)));
+
+  for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride();
+  return program;
+}
+
+function allCommands(c: Command): Command[] {
+  return c.commands.flatMap((sub) => [sub, ...allCommands(sub)]);
+}
+
+/** Runs the CLI with argv and resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end through here with code 0.
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (err instanceof CliError) {
+      process.stderr.write(`sextant: ${err.message}\n`);
+      return err.exitCode;
+    }
+    process.stderr.write(`sextant: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,34 @@
+// Printing: results to stdout, progress to stderr, so `--json` output and pipes stay clean.
+
+export interface Output {
+  json: boolean;
+  out(text: string): void;
+  progress(text: string): void;
+}
+
+export function consoleOutput(json: boolean): Output {
+  return {
+    json,
+    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    progress: (text) => {
+      if (!json) process.stderr.write(text);
+    },
+  };
+}
+
+/** A plain-text table of rows, columns padded, long cells cut. */
+export function table(columns: string[], rows: unknown[][], maxWidth = 40): string {
+  const cell = (v: unknown) => {
+    const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return s.length > maxWidth ? `${s.slice(0, maxWidth - 1)}…` : s;
+  };
+  const cells = rows.map((r) => r.map(cell));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => r.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+/** Rows of objects as a table over the given keys. */
+export function objectTable(items: Record<string, unknown>[], keys: string[]): string {
+  return table(keys, items.map((item) => keys.map((k) => item[k])));
+}

@@ -1,0 +1,160 @@
+// Runs one SELECT over a session's uploaded data files in a locked-down, throwaway DuckDB: in memory,
+// no extension loading, files readable only inside the session folder, configuration locked.
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { DuckDBInstance, StatementType, type DuckDBConnection } from '@duckdb/node-api';
+import { duckDbBatches, duckDbColumns } from '../export/duckdb-batches.ts';
+import type { ColumnInfo } from '../export/row-batch.ts';
+import { UploadQueryFailed, UploadQueryRefused } from './errors.ts';
+import { DATA_KINDS, kindFromName, type FileKind } from './file-types.ts';
+import { loadXlsx, quoteIdent } from './load-xlsx.ts';
+
+/** A queryable view or table made from an uploaded file. */
+export interface UploadTable {
+  name: string;
+  /** The file it reads, relative to the session's uploads folder. */
+  file: string;
+  kind: FileKind;
+  /** Why the file could not be opened as a table, when it could not. */
+  error?: string;
+}
+
+export interface UploadQueryResult {
+  columns: ColumnInfo[];
+  rows: unknown[][];
+  /** Rows returned (at most maxRows). */
+  rowCount: number;
+  /** True when the query had more rows than maxRows. */
+  truncated: boolean;
+  tables: UploadTable[];
+}
+
+export interface UploadQueryOptions {
+  /** Default 10,000. */
+  maxRows?: number;
+  /** The query is interrupted after this long; default 30 s. */
+  timeoutMs?: number;
+  /** DuckDB memory_limit; default 512MB. */
+  memoryLimit?: string;
+  /** Workbooks are parsed in memory (about 20x their size): larger ones are not loaded. Default 20 MB. */
+  maxXlsxBytes?: number;
+}
+
+/** Runs one SELECT over the data files of `sessionDir` (each file is a table named after it). */
+export async function queryUploads(sessionDir: string, sql: string, options: UploadQueryOptions = {}): Promise<UploadQueryResult> {
+  const { maxRows = 10_000, timeoutMs = 30_000, memoryLimit = '512MB', maxXlsxBytes = 20 * 1024 * 1024 } = options;
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    memory_limit: memoryLimit,
+    threads: '2',
+  });
+  const conn = await instance.connect();
+  const timer = setTimeout(() => conn.interrupt(), timeoutMs);
+  try {
+    const tables = await prepareSession(conn, sessionDir, maxXlsxBytes);
+    const prepared = await singleSelect(conn, sql);
+    const result = await prepared.stream().catch(failed);
+    const columns = duckDbColumns(result);
+    const rows: unknown[][] = [];
+    let truncated = false;
+    for await (const batch of duckDbBatches(result)) {
+      for (const row of batch.rows) {
+        if (rows.length === maxRows) {
+          truncated = true;
+          break;
+        }
+        rows.push(row);
+      }
+      if (truncated) break;
+    }
+    return { columns, rows, rowCount: rows.length, truncated, tables };
+  } catch (err) {
+    throw err instanceof UploadQueryRefused || err instanceof UploadQueryFailed ? err : failed(err);
+  } finally {
+    clearTimeout(timer);
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+function failed(err: unknown): never {
+  throw new UploadQueryFailed(err instanceof Error ? err.message : String(err));
+}
+
+/** Loads the session's files as tables and views, then locks DuckDB down (order matters: see notes). */
+async function prepareSession(conn: DuckDBConnection, sessionDir: string, maxXlsxBytes: number): Promise<UploadTable[]> {
+  const root = await realpath(sessionDir).catch(() => undefined);
+  const files = root ? await dataFiles(root) : [];
+  const names = new Set<string>();
+  const tableName = (base: string) => {
+    let name = base.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'data';
+    if (/^[0-9]/.test(name)) name = `t_${name}`;
+    for (let i = 2; names.has(name); i++) name = `${name.replace(/_\d+$/, '')}_${i}`;
+    names.add(name);
+    return name;
+  };
+  const tables: UploadTable[] = [];
+  for (const f of files.filter((x) => x.kind === 'xlsx')) {
+    try {
+      if ((await stat(join(root!, f.file))).size > maxXlsxBytes) throw new Error(`workbook larger than ${maxXlsxBytes} bytes; convert it to CSV or Parquet to query it`);
+      const stem = stemOf(f.file);
+      const created = await loadXlsx(conn, join(root!, f.file), (sheet, i) => tableName(i === 0 ? stem : `${stem}_${sheet}`));
+      for (const name of created) tables.push({ name, file: f.file, kind: 'xlsx' });
+    } catch (err) {
+      tables.push({ name: '', file: f.file, kind: 'xlsx', error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  const allowed = root ? [`${root}/`] : [];
+  await conn.run(`SET allowed_directories = [${allowed.map(literal).join(', ')}]`);
+  await conn.run('SET enable_external_access = false');
+  await conn.run('SET lock_configuration = true');
+  for (const f of files.filter((x) => x.kind !== 'xlsx')) {
+    const name = tableName(stemOf(f.file));
+    const path = literal(join(root!, f.file));
+    const reader = { csv: `read_csv(${path})`, tsv: `read_csv(${path}, delim = '\t')`, json: `read_json_auto(${path})`, parquet: `read_parquet(${path})` }[f.kind as 'csv'];
+    try {
+      await conn.run(`CREATE VIEW ${quoteIdent(name)} AS SELECT * FROM ${reader}`);
+      tables.push({ name, file: f.file, kind: f.kind });
+    } catch (err) {
+      names.delete(name);
+      tables.push({ name: '', file: f.file, kind: f.kind, error: (err instanceof Error ? err.message : String(err)).split('\n')[0]! });
+    }
+  }
+  return tables;
+}
+
+/**
+ * Exactly one statement, and a SELECT. The parser decides first (json_serialize_sql serializes only
+ * SELECTs), before anything is bound: binding COPY or EXPORT already touches files. DuckDB's own
+ * classification of the prepared statement is the second check.
+ */
+async function singleSelect(conn: DuckDBConnection, sql: string) {
+  const extracted = await conn.extractStatements(sql).catch(failed);
+  if (extracted.count !== 1) throw new UploadQueryRefused(`expected one statement, got ${extracted.count}`);
+  const reader = await conn.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]).catch(failed);
+  const tree = JSON.parse(String(reader.getRows()[0]?.[0])) as { error?: boolean; error_type?: string; error_message?: string };
+  if (tree.error && tree.error_type === 'not implemented') throw new UploadQueryRefused('the statement is not a SELECT');
+  if (tree.error) failed(new Error(tree.error_message ?? 'parse error'));
+  const prepared = await extracted.prepare(0).catch(failed);
+  if (prepared.statementType !== StatementType.SELECT) throw new UploadQueryRefused('the statement is not a SELECT');
+  return prepared;
+}
+
+const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const stemOf = (file: string) => file.replace(/\.[^./]+$/, '').split('/').pop() ?? 'data';
+
+async function dataFiles(root: string): Promise<{ file: string; kind: FileKind }[]> {
+  const out: { file: string; kind: FileKind }[] = [];
+  async function walk(dir: string) {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue;
+      const p = join(dir, e.name);
+      if (e.isDirectory()) await walk(p);
+      const kind = e.isFile() ? kindFromName(e.name) : undefined;
+      if (kind && DATA_KINDS.has(kind)) out.push({ file: relative(root, p).split('\\').join('/'), kind });
+    }
+  }
+  await walk(root);
+  return out.sort((a, b) => a.file.localeCompare(b.file));
+}

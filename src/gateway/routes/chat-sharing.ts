@@ -1,0 +1,67 @@
+// Sharing routes: share a chat or one message, remove a share, and the public shared view.
+import { z } from 'zod';
+import { ChatPage, deleteSharedChat, loadSharedChat, shareChat, shareMessage } from '../../chats/index.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+import { ChatId, MessageUuid } from './chats.ts';
+
+const ShareRef = z.object({ chat_id: z.string().describe('Public id: GET /api/share/{chat_id}'), shared_at: z.number().int(), url: z.string() });
+
+/** Routes that create, remove and show public shares. */
+export function chatSharingRoutes(s: Services) {
+  const deps = { db: s.store.db, clock: s.clock };
+  const withUrl = (ref: { chat_id: string; shared_at: number }) => ({ ...ref, url: `${s.config.baseUrl}/api/share/${encodeURIComponent(ref.chat_id)}` });
+  return [
+    route({
+      method: 'POST',
+      path: '/api/share_chat',
+      operationId: 'share_chat',
+      summary: 'Shares one of the caller\'s chats publicly (read-only, displayed messages only)',
+      tags: ['chats'],
+      auth: 'user',
+      body: z.object({ chat_id: ChatId }),
+      response: ShareRef,
+      handler: ({ body, principal }) => withUrl(shareChat(deps, principal!, { chatId: body.chat_id })),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/share_message',
+      operationId: 'share_message',
+      summary: 'Creates a shared chat holding one message and the question it answers',
+      tags: ['chats'],
+      auth: 'user',
+      body: z.object({ chat_id: ChatId, message_uuid: MessageUuid }),
+      response: ShareRef,
+      handler: ({ body, principal }) => withUrl(shareMessage(deps, principal!, { chatId: body.chat_id, messageUuid: body.message_uuid })),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/delete_shared_chat',
+      operationId: 'delete_shared_chat',
+      summary: 'Removes a share the caller made (chat_id is the public id)',
+      tags: ['chats'],
+      auth: 'user',
+      body: z.object({ chat_id: ChatId }),
+      response: z.object({ status: z.literal('ok') }),
+      handler: ({ body, principal }) => {
+        deleteSharedChat(deps, principal!, { chatId: body.chat_id });
+        return { status: 'ok' as const };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/share/{chat_id}',
+      operationId: 'load_shared_chat',
+      summary: 'Public view of a shared chat, displayed messages only, in pair pages',
+      tags: ['chats'],
+      auth: 'none',
+      params: z.object({ chat_id: ChatId }),
+      query: z.object({ pairs: z.coerce.number().int().min(1).max(50).optional(), offset: z.coerce.number().int().min(0).default(0) }),
+      response: ChatPage,
+      handler: ({ params, query, ctx }) => {
+        ctx.set('Cache-Control', 'no-store');
+        return loadSharedChat(deps, params.chat_id, { offset: query.offset, ...(query.pairs === undefined ? {} : { pairs: query.pairs }) });
+      },
+    }),
+  ];
+}

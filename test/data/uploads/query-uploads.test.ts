@@ -1,0 +1,144 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import test from 'ava';
+import ExcelJS from 'exceljs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { queryUploads, UploadQueryFailed, UploadQueryRefused } from '../../../src/data/uploads/index.ts';
+
+let root: string;
+let dir: string;
+let sibling: string;
+
+test.before(async () => {
+  root = mkdtempSync(join(tmpdir(), 'sextant-q-'));
+  dir = join(root, 'uploads', 'acme', 'u1__c1');
+  sibling = join(root, 'uploads', 'acme', 'u1__c1x');
+  mkdirSync(join(dir, 'archive', 'sales'), { recursive: true });
+  mkdirSync(sibling, { recursive: true });
+  writeFileSync(join(sibling, 'secret.csv'), 'secret\nhunter2\n');
+  writeFileSync(join(root, 'outside.csv'), 'secret\nhunter2\n');
+  writeFileSync(join(dir, 'orders.csv'), 'id,amount,day\n1,10.5,2024-01-01\n2,20,2024-01-02\n3,30,2024-01-03\n');
+  writeFileSync(join(dir, 'people.tsv'), 'name\tage\nada\t36\nalan\t41\n');
+  writeFileSync(join(dir, 'events.json'), '[{"kind":"click","n":3},{"kind":"view","n":5}]');
+  writeFileSync(join(dir, 'archive', 'sales', 'q1.csv'), 'region,amount\nnorth,10\n');
+  writeFileSync(join(dir, 'notes.txt'), 'not a table');
+  writeFileSync(join(dir, 'broken.json'), '{not json');
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  await conn.run(`COPY (SELECT range AS k, range * 2 AS v FROM range(100)) TO '${join(dir, 'metrics.parquet')}' (FORMAT parquet)`);
+  conn.closeSync();
+  instance.closeSync();
+  const wb = new ExcelJS.Workbook();
+  const first = wb.addWorksheet('Budget');
+  first.addRow(['team', 'amount', 'approved', 'since']);
+  first.addRow(['data', 1200.5, true, new Date('2024-03-01T00:00:00Z')]);
+  first.addRow(['ops', { formula: 'B2*2', result: 2401 }, false, new Date('2024-04-01T00:00:00Z')]);
+  const second = wb.addWorksheet('Notes');
+  second.addRow(['note', 'note']);
+  second.addRow([{ richText: [{ text: 'rich ' }, { text: 'text' }] }, 'dup header']);
+  await wb.xlsx.writeFile(join(dir, 'Plan 2024.xlsx'));
+});
+
+test.after.always(() => rmSync(root, { recursive: true, force: true }));
+
+test('each data file is a table named after it, in every accepted format', async (t) => {
+  const r = await queryUploads(dir, 'SELECT 1');
+  t.deepEqual(
+    r.tables.filter((x) => !x.error).map((x) => [x.name, x.file, x.kind]),
+    [
+      ['plan_2024', 'Plan 2024.xlsx', 'xlsx'],
+      ['plan_2024_notes', 'Plan 2024.xlsx', 'xlsx'],
+      ['q1', 'archive/sales/q1.csv', 'csv'],
+      ['events', 'events.json', 'json'],
+      ['metrics', 'metrics.parquet', 'parquet'],
+      ['orders', 'orders.csv', 'csv'],
+      ['people', 'people.tsv', 'tsv'],
+    ],
+  );
+  t.is(r.tables.find((x) => x.file === 'broken.json')?.name, '');
+  t.truthy(r.tables.find((x) => x.file === 'broken.json')?.error);
+  const q = await queryUploads(dir, 'SELECT (SELECT sum(amount) FROM orders) AS o, (SELECT max(age) FROM people) AS p, (SELECT sum(n) FROM events) AS e, (SELECT sum(v) FROM metrics) AS m, (SELECT amount FROM q1) AS q');
+  t.deepEqual(q.columns.map((c) => c.name), ['o', 'p', 'e', 'm', 'q']);
+  t.deepEqual(q.rows, [[60.5, 41n, 8n, 9900n, 10n]]);
+});
+
+test('spreadsheet sheets keep numbers, booleans, dates, formula results and rich text', async (t) => {
+  const r = await queryUploads(dir, 'SELECT * FROM plan_2024 ORDER BY team');
+  t.deepEqual(r.columns, [
+    { name: 'team', type: 'VARCHAR' },
+    { name: 'amount', type: 'DOUBLE' },
+    { name: 'approved', type: 'BOOLEAN' },
+    { name: 'since', type: 'TIMESTAMP' },
+  ]);
+  t.deepEqual(r.rows, [
+    ['data', 1200.5, true, new Date('2024-03-01T00:00:00Z')],
+    ['ops', 2401, false, new Date('2024-04-01T00:00:00Z')],
+  ]);
+  const notes = await queryUploads(dir, 'SELECT * FROM plan_2024_notes');
+  t.deepEqual(notes.columns.map((c) => c.name), ['note', 'note_2']);
+  t.deepEqual(notes.rows, [['rich text', 'dup header']]);
+});
+
+test('workbooks above the size cap are listed with a reason instead of being loaded', async (t) => {
+  const r = await queryUploads(dir, 'SELECT 1', { maxXlsxBytes: 100 });
+  const plan = r.tables.find((x) => x.file === 'Plan 2024.xlsx');
+  t.is(plan?.name, '');
+  t.regex(plan?.error ?? '', /larger than 100 bytes/);
+});
+
+test('results are capped at maxRows and say so', async (t) => {
+  const r = await queryUploads(dir, 'SELECT * FROM metrics', { maxRows: 10 });
+  t.is(r.rowCount, 10);
+  t.true(r.truncated);
+  t.false((await queryUploads(dir, 'SELECT * FROM metrics', { maxRows: 100 })).truncated);
+});
+
+const refused = [
+  "COPY orders TO '/tmp/x.csv'",
+  'CREATE TABLE t AS SELECT 1',
+  'INSERT INTO orders VALUES (1, 1, NULL)',
+  "ATTACH '/tmp/x.duckdb' AS x",
+  'DETACH memory',
+  "SET allowed_directories = ['/']",
+  'SET enable_external_access = true',
+  'INSTALL excel',
+  'LOAD httpfs',
+  'CALL pragma_version()',
+  'SELECT 1; SELECT 2',
+  "SELECT 1; COPY orders TO '/tmp/y.csv'",
+  'DROP VIEW orders',
+  "EXPORT DATABASE '/tmp/x'",
+];
+
+for (const sql of refused) {
+  test(`refuses a statement that is not one SELECT: ${sql}`, async (t) => {
+    const err = await t.throwsAsync(queryUploads(dir, sql), { instanceOf: UploadQueryRefused });
+    t.is(err?.code, 'QUERY_REFUSED');
+  });
+}
+
+test('files outside the session folder cannot be read, not even a sibling folder sharing its prefix', async (t) => {
+  for (const path of [join(root, 'outside.csv'), join(sibling, 'secret.csv'), `${dir}/../u1__c1x/secret.csv`, '/etc/passwd', '../outside.csv']) {
+    const err = await t.throwsAsync(queryUploads(dir, `SELECT * FROM read_csv('${path}')`), { instanceOf: UploadQueryFailed }, path);
+    t.is(err?.code, 'QUERY_FAILED');
+  }
+  await t.throwsAsync(queryUploads(dir, "SELECT * FROM read_text('/etc/hostname')"), { instanceOf: UploadQueryFailed });
+  await t.throwsAsync(queryUploads(dir, "SELECT * FROM read_csv('https://example.com/x.csv')"), { instanceOf: UploadQueryFailed });
+});
+
+test('files inside the session folder can be read by path too', async (t) => {
+  const r = await queryUploads(dir, `SELECT count(*) FROM read_csv('${join(dir, 'orders.csv')}')`);
+  t.deepEqual(r.rows, [[3n]]);
+});
+
+test('a session without uploads still answers queries that need no files', async (t) => {
+  const r = await queryUploads(join(root, 'nothing-here'), 'SELECT 42 AS answer');
+  t.deepEqual(r.rows, [[42]]);
+  t.deepEqual(r.tables, []);
+});
+
+test('SQL errors come back as typed failures', async (t) => {
+  await t.throwsAsync(queryUploads(dir, 'SELECT nope FROM orders'), { instanceOf: UploadQueryFailed });
+  await t.throwsAsync(queryUploads(dir, 'SELEC 1'), { instanceOf: UploadQueryFailed });
+});

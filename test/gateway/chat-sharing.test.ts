@@ -1,0 +1,111 @@
+import test from 'ava';
+import { appendMessage, deleteMessage, type ChatPage } from '../../src/chats/index.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { client, deps, locs, principalOf, seedChat } from '../helpers/chats.ts';
+
+let t0: TestApp;
+test.before(async () => {
+  t0 = await startTestApp();
+});
+test.after.always(() => t0.stop());
+
+const anon = () => client(t0, undefined);
+
+function owner(chatId: string) {
+  const org = t0.org();
+  const user = t0.user({ orgId: org });
+  const p = principalOf(t0, user, org);
+  const ids = seedChat(t0, p, chatId, [
+    { question: 'q0', answer: 'a0' },
+    { question: 'q1', answer: 'secret plan', hiddenAnswer: true },
+    { question: 'q2', answer: 'a2' },
+  ]);
+  appendMessage(deps(t0), p, { chatId, role: 'system', content: 'hidden system prompt', displayed: false });
+  return { org, p, ids, api: client(t0, t0.session(user)) };
+}
+
+test('a shared chat is readable without credentials and never shows hidden messages', async (t) => {
+  const { api } = owner('chat0');
+  const share = await api.json<{ chat_id: string; url: string }>(api.post('/api/share_chat', { chat_id: 'chat0' }));
+  t.is(share.chat_id, 'chat0');
+  t.true(share.url.endsWith('/api/share/chat0'));
+  const res = await anon().get('/api/share/chat0?pairs=50');
+  t.is(res.status, 200);
+  const text = await res.text();
+  t.false(text.includes('secret plan'));
+  t.false(text.includes('hidden system prompt'));
+  const page = JSON.parse(text) as ChatPage;
+  t.deepEqual(page.messages.map((m) => m.content), ['q0', 'a0', 'q1', 'q2', 'a2']);
+  t.true(page.messages.every((m) => m.displayed));
+  t.deepEqual(page.chat?.labels, []);
+  // include_all is not a parameter of the public view.
+  const tricked = await anon().json<ChatPage>(anon().get('/api/share/chat0?pairs=50&include_all=true'));
+  t.false(tricked.messages.some((m) => m.content === 'secret plan'));
+});
+
+test('the shared view pages by pairs', async (t) => {
+  const { api } = owner('chat1');
+  await api.post('/api/share_chat', { chat_id: 'chat1' });
+  const first = await anon().json<ChatPage>(anon().get('/api/share/chat1?pairs=1'));
+  t.deepEqual(first.messages.map((m) => m.content), ['q2', 'a2']);
+  t.true(first.has_more);
+  const older = await anon().json<ChatPage>(anon().get('/api/share/chat1?pairs=1&offset=2'));
+  t.deepEqual(older.messages.map((m) => m.content), ['q0', 'a0']);
+  t.deepEqual(await locs(await anon().get('/api/share/chat1?pairs=51')), [['query', 'pairs']]);
+  t.deepEqual(await locs(await anon().get('/api/share/chat1?offset=-1')), [['query', 'offset']]);
+});
+
+test('share_message shares one answer with its question only', async (t) => {
+  const { p, ids, api } = owner('chat2');
+  const share = await api.json<{ chat_id: string }>(api.post('/api/share_message', { chat_id: 'chat2', message_uuid: ids[1] }));
+  t.not(share.chat_id, 'chat2');
+  const page = await anon().json<ChatPage>(anon().get(`/api/share/${share.chat_id}`));
+  t.deepEqual(page.messages.map((m) => m.content), ['q0', 'a0']);
+  t.is(page.chat?.chat_id, share.chat_id);
+  // Sharing a hidden answer reveals nothing.
+  const hidden = await api.json<{ chat_id: string }>(api.post('/api/share_message', { chat_id: 'chat2', message_uuid: ids[3] }));
+  t.is((await anon().get(`/api/share/${hidden.chat_id}`)).status, 404);
+  // Deleting the shared message ends the share.
+  deleteMessage(deps(t0), p, { chatId: 'chat2', messageUuid: ids[1]! });
+  deleteMessage(deps(t0), p, { chatId: 'chat2', messageUuid: ids[0]! });
+  t.is((await anon().get(`/api/share/${share.chat_id}`)).status, 404);
+});
+
+test('an unshared, deleted or unknown share answers the same 404', async (t) => {
+  const { api } = owner('chat3');
+  const unknown = await anon().get('/api/share/never-shared');
+  t.is(unknown.status, 404);
+  const unknownBody = await unknown.json();
+  t.is((await anon().get('/api/share/chat3')).status, 404);
+  await api.post('/api/share_chat', { chat_id: 'chat3' });
+  t.is((await anon().get('/api/share/chat3')).status, 200);
+  t.is((await api.post('/api/delete_shared_chat', { chat_id: 'chat3' })).status, 200);
+  const gone = await anon().get('/api/share/chat3');
+  t.is(gone.status, 404);
+  t.deepEqual(await gone.json(), unknownBody);
+  t.is((await api.post('/api/delete_shared_chat', { chat_id: 'chat3' })).status, 404);
+});
+
+test('only the owner shares or unshares a chat', async (t) => {
+  const { org, ids, api } = owner('chat4');
+  await api.post('/api/share_chat', { chat_id: 'chat4' });
+  const admin = client(t0, t0.session(t0.user({ orgId: org, role: 'admin' })));
+  t.is((await admin.post('/api/share_chat', { chat_id: 'chat4' })).status, 404);
+  t.is((await admin.post('/api/share_message', { chat_id: 'chat4', message_uuid: ids[0] })).status, 404);
+  t.is((await admin.post('/api/delete_shared_chat', { chat_id: 'chat4' })).status, 404);
+  t.is((await anon().get('/api/share/chat4')).status, 200);
+  t.is((await anon().post('/api/share_chat', { chat_id: 'chat4' })).status, 401);
+});
+
+test('a chat_id already shared by another organization cannot be shared twice', async (t) => {
+  const a = owner('chat5');
+  const b = owner('chat5');
+  await a.api.post('/api/share_chat', { chat_id: 'chat5' });
+  const res = await b.api.post('/api/share_chat', { chat_id: 'chat5' });
+  t.is(res.status, 409);
+  t.is((await b.api.post('/api/share_chat', {})).status, 422);
+  // The first share stays the first organization's.
+  const page = await anon().json<ChatPage>(anon().get('/api/share/chat5?pairs=50'));
+  t.is(page.messages.length, 5);
+  t.is((await b.api.post('/api/delete_shared_chat', { chat_id: 'chat5' })).status, 404);
+});
