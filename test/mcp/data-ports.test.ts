@@ -41,6 +41,7 @@ test('an admin runs a governed query through run_query; it is logged with source
   t.falsy(r.isError, JSON.stringify(r.content));
   t.like(r.structuredContent, { columns: ['country', 'n'], row_count: 3, truncated: false });
   t.regex((r.structuredContent as { csv: string }).csv, /^country,n\r\nFrance,1\r\nGermany,2/);
+  t.true(t0.logs.some((l) => l['msg'] === 'mcp tool call' && l['tool'] === 'run_query' && l['org_id'] === 'alpha' && l['credential'] === 'mcp_token'));
   const logged = t0.app.services.store.db.prepare("SELECT count(*) FROM query_log WHERE org_id = 'alpha' AND source = 'mcp'").pluck().get() as number;
   t.true(logged >= 1);
   const cat = await call(c, 'catalog');

@@ -43,7 +43,9 @@ export function mountMcp(app: Koa, s: Services): void {
       return;
     }
     await parse(ctx);
-    const server = createMcpServer({ principal, version: s.config.version, ports: s.mcp, log: ctx.state.log ?? s.log });
+    // Tool calls log with the request id, the user, the organization and how they connected.
+    const log = (ctx.state.log ?? s.log).child({ user_id: principal.userId, org_id: principal.orgId, credential: principal.credential, client_id: caller.clientId });
+    const server = createMcpServer({ principal, version: s.config.version, ports: s.mcp, log });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const auth: AuthInfo = { token: caller.token, clientId: caller.clientId, scopes: principal.scopes, resource: new URL(`${s.config.baseUrl}${MCP_PATH}`) };
     if (caller.expiresAt !== undefined) auth.expiresAt = Math.floor(caller.expiresAt / 1000);

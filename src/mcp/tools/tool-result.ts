@@ -17,9 +17,14 @@ export function toolError(message: string): CallToolResult {
 /** Runs a tool body; expected failures become tool errors with their message, others a generic one. */
 export async function safely(log: Logger, tool: string, fn: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
-    return await fn();
+    const result = await fn();
+    log.info({ tool, is_error: result.isError === true }, 'mcp tool call');
+    return result;
   } catch (err) {
-    if (err instanceof AppError) return toolError(`${err.message} (${err.code})`);
+    if (err instanceof AppError) {
+      log.info({ tool, is_error: true, code: err.code }, 'mcp tool call');
+      return toolError(`${err.message} (${err.code})`);
+    }
     log.error({ err, tool }, 'mcp tool failed');
     return toolError('The tool failed unexpectedly; try again later.');
   }
