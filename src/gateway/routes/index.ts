@@ -15,6 +15,7 @@ import { environmentRoutes } from './environments.ts';
 import { healthRoutes } from './health.ts';
 import { knowledgeRoutes } from './knowledge.ts';
 import { loginPageRoutes } from './login-page.ts';
+import { mcpOAuthRoutes } from './mcp-oauth.ts';
 import { rowSecurityRoutes } from './row-security.ts';
 import { ssoRoutes } from './sso.ts';
 import { tokenRoutes } from './tokens.ts';
@@ -43,6 +44,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   rowSecurityRoutes,
   dataQueryRoutes,
   dataCatalogRoutes,
+  mcpOAuthRoutes,
   cliDistributionRoutes,
   uploadRoutes,
   chatRoutes,
