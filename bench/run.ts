@@ -5,6 +5,7 @@ const benches: Record<string, () => Promise<void>> = {
   knowledge: async () => void (await import('./knowledge.ts')),
   downloads: async () => (await import('./downloads.ts')).benchDownloads(),
   chats: async () => (await import('./chats.ts')).run(),
+  agent: async () => (await import('./agent.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

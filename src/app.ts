@@ -1,5 +1,7 @@
 // The composition root: the one place that wires configuration, storage and domains together.
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
+import { AgentRuns, createProvider, defaultPorts, type AgentPorts, type LlmProvider } from './agent/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDuckDbSql } from './data/guard/index.ts';
@@ -8,11 +10,18 @@ import type { TableDocsSource } from './data/types.ts';
 import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
+import { createOAuthServer } from './gateway/oauth/create-provider.ts';
 import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
-import type { ChatSources } from './gateway/services.ts';
+import type { ChatSources, CoreServices } from './gateway/services.ts';
+import { agentPortsFrom } from './compose/agent-ports.ts';
 import { chatSourcesFrom } from './compose/chat-sources.ts';
+import { agentMcpPorts } from './compose/mcp-agent-ports.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
+import { purgeExpiredOAuthModels } from './mcp/oauth/sqlite-adapter.ts';
+import type { McpPorts } from './mcp/ports.ts';
+import { dataMcpPorts } from './mcp/data-ports.ts';
+import { knowledgeMcpPort } from './mcp/knowledge-port.ts';
 import { createSecretBox } from './security/index.ts';
 import { openStore } from './store/index.ts';
 
@@ -25,8 +34,14 @@ export interface AppDeps {
   extraRoutes?: (s: Services) => RouteDef[];
   /** Where table documentation comes from (default: the organization's knowledge repository). */
   tableDocs?: TableDocsSource;
+  /** What the MCP tools call; unwired stand-ins until the data plane, agent and knowledge are wired. */
+  mcpPorts?: McpPorts;
   /** Lineage and suggestion sources of chats; unset parts answer "unavailable" / nothing. */
   chatSources?: Partial<ChatSources>;
+  /** Replaces agent ports (knowledge, queries, chats, uploads, profiles); the rest use the in-memory defaults. */
+  agentPorts?: (s: Pick<Services, 'store' | 'clock' | 'config'>) => Partial<AgentPorts>;
+  /** Replaces the configured model provider. */
+  llmProvider?: LlmProvider;
 }
 
 export interface App {
@@ -46,12 +61,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
+  // Every open event stream listens for shutdown.
+  setMaxListeners(0, shutdown.signal);
   const clock = deps.clock ?? systemClock;
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
   const knowledge = createKnowledgeDeps({ db: store.db, clock, log, secretBox, dataDir: config.dataDir });
   const duckdbSql = await openDuckDbSql();
-  const services: Services = {
+  const core: CoreServices = {
     config,
     clock,
     store,
@@ -75,10 +92,21 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       limits: defaultUploadLimits({ fileBytes: config.uploadLimitBytes, chatBytes: config.uploadChatLimitBytes }),
     }),
     shutdown: shutdown.signal,
+    oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     chatSources: { ...chatSourcesFrom(knowledge), ...deps.chatSources },
   };
+  // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
+  const purge = setInterval(() => purgeExpiredOAuthModels(store.db, clock), 3600_000);
+  purge.unref();
   // Environment sync_target reads the dev targets' metadata through the data plane.
-  knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(services.data, principal, connectionId, target) };
+  knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(core.data, principal, connectionId, target) };
+  // The agent reaches knowledge, data, chats and uploads only through its ports.
+  const agentPorts: AgentPorts = { ...defaultPorts(store.db), ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
+  const provider = deps.llmProvider ?? createProvider(config.agent, clock);
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal });
+  // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
+  const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent, store.db) };
+  const services: Services = { ...core, agent, agentPorts, mcp };
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
   // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
@@ -91,6 +119,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     drain: () => shutdown.abort(),
     async close() {
       shutdown.abort();
+      clearInterval(purge);
       smtp?.close();
       janitor.stop();
       duckdbSql.close();

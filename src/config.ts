@@ -34,6 +34,8 @@ export interface Config {
   /** Data plane: default row limit of the context-agent query, statement timeout, warehouse file folders. */
   data: DataConfig;
   secrets: Secrets;
+  /** The agent: model provider, limits and credit prices. */
+  agent: AgentConfig;
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
 }
@@ -64,6 +66,32 @@ export interface Secrets {
   cookieKeys: string[];
 }
 
+/** Model provider and agent settings (SEXTANT_LLM_*, SEXTANT_AGENT_*, SEXTANT_CREDITS_*). */
+export interface AgentConfig {
+  /** `offline` is the embedded deterministic planner; `openai` is any OpenAI-compatible endpoint. */
+  provider: 'offline' | 'openai' | 'anthropic';
+  /** Endpoint of the provider (OpenAI-compatible servers: Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter). */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  model: string;
+  /** Per model request. */
+  timeoutMs: number;
+  /** Retries with backoff on 429, 5xx and connection failures. */
+  maxRetries: number;
+  maxOutputTokens: number;
+  /** Model turns per run before the agent wraps up. */
+  maxSteps: number;
+  toolTimeoutMs: number;
+  /** Rows a run_sql call returns to the model and keeps for downloads. */
+  rowLimit: number;
+  /** Interval of SSE keep-alive comments. */
+  keepAliveMs: number;
+  /** Prices: credits per 1,000 input tokens, per 1,000 output tokens, and per warehouse query. */
+  credits: { perKInputTokens: number; perKOutputTokens: number; perQuery: number };
+}
+
+const DEFAULT_MODELS = { offline: 'sextant-offline-1', openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5' } as const;
+
 const envSchema = z.object({
   SEXTANT_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SEXTANT_HOST: z.string().min(1).default('127.0.0.1'),
@@ -88,6 +116,20 @@ const envSchema = z.object({
   SEXTANT_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   SEXTANT_WAREHOUSE_ROOTS: z.string().optional(),
   SEXTANT_DEMO_WAREHOUSE_ORDERS: z.coerce.number().int().min(100).max(10_000_000).default(120_000),
+  SEXTANT_LLM_PROVIDER: z.enum(['offline', 'openai', 'anthropic']).default('offline'),
+  SEXTANT_LLM_BASE_URL: z.string().url().optional(),
+  SEXTANT_LLM_API_KEY: z.string().min(1).optional(),
+  SEXTANT_LLM_MODEL: z.string().min(1).optional(),
+  SEXTANT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  SEXTANT_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  SEXTANT_LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).default(4096),
+  SEXTANT_AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(12),
+  SEXTANT_AGENT_TOOL_TIMEOUT_MS: z.coerce.number().int().min(10).default(60_000),
+  SEXTANT_AGENT_ROW_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  SEXTANT_SSE_KEEPALIVE_MS: z.coerce.number().int().min(10).default(15_000),
+  SEXTANT_CREDITS_PER_1K_INPUT_TOKENS: z.coerce.number().min(0).default(0.01),
+  SEXTANT_CREDITS_PER_1K_OUTPUT_TOKENS: z.coerce.number().min(0).default(0.03),
+  SEXTANT_CREDITS_PER_QUERY: z.coerce.number().min(0).default(0.1),
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
@@ -143,7 +185,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       demoWarehouseOrders: e.SEXTANT_DEMO_WAREHOUSE_ORDERS,
     },
     secrets,
+    agent: agentConfig(e, warnings),
     warnings,
+  };
+}
+
+function agentConfig(e: z.infer<typeof envSchema>, warnings: string[]): AgentConfig {
+  if (e.SEXTANT_LLM_PROVIDER !== 'offline' && !e.SEXTANT_LLM_API_KEY && !(e.SEXTANT_LLM_PROVIDER === 'openai' && e.SEXTANT_LLM_BASE_URL)) {
+    warnings.push(`SEXTANT_LLM_PROVIDER=${e.SEXTANT_LLM_PROVIDER} without SEXTANT_LLM_API_KEY: every answer will fail with LLM_KEY_MISSING`);
+  }
+  return {
+    provider: e.SEXTANT_LLM_PROVIDER,
+    baseUrl: e.SEXTANT_LLM_BASE_URL,
+    apiKey: e.SEXTANT_LLM_API_KEY,
+    model: e.SEXTANT_LLM_MODEL ?? DEFAULT_MODELS[e.SEXTANT_LLM_PROVIDER],
+    timeoutMs: e.SEXTANT_LLM_TIMEOUT_MS,
+    maxRetries: e.SEXTANT_LLM_MAX_RETRIES,
+    maxOutputTokens: e.SEXTANT_LLM_MAX_OUTPUT_TOKENS,
+    maxSteps: e.SEXTANT_AGENT_MAX_STEPS,
+    toolTimeoutMs: e.SEXTANT_AGENT_TOOL_TIMEOUT_MS,
+    rowLimit: e.SEXTANT_AGENT_ROW_LIMIT,
+    keepAliveMs: e.SEXTANT_SSE_KEEPALIVE_MS,
+    credits: {
+      perKInputTokens: e.SEXTANT_CREDITS_PER_1K_INPUT_TOKENS,
+      perKOutputTokens: e.SEXTANT_CREDITS_PER_1K_OUTPUT_TOKENS,
+      perQuery: e.SEXTANT_CREDITS_PER_QUERY,
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import { allRoutes } from './routes/index.ts';
 import type { Services } from './services.ts';
 import { validate } from './validation.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
+import { mountOAuth } from './oauth/mount-oauth.ts';
 
 /** The Koa app with its route definitions (kept for the OpenAPI document and its tests). */
 export interface Gateway {
@@ -36,7 +37,10 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = []): Gatewa
   app.use(securityHeaders(https));
   app.use(cors({ origin: (ctx) => corsOrigin(s.config.corsOrigins, ctx), credentials: true, exposeHeaders: ['X-Request-Id'] }));
   app.use(errorHandler);
+  // Order matters: the MCP endpoint, then the authorization server (its matched routes end the
+  // response; the rest falls through), then the REST router. No global body parser anywhere.
   mountMcp(app, s);
+  mountOAuth(app, s);
   app.use(router.routes());
   app.use(notFoundOrNotAllowed(router));
   return { app, routes, router };

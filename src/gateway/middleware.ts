@@ -29,14 +29,17 @@ export async function accessLog(ctx: Context, next: Next): Promise<void> {
   }
 }
 
-/** Conservative security headers for an API that also serves a few server-rendered pages. */
+/**
+ * Conservative security headers for an API that also serves a few server-rendered pages. `script-src`
+ * is explicit because oidc-provider appends the hash of its auto-submitting form's script to it.
+ */
 export function securityHeaders(https: boolean) {
   return async function securityHeadersMiddleware(ctx: Context, next: Next): Promise<void> {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-    ctx.set('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+    ctx.set('Content-Security-Policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
     if (https) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     await next();
   };

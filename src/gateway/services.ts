@@ -1,4 +1,6 @@
 import type { LineageFn, SuggestionSources } from '../chats/index.ts';
+import type { AgentRuns } from '../agent/index.ts';
+import type { AgentPorts } from '../agent/ports.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { KnowledgeDeps } from '../knowledge/index.ts';
@@ -6,8 +8,10 @@ import type { DataDeps } from '../data/deps.ts';
 import type { UploadStore } from '../data/uploads/index.ts';
 import type { Logger } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
+import type { McpPorts } from '../mcp/ports.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Store } from '../store/index.ts';
+import type { OAuthServer } from './oauth/create-provider.ts';
 
 /** Everything the composition root wires together and hands to the route tables. */
 export interface Services {
@@ -26,9 +30,19 @@ export interface Services {
   uploads: UploadStore;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
+  /** The OAuth 2.1 authorization server for MCP clients (mounted at /oauth). */
+  oauth: OAuthServer;
+  /** What the MCP tools use: catalog, agent runs, results, knowledge search, governed queries. */
+  mcp: McpPorts;
   /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
   chatSources: ChatSources;
+  /** The agent's runs (start, follow, feedback, stop) and the ports it reads data through. */
+  agent: AgentRuns;
+  agentPorts: AgentPorts;
 }
+
+/** The services the agent's ports are built from (everything but the agent itself). */
+export type CoreServices = Omit<Services, 'agent' | 'agentPorts' | 'mcp'>;
 
 export interface ChatSources {
   lineage: LineageFn;

@@ -1,16 +1,52 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Principal } from '../auth/index.ts';
+import type { Logger } from '../log.ts';
+import type { McpPorts } from './ports.ts';
+import { registerAskQuestionTool } from './tools/ask-question.ts';
+import { registerCatalogTool } from './tools/catalog.ts';
+import { registerGetResultTool } from './tools/get-result.ts';
+import { registerRunQueryTool } from './tools/run-query.ts';
+import { registerSearchKnowledgeTool } from './tools/search-knowledge.ts';
+import { registerWaitTool } from './tools/wait.ts';
 
-/** What MCP tools may use; grows as tools are added. */
+/** What MCP tools may use. */
 export interface McpContext {
   principal: Principal;
   version: string;
+  ports: McpPorts;
+  log: Logger;
+  /** Waits `ms` or until aborted; injectable so tests never sleep. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** Real waiting, cut short by the request's abort signal. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }
 
 /** A fresh MCP server for one request, acting as the connected user. */
-export function createMcpServer(ctx: McpContext): McpServer {
-  return new McpServer(
-    { name: 'sextant', version: ctx.version },
-    { instructions: "Sextant answers questions about your organization's data with your own permissions." },
+export function createMcpServer(ctx: Omit<McpContext, 'sleep'> & { sleep?: McpContext['sleep'] }): McpServer {
+  const c: McpContext = { ...ctx, sleep: ctx.sleep ?? sleep };
+  const server = new McpServer(
+    { name: 'sextant', version: c.version },
+    {
+      instructions:
+        "Sextant answers questions about your organization's data with your own permissions. Start with catalog, ask with ask_question, then poll get_result (with wait in between).",
+    },
   );
+  registerCatalogTool(server, c);
+  registerAskQuestionTool(server, c);
+  registerGetResultTool(server, c);
+  registerWaitTool(server, c);
+  registerSearchKnowledgeTool(server, c);
+  registerRunQueryTool(server, c);
+  return server;
 }

@@ -1,5 +1,6 @@
 import test from 'ava';
 import type { LineageFn } from '../../src/chats/index.ts';
+import { noLineage } from '../../src/chats/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { client, locs, principalOf, seedChat } from '../helpers/chats.ts';
 
@@ -160,11 +161,29 @@ test.serial('lineage of an answer lists its queries, tables and traced columns',
   }
 });
 
-test.serial('lineage answers 503 until the analysis is wired', async (t) => {
+test.serial('lineage answers 503 when no analysis is wired', async (t) => {
   const o = org();
   const ids = seedChat(t0, o.pa, 'lin2', [{ question: 'q', answer: 'a', answerData: { sql: 'SELECT 1', connection_id: 'c', dialect: 'duckdb' } }]);
-  const res = await client(t0, t0.session(o.analyst)).get(`/api/c2/lin2/lineage/${ids[1]}`);
-  t.is(res.status, 503);
+  const sources = t0.app.services.chatSources;
+  const saved = sources.lineage;
+  sources.lineage = noLineage;
+  try {
+    const res = await client(t0, t0.session(o.analyst)).get(`/api/c2/lin2/lineage/${ids[1]}`);
+    t.is(res.status, 503);
+  } finally {
+    sources.lineage = saved;
+  }
+});
+
+test.serial('the wired lineage library traces an answer through a join to its source tables and columns', async (t) => {
+  const o = org();
+  const sql = 'SELECT c.country, sum(o.total_amount) AS revenue FROM main.orders o JOIN main.customers c ON o.customer_id = c.customer_id GROUP BY c.country';
+  const ids = seedChat(t0, o.pa, 'lin3', [{ question: 'q', answer: 'a', answerData: { sql, connection_id: 'demo_warehouse', dialect: 'duckdb' } }]);
+  const api = client(t0, t0.session(o.analyst));
+  const res = await api.json<{ queries: { tables: { table: string }[] }[] }>(api.get(`/api/c2/lin3/lineage/${ids[1]}`));
+  t.deepEqual(res.queries[0]!.tables.map((x) => x.table).sort(), ['customers', 'orders']);
+  const col = await api.json<{ sources: { table: string; column: string }[] }>(api.get(`/api/c2/lin3/lineage/${ids[1]}/column?query=main&column=revenue`));
+  t.deepEqual(col.sources.map((x) => `${x.table}.${x.column}`), ['orders.total_amount']);
 });
 
 test('the OpenAPI document describes the chat records', async (t) => {

@@ -46,7 +46,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts a gateway for one test. `env` overrides configuration variables. */
-export async function startTestApp(env: Record<string, string> = {}, deps: Pick<AppDeps, 'extraRoutes' | 'tableDocs' | 'mailer'> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  deps: Pick<AppDeps, 'extraRoutes' | 'tableDocs' | 'mailer' | 'chatSources' | 'agentPorts' | 'llmProvider' | 'mcpPorts'> = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-test-'));
   const port = await freePort();
   const config = loadConfig({

@@ -19,11 +19,10 @@ interface RunEvent {
   columns?: (string | { name: string })[];
   rows?: unknown[][];
   spec?: unknown;
-  title?: string;
   message?: string;
+  content?: string;
+  status?: string;
   credits?: number;
-  suggestions?: string[];
-  follow_ups?: string[];
 }
 
 interface Answer {
@@ -63,6 +62,7 @@ export async function ask(ctx: CommandContext, question: string, opts: { chat?: 
     process.off('SIGINT', stop);
   }
   await writeFiles(ctx, answer, outputDir(ctx, chatId, opts.out));
+  answer.follow_ups = await followUps(ctx, question);
   if (out.json) out.out(JSON.stringify(answer));
   else printAnswer(ctx, answer);
   if (answer.error) throw new CliError(`The run failed: ${answer.error}`, 1);
@@ -71,11 +71,7 @@ export async function ask(ctx: CommandContext, question: string, opts: { chat?: 
 function handle(ctx: CommandContext, a: Answer, ev: RunEvent): void {
   switch (ev.type) {
     case 'text_delta':
-      a.answer += ev.delta ?? ev.text ?? '';
-      return;
-    case 'text':
-    case 'answer':
-      a.answer = ev.text ?? a.answer;
+      a.answer += ev.text ?? '';
       return;
     case 'tool_call':
       ctx.out.progress(`… ${ev.name ?? 'working'}\n`);
@@ -86,15 +82,18 @@ function handle(ctx: CommandContext, a: Answer, ev: RunEvent): void {
     case 'table':
       a.tables.push({ ...(ev.df_key ? { df_key: ev.df_key } : {}), columns: (ev.columns ?? []).map((c) => (typeof c === 'string' ? c : c.name)), preview: (ev.rows ?? []).slice(0, 10) });
       return;
-    case 'chart':
-      a.charts.push({ ...(ev.title ? { title: ev.title } : {}), file: JSON.stringify(ev.spec ?? {}) });
+    case 'chart': {
+      const title = (ev.spec as { title?: unknown } | undefined)?.title;
+      a.charts.push({ ...(typeof title === 'string' ? { title } : {}), file: JSON.stringify(ev.spec ?? {}, null, 2) });
       return;
+    }
     case 'error':
       a.error = ev.message ?? 'unknown error';
       return;
     case 'completed':
       a.credits = ev.credits;
-      a.follow_ups = ev.follow_ups ?? ev.suggestions ?? [];
+      if (ev.content) a.answer = ev.content;
+      if (ev.status === 'failed') a.error ??= 'the agent could not answer';
       return;
   }
 }
@@ -114,6 +113,14 @@ async function writeFiles(ctx: CommandContext, a: Answer, dir: string): Promise<
     writeFileSync(file, c.file);
     return { ...c, file };
   });
+}
+
+/** Suggested next questions: the service's suggestions for this user, without the one just asked. */
+async function followUps(ctx: CommandContext, question: string): Promise<string[]> {
+  const res = await ctx.client.raw('GET', '/api/get_initial_suggestions');
+  if (!res.ok) return [];
+  const { suggestions } = (await res.json()) as { suggestions: { text: string }[] };
+  return suggestions.map((s) => s.text).filter((t) => t.trim().toLowerCase() !== question.trim().toLowerCase()).slice(0, 3);
 }
 
 function toCsv(columns: string[], rows: unknown[][]): string {

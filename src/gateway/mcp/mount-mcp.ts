@@ -1,43 +1,39 @@
 // The remote MCP endpoint: credential check, then a stateless Streamable HTTP transport per request
 // (a shared server crashes under Koa: modelcontextprotocol/typescript-sdk#912).
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
-import { authenticateApiToken, type Principal } from '../../auth/index.ts';
-import { Forbidden, Unauthorized } from '../../errors.ts';
+import { Forbidden } from '../../errors.ts';
 import { createMcpServer } from '../../mcp/create-mcp-server.ts';
 import { bodyParser } from '../body.ts';
+import { writeError } from '../error-handler.ts';
 import type { Services } from '../services.ts';
+import { mcpCaller, mcpChallenge, type McpCaller } from './mcp-auth.ts';
+
+export { McpAccessRefused } from './mcp-auth.ts';
 
 export const MCP_PATH = '/ai/mcp';
-
-/** Credential kinds the MCP endpoint accepts. */
-const MCP_KINDS: Principal['credential'][] = ['mcp_token', 'oauth'];
-
-export class McpAccessRefused extends Forbidden {
-  constructor() {
-    super('Token does not have required MCP access', 'MCP_ACCESS_REQUIRED');
-  }
-}
-
-/** Resolves the MCP caller: an MCP token in `X-API-KEY`; never a token in the URL. */
-export function mcpPrincipal(s: Services, ctx: Context): Principal {
-  if (['api_key', 'api_token', 'token', 'access_token', 'key'].some((k) => ctx.query[k] !== undefined)) {
-    throw new Unauthorized('Tokens in the URL are not supported; send the MCP token in the X-API-KEY header', 'TOKEN_IN_URL');
-  }
-  const value = ctx.get('X-API-KEY');
-  if (!value) throw new Unauthorized('Not authenticated', 'NOT_AUTHENTICATED');
-  const principal = authenticateApiToken({ db: s.store.db, clock: s.clock, jwtKey: s.config.secrets.jwtKey }, value);
-  if (!MCP_KINDS.includes(principal.credential)) throw new McpAccessRefused();
-  return principal;
-}
 
 /** Mounts `/ai/mcp` ahead of the REST router. */
 export function mountMcp(app: Koa, s: Services): void {
   const parse = bodyParser('json', { jsonBytes: 4 * 1024 * 1024, multipartFileBytes: 0 });
   app.use(async function mcpEndpoint(ctx: Context, next: Next) {
     if (ctx.path !== MCP_PATH) return next();
-    const principal = mcpPrincipal(s, ctx);
+    if (!originAllowed(s, ctx.get('Origin'))) {
+      // DNS-rebinding defence the MCP transport rules require: a browser origin we don't know gets 403.
+      writeError(ctx, new Forbidden('Origin not allowed', 'ORIGIN_NOT_ALLOWED'));
+      return;
+    }
+    let caller: McpCaller;
+    try {
+      caller = await mcpCaller(s, ctx);
+    } catch (err) {
+      writeError(ctx, err);
+      if (ctx.status === 401 || ctx.status === 403) ctx.set('WWW-Authenticate', mcpChallenge(s, err));
+      return;
+    }
+    const { principal } = caller;
     ctx.state.principal = principal;
     if (ctx.method !== 'POST') {
       // Stateless server: no standalone GET stream and no sessions to DELETE.
@@ -47,8 +43,13 @@ export function mountMcp(app: Koa, s: Services): void {
       return;
     }
     await parse(ctx);
-    const server = createMcpServer({ principal, version: s.config.version });
+    // Tool calls log with the request id, the user, the organization and how they connected.
+    const log = (ctx.state.log ?? s.log).child({ user_id: principal.userId, org_id: principal.orgId, credential: principal.credential, client_id: caller.clientId });
+    const server = createMcpServer({ principal, version: s.config.version, ports: s.mcp, log });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const auth: AuthInfo = { token: caller.token, clientId: caller.clientId, scopes: principal.scopes, resource: new URL(`${s.config.baseUrl}${MCP_PATH}`) };
+    if (caller.expiresAt !== undefined) auth.expiresAt = Math.floor(caller.expiresAt / 1000);
+    (ctx.req as typeof ctx.req & { auth?: AuthInfo }).auth = auth;
     ctx.respond = false;
     ctx.res.on('close', () => {
       void transport.close();
@@ -65,4 +66,9 @@ export function mountMcp(app: Koa, s: Services): void {
       }
     }
   });
+}
+
+/** No Origin (non-browser clients), the service's own origin, or a configured CORS origin. */
+function originAllowed(s: Services, origin: string): boolean {
+  return !origin || origin === new URL(s.config.baseUrl).origin || s.config.corsOrigins.includes(origin);
 }

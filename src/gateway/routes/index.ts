@@ -15,6 +15,7 @@ import { environmentRoutes } from './environments.ts';
 import { healthRoutes } from './health.ts';
 import { knowledgeRoutes } from './knowledge.ts';
 import { loginPageRoutes } from './login-page.ts';
+import { mcpOAuthRoutes } from './mcp-oauth.ts';
 import { rowSecurityRoutes } from './row-security.ts';
 import { ssoRoutes } from './sso.ts';
 import { tokenRoutes } from './tokens.ts';
@@ -23,6 +24,7 @@ import { uploadRoutes } from './uploads.ts';
 import { chatRoutes } from './chats.ts';
 import { chatSharingRoutes } from './chat-sharing.ts';
 import { chatExtraRoutes } from './chat-extras.ts';
+import { agenticRoutes } from './agentic.ts';
 import { downloadRoutes } from './downloads.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
@@ -43,11 +45,13 @@ const tables: ((s: Services) => RouteDef[])[] = [
   rowSecurityRoutes,
   dataQueryRoutes,
   dataCatalogRoutes,
+  mcpOAuthRoutes,
   cliDistributionRoutes,
   uploadRoutes,
   chatRoutes,
   chatSharingRoutes,
   chatExtraRoutes,
+  agenticRoutes,
   downloadRoutes,
 ];
 

@@ -1,0 +1,110 @@
+// The offline model: a deterministic planner behind the LlmProvider interface. It makes the calls an
+// LLM would (search the knowledge, run the SQL it derives from the documented tables, chart the
+// result, answer in words) for a documented family of questions, and says plainly when a question
+// needs a real model.
+import type { Clock } from '../../clock.ts';
+import type { KnowledgeHit, RelationshipDocument, TableDocument } from '../ports.ts';
+import type { LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent } from '../providers/types.ts';
+import { buildSql, type BuiltQuery } from './build-sql.ts';
+import { planQuestion } from './plan-question.ts';
+import { describeResult, summarizeSoFar } from './wording.ts';
+
+export const OFFLINE_UNSUPPORTED =
+  'The offline model only answers counts, sums, averages, minimums and maximums of documented columns, grouped by a dimension or a period, top N, with filters on listed values and time periods, joined along documented relationships. Configure an LLM provider (SEXTANT_LLM_PROVIDER=openai or anthropic) for open questions.';
+
+const FEEDBACK_PREFIX = 'Feedback from the user while you were working: ';
+
+/** The embedded model of `npm start` and the tests; `clock` anchors "last month" and "this year". */
+export function offlineProvider({ clock, model = 'sextant-offline-1' }: { clock: Clock; model?: string }): LlmProvider {
+  return {
+    name: 'offline',
+    model,
+    async *stream(req: LlmRequest): AsyncIterable<LlmStreamEvent> {
+      const step = nextStep(req, clock.now());
+      if (step.kind === 'text') {
+        for (const piece of step.text.match(/[^\n]{1,40}\n?|\n/g) ?? []) yield { type: 'text_delta', text: piece };
+      } else {
+        const id = `call_${req.messages.length}`;
+        const args = JSON.stringify(step.args);
+        yield { type: 'tool_call_start', id, name: step.name };
+        yield { type: 'tool_call_delta', id, argumentsDelta: args };
+        yield { type: 'tool_call_end', id, name: step.name, arguments: args };
+      }
+      yield { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } };
+      yield { type: 'finish', reason: step.kind === 'text' ? 'stop' : 'tool_calls' };
+    },
+  };
+}
+
+type Step = { kind: 'text'; text: string } | { kind: 'tool'; name: string; args: Record<string, unknown> };
+
+interface ToolResult {
+  name: string;
+  content: Record<string, unknown>;
+}
+
+/** Decides the next move from the conversation so far. */
+function nextStep(req: LlmRequest, nowMs: number): Step {
+  const { messages } = req;
+  const qIndex = lastIndex(messages, (m) => m.role === 'user' && !m.content.startsWith(FEEDBACK_PREFIX) && !isInstruction(m.content));
+  const question = qIndex >= 0 ? (messages[qIndex] as { content: string }).content : '';
+  const after = messages.slice(qIndex + 1);
+  const feedback = after.filter((m): m is Extract<LlmMessage, { role: 'user' }> => m.role === 'user' && m.content.startsWith(FEEDBACK_PREFIX));
+  const results = toolResults(after);
+  if (req.tools.length === 0) return { kind: 'text', text: summarizeSoFar(question, results) };
+  const has = (name: string) => req.tools.some((t) => t.name === name);
+  const searches = results.filter((r) => r.name === 'search_knowledge');
+  if (searches.length === 0 && has('search_knowledge')) return { kind: 'tool', name: 'search_knowledge', args: { query: question, limit: 20 } };
+
+  const schema = schemaFrom(searches.flatMap((r) => (r.content['items'] as KnowledgeHit[] | undefined) ?? []));
+  // Feedback refines the question: its words are read together with the question's.
+  const fullQuestion = [question, ...feedback.map((f) => f.content.slice(FEEDBACK_PREFIX.length))].join(' ');
+  const plan = planQuestion(fullQuestion, schema, nowMs);
+  if (!plan) return { kind: 'text', text: `I can't answer "${question}" offline. ${OFFLINE_UNSUPPORTED}` };
+  const built = buildSql(plan, schema);
+  // Only results since the last feedback count: feedback asks for a new query.
+  const lastFeedback = lastIndex(after, (m) => m.role === 'user' && m.content.startsWith(FEEDBACK_PREFIX));
+  const current = toolResults(after.slice(lastFeedback + 1));
+  const sqlResult = [...current].reverse().find((r) => r.name === 'run_sql');
+  if (!sqlResult) return { kind: 'tool', name: 'run_sql', args: { connection_id: built.connectionId, sql: built.sql, title: built.title } };
+  const error = sqlResult.content['error'] as { message?: string } | undefined;
+  if (error) return { kind: 'text', text: `The query failed: ${error.message ?? 'unknown error'}` };
+  const chart = current.find((r) => r.name === 'make_chart');
+  const dfKey = String(sqlResult.content['df_key']);
+  const rows = (sqlResult.content['rows'] as unknown[][] | undefined) ?? [];
+  if (!chart && has('make_chart') && wantsChart(built, rows)) {
+    return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: built.timeSeries ? 'line' : 'bar', x: built.labelColumn, y: built.valueColumn, title: built.title } };
+  }
+  return { kind: 'text', text: describeResult(built, sqlResult.content) };
+}
+
+const wantsChart = (built: BuiltQuery, rows: unknown[][]) => built.labelColumn !== undefined && rows.length >= 2;
+
+const isInstruction = (text: string) => text.startsWith('The user asked you to stop') || text.startsWith('You reached the step limit');
+
+function lastIndex<T>(xs: T[], f: (x: T) => boolean): number {
+  for (let i = xs.length - 1; i >= 0; i--) if (f(xs[i]!)) return i;
+  return -1;
+}
+
+function toolResults(messages: LlmMessage[]): ToolResult[] {
+  return messages
+    .filter((m): m is Extract<LlmMessage, { role: 'tool' }> => m.role === 'tool')
+    .map((m) => {
+      try {
+        return { name: m.name, content: JSON.parse(m.content) as Record<string, unknown> };
+      } catch {
+        return { name: m.name, content: {} };
+      }
+    });
+}
+
+function schemaFrom(items: KnowledgeHit[]): { tables: TableDocument[]; relationships: RelationshipDocument[] } {
+  const tables = new Map<string, TableDocument>();
+  const relationships = new Map<string, RelationshipDocument>();
+  for (const i of items) {
+    if (i.table) tables.set(`${i.table.connection}.${i.table.schema}.${i.table.name}`, i.table);
+    if (i.relationship) relationships.set(i.relationship.id, i.relationship);
+  }
+  return { tables: [...tables.values()], relationships: [...relationships.values()] };
+}

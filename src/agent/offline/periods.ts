@@ -1,0 +1,69 @@
+// Time periods in questions ("last month", "in 2024", "this year", "in March 2025", "last 30 days",
+// "in Q2 2024", "since 2025") as half-open UTC date ranges, relative to the injected clock.
+
+export interface Period {
+  /** Inclusive start, YYYY-MM-DD. */
+  from: string;
+  /** Exclusive end, YYYY-MM-DD; undefined for open-ended ("since 2025"). */
+  to?: string;
+  /** The words matched, for titles. */
+  label: string;
+  /** Where the match is in the question, to keep it apart from other words. */
+  span: [number, number];
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+const iso = (y: number, m: number, d = 1) => new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10);
+
+/** Finds the first time period in a normalized (lower-case) question. */
+export function findPeriod(text: string, nowMs: number): Period | undefined {
+  const now = new Date(nowMs);
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const d = now.getUTCDate();
+  const at = (re: RegExp) => re.exec(text);
+  const span = (r: RegExpExecArray): [number, number] => [r.index, r.index + r[0].length];
+  let r: RegExpExecArray | null;
+  if ((r = at(/\b(?:in |during )?(q[1-4]) (\d{4})\b/))) {
+    const q = Number(r[1]!.slice(1)) - 1;
+    const year = Number(r[2]);
+    return { from: iso(year, q * 3), to: iso(year, q * 3 + 3), label: `in ${r[1]!.toUpperCase()} ${year}`, span: span(r) };
+  }
+  if ((r = at(new RegExp(`\\b(?:in |during )?(${MONTHS.join('|')}) (\\d{4})\\b`)))) {
+    const month = MONTHS.indexOf(r[1]!);
+    const year = Number(r[2]);
+    return { from: iso(year, month), to: iso(year, month + 1), label: `in ${cap(r[1]!)} ${year}`, span: span(r) };
+  }
+  if ((r = at(/\bsince (\d{4})\b/))) return { from: iso(Number(r[1]), 0), label: `since ${r[1]}`, span: span(r) };
+  if ((r = at(/\b(?:in|during|for) (\d{4})\b/)) || (r = at(/\b(20\d\d|19\d\d)\b/))) {
+    const year = Number(r[1]);
+    return { from: iso(year, 0), to: iso(year + 1, 0), label: `in ${year}`, span: span(r) };
+  }
+  if ((r = at(/\b(?:in the )?(last|past|previous) (\d+) (day|week|month|year)s?\b/))) {
+    const n = Number(r[2]);
+    const unit = r[3]!;
+    const end = iso(y, m, d + 1);
+    const from = unit === 'day' ? iso(y, m, d + 1 - n) : unit === 'week' ? iso(y, m, d + 1 - 7 * n) : unit === 'month' ? iso(y, m - n, d + 1) : iso(y - n, m, d + 1);
+    return { from, to: end, label: `in the last ${n} ${unit}s`, span: span(r) };
+  }
+  if ((r = at(/\b(last|previous|this|current) (month|year|quarter|week)\b/))) {
+    const prev = r[1] === 'last' || r[1] === 'previous';
+    const label = `${prev ? 'last' : 'this'} ${r[2]}`;
+    if (r[2] === 'month') return { from: iso(y, prev ? m - 1 : m), to: iso(y, prev ? m : m + 1), label, span: span(r) };
+    if (r[2] === 'year') return { from: iso(prev ? y - 1 : y, 0), to: iso(prev ? y : y + 1, 0), label, span: span(r) };
+    if (r[2] === 'quarter') {
+      const q = Math.floor(m / 3) - (prev ? 1 : 0);
+      return { from: iso(y, q * 3), to: iso(y, q * 3 + 3), label, span: span(r) };
+    }
+    // Weeks start on Monday.
+    const monday = d - ((now.getUTCDay() + 6) % 7) - (prev ? 7 : 0);
+    return { from: iso(y, m, monday), to: iso(y, m, monday + 7), label, span: span(r) };
+  }
+  if ((r = at(/\b(year to date|ytd)\b/))) return { from: iso(y, 0), to: iso(y, m, d + 1), label: 'this year to date', span: span(r) };
+  if ((r = at(/\btoday\b/))) return { from: iso(y, m, d), to: iso(y, m, d + 1), label: 'today', span: span(r) };
+  if ((r = at(/\byesterday\b/))) return { from: iso(y, m, d - 1), to: iso(y, m, d), label: 'yesterday', span: span(r) };
+  return undefined;
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,121 @@
+// The SQL of the agent's tables: runs, their event log, feedback and usage.
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../../store/index.ts';
+import type { AgentEvent, StoredEvent } from '../events.ts';
+
+// Statements are prepared once per database: runs append many events, and preparing costs more than running.
+const cache = new WeakMap<Db, Map<string, Statement<unknown[]>>>();
+function stmt(db: Db, sql: string): Statement<unknown[]> {
+  let m = cache.get(db);
+  if (!m) cache.set(db, (m = new Map()));
+  let st = m.get(sql);
+  if (!st) m.set(sql, (st = db.prepare(sql)));
+  return st;
+}
+
+export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
+
+export interface RunRow {
+  id: string;
+  org_id: string;
+  user_id: string;
+  chat_id: string;
+  message_uuid: string;
+  answer_uuid: string;
+  environment_id: string | null;
+  provider: string;
+  model: string;
+  question: string;
+  status: RunStatus;
+  answer: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** Inserts a run in state running. */
+export function insertRun(db: Db, row: Omit<RunRow, 'status' | 'answer' | 'finished_at'>): void {
+  stmt(db, 
+    `INSERT INTO agent_runs (id, org_id, user_id, chat_id, message_uuid, answer_uuid, environment_id, provider, model, question, status, created_at)
+     VALUES (@id, @org_id, @user_id, @chat_id, @message_uuid, @answer_uuid, @environment_id, @provider, @model, @question, 'running', @created_at)`,
+  ).run(row);
+}
+
+export function finishRun(db: Db, id: string, status: RunStatus, answer: string, at: number): void {
+  stmt(db, 'UPDATE agent_runs SET status = ?, answer = ?, finished_at = ? WHERE id = ?').run(status, answer, at, id);
+}
+
+export function getRun(db: Db, id: string): RunRow | undefined {
+  return stmt(db, 'SELECT * FROM agent_runs WHERE id = ?').get(id) as RunRow | undefined;
+}
+
+/** The latest run of a chat in an organization. */
+export function latestRun(db: Db, orgId: string, chatId: string): RunRow | undefined {
+  return stmt(db, 'SELECT * FROM agent_runs WHERE org_id = ? AND chat_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(orgId, chatId) as RunRow | undefined;
+}
+
+/** Runs left running by a previous process are marked failed at start. */
+export function failOrphanedRuns(db: Db, at: number): number {
+  return stmt(db, `UPDATE agent_runs SET status = 'failed', answer = COALESCE(answer, 'Interrupted by a restart'), finished_at = ? WHERE status = 'running'`).run(at).changes;
+}
+
+const insertEventSql = 'INSERT INTO agent_events (run_id, type, data, created_at) VALUES (?, ?, ?, ?)';
+
+/** Appends an event and returns it with its id. */
+export function appendEvent(db: Db, run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent, at: number): StoredEvent {
+  const info = stmt(db, insertEventSql).run(run.id, event.type, JSON.stringify(event), at);
+  return { id: Number(info.lastInsertRowid), run_id: run.id, chat_id: run.chat_id, created_at: at, event };
+}
+
+/** Events of a run after an id, in order. */
+export function eventsAfter(db: Db, run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
+  const rows = stmt(db, 'SELECT id, data, created_at FROM agent_events WHERE run_id = ? AND id > ? ORDER BY id').all(run.id, afterId) as { id: number; data: string; created_at: number }[];
+  return rows.map((r) => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));
+}
+
+export function insertFeedback(db: Db, f: { id: string; runId: string; userId: string; text: string; at: number }): void {
+  stmt(db, 'INSERT INTO agent_feedback (id, run_id, user_id, text, created_at) VALUES (?, ?, ?, ?, ?)').run(f.id, f.runId, f.userId, f.text, f.at);
+}
+
+export function markFeedbackApplied(db: Db, id: string, at: number): void {
+  stmt(db, 'UPDATE agent_feedback SET applied_at = ? WHERE id = ? AND applied_at IS NULL').run(at, id);
+}
+
+export interface UsageRow {
+  run_id: string;
+  org_id: string;
+  user_id: string;
+  provider: string;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  queries: number;
+  credits: number;
+  created_at: number;
+}
+
+export function insertUsage(db: Db, u: UsageRow): void {
+  stmt(db, 
+    `INSERT INTO agent_usage (run_id, org_id, user_id, provider, model, input_tokens, output_tokens, queries, credits, created_at)
+     VALUES (@run_id, @org_id, @user_id, @provider, @model, @input_tokens, @output_tokens, @queries, @credits, @created_at)`,
+  ).run(u);
+}
+
+export interface UsageTotals {
+  runs: number;
+  input_tokens: number;
+  output_tokens: number;
+  queries: number;
+  credits: number;
+}
+
+/** Usage of an organization, or of one user in it, since a time (ms). */
+export function usageTotals(db: Db, { orgId, userId, since = 0 }: { orgId: string; userId?: string; since?: number }): UsageTotals {
+  const row = db
+    .prepare(
+      `SELECT COUNT(*) AS runs, COALESCE(SUM(input_tokens), 0) AS input_tokens, COALESCE(SUM(output_tokens), 0) AS output_tokens,
+              COALESCE(SUM(queries), 0) AS queries, COALESCE(SUM(credits), 0) AS credits
+       FROM agent_usage WHERE org_id = ? AND (? IS NULL OR user_id = ?) AND created_at >= ?`,
+    )
+    .get(orgId, userId ?? null, userId ?? null, since) as UsageTotals;
+  return { ...row, credits: Math.round(row.credits * 10_000) / 10_000 };
+}

@@ -1,0 +1,148 @@
+// One run from context to recorded answer: build the context, run the loop, price it, record the
+// answer in the chat and the usage, then emit `completed`.
+import type { Principal } from '../../auth/index.ts';
+import type { Clock } from '../../clock.ts';
+import type { AgentConfig } from '../../config.ts';
+import type { Logger } from '../../log.ts';
+import type { Db } from '../../store/index.ts';
+import type { AgentEvent } from '../events.ts';
+import { buildContext } from '../loop/build-context.ts';
+import { runAgentLoop, type AgentLoopResult } from '../loop/run-agent.ts';
+import type { AgentPorts, AnswerRecord } from '../ports.ts';
+import type { LlmMessage, LlmProvider } from '../providers/types.ts';
+import { newRunState, type AgentTool, type RunState } from '../tools/index.ts';
+import { computeCredits } from './credits.ts';
+import { finishRun, insertUsage, markFeedbackApplied, type RunRow } from './event-log.ts';
+
+export interface ActiveRun {
+  row: Omit<RunRow, 'status' | 'answer' | 'finished_at'>;
+  principal: Principal;
+  feedback: { id: string; text: string }[];
+  /** Graceful stop (POST /api/agentic/stop). */
+  stop: AbortController;
+  /** Hard stop (shutdown). */
+  hardStop: AbortController;
+  stopAnnounced: boolean;
+}
+
+export interface ExecuteDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  config: AgentConfig;
+  provider: LlmProvider;
+  ports: AgentPorts;
+  tools: AgentTool[];
+  emit(e: AgentEvent): void;
+}
+
+/** Executes a started run to its end; the answer is recorded even when the model failed. */
+export async function executeRun(
+  deps: ExecuteDeps,
+  run: ActiveRun,
+  input: { message: string; environmentId: string | undefined; environmentName: string | undefined; appPreview?: unknown; history: { role: 'user' | 'assistant'; content: string }[] },
+): Promise<void> {
+  const { db, clock, config, ports, emit } = deps;
+  const state = newRunState();
+  let result: AgentLoopResult;
+  try {
+    const system = await buildContext(ports, state, {
+      principal: run.principal,
+      environmentId: input.environmentId,
+      environmentName: input.environmentName,
+      question: input.message,
+      appPreview: input.appPreview,
+      nowMs: clock.now(),
+    });
+    const messages: LlmMessage[] = [...input.history.map((h) => ({ role: h.role, content: h.content })), { role: 'user', content: input.message }];
+    result = await runAgentLoop({
+      provider: deps.provider,
+      tools: deps.tools,
+      system,
+      messages,
+      toolContext: { principal: run.principal, environmentId: input.environmentId, chatId: run.row.chat_id, ports, rowLimit: config.rowLimit, state, emit },
+      maxSteps: config.maxSteps,
+      toolTimeoutMs: config.toolTimeoutMs,
+      maxTokens: config.maxOutputTokens,
+      signal: run.hardStop.signal,
+      control: {
+        takeFeedback: () => {
+          const taken = run.feedback.splice(0);
+          for (const f of taken) markFeedbackApplied(db, f.id, clock.now());
+          return taken;
+        },
+        stopRequested: () => run.stop.signal.aborted,
+        stopSignal: run.stop.signal,
+      },
+      emit,
+    });
+  } catch (err) {
+    // Context building failed (knowledge unreachable...): the chat still gets an answer.
+    const code = (err as { code?: unknown }).code;
+    const error = { code: typeof code === 'string' ? code : 'AGENT_FAILED', message: err instanceof Error ? err.message : 'The agent failed' };
+    emit({ type: 'error', ...error });
+    result = { status: 'failed', text: `The answer could not be completed: ${error.message}`, usage: { inputTokens: 0, outputTokens: 0 }, error };
+  }
+  if (result.status === 'completed' && run.stop.signal.aborted) result = { ...result, status: 'stopped' };
+  const credits = computeCredits(result.usage, state.queries, config.credits);
+  try {
+    await ports.chats.recordAnswer(run.principal, {
+      chatId: run.row.chat_id,
+      content: result.text,
+      messageUuid: run.row.answer_uuid,
+      answer: answerRecord(state),
+      credits,
+      knowledgeCommit: state.knowledgeCommit,
+      knowledgeItems: [...state.knowledgeItems.values()],
+    });
+  } catch (err) {
+    deps.log.error({ err, run_id: run.row.id }, 'could not record the answer');
+    emit({ type: 'error', code: 'ANSWER_NOT_RECORDED', message: 'The answer could not be saved in the chat' });
+  }
+  const now = clock.now();
+  try {
+    finishRun(db, run.row.id, result.status, result.text, now);
+    insertUsage(db, {
+      run_id: run.row.id,
+      org_id: run.row.org_id,
+      user_id: run.row.user_id,
+      provider: run.row.provider,
+      model: run.row.model,
+      input_tokens: result.usage.inputTokens,
+      output_tokens: result.usage.outputTokens,
+      queries: state.queries,
+      credits,
+      created_at: now,
+    });
+  } catch (err) {
+    deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
+  }
+  emit({
+    type: 'completed',
+    status: result.status,
+    answer_uuid: run.row.answer_uuid,
+    content: result.text,
+    credits,
+    usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens, queries: state.queries },
+  });
+}
+
+/** The answer's tables and charts in the chats module's shape. */
+export function answerRecord(state: RunState): AnswerRecord {
+  const tables = [...state.dataframes.values()].map((d) => ({
+    df_key: d.dfKey,
+    ...(d.title ? { title: d.title } : {}),
+    sql: d.sql,
+    connection_id: d.connectionId,
+    dialect: d.dialect,
+    columns: d.columns,
+    row_count: d.rowCount,
+    preview: d.rows.slice(0, 100),
+  }));
+  const last = tables[tables.length - 1];
+  return {
+    ...(last ? { sql: last.sql, connection_id: last.connection_id, dialect: last.dialect } : {}),
+    tables,
+    charts: state.charts.map((c) => ({ chart_id: c.chartId, df_key: c.dfKey, type: c.type, spec: c.spec })),
+  };
+}

@@ -1,0 +1,204 @@
+// Runs: one per chat message, executed in the background. Every event is stored before it is
+// delivered; subscribers replay the log and then follow live. Feedback and stop requests reach the
+// loop through a small control object.
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../../auth/index.ts';
+import type { Clock } from '../../clock.ts';
+import type { AgentConfig } from '../../config.ts';
+import { Conflict, NotFound } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import { newId } from '../../security/index.ts';
+import type { Db } from '../../store/index.ts';
+import type { AgentEvent, StoredEvent } from '../events.ts';
+import type { AgentPorts } from '../ports.ts';
+import type { LlmProvider } from '../providers/types.ts';
+import { DEFAULT_TOOLS, type AgentTool } from '../tools/index.ts';
+import { appendEvent, eventsAfter, failOrphanedRuns, getRun, insertFeedback, insertRun, latestRun, type RunRow } from './event-log.ts';
+import { executeRun, type ActiveRun } from './execute-run.ts';
+import { LiveBus } from './live-bus.ts';
+
+export interface AgentDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  config: AgentConfig;
+  provider: LlmProvider;
+  ports: AgentPorts;
+  tools?: AgentTool[];
+  /** Aborted at shutdown: runs end and streams close. */
+  shutdown: AbortSignal;
+}
+
+export interface StartRunInput {
+  chatId: string;
+  message: string;
+  environmentId: string | undefined;
+  appPreview?: unknown;
+  /** Start a quick-fix session: production questions run in a new throwaway environment. */
+  quickFix?: boolean;
+  /** Earlier turns given by the client (agentic_with_history); else the chat's own history. */
+  history?: { role: 'user' | 'assistant'; content: string }[];
+}
+
+export interface StartedRun {
+  runId: string;
+  chatId: string;
+  messageUuid: string;
+  answerUuid: string;
+  /** Settles when the run has finished and its answer is recorded. */
+  done: Promise<RunRow>;
+}
+
+export class ChatNotFound extends NotFound {
+  constructor() {
+    super('Chat not found', 'CHAT_NOT_FOUND');
+  }
+}
+
+/** The agent service: starts runs, lets their owner follow, steer and stop them. */
+export class AgentRuns {
+  readonly bus: LiveBus;
+  private active = new Map<string, ActiveRun>();
+
+  constructor(private deps: AgentDeps) {
+    this.bus = new LiveBus(deps.log);
+    const orphans = failOrphanedRuns(deps.db, deps.clock.now());
+    if (orphans > 0) deps.log.warn({ runs: orphans }, 'marked agent runs interrupted by a restart as failed');
+    deps.shutdown.addEventListener('abort', () => {
+      for (const run of this.active.values()) run.hardStop.abort();
+    });
+  }
+
+  /** Starts a run in the background; rejects another user's chat (404) and a second run on one chat (409). */
+  async start(principal: Principal, input: StartRunInput): Promise<StartedRun> {
+    const { db, clock, ports, provider } = this.deps;
+    if (input.quickFix && input.environmentId === undefined) input = { ...input, environmentId: (await ports.knowledge.startQuickFix(principal)).id };
+    const environmentName = await ports.knowledge.environmentName(principal, input.environmentId);
+    await ports.chats.ensureChat(principal, { chatId: input.chatId, ...(input.environmentId && environmentName ? { environment: { id: input.environmentId, name: environmentName } } : {}) });
+    const previous = latestRun(db, principal.orgId, input.chatId);
+    if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
+    if (previous && this.active.has(previous.id)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
+    const history = input.history ?? (await ports.chats.history(principal, input.chatId));
+    const run: Omit<RunRow, 'status' | 'answer' | 'finished_at'> = {
+      id: newId(),
+      org_id: principal.orgId,
+      user_id: principal.userId,
+      chat_id: input.chatId,
+      message_uuid: randomUUID(),
+      answer_uuid: randomUUID(),
+      environment_id: input.environmentId ?? null,
+      provider: provider.name,
+      model: provider.model,
+      question: input.message,
+      created_at: clock.now(),
+    };
+    insertRun(db, run);
+    await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid });
+    const stop = new AbortController();
+    const active: ActiveRun = { row: run, principal, feedback: [], stop, hardStop: new AbortController(), stopAnnounced: false };
+    this.active.set(run.id, active);
+    this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
+    const done = executeRun({ ...this.deps, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName })
+      .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
+      .then((): RunRow => {
+        this.active.delete(run.id);
+        try {
+          return getRun(db, run.id)!;
+        } catch {
+          // The store closed under a run at shutdown: report what is known.
+          return { ...run, status: 'failed', answer: null, finished_at: null };
+        }
+      });
+    return { runId: run.id, chatId: run.chat_id, messageUuid: run.message_uuid, answerUuid: run.answer_uuid, done };
+  }
+
+  /** Stores an event and delivers it; a closed store (shutdown) only loses the event. */
+  private emit(run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent): void {
+    let stored: StoredEvent;
+    try {
+      stored = appendEvent(this.deps.db, run, event, this.deps.clock.now());
+    } catch (err) {
+      this.deps.log.warn({ err, run_id: run.id }, 'could not store an agent event');
+      return;
+    }
+    this.bus.publish(stored);
+  }
+
+  /** The caller's latest run of a chat, or ChatNotFound (also for other users' chats). */
+  ownRun(principal: Principal, chatId: string): RunRow {
+    const run = latestRun(this.deps.db, principal.orgId, chatId);
+    if (!run || run.user_id !== principal.userId) throw new ChatNotFound();
+    return run;
+  }
+
+  isActive(runId: string): boolean {
+    return this.active.has(runId);
+  }
+
+  /**
+   * Replays the run's events after `afterId`, then follows it live until `completed`. `onEnd` is
+   * called once when the run is over (right away for a finished run). Returns the unsubscribe function.
+   */
+  follow(run: RunRow, afterId: number, onEvent: (e: StoredEvent) => void, onEnd: () => void): () => void {
+    let ended = false;
+    const end = () => {
+      if (!ended) {
+        ended = true;
+        stopListening();
+        onEnd();
+      }
+    };
+    // Replay and attach in one synchronous block: nothing can be appended in between.
+    const past = eventsAfter(this.deps.db, run, afterId);
+    const live = this.active.has(run.id);
+    const stopListening = live
+      ? this.bus.listen(run.id, (e) => {
+          onEvent(e);
+          if (e.event.type === 'completed') end();
+        })
+      : () => {};
+    try {
+      for (const e of past) onEvent(e);
+    } catch (err) {
+      // Same rule as live delivery: a failing subscriber is dropped, the run goes on.
+      ended = true;
+      stopListening();
+      this.deps.log.warn({ err, run_id: run.id }, 'dropped a failing agent event subscriber');
+      return () => {};
+    }
+    if (!live || past.some((e) => e.event.type === 'completed')) end();
+    return () => {
+      ended = true;
+      stopListening();
+    };
+  }
+
+  /** Queues feedback for the model, given after the current tool execution. */
+  feedback(principal: Principal, chatId: string, text: string): { status: 'queued' | 'not_running'; feedback_id: string | null } {
+    const run = this.ownRun(principal, chatId);
+    const active = this.active.get(run.id);
+    if (!active) return { status: 'not_running', feedback_id: null };
+    const id = newId();
+    insertFeedback(this.deps.db, { id, runId: run.id, userId: principal.userId, text, at: this.deps.clock.now() });
+    active.feedback.push({ id, text });
+    return { status: 'queued', feedback_id: id };
+  }
+
+  /** Asks the run to wrap up with a short summary. */
+  stop(principal: Principal, chatId: string): { status: 'stopping' | 'not_running'; run_id: string } {
+    const run = this.ownRun(principal, chatId);
+    const active = this.active.get(run.id);
+    if (!active) return { status: 'not_running', run_id: run.id };
+    if (!active.stopAnnounced) {
+      active.stopAnnounced = true;
+      this.emit(run, { type: 'stop_requested' });
+    }
+    active.stop.abort();
+    return { status: 'stopping', run_id: run.id };
+  }
+
+  /** Runs in progress (for shutdown and tests). */
+  activeCount(): number {
+    return this.active.size;
+  }
+}

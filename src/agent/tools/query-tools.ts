@@ -1,0 +1,64 @@
+// run_sql and query_uploads: governed queries whose results are kept under a df_key.
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { QueryResult } from '../ports.ts';
+import { defineTool, EVENT_PREVIEW_ROWS, MODEL_PREVIEW_ROWS, type Dataframe, type ToolContext, type ToolOutput } from './tool.ts';
+
+const newDfKey = () => `df_${randomBytes(6).toString('hex')}`;
+
+/** Runs one read-only SELECT on a warehouse connection with the user's permissions. */
+export const runSql = defineTool({
+  spec: {
+    name: 'run_sql',
+    description:
+      'Runs one read-only SELECT on a warehouse connection, with the user\'s permissions and row-level security. Returns columns, the first rows and a df_key naming the full result (for charts and downloads). Errors come back so you can fix the query.',
+    parameters: {
+      type: 'object',
+      properties: { connection_id: { type: 'string' }, sql: { type: 'string' }, title: { type: 'string', description: 'Short title of the result' } },
+      required: ['connection_id', 'sql'],
+    },
+  },
+  args: z.object({ connection_id: z.string().min(1), sql: z.string().min(1).max(100_000), title: z.string().max(500).optional() }),
+  async execute({ connection_id, sql, title }, ctx) {
+    ctx.state.queries++;
+    let result: QueryResult;
+    try {
+      result = await ctx.ports.queries.run({ principal: ctx.principal, environmentId: ctx.environmentId, connectionId: connection_id, sql, rowLimit: ctx.rowLimit, signal: ctx.signal });
+    } catch (err) {
+      ctx.emit({ type: 'sql', call_id: ctx.callId, connection_id, sql, ok: false });
+      throw err;
+    }
+    ctx.emit({ type: 'sql', call_id: ctx.callId, connection_id, sql, ok: true, execution_ms: result.executionMs });
+    return keep(ctx, { sql, connectionId: connection_id, title, result });
+  },
+});
+
+/** Queries the files uploaded to this chat. */
+export const queryUploads = defineTool({
+  spec: {
+    name: 'query_uploads',
+    description: 'Runs one read-only SELECT over the files uploaded to this chat. Call with list_only=true to see the files and their table names.',
+    parameters: { type: 'object', properties: { sql: { type: 'string' }, list_only: { type: 'boolean' } } },
+  },
+  args: z.object({ sql: z.string().max(100_000).optional(), list_only: z.boolean().default(false) }),
+  async execute({ sql, list_only }, ctx) {
+    if (list_only || !sql) {
+      const files = await ctx.ports.uploads.list(ctx.principal, ctx.chatId);
+      return { content: JSON.stringify({ files }), summary: `${files.length} uploaded files` };
+    }
+    ctx.state.queries++;
+    const result = await ctx.ports.uploads.run(ctx.principal, ctx.chatId, sql, ctx.rowLimit);
+    ctx.emit({ type: 'sql', call_id: ctx.callId, connection_id: 'uploads', sql, ok: true, execution_ms: result.executionMs });
+    return keep(ctx, { sql, connectionId: 'uploads', title: undefined, result });
+  },
+});
+
+function keep(ctx: ToolContext, { sql, connectionId, title, result }: { sql: string; connectionId: string; title: string | undefined; result: QueryResult }): ToolOutput {
+  const columns = result.columns.map((c) => c.name);
+  const rows = result.rows.slice(0, ctx.rowLimit);
+  const df: Dataframe = { dfKey: newDfKey(), title, sql, connectionId, dialect: result.dialect, columns, rows, rowCount: result.rowCount, truncated: result.truncated };
+  ctx.state.dataframes.set(df.dfKey, df);
+  ctx.emit({ type: 'table', call_id: ctx.callId, df_key: df.dfKey, columns, rows: rows.slice(0, EVENT_PREVIEW_ROWS), row_count: df.rowCount, truncated: df.truncated });
+  const content = JSON.stringify({ df_key: df.dfKey, columns: result.columns, rows: rows.slice(0, MODEL_PREVIEW_ROWS), row_count: df.rowCount, truncated: df.truncated });
+  return { content, summary: `${df.rowCount} rows${df.truncated ? ' (truncated)' : ''} in ${result.executionMs} ms` };
+}

@@ -1,0 +1,160 @@
+// The agent's ports implemented by the real modules: knowledge at the environment's commit, governed
+// queries through the data plane, chats, uploads and the user's profile. Every call carries the
+// run's own Principal, so the agent never reads what its user may not.
+import { existsSync } from 'node:fs';
+import type { AgentPorts, KnowledgeHit, KnowledgeKind, KnowledgeSource, RelationshipDocument, TableDocument } from '../agent/ports.ts';
+import { listMemories } from '../auth/memories.ts';
+import { getUser, type Principal } from '../auth/index.ts';
+import { appendMessage, chatTranscript, ensureChat, recordAnswer } from '../chats/index.ts';
+import { executeQuery } from '../data/index.ts';
+import { getConnection } from '../data/connections/connections.ts';
+import { DRIVERS } from '../data/drivers/registry.ts';
+import { queryUploads, uploadSessionDir } from '../data/uploads/index.ts';
+import type { CoreServices } from '../gateway/services.ts';
+import { effectiveEnvironment, environmentOf, knowledgeAt, startQuickFixEnvironment, type KnowledgeDeps } from '../knowledge/index.ts';
+
+type Data = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+function toTable(d: Data): TableDocument {
+  const columns = Array.isArray(d['columns']) ? (d['columns'] as Data[]) : [];
+  return {
+    connection: String(d['connection']),
+    schema: String(d['schema']),
+    name: String(d['name']),
+    ...(str(d['description']) ? { description: str(d['description']) } : {}),
+    columns: columns.map((c) => ({
+      name: String(c['name']),
+      ...(str(c['type']) ? { type: str(c['type']) } : {}),
+      ...(str(c['description']) ? { description: str(c['description']) } : {}),
+      synonyms: Array.isArray(c['synonyms']) ? (c['synonyms'] as unknown[]).map(String) : [],
+    })),
+  };
+}
+
+const toRelationship = (d: Data) => d as unknown as RelationshipDocument;
+const KIND: Record<string, KnowledgeKind> = { tables: 'table', relationships: 'relationship', notes: 'note', reports: 'report', skills: 'skill' };
+
+/** The text a model reads for a knowledge item. */
+function textOf(kind: KnowledgeKind, d: Data): string {
+  switch (kind) {
+    case 'table':
+      return [str(d['description']) ?? '', ...toTable(d).columns.map((c) => `${c.name}: ${c.description ?? ''} ${c.synonyms?.length ? `(also: ${c.synonyms.join(', ')})` : ''}`)].join('\n');
+    case 'relationship': {
+      const r = toRelationship(d);
+      return r.description ?? `${r.from.table}.${r.from.column} -> ${r.to.table}.${r.to.column}`;
+    }
+    case 'note':
+      return str(d['body']) ?? '';
+    case 'skill':
+      return str(d['instructions']) ?? str(d['description']) ?? '';
+    case 'report':
+      return [str(d['description']) ?? '', str(d['sql']) ?? ''].join('\n');
+  }
+}
+
+const touches = (r: RelationshipDocument, keys: Set<string>) => keys.has(`${r.from.connection}/${r.from.table}`) || keys.has(`${r.to.connection}/${r.to.table}`);
+
+/** Knowledge read at the environment's commit; regular users always read production. */
+export function knowledgePort(k: KnowledgeDeps): KnowledgeSource {
+  const snapshot = (p: Principal, envId: string | undefined) => knowledgeAt(k, p.orgId, effectiveEnvironment(p, envId));
+  const items = async (p: Principal, envId: string | undefined, kind: 'tables' | 'relationships') =>
+    (await snapshot(p, envId)).items.filter((i) => i.kind === kind && i.data && !(kind === 'tables' && i.data['active'] === false)).map((i) => i.data!);
+  return {
+    async search(p, envId, query, limit) {
+      const snap = await snapshot(p, envId);
+      const hits: KnowledgeHit[] = snap
+        .search(query, { limit })
+        .filter((h) => KIND[h.kind])
+        .map((h) => {
+          const kind = KIND[h.kind]!;
+          return {
+            kind,
+            path: h.path,
+            title: h.title,
+            text: textOf(kind, h.data),
+            score: h.score,
+            ...(kind === 'table' ? { table: toTable(h.data) } : {}),
+            ...(kind === 'relationship' ? { relationship: toRelationship(h.data) } : {}),
+          };
+        });
+      // The planner joins only along relationships it sees: add those linking the tables found.
+      const keys = new Set(hits.filter((h) => h.table).map((h) => `${h.table!.connection}/${h.table!.name}`));
+      for (const item of snap.items) {
+        if (item.kind !== 'relationships' || !item.data || hits.some((h) => h.path === item.path)) continue;
+        const r = toRelationship(item.data);
+        if (keys.has(`${r.from.connection}/${r.from.table}`) && keys.has(`${r.to.connection}/${r.to.table}`)) {
+          hits.push({ kind: 'relationship', path: item.path, title: item.id, text: textOf('relationship', item.data), score: 0, relationship: r });
+        }
+      }
+      return { commit: snap.commit ?? 'empty', items: hits };
+    },
+    async getTable(p, envId, connectionId, table) {
+      const found = (await items(p, envId, 'tables')).find((d) => d['connection'] === connectionId && (d['name'] === table || `${String(d['schema'])}.${String(d['name'])}` === table));
+      return found ? toTable(found) : undefined;
+    },
+    async relationships(p, envId, tables) {
+      const keys = new Set(tables.map((t) => `${t.connection}/${t.name}`));
+      return (await items(p, envId, 'relationships')).map(toRelationship).filter((r) => keys.size === 0 || touches(r, keys));
+    },
+    async environmentName(p, envId) {
+      const effective = effectiveEnvironment(p, envId);
+      return effective === undefined ? undefined : environmentOf(k, p.orgId, effective).name;
+    },
+    async startQuickFix(p) {
+      const env = await startQuickFixEnvironment(k, p);
+      return { id: env.id, name: env.name };
+    },
+  };
+}
+
+/** All ports over the real modules. */
+export function agentPortsFrom(s: CoreServices): AgentPorts {
+  const chatDeps = { db: s.store.db, clock: s.clock };
+  const uploadDir = (p: Principal, chatId: string) => uploadSessionDir(s.config.dataDir, { orgId: p.orgId, userId: p.userId, chatId });
+  return {
+    knowledge: knowledgePort(s.knowledge),
+    queries: {
+      async run({ principal, environmentId, connectionId, sql, rowLimit }) {
+        const r = await executeQuery(s.data, { principal, environmentId, connectionId, sql, rowLimit, source: 'agent' });
+        const dialect = DRIVERS[getConnection(s.store.db, principal.orgId, connectionId).type].dialect;
+        return { columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: r.executionTimeMs, dialect };
+      },
+    },
+    uploads: {
+      async list(p, chatId) {
+        const dir = uploadDir(p, chatId);
+        if (!existsSync(dir)) return [];
+        const { tables } = await queryUploads(dir, 'SELECT 1', { maxRows: 1 });
+        return tables.filter((t) => !t.error).map((t) => ({ fileId: t.file, name: t.file, table: t.name }));
+      },
+      async run(p, chatId, sql, rowLimit) {
+        const started = performance.now();
+        const r = await queryUploads(uploadDir(p, chatId), sql, { maxRows: rowLimit });
+        return { columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: Math.round(performance.now() - started), dialect: 'duckdb' };
+      },
+    },
+    chats: {
+      async ensureChat(p, { chatId, environment }) {
+        ensureChat(chatDeps, p, { chatId, agentic: true, ...(environment ? { environment } : {}) });
+      },
+      async recordUserMessage(p, { chatId, content, messageUuid }) {
+        appendMessage(chatDeps, p, { chatId, role: 'user', content, messageUuid, agentic: true });
+      },
+      async recordAnswer(p, { chatId, content, messageUuid, answer, credits, knowledgeCommit, knowledgeItems }) {
+        recordAnswer(chatDeps, p, { chatId, content, messageUuid, answer, credits, knowledgeItems, ...(knowledgeCommit ? { knowledgeCommit } : {}) });
+      },
+      async history(p, chatId) {
+        return chatTranscript(chatDeps, p, chatId)
+          .filter((m) => m.displayed && (m.role === 'user' || m.role === 'assistant'))
+          .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+      },
+    },
+    profiles: {
+      async profile(p) {
+        const user = getUser(s.store.db, p.userId);
+        return { name: user?.name ?? '', background: user?.slack_title ?? '', memories: listMemories(s.store.db, p).map((m) => `${m.title}: ${m.content}`) };
+      },
+    },
+  };
+}

@@ -1,0 +1,140 @@
+// The OAuth 2.1 authorization server for MCP clients: oidc-provider, configured so that every token
+// is bound to the `/ai/mcp` resource, PKCE (S256) is required, refresh tokens rotate and outlive the
+// browser session, and redirect URIs follow the MCP rules. See notes/libraries.md "oidc-provider 9.x".
+import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Logger } from '../../log.ts';
+import { MCP_SCOPE } from '../../mcp/oauth/account.ts';
+import { loadOrCreateSigningKey } from '../../mcp/oauth/signing-key.ts';
+import { sqliteAdapterFactory } from '../../mcp/oauth/sqlite-adapter.ts';
+import { isPublicHttpsUrl } from './public-host.ts';
+import type { SecretBox } from '../../security/index.ts';
+import type { Store } from '../../store/index.ts';
+
+export const OAUTH_PATH = '/oauth';
+const DAY = 24 * 3600;
+/** Consent pages, like the provider's interactions, live 10 minutes (interface part 8). */
+export const INTERACTION_TTL_SECONDS = 600;
+
+/** What the gateway needs of the authorization server. */
+export interface OAuthServer {
+  provider: Provider;
+  issuer: string;
+  /** The canonical URI of the MCP endpoint: the only resource tokens are issued for. */
+  resource: string;
+}
+
+export interface OAuthDeps {
+  config: Config;
+  clock: Clock;
+  store: Store;
+  secretBox: SecretBox;
+  log: Logger;
+}
+
+/** Builds the provider (not yet mounted) with its SQLite storage and persisted signing key. */
+export function createOAuthServer({ config, clock, store, secretBox, log }: OAuthDeps): OAuthServer {
+  const issuer = `${config.baseUrl}${OAUTH_PATH}`;
+  const resource = `${config.baseUrl}/ai/mcp`;
+  const resourceServer = { scope: MCP_SCOPE, audience: resource, accessTokenTTL: 3600, accessTokenFormat: 'opaque' as const };
+  const configuration: Configuration = {
+    adapter: sqliteAdapterFactory(store.db, clock),
+    jwks: { keys: [loadOrCreateSigningKey(store.db, clock, secretBox)] },
+    cookies: { keys: config.secrets.cookieKeys },
+    scopes: ['openid', 'offline_access', MCP_SCOPE],
+    claims: { openid: ['sub'] },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      dPoP: { enabled: false },
+      // A client revokes only its own tokens.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+      registration: { enabled: true },
+      // Client ID Metadata Documents, which the 2026-07-28 MCP revision prefers to registration.
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        allowFetch: (_ctx, clientId) => isPublicHttpsUrl(clientId),
+        allowClient: (_ctx, client) => (client.redirectUris ?? []).every((uri) => redirectAllowed(uri, client.applicationType === 'native')),
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (sameResource(indicator, resource)) return resourceServer;
+          throw new errors.InvalidTarget();
+        },
+      },
+    },
+    extraClientMetadata: { properties: ['urn:sextant:redirect-policy'], validator: checkRedirectPolicy },
+    // MCP clients rarely ask for offline_access, yet they need refresh tokens that outlive the browser.
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    expiresWithSession: () => false,
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      Interaction: INTERACTION_TTL_SECONDS,
+      RefreshToken: 365 * DAY,
+      Grant: 365 * DAY,
+      Session: 14 * DAY,
+      IdToken: 3600,
+    },
+    interactions: { url: (_ctx, interaction) => `${config.baseUrl}/interaction/${interaction.uid}` },
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Sign-in error</title><h1>${escapeHtml(out.error)}</h1><p>${escapeHtml(String(out.error_description ?? ''))}</p>`;
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = config.trustProxy;
+  provider.on('server_error', (_ctx, err) => log.error({ err }, 'oauth server error'));
+  return { provider, issuer, resource };
+}
+
+/** Equal resource URIs, ignoring a fragment and one trailing slash (as the SDK compares them). */
+export function sameResource(a: string, b: string): boolean {
+  const norm = (s: string) => s.split('#')[0]!.replace(/\/$/, '');
+  return norm(a) === norm(b);
+}
+
+/**
+ * MCP redirect rules, stricter than the provider's: https, or http on a loopback address, or a
+ * private-use scheme (`cursor://...`) for native apps. Runs on registration (when `ctx` is set).
+ */
+function checkRedirectPolicy(ctx: KoaContextWithOIDC | undefined, _key: string, _value: unknown, metadata: ClientMetadata): void {
+  if (!ctx) return;
+  for (const uri of metadata.redirect_uris ?? []) {
+    if (!redirectAllowed(uri, metadata.application_type === 'native')) {
+      throw new errors.InvalidClientMetadata(`redirect_uris must use https, http on a loopback address, or a private-use scheme for native apps: ${uri}`);
+    }
+  }
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The redirect URI rule on its own, for tests and the consent page. */
+export function redirectAllowed(uri: string, native: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return true;
+  if (url.protocol === 'http:') return LOOPBACK.has(url.hostname);
+  if (['javascript:', 'data:', 'file:', 'about:', 'blob:', 'vbscript:'].includes(url.protocol)) return false;
+  return native && /^[a-z][a-z0-9+.-]*:$/.test(url.protocol);
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

@@ -1,0 +1,51 @@
+// Mounts the authorization server at /oauth, with the discovery aliases MCP clients look for and a
+// rate limit on open client registration. Must come after the MCP endpoint and before the router:
+// matched provider routes end the response, everything else falls through.
+import type Koa from 'koa';
+import type { Context, Next } from 'koa';
+import mount from 'koa-mount';
+import { RateLimited } from '../../errors.ts';
+import { writeError } from '../error-handler.ts';
+import type { Services } from '../services.ts';
+import { OAUTH_PATH } from './create-provider.ts';
+
+const DISCOVERY = `${OAUTH_PATH}/.well-known/openid-configuration`;
+
+/** RFC 8414 and OIDC path-insertion forms of the issuer's metadata, all served by the provider. */
+const METADATA_ALIASES = new Set([
+  `/.well-known/oauth-authorization-server${OAUTH_PATH}`,
+  '/.well-known/oauth-authorization-server',
+  `/.well-known/openid-configuration${OAUTH_PATH}`,
+  `${OAUTH_PATH}/.well-known/oauth-authorization-server`,
+]);
+
+/** Registrations allowed per client IP and window. */
+const REGISTRATIONS_PER_WINDOW = 30;
+const WINDOW_MS = 3600_000;
+
+export function mountOAuth(app: Koa, s: Services): void {
+  app.use(async function oauthMetadataAliases(ctx: Context, next: Next) {
+    if (ctx.method === 'GET' && METADATA_ALIASES.has(ctx.path)) ctx.path = DISCOVERY;
+    await next();
+  });
+  app.use(registrationRateLimit(s));
+  app.use(mount(OAUTH_PATH, s.oauth.provider));
+}
+
+/** Open dynamic client registration, limited per IP so the Client table cannot be flooded. */
+function registrationRateLimit(s: Services) {
+  const windows = new Map<string, { start: number; count: number }>();
+  return async function limitRegistration(ctx: Context, next: Next): Promise<void> {
+    if (ctx.method !== 'POST' || ctx.path !== `${OAUTH_PATH}/reg`) return next();
+    const now = s.clock.now();
+    const w = windows.get(ctx.ip);
+    if (!w || now - w.start >= WINDOW_MS) {
+      if (windows.size > 10_000) windows.clear();
+      windows.set(ctx.ip, { start: now, count: 1 });
+    } else if (++w.count > REGISTRATIONS_PER_WINDOW) {
+      writeError(ctx, new RateLimited(Math.ceil((w.start + WINDOW_MS - now) / 1000)));
+      return;
+    }
+    await next();
+  };
+}

@@ -1,0 +1,77 @@
+// What the MCP tools need from the rest of the service. The tools know only these interfaces; the
+// composition root wires them to the data plane, the agent, chats and knowledge. Every method acts
+// as the given Principal: organization and user scope, role and row-level security are the
+// implementation's job, and every query it runs is logged like any other.
+import type { Principal } from '../auth/index.ts';
+
+export interface CatalogConnection {
+  id: string;
+  type: string;
+  name: string;
+}
+
+export interface CatalogTable {
+  connection: string;
+  schema: string;
+  name: string;
+  description: string;
+}
+
+/** Instant: no model call. Tables are the top ones by usage (at most 50), active only. */
+export interface Catalog {
+  capabilities: string[];
+  connections: CatalogConnection[];
+  tables: CatalogTable[];
+}
+
+export interface ResultTable {
+  name: string;
+  columns: string[];
+  rows: unknown[][];
+}
+
+export interface ResultChart {
+  title: string;
+  /** A rendered image, when the agent produced one. */
+  png?: string;
+  /** The chart's specification (for example Vega-Lite), when there is one. */
+  spec?: unknown;
+}
+
+/** State of the latest answer of a chat. */
+export type ChatResult =
+  | { status: 'completed'; chatId: string; answer: string; tables: ResultTable[]; charts: ResultChart[] }
+  | { status: 'running'; chatId: string; progress?: string }
+  | { status: 'failed'; chatId: string; error: string }
+  | { status: 'not_found'; chatId: string };
+
+export interface KnowledgeHit {
+  kind: 'table' | 'note' | 'relationship' | 'report' | 'skill';
+  id: string;
+  title: string;
+  snippet: string;
+}
+
+export interface QueryResult {
+  columns: string[];
+  rows: unknown[][];
+  rowCount: number;
+  truncated: boolean;
+  executionMs: number;
+}
+
+export interface McpPorts {
+  /** Connections and top tables the principal may see. */
+  catalog(principal: Principal): Promise<Catalog>;
+  /** Starts an agent run (a new chat, or continues `chatId`) and returns at once. */
+  askQuestion(principal: Principal, input: { question: string; chatId?: string }): Promise<{ chatId: string }>;
+  /** The latest answer of one of the principal's chats; `not_found` for any other chat. */
+  getResult(principal: Principal, chatId: string): Promise<ChatResult>;
+  /** Searches documentation, notes, relationships, reports and skills (production knowledge). */
+  searchKnowledge(principal: Principal, input: { query: string; limit: number }): Promise<KnowledgeHit[]>;
+  /**
+   * Runs one read-only query through the guard and row-level security, logged. `governedOnly` is
+   * set for modelers, who may only query governed sources.
+   */
+  runQuery(principal: Principal, input: { connectionId: string; sql: string; rowLimit: number; governedOnly: boolean }): Promise<QueryResult>;
+}

@@ -1,0 +1,69 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { McpContext } from '../create-mcp-server.ts';
+import type { ChatResult } from '../ports.ts';
+import { toCsv } from './csv.ts';
+import { safely, structured } from './tool-result.ts';
+
+/** Seconds a client should wait before polling a running chat again. */
+type Block = CallToolResult['content'][number];
+
+export const SUGGESTED_WAIT_SECONDS = 5;
+
+const Output = {
+  status: z.enum(['completed', 'processing', 'failed', 'not_found']),
+  chat_id: z.string(),
+  answer: z.string().optional(),
+  tables: z.array(z.object({ name: z.string(), row_count: z.number(), csv: z.string() })).optional(),
+  charts: z.array(z.object({ title: z.string(), spec: z.unknown().optional() })).optional(),
+  suggested_wait_seconds: z.number().optional(),
+  message: z.string().optional(),
+};
+
+/** `get_result`: the answer of a chat, or that it is still processing, or that it does not exist. */
+export function registerGetResultTool(server: McpServer, c: McpContext): void {
+  server.registerTool(
+    'get_result',
+    {
+      title: 'Get the answer of a question',
+      description:
+        "Returns the answer of a question started with ask_question: the text answer, its result tables as CSV and its charts. If status is 'processing', call wait with suggested_wait_seconds and ask again; 'not_found' means the chat_id is wrong or belongs to someone else.",
+      inputSchema: { chat_id: z.string().min(1).max(200).describe('The chat_id returned by ask_question.') },
+      outputSchema: Output,
+      annotations: { readOnlyHint: true },
+    },
+    ({ chat_id }) => safely(c.log, 'get_result', async () => render(await c.ports.getResult(c.principal, chat_id))),
+  );
+}
+
+/** Turns a chat result into structured content plus CSV resources and chart images. */
+export function render(r: ChatResult): CallToolResult {
+  switch (r.status) {
+    case 'running':
+      return structured({
+        status: 'processing',
+        chat_id: r.chatId,
+        suggested_wait_seconds: SUGGESTED_WAIT_SECONDS,
+        message: `Still processing${r.progress ? ` (${r.progress})` : ''}. Call wait for ${SUGGESTED_WAIT_SECONDS} seconds, then get_result again.`,
+      });
+    case 'not_found':
+      return { ...structured({ status: 'not_found', chat_id: r.chatId, message: 'Chat not found.' }), isError: true };
+    case 'failed':
+      return structured({ status: 'failed', chat_id: r.chatId, message: r.error });
+    case 'completed': {
+      const tables = r.tables.map((t) => ({ name: t.name, row_count: t.rows.length, csv: toCsv(t.columns, t.rows) }));
+      const blocks: CallToolResult['content'] = [
+        ...tables.map((t, i): Block => ({
+          type: 'resource',
+          resource: { uri: `sextant://chats/${encodeURIComponent(r.chatId)}/tables/${i}.csv`, mimeType: 'text/csv', text: t.csv },
+        })),
+        ...r.charts.map((ch): Block =>
+          ch.png ? { type: 'image', data: ch.png, mimeType: 'image/png' } : { type: 'text', text: `Chart "${ch.title}": ${JSON.stringify(ch.spec ?? {})}` },
+        ),
+      ];
+      const charts = r.charts.map((ch) => (ch.spec === undefined ? { title: ch.title } : { title: ch.title, spec: ch.spec }));
+      return structured({ status: 'completed', chat_id: r.chatId, answer: r.answer, tables, charts }, blocks);
+    }
+  }
+}

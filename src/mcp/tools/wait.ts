@@ -1,0 +1,37 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { McpContext } from '../create-mcp-server.ts';
+import { safely, structured } from './tool-result.ts';
+
+export const MAX_WAIT_SECONDS = 30;
+
+/** `wait`: pauses a bounded time, returning early when the given chat is done. */
+export function registerWaitTool(server: McpServer, c: McpContext): void {
+  server.registerTool(
+    'wait',
+    {
+      title: 'Wait',
+      description: `Waits up to the given number of seconds (1 to ${MAX_WAIT_SECONDS}) before you poll again. With chat_id it returns as soon as that chat's answer is ready. Use it between get_result calls instead of polling in a tight loop.`,
+      inputSchema: {
+        seconds: z.number().int().min(1).max(MAX_WAIT_SECONDS).describe('How long to wait at most.'),
+        chat_id: z.string().min(1).max(200).optional().describe('Return early when this chat is no longer processing.'),
+      },
+      outputSchema: { waited_seconds: z.number(), ready: z.boolean().optional() },
+    },
+    ({ seconds, chat_id }, extra) =>
+      safely(c.log, 'wait', async () => {
+        // Time is counted in slept steps (not the wall clock), so an injected sleep is exact.
+        const limit = seconds * 1000;
+        const done = async () => !!chat_id && (await c.ports.getResult(c.principal, chat_id)).status !== 'running';
+        let waited = 0;
+        let ready = await done();
+        while (!ready && waited < limit && !extra.signal.aborted) {
+          const step = Math.min(1000, limit - waited);
+          await c.sleep(step, extra.signal);
+          waited += step;
+          if (chat_id) ready = await done();
+        }
+        return structured(chat_id ? { waited_seconds: waited / 1000, ready } : { waited_seconds: waited / 1000 });
+      }),
+  );
+}

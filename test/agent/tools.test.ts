@@ -1,0 +1,93 @@
+import test from 'ava';
+import type { Principal } from '../../src/auth/index.ts';
+import { AppError } from '../../src/errors.ts';
+import type { AgentEvent } from '../../src/agent/events.ts';
+import { memoryChats, memoryKnowledge } from '../../src/agent/memory-ports.ts';
+import type { AgentPorts, QueryResult } from '../../src/agent/ports.ts';
+import { DEFAULT_TOOLS, executeTool, newRunState } from '../../src/agent/tools/index.ts';
+import { relationshipDocs, tableDocs } from '../helpers/agent-warehouse.ts';
+
+const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'o1', baseOrgId: 'o1', role: 'user', permissions: [], credential: 'session', scopes: [] };
+const result = (rows: unknown[][]): QueryResult => ({ columns: [{ name: 'country', type: 'VARCHAR' }, { name: 'n', type: 'BIGINT' }], rows, rowCount: rows.length, truncated: false, executionMs: 1, dialect: 'duckdb' });
+
+function ctx(over: Partial<AgentPorts> = {}) {
+  const events: AgentEvent[] = [];
+  const ports: AgentPorts = {
+    knowledge: memoryKnowledge({ tables: tableDocs(), relationships: relationshipDocs() }),
+    queries: { run: async () => result([['Germany', '3'], ['France', '2']]) },
+    uploads: { list: async () => [{ fileId: 'f1', name: 'budget.csv', table: 'budget' }], run: async () => result([['x', '1']]) },
+    chats: memoryChats(),
+    profiles: { profile: async () => ({ name: '', background: '', memories: [] }) },
+    ...over,
+  };
+  const state = newRunState();
+  return { events, state, base: { principal, environmentId: undefined, chatId: 'c', ports, rowLimit: 100, state, callId: 'k1', emit: (e: AgentEvent) => events.push(e) } };
+}
+const call = (name: string, args: unknown) => ({ id: 'k1', name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
+const signal = new AbortController().signal;
+
+test('run_sql keeps the result under a df_key and make_chart draws a Vega-Lite spec from it', async (t) => {
+  const c = ctx();
+  const out = await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1' }), c.base, 1000, signal);
+  t.true(out.ok);
+  const dfKey = (JSON.parse(out.content) as { df_key: string }).df_key;
+  t.true(c.state.dataframes.has(dfKey));
+  const chart = await executeTool(DEFAULT_TOOLS, call('make_chart', { df_key: dfKey, type: 'bar', x: 'country', y: 'n' }), c.base, 1000, signal);
+  t.true(chart.ok);
+  const spec = c.events.find((e): e is Extract<AgentEvent, { type: 'chart' }> => e.type === 'chart')!.spec as { mark: { type: string }; data: { values: Record<string, unknown>[] }; encoding: { y: { type: string } } };
+  t.is(spec.mark.type, 'bar');
+  t.deepEqual(spec.data.values[0], { country: 'Germany', n: 3 });
+  t.is(spec.encoding.y.type, 'quantitative');
+  t.is(c.state.queries, 1);
+});
+
+test('errors come back to the model as results with stable codes', async (t) => {
+  const c = ctx({ queries: { run: async () => { throw new AppError('bad_request', 'QUERY_REFUSED', 'Only SELECT statements are allowed', { reason: 'not_select' }); } } });
+  const refused = await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'DELETE FROM orders' }), c.base, 1000, signal);
+  t.false(refused.ok);
+  t.like(JSON.parse(refused.content), { error: { code: 'QUERY_REFUSED', data: { reason: 'not_select' } } });
+  t.like(c.events.find((e) => e.type === 'sql'), { ok: false });
+  t.is((await executeTool(DEFAULT_TOOLS, call('nope', {}), c.base, 1000, signal)).error?.code, 'UNKNOWN_TOOL');
+  t.is((await executeTool(DEFAULT_TOOLS, call('run_sql', '{bad json'), c.base, 1000, signal)).error?.code, 'TOOL_ARGS_INVALID');
+  t.is((await executeTool(DEFAULT_TOOLS, call('run_sql', { sql: 'SELECT 1' }), c.base, 1000, signal)).error?.code, 'TOOL_ARGS_INVALID');
+  t.is((await executeTool(DEFAULT_TOOLS, call('make_chart', { df_key: 'df_x', type: 'bar', x: 'a', y: 'b' }), c.base, 1000, signal)).error?.code, 'DF_KEY_NOT_FOUND');
+  t.is((await executeTool(DEFAULT_TOOLS, call('describe_table', { connection_id: 'demo_warehouse', table: 'nope' }), c.base, 1000, signal)).error?.code, 'TABLE_NOT_DOCUMENTED');
+});
+
+test('a tool that runs past its timeout returns TOOL_TIMEOUT and its signal is aborted', async (t) => {
+  let aborted = false;
+  const c = ctx({
+    queries: {
+      run: (req) =>
+        new Promise((_, reject) => {
+          req.signal?.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('aborted'));
+          });
+        }),
+    },
+  });
+  const out = await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1' }), c.base, 30, signal);
+  t.is(out.error?.code, 'TOOL_TIMEOUT');
+  t.true(aborted);
+});
+
+test('describe_table shows columns and relationships; search_knowledge records the commit and items', async (t) => {
+  const c = ctx();
+  const d = await executeTool(DEFAULT_TOOLS, call('describe_table', { connection_id: 'demo_warehouse', table: 'main.orders' }), c.base, 1000, signal);
+  const body = JSON.parse(d.content) as { table: { columns: unknown[] }; relationships: { id: string }[] };
+  t.is(body.table.columns.length, 6);
+  t.deepEqual(body.relationships.map((r) => r.id).sort(), ['order_items_orders', 'orders_customers']);
+  await executeTool(DEFAULT_TOOLS, call('search_knowledge', { query: 'revenue by country' }), c.base, 1000, signal);
+  t.is(c.state.knowledgeCommit, 'memory');
+  t.true(c.state.knowledgeItems.has('tables/demo_warehouse/main.orders.yaml'));
+});
+
+test('query_uploads lists the chat\'s files and queries them', async (t) => {
+  const c = ctx();
+  const list = await executeTool(DEFAULT_TOOLS, call('query_uploads', { list_only: true }), c.base, 1000, signal);
+  t.like(JSON.parse(list.content), { files: [{ table: 'budget' }] });
+  const q = await executeTool(DEFAULT_TOOLS, call('query_uploads', { sql: 'SELECT * FROM budget' }), c.base, 1000, signal);
+  t.true(q.ok);
+  t.true(c.events.some((e) => e.type === 'table'));
+});
