@@ -1,7 +1,7 @@
 // The composition root: the one place that wires configuration, storage and domains together.
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
-import { AgentRuns, createProvider, defaultPorts, type AgentPorts, type LlmProvider } from './agent/index.ts';
+import { AgentRuns, createProvider, type AgentPorts, type LlmProvider } from './agent/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDuckDbSql } from './data/guard/index.ts';
@@ -34,11 +34,11 @@ export interface AppDeps {
   extraRoutes?: (s: Services) => RouteDef[];
   /** Where table documentation comes from (default: the organization's knowledge repository). */
   tableDocs?: TableDocsSource;
-  /** What the MCP tools call; unwired stand-ins until the data plane, agent and knowledge are wired. */
+  /** Replaces the ports the MCP tools call (tests use fakes). */
   mcpPorts?: McpPorts;
-  /** Lineage and suggestion sources of chats; unset parts answer "unavailable" / nothing. */
+  /** Replaces parts of what chats read from other domains (lineage analysis, suggestion sources). */
   chatSources?: Partial<ChatSources>;
-  /** Replaces agent ports (knowledge, queries, chats, uploads, profiles); the rest use the in-memory defaults. */
+  /** Replaces some of the agent's ports (knowledge, queries, chats, uploads, profiles); the rest are the real modules. */
   agentPorts?: (s: Pick<Services, 'store' | 'clock' | 'config'>) => Partial<AgentPorts>;
   /** Replaces the configured model provider. */
   llmProvider?: LlmProvider;
@@ -101,7 +101,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // Environment sync_target reads the dev targets' metadata through the data plane.
   knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(core.data, principal, connectionId, target) };
   // The agent reaches knowledge, data, chats and uploads only through its ports.
-  const agentPorts: AgentPorts = { ...defaultPorts(store.db), ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
+  const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
   const provider = deps.llmProvider ?? createProvider(config.agent, clock);
   const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal });
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.

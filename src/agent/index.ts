@@ -14,5 +14,5 @@ export { LlmError } from './providers/errors.ts';
 export type { LlmProvider, LlmRequest, LlmStreamEvent, LlmMessage, ToolSpec, ToolCall } from './providers/types.ts';
 export type { AgentEvent, AgentEventType, StoredEvent } from './events.ts';
 export type * from './ports.ts';
-export { defaultPorts, memoryKnowledge, memoryChats, noUploads, unconfiguredQueries, directoryProfiles } from './memory-ports.ts';
+export { memoryKnowledge, memoryChats, noUploads } from './memory-ports.ts';
 export { DEFAULT_TOOLS } from './tools/index.ts';

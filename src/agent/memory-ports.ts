@@ -1,10 +1,8 @@
-// In-memory twins of the agent's ports: the defaults of `npm start` until the lead wires the real
-// knowledge, data, chats and uploads modules, and the doubles of the tests.
+// In-memory twins of the agent's ports, for tests; the service wires the real modules
+// (src/compose/agent-ports.ts).
 import type { Principal } from '../auth/index.ts';
-import { getUser } from '../auth/index.ts';
-import { AppError, NotFound } from '../errors.ts';
-import type { Db } from '../store/index.ts';
-import type { AgentPorts, AnswerRecord, ChatRecorder, KnowledgeHit, KnowledgeSource, ProfileSource, QueryRunner, RelationshipDocument, TableDocument, UploadsQuery } from './ports.ts';
+import { NotFound } from '../errors.ts';
+import type { AnswerRecord, ChatRecorder, KnowledgeHit, KnowledgeSource, RelationshipDocument, TableDocument, UploadsQuery } from './ports.ts';
 import { tableKey } from './offline/vocabulary.ts';
 
 const terms = (s: string) => new Set(s.toLowerCase().replace(/_/g, ' ').split(/[^a-z0-9]+/).filter((w) => w.length > 2).map((w) => w.replace(/(ies|s)$/, '')));
@@ -65,12 +63,6 @@ export function memoryKnowledge({
   };
 }
 
-/** A QueryRunner for a service without a data plane: every query fails with a clear code. */
-export const unconfiguredQueries: QueryRunner = {
-  async run() {
-    throw new AppError('unavailable', 'QUERY_RUNNER_NOT_CONFIGURED', 'No warehouse query runner is configured in this build');
-  },
-};
 
 export const noUploads: UploadsQuery = {
   async list() {
@@ -119,17 +111,4 @@ export function memoryChats(): ChatRecorder & { chats: Map<string, MemoryChat> }
   };
 }
 
-/** Name and Background from the users table (memories arrive with the accounts module). */
-export function directoryProfiles(db: Db): ProfileSource {
-  return {
-    async profile(p) {
-      const user = getUser(db, p.userId);
-      return { name: user?.name ?? '', background: user?.slack_title ?? '', memories: [] };
-    },
-  };
-}
 
-/** Ports for a service where only the core is wired. */
-export function defaultPorts(db: Db): AgentPorts {
-  return { knowledge: memoryKnowledge({ tables: [] }), queries: unconfiguredQueries, uploads: noUploads, chats: memoryChats(), profiles: directoryProfiles(db) };
-}
