@@ -58,6 +58,15 @@ test('a client pinned to 2026-07-28 discovers the server, lists and calls tools 
   t.like(call, { mcpMethod: 'tools/call', mcpName: 'catalog', protocolVersion: '2026-07-28' });
 });
 
+test('an SDK v2 client negotiating automatically settles on 2026-07-28', async (t) => {
+  const transport = new TransportV2(new URL(`${t0.url}/ai/mcp`), { requestInit: { headers: { 'X-API-KEY': t0.token(t0.user(), 'mcp') } } });
+  const client = new ClientV2({ name: 'auto', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(transport);
+  t.is(client.getNegotiatedProtocolVersion(), '2026-07-28');
+  t.true((await client.listTools()).tools.some((x) => x.name === 'catalog'));
+  await client.close();
+});
+
 test('a 2026-07-28 client without a credential gets the 401 challenge, and a general API token the fixed refusal', async (t) => {
   const bare = modernClient();
   await t.throwsAsync(bare.connect(new TransportV2(new URL(`${t0.url}/ai/mcp`))));
