@@ -37,6 +37,8 @@ export function mountMcp(app: Koa, s: Services): void {
     },
     { legacy: 'stateless', onerror: (err) => s.log.warn({ err }, 'mcp request refused or failed') },
   );
+  // Graceful shutdown ends in-flight 2026-07-28 exchanges (a `wait` may hold one for 30 s), like event streams.
+  s.shutdown.addEventListener('abort', () => void handler.close(), { once: true });
   const serve = toNodeHandler(handler, { onerror: (err) => s.log.error({ err }, 'mcp request failed') });
   app.use(async function mcpEndpoint(ctx: Context, next: Next) {
     if (ctx.path !== MCP_PATH) return next();
