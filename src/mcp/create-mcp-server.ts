@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/index.ts';
 import type { Logger } from '../log.ts';
 import type { McpPorts } from './ports.ts';

@@ -1,11 +1,14 @@
-// The remote MCP endpoint: credential check, then a stateless Streamable HTTP transport per request
-// (a shared server crashes under Koa: modelcontextprotocol/typescript-sdk#912).
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+// The remote MCP endpoint: our credential check, then the SDK v2 handler, which serves the current
+// revision (2026-07-28, per-request envelope) and 2025-era clients statelessly, with a fresh server per
+// request built from the caller the middleware resolved.
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
 import { Forbidden } from '../../errors.ts';
 import { createMcpServer } from '../../mcp/create-mcp-server.ts';
+import type { Principal } from '../../auth/index.ts';
+import type { Logger } from '../../log.ts';
 import { bodyParser } from '../body.ts';
 import { writeError } from '../error-handler.ts';
 import type { Services } from '../services.ts';
@@ -15,9 +18,28 @@ export { McpAccessRefused } from './mcp-auth.ts';
 
 export const MCP_PATH = '/ai/mcp';
 
+/** What the factory needs about the caller, keyed by the request's own AuthInfo (passed through by the SDK). */
+interface Caller {
+  principal: Principal;
+  log: Logger;
+}
+
 /** Mounts `/ai/mcp` ahead of the REST router. */
 export function mountMcp(app: Koa, s: Services): void {
   const parse = bodyParser('json', { jsonBytes: 4 * 1024 * 1024, multipartFileBytes: 0 });
+  const callers = new WeakMap<AuthInfo, Caller>();
+  const handler = createMcpHandler(
+    ({ authInfo }) => {
+      const caller = authInfo && callers.get(authInfo);
+      // The middleware below always sets authInfo; a request without it never reaches the SDK.
+      if (!caller) throw new Error('MCP request without a resolved caller');
+      return createMcpServer({ principal: caller.principal, version: s.config.version, ports: s.mcp, log: caller.log });
+    },
+    { legacy: 'stateless', onerror: (err) => s.log.warn({ err }, 'mcp request refused or failed') },
+  );
+  // Graceful shutdown ends in-flight 2026-07-28 exchanges (a `wait` may hold one for 30 s), like event streams.
+  s.shutdown.addEventListener('abort', () => void handler.close(), { once: true });
+  const serve = toNodeHandler(handler, { onerror: (err) => s.log.error({ err }, 'mcp request failed') });
   app.use(async function mcpEndpoint(ctx: Context, next: Next) {
     if (ctx.path !== MCP_PATH) return next();
     if (!originAllowed(s, ctx.get('Origin'))) {
@@ -45,26 +67,13 @@ export function mountMcp(app: Koa, s: Services): void {
     await parse(ctx);
     // Tool calls log with the request id, the user, the organization and how they connected.
     const log = (ctx.state.log ?? s.log).child({ user_id: principal.userId, org_id: principal.orgId, credential: principal.credential, client_id: caller.clientId });
-    const server = createMcpServer({ principal, version: s.config.version, ports: s.mcp, log });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const auth: AuthInfo = { token: caller.token, clientId: caller.clientId, scopes: principal.scopes, resource: new URL(`${s.config.baseUrl}${MCP_PATH}`) };
     if (caller.expiresAt !== undefined) auth.expiresAt = Math.floor(caller.expiresAt / 1000);
+    callers.set(auth, { principal, log });
     (ctx.req as typeof ctx.req & { auth?: AuthInfo }).auth = auth;
+    // From here the SDK writes the response (JSON or a request-scoped SSE stream) to ctx.res itself.
     ctx.respond = false;
-    ctx.res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
-    } catch (err) {
-      s.log.error({ err }, 'mcp request failed');
-      if (!ctx.res.headersSent) {
-        ctx.res.writeHead(500, { 'Content-Type': 'application/json' });
-        ctx.res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
-      }
-    }
+    await serve(ctx.req, ctx.res, ctx.request.body);
   });
 }
 

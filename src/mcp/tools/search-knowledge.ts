@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { McpContext } from '../create-mcp-server.ts';
 import { safely, structured } from './tool-result.ts';

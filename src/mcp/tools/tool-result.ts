@@ -1,6 +1,6 @@
 // Shared shapes of tool results: structured content plus a text rendering, and failures as tool
 // errors the model can read (never protocol errors, which clients show as crashes).
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { AppError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { McpContext } from '../create-mcp-server.ts';
 import { safely, structured } from './tool-result.ts';
@@ -18,16 +18,16 @@ export function registerWaitTool(server: McpServer, c: McpContext): void {
       },
       outputSchema: { waited_seconds: z.number(), ready: z.boolean().optional() },
     },
-    ({ seconds, chat_id }, extra) =>
+    ({ seconds, chat_id }, ctx) =>
       safely(c.log, 'wait', async () => {
         // Time is counted in slept steps (not the wall clock), so an injected sleep is exact.
         const limit = seconds * 1000;
         const done = async () => !!chat_id && (await c.ports.getResult(c.principal, chat_id)).status !== 'running';
         let waited = 0;
         let ready = await done();
-        while (!ready && waited < limit && !extra.signal.aborted) {
+        while (!ready && waited < limit && !ctx.mcpReq.signal.aborted) {
           const step = Math.min(1000, limit - waited);
-          await c.sleep(step, extra.signal);
+          await c.sleep(step, ctx.mcpReq.signal);
           waited += step;
           if (chat_id) ready = await done();
         }

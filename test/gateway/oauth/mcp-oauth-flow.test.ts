@@ -93,6 +93,27 @@ test('an SDK v2 client completes the same flow and calls every tool it is offere
   await client.close();
 });
 
+test('an SDK v2 client pinned to protocol 2026-07-28 signs in with OAuth and calls tools', async (t) => {
+  const user = t0.user({ orgId: t0.org('flow26') });
+  const url = new URL(`${t0.url}/ai/mcp`);
+  const provider = new MemoryOAuthProvider('http://127.0.0.1:1/v26-callback', 'Modern client');
+  const jar = new CookieJar();
+  jar.set('sextant_session', t0.session(user));
+  const modern = () => new ClientV2({ name: 'v26', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const first = new TransportV2(url, { authProvider: provider });
+  await expectUnauthorized(modern().connect(first), UnauthorizedV2);
+  const callback = await authorize(jar, provider.authorizationUrl!, provider.redirectUrl);
+  await first.finishAuth(callback.searchParams);
+  const client = modern();
+  await client.connect(new TransportV2(url, { authProvider: provider }));
+  t.is(client.getNegotiatedProtocolVersion(), '2026-07-28');
+  const names = (await client.listTools()).tools.map((x) => x.name).sort();
+  t.deepEqual(names, ['ask_question', 'catalog', 'get_result', 'search_knowledge', 'wait']);
+  t.like(await client.callTool({ name: 'catalog', arguments: {} }), { structuredContent: { connections: [{ id: 'flow26_warehouse' }] } });
+  t.true(ports.calls.some((c) => c.method === 'catalog' && c.userId === user.id && c.orgId === 'flow26'));
+  await client.close();
+});
+
 test('a stale access token is refreshed, the refresh token rotates and the old one is refused', async (t) => {
   const user = t0.user();
   const { provider, url } = await connectV1(t0, t0.session(user));
