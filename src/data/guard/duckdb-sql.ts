@@ -2,6 +2,7 @@
 // statements, json_serialize_sql gives the SELECT tree (or an error for anything else), and
 // json_deserialize_sql prints a rewritten tree back. No DuckDB syntax is lost in translation.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { classifySelectTree } from '../duckdb-select-tree.ts';
 import { QueryRefused } from '../errors.ts';
 import { isDeniedFunction, isSystemTable } from './deny-list.ts';
 import { dedupeTables, OPTIMIZATION_FENCE, quoteIdent, type GuardedQuery, type TableRef, type TableRewrite } from './table-ref.ts';
@@ -54,14 +55,11 @@ async function parse(tools: DuckDbSql, sql: string): Promise<Node> {
   }
   if (count === 0) throw new QueryRefused('empty', 'The query is empty');
   if (count > 1) throw new QueryRefused('multiple_statements', 'Send exactly one statement; multiple statements are refused');
-  const tree = await tools.serialize(sql);
-  if (tree['error']) {
-    const parserError = tree['error_type'] === 'parser';
-    throw new QueryRefused(
-      parserError ? 'parse_error' : 'not_select',
-      parserError ? `The statement could not be parsed: ${String(tree['error_message']).slice(0, 300)}` : 'Only read-only SELECT queries are accepted',
-    );
+  const judged = classifySelectTree(await tools.serialize(sql));
+  if (!judged.ok) {
+    throw new QueryRefused(judged.reason, judged.reason === 'parse_error' ? `The statement could not be parsed: ${judged.message.slice(0, 300)}` : judged.message);
   }
+  const tree = judged.tree;
   const statements = tree['statements'];
   if (!Array.isArray(statements) || statements.length !== 1) throw new QueryRefused('multiple_statements', 'Send exactly one statement');
   return tree;

@@ -1,6 +1,7 @@
 // Translates DuckDB's own parse tree (`json_serialize_sql`) into the lineage IR, so DuckDB syntax that
 // other parsers reject (EXCLUDE, QUALIFY, FROM-first, lambdas, PIVOT) still gets lineage.
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { serializeSelect } from '../duckdb-select-tree.ts';
 import { NotASingleSelect, SqlParseFailed } from './errors.ts';
 import type { CteIR, ExprIR, FromIR, ItemIR, QueryIR, SelectIR } from './ir.ts';
 
@@ -13,12 +14,10 @@ const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is
 
 /** Parses one SELECT with DuckDB's parser (no execution, no catalog access) and returns its IR. */
 export async function parseWithDuckDb(sql: string, conn: DuckDBConnection): Promise<QueryIR> {
-  const reader = await conn.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]);
-  const tree = JSON.parse(String(reader.getRows()[0]?.[0])) as Node;
-  if (tree['error'] === true) {
-    if (tree['error_type'] === 'not implemented') throw new NotASingleSelect();
-    throw new SqlParseFailed('duckdb', str(tree['error_message']));
-  }
+  const judged = await serializeSelect(conn, sql);
+  if (!judged.ok && judged.reason === 'not_select') throw new NotASingleSelect();
+  if (!judged.ok) throw new SqlParseFailed('duckdb', judged.message);
+  const tree = judged.tree as Node;
   const statements = nodes(tree['statements']);
   const only = statements[0];
   if (statements.length !== 1 || !only || !isNode(only['node'])) throw new NotASingleSelect();

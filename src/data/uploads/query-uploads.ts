@@ -3,6 +3,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { DuckDBInstance, StatementType, type DuckDBConnection } from '@duckdb/node-api';
+import { serializeSelect } from '../duckdb-select-tree.ts';
 import { duckDbBatches, duckDbColumns } from '../export/duckdb-batches.ts';
 import type { ColumnInfo } from '../export/row-batch.ts';
 import { UploadQueryFailed, UploadQueryRefused } from './errors.ts';
@@ -132,10 +133,9 @@ async function prepareSession(conn: DuckDBConnection, sessionDir: string, maxXls
 async function singleSelect(conn: DuckDBConnection, sql: string) {
   const extracted = await conn.extractStatements(sql).catch(failed);
   if (extracted.count !== 1) throw new UploadQueryRefused(`expected one statement, got ${extracted.count}`);
-  const reader = await conn.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]).catch(failed);
-  const tree = JSON.parse(String(reader.getRows()[0]?.[0])) as { error?: boolean; error_type?: string; error_message?: string };
-  if (tree.error && tree.error_type === 'not implemented') throw new UploadQueryRefused('the statement is not a SELECT');
-  if (tree.error) failed(new Error(tree.error_message ?? 'parse error'));
+  const judged = await serializeSelect(conn, sql).catch(failed);
+  if (!judged.ok && judged.reason === 'not_select') throw new UploadQueryRefused('the statement is not a SELECT');
+  if (!judged.ok) failed(new Error(judged.message));
   const prepared = await extracted.prepare(0).catch(failed);
   if (prepared.statementType !== StatementType.SELECT) throw new UploadQueryRefused('the statement is not a SELECT');
   return prepared;
