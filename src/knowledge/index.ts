@@ -30,7 +30,7 @@ export type { MirrorInput } from './mirror.ts';
 export { openPullRequest } from './pull-request.ts';
 export { createTableDocsSource, writeSyncedTables, mergeSynced } from './table-docs.ts';
 export type { TableDocsSource, TableDoc, SyncedTable } from './table-docs.ts';
-export { knowledgeAt, searchItems } from './snapshot.ts';
+export { knowledgeAt, searchableData, searchItems } from './snapshot.ts';
 export type { KnowledgeSnapshot, SearchHit } from './snapshot.ts';
 export { seedKnowledge } from './seed-knowledge.ts';
 export { effectiveEnvironment, environmentOf, scopeFor } from './scope.ts';

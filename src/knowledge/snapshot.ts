@@ -48,7 +48,13 @@ export async function knowledgeAt(deps: KnowledgeDeps, orgId: string, environmen
   return { orgId, environmentId, commit, items: all, search: (q, opts) => searchItems(all, q, opts) };
 }
 
-/** Term search over items (case-insensitive; title hits weigh more). */
+/** What search matches in an item: its data without row-access rules, which only admins may read. */
+export function searchableData(data: Record<string, unknown>): Record<string, unknown> {
+  const { row_filters: _hidden, ...visible } = data;
+  return visible;
+}
+
+/** Term search over items (case-insensitive; title hits weigh more). Row-access rules are never matched. */
 export function searchItems(items: Item[], query: string, { kinds, limit = 10 }: { kinds?: Kind[]; limit?: number } = {}): SearchHit[] {
   const terms = query.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((t) => t.length > 1);
   if (terms.length === 0) return [];
@@ -57,7 +63,7 @@ export function searchItems(items: Item[], query: string, { kinds, limit = 10 }:
     if (!item.data || (kinds && !kinds.includes(item.kind))) continue;
     if (item.kind === 'tables' && item.data['active'] === false) continue;
     const title = KIND_DEFS[item.kind].titleOf(item.data);
-    const hay = item.yaml.toLowerCase();
+    const hay = JSON.stringify(searchableData(item.data)).toLowerCase();
     const head = `${item.id} ${title}`.toLowerCase();
     let score = 0;
     for (const t of terms) {

@@ -10,6 +10,7 @@ import {
   createKnowledgeDeps,
   createTableDocsSource,
   knowledgeAt,
+  searchItems,
   mergeEnvironment,
   seedKnowledge,
   updateItem,
@@ -162,9 +163,21 @@ test('knowledgeAt reads one commit, searches it, and follows environments; evalu
 test('search leaves out inactive tables and files that no longer parse', async (t) => {
   const { searchItems } = await import('../../src/knowledge/index.ts');
   const items = [
-    { kind: 'tables' as const, id: 'w/s.a', path: 'tables/w/s.a.yaml', data: { name: 'a', active: false }, yaml: 'name: a\nrevenue' },
-    { kind: 'tables' as const, id: 'w/s.b', path: 'tables/w/s.b.yaml', data: { name: 'b' }, yaml: 'name: b\nrevenue' },
+    { kind: 'tables' as const, id: 'w/s.a', path: 'tables/w/s.a.yaml', data: { name: 'a', active: false, description: 'revenue' }, yaml: 'name: a\nactive: false\ndescription: revenue' },
+    { kind: 'tables' as const, id: 'w/s.b', path: 'tables/w/s.b.yaml', data: { name: 'b', description: 'revenue' }, yaml: 'name: b\ndescription: revenue' },
     { kind: 'notes' as const, id: 'broken', path: 'notes/broken.yaml', data: null, yaml: 'revenue: [', error: 'bad' },
   ];
   t.deepEqual(searchItems(items, 'revenue').map((h) => h.id), ['w/s.b']);
+});
+
+test('search never matches the text of row-access rules', (t) => {
+  const item = {
+    kind: 'tables' as const,
+    id: 'wh/main.orders',
+    path: 'tables/wh/main.orders.yaml',
+    yaml: '',
+    data: { connection: 'wh', schema: 'main', name: 'orders', description: 'One row per order', columns: [], row_filters: [{ filter: "region = 'secret_region_x'" }] },
+  };
+  t.deepEqual(searchItems([item], 'secret_region_x'), []);
+  t.is(searchItems([item], 'order').length, 1);
 });

@@ -11,33 +11,29 @@ export const MCP_TOKEN_TTL_MS = 365 * 24 * 3600 * 1000;
 
 /** Creates the caller's MCP token (scope mcp:*, 365 days), revoking the previous one. */
 export function createMcpToken(deps: TokenDeps, principal: Principal): CreatedToken {
-  return deps.db.transaction(() => {
-    revokeTokensOfKind(deps, principal.userId, 'mcp');
-    const now = deps.clock.now();
-    const { value, row } = insertToken(deps.db, deps.clock, {
-      userId: principal.userId,
-      orgId: principal.orgId,
-      kind: 'mcp',
-      scopes: [SCOPE_MCP_ALL],
-      name: 'MCP token',
-      expiresAt: now + MCP_TOKEN_TTL_MS,
-      createdBy: principal.userId,
-    });
-    return { ...toTokenView(row, now), token: value };
-  })();
+  return createExclusiveToken(deps, principal, { kind: 'mcp', scopes: [SCOPE_MCP_ALL], name: 'MCP token', ttlMs: MCP_TOKEN_TTL_MS });
 }
 
 /** Creates a CLI token (scope api:full) for the caller, revoking their existing CLI tokens. */
 export function createCliToken(deps: TokenDeps, principal: Principal): CreatedToken {
+  return createExclusiveToken(deps, principal, { kind: 'cli', scopes: [SCOPE_API_FULL], name: 'CLI' });
+}
+
+function createExclusiveToken(
+  deps: TokenDeps,
+  principal: Principal,
+  { kind, scopes, name, ttlMs }: { kind: 'mcp' | 'cli'; scopes: string[]; name: string; ttlMs?: number },
+): CreatedToken {
   return deps.db.transaction(() => {
-    revokeTokensOfKind(deps, principal.userId, 'cli');
+    revokeTokensOfKind(deps, principal.userId, kind);
     const now = deps.clock.now();
     const { value, row } = insertToken(deps.db, deps.clock, {
       userId: principal.userId,
       orgId: principal.orgId,
-      kind: 'cli',
-      scopes: [SCOPE_API_FULL],
-      name: 'CLI',
+      kind,
+      scopes,
+      name,
+      expiresAt: ttlMs === undefined ? null : now + ttlMs,
       createdBy: principal.userId,
     });
     return { ...toTokenView(row, now), token: value };
