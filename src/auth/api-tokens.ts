@@ -1,7 +1,7 @@
 // Lookup of API, CLI and MCP tokens by value. Issuance lives with the token endpoints.
 import type { Clock } from '../clock.ts';
 import { hashSecret, newId, newSecret } from '../security/index.ts';
-import type { Db } from '../store/index.ts';
+import { statement, type Db } from '../store/index.ts';
 
 export type TokenKind = 'api' | 'cli' | 'mcp';
 
@@ -30,7 +30,7 @@ export function looksLikeApiToken(value: string): boolean {
 
 /** Finds a live token (not revoked, not expired) by its value. */
 export function findLiveToken(db: Db, clock: Clock, value: string): ApiTokenRow | undefined {
-  const row = db.prepare('SELECT * FROM api_tokens WHERE token_hash = ?').get(hashSecret(value)) as ApiTokenRow | undefined;
+  const row = statement(db, 'SELECT * FROM api_tokens WHERE token_hash = ?').get(hashSecret(value)) as ApiTokenRow | undefined;
   if (!row || row.revoked_at !== null) return undefined;
   if (row.expires_at !== null && row.expires_at <= clock.now()) return undefined;
   return row;
@@ -39,7 +39,7 @@ export function findLiveToken(db: Db, clock: Clock, value: string): ApiTokenRow 
 /** Records use, at most once a minute per token so hot tokens do not write on every request. */
 export function touchToken(db: Db, clock: Clock, id: string): void {
   const now = clock.now();
-  db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)').run(now, id, now - 60_000);
+  statement(db, 'UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)').run(now, id, now - 60_000);
 }
 
 /** Stores a new token and returns its value, which is never stored or shown again. */

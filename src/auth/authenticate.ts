@@ -2,7 +2,7 @@
 // that revocation, role changes and disabled users take effect at once.
 import type { Clock } from '../clock.ts';
 import { Unauthorized } from '../errors.ts';
-import type { Db } from '../store/index.ts';
+import { statement, type Db } from '../store/index.ts';
 import { findLiveToken, looksLikeApiToken, touchToken, type TokenKind } from './api-tokens.ts';
 import { getMembership, getOrganization, getUser, type UserRow } from './directory.ts';
 import { looksLikeJwt, verifyJwt, type JwtPurpose } from './jwt.ts';
@@ -81,7 +81,7 @@ function authenticateJwt(deps: AuthDeps, value: string): Principal {
 
 function sessionIsLive(deps: AuthDeps, sid: string | undefined): boolean {
   if (!sid) return false;
-  const row = deps.db.prepare('SELECT expires_at, ended_at FROM sessions WHERE id = ?').get(sid) as
+  const row = statement(deps.db, 'SELECT expires_at, ended_at FROM sessions WHERE id = ?').get(sid) as
     | { expires_at: number; ended_at: number | null }
     | undefined;
   return !!row && row.ended_at === null && row.expires_at > deps.clock.now();

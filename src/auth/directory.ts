@@ -1,7 +1,7 @@
 // Organizations, workspaces, users and memberships: the SQL of the core tables.
 import type { Clock } from '../clock.ts';
 import { newId } from '../security/index.ts';
-import type { Db } from '../store/index.ts';
+import { statement, type Db } from '../store/index.ts';
 import type { Permission, Role } from './principal.ts';
 
 export interface OrgRow {
@@ -55,7 +55,7 @@ export function createOrganization(
 }
 
 export function getOrganization(db: Db, id: string): OrgRow | undefined {
-  return db.prepare('SELECT * FROM organizations WHERE id = ?').get(id) as OrgRow | undefined;
+  return statement(db, 'SELECT * FROM organizations WHERE id = ?').get(id) as OrgRow | undefined;
 }
 
 /** Creates a user; `passwordHash` is already hashed (see security/password.ts). */
@@ -80,7 +80,7 @@ export function createUser(
 }
 
 export function getUser(db: Db, id: string): UserRow | undefined {
-  return db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+  return statement(db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
 }
 
 export function findUserByEmail(db: Db, email: string): UserRow | undefined {
@@ -100,7 +100,7 @@ export function setMembership(
 }
 
 export function getMembership(db: Db, userId: string, orgId: string): MembershipRow | undefined {
-  return db.prepare('SELECT user_id, org_id, role, can_merge FROM memberships WHERE user_id = ? AND org_id = ?').get(userId, orgId) as
+  return statement(db, 'SELECT user_id, org_id, role, can_merge FROM memberships WHERE user_id = ? AND org_id = ?').get(userId, orgId) as
     | MembershipRow
     | undefined;
 }

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/index.ts';
 import { ValidationFailed } from '../errors.ts';
+import { statement } from '../store/index.ts';
 import { ChatNotFound } from './errors.ts';
 import { findChat, toMessage, type ChatDeps, type ChatRowWithLabels, type MessageRow } from './rows.ts';
 import { Answer, type AnswerInput, type ChatMessage, type KnowledgeItem, type MessageRole } from './schemas.ts';
@@ -28,12 +29,11 @@ export function ensureChat(deps: ChatDeps, principal: Principal, input: EnsureCh
     return existing;
   }
   const now = deps.clock.now();
-  deps.db
-    .prepare(
-      `INSERT INTO chats (org_id, chat_id, user_id, title, agentic, environment_id, environment_name, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(principal.orgId, input.chatId, principal.userId, (input.title ?? '').slice(0, TITLE_MAX), input.agentic === false ? 0 : 1, input.environment?.id ?? null, input.environment?.name ?? null, now, now);
+  statement(
+    deps.db,
+    `INSERT INTO chats (org_id, chat_id, user_id, title, agentic, environment_id, environment_name, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(principal.orgId, input.chatId, principal.userId, (input.title ?? '').slice(0, TITLE_MAX), input.agentic === false ? 0 : 1, input.environment?.id ?? null, input.environment?.name ?? null, now, now);
   return findChat(deps.db, principal.orgId, input.chatId)!;
 }
 
@@ -52,7 +52,7 @@ export function appendMessage(deps: ChatDeps, principal: Principal, input: Appen
     const chat = ensureChat(deps, principal, input);
     const row = insertMessage(deps, chat, input, {});
     if (input.role === 'user' && chat.title === '') {
-      deps.db.prepare(`UPDATE chats SET title = ? WHERE id = ?`).run(titleFrom(input.content), chat.id);
+      statement(deps.db, 'UPDATE chats SET title = ? WHERE id = ?').run(titleFrom(input.content), chat.id);
     }
     return toMessage(row);
   })();
@@ -87,7 +87,7 @@ export function recordAnswer(deps: ChatDeps, principal: Principal, input: Record
       knowledge_commit: input.knowledgeCommit ?? null,
       knowledge_items: input.knowledgeItems === undefined ? null : JSON.stringify(input.knowledgeItems),
     });
-    deps.db.prepare('UPDATE chats SET recently_completed = 1 WHERE id = ?').run(chat.id);
+    statement(deps.db, 'UPDATE chats SET recently_completed = 1 WHERE id = ?').run(chat.id);
     return toMessage(row);
   })();
 }
@@ -97,18 +97,17 @@ type AnswerColumns = Partial<Pick<MessageRow, 'answer' | 'credits' | 'copied_fro
 function insertMessage(deps: ChatDeps, chat: ChatRowWithLabels, input: Pick<AppendMessageInput, 'role' | 'content' | 'messageUuid' | 'displayed'>, extra: AnswerColumns): MessageRow {
   const now = deps.clock.now();
   const uuid = input.messageUuid ?? randomUUID();
-  const next = deps.db.prepare('SELECT COALESCE(MAX(position) + 1, 0) AS p FROM chat_messages WHERE chat_pk = ?').get(chat.id) as { p: number };
-  const info = deps.db
-    .prepare(
-      `INSERT INTO chat_messages (chat_pk, message_uuid, role, content, position, displayed, answer, credits, copied_from_chat_id, knowledge_commit, knowledge_items, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat_pk, message_uuid) DO NOTHING`,
-    )
-    .run(chat.id, uuid, input.role, input.content, next.p, input.displayed === false ? 0 : 1, extra.answer ?? null, extra.credits ?? null, extra.copied_from_chat_id ?? null, extra.knowledge_commit ?? null, extra.knowledge_items ?? null, now);
+  const next = statement(deps.db, 'SELECT COALESCE(MAX(position) + 1, 0) AS p FROM chat_messages WHERE chat_pk = ?').get(chat.id) as { p: number };
+  const info = statement(
+    deps.db,
+    `INSERT INTO chat_messages (chat_pk, message_uuid, role, content, position, displayed, answer, credits, copied_from_chat_id, knowledge_commit, knowledge_items, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat_pk, message_uuid) DO NOTHING`,
+  ).run(chat.id, uuid, input.role, input.content, next.p, input.displayed === false ? 0 : 1, extra.answer ?? null, extra.credits ?? null, extra.copied_from_chat_id ?? null, extra.knowledge_commit ?? null, extra.knowledge_items ?? null, now);
   if (info.changes !== 1) {
     throw new ValidationFailed([{ loc: ['body', 'message_uuid'], msg: 'message_uuid already exists in this chat', type: 'value_error' }]);
   }
-  deps.db.prepare('UPDATE chats SET updated_at = ? WHERE id = ?').run(now, chat.id);
-  return deps.db.prepare('SELECT * FROM chat_messages WHERE id = ?').get(info.lastInsertRowid) as MessageRow;
+  statement(deps.db, 'UPDATE chats SET updated_at = ? WHERE id = ?').run(now, chat.id);
+  return statement(deps.db, 'SELECT * FROM chat_messages WHERE id = ?').get(info.lastInsertRowid) as MessageRow;
 }
 
 function titleFrom(content: string): string {

@@ -2,7 +2,7 @@
 // from rows to the API records.
 import { hasRole, type Principal } from '../auth/index.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../store/index.ts';
+import { statement, type Db } from '../store/index.ts';
 import { ChatNotFound, MessageNotFound } from './errors.ts';
 import type { Answer, ChatMessage, ChatSummary, KnowledgeItem, MessageRole } from './schemas.ts';
 
@@ -50,7 +50,7 @@ export const CHAT_COLUMNS = `c.*, (SELECT json_group_array(label) FROM (SELECT l
 export type ChatRowWithLabels = ChatRow & { labels_json: string };
 
 export function findChat(db: Db, orgId: string, chatId: string): ChatRowWithLabels | undefined {
-  return db.prepare(`SELECT ${CHAT_COLUMNS} FROM chats c WHERE c.org_id = ? AND c.chat_id = ?`).get(orgId, chatId) as ChatRowWithLabels | undefined;
+  return statement(db, `SELECT ${CHAT_COLUMNS} FROM chats c WHERE c.org_id = ? AND c.chat_id = ?`).get(orgId, chatId) as ChatRowWithLabels | undefined;
 }
 
 /** The caller's own chat in the current organization, or ChatNotFound: only the owner changes a chat. */

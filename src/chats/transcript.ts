@@ -1,6 +1,7 @@
 // The whole conversation in order, hidden messages included: what the agent reads to build the
 // model's context. Owner only, like every write.
 import type { Principal } from '../auth/index.ts';
+import { statement } from '../store/index.ts';
 import { ownChat, toMessage, type ChatDeps, type MessageRow } from './rows.ts';
 import type { ChatMessage } from './schemas.ts';
 
@@ -13,8 +14,7 @@ export function chatTranscript(deps: ChatDeps, principal: Principal, chatId: str
     return [];
   }
   // The newest maxMessages, returned oldest first.
-  const rows = deps.db
-    .prepare('SELECT * FROM (SELECT * FROM chat_messages WHERE chat_pk = ? ORDER BY position DESC, id DESC LIMIT ?) ORDER BY position, id')
+  const rows = statement(deps.db, 'SELECT * FROM (SELECT * FROM chat_messages WHERE chat_pk = ? ORDER BY position DESC, id DESC LIMIT ?) ORDER BY position, id')
     .all(chat.id, maxMessages) as MessageRow[];
   return rows.map(toMessage);
 }
