@@ -1,4 +1,5 @@
 import jwt from 'jsonwebtoken';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 
 /** Purposes of first-party JWTs; a token minted for one purpose is refused for every other. */
@@ -17,16 +18,25 @@ export interface JwtClaims {
 
 const ISSUER = 'sextant';
 
+// jsonwebtoken turns a string secret into a key object on every call, which costs more than the
+// HMAC itself; every authenticated request verifies a token, so the key object is made once per secret.
+const keyObjects = new Map<string, KeyObject>();
+function keyObject(key: string): KeyObject {
+  let k = keyObjects.get(key);
+  if (!k) keyObjects.set(key, (k = createSecretKey(Buffer.from(key, 'utf8'))));
+  return k;
+}
+
 /** Signs a first-party HS256 token for one purpose. */
 export function signJwt(key: string, clock: Clock, purpose: JwtPurpose, claims: JwtClaims, ttlSeconds: number): string {
   const iat = Math.floor(clock.now() / 1000);
-  return jwt.sign({ ...claims, iat, exp: iat + ttlSeconds }, key, { algorithm: 'HS256', issuer: ISSUER, audience: purpose });
+  return jwt.sign({ ...claims, iat, exp: iat + ttlSeconds }, keyObject(key), { algorithm: 'HS256', issuer: ISSUER, audience: purpose });
 }
 
 /** Verifies signature, algorithm, issuer, purpose and expiry (against the injected clock); undefined if any fails. */
 export function verifyJwt(key: string, clock: Clock, purpose: JwtPurpose, token: string): JwtClaims | undefined {
   try {
-    const claims = jwt.verify(token, key, {
+    const claims = jwt.verify(token, keyObject(key), {
       algorithms: ['HS256'],
       issuer: ISSUER,
       audience: purpose,
