@@ -105,7 +105,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const provider = deps.llmProvider ?? createProvider(config.agent, clock);
   const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal });
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
-  const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent, store.db) };
+  const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
   const services: Services = { ...core, agent, agentPorts, mcp };
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
@@ -123,7 +123,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       smtp?.close();
       janitor.stop();
       duckdbSql.close();
-      if (store.db.open) store.close();
+      if (store.db.open) {
+        agent.flush();
+        store.close();
+      }
     },
   };
 }

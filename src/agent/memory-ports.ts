@@ -91,13 +91,9 @@ export function memoryChats(): ChatRecorder & { chats: Map<string, MemoryChat> }
   };
   return {
     chats,
-    async ensureChat(p, { chatId, environment }) {
+    async recordUserMessage(p, { chatId, content, messageUuid, environment }) {
       const key = `${p.orgId}/${chatId}`;
-      const chat = chats.get(key);
-      if (chat && chat.userId !== p.userId) throw new NotFound('Chat not found', 'CHAT_NOT_FOUND');
-      if (!chat) chats.set(key, { orgId: p.orgId, userId: p.userId, chatId, environment: environment?.name, messages: [] });
-    },
-    async recordUserMessage(p, { chatId, content, messageUuid }) {
+      if (!chats.has(key)) chats.set(key, { orgId: p.orgId, userId: p.userId, chatId, environment: environment?.name, messages: [] });
       owned(p, chatId).messages.push({ role: 'user', content, messageUuid });
     },
     async recordAnswer(p, input) {

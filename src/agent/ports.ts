@@ -115,13 +115,12 @@ export interface AnswerRecord {
 }
 
 /**
- * How the agent writes into chats (src/chats: ensureChat / appendMessage / recordAnswer). A chat of
- * another user answers NotFound (ChatNotFound) from ensureChat, which the routes pass on as 404.
+ * How the agent writes into chats (src/chats: appendMessage / recordAnswer). A chat of another user
+ * answers NotFound (ChatNotFound), which the routes pass on as 404.
  */
 export interface ChatRecorder {
-  /** Creates the chat when new (tagged with the environment), or checks the caller owns it. */
-  ensureChat(principal: Principal, input: { chatId: string; environment?: { id: string; name: string } }): Promise<void>;
-  recordUserMessage(principal: Principal, input: { chatId: string; content: string; messageUuid: string }): Promise<void>;
+  /** Records the question, creating the chat when new (tagged with the environment); another user's chat is ChatNotFound. */
+  recordUserMessage(principal: Principal, input: { chatId: string; content: string; messageUuid: string; environment?: { id: string; name: string } }): Promise<void>;
   recordAnswer(
     principal: Principal,
     input: {

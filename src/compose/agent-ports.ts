@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { AgentPorts, KnowledgeHit, KnowledgeKind, KnowledgeSource, RelationshipDocument, TableDocument } from '../agent/ports.ts';
 import { listMemories } from '../auth/memories.ts';
 import { getUser, type Principal } from '../auth/index.ts';
-import { appendMessage, chatTranscript, ensureChat, recordAnswer } from '../chats/index.ts';
+import { appendMessage, chatTranscript, recordAnswer } from '../chats/index.ts';
 import { executeQuery } from '../data/index.ts';
 import { getConnection } from '../data/connections/connections.ts';
 import { DRIVERS } from '../data/drivers/registry.ts';
@@ -135,11 +135,8 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
       },
     },
     chats: {
-      async ensureChat(p, { chatId, environment }) {
-        ensureChat(chatDeps, p, { chatId, agentic: true, ...(environment ? { environment } : {}) });
-      },
-      async recordUserMessage(p, { chatId, content, messageUuid }) {
-        appendMessage(chatDeps, p, { chatId, role: 'user', content, messageUuid, agentic: true });
+      async recordUserMessage(p, { chatId, content, messageUuid, environment }) {
+        appendMessage(chatDeps, p, { chatId, role: 'user', content, messageUuid, agentic: true, ...(environment ? { environment } : {}) });
       },
       async recordAnswer(p, { chatId, content, messageUuid, answer, credits, knowledgeCommit, knowledgeItems }) {
         recordAnswer(chatDeps, p, { chatId, content, messageUuid, answer, credits, knowledgeItems, ...(knowledgeCommit ? { knowledgeCommit } : {}) });

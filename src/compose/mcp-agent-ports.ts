@@ -2,14 +2,12 @@
 // and a result is read from the run's stored events.
 import { randomUUID } from 'node:crypto';
 import { type AgentRuns } from '../agent/index.ts';
-import { eventsAfter } from '../agent/runs/event-log.ts';
 import type { Principal } from '../auth/index.ts';
 import { AppError } from '../errors.ts';
 import type { ChatResult, McpPorts, ResultChart, ResultTable } from '../mcp/ports.ts';
-import type { Db } from '../store/index.ts';
 
 /** askQuestion and getResult over the agent's runs; MCP questions run in production. */
-export function agentMcpPorts(agent: AgentRuns, db: Db): Pick<McpPorts, 'askQuestion' | 'getResult'> {
+export function agentMcpPorts(agent: AgentRuns): Pick<McpPorts, 'askQuestion' | 'getResult'> {
   return {
     async askQuestion(principal: Principal, { question, chatId }) {
       const id = chatId ?? randomUUID();
@@ -25,10 +23,10 @@ export function agentMcpPorts(agent: AgentRuns, db: Db): Pick<McpPorts, 'askQues
         throw err;
       }
       if (run.status === 'running' || agent.isActive(run.id)) {
-        const last = eventsAfter(db, run, 0).filter((e) => e.event.type === 'tool_call').pop();
+        const last = agent.events(run).filter((e) => e.event.type === 'tool_call').pop();
         return { status: 'running', chatId, ...(last && last.event.type === 'tool_call' ? { progress: `running ${last.event.name}` } : {}) };
       }
-      const events = eventsAfter(db, run, 0).map((e) => e.event);
+      const events = agent.events(run).map((e) => e.event);
       if (run.status === 'failed') {
         const error = events.find((e) => e.type === 'error');
         return { status: 'failed', chatId, error: error && error.type === 'error' ? error.message : (run.answer ?? 'The run failed') };

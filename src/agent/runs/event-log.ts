@@ -1,17 +1,5 @@
 // The SQL of the agent's tables: runs, their event log, feedback and usage.
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../../store/index.ts';
-import type { AgentEvent, StoredEvent } from '../events.ts';
-
-// Statements are prepared once per database: runs append many events, and preparing costs more than running.
-const cache = new WeakMap<Db, Map<string, Statement<unknown[]>>>();
-function stmt(db: Db, sql: string): Statement<unknown[]> {
-  let m = cache.get(db);
-  if (!m) cache.set(db, (m = new Map()));
-  let st = m.get(sql);
-  if (!st) m.set(sql, (st = db.prepare(sql)));
-  return st;
-}
+import { statement as stmt, type Db } from '../../store/index.ts';
 
 export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
 
@@ -34,7 +22,7 @@ export interface RunRow {
 
 /** Inserts a run in state running. */
 export function insertRun(db: Db, row: Omit<RunRow, 'status' | 'answer' | 'finished_at'>): void {
-  stmt(db, 
+  stmt(db,
     `INSERT INTO agent_runs (id, org_id, user_id, chat_id, message_uuid, answer_uuid, environment_id, provider, model, question, status, created_at)
      VALUES (@id, @org_id, @user_id, @chat_id, @message_uuid, @answer_uuid, @environment_id, @provider, @model, @question, 'running', @created_at)`,
   ).run(row);
@@ -56,20 +44,6 @@ export function latestRun(db: Db, orgId: string, chatId: string): RunRow | undef
 /** Runs left running by a previous process are marked failed at start. */
 export function failOrphanedRuns(db: Db, at: number): number {
   return stmt(db, `UPDATE agent_runs SET status = 'failed', answer = COALESCE(answer, 'Interrupted by a restart'), finished_at = ? WHERE status = 'running'`).run(at).changes;
-}
-
-const insertEventSql = 'INSERT INTO agent_events (run_id, type, data, created_at) VALUES (?, ?, ?, ?)';
-
-/** Appends an event and returns it with its id. */
-export function appendEvent(db: Db, run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent, at: number): StoredEvent {
-  const info = stmt(db, insertEventSql).run(run.id, event.type, JSON.stringify(event), at);
-  return { id: Number(info.lastInsertRowid), run_id: run.id, chat_id: run.chat_id, created_at: at, event };
-}
-
-/** Events of a run after an id, in order. */
-export function eventsAfter(db: Db, run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
-  const rows = stmt(db, 'SELECT id, data, created_at FROM agent_events WHERE run_id = ? AND id > ? ORDER BY id').all(run.id, afterId) as { id: number; data: string; created_at: number }[];
-  return rows.map((r) => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));
 }
 
 export function insertFeedback(db: Db, f: { id: string; runId: string; userId: string; text: string; at: number }): void {
@@ -94,7 +68,7 @@ export interface UsageRow {
 }
 
 export function insertUsage(db: Db, u: UsageRow): void {
-  stmt(db, 
+  stmt(db,
     `INSERT INTO agent_usage (run_id, org_id, user_id, provider, model, input_tokens, output_tokens, queries, credits, created_at)
      VALUES (@run_id, @org_id, @user_id, @provider, @model, @input_tokens, @output_tokens, @queries, @credits, @created_at)`,
   ).run(u);

@@ -101,8 +101,10 @@ export async function executeRun(
   }
   const now = clock.now();
   try {
-    finishRun(db, run.row.id, result.status, result.text, now);
-    insertUsage(db, {
+    // One commit for both rows.
+    db.transaction(() => {
+      finishRun(db, run.row.id, result.status, result.text, now);
+      insertUsage(db, {
       run_id: run.row.id,
       org_id: run.row.org_id,
       user_id: run.row.user_id,
@@ -111,9 +113,10 @@ export async function executeRun(
       input_tokens: result.usage.inputTokens,
       output_tokens: result.usage.outputTokens,
       queries: state.queries,
-      credits,
-      created_at: now,
-    });
+        credits,
+        created_at: now,
+      });
+    })();
   } catch (err) {
     deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
   }

@@ -1,10 +1,9 @@
 // rerun_agentic_query: runs an answer's queries again, with the caller's permissions, on fresh data.
 import type { Principal } from '../../auth/index.ts';
 import { NotFound } from '../../errors.ts';
-import type { Db } from '../../store/index.ts';
 import type { AgentEvent } from '../events.ts';
 import type { QueryRunner } from '../ports.ts';
-import { eventsAfter, type RunRow } from './event-log.ts';
+import type { RunRow } from './event-log.ts';
 
 export interface RerunTable {
   df_key: string;
@@ -17,14 +16,14 @@ export interface RerunTable {
   execution_ms: number;
 }
 
-/** Re-runs every table of a run's answer (or only `dfKey`); NotFound when there is none. */
+/** Re-runs every table of a run's answer (or only `dfKey`), given the run's events; NotFound when there is none. */
 export async function rerunQueries(
-  deps: { db: Db; queries: QueryRunner; rowLimit: number },
+  deps: { queries: QueryRunner; rowLimit: number },
   principal: Principal,
   run: RunRow,
+  events: AgentEvent[],
   dfKey: string | undefined,
 ): Promise<RerunTable[]> {
-  const events = eventsAfter(deps.db, run, 0).map((e) => e.event);
   const sqlByCall = new Map<string, Extract<AgentEvent, { type: 'sql' }>>();
   for (const e of events) if (e.type === 'sql' && e.ok) sqlByCall.set(e.call_id, e);
   const tables = events.filter((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table' && (dfKey === undefined || e.df_key === dfKey));

@@ -1,6 +1,6 @@
-// Runs: one per chat message, executed in the background. Every event is stored before it is
-// delivered; subscribers replay the log and then follow live. Feedback and stop requests reach the
-// loop through a small control object.
+// Runs: one per chat message, executed in the background. Every event joins the run's log (the
+// journal, committed once per event-loop turn) before it is delivered; subscribers replay the log and
+// then follow live. Feedback and stop requests reach the loop through a small control object.
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
@@ -13,7 +13,8 @@ import type { AgentEvent, StoredEvent } from '../events.ts';
 import type { AgentPorts } from '../ports.ts';
 import type { LlmProvider } from '../providers/types.ts';
 import { DEFAULT_TOOLS, type AgentTool } from '../tools/index.ts';
-import { appendEvent, eventsAfter, failOrphanedRuns, getRun, insertFeedback, insertRun, latestRun, type RunRow } from './event-log.ts';
+import { failOrphanedRuns, getRun, insertFeedback, insertRun, latestRun, type RunRow } from './event-log.ts';
+import { EventJournal } from './event-journal.ts';
 import { executeRun, type ActiveRun } from './execute-run.ts';
 import { LiveBus } from './live-bus.ts';
 
@@ -58,10 +59,14 @@ export class ChatNotFound extends NotFound {
 /** The agent service: starts runs, lets their owner follow, steer and stop them. */
 export class AgentRuns {
   readonly bus: LiveBus;
+  private journal: EventJournal;
   private active = new Map<string, ActiveRun>();
+  /** Chats (`org/chat`) with a run starting or running: a second start is refused at once. */
+  private busyChats = new Set<string>();
 
   constructor(private deps: AgentDeps) {
     this.bus = new LiveBus(deps.log);
+    this.journal = new EventJournal(deps.db, deps.log);
     const orphans = failOrphanedRuns(deps.db, deps.clock.now());
     if (orphans > 0) deps.log.warn({ runs: orphans }, 'marked agent runs interrupted by a restart as failed');
     deps.shutdown.addEventListener('abort', () => {
@@ -71,15 +76,52 @@ export class AgentRuns {
 
   /** Starts a run in the background; rejects another user's chat (404) and a second run on one chat (409). */
   async start(principal: Principal, input: StartRunInput): Promise<StartedRun> {
-    const { db, clock, ports, provider } = this.deps;
+    const { db, ports } = this.deps;
     if (input.quickFix && input.environmentId === undefined) input = { ...input, environmentId: (await ports.knowledge.startQuickFix(principal)).id };
     const environmentName = await ports.knowledge.environmentName(principal, input.environmentId);
-    await ports.chats.ensureChat(principal, { chatId: input.chatId, ...(input.environmentId && environmentName ? { environment: { id: input.environmentId, name: environmentName } } : {}) });
     const previous = latestRun(db, principal.orgId, input.chatId);
     if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
-    if (previous && this.active.has(previous.id)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
-    const history = input.history ?? (await ports.chats.history(principal, input.chatId));
-    const run: Omit<RunRow, 'status' | 'answer' | 'finished_at'> = {
+    const chatKey = `${principal.orgId}/${input.chatId}`;
+    if (this.busyChats.has(chatKey)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
+    this.busyChats.add(chatKey);
+    let run: Omit<RunRow, 'status' | 'answer' | 'finished_at'>;
+    let history: { role: 'user' | 'assistant'; content: string }[];
+    try {
+      // The history is read before the question joins the chat.
+      history = input.history ?? (await ports.chats.history(principal, input.chatId));
+      run = this.newRun(principal, input);
+      const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
+      await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}) });
+      insertRun(db, run);
+    } catch (err) {
+      this.busyChats.delete(chatKey);
+      throw err;
+    }
+    const stop = new AbortController();
+    const active: ActiveRun = { row: run, principal, feedback: [], stop, hardStop: new AbortController(), stopAnnounced: false };
+    this.active.set(run.id, active);
+    this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
+    // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
+    // questions every asker gets run_started first, and no model call is made sooner or later in total.
+    const done = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => executeRun({ ...this.deps, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName }))
+      .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
+      .then((): RunRow => {
+        this.active.delete(run.id);
+        this.busyChats.delete(chatKey);
+        try {
+          return getRun(db, run.id)!;
+        } catch {
+          // The store closed under a run at shutdown: report what is known.
+          return { ...run, status: 'failed', answer: null, finished_at: null };
+        }
+      });
+    return { runId: run.id, chatId: run.chat_id, messageUuid: run.message_uuid, answerUuid: run.answer_uuid, done };
+  }
+
+  private newRun(principal: Principal, input: StartRunInput): Omit<RunRow, 'status' | 'answer' | 'finished_at'> {
+    const { clock, provider } = this.deps;
+    return {
       id: newId(),
       org_id: principal.orgId,
       user_id: principal.userId,
@@ -92,36 +134,21 @@ export class AgentRuns {
       question: input.message,
       created_at: clock.now(),
     };
-    insertRun(db, run);
-    await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid });
-    const stop = new AbortController();
-    const active: ActiveRun = { row: run, principal, feedback: [], stop, hardStop: new AbortController(), stopAnnounced: false };
-    this.active.set(run.id, active);
-    this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
-    const done = executeRun({ ...this.deps, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName })
-      .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
-      .then((): RunRow => {
-        this.active.delete(run.id);
-        try {
-          return getRun(db, run.id)!;
-        } catch {
-          // The store closed under a run at shutdown: report what is known.
-          return { ...run, status: 'failed', answer: null, finished_at: null };
-        }
-      });
-    return { runId: run.id, chatId: run.chat_id, messageUuid: run.message_uuid, answerUuid: run.answer_uuid, done };
   }
 
-  /** Stores an event and delivers it; a closed store (shutdown) only loses the event. */
+  /** Adds an event to the run's log and delivers it. */
   private emit(run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent): void {
-    let stored: StoredEvent;
-    try {
-      stored = appendEvent(this.deps.db, run, event, this.deps.clock.now());
-    } catch (err) {
-      this.deps.log.warn({ err, run_id: run.id }, 'could not store an agent event');
-      return;
-    }
-    this.bus.publish(stored);
+    this.bus.publish(this.journal.append(run, event, this.deps.clock.now()));
+  }
+
+  /** A run's events after an id (all of them by default), in order. */
+  events(run: Pick<RunRow, 'id' | 'chat_id'>, afterId = 0): StoredEvent[] {
+    return this.journal.after(run, afterId);
+  }
+
+  /** Commits the events of this turn now (at shutdown, before the store closes). */
+  flush(): void {
+    this.journal.flush();
   }
 
   /** The caller's latest run of a chat, or ChatNotFound (also for other users' chats). */
@@ -149,7 +176,7 @@ export class AgentRuns {
       }
     };
     // Replay and attach in one synchronous block: nothing can be appended in between.
-    const past = eventsAfter(this.deps.db, run, afterId);
+    const past = this.journal.after(run, afterId);
     const live = this.active.has(run.id);
     const stopListening = live
       ? this.bus.listen(run.id, (e) => {

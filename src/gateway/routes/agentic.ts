@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import { rerunQueries, type AgentEvent, type RunRow, type StartRunInput } from '../../agent/index.ts';
 import type { Principal } from '../../auth/index.ts';
-import { eventsAfter } from '../../agent/runs/event-log.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
@@ -100,7 +99,8 @@ export function agenticRoutes(s: Services) {
       summary: 'Runs the queries of an agent answer again on fresh data, with the caller\'s permissions',
       handler: async ({ body, principal }) => {
         const run = runOfAnswer(s, principal!, body.chat_id, body.message_uuid);
-        const tables = await rerunQueries({ db: s.store.db, queries: s.agentPorts.queries, rowLimit: s.config.agent.rowLimit }, principal!, run, body.df_key);
+        const events = s.agent.events(run).map((e) => e.event);
+        const tables = await rerunQueries({ queries: s.agentPorts.queries, rowLimit: s.config.agent.rowLimit }, principal!, run, events, body.df_key);
         return { chat_id: body.chat_id, answer_uuid: run.answer_uuid, tables };
       },
     }),
@@ -120,7 +120,7 @@ function runOfAnswer(s: Services, principal: Principal, chatId: string, messageU
 
 /** The complete response of a finished run, from its event log. */
 function responseOf(s: Services, run: RunRow) {
-  const events = eventsAfter(s.store.db, run, 0).map((e) => e.event);
+  const events = s.agent.events(run).map((e) => e.event);
   const pick = <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
   const completed = pick('completed')[0];
   return {

@@ -1,0 +1,79 @@
+// The agent's event log with group commit. An event gets its id and joins the log at once, so it
+// can be delivered at once; it reaches SQLite with every other event of the same event-loop turn in
+// one transaction. A commit costs far more than an insert (on this kind of disk ~80 µs against ~5 µs),
+// and hundreds of streaming runs append thousands of events a second. Until its turn's commit an
+// event is read from memory, so readers see the same log either way. A crash loses at most the
+// events of one turn; the run is then marked failed at the next start, as any interrupted run.
+//
+// Ids are assigned here rather than by SQLite: one process owns a data directory (README), and the
+// next id continues after the highest one ever used, so ids stay increasing across restarts.
+import type { Logger } from '../../log.ts';
+import { statement, type Db } from '../../store/index.ts';
+import type { AgentEvent, StoredEvent } from '../events.ts';
+import type { RunRow } from './event-log.ts';
+
+const INSERT = 'INSERT INTO agent_events (id, run_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)';
+const AFTER = 'SELECT id, data, created_at FROM agent_events WHERE run_id = ? AND id > ? ORDER BY id';
+
+export class EventJournal {
+  private lastId: number;
+  private pending: StoredEvent[] = [];
+  private scheduled = false;
+
+  constructor(
+    private db: Db,
+    private log: Logger,
+  ) {
+    const row = db
+      .prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'agent_events'), 0), COALESCE((SELECT MAX(id) FROM agent_events), 0)) AS last`)
+      .get() as { last: number };
+    this.lastId = row.last;
+  }
+
+  /** Appends an event to the run's log; it is readable (and deliverable) at once, durable after this turn. */
+  append(run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent, at: number): StoredEvent {
+    const stored: StoredEvent = { id: ++this.lastId, run_id: run.id, chat_id: run.chat_id, created_at: at, event };
+    this.pending.push(stored);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+    return stored;
+  }
+
+  /** Events of a run after an id, in order: committed ones from SQLite, then those of this turn. */
+  after(run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
+    const rows = statement(this.db, AFTER).all(run.id, afterId) as { id: number; data: string; created_at: number }[];
+    const committed = rows.map((r): StoredEvent => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));
+    return [...committed, ...this.pending.filter((e) => e.run_id === run.id && e.id > afterId)];
+  }
+
+  /**
+   * Commits the pending events in one transaction. An event whose run is gone (its chat was deleted
+   * meanwhile) is dropped alone; with the store closed (shutdown) the batch is lost and logged.
+   */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    let dropped = 0;
+    try {
+      const insert = statement(this.db, INSERT);
+      this.db.transaction(() => {
+        for (const e of batch) {
+          try {
+            insert.run(e.id, e.run_id, e.event.type, JSON.stringify(e.event), e.created_at);
+          } catch {
+            // A failed INSERT rolls back only itself; the rest of the batch commits.
+            dropped++;
+          }
+        }
+      })();
+    } catch (err) {
+      dropped = batch.length;
+      this.log.warn({ err }, 'could not store agent events');
+    }
+    if (dropped > 0) this.log.warn({ events: dropped }, 'agent events not stored');
+  }
+}
