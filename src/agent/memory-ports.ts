@@ -91,12 +91,12 @@ export function memoryChats(): ChatRecorder & { chats: Map<string, MemoryChat> }
   };
   return {
     chats,
-    async recordUserMessage(p, { chatId, content, messageUuid, environment }) {
+    recordUserMessage(p, { chatId, content, messageUuid, environment }) {
       const key = `${p.orgId}/${chatId}`;
       if (!chats.has(key)) chats.set(key, { orgId: p.orgId, userId: p.userId, chatId, environment: environment?.name, messages: [] });
       owned(p, chatId).messages.push({ role: 'user', content, messageUuid });
     },
-    async recordAnswer(p, input) {
+    recordAnswer(p, input) {
       owned(p, input.chatId).messages.push({ role: 'assistant', ...input });
     },
     async history(p, chatId) {

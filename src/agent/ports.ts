@@ -116,11 +116,12 @@ export interface AnswerRecord {
 
 /**
  * How the agent writes into chats (src/chats: appendMessage / recordAnswer). A chat of another user
- * answers NotFound (ChatNotFound), which the routes pass on as 404.
+ * answers NotFound (ChatNotFound), which the routes pass on as 404. The writes are synchronous (SQLite),
+ * so a run's bookkeeping commits with its own rows in one transaction.
  */
 export interface ChatRecorder {
   /** Records the question, creating the chat when new (tagged with the environment); another user's chat is ChatNotFound. */
-  recordUserMessage(principal: Principal, input: { chatId: string; content: string; messageUuid: string; environment?: { id: string; name: string } }): Promise<void>;
+  recordUserMessage(principal: Principal, input: { chatId: string; content: string; messageUuid: string; environment?: { id: string; name: string } }): void;
   recordAnswer(
     principal: Principal,
     input: {
@@ -132,7 +133,7 @@ export interface ChatRecorder {
       knowledgeCommit?: string;
       knowledgeItems: { kind: string; path: string }[];
     },
-  ): Promise<void>;
+  ): void;
   /** Earlier question/answer pairs of the chat, oldest first, for the model's memory of the conversation. */
   history(principal: Principal, chatId: string): Promise<{ role: 'user' | 'assistant'; content: string }[]>;
 }

@@ -135,10 +135,10 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
       },
     },
     chats: {
-      async recordUserMessage(p, { chatId, content, messageUuid, environment }) {
+      recordUserMessage(p, { chatId, content, messageUuid, environment }) {
         appendMessage(chatDeps, p, { chatId, role: 'user', content, messageUuid, agentic: true, ...(environment ? { environment } : {}) });
       },
-      async recordAnswer(p, { chatId, content, messageUuid, answer, credits, knowledgeCommit, knowledgeItems }) {
+      recordAnswer(p, { chatId, content, messageUuid, answer, credits, knowledgeCommit, knowledgeItems }) {
         recordAnswer(chatDeps, p, { chatId, content, messageUuid, answer, credits, knowledgeItems, ...(knowledgeCommit ? { knowledgeCommit } : {}) });
       },
       async history(p, chatId) {

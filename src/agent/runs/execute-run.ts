@@ -85,8 +85,9 @@ export async function executeRun(
   }
   if (result.status === 'completed' && run.stop.signal.aborted) result = { ...result, status: 'stopped' };
   const credits = computeCredits(result.usage, state.queries, config.credits);
-  try {
-    await ports.chats.recordAnswer(run.principal, {
+  const now = clock.now();
+  const recordAnswer = () =>
+    ports.chats.recordAnswer(run.principal, {
       chatId: run.row.chat_id,
       content: result.text,
       messageUuid: run.row.answer_uuid,
@@ -95,16 +96,9 @@ export async function executeRun(
       knowledgeCommit: state.knowledgeCommit,
       knowledgeItems: [...state.knowledgeItems.values()],
     });
-  } catch (err) {
-    deps.log.error({ err, run_id: run.row.id }, 'could not record the answer');
-    emit({ type: 'error', code: 'ANSWER_NOT_RECORDED', message: 'The answer could not be saved in the chat' });
-  }
-  const now = clock.now();
-  try {
-    // One commit for both rows.
-    db.transaction(() => {
-      finishRun(db, run.row.id, result.status, result.text, now);
-      insertUsage(db, {
+  const finish = () => {
+    finishRun(db, run.row.id, result.status, result.text, now);
+    insertUsage(db, {
       run_id: run.row.id,
       org_id: run.row.org_id,
       user_id: run.row.user_id,
@@ -113,12 +107,24 @@ export async function executeRun(
       input_tokens: result.usage.inputTokens,
       output_tokens: result.usage.outputTokens,
       queries: state.queries,
-        credits,
-        created_at: now,
-      });
+      credits,
+      created_at: now,
+    });
+  };
+  try {
+    // The answer, the run's end and its usage in one commit.
+    db.transaction(() => {
+      recordAnswer();
+      finish();
     })();
   } catch (err) {
-    deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
+    deps.log.error({ err, run_id: run.row.id }, 'could not record the answer');
+    emit({ type: 'error', code: 'ANSWER_NOT_RECORDED', message: 'The answer could not be saved in the chat' });
+    try {
+      db.transaction(finish)();
+    } catch (err) {
+      deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
+    }
   }
   emit({
     type: 'completed',

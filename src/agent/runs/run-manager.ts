@@ -84,15 +84,17 @@ export class AgentRuns {
     const chatKey = `${principal.orgId}/${input.chatId}`;
     if (this.busyChats.has(chatKey)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
     this.busyChats.add(chatKey);
-    let run: Omit<RunRow, 'status' | 'answer' | 'finished_at'>;
+    const run = this.newRun(principal, input);
     let history: { role: 'user' | 'assistant'; content: string }[];
     try {
       // The history is read before the question joins the chat.
       history = input.history ?? (await ports.chats.history(principal, input.chatId));
-      run = this.newRun(principal, input);
       const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
-      await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}) });
-      insertRun(db, run);
+      // One commit for the question, the chat it may create, and the run.
+      db.transaction(() => {
+        ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}) });
+        insertRun(db, run);
+      })();
     } catch (err) {
       this.busyChats.delete(chatKey);
       throw err;
