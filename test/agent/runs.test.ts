@@ -88,3 +88,29 @@ test('a second run in a chat while one is running is refused with RUN_IN_PROGRES
   t.is((err as { code?: string }).code, 'RUN_IN_PROGRESS');
   await first.done;
 });
+
+test('an answer the chat cannot save still ends the run, with ANSWER_NOT_RECORDED and its usage', async (t) => {
+  const s = await setup();
+  t.teardown(s.close);
+  const chats = { ...s.ports.chats, recordAnswer: () => {
+    throw new Error('disk full');
+  } };
+  const runs = new AgentRuns({ db: s.store.db, clock: s.clock, log: createLogger('silent'), config: agentConfig, provider: offlineProvider({ clock: s.clock }), ports: { ...s.ports, chats }, shutdown: s.shutdown.signal });
+  const started = await runs.start(principal, { chatId: 'unsaved', message: 'How many orders?', environmentId: undefined });
+  const row = await started.done;
+  t.is(row.status, 'completed');
+  const types = runs.events(row).map((e) => e.event);
+  t.like(types.find((e) => e.type === 'error'), { code: 'ANSWER_NOT_RECORDED' });
+  t.is(types.at(-1)?.type, 'completed');
+  t.like(usageTotals(s.store.db, { orgId: 'o1', userId: 'u1' }), { runs: 1, queries: 1 });
+});
+
+test('two starts racing on one chat: exactly one runs, the other is refused with RUN_IN_PROGRESS', async (t) => {
+  const s = await setup();
+  t.teardown(s.close);
+  const results = await Promise.allSettled([0, 1].map(() => s.runs.start(principal, { chatId: 'race', message: 'How many orders?', environmentId: undefined })));
+  const won = results.filter((r) => r.status === 'fulfilled');
+  t.is(won.length, 1);
+  t.is(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as { code?: string }).code, 'RUN_IN_PROGRESS');
+  await (won[0] as PromiseFulfilledResult<{ done: Promise<unknown> }>).value.done;
+});
