@@ -2,6 +2,7 @@
 // arrives as input_json_delta fragments; tool results go back as user tool_result blocks.
 import Anthropic from '@anthropic-ai/sdk';
 import { LlmError, toLlmError } from './errors.ts';
+import { nodeFetch } from './node-fetch.ts';
 import type { FinishReason, LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent } from './types.ts';
 
 export interface AnthropicProviderOptions {
@@ -16,7 +17,7 @@ export interface AnthropicProviderOptions {
 /** Builds a provider for the Anthropic Messages API. */
 export function anthropicProvider(opts: AnthropicProviderOptions): LlmProvider {
   const client = opts.apiKey
-    ? new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseUrl, timeout: opts.timeoutMs ?? 120_000, maxRetries: opts.maxRetries ?? 3 })
+    ? new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseUrl, timeout: opts.timeoutMs ?? 120_000, maxRetries: opts.maxRetries ?? 3, fetch: nodeFetch })
     : undefined;
   return {
     name: 'anthropic',

@@ -29,7 +29,8 @@ export function toLlmError(provider: string, err: unknown): LlmError {
   if (err instanceof LlmError) return err;
   const e = err as { status?: unknown; name?: unknown; message?: unknown };
   const status = typeof e?.status === 'number' ? e.status : undefined;
-  const name = typeof e?.name === 'string' ? e.name : '';
+  // The OpenAI SDK leaves `name` as 'Error' on its connection errors; their class names tell them apart.
+  const name = `${typeof e?.name === 'string' ? e.name : ''} ${(err as object | null)?.constructor?.name ?? ''}`;
   const detail = typeof e?.message === 'string' ? e.message.slice(0, 300) : String(err);
   if (status === 401 || status === 403) return new LlmError('LLM_AUTH_FAILED', `${provider} rejected the API key (HTTP ${status}); check SEXTANT_LLM_API_KEY`, status);
   if (status === 429) return new LlmError('LLM_RATE_LIMITED', `${provider} is rate limiting requests (retries exhausted)`, status);

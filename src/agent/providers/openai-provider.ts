@@ -3,6 +3,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { LlmError, toLlmError } from './errors.ts';
+import { nodeFetch } from './node-fetch.ts';
 import type { FinishReason, LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent, ToolSpec } from './types.ts';
 
 export interface OpenAiProviderOptions {
@@ -19,7 +20,7 @@ export function openAiProvider(opts: OpenAiProviderOptions): LlmProvider {
   const keyless = !opts.apiKey && !opts.baseUrl;
   const client = keyless
     ? undefined
-    : new OpenAI({ apiKey: opts.apiKey ?? 'not-needed', baseURL: opts.baseUrl, timeout: opts.timeoutMs ?? 120_000, maxRetries: opts.maxRetries ?? 3 });
+    : new OpenAI({ apiKey: opts.apiKey ?? 'not-needed', baseURL: opts.baseUrl, timeout: opts.timeoutMs ?? 120_000, maxRetries: opts.maxRetries ?? 3, fetch: nodeFetch });
   return {
     name: 'openai',
     model: opts.model,
