@@ -11,7 +11,7 @@ import { constants, open as openCallback } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
-import { Transform, type Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -47,18 +47,13 @@ export async function copyDuckDbCsv({ conn, sql, out, dir, end = true, newLine =
   const fifo = join(work, 'out.csv');
   try {
     await run('mkfifo', ['-m', '600', fifo]);
-    let bytes = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        bytes += chunk.length;
-        cb(null, chunk);
-      },
-    });
     // The query sits on lines of its own so a trailing `--` comment cannot swallow the wrapper.
     const body = sql.replace(/[\s;]+$/, '');
     const lineEnd = newLine === 'crlf' ? ", NEW_LINE '\\r\\n'" : '';
     const copy = conn.run(`COPY (\n${body}\n) TO '${fifo.replaceAll("'", "''")}' (FORMAT csv, HEADER${lineEnd})`);
-    const piping = openReader(fifo).then((reader) => pipeline(reader, counter, out, { end }));
+    // The socket counts the bytes it read, so no counting stage sits between the pipe and `out`.
+    let reader: Socket | undefined;
+    const piping = openReader(fifo).then((r) => pipeline((reader = r), out, { end }));
     const [copied, piped] = await Promise.allSettled([
       copy.catch(async (err: unknown) => {
         // DuckDB failed (maybe before opening the pipe): let the reader see an end instead of waiting.
@@ -74,7 +69,7 @@ export async function copyDuckDbCsv({ conn, sql, out, dir, end = true, newLine =
     ]);
     if (piped.status === 'rejected') throw destinationGone(piped.reason) ? new ExportAborted() : piped.reason;
     if (copied.status === 'rejected') throw copied.reason;
-    return { rows: Number(copied.value.rowsChanged), bytes };
+    return { rows: Number(copied.value.rowsChanged), bytes: reader?.bytesRead ?? 0 };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
