@@ -3,8 +3,8 @@
 // small kernel buffer gives backpressure both ways: a slow client slows DuckDB, memory stays flat.
 // The pipe holds only 64 KB, so DuckDB waits on every read we make: the reader is a socket on the
 // event loop (epoll), which drains the pipe as soon as it fills, rather than a file stream whose every
-// read is a round trip through the thread pool (DuckDB's rate through the pipe: about 0.6 of a plain
-// COPY to a file instead of about 0.45, bench/downloads.ts).
+// read is a round trip through the thread pool (in a probe reading into /dev/null, one DuckDB thread
+// went from about 0.55 to about 0.65 of its rate into a file; bench/downloads.ts is too noisy to show it).
 // Linux/macOS only (mkfifo). For a locked-down instance, `dir` must be allowed (its temp_directory is).
 import { execFile } from 'node:child_process';
 import { constants, open as openCallback } from 'node:fs';
