@@ -3,9 +3,9 @@
 // fetch client that discards the bytes. The caller is a regular user with a row filter, so the
 // governed path (guard, row-level security, query log) is what is measured. The client is curl in a
 // child process when it exists (so the RSS is the gateway's), else fetch in this process. The row count
-// is the server's own, from the query log.
+// is the server's own, from the query log. The reference is DuckDB's COPY of the same table (copy-reference.ts).
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,17 +18,7 @@ import { createConnection } from '../src/data/connections/index.ts';
 import { createMemoryTableDocs } from '../src/data/table-docs-memory.ts';
 import { createLogger } from '../src/log.ts';
 import { listen } from '../src/server.ts';
-
-export interface EndpointMeasure {
-  method: string;
-  rows: number;
-  seconds: number;
-  peakRss: number;
-  startRss: number;
-  bytes: number;
-}
-
-type Measured = <T>(fn: () => Promise<T>) => Promise<{ value: T; seconds: number; peakRss: number; startRss: number }>;
+import { copyReferences, type Measured, type RawMeasure } from './copy-reference.ts';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -41,19 +31,26 @@ async function freePort(): Promise<number> {
   });
 }
 
+interface Got {
+  status: number;
+  bytes: number;
+  /** Seconds until the first byte of the body (curl only). */
+  firstByte?: number;
+}
+
 /** Downloads `url` with curl into /dev/null; undefined when curl is missing. */
-function curl(url: string): Promise<{ status: number; bytes: number } | undefined> {
+function curl(url: string): Promise<Got | undefined> {
   return new Promise((resolve, reject) => {
-    execFile('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{size_download}', url], (err, stdout) => {
+    execFile('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{size_download} %{time_starttransfer}', url], (err, stdout) => {
       if (err) return (err as NodeJS.ErrnoException).code === 'ENOENT' ? resolve(undefined) : reject(err);
-      const [status, bytes] = stdout.trim().split(' ').map(Number);
-      resolve({ status: status!, bytes: bytes! });
+      const [status, bytes, firstByte] = stdout.trim().split(' ').map(Number);
+      resolve({ status: status!, bytes: bytes!, firstByte: firstByte! });
     });
   });
 }
 
 /** Downloads `url` with fetch in this process, discarding the body. */
-async function fetchAll(url: string): Promise<{ status: number; bytes: number }> {
+async function fetchAll(url: string): Promise<Got> {
   const res = await fetch(url);
   let bytes = 0;
   const reader = res.body!.getReader();
@@ -62,7 +59,7 @@ async function fetchAll(url: string): Promise<{ status: number; bytes: number }>
 }
 
 /** Streams `rows` rows through the endpoint, then DuckDB's COPY of the same table, in this run. */
-export async function benchEndpoint(rows: number, query: string, measured: Measured): Promise<EndpointMeasure[]> {
+export async function benchEndpoint(rows: number, query: string, measured: Measured): Promise<RawMeasure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'sextant-bench-endpoint-'));
   const root = join(dir, 'warehouse');
   mkdirSync(root);
@@ -89,7 +86,7 @@ export async function benchEndpoint(rows: number, query: string, measured: Measu
   docs.setTables('bench', undefined, [{ connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: "status <> 'unknown'" }] }]);
   const app = await createApp(config, { tableDocs: docs, log: createLogger('warn') });
   const running = await listen(app, { host: '127.0.0.1', port, graceMs: 1000 });
-  const results: EndpointMeasure[] = [];
+  const results: RawMeasure[] = [];
   try {
     const { db } = app.services.store;
     const clock = app.services.clock;
@@ -112,20 +109,12 @@ export async function benchEndpoint(rows: number, query: string, measured: Measu
       if (got.status !== 200) throw new Error(`download answered ${got.status}`);
       return got;
     });
+    // Before the first byte: credentials, the answer's lookup, opening the warehouse, guard, row filters.
+    if (e.value.firstByte !== undefined) console.log(`first byte after ${e.value.firstByte.toFixed(2)} s`);
     const logged = db.prepare("SELECT row_count FROM query_log WHERE org_id = 'bench' AND source = 'download_csv' ORDER BY rowid DESC LIMIT 1").get() as { row_count: number };
     results.push({ method: `GET /api/download_big_csv_agentic (governed, ${client})`, rows: logged.row_count, seconds: e.seconds, peakRss: e.peakRss, startRss: e.startRss, bytes: e.value.bytes });
 
-    const copy = join(dir, 'copy.csv');
-    const ref = await DuckDBInstance.create(':memory:', { threads: '2' });
-    const rc = await ref.connect();
-    try {
-      await rc.run(`ATTACH '${file}' AS wh (READ_ONLY)`);
-      const c = await measured(() => rc.run(`COPY (SELECT * FROM wh.orders) TO '${copy}' (FORMAT csv, HEADER)`));
-      results.push({ method: 'DuckDB COPY ... TO csv (same table, reference)', rows, seconds: c.seconds, peakRss: c.peakRss, startRss: c.startRss, bytes: statSync(copy).size });
-    } finally {
-      rc.closeSync();
-      ref.closeSync();
-    }
+    results.push(...(await copyReferences(measured, { sql: 'SELECT * FROM wh.orders', file: join(dir, 'copy.csv'), rows, attach: file })));
   } finally {
     await running.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -77,6 +77,8 @@ export interface DriverContext {
   allowedDirectories?: string[];
   /** DuckDB only: a private, empty folder for the CSV pipe of csvCopy (also allowed to the session). */
   exportDirectory?: string;
+  /** DuckDB only: worker threads of the session; default 2. */
+  threads?: number;
 }
 
 /** Builds a driver for a connection type; kept in a registry so new warehouses plug in by type. */

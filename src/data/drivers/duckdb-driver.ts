@@ -13,7 +13,7 @@ export async function openDuckDb(settings: ConnectionSettings, ctx: DriverContex
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
-    threads: '2',
+    threads: String(ctx.threads ?? 2),
   });
   const conn = await instance.connect();
   try {

@@ -1,12 +1,17 @@
-// The fast path for DuckDB: DuckDB's own parallel CSV writer (`COPY ... TO`) writes into a named pipe
+// The fast path for DuckDB: DuckDB's own CSV writer (`COPY ... TO`) writes into a named pipe
 // that we read and pipe to `out`. Node never converts a value, so the rate is DuckDB's, and the pipe's
 // small kernel buffer gives backpressure both ways: a slow client slows DuckDB, memory stays flat.
+// The pipe holds only 64 KB, so DuckDB waits on every read we make: the reader is a socket on the
+// event loop (epoll), which drains the pipe as soon as it fills, rather than a file stream whose every
+// read is a round trip through the thread pool (in a probe reading into /dev/null, one DuckDB thread
+// went from about 0.55 to about 0.65 of its rate into a file; bench/downloads.ts is too noisy to show it).
 // Linux/macOS only (mkfifo). For a locked-down instance, `dir` must be allowed (its temp_directory is).
 import { execFile } from 'node:child_process';
-import { constants, createReadStream } from 'node:fs';
+import { constants, open as openCallback } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
-import { Transform, type Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -27,6 +32,13 @@ export interface DuckDbCsvOptions {
 }
 
 const run = promisify(execFile);
+const openFd = promisify(openCallback);
+
+/** The pipe's read end as a socket; opening waits (in the thread pool) until DuckDB opens the other end. */
+async function openReader(fifo: string): Promise<Socket> {
+  const fd = await openFd(fifo, constants.O_RDONLY);
+  return new Socket({ fd, readable: true, writable: false });
+}
 
 /** Streams the result of `sql` as CSV (header, comma, LF line ends, DuckDB's value text) into `out`. */
 export async function copyDuckDbCsv({ conn, sql, out, dir, end = true, newLine = 'lf' }: DuckDbCsvOptions): Promise<ExportStats> {
@@ -35,18 +47,13 @@ export async function copyDuckDbCsv({ conn, sql, out, dir, end = true, newLine =
   const fifo = join(work, 'out.csv');
   try {
     await run('mkfifo', ['-m', '600', fifo]);
-    let bytes = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        bytes += chunk.length;
-        cb(null, chunk);
-      },
-    });
     // The query sits on lines of its own so a trailing `--` comment cannot swallow the wrapper.
     const body = sql.replace(/[\s;]+$/, '');
     const lineEnd = newLine === 'crlf' ? ", NEW_LINE '\\r\\n'" : '';
     const copy = conn.run(`COPY (\n${body}\n) TO '${fifo.replaceAll("'", "''")}' (FORMAT csv, HEADER${lineEnd})`);
-    const piping = pipeline(createReadStream(fifo, { highWaterMark: 256 * 1024 }), counter, out, { end });
+    // The socket counts the bytes it read, so no counting stage sits between the pipe and `out`.
+    let reader: Socket | undefined;
+    const piping = openReader(fifo).then((r) => pipeline((reader = r), out, { end }));
     const [copied, piped] = await Promise.allSettled([
       copy.catch(async (err: unknown) => {
         // DuckDB failed (maybe before opening the pipe): let the reader see an end instead of waiting.
@@ -62,7 +69,7 @@ export async function copyDuckDbCsv({ conn, sql, out, dir, end = true, newLine =
     ]);
     if (piped.status === 'rejected') throw destinationGone(piped.reason) ? new ExportAborted() : piped.reason;
     if (copied.status === 'rejected') throw copied.reason;
-    return { rows: Number(copied.value.rowsChanged), bytes };
+    return { rows: Number(copied.value.rowsChanged), bytes: reader?.bytesRead ?? 0 };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

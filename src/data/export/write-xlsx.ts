@@ -1,7 +1,7 @@
 // Streams a result into an .xlsx workbook with exceljs' streaming WorkbookWriter: rows are committed
 // as they come, and a new sheet starts whenever one reaches the sheet row limit.
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type { Worksheet } from 'exceljs';
 import { AppError } from '../../errors.ts';
 import { xlsxCell } from './cell.ts';
 import { assertWritable, drained, ExportAborted, finished } from './drain.ts';
@@ -37,6 +37,8 @@ export async function writeXlsx(rows: AsyncIterable<RowBatch>, columns: readonly
   if (columns.length > EXCEL_MAX_COLUMNS) throw new ExportTooWide(columns.length);
   if (!Number.isInteger(rowsPerSheet) || rowsPerSheet < 1 || rowsPerSheet > EXCEL_DATA_ROWS_PER_SHEET) throw new RangeError('rowsPerSheet out of range');
   assertWritable(out);
+  // exceljs (about 17 MB of memory) loads with the first workbook rather than with the gateway.
+  const { default: ExcelJS } = await import('exceljs');
   // Shared strings and styles would be held in memory until the end; inline strings keep it flat.
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
   const types = columns.map((c) => c.type);
@@ -79,7 +81,7 @@ export async function writeXlsx(rows: AsyncIterable<RowBatch>, columns: readonly
  * whatever the answer, into the zip entry's input stream. Waiting until that input and `out` drain keeps
  * the backlog to a chunk or two instead of the whole sheet when the reader is slower than the query.
  */
-async function backpressure(sheet: ExcelJS.Worksheet, out: Writable): Promise<void> {
+async function backpressure(sheet: Worksheet, out: Writable): Promise<void> {
   const internals = sheet as unknown as { stream?: { pipes?: unknown } };
   const pipes = Array.isArray(internals.stream?.pipes) ? (internals.stream.pipes as Writable[]) : [];
   for (const entry of pipes) {

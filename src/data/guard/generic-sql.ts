@@ -1,14 +1,12 @@
 // Guard and table rewriting for PostgreSQL, MySQL/MariaDB and SQLite through node-sql-parser.
 // Fails closed: anything the parser cannot read, or any node the walk does not expect, is refused.
-import nodeSqlParser from 'node-sql-parser';
 import { QueryRefused } from '../errors.ts';
+import { sqlParser } from '../sql-parser.ts';
 import type { SqlDialect } from '../types.ts';
 import { isDeniedFunction, isSystemTable } from './deny-list.ts';
 import { dedupeTables, OPTIMIZATION_FENCE, quoteIdent, type GuardedQuery, type TableRef, type TableRewrite } from './table-ref.ts';
 
-const { Parser } = nodeSqlParser;
 type Node = Record<string, unknown>;
-const PARSER_DB: Record<Exclude<SqlDialect, 'duckdb'>, string> = { postgresql: 'postgresql', mysql: 'mysql', sqlite: 'sqlite' };
 const WRITE_TYPES = new Set(['insert', 'update', 'delete', 'replace', 'create', 'alter', 'drop', 'truncate', 'rename', 'grant', 'revoke', 'merge', 'upsert', 'lock', 'unlock', 'call', 'set', 'use', 'load_data', 'transaction']);
 
 const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null;
@@ -16,7 +14,7 @@ const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null;
 function parse(dialect: Exclude<SqlDialect, 'duckdb'>, sql: string): Node {
   let ast: unknown;
   try {
-    ast = new Parser().astify(sql, { database: PARSER_DB[dialect] });
+    ast = sqlParser(dialect).astify(sql, { database: dialect });
   } catch (err) {
     throw new QueryRefused('parse_error', `The statement could not be parsed as ${dialect} SQL; only plain SELECT queries are accepted (${(err as Error).message.slice(0, 200)})`);
   }
@@ -132,5 +130,5 @@ export function rewriteGeneric(q: GuardedQuery, rewrite: TableRewrite): string {
     holder[index] = { ...rest, expr: { ast: sub, parentheses: true }, as: alias };
   });
   if (!changed) return q.sql;
-  return new Parser().sqlify(tree as never, { database: PARSER_DB[dialect] });
+  return sqlParser(dialect).sqlify(tree as never, { database: dialect });
 }

@@ -1,7 +1,7 @@
 // Translates node-sql-parser's AST (PostgreSQL, MySQL/MariaDB, SQLite) into the lineage IR.
 // The AST is loosely typed and varies by dialect, so it is read defensively: identifiers arrive as
 // strings, `{ value }` or `{ expr: { value } }`; subqueries as `{ ast }`; set operations as a `_next` chain.
-import nodeSqlParser from 'node-sql-parser';
+import { sqlParser, type ParsedDialect } from '../sql-parser.ts';
 import { NotASingleSelect, SqlParseFailed } from './errors.ts';
 import type { CteIR, ExprIR, FromIR, ItemIR, QueryIR, SelectIR } from './ir.ts';
 
@@ -14,10 +14,10 @@ const asArray = (x: unknown): unknown[] => (Array.isArray(x) ? x : x === null ||
  * Parses one SELECT with node-sql-parser in `database` dialect; returns its IR and the parser's own
  * table list (`db.table`, CTE names included), which callers use as a cross-check.
  */
-export function parseWithNodeSqlParser(sql: string, database: string): { ir: QueryIR; tableList: string[] } {
+export function parseWithNodeSqlParser(sql: string, database: ParsedDialect): { ir: QueryIR; tableList: string[] } {
   let parsed: { ast: unknown; tableList: string[] };
   try {
-    parsed = new nodeSqlParser.Parser().parse(sql, { database });
+    parsed = sqlParser(database).parse(sql, { database });
   } catch (err) {
     throw new SqlParseFailed(database, firstLine(err));
   }

@@ -2,13 +2,14 @@
 // with exceljs and appended into tables: one per sheet, first row as header, types inferred per column.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { timestampValue } from '@duckdb/node-api';
-import ExcelJS from 'exceljs';
 
 type Scalar = string | number | boolean | Date | null;
 type ColumnType = 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'VARCHAR';
 
 /** Reads every sheet of `path` and creates a table for each; returns the table names created. */
 export async function loadXlsx(conn: DuckDBConnection, path: string, tableFor: (sheet: string, index: number) => string): Promise<string[]> {
+  // exceljs (about 17 MB of memory) loads with the first workbook rather than with the gateway.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.readFile(path);
   const tables: string[] = [];

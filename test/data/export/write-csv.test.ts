@@ -135,6 +135,36 @@ test('a slow destination holds the writer back, so buffering stays bounded', asy
   t.true(out.maxBuffered <= 16 * 1024 + 70 * 1024, `buffered ${out.maxBuffered}`);
 });
 
+test('the source is never pulled more than a chunk and a batch ahead of what a slow destination took', async (t) => {
+  const columns = cols('id', 'text');
+  const batchRows = 100;
+  let produced = 0;
+  async function* source(): AsyncIterable<RowBatch> {
+    for (let b = 0; b < 300; b++) {
+      const rows = Array.from({ length: batchRows }, (_, i) => [String(b * batchRows + i).padStart(6, '0'), 'x'.repeat(40)]);
+      produced += rows.length;
+      yield { columns, rows };
+    }
+  }
+  // Counts the lines it has taken, and how far the source was ahead of them at every write.
+  let taken = 0;
+  let maxLead = 0;
+  const out = new Writable({
+    highWaterMark: 16 * 1024,
+    write(chunk: Buffer, _enc, cb) {
+      maxLead = Math.max(maxLead, produced - taken);
+      for (const byte of chunk) if (byte === 0x0a) taken++;
+      setImmediate(cb);
+    },
+  });
+  const stats = await writeCsv(source(), columns, out);
+  t.is(stats.rows, 30_000);
+  t.is(taken, 30_000 + 1);
+  // A line is 49 bytes: a 64 KB chunk is about 1,340 rows, the destination's 16 KB about 330 more, then
+  // one batch of 100. A writer that ignored backpressure would run ahead by most of the 30,000 rows.
+  t.true(maxLead <= 1_340 + 340 + batchRows, `ran ${maxLead} rows ahead`);
+});
+
 test('a destination that goes away stops the export and the source', async (t) => {
   const columns = cols('v');
   let closedSource = false;
