@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { startCheckpointer } from './checkpointer.ts';
 import { migrate } from './migrate.ts';
 
 export type Db = Database.Database;
@@ -22,9 +23,16 @@ export function openStore({ file }: { file: string }): Store {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  // Checkpoints run in a worker (checkpointer.ts); SQLite's own, inside a commit, stays only as a
+  // safety net far past the worker's threshold.
+  const checkpointer = file === ':memory:' ? undefined : startCheckpointer(file);
+  if (checkpointer) db.pragma('wal_autocheckpoint = 16384');
   return {
     db,
     tx: <T>(fn: () => T): T => db.transaction(fn)(),
-    close: () => db.close(),
+    close: () => {
+      checkpointer?.stop();
+      db.close();
+    },
   };
 }
