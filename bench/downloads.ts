@@ -1,7 +1,7 @@
 // Streams 1,000,000 rows from DuckDB to CSV and compares with DuckDB's own `COPY ... TO` CSV in the
 // same run: rows per second and peak memory (RSS, sampled every 10 ms). Two of our paths are measured:
 // - writeCsv over RowBatches (what every driver yields; DuckDB values converted to JS one by one),
-// - copyDuckDbCsv (DuckDB's CSV writer into a named pipe, piped by us to the destination).
+// - copyDuckDbCsv (DuckDB's CSV writer into a private file, streamed by us to the destination as it grows).
 // Then the same through the real endpoint: a running gateway serving GET /api/download_big_csv_agentic
 // (bench/download-endpoint.ts), beside a COPY of the same table in the same run. The reference is the
 // faster of COPY at one and at two threads (bench/copy-reference.ts); both are printed.
@@ -83,7 +83,7 @@ export async function benchDownloads(): Promise<void> {
     await conn.run('SET threads = 1');
     const viaPipe = join(dir, 'pipe.csv');
     const p = await measured(() => copyDuckDbCsv({ conn, sql, dir, out: createWriteStream(viaPipe) }));
-    results.push({ method: 'copyDuckDbCsv (COPY -> named pipe -> file, 1 thread)', rows: p.value.rows, seconds: p.seconds, peakRssMb: mb(p.peakRss), growthMb: mb(p.peakRss - p.startRss), bytes: statSync(viaPipe).size });
+    results.push({ method: 'copyDuckDbCsv (COPY -> growing file -> file, 1 thread)', rows: p.value.rows, seconds: p.seconds, peakRssMb: mb(p.peakRss), growthMb: mb(p.peakRss - p.startRss), bytes: statSync(viaPipe).size });
     await conn.run('SET threads = 2');
 
     for (const c of await copyReferences(measured, { sql, file: join(dir, 'copy.csv'), rows })) results.push(toMeasure(c));

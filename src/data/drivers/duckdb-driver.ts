@@ -22,7 +22,7 @@ export async function openDuckDb(settings: ConnectionSettings, ctx: DriverContex
       // Unqualified names resolve in the attached warehouse (and its configured schema).
       await conn.run(settings.schema ? `USE wh."${settings.schema.replace(/"/g, '""')}"` : 'USE wh');
     }
-    // The export folder holds only the CSV pipe: the session may write there and nowhere else.
+    // The export folder holds only the CSV file: the session may write there and nowhere else.
     const dirs = [...(ctx.allowedDirectories ?? []), ...(ctx.exportDirectory ? [ctx.exportDirectory] : [])].map(sqlString).join(', ');
     await conn.run(`SET allowed_directories = [${dirs}]`);
     await conn.run('SET enable_external_access = false');

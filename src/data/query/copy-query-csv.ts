@@ -1,8 +1,8 @@
 // CSV exports of DuckDB connections through DuckDB's own CSV writer (copyDuckDbCsv), at DuckDB's rate.
-// Safe because what reaches `COPY (...) TO <pipe>` is the governed statement: one SELECT after the
+// Safe because what reaches `COPY (...) TO <file>` is the governed statement: one SELECT after the
 // guard and the caller's row filters, bound by the engine as a SELECT, in a session that is locked
 // down (external access off, configuration locked) and may write only to a private, empty folder
-// holding the pipe. Other warehouses return undefined: callers use streamQuery and writeCsv.
+// holding the file. Other warehouses return undefined: callers use streamQuery and writeCsv.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,9 +31,8 @@ export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs,
   const dir = await mkdtemp(join(tmpdir(), 'sextant-export-'));
   let statement;
   try {
-    // One engine thread: the pipe, not the engine, paces the export (bench/downloads.ts). A second
-    // thread only competes with the gateway and the client for cores, and holds batches that wait
-    // their turn for the pipe in memory (about 100 MB more at 1,000,000 rows).
+    // One engine thread: on 2 cores COPY ran faster at one thread than at two (bench/downloads.ts prints
+    // both), as a second one competes with the gateway and the client, and it held ~100 MB more.
     statement = await governStatement(deps, { ...args, driverContext: { ...args.driverContext, exportDirectory: dir, threads: 1 } });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });

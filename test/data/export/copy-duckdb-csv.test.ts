@@ -18,7 +18,7 @@ class Collect extends Writable {
 }
 
 async function withDuck(fn: (conn: DuckDBConnection, dir: string) => Promise<void>, lockDown = false) {
-  const dir = mkdtempSync(join(tmpdir(), 'sextant-fifo-'));
+  const dir = mkdtempSync(join(tmpdir(), 'sextant-export-'));
   const instance = await DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
   try {
@@ -37,7 +37,7 @@ async function withDuck(fn: (conn: DuckDBConnection, dir: string) => Promise<voi
 }
 const leftovers: number[] = [];
 
-test('DuckDB writes the CSV itself through a pipe into the destination', async (t) => {
+test('DuckDB writes the CSV itself and it streams into the destination', async (t) => {
   await withDuck(async (conn, dir) => {
     const out = new Collect();
     const stats = await copyDuckDbCsv({ conn, dir, out, sql: `SELECT 1 AS id, 'a, "b"' AS txt, NULL AS nothing, DATE '2024-02-29' AS day, 1.50::DECIMAL(4,2) AS amount -- trailing comment\n;` });
@@ -48,11 +48,21 @@ test('DuckDB writes the CSV itself through a pipe into the destination', async (
   t.is(leftovers.at(-1), 0);
 });
 
-test('a failing query rejects without hanging and leaves no pipe behind', async (t) => {
+test('a failing query rejects without hanging and leaves no file behind', async (t) => {
   await withDuck(async (conn, dir) => {
     await t.throwsAsync(copyDuckDbCsv({ conn, dir, out: new Collect(), sql: 'SELECT * FROM missing_table' }), { message: /missing_table/ });
     // The connection is still usable.
     t.deepEqual((await conn.runAndReadAll('SELECT 42')).getRows(), [[42]]);
+  });
+  t.is(leftovers.at(-1), 0);
+});
+
+test('a query failing after some output fails the destination instead of ending it as if complete', async (t) => {
+  await withDuck(async (conn, dir) => {
+    const out = new Collect();
+    const sql = "SELECT CASE WHEN i < 300000 THEN i::VARCHAR ELSE error('boom at ' || i) END AS v FROM range(400000) t(i)";
+    await t.throwsAsync(copyDuckDbCsv({ conn, dir, out, sql }), { message: /boom at/ });
+    t.false(out.writableFinished);
   });
   t.is(leftovers.at(-1), 0);
 });
@@ -66,7 +76,7 @@ test('a destination that goes away stops DuckDB instead of blocking it', async (
   });
 });
 
-test('it works on an instance locked down to the pipe folder', async (t) => {
+test('it works on an instance locked down to the export folder', async (t) => {
   await withDuck(async (conn, dir) => {
     const out = new Collect();
     const stats = await copyDuckDbCsv({ conn, dir, out, sql: 'SELECT range AS n FROM range(100000)' });
