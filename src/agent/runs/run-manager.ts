@@ -121,6 +121,7 @@ export class AgentRuns {
     return { runId: run.id, chatId: run.chat_id, messageUuid: run.message_uuid, answerUuid: run.answer_uuid, done };
   }
 
+  /** The row of a new run, before it is stored. */
   private newRun(principal: Principal, input: StartRunInput): Omit<RunRow, 'status' | 'answer' | 'finished_at'> {
     const { clock, provider } = this.deps;
     return {
