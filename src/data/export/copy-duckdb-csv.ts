@@ -99,8 +99,8 @@ export async function copyDuckDbCsv({ conn, sql, out, dir, end = true, newLine =
     } catch (err) {
       // The destination went away (or DuckDB failed): stop DuckDB, and wait for it before removing its file.
       conn.interrupt();
-      const copied = await copy.then(() => undefined, (e: unknown) => e);
-      if (copied !== undefined && err === copied) throw err;
+      await copy.catch(() => undefined);
+      if (err === state.error) throw err;
       throw destinationGone(err) ? new ExportAborted() : err;
     }
     return { rows: Number((await copy).rowsChanged), bytes };
