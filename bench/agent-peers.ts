@@ -98,6 +98,9 @@ function timeOne(job: Job, i: number): Promise<Sample> {
           // An SSE event (Sextant's `event:` frames, the model's `data:` frames); comments and `retry:` are not.
           if (!/^(event|data):/m.test(frame)) continue;
           if (Number.isNaN(s.firstEvent)) s.firstEvent = at - started;
+          // Pieces of text arrive in Sextant's text_delta events; `completed` repeats the whole answer.
+          const type = /^event: (.*)$/m.exec(frame)?.[1];
+          if (type !== undefined && type !== 'text_delta') continue;
           for (const m of frame.matchAll(/(\d{13})\|/g)) {
             if (Number.isNaN(s.firstText)) s.firstText = at - started;
             s.delays.push(at - Number(m[1]));
