@@ -6,7 +6,6 @@ import { openStore, type Db } from '../../src/store/index.ts';
 
 const run = (id: string) => ({ id, org_id: 'o1', user_id: 'u1', chat_id: `chat-${id}`, message_uuid: 'm', answer_uuid: 'a', environment_id: null, provider: 'p', model: 'm', question: 'q', created_at: 1 });
 const committed = (db: Db) => db.prepare('SELECT id, run_id, type FROM agent_events ORDER BY id').all() as { id: number; run_id: string; type: string }[];
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 function setup() {
   const store = openStore({ file: ':memory:' });
@@ -15,17 +14,19 @@ function setup() {
   return store;
 }
 
-test('an event is readable at once and reaches SQLite with the rest of its turn', async (t) => {
+test('an event is readable at once and reaches SQLite with the others pending in one scheduled flush', (t) => {
   const store = setup();
   t.teardown(() => store.close());
-  const journal = new EventJournal(store.db, createLogger('silent'));
+  const flushes: (() => void)[] = [];
+  const journal = new EventJournal(store.db, createLogger('silent'), (flush) => flushes.push(flush));
   const a = journal.append(run('r1'), { type: 'text_delta', text: 'a' }, 10);
   const b = journal.append(run('r2'), { type: 'text_delta', text: 'b' }, 11);
   const c = journal.append(run('r1'), { type: 'text_delta', text: 'c' }, 12);
   t.deepEqual([a.id, b.id, c.id], [1, 2, 3]);
   t.deepEqual(committed(store.db), []);
   t.deepEqual(journal.after(run('r1'), 0).map((e) => e.id), [1, 3]);
-  await nextTurn();
+  t.is(flushes.length, 1);
+  flushes[0]!();
   t.deepEqual(committed(store.db).map((e) => e.id), [1, 2, 3]);
   t.deepEqual(journal.after(run('r1'), 1).map((e) => [e.id, e.event]), [[3, { type: 'text_delta', text: 'c' }]]);
 });

@@ -1,9 +1,10 @@
 // The agent's event log with group commit. An event gets its id and joins the log at once, so it
-// can be delivered at once; it reaches SQLite with every other event of the same event-loop turn in
-// one transaction. A commit costs far more than an insert (on this kind of disk ~80 µs against ~5 µs),
-// and hundreds of streaming runs append thousands of events a second. Until its turn's commit an
-// event is read from memory, so readers see the same log either way. A crash loses at most the
-// events of one turn; the run is then marked failed at the next start, as any interrupted run.
+// can be delivered at once; it reaches SQLite with every other event appended within FLUSH_MS, in one
+// transaction. A commit costs far more than an insert (on this kind of disk ~80 µs against ~5 µs), and
+// hundreds of streaming runs append thousands of events a second, most of them in event-loop turns of
+// their own. Until its commit an event is read from memory, so readers see the same log either way. A
+// crash loses at most the last FLUSH_MS of events; the run is then marked failed at the next start, as
+// any interrupted run.
 //
 // Ids are assigned here rather than by SQLite: one process owns a data directory (README), and the
 // next id continues after the highest one ever used, so ids stay increasing across restarts.
@@ -14,6 +15,11 @@ import type { RunRow } from './event-log.ts';
 
 const INSERT = 'INSERT INTO agent_events (id, run_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)';
 const AFTER = 'SELECT id, data, created_at FROM agent_events WHERE run_id = ? AND id > ? ORDER BY id';
+const FLUSH_MS = 10;
+
+/** When the pending events are committed: FLUSH_MS after the first of them, unless a test says otherwise. */
+export type FlushScheduler = (flush: () => void) => void;
+const afterFlushDelay: FlushScheduler = (flush) => void setTimeout(flush, FLUSH_MS);
 
 export class EventJournal {
   private lastId: number;
@@ -23,6 +29,7 @@ export class EventJournal {
   constructor(
     private db: Db,
     private log: Logger,
+    private schedule: FlushScheduler = afterFlushDelay,
   ) {
     const row = db
       .prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'agent_events'), 0), COALESCE((SELECT MAX(id) FROM agent_events), 0)) AS last`)
@@ -30,18 +37,18 @@ export class EventJournal {
     this.lastId = row.last;
   }
 
-  /** Appends an event to the run's log; it is readable (and deliverable) at once, durable after this turn. */
+  /** Appends an event to the run's log; it is readable (and deliverable) at once, durable after the next flush. */
   append(run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent, at: number): StoredEvent {
     const stored: StoredEvent = { id: ++this.lastId, run_id: run.id, chat_id: run.chat_id, created_at: at, event };
     this.pending.push(stored);
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      this.schedule(() => this.flush());
     }
     return stored;
   }
 
-  /** Events of a run after an id, in order: committed ones from SQLite, then those of this turn. */
+  /** Events of a run after an id, in order: committed ones from SQLite, then the pending ones. */
   after(run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
     const rows = statement(this.db, AFTER).all(run.id, afterId) as { id: number; data: string; created_at: number }[];
     const committed = rows.map((r): StoredEvent => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));

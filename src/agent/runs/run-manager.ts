@@ -1,6 +1,6 @@
 // Runs: one per chat message, executed in the background. Every event joins the run's log (the
-// journal, committed once per event-loop turn) before it is delivered; subscribers replay the log and
-// then follow live. Feedback and stop requests reach the loop through a small control object.
+// journal, committed in groups every few milliseconds) before it is delivered; subscribers replay
+// the log and then follow live. Feedback and stop requests reach the loop through a small control object.
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
