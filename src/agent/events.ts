@@ -44,3 +44,11 @@ export interface StoredEvent {
   created_at: number;
   event: AgentEvent;
 }
+
+const serialized = new WeakMap<AgentEvent, string>();
+/** The event as JSON, serialized once however often it is stored and sent (events are never changed once emitted). */
+export function eventJson(event: AgentEvent): string {
+  let json = serialized.get(event);
+  if (json === undefined) serialized.set(event, (json = JSON.stringify(event)));
+  return json;
+}

@@ -2,12 +2,12 @@
 // keep-alive comments while the model thinks, and a clean end when the run completes, the client
 // goes away (the run goes on) or the service shuts down.
 import type { Context } from 'koa';
-import type { RunRow, StoredEvent } from '../agent/index.ts';
+import { eventJson, type RunRow, type StoredEvent } from '../agent/index.ts';
 import type { Services } from './services.ts';
 
 /** Formats one stored event as an SSE frame. */
 export function sseFrame(e: StoredEvent): string {
-  return `id: ${e.id}\nevent: ${e.event.type}\ndata: ${JSON.stringify(e.event)}\n\n`;
+  return `id: ${e.id}\nevent: ${e.event.type}\ndata: ${eventJson(e.event)}\n\n`;
 }
 
 /** Streams a run's events after `afterId` to the response, then follows it live. */

@@ -10,7 +10,7 @@
 // next id continues after the highest one ever used, so ids stay increasing across restarts.
 import type { Logger } from '../../log.ts';
 import { statement, type Db } from '../../store/index.ts';
-import type { AgentEvent, StoredEvent } from '../events.ts';
+import { eventJson, type AgentEvent, type StoredEvent } from '../events.ts';
 import type { RunRow } from './event-log.ts';
 
 const INSERT = 'INSERT INTO agent_events (id, run_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)';
@@ -70,7 +70,7 @@ export class EventJournal {
       this.db.transaction(() => {
         for (const e of batch) {
           try {
-            insert.run(e.id, e.run_id, e.event.type, JSON.stringify(e.event), e.created_at);
+            insert.run(e.id, e.run_id, e.event.type, eventJson(e.event), e.created_at);
           } catch {
             // A failed INSERT rolls back only itself; the rest of the batch commits.
             dropped++;
