@@ -1,6 +1,5 @@
 // The self-contained build of the command-line tool: one ESM file bundling the CLI and its
 // dependencies (esbuild: the bundler tsx already uses), runnable with Node.js 20 or later.
-import { build } from 'esbuild';
 
 /** Platforms offered for download. The bundle is plain JavaScript, so one build serves every OS. */
 export const CLI_PLATFORMS = ['node'] as const;
@@ -8,8 +7,11 @@ export type CliPlatform = (typeof CLI_PLATFORMS)[number];
 
 /** Bundles src/cli into a single file; the caller caches it. */
 export async function buildCliBundle(): Promise<Buffer> {
+  // Loaded with the first download of the CLI, not by every gateway.
+  const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [new URL('../cli/run.ts', import.meta.url).pathname],
+    // Bundled from the sources, also when the gateway runs from the compiled build (dist).
+    entryPoints: [new URL('../../src/cli/run.ts', import.meta.url).pathname],
     bundle: true,
     platform: 'node',
     format: 'esm',

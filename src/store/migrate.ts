@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 
-const migrationsDir = new URL('./migrations/', import.meta.url);
+// Resolved through the repository's src so that the compiled build (dist/store) reads the same files.
+const migrationsDir = new URL('../../src/store/migrations/', import.meta.url);
 
 /** A numbered, forward-only schema change: `migrations/NNNN_name.sql`. */
 export interface Migration {
