@@ -102,7 +102,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(core.data, principal, connectionId, target) };
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
-  const provider = deps.llmProvider ?? createProvider(config.agent, clock);
+  const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
   const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal });
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };

@@ -53,3 +53,25 @@ test('no default exports and no file over 400 lines', (t) => {
   t.deepEqual(sources.filter((f) => /^export default/m.test(f.text)).map((f) => f.path), []);
   t.deepEqual(sources.filter((f) => f.text.split('\n').length > 400).map((f) => f.path), []);
 });
+
+// Each holds megabytes that a gateway needs only when the feature is used (an MCP client, OAuth, a
+// GitHub mirror, SMTP, SSO, a PostgreSQL or MySQL warehouse, a hosted model, a CLI download, Excel):
+// they load on first use, through import() or a module that is itself loaded so. bench/downloads.ts
+// judges the started gateway's memory.
+const ON_FIRST_USE = /^(oidc-provider|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|exceljs)(\/|$)/;
+
+test('a started gateway loads the libraries of optional features only on first use', (t) => {
+  const byPath = new Map(sources.map((f) => [f.path, f]));
+  const valueImports = (text: string) => [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  const loaded = new Set<string>();
+  const visit = (path: string) => {
+    const file = byPath.get(path);
+    if (!file || loaded.has(path)) return;
+    loaded.add(path);
+    for (const spec of valueImports(file.text)) if (spec.startsWith('.')) visit(relative(root, join(root, dirname(path), spec)));
+  };
+  visit('src/main.ts');
+  t.true(loaded.size > 100, 'the import graph was followed');
+  const offenders = [...loaded].flatMap((path) => valueImports(byPath.get(path)!.text).filter((spec) => ON_FIRST_USE.test(spec)).map((spec) => `${path}: ${spec}`));
+  t.deepEqual(offenders, []);
+});

@@ -7,8 +7,6 @@ export { usageTotals, getRun } from './runs/event-log.ts';
 export type { RunRow, RunStatus, UsageTotals } from './runs/event-log.ts';
 export { computeCredits } from './runs/credits.ts';
 export { createProvider } from './providers/create-provider.ts';
-export { openAiProvider } from './providers/openai-provider.ts';
-export { anthropicProvider } from './providers/anthropic-provider.ts';
 export { offlineProvider, OFFLINE_UNSUPPORTED } from './offline/offline-provider.ts';
 export { LlmError } from './providers/errors.ts';
 export type { LlmProvider, LlmRequest, LlmStreamEvent, LlmMessage, ToolSpec, ToolCall } from './providers/types.ts';

@@ -1,6 +1,5 @@
 // Opens a pull request for a mirrored environment on GitHub (or GitHub Enterprise via its API base
 // URL). Allowed to anyone in the organization; needs mirroring on.
-import { Octokit } from '@octokit/rest';
 import type { Principal } from '../auth/index.ts';
 import { Conflict } from '../errors.ts';
 import type { KnowledgeDeps } from './deps.ts';
@@ -24,6 +23,8 @@ export async function openPullRequest(deps: KnowledgeDeps, p: Principal, id: str
   const target = mirror.repository ? { owner: mirror.repository.split('/')[0]!, repo: mirror.repository.split('/')[1] ?? '' } : repositoryOf(mirror.url);
   if (!target?.owner || !target.repo) throw new Conflict('Set the mirror repository (owner/name) to open pull requests', 'MIRROR_REPOSITORY_UNKNOWN');
   if (!(await mirrorEnvironment(deps, p.orgId, env))) throw new Conflict('Could not push the environment to the mirror', 'MIRROR_PUSH_FAILED');
+  // Loaded here: only organizations with a GitHub mirror ever open a pull request.
+  const { Octokit } = await import('@octokit/rest');
   const octokit = new Octokit({
     auth: mirror.secret_sealed ? deps.secretBox.open(mirror.secret_sealed) : undefined,
     baseUrl: mirror.api_base_url ?? 'https://api.github.com',

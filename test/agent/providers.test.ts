@@ -1,8 +1,11 @@
 import test from 'ava';
 import { anthropicProvider } from '../../src/agent/providers/anthropic-provider.ts';
+import { createProvider } from '../../src/agent/providers/create-provider.ts';
 import { LlmError } from '../../src/agent/providers/errors.ts';
 import { openAiProvider } from '../../src/agent/providers/openai-provider.ts';
 import { collectTurn, type LlmProvider, type LlmRequest } from '../../src/agent/providers/types.ts';
+import { systemClock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
 import { startScriptedServer } from '../helpers/llm-servers.ts';
 
 const tools = [{ name: 'run_sql', description: 'Runs SQL', parameters: { type: 'object', properties: { sql: { type: 'string' } }, required: ['sql'] } }];
@@ -92,5 +95,13 @@ test('a missing key is a typed LLM_KEY_MISSING error', async (t) => {
   for (const p of [p1, p2]) {
     const err = await t.throwsAsync(collectTurn(p.stream(request)), { instanceOf: LlmError });
     t.is(err?.code, 'LLM_KEY_MISSING');
+  }
+});
+
+test('createProvider builds the configured provider, loading only its SDK', async (t) => {
+  for (const provider of ['offline', 'openai', 'anthropic'] as const) {
+    const config = loadConfig({ SEXTANT_DATA_DIR: '/tmp/sextant-provider-test', SEXTANT_LLM_PROVIDER: provider, SEXTANT_LLM_API_KEY: 'k', SEXTANT_LLM_MODEL: 'm' });
+    const built = await createProvider(config.agent, systemClock);
+    t.is(built.name, provider);
   }
 });

@@ -1,7 +1,7 @@
 // The relying-party half of OpenID Connect: discovery, the authorization URL (code flow with PKCE,
 // state and nonce), the code exchange and id_token checks (jose, JWKS of the issuer).
 import { createHash, randomBytes } from 'node:crypto';
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
 
@@ -72,6 +72,8 @@ export async function exchangeCode(
   const body = (await res.json().catch(() => ({}))) as { id_token?: string };
   if (!res.ok || typeof body.id_token !== 'string') throw new SsoFailed('token_exchange_failed');
   try {
+    // jose is loaded by the first single sign-on, not by every gateway.
+    const { createRemoteJWKSet, jwtVerify } = await import('jose');
     const { payload } = await jwtVerify(body.id_token, createRemoteJWKSet(new URL(meta.jwks_uri)), {
       issuer: meta.issuer,
       audience: p.clientId,

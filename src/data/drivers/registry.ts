@@ -3,8 +3,6 @@
 import type { SqlDialect } from '../types.ts';
 import type { DriverFactory } from './driver.ts';
 import { openDuckDb } from './duckdb-driver.ts';
-import { openMysql } from './mysql-driver.ts';
-import { openPostgres } from './postgres-driver.ts';
 import { openSqlite } from './sqlite-driver.ts';
 
 export interface DriverEntry {
@@ -16,6 +14,11 @@ export interface DriverEntry {
 
 export const CONNECTION_TYPES = ['duckdb', 'postgresql', 'mysql', 'mariadb', 'sqlite'] as const;
 export type ConnectionType = (typeof CONNECTION_TYPES)[number];
+
+// Server drivers load their client library on first use: a gateway without such a connection
+// does not carry pg or mysql2.
+const openPostgres: DriverFactory = async (settings) => (await import('./postgres-driver.ts')).openPostgres(settings);
+const openMysql: DriverFactory = async (settings) => (await import('./mysql-driver.ts')).openMysql(settings);
 
 /** The built-in drivers. */
 export const DRIVERS: Record<ConnectionType, DriverEntry> = {

@@ -23,7 +23,8 @@ export interface DuckDbSql {
 
 /** Opens the parse-only session; the owner closes it. */
 export async function openDuckDbSql(): Promise<DuckDbSql> {
-  const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+  // One thread: it only parses and prints SQL, and each DuckDB thread holds memory of its own.
+  const instance = await DuckDBInstance.create(':memory:', { threads: '1', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
   const conn: DuckDBConnection = await instance.connect();
   await conn.run('SET enable_external_access = false');
   await conn.run('SET lock_configuration = true');

@@ -48,7 +48,7 @@ export async function mcpCaller(s: Services, ctx: Context): Promise<McpCaller> {
 
 /** Validates an opaque OAuth access token: live, for this resource, with the MCP scope. */
 async function oauthCaller(s: Services, value: string): Promise<McpCaller> {
-  const token = await s.oauth.provider.AccessToken.find(value);
+  const token = await (await s.oauth.provider()).AccessToken.find(value);
   if (!token || token.isExpired) throw new InvalidAccessToken();
   const audiences = [token.aud].flat().filter((a): a is string => typeof a === 'string');
   if (!audiences.some((a) => sameResource(a, s.oauth.resource))) throw new InvalidAccessToken();

@@ -1,12 +1,12 @@
 // The remote MCP endpoint: our credential check, then the SDK v2 handler, which serves the current
 // revision (2026-07-28, per-request envelope) and 2025-era clients statelessly, with a fresh server per
-// request built from the caller the middleware resolved.
-import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+// request built from the caller the middleware resolved. The SDK and the tools load with the first
+// MCP request: a gateway nobody connects an MCP client to does not carry them.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
 import { Forbidden } from '../../errors.ts';
-import { createMcpServer } from '../../mcp/create-mcp-server.ts';
 import type { Principal } from '../../auth/index.ts';
 import type { Logger } from '../../log.ts';
 import { bodyParser } from '../body.ts';
@@ -24,10 +24,15 @@ interface Caller {
   log: Logger;
 }
 
-/** Mounts `/ai/mcp` ahead of the REST router. */
-export function mountMcp(app: Koa, s: Services): void {
-  const parse = bodyParser('json', { jsonBytes: 4 * 1024 * 1024, multipartFileBytes: 0 });
-  const callers = new WeakMap<AuthInfo, Caller>();
+type Serve = (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
+
+/** The SDK's handler, serving each request with a fresh server for the caller found in `callers`. */
+async function createServe(s: Services, callers: WeakMap<AuthInfo, Caller>): Promise<Serve> {
+  const [{ toNodeHandler }, { createMcpHandler }, { createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/node'),
+    import('@modelcontextprotocol/server'),
+    import('../../mcp/create-mcp-server.ts'),
+  ]);
   const handler = createMcpHandler(
     ({ authInfo }) => {
       const caller = authInfo && callers.get(authInfo);
@@ -39,7 +44,14 @@ export function mountMcp(app: Koa, s: Services): void {
   );
   // Graceful shutdown ends in-flight 2026-07-28 exchanges (a `wait` may hold one for 30 s), like event streams.
   s.shutdown.addEventListener('abort', () => void handler.close(), { once: true });
-  const serve = toNodeHandler(handler, { onerror: (err) => s.log.error({ err }, 'mcp request failed') });
+  return toNodeHandler(handler, { onerror: (err) => s.log.error({ err }, 'mcp request failed') });
+}
+
+/** Mounts `/ai/mcp` ahead of the REST router. */
+export function mountMcp(app: Koa, s: Services): void {
+  const parse = bodyParser('json', { jsonBytes: 4 * 1024 * 1024, multipartFileBytes: 0 });
+  const callers = new WeakMap<AuthInfo, Caller>();
+  let serve: Promise<Serve> | undefined;
   app.use(async function mcpEndpoint(ctx: Context, next: Next) {
     if (ctx.path !== MCP_PATH) return next();
     if (!originAllowed(s, ctx.get('Origin'))) {
@@ -72,8 +84,9 @@ export function mountMcp(app: Koa, s: Services): void {
     callers.set(auth, { principal, log });
     (ctx.req as typeof ctx.req & { auth?: AuthInfo }).auth = auth;
     // From here the SDK writes the response (JSON or a request-scoped SSE stream) to ctx.res itself.
+    const handle = await (serve ??= createServe(s, callers));
     ctx.respond = false;
-    await serve(ctx.req, ctx.res, ctx.request.body);
+    await handle(ctx.req, ctx.res, ctx.request.body);
   });
 }
 

@@ -1,7 +1,8 @@
 // The OAuth 2.1 authorization server for MCP clients: oidc-provider, configured so that every token
 // is bound to the `/ai/mcp` resource, PKCE (S256) is required, refresh tokens rotate and outlive the
 // browser session, and redirect URIs follow the MCP rules. See notes/libraries.md "oidc-provider 9.x".
-import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../log.ts';
@@ -19,7 +20,11 @@ export const INTERACTION_TTL_SECONDS = 600;
 
 /** What the gateway needs of the authorization server. */
 export interface OAuthServer {
-  provider: Provider;
+  /**
+   * The provider, built on first use: oidc-provider (~14 MB) and the signing key (generated on a
+   * fresh data directory) are loaded only by a gateway that serves OAuth or MCP bearer tokens.
+   */
+  provider(): Promise<Provider>;
   issuer: string;
   /** The canonical URI of the MCP endpoint: the only resource tokens are issued for. */
   resource: string;
@@ -33,10 +38,21 @@ export interface OAuthDeps {
   log: Logger;
 }
 
-/** Builds the provider (not yet mounted) with its SQLite storage and persisted signing key. */
-export function createOAuthServer({ config, clock, store, secretBox, log }: OAuthDeps): OAuthServer {
-  const issuer = `${config.baseUrl}${OAUTH_PATH}`;
-  const resource = `${config.baseUrl}/ai/mcp`;
+/** Describes the provider (built on first use, not mounted) with its SQLite storage and persisted signing key. */
+export function createOAuthServer(deps: OAuthDeps): OAuthServer {
+  const issuer = `${deps.config.baseUrl}${OAUTH_PATH}`;
+  const resource = `${deps.config.baseUrl}/ai/mcp`;
+  let built: Promise<Provider> | undefined;
+  const provider = () =>
+    (built ??= buildProvider(deps, issuer, resource).catch((err: unknown) => {
+      built = undefined;
+      throw err;
+    }));
+  return { provider, issuer, resource };
+}
+
+async function buildProvider({ config, clock, store, secretBox, log }: OAuthDeps, issuer: string, resource: string): Promise<Provider> {
+  const { default: Provider, errors } = await import('oidc-provider');
   const resourceServer = { scope: MCP_SCOPE, audience: resource, accessTokenTTL: 3600, accessTokenFormat: 'opaque' as const };
   const configuration: Configuration = {
     adapter: sqliteAdapterFactory(store.db, clock),
@@ -73,7 +89,13 @@ export function createOAuthServer({ config, clock, store, secretBox, log }: OAut
         },
       },
     },
-    extraClientMetadata: { properties: ['urn:sextant:redirect-policy'], validator: checkRedirectPolicy },
+    extraClientMetadata: {
+      properties: ['urn:sextant:redirect-policy'],
+      validator: (ctx, _key, _value, metadata) => {
+        const violation = redirectPolicyViolation(ctx, metadata);
+        if (violation) throw new errors.InvalidClientMetadata(violation);
+      },
+    },
     // MCP clients rarely ask for offline_access, yet they need refresh tokens that outlive the browser.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
@@ -97,7 +119,7 @@ export function createOAuthServer({ config, clock, store, secretBox, log }: OAut
   const provider = new Provider(issuer, configuration);
   provider.proxy = config.trustProxy;
   provider.on('server_error', (_ctx, err) => log.error({ err }, 'oauth server error'));
-  return { provider, issuer, resource };
+  return provider;
 }
 
 /** Equal resource URIs, ignoring a fragment and one trailing slash (as the SDK compares them). */
@@ -110,13 +132,10 @@ export function sameResource(a: string, b: string): boolean {
  * MCP redirect rules, stricter than the provider's: https, or http on a loopback address, or a
  * private-use scheme (`cursor://...`) for native apps. Runs on registration (when `ctx` is set).
  */
-function checkRedirectPolicy(ctx: KoaContextWithOIDC | undefined, _key: string, _value: unknown, metadata: ClientMetadata): void {
-  if (!ctx) return;
-  for (const uri of metadata.redirect_uris ?? []) {
-    if (!redirectAllowed(uri, metadata.application_type === 'native')) {
-      throw new errors.InvalidClientMetadata(`redirect_uris must use https, http on a loopback address, or a private-use scheme for native apps: ${uri}`);
-    }
-  }
+function redirectPolicyViolation(ctx: KoaContextWithOIDC | undefined, metadata: ClientMetadata): string | undefined {
+  if (!ctx) return undefined;
+  const bad = (metadata.redirect_uris ?? []).find((uri) => !redirectAllowed(uri, metadata.application_type === 'native'));
+  return bad === undefined ? undefined : `redirect_uris must use https, http on a loopback address, or a private-use scheme for native apps: ${bad}`;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -19,7 +19,7 @@ export async function showInteraction(s: Services, ctx: Context, uid: string): P
   if (details.prompt.name === 'login' || details.session?.accountId !== accountId) {
     return finishInteraction(s, ctx, { login: { accountId } }, false);
   }
-  const client = await s.oauth.provider.Client.find(String(details.params['client_id']));
+  const client = await (await s.oauth.provider()).Client.find(String(details.params['client_id']));
   const redirectUri = String(details.params['redirect_uri'] ?? '');
   ctx.type = 'html';
   ctx.body = consentPage({
@@ -35,7 +35,7 @@ export async function showInteraction(s: Services, ctx: Context, uid: string): P
 /** POST /interaction/<uid>/confirm: grants the missing scopes and resources. */
 export async function confirmConsent(s: Services, ctx: Context, uid: string, csrf: string): Promise<void> {
   const details = await consentStep(s, ctx, uid, csrf);
-  const { provider } = s.oauth;
+  const provider = await s.oauth.provider();
   const accountId = details.session!.accountId;
   const grant =
     (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??

@@ -9,13 +9,13 @@ import { checkCsrfToken, csrfToken } from '../../security/index.ts';
 import type { Services } from '../services.ts';
 import { INTERACTION_TTL_SECONDS } from './create-provider.ts';
 
-export type Interaction = Awaited<ReturnType<Services['oauth']['provider']['interactionDetails']>>;
+export type Interaction = Awaited<ReturnType<Awaited<ReturnType<Services['oauth']['provider']>>['interactionDetails']>>;
 
 /** The interaction behind `/interaction/<uid>`, or AuthorizationSessionExpired when stale or gone. */
 export async function loadInteraction(s: Services, ctx: Context, uid: string): Promise<Interaction> {
   let details: Interaction;
   try {
-    details = await s.oauth.provider.interactionDetails(ctx.req, ctx.res);
+    details = await (await s.oauth.provider()).interactionDetails(ctx.req, ctx.res);
   } catch {
     throw new AuthorizationSessionExpired();
   }
@@ -37,7 +37,7 @@ export function consentCsrfValid(s: Services, uid: string, p: Principal, present
 
 /** Hands a result back to the provider and redirects the browser to where it continues. */
 export async function finishInteraction(s: Services, ctx: Context, result: InteractionResults, merge: boolean): Promise<void> {
-  const to = await s.oauth.provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: merge });
+  const to = await (await s.oauth.provider()).interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: merge });
   ctx.redirect(to);
   ctx.status = 303;
 }

@@ -29,7 +29,12 @@ export function mountOAuth(app: Koa, s: Services): void {
     await next();
   });
   app.use(registrationRateLimit(s));
-  app.use(mount(OAUTH_PATH, s.oauth.provider));
+  let mounted: Koa.Middleware | undefined;
+  app.use(async function oauthProvider(ctx: Context, next: Next) {
+    if (ctx.path !== OAUTH_PATH && !ctx.path.startsWith(`${OAUTH_PATH}/`)) return next();
+    mounted ??= mount(OAUTH_PATH, await s.oauth.provider());
+    return mounted(ctx, next);
+  });
 }
 
 /** Open dynamic client registration, limited per IP so the Client table cannot be flooded. */
