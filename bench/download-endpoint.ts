@@ -1,12 +1,15 @@
-// The download benchmark through the real endpoint: a running gateway on loopback serves
-// `GET /api/download_big_csv_agentic` for an answer over a 1,000,000-row DuckDB table, read by a
-// fetch client that discards the bytes. The caller is a regular user with a row filter, so the
-// governed path (guard, row-level security, query log) is what is measured. The client is curl in a
-// child process when it exists (so the RSS is the gateway's), else fetch in this process. The row count
-// is the server's own, from the query log. The reference is DuckDB's COPY of the same table (copy-reference.ts).
+// The download benchmark through the real endpoint: the gateway runs as `npm start` runs it (the
+// compiled build, `node dist/main.js`, in a process of its own) and serves
+// `GET /api/download_big_csv_agentic` for an answer over a 1,000,000-row DuckDB table to curl, which
+// discards the bytes. The caller is a regular user with a row filter, so the governed path (guard,
+// row-level security, query log) is what is measured. The gateway's memory is read from /proc: its
+// RSS before the download, and its peak during it (VmHWM, reset before the download, and samples every
+// 10 ms). The row count is the server's own, from the query log. The reference is DuckDB's COPY of the
+// same table in this process (copy-reference.ts).
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { execFile } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +18,11 @@ import { createOrganization, createUser, principalFor, setMembership, startSessi
 import { recordAnswer } from '../src/chats/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { createConnection } from '../src/data/connections/index.ts';
-import { createMemoryTableDocs } from '../src/data/table-docs-memory.ts';
+import { createItem } from '../src/knowledge/index.ts';
 import { createLogger } from '../src/log.ts';
-import { listen } from '../src/server.ts';
 import { copyReferences, type Measured, type RawMeasure } from './copy-reference.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,28 +38,65 @@ async function freePort(): Promise<number> {
 interface Got {
   status: number;
   bytes: number;
-  /** Seconds until the first byte of the body (curl only). */
-  firstByte?: number;
+  /** Seconds until the first byte of the body. */
+  firstByte: number;
 }
 
-/** Downloads `url` with curl into /dev/null; undefined when curl is missing. */
-function curl(url: string): Promise<Got | undefined> {
+/** Downloads `url` with curl into /dev/null. */
+function curl(url: string): Promise<Got> {
   return new Promise((resolve, reject) => {
     execFile('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{size_download} %{time_starttransfer}', url], (err, stdout) => {
-      if (err) return (err as NodeJS.ErrnoException).code === 'ENOENT' ? resolve(undefined) : reject(err);
+      if (err) return reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? new Error('this benchmark needs curl') : err);
       const [status, bytes, firstByte] = stdout.trim().split(' ').map(Number);
       resolve({ status: status!, bytes: bytes!, firstByte: firstByte! });
     });
   });
 }
 
-/** Downloads `url` with fetch in this process, discarding the body. */
-async function fetchAll(url: string): Promise<Got> {
-  const res = await fetch(url);
-  let bytes = 0;
-  const reader = res.body!.getReader();
-  for (let r = await reader.read(); !r.done; r = await reader.read()) bytes += r.value.length;
-  return { status: res.status, bytes };
+/** A process's current and peak RSS in bytes, from /proc (Linux). */
+function rssOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/** Like `measured`, for another process: its RSS at the start and its peak while `fn` runs. */
+function measuredProcess(pid: number): Measured {
+  return async (fn) => {
+    // Writing 5 to clear_refs resets the peak (VmHWM) to the current RSS, so the peak is this measurement's.
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    const startRss = rssOf(pid).rss;
+    let sampled = startRss;
+    const timer = setInterval(() => (sampled = Math.max(sampled, rssOf(pid).rss)), 10);
+    const start = process.hrtime.bigint();
+    try {
+      const value = await fn();
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      return { value, seconds, peakRss: Math.max(sampled, rssOf(pid).hwm), startRss };
+    } finally {
+      clearInterval(timer);
+    }
+  };
+}
+
+/** Starts `node dist/main.js` with `env` and resolves once it answers /api/health. */
+async function startGateway(env: Record<string, string>, url: string): Promise<{ pid: number; stop(): Promise<void> }> {
+  const proc = spawn(process.execPath, [join(ROOT, 'dist/main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  for (let i = 0; ; i++) {
+    if (proc.exitCode !== null) throw new Error(`the gateway exited with ${proc.exitCode}`);
+    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 300) throw new Error('the gateway did not start within 30 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    pid: proc.pid!,
+    async stop() {
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** Streams `rows` rows through the endpoint, then DuckDB's COPY of the same table, in this run. */
@@ -71,7 +112,7 @@ export async function benchEndpoint(rows: number, query: string, measured: Measu
   setup.closeSync();
 
   const port = await freePort();
-  const config = loadConfig({
+  const env = {
     SEXTANT_DATA_DIR: join(dir, 'data'),
     SEXTANT_PORT: String(port),
     SEXTANT_LOG_LEVEL: 'warn',
@@ -81,43 +122,63 @@ export async function benchEndpoint(rows: number, query: string, measured: Measu
     SEXTANT_COOKIE_KEYS: 'bench-cookie-key',
     SEXTANT_WAREHOUSE_ROOTS: root,
     SEXTANT_QUERY_TIMEOUT_MS: '600000',
-  });
-  const docs = createMemoryTableDocs();
-  docs.setTables('bench', undefined, [{ connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: "status <> 'unknown'" }] }]);
-  const app = await createApp(config, { tableDocs: docs, log: createLogger('warn') });
-  const running = await listen(app, { host: '127.0.0.1', port, graceMs: 1000 });
-  const results: RawMeasure[] = [];
+  };
+  const config = loadConfig(env);
+
+  // The organization, its warehouse, the row filter (in knowledge) and an answer to download, written
+  // with the service's own modules before the gateway starts on the same data directory.
+  const seeding = await createApp(config, { log: createLogger('warn') });
+  let token: string;
   try {
-    const { db } = app.services.store;
-    const clock = app.services.clock;
+    const { db } = seeding.services.store;
+    const clock = seeding.services.clock;
     createOrganization(db, clock, { id: 'bench', name: 'Bench' });
+    const admin = createUser(db, clock, { email: 'admin@example.com', name: 'admin', passwordHash: null, emailVerified: true });
+    setMembership(db, clock, { userId: admin.id, orgId: 'bench', role: 'admin' });
     const user = createUser(db, clock, { email: 'bench@example.com', name: 'bench', passwordHash: null, emailVerified: true });
-    setMembership(db, clock, { userId: user.id, orgId: 'bench', role: 'user', permissions: [] });
-    const token = startSession({ db, clock, jwtKey: config.secrets.jwtKey }, user, 'bench').token;
-    createConnection(app.services.data, 'bench', null, { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } });
-    const principal = principalFor(db, user, 'bench', 'session', [])!;
-    recordAnswer({ db, clock }, principal, {
+    setMembership(db, clock, { userId: user.id, orgId: 'bench', role: 'user' });
+    createConnection(seeding.services.data, 'bench', null, { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } });
+    await createItem(seeding.services.knowledge, principalFor(db, admin, 'bench', 'session', [])!, undefined, 'tables', {
+      connection: 'wh',
+      schema: 'main',
+      name: 'orders',
+      row_filters: [{ filter: "status <> 'unknown'" }],
+    });
+    recordAnswer({ db, clock }, principalFor(db, user, 'bench', 'session', [])!, {
       chatId: 'bench-chat',
       content: 'All orders.',
       answer: { tables: [{ df_key: 'df_orders', sql: 'SELECT * FROM orders', connection_id: 'wh', dialect: 'duckdb' }] },
     });
+    token = startSession({ db, clock, jwtKey: config.secrets.jwtKey }, user, 'bench').token;
+  } finally {
+    await seeding.close();
+  }
 
-    const url = `${running.url}/api/download_big_csv_agentic?chat_id=bench-chat&df_key=df_orders&token=${encodeURIComponent(token)}`;
-    let client = 'curl';
-    const e = await measured(async () => {
-      const got = (await curl(url)) ?? ((client = 'fetch'), await fetchAll(url));
+  // The production build, as `npm start` makes it.
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const base = `http://127.0.0.1:${port}`;
+  const gateway = await startGateway(env, base);
+  const results: RawMeasure[] = [];
+  try {
+    // A first request warms the process (credentials, knowledge read) as a served gateway would be.
+    const warm = await fetch(`${base}/api/download_big_csv_agentic?chat_id=bench-chat&df_key=nope&token=${encodeURIComponent(token)}`);
+    await warm.arrayBuffer();
+    const url = `${base}/api/download_big_csv_agentic?chat_id=bench-chat&df_key=df_orders&token=${encodeURIComponent(token)}`;
+    const e = await measuredProcess(gateway.pid)(async () => {
+      const got = await curl(url);
       if (got.status !== 200) throw new Error(`download answered ${got.status}`);
       return got;
     });
     // Before the first byte: credentials, the answer's lookup, opening the warehouse, guard, row filters.
-    if (e.value.firstByte !== undefined) console.log(`first byte after ${e.value.firstByte.toFixed(2)} s`);
-    const logged = db.prepare("SELECT row_count FROM query_log WHERE org_id = 'bench' AND source = 'download_csv' ORDER BY rowid DESC LIMIT 1").get() as { row_count: number };
-    results.push({ method: `GET /api/download_big_csv_agentic (governed, ${client})`, rows: logged.row_count, seconds: e.seconds, peakRss: e.peakRss, startRss: e.startRss, bytes: e.value.bytes });
-
-    results.push(...(await copyReferences(measured, { sql: 'SELECT * FROM wh.orders', file: join(dir, 'copy.csv'), rows, attach: file })));
+    console.log(`first byte after ${e.value.firstByte.toFixed(2)} s`);
+    const log = new Database(join(env.SEXTANT_DATA_DIR, 'sextant.db'), { readonly: true });
+    const logged = log.prepare("SELECT row_count FROM query_log WHERE org_id = 'bench' AND source = 'download_csv' ORDER BY rowid DESC LIMIT 1").get() as { row_count: number };
+    log.close();
+    results.push({ method: 'GET /api/download_big_csv_agentic (governed; gateway process)', rows: logged.row_count, seconds: e.seconds, peakRss: e.peakRss, startRss: e.startRss, bytes: e.value.bytes });
   } finally {
-    await running.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await gateway.stop();
   }
+  results.push(...(await copyReferences(measured, { sql: 'SELECT * FROM wh.orders', file: join(dir, 'copy.csv'), rows, attach: file })));
+  rmSync(dir, { recursive: true, force: true });
   return results;
 }
