@@ -6,6 +6,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { statSync } from 'node:fs';
 
 export const REFERENCE_THREADS = [1, 2] as const;
+/** Each timed method runs this many times; its median time is reported (single runs on a shared VM vary ~1.5x). */
+export const REPEATS = 3;
 
 /** One measured method: times and the process's RSS (bytes) at its start and peak. */
 export interface RawMeasure {
@@ -19,7 +21,16 @@ export interface RawMeasure {
 
 export type Measured = <T>(fn: () => Promise<T>) => Promise<{ value: T; seconds: number; peakRss: number; startRss: number }>;
 
-/** COPYs `sql` to `file` once per thread count; `attach` is a warehouse file to read from as `wh`. */
+/** Runs `once` REPEATS times: the run with the median time, with the highest peak RSS of all runs. */
+export async function medianOf(once: () => Promise<RawMeasure>): Promise<RawMeasure> {
+  const runs: RawMeasure[] = [];
+  for (let i = 0; i < REPEATS; i++) runs.push(await once());
+  const median = [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(REPEATS / 2)]!;
+  const peak = runs.reduce((a, b) => (b.peakRss - b.startRss > a.peakRss - a.startRss ? b : a));
+  return { ...median, method: `${median.method}, median of ${REPEATS}`, peakRss: peak.peakRss, startRss: peak.startRss };
+}
+
+/** COPYs `sql` to `file` per thread count (median of REPEATS); `attach` is a warehouse file to read from as `wh`. */
 export async function copyReferences(measured: Measured, { sql, file, rows, attach }: { sql: string; file: string; rows: number; attach?: string }): Promise<RawMeasure[]> {
   const results: RawMeasure[] = [];
   for (const threads of REFERENCE_THREADS) {
@@ -27,8 +38,13 @@ export async function copyReferences(measured: Measured, { sql, file, rows, atta
     const conn = await instance.connect();
     try {
       if (attach) await conn.run(`ATTACH '${attach}' AS wh (READ_ONLY)`);
-      const c = await measured(() => conn.run(`COPY (${sql}) TO '${file}' (FORMAT csv, HEADER)`));
-      results.push({ method: `DuckDB COPY ... TO csv, ${threads} thread${threads > 1 ? 's' : ''} (reference)`, rows, seconds: c.seconds, peakRss: c.peakRss, startRss: c.startRss, bytes: statSync(file).size });
+      const method = `DuckDB COPY ... TO csv, ${threads} thread${threads > 1 ? 's' : ''} (reference)`;
+      results.push(
+        await medianOf(async () => {
+          const c = await measured(() => conn.run(`COPY (${sql}) TO '${file}' (FORMAT csv, HEADER)`));
+          return { method, rows, seconds: c.seconds, peakRss: c.peakRss, startRss: c.startRss, bytes: statSync(file).size };
+        }),
+      );
     } finally {
       conn.closeSync();
       instance.closeSync();
