@@ -1,8 +1,8 @@
 // Branch listing, creation and deletion; creation and deletion take the repository's write lock.
 import git from 'isomorphic-git';
 import { BranchExists, BranchNotFound } from './errors.ts';
-import { branchRef, type GitRepo } from './repo.ts';
-import { resolveRef } from './resolve-ref.ts';
+import type { GitRepo } from './repo.ts';
+import { deleteBranchRef, resolveRef, writeBranchRef } from './resolve-ref.ts';
 
 /** Names of the local branches. */
 export async function listBranches({ repo }: { repo: GitRepo }): Promise<string[]> {
@@ -15,7 +15,7 @@ export async function createBranch({ repo, branch, from, force = false }: { repo
     const oid = await resolveRef({ repo, ref: from });
     if (!oid) throw new BranchNotFound(from);
     if (!force && (await resolveRef({ repo, ref: branch }))) throw new BranchExists(branch);
-    await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: branchRef(branch), value: oid, force: true });
+    await writeBranchRef(repo, branch, oid);
     return oid;
   });
 }
@@ -24,6 +24,6 @@ export async function createBranch({ repo, branch, from, force = false }: { repo
 export async function deleteBranch({ repo, branch }: { repo: GitRepo; branch: string }): Promise<void> {
   await repo.lock.run(async () => {
     if (!(await resolveRef({ repo, ref: branch }))) return;
-    await git.deleteRef({ fs: repo.fs, gitdir: repo.gitdir, ref: branchRef(branch) });
+    await deleteBranchRef(repo, branch);
   });
 }

@@ -2,8 +2,8 @@
 // their paths are written (rewriting all 10k blobs would take seconds).
 import git, { type TreeEntry } from 'isomorphic-git';
 import { BranchMoved } from './errors.ts';
-import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
-import { resolveRef } from './resolve-ref.ts';
+import type { GitAuthor, GitRepo } from './repo.ts';
+import { resolveRef, writeBranchRef } from './resolve-ref.ts';
 
 /** One changed file: new text, or null to delete it. */
 export interface FileChange {
@@ -79,7 +79,7 @@ export async function writeCommitAndRef({
   // writeRef has no compare-and-swap: check the branch did not move while we worked.
   const current = await resolveRef({ repo, ref: branch });
   if (current !== undefined && current !== expected) throw new BranchMoved(branch);
-  await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: branchRef(branch), value: oid, force: true });
+  await writeBranchRef(repo, branch, oid);
   return oid;
 }
 

@@ -7,7 +7,7 @@ import { BranchMoved, BranchNotFound, MergeNotSupported } from './errors.ts';
 import { writeCommitAndRef } from './commit-changes.ts';
 import { mergeTrees, NEEDS_FULL_MERGE } from './merge-trees.ts';
 import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
-import { resolveRef } from './resolve-ref.ts';
+import { resolveRef, writeBranchRef } from './resolve-ref.ts';
 import { commitTree } from './tree-cache.ts';
 
 export type MergeOutcome =
@@ -92,7 +92,7 @@ async function mergeCore(a: { repo: GitRepo; from: string; into: string; author:
 async function moveRef(repo: GitRepo, branch: string, expected: string, oid: string): Promise<void> {
   const current = await resolveRef({ repo, ref: branch });
   if (current !== expected) throw new BranchMoved(branch);
-  await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: branchRef(branch), value: oid, force: true });
+  await writeBranchRef(repo, branch, oid);
 }
 
 type FastResult = { status: 'up_to_date' } | { status: 'fast_forward' } | { status: 'merged'; tree: string };

@@ -12,6 +12,8 @@ export interface GitRepo {
   cache: object;
   /** Parsed trees by id (see tree-cache.ts). */
   trees: Map<string, TreeEntry[]>;
+  /** Branch tips (full ref -> commit, null when absent) as last read or written here (see resolve-ref.ts). */
+  refs: Map<string, string | null>;
 }
 
 /** Who made a commit; the timestamp is seconds since the epoch. */
@@ -31,7 +33,7 @@ export async function openRepo({ fs, gitdir }: { fs: FsClient; gitdir: string })
     () => false,
   );
   if (!exists) await git.init({ fs, gitdir, bare: true, defaultBranch: MAIN_BRANCH });
-  return { fs, gitdir, lock: createWriteLock(), cache: {}, trees: new Map() };
+  return { fs, gitdir, lock: createWriteLock(), cache: {}, trees: new Map(), refs: new Map() };
 }
 
 /** Hands out one GitRepo per key (organization), so all writers of a repository share its lock. */

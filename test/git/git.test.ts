@@ -217,3 +217,44 @@ test('deletions and additions on both sides merge by the pruned tree merge', asy
     { path: 'reports/r.yaml', status: 'added' },
   ]);
 });
+
+test('a branch tip is read from disk once, then from memory, and follows commits, merges, creation and deletion', async (t) => {
+  const vol = new Volume();
+  const inner = createFsFromVolume(vol) as unknown as { promises: Record<string, (...a: unknown[]) => Promise<unknown>> };
+  let refReads = 0;
+  const promises = new Proxy(inner.promises, {
+    get: (target, key) =>
+      key === 'readFile'
+        ? (path: string, ...rest: unknown[]) => {
+            if (String(path).includes('/refs/') || String(path).endsWith('packed-refs')) refReads++;
+            return target['readFile']!(path, ...rest);
+          }
+        : target[key as string],
+  });
+  const fs = { promises } as unknown as FsClient;
+  const repo = await openRepo({ fs, gitdir: '/org.git' });
+  const resolveAll = async (r: GitRepo) => Promise.all([resolveRef({ repo: r, ref: 'main' }), resolveRef({ repo: r, ref: 'env' })]);
+  const first = await commitChanges({ repo, branch: 'main', author: author(), message: 'one', changes: [{ path: 'notes/a.yaml', content: 'a: 1\n' }] });
+  await createBranch({ repo, branch: 'env', from: 'main' });
+  refReads = 0;
+  for (let i = 0; i < 3; i++) t.deepEqual(await resolveAll(repo), [first.oid, first.oid]);
+  t.is(refReads, 0, 'tips written here are known without reading');
+
+  const second = await commitChanges({ repo, branch: 'env', author: author(), message: 'two', changes: [{ path: 'notes/b.yaml', content: 'b: 1\n' }] });
+  t.deepEqual(await resolveAll(repo), [first.oid, second.oid]);
+  await mergeBranch({ repo, from: 'env', into: 'main', author: author(), message: 'merge' });
+  t.deepEqual(await resolveAll(repo), [second.oid, second.oid]);
+  await deleteBranch({ repo, branch: 'env' });
+  refReads = 0;
+  t.deepEqual(await resolveAll(repo), [second.oid, undefined]);
+  t.is(refReads, 0);
+
+  // A fresh handle on the same repository reads each tip (present or not) once.
+  const again = await openRepo({ fs, gitdir: '/org.git' });
+  refReads = 0;
+  t.deepEqual(await resolveAll(again), [second.oid, undefined]);
+  const once = refReads;
+  t.true(once > 0);
+  t.deepEqual(await resolveAll(again), [second.oid, undefined]);
+  t.is(refReads, once);
+});
