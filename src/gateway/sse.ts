@@ -33,6 +33,9 @@ export function streamRun(ctx: Context, s: Services, run: RunRow, afterId: numbe
     s.shutdown.removeEventListener('abort', close);
     out.end();
   };
+  // The headers, the retry hint and the events replayed now leave in one write (one syscall, and the
+  // client has its first event with the headers).
+  res.cork();
   out.write('retry: 2000\n\n');
   const keepAlive = setInterval(() => out.write(': keep-alive\n\n'), s.config.agent.keepAliveMs);
   // Must come before follow(): a finished run ends synchronously inside it.
@@ -40,6 +43,7 @@ export function streamRun(ctx: Context, s: Services, run: RunRow, afterId: numbe
   unsubscribe = s.agent.follow(run, afterId, (e) => {
     if (!closed) out.write(sseFrame(e));
   }, () => setImmediate(close));
+  res.uncork();
   ctx.req.on('close', close);
   if (s.shutdown.aborted) close();
   else s.shutdown.addEventListener('abort', close, { once: true });
