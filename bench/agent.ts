@@ -2,31 +2,30 @@
 // made straight to the model: time to first event (p50, p99), first text, event delivery delay and
 // runs per second. Target (issue 8): p99 time to first event under 100 ms, at most 20% added latency.
 //
-// Three processes, so that no side's work is billed to another: the scripted model and the client
-// (bench/agent-peers.ts), and Sextant in this one. The direct reference calls the model through the
-// same provider (official SDK) as Sextant does. The model answers like a fast hosted model: its first
+// Each side runs in its own process, so that no side's work is billed to another: the scripted model
+// and the client (bench/agent-peers.ts), and Sextant as `npm start` runs it (the compiled build,
+// configured for the model through SEXTANT_LLM_*; bench/gateway-process.ts). The direct reference
+// calls the model through the same provider (official SDK) as Sextant does. The model answers like a fast hosted model: its first
 // piece after MODEL.firstMs, then MODEL.pieces pieces MODEL.gapMs apart; every piece carries its send
 // time, so the client measures each piece's delivery delay. Two arrival patterns: a burst (every request
 // sent at once) and a spread (the same requests over SPREAD_MS, all still in flight together). A bare
 // node:http server answering the burst with one event at once shows the floor this machine allows.
-// `--runs=N`, `--first-ms=N` (0 shows Sextant's own overhead) and `--spread-ms=N` change them.
+// `--runs=N`, `--first-ms=N` (0 shows Sextant's own overhead), `--pieces=N` and `--spread-ms=N` change them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.ts';
-import { memoryKnowledge } from '../src/agent/memory-ports.ts';
-import { openAiProvider } from '../src/agent/providers/openai-provider.ts';
 import { createOrganization, createUser, setMembership, startSession } from '../src/auth/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
-import { listen } from '../src/server.ts';
 import type { DirectJob, Job, ModelProfile, Sample } from './agent-peers.ts';
+import { buildGateway, cpuMsOf, freePort, startGateway } from './gateway-process.ts';
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const RUNS = arg('runs', 200);
 const SPREAD_MS = arg('spread-ms', 1000);
-const MODEL: ModelProfile = { firstMs: arg('first-ms', 300), pieces: 40, gapMs: 25 };
+const MODEL: ModelProfile = { firstMs: arg('first-ms', 300), pieces: arg('pieces', 40), gapMs: 25 };
 const PEERS = new URL('./agent-peers.ts', import.meta.url).pathname;
 
 /** Starts a peer process; resolves with its first line (the model's URL) or, for the client, all it printed. */
@@ -74,44 +73,66 @@ export async function run(): Promise<void> {
   const model = await peer(['--model', JSON.stringify(MODEL)], true);
   const floor = await peer(['--floor'], true);
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
-  const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_PORT: '0', SEXTANT_SEED_DEMO: 'false', SEXTANT_LOG_LEVEL: 'silent', SEXTANT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0', SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), SEXTANT_COOKIE_KEYS: 'k' });
-  const provider = openAiProvider({ model: 'bench', apiKey: 'k', baseUrl: model.out, maxRetries: 0 });
-  const app = await createApp(config, { log: createLogger('silent'), llmProvider: provider, agentPorts: () => ({ knowledge: memoryKnowledge({ tables: [] }) }) });
-  const running = await listen(app, { host: '127.0.0.1', port: 0, graceMs: 1000 });
-  const { db } = app.services.store;
-  const clock = app.services.clock;
-  createOrganization(db, clock, { id: 'bench', name: 'Bench' });
-  const user = createUser(db, clock, { email: 'bench@example.com', emailVerified: true });
-  setMembership(db, clock, { userId: user.id, orgId: 'bench', role: 'user' });
-  const session = startSession({ db, clock, jwtKey: config.secrets.jwtKey }, user, 'bench').token;
-  const question = 'How many orders were placed last month?';
-  const served = (prefix: string, runs: number, spreadMs: number): Job => ({
-    url: `${running.url}/api/agentic/stream`,
-    headers: { authorization: `Bearer ${session}` },
-    body: JSON.stringify({ chat_id: `${prefix}-{i}`, message: question }),
-    runs,
-    spreadMs,
-  });
-  const direct = (spreadMs: number): DirectJob => ({ baseUrl: model.out, runs: RUNS, spreadMs });
   try {
-    // Warm-up (JIT, SQLite pages, connections to the model), not measured.
-    await runClient('--client', served('warm', 50, 0));
-    // What this machine and client allow at all: the same burst against a server doing nothing.
-    const floorRow = report('burst: bare node:http server, one event at once', await runClient('--client', { url: floor.out, headers: {}, body: '{}', runs: RUNS, spreadMs: 0 }));
-    const rows: ReturnType<typeof report>[] = [];
-    for (const [pattern, spreadMs] of [['burst', 0], [`spread over ${SPREAD_MS} ms`, SPREAD_MS]] as const) {
-      rows.push(report(`${pattern}: direct to model (SDK)`, await runClient('--direct', direct(spreadMs))));
-      rows.push(report(`${pattern}: through Sextant (SSE)`, await runClient('--client', served(`bench-${spreadMs}`, RUNS, spreadMs))));
-    }
-    console.table([floorRow, ...rows].map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toFixed(1)) : v]))));
-    console.log(`model: first piece after ${MODEL.firstMs} ms, then ${MODEL.pieces} pieces ${MODEL.gapMs} ms apart; machine load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    const added = (a: number, b: number) => `${(b - a).toFixed(1)} ms (${(((b - a) / a) * 100).toFixed(0)}%)`;
-    for (let i = 0; i < rows.length; i += 2) {
-      const [d, s] = [rows[i]!, rows[i + 1]!];
-      console.log(`${s.label}: ${RUNS} runs, p99 time to first event ${s.first_event_p99_ms.toFixed(1)} ms (target < 100 ms); added latency to first text p50 ${added(d.first_text_p50_ms, s.first_text_p50_ms)}, p99 ${added(d.first_text_p99_ms, s.first_text_p99_ms)}; to the whole answer p50 ${added(d.done_p50_ms, s.done_p50_ms)} (target <= 20%)`);
+    const env = {
+      SEXTANT_DATA_DIR: dataDir,
+      SEXTANT_PORT: String(await freePort()),
+      SEXTANT_SEED_DEMO: 'false',
+      SEXTANT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0',
+      SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+      SEXTANT_COOKIE_KEYS: 'k',
+      SEXTANT_LLM_PROVIDER: 'openai',
+      SEXTANT_LLM_BASE_URL: model.out,
+      SEXTANT_LLM_API_KEY: 'k',
+      SEXTANT_LLM_MODEL: 'bench',
+      SEXTANT_LLM_MAX_RETRIES: '0',
+    };
+    // The organization, its user and a session, written before the gateway starts on the same data.
+    const config = loadConfig(env);
+    const seeding = await createApp(config, { log: createLogger('silent') });
+    const { db } = seeding.services.store;
+    const clock = seeding.services.clock;
+    createOrganization(db, clock, { id: 'bench', name: 'Bench' });
+    const user = createUser(db, clock, { email: 'bench@example.com', emailVerified: true });
+    setMembership(db, clock, { userId: user.id, orgId: 'bench', role: 'user' });
+    const session = startSession({ db, clock, jwtKey: config.secrets.jwtKey }, user, 'bench').token;
+    await seeding.close();
+    buildGateway();
+    const running = await startGateway(env);
+    const question = 'How many orders were placed last month?';
+    const served = (prefix: string, runs: number, spreadMs: number): Job => ({
+      url: `${running.url}/api/agentic/stream`,
+      headers: { authorization: `Bearer ${session}` },
+      body: JSON.stringify({ chat_id: `${prefix}-{i}`, message: question }),
+      runs,
+      spreadMs,
+    });
+    const direct = (spreadMs: number): DirectJob => ({ baseUrl: model.out, runs: RUNS, spreadMs });
+    try {
+      // Warm-up (JIT, SQLite pages, connections to the model), not measured.
+      await runClient('--client', served('warm', 50, 0));
+      // What this machine and client allow at all: the same burst against a server doing nothing.
+      const floorRow = report('burst: bare node:http server, one event at once', await runClient('--client', { url: floor.out, headers: {}, body: '{}', runs: RUNS, spreadMs: 0 }));
+      const rows: ReturnType<typeof report>[] = [];
+      const cpu: string[] = [];
+      for (const [pattern, spreadMs] of [['burst', 0], [`spread over ${SPREAD_MS} ms`, SPREAD_MS]] as const) {
+        rows.push(report(`${pattern}: direct to model (SDK)`, await runClient('--direct', direct(spreadMs))));
+        const cpuBefore = cpuMsOf(running.pid);
+        rows.push(report(`${pattern}: through Sextant (SSE)`, await runClient('--client', served(`bench-${spreadMs}`, RUNS, spreadMs))));
+        cpu.push(`${pattern}: Sextant used ${((cpuMsOf(running.pid) - cpuBefore) / RUNS).toFixed(2)} ms of CPU per run (${MODEL.pieces} pieces each)`);
+      }
+      console.table([floorRow, ...rows].map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toFixed(1)) : v]))));
+      for (const line of cpu) console.log(line);
+      console.log(`model: first piece after ${MODEL.firstMs} ms, then ${MODEL.pieces} pieces ${MODEL.gapMs} ms apart; machine load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+      const added = (a: number, b: number) => `${(b - a).toFixed(1)} ms (${(((b - a) / a) * 100).toFixed(0)}%)`;
+      for (let i = 0; i < rows.length; i += 2) {
+        const [d, s] = [rows[i]!, rows[i + 1]!];
+        console.log(`${s.label}: ${RUNS} runs, p99 time to first event ${s.first_event_p99_ms.toFixed(1)} ms (target < 100 ms); added latency to first text p50 ${added(d.first_text_p50_ms, s.first_text_p50_ms)}, p99 ${added(d.first_text_p99_ms, s.first_text_p99_ms)}; to the whole answer p50 ${added(d.done_p50_ms, s.done_p50_ms)} (target <= 20%)`);
+      }
+    } finally {
+      await running.stop();
     }
   } finally {
-    await running.stop();
     model.kill();
     floor.kill();
     rmSync(dataDir, { recursive: true, force: true });

@@ -8,9 +8,8 @@
 // same table in this process (copy-reference.ts).
 import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.ts';
@@ -21,19 +20,7 @@ import { createConnection } from '../src/data/connections/index.ts';
 import { createItem } from '../src/knowledge/index.ts';
 import { createLogger } from '../src/log.ts';
 import { copyReferences, medianOf, type Measured, type RawMeasure } from './copy-reference.ts';
-
-const ROOT = new URL('..', import.meta.url).pathname;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { buildGateway, freePort, rssOf, startGateway } from './gateway-process.ts';
 
 interface Got {
   status: number;
@@ -53,13 +40,6 @@ function curl(url: string): Promise<Got> {
   });
 }
 
-/** A process's current and peak RSS in bytes, from /proc (Linux). */
-function rssOf(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
-
 /** Like `measured`, for another process: its RSS at the start and its peak while `fn` runs. */
 function measuredProcess(pid: number): Measured {
   return async (fn) => {
@@ -76,26 +56,6 @@ function measuredProcess(pid: number): Measured {
     } finally {
       clearInterval(timer);
     }
-  };
-}
-
-/** Starts `node dist/main.js` with `env` and resolves once it answers /api/health. */
-async function startGateway(env: Record<string, string>, url: string): Promise<{ pid: number; stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [join(ROOT, 'dist/main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  for (let i = 0; ; i++) {
-    if (proc.exitCode !== null) throw new Error(`the gateway exited with ${proc.exitCode}`);
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (i > 300) throw new Error('the gateway did not start within 30 s');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    pid: proc.pid!,
-    async stop() {
-      proc.kill('SIGTERM');
-      await exited;
-    },
   };
 }
 
@@ -154,10 +114,9 @@ export async function benchEndpoint(rows: number, query: string, measured: Measu
     await seeding.close();
   }
 
-  // The production build, as `npm start` makes it.
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  const base = `http://127.0.0.1:${port}`;
-  const gateway = await startGateway(env, base);
+  buildGateway();
+  const gateway = await startGateway(env);
+  const base = gateway.url;
   const results: RawMeasure[] = [];
   try {
     // A first request warms the process (credentials, knowledge read) as a served gateway would be.

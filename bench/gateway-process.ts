@@ -1,0 +1,63 @@
+// The gateway as `npm start` runs it, for benchmarks: the compiled build in a process of its own, so
+// that neither the benchmark's own work nor tsx counts as the gateway's time or memory.
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/** Builds dist as `npm start` does. */
+export function buildGateway(): void {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/** A port free on loopback now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A process's current and peak RSS in bytes, from /proc (Linux). */
+export function rssOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux; clock ticks of 10 ms). */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Starts `node dist/main.js` with `env` and resolves once it answers /api/health. */
+export async function startGateway(env: Record<string, string> & { SEXTANT_PORT: string }): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
+  const url = `http://127.0.0.1:${env.SEXTANT_PORT}`;
+  // BENCH_GATEWAY_NODE_ARGS are given to the gateway's node only (`--cpu-prof` to profile it).
+  const nodeArgs = (process.env['BENCH_GATEWAY_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  for (let i = 0; ; i++) {
+    if (proc.exitCode !== null) throw new Error(`the gateway exited with ${proc.exitCode}`);
+    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 300) throw new Error('the gateway did not start within 30 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    pid: proc.pid!,
+    url,
+    async stop() {
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
