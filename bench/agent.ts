@@ -119,7 +119,9 @@ export async function run(): Promise<void> {
         rows.push(report(`${pattern}: direct to model (SDK)`, await runClient('--direct', direct(spreadMs))));
         const cpuBefore = cpuMsOf(running.pid);
         rows.push(report(`${pattern}: through Sextant (SSE)`, await runClient('--client', served(`bench-${spreadMs}`, RUNS, spreadMs))));
-        cpu.push(`${pattern}: Sextant used ${((cpuMsOf(running.pid) - cpuBefore) / RUNS).toFixed(2)} ms of CPU per run (${MODEL.pieces} pieces each)`);
+        const cpuAfter = cpuMsOf(running.pid);
+        const [user, system] = [cpuAfter.user - cpuBefore.user, cpuAfter.system - cpuBefore.system].map((ms) => ms / RUNS);
+        cpu.push(`${pattern}: Sextant used ${(user! + system!).toFixed(2)} ms of CPU per run (${user!.toFixed(2)} user, ${system!.toFixed(2)} kernel; ${MODEL.pieces} pieces each)`);
       }
       console.table([floorRow, ...rows].map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toFixed(1)) : v]))));
       for (const line of cpu) console.log(line);

@@ -31,10 +31,10 @@ export function rssOf(pid: number): { rss: number; hwm: number } {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux; clock ticks of 10 ms). */
-export function cpuMsOf(pid: number): number {
+/** CPU time (ms) a process has used so far in user space and in the kernel, from /proc (Linux; ticks of 10 ms). */
+export function cpuMsOf(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
 /** Starts `node dist/main.js` with `env` and resolves once it answers /api/health. */
