@@ -12,6 +12,7 @@ import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createOAuthServer } from './gateway/oauth/create-provider.ts';
 import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
+import { indexPendingMessages } from './chats/index.ts';
 import type { ChatSources, CoreServices } from './gateway/services.ts';
 import { agentPortsFrom } from './compose/agent-ports.ts';
 import { chatSourcesFrom } from './compose/chat-sources.ts';
@@ -98,6 +99,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
   const purge = setInterval(() => purgeExpiredOAuthModels(store.db, clock), 3600_000);
   purge.unref();
+  // Chat messages queued for search are indexed every second (a search indexes the queue first).
+  const indexer = setInterval(() => {
+    try {
+      indexPendingMessages(store.db);
+    } catch (err) {
+      log.warn({ err }, 'indexing chat messages for search failed; the next search or tick retries');
+    }
+  }, 1000);
+  indexer.unref();
   // Environment sync_target reads the dev targets' metadata through the data plane.
   knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(core.data, principal, connectionId, target) };
   // The agent reaches knowledge, data, chats and uploads only through its ports.
@@ -120,11 +130,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     async close() {
       shutdown.abort();
       clearInterval(purge);
+      clearInterval(indexer);
       smtp?.close();
       janitor.stop();
       duckdbSql.close();
       if (store.db.open) {
         agent.flush();
+        indexPendingMessages(store.db);
         store.close();
       }
     },

@@ -2,13 +2,14 @@
 // query is never passed as FTS syntax: every word becomes a quoted term, so operators, quotes,
 // column filters and stray punctuation are searched as plain text.
 import type { Principal } from '../auth/index.ts';
+import { indexPendingMessages } from './message-index.ts';
 import { excerpt, scoreBodies } from './rank.ts';
 import type { ChatDeps } from './rows.ts';
 import type { ChatSearchResponse, MessageRole } from './schemas.ts';
 
 const MAX_TERMS = 16;
 
-/** The FTS5 scope token of an owner; the triggers of migration 0050 write the same value. */
+/** The FTS5 scope token of an owner; the triggers of migrations 0050/0051 and message-index.ts write the same value. */
 export function scopeToken(orgId: string, userId: string): string {
   return `s${Buffer.from(`${orgId}/${userId}`, 'utf8').toString('hex')}`;
 }
@@ -76,6 +77,7 @@ export function searchChats(deps: ChatDeps, principal: Principal, { q, limit = 3
 }
 
 function findCandidates(deps: ChatDeps, principal: Principal, terms: string): Candidate[] {
+  indexPendingMessages(deps.db);
   const match = `scope : "${scopeToken(principal.orgId, principal.userId).toLowerCase()}" AND body : (${terms})`;
   return deps.db
     .prepare(

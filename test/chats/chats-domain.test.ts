@@ -1,4 +1,10 @@
 import test from 'ava';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../src/app.ts';
+import { createOrganization, createUser, principalFor, setMembership } from '../../src/auth/index.ts';
 import {
   appendMessage,
   blocksOf,
@@ -8,12 +14,15 @@ import {
   exportHistory,
   findAnswerSource,
   ftsTerms,
+  indexPendingMessages,
   loadChat,
   recordAnswer,
   searchChats,
   type ChatPage,
 } from '../../src/chats/index.ts';
 import { decodeCursor, encodeCursor } from '../../src/chats/cursor.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { deps, principalOf, seedChat } from '../helpers/chats.ts';
 
@@ -121,6 +130,36 @@ test('the transcript holds every message of the owner\'s chat, hidden ones inclu
   t.deepEqual(chatTranscript(deps(t0), p, 'unknown'), []);
 });
 
+test('a written message waits for the index off the write path, and the next search finds it', (t) => {
+  const p = member();
+  const db = t0.app.services.store.db;
+  const ftsRow = (uuid: string) => db.prepare('SELECT f.rowid FROM chat_messages_fts f JOIN chat_messages m ON -f.rowid = m.id WHERE m.message_uuid = ?').get(uuid);
+  const queued = (uuid: string) => db.prepare('SELECT 1 FROM chat_messages_fts_pending p JOIN chat_messages m ON m.id = p.message_id WHERE m.message_uuid = ?').get(uuid);
+  const [q] = seedChat(t0, p, 'queue', [{ question: 'platypus sightings', answer: 'a' }]);
+  t.truthy(queued(q!));
+  t.falsy(ftsRow(q!));
+  t.is(searchChats(deps(t0), p, { q: 'platypus' }).results[0]?.message_uuid, q);
+  t.falsy(queued(q!));
+  t.truthy(ftsRow(q!));
+  t.is(indexPendingMessages(db), 0, 'nothing is indexed twice');
+});
+
+test('an edit or a delete of a message still queued for the index leaves it right', (t) => {
+  const p = member();
+  const db = t0.app.services.store.db;
+  const [edited, , deleted] = seedChat(t0, p, 'queued-edits', [
+    { question: 'echidna census', answer: 'a' },
+    { question: 'numbat census', answer: 'b' },
+  ]);
+  db.prepare("UPDATE chat_messages SET content = 'bilby census' WHERE message_uuid = ?").run(edited);
+  deleteMessage(deps(t0), p, { chatId: 'queued-edits', messageUuid: deleted! });
+  t.deepEqual(searchChats(deps(t0), p, { q: 'echidna' }).results, []);
+  t.deepEqual(searchChats(deps(t0), p, { q: 'numbat' }).results, []);
+  t.deepEqual(searchChats(deps(t0), p, { q: 'bilby' }).results.map((r) => r.message_uuid), [edited]);
+  const rows = (uuid: string) => (db.prepare('SELECT COUNT(*) AS n FROM chat_messages_fts f JOIN chat_messages m ON -f.rowid = m.id WHERE m.message_uuid = ?').get(uuid) as { n: number }).n;
+  t.is(rows(edited!), 1);
+});
+
 test('the search index follows deletes and edits of messages', (t) => {
   const p = member();
   const [q] = seedChat(t0, p, 'fts', [{ question: 'quokka census', answer: 'a' }]);
@@ -134,4 +173,22 @@ test('the search index follows deletes and edits of messages', (t) => {
   // One index row per displayed message, nothing left behind.
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
   t.is(count('SELECT COUNT(*) AS n FROM chat_messages_fts'), count('SELECT COUNT(*) AS n FROM chat_messages WHERE displayed = 1'));
+});
+
+test('closing the service indexes the messages still queued for search', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sextant-index-close-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_SEED_DEMO: 'false', SEXTANT_JWT_SECRET: 'x'.repeat(40), SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), SEXTANT_COOKIE_KEYS: 'k' });
+  const app = await createApp(config, { log: createLogger('silent') });
+  const { db } = app.services.store;
+  const clock = app.services.clock;
+  createOrganization(db, clock, { id: 'o', name: 'O' });
+  const user = createUser(db, clock, { email: 'close@example.com', emailVerified: true });
+  setMembership(db, clock, { userId: user.id, orgId: 'o', role: 'user' });
+  appendMessage({ db, clock }, principalFor(db, user, 'o', 'session', [])!, { chatId: 'c', role: 'user', content: 'kookaburra calls' });
+  await app.close();
+  const file = new Database(join(dataDir, 'sextant.db'), { readonly: true });
+  t.teardown(() => file.close());
+  t.is((file.prepare('SELECT COUNT(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n, 0);
+  t.is((file.prepare("SELECT COUNT(*) AS n FROM chat_messages_fts WHERE chat_messages_fts MATCH 'kookaburra'").get() as { n: number }).n, 1);
 });
