@@ -2,26 +2,16 @@
 // that neither the benchmark's own work nor tsx counts as the gateway's time or memory.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+
+// The tests' helper: a port free on loopback now.
+export { freePort } from '../test/helpers/app.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
 /** Builds dist as `npm start` does. */
 export function buildGateway(): void {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}
-
-/** A port free on loopback now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** A process's current and peak RSS in bytes, from /proc (Linux). */
