@@ -50,15 +50,40 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
   const turn = async (withTools: boolean, signal: AbortSignal) => {
     let text = '';
     const calls: ToolCall[] = [];
-    for await (const e of provider.stream({ system: input.system, messages, tools: withTools ? specs : [], maxTokens: input.maxTokens, signal })) {
-      if (e.type === 'text_delta') {
-        text += e.text;
-        emit({ type: 'text_delta', text: e.text });
-      } else if (e.type === 'tool_call_end') calls.push({ id: e.id, name: e.name, arguments: e.arguments });
-      else if (e.type === 'usage') {
-        usage.inputTokens += e.usage.inputTokens;
-        usage.outputTokens += e.usage.outputTokens;
+    // Pieces of text that arrive together (one read from the model's connection) leave as one
+    // text_delta: the flush waits for the microtasks decoding that read, not for more I/O. A gateway
+    // that keeps up sends every piece as it came; one that falls behind reads several pieces at
+    // once and then stores and sends them in one event instead of one each, so it catches up.
+    let pending = '';
+    let flushQueued = false;
+    const flushText = () => {
+      flushQueued = false;
+      if (!pending) return;
+      const piece = pending;
+      pending = '';
+      emit({ type: 'text_delta', text: piece });
+    };
+    try {
+      for await (const e of provider.stream({ system: input.system, messages, tools: withTools ? specs : [], maxTokens: input.maxTokens, signal })) {
+        if (e.type === 'text_delta') {
+          text += e.text;
+          pending += e.text;
+          if (!flushQueued) {
+            flushQueued = true;
+            process.nextTick(flushText);
+          }
+          continue;
+        }
+        flushText();
+        if (e.type === 'tool_call_end') calls.push({ id: e.id, name: e.name, arguments: e.arguments });
+        else if (e.type === 'usage') {
+          usage.inputTokens += e.usage.inputTokens;
+          usage.outputTokens += e.usage.outputTokens;
+        }
       }
+    } finally {
+      // Text received before the end (or a failure) is delivered before what follows it.
+      flushText();
     }
     return { text, calls };
   };

@@ -17,6 +17,7 @@ import { failOrphanedRuns, getRun, insertFeedback, insertRun, latestRun, type Ru
 import { EventJournal } from './event-journal.ts';
 import { executeRun, type ActiveRun } from './execute-run.ts';
 import { LiveBus } from './live-bus.ts';
+import { StartQueue } from './start-queue.ts';
 
 export interface AgentDeps {
   db: Db;
@@ -63,6 +64,7 @@ export class AgentRuns {
   private active = new Map<string, ActiveRun>();
   /** Chats (`org/chat`) with a run starting or running: a second start is refused at once. */
   private busyChats = new Set<string>();
+  private starts = new StartQueue();
 
   constructor(private deps: AgentDeps) {
     this.bus = new LiveBus(deps.log);
@@ -104,9 +106,9 @@ export class AgentRuns {
     this.active.set(run.id, active);
     this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
-    // questions every asker gets run_started first, and no model call is made sooner or later in total.
-    const done = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => executeRun({ ...this.deps, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName }))
+    // questions every asker gets run_started first (start-queue.ts).
+    const execute = () => executeRun({ ...this.deps, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName });
+    const done = new Promise<void>((resolve) => this.starts.push(() => resolve(execute())))
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
       .then((): RunRow => {
         this.active.delete(run.id);
