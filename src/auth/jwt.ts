@@ -33,8 +33,30 @@ export function signJwt(key: string, clock: Clock, purpose: JwtPurpose, claims: 
   return jwt.sign({ ...claims, iat, exp: iat + ttlSeconds }, keyObject(key), { algorithm: 'HS256', issuer: ISSUER, audience: purpose });
 }
 
+// Tokens already verified, with their claims: a client sends the same session token with every
+// request, and the signature check (jsonwebtoken's parsing and options, the HMAC) costs more than the
+// rest of authenticating it. Only tokens that passed are kept, so only tokens this service signed can
+// be in it; expiry is checked on every use. Bounded: the oldest entry leaves first.
+const VERIFIED_MAX = 10_000;
+const verified = new Map<string, { key: string; purpose: JwtPurpose; claims: JwtClaims & { exp: number } }>();
+
 /** Verifies signature, algorithm, issuer, purpose and expiry (against the injected clock); undefined if any fails. */
 export function verifyJwt(key: string, clock: Clock, purpose: JwtPurpose, token: string): JwtClaims | undefined {
+  const known = verified.get(token);
+  if (known && known.key === key && known.purpose === purpose) {
+    if (Math.floor(clock.now() / 1000) < known.claims.exp) return known.claims;
+    verified.delete(token);
+    return undefined;
+  }
+  const claims = verifyJwtSignature(key, clock, purpose, token);
+  if (claims && typeof claims['exp'] === 'number') {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(token, { key, purpose, claims: Object.freeze(claims) as JwtClaims & { exp: number } });
+  }
+  return claims;
+}
+
+function verifyJwtSignature(key: string, clock: Clock, purpose: JwtPurpose, token: string): JwtClaims | undefined {
   try {
     const claims = jwt.verify(token, keyObject(key), {
       algorithms: ['HS256'],

@@ -33,7 +33,7 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = []): Gatewa
   for (const def of routes) router.register(toKoaPath(def.path), [def.method], routeHandler(s, def), { name: def.operationId });
 
   app.use(requestId(s.log));
-  app.use(accessLog);
+  app.use(accessLog(s.log));
   app.use(securityHeaders(https));
   app.use(cors({ origin: (ctx) => corsOrigin(s.config.corsOrigins, ctx), credentials: true, exposeHeaders: ['X-Request-Id'] }));
   app.use(errorHandler);

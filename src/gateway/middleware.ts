@@ -3,30 +3,36 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../log.ts';
 
-/** Gives every request an id (a sane incoming X-Request-Id is kept) and a child logger that carries it. */
+/**
+ * Gives every request an id (a sane incoming X-Request-Id is kept) and a child logger that carries it.
+ * The child is made on first use: most requests log only their access line, and a pino child (with
+ * its redaction) costs more than the rest of a small request's logging.
+ */
 export function requestId(log: Logger) {
   return async function requestIdMiddleware(ctx: Context, next: Next): Promise<void> {
     const incoming = ctx.get('X-Request-Id');
     const id = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = id;
-    ctx.state.log = log.child({ request_id: id });
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', { get: () => (child ??= log.child({ request_id: id })), enumerable: true });
     ctx.set('X-Request-Id', id);
     await next();
   };
 }
 
 /** One structured line per request: path without the query string, which may carry tokens. */
-export async function accessLog(ctx: Context, next: Next): Promise<void> {
-  const started = performance.now();
-  try {
-    await next();
-  } finally {
-    const log: Logger | undefined = ctx.state.log;
-    log?.info(
-      { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started), user_id: ctx.state.principal?.userId },
-      'request',
-    );
-  }
+export function accessLog(log: Logger) {
+  return async function accessLogMiddleware(ctx: Context, next: Next): Promise<void> {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      log.info(
+        { request_id: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started), user_id: ctx.state.principal?.userId },
+        'request',
+      );
+    }
+  };
 }
 
 /**
