@@ -23,7 +23,21 @@ export function streamRun(ctx: Context, s: Services, run: RunRow, afterId: numbe
   ctx.respond = false;
   const res = ctx.res;
   res.writeHead(200);
-  const out = { write: (text: string) => void (res.writableEnded || res.destroyed ? undefined : res.write(text)), end: () => res.end() };
+  // The headers, the retry hint and the events replayed now leave in one write (one syscall, and the
+  // client has its first event with the headers).
+  res.cork();
+  // Each event goes to the socket as one ready-made chunk of the chunked response. Through
+  // res.write, Node frames it as three pieces (size, data, CRLF) gathered by a cork until the next
+  // tick and sent with writev: about twice the CPU of one write, paid for every event of every
+  // stream. res.end() still writes the last chunk, so the stream ends well-formed. (An HTTP/1.0
+  // client gets no chunked encoding: the text goes as it is.)
+  res.flushHeaders();
+  const socket = res.socket!;
+  const frame = res.chunkedEncoding ? (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n` : (text: string) => text;
+  const out = {
+    write: (text: string) => void (res.writableEnded || socket.destroyed ? undefined : socket.write(frame(text))),
+    end: () => res.end(),
+  };
   let closed = false;
   const close = () => {
     if (closed) return;
@@ -33,9 +47,6 @@ export function streamRun(ctx: Context, s: Services, run: RunRow, afterId: numbe
     s.shutdown.removeEventListener('abort', close);
     out.end();
   };
-  // The headers, the retry hint and the events replayed now leave in one write (one syscall, and the
-  // client has its first event with the headers).
-  res.cork();
   out.write('retry: 2000\n\n');
   const keepAlive = setInterval(() => out.write(': keep-alive\n\n'), s.config.agent.keepAliveMs);
   // Must come before follow(): a finished run ends synchronously inside it.
