@@ -27,8 +27,7 @@ test('I/O that became ready before a slice is served between slices', async (t) 
     const until = performance.now() + 3;
     while (performance.now() < until);
   });
-  queue.push(() => order.push('run 2'));
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise<void>((resolve) => queue.push(() => resolve(void order.push('run 2'))));
   // (The timer may even come first, when the test itself was slow to reach the first turn.)
   t.deepEqual(order.filter((o) => o !== 'waiting I/O'), ['run 1', 'run 2']);
   t.true(order.indexOf('waiting I/O') < order.indexOf('run 2'));
