@@ -3,7 +3,7 @@
 import type { Clock } from '../clock.ts';
 import { NotFound } from '../errors.ts';
 import { newId } from '../security/index.ts';
-import type { Db } from '../store/index.ts';
+import { statement, type Db } from '../store/index.ts';
 import type { Principal } from './principal.ts';
 
 export interface Memory {
@@ -45,7 +45,7 @@ const toMemory = (r: MemoryRow): Memory => ({
 
 /** The caller's memories, oldest first. */
 export function listMemories(db: Db, principal: Principal): Memory[] {
-  return (db.prepare('SELECT * FROM user_memories WHERE user_id = ? ORDER BY created_at, rowid').all(principal.userId) as MemoryRow[]).map(toMemory);
+  return (statement(db, 'SELECT * FROM user_memories WHERE user_id = ? ORDER BY created_at, rowid').all(principal.userId) as MemoryRow[]).map(toMemory);
 }
 
 /** Adds a memory. */
