@@ -55,7 +55,9 @@ export function streamRun(ctx: Context, s: Services, run: RunRow, afterId: numbe
     if (!closed) out.write(sseFrame(e));
   }, () => setImmediate(close));
   res.uncork();
-  ctx.req.on('close', close);
+  // The response's close, not the request's: since Node 16 a request emits 'close' once its body is
+  // read (long before a handler runs), so it never told that the client went away.
+  res.on('close', close);
   if (s.shutdown.aborted) close();
   else s.shutdown.addEventListener('abort', close, { once: true });
 }

@@ -40,6 +40,22 @@ test.serial('a streamed run sends numbered events from run_started to completed 
   t.true(chat.messages[1]!.knowledgeItems!.some((i) => i.path === 'tables/demo_warehouse/main.orders.yaml'));
 });
 
+test.serial('a client that goes away stops being served at once while its run goes on', async (t) => {
+  t0.hold();
+  const res = await t0.post('/api/agentic/stream', alice, { chat_id: 'gone-1', message: 'How many orders by status?' });
+  const first = await collectEvents(res, (f) => f.event === 'tool_call' && (f.data!['name'] as string) === 'run_sql');
+  const runId = first[0]!.data!['run_id'] as string;
+  await t0.queryWaiting();
+  const agent = t0.app.services.agent;
+  // The server learns of the closed connection through I/O: a few turns of the event loop.
+  for (let turn = 0; turn < 10_000 && agent.bus.count(runId) > 0; turn++) await new Promise((resolve) => setImmediate(resolve));
+  t.is(agent.bus.count(runId), 0, 'the stream of the client that left no longer follows the run');
+  t.true(agent.isActive(runId));
+  t0.release();
+  const rest = await collectEvents(await subscribe(alice, 'gone-1', first.at(-1)!.id));
+  t.is(rest.at(-1)!.event, 'completed');
+});
+
 test.serial('a dropped connection resumes with Last-Event-ID without gaps or repeats, and the run went on', async (t) => {
   t0.hold();
   const res = await t0.post('/api/agentic/stream', alice, { chat_id: 'resume-1', message: 'How many orders by status?' });
