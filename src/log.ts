@@ -6,8 +6,14 @@ export type { Logger };
 /**
  * Structured JSON logs. Request logs carry the path without its query string (which may hold
  * tokens), and these keys are censored wherever they appear.
+ *
+ * Without a destination, lines go to stdout asynchronously: pino's synchronous default made one
+ * blocking write per line on the event loop (every request logs one; ~30 µs each on this kind of
+ * machine, a tenth of a small request's CPU). Asynchronously, a line still leaves at once when the
+ * service is quiet, lines logged while a write is under way leave together in the next one, and
+ * pino writes what is left synchronously when the process exits.
  */
-export function createLogger(level: LogLevel, destination?: NodeJS.WritableStream): Logger {
+export function createLogger(level: LogLevel, destination: NodeJS.WritableStream | pino.DestinationStream = pino.destination({ dest: 1, sync: false })): Logger {
   return pino(
     {
       level,
@@ -36,6 +42,6 @@ export function createLogger(level: LogLevel, destination?: NodeJS.WritableStrea
         censor: '[redacted]',
       },
     },
-    destination as pino.DestinationStream | undefined,
+    destination as pino.DestinationStream,
   );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { statement } from '../../store/index.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 
@@ -18,7 +19,7 @@ export function healthRoutes(s: Services) {
       response: Health,
       handler: () => {
         try {
-          s.store.db.prepare('SELECT 1').get();
+          statement(s.store.db, 'SELECT 1').get();
         } catch {
           throw new AppError('unavailable', 'DATABASE_UNAVAILABLE', 'Database unavailable');
         }
