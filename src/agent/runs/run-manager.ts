@@ -43,6 +43,8 @@ export interface StartRunInput {
 }
 
 export interface StartedRun {
+  /** The run as stored when it started. */
+  row: RunRow;
   runId: string;
   chatId: string;
   messageUuid: string;
@@ -120,7 +122,7 @@ export class AgentRuns {
           return { ...run, status: 'failed', answer: null, finished_at: null };
         }
       });
-    return { runId: run.id, chatId: run.chat_id, messageUuid: run.message_uuid, answerUuid: run.answer_uuid, done };
+    return { row: { ...run, status: 'running', answer: null, finished_at: null }, runId: run.id, chatId: run.chat_id, messageUuid: run.message_uuid, answerUuid: run.answer_uuid, done };
   }
 
   /** The row of a new run, before it is stored. */

@@ -52,7 +52,7 @@ export function agenticRoutes(s: Services) {
       summary: 'Sends a message and streams the run as server-sent events (the run goes on if the client disconnects)',
       handler: async ({ body, principal, environmentId, ctx }) => {
         const started = await start(principal!, environmentId, { chatId: body.chat_id, message: body.message, appPreview: body.preview, quickFix: body.quick_fix });
-        streamRun(ctx, s, s.agent.ownRun(principal!, started.chatId), 0);
+        streamRun(ctx, s, started.row, 0);
       },
     }),
     route({
