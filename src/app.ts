@@ -12,7 +12,7 @@ import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createOAuthServer } from './gateway/oauth/create-provider.ts';
 import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
-import { indexPendingMessages } from './chats/index.ts';
+import { indexPendingMessages, indexQueueInSlices } from './chats/index.ts';
 import type { ChatSources, CoreServices } from './gateway/services.ts';
 import { agentPortsFrom } from './compose/agent-ports.ts';
 import { chatSourcesFrom } from './compose/chat-sources.ts';
@@ -99,13 +99,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
   const purge = setInterval(() => purgeExpiredOAuthModels(store.db, clock), 3600_000);
   purge.unref();
-  // Chat messages queued for search are indexed every second (a search indexes the queue first).
+  // Chat messages queued for search are indexed every second, in slices (a search indexes the queue first).
+  let indexing: Promise<void> | undefined;
   const indexer = setInterval(() => {
-    try {
-      indexPendingMessages(store.db);
-    } catch (err) {
-      log.warn({ err }, 'indexing chat messages for search failed; the next search or tick retries');
-    }
+    indexing ??= indexQueueInSlices(store.db)
+      .catch((err: unknown) => {
+        if (store.db.open) log.warn({ err }, 'indexing chat messages for search failed; the next search or tick retries');
+      })
+      .finally(() => (indexing = undefined));
   }, 1000);
   indexer.unref();
   // Environment sync_target reads the dev targets' metadata through the data plane.

@@ -15,6 +15,7 @@ import {
   findAnswerSource,
   ftsTerms,
   indexPendingMessages,
+  indexQueueInSlices,
   loadChat,
   recordAnswer,
   searchChats,
@@ -142,6 +143,26 @@ test('a written message waits for the index off the write path, and the next sea
   t.falsy(queued(q!));
   t.truthy(ftsRow(q!));
   t.is(indexPendingMessages(db), 0, 'nothing is indexed twice');
+});
+
+test('the background indexer takes the queue oldest first, a bounded slice per turn of the event loop', async (t) => {
+  const p = member();
+  const db = t0.app.services.store.db;
+  indexPendingMessages(db);
+  const queuedCount = () => (db.prepare('SELECT COUNT(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n;
+  const indexed = (uuid: string) => !!db.prepare('SELECT 1 FROM chat_messages_fts f JOIN chat_messages m ON -f.rowid = m.id WHERE m.message_uuid = ?').get(uuid);
+  const [first, second, third, fourth] = seedChat(t0, p, 'slices', [{ question: 'q1', answer: 'a1' }, { question: 'q2', answer: 'a2' }]);
+  t.is(queuedCount(), 4);
+  t.is(indexPendingMessages(db, 1), 1);
+  t.true(indexed(first!));
+  t.false(indexed(second!));
+  const done = indexQueueInSlices(db, 2);
+  // The first slice runs at once, the next after the I/O of this turn.
+  t.is(queuedCount(), 1);
+  t.true(indexed(second!) && indexed(third!));
+  t.false(indexed(fourth!));
+  await done;
+  t.true(indexed(fourth!));
 });
 
 test('an edit or a delete of a message still queued for the index leaves it right', (t) => {
