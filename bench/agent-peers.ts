@@ -5,6 +5,7 @@
 // Sextant adds, not what the SDK costs. Only Node built-ins load up front, so each starts in a moment.
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { LlmProvider } from '../src/agent/providers/types.ts';
 
 export interface ModelProfile {
@@ -135,8 +136,12 @@ async function timeDirect(provider: LlmProvider): Promise<Sample> {
 async function client(runs: number, spreadMs: number, one: (i: number) => Promise<Sample>): Promise<void> {
   const t = now();
   const gap = spreadMs / runs;
+  // The client's own event-loop delay: a client too busy to read in time adds it to every figure.
+  const lag = monitorEventLoopDelay({ resolution: 2 });
+  lag.enable();
   const samples = await Promise.all(Array.from({ length: runs }, (_, i) => (gap === 0 ? one(i) : new Promise<Sample>((r, e) => setTimeout(() => one(i).then(r, e), i * gap)))));
-  process.stdout.write(JSON.stringify({ samples, wallMs: now() - t }));
+  lag.disable();
+  process.stdout.write(JSON.stringify({ samples, wallMs: now() - t, clientLagP99Ms: lag.percentile(99) / 1e6 }));
 }
 
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1]!;

@@ -47,8 +47,15 @@ function peer(args: string[], untilFirstLine: boolean): Promise<{ out: string; k
   });
 }
 
-async function runClient(mode: '--client' | '--direct', job: Job | DirectJob): Promise<{ samples: Sample[]; wallMs: number }> {
-  return JSON.parse((await peer([mode, JSON.stringify(job)], false)).out) as { samples: Sample[]; wallMs: number };
+interface ClientResult {
+  samples: Sample[];
+  wallMs: number;
+  /** p99 of the client's own event-loop delay while it ran. */
+  clientLagP99Ms: number;
+}
+
+async function runClient(mode: '--client' | '--direct', job: Job | DirectJob): Promise<ClientResult> {
+  return JSON.parse((await peer([mode, JSON.stringify(job)], false)).out) as ClientResult;
 }
 
 const pct = (xs: number[], p: number) => {
@@ -56,7 +63,7 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
 };
 
-function report(label: string, { samples, wallMs }: { samples: Sample[]; wallMs: number }) {
+function report(label: string, { samples, wallMs, clientLagP99Ms }: ClientResult) {
   const col = (k: 'firstEvent' | 'firstText' | 'done') => samples.map((s) => s[k]);
   const delays = samples.flatMap((s) => s.delays);
   return {
@@ -69,6 +76,7 @@ function report(label: string, { samples, wallMs }: { samples: Sample[]; wallMs:
     delivery_delay_p99_ms: pct(delays, 99),
     done_p50_ms: pct(col('done'), 50),
     runs_per_s: samples.length / (wallMs / 1000),
+    client_lag_p99_ms: clientLagP99Ms,
   };
 }
 
