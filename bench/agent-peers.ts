@@ -3,7 +3,7 @@
 // (`--client <job as JSON>`) and the direct client (`--direct <job as JSON>`), which calls the model
 // through the same provider (the official SDK) that Sextant uses, so that the comparison shows what
 // Sextant adds, not what the SDK costs. Only Node built-ins load up front, so each starts in a moment.
-import { createServer, request } from 'node:http';
+import { Agent, createServer, globalAgent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { LlmProvider } from '../src/agent/providers/types.ts';
@@ -23,12 +23,16 @@ export interface Job {
   runs: number;
   /** Requests are sent evenly over this many ms (0: all at once). */
   spreadMs: number;
+  /** When set, `runs` connections are opened first (a GET here each) and the requests reuse them. */
+  warmUrl?: string;
 }
 
 export interface DirectJob {
   baseUrl: string;
   runs: number;
   spreadMs: number;
+  /** New connections for the measured requests instead of open ones. */
+  cold: boolean;
 }
 
 export interface Sample {
@@ -82,11 +86,11 @@ async function floorServer(): Promise<string> {
 const now = () => performance.timeOrigin + performance.now();
 
 /** Sends one streamed request and times its frames. */
-function timeOne(job: Job, i: number): Promise<Sample> {
+function timeOne(job: Job, i: number, agent: Agent | undefined): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const started = now();
     const s: Sample = { firstEvent: NaN, firstText: NaN, done: NaN, delays: [] };
-    const req = request(job.url, { method: 'POST', headers: { 'content-type': 'application/json', ...job.headers } }, (res) => {
+    const req = request(job.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...job.headers } }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`${job.url} answered ${res.statusCode}`));
       let buffer = '';
       res.setEncoding('utf8');
@@ -147,15 +151,29 @@ async function client(runs: number, spreadMs: number, one: (i: number) => Promis
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1]!;
 if (process.argv.includes('--model')) process.stdout.write(`${await scriptedModel(JSON.parse(arg('--model')) as ModelProfile)}\n`);
 if (process.argv.includes('--floor')) process.stdout.write(`${await floorServer()}\n`);
+/**
+ * `runs` connections opened and left idle in a keep-alive agent, as a client that already talks to the
+ * server has them (a browser tab, the CLI): the measured requests then pay no TCP handshake.
+ */
+async function openConnections(url: string, runs: number): Promise<Agent> {
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
+  await Promise.all(Array.from({ length: runs }, () => new Promise<void>((resolve, reject) => request(url, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end())));
+  return agent;
+}
+
 if (process.argv.includes('--client')) {
   const job = JSON.parse(arg('--client')) as Job;
-  await client(job.runs, job.spreadMs, (i) => timeOne(job, i));
+  const agent = job.warmUrl ? await openConnections(job.warmUrl, job.runs) : undefined;
+  await client(job.runs, job.spreadMs, (i) => timeOne(job, i, agent));
+  agent?.destroy();
 }
 if (process.argv.includes('--direct')) {
   const job = JSON.parse(arg('--direct')) as DirectJob;
   const { openAiProvider } = await import('../src/agent/providers/openai-provider.ts');
   const provider = openAiProvider({ model: 'bench', apiKey: 'k', baseUrl: job.baseUrl, maxRetries: 0 });
-  // Warm-up: the SDK's first calls compile its code and open connections, as Sextant's warm-up does.
-  await Promise.all(Array.from({ length: 50 }, () => timeDirect(provider)));
+  // Warm-up: the SDK's first calls compile its code and open connections (as many as the measured
+  // requests need, unless they are to open their own), as Sextant's warm-up does.
+  await Promise.all(Array.from({ length: job.cold ? 50 : job.runs }, () => timeDirect(provider)));
+  if (job.cold) globalAgent.destroy();
   await client(job.runs, job.spreadMs, () => timeDirect(provider));
 }

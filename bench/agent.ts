@@ -11,7 +11,8 @@
 // sent at once) and a spread (the same requests over SPREAD_MS, all still in flight together). A bare
 // node:http server answering the burst with one event at once shows the floor this machine allows.
 // `--runs=N`, `--first-ms=N` (0 shows Sextant's own overhead), `--pieces=N` and `--spread-ms=N` change them;
-// `--only=burst` or `--only=spread` runs one pattern; `--warm-rounds=N` sets the warm-up bursts.
+// `--only=burst` or `--only=spread` runs one pattern; `--warm-rounds=N` sets the warm-up bursts; `--cold`
+// gives every measured request a new connection.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,6 +29,12 @@ const RUNS = arg('runs', 200);
 const SPREAD_MS = arg('spread-ms', 1000);
 const WARM_ROUNDS = arg('warm-rounds', 3);
 const MODEL: ModelProfile = { firstMs: arg('first-ms', 300), pieces: arg('pieces', 40), gapMs: 25 };
+/**
+ * The measured requests reuse connections the clients opened beforehand, as a browser tab or the CLI
+ * that already talks to the gateway does (and as the SDK's client to the model does); `--cold` makes
+ * every measured request open its own connection instead, TCP handshake and accept included.
+ */
+const COLD = process.argv.includes('--cold');
 /** `--only=burst` or `--only=spread` runs one arrival pattern. */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 const PEERS = new URL('./agent-peers.ts', import.meta.url).pathname;
@@ -118,15 +125,16 @@ export async function run(): Promise<void> {
       body: JSON.stringify({ chat_id: `${prefix}-{i}`, message: question }),
       runs,
       spreadMs,
+      ...(COLD ? {} : { warmUrl: `${running.url}/api/health` }),
     });
-    const direct = (spreadMs: number): DirectJob => ({ baseUrl: model.out, runs: RUNS, spreadMs });
+    const direct = (spreadMs: number): DirectJob => ({ baseUrl: model.out, runs: RUNS, spreadMs, cold: COLD });
     try {
       // Warm-up (JIT, SQLite pages, connections to the model), not measured: WARM_ROUNDS bursts, so that
       // the measured runs meet the optimized code a long-running gateway runs (with one burst of 50,
       // most of the measured requests still ran in V8's baseline tiers while its compiler caught up).
       for (let round = 0; round < WARM_ROUNDS; round++) await runClient('--client', served(`warm-${round}`, RUNS, 0));
       // What this machine and client allow at all: the same burst against a server doing nothing.
-      const floorRow = report('burst: bare node:http server, one event at once', await runClient('--client', { url: floor.out, headers: {}, body: '{}', runs: RUNS, spreadMs: 0 }));
+      const floorRow = report('burst: bare node:http server, one event at once', await runClient('--client', { url: floor.out, headers: {}, body: '{}', runs: RUNS, spreadMs: 0, ...(COLD ? {} : { warmUrl: floor.out }) }));
       const rows: ReturnType<typeof report>[] = [];
       const cpu: string[] = [];
       const patterns = ([['burst', 0], [`spread over ${SPREAD_MS} ms`, SPREAD_MS]] as const).filter(([name]) => !ONLY || name.startsWith(ONLY));
@@ -140,7 +148,7 @@ export async function run(): Promise<void> {
       }
       console.table([floorRow, ...rows].map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toFixed(1)) : v]))));
       for (const line of cpu) console.log(line);
-      console.log(`model: first piece after ${MODEL.firstMs} ms, then ${MODEL.pieces} pieces ${MODEL.gapMs} ms apart; machine load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+      console.log(`model: first piece after ${MODEL.firstMs} ms, then ${MODEL.pieces} pieces ${MODEL.gapMs} ms apart; ${COLD ? 'a new connection per measured request' : 'measured requests on connections opened beforehand (--cold: new ones)'}; machine load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
       const added = (a: number, b: number) => `${(b - a).toFixed(1)} ms (${(((b - a) / a) * 100).toFixed(0)}%)`;
       for (let i = 0; i < rows.length; i += 2) {
         const [d, s] = [rows[i]!, rows[i + 1]!];
