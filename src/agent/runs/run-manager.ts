@@ -45,10 +45,6 @@ export interface StartRunInput {
 export interface StartedRun {
   /** The run as stored when it started. */
   row: RunRow;
-  runId: string;
-  chatId: string;
-  messageUuid: string;
-  answerUuid: string;
   /** Settles when the run has finished and its answer is recorded. */
   done: Promise<RunRow>;
 }
@@ -122,7 +118,7 @@ export class AgentRuns {
           return { ...run, status: 'failed', answer: null, finished_at: null };
         }
       });
-    return { row: { ...run, status: 'running', answer: null, finished_at: null }, runId: run.id, chatId: run.chat_id, messageUuid: run.message_uuid, answerUuid: run.answer_uuid, done };
+    return { row: { ...run, status: 'running', answer: null, finished_at: null }, done };
   }
 
   /** The row of a new run, before it is stored. */
