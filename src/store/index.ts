@@ -3,3 +3,4 @@ export type { Db, Store } from './open-store.ts';
 export { migrate, listMigrations } from './migrate.ts';
 export type { Migration } from './migrate.ts';
 export { statement } from './statement.ts';
+export { CommitGroup } from './commit-group.ts';

@@ -61,3 +61,17 @@ test('a closed store loses the pending events without throwing', (t) => {
   store.close();
   t.notThrows(() => journal.flush());
 });
+
+test('a read after the last committed id is served from memory, and a read across the commit joins both halves in order', (t) => {
+  const store = setup();
+  t.teardown(() => store.close());
+  const flushes: (() => void)[] = [];
+  const journal = new EventJournal(store.db, createLogger('silent'), (flush) => flushes.push(flush));
+  journal.append(run('r1'), { type: 'text_delta', text: 'a' }, 1);
+  flushes.shift()!();
+  journal.append(run('r1'), { type: 'text_delta', text: 'b' }, 2);
+  t.deepEqual(journal.after(run('r1'), 0).map((e) => e.id), [1, 2]);
+  // A row written behind the journal's back shows that the read past the committed id 1 skips SQLite.
+  store.db.prepare("INSERT INTO agent_events (id, run_id, type, data, created_at) VALUES (100, 'r1', 'text_delta', '{}', 3)").run();
+  t.deepEqual(journal.after(run('r1'), 1).map((e) => e.id), [2]);
+});

@@ -23,6 +23,8 @@ const afterFlushDelay: FlushScheduler = (flush) => void setTimeout(flush, FLUSH_
 
 export class EventJournal {
   private lastId: number;
+  /** Every event up to this id has left memory (committed, or lost with a failed batch). */
+  private committedThrough: number;
   private pending: StoredEvent[] = [];
   private scheduled = false;
 
@@ -35,6 +37,7 @@ export class EventJournal {
       .prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'agent_events'), 0), COALESCE((SELECT MAX(id) FROM agent_events), 0)) AS last`)
       .get() as { last: number };
     this.lastId = row.last;
+    this.committedThrough = row.last;
   }
 
   /** Appends an event to the run's log; it is readable (and deliverable) at once, durable after the next flush. */
@@ -48,9 +51,12 @@ export class EventJournal {
     return stored;
   }
 
-  /** Events of a run after an id, in order: committed ones from SQLite, then the pending ones. */
+  /**
+   * Events of a run after an id, in order: committed ones from SQLite, then the pending ones. After
+   * an id not yet committed (a stream from a run's start, in the turn that started it) only memory is read.
+   */
   after(run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
-    const rows = statement(this.db, AFTER).all(run.id, afterId) as { id: number; data: string; created_at: number }[];
+    const rows = afterId >= this.committedThrough ? [] : (statement(this.db, AFTER).all(run.id, afterId) as { id: number; data: string; created_at: number }[]);
     const committed = rows.map((r): StoredEvent => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));
     return [...committed, ...this.pending.filter((e) => e.run_id === run.id && e.id > afterId)];
   }
@@ -64,6 +70,7 @@ export class EventJournal {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
+    this.committedThrough = batch[batch.length - 1]!.id;
     let dropped = 0;
     try {
       const insert = statement(this.db, INSERT);

@@ -17,6 +17,8 @@ import { finishRun, insertUsage, markFeedbackApplied, type RunRow } from './even
 export interface ActiveRun {
   row: Omit<RunRow, 'status' | 'answer' | 'finished_at'>;
   principal: Principal;
+  /** The id of its run_started: every event of the run comes at or after it. */
+  firstEventId: number;
   feedback: { id: string; text: string }[];
   /** Graceful stop (POST /api/agentic/stop). */
   stop: AbortController;

@@ -8,7 +8,7 @@ import type { AgentConfig } from '../../config.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { newId } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
+import { CommitGroup, type Db } from '../../store/index.ts';
 import type { AgentEvent, StoredEvent } from '../events.ts';
 import type { AgentPorts } from '../ports.ts';
 import type { LlmProvider } from '../providers/types.ts';
@@ -63,10 +63,13 @@ export class AgentRuns {
   /** Chats (`org/chat`) with a run starting or running: a second start is refused at once. */
   private busyChats = new Set<string>();
   private starts = new StartQueue();
+  /** A question, the chat it may create and its run: commits shared by the starts of one turn. */
+  private startWrites: CommitGroup;
 
   constructor(private deps: AgentDeps) {
     this.bus = new LiveBus(deps.log);
     this.journal = new EventJournal(deps.db, deps.log);
+    this.startWrites = new CommitGroup(deps.db);
     const orphans = failOrphanedRuns(deps.db, deps.clock.now());
     if (orphans > 0) deps.log.warn({ runs: orphans }, 'marked agent runs interrupted by a restart as failed');
     deps.shutdown.addEventListener('abort', () => {
@@ -90,19 +93,19 @@ export class AgentRuns {
       // The history is read before the question joins the chat.
       history = input.history ?? (await ports.chats.history(principal, input.chatId));
       const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
-      // One commit for the question, the chat it may create, and the run.
-      db.transaction(() => {
+      // The question, the chat it may create, and the run are stored together, with the other starts of this turn.
+      await this.startWrites.run(() => {
         ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}) });
         insertRun(db, run);
-      })();
+      });
     } catch (err) {
       this.busyChats.delete(chatKey);
       throw err;
     }
     const stop = new AbortController();
-    const active: ActiveRun = { row: run, principal, feedback: [], stop, hardStop: new AbortController(), stopAnnounced: false };
+    const active: ActiveRun = { row: run, principal, firstEventId: 0, feedback: [], stop, hardStop: new AbortController(), stopAnnounced: false };
     this.active.set(run.id, active);
-    this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
+    active.firstEventId = this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null }).id;
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
     // questions every asker gets run_started first (start-queue.ts).
     const execute = () => executeRun({ ...this.deps, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName });
@@ -140,8 +143,10 @@ export class AgentRuns {
   }
 
   /** Adds an event to the run's log and delivers it. */
-  private emit(run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent): void {
-    this.bus.publish(this.journal.append(run, event, this.deps.clock.now()));
+  private emit(run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent): StoredEvent {
+    const stored = this.journal.append(run, event, this.deps.clock.now());
+    this.bus.publish(stored);
+    return stored;
   }
 
   /** A run's events after an id (all of them by default), in order. */
@@ -179,8 +184,10 @@ export class AgentRuns {
       }
     };
     // Replay and attach in one synchronous block: nothing can be appended in between.
-    const past = this.journal.after(run, afterId);
-    const live = this.active.has(run.id);
+    const active = this.active.get(run.id);
+    // A live run has no events before its run_started: a stream from the start reads none of the older log.
+    const past = this.journal.after(run, Math.max(afterId, (active?.firstEventId ?? 1) - 1));
+    const live = active !== undefined;
     const stopListening = live
       ? this.bus.listen(run.id, (e) => {
           onEvent(e);
