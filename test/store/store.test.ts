@@ -6,11 +6,13 @@ import { migrate, openStore } from '../../src/store/index.ts';
 
 const file = () => join(mkdtempSync(join(tmpdir(), 'sextant-store-')), 'db', 'test.db');
 
-test('opening a store creates the file with WAL and foreign keys on and all migrations applied', (t) => {
+test('opening a store creates the file with WAL, foreign keys on, temporary data in memory and all migrations applied', (t) => {
   const store = openStore({ file: file() });
   t.teardown(() => store.close());
   t.is(store.db.pragma('journal_mode', { simple: true }), 'wal');
   t.is(store.db.pragma('foreign_keys', { simple: true }), 1);
+  // Savepoint journals stay in memory (2 = MEMORY): spilled to a file they cost a write per page.
+  t.is(store.db.pragma('temp_store', { simple: true }), 2);
   const applied = store.db.prepare('SELECT id FROM schema_migrations ORDER BY id').pluck().all();
   t.true(applied.includes(1));
 });
