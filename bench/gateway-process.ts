@@ -30,9 +30,10 @@ export function cpuMsOf(pid: number): { user: number; system: number } {
 /** Starts `node dist/main.js` with `env` and resolves once it answers /api/health. */
 export async function startGateway(env: Record<string, string> & { SEXTANT_PORT: string }): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
   const url = `http://127.0.0.1:${env.SEXTANT_PORT}`;
-  // BENCH_GATEWAY_NODE_ARGS are given to the gateway's node only (`--cpu-prof` to profile it).
+  // BENCH_GATEWAY_NODE_ARGS are given to the gateway's node only (`--cpu-prof` to profile it, `--trace-gc`
+  // with BENCH_GATEWAY_STDOUT=1 to see its output).
   const nodeArgs = (process.env['BENCH_GATEWAY_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', process.env['BENCH_GATEWAY_STDOUT'] ? 'inherit' : 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   for (let i = 0; ; i++) {
     if (proc.exitCode !== null) throw new Error(`the gateway exited with ${proc.exitCode}`);
