@@ -99,7 +99,7 @@ export function memoryChats(): ChatRecorder & { chats: Map<string, MemoryChat> }
     recordAnswer(p, input) {
       owned(p, input.chatId).messages.push({ role: 'assistant', ...input });
     },
-    async history(p, chatId) {
+    history(p, chatId) {
       const chat = chats.get(`${p.orgId}/${chatId}`);
       if (!chat || chat.userId !== p.userId) return [];
       return chat.messages.map((m) => ({ role: m.role, content: m.content }));

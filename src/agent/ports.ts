@@ -134,8 +134,8 @@ export interface ChatRecorder {
       knowledgeItems: { kind: string; path: string }[];
     },
   ): void;
-  /** Earlier question/answer pairs of the chat, oldest first, for the model's memory of the conversation. */
-  history(principal: Principal, chatId: string): Promise<{ role: 'user' | 'assistant'; content: string }[]>;
+  /** Earlier question/answer pairs of the chat, oldest first, for the model's memory of the conversation (read with the start's writes). */
+  history(principal: Principal, chatId: string): { role: 'user' | 'assistant'; content: string }[];
 }
 
 /** The user's profile for the model's context: name, Background (slack_title) and saved memories. */

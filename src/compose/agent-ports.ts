@@ -141,7 +141,7 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
       recordAnswer(p, { chatId, content, messageUuid, answer, credits, knowledgeCommit, knowledgeItems }) {
         recordAnswer(chatDeps, p, { chatId, content, messageUuid, answer, credits, knowledgeItems, ...(knowledgeCommit ? { knowledgeCommit } : {}) });
       },
-      async history(p, chatId) {
+      history(p, chatId) {
         return chatTranscript(chatDeps, p, chatId)
           .filter((m) => m.displayed && (m.role === 'user' || m.role === 'assistant'))
           .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));

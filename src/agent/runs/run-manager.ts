@@ -82,26 +82,30 @@ export class AgentRuns {
     const { db, ports } = this.deps;
     if (input.quickFix && input.environmentId === undefined) input = { ...input, environmentId: (await ports.knowledge.startQuickFix(principal)).id };
     const environmentName = await ports.knowledge.environmentName(principal, input.environmentId);
-    const previous = latestRun(db, principal.orgId, input.chatId);
-    if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
     const chatKey = `${principal.orgId}/${input.chatId}`;
-    if (this.busyChats.has(chatKey)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
-    this.busyChats.add(chatKey);
     const run = this.newRun(principal, input);
-    let history: { role: 'user' | 'assistant'; content: string }[];
-    try {
-      // The history is read before the question joins the chat.
-      history = input.history ?? (await ports.chats.history(principal, input.chatId));
-      const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
-      // The question, the chat it may create, and the run are stored together, with the other starts of this turn.
-      await this.startWrites.run(() => {
+    const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
+    let claimed = false;
+    // The checks, the history (read before the question joins the chat), the question, the chat it may
+    // create and the run: one piece of work, stored with the other starts of this turn. Its reads run
+    // inside that write transaction, without a read transaction (and its file locks) of their own.
+    const history = await this.startWrites
+      .run(() => {
+        const previous = latestRun(db, principal.orgId, input.chatId);
+        if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
+        if (this.busyChats.has(chatKey)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
+        const history = input.history ?? ports.chats.history(principal, input.chatId);
         ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}) });
         insertRun(db, run);
+        this.busyChats.add(chatKey);
+        claimed = true;
+        return history;
+      })
+      .catch((err: unknown) => {
+        // A commit that failed after the work claimed the chat gives it back.
+        if (claimed) this.busyChats.delete(chatKey);
+        throw err;
       });
-    } catch (err) {
-      this.busyChats.delete(chatKey);
-      throw err;
-    }
     const stop = new AbortController();
     const active: ActiveRun = { row: run, principal, firstEventId: 0, feedback: [], stop, hardStop: new AbortController(), stopAnnounced: false };
     this.active.set(run.id, active);
