@@ -3,6 +3,7 @@
 // goes away (the run goes on) or the service shuts down.
 import type { Context } from 'koa';
 import { eventJson, type RunRow, type StoredEvent } from '../agent/index.ts';
+import { closeAtShutdown } from './close-at-shutdown.ts';
 import type { Services } from './services.ts';
 
 /** Formats one stored event as an SSE frame. */
@@ -39,12 +40,13 @@ export function streamRun(ctx: Context, s: Services, run: RunRow, afterId: numbe
     end: () => res.end(),
   };
   let closed = false;
+  let forgetAtShutdown = () => {};
   const close = () => {
     if (closed) return;
     closed = true;
     clearInterval(keepAlive);
     unsubscribe();
-    s.shutdown.removeEventListener('abort', close);
+    forgetAtShutdown();
     out.end();
   };
   out.write('retry: 2000\n\n');
@@ -59,7 +61,7 @@ export function streamRun(ctx: Context, s: Services, run: RunRow, afterId: numbe
   // read (long before a handler runs), so it never told that the client went away.
   res.on('close', close);
   if (s.shutdown.aborted) close();
-  else s.shutdown.addEventListener('abort', close, { once: true });
+  else forgetAtShutdown = closeAtShutdown(s.shutdown, close);
 }
 
 /** The Last-Event-ID header (or `last_event_id` query for clients that cannot set headers). */
