@@ -106,10 +106,11 @@ export class AgentRuns {
         if (claimed) this.busyChats.delete(chatKey);
         throw err;
       });
+    // Nobody follows the run before start() returns, so its first event may come before it is active.
+    const started = this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
     const stop = new AbortController();
-    const active: ActiveRun = { row: run, principal, firstEventId: 0, feedback: [], stop, hardStop: new AbortController(), stopAnnounced: false };
+    const active: ActiveRun = { row: run, principal, firstEventId: started.id, feedback: [], stop, hardStop: new AbortController(), stopAnnounced: false };
     this.active.set(run.id, active);
-    active.firstEventId = this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null }).id;
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
     // questions every asker gets run_started first (start-queue.ts).
     const execute = () => executeRun({ ...this.deps, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName });
