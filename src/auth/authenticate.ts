@@ -2,7 +2,7 @@
 // that revocation, role changes and disabled users take effect at once.
 import type { Clock } from '../clock.ts';
 import { Unauthorized } from '../errors.ts';
-import { statement, type Db } from '../store/index.ts';
+import { type Db, statement, transact } from '../store/index.ts';
 import { findLiveToken, looksLikeApiToken, touchToken, type TokenKind } from './api-tokens.ts';
 import { getMembership, getOrganization, getUser, type UserRow } from './directory.ts';
 import { looksLikeJwt, verifyJwt, type JwtPurpose } from './jwt.ts';
@@ -71,14 +71,14 @@ function authenticateJwt(deps: AuthDeps, value: string): Principal {
     if (!claims) continue;
     // The user, session, organization and membership are read in one read transaction: one snapshot,
     // and one lock of the WAL instead of one per query (each a pair of fcntl calls).
-    return deps.db.transaction(() => {
+    return transact(deps.db, () => {
       const user = getUser(deps.db, claims.sub);
       if (!user || user.token_version !== claims.tv) throw new InvalidSession();
       if (purpose === 'session' && !sessionIsLive(deps, claims.sid)) throw new InvalidSession();
       const principal = principalFor(deps.db, user, claims.org, credential, []);
       if (!principal) throw new InvalidSession();
       return claims.sid ? { ...principal, sessionId: claims.sid } : principal;
-    })();
+    });
   }
   throw new InvalidSession();
 }

@@ -10,6 +10,7 @@ import { InvalidAccountToken } from './errors.ts';
 import { alreadyRegisteredMail, verificationMail } from './mails.ts';
 import { orgForEmailDomain } from './org-from-email.ts';
 import { assertPasswordStrength } from './password-policy.ts';
+import { transact } from '../store/index.ts';
 
 export const VERIFY_TTL_MS = 24 * 3600_000;
 
@@ -24,7 +25,7 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
     deliverInBackground(deps, alreadyRegisteredMail(deps.baseUrl, email));
     return;
   }
-  const user = deps.db.transaction(() => {
+  const user = transact(deps.db, () => {
     const created = createUser(deps.db, deps.clock, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash });
     const domainOrg = orgForEmailDomain(deps.db, email);
     if (domainOrg) {
@@ -36,7 +37,7 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
     }
     writeAudit(deps.db, deps.clock, { action: 'registered', userId: created.id, orgId: domainOrg?.id ?? null });
     return created;
-  })();
+  });
   sendVerification(deps, user.id, email);
 }
 

@@ -10,6 +10,7 @@ import { InvalidAccountToken } from './errors.ts';
 import { invalidateSessions } from './invalidate-sessions.ts';
 import { resetPasswordMail } from './mails.ts';
 import { assertPasswordStrength } from './password-policy.ts';
+import { transact } from '../store/index.ts';
 
 export const RESET_TTL_MS = 3600_000;
 
@@ -33,11 +34,11 @@ export async function confirmPasswordReset(deps: AccountDeps, { token, newPasswo
   const hash = await hashPassword(newPassword);
   const consumed = consumeAccountToken(deps.db, deps.clock, 'reset_password', token);
   if (!consumed) throw new InvalidAccountToken();
-  deps.db.transaction(() => {
+  transact(deps.db, () => {
     deps.db
       .prepare("UPDATE users SET password_hash = ?, identity_kind = 'password', email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?")
       .run(hash, deps.clock.now(), consumed.user_id);
     invalidateSessions(deps.db, deps.clock, consumed.user_id);
-  })();
+  });
   writeAudit(deps.db, deps.clock, { action: 'password_reset', userId: consumed.user_id });
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/index.ts';
 import { ValidationFailed } from '../errors.ts';
-import { statement } from '../store/index.ts';
+import { statement, transact } from '../store/index.ts';
 import { ChatNotFound } from './errors.ts';
 import { findChat, toMessage, type ChatDeps, type ChatRowWithLabels, type MessageRow } from './rows.ts';
 import { Answer, type AnswerInput, type ChatMessage, type KnowledgeItem, type MessageRole } from './schemas.ts';
@@ -48,14 +48,14 @@ export interface AppendMessageInput extends EnsureChatInput {
 
 /** Appends a message at the end of the chat (creating the chat if needed). */
 export function appendMessage(deps: ChatDeps, principal: Principal, input: AppendMessageInput): ChatMessage {
-  return deps.db.transaction(() => {
+  return transact(deps.db, () => {
     const chat = ensureChat(deps, principal, input);
     const row = insertMessage(deps, chat, input, {});
     if (input.role === 'user' && chat.title === '') {
       statement(deps.db, 'UPDATE chats SET title = ? WHERE id = ?').run(titleFrom(input.content), chat.id);
     }
     return toMessage(row);
-  })();
+  });
 }
 
 export interface RecordAnswerInput extends EnsureChatInput {
@@ -78,7 +78,7 @@ export function recordAnswer(deps: ChatDeps, principal: Principal, input: Record
     throw new ValidationFailed([{ loc: ['body', 'credits'], msg: 'credits and copied_from_chat_id are exclusive', type: 'value_error' }]);
   }
   const answer = input.answer === undefined ? undefined : Answer.parse(input.answer);
-  return deps.db.transaction(() => {
+  return transact(deps.db, () => {
     const chat = ensureChat(deps, principal, input);
     const row = insertMessage(deps, chat, { ...input, role: 'assistant' }, {
       answer: answer === undefined ? null : JSON.stringify(answer),
@@ -89,7 +89,7 @@ export function recordAnswer(deps: ChatDeps, principal: Principal, input: Record
     });
     statement(deps.db, 'UPDATE chats SET recently_completed = 1 WHERE id = ?').run(chat.id);
     return toMessage(row);
-  })();
+  });
 }
 
 type AnswerColumns = Partial<Pick<MessageRow, 'answer' | 'credits' | 'copied_from_chat_id' | 'knowledge_commit' | 'knowledge_items'>>;

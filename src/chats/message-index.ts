@@ -2,7 +2,7 @@
 // 0051), and this indexes the queue. Search indexes the whole queue first, so it always reads every
 // message written; the service indexes it every second in bounded slices, one per event-loop turn, so
 // that a busy second's queue (hundreds of questions and answers) never blocks the loop for long.
-import { statement, type Db } from '../store/index.ts';
+import { type Db, statement, transact } from '../store/index.ts';
 
 /** Messages indexed per turn of the background indexer: about a millisecond of work. */
 const SLICE = 50;
@@ -10,7 +10,7 @@ const SLICE = 50;
 /** Indexes the oldest queued messages, at most `limit` (all by default), in one transaction; returns how many were indexed. */
 export function indexPendingMessages(db: Db, limit = -1): number {
   if (!statement(db, 'SELECT 1 FROM chat_messages_fts_pending LIMIT 1').get()) return 0;
-  return db.transaction(() => {
+  return transact(db, () => {
     const { changes } = statement(
       db,
       `INSERT INTO chat_messages_fts (rowid, body, scope)
@@ -21,7 +21,7 @@ export function indexPendingMessages(db: Db, limit = -1): number {
     ).run(limit);
     statement(db, 'DELETE FROM chat_messages_fts_pending WHERE message_id IN (SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ?)').run(limit);
     return changes;
-  })();
+  });
 }
 
 /** Indexes the whole queue a slice per turn of the event loop; settles when the queue is empty. */

@@ -3,15 +3,16 @@
 import type { Principal } from '../auth/index.ts';
 import { findMessage, ownChat, touchChat, type ChatDeps } from './rows.ts';
 import type { MessageRole } from './schemas.ts';
+import { transact } from '../store/index.ts';
 
 /** Deletes one message of the caller's chat. */
 export function deleteMessage(deps: ChatDeps, principal: Principal, { chatId, messageUuid }: { chatId: string; messageUuid: string }): void {
   const chat = ownChat(deps.db, principal, chatId);
   const message = findMessage(deps.db, chat.id, messageUuid);
-  deps.db.transaction(() => {
+  transact(deps.db, () => {
     deps.db.prepare('DELETE FROM chat_messages WHERE id = ?').run(message.id);
     touchChat(deps, chat.id);
-  })();
+  });
 }
 
 interface Slot {
@@ -42,7 +43,7 @@ export interface SaveMessageOrderInput {
 export function saveMessageOrder(deps: ChatDeps, principal: Principal, input: SaveMessageOrderInput): { moved: boolean } {
   const chat = ownChat(deps.db, principal, input.chatId);
   findMessage(deps.db, chat.id, input.messageUuid);
-  return deps.db.transaction(() => {
+  return transact(deps.db, () => {
     const slots = deps.db.prepare('SELECT id, message_uuid, role FROM chat_messages WHERE chat_pk = ? ORDER BY position, id').all(chat.id) as Slot[];
     const units = input.blockMode ? blocksOf(slots) : slots.map((s) => [s]);
     const at = units.findIndex((u) => u.some((s) => s.message_uuid === input.messageUuid));
@@ -53,5 +54,5 @@ export function saveMessageOrder(deps: ChatDeps, principal: Principal, input: Sa
     units.flat().forEach((s, i) => set.run(i, s.id));
     touchChat(deps, chat.id);
     return { moved: true };
-  })();
+  });
 }

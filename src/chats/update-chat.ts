@@ -4,6 +4,7 @@ import { Conflict } from '../errors.ts';
 import { newId } from '../security/index.ts';
 import { findMessage, ownChat, toSummary, type ChatDeps } from './rows.ts';
 import type { ChatSummary } from './schemas.ts';
+import { transact } from '../store/index.ts';
 
 /** At most this many labels per chat. */
 export const MAX_LABELS = 20;
@@ -33,7 +34,7 @@ export function dismissChatCompletion(deps: ChatDeps, principal: Principal, { ch
 export function addLabelToChat(deps: ChatDeps, principal: Principal, { chatId, label, remove = false }: { chatId: string; label: string; remove?: boolean }): ChatSummary {
   const chat = ownChat(deps.db, principal, chatId);
   const clean = label.trim();
-  deps.db.transaction(() => {
+  transact(deps.db, () => {
     if (remove) {
       deps.db.prepare('DELETE FROM chat_labels WHERE chat_pk = ? AND label = ?').run(chat.id, clean);
       return;
@@ -41,7 +42,7 @@ export function addLabelToChat(deps: ChatDeps, principal: Principal, { chatId, l
     const count = deps.db.prepare('SELECT COUNT(*) AS n FROM chat_labels WHERE chat_pk = ? AND label <> ?').get(chat.id, clean) as { n: number };
     if (count.n >= MAX_LABELS) throw new Conflict(`A chat has at most ${MAX_LABELS} labels`, 'TOO_MANY_LABELS');
     deps.db.prepare('INSERT INTO chat_labels (chat_pk, label, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(chat.id, clean, deps.clock.now());
-  })();
+  });
   return toSummary(ownChat(deps.db, principal, chatId));
 }
 

@@ -6,6 +6,7 @@
 // rolls back alone and only its caller sees the error. A caller answers after its promise settles,
 // that is after the commit: nothing acknowledged can be lost.
 import type { Db } from './open-store.ts';
+import { transact } from './transact.ts';
 
 interface Queued {
   work: () => unknown;
@@ -33,16 +34,16 @@ export class CommitGroup {
     this.queue = [];
     let outcomes: Outcome[];
     try {
-      outcomes = this.db.transaction(() =>
+      outcomes = transact(this.db, () =>
         batch.map((q): Outcome => {
           try {
-            // Nested, better-sqlite3 runs it in a savepoint, released or rolled back on its own.
-            return { ok: true, value: this.db.transaction(q.work)() };
+            // Nested: a savepoint of its own, released or rolled back alone.
+            return { ok: true, value: transact(this.db, q.work) };
           } catch (err) {
             return { ok: false, err };
           }
         }),
-      )();
+      );
     } catch (err) {
       // The commit itself failed (disk full, store closed): nothing of the batch is stored.
       for (const q of batch) q.reject(err);

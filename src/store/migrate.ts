@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
+import { transact } from './transact.ts';
 
 // Resolved through the repository's src so that the compiled build (dist/store) reads the same files.
 const migrationsDir = new URL('../../src/store/migrations/', import.meta.url);
@@ -31,10 +32,10 @@ export function migrate(db: Database.Database, migrations: Migration[] = listMig
   const applied: number[] = [];
   for (const m of migrations) {
     if (done.has(m.id)) continue;
-    db.transaction(() => {
+    transact(db, () => {
       db.exec(m.sql);
       db.prepare('INSERT INTO schema_migrations (id, name) VALUES (?, ?)').run(m.id, m.name);
-    })();
+    });
     applied.push(m.id);
   }
   return applied;

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { startCheckpointer } from './checkpointer.ts';
 import { migrate } from './migrate.ts';
+import { transact } from './transact.ts';
 
 export type Db = Database.Database;
 
@@ -33,7 +34,7 @@ export function openStore({ file }: { file: string }): Store {
   if (checkpointer) db.pragma('wal_autocheckpoint = 16384');
   return {
     db,
-    tx: <T>(fn: () => T): T => db.transaction(fn)(),
+    tx: <T>(fn: () => T): T => transact(db, fn),
     close: () => {
       checkpointer?.stop();
       db.close();

@@ -9,7 +9,7 @@
 // Ids are assigned here rather than by SQLite: one process owns a data directory (README), and the
 // next id continues after the highest one ever used, so ids stay increasing across restarts.
 import type { Logger } from '../../log.ts';
-import { statement, type Db } from '../../store/index.ts';
+import { type Db, statement, transact } from '../../store/index.ts';
 import { eventJson, type AgentEvent, type StoredEvent } from '../events.ts';
 import type { RunRow } from './event-log.ts';
 
@@ -74,7 +74,7 @@ export class EventJournal {
     let dropped = 0;
     try {
       const insert = statement(this.db, INSERT);
-      this.db.transaction(() => {
+      transact(this.db, () => {
         for (const e of batch) {
           try {
             insert.run(e.id, e.run_id, e.event.type, eventJson(e.event), e.created_at);
@@ -83,7 +83,7 @@ export class EventJournal {
             dropped++;
           }
         }
-      })();
+      });
     } catch (err) {
       dropped = batch.length;
       this.log.warn({ err }, 'could not store agent events');

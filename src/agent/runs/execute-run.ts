@@ -13,6 +13,7 @@ import type { LlmMessage, LlmProvider } from '../providers/types.ts';
 import { newRunState, type AgentTool, type RunState } from '../tools/index.ts';
 import { computeCredits } from './credits.ts';
 import { finishRun, insertUsage, markFeedbackApplied, type RunRow } from './event-log.ts';
+import { transact } from '../../store/index.ts';
 
 export interface ActiveRun {
   row: Omit<RunRow, 'status' | 'answer' | 'finished_at'>;
@@ -115,15 +116,15 @@ export async function executeRun(
   };
   try {
     // The answer, the run's end and its usage in one commit.
-    db.transaction(() => {
+    transact(db, () => {
       recordAnswer();
       finish();
-    })();
+    });
   } catch (err) {
     deps.log.error({ err, run_id: run.row.id }, 'could not record the answer');
     emit({ type: 'error', code: 'ANSWER_NOT_RECORDED', message: 'The answer could not be saved in the chat' });
     try {
-      db.transaction(finish)();
+      transact(db, finish);
     } catch (err) {
       deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
     }

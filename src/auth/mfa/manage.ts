@@ -11,6 +11,7 @@ import { attemptKeys, clearAccountFailures, limited } from '../rate-limit.ts';
 import { assertInteractive } from './enroll.ts';
 import { remainingRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
 import { consumeSecondFactor, wipeMfa } from './second-factor.ts';
+import { transact } from '../../store/index.ts';
 
 export interface MfaStatus {
   enabled: boolean;
@@ -66,10 +67,10 @@ export async function regenerateRecoveryCodes(deps: AccountDeps, principal: Prin
 export function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId: string): void {
   const target = getUser(deps.db, targetUserId);
   if (!target || !getMembership(deps.db, target.id, admin.orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
-  deps.db.transaction(() => {
+  transact(deps.db, () => {
     wipeMfa(deps, target.id);
     invalidateSessions(deps.db, deps.clock, target.id);
-  })();
+  });
   writeAudit(deps.db, deps.clock, { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId });
 }
 

@@ -5,6 +5,7 @@ import bcrypt from 'bcryptjs';
 import type { Clock } from '../../clock.ts';
 import { newId } from '../../security/index.ts';
 import type { Db } from '../../store/index.ts';
+import { transact } from '../../store/index.ts';
 
 export const RECOVERY_CODE_COUNT = 10;
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -25,11 +26,11 @@ export async function replaceRecoveryCodes(deps: { db: Db; clock: Clock; bcryptC
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
   const hashes = await Promise.all(codes.map((c) => bcrypt.hash(normalizeRecoveryCode(c), deps.bcryptCost)));
   const now = deps.clock.now();
-  deps.db.transaction(() => {
+  transact(deps.db, () => {
     deps.db.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
     const insert = deps.db.prepare('INSERT INTO mfa_recovery_codes (id, user_id, code_hash, created_at) VALUES (?, ?, ?, ?)');
     for (const h of hashes) insert.run(newId(), userId, h, now);
-  })();
+  });
   return codes;
 }
 

@@ -12,6 +12,7 @@ import { mfaRecoveryAdminMail, mfaRecoveryMail, mfaRemovedMail } from '../mails.
 import { attemptKeys, clearAccountFailures, limited } from '../rate-limit.ts';
 import { userOfMfaToken } from '../sign-in.ts';
 import { wipeMfa } from './second-factor.ts';
+import { transact } from '../../store/index.ts';
 
 export const MFA_RECOVERY_TTL_MS = 3600_000;
 
@@ -59,10 +60,10 @@ export async function consumeMfaRecovery(deps: AccountDeps, token: string, clien
   const user = row && getUser(deps.db, row.user_id);
   if (!row || !user) throw new InvalidAccountToken();
   const orgId = (JSON.parse(row.data) as { org_id?: string }).org_id ?? null;
-  deps.db.transaction(() => {
+  transact(deps.db, () => {
     wipeMfa(deps, user.id);
     invalidateSessions(deps.db, deps.clock, user.id);
-  })();
+  });
   writeAudit(deps.db, deps.clock, { action: 'mfa_recovery_completed', userId: user.id, orgId, data: { ip: client.ip, user_agent: client.userAgent } });
   await deps.mailer.send(mfaRemovedMail(user.email));
   if (orgId) await notifyAdmins(deps, orgId, user, 'completed');

@@ -9,6 +9,7 @@ import { createUser, findUserByEmail, getMembership, getUser, setMembership, typ
 import { safeNextPath } from '../safe-next.ts';
 import { completeFirstFactor, type SignInResult } from '../sign-in.ts';
 import { authorizationUrl, discover, exchangeCode, newLoginSecrets, SsoFailed } from './oidc-client.ts';
+import { transact } from '../../store/index.ts';
 
 export const SSO_LOGIN_TTL_MS = 10 * 60_000;
 
@@ -94,7 +95,7 @@ function linkUser(deps: AccountDeps, config: SsoConfigRow, claims: JWTPayload): 
   }
   const email = typeof claims['email'] === 'string' ? claims['email'] : undefined;
   if (!email || claims['email_verified'] !== true) throw new SsoFailed('email_not_verified');
-  return deps.db.transaction(() => {
+  return transact(deps.db, () => {
     let user = findUserByEmail(deps.db, email);
     if (user && !getMembership(deps.db, user.id, config.org_id)) throw new Forbidden('Account is not a member of this organization', 'NOT_A_MEMBER');
     if (!user) {
@@ -104,5 +105,5 @@ function linkUser(deps: AccountDeps, config: SsoConfigRow, claims: JWTPayload): 
     }
     deps.db.prepare('INSERT INTO sso_identities (org_id, issuer, subject, user_id, created_at) VALUES (?, ?, ?, ?, ?)').run(config.org_id, config.issuer, subject, user.id, deps.clock.now());
     return user;
-  })();
+  });
 }

@@ -5,6 +5,7 @@ import { SCOPE_API_FULL, SCOPE_MCP_ALL, type Principal } from '../principal.ts';
 import type { TokenDeps } from './deps.ts';
 import { revokeTokensOfKind } from './revoke-token.ts';
 import { toTokenView, type CreatedToken } from './token-view.ts';
+import { transact } from '../../store/index.ts';
 
 /** MCP tokens live for 365 days (interface part 8). */
 export const MCP_TOKEN_TTL_MS = 365 * 24 * 3600 * 1000;
@@ -24,7 +25,7 @@ function createExclusiveToken(
   principal: Principal,
   { kind, scopes, name, ttlMs }: { kind: 'mcp' | 'cli'; scopes: string[]; name: string; ttlMs?: number },
 ): CreatedToken {
-  return deps.db.transaction(() => {
+  return transact(deps.db, () => {
     revokeTokensOfKind(deps, principal.userId, kind);
     const now = deps.clock.now();
     const { value, row } = insertToken(deps.db, deps.clock, {
@@ -37,5 +38,5 @@ function createExclusiveToken(
       createdBy: principal.userId,
     });
     return { ...toTokenView(row, now), token: value };
-  })();
+  });
 }

@@ -3,6 +3,7 @@
 import type { Clock } from '../../clock.ts';
 import { newId } from '../../security/index.ts';
 import type { Db } from '../../store/index.ts';
+import { transact } from '../../store/index.ts';
 
 export type QueryStatus = 'ok' | 'refused' | 'failed';
 
@@ -39,14 +40,14 @@ export interface LoggedQuery {
 /** Appends one entry and returns its id. */
 export function logQuery(db: Db, clock: Clock, e: QueryLogEntry): string {
   const id = newId(12);
-  db.transaction(() => {
+  transact(db, () => {
     db.prepare(
       `INSERT INTO query_log (id, org_id, user_id, connection_id, environment_id, sql, tables, status, error_code, row_count, duration_ms, source, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(id, e.orgId, e.userId, e.connectionId, e.environmentId ?? null, e.sql, JSON.stringify(e.tables), e.status, e.errorCode ?? null, e.rowCount, Math.round(e.durationMs), e.source, clock.now());
     const ins = db.prepare('INSERT OR IGNORE INTO query_log_tables (query_id, org_id, connection_id, table_name) VALUES (?, ?, ?, ?)');
     for (const t of e.tables) ins.run(id, e.orgId, e.connectionId, t);
-  })();
+  });
   return id;
 }
 

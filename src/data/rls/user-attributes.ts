@@ -3,6 +3,7 @@ import type { Role } from '../../auth/index.ts';
 import { Conflict } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
 import type { Db } from '../../store/index.ts';
+import { transact } from '../../store/index.ts';
 
 /** Who a row filter is evaluated for. */
 export interface RlsUser {
@@ -29,11 +30,11 @@ export function loadRlsUser(db: Db, orgId: string, user: { id: string; email: st
 
 /** Replaces a user's attributes in an organization with `attributes`. */
 export function setUserAttributes(db: Db, orgId: string, userId: string, attributes: Record<string, string>): void {
-  db.transaction(() => {
+  transact(db, () => {
     db.prepare('DELETE FROM user_attributes WHERE org_id = ? AND user_id = ?').run(orgId, userId);
     const ins = db.prepare('INSERT INTO user_attributes (org_id, user_id, name, value) VALUES (?, ?, ?, ?)');
     for (const [name, value] of Object.entries(attributes)) ins.run(orgId, userId, name, value);
-  })();
+  });
 }
 
 export interface GroupRow {
@@ -53,12 +54,12 @@ export function listGroups(db: Db, orgId: string): GroupRow[] {
 export function saveGroup(db: Db, orgId: string, { id = newId(8), name, members }: { id?: string; name: string; members: string[] }): GroupRow {
   const clash = db.prepare('SELECT 1 FROM groups WHERE org_id = ? AND name = ? AND id <> ?').get(orgId, name, id);
   if (clash) throw new Conflict(`A group named ${name} already exists`, 'GROUP_EXISTS');
-  db.transaction(() => {
+  transact(db, () => {
     db.prepare('INSERT INTO groups (org_id, id, name) VALUES (?, ?, ?) ON CONFLICT (org_id, id) DO UPDATE SET name = excluded.name').run(orgId, id, name);
     db.prepare('DELETE FROM group_members WHERE org_id = ? AND group_id = ?').run(orgId, id);
     const ins = db.prepare('INSERT OR IGNORE INTO group_members (org_id, group_id, user_id) VALUES (?, ?, ?)');
     for (const u of members) ins.run(orgId, id, u);
-  })();
+  });
   return listGroups(db, orgId).find((g) => g.id === id)!;
 }
 

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { hashSecret, type SecretBox } from '../../../security/index.ts';
 import type { TokenDeps } from '../deps.ts';
 import { CliLoginExpired, CliLoginNotFound } from '../errors.ts';
+import { transact } from '../../../store/index.ts';
 
 export interface CliLoginDeps extends TokenDeps {
   secretBox: SecretBox;
@@ -51,7 +52,7 @@ export function newUserCode(): string {
  */
 export function expireCliLogins(deps: TokenDeps): void {
   const now = deps.clock.now();
-  deps.db.transaction(() => {
+  transact(deps.db, () => {
     deps.db
       .prepare(
         `UPDATE api_tokens SET revoked_at = ? WHERE revoked_at IS NULL
@@ -60,7 +61,7 @@ export function expireCliLogins(deps: TokenDeps): void {
       .run(now, now);
     deps.db.prepare('UPDATE cli_logins SET token_sealed = NULL, token_id = NULL WHERE expires_at <= ? AND token_id IS NOT NULL').run(now);
     deps.db.prepare('DELETE FROM cli_logins WHERE expires_at <= ?').run(now - KEEP_EXPIRED_MS);
-  })();
+  });
 }
 
 /** The live sign-in a browser refers to, by the authorize URL's code (the CLI's poll code works too). */

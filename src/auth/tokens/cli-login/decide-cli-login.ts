@@ -3,6 +3,7 @@ import type { Principal } from '../../principal.ts';
 import { createCliToken } from '../create-exclusive-token.ts';
 import { CliLoginAlreadyDecided } from '../errors.ts';
 import { findLiveCliLogin, type CliLoginDeps } from './cli-login-store.ts';
+import { transact } from '../../../store/index.ts';
 
 export interface CliLoginInfo {
   user_code: string;
@@ -21,7 +22,7 @@ export function getCliLoginInfo(deps: CliLoginDeps, _principal: Principal, code:
  * holds it, sealed, against the code until the CLI claims it. Atomic: two approvals mint one token.
  */
 export function completeCliLogin(deps: CliLoginDeps, principal: Principal, code: string): { status: 'approved'; user_code: string } {
-  return deps.db.transaction(() => {
+  return transact(deps.db, () => {
     const row = findLiveCliLogin(deps, code);
     if (row.status !== 'pending') throw new CliLoginAlreadyDecided(row.status);
     const token = createCliToken(deps, principal);
@@ -29,15 +30,15 @@ export function completeCliLogin(deps: CliLoginDeps, principal: Principal, code:
       .prepare(`UPDATE cli_logins SET status = 'approved', user_id = ?, token_id = ?, token_sealed = ?, decided_at = ? WHERE id = ?`)
       .run(principal.userId, token.token_id, deps.secretBox.seal(token.token), deps.clock.now(), row.id);
     return { status: 'approved' as const, user_code: deps.secretBox.open(row.user_code_sealed) };
-  })();
+  });
 }
 
 /** Denies a pending sign-in; the CLI's next poll learns it was denied. */
 export function denyCliLogin(deps: CliLoginDeps, principal: Principal, code: string): { status: 'denied' } {
-  return deps.db.transaction(() => {
+  return transact(deps.db, () => {
     const row = findLiveCliLogin(deps, code);
     if (row.status !== 'pending') throw new CliLoginAlreadyDecided(row.status);
     deps.db.prepare(`UPDATE cli_logins SET status = 'denied', user_id = ?, decided_at = ? WHERE id = ?`).run(principal.userId, deps.clock.now(), row.id);
     return { status: 'denied' as const };
-  })();
+  });
 }
