@@ -34,8 +34,8 @@ export interface KnowledgeDeps {
   targetSync: TargetMetadataReader | undefined;
   /** fetch used for the GitHub API (tests may pass their own). */
   fetch: typeof fetch;
-  /** Parsed items per `<org>:<commit>` (a commit never changes, so entries never go stale). */
-  snapshotCache: Map<string, Item[]>;
+  /** Parsed items per `<org>:<commit>`, as they are read (a commit never changes, so entries never go stale). */
+  snapshotCache: Map<string, Promise<Item[]>>;
 }
 
 /** Builds the knowledge domain's dependencies; repositories live under `<dataDir>/knowledge`. */

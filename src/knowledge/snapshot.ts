@@ -1,6 +1,6 @@
 // What the agent reads: every item at one commit of an environment (or production), and a small
 // term search over it. The commit id goes with the answer so it can be traced to the knowledge used.
-import { readBlobs, readTree, resolveRef } from '../git/index.ts';
+import { readBlobs, readTree, resolveRef, type GitRepo } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { toItem, type Item } from './items.ts';
 import { classifyPath, KIND_DEFS, type Kind } from './kinds.ts';
@@ -32,26 +32,63 @@ const CACHE_SIZE = 16;
 export async function knowledgeAt(deps: KnowledgeDeps, orgId: string, environmentId: string | undefined): Promise<KnowledgeSnapshot> {
   const scope = await scopeFor(deps, orgId, environmentId);
   const commit = (await resolveRef({ repo: scope.repo, ref: scope.branch })) ?? null;
-  const key = `${orgId}:${commit}`;
-  let items = commit ? deps.snapshotCache.get(key) : [];
+  const all = commit ? await itemsOf(deps, scope.repo, `${orgId}:${commit}`, commit) : [];
+  return { orgId, environmentId, commit, items: all, search: (q, opts) => searchItems(all, q, opts) };
+}
+
+/**
+ * The items at a commit, read once: questions arriving together after a new commit (or a restart)
+ * share one read of its tree and blobs instead of each reading them. A failed read is not kept.
+ */
+function itemsOf(deps: KnowledgeDeps, repo: GitRepo, key: string, commit: string): Promise<Item[]> {
+  let items = deps.snapshotCache.get(key);
   if (!items) {
-    const files = (await readTree({ repo: scope.repo, ref: commit! })).flatMap((f) => {
-      const c = classifyPath(f.path);
-      return c ? [{ ...f, ...c }] : [];
+    const reading = readItems(repo, commit);
+    items = reading;
+    deps.snapshotCache.set(key, reading);
+    reading.catch(() => {
+      if (deps.snapshotCache.get(key) === reading) deps.snapshotCache.delete(key);
     });
-    const texts = await readBlobs(scope.repo, files.map((f) => f.oid));
-    items = files.map((f, i) => toItem(f.kind, f.id, f.path, texts[i]!));
-    deps.snapshotCache.set(key, items);
     if (deps.snapshotCache.size > CACHE_SIZE) deps.snapshotCache.delete(deps.snapshotCache.keys().next().value!);
   }
-  const all = items;
-  return { orgId, environmentId, commit, items: all, search: (q, opts) => searchItems(all, q, opts) };
+  return items;
+}
+
+async function readItems(repo: GitRepo, commit: string): Promise<Item[]> {
+  const files = (await readTree({ repo, ref: commit })).flatMap((f) => {
+    const c = classifyPath(f.path);
+    return c ? [{ ...f, ...c }] : [];
+  });
+  const texts = await readBlobs(repo, files.map((f) => f.oid));
+  return files.map((f, i) => toItem(f.kind, f.id, f.path, texts[i]!));
 }
 
 /** What search matches in an item: its data without row-access rules, which only admins may read. */
 export function searchableData(data: Record<string, unknown>): Record<string, unknown> {
   const { row_filters: _hidden, ...visible } = data;
   return visible;
+}
+
+/** What an item is searched by, lower-cased. */
+interface SearchText {
+  title: string;
+  head: string;
+  hay: string;
+}
+
+// Computed on an item's first search and kept while the item lives: items are never changed once read
+// (a snapshot's are shared by every question at its commit), and serializing each item's data on every
+// search cost ~15 ms per question over 10,000 items, on the event loop.
+const searchTexts = new WeakMap<Item, SearchText>();
+
+function searchTextOf(item: Item, data: Record<string, unknown>): SearchText {
+  let text = searchTexts.get(item);
+  if (!text) {
+    const title = KIND_DEFS[item.kind].titleOf(data);
+    text = { title, head: `${item.id} ${title}`.toLowerCase(), hay: JSON.stringify(searchableData(data)).toLowerCase() };
+    searchTexts.set(item, text);
+  }
+  return text;
 }
 
 /** Term search over items (case-insensitive; title hits weigh more). Row-access rules are never matched. */
@@ -62,9 +99,7 @@ export function searchItems(items: Item[], query: string, { kinds, limit = 10 }:
   for (const item of items) {
     if (!item.data || (kinds && !kinds.includes(item.kind))) continue;
     if (item.kind === 'tables' && item.data['active'] === false) continue;
-    const title = KIND_DEFS[item.kind].titleOf(item.data);
-    const hay = JSON.stringify(searchableData(item.data)).toLowerCase();
-    const head = `${item.id} ${title}`.toLowerCase();
+    const { title, head, hay } = searchTextOf(item, item.data);
     let score = 0;
     for (const t of terms) {
       if (head.includes(t)) score += 3;

@@ -21,7 +21,7 @@ import { createSecretBox } from '../../src/security/index.ts';
 import { openStore } from '../../src/store/index.ts';
 
 // The domain without HTTP: an in-memory database and an in-memory file system for the repositories.
-function setup(): { deps: KnowledgeDeps; admin: Principal; user: Principal } {
+function setup(fs = createFsFromVolume(new Volume())): { deps: KnowledgeDeps; admin: Principal; user: Principal } {
   const clock = new FakeClock();
   const store = openStore({ file: ':memory:' });
   createOrganization(store.db, clock, { id: 'demo', name: 'Demo' });
@@ -36,7 +36,7 @@ function setup(): { deps: KnowledgeDeps; admin: Principal; user: Principal } {
     log: createLogger('silent'),
     secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')),
     dataDir: '/data',
-    fs: createFsFromVolume(new Volume()) as unknown as FsClient,
+    fs: fs as unknown as FsClient,
   });
   return { deps, admin: mk('ada@example.com', 'admin'), user: mk('ana@example.com', 'user') };
 }
@@ -158,6 +158,23 @@ test('knowledgeAt reads one commit, searches it, and follows environments; evalu
   t.truthy(await readFile({ repo: await deps.repos.repo('demo'), ref: 'main', path: 'README.md' }));
   t.is((await knowledgeAt(deps, 'demo', undefined)).items, after.items, 'snapshots of one commit are cached');
   await t.throwsAsync(knowledgeAt(deps, 'other', env.id), { code: 'ENVIRONMENT_NOT_FOUND' });
+});
+
+test('questions arriving together share one read of a commit; a read that failed is not kept', async (t) => {
+  const fs = createFsFromVolume(new Volume());
+  const { deps } = setup(fs);
+  await seedKnowledge(deps, { orgId: 'demo', dir: DEMO_KNOWLEDGE_DIR, author });
+  // A service started on the same repositories: nothing read or cached yet.
+  const fresh = createKnowledgeDeps({ db: deps.db, clock: deps.clock, log: deps.log, secretBox: deps.secretBox, dataDir: '/data', fs: fs as unknown as FsClient });
+  const objects = '/data/knowledge/demo.git/objects';
+  fs.renameSync(objects, `${objects}-away`);
+  await t.throwsAsync(knowledgeAt(fresh, 'demo', undefined));
+  t.is(fresh.snapshotCache.size, 0, 'the failure is not remembered');
+  fs.renameSync(`${objects}-away`, objects);
+  const together = await Promise.all([1, 2, 3].map(() => knowledgeAt(fresh, 'demo', undefined)));
+  t.is(together[0]!.items.length, 12);
+  t.true(together.every((s) => s.items === together[0]!.items), 'one read, shared');
+  t.is(fresh.snapshotCache.size, 1);
 });
 
 test('search leaves out inactive tables and files that no longer parse', async (t) => {
