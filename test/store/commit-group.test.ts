@@ -1,23 +1,10 @@
 import test from 'ava';
-import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CommitGroup } from '../../src/store/commit-group.ts';
-import { openStore } from '../../src/store/index.ts';
+import { storeWithTable } from '../helpers/store.ts';
 
 function setup(t: import('ava').ExecutionContext) {
-  const file = join(mkdtempSync(join(tmpdir(), 'sextant-group-')), 'test.db');
-  const store = openStore({ file });
-  store.db.exec('CREATE TABLE t (x INTEGER UNIQUE)');
-  // A second connection sees only what has committed.
-  const other = new Database(file, { readonly: true });
-  t.teardown(() => {
-    other.close();
-    store.close();
-  });
-  const committed = () => other.prepare('SELECT x FROM t ORDER BY x').pluck().all();
-  return { db: store.db, group: new CommitGroup(store.db), committed };
+  const { db, committed } = storeWithTable(t);
+  return { db, group: new CommitGroup(db), committed };
 }
 
 test('writes queued in one turn commit together in one transaction, after which their promises settle', async (t) => {

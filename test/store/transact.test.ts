@@ -1,23 +1,11 @@
 import test from 'ava';
-import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, transact } from '../../src/store/index.ts';
+import { transact } from '../../src/store/index.ts';
+import { storeWithTable } from '../helpers/store.ts';
 
 function setup(t: import('ava').ExecutionContext) {
-  const file = join(mkdtempSync(join(tmpdir(), 'sextant-transact-')), 'test.db');
-  const store = openStore({ file });
-  store.db.exec('CREATE TABLE t (x INTEGER UNIQUE)');
-  // A second connection sees only what has committed.
-  const other = new Database(file, { readonly: true });
-  t.teardown(() => {
-    other.close();
-    store.close();
-  });
-  const committed = () => other.prepare('SELECT x FROM t ORDER BY x').pluck().all();
-  const insert = (x: number) => store.db.prepare('INSERT INTO t VALUES (?)').run(x);
-  return { db: store.db, committed, insert };
+  const { db, committed } = storeWithTable(t);
+  const insert = (x: number) => db.prepare('INSERT INTO t VALUES (?)').run(x);
+  return { db, committed, insert };
 }
 
 test('a transaction commits its writes together when its function returns, and returns its result', (t) => {
