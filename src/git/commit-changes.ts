@@ -1,7 +1,8 @@
 // Commits a set of changed paths without a working tree: only the changed blobs and the trees on
 // their paths are written (rewriting all 10k blobs would take seconds).
 import git, { type TreeEntry } from 'isomorphic-git';
-import { BranchMoved } from './errors.ts';
+import { InvalidPath } from './errors.ts';
+import { pathProblem } from './path-name.ts';
 import type { GitAuthor, GitRepo } from './repo.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
 
@@ -44,19 +45,28 @@ export async function commitChanges({
   startPoint?: string;
 }): Promise<CommitResult> {
   return repo.lock.run(async () => {
-    const parent = (await resolveRef({ repo, ref: branch })) ?? (startPoint ? await resolveRef({ repo, ref: startPoint }) : undefined);
+    const tip = await resolveRef({ repo, ref: branch });
+    const parent = tip ?? (startPoint ? await resolveRef({ repo, ref: startPoint }) : undefined);
     const list = typeof changes === 'function' ? await changes(parent) : changes;
-    for (const c of list) if (!isCleanPath(c.path)) throw new Error(`invalid path ${c.path}`);
+    // Checked before anything is written: a name git cannot hold once wrote a malformed tree.
+    for (const c of list) {
+      const problem = pathProblem(c.path);
+      if (problem) throw new InvalidPath(c.path, problem);
+    }
     if (parent && list.length === 0) return { oid: parent, changed: false };
     const parentTree = parent ? (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: parent, cache: repo.cache })).commit.tree : undefined;
     const tree = (await applyChanges(repo, parentTree, list)) ?? (await writeEntries(repo, []));
     if (parent && tree === parentTree) return { oid: parent, changed: false };
-    const oid = await writeCommitAndRef({ repo, branch, expected: parent, tree, parents: parent ? [parent] : [], author, message });
+    const oid = await writeCommitAndRef({ repo, branch, expected: tip, tree, parents: parent ? [parent] : [], author, message, check: list });
     return { oid, changed: true };
   });
 }
 
-/** Writes a commit and moves the branch to it; call inside the repository lock. */
+/**
+ * Writes a commit and moves the branch to it from `expected` (compare-and-swap); call inside the
+ * repository lock. The commit, and each file in `check`, is read back from disk first: no branch
+ * moves to a commit that cannot be read.
+ */
 export async function writeCommitAndRef({
   repo,
   branch,
@@ -65,6 +75,7 @@ export async function writeCommitAndRef({
   parents,
   author,
   message,
+  check = [],
 }: {
   repo: GitRepo;
   branch: string;
@@ -73,14 +84,30 @@ export async function writeCommitAndRef({
   parents: string[];
   author: GitAuthor;
   message: string;
+  check?: FileChange[];
 }): Promise<string> {
   const who = { ...author, timezoneOffset: 0 };
   const oid = await git.writeCommit({ fs: repo.fs, gitdir: repo.gitdir, commit: { tree, parent: parents, author: who, committer: who, message: ensureNewline(message) } });
-  // writeRef has no compare-and-swap: check the branch did not move while we worked.
-  const current = await resolveRef({ repo, ref: branch });
-  if (current !== undefined && current !== expected) throw new BranchMoved(branch);
-  await writeBranchRef(repo, branch, oid);
+  await readBack(repo, oid, tree, check);
+  await writeBranchRef(repo, branch, oid, { expected, who: author, message: `commit: ${message.split('\n')[0]}` });
   return oid;
+}
+
+async function readBack(repo: GitRepo, oid: string, tree: string, check: FileChange[]): Promise<void> {
+  // No cache: what is read is what the disk holds.
+  const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid });
+  if (commit.tree !== tree) throw new Error(`commit ${oid} does not read back`);
+  // The last change of a path is the one that counts.
+  for (const c of new Map(check.map((x) => [x.path, x])).values()) {
+    const got = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, filepath: c.path }).then(
+      (r) => Buffer.from(r.blob).toString('utf8'),
+      (err: { code?: string }) => {
+        if (err.code === 'NotFoundError') return null;
+        throw err;
+      },
+    );
+    if (got !== c.content) throw new Error(`${c.path} does not read back from commit ${oid}`);
+  }
 }
 
 /** Applies changes to a tree; returns the new tree id, or undefined when it ends up empty. */
@@ -121,9 +148,4 @@ async function writeEntries(repo: GitRepo, entries: TreeEntry[]): Promise<string
 
 function ensureNewline(message: string): string {
   return message.endsWith('\n') ? message : `${message}\n`;
-}
-
-/** Relative, slash-separated, no empty, `.` or `..` segments. */
-export function isCleanPath(path: string): boolean {
-  return path.length > 0 && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && s !== '.git');
 }
