@@ -3,6 +3,7 @@
 
 const benches: Record<string, () => Promise<void>> = {
   knowledge: async () => void (await import('./knowledge.ts')),
+  'knowledge-writes': async () => (await import('./knowledge-writes.ts')).run(),
   downloads: async () => (await import('./downloads.ts')).benchDownloads(),
   chats: async () => (await import('./chats.ts')).run(),
   agent: async () => (await import('./agent.ts')).run(),

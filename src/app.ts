@@ -11,7 +11,7 @@ import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts'
 import { seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createOAuthServer } from './gateway/oauth/create-provider.ts';
-import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
+import { checkKnowledgeRepositories, createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
 import { indexPendingMessages, indexQueueInSlices } from './chats/index.ts';
 import type { ChatSources, CoreServices } from './gateway/services.ts';
 import { agentPortsFrom } from './compose/agent-ports.ts';
@@ -68,6 +68,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
   const knowledge = createKnowledgeDeps({ db: store.db, clock, log, secretBox, dataDir: config.dataDir });
+  // Before anything reads or seeds knowledge: branches a crash left damaged are restored from their reflog.
+  await checkKnowledgeRepositories(knowledge, { repair: true });
   const duckdbSql = await openDuckDbSql();
   const core: CoreServices = {
     config,

@@ -5,6 +5,7 @@ import { InvalidPath } from './errors.ts';
 import { pathProblem } from './path-name.ts';
 import type { GitAuthor, GitRepo } from './repo.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
+import { treeEntries } from './tree-cache.ts';
 
 /** One changed file: new text, or null to delete it. */
 export interface FileChange {
@@ -94,29 +95,22 @@ export async function writeCommitAndRef({
 }
 
 async function readBack(repo: GitRepo, oid: string, tree: string, check: FileChange[]): Promise<void> {
-  // No cache: what is read is what the disk holds.
   const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid });
   if (commit.tree !== tree) throw new Error(`commit ${oid} does not read back`);
-  // The last change of a path is the one that counts.
-  for (const c of new Map(check.map((x) => [x.path, x])).values()) {
-    const got = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, filepath: c.path }).then(
-      (r) => Buffer.from(r.blob).toString('utf8'),
-      (err: { code?: string }) => {
-        if (err.code === 'NotFoundError') return null;
-        throw err;
-      },
-    );
-    if (got !== c.content) throw new Error(`${c.path} does not read back from commit ${oid}`);
+  // New trees are parsed from disk here and kept: the next commit on this branch starts from them.
+  const blobs = new Map<string, string | null>();
+  for (const c of check) blobs.set(c.path, c.content === null ? null : await git.hashBlob({ object: c.content }).then((h) => h.oid));
+  for (const [path, expected] of blobs) {
+    let entry: TreeEntry | undefined = { mode: '040000', path: '', oid: tree, type: 'tree' };
+    for (const name of path.split('/')) entry = entry?.type === 'tree' ? (await treeEntries(repo, entry.oid)).find((e) => e.path === name) : undefined;
+    if ((entry?.type === 'blob' ? entry.oid : null) !== expected) throw new Error(`${path} does not read back from commit ${oid}`);
   }
 }
 
 /** Applies changes to a tree; returns the new tree id, or undefined when it ends up empty. */
 async function applyChanges(repo: GitRepo, treeOid: string | undefined, changes: FileChange[]): Promise<string | undefined> {
   const entries = new Map<string, TreeEntry>();
-  if (treeOid) {
-    const { tree } = await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: treeOid, cache: repo.cache });
-    for (const e of tree) entries.set(e.path, e);
-  }
+  if (treeOid) for (const e of await treeEntries(repo, treeOid)) entries.set(e.path, { ...e });
   const byChild = new Map<string, FileChange[]>();
   for (const c of changes) {
     const slash = c.path.indexOf('/');

@@ -61,7 +61,6 @@ async function packedRef(repo: GitRepo, ref: string): Promise<string | null> {
  * ref held something else (nothing is written then).
  */
 export async function updateRef(repo: GitRepo, ref: string, oid: string, a: { expected?: string | null; who: GitAuthor; message: string }): Promise<boolean> {
-  const dirs = await repo.dfs.flush();
   return withRefLock(repo, ref, async (lock) => {
     let current: string | null = null;
     try {
@@ -70,8 +69,13 @@ export async function updateRef(repo: GitRepo, ref: string, oid: string, a: { ex
       if (!(err instanceof RefDamaged) || a.expected !== undefined) throw err;
     }
     if (a.expected !== undefined && current !== a.expected) return false;
-    // The new value, the reflog line and the new objects' folders reach the disk together.
-    await Promise.all([writeAndSync(lock, `${oid}\n`), appendReflog(repo, ref, { old: current ?? ZERO, new: oid, ...a.who, message: a.message }), repo.dfs.syncDirs(dirs)]);
+    // The new objects, the new value and the reflog line reach the disk together; only then is the
+    // lock renamed over the ref.
+    await Promise.all([
+      repo.dfs.flush().then((dirs) => repo.dfs.syncDirs(dirs)),
+      writeAndSync(lock, `${oid}\n`),
+      appendReflog(repo, ref, { old: current ?? ZERO, new: oid, ...a.who, message: a.message }),
+    ]);
     await repo.dfs.io.rename(lock.path, refPath(repo, ref));
     await repo.dfs.syncDirs([dirname(refPath(repo, ref))]);
     return true;

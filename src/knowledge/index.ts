@@ -33,6 +33,8 @@ export type { TableDocsSource, TableDoc, SyncedTable } from './table-docs.ts';
 export { knowledgeAt, searchableData, searchItems } from './snapshot.ts';
 export type { KnowledgeSnapshot, SearchHit } from './snapshot.ts';
 export { seedKnowledge } from './seed-knowledge.ts';
+export { checkKnowledgeRepositories } from './check-knowledge.ts';
+export type { KnowledgeCheck } from './check-knowledge.ts';
 export { effectiveEnvironment, environmentOf, scopeFor } from './scope.ts';
 export type { Scope } from './scope.ts';
 export type { EnvironmentRow } from './environments-store.ts';
