@@ -30,6 +30,8 @@ const RECOVERER = { name: 'Sextant integrity check', email: 'sextant@localhost' 
 
 /** Checks (and with `repair`, restores) a repository's refs; with `full`, every reachable object too. */
 export async function checkRepo({ repo, repair = false, full = false, now = Date.now() }: { repo: GitRepo; repair?: boolean; full?: boolean; now?: number }): Promise<RepoCheck> {
+  // Objects this process wrote for a write that failed are flushed first: only a crash's leftovers go.
+  if (repair) await repo.dfs.flush();
   const removed = repair ? await removeStaleFiles(repo) : [];
   const refs: RefCheck[] = [];
   for (const ref of await listRefNames(repo)) {

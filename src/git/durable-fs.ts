@@ -139,9 +139,14 @@ export function createDurableFs(base: { promises: FsPromises }): DurableFs {
   async function flush(): Promise<string[]> {
     const batch = [...pending];
     if (batch.length === 0) return [];
-    await Promise.all(batch.map(([, tmp]) => syncFile(tmp)));
-    await Promise.all(batch.map(([path, tmp]) => io.rename(tmp, path)));
-    for (const [path, tmp] of batch) if (pending.get(path) === tmp) pending.delete(path);
+    try {
+      await Promise.all(batch.map(([, tmp]) => syncFile(tmp)));
+      await Promise.all(batch.map(([path, tmp]) => io.rename(tmp, path)));
+    } finally {
+      // Flushed or failed (a temporary file removed from outside): either way no longer pending, so
+      // the object counts as absent and is written again next time; a failed flush fails its write.
+      for (const [path, tmp] of batch) if (pending.get(path) === tmp) pending.delete(path);
+    }
     return [...new Set(batch.map(([path]) => dirname(path)))];
   }
 
