@@ -35,7 +35,7 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = []): Gatewa
   app.use(requestId(s.log));
   app.use(accessLog(s.log));
   app.use(securityHeaders(https));
-  app.use(cors({ origin: (ctx) => corsOrigin(s.config.corsOrigins, ctx), credentials: true, exposeHeaders: ['X-Request-Id'] }));
+  app.use(cors({ origin: (ctx) => corsOrigin(s.config.corsOrigins, ctx), credentials: true, exposeHeaders: ['X-Request-Id', 'ETag'] }));
   app.use(errorHandler);
   // Order matters: the MCP endpoint, then the authorization server (its matched routes end the
   // response; the rest falls through), then the REST router. No global body parser anywhere.
@@ -58,7 +58,10 @@ function routeHandler(s: Services, def: RouteDef) {
     if (parse) await parse(ctx);
     const body = def.body ? validate(def.body, ctx.request.body, 'body') : undefined;
     const environmentId = ctx.get('X-Service-Environment') || undefined;
-    const result = await def.handler({ params, query, body, principal, environmentId, ctx });
+    const ifMatch = def.conditional ? parseIfMatch(ctx.get('If-Match')) : undefined;
+    const result = await def.handler({ params, query, body, principal, environmentId, ifMatch, ctx });
+    const tag = def.etag && result !== undefined ? (def.etag as (r: unknown) => string | undefined)(result) : undefined;
+    if (tag) ctx.set('ETag', `"${tag}"`);
     if (ctx.respond === false || ctx.body !== undefined) return;
     if (result === undefined) {
       ctx.status = 204;
@@ -87,6 +90,14 @@ function notFoundOrNotAllowed(router: Router) {
 function corsOrigin(allowed: string[], ctx: Context): string {
   const origin = ctx.get('Origin');
   return allowed.includes(origin) ? origin : '';
+}
+
+/** `If-Match` as a list of versions (strong or weak tags, quoted or not), `*`, or undefined when absent. */
+export function parseIfMatch(header: string): string[] | '*' | undefined {
+  const value = header.trim();
+  if (!value) return undefined;
+  if (value === '*') return '*';
+  return value.split(',').map((t) => t.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1')).filter(Boolean);
 }
 
 /** `/api/x/{id}` -> `/api/x/:id`. */

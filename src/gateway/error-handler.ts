@@ -10,6 +10,7 @@ const STATUS: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  precondition_failed: 412,
   gone: 410,
   too_large: 413,
   rate_limited: 429,

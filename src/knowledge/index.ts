@@ -8,7 +8,8 @@ export * as schemas from './schemas.ts';
 export { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 export { validateItem } from './validate-item.ts';
 export { listItems, getItem, createItem, updateItem, deleteItem, itemsAt } from './items.ts';
-export type { Item } from './items.ts';
+export type { Item, IfMatch } from './items.ts';
+export { MAX_ID_LENGTH } from './item-id.ts';
 export { itemHistory, modelHistory, revertItem, revertModel } from './history.ts';
 export {
   listEnvironments,

@@ -6,6 +6,7 @@ import { commitChanges, readFile, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { KnowledgeReadOnly } from './errors.ts';
 import { parseTargets } from './environments-store.ts';
+import { idProblem } from './item-id.ts';
 import { itemsAt } from './items.ts';
 import { KIND_DEFS, tableId } from './kinds.ts';
 import { mirrorAfterChange } from './mirror.ts';
@@ -72,8 +73,12 @@ export function createTableDocsSource(deps: KnowledgeDeps): TableDocsSource {
 }
 
 /** Commits synced tables (one commit for the lot) on production or an environment. */
-export async function writeSyncedTables(deps: KnowledgeDeps, principal: Principal, environmentId: string | undefined, tables: SyncedTable[]): Promise<void> {
+export async function writeSyncedTables(deps: KnowledgeDeps, principal: Principal, environmentId: string | undefined, all: SyncedTable[]): Promise<void> {
   if (!hasRole(principal, 'modeler')) throw new KnowledgeReadOnly();
+  // A warehouse may hold names no file can have (control characters, over-long): those are skipped.
+  const skipped = all.filter((t) => idProblem('tables', tableId(t.connection, t.schema, t.name)) !== undefined);
+  if (skipped.length > 0) deps.log.warn({ tables: skipped.slice(0, 20).map((t) => JSON.stringify(`${t.schema}.${t.name}`)) }, 'table names that cannot be file names were not documented');
+  const tables = all.filter((t) => !skipped.includes(t));
   if (tables.length === 0) return;
   const scope = await scopeFor(deps, principal.orgId, environmentId);
   const result = await commitChanges({
