@@ -41,7 +41,11 @@ const Item = z.object({
 const ItemAt = Item.extend({ commit: z.string() });
 const versionOf = (item: { version: string }) => item.version;
 const MirrorBody = z.object({
-  url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'http(s) URL of the remote repository'),
+  url: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//.test(u), 'http(s) URL of the remote repository')
+    .refine((u) => !/^https?:\/\/[^/?#]*@/.test(u), 'Put credentials in username and token, not in the URL (they would be stored and shown in plain text)'),
   username: z.string().max(200).optional(),
   token: z.string().max(2000).optional().describe('Password or token; omit to keep the stored one, empty to clear it'),
   main_branch: z.string().regex(/^[\w./-]{1,100}$/).optional(),
