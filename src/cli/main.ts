@@ -5,6 +5,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { ask } from './commands/ask.ts';
 import { catalog, chatsList, chatsSearch, chatsShow, help } from './commands/browse.ts';
 import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMerge, envSyncTarget, envTargetSet, envUse } from './commands/env.ts';
+import { knowledgeGet, knowledgePut } from './commands/knowledge.ts';
 import { login, logout, status } from './commands/login.ts';
 import { makeContext, type CommandContext, type GlobalFlags } from './context.ts';
 import { CliError } from './errors.ts';
@@ -63,6 +64,12 @@ export function buildProgram(): Command {
     .description('merge into production').action(run((ctx, o: { id?: string; confirm?: boolean; deleteAfter?: boolean }) => envMerge(ctx, o)));
   env.command('delete').argument('[id]').option('--confirm', 'required: discard the environment').description('delete an environment')
     .action(run((ctx, id: string | undefined, o: { confirm?: boolean }) => envDelete(ctx, id, o)));
+
+  const knowledge = program.command('knowledge').description('knowledge items as YAML files (saves only over the version read)');
+  knowledge.command('get').argument('<kind>', 'tables, notes, relationships, reports, skills or evaluations').argument('<id>').option('--out <file>', 'write to a file instead of printing')
+    .description('print an item headed by its version').action(run((ctx, kind: string, id: string, o: { out?: string }) => knowledgeGet(ctx, kind, id, o)));
+  knowledge.command('put').argument('<kind>').argument('<id>').argument('<file>', 'YAML from `knowledge get`').option('--force', 'save even if the item changed since it was read')
+    .description('save an item; refused when it changed since the version in the file').action(run((ctx, kind: string, id: string, file: string, o: { force?: boolean }) => knowledgePut(ctx, kind, id, file, o)));
 
   for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride();
   return program;
