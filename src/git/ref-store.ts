@@ -69,13 +69,10 @@ export async function updateRef(repo: GitRepo, ref: string, oid: string, a: { ex
       if (!(err instanceof RefDamaged) || a.expected !== undefined) throw err;
     }
     if (a.expected !== undefined && current !== a.expected) return false;
-    // The new objects, the new value and the reflog line reach the disk together; only then is the
-    // lock renamed over the ref.
-    await Promise.all([
-      repo.dfs.flush().then((dirs) => repo.dfs.syncDirs(dirs)),
-      writeAndSync(lock, `${oid}\n`),
-      appendReflog(repo, ref, { old: current ?? ZERO, new: oid, ...a.who, message: a.message }),
-    ]);
+    // The new objects reach the disk before the reflog line that names them (git fsck holds a reflog
+    // entry to a missing object for an error), and both before the lock is renamed over the ref.
+    const [dirs] = await Promise.all([repo.dfs.flush(), writeAndSync(lock, `${oid}\n`)]);
+    await Promise.all([repo.dfs.syncDirs(dirs), appendReflog(repo, ref, { old: current ?? ZERO, new: oid, ...a.who, message: a.message })]);
     await repo.dfs.io.rename(lock.path, refPath(repo, ref));
     await repo.dfs.syncDirs([dirname(refPath(repo, ref))]);
     return true;

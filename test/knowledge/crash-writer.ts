@@ -72,4 +72,9 @@ async function write(w: number): Promise<void> {
   out({ ack: id, body: `body of ${id}` });
 }
 
+// Zero writers: only the start-up report (the parent's last check).
+if (WRITERS === 0) {
+  store.close();
+  process.exit(0);
+}
 for (;;) await Promise.all(Array.from({ length: WRITERS }, (_, w) => write(w)));
