@@ -94,14 +94,16 @@ export async function writeCommitAndRef({
   return oid;
 }
 
-async function readBack(repo: GitRepo, oid: string, tree: string, check: FileChange[]): Promise<void> {
+/** Reads a new commit (and each changed file in `check`) back from disk; throws when it does not read back. */
+export async function readBack(repo: GitRepo, oid: string, tree: string | undefined, check: FileChange[] = []): Promise<void> {
   const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid });
-  if (commit.tree !== tree) throw new Error(`commit ${oid} does not read back`);
+  if (tree !== undefined && commit.tree !== tree) throw new Error(`commit ${oid} does not read back`);
   // New trees are parsed from disk here and kept: the next commit on this branch starts from them.
+  await treeEntries(repo, commit.tree);
   const blobs = new Map<string, string | null>();
   for (const c of check) blobs.set(c.path, c.content === null ? null : await git.hashBlob({ object: c.content }).then((h) => h.oid));
   for (const [path, expected] of blobs) {
-    let entry: TreeEntry | undefined = { mode: '040000', path: '', oid: tree, type: 'tree' };
+    let entry: TreeEntry | undefined = { mode: '040000', path: '', oid: commit.tree, type: 'tree' };
     for (const name of path.split('/')) entry = entry?.type === 'tree' ? (await treeEntries(repo, entry.oid)).find((e) => e.path === name) : undefined;
     if ((entry?.type === 'blob' ? entry.oid : null) !== expected) throw new Error(`${path} does not read back from commit ${oid}`);
   }

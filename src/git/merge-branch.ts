@@ -4,7 +4,7 @@
 // as a value, never thrown, so the caller decides after the lock is released.
 import git, { Errors } from 'isomorphic-git';
 import { BranchNotFound, MergeNotSupported } from './errors.ts';
-import { writeCommitAndRef } from './commit-changes.ts';
+import { readBack, writeCommitAndRef } from './commit-changes.ts';
 import { mergeTrees, NEEDS_FULL_MERGE } from './merge-trees.ts';
 import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
@@ -95,6 +95,7 @@ async function mergeCore(a: MergeArgs): Promise<MergeOutcome> {
   if (result.alreadyMerged) return { status: 'up_to_date', oid: ours };
   if (result.fastForward) return forward(a, ours, result.oid!);
   if (dryRun) return { status: 'merged', oid: undefined, tree: result.tree! };
+  await readBack(repo, result.oid!, result.tree);
   await writeBranchRef(repo, into, result.oid!, { expected: ours, who: author, message: `merge ${from}: ${message}` });
   return { status: 'merged', oid: result.oid!, tree: result.tree! };
 }
