@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FsClient } from 'isomorphic-git';
 
-const BATCHES = 12;
-const PER_BATCH = 25;
+const BATCHES = 20;
+const PER_BATCH = 30;
 const SEED_FILES = 1000;
 const author = { name: 'Bench', email: 'bench@example.com', timestamp: 1_700_000_000 };
 

@@ -1,6 +1,6 @@
 // Refs read and written the way git does it, not through isomorphic-git's writeRef (an in-place
 // rewrite, no compare-and-swap, no reflog): a `<ref>.lock` file created exclusively, the old value
-// compared, the new value fsynced, a reflog line appended, then a rename over the ref. A crash at any
+// compared, the new value fsynced, a rename over the ref, a reflog line appended. A crash at any
 // instant leaves the old ref or the new one, never an empty file; the loose objects the new commit
 // needs are fsynced first (DurableFs.flush), so a ref never names an object that is not on disk.
 import { dirname, join } from 'node:path';
@@ -69,12 +69,14 @@ export async function updateRef(repo: GitRepo, ref: string, oid: string, a: { ex
       if (!(err instanceof RefDamaged) || a.expected !== undefined) throw err;
     }
     if (a.expected !== undefined && current !== a.expected) return false;
-    // The new objects reach the disk before the reflog line that names them (git fsck holds a reflog
-    // entry to a missing object for an error), and both before the lock is renamed over the ref.
+    // The new objects reach the disk (under their names) with the new value, before the lock becomes
+    // the ref; then the folders holding the renames and the reflog line are synced together before
+    // the caller hears of it. A power loss in between loses only this unacknowledged write: a ref
+    // whose commit does not read back is restored from the reflog at start-up. The reflog line comes
+    // after the objects it names (git fsck holds a reflog entry to a missing object for an error).
     const [dirs] = await Promise.all([repo.dfs.flush(), writeAndSync(lock, `${oid}\n`)]);
-    await Promise.all([repo.dfs.syncDirs(dirs), appendReflog(repo, ref, { old: current ?? ZERO, new: oid, ...a.who, message: a.message })]);
     await repo.dfs.io.rename(lock.path, refPath(repo, ref));
-    await repo.dfs.syncDirs([dirname(refPath(repo, ref))]);
+    await Promise.all([repo.dfs.syncDirs([...dirs, dirname(refPath(repo, ref))]), appendReflog(repo, ref, { old: current ?? ZERO, new: oid, ...a.who, message: a.message })]);
     return true;
   });
 }
