@@ -135,7 +135,13 @@ test('an installation of the old layout starts with its demo warehouse in the de
   await first.close();
   // The same data directory, started again.
   const lines: string[] = [];
-  const again = await createApp(config, { clock, log: createLogger('info', new Writable({ write: (c: Buffer, _e, cb) => cb(null, void lines.push(c.toString())) })) });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(chunk.toString());
+      cb();
+    },
+  });
+  const again = await createApp(config, { clock, log: createLogger('info', sink) });
   t.teardown(() => again.close());
   t.true(existsSync(moved));
   t.false(existsSync(old));
