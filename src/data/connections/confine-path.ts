@@ -68,7 +68,7 @@ function locate(folders: string[], rel: string): Checked<string | undefined> {
     const candidate = join(folder, rel);
     let real: string;
     try {
-      real = realpathSync(candidate);
+      real = realpathSync.native(candidate);
     } catch (err) {
       if (code(err) === 'ELOOP') return refuse('dangling_link');
       if (code(err) !== 'ENOENT' && code(err) !== 'ENOTDIR') return refuse('unreadable');
@@ -76,7 +76,7 @@ function locate(folders: string[], rel: string): Checked<string | undefined> {
       if (exists(candidate)) return refuse('dangling_link');
       continue;
     }
-    if (!inside(realpathSync(folder), real)) return refuse('outside');
+    if (!inside(realpathSync.native(folder), real)) return refuse('outside');
     const stat = statSync(real);
     if (!stat.isFile()) return refuse('not_a_file');
     if (stat.nlink > 1) return refuse('hard_link');
