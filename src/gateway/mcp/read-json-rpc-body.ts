@@ -22,7 +22,7 @@ const INVALID_REQUEST = -32600;
 // The MCP SDK's code for transport-level refusals (media type, size).
 const TRANSPORT_ERROR = -32000;
 
-/** Reads, decodes and parses a JSON-RPC body; `contentType` is the request's media type check. */
+/** Reads, decodes and parses a JSON-RPC body; `isJson` says whether the Content-Type is application/json. */
 export async function readJsonRpcBody(req: IncomingMessage, { isJson, maxBytes }: { isJson: boolean; maxBytes: number }): Promise<JsonRpcBody> {
   if (!isJson) return refuse(415, TRANSPORT_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
   let bytes: Buffer;
