@@ -50,7 +50,7 @@ test.after.always(() => t0.stop());
 
 const queriesOf = (org: string) => t0.app.services.store.db.prepare('SELECT count(*) FROM query_log WHERE org_id = ?').pluck().get(org) as number;
 const createB = (path: string, id = 'x') => call(t0, 'POST', '/api/connections', { token: bAdmin, body: { id, name: id, type: 'duckdb', settings: { path } } });
-const queryB = (connectionId: string) => call(t0, 'POST', '/api/execute_query', { token: bAdmin, body: { connection_id: connectionId, sql: 'SELECT count(*) AS n FROM orders' } });
+const queryB = (connectionId: string, token = bAdmin) => call(t0, 'POST', '/api/execute_query', { token, body: { connection_id: connectionId, sql: 'SELECT count(*) AS n FROM orders' } });
 
 test("no spelling of the first organization's file, or of a shared one, is accepted for the second: 422 on settings.path, nothing stored", async (t) => {
   const hostile = [aFile, join(root, 'demo.duckdb'), `../${A}/wh.duckdb`, '../demo.duckdb', `sub/../../${A}/wh.duckdb`, `..\\${A}\\wh.duckdb`, 'wh.duckdb\u0000'];
@@ -80,9 +80,11 @@ test("the names of the first organization's and the shared files resolve in the 
     const tested = await call(t0, 'POST', `/api/connections/${id}/test`, { token: bAdmin });
     t.is(tested.body.ok, false);
     t.notRegex(tested.body.error, new RegExp(root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'no server path in the answer');
-    const q = await queryB(id!);
-    t.is(q.status, 503);
-    t.is(q.body.code, 'WAREHOUSE_UNAVAILABLE');
+    for (const token of [bAdmin, bUser]) {
+      const q = await queryB(id!, token);
+      t.is(q.status, 503);
+      t.is(q.body.code, 'WAREHOUSE_UNAVAILABLE');
+    }
   }
   // And the first organization's connection id is unknown to the second.
   t.is((await queryB('wh')).status, 404);
@@ -102,9 +104,11 @@ test.serial("a link to the first organization's file in the second's folder is r
   // Swapped behind the service's back after it was saved.
   rmSync(join(bFolder, 'own.duckdb'));
   symlinkSync(aFile, join(bFolder, 'own.duckdb'));
-  const q = await queryB('own');
-  t.is(q.status, 403);
-  t.like(q.body, { code: 'WAREHOUSE_PATH_REFUSED', data: { reason: 'outside' } });
+  for (const token of [bAdmin, bUser]) {
+    const q = await queryB('own', token);
+    t.is(q.status, 403);
+    t.like(q.body, { code: 'WAREHOUSE_PATH_REFUSED', data: { reason: 'outside' } });
+  }
   t.like((await call(t0, 'POST', '/api/connections/own/test', { token: bAdmin })).body, { ok: false });
   const sync = await call(t0, 'POST', '/api/sync/duckdb/own', { token: bAdmin, body: {} });
   t.is(sync.status, 403);
