@@ -113,7 +113,11 @@ async function removeStaleFiles(repo: GitRepo): Promise<string[]> {
   for (const f of await walk(repo, join(repo.gitdir, 'refs'))) if (f.endsWith('.lock') || /(^|\/)tmp_/.test(f)) await drop(join(repo.gitdir, 'refs', f));
   for (const f of await walk(repo, join(repo.gitdir, 'logs'))) if (/(^|\/)tmp_/.test(f)) await drop(join(repo.gitdir, 'logs', f));
   for (const f of await repo.dfs.io.readdir(repo.gitdir).catch(() => [] as string[])) if (/^tmp_|\.lock$/.test(String(f))) await drop(join(repo.gitdir, String(f)));
-  for (const f of await walk(repo, join(repo.gitdir, 'objects'), 2)) if (/(^|\/)tmp_obj_/.test(f)) await drop(join(repo.gitdir, 'objects', f));
+  // Names only: a stat of every loose object would cost a start-up thousands of calls.
+  const objects = join(repo.gitdir, 'objects');
+  for (const dir of (await repo.dfs.io.readdir(objects).catch(() => [] as string[])).map(String).filter((d) => /^[0-9a-f]{2}$/.test(d))) {
+    for (const f of (await repo.dfs.io.readdir(join(objects, dir)).catch(() => [] as string[])).map(String)) if (f.startsWith('tmp_')) await drop(join(objects, dir, f));
+  }
   return removed;
 }
 

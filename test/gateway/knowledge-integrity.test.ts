@@ -138,12 +138,15 @@ test('two saves without If-Match changing different fields at once are merged fi
   t.deepEqual(now.body.data, { title: 'Shared', body: 'edited body', tags: ['x', 'y'] });
 
   const current = now.body.data;
-  const [c, d] = await saveTogether(org, token, { ...current, body: 'mine' }, { ...current, body: 'theirs' }, '/api/knowledge/notes/shared');
-  t.is(c!.status, 200);
-  t.is(d!.status, 409);
-  t.is(d!.body.code, 'KNOWLEDGE_EDIT_CONFLICT');
-  t.deepEqual(d!.body.data.fields, ['body']);
-  t.is((await call(t0, 'GET', '/api/knowledge/notes/shared', { token })).body.data.body, 'mine');
+  const both = await saveTogether(org, token, { ...current, body: 'mine' }, { ...current, body: 'theirs' }, '/api/knowledge/notes/shared');
+  // Whichever reached the lock first is saved; the other is told, with the field.
+  const won = both.findIndex((r) => r.status === 200);
+  const lost = both[1 - won]!;
+  t.deepEqual(both.map((r) => r.status).sort(), [200, 409]);
+  t.is(lost.body.code, 'KNOWLEDGE_EDIT_CONFLICT');
+  t.deepEqual(lost.body.data.fields, ['body']);
+  t.is(lost.body.data.current_version, both[won]!.body.version);
+  t.is((await call(t0, 'GET', '/api/knowledge/notes/shared', { token })).body.data.body, ['mine', 'theirs'][won]);
 });
 
 test('a merge into production is a merge commit by the merger, also when production had not moved', async (t) => {
