@@ -24,6 +24,8 @@ export interface GovernedQueryArgs {
   source?: string;
   /** DuckDB: directories the session may read (a chat's uploads). */
   driverContext?: DriverContext;
+  /** Aborting stops the query in the warehouse (the client went away, the run was stopped). */
+  signal?: AbortSignal | undefined;
 }
 
 /** Rows of a governed query; iterate `batches` once. The log entry is written when iteration ends. */
@@ -74,7 +76,8 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
   const { principal } = input;
   // Regular users always see production (interface part 5), whatever header they send.
   const args = { ...input, environmentId: hasRole(principal, 'modeler') ? input.environmentId : undefined };
-  const { driver } = await openConnection({ ...deps }, principal.orgId, args.connectionId, args.driverContext);
+  const ctx: DriverContext = { ...args.driverContext, owner: principal.userId, signal: args.signal, maxRecursion: deps.maxRecursion };
+  const { driver } = await openConnection({ ...deps }, principal.orgId, args.connectionId, ctx);
   let tables: string[] = [];
   const log = (status: QueryStatus, rowCount: number, errorCode?: string) =>
     logQuery(deps.db, deps.clock, {
@@ -122,7 +125,7 @@ export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Pro
   let stream: RowStream;
   try {
     // The driver's timeout is the connection's own setting, else SEXTANT_QUERY_TIMEOUT_MS.
-    stream = await driver.stream(executedSql);
+    stream = await driver.stream(executedSql, input.signal ? { signal: input.signal } : {});
   } catch (err) {
     await failed(driver, log, err);
     throw err;

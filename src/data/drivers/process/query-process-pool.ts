@@ -1,0 +1,138 @@
+// The query processes of the gateway: at most `max` at work, a few kept idle for the next query (a
+// start costs ~60 ms for SQLite, ~150 ms for DuckDB), and a fair share per owner so one user's slow
+// queries cannot take every process. A lease that finds none free waits, up to its query's budget.
+import { QueryCancelled, WarehouseBusy, WarehouseUnavailable } from '../../errors.ts';
+import { processEntry } from './process-entry.ts';
+import { QueryProcess } from './query-process.ts';
+
+export interface QueryProcessPoolOptions {
+  /** Processes at work at once; more leases wait. */
+  max: number;
+  /** Memory one process may hold. */
+  memoryMb: number;
+  /** Idle processes kept warm; default 2. */
+  maxIdle?: number;
+  /** Processes one owner may hold at once; default half of `max`, at least 1. */
+  perOwner?: number;
+}
+
+export interface LeaseOptions {
+  /** Whose query it is (a user id): the fair share counts by owner. */
+  owner?: string | undefined;
+  /** How long to wait for a free process. */
+  waitMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+interface Waiter {
+  owner: string | undefined;
+  grant: (p: QueryProcess) => void;
+  fail: (err: Error) => void;
+}
+
+/** A bounded set of query processes. */
+export class QueryProcessPool {
+  private readonly busy = new Map<QueryProcess, string | undefined>();
+  private readonly idle: QueryProcess[] = [];
+  private readonly waiters: Waiter[] = [];
+  private closed = false;
+  private entry: string | undefined;
+  private readonly perOwner: number;
+
+  constructor(private readonly opts: QueryProcessPoolOptions) {
+    this.perOwner = opts.perOwner ?? Math.max(1, Math.floor(opts.max / 2));
+  }
+
+  /** Processes at work and idle, for tests and health reports. */
+  get size(): { busy: number; idle: number } {
+    return { busy: this.busy.size, idle: this.idle.length };
+  }
+
+  /** A process for one session; give it back with `release`. */
+  async lease({ owner, waitMs, signal }: LeaseOptions): Promise<QueryProcess> {
+    this.entry ??= await processEntry();
+    if (this.closed) throw new WarehouseUnavailable('The service is shutting down');
+    if (signal?.aborted) throw new QueryCancelled();
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const i = this.waiters.indexOf(waiter);
+        if (i >= 0) this.waiters.splice(i, 1);
+      };
+      const waiter: Waiter = {
+        owner,
+        grant: (p) => {
+          done();
+          resolve(p);
+        },
+        fail: (err) => {
+          done();
+          reject(err);
+        },
+      };
+      const timer = setTimeout(() => waiter.fail(new WarehouseBusy()), waitMs);
+      const onAbort = () => waiter.fail(new QueryCancelled());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+      this.pump();
+    });
+  }
+
+  /** Gives a process back: kept for the next session when `reusable` and healthy, else ended. */
+  release(p: QueryProcess, reusable: boolean): void {
+    if (!this.busy.delete(p)) return;
+    if (reusable && p.alive && !this.closed && this.idle.length < (this.opts.maxIdle ?? 2)) {
+      p.hold(false);
+      this.idle.push(p);
+    } else p.kill();
+    this.pump();
+  }
+
+  /** Ends every process and refuses waiting and later leases. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of [...this.waiters]) w.fail(new WarehouseUnavailable('The service is shutting down'));
+    const all = [...this.busy.keys(), ...this.idle];
+    this.busy.clear();
+    this.idle.length = 0;
+    for (const p of all) p.kill();
+    await Promise.all(all.map((p) => p.exited));
+  }
+
+  private fits(owner: string | undefined): boolean {
+    if (this.busy.size >= this.opts.max) return false;
+    if (owner === undefined) return true;
+    let held = 0;
+    for (const o of this.busy.values()) if (o === owner) held++;
+    return held < this.perOwner;
+  }
+
+  private take(owner: string | undefined): QueryProcess {
+    let p = this.idle.pop();
+    while (p && !p.alive) p = this.idle.pop();
+    if (!p) {
+      const fresh = new QueryProcess({ entry: this.entry!, memoryMb: this.opts.memoryMb });
+      // A process that ends by itself (watchdog, crash) frees its place.
+      void fresh.exited.then(() => this.forget(fresh));
+      p = fresh;
+    }
+    this.busy.set(p, owner);
+    p.hold(true);
+    return p;
+  }
+
+  private forget(p: QueryProcess): void {
+    const i = this.idle.indexOf(p);
+    if (i >= 0) this.idle.splice(i, 1);
+    if (this.busy.delete(p)) this.pump();
+  }
+
+  /** Grants free places to waiters in order, skipping owners at their share. */
+  private pump(): void {
+    for (const w of [...this.waiters]) {
+      if (this.closed || this.busy.size >= this.opts.max) return;
+      if (this.fits(w.owner)) w.grant(this.take(w.owner));
+    }
+  }
+}

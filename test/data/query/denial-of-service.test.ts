@@ -1,0 +1,176 @@
+// The worst queries a regular user can send, on every dialect, through the real gateway: the health
+// check answers within 100 ms all along, each query is stopped within its timeout + 1 s with a 4xx,
+// and the warehouse itself is idle again right after (nothing keeps running where no one can see it).
+import test, { type ExecutionContext } from 'ava';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { createMemoryTableDocs } from '../../../src/data/table-docs-memory.ts';
+import type { ConnectionSettings } from '../../../src/data/drivers/driver.ts';
+import { duckdbFixture, mysqlFixture, postgresFixture, sqliteFixture, tempDir, SKIP_MYSQL, SKIP_PG } from '../warehouses.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+
+const TIMEOUT_MS = 1000;
+const org = 'dos';
+// 2,000 rows: four of them crossed are 1.6e13 rows, a join no engine finishes in a test's lifetime.
+const EVENTS = ['CREATE TABLE events (id INTEGER, kind VARCHAR(20))', ...Array.from({ length: 4 }, (_, k) => `INSERT INTO events VALUES ${Array.from({ length: 500 }, (_, i) => `(${k * 500 + i}, 'k${i % 7}')`).join(', ')}`)];
+const CROSS = 'SELECT count(*) AS n FROM events a, events b, events c, events d';
+const STOPPED = ['QUERY_TIMEOUT', 'QUERY_REFUSED', 'QUERY_MEMORY_LIMIT', 'QUERY_FAILED'];
+
+// Per dialect: the cartesian product (plain SQL on documented tables: it can only be cut), then
+// recursion, generators, sleeps and memory bombs (refused by the guard, capped or cut).
+const BOMBS: Record<string, string[]> = {
+  sqlite: [
+    CROSS,
+    'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS n FROM r',
+    'WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT n + 1 FROM r) SELECT max(n) AS n FROM r',
+    'SELECT count(*) AS n FROM events a, events b, events c WHERE length(randomblob(100000)) > 0',
+    'SELECT length(randomblob(2000000000)) AS n',
+  ],
+  duckdb: [
+    CROSS,
+    'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS n FROM r',
+    "SELECT length(repeat('x', 2000000000)) AS n",
+    "SELECT max(length(repeat('x', 1000000) || id::VARCHAR)) AS n FROM events a, events b",
+    'SELECT count(*) AS n FROM range(1000000000000)',
+  ],
+  postgresql: [
+    CROSS,
+    'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS n FROM r',
+    'SELECT count(*) AS n FROM generate_series(1, 1000000000000)',
+    'SELECT pg_sleep(60)',
+    "SELECT length(string_agg(repeat('x', 100000), '')) AS n FROM events a, events b",
+  ],
+  mysql: [
+    CROSS,
+    'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS n FROM r',
+    "SELECT BENCHMARK(100000000000, MD5('x')) AS n",
+    'SELECT SLEEP(60) AS n',
+    "SELECT count(DISTINCT MD5(CONCAT(a.id, '-', b.id, '-', c.id))) AS n FROM events a, events b, events c",
+  ],
+};
+
+let app: TestApp;
+let admin: string;
+let analyst: string;
+const cleanups: (() => Promise<void>)[] = [];
+const servers: { pg?: ConnectionSettings; mysql?: ConnectionSettings } = {};
+
+test.before(async () => {
+  const root = tempDir();
+  copyFileSync(sqliteFixture(EVENTS).path!, join(root, 'wh.sqlite'));
+  copyFileSync((await duckdbFixture(EVENTS)).path!, join(root, 'wh.duckdb'));
+  const docs = createMemoryTableDocs();
+  app = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root, SEXTANT_QUERY_TIMEOUT_MS: String(TIMEOUT_MS), SEXTANT_QUERY_MEMORY_MB: '512' }, { tableDocs: docs });
+  app.org(org);
+  admin = app.session(app.user({ orgId: org, role: 'admin' }));
+  analyst = app.session(app.user({ orgId: org, role: 'user' }));
+  const connections: { id: string; type: string; settings: ConnectionSettings }[] = [
+    { id: 'sqlite', type: 'sqlite', settings: { path: 'wh.sqlite' } },
+    { id: 'duckdb', type: 'duckdb', settings: { path: 'wh.duckdb' } },
+  ];
+  const pgf = await postgresFixture(EVENTS);
+  if (pgf) {
+    cleanups.push(pgf.drop);
+    servers.pg = pgf.settings;
+    connections.push({ id: 'postgresql', type: 'postgresql', settings: pgf.settings });
+  }
+  const myf = await mysqlFixture(EVENTS);
+  if (myf) {
+    cleanups.push(myf.drop);
+    servers.mysql = myf.settings;
+    connections.push({ id: 'mysql', type: 'mariadb', settings: myf.settings });
+  }
+  for (const c of connections) {
+    const res = await post('/api/connections', admin, { name: c.id, ...c });
+    if (res.status !== 201) throw new Error(await res.text());
+  }
+  const schemaOf: Record<string, string> = { sqlite: 'main', duckdb: 'main', postgresql: 'public', mysql: servers.mysql?.database ?? '' };
+  docs.setTables(org, undefined, Object.entries(schemaOf).map(([connection, schema]) => ({ connection, schema, name: 'events', active: true })));
+  // Steady state: modules that load on first use (drivers, the query process bundle) are loaded.
+  for (const c of connections) await (await post('/api/execute_query', analyst, { sql: 'SELECT count(*) AS n FROM events', connection_id: c.id })).arrayBuffer();
+});
+test.after.always(async () => {
+  await app?.stop();
+  for (const c of cleanups) await c();
+});
+
+function post(path: string, token: string, body: unknown, signal?: AbortSignal) {
+  return app.fetch(path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+}
+
+/** Polls /api/health until `work` settles; returns the slowest answer in ms. */
+async function healthDuring<T>(work: Promise<T>): Promise<{ result: T; slowestMs: number }> {
+  let settled = false;
+  const result = work.finally(() => (settled = true));
+  let slowestMs = 0;
+  while (!settled) {
+    const started = performance.now();
+    const res = await app.fetch('/api/health');
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`health answered ${res.status}`);
+    slowestMs = Math.max(slowestMs, performance.now() - started);
+    await delay(20);
+  }
+  return { result: await result, slowestMs };
+}
+
+/** Statements still running in the warehouse for the test's database (servers), or query processes at work (files). */
+async function stillRunning(dialect: string): Promise<number> {
+  if (dialect === 'postgresql') {
+    const c = new pg.Client({ ...servers.pg, database: 'postgres' });
+    await c.connect();
+    const r = await c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND state = 'active' AND pid <> pg_backend_pid()", [servers.pg!.database]);
+    await c.end();
+    return r.rows[0].n as number;
+  }
+  if (dialect === 'mysql') {
+    const c = await mysql.createConnection({ host: servers.mysql!.host!, port: servers.mysql!.port!, user: servers.mysql!.user! });
+    const [rows] = await c.query("SELECT count(*) AS n FROM information_schema.processlist WHERE db = ? AND command = 'Query' AND id <> CONNECTION_ID()", [servers.mysql!.database]);
+    await c.end();
+    return Number((rows as { n: number }[])[0]!.n);
+  }
+  return app.app.services.data.queryProcesses.size.busy;
+}
+
+async function idleSoon(dialect: string): Promise<boolean> {
+  for (let i = 0; i < 20; i++) {
+    if ((await stillRunning(dialect)) === 0) return true;
+    await delay(50);
+  }
+  return false;
+}
+
+async function bomb(t: ExecutionContext, dialect: string, sql: string) {
+  const started = performance.now();
+  const { result: res, slowestMs } = await healthDuring(post('/api/execute_query', analyst, { sql, connection_id: dialect }));
+  const tookMs = performance.now() - started;
+  const body = (await res.json()) as { code?: string };
+  t.log(`${dialect}: ${res.status} ${body.code ?? ''} in ${Math.round(tookMs)} ms, slowest health ${Math.round(slowestMs)} ms: ${sql}`);
+  t.true(res.status >= 400 && res.status < 500, `${sql} answered ${res.status}`);
+  t.true(STOPPED.includes(body.code ?? ''), `${sql} answered ${body.code}`);
+  t.true(tookMs < TIMEOUT_MS + 1000, `${sql} took ${Math.round(tookMs)} ms`);
+  t.true(slowestMs < 100, `health took ${Math.round(slowestMs)} ms during ${sql}`);
+  t.true(await idleSoon(dialect), `${sql} still runs in the warehouse`);
+  return body.code;
+}
+
+for (const dialect of Object.keys(BOMBS)) {
+  test.serial(`${dialect}: the worst queries of a regular user are stopped in time, and health answers within 100 ms throughout`, async (t) => {
+    if ((dialect === 'postgresql' && !servers.pg) || (dialect === 'mysql' && !servers.mysql)) {
+      t.log(dialect === 'postgresql' ? SKIP_PG : SKIP_MYSQL);
+      t.pass();
+      return;
+    }
+    const [cross, ...rest] = BOMBS[dialect]!;
+    // The cartesian product of a documented table can only be cut, never refused.
+    t.is(await bomb(t, dialect, cross!), 'QUERY_TIMEOUT');
+    for (const sql of rest) await bomb(t, dialect, sql);
+    // The connection still answers at once afterwards.
+    const ok = await post('/api/execute_query', analyst, { sql: 'SELECT count(*) AS n FROM events', connection_id: dialect });
+    t.is(ok.status, 200);
+    t.is(Number(((await ok.json()) as { rows: unknown[][] }).rows[0]![0]), 2000);
+  });
+}
