@@ -13,6 +13,9 @@ import { groupColumns } from './group-columns.ts';
 /** The server's own time limit sits this far past the budget: it acts only if the gateway cannot. */
 const BACKSTOP_MS = 1000;
 const DEFAULT_MAX_RECURSION = 10_000;
+/** MariaDB's "the query exceeded max_recursive_iterations; the result may be incomplete". */
+const ER_QUERY_RESULT_INCOMPLETE = 1931;
+const ER_CTE_MAX_RECURSION_DEPTH = 3636;
 
 /** Connects to MySQL or MariaDB; dates, decimals and big integers come back as strings. */
 export async function openMysql(settings: ConnectionSettings, ctx: DriverContext = {}): Promise<Driver> {
@@ -45,7 +48,7 @@ export async function openMysql(settings: ConnectionSettings, ctx: DriverContext
   const depth = Math.floor(ctx.maxRecursion ?? DEFAULT_MAX_RECURSION);
   await p.query(mariadb ? `SET SESSION max_recursive_iterations = ${depth}` : `SET SESSION cte_max_recursion_depth = ${depth}`).catch(() => undefined);
   const kill = () => killQuery(options, conn.threadId);
-  return new MysqlDriver(conn, settings.database ?? info?.db ?? '', mariadb, settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, kill);
+  return new MysqlDriver(conn, settings.database ?? info?.db ?? '', mariadb, settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, kill, depth);
 }
 
 /** Stops the statement a connection runs, from a connection of its own (the same user may). */
@@ -62,9 +65,23 @@ async function killQuery(options: mysql.ConnectionOptions, threadId: number | nu
   }
 }
 
+/**
+ * MariaDB ends a recursive CTE at max_recursive_iterations with a warning and a cut result (MySQL
+ * fails the statement): a cut result would read as a true one, so it fails here too.
+ */
+async function recursionCapped(p: ReturnType<mysql.Connection['promise']>, depth: number): Promise<void> {
+  const [warnings] = await p.query('SHOW WARNINGS');
+  if ((warnings as { Code: number }[]).some((w) => w.Code === ER_QUERY_RESULT_INCOMPLETE)) {
+    throw new QueryFailed(`The recursive query went past ${depth} iterations and was stopped; bound the recursion with a condition`, 'QUERY_RECURSION_LIMIT');
+  }
+}
+
 /** Engine errors become QueryFailed; the budget's own (timeout, cancelled) pass as they are. */
 function failed(err: unknown): never {
-  throw err instanceof AppError ? err : new QueryFailed((err as Error).message);
+  if (err instanceof AppError) throw err;
+  // MySQL's own "recursive query aborted after N iterations" (cte_max_recursion_depth).
+  const code = (err as { errno?: number }).errno === ER_CTE_MAX_RECURSION_DEPTH ? 'QUERY_RECURSION_LIMIT' : 'QUERY_FAILED';
+  throw new QueryFailed((err as Error).message, code);
 }
 
 class MysqlDriver implements Driver {
@@ -76,6 +93,7 @@ class MysqlDriver implements Driver {
     private mariadb: boolean,
     private timeoutMs: number,
     private kill: () => Promise<void>,
+    private maxRecursion: number,
   ) {}
 
   async stream(sql: string, opts: StreamOptions = {}): Promise<RowStream> {
@@ -96,7 +114,7 @@ class MysqlDriver implements Driver {
     rows.on('error', () => undefined);
     const fields = new Promise<{ name: string; type: string }[]>((resolve, reject) => {
       query.once('fields', (list: mysql.FieldPacket[]) => resolve(list.map((f) => ({ name: f.name, type: mysqlTypeName(f.type ?? f.columnType) }))));
-      query.once('error', (err: Error) => reject(new QueryFailed(err.message)));
+      query.once('error', reject);
       // Statements without a result set (refused writes) end without fields.
       query.once('end', () => resolve([]));
     });
@@ -107,18 +125,23 @@ class MysqlDriver implements Driver {
     };
     const columns = await budget.track(fields).catch(async (err: unknown) => {
       await end();
-      throw err;
+      return failed(err);
     });
     const it = inBatches(rows as AsyncIterable<unknown[]>, size, (r) => r)[Symbol.asyncIterator]();
     const kill = this.kill;
+    const capped = () => (this.mariadb ? recursionCapped(p, this.maxRecursion) : Promise.resolve());
     async function* batches() {
-      let done = false;
+      let ended = false;
       try {
         for (let r = await budget.track(it.next()).catch(failed); !r.done; r = await budget.track(it.next()).catch(failed)) yield r.value;
-        done = true;
+        ended = true;
+        await capped();
+      } catch (err) {
+        ended = true;
+        throw err;
       } finally {
-        // The server would send the rest of the result before the connection is free again.
-        if (!done && !budget.stopReason) await kill();
+        // A reader that stopped early: the server would send the rest of the result before the connection is free again.
+        if (!ended && !budget.stopReason) await kill();
         await end();
       }
     }

@@ -6,7 +6,7 @@ import { AppError } from '../../errors.ts';
 import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import type { Driver, DriverContext, RowStream } from '../drivers/driver.ts';
-import { QueryRefused } from '../errors.ts';
+import { ConnectionNotFound, QueryRefused } from '../errors.ts';
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
 import { applyRowFilters, docFor, loadRlsUser } from '../rls/index.ts';
 import type { TableDoc } from '../types.ts';
@@ -76,8 +76,6 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
   const { principal } = input;
   // Regular users always see production (interface part 5), whatever header they send.
   const args = { ...input, environmentId: hasRole(principal, 'modeler') ? input.environmentId : undefined };
-  const ctx: DriverContext = { ...args.driverContext, owner: principal.userId, signal: args.signal, maxRecursion: deps.maxRecursion };
-  const { driver } = await openConnection({ ...deps }, principal.orgId, args.connectionId, ctx);
   let tables: string[] = [];
   const log = (status: QueryStatus, rowCount: number, errorCode?: string) =>
     logQuery(deps.db, deps.clock, {
@@ -93,6 +91,16 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
       durationMs: performance.now() - started,
       source: args.source ?? 'api',
     });
+  const ctx: DriverContext = { ...args.driverContext, owner: principal.userId, signal: args.signal, maxRecursion: deps.maxRecursion };
+  let driver: Driver;
+  try {
+    ({ driver } = await openConnection({ ...deps }, principal.orgId, args.connectionId, ctx));
+  } catch (err) {
+    // A query that never reached its warehouse (busy, unreachable, cancelled while it opened) is
+    // logged too; an unknown connection is not a query of this organization's.
+    if (err instanceof AppError && !(err instanceof ConnectionNotFound)) log('failed', 0, err.code);
+    throw err;
+  }
   try {
     const query = await guardSql({ sql: args.sql, dialect: driver.dialect, tools: deps.tools });
     const docs = await deps.docs.listTables(principal.orgId, args.environmentId);
@@ -154,6 +162,8 @@ export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Pro
       code = err instanceof AppError ? err.code : 'INTERNAL_ERROR';
       throw err;
     } finally {
+      // A reader that stopped because its client went away did not get the result: not an `ok`.
+      if (status === 'ok' && input.signal?.aborted) [status, code] = ['failed', 'QUERY_CANCELLED'];
       await driver.close();
       queryId = log(status, rows, code);
     }

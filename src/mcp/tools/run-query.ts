@@ -32,7 +32,8 @@ export function registerRunQueryTool(server: McpServer, c: McpContext): void {
     ({ connection_id, sql, row_limit }, ctx) =>
       safely(c.log, 'run_query', async () => {
         if (!mayRunSql(c.principal)) return toolError('Your role does not allow SQL queries; use ask_question instead.');
-        const input = { connectionId: connection_id, sql, rowLimit: row_limit, governedOnly: c.principal.role !== 'admin', signal: ctx.mcpReq.signal };
+        const signal = c.closed ? AbortSignal.any([ctx.mcpReq.signal, c.closed]) : ctx.mcpReq.signal;
+        const input = { connectionId: connection_id, sql, rowLimit: row_limit, governedOnly: c.principal.role !== 'admin', signal };
         const r = await c.ports.runQuery(c.principal, input);
         return structured({ columns: r.columns, row_count: r.rowCount, truncated: r.truncated, execution_time_ms: r.executionMs, csv: toCsv(r.columns, r.rows) });
       }),

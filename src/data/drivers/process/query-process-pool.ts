@@ -22,10 +22,13 @@ export interface LeaseOptions {
   /** How long to wait for a free process. */
   waitMs: number;
   signal?: AbortSignal | undefined;
+  /** An idle process that last ran this engine is preferred: its library is loaded already. */
+  engine?: string;
 }
 
 interface Waiter {
   owner: string | undefined;
+  engine: string | undefined;
   grant: (p: QueryProcess) => void;
   fail: (err: Error) => void;
 }
@@ -49,7 +52,7 @@ export class QueryProcessPool {
   }
 
   /** A process for one session; give it back with `release`. */
-  async lease({ owner, waitMs, signal }: LeaseOptions): Promise<QueryProcess> {
+  async lease({ owner, waitMs, signal, engine }: LeaseOptions): Promise<QueryProcess> {
     this.entry ??= await processEntry();
     if (this.closed) throw new WarehouseUnavailable('The service is shutting down');
     if (signal?.aborted) throw new QueryCancelled();
@@ -62,6 +65,7 @@ export class QueryProcessPool {
       };
       const waiter: Waiter = {
         owner,
+        engine,
         grant: (p) => {
           done();
           resolve(p);
@@ -108,9 +112,10 @@ export class QueryProcessPool {
     return held < this.perOwner;
   }
 
-  private take(owner: string | undefined): QueryProcess {
-    let p = this.idle.pop();
-    while (p && !p.alive) p = this.idle.pop();
+  private take(owner: string | undefined, engine: string | undefined): QueryProcess {
+    for (let i = this.idle.length - 1; i >= 0; i--) if (!this.idle[i]!.alive) this.idle.splice(i, 1);
+    const warm = this.idle.findIndex((x) => x.engine === engine);
+    let p = warm >= 0 ? this.idle.splice(warm, 1)[0] : this.idle.pop();
     if (!p) {
       const fresh = new QueryProcess({ entry: this.entry!, memoryMb: this.opts.memoryMb });
       // A process that ends by itself (watchdog, crash) frees its place.
@@ -132,7 +137,7 @@ export class QueryProcessPool {
   private pump(): void {
     for (const w of [...this.waiters]) {
       if (this.closed || this.busy.size >= this.opts.max) return;
-      if (this.fits(w.owner)) w.grant(this.take(w.owner));
+      if (this.fits(w.owner)) w.grant(this.take(w.owner, w.engine));
     }
   }
 }

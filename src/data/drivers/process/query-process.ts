@@ -26,6 +26,8 @@ export class QueryProcess {
   private exitError: Error | undefined;
   private readonly tempDir: string;
   private gone = false;
+  /** The engine the last session opened (its library stays loaded for the next). */
+  engine: string | undefined;
   /** Settles when the process has ended (for any reason). */
   readonly exited: Promise<void>;
 
@@ -70,6 +72,8 @@ export class QueryProcess {
   /** Sends one request; rejects with the engine's error, or when the process ends first. */
   call<K extends Request['op']>(req: Extract<Request, { op: K }>): Promise<Replies[K]> {
     if (!this.alive) return Promise.reject(this.endedError());
+    const r: Request = req;
+    if (r.op === 'open') this.engine = r.engine;
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
@@ -112,6 +116,7 @@ export class QueryProcess {
 
   private endedError(): Error {
     if (this.stderr.includes(MEMORY_LIMIT_MARK)) return new QueryMemoryExceeded(this.opts.memoryMb);
-    return this.exitError ?? new QueryFailed('The query process stopped before the query finished');
+    if (this.exitError) return this.exitError;
+    return new QueryFailed(this.child.killed ? 'The query session was stopped; a new query opens a new one' : 'The query process stopped before the query finished');
   }
 }
