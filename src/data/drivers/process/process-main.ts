@@ -10,8 +10,8 @@ import { startWatchdog } from './watchdog.ts';
 const MB = 1024 * 1024;
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? '';
 const memoryBytes = Number(arg('memory-mb')) * MB;
-// The engine's own limit sits well below the process's, so ordinary big queries end with the
-// engine's clear "out of memory" and only what escapes its accounting meets the watchdog.
+// DuckDB's own limit sits well below the process's, so ordinary big queries end with its clear "out
+// of memory" (or spill) and only what escapes its accounting meets the watchdog.
 const limits: SessionLimits = { engineBytes: memoryBytes / 2, tempDirectory: join(arg('temp'), 'engine'), tempBytes: memoryBytes * 4 };
 
 try {
@@ -27,7 +27,7 @@ async function handle(req: Request): Promise<unknown> {
   if (req.op === 'open') {
     await session?.close();
     session = undefined;
-    if (req.engine === 'sqlite') session = (await import('./sqlite-session.ts')).openSqliteSession(req.path ?? '', limits);
+    if (req.engine === 'sqlite') session = (await import('./sqlite-session.ts')).openSqliteSession(req.path ?? '');
     else session = await (await import('./duckdb-session.ts')).openDuckDbSession(req, limits);
     return { defaultSchema: session.defaultSchema };
   }

@@ -59,6 +59,11 @@ export class QueryProcess {
     });
   }
 
+  /** The operating system's id of the process. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** True until the process has ended or was killed. */
   get alive(): boolean {
     return !this.gone && !this.child.killed && this.child.exitCode === null;

@@ -1,18 +1,18 @@
-// SQLite inside a query process: the file opened read-only (and query_only), the engine's heap
-// capped and temporary tables kept in memory so the cap covers them too. better-sqlite3 is
+// SQLite inside a query process: the file opened read-only (and query_only), temporary tables and
+// sorts kept in memory, where the process's watchdog bounds them (on disk nothing would: this build
+// has no memory statistics, so SQLite's own heap limits are not enforced). better-sqlite3 is
 // synchronous and SQLite cannot be interrupted from JavaScript: that is why it runs here, in a
 // process the gateway can kill, and never on the gateway's event loop.
 import Database from 'better-sqlite3';
-import { EngineError, messageOf, type EngineSession, type SessionLimits } from './engine-session.ts';
+import { EngineError, messageOf, type EngineSession } from './engine-session.ts';
 import type { ColumnMeta, IntrospectedTable } from '../driver.ts';
 
 /** Opens a SQLite file read-only; the file must exist. */
-export function openSqliteSession(path: string, limits: SessionLimits): EngineSession {
+export function openSqliteSession(path: string): EngineSession {
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
     db.pragma('query_only = ON');
-    db.pragma(`hard_heap_limit = ${Math.floor(limits.engineBytes)}`);
     db.pragma('temp_store = MEMORY');
   } catch (err) {
     throw new EngineError('unavailable', `Could not open the SQLite file: ${messageOf(err)}`);
