@@ -59,8 +59,8 @@ export interface Driver {
 /** A checked CSV export, run once into a destination. */
 export interface CsvCopy {
   columns: ColumnMeta[];
-  /** Writes header and rows as RFC 4180 CSV (CRLF) into `out`, leaving it open. */
-  run(out: Writable, signal?: AbortSignal): Promise<{ rows: number; bytes: number }>;
+  /** Writes header and rows as RFC 4180 CSV (CRLF) into `out`, leaving it open; `timeoutMs` defaults to the connection's. */
+  run(out: Writable, signal?: AbortSignal, timeoutMs?: number): Promise<{ rows: number; bytes: number }>;
 }
 
 /** Settings of a connection as stored (credentials already decrypted). */

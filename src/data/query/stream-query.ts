@@ -68,6 +68,11 @@ export interface GovernedStatement {
   tables: string[];
   /** Writes the query log entry and returns its id. */
   log(status: QueryStatus, rowCount: number, errorCode?: string): string;
+  /**
+   * What is left of the query's time budget for the statement itself: waiting for a query process,
+   * opening the warehouse and the checks spent the rest, so the whole request ends within it.
+   */
+  remainingMs(): number;
 }
 
 /** Opens the connection and takes a query through guard, governed sources, row filters and targets. */
@@ -93,8 +98,11 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
     });
   const ctx: DriverContext = { ...args.driverContext, owner: principal.userId, signal: args.signal, maxRecursion: deps.maxRecursion };
   let driver: Driver;
+  let timeoutMs = deps.statementTimeoutMs;
   try {
-    ({ driver } = await openConnection({ ...deps }, principal.orgId, args.connectionId, ctx));
+    let connection;
+    ({ driver, connection } = await openConnection({ ...deps }, principal.orgId, args.connectionId, ctx));
+    timeoutMs = connection.settings.statementTimeoutMs ?? timeoutMs;
   } catch (err) {
     // A query that never reached its warehouse (busy, unreachable, cancelled while it opened) is
     // logged too; an unknown connection is not a query of this organization's.
@@ -114,7 +122,8 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
     const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, ...(retarget ? { retarget } : {}) });
     // Filters are written by admins, but the statement that runs passes the guard too.
     if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools });
-    return { driver, executedSql, tables, log };
+    const remainingMs = () => Math.max(1, Math.floor(timeoutMs - (performance.now() - started)));
+    return { driver, executedSql, tables, log, remainingMs };
   } catch (err) {
     await failed(driver, log, err);
     throw err;
@@ -129,11 +138,11 @@ export async function failed(driver: Driver, log: GovernedStatement['log'], err:
 
 /** Runs a governed query and streams its rows; refusals and failures are logged, then thrown. */
 export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Promise<GovernedStream> {
-  const { driver, executedSql, tables, log } = await governStatement(deps, input);
+  const { driver, executedSql, tables, log, remainingMs } = await governStatement(deps, input);
   let stream: RowStream;
   try {
-    // The driver's timeout is the connection's own setting, else SEXTANT_QUERY_TIMEOUT_MS.
-    stream = await driver.stream(executedSql, input.signal ? { signal: input.signal } : {});
+    // The timeout is the connection's own setting, else SEXTANT_QUERY_TIMEOUT_MS, less what was spent opening.
+    stream = await driver.stream(executedSql, { timeoutMs: remainingMs(), ...(input.signal ? { signal: input.signal } : {}) });
   } catch (err) {
     await failed(driver, log, err);
     throw err;

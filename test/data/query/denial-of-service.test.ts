@@ -159,7 +159,7 @@ async function idleSoon(dialect: string): Promise<boolean> {
   return false;
 }
 
-async function bomb(t: ExecutionContext, dialect: string, sql: string) {
+async function bomb(t: ExecutionContext, dialect: string, sql: string, idleP95: number) {
   const started = performance.now();
   const { result: res, latencies } = await healthDuring(post('/api/execute_query', analyst, { sql, connection_id: dialect }));
   const tookMs = performance.now() - started;
@@ -170,9 +170,10 @@ async function bomb(t: ExecutionContext, dialect: string, sql: string) {
   t.true(STOPPED.includes(body.code ?? ''), `${sql} answered ${body.code}`);
   t.true(tookMs < TIMEOUT_MS + 1000, `${sql} took ${Math.round(tookMs)} ms`);
   // Health answers within 100 ms. This machine's two cores are shared with the rest of the suite, whose
-  // load alone delays a probe now and then: the 95th percentile must hold the line, and no probe may
-  // wait anywhere near the query's time (a query on the event loop holds every probe to its end).
-  t.true(p95 < 100, `health p95 ${Math.round(p95)} ms during ${sql}`);
+  // load alone delays probes: the 95th percentile must stay under 100 ms, or under twice what it was
+  // with nothing running when the machine is that busy, and no probe may wait anywhere near the
+  // query's time (a query on the event loop holds every probe to its end).
+  t.true(p95 < Math.max(100, 2 * idleP95), `health p95 ${Math.round(p95)} ms (idle ${Math.round(idleP95)} ms) during ${sql}`);
   t.true(max < TIMEOUT_MS / 2, `health waited ${Math.round(max)} ms during ${sql}`);
   t.true(await idleSoon(dialect), `${sql} still runs in the warehouse`);
   return body.code;
@@ -185,10 +186,11 @@ for (const dialect of Object.keys(BOMBS)) {
       t.pass();
       return;
     }
+    const idle = percentile((await healthDuring(delay(1000))).latencies, 0.95);
     const [cross, ...rest] = BOMBS[dialect]!;
     // The cartesian product of a documented table can only be cut, never refused.
-    t.is(await bomb(t, dialect, cross!), 'QUERY_TIMEOUT');
-    for (const sql of rest) await bomb(t, dialect, sql);
+    t.is(await bomb(t, dialect, cross!, idle), 'QUERY_TIMEOUT');
+    for (const sql of rest) await bomb(t, dialect, sql, idle);
     // The connection still answers at once afterwards.
     const ok = await post('/api/execute_query', analyst, { sql: 'SELECT count(*) AS n FROM events', connection_id: dialect });
     t.is(ok.status, 200);
@@ -231,7 +233,9 @@ test.serial('a download stops its query when the client goes away, on the stream
   });
   for (const { connection, chatId } of chats) {
     const abort = new AbortController();
-    const res = await app.fetch(`/api/download_big_csv?chat_id=${chatId}`, { headers: { authorization: `Bearer ${analyst}` }, signal: abort.signal });
+    const get = () => app.fetch(`/api/download_big_csv?chat_id=${chatId}`, { headers: { authorization: `Bearer ${analyst}` }, signal: abort.signal });
+    // A pooled connection the server just closed fails before any request is made: not what is tested here.
+    const res = await get().catch(get);
     t.is(res.status, 200);
     const reader = res.body!.getReader();
     t.false((await reader.read()).done);

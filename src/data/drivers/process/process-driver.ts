@@ -109,11 +109,11 @@ class ProcessDriver implements Driver {
     const { columns, isSelect } = await this.once(() => this.proc.call({ op: 'describe', sql }));
     // The guard already allowed one SELECT only; this is the engine's own word on it.
     if (!isSelect) throw new QueryFailed('Only a SELECT can be exported');
-    return { columns, run: (out, signal) => this.copy(sql, dir, out, signal) };
+    return { columns, run: (out, signal, timeoutMs) => this.copy(sql, dir, out, { signal, timeoutMs }) };
   }
 
-  private async copy(sql: string, dir: string, out: Writable, signal: AbortSignal | undefined) {
-    const budget = this.budget({ signal });
+  private async copy(sql: string, dir: string, out: Writable, opts: { signal: AbortSignal | undefined; timeoutMs: number | undefined }) {
+    const budget = this.budget(opts);
     // DuckDB writes the file at its own pace, never waiting for the reader: the whole COPY is warehouse time.
     const conn = { run: (statement: string) => budget.track(this.proc.call({ op: 'run', sql: statement })), interrupt: () => this.proc.kill() };
     try {
@@ -137,7 +137,7 @@ class ProcessDriver implements Driver {
     if (this.ownPool) await this.pool.close();
   }
 
-  private budget(opts: Pick<StreamOptions, 'timeoutMs' | 'signal'>): QueryBudget {
+  private budget(opts: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined }): QueryBudget {
     return new QueryBudget({ timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal: opts.signal, stop: () => this.proc.kill() });
   }
 

@@ -10,11 +10,11 @@ function budget(timeoutMs: number, signal?: AbortSignal) {
 }
 
 test('waits that end in time pass their value through, and the time between them does not count', async (t) => {
-  const { budget: b, stops } = budget(150);
+  const { budget: b, stops } = budget(400);
   for (let i = 0; i < 3; i++) {
-    t.is(await b.track(delay(30, i)), i);
-    // The reader's time: three of these alone would spend the whole budget.
-    await delay(60);
+    t.is(await b.track(delay(20, i)), i);
+    // The reader's time: three of these alone would spend more than the whole budget.
+    await delay(150);
   }
   b.dispose();
   t.deepEqual(stops, []);
