@@ -23,12 +23,15 @@ startWatchdog({ maxRssBytes: memoryBytes });
 
 let session: EngineSession | undefined;
 
+const engines = { sqlite: () => import('./sqlite-session.ts'), duckdb: () => import('./duckdb-session.ts') };
+
 async function handle(req: Request): Promise<unknown> {
+  if (req.op === 'warm') return engines[req.engine]().then(() => null);
   if (req.op === 'open') {
     await session?.close();
     session = undefined;
-    if (req.engine === 'sqlite') session = (await import('./sqlite-session.ts')).openSqliteSession(req.path ?? '');
-    else session = await (await import('./duckdb-session.ts')).openDuckDbSession(req, limits);
+    if (req.engine === 'sqlite') session = (await engines.sqlite()).openSqliteSession(req.path ?? '');
+    else session = await (await engines.duckdb()).openDuckDbSession(req, limits);
     return { defaultSchema: session.defaultSchema };
   }
   const s = session;

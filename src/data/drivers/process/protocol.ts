@@ -20,6 +20,8 @@ export interface OpenRequest {
 
 export type Request =
   | OpenRequest
+  /** Loads an engine's library ahead of the session that will need it. */
+  | { op: 'warm'; engine: Engine }
   | { op: 'introspect'; schemas?: string[] | undefined }
   | { op: 'ping' }
   /** Prepares `sql` and opens its cursor; rows come with `next`. */
@@ -36,6 +38,7 @@ export type Request =
 
 export interface Replies {
   open: { defaultSchema: string };
+  warm: null;
   introspect: IntrospectedTable[];
   ping: null;
   query: { columns: ColumnMeta[] };

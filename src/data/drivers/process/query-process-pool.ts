@@ -1,8 +1,12 @@
-// The query processes of the gateway: at most `max` at work, a few kept idle for the next query (a
-// start costs ~60 ms for SQLite, ~150 ms for DuckDB), and a fair share per owner so one user's slow
-// queries cannot take every process. A lease that finds none free waits, up to its query's budget.
+// The query processes of the gateway: at most `max` at work, a few kept idle for the next query, and
+// a fair share per owner so one user's slow queries cannot take every process. A lease that finds
+// none free waits, up to its query's budget. A start costs ~60 ms for SQLite and ~150 ms for DuckDB on
+// a quiet machine (over a second on a busy one, at the processes' low priority), and it would count
+// against the query's budget: so when no idle process is left, a spare starts at once in the
+// background, with the engine the last session used already loaded.
 import { QueryCancelled, WarehouseBusy, WarehouseUnavailable } from '../../errors.ts';
 import { processEntry } from './process-entry.ts';
+import type { Engine } from './protocol.ts';
 import { QueryProcess } from './query-process.ts';
 
 export interface QueryProcessPoolOptions {
@@ -23,12 +27,12 @@ export interface LeaseOptions {
   waitMs: number;
   signal?: AbortSignal | undefined;
   /** An idle process that last ran this engine is preferred: its library is loaded already. */
-  engine?: string;
+  engine?: Engine;
 }
 
 interface Waiter {
   owner: string | undefined;
-  engine: string | undefined;
+  engine: Engine | undefined;
   grant: (p: QueryProcess) => void;
   fail: (err: Error) => void;
 }
@@ -89,7 +93,10 @@ export class QueryProcessPool {
     if (reusable && p.alive && !this.closed && this.idle.length < (this.opts.maxIdle ?? 2)) {
       p.hold(false);
       this.idle.push(p);
-    } else p.kill();
+    } else {
+      p.kill();
+      this.spare(p.engine);
+    }
     this.pump();
   }
 
@@ -100,7 +107,12 @@ export class QueryProcessPool {
     const all = [...this.busy.keys(), ...this.idle];
     this.busy.clear();
     this.idle.length = 0;
-    for (const p of all) p.kill();
+    for (const p of all) {
+      // Held again until they are gone: an idle process does not keep the event loop alive, and
+      // nothing would then be left to see it end.
+      p.hold(true);
+      p.kill();
+    }
     await Promise.all(all.map((p) => p.exited));
   }
 
@@ -112,19 +124,30 @@ export class QueryProcessPool {
     return held < this.perOwner;
   }
 
-  private take(owner: string | undefined, engine: string | undefined): QueryProcess {
+  private take(owner: string | undefined, engine: Engine | undefined): QueryProcess {
     for (let i = this.idle.length - 1; i >= 0; i--) if (!this.idle[i]!.alive) this.idle.splice(i, 1);
     const warm = this.idle.findIndex((x) => x.engine === engine);
-    let p = warm >= 0 ? this.idle.splice(warm, 1)[0] : this.idle.pop();
-    if (!p) {
-      const fresh = new QueryProcess({ entry: this.entry!, memoryMb: this.opts.memoryMb });
-      // A process that ends by itself (watchdog, crash) frees its place.
-      void fresh.exited.then(() => this.forget(fresh));
-      p = fresh;
-    }
+    const p = (warm >= 0 ? this.idle.splice(warm, 1)[0] : this.idle.pop()) ?? this.spawn();
     this.busy.set(p, owner);
     p.hold(true);
+    this.spare(engine);
     return p;
+  }
+
+  private spawn(): QueryProcess {
+    const p = new QueryProcess({ entry: this.entry!, memoryMb: this.opts.memoryMb });
+    // A process that ends by itself (watchdog, crash) frees its place.
+    void p.exited.then(() => this.forget(p));
+    return p;
+  }
+
+  /** Starts an idle process when none is left and there is room, its engine loading already. */
+  private spare(engine: Engine | undefined): void {
+    if (this.closed || this.idle.length > 0 || this.busy.size >= this.opts.max || (this.opts.maxIdle ?? 2) === 0) return;
+    const p = this.spawn();
+    p.hold(false);
+    this.idle.push(p);
+    if (engine) p.call({ op: 'warm', engine }).catch(() => undefined);
   }
 
   private forget(p: QueryProcess): void {

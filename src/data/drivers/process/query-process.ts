@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueryFailed, QueryMemoryExceeded, WarehouseUnavailable } from '../../errors.ts';
-import { MEMORY_LIMIT_MARK, type Replies, type Reply, type Request } from './protocol.ts';
+import { MEMORY_LIMIT_MARK, type Engine, type Replies, type Reply, type Request } from './protocol.ts';
 
 const STDERR_TAIL = 4096;
 
@@ -26,8 +26,8 @@ export class QueryProcess {
   private exitError: Error | undefined;
   private readonly tempDir: string;
   private gone = false;
-  /** The engine the last session opened (its library stays loaded for the next). */
-  engine: string | undefined;
+  /** The engine the last session opened or warmed (its library stays loaded for the next). */
+  engine: Engine | undefined;
   /** Settles when the process has ended (for any reason). */
   readonly exited: Promise<void>;
 
@@ -78,7 +78,7 @@ export class QueryProcess {
   call<K extends Request['op']>(req: Extract<Request, { op: K }>): Promise<Replies[K]> {
     if (!this.alive) return Promise.reject(this.endedError());
     const r: Request = req;
-    if (r.op === 'open') this.engine = r.engine;
+    if (r.op === 'open' || r.op === 'warm') this.engine = r.engine;
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });

@@ -20,7 +20,24 @@ test('at most `max` processes work at once; an owner at its share waits while ot
   await t.throwsAsync(pool.lease({ owner: 'c', waitMs: 50 }), { code: 'WAREHOUSE_BUSY' });
   pool.release(b1, false);
   pool.release(second, true);
-  t.deepEqual(pool.size, { busy: 0, idle: 1 });
+  // The killed process was replaced by a spare, and the healthy one waits beside it.
+  t.deepEqual(pool.size, { busy: 0, idle: 2 });
+});
+
+test('when the last idle process is taken, a spare starts with the same engine loaded', async (t) => {
+  const pool = new QueryProcessPool({ max: 3, memoryMb: 256 });
+  t.teardown(() => pool.close());
+  const p = await pool.lease({ waitMs: 5_000, engine: 'sqlite' });
+  t.deepEqual(pool.size, { busy: 1, idle: 1 });
+  const spare = await pool.lease({ waitMs: 5_000, engine: 'sqlite' });
+  t.is(spare.engine, 'sqlite');
+  // A private pool of one never starts spares: it would outlive its driver's need.
+  const single = new QueryProcessPool({ max: 1, memoryMb: 256, maxIdle: 0 });
+  t.teardown(() => single.close());
+  await single.lease({ waitMs: 5_000, engine: 'duckdb' });
+  t.deepEqual(single.size, { busy: 1, idle: 0 });
+  pool.release(p, true);
+  pool.release(spare, true);
 });
 
 test('a wait ends when its caller goes away, and a process that dies by itself frees its place', async (t) => {
