@@ -58,10 +58,12 @@ function fileWarehouse(dir: string, name: string): void {
 export async function run(): Promise<void> {
   buildGateway();
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-stop-'));
-  mkdirSync(join(dataDir, 'warehouse'));
-  fileWarehouse(join(dataDir, 'warehouse'), 'events.sqlite');
+  // The demo organization's warehouse folder.
+  const folder = join(dataDir, 'warehouse', 'demo');
+  mkdirSync(folder, { recursive: true });
+  fileWarehouse(folder, 'events.sqlite');
   const { DuckDBInstance } = await import('@duckdb/node-api');
-  const duck = await DuckDBInstance.create(join(dataDir, 'warehouse', 'events.duckdb'));
+  const duck = await DuckDBInstance.create(join(folder, 'events.duckdb'));
   const c = await duck.connect();
   for (const s of EVENTS) await c.run(s);
   c.closeSync();

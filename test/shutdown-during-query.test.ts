@@ -36,8 +36,9 @@ test('SIGTERM shuts the service down within its grace period while the worst que
   t.timeout(60_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-sigterm-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  mkdirSync(join(dataDir, 'warehouse'));
-  copyFileSync(sqliteFixture(EVENTS).path!, join(dataDir, 'warehouse', 'events.sqlite'));
+  // The demo organization's warehouse folder.
+  mkdirSync(join(dataDir, 'warehouse', 'demo'), { recursive: true });
+  copyFileSync(sqliteFixture(EVENTS).path!, join(dataDir, 'warehouse', 'demo', 'events.sqlite'));
   const proc = spawn(process.execPath, ['--import=tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_PORT: '0', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500', SEXTANT_SHUTDOWN_GRACE_MS: String(GRACE_MS), SEXTANT_QUERY_TIMEOUT_MS: '600000' },

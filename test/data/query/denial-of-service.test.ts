@@ -2,8 +2,6 @@
 // check answers within 100 ms all along, each query is stopped within its timeout + 1 s with a 4xx,
 // and the warehouse itself is idle again right after (nothing keeps running where no one can see it).
 import test, { type ExecutionContext } from 'ava';
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -12,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createMemoryTableDocs } from '../../../src/data/table-docs-memory.ts';
 import type { UserRow } from '../../../src/auth/index.ts';
 import type { ConnectionSettings } from '../../../src/data/drivers/driver.ts';
-import { duckdbFixture, mysqlFixture, postgresFixture, sqliteFixture, tempDir, SKIP_MYSQL, SKIP_PG } from '../warehouses.ts';
+import { duckdbFixture, mysqlFixture, placeOrgFile, postgresFixture, sqliteFixture, tempDir, SKIP_MYSQL, SKIP_PG } from '../warehouses.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { principalOf, seedChat } from '../../helpers/chats.ts';
 
@@ -66,8 +64,8 @@ const servers: { pg?: ConnectionSettings; mysql?: ConnectionSettings } = {};
 
 test.before(async () => {
   const root = tempDir();
-  copyFileSync(sqliteFixture(EVENTS).path!, join(root, 'wh.sqlite'));
-  copyFileSync((await duckdbFixture(EVENTS)).path!, join(root, 'wh.duckdb'));
+  placeOrgFile(root, org, 'wh.sqlite', sqliteFixture(EVENTS).path!);
+  placeOrgFile(root, org, 'wh.duckdb', (await duckdbFixture(EVENTS)).path!);
   const docs = createMemoryTableDocs();
   app = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root, SEXTANT_QUERY_TIMEOUT_MS: String(TIMEOUT_MS), SEXTANT_QUERY_MEMORY_MB: '512' }, { tableDocs: docs });
   app.org(org);
