@@ -6,7 +6,7 @@ import { AppError } from '../../errors.ts';
 import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import type { Driver, DriverContext, RowStream } from '../drivers/driver.ts';
-import { ConnectionNotFound, QueryRefused } from '../errors.ts';
+import { QueryCancelled, QueryRefused, QueryTimedOut, WarehouseBusy } from '../errors.ts';
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
 import { applyRowFilters, docFor, loadRlsUser } from '../rls/index.ts';
 import type { TableDoc } from '../types.ts';
@@ -104,9 +104,9 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
     ({ driver, connection } = await openConnection({ ...deps }, principal.orgId, args.connectionId, ctx));
     timeoutMs = connection.settings.statementTimeoutMs ?? timeoutMs;
   } catch (err) {
-    // A query that never reached its warehouse (busy, unreachable, cancelled while it opened) is
-    // logged too; an unknown connection is not a query of this organization's.
-    if (err instanceof AppError && !(err instanceof ConnectionNotFound)) log('failed', 0, err.code);
+    // A query stopped before it reached its warehouse (no process free in time, its time spent or
+    // its caller gone while the warehouse opened) is logged like one stopped later.
+    if (err instanceof QueryTimedOut || err instanceof QueryCancelled || err instanceof WarehouseBusy) log('failed', 0, err.code);
     throw err;
   }
   try {
