@@ -142,3 +142,17 @@ test.serial('file warehouses hand their process back after a query that ended we
   // The stopped process is gone; a spare took its place, so the next query does not wait for a start.
   t.deepEqual(own.size, { busy: 0, idle: 1 });
 });
+
+test.serial('a file that cannot be opened fails clearly and leaves its process to the next query', async (t) => {
+  const own = new QueryProcessPool({ max: 1, memoryMb: 512 });
+  t.teardown(() => own.close());
+  await t.throwsAsync(DRIVERS.sqlite.open({ path: '/nonexistent/wh.sqlite' }, { queryProcesses: own }), { code: 'WAREHOUSE_UNAVAILABLE' });
+  t.deepEqual(own.size, { busy: 0, idle: 1 });
+  const d = await DRIVERS.sqlite.open(sqliteFixture(EVENTS), { queryProcesses: own });
+  // Values JSON would lose keep their text; the others stay as they are.
+  const s = await d.stream("SELECT 9007199254740993 AS big, -9007199254740993 AS neg, 42 AS small, 1.5 AS real, 1e999 AS inf, -1e999 AS ninf, 'x' AS txt");
+  const rows: unknown[][] = [];
+  for await (const b of s.batches) rows.push(...b);
+  t.deepEqual(rows, [['9007199254740993', '-9007199254740993', 42, 1.5, 'Infinity', '-Infinity', 'x']]);
+  await d.close();
+});

@@ -32,7 +32,8 @@ export async function openProcessDriver(engine: Engine, settings: ConnectionSett
     );
     return new ProcessDriver(engine, proc, pool, own, defaultSchema, timeoutMs, ctx.exportDirectory);
   } catch (err) {
-    pool.release(proc, false);
+    // A file that cannot be opened leaves a healthy process; a stop does not.
+    pool.release(proc, proc.alive && proc.idle && !budget.stopReason);
     if (own) await pool.close();
     throw err;
   } finally {

@@ -51,7 +51,8 @@ class SqliteSession implements EngineSession {
       // The second wall: whatever the guard let through, only statements that read may run.
       if (!stmt.readonly || !stmt.reader) throw new Error('only read-only statements that return rows may run');
       const columns = stmt.columns().map((c) => ({ name: c.name, type: c.type ?? '' }));
-      this.cursor = stmt.raw(true).iterate() as IterableIterator<unknown[]>;
+      // Integers come as BigInt so that those past 2^53 keep every digit (as text, see jsonSafe).
+      this.cursor = stmt.raw(true).safeIntegers(true).iterate() as IterableIterator<unknown[]>;
       this.batchSize = batchSize;
       return columns;
     } catch (err) {
@@ -70,7 +71,7 @@ class SqliteSession implements EngineSession {
           this.cursor = undefined;
           return { rows, done: true };
         }
-        rows.push(r.value.map((v) => (typeof v === 'bigint' ? v.toString() : v)));
+        rows.push(r.value.map(jsonSafe));
       }
     } catch (err) {
       this.cursor = undefined;
@@ -88,4 +89,12 @@ class SqliteSession implements EngineSession {
     await this.release();
     this.db.close();
   }
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Values that JSON would lose (integers past 2^53, infinities) travel as their text. */
+function jsonSafe(v: unknown): unknown {
+  if (typeof v === 'bigint') return v <= SAFE && v >= -SAFE ? Number(v) : v.toString();
+  return typeof v === 'number' && !Number.isFinite(v) ? String(v) : v;
 }
