@@ -2,14 +2,13 @@
 // product used to hold the event loop, and with it the signal handler, until it ended): the service
 // exits within its grace period plus a second, and leaves no query process behind.
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { sqliteFixture } from './data/warehouses.ts';
+import { startGatewayProcess } from './helpers/gateway-process.ts';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const GRACE_MS = 1000;
 const EVENTS = ['CREATE TABLE events (id INTEGER)', `INSERT INTO events VALUES ${Array.from({ length: 2000 }, (_, i) => `(${i})`).join(', ')}`];
 
@@ -39,22 +38,13 @@ test('SIGTERM shuts the service down within its grace period while the worst que
   // The demo organization's warehouse folder.
   mkdirSync(join(dataDir, 'warehouse', 'demo'), { recursive: true });
   copyFileSync(sqliteFixture(EVENTS).path!, join(dataDir, 'warehouse', 'demo', 'events.sqlite'));
-  const proc = spawn(process.execPath, ['--import=tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_PORT: '0', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500', SEXTANT_SHUTDOWN_GRACE_MS: String(GRACE_MS), SEXTANT_QUERY_TIMEOUT_MS: '600000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const { proc, url, exited } = await startGatewayProcess(['--import=tsx', 'src/main.ts'], {
+    SEXTANT_DATA_DIR: dataDir,
+    SEXTANT_DEMO_WAREHOUSE_ORDERS: '500',
+    SEXTANT_SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    SEXTANT_QUERY_TIMEOUT_MS: '600000',
   });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
   t.teardown(() => void proc.kill('SIGKILL'));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    proc.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const m = /"url":"(http:\/\/[^"]+)".*"msg":"Sextant is listening"/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then((code) => reject(new Error(`the gateway exited with ${code}: ${out}`)));
-  });
   const token = async (username: string, password: string) => {
     const res = await fetch(`${url}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
     return ((await res.json()) as { access_token: string }).access_token;
