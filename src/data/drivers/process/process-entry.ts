@@ -14,9 +14,13 @@ const ENGINES = /^(better-sqlite3|@duckdb\/node-api)$/;
 
 let entry: Promise<string> | undefined;
 
-/** The path of the script to start (built on first use from the sources). */
-export function processEntry(): Promise<string> {
-  return (entry ??= extname(here) === '.ts' ? bundle() : Promise.resolve(join(dirname(here), 'process-main.js')));
+/** The path of the script to start (built from the sources on first use, and again if it was removed since). */
+export async function processEntry(): Promise<string> {
+  if (extname(here) !== '.ts') return join(dirname(here), 'process-main.js');
+  const file = await (entry ??= bundle());
+  if (existsSync(file)) return file;
+  entry = undefined;
+  return (entry ??= bundle());
 }
 
 async function bundle(): Promise<string> {

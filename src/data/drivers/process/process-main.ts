@@ -19,7 +19,7 @@ try {
 } catch {
   // Some platforms refuse; the process then runs at the gateway's priority.
 }
-startWatchdog({ maxRssBytes: memoryBytes });
+startWatchdog({ maxRssBytes: memoryBytes, tempDir: arg('temp') });
 
 let session: EngineSession | undefined;
 

@@ -57,7 +57,7 @@ export class QueryProcessPool {
 
   /** A process for one session; give it back with `release`. */
   async lease({ owner, waitMs, signal, engine }: LeaseOptions): Promise<QueryProcess> {
-    this.entry ??= await processEntry();
+    this.entry = await processEntry();
     if (this.closed) throw new WarehouseUnavailable('The service is shutting down');
     if (signal?.aborted) throw new QueryCancelled();
     return new Promise((resolve, reject) => {

@@ -2,7 +2,8 @@
 // request at a time over IPC, and killed outright (SIGKILL) when a query must stop. A kill is the
 // only stop that always works: a SQLite step or a DuckDB vector holds its thread until it is done.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueryFailed, QueryMemoryExceeded, WarehouseUnavailable } from '../../errors.ts';
@@ -28,7 +29,7 @@ export class QueryProcess {
   private gone = false;
   /** The engine the last session opened or warmed (its library stays loaded for the next). */
   engine: Engine | undefined;
-  /** Settles when the process has ended (for any reason). */
+  /** Settles when the process has ended (for any reason) and its temporary folder is gone. */
   readonly exited: Promise<void>;
 
   constructor(private readonly opts: QueryProcessOptions) {
@@ -47,8 +48,8 @@ export class QueryProcess {
         if (this.gone) return;
         this.gone = true;
         this.failAll();
-        rmSync(this.tempDir, { recursive: true, force: true });
-        resolve();
+        // DuckDB may have spilled gigabytes here: removed off the event loop, before `exited` settles.
+        void rm(this.tempDir, { recursive: true, force: true }).catch(() => undefined).finally(resolve);
       };
       // 'close', not 'exit': the watchdog's mark on stderr may arrive after the exit itself.
       this.child.once('close', ended);

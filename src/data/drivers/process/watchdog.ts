@@ -8,9 +8,13 @@ import { MEMORY_LIMIT_MARK } from './protocol.ts';
 
 const WATCH = `
 const { workerData } = require('node:worker_threads');
-const { writeSync } = require('node:fs');
+const { rmSync, writeSync } = require('node:fs');
 setInterval(() => {
-  if (process.ppid !== workerData.ppid) process.kill(process.pid, 'SIGKILL');
+  if (process.ppid !== workerData.ppid) {
+    // No gateway is left to remove the process's temporary folder.
+    rmSync(workerData.tempDir, { recursive: true, force: true });
+    process.kill(process.pid, 'SIGKILL');
+  }
   if (process.memoryUsage.rss() > workerData.maxRssBytes) {
     writeSync(2, workerData.mark + '\\n');
     process.kill(process.pid, 'SIGKILL');
@@ -19,6 +23,6 @@ setInterval(() => {
 `;
 
 /** Starts the watchdog thread; it never keeps the process alive by itself. */
-export function startWatchdog({ maxRssBytes, everyMs = 20 }: { maxRssBytes: number; everyMs?: number }): void {
-  new Worker(WATCH, { eval: true, workerData: { ppid: process.ppid, maxRssBytes, everyMs, mark: MEMORY_LIMIT_MARK } }).unref();
+export function startWatchdog({ maxRssBytes, tempDir, everyMs = 20 }: { maxRssBytes: number; tempDir: string; everyMs?: number }): void {
+  new Worker(WATCH, { eval: true, workerData: { ppid: process.ppid, maxRssBytes, tempDir, everyMs, mark: MEMORY_LIMIT_MARK } }).unref();
 }

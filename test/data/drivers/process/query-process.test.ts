@@ -3,7 +3,7 @@
 // the gateway's environment.
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { openDuckDb } from '../../../../src/data/drivers/duckdb-driver.ts';
@@ -55,7 +55,9 @@ test('a query process ends by itself when the gateway that started it is killed,
   const pid = Number(await new Promise<string>((resolve) => gateway.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()))));
   t.true(pid > 0);
   const environ = join('/proc', String(pid), 'environ');
-  if (existsSync(environ)) t.notRegex((await import('node:fs')).readFileSync(environ, 'utf8'), /SEXTANT_SECRET_PROBE/);
+  if (existsSync(environ)) t.notRegex(readFileSync(environ, 'utf8'), /SEXTANT_SECRET_PROBE/);
+  const cmdline = join('/proc', String(pid), 'cmdline');
+  const temp = existsSync(cmdline) ? /--temp=([^\0]+)/.exec(readFileSync(cmdline, 'utf8'))?.[1] : undefined;
   gateway.kill('SIGKILL');
   let alive = true;
   for (let i = 0; i < 40 && alive; i++) {
@@ -63,12 +65,13 @@ test('a query process ends by itself when the gateway that started it is killed,
     try {
       process.kill(pid, 0);
       // A zombie (ended, not yet reaped by its new parent) counts as gone.
-      alive = !existsSync(join('/proc', String(pid), 'stat')) || !/\) Z /.test((await import('node:fs')).readFileSync(join('/proc', String(pid), 'stat'), 'utf8'));
+      alive = !existsSync(join('/proc', String(pid), 'stat')) || !/\) Z /.test(readFileSync(join('/proc', String(pid), 'stat'), 'utf8'));
     } catch {
       alive = false;
     }
   }
   t.false(alive, 'the query process outlived its gateway');
+  if (temp) t.false(existsSync(temp), 'its temporary folder is left behind');
 });
 
 test('a process refuses requests once it has ended', async (t) => {
