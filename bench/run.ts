@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<void>> = {
   downloads: async () => (await import('./downloads.ts')).benchDownloads(),
   chats: async () => (await import('./chats.ts')).run(),
   agent: async () => (await import('./agent.ts')).run(),
+  'query-stop': async () => (await import('./query-stop.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

@@ -5,7 +5,7 @@ import { AgentRuns, createProvider, type AgentPorts, type LlmProvider } from './
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDuckDbSql } from './data/guard/index.ts';
-import { readTargetTables } from './data/index.ts';
+import { QueryProcessPool, readTargetTables } from './data/index.ts';
 import type { TableDocsSource } from './data/types.ts';
 import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
 import { confineLegacyWarehouseFiles, seedDemo } from './demo/seed-demo.ts';
@@ -87,6 +87,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       docs: deps.tableDocs ?? createTableDocsSource(knowledge),
       fileRoots: config.data.warehouseRoots,
       statementTimeoutMs: config.data.queryTimeoutMs,
+      queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, memoryMb: config.data.queryMemoryMb }),
+      maxRecursion: config.data.queryMaxRecursion,
       defaultRowLimit: config.data.queryRowLimit,
     },
     uploads: createUploadStore({
@@ -138,6 +140,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       smtp?.close();
       janitor.stop();
       duckdbSql.close();
+      // Queries still running on file warehouses end now (their processes are killed), before the store closes.
+      await core.data.queryProcesses.close();
       if (store.db.open) {
         agent.flush();
         indexPendingMessages(store.db);

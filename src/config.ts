@@ -49,8 +49,14 @@ export interface MailConfig {
 export interface DataConfig {
   /** Rows returned by a query when the caller sets no limit (SEXTANT_QUERY_ROW_LIMIT, default 10,000). */
   queryRowLimit: number;
-  /** Server-side statement timeout (SEXTANT_QUERY_TIMEOUT_MS, default 60,000). */
+  /** Time a query may keep its warehouse busy before it is stopped (SEXTANT_QUERY_TIMEOUT_MS, default 60,000). */
   queryTimeoutMs: number;
+  /** Query processes for DuckDB and SQLite warehouses at work at once (SEXTANT_QUERY_PROCESSES, default 4). */
+  queryProcesses: number;
+  /** Memory one such process may hold (SEXTANT_QUERY_MEMORY_MB, default 1024). */
+  queryMemoryMb: number;
+  /** Iterations of a recursive CTE where the warehouse can cap them: MariaDB, MySQL (SEXTANT_QUERY_MAX_RECURSION, default 10,000). */
+  queryMaxRecursion: number;
   /** Folders DuckDB and SQLite connection files may live in (SEXTANT_WAREHOUSE_ROOTS, default `<dataDir>/warehouse`). */
   warehouseRoots: string[];
   /** Orders in the generated demo warehouse (SEXTANT_DEMO_WAREHOUSE_ORDERS, default 120,000). */
@@ -114,6 +120,9 @@ const envSchema = z.object({
   SEXTANT_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
   SEXTANT_QUERY_ROW_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   SEXTANT_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  SEXTANT_QUERY_PROCESSES: z.coerce.number().int().min(1).max(256).default(4),
+  SEXTANT_QUERY_MEMORY_MB: z.coerce.number().int().min(128).max(1_048_576).default(1024),
+  SEXTANT_QUERY_MAX_RECURSION: z.coerce.number().int().min(1).max(4_294_967_295).default(10_000),
   SEXTANT_WAREHOUSE_ROOTS: z.string().optional(),
   SEXTANT_DEMO_WAREHOUSE_ORDERS: z.coerce.number().int().min(100).max(10_000_000).default(120_000),
   SEXTANT_LLM_PROVIDER: z.enum(['offline', 'openai', 'anthropic']).default('offline'),
@@ -190,6 +199,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     data: {
       queryRowLimit: e.SEXTANT_QUERY_ROW_LIMIT,
       queryTimeoutMs: e.SEXTANT_QUERY_TIMEOUT_MS,
+      queryProcesses: e.SEXTANT_QUERY_PROCESSES,
+      queryMemoryMb: e.SEXTANT_QUERY_MEMORY_MB,
+      queryMaxRecursion: e.SEXTANT_QUERY_MAX_RECURSION,
       warehouseRoots: warehouseRoots(e.SEXTANT_WAREHOUSE_ROOTS ?? join(dataDir, 'warehouse'), dataDir),
       demoWarehouseOrders: e.SEXTANT_DEMO_WAREHOUSE_ORDERS,
     },

@@ -115,8 +115,8 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
   return {
     knowledge: knowledgePort(s.knowledge),
     queries: {
-      async run({ principal, environmentId, connectionId, sql, rowLimit }) {
-        const r = await executeQuery(s.data, { principal, environmentId, connectionId, sql, rowLimit, source: 'agent' });
+      async run({ principal, environmentId, connectionId, sql, rowLimit, signal }) {
+        const r = await executeQuery(s.data, { principal, environmentId, connectionId, sql, rowLimit, source: 'agent', signal });
         const dialect = DRIVERS[getConnection(s.store.db, principal.orgId, connectionId).type].dialect;
         return { columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: r.executionTimeMs, dialect };
       },

@@ -39,6 +39,34 @@ export class QueryFailed extends AppError {
   }
 }
 
+/** The query kept the warehouse busy longer than its time budget and was stopped there. */
+export class QueryTimedOut extends AppError {
+  constructor(timeoutMs: number) {
+    super('bad_request', 'QUERY_TIMEOUT', `The query ran longer than ${timeoutMs} ms and was stopped; filter or aggregate to make it cheaper`, { timeout_ms: timeoutMs });
+  }
+}
+
+/** The query was stopped because its caller went away (a closed request, a stopped run). */
+export class QueryCancelled extends AppError {
+  constructor() {
+    super('bad_request', 'QUERY_CANCELLED', 'The query was cancelled');
+  }
+}
+
+/** The query needed more memory than one query may hold and was stopped. */
+export class QueryMemoryExceeded extends AppError {
+  constructor(limitMb: number) {
+    super('bad_request', 'QUERY_MEMORY_LIMIT', `The query needed more than ${limitMb} MB of memory and was stopped; filter or aggregate to make it smaller`, { memory_mb: limitMb });
+  }
+}
+
+/** Every query process is taken and none was freed within the query's time budget. */
+export class WarehouseBusy extends AppError {
+  constructor(message = 'Too many queries are running on file warehouses; try again shortly') {
+    super('unavailable', 'WAREHOUSE_BUSY', message);
+  }
+}
+
 /** The warehouse could not be reached or the connection settings are wrong. */
 export class WarehouseUnavailable extends AppError {
   constructor(message: string) {

@@ -2,7 +2,8 @@
 export type { DataDeps } from './deps.ts';
 export type { ColumnMeta, ConnectionSettings, Driver, DriverContext, DriverFactory, IntrospectedTable, RowStream, StreamOptions } from './drivers/driver.ts';
 export { CONNECTION_TYPES, DRIVERS, type ConnectionType, type DriverEntry } from './drivers/registry.ts';
-export { ConnectionNotFound, QueryFailed, QueryRefused, WarehouseUnavailable, type RefusalReason } from './errors.ts';
+export { QueryProcessPool } from './drivers/process/query-process-pool.ts';
+export { ConnectionNotFound, QueryCancelled, QueryFailed, QueryMemoryExceeded, QueryRefused, QueryTimedOut, WarehouseBusy, WarehouseUnavailable, type RefusalReason } from './errors.ts';
 export { guardSql, openDuckDbSql, quoteIdent, rewriteTables, type DuckDbSql, type GuardedQuery, type SqlTools, type TableRef, type TableRewrite } from './guard/index.ts';
 export { applyRowFilters, loadRlsUser, policyFor, renderFilter, type RlsUser } from './rls/index.ts';
 export * from './connections/index.ts';

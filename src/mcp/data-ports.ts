@@ -17,9 +17,9 @@ export function dataMcpPorts(data: DataDeps): Pick<McpPorts, 'catalog' | 'runQue
         }),
       };
     },
-    async runQuery(principal, { connectionId, sql, rowLimit }) {
+    async runQuery(principal, { connectionId, sql, rowLimit, signal }) {
       // Modelers are held to governed sources by the pipeline itself (stream-query.ts).
-      const r = await executeQuery(data, { principal, environmentId: undefined, connectionId, sql, rowLimit, source: 'mcp' });
+      const r = await executeQuery(data, { principal, environmentId: undefined, connectionId, sql, rowLimit, source: 'mcp', signal });
       return { columns: r.columns.map((col) => col.name), rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: r.executionTimeMs };
     },
   };

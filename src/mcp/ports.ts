@@ -73,5 +73,6 @@ export interface McpPorts {
    * Runs one read-only query through the guard and row-level security, logged. `governedOnly` is
    * set for modelers, who may only query governed sources.
    */
-  runQuery(principal: Principal, input: { connectionId: string; sql: string; rowLimit: number; governedOnly: boolean }): Promise<QueryResult>;
+  /** `signal` aborts when the client cancels the call or goes away: the query stops in the warehouse. */
+  runQuery(principal: Principal, input: { connectionId: string; sql: string; rowLimit: number; governedOnly: boolean; signal?: AbortSignal }): Promise<QueryResult>;
 }

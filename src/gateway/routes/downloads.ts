@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/index.ts';
 import type { AnswerLocator } from '../../chats/index.ts';
 import { CONTENT_TYPES, prepareDownload, type DownloadFormat } from '../../downloads/index.ts';
+import { clientSignal } from '../client-signal.ts';
 import type { Services } from '../services.ts';
 import { route } from '../route.ts';
 import { ChatId, MessageUuid } from './chats.ts';
@@ -29,19 +30,19 @@ export function downloadRoutes(s: Services) {
 
   /** Starts the governed query, then streams the file; a client that goes away stops the query. */
   async function send(ctx: Context, principal: Principal, environmentId: string | undefined, format: DownloadFormat, q: { chat_id: string; org_id?: string | undefined }, at: AnswerLocator) {
-    const download = await prepareDownload(deps, { principal, environmentId, chatId: q.chat_id, orgId: q.org_id, at, format });
+    // Koa pipes `body` into the response: a closed connection destroys `body`, which fails the writer,
+    // and aborts the signal, which stops the query in the warehouse (also while it prepares).
+    const signal = clientSignal(ctx);
+    const download = await prepareDownload(deps, { principal, environmentId, chatId: q.chat_id, orgId: q.org_id, at, format, signal });
     const body = new PassThrough();
-    const abort = new AbortController();
     ctx.status = 200;
     ctx.type = download.contentType;
     ctx.set('Content-Disposition', `attachment; filename="${download.filename}"`);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
-    // Koa pipes `body` into the response: a closed connection destroys `body`, which fails the writer.
-    ctx.res.once('close', () => abort.abort());
-    download.writeTo(body, abort.signal).catch((err: unknown) => {
+    download.writeTo(body, signal).catch((err: unknown) => {
       // Headers are sent: the only honest signal left is a cut connection (no terminating chunk).
-      if (!abort.signal.aborted) ctx.state.log?.warn({ err, chat_id: q.chat_id }, 'download failed after the response started');
+      if (!signal.aborted) ctx.state.log?.warn({ err, chat_id: q.chat_id }, 'download failed after the response started');
       body.destroy(err instanceof Error ? err : new Error(String(err)));
     });
   }
