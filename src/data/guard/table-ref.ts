@@ -15,6 +15,8 @@ export interface TableRewriteTarget {
   name: string;
   /** A SQL boolean over the table's columns, literals already quoted; undefined reads every row. */
   filter?: string;
+  /** The table's primary key, when known: lets a GROUP BY on it keep selecting the other columns. */
+  primaryKey?: string[];
 }
 
 /** Decides per reference; undefined leaves the reference untouched. */

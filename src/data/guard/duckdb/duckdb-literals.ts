@@ -1,0 +1,70 @@
+// Constant arguments of row generators in DuckDB's serialized tree: numbers, dates and timestamps,
+// intervals (`INTERVAL '1 day'`, `INTERVAL 1 DAY`), and "now" give or take an interval.
+import { intervalLiteral, timeLiteral, type Literal } from '../row-generators.ts';
+import { exactNumber } from './duckdb-json.ts';
+
+type Node = Record<string, unknown>;
+const DAY = 86_400_000;
+const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE)$/;
+const NOW = new Set(['now', 'current_timestamp', 'get_current_timestamp', 'current_date', 'today', 'transaction_timestamp', 'current_localtimestamp']);
+const INTERVAL_FUNCTIONS: Record<string, string> = {
+  to_microseconds: 'microsecond', to_milliseconds: 'millisecond', to_seconds: 'second', to_minutes: 'minute', to_hours: 'hour',
+  to_days: 'day', to_weeks: 'week', to_months: 'month', to_years: 'year', to_quarters: 'quarter', to_decades: 'decade',
+};
+
+const typeId = (n: Node | undefined) => String(((n?.['type'] as Node | undefined)?.['id']) ?? (n?.['id'] ?? ''));
+
+function constant(n: Node): { num?: number; str?: string } | undefined {
+  if (n['class'] === 'CAST' && /INT|DOUBLE|FLOAT/.test(typeId(n['cast_type'] as Node))) return constant(n['child'] as Node);
+  if (n['class'] !== 'CONSTANT') return undefined;
+  const value = n['value'] as Node;
+  if (value['is_null']) return undefined;
+  const id = typeId(value);
+  if (NUMERIC.test(id)) return { num: exactNumber(value['value']) };
+  if (id === 'VARCHAR') return { str: String(value['value']) };
+  return undefined;
+}
+
+function relative(n: Node): { ms: number; slack: number } | undefined {
+  if (n['class'] === 'FUNCTION' && NOW.has(String(n['function_name'])) && !(n['children'] as unknown[]).length) return { ms: 0, slack: DAY };
+  if (n['class'] === 'CAST' && /DATE|TIMESTAMP/.test(typeId(n['cast_type'] as Node))) {
+    const inner = relative(n['child'] as Node);
+    return inner && { ms: inner.ms, slack: inner.slack + DAY };
+  }
+  const op = String(n['function_name']);
+  if (n['class'] === 'FUNCTION' && n['is_operator'] && (op === '+' || op === '-')) {
+    const [a, b] = n['children'] as Node[];
+    const base = a && relative(a);
+    const step = b ? literalOf(b) : { kind: 'other' as const };
+    if (!base || step.kind !== 'interval') return undefined;
+    const ms = step.ms + step.months * 30 * DAY;
+    return { ms: base.ms + (op === '+' ? ms : -ms), slack: base.slack + step.months * 3 * DAY };
+  }
+  return undefined;
+}
+
+/** Reads one generator argument. */
+export function literalOf(n: Node): Literal {
+  const c = constant(n);
+  if (c?.num !== undefined) return { kind: 'number', value: c.num };
+  if (n['class'] === 'CAST') {
+    const inner = constant(n['child'] as Node);
+    const to = typeId(n['cast_type'] as Node);
+    if (inner?.str !== undefined && to === 'INTERVAL') return intervalLiteral(inner.str);
+    if (inner?.str !== undefined && /^(DATE|TIMESTAMP|TIMESTAMP WITH TIME ZONE|TIMESTAMP_S|TIMESTAMP_MS)$/.test(to)) return timeLiteral(inner.str);
+  }
+  const unit = n['class'] === 'FUNCTION' ? INTERVAL_FUNCTIONS[String(n['function_name'])] : undefined;
+  const arg = unit ? constant(((n['children'] as Node[])[0] ?? {}) as Node) : undefined;
+  if (unit && arg?.num !== undefined) return intervalLiteral(`${arg.num} ${unit}`);
+  return { kind: 'other' };
+}
+
+/** Reads a generator's arguments; "now"-relative bounds become times on a common origin. */
+export function generatorArgs(args: Node[]): Literal[] {
+  const [a, b] = args.slice(0, 2).map(relative);
+  if (a && b) {
+    const outward = (b.ms >= a.ms ? 1 : -1) * (a.slack + b.slack);
+    return [{ kind: 'time', ms: a.ms }, { kind: 'time', ms: b.ms + outward }, ...args.slice(2).map(literalOf)];
+  }
+  return args.map(literalOf);
+}
