@@ -31,6 +31,7 @@ function parse(sql: string): Node {
 
 function checkNode(node: Node, type: string | undefined): void {
   if (type && WRITE_TYPES.has(type.toLowerCase())) throw new QueryRefused('writable_cte', `Statements that change data (${type.toUpperCase()}) are refused, also inside WITH`);
+  if (type === 'param' || (type === 'origin' && node['value'] === '?')) throw new QueryRefused('parameter', 'Bind parameters (?) are refused: write the values into the query');
   if (type === 'var' || type === 'assign') throw new QueryRefused('parameter', 'Session and system variables (@x, @@x, :=) are refused: write the values into the query');
   if (type === 'function' || type === 'aggr_func') {
     const name = node['name'];
@@ -60,17 +61,7 @@ function walk(node: unknown, scope: string[], onTable: OnTable): void {
   const recursive = ctes.some((c) => c['recursive'] === true);
   ctes.forEach((cte, i) => walk(cte['stmt'], cteBodyScope('mysql', scope, names, i, recursive), onTable));
   const inner = [...scope, ...names];
-  const from = Array.isArray(node['from']) ? (node['from'] as Node[]) : [];
-  from.forEach((item, i) => {
-    if (typeof item['table'] === 'string' && item['expr'] === undefined) {
-      if (item['db'] || !inner.includes(item['table'])) onTable(item, from, i);
-    } else if (isObj(item['expr']) && isObj((item['expr'] as Node)['ast'])) {
-      walk((item['expr'] as Node)['ast'], inner, onTable);
-    } else {
-      throw new QueryRefused('table_function', 'Table functions and expressions in FROM are refused; read only tables, views and subqueries');
-    }
-    for (const k of ['on', 'using']) walk(item[k], inner, onTable);
-  });
+  walkFrom(fromList(node['from']), inner, onTable);
   for (const [k, v] of Object.entries(node)) if (k !== 'with' && k !== 'from') walk(v, inner, onTable);
 }
 
@@ -78,12 +69,41 @@ function walk(node: unknown, scope: string[], onTable: OnTable): void {
 // subquery is sometimes wrapped as `{ tableList, columnList, ast }` (the lists are derived), and a
 // name written in backticks is `{ type: 'backticks_quote_string', value }` rather than the string.
 const comparable = (tree: Node) =>
-  JSON.stringify(tree, (_k, v: unknown) => {
+  JSON.stringify(tree, (k, v: unknown) => {
     if (isObj(v) && 'ast' in v && 'tableList' in v) return v['ast'];
     if (isObj(v) && v['type'] === 'backticks_quote_string') return v['value'];
+    // ORDER BY without a direction is printed as ASC.
+    if (/orderby$/.test(k) && Array.isArray(v)) return v.map((o: Node) => ({ ...o, type: o['type'] ?? 'ASC' }));
     // Key order carries no meaning either.
     return isObj(v) && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v;
   });
+
+/**
+ * FROM as node-sql-parser gives it: a list, or for `FROM (a JOIN b ...) JOIN c` a parenthesized group
+ * `{ expr: [items], joins: [items] }`, which can also be an item of a list. Any other shape is refused.
+ */
+function fromList(from: unknown): Node[] {
+  if (from === null || from === undefined) return [];
+  if (Array.isArray(from)) return from as Node[];
+  if (isObj(from) && Array.isArray(from['expr'])) return [from];
+  throw new QueryRefused('unsupported_syntax', 'This FROM clause could not be read');
+}
+
+function walkFrom(items: Node[], scope: string[], onTable: OnTable): void {
+  items.forEach((item, i) => {
+    if (typeof item['table'] === 'string' && item['expr'] === undefined) {
+      if (item['db'] || !scope.includes(item['table'])) onTable(item, items, i);
+    } else if (isObj(item['expr']) && isObj((item['expr'] as Node)['ast'])) {
+      walk((item['expr'] as Node)['ast'], scope, onTable);
+    } else if (Array.isArray(item['expr'])) {
+      walkFrom(item['expr'] as Node[], scope, onTable);
+      walkFrom(fromList(item['joins']), scope, onTable);
+    } else {
+      throw new QueryRefused('table_function', 'Table functions and expressions in FROM are refused; read only tables, views and subqueries');
+    }
+    for (const k of ['on', 'using']) walk(item[k], scope, onTable);
+  });
+}
 
 function refOf(item: Node): TableRef {
   const db = typeof item['db'] === 'string' && item['db'] ? item['db'] : undefined;

@@ -58,12 +58,15 @@ export function nodeType(v: unknown): string | undefined {
   return keys.length === 1 && /^[A-Z]/.test(keys[0]!) && isObj(v[keys[0]!]) ? keys[0] : undefined;
 }
 
+// Source positions: `location`, the statement's, and PostgreSQL 18's bounds of IN lists.
+const POSITION = /^(location|stmt_location|stmt_len)$|_list_(start|end)$/;
+
 /** A copy of a tree without source positions, for comparing two parses of different texts. */
 export function withoutLocations(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutLocations);
   if (!isObj(v)) return v;
   const out: PgNode = {};
-  for (const [k, x] of Object.entries(v)) if (k !== 'location' && k !== 'stmt_location' && k !== 'stmt_len') out[k] = withoutLocations(x);
+  for (const [k, x] of Object.entries(v)) if (!POSITION.test(k)) out[k] = withoutLocations(x);
   return out;
 }
 
