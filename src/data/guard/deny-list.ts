@@ -33,14 +33,14 @@ const MYSQL_PREFIXES = ['sys_', 'lib_mysqludf'];
 
 const SQLITE_NAMES = [
   'fts3_tokenizer', 'sqlite_compileoption_get', 'sqlite_compileoption_used', 'sqlite_dbpage', 'sqlite_dbdata', 'sqlite_dbptr',
-  'sqlite_stmt', 'dbstat', 'bytecode', 'tables_used', 'zipfile', 'sqlar_compress', 'sqlar_uncompress', 'fsdir', 'lsmode',
+  'sqlite_stmt', 'dbstat', 'bytecode', 'tables_used', 'geopoly_debug', 'zipfile', 'sqlar_compress', 'sqlar_uncompress', 'fsdir', 'lsmode',
 ];
 const SQLITE_PREFIXES = ['pragma_', 'sqlite_dbpage', 'sqlite_stmt'];
 
 const DUCKDB_NAMES = [
   'checkpoint', 'force_checkpoint', 'export_database', 'import_database', 'install', 'load', 'attach', 'detach', 'summary', 'which_secret',
   'enable_profiling', 'disable_profiling', 'dbgen', 'dsdgen', 'tpch', 'tpcds', 'glob', 'json_execute_serialized_sql', 'get_current_timestamp_ns',
-  'make_set_config', 'enable_logging', 'disable_logging', 'truncate_duckdb_logs', 'enable_checkpoint_on_shutdown', 'disable_checkpoint_on_shutdown',
+  'make_set_config', 'sleep_ms', 'stats', 'enable_logging', 'disable_logging', 'truncate_duckdb_logs', 'enable_checkpoint_on_shutdown', 'disable_checkpoint_on_shutdown',
   'write_log',
 ];
 const DUCKDB_PREFIXES = ['read_', 'parquet_', 'sniff_', 'duckdb_', 'pragma_', 'load_', 'sys_', 'iceberg_', 'delta_', 'sql_auto_complete', 'json_execute'];
@@ -57,6 +57,8 @@ export function isDeniedFunction(dialect: SqlDialect, name: string): boolean {
   const n = name.toLowerCase().replace(/^"|"$/g, '');
   const d = DENIED[dialect];
   if (dialect === 'postgresql' && PG_ALLOWED_PG.has(n)) return false;
+  // PostgreSQL's access-method and trigger handlers are internal; none belongs in a query.
+  if (dialect === 'postgresql' && (n.endsWith('handler') || n.endsWith('_trigger'))) return true;
   return d.names.has(n) || d.prefixes.some((p) => n.startsWith(p)) || n.endsWith('_to_xml') || n.endsWith('_to_xmlschema');
 }
 
