@@ -6,7 +6,7 @@ import { exactNumber } from './duckdb-json.ts';
 type Node = Record<string, unknown>;
 const DAY = 86_400_000;
 const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE)$/;
-const NOW = new Set(['now', 'current_timestamp', 'get_current_timestamp', 'current_date', 'today', 'transaction_timestamp', 'current_localtimestamp']);
+const NOW = new Set(['now', 'current_timestamp', 'get_current_timestamp', 'current_date', 'today', 'transaction_timestamp', 'current_localtimestamp', 'localtimestamp']);
 const INTERVAL_FUNCTIONS: Record<string, string> = {
   to_microseconds: 'microsecond', to_milliseconds: 'millisecond', to_seconds: 'second', to_minutes: 'minute', to_hours: 'hour',
   to_days: 'day', to_weeks: 'week', to_months: 'month', to_years: 'year', to_quarters: 'quarter', to_decades: 'decade',
@@ -16,6 +16,8 @@ const typeId = (n: Node | undefined) => String(((n?.['type'] as Node | undefined
 
 function constant(n: Node): { num?: number; str?: string } | undefined {
   if (n['class'] === 'CAST' && /INT|DOUBLE|FLOAT/.test(typeId(n['cast_type'] as Node))) return constant(n['child'] as Node);
+  // `INTERVAL 6 DAY` arrives as to_days(CAST(trunc(CAST(6 AS DOUBLE)) AS INTEGER)).
+  if (n['class'] === 'FUNCTION' && n['function_name'] === 'trunc' && (n['children'] as Node[]).length === 1) return constant((n['children'] as Node[])[0]!);
   if (n['class'] !== 'CONSTANT') return undefined;
   const value = n['value'] as Node;
   if (value['is_null']) return undefined;
@@ -27,6 +29,9 @@ function constant(n: Node): { num?: number; str?: string } | undefined {
 
 function relative(n: Node): { ms: number; slack: number } | undefined {
   if (n['class'] === 'FUNCTION' && NOW.has(String(n['function_name'])) && !(n['children'] as unknown[]).length) return { ms: 0, slack: DAY };
+  // The parser leaves current_date and friends as column references; the binder makes them clocks.
+  const column = n['class'] === 'COLUMN_REF' ? (n['column_names'] as string[]) : [];
+  if (column.length === 1 && NOW.has(column[0]!.toLowerCase())) return { ms: 0, slack: DAY };
   if (n['class'] === 'CAST' && /DATE|TIMESTAMP/.test(typeId(n['cast_type'] as Node))) {
     const inner = relative(n['child'] as Node);
     return inner && { ms: inner.ms, slack: inner.slack + DAY };

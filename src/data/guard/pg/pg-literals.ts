@@ -53,6 +53,8 @@ function relativeTime(node: unknown): Relative | undefined {
 export function literalOf(node: unknown): Literal {
   const c = constOf(node);
   if (c?.num !== undefined) return { kind: 'number', value: c.num };
+  // An untyped string takes the type the call needs: a time, or an interval step.
+  if (c?.str !== undefined) return timeLiteral(c.str).kind === 'time' ? timeLiteral(c.str) : intervalLiteral(c.str);
   if (nodeType(node) === 'TypeCast') {
     const cast = (node as PgNode)['TypeCast'] as PgNode;
     const inner = constOf(cast['arg']);
