@@ -11,6 +11,8 @@ export interface DuckDbSql {
   count(sql: string): Promise<number>;
   serialize(sql: string): Promise<Node>;
   deserialize(tree: Node): Promise<string>;
+  /** Parsed filtered subqueries by their text (bounded), reused by rewriting. */
+  subqueries: Map<string, Node>;
   close(): void;
 }
 
@@ -32,6 +34,7 @@ export async function openDuckDbSql(): Promise<DuckDbSql> {
     async deserialize(tree) {
       return scalar('SELECT json_deserialize_sql($1::JSON)', stringifyExactJson(tree));
     },
+    subqueries: new Map(),
     close() {
       conn.closeSync();
       instance.closeSync();

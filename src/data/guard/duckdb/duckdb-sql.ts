@@ -56,6 +56,17 @@ export async function guardDuckDb(tools: DuckDbSql, sql: string): Promise<Guarde
   return { dialect: 'duckdb', sql, tables: dedupeTables(tables), tree };
 }
 
+// The filtered subqueries of a user repeat from query to query: their trees are parsed once per session.
+async function filteredSubquery(tools: DuckDbSql, sql: string): Promise<Node> {
+  let tree = tools.subqueries.get(sql);
+  if (!tree) {
+    tree = await parse(tools, sql);
+    if (tools.subqueries.size >= 500) tools.subqueries.delete(tools.subqueries.keys().next().value!);
+    tools.subqueries.set(sql, tree);
+  }
+  return structuredClone(tree);
+}
+
 /** Rewrites each base-table reference as the callback says; returns the verified text DuckDB receives. */
 export async function rewriteDuckDb(tools: DuckDbSql, q: GuardedQuery, rewrite: TableRewrite): Promise<string> {
   const tree = structuredClone(q.tree) as Node;
@@ -68,7 +79,7 @@ export async function rewriteDuckDb(tools: DuckDbSql, q: GuardedQuery, rewrite: 
     pending.push({ node, replace, sql: `SELECT * FROM ${qualified}${where}` });
   }, []);
   for (const p of pending) {
-    const sub = await parse(tools, p.sql);
+    const sub = await filteredSubquery(tools, p.sql);
     p.replace({
       type: 'SUBQUERY',
       alias: String(p.node['alias'] || p.node['table_name']),
