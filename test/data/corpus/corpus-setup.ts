@@ -1,8 +1,6 @@
 // One gateway and the corpus warehouse on every engine (full and oracle), shared by a test file: the
 // gateway has a connection per dialect (ids `postgresql`, `mysql`, `sqlite`, `duckdb`), documented
 // tables with row filters, synced relations, and users (an admin, a German user, a German modeler).
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { UserRow } from '../../../src/auth/index.ts';
 import type { Driver } from '../../../src/data/drivers/driver.ts';
 import { DRIVERS } from '../../../src/data/drivers/registry.ts';
@@ -10,7 +8,7 @@ import { setUserAttributes } from '../../../src/data/rls/index.ts';
 import { createMemoryTableDocs } from '../../../src/data/table-docs-memory.ts';
 import type { SqlDialect, TableDoc } from '../../../src/data/types.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { duckdbFixture, mysqlFixture, postgresFixture, sqliteFixture, tempDir } from '../warehouses.ts';
+import { duckdbFixture, mysqlFixture, placeOrgFile, postgresFixture, sqliteFixture, tempDir } from '../warehouses.ts';
 import { corpusDocs, DIALECTS, VISIBLE, warehouseSql } from './corpus-warehouse.ts';
 
 export interface CorpusWarehouse {
@@ -37,13 +35,12 @@ export interface CorpusSetup {
 
 const TYPES: Record<SqlDialect, string> = { postgresql: 'postgresql', mysql: 'mysql', sqlite: 'sqlite', duckdb: 'duckdb' };
 
-async function settingsFor(dialect: SqlDialect, root: string, oracle: boolean) {
+async function settingsFor(dialect: SqlDialect, root: string, org: string, oracle: boolean) {
   const base = warehouseSql({ oracle });
   const file = `${dialect}-${oracle ? 'oracle' : 'full'}`;
   if (dialect === 'duckdb' || dialect === 'sqlite') {
     const made = dialect === 'duckdb' ? await duckdbFixture([], base) : sqliteFixture([], base);
-    copyFileSync(made.path!, join(root, file));
-    return { settings: { path: file }, direct: { path: join(root, file) } };
+    return { settings: { path: file }, direct: { path: placeOrgFile(root, org, file, made.path!) } };
   }
   const made = dialect === 'postgresql' ? await postgresFixture([], base) : await mysqlFixture([], base);
   return made && { settings: made.settings, direct: made.settings, drop: made.drop };
@@ -65,8 +62,8 @@ export async function setUpCorpus(env: Record<string, string> = {}, deps: Parame
   const allDocs: TableDoc[] = [];
   const auth = { authorization: `Bearer ${app.session(admin)}`, 'content-type': 'application/json' };
   for (const dialect of DIALECTS) {
-    const full = await settingsFor(dialect, root, false);
-    const oracle = await settingsFor(dialect, root, true);
+    const full = await settingsFor(dialect, root, org, false);
+    const oracle = await settingsFor(dialect, root, org, true);
     if (!full || !oracle) {
       skipped.push(dialect);
       continue;
