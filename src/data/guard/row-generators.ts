@@ -77,6 +77,25 @@ export function generatedRows(dialect: SqlDialect, name: string, args: Literal[]
   return undefined;
 }
 
+/** A time relative to the moment the query runs, with a slack for truncations (to a day, a year). */
+export interface RelativeTime {
+  ms: number;
+  slack: number;
+}
+
+/** `now ± interval`: the base moved by the step; a month counts 30 days, give or take 3. */
+export function shiftTime(base: RelativeTime | undefined, op: string, step: Literal): RelativeTime | undefined {
+  if (!base || step.kind !== 'interval' || (op !== '+' && op !== '-')) return undefined;
+  const ms = step.ms + step.months * 30 * DAY;
+  return { ms: base.ms + (op === '+' ? ms : -ms), slack: base.slack + Math.abs(step.months) * 3 * DAY };
+}
+
+/** Generator arguments whose two ends are relative to now: times on that common origin, the span widened by the slack. */
+export function relativeSpan(a: RelativeTime, b: RelativeTime, rest: Literal[]): Literal[] {
+  const outward = (b.ms >= a.ms ? 1 : -1) * (a.slack + b.slack);
+  return [{ kind: 'time', ms: a.ms }, { kind: 'time', ms: b.ms + outward }, ...rest];
+}
+
 /** Bounds the generator calls of one statement; throws QueryRefused when one is unknown or too large. */
 export function boundGenerators(calls: { name: string; rows: number | undefined }[]): void {
   let product = 1;

@@ -1,6 +1,6 @@
 // Constant arguments of row generators in DuckDB's serialized tree: numbers, dates and timestamps,
 // intervals (`INTERVAL '1 day'`, `INTERVAL 1 DAY`), and "now" give or take an interval.
-import { intervalLiteral, timeLiteral, type Literal } from '../row-generators.ts';
+import { intervalLiteral, relativeSpan, shiftTime, timeLiteral, type Literal, type RelativeTime } from '../row-generators.ts';
 import { exactNumber } from './duckdb-json.ts';
 
 type Node = Record<string, unknown>;
@@ -27,7 +27,7 @@ function constant(n: Node): { num?: number; str?: string } | undefined {
   return undefined;
 }
 
-function relative(n: Node): { ms: number; slack: number } | undefined {
+function relative(n: Node): RelativeTime | undefined {
   if (n['class'] === 'FUNCTION' && NOW.has(String(n['function_name'])) && !(n['children'] as unknown[]).length) return { ms: 0, slack: DAY };
   // The parser leaves current_date and friends as column references; the binder makes them clocks.
   const column = n['class'] === 'COLUMN_REF' ? (n['column_names'] as string[]) : [];
@@ -37,13 +37,9 @@ function relative(n: Node): { ms: number; slack: number } | undefined {
     return inner && { ms: inner.ms, slack: inner.slack + DAY };
   }
   const op = String(n['function_name']);
-  if (n['class'] === 'FUNCTION' && n['is_operator'] && (op === '+' || op === '-')) {
+  if (n['class'] === 'FUNCTION' && n['is_operator']) {
     const [a, b] = n['children'] as Node[];
-    const base = a && relative(a);
-    const step = b ? literalOf(b) : { kind: 'other' as const };
-    if (!base || step.kind !== 'interval') return undefined;
-    const ms = step.ms + step.months * 30 * DAY;
-    return { ms: base.ms + (op === '+' ? ms : -ms), slack: base.slack + step.months * 3 * DAY };
+    return shiftTime(a && relative(a), op, b ? literalOf(b) : { kind: 'other' });
   }
   return undefined;
 }
@@ -67,9 +63,5 @@ export function literalOf(n: Node): Literal {
 /** Reads a generator's arguments; "now"-relative bounds become times on a common origin. */
 export function generatorArgs(args: Node[]): Literal[] {
   const [a, b] = args.slice(0, 2).map(relative);
-  if (a && b) {
-    const outward = (b.ms >= a.ms ? 1 : -1) * (a.slack + b.slack);
-    return [{ kind: 'time', ms: a.ms }, { kind: 'time', ms: b.ms + outward }, ...args.slice(2).map(literalOf)];
-  }
-  return args.map(literalOf);
+  return a && b ? relativeSpan(a, b, args.slice(2).map(literalOf)) : args.map(literalOf);
 }

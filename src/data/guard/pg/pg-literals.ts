@@ -1,14 +1,12 @@
 // Constant arguments of row generators in PostgreSQL's parse tree (also SQLite's, read through the
 // same grammar): numbers, dates and timestamps, intervals, and "now" give or take an interval.
-import { intervalLiteral, timeLiteral, type Literal } from '../row-generators.ts';
+import { intervalLiteral, relativeSpan, shiftTime, timeLiteral, type Literal, type RelativeTime } from '../row-generators.ts';
 import { nodeType, type PgNode } from './pg-parser.ts';
 
 const DAY = 86_400_000;
 const TIME_TYPES = new Set(['date', 'timestamp', 'timestamptz']);
 const NOW_FUNCTIONS = new Set(['now', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'current_timestamp', 'localtimestamp', 'current_date', 'date']);
 
-/** A time relative to the moment the query runs, with a slack for truncations to a day. */
-type Relative = { ms: number; slack: number };
 
 function typeNameOf(cast: PgNode): string {
   const names = ((cast['typeName'] as PgNode | undefined)?.['names'] as PgNode[] | undefined) ?? [];
@@ -24,7 +22,7 @@ function constOf(node: unknown): { num?: number; str?: string } | undefined {
   return undefined;
 }
 
-function relativeTime(node: unknown): Relative | undefined {
+function relativeTime(node: unknown): RelativeTime | undefined {
   const type = nodeType(node);
   const body = type ? ((node as PgNode)[type] as PgNode) : undefined;
   if (!type || !body) return undefined;
@@ -40,11 +38,7 @@ function relativeTime(node: unknown): Relative | undefined {
   }
   if (type === 'A_Expr' && body['kind'] === 'AEXPR_OP') {
     const op = String((((body['name'] as PgNode[])[0]?.['String'] as PgNode | undefined)?.['sval']) ?? '');
-    const base = relativeTime(body['lexpr']);
-    const step = literalOf(body['rexpr']);
-    if (!base || step.kind !== 'interval' || (op !== '+' && op !== '-')) return undefined;
-    const ms = step.ms + step.months * 30 * DAY;
-    return { ms: base.ms + (op === '+' ? ms : -ms), slack: base.slack + step.months * 3 * DAY };
+    return shiftTime(relativeTime(body['lexpr']), op, literalOf(body['rexpr']));
   }
   return undefined;
 }
@@ -68,12 +62,6 @@ export function literalOf(node: unknown): Literal {
 
 /** Reads a generator's arguments; "now"-relative bounds become times on a common origin. */
 export function generatorArgs(args: unknown[]): Literal[] {
-  const rel = args.slice(0, 2).map(relativeTime);
-  if (rel[0] && rel[1]) {
-    // Same origin on both ends: the span is known up to the slack of the truncations.
-    const [a, b] = rel as [Relative, Relative];
-    const outward = (b.ms >= a.ms ? 1 : -1) * (a.slack + b.slack);
-    return [{ kind: 'time', ms: a.ms }, { kind: 'time', ms: b.ms + outward }, ...args.slice(2).map(literalOf)];
-  }
-  return args.map(literalOf);
+  const [a, b] = args.slice(0, 2).map(relativeTime);
+  return a && b ? relativeSpan(a, b, args.slice(2).map(literalOf)) : args.map(literalOf);
 }
