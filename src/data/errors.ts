@@ -25,6 +25,8 @@ export type RefusalReason =
   | 'unbounded_function'
   /** A view (or partition) over a table whose row filter applies to the caller. */
   | 'view_over_filtered_table'
+  /** A function defined in the warehouse, called by a user whose row filter applies: it could read hidden rows. */
+  | 'warehouse_function'
   /** The statement parses, but its rewritten form could not be verified to mean the same. */
   | 'unsupported_syntax';
 

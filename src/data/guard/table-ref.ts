@@ -28,6 +28,8 @@ export interface GuardedQuery {
   sql: string;
   /** Base tables the statement reads, deduplicated. */
   tables: TableRef[];
+  /** Names of the functions it calls, unqualified and lower-cased (row security checks the warehouse's own). */
+  functions: string[];
   /** Parse tree (node-sql-parser AST or DuckDB's serialized tree); private to guard and rewrite. */
   tree: unknown;
 }

@@ -7,7 +7,7 @@ import { QueryRefused } from '../errors.ts';
 import { rewriteTables, type GuardedQuery, type SqlTools, type TableRef } from '../guard/index.ts';
 import type { WarehouseRelation } from '../sync/relations.ts';
 import type { TableDoc } from '../types.ts';
-import { filteredSource, relationAt } from './filtered-sources.ts';
+import { filteredSource, readsOthers, relationAt } from './filtered-sources.ts';
 import { policyFor } from './render-filter.ts';
 import type { RlsUser } from './user-attributes.ts';
 
@@ -33,10 +33,23 @@ export function docFor(docs: TableDoc[], connectionId: string, ref: TableRef, de
   return docs.find((d) => d.connection === connectionId && d.schema.toLowerCase() === schema && d.name.toLowerCase() === name);
 }
 
+/**
+ * A function defined in the warehouse (a SQL function, a macro, a stored function) can read any table,
+ * and what it reads is not known: a user with a row filter on this connection may not call one.
+ */
+function checkWarehouseFunctions(a: ApplyRowFiltersArgs, relations: WarehouseRelation[], applies: (doc: TableDoc) => boolean): void {
+  const defined = new Set(relations.filter((r) => r.kind === 'function').map((r) => r.name.toLowerCase()));
+  const called = a.query.functions.find((f) => defined.has(f));
+  if (called && a.docs.some((d) => d.connection === a.connectionId && applies(d))) {
+    throw new QueryRefused('warehouse_function', `${called} is a function defined in the warehouse and may read rows your row filter hides; users with a row filter cannot call it`);
+  }
+}
+
 /** Returns the SQL to run: generated from the checked tree, row filters applied, environment targets resolved. */
 export async function applyRowFilters(a: ApplyRowFiltersArgs): Promise<string> {
   const relations = a.relations ?? [];
   const applies = (doc: TableDoc) => policyFor(doc, a.user, a.query.dialect) !== undefined;
+  checkWarehouseFunctions(a, relations, applies);
   return rewriteTables(
     a.query,
     (ref) => {
@@ -46,7 +59,7 @@ export async function applyRowFilters(a: ApplyRowFiltersArgs): Promise<string> {
       const filter = doc ? policyFor(doc, a.user, a.query.dialect) : undefined;
       const target = a.retarget?.(schema, name);
       const rel = relationAt(relations, target ?? schema, name);
-      if (rel && rel.kind !== 'table' && filter === undefined) {
+      if (rel && readsOthers(rel) && filter === undefined) {
         const hidden = filteredSource(rel, relations, a.docs, a.connectionId, applies);
         if (hidden) {
           throw new QueryRefused(

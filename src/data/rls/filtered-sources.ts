@@ -6,9 +6,12 @@ import type { TableDoc } from '../types.ts';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+/** True for the objects whose rows are other objects' rows: views, materialized views, partitions. */
+export const readsOthers = (r: WarehouseRelation) => r.kind === 'view' || r.kind === 'materialized_view' || r.kind === 'partition';
+
 /** The recorded relation at `schema.name`. */
 export function relationAt(relations: WarehouseRelation[], schema: string, name: string): WarehouseRelation | undefined {
-  return relations.find((r) => same(r.schema, schema) && same(r.name, name));
+  return relations.find((r) => r.kind !== 'function' && same(r.schema, schema) && same(r.name, name));
 }
 
 /**
@@ -32,7 +35,7 @@ export function filteredSource(
     for (const s of reads) {
       const hit = mine.find((d) => same(d.name, s.name) && (s.schema === undefined || same(d.schema, s.schema)) && isFiltered(d));
       if (hit) return `${hit.schema}.${hit.name}`;
-      const next = relations.filter((r) => r.kind !== 'table' && same(r.name, s.name) && (s.schema === undefined || same(r.schema, s.schema)) && !seen.has(r));
+      const next = relations.filter((r) => readsOthers(r) && same(r.name, s.name) && (s.schema === undefined || same(r.schema, s.schema)) && !seen.has(r));
       for (const r of next) {
         seen.add(r);
         queue.push(r.reads);

@@ -1,6 +1,6 @@
 // Reads a warehouse's relations for row security: kind, what views and partitions read (PostgreSQL's
-// pg_depend and pg_inherits; MySQL's view definitions; DuckDB's and SQLite's view SQL), and primary
-// keys. Catalog queries run through the driver's read-only session, never through the guard.
+// pg_depend and pg_inherits; MySQL's view definitions; DuckDB's and SQLite's view SQL), primary
+// keys, and the functions defined in the warehouse (SQLite keeps none). Catalog queries run through the driver's read-only session, never through the guard.
 import type { Driver } from '../drivers/driver.ts';
 import type { SqlTools } from '../guard/index.ts';
 import type { RelationKind, WarehouseRelation } from './relations.ts';
@@ -31,14 +31,23 @@ async function postgres(driver: Driver): Promise<WarehouseRelation[]> {
      WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
        AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'`,
   );
-  return found.map(([schema, name, kind, reads, parent, pk]) => {
+  const relations = found.map(([schema, name, kind, reads, parent, pk]): WarehouseRelation => {
     const parentOf = json<[string, string]>(parent);
     const base = { schema: String(schema), name: String(name), ...(json<string[]>(pk) ? { primaryKey: json<string[]>(pk)! } : {}) };
     if (parentOf) return { ...base, kind: 'partition' as const, reads: [{ schema: parentOf[0], name: parentOf[1] }] };
     const k = PG_KINDS[String(kind)] ?? 'table';
     return k === 'table' ? { ...base, kind: k } : { ...base, kind: k, reads: (json<[string, string][]>(reads) ?? []).map(([s, n]) => ({ schema: s, name: n })) };
   });
+  return [...relations, ...functionsOf(await rows(driver, PG_FUNCTIONS))];
 }
+
+// Functions defined in the warehouse, not by an extension, and not shadowing a built-in name.
+const PG_FUNCTIONS = `SELECT DISTINCT n.nspname, p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+  WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
+    AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+    AND NOT EXISTS (SELECT 1 FROM pg_proc b WHERE b.pronamespace = 'pg_catalog'::regnamespace AND b.proname = p.proname)`;
+
+const functionsOf = (list: unknown[][]): WarehouseRelation[] => list.map(([schema, name]) => ({ schema: String(schema), name: String(name), kind: 'function' }));
 
 async function mysql(driver: Driver, tools: SqlTools): Promise<WarehouseRelation[]> {
   const skip = "('mysql', 'information_schema', 'performance_schema', 'sys')";
@@ -54,7 +63,8 @@ async function mysql(driver: Driver, tools: SqlTools): Promise<WarehouseRelation
       out.push({ schema: String(schema), name: String(name), kind: 'view', ...(reads ? { reads } : {}) });
     } else out.push({ schema: String(schema), name: String(name), kind: 'table', ...(pk.length ? { primaryKey: pk } : {}) });
   }
-  return out;
+  const routines = await rows(driver, `SELECT ROUTINE_SCHEMA, ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_TYPE = 'FUNCTION' AND ROUTINE_SCHEMA NOT IN ${skip}`);
+  return out.concat(functionsOf(routines));
 }
 
 async function duckdb(driver: Driver, tools: SqlTools): Promise<WarehouseRelation[]> {
@@ -70,7 +80,7 @@ async function duckdb(driver: Driver, tools: SqlTools): Promise<WarehouseRelatio
     const reads = await viewSources('duckdb', viewQuery(String(sql)), tools);
     out.push({ schema: String(schema), name: String(name), kind: 'view', ...(reads ? { reads } : {}) });
   }
-  return out;
+  return out.concat(functionsOf(await rows(driver, `SELECT DISTINCT schema_name, function_name FROM duckdb_functions() WHERE ${here} AND NOT internal`)));
 }
 
 async function sqlite(driver: Driver, tools: SqlTools): Promise<WarehouseRelation[]> {

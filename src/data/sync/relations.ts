@@ -4,7 +4,8 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../store/index.ts';
 import { transact } from '../../store/index.ts';
 
-export type RelationKind = 'table' | 'view' | 'materialized_view' | 'partition';
+/** `function`: defined in the warehouse (SQL functions, macros, stored functions); what it reads is unknown. */
+export type RelationKind = 'table' | 'view' | 'materialized_view' | 'partition' | 'function';
 
 /** An object a view or partition reads; `schema` undefined when the view's text left it unqualified. */
 export interface RelationSource {

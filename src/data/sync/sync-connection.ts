@@ -7,7 +7,7 @@ import type { Principal } from '../../auth/index.ts';
 import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import { ConnectionNotFound } from '../errors.ts';
-import { filteredSource } from '../rls/filtered-sources.ts';
+import { filteredSource, readsOthers } from '../rls/filtered-sources.ts';
 import type { SyncedTable } from '../types.ts';
 import { readRelations } from './read-relations.ts';
 import { loadRelations, saveRelations } from './relations.ts';
@@ -57,7 +57,7 @@ async function flagViews(deps: DataDeps, orgId: string, environmentId: string | 
   const relations = loadRelations(deps.db, orgId, connectionId);
   const hasFilters = (d: { row_filters?: unknown[] }) => (d.row_filters?.length ?? 0) > 0;
   return relations.flatMap((rel) => {
-    if (rel.kind === 'table') return [];
+    if (!readsOthers(rel)) return [];
     const own = docs.find((d) => d.connection === connectionId && d.schema.toLowerCase() === rel.schema.toLowerCase() && d.name.toLowerCase() === rel.name.toLowerCase());
     if (own && hasFilters(own)) return [];
     const reads = filteredSource(rel, relations, docs, connectionId, hasFilters);

@@ -8,7 +8,7 @@ import { boundGenerators } from '../row-generators.ts';
 import { dedupeTables, OPTIMIZATION_FENCE, quoteIdent, type GuardedQuery, type TableRef, type TableRewrite } from '../table-ref.ts';
 import { comparableDuckDbTree } from './duckdb-compare.ts';
 import type { DuckDbSql } from './duckdb-session.ts';
-import { walkDuckDb, type Generators, type Node } from './duckdb-walk.ts';
+import { walkDuckDb, type Found, type Node } from './duckdb-walk.ts';
 
 /** Catalogs a query may name: none, or the attached warehouse. */
 const ALLOWED_CATALOGS = new Set(['', 'wh']);
@@ -44,16 +44,16 @@ function refOf(n: Node): TableRef {
 export async function guardDuckDb(tools: DuckDbSql, sql: string): Promise<GuardedQuery> {
   const tree = await parse(tools, sql);
   const tables: TableRef[] = [];
-  const generators: Generators = [];
+  const found: Found = { generators: [], functions: new Set() };
   walkDuckDb(tree, [], (n) => {
     const ref = refOf(n);
     if (!ALLOWED_CATALOGS.has((ref.catalog ?? '').toLowerCase()) || isSystemTable('duckdb', ref.schema, ref.name)) {
       throw new QueryRefused('system_catalog', `${[ref.catalog, ref.schema, ref.name].filter(Boolean).join('.')} cannot be queried`);
     }
     tables.push(ref);
-  }, generators);
-  boundGenerators(generators);
-  return { dialect: 'duckdb', sql, tables: dedupeTables(tables), tree };
+  }, found);
+  boundGenerators(found.generators);
+  return { dialect: 'duckdb', sql, tables: dedupeTables(tables), functions: [...found.functions], tree };
 }
 
 // The filtered subqueries of a user repeat from query to query: their trees are parsed once per session.
@@ -77,7 +77,7 @@ export async function rewriteDuckDb(tools: DuckDbSql, q: GuardedQuery, rewrite: 
     const qualified = `${quoteIdent('duckdb', target.schema)}.${quoteIdent('duckdb', target.name)}`;
     const where = target.filter === undefined ? '' : ` WHERE (${target.filter})${OPTIMIZATION_FENCE.duckdb}`;
     pending.push({ node, replace, sql: `SELECT * FROM ${qualified}${where}` });
-  }, []);
+  }, { generators: [], functions: new Set() });
   for (const p of pending) {
     const sub = await filteredSubquery(tools, p.sql);
     p.replace({

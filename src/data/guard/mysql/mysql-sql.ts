@@ -29,15 +29,30 @@ function parse(sql: string): Node {
   return root;
 }
 
+/** The unqualified name of a function or aggregate node. */
+function functionName(node: Node): string {
+  const name = node['name'];
+  const parts = isObj(name) && Array.isArray(name['name']) ? (name['name'] as Node[]).map((p) => String(p['value'])) : [String(name)];
+  return parts.at(-1) ?? '';
+}
+
+/** Names of every function the tree calls, lower-cased. */
+function functionNames(v: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(v)) v.forEach((x) => functionNames(x, found));
+  else if (isObj(v)) {
+    if (v['type'] === 'function' || v['type'] === 'aggr_func') found.add(functionName(v).toLowerCase());
+    Object.values(v).forEach((x) => functionNames(x, found));
+  }
+  return found;
+}
+
 function checkNode(node: Node, type: string | undefined): void {
   if (type && WRITE_TYPES.has(type.toLowerCase())) throw new QueryRefused('writable_cte', `Statements that change data (${type.toUpperCase()}) are refused, also inside WITH`);
   if (type === 'param' || (type === 'origin' && node['value'] === '?')) throw new QueryRefused('parameter', 'Bind parameters (?) are refused: write the values into the query');
   if (type === 'var' || type === 'assign') throw new QueryRefused('parameter', 'Session and system variables (@x, @@x, :=) are refused: write the values into the query');
   if (type === 'function' || type === 'aggr_func') {
-    const name = node['name'];
-    const parts = isObj(name) && Array.isArray(name['name']) ? (name['name'] as Node[]).map((p) => String(p['value'])) : [String(name)];
-    const last = parts.at(-1) ?? '';
-    if (isDeniedFunction('mysql', last)) throw new QueryRefused('forbidden_function', `The function ${last} is not allowed in queries`);
+    const name = functionName(node);
+    if (isDeniedFunction('mysql', name)) throw new QueryRefused('forbidden_function', `The function ${name} is not allowed in queries`);
   }
   if (type === 'select') {
     const into = node['into'] as Node | undefined;
@@ -119,7 +134,7 @@ export function guardMysql(sql: string): GuardedQuery {
     if (isSystemTable('mysql', ref.schema, ref.name)) throw new QueryRefused('system_catalog', `System catalog ${ref.schema ? ref.schema + '.' : ''}${ref.name} cannot be queried`);
     tables.push(ref);
   });
-  return { dialect: 'mysql', sql, tables: dedupeTables(tables), tree };
+  return { dialect: 'mysql', sql, tables: dedupeTables(tables), functions: [...functionNames(tree)], tree };
 }
 
 /** Rewrites each base-table reference as the callback says; returns the verified text the server receives. */

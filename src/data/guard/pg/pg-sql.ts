@@ -51,7 +51,7 @@ export function guardPgLike(d: TextDialect, parser: PgParser, sql: string): Guar
   const walk = walkPg(d.dialect, checked.stmt);
   boundGenerators(walk.generators);
   const tree: PgTree = { ...checked, parser, textDialect: d, refs: walk.refs };
-  return { dialect: d.dialect, sql, tables: dedupeTables(walk.refs.map((r) => r.ref)), tree };
+  return { dialect: d.dialect, sql, tables: dedupeTables(walk.refs.map((r) => r.ref)), functions: [...walk.functions], tree };
 }
 
 interface Edit {

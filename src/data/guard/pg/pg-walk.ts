@@ -28,6 +28,7 @@ export interface PgRef {
 export interface PgWalk {
   refs: PgRef[];
   generators: { name: string; rows: number | undefined }[];
+  functions: Set<string>;
 }
 
 const isObj = (v: unknown): v is PgNode => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -36,7 +37,7 @@ const SAMPLE_METHODS = new Set(['system', 'bernoulli']);
 
 /** Walks one statement of a parse result; throws QueryRefused on the first thing it refuses. */
 export function walkPg(dialect: PgDialect, stmt: PgNode): PgWalk {
-  const out: PgWalk = { refs: [], generators: [] };
+  const out: PgWalk = { refs: [], generators: [], functions: new Set() };
   const type = nodeType(stmt);
   if (type !== 'SelectStmt') {
     throw new QueryRefused('not_select', `Only read-only SELECT queries are accepted, not ${(type ?? 'this statement').replace(/Stmt$/, '').toUpperCase()}`);
@@ -118,6 +119,7 @@ function onTable(dialect: PgDialect, rv: PgNode, scope: string[], select: PgNode
 
 function checkFunction(dialect: PgDialect, call: PgNode, out: PgWalk): void {
   const name = sval((call['funcname'] as PgNode[]).at(-1));
+  out.functions.add(name.toLowerCase());
   if (isDeniedFunction(dialect, name)) throw new QueryRefused('forbidden_function', `The function ${name} is not allowed in queries`);
   if (isGenerator(dialect, name)) out.generators.push({ name, rows: generatedRows(dialect, name, generatorArgs((call['args'] as unknown[] | undefined) ?? [])) });
 }
