@@ -39,6 +39,7 @@ export function quoteIdent(dialect: SqlDialect, name: string): string {
   return dialect === 'mysql' ? '`' + name.replace(/`/g, '``') + '`' : '"' + name.replace(/"/g, '""') + '"';
 }
 
+/** The references once each, compared case-insensitively. */
 export function dedupeTables(refs: TableRef[]): TableRef[] {
   const seen = new Map<string, TableRef>();
   for (const r of refs) seen.set(`${r.catalog ?? ''}.${r.schema ?? ''}.${r.name}`.toLowerCase(), r);

@@ -28,6 +28,7 @@ function sampleClause(parser: PgParser, text: string, at: number): { alias: stri
   return { alias: text.slice(at, tokens[k]!.start).trim(), sample: text.slice(tokens[k]!.start, end), end };
 }
 
+/** PostgreSQL as the guard reads and rewrites it. */
 export const POSTGRES_TEXT: TextDialect = {
   dialect: 'postgresql',
   canonical: canonicalPgText,

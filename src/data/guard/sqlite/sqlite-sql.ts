@@ -19,6 +19,7 @@ function nameSpan(text: string, start: number, parts: number): [number, number] 
   return [start, last.end];
 }
 
+/** SQLite as the guard reads and rewrites it. */
 export const SQLITE_TEXT: TextDialect = {
   dialect: 'sqlite',
   canonical,
