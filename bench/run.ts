@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<void>> = {
   chats: async () => (await import('./chats.ts')).run(),
   agent: async () => (await import('./agent.ts')).run(),
   'query-stop': async () => (await import('./query-stop.ts')).run(),
+  guard: async () => (await import('./guard.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

@@ -55,10 +55,10 @@ test('no default exports and no file over 400 lines', (t) => {
 });
 
 // Each holds megabytes that a gateway needs only when the feature is used (an MCP client, OAuth, a
-// GitHub mirror, SMTP, SSO, a PostgreSQL or MySQL warehouse, a hosted model, a CLI download, Excel):
+// GitHub mirror, SMTP, SSO, a PostgreSQL, MySQL or SQLite warehouse, a hosted model, a CLI download, Excel):
 // they load on first use, through import() or a module that is itself loaded so. bench/downloads.ts
 // judges the started gateway's memory.
-const ON_FIRST_USE = /^(oidc-provider|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|exceljs)(\/|$)/;
+const ON_FIRST_USE = /^(oidc-provider|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|libpg-query|exceljs)(\/|$)/;
 
 test('a started gateway loads the libraries of optional features only on first use', (t) => {
   const byPath = new Map(sources.map((f) => [f.path, f]));

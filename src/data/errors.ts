@@ -14,7 +14,21 @@ export type RefusalReason =
   | 'table_function'
   | 'forbidden_function'
   | 'system_catalog'
-  | 'ungoverned_table';
+  | 'ungoverned_table'
+  /** MySQL/MariaDB executable comments (slash-star-bang): code to the server, a comment to any parser. */
+  | 'executable_comment'
+  /** Text the parser and the warehouse could read differently (`--1` in MySQL, UESCAPE, a NUL byte). */
+  | 'ambiguous_syntax'
+  /** Bind parameters and session variables: nothing binds them here. */
+  | 'parameter'
+  /** A row generator (generate_series, range, ...) whose size is not a small constant. */
+  | 'unbounded_function'
+  /** A view (or partition) over a table whose row filter applies to the caller. */
+  | 'view_over_filtered_table'
+  /** A function defined in the warehouse, called by a user whose row filter applies: it could read hidden rows. */
+  | 'warehouse_function'
+  /** The statement parses, but its rewritten form could not be verified to mean the same. */
+  | 'unsupported_syntax';
 
 /** The SQL guard refused the statement; `reason` says what to change. */
 export class QueryRefused extends AppError {

@@ -9,6 +9,7 @@ import type { Driver, DriverContext, RowStream } from '../drivers/driver.ts';
 import { QueryCancelled, QueryRefused, QueryTimedOut, WarehouseBusy } from '../errors.ts';
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
 import { applyRowFilters, docFor, loadRlsUser } from '../rls/index.ts';
+import { loadRelations } from '../sync/relations.ts';
 import type { TableDoc } from '../types.ts';
 import { logQuery, type QueryStatus } from './query-log.ts';
 
@@ -119,7 +120,8 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
     checkGoverned(principal, query, docs, args.connectionId, driver.defaultSchema);
     const user = loadRlsUser(deps.db, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
     const retarget = await targetResolver(deps, driver, args);
-    const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, ...(retarget ? { retarget } : {}) });
+    const relations = loadRelations(deps.db, principal.orgId, args.connectionId);
+    const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, relations, ...(retarget ? { retarget } : {}) });
     // Filters are written by admins, but the statement that runs passes the guard too.
     if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools });
     const remainingMs = () => Math.max(1, Math.floor(timeoutMs - (performance.now() - started)));

@@ -36,7 +36,15 @@ export function dataCatalogRoutes(s: Services) {
       params: z.object({ connection_type: z.string().min(1).max(40), connection_id: z.string().min(1).max(100) }),
       query: z.object({ user_id: z.string().optional() }),
       body: z.object({ schemas: z.array(z.string().min(1).max(255)).max(100).optional() }).optional(),
-      response: z.object({ connection_id: z.string(), schemas: z.array(z.string()), tables: z.number(), columns: z.number() }),
+      response: z.object({
+        connection_id: z.string(),
+        schemas: z.array(z.string()),
+        tables: z.number(),
+        columns: z.number(),
+        flagged_views: z
+          .array(z.object({ view: z.string(), reads: z.string() }))
+          .describe('Views (and partitions) that read a table with row filters and have none of their own: refused to users whose filter applies until an admin adds one'),
+      }),
       handler: async ({ principal, environmentId, params, body }) => {
         if (!environmentId && principal!.role !== 'admin') throw new Forbidden('Syncing into production needs the admin role; use an environment');
         return syncConnection(s.data, principal!, environmentId, {
