@@ -2,11 +2,12 @@
 // that revocation, role changes and disabled users take effect at once.
 import type { Clock } from '../clock.ts';
 import { Unauthorized } from '../errors.ts';
-import { type Db, statement, transact } from '../store/index.ts';
+import { type Db, transact } from '../store/index.ts';
 import { findLiveToken, looksLikeApiToken, touchToken, type TokenKind } from './api-tokens.ts';
 import { getMembership, getOrganization, getUser, type UserRow } from './directory.ts';
 import { looksLikeJwt, verifyJwt, type JwtPurpose } from './jwt.ts';
 import type { CredentialKind, Permission, Principal } from './principal.ts';
+import { sessionIsLive } from './sessions.ts';
 
 export interface AuthDeps {
   db: Db;
@@ -59,7 +60,7 @@ export function authenticateApiToken(deps: AuthDeps, value: string): Principal {
   return { ...principal, tokenId: row.id };
 }
 
-const JWT_CREDENTIAL: [JwtPurpose, CredentialKind][] = [
+const JWT_CREDENTIAL: [Extract<JwtPurpose, 'session' | 'enrollment' | 'embedded'>, CredentialKind][] = [
   ['session', 'session'],
   ['enrollment', 'enrollment'],
   ['embedded', 'embedded'],
@@ -74,21 +75,17 @@ function authenticateJwt(deps: AuthDeps, value: string): Principal {
     return transact(deps.db, () => {
       const user = getUser(deps.db, claims.sub);
       if (!user || user.token_version !== claims.tv) throw new InvalidSession();
-      if (purpose === 'session' && !sessionIsLive(deps, claims.sid)) throw new InvalidSession();
+      // Session and embedded tokens stand for a session row, which must be live and belong to this
+      // user in this organization: a token naming someone else's session is refused.
+      if (purpose !== 'enrollment' && !(claims.sid && sessionIsLive(deps.db, deps.clock.now(), claims.sid, purpose, user.id, claims.org))) {
+        throw new InvalidSession();
+      }
       const principal = principalFor(deps.db, user, claims.org, credential, []);
       if (!principal) throw new InvalidSession();
       return claims.sid ? { ...principal, sessionId: claims.sid } : principal;
     });
   }
   throw new InvalidSession();
-}
-
-function sessionIsLive(deps: AuthDeps, sid: string | undefined): boolean {
-  if (!sid) return false;
-  const row = statement(deps.db, 'SELECT expires_at, ended_at FROM sessions WHERE id = ?').get(sid) as
-    | { expires_at: number; ended_at: number | null }
-    | undefined;
-  return !!row && row.ended_at === null && row.expires_at > deps.clock.now();
 }
 
 /** The Principal of a user acting in an organization, or undefined if they may not (disabled, not a member). */
