@@ -2,7 +2,8 @@
 // tokens are sessions too (kind 'embedded'), tied to the session or API token that minted them.
 import type { Clock } from '../clock.ts';
 import { newId } from '../security/index.ts';
-import { statement, type Db } from '../store/index.ts';
+import type { Db } from '../store/index.ts';
+import type { SessionCallerRow } from './credential-rows.ts';
 import type { UserRow } from './directory.ts';
 import { signJwt } from './jwt.ts';
 
@@ -52,40 +53,16 @@ export function endSession(db: Db, clock: Clock, sessionId: string): void {
 }
 
 /**
- * True when `sid` names a live session of this kind, user and organization, and, for an embedded
- * session, the session or API token that minted it is live too. One statement: it runs on every
- * request that carries a session or embedded JWT.
+ * True when the session a token names is live and of this kind, user and organization; for an
+ * embedded session, the session or API token that minted it must be live too. The row comes from the
+ * request's one authentication statement (credential-rows.ts).
  */
-export function sessionIsLive(db: Db, now: number, sid: string, kind: SessionKind, userId: string, orgId: string): boolean {
-  const row = statement(
-    db,
-    `SELECT s.user_id, s.org_id, s.kind, s.expires_at, s.ended_at, s.parent_session_id, s.parent_token_id,
-            p.ended_at AS p_ended, p.expires_at AS p_expires, t.revoked_at AS t_revoked, t.expires_at AS t_expires, t.id AS t_id
-     FROM sessions s
-     LEFT JOIN sessions p ON p.id = s.parent_session_id
-     LEFT JOIN api_tokens t ON t.id = s.parent_token_id
-     WHERE s.id = ?`,
-  ).get(sid) as SessionCheckRow | undefined;
-  if (!row || row.kind !== kind || row.user_id !== userId || row.ended_at !== null || row.expires_at <= now) return false;
-  // Sessions started before migration 0011 have no organization; membership is still checked by the caller.
-  if (row.org_id !== null && row.org_id !== orgId) return false;
+export function sessionIsLive(row: SessionCallerRow, now: number, kind: SessionKind, userId: string, orgId: string): boolean {
+  if (row.s_kind !== kind || row.s_user_id !== userId || row.s_ended_at !== null || row.s_expires_at === null || row.s_expires_at <= now) return false;
+  // Sessions started before migration 0011 have no organization; membership is still checked.
+  if (row.s_org_id !== null && row.s_org_id !== orgId) return false;
   if (kind === 'session') return true;
-  if (row.parent_session_id !== null) return row.p_ended === null && row.p_expires !== null && row.p_expires > now;
-  if (row.parent_token_id !== null) return row.t_id !== null && row.t_revoked === null && (row.t_expires === null || row.t_expires > now);
+  if (row.parent_session_id !== null) return row.p_ended_at === null && row.p_expires_at !== null && row.p_expires_at > now;
+  if (row.parent_token_id !== null) return row.t_id !== null && row.t_revoked_at === null && (row.t_expires_at === null || row.t_expires_at > now);
   return false;
-}
-
-interface SessionCheckRow {
-  user_id: string;
-  org_id: string | null;
-  kind: SessionKind;
-  expires_at: number;
-  ended_at: number | null;
-  parent_session_id: string | null;
-  parent_token_id: string | null;
-  p_ended: number | null;
-  p_expires: number | null;
-  t_revoked: number | null;
-  t_expires: number | null;
-  t_id: string | null;
 }
