@@ -48,7 +48,7 @@ test('revocation is seen on the next request with an API key, a bearer JWT and a
   const jwt = t0.session(user);
   const cookieJwt = t0.session(user);
   const me = (headers: Record<string, string>) => t0.fetch('/api/auth/me', { headers }).then((r) => r.status);
-  const kinds = [{ 'api-key': apiKey }, { authorization: `Bearer ${jwt}` }, { cookie: `sextant_session=${cookieJwt}` }];
+  const kinds: Record<string, string>[] = [{ 'api-key': apiKey }, { authorization: `Bearer ${jwt}` }, { cookie: `sextant_session=${cookieJwt}` }];
   for (const headers of kinds) t.is(await me(headers), 200);
   // Warm: each credential was just accepted; now revoke each in the store and ask again at once.
   const db = t0.app.services.store.db;
