@@ -5,6 +5,7 @@ import { Unauthorized } from '../errors.ts';
 import { hashSecret } from '../security/index.ts';
 import type { Db } from '../store/index.ts';
 import { looksLikeApiToken, touchToken, type TokenKind } from './api-tokens.ts';
+import { credentialCache } from './credential-cache.ts';
 import { sessionCaller, tokenCaller, type CallerRow } from './credential-rows.ts';
 import { getMembership, getOrganization, type UserRow } from './directory.ts';
 import { looksLikeJwt, verifyJwt, type JwtPurpose } from './jwt.ts';
@@ -52,14 +53,19 @@ export function authenticate(deps: AuthDeps, presented: PresentedCredential): Pr
 
 /** Checks an API, CLI or MCP token value. */
 export function authenticateApiToken(deps: AuthDeps, value: string): Principal {
-  const row = looksLikeApiToken(value) ? tokenCaller(deps.db, hashSecret(value)) : undefined;
   const now = deps.clock.now();
+  const cache = credentialCache(deps.db);
+  const cached = cache.get(`token:${value}`, now);
+  if (cached) return cached;
+  const row = looksLikeApiToken(value) ? tokenCaller(deps.db, hashSecret(value)) : undefined;
   if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) throw new InvalidApiToken();
   const principal = callerPrincipal(row, TOKEN_CREDENTIAL[row.kind], row.scopes.split(' ').filter(Boolean));
   if (!principal) throw new InvalidApiToken();
   // At most once a minute per token, so a busy token does not write on every request.
   if (row.last_used_at === null || row.last_used_at < now - 60_000) touchToken(deps.db, deps.clock, row.token_id);
-  return { ...principal, tokenId: row.token_id };
+  const result = { ...principal, tokenId: row.token_id };
+  cache.set(`token:${value}`, result, row.expires_at ?? Infinity, now);
+  return result;
 }
 
 const JWT_CREDENTIAL: [Extract<JwtPurpose, 'session' | 'enrollment' | 'embedded'>, CredentialKind][] = [
@@ -72,15 +78,22 @@ function authenticateJwt(deps: AuthDeps, value: string): Principal {
   for (const [purpose, credential] of JWT_CREDENTIAL) {
     const claims = verifyJwt(deps.jwtKey, deps.clock, purpose, value);
     if (!claims) continue;
+    const now = deps.clock.now();
+    const cache = credentialCache(deps.db);
+    const cached = cache.get(`${purpose}:${value}`, now);
+    if (cached) return cached;
     // The user, organization, membership and session come back in one statement: one snapshot.
     const row = sessionCaller(deps.db, claims.sub, claims.org, claims.sid ?? null);
     if (!row || row.token_version !== claims.tv) throw new InvalidSession();
     // Session and embedded tokens stand for a session row, which must be live and belong to this
     // user in this organization: a token naming someone else's session is refused.
-    if (purpose !== 'enrollment' && !(claims.sid && sessionIsLive(row, deps.clock.now(), purpose, claims.sub, claims.org))) throw new InvalidSession();
+    if (purpose !== 'enrollment' && !(claims.sid && sessionIsLive(row, now, purpose, claims.sub, claims.org))) throw new InvalidSession();
     const principal = callerPrincipal(row, credential, []);
     if (!principal) throw new InvalidSession();
-    return claims.sid ? { ...principal, sessionId: claims.sid } : principal;
+    const result = claims.sid ? { ...principal, sessionId: claims.sid } : principal;
+    const expiries = [(claims['exp'] as number) * 1000, row.s_expires_at, row.p_expires_at, row.t_expires_at].filter((x): x is number => typeof x === 'number');
+    cache.set(`${purpose}:${value}`, result, Math.min(...expiries), now);
+    return result;
   }
   throw new InvalidSession();
 }

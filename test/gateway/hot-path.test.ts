@@ -2,6 +2,8 @@
 // (HEAD as GET, 405 and trailing slashes as the router answers them), CORS only when origins are
 // configured, and revocation seen on the very next request with every credential kind.
 import test from 'ava';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t0: TestApp;
@@ -61,4 +63,38 @@ test('revocation is seen on the next request with an API key, a bearer JWT and a
   t.is(await me({ authorization: `Bearer ${again}` }), 200);
   db.prepare('UPDATE users SET token_version = token_version + 1 WHERE id = ?').run(user.id);
   t.is(await me({ authorization: `Bearer ${again}` }), 401);
+});
+
+test('a role change, a disabled user and a removed membership are seen on the next request', async (t) => {
+  const user = t0.user({ role: 'admin' });
+  const headers = { 'api-key': t0.token(user) };
+  const me = async () => {
+    const res = await t0.fetch('/api/auth/me', { headers });
+    return res.status === 200 ? ((await res.json()) as { role: string }).role : res.status;
+  };
+  t.is(await me(), 'admin');
+  const db = t0.app.services.store.db;
+  db.prepare("UPDATE memberships SET role = 'user' WHERE user_id = ?").run(user.id);
+  t.is(await me(), 'user');
+  db.prepare('UPDATE users SET disabled_at = ? WHERE id = ?').run(t0.clock.now(), user.id);
+  t.is(await me(), 401);
+  db.prepare('UPDATE users SET disabled_at = NULL WHERE id = ?').run(user.id);
+  t.is(await me(), 'user');
+  db.prepare('DELETE FROM memberships WHERE user_id = ?').run(user.id);
+  t.is(await me(), 401);
+});
+
+test.serial('a revocation written by another process is seen within a second', async (t) => {
+  const user = t0.user();
+  const headers = { authorization: `Bearer ${t0.session(user)}` };
+  const me = () => t0.fetch('/api/auth/me', { headers }).then((r) => r.status);
+  t.is(await me(), 200);
+  const other = new Database(join(t0.config.dataDir, 'sextant.db'));
+  try {
+    other.prepare('UPDATE sessions SET ended_at = ? WHERE user_id = ?').run(t0.clock.now(), user.id);
+  } finally {
+    other.close();
+  }
+  t0.clock.advance(1000);
+  t.is(await me(), 401);
 });
