@@ -8,7 +8,7 @@ import { openDuckDbSql } from './data/guard/index.ts';
 import { readTargetTables } from './data/index.ts';
 import type { TableDocsSource } from './data/types.ts';
 import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
-import { seedDemo } from './demo/seed-demo.ts';
+import { confineLegacyWarehouseFiles, seedDemo } from './demo/seed-demo.ts';
 import { createAccountMail } from './auth/account-mail.ts';
 import { accountDeps } from './gateway/account-deps.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
@@ -123,6 +123,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
   const services: Services = { ...core, agent, agentPorts, mcp };
+  confineLegacyWarehouseFiles(services);
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
   // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
