@@ -1,4 +1,5 @@
-// Turns a presented credential into a Principal, checking it against the store on every request so
+// Turns a presented credential into a Principal, checking it against the store on every request (or
+// against a cache that every write to the store's credential tables empties: credential-cache.ts) so
 // that revocation, role changes and disabled users take effect at once.
 import type { Clock } from '../clock.ts';
 import { Unauthorized } from '../errors.ts';

@@ -4,7 +4,7 @@ export { signJwt, verifyJwt, looksLikeJwt } from './jwt.ts';
 export type { JwtClaims, JwtPurpose } from './jwt.ts';
 export { authenticate, authenticateApiToken, principalFor, InvalidApiToken, InvalidSession } from './authenticate.ts';
 export type { AuthDeps, PresentedCredential } from './authenticate.ts';
-export { findLiveToken, insertToken, looksLikeApiToken, TOKEN_PREFIX } from './api-tokens.ts';
+export { insertToken, looksLikeApiToken, TOKEN_PREFIX } from './api-tokens.ts';
 export type { ApiTokenRow, TokenKind } from './api-tokens.ts';
 export { startSession, endSession, SESSION_TTL_SECONDS } from './sessions.ts';
 export type { StartedSession } from './sessions.ts';
