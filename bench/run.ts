@@ -9,6 +9,7 @@ const benches: Record<string, () => Promise<void>> = {
   agent: async () => (await import('./agent.ts')).run(),
   'query-stop': async () => (await import('./query-stop.ts')).run(),
   guard: async () => (await import('./guard.ts')).run(),
+  gateway: async () => (await import('./gateway.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

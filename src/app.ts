@@ -9,6 +9,8 @@ import { QueryProcessPool, readTargetTables } from './data/index.ts';
 import type { TableDocsSource } from './data/types.ts';
 import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
 import { confineLegacyWarehouseFiles, seedDemo } from './demo/seed-demo.ts';
+import { createAccountMail } from './auth/account-mail.ts';
+import { accountDeps } from './gateway/account-deps.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createOAuthServer } from './gateway/oauth/create-provider.ts';
 import { checkKnowledgeRepositories, createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
@@ -18,7 +20,7 @@ import { agentPortsFrom } from './compose/agent-ports.ts';
 import { chatSourcesFrom } from './compose/chat-sources.ts';
 import { agentMcpPorts } from './compose/mcp-agent-ports.ts';
 import { createLogger, type Logger } from './log.ts';
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
+import { createMailQueue, createSmtpMailer, type Mailer } from './mail/index.ts';
 import { purgeExpiredOAuthModels } from './mcp/oauth/sqlite-adapter.ts';
 import type { McpPorts } from './mcp/ports.ts';
 import { dataMcpPorts } from './mcp/data-ports.ts';
@@ -29,7 +31,7 @@ import { openStore } from './store/index.ts';
 export interface AppDeps {
   clock?: Clock;
   log?: Logger;
-  /** Replaces the mailer chosen from the configuration. */
+  /** Replaces the transport chosen from the configuration (mail still goes through the outbox queue). */
   mailer?: Mailer;
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
   extraRoutes?: (s: Services) => RouteDef[];
@@ -71,12 +73,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // Before anything reads or seeds knowledge: branches a crash left damaged are restored from their reflog.
   await checkKnowledgeRepositories(knowledge, { repair: true });
   const duckdbSql = await openDuckDbSql();
+  const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
+  const accountMail = createAccountMail(accountDeps({ store, clock, config, secretBox, mailer, log }));
   const core: CoreServices = {
     config,
     clock,
     store,
     log,
-    mailer: deps.mailer ?? smtp ?? createOutboxMailer({ db: store.db, clock, log }),
+    mailer,
+    accountMail,
     secretBox,
     knowledge,
     data: {
@@ -137,6 +142,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       shutdown.abort();
       clearInterval(purge);
       clearInterval(indexer);
+      mailer.close();
       smtp?.close();
       janitor.stop();
       duckdbSql.close();

@@ -28,6 +28,8 @@ export interface Config {
   cliLoginTtlSeconds: number;
   /** Questions a user may ask `GET /api/cli/help` per hour (SEXTANT_CLI_HELP_PER_HOUR, default 30). */
   cliHelpPerHour: number;
+  /** Lifetime of an embedded-user token, seconds (SEXTANT_EMBEDDED_TOKEN_TTL_SECONDS, default 900). */
+  embeddedTokenTtlSeconds: number;
   mail: MailConfig;
   /** bcrypt cost of MFA recovery codes (default 10; tests lower it). */
   bcryptCost: number;
@@ -44,6 +46,9 @@ export interface Config {
 export interface MailConfig {
   smtpUrl: string | undefined;
   from: string;
+  /** Account mails (sign-in link, reset, verification, recovery) per hour to one address, and per client address. */
+  perAddressPerHour: number;
+  perClientPerHour: number;
 }
 
 export interface DataConfig {
@@ -117,6 +122,9 @@ const envSchema = z.object({
   SEXTANT_SMTP_HOST: z.string().min(1).optional(),
   SEXTANT_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SEXTANT_MAIL_FROM: z.string().min(3).default('Sextant <no-reply@localhost>'),
+  SEXTANT_MAIL_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
+  SEXTANT_MAIL_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  SEXTANT_EMBEDDED_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   SEXTANT_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
   SEXTANT_QUERY_ROW_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   SEXTANT_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
@@ -191,9 +199,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
     cliLoginTtlSeconds: e.SEXTANT_CLI_LOGIN_TTL_SECONDS,
     cliHelpPerHour: e.SEXTANT_CLI_HELP_PER_HOUR,
+    embeddedTokenTtlSeconds: e.SEXTANT_EMBEDDED_TOKEN_TTL_SECONDS,
     mail: {
       smtpUrl: e.SEXTANT_SMTP_URL ?? (e.SEXTANT_SMTP_HOST ? `smtp://${e.SEXTANT_SMTP_HOST}:${e.SEXTANT_SMTP_PORT}` : undefined),
       from: e.SEXTANT_MAIL_FROM,
+      perAddressPerHour: e.SEXTANT_MAIL_PER_ADDRESS_PER_HOUR,
+      perClientPerHour: e.SEXTANT_MAIL_PER_CLIENT_PER_HOUR,
     },
     bcryptCost: e.SEXTANT_BCRYPT_COST,
     data: {

@@ -9,6 +9,7 @@ import { resolvePrincipal } from './credentials.ts';
 import { errorHandler } from './error-handler.ts';
 import { accessLog, requestId, securityHeaders } from './middleware.ts';
 import { openApiRoutes } from './openapi.ts';
+import { staticRoutes } from './static-routes.ts';
 import type { RouteDef } from './route.ts';
 import { allRoutes } from './routes/index.ts';
 import type { Services } from './services.ts';
@@ -30,17 +31,20 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = []): Gatewa
   const routes = [...allRoutes(s), ...extraRoutes];
   routes.push(...openApiRoutes(s, () => routes));
   const router = new Router();
-  for (const def of routes) router.register(toKoaPath(def.path), [def.method], routeHandler(s, def), { name: def.operationId });
+  const handlers = routes.map((def) => ({ method: def.method, path: toKoaPath(def.path), handler: routeHandler(s, def) }));
+  for (const [i, h] of handlers.entries()) router.register(h.path, [h.method], h.handler, { name: routes[i]!.operationId });
 
   app.use(requestId(s.log));
   app.use(accessLog(s.log));
   app.use(securityHeaders(https));
-  app.use(cors({ origin: (ctx) => corsOrigin(s.config.corsOrigins, ctx), credentials: true, exposeHeaders: ['X-Request-Id', 'ETag'] }));
+  // Without allowed origins CORS has nothing to answer: no middleware (and no await) per request.
+  if (s.config.corsOrigins.length > 0) app.use(cors({ origin: (ctx) => corsOrigin(s.config.corsOrigins, ctx), credentials: true, exposeHeaders: ['X-Request-Id', 'ETag'] }));
   app.use(errorHandler);
   // Order matters: the MCP endpoint, then the authorization server (its matched routes end the
   // response; the rest falls through), then the REST router. No global body parser anywhere.
   mountMcp(app, s);
   mountOAuth(app, s);
+  app.use(staticRoutes(router, handlers));
   app.use(router.routes());
   app.use(notFoundOrNotAllowed(router));
   return { app, routes, router };

@@ -115,7 +115,7 @@ export function accountRoutes(s: Services) {
       tags: ['auth'],
       auth: 'user',
       body: z.object({ user_id: z.string().min(1).max(100).optional() }),
-      handler: ({ principal, body }) => embeddedUserLogin(jwtDeps, principal!, body.user_id),
+      handler: ({ principal, body }) => embeddedUserLogin({ ...jwtDeps, ttlSeconds: s.config.embeddedTokenTtlSeconds }, principal!, body.user_id),
     }),
   ];
 }
