@@ -48,7 +48,7 @@ export async function freePort(): Promise<number> {
 /** Starts a gateway for one test. `env` overrides configuration variables. */
 export async function startTestApp(
   env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'extraRoutes' | 'tableDocs' | 'mailer' | 'chatSources' | 'agentPorts' | 'llmProvider' | 'mcpPorts'> = {},
+  deps: Pick<AppDeps, 'extraRoutes' | 'tableDocs' | 'mailer' | 'chatSources' | 'agentPorts' | 'llmProvider' | 'mcpPorts' | 'webDir'> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-test-'));
   const port = await freePort();

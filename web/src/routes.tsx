@@ -12,6 +12,7 @@ const page = (load: () => Promise<{ Component: React.ComponentType }>) => ({ laz
 export const routes: RouteObject[] = [
   {
     errorElement: <RouteError />,
+    hydrateFallbackElement: <p className="page-message">Loading…</p>,
     children: [
       { path: '/login', ...page(() => import('./sign-in/sign-in-page.tsx').then((m) => ({ Component: m.SignInPage }))) },
       { path: '/magic-link', ...page(() => import('./sign-in/sign-in-page.tsx').then((m) => ({ Component: m.MagicLinkPage }))) },

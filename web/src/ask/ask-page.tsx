@@ -12,22 +12,31 @@ import { useChat } from './use-chat.ts';
 export function AskPage() {
   const routeChatId = useMatch('/chat/:chatId')?.params.chatId;
   const [freshId, setFreshId] = useState(() => crypto.randomUUID());
-  // Chats whose first question was asked on this page: their history is here already.
-  const [startedHere] = useState(() => new Set<string>());
+  // Set once a question was asked in the fresh chat: coming back to / then starts another one.
+  const freshUsed = useRef(false);
   const chatId = routeChatId ?? freshId;
   useEffect(() => {
-    if (!routeChatId && startedHere.has(freshId)) setFreshId(crypto.randomUUID());
-  }, [routeChatId, freshId, startedHere]);
-  const chat = useChat(chatId, startedHere);
+    if (!routeChatId && freshUsed.current) {
+      freshUsed.current = false;
+      setFreshId(crypto.randomUUID());
+    }
+  }, [routeChatId]);
+  const chat = useChat(chatId, routeChatId === undefined);
   const navigate = useNavigate();
   const bottom = useRef<HTMLDivElement>(null);
   const last = chat.turns.at(-1);
   useDocumentTitle(chat.turns[0]?.question.slice(0, 60) ?? 'Ask');
-  useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [chat.turns.length]);
+  useEffect(() => {
+    // (Scrolling methods return a promise in current browsers: never the effect's cleanup.)
+    bottom.current?.scrollIntoView({ block: 'end' });
+  }, [chat.turns.length]);
 
   const ask = async (text: string) => {
     const accepted = await chat.ask(text);
-    if (accepted && !routeChatId) navigate(`/chat/${chatId}`);
+    if (accepted && !routeChatId) {
+      freshUsed.current = true;
+      navigate(`/chat/${chatId}`);
+    }
     return accepted;
   };
   return (

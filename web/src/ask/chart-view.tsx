@@ -22,6 +22,8 @@ export function ChartView({ spec }: { spec: Record<string, unknown> }) {
           ...(dark ? { theme: 'dark' as const } : {}),
         });
         finalize = () => result.finalize();
+        // The library's menu button has only an icon: give it a name.
+        box.current.querySelector('summary')?.setAttribute('aria-label', 'Chart actions: save as SVG or PNG');
       } catch (err) {
         console.error(err);
         if (live) setFailed(true);

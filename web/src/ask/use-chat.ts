@@ -38,12 +38,15 @@ function toTurns(messages: ChatMessage[]): { turns: Turn[]; unanswered: boolean 
   return { turns, unanswered: messages.at(-1)?.role === 'user' };
 }
 
-export function useChat(chatId: string, startedHere: Set<string>): Chat {
+/** `fresh`: a chat without an address yet (nothing to load). */
+export function useChat(chatId: string, fresh: boolean): Chat {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | undefined>();
   const [connection, setConnection] = useState<'open' | 'lost'>('open');
   const following = useRef<AbortController | undefined>(undefined);
+  // The chat on screen: a new chat that just got its address is still the same chat.
+  const shown = useRef<string | undefined>(undefined);
 
   const onEvent = useCallback((id: number, event: AgentEvent) => {
     setTurns((ts) => (ts.length === 0 ? ts : [...ts.slice(0, -1), { ...ts[ts.length - 1]!, answer: applyEvent(ts[ts.length - 1]!.answer, id, event) }]));
@@ -64,9 +67,12 @@ export function useChat(chatId: string, startedHere: Set<string>): Chat {
   );
 
   useEffect(() => {
+    if (shown.current === chatId) return;
+    shown.current = chatId;
+    following.current?.abort();
     setTurns([]);
     setProblem(undefined);
-    if (startedHere.has(chatId)) return;
+    if (fresh) return;
     const abort = new AbortController();
     setLoading(true);
     call(api.GET('/api/c2/{chat_id}', { params: { path: { chat_id: chatId }, query: { pairs: 20 } }, signal: abort.signal }))
@@ -81,14 +87,13 @@ export function useChat(chatId: string, startedHere: Set<string>): Chat {
       })
       .finally(() => setLoading(false));
     return () => abort.abort();
-  }, [chatId, startedHere, follow]);
+  }, [chatId, fresh, follow]);
 
   useEffect(() => () => following.current?.abort(), []);
 
   const ask = useCallback(
     async (message: string) => {
       setProblem(undefined);
-      startedHere.add(chatId);
       const key = `pending-${Date.now()}`;
       setTurns((ts) => [...ts, { key, question: message, answer: emptyAnswer() }]);
       let started = false;
@@ -107,7 +112,7 @@ export function useChat(chatId: string, startedHere: Set<string>): Chat {
       });
       return accepted;
     },
-    [chatId, follow, startedHere],
+    [follow],
   );
 
   const stop = useCallback(async () => {

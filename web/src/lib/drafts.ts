@@ -24,7 +24,9 @@ function write(key: string, value: string): void {
 /** A text kept under `key`; setting it saves it at once. */
 export function useDraft(key: string): [string, (value: string) => void] {
   const [value, setValue] = useState(() => read(key));
-  useEffect(() => setValue(read(key)), [key]);
+  useEffect(() => {
+    setValue(read(key));
+  }, [key]);
   const set = useCallback(
     (v: string) => {
       setValue(v);

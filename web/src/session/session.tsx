@@ -32,7 +32,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       else setState({ status: 'failed', problem: err instanceof ApiProblem ? err : new ApiProblem(0, 'Could not start the app.', 'CLIENT_ERROR') });
     }
   }, []);
-  useEffect(() => void refresh(), [refresh]);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
   useEffect(() => onUnauthorized(() => setState((s) => (s.status === 'signed-in' ? { status: 'signed-out', expired: true } : s))), []);
   const signOut = useCallback(async () => {
     await call(api.POST('/api/auth/logout', { body: {} })).catch(() => undefined);

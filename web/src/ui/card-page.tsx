@@ -5,7 +5,9 @@ import { useDocumentTitle } from './document-title.ts';
 
 export function CardPage({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
   useDocumentTitle(title);
-  useEffect(() => window.scrollTo(0, 0), []);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, []);
   return (
     <main className={wide ? 'card-page wide' : 'card-page'}>
       <Link to="/" className="brand">
