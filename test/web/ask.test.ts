@@ -1,6 +1,6 @@
 // Asking in the web client, in Chromium against the demo with the offline model: a streamed answer
 // with its table, SQL, chart and credits; downloads; drafts; feedback; uploads.
-import anyTest, { type TestFn } from 'ava';
+import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import { readFileSync } from 'node:fs';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
 import { signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
@@ -12,7 +12,7 @@ test.before(async () => {
 });
 test.after.always(() => w?.stop());
 
-async function askedPage(t: Parameters<Parameters<typeof test>[1]>[0], question: string) {
+async function askedPage(t: ExecutionContext, question: string) {
   const opened = await openPage(t, w.browser, w.url);
   await signInAs(opened.context);
   await opened.page.goto('/');
