@@ -17,12 +17,12 @@ export function ProgressSteps({ answer }: { answer: AnswerState }) {
     <ol className="steps" aria-label="Steps">
       {answer.steps.map((s) => (
         <li key={s.callId} data-state={s.state}>
-          {s.state === 'running' ? '⏳' : s.state === 'failed' ? '✗' : '✓'} {NAMES[s.name] ?? s.name}
+          {s.state === 'running' ? '…' : s.state === 'failed' ? '✗' : '✓'} {NAMES[s.name] ?? s.name}
           {s.summary && <span>: {s.summary}</span>}
         </li>
       ))}
       {answer.feedback.map((f, i) => (
-        <li key={`fb-${i}`}>💬 Your remark was passed on: {f}</li>
+        <li key={`fb-${i}`}>↳ Your remark was passed on: {f}</li>
       ))}
       {answer.stopping && answer.status === 'running' && <li>Stopping: wrapping up…</li>}
     </ol>

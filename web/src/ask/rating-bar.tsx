@@ -1,5 +1,14 @@
 // Thumbs up or down on an answer, with an optional comment.
 import { useState } from 'react';
+
+/** A thumb drawn in SVG (emoji fonts are not everywhere); `down` turns it over. */
+function Thumb({ down = false }: { down?: boolean }) {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" style={down ? { transform: 'rotate(180deg)' } : undefined}>
+      <path fill="currentColor" d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3c0-.4-.2-.8-.4-1.1L13.2 1 6.6 7.6C6.2 7.9 6 8.4 6 9v10a2 2 0 0 0 2 2h9c.8 0 1.5-.5 1.8-1.2l3-7.1c.1-.2.2-.5.2-.7v-2z" />
+    </svg>
+  );
+}
 import { api, call } from '../api/client.ts';
 import { useAction } from '../ui/use-action.ts';
 
@@ -19,10 +28,10 @@ export function RatingBar({ chatId, answerUuid }: { chatId: string; answerUuid: 
   return (
     <div className="rating">
       <button type="button" aria-pressed={rating === 'positive'} onClick={() => rate('positive')} aria-label="Good answer">
-        👍
+        <Thumb />
       </button>
       <button type="button" aria-pressed={rating === 'negative'} onClick={() => rate('negative')} aria-label="Bad answer">
-        👎
+        <Thumb down />
       </button>
       {rating && (
         <form
