@@ -11,5 +11,6 @@ export { getCatalog, type Catalog } from './catalog/get-catalog.ts';
 export { readTargetTables, syncConnection, type SyncResult } from './sync/sync-connection.ts';
 export { generateDemoWarehouse, DEMO_SIZE, type WarehouseSize } from './demo/generate-warehouse.ts';
 export { seedDemoWarehouse, DEMO_CONNECTION_ID } from './demo/seed-demo-warehouse.ts';
+export { moveDemoWarehouse } from './demo/move-demo-warehouse.ts';
 export { createMemoryTableDocs, type MemoryTableDocs } from './table-docs-memory.ts';
 export type { EnvironmentTargets, RowFilter, SqlDialect, SyncedTable, TableDoc, TableDocColumn, TableDocsSource } from './types.ts';
