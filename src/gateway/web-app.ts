@@ -81,7 +81,14 @@ export function webApp(dir: string, secure: boolean) {
       return entry ? send(ctx, path, entry, 'no-cache') : next();
     }
     const page = await load(join(dir, 'index.html'));
-    if (!page) return next();
+    if (!page) {
+      // `npm run dev` without a build yet: say so instead of a bare 404.
+      ctx.status = 503;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = '<!doctype html><title>Sextant</title><p>The web client is not built yet: run <code>npm run build:web</code> and reload. The API is at <a href="/docs">/docs</a>.</p>';
+      return;
+    }
     send(ctx, 'index.html', page, 'no-store');
     ctx.set('Content-Security-Policy', APP_CSP);
     ensureCsrfCookie(ctx, secure);

@@ -91,13 +91,17 @@ test('reopening a finished chat shows its recorded answer, and a suggested follo
   t.pass();
 });
 
-test('files are attached to the chat, and a refused type shows the server message', async (t) => {
+test('files are attached by button or by drag and drop, and a refused type shows the server message', async (t) => {
   const { page, context } = await openPage(t, w.browser, w.url);
   await signInAs(context);
   await page.goto('/');
   const input = page.locator('input[type=file]');
   await input.setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from('sku,price\na,1\nb,2\n') });
   await page.getByRole('list', { name: 'Attached files' }).getByText('prices.csv').waitFor();
+  // Dropped on the composer.
+  const dataTransfer = await page.evaluateHandle(`(() => { const dt = new DataTransfer(); dt.items.add(new File(['a,b\\n1,2\\n'], 'dropped.csv', { type: 'text/csv' })); return dt; })()`);
+  await page.locator('.composer').dispatchEvent('drop', { dataTransfer });
+  await page.getByRole('list', { name: 'Attached files' }).getByText('dropped.csv').waitFor();
   await input.setInputFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ....') });
   await page.getByRole('alert').filter({ hasText: /tool\.exe: Unsupported file type/ }).waitFor();
   t.pass();

@@ -3,7 +3,9 @@
 import anyTest, { type TestFn } from 'ava';
 import { generateSync } from 'otplib';
 import type { Page } from 'playwright-core';
-import { PASSWORD, passwordUser } from '../helpers/auth.ts';
+import { addOrgEmailDomain } from '../../src/auth/org-from-email.ts';
+import { setSsoConfig } from '../../src/auth/sso/sso-login.ts';
+import { enrollMfa, PASSWORD, passwordUser } from '../helpers/auth.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { startWebApp, type WebTestApp } from '../helpers/web-app.ts';
@@ -43,6 +45,7 @@ test.serial('an organization that enforces MFA enrolls the person with a QR code
   const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await codes.first().waitFor();
   t.is(await codes.count(), 10);
+  const recoveryCode = (await codes.first().textContent())!.trim();
   await checkAccessibility(t, page, 'recovery codes');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
   t.is(download.suggestedFilename(), 'sextant-recovery-codes.txt');
@@ -59,6 +62,14 @@ test.serial('an organization that enforces MFA enrolls the person with a QR code
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('alert').waitFor();
   await page.getByLabel('Authentication code').fill(code(secret));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'What would you like to know?' }).waitFor();
+
+  // A recovery code works in the same field, once.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL('**/login');
+  await passwordStep(page, user.email);
+  await page.getByLabel('Authentication code').fill(recoveryCode);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('heading', { name: 'What would you like to know?' }).waitFor();
   t.deepEqual(problems, []);
@@ -117,4 +128,39 @@ test.serial('sign-up sends a verification link that the verify page confirms; th
   await page.getByRole('button', { name: 'Change password' }).click();
   await page.getByText('Your password is changed').waitFor();
   await checkAccessibility(t, page, '/reset-password');
+});
+
+test.serial('without the authenticator or recovery codes, self-service recovery removes MFA after the mailed confirmation', async (t) => {
+  const user = await passwordUser(w);
+  await enrollMfa(w, w.session(user));
+  const { page } = await openPage(t, w.browser, w.url);
+  await passwordStep(page, user.email);
+  await page.getByRole('button', { name: 'Lost your authenticator and recovery codes?' }).click();
+  await page.getByRole('button', { name: 'Send the recovery mail' }).click();
+  await page.getByText('a confirmation link is on its way').waitFor();
+  const mail = await smtp.next(user.email, /Recover access/);
+  await page.goto(/(http:\/\/\S+\/mfa-recovery\?token=\S+)/.exec(mail.text)![1]!);
+  await page.getByText(user.email).waitFor();
+  await checkAccessibility(t, page, '/mfa-recovery');
+  await page.getByRole('button', { name: 'Yes, remove it' }).click();
+  await page.getByRole('heading', { name: 'Two-factor authentication removed' }).waitFor();
+  await passwordStep(page, user.email);
+  await page.getByRole('heading', { name: 'What would you like to know?' }).waitFor();
+});
+
+test.serial("the sign-in page offers the SSO providers of the organization that owns the address's domain", async (t) => {
+  const orgId = w.org('bigcorp-web');
+  const { db } = w.app.services.store;
+  const { secretBox } = w.app.services;
+  setSsoConfig({ db, clock: w.clock, secretBox }, { orgId, type: 'oidc', issuer: 'http://127.0.0.1:1/idp', clientId: 'sextant' });
+  addOrgEmailDomain(db, orgId, 'bigcorp-web.test');
+  const { page } = await openPage(t, w.browser, w.url);
+  await page.goto('/login?next=%2Fchat%2Fx');
+  await page.getByLabel('Email').fill('someone@bigcorp-web.test');
+  const sso = page.getByRole('link', { name: /Continue with single sign-on/ });
+  await sso.waitFor();
+  t.is(await sso.getAttribute('href'), `/api/auth/${orgId}/oidc/login?next=%2Fchat%2Fx`);
+  await page.getByLabel('Email').fill('someone@elsewhere.test');
+  await sso.waitFor({ state: 'detached' });
+  await checkAccessibility(t, page, '/login with SSO');
 });
