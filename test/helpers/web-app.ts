@@ -18,7 +18,7 @@ export const DEMO = {
 /** Builds the client if needed, starts the gateway with the demo and launches Chromium. */
 export async function startWebApp(env: Record<string, string> = {}, deps: Pick<AppDeps, 'llmProvider' | 'mailer'> = {}): Promise<WebTestApp> {
   const webDir = await webBuild();
-  const t = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500', SEXTANT_BCRYPT_COST: '4', ...env }, { ...deps, webDir });
+  const t = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '3000', SEXTANT_BCRYPT_COST: '4', ...env }, { ...deps, webDir });
   const browser = await launchChromium();
   const stop = t.stop;
   return Object.assign(t, {

@@ -106,3 +106,15 @@ test('files are attached by button or by drag and drop, and a refused type shows
   await page.getByRole('alert').filter({ hasText: /tool\.exe: Unsupported file type/ }).waitFor();
   t.pass();
 });
+
+test('a result longer than the answer brought is paged from the server as the person moves on', async (t) => {
+  const { page } = await askedPage(t, 'Top 150 customers by revenue');
+  const table = page.getByRole('region', { name: /^Result 1:/ });
+  const rowCount = Number(/(\d+) rows?/.exec((await table.getAttribute('aria-label')) ?? '')?.[1]);
+  t.true(rowCount > 100, `the question gives ${rowCount} rows`);
+  const fetched = page.waitForResponse((r) => r.url().includes('/api/agentic/table_rows'));
+  for (let i = 0; i < 5; i++) await table.getByRole('button', { name: 'Next page' }).click();
+  t.is((await fetched).status(), 200);
+  await table.getByText('Page 6 of').waitFor();
+  t.is(await table.locator('tbody tr').count(), Math.min(20, rowCount - 100));
+});

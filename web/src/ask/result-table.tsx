@@ -1,8 +1,10 @@
-// A result table: sortable by any column, in pages, with the query behind it and downloads of
-// the full result as CSV and Excel (re-run on the server under the person's permissions).
+// A result table: sortable by any column, in pages (rows past the answer's first ones are fetched
+// when needed), with the query behind it and downloads of the full result as CSV and Excel (re-run on
+// the server under the person's permissions).
 import { useMemo, useState } from 'react';
 import type { ResultTable as Table } from './answer-state.ts';
 import { SqlBlock } from './sql-block.tsx';
+import { useTableRows } from './use-table-rows.ts';
 
 const PAGE = 20;
 
@@ -25,18 +27,25 @@ const isNumeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string
 export function ResultTable({ table, chatId, index }: { table: Table; chatId: string; index: number }) {
   const [sort, setSort] = useState<Sort>();
   const [page, setPage] = useState(0);
+  const loaded = useTableRows(table, chatId);
   const rows = useMemo(() => {
-    if (!sort) return table.rows;
-    const sorted = [...table.rows].sort((x, y) => compare(x[sort.column], y[sort.column]));
+    if (!sort) return loaded.rows;
+    const sorted = [...loaded.rows].sort((x, y) => compare(x[sort.column], y[sort.column]));
     return sort.descending ? sorted.reverse() : sorted;
-  }, [table.rows, sort]);
-  const pages = Math.max(1, Math.ceil(rows.length / PAGE));
+  }, [loaded.rows, sort]);
+  const pages = Math.max(1, Math.ceil(table.rowCount / PAGE));
   const shown = rows.slice(page * PAGE, page * PAGE + PAGE);
   const query = `chat_id=${encodeURIComponent(chatId)}&df_key=${encodeURIComponent(table.dfKey)}`;
   const caption = `Result ${index + 1}: ${table.rowCount} row${table.rowCount === 1 ? '' : 's'}`;
   const toggle = (column: number) => {
+    // A sort is over the whole result: fetch what is missing first.
+    void loaded.ensure(table.rowCount);
     setSort((s) => (s?.column === column ? (s.descending ? undefined : { column, descending: true }) : { column, descending: false }));
     setPage(0);
+  };
+  const goTo = (p: number) => {
+    void loaded.ensure((p + 1) * PAGE);
+    setPage(p);
   };
   return (
     <section className="block" aria-label={caption}>
@@ -78,14 +87,20 @@ export function ResultTable({ table, chatId, index }: { table: Table; chatId: st
         {table.sql && <SqlBlock sql={table.sql} />}
       </div>
       <div className="pager">
-        {table.rowCount > table.rows.length && <span className="muted">The first {table.rows.length} rows are shown; downloads have all {table.rowCount}.</span>}
-        <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)} aria-label="Previous page">
+        {loaded.loading && <span role="status">Loading rows…</span>}
+        {loaded.problem && (
+          <span className="field-error" role="alert">
+            {loaded.problem.message}
+          </span>
+        )}
+        {table.truncated && <span className="muted">The answer kept the first {table.rowCount} rows; downloads have them all.</span>}
+        <button type="button" disabled={page === 0} onClick={() => goTo(page - 1)} aria-label="Previous page">
           ‹
         </button>
         <span>
           Page {page + 1} of {pages}
         </span>
-        <button type="button" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)} aria-label="Next page">
+        <button type="button" disabled={page + 1 >= pages} onClick={() => goTo(page + 1)} aria-label="Next page">
           ›
         </button>
       </div>
