@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<void>> = {
   'query-stop': async () => (await import('./query-stop.ts')).run(),
   guard: async () => (await import('./guard.ts')).run(),
   gateway: async () => (await import('./gateway.ts')).run(),
+  web: async () => (await import('./web.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

@@ -45,6 +45,8 @@ export interface AppDeps {
   agentPorts?: (s: Pick<Services, 'store' | 'clock' | 'config'>) => Partial<AgentPorts>;
   /** Replaces the configured model provider. */
   llmProvider?: LlmProvider;
+  /** The built web client to serve (default dist/web). */
+  webDir?: string;
 }
 
 export interface App {
@@ -129,7 +131,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const services: Services = { ...core, agent, agentPorts, mcp };
   confineLegacyWarehouseFiles(services);
   if (config.seedDemo) await seedDemo(services);
-  const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
+  const gateway = createGateway(services, deps.extraRoutes?.(services) ?? [], deps.webDir);
   // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
   const janitor = startEnvironmentJanitor(knowledge);
   return {

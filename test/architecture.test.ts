@@ -75,3 +75,17 @@ test('a started gateway loads the libraries of optional features only on first u
   const offenders = [...loaded].flatMap((path) => valueImports(byPath.get(path)!.text).filter((spec) => ON_FIRST_USE.test(spec)).map((spec) => `${path}: ${spec}`));
   t.deepEqual(offenders, []);
 });
+
+test('the web client reaches the server only over HTTP: it imports nothing outside web/ but types', (t) => {
+  const webFiles = (dir: string): string[] =>
+    readdirSync(dir).flatMap((f) => {
+      const p = join(dir, f);
+      return statSync(p).isDirectory() ? webFiles(p) : /\.tsx?$/.test(p) ? [p] : [];
+    });
+  const offenders = webFiles(join(root, 'web', 'src')).flatMap((p) => {
+    const text = readFileSync(p, 'utf8');
+    const valueImports = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+    return valueImports.filter((spec) => spec.startsWith('.') && !relative(root, join(dirname(p), spec)).startsWith('web/')).map((spec) => `${relative(root, p)}: ${spec}`);
+  });
+  t.deepEqual(offenders, []);
+});

@@ -11,7 +11,7 @@ import { sseFrames } from './helpers/sse.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
-test('the production build serves the demo and answers a question with the offline model', async (t) => {
+test('the production build serves the demo and the web client, and answers a question with the offline model', async (t) => {
   t.timeout(120_000);
   await promisify(execFile)('npm', ['run', '--silent', 'build'], { cwd: ROOT });
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-build-'));
@@ -20,6 +20,15 @@ test('the production build serves the demo and answers a question with the offli
   t.teardown(() => void proc.kill('SIGKILL'));
 
   t.is((await fetch(`${url}/api/health`)).status, 200);
+  // The web client is part of the build and served at /.
+  const page = await fetch(`${url}/`);
+  t.is(page.status, 200);
+  const html = await page.text();
+  const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  t.truthy(script, html);
+  const asset = await fetch(`${url}${script}`);
+  t.is(asset.status, 200);
+  t.regex(asset.headers.get('cache-control') ?? '', /immutable/);
   const signIn = await fetch(`${url}/api/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

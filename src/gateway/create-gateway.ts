@@ -5,6 +5,7 @@ import Koa, { type Context } from 'koa';
 import { hasRole } from '../auth/index.ts';
 import { Forbidden, NotFound } from '../errors.ts';
 import { bodyParser } from './body.ts';
+import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
 import { errorHandler } from './error-handler.ts';
 import { accessLog, requestId, securityHeaders } from './middleware.ts';
@@ -16,6 +17,7 @@ import type { Services } from './services.ts';
 import { validate } from './validation.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountOAuth } from './oauth/mount-oauth.ts';
+import { DEFAULT_WEB_DIR, webApp } from './web-app.ts';
 
 /** The Koa app with its route definitions (kept for the OpenAPI document and its tests). */
 export interface Gateway {
@@ -25,7 +27,8 @@ export interface Gateway {
   router: Router;
 }
 
-export function createGateway(s: Services, extraRoutes: RouteDef[] = []): Gateway {
+/** `webDir`: the built web client (default dist/web; tests pass their own build). */
+export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir = DEFAULT_WEB_DIR): Gateway {
   const app = new Koa({ proxy: s.config.trustProxy, keys: s.config.secrets.cookieKeys });
   const https = s.config.baseUrl.startsWith('https://');
   const routes = [...allRoutes(s), ...extraRoutes];
@@ -40,12 +43,14 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = []): Gatewa
   // Without allowed origins CORS has nothing to answer: no middleware (and no await) per request.
   if (s.config.corsOrigins.length > 0) app.use(cors({ origin: (ctx) => corsOrigin(s.config.corsOrigins, ctx), credentials: true, exposeHeaders: ['X-Request-Id', 'ETag'] }));
   app.use(errorHandler);
+  app.use(csrfProtection(s.config.corsOrigins));
   // Order matters: the MCP endpoint, then the authorization server (its matched routes end the
   // response; the rest falls through), then the REST router. No global body parser anywhere.
   mountMcp(app, s);
   mountOAuth(app, s);
   app.use(staticRoutes(router, handlers));
   app.use(router.routes());
+  app.use(webApp(webDir, https));
   app.use(notFoundOrNotAllowed(router));
   return { app, routes, router };
 }

@@ -15,6 +15,22 @@ import type { Services } from '../services.ts';
 const Email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'Invalid email address');
 const Status = z.object({ status: z.string() });
 
+const MeResponse = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  slack_title: z.string().describe('The profile field labelled Background'),
+  org_id: z.string(),
+  base_org_id: z.string(),
+  role: z.enum(['user', 'modeler', 'admin']),
+  permissions: z.array(z.string()),
+  credential: z.string(),
+  email_verified: z.boolean(),
+  mfa_enabled: z.boolean(),
+  has_password: z.boolean(),
+  default_workspace_id: z.string().nullable(),
+});
+
 export const TokenResponse = z.object({
   access_token: z.string().optional(),
   token_type: z.string(),
@@ -91,6 +107,7 @@ export function authRoutes(s: Services) {
       summary: 'The current user in the current organization',
       tags: ['auth'],
       auth: 'user',
+      response: MeResponse,
       handler: ({ principal }) => {
         const p = principal!;
         const user = getUser(s.store.db, p.userId)!;

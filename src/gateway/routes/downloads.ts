@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Principal } from '../../auth/index.ts';
 import type { AnswerLocator } from '../../chats/index.ts';
-import { CONTENT_TYPES, prepareDownload, type DownloadFormat } from '../../downloads/index.ts';
+import { CONTENT_TYPES, prepareDownload, readAnswerRows, type DownloadFormat } from '../../downloads/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import type { Services } from '../services.ts';
 import { route } from '../route.ts';
@@ -24,7 +24,7 @@ const Position = z
 
 const common = { tags: ['downloads'], auth: 'user' as const, queryCredential: 'token' as const };
 
-/** The four download routes. */
+/** The four download routes, and the rows of an answer table a page at a time. */
 export function downloadRoutes(s: Services) {
   const deps = { chats: { db: s.store.db, clock: s.clock }, data: s.data };
 
@@ -91,6 +91,23 @@ export function downloadRoutes(s: Services) {
       query: z.object({ chat_id: ChatId, df_key: DfKey, org_id: OrgId, token: Token }),
       produces: CONTENT_TYPES.xlsx,
       handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal!, environmentId, 'xlsx', query, { dfKey: query.df_key }),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/agentic/table_rows',
+      operationId: 'agentic_table_rows',
+      summary: "A window of an agentic answer table's rows (by df_key), re-run under the caller's permissions; for paged tables",
+      tags: ['downloads'],
+      auth: 'user',
+      query: z.object({
+        chat_id: ChatId,
+        df_key: DfKey,
+        offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+        limit: z.coerce.number().int().min(1).max(10_000).default(100),
+      }),
+      response: z.object({ columns: z.array(z.string()), rows: z.array(z.array(z.unknown())), offset: z.number().int(), has_more: z.boolean() }),
+      handler: ({ query, principal, environmentId }) =>
+        readAnswerRows(deps, { principal: principal!, environmentId, chatId: query.chat_id, dfKey: query.df_key, offset: query.offset, limit: query.limit }),
     }),
   ];
 }

@@ -14,7 +14,6 @@ import { dataQueryRoutes } from './data-queries.ts';
 import { environmentRoutes } from './environments.ts';
 import { healthRoutes } from './health.ts';
 import { knowledgeRoutes } from './knowledge.ts';
-import { loginPageRoutes } from './login-page.ts';
 import { mcpOAuthRoutes } from './mcp-oauth.ts';
 import { rowSecurityRoutes } from './row-security.ts';
 import { ssoRoutes } from './sso.ts';
@@ -35,7 +34,6 @@ const tables: ((s: Services) => RouteDef[])[] = [
   accountRoutes,
   workspaceRoutes,
   ssoRoutes,
-  loginPageRoutes,
   tokenRoutes,
   cliLoginRoutes,
   cliAuthorizeRoutes,
