@@ -12,4 +12,4 @@ export { readTargetTables, syncConnection, type SyncResult } from './sync/sync-c
 export { generateDemoWarehouse, DEMO_SIZE, type WarehouseSize } from './demo/generate-warehouse.ts';
 export { seedDemoWarehouse, DEMO_CONNECTION_ID } from './demo/seed-demo-warehouse.ts';
 export { createMemoryTableDocs, type MemoryTableDocs } from './table-docs-memory.ts';
-export type { EnvironmentTargets, RowFilter, SqlDialect, SyncedTable, TableDoc, TableDocColumn, TableDocsSource } from './types.ts';
+export type { DataCoverage, EnvironmentTargets, RowFilter, SqlDialect, SyncedTable, TableDoc, TableDocColumn, TableDocsSource, TableMetric } from './types.ts';

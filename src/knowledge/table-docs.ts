@@ -1,6 +1,6 @@
 // The data plane's view of table documentation (the brief's TableDocsSource), implemented over the
-// knowledge repository. Synced metadata refreshes names and types; what people wrote (descriptions,
-// synonyms, active flags, row filters, comments) is kept.
+// knowledge repository. Synced metadata refreshes names, types and the dates of the data coverage;
+// what people wrote (descriptions, synonyms, metrics, active flags, row filters, comments) is kept.
 import { hasRole, type Principal } from '../auth/index.ts';
 import { commitChanges, readFile, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
@@ -10,7 +10,7 @@ import { itemsAt } from './items.ts';
 import { KIND_DEFS, tableId } from './kinds.ts';
 import { mirrorAfterChange } from './mirror.ts';
 import { authorOf, scopeFor } from './scope.ts';
-import { TableFile } from './schemas.ts';
+import { TableFile, type DataCoverage, type Metric } from './schemas.ts';
 import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
 /** Documentation of one table with defaults applied. */
@@ -21,6 +21,8 @@ export interface TableDoc {
   description: string;
   active: boolean;
   columns: { name: string; type?: string; description?: string; synonyms: string[] }[];
+  metrics: Metric[];
+  coverage?: DataCoverage;
   row_filters: { filter: string; groups?: string[]; exempt_roles?: string[] }[];
 }
 
@@ -32,6 +34,8 @@ export interface SyncedTable {
   /** The warehouse's own comment, used only when no one has written a description. */
   description?: string;
   columns: { name: string; type: string; description?: string }[];
+  /** First and last day with data of the documented coverage column, when sync measured them. */
+  coverage?: { first: string; last: string };
 }
 
 export interface TableDocsSource {
@@ -117,8 +121,11 @@ export function mergeSynced(current: string | undefined, t: SyncedTable): string
   });
   const next: Record<string, unknown> = { ...old, connection: t.connection, schema: t.schema, name: t.name, columns };
   if (!next['description'] && t.description) next['description'] = t.description;
+  if (t.coverage) next['coverage'] = { ...(isRecord(old['coverage']) ? old['coverage'] : {}), ...t.coverage };
   return updateYaml(current, next);
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function toTableDoc(f: TableFile): TableDoc {
   return {
@@ -133,6 +140,8 @@ function toTableDoc(f: TableFile): TableDoc {
       ...(c.description !== undefined ? { description: c.description } : {}),
       synonyms: c.synonyms ?? [],
     })),
+    metrics: f.metrics ?? [],
+    ...(f.coverage ? { coverage: f.coverage } : {}),
     row_filters: (f.row_filters ?? []).map((r) => ({
       filter: r.filter,
       ...(r.groups ? { groups: r.groups } : {}),

@@ -5,6 +5,7 @@ import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import { ConnectionNotFound } from '../errors.ts';
 import type { SyncedTable } from '../types.ts';
+import { withCoverage } from './refresh-coverage.ts';
 
 export interface SyncResult {
   connection_id: string;
@@ -24,7 +25,7 @@ export async function syncConnection(
   { connectionType, connectionId, schemas }: { connectionType: string; connectionId: string; schemas?: string[] },
 ): Promise<SyncResult> {
   const target = environmentId ? (await deps.docs.targets(principal.orgId, environmentId))[connectionId] : undefined;
-  const tables = await readTargetTables(deps, principal, connectionId, target ?? {}, { connectionType, schemas });
+  const tables = await withCoverage(deps, principal, environmentId, connectionId, target ?? {}, await readTargetTables(deps, principal, connectionId, target ?? {}, { connectionType, schemas }));
   await deps.docs.writeSyncedTables(principal, environmentId, tables);
   return {
     connection_id: connectionId,

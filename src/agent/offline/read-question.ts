@@ -1,0 +1,232 @@
+// Reads a question into an Intent (intent.ts): the knowledge it mentions first, then the words around
+// those mentions ("by", "which 3", "how many", "earliest"), and last what is left over.
+import type { Aggregate, Bucket, ColumnMention, CompareOp, Group, Intent, Measure, MetricMention, ValueMention } from './intent.ts';
+import { findPeriod } from './periods.ts';
+import { findMentions, isDimension, isMeasure, isTemporal, type Mention, type Schema } from './vocabulary.ts';
+import { Marks, normalize } from './words.ts';
+
+/** Mentions of the same words: what they may mean (a column name two tables share...). */
+interface Span {
+  start: number;
+  end: number;
+  kind: Mention['kind'];
+  ms: Mention[];
+}
+
+interface Keywords {
+  top?: { dir: 'asc' | 'desc'; limit: number; end: number };
+  whichN?: number;
+  extreme?: { aggregate: 'min' | 'max'; word: string };
+  rank?: { dir: 'asc' | 'desc'; word: string };
+  bucket?: Bucket;
+  aggregate?: { aggregate: Aggregate; word: string; end: number };
+}
+
+const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
+const TOP = /\b(top|bottom|first) (\d+)\b/;
+const WHICH_N = /\b(?:which|what) (\d+)\b/;
+const EXTREME = /\b(earliest|oldest|first|most recent|latest|newest|last|recent)\b(?! \d)/;
+const RANK = /\b(most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\b/;
+const ASCENDING = /^(least|fewest|lowest|smallest|worst)$/;
+const BUCKETS: [RegExp, Bucket][] = [
+  [/\b(?:by|per|each) day\b|\bdaily\b/, 'day'],
+  [/\b(?:by|per|each) week\b|\bweekly\b/, 'week'],
+  [/\b(?:by|per|each) month\b|\bmonthly\b|\bmonth by month\b/, 'month'],
+  [/\b(?:by|per|each) quarter\b|\bquarterly\b/, 'quarter'],
+  [/\b(?:by|per|each) year\b|\byearly\b|\bannual(?:ly)?\b|\byear by year\b/, 'year'],
+];
+const AGGREGATES: [RegExp, Aggregate][] = [
+  [/\b(how many|number of|count of|count)\b/, 'count'],
+  [/\b(average|avg|mean)\b/, 'avg'],
+  [/\b(total|sum of|sum|how much)\b/, 'sum'],
+  [/\b(maximum|max)\b/, 'max'],
+  [/\b(minimum|min)\b/, 'min'],
+];
+const PRIORITY: Mention['kind'][] = ['metric', 'column', 'value', 'table'];
+const GROUP_BEFORE = /\b(by|per|for each|each|across|of each|for every)\s+$/;
+const LABEL_BEFORE = /\b(by|for each|of each|for every)\s+$/;
+const WHICH_BEFORE = /\b(which|what)(?: \d+)?(?: the)?\s+$/;
+const COMPARE_AFTER = /^\s*(?:is |was |of )?(over|above|greater than|more than|at least|under|below|less than|at most)\s+(\d+(?:\.\d+)?)/;
+
+/** The intent of one question (not yet merged with the chat's earlier questions). */
+export function readQuestion(question: string, schema: Schema, nowMs: number): Intent {
+  const text = normalize(question);
+  const marks = new Marks(text);
+  const followUp = marks.takeMatch(FOLLOW_UP) !== null;
+  const period = findPeriod(text, nowMs);
+  if (period) marks.take(...period.span);
+  const spans = spansOf(findMentions(text, schema).filter((m) => !period || m.end <= period.span[0] || m.start >= period.span[1]));
+  for (const s of spans) marks.take(s.start, s.end);
+  const kw = readKeywords(marks);
+  const used = new Set<Span>();
+  const groups = readGroups(text, spans, kw, used, marks);
+  const compares = readCompares(text, spans, marks, used);
+  const unknown: string[] = [];
+  const measure = readMeasure(text, spans, kw, groups, used, unknown);
+  const values = readValues(spans, used);
+  const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
+  periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
+  return {
+    measure: measure.measure,
+    explicit: measure.explicit,
+    groups,
+    values,
+    compares,
+    period,
+    periodColumns,
+    ranking: rankingOf(kw, groups, text, spans),
+    named: spans.filter((s) => s.kind === 'table').map((s) => s.ms.map((m) => m.table)),
+    loose: spans.filter((s) => s.kind === 'column' && !used.has(s)).map((s) => s.ms as ColumnMention[]),
+    unknown: [...marks.unknownWords(), ...unknown],
+    followUp,
+  };
+}
+
+/** Groups mentions by their words, keeping the most specific kind there (a metric over a column). */
+function spansOf(mentions: Mention[]): Span[] {
+  const spans: Span[] = [];
+  for (const m of mentions) {
+    const s = spans.find((x) => x.start === m.start && x.end === m.end);
+    if (!s) spans.push({ start: m.start, end: m.end, kind: m.kind, ms: [m] });
+    else if (PRIORITY.indexOf(m.kind) < PRIORITY.indexOf(s.kind)) Object.assign(s, { kind: m.kind, ms: [m] });
+    else if (m.kind === s.kind) s.ms.push(m);
+  }
+  return spans;
+}
+
+const columnsOf = (spans: Span[]) => spans.flatMap((s) => s.ms as ColumnMention[]);
+
+function readKeywords(marks: Marks): Keywords {
+  const kw: Keywords = {};
+  const top = marks.takeMatch(TOP);
+  if (top) kw.top = { dir: top[1] === 'bottom' ? 'asc' : 'desc', limit: Number(top[2]), end: top.index + top[0].length };
+  const which = marks.takeMatch(WHICH_N);
+  if (which) kw.whichN = Number(which[1]);
+  const extreme = marks.takeMatch(EXTREME);
+  if (extreme) kw.extreme = { aggregate: /earliest|oldest|first/.test(extreme[1]!) ? 'min' : 'max', word: extreme[1]! };
+  const rank = marks.takeMatch(RANK);
+  if (rank) kw.rank = { dir: ASCENDING.test(rank[1]!) ? 'asc' : 'desc', word: rank[1]! };
+  for (const [re, bucket] of BUCKETS) if (!kw.bucket && marks.takeMatch(re)) kw.bucket = bucket;
+  for (const [re, aggregate] of AGGREGATES) {
+    const m = kw.aggregate ? null : marks.takeMatch(re);
+    if (m) kw.aggregate = { aggregate, word: m[1]!, end: m.index + m[0].length };
+  }
+  return kw;
+}
+
+function readGroups(text: string, spans: Span[], kw: Keywords, used: Set<Span>, marks: Marks): Group[] {
+  const groups: Group[] = [];
+  const afterTop = (s: Span) => kw.top !== undefined && kw.top.end + 1 === s.start;
+  // "per" means "by" only before a column: "revenue per customer" is a ratio, and stays unknown.
+  const grouped = (before: string, re: RegExp) => {
+    const m = re.exec(before);
+    if (m) marks.take(m.index, m.index + m[0].length);
+    return m !== null;
+  };
+  let lastGroupEnd = -1;
+  for (const s of spans) {
+    const before = text.slice(0, s.start);
+    // "by channel and status": a second column after a grouped one.
+    const andAfterGroup = lastGroupEnd >= 0 && text.slice(lastGroupEnd, s.start) === ' and ';
+    if (s.kind === 'column') {
+      const columns = (s.ms as ColumnMention[]).filter((m) => isDimension(m.column));
+      if (columns.length > 0 && (grouped(before, GROUP_BEFORE) || WHICH_BEFORE.test(before) || afterTop(s) || andAfterGroup)) {
+        groups.push({ kind: 'column', columns });
+        used.add(s);
+        lastGroupEnd = s.end;
+      }
+    } else if (s.kind === 'table' && (grouped(before, LABEL_BEFORE) || WHICH_BEFORE.test(before) || afterTop(s))) {
+      groups.push({ kind: 'label', tables: s.ms.map((m) => m.table) });
+    }
+  }
+  if (kw.bucket) groups.push({ kind: 'bucket', bucket: kw.bucket });
+  return groups;
+}
+
+function readCompares(text: string, spans: Span[], marks: Marks, used: Set<Span>): Intent['compares'] {
+  const out: Intent['compares'] = [];
+  for (const s of spans) {
+    const columns = s.kind === 'column' ? (s.ms as ColumnMention[]).filter((m) => isMeasure(m.column)) : [];
+    const m = columns.length > 0 ? COMPARE_AFTER.exec(text.slice(s.end)) : null;
+    if (!m) continue;
+    const word = m[1]!;
+    const op: CompareOp = /over|above|greater|more/.test(word) ? '>' : /under|below|less/.test(word) ? '<' : word === 'at least' ? '>=' : '<=';
+    out.push({ columns, op, value: Number(m[2]) });
+    marks.take(s.end, s.end + m[0].length);
+    used.add(s);
+  }
+  return out;
+}
+
+function readValues(spans: Span[], used: Set<Span>): ValueMention[][] {
+  const byColumn = new Map<unknown, ValueMention[]>();
+  for (const s of spans.filter((x) => x.kind === 'value')) {
+    const first = s.ms[0] as ValueMention;
+    byColumn.set(first.column, [...(byColumn.get(first.column) ?? []), ...(s.ms as ValueMention[])]);
+    used.add(s);
+  }
+  return [...byColumn.values()];
+}
+
+function rankingOf(kw: Keywords, groups: Group[], text: string, spans: Span[]): Intent['ranking'] {
+  if (groups.length === 0 || groups.every((g) => g.kind === 'bucket')) return undefined;
+  // "Which country has the most ...": the first one; "which countries ...": all of them, ranked.
+  const which = spans.find((s) => WHICH_BEFORE.test(text.slice(0, s.start)));
+  const plural = which !== undefined && /s$/.test(text.slice(which.start, which.end)) && !which.ms.some((m) => m.kind === 'column' && /s$/.test(m.column.name));
+  const limit = kw.top?.limit ?? kw.whichN ?? (which && kw.rank && !plural ? 1 : undefined);
+  if (limit === undefined && !kw.rank) return undefined;
+  return { dir: kw.top?.dir ?? kw.rank?.dir ?? 'desc', ...(limit !== undefined ? { limit } : {}) };
+}
+
+/** What is measured, and whether words asked for it; words that do not fit it go to `unknown`. */
+function readMeasure(text: string, spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[]): { measure: Measure | undefined; explicit: boolean } {
+  const ranked = groups.some((g) => g.kind !== 'bucket');
+  const metrics = spans.filter((s) => s.kind === 'metric');
+  if (metrics.length > 0) {
+    metrics.forEach((s) => used.add(s));
+    const names = new Set(metrics.flatMap((s) => s.ms.map((m) => (m.kind === 'metric' ? m.metric.name : ''))));
+    if (names.size > 1) unknown.push(...[...names].slice(1));
+    // A metric is already aggregated: "average revenue" or "highest revenue" would need another grain.
+    if (kw.aggregate && kw.aggregate.aggregate !== 'sum' && kw.aggregate.aggregate !== 'count') unknown.push(kw.aggregate.word);
+    if (kw.rank && !ranked) unknown.push(kw.rank.word);
+    if (kw.extreme) unknown.push(kw.extreme.word);
+    return { measure: { kind: 'metric', metrics: metrics[0]!.ms as MetricMention[] }, explicit: true };
+  }
+  if (kw.extreme) return { measure: readExtreme(spans, kw.extreme.aggregate, used), explicit: true };
+  const measures = spans.filter((s) => s.kind === 'column' && !used.has(s) && s.ms.some((m) => m.kind === 'column' && isMeasure(m.column)));
+  const rankAggregate = kw.rank && !ranked ? rankAsAggregate(kw.rank.word) : undefined;
+  if (kw.rank && !ranked && !rankAggregate) unknown.push(kw.rank.word);
+  const countOfMeasure = kw.aggregate?.aggregate === 'count' && measures.find((s) => s.start === kw.aggregate!.end + 1);
+  // A measure named without an aggregate ("order value by channel") is added up.
+  const aggregate = countOfMeasure ? 'sum' : (kw.aggregate?.aggregate ?? rankAggregate ?? (measures.length > 0 ? 'sum' : undefined));
+  if (aggregate && aggregate !== 'count') {
+    const target = countOfMeasure || measures[0];
+    if (!target) return { measure: undefined, explicit: true };
+    used.add(target);
+    const columns = (target.ms as ColumnMention[]).filter((m) => isMeasure(m.column));
+    return { measure: { kind: 'column', aggregate, columns }, explicit: true };
+  }
+  return { measure: countTarget(text, spans, kw, groups), explicit: aggregate === 'count' };
+}
+
+const rankAsAggregate = (word: string): 'min' | 'max' | undefined => (/^(highest|largest|biggest|greatest)$/.test(word) ? 'max' : /^(lowest|smallest)$/.test(word) ? 'min' : undefined);
+
+function readExtreme(spans: Span[], aggregate: 'min' | 'max', used: Set<Span>): Measure | undefined {
+  const dates = spans.find((s) => s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)));
+  if (dates) used.add(dates);
+  const tables = spans.filter((s) => s.kind === 'table').flatMap((s) => s.ms.map((m) => m.table));
+  if (!dates && tables.length === 0) return undefined;
+  return { kind: 'extreme', aggregate, columns: dates ? (dates.ms as ColumnMention[]) : [], tables: dates ? [] : tables.slice(0, 1) };
+}
+
+/** The table counted: named right after the count words or a ranking word, else the first one named. */
+function countTarget(text: string, spans: Span[], kw: Keywords, groups: Group[]): Measure | undefined {
+  const tables = spans.filter((s) => s.kind === 'table');
+  const after = (re: RegExp) => tables.find((s) => re.test(text.slice(0, s.start)));
+  const label = groups.find((g): g is Extract<Group, { kind: 'label' }> => g.kind === 'label');
+  const chosen = after(/\b(how many|number of|count of|count)\s+(?:\S+\s+)?$/) ?? after(/\b(most|least|fewest)\s+$/) ?? tables.find((s) => !label || !s.ms.some((m) => label.tables.includes(m.table)));
+  // Counting the very rows a ranking lists ("top 10 customers") counts one per row: no measure.
+  if (chosen) return { kind: 'count', tables: chosen.ms.map((m) => m.table) };
+  const other = spans.find((s) => s.kind === 'column' || s.kind === 'value');
+  return other && kw.aggregate?.aggregate === 'count' ? { kind: 'count', tables: [other.ms[0]!.table] } : undefined;
+}
