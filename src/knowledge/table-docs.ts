@@ -10,7 +10,7 @@ import { itemsAt } from './items.ts';
 import { KIND_DEFS, tableId } from './kinds.ts';
 import { mirrorAfterChange } from './mirror.ts';
 import { authorOf, scopeFor } from './scope.ts';
-import { TableFile, type DataCoverage, type Metric } from './schemas.ts';
+import { DataCoverage, Metric, TableFile } from './schemas.ts';
 import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
 /** Documentation of one table with defaults applied. */
@@ -55,8 +55,8 @@ export function createTableDocsSource(deps: KnowledgeDeps): TableDocsSource {
       const commit = await resolveRef({ repo: scope.repo, ref: scope.branch });
       if (!commit) return [];
       return (await itemsAt(scope, commit, 'tables')).flatMap((item) => {
-        const parsed = TableFile.safeParse(item.data);
-        return parsed.success ? [toTableDoc(parsed.data)] : [];
+        const parsed = parseTableFile(item.data);
+        return parsed ? [toTableDoc(parsed)] : [];
       });
     },
     async targets(orgId, environmentId) {
@@ -123,6 +123,25 @@ export function mergeSynced(current: string | undefined, t: SyncedTable): string
   if (!next['description'] && t.description) next['description'] = t.description;
   if (t.coverage) next['coverage'] = { ...(isRecord(old['coverage']) ? old['coverage'] : {}), ...t.coverage };
   return updateYaml(current, next);
+}
+
+/**
+ * A table file as the data plane reads it. A broken metric or coverage (pushed through a git mirror)
+ * drops only itself: the table and its row filters stay in force.
+ */
+function parseTableFile(data: unknown): TableFile | undefined {
+  const whole = TableFile.safeParse(data);
+  if (whole.success) return whole.data;
+  if (!isRecord(data)) return undefined;
+  const { metrics, coverage, ...rest } = data;
+  const kept = (Array.isArray(metrics) ? metrics : []).flatMap((m) => {
+    const r = Metric.safeParse(m);
+    return r.success ? [r.data] : [];
+  });
+  const cov = DataCoverage.safeParse(coverage);
+  const retry = TableFile.safeParse(rest);
+  if (!retry.success) return undefined;
+  return { ...retry.data, metrics: kept.filter((m, i) => kept.findIndex((x) => x.name === m.name) === i), ...(cov.success ? { coverage: cov.data } : {}) };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -13,6 +13,7 @@ import {
   modelHistory,
   revertItem,
   revertModel,
+  schemas,
   setMirror,
   updateItem,
 } from '../../knowledge/index.ts';
@@ -28,7 +29,7 @@ const ItemBody = z.record(z.string(), z.unknown()).describe("The item's fields, 
 const CommitBody = z.object({ commit: z.string().regex(/^[0-9a-f]{40}$/, 'a 40-character commit id') });
 const Limit = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 const Commit = z.object({ commit: z.string(), message: z.string(), author: z.object({ name: z.string(), email: z.string() }), date: z.string(), parents: z.array(z.string()) });
-const Item = z.object({ kind: Kind, id: z.string(), path: z.string(), data: z.record(z.string(), z.unknown()).nullable(), yaml: z.string(), error: z.string().optional() });
+const Item = z.object({ kind: Kind, id: z.string(), path: z.string(), data: z.union([schemas.TableFile, z.record(z.string(), z.unknown())]).nullable().describe('The parsed file; table documentation as TableDocumentation'), yaml: z.string(), error: z.string().optional() });
 const MirrorBody = z.object({
   url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'http(s) URL of the remote repository'),
   username: z.string().max(200).optional(),
