@@ -9,15 +9,8 @@ import { OFFLINE_UNSUPPORTED } from '../../src/agent/index.ts';
 import { findUserByEmail } from '../../src/auth/index.ts';
 import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { DEMO_QUESTIONS, DEMO_QUESTIONS_NOW, type DemoQuestion, type QuestionClass } from '../helpers/demo-questions.ts';
-
-type Verdict = 'correct' | 'wrong' | 'refused';
-interface Answer {
-  status: string;
-  content: string;
-  tables: { rows: unknown[][] }[];
-  sql: { sql: string }[];
-}
+import { DEMO_QUESTIONS, DEMO_QUESTIONS_NOW, type AgentAnswer as Answer, type DemoQuestion, type QuestionClass } from '../helpers/demo-questions.ts';
+import { judge, type Verdict } from '../helpers/question-set-judge.ts';
 
 let t0: TestApp;
 let token: string;
@@ -34,19 +27,6 @@ test.before(async () => {
 });
 test.after.always(() => t0.stop());
 
-/** Numbers as numbers, compared to 1e-9 of their size: the data is not rounded anywhere. */
-const same = (a: unknown[][], b: unknown[][]) =>
-  a.length === b.length &&
-  a.every((row, i) =>
-    row.length === b[i]!.length &&
-    row.every((v, j) => {
-      const w = b[i]![j];
-      const [x, y] = [Number(v), Number(w)];
-      const numbers = v !== null && w !== null && Number.isFinite(x) && Number.isFinite(y);
-      return numbers ? Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y)) : String(v) === String(w);
-    }),
-  );
-
 async function ask(chatId: string, question: string): Promise<Answer> {
   const res = await t0.fetch('/api/agentic_with_history', {
     method: 'POST',
@@ -57,14 +37,6 @@ async function ask(chatId: string, question: string): Promise<Answer> {
   return (await res.json()) as Answer;
 }
 
-async function judge(q: DemoQuestion, a: Answer): Promise<Verdict> {
-  const refused = a.sql.length === 0 && a.content.includes(OFFLINE_UNSUPPORTED);
-  if (refused) return 'refuse' in q.expected ? 'correct' : 'refused';
-  if ('refuse' in q.expected) return 'wrong';
-  if ('noData' in q.expected) return a.sql.length === 0 && /No data for that period; the data covers 2022-01-01 to 2026-10-31/.test(a.content) ? 'correct' : 'wrong';
-  return a.tables.length === 1 && same(a.tables[0]!.rows, await expected(q.expected.sql)) ? 'correct' : 'wrong';
-}
-
 const chats = new Map<string, DemoQuestion[]>();
 DEMO_QUESTIONS.forEach((q, i) => chats.set(q.chat ?? `single-${i}`, [...(chats.get(q.chat ?? `single-${i}`) ?? []), q]));
 
@@ -73,7 +45,7 @@ for (const [chatId, questions] of chats) {
     for (const q of questions) {
       const a = await ask(chatId, q.question);
       t.is(a.status, 'completed', a.content);
-      const verdict = await judge(q, a);
+      const verdict = await judge(q, a, expected);
       verdicts.set(q, verdict);
       if (verdict === 'refused') t.log(`refused "${q.question}": ${a.content.split(OFFLINE_UNSUPPORTED)[0]}`);
       t.not(verdict, 'wrong', `"${q.question}" (${q.class}) answered wrongly:\n${a.content}\nSQL: ${a.sql.map((s) => s.sql).join('; ')}`);

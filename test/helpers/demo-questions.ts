@@ -9,6 +9,14 @@
 
 export const DEMO_QUESTIONS_NOW = Date.UTC(2026, 10, 20, 12);
 
+/** The body of POST /api/agentic_with_history, as these tests read it. */
+export interface AgentAnswer {
+  status: string;
+  content: string;
+  tables: { rows: unknown[][] }[];
+  sql: { sql: string }[];
+}
+
 export type QuestionClass = 'definitions' | 'out_of_family' | 'grouping' | 'follow_up' | 'vocabulary' | 'basics';
 
 export type Expected =
