@@ -112,6 +112,12 @@ export const DEMO_QUESTIONS: DemoQuestion[] = [
   q('How many customers are in Japan?', 'follow_up', sql("SELECT COUNT(*) FROM customers WHERE country = 'Japan'"), 'g'),
   q('and in Brazil?', 'follow_up', sql("SELECT COUNT(*) FROM customers WHERE country = 'Brazil'"), 'g'),
   q('What about Canada?', 'follow_up', sql("SELECT COUNT(*) FROM customers WHERE country = 'Canada'"), 'g'),
+  // Added after the first run, from probing the planner with questions of a second analyst.
+  q('Revenue in 2025', 'follow_up', sql(`SELECT SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${Y('order_date', 2025)}`), 'h'),
+  q('and the units?', 'follow_up', sql(`SELECT SUM(i.quantity) FROM order_items i JOIN orders o USING (order_id) WHERE ${Y('o.order_date', 2025)}`), 'h'),
+  q('And how many customers do we have?', 'follow_up', sql('SELECT COUNT(*) FROM customers'), 'h'),
+  q('Revenue by month in 2025', 'follow_up', sql(`SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${Y('order_date', 2025)} GROUP BY 1 ORDER BY 1`), 'i'),
+  q('and only on the web channel?', 'follow_up', sql(`SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND channel = 'web' AND ${Y('order_date', 2025)} GROUP BY 1 ORDER BY 1`), 'i'),
 
   // Vocabulary: words the tables do not use, dates in joined tables, first and last dates.
   q('Total sales in 2025', 'vocabulary', sql(`SELECT SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${Y('order_date', 2025)}`)),
@@ -126,6 +132,7 @@ export const DEMO_QUESTIONS: DemoQuestion[] = [
   q('When did the first customer sign up?', 'vocabulary', sql('SELECT MIN(signup_date) FROM customers')),
   q('When was the most recent order placed in France?', 'vocabulary', sql("SELECT MAX(o.order_date) FROM orders o JOIN customers c USING (customer_id) WHERE c.country = 'France'")),
   q('How many orders were placed through the mobile channel?', 'vocabulary', sql("SELECT COUNT(*) FROM orders WHERE channel = 'mobile'")),
+  q('How many customers in Germany ordered in 2025?', 'vocabulary', sql(`SELECT COUNT(DISTINCT c.customer_id) FROM customers c JOIN orders o USING (customer_id) WHERE c.country = 'Germany' AND ${Y('o.order_date', 2025)}`)),
   q('Revenue from corporate customers in 2025', 'vocabulary', sql(`SELECT SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE o.${REVENUE_ORDERS} AND c.segment = 'corporate' AND ${Y('o.order_date', 2025)}`)),
 
   // The family the offline model always answered.

@@ -9,7 +9,7 @@ import type { Period } from './periods.ts';
 import type { Plan } from './plan.ts';
 import { readQuestion } from './read-question.ts';
 import { outOfFamily, refuse, type Refusal } from './refusals.ts';
-import { resolvePlan } from './resolve-plan.ts';
+import { resolvePlan, type Resolution } from './resolve-plan.ts';
 import type { Schema } from './vocabulary.ts';
 import { normalize } from './words.ts';
 
@@ -26,27 +26,59 @@ export function planQuestion(question: string, earlier: string[], schema: Schema
   if (schema.tables.length === 0) return refuse('no_knowledge');
   const understood = understand(question, earlier.slice(-CHAIN), schema, nowMs);
   if (understood.kind === 'refuse') return understood;
-  const resolved = resolvePlan(understood.intent, schema);
+  const resolved = resolveInChat(understood, schema);
   if (!resolved.ok) return refuse('unmapped', resolved.reason);
   const coverage = checkCoverage(resolved.plan);
   if (coverage.kind === 'outside') return { kind: 'no_data', plan: resolved.plan, coverage: coverage.coverage, period: coverage.period };
   return { kind: 'plan', plan: resolved.plan, ...(coverage.kind === 'partial' ? { partial: coverage.coverage } : {}) };
 }
 
+interface Understood {
+  kind: 'intent';
+  intent: Intent;
+  /** The previous question's intent, when this one took its period and filters ("and the units?"). */
+  previous?: Intent;
+}
+
+/**
+ * Resolves the plan; a period carried over to a new measure stays only where it means the same date:
+ * after "revenue in 2025", "and the units?" keeps 2025 (units are dated by the order), "and how many
+ * customers do we have?" does not become "customers who signed up in 2025".
+ */
+function resolveInChat(u: Understood, schema: Schema): Resolution {
+  const resolved = resolvePlan(u.intent, schema);
+  if (!u.previous || !resolved.ok || u.intent.period !== u.previous.period || !u.intent.period) return resolved;
+  const before = resolvePlan(u.previous, schema);
+  if (before.ok && dateOf(before.plan) === dateOf(resolved.plan)) return resolved;
+  return resolvePlan({ ...u.intent, period: undefined, periodColumns: [] }, schema);
+}
+
+const dateOf = (plan: Plan) => {
+  const f = plan.filters.find((x) => x.kind === 'period');
+  return f ? `${f.ref.table.connection}.${f.ref.table.schema}.${f.ref.table.name}.${f.ref.column.name}` : undefined;
+};
+
 /** The intent of a question in its chat, or the refusal of it. */
-function understand(question: string, earlier: string[], schema: Schema, nowMs: number): { kind: 'intent'; intent: Intent } | Refusal {
+function understand(question: string, earlier: string[], schema: Schema, nowMs: number): Understood | Refusal {
   const family = outOfFamily(normalize(question));
   if (family) return family;
   let intent = readQuestion(question, schema, nowMs);
   if (earlier.length > 0 && isFollowUp(intent)) {
     const previous = understand(earlier.at(-1)!, earlier.slice(0, -1), schema, nowMs);
     if (previous.kind === 'refuse') return refuse('unmapped', 'it continues a question I could not answer');
-    intent = mergeIntents(previous.intent, intent);
+    const own = intent;
+    intent = mergeIntents(previous.intent, own);
+    if (own.explicit) return checked(intent, nowMs, previous.intent);
   }
+  return checked(intent, nowMs);
+}
+
+/** The intent, or its refusal when words are left over, nothing is measured, or the period is in the future. */
+function checked(intent: Intent, nowMs: number, previous?: Intent): Understood | Refusal {
   if (intent.unknown.length > 0) return refuse('unmapped', `I do not know what ${intent.unknown.map((w) => `"${w}"`).join(', ')} means here`);
   if (!intent.measure) return refuse('unmapped', 'it names nothing to count or measure');
   if (!intent.explicit && intent.groups.length === 0) return refuse('unmapped', 'it names a table but not what to count or measure');
   const today = new Date(nowMs).toISOString().slice(0, 10);
   if (intent.period && intent.period.from > today) return refuse('predictive');
-  return { kind: 'intent', intent };
+  return { kind: 'intent', intent, ...(previous ? { previous } : {}) };
 }

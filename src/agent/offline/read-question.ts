@@ -2,7 +2,7 @@
 // those mentions ("by", "which 3", "how many", "earliest"), and last what is left over.
 import type { Aggregate, Bucket, ColumnMention, CompareOp, Group, Intent, Measure, MetricMention, ValueMention } from './intent.ts';
 import { findPeriod } from './periods.ts';
-import { findMentions, isDimension, isMeasure, isTemporal, type Mention, type Schema } from './vocabulary.ts';
+import { findMentions, forms, isDimension, isMeasure, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
 
 /** Mentions of the same words: what they may mean (a column name two tables share...). */
@@ -66,6 +66,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const values = readValues(spans, used);
   const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
   periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
+  if (period && periodColumns.length === 0) periodColumns.push(...datesBefore(text, spans, period.span[0]));
   return {
     measure: measure.measure,
     explicit: measure.explicit,
@@ -95,6 +96,19 @@ function spansOf(mentions: Mention[]): Span[] {
 }
 
 const columnsOf = (spans: Span[]) => spans.flatMap((s) => s.ms as ColumnMention[]);
+
+/**
+ * "customers who ordered in 2025": the period dates the table whose verb comes right before it, by
+ * its only date. A noun does not ("revenue from customers in 2025" is revenue dated by the order).
+ */
+function datesBefore(text: string, spans: Span[], at: number): ColumnMention[] {
+  const s = spans.find((x) => x.kind === 'table' && x.end + 1 === at && !forms(x.ms[0]!.table.name).includes(text.slice(x.start, x.end)));
+  if (!s) return [];
+  return s.ms.flatMap((m) => {
+    const dates = m.table.columns.filter(isTemporal);
+    return dates.length === 1 ? [{ kind: 'column' as const, table: m.table, column: dates[0]!, start: s.start, end: s.end }] : [];
+  });
+}
 
 function readKeywords(marks: Marks): Keywords {
   const kw: Keywords = {};

@@ -50,6 +50,8 @@ export function noDataText(title: string, period: Period, coverage: CoverageDoc)
 export function explain(plan: Plan, schema: Schema, partial: CoverageDoc | undefined): string {
   const lines: string[] = [];
   if (partial) lines.push(`The data covers ${partial.first} to ${partial.last}, so this period is only partly covered.`);
+  const period = plan.filters.find((f) => f.kind === 'period');
+  if (period) lines.push(`The period applies to ${period.ref.table.name}.${period.ref.column.name}.`);
   const metric = metricOf(plan);
   if (metric) {
     const how = [metric.expression, metric.filter ? `where ${metric.filter}` : '', metric.time_column ? `dated by ${metric.time_column}` : ''].filter(Boolean).join(' ');
