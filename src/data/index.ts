@@ -9,6 +9,7 @@ export * from './connections/index.ts';
 export * from './query/index.ts';
 export { getCatalog, type Catalog } from './catalog/get-catalog.ts';
 export { readTargetTables, syncConnection, type SyncResult } from './sync/sync-connection.ts';
+export { withCoverage } from './sync/refresh-coverage.ts';
 export { generateDemoWarehouse, DEMO_SIZE, type WarehouseSize } from './demo/generate-warehouse.ts';
 export { seedDemoWarehouse, DEMO_CONNECTION_ID } from './demo/seed-demo-warehouse.ts';
 export { createMemoryTableDocs, type MemoryTableDocs } from './table-docs-memory.ts';

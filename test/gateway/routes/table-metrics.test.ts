@@ -61,14 +61,27 @@ test.serial('the OpenAPI document describes metrics and coverage', async (t) => 
   t.regex(JSON.stringify(item), /"title":"TableDocumentation"/);
 });
 
-test.serial('a metadata sync refreshes the coverage from the warehouse and keeps the metrics', async (t) => {
-  const res = await call(t0, 'POST', '/api/sync/duckdb/demo_warehouse', { token: admin, body: {} });
-  t.is(res.status, 200);
+async function measuredCoverage(): Promise<[string, string]> {
   const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', 'demo.duckdb'), { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
   const [first, last] = ((await conn.runAndReadAll('SELECT MIN(order_date)::VARCHAR, MAX(order_date)::VARCHAR FROM orders')).getRowsJson() as string[][])[0]!;
   conn.closeSync();
   instance.closeSync();
+  return [first!, last!];
+}
+
+test.serial('an environment’s sync from its target refreshes the coverage there', async (t) => {
+  const env = (await call(t0, 'POST', '/api/environments', { token: modeler, body: { name: 'Dev target', color: '#112233' } })).body.id as string;
+  t.is((await call(t0, 'PUT', `/api/environments/${env}/targets`, { token: modeler, body: { targets: { demo_warehouse: { schema: 'main' } } } })).status, 200);
+  t.is((await call(t0, 'POST', `/api/environments/${env}/sync_target`, { token: modeler, body: {} })).status, 200);
+  const [first, last] = await measuredCoverage();
+  t.deepEqual((await call(t0, 'GET', ORDERS, { token: modeler, env })).body.data.coverage, { column: 'order_date', first, last });
+});
+
+test.serial('a metadata sync refreshes the coverage from the warehouse and keeps the metrics', async (t) => {
+  const res = await call(t0, 'POST', '/api/sync/duckdb/demo_warehouse', { token: admin, body: {} });
+  t.is(res.status, 200);
+  const [first, last] = await measuredCoverage();
   const data = await ordersData();
   t.deepEqual(data.coverage, { column: 'order_date', first, last });
   t.deepEqual(data.metrics.map((m) => m['name']), ['revenue', 'order_count', 'average_order_value']);
