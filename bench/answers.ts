@@ -54,7 +54,7 @@ export async function run(): Promise<void> {
   try {
     t0.clock.set(DEMO_QUESTIONS_NOW);
     const admin = t0.session(findUserByEmail(t0.app.services.store.db, 'admin@demo.sextant.local')!, DEMO_ORG_ID);
-    const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', 'demo.duckdb'), { access_mode: 'READ_ONLY' });
+    const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
     const conn = await instance.connect();
     const expected = async (sql: string) => (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][];
     console.log(`demo warehouse with ${ORDERS} orders, ${DEMO_QUESTIONS.length} questions`);

@@ -63,8 +63,9 @@ function measuredProcess(pid: number): Measured {
 export async function benchEndpoint(rows: number, query: string, measured: Measured): Promise<RawMeasure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'sextant-bench-endpoint-'));
   const root = join(dir, 'warehouse');
-  mkdirSync(root);
-  const file = join(root, 'wh.duckdb');
+  // The organization's own folder under the warehouse root, where its connection path resolves.
+  mkdirSync(join(root, 'bench'), { recursive: true });
+  const file = join(root, 'bench', 'wh.duckdb');
   const setup = await DuckDBInstance.create(file);
   const sc = await setup.connect();
   await sc.run(`CREATE TABLE orders AS ${query}`);

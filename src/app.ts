@@ -8,7 +8,7 @@ import { openDuckDbSql } from './data/guard/index.ts';
 import { readTargetTables, withCoverage } from './data/index.ts';
 import type { TableDocsSource } from './data/types.ts';
 import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
-import { seedDemo } from './demo/seed-demo.ts';
+import { confineLegacyWarehouseFiles, seedDemo } from './demo/seed-demo.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createOAuthServer } from './gateway/oauth/create-provider.ts';
 import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
@@ -119,6 +119,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
   const services: Services = { ...core, agent, agentPorts, mcp };
+  confineLegacyWarehouseFiles(services);
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
   // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.

@@ -2,7 +2,7 @@
 // secrets that are not set are generated once and kept in the data directory, with a warning.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -137,6 +137,19 @@ const envSchema = z.object({
 
 const truthy = (v: string) => v === 'true' || v === '1';
 
+/**
+ * The warehouse roots, resolved and deduplicated. Nested roots are refused: an organization's folder
+ * in the inner root (`<outer>/<org_a>/<org_b>/`) would lie inside another organization's folder.
+ */
+function warehouseRoots(value: string, dataDir: string): string[] {
+  const roots = [...new Set(value.split(',').map((p) => p.trim()).filter(Boolean).map((p) => resolve(dataDir, p)))];
+  for (const inner of roots) {
+    const outer = roots.find((r) => r !== inner && (inner + sep).startsWith(r.endsWith(sep) ? r : r + sep));
+    if (outer) throw new Error(`Invalid configuration:\n  SEXTANT_WAREHOUSE_ROOTS: ${inner} lies inside ${outer}; warehouse roots must not nest`);
+  }
+  return roots;
+}
+
 /** Reads and validates the environment; throws with every bad variable named. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -177,11 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     data: {
       queryRowLimit: e.SEXTANT_QUERY_ROW_LIMIT,
       queryTimeoutMs: e.SEXTANT_QUERY_TIMEOUT_MS,
-      warehouseRoots: (e.SEXTANT_WAREHOUSE_ROOTS ?? join(dataDir, 'warehouse'))
-        .split(',')
-        .map((p) => p.trim())
-        .filter(Boolean)
-        .map((p) => resolve(dataDir, p)),
+      warehouseRoots: warehouseRoots(e.SEXTANT_WAREHOUSE_ROOTS ?? join(dataDir, 'warehouse'), dataDir),
       demoWarehouseOrders: e.SEXTANT_DEMO_WAREHOUSE_ORDERS,
     },
     secrets,

@@ -55,3 +55,12 @@ test('a non-https public base URL produces a warning', (t) => {
   const c = loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_BASE_URL: 'http://sextant.example.com' });
   t.true(c.warnings.some((w) => w.includes('not https')));
 });
+
+test('warehouse roots resolve against the data directory, once each, and may not nest', (t) => {
+  const dir = tempDir();
+  t.deepEqual(loadConfig({ SEXTANT_DATA_DIR: dir, SEXTANT_WAREHOUSE_ROOTS: 'a, /srv/wh ,a,/srv/wh2' }).data.warehouseRoots, [join(dir, 'a'), '/srv/wh', '/srv/wh2']);
+  // An organization's folder in the inner root would lie inside another organization's folder of the outer one.
+  for (const roots of ['/srv/wh,/srv/wh/org_a', '/srv/wh/x,/srv/wh', `${dir},warehouse`]) {
+    t.throws(() => loadConfig({ SEXTANT_DATA_DIR: dir, SEXTANT_WAREHOUSE_ROOTS: roots }), { message: /SEXTANT_WAREHOUSE_ROOTS: .* lies inside .*must not nest/ }, roots);
+  }
+});

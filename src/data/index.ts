@@ -12,5 +12,6 @@ export { readTargetTables, syncConnection, type SyncResult } from './sync/sync-c
 export { withCoverage } from './sync/refresh-coverage.ts';
 export { generateDemoWarehouse, DEMO_SIZE, type WarehouseSize } from './demo/generate-warehouse.ts';
 export { seedDemoWarehouse, DEMO_CONNECTION_ID } from './demo/seed-demo-warehouse.ts';
+export { moveDemoWarehouse } from './demo/move-demo-warehouse.ts';
 export { createMemoryTableDocs, type MemoryTableDocs } from './table-docs-memory.ts';
 export type { DataCoverage, EnvironmentTargets, RowFilter, SqlDialect, SyncedTable, TableDoc, TableDocColumn, TableDocsSource, TableMetric } from './types.ts';

@@ -2,7 +2,7 @@
 // are in the README and are for local trials only.
 import { fileURLToPath } from 'node:url';
 import { createOrganization, createUser, findUserByEmail, getOrganization, setMembership, type Role } from '../auth/index.ts';
-import { seedDemoWarehouse } from '../data/demo/seed-demo-warehouse.ts';
+import { moveDemoWarehouse, seedDemoWarehouse, warnUnconfinedConnections } from '../data/index.ts';
 import type { Services } from '../gateway/services.ts';
 import { seedKnowledge } from '../knowledge/index.ts';
 import { hashPassword } from '../security/index.ts';
@@ -24,11 +24,18 @@ type SeedServices = Pick<Services, 'store' | 'clock' | 'log' | 'knowledge' | 'co
 export async function seedDemo(s: SeedServices): Promise<void> {
   await seedDemoOrg(s);
   await seedDemoKnowledge(s);
-  const { dataDir, data } = s.config;
-  await seedDemoWarehouse(
-    { db: s.store.db, clock: s.clock, secretBox: s.secretBox, log: s.log, dataDir, fileRoots: data.warehouseRoots, orders: data.demoWarehouseOrders },
-    DEMO_ORG_ID,
-  );
+  const { data } = s.config;
+  await seedDemoWarehouse({ db: s.store.db, clock: s.clock, secretBox: s.secretBox, log: s.log, fileRoots: data.warehouseRoots, orders: data.demoWarehouseOrders }, DEMO_ORG_ID);
+}
+
+/**
+ * Runs at every start, seeding or not, for installations from before per-organization warehouse
+ * folders: the demo warehouse moves into the demo organization's folder; other connections naming a
+ * shared file are listed in the log (they are refused until an operator moves the file).
+ */
+export function confineLegacyWarehouseFiles(s: Pick<Services, 'store' | 'clock' | 'log' | 'config'>): void {
+  moveDemoWarehouse({ db: s.store.db, clock: s.clock, log: s.log, fileRoots: s.config.data.warehouseRoots }, DEMO_ORG_ID);
+  warnUnconfinedConnections(s.store.db, s.config.data.warehouseRoots, s.log);
 }
 
 async function seedDemoKnowledge(s: SeedServices): Promise<void> {

@@ -66,7 +66,7 @@ test.serial('the metric leads the model to its filter, and the governed query gi
   t.is(answer.sql.length, 1);
   t.true(answer.sql[0]!.ok);
   t.regex(answer.sql[0]!.sql, /status IN \('completed', 'shipped'\)/);
-  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', 'demo.duckdb'), { access_mode: 'READ_ONLY' });
+  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
   const expected = ((await conn.runAndReadAll("SELECT SUM(total_amount) FROM orders WHERE status IN ('completed', 'shipped') AND year(order_date) = 2025")).getRowsJson() as unknown[][])[0]?.[0];
   conn.closeSync();
@@ -79,7 +79,7 @@ test.serial('what the model writes still passes the SQL guard: a DELETE is refus
   t.deepEqual(answer.sql.map((s) => s.ok), [false]);
   const toolMessage = (llm.requests.at(-1)!.body['messages'] as Msg[]).filter((m) => m.role === 'tool').at(-1)!;
   t.regex(String(toolMessage.content), /QUERY_REFUSED/);
-  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', 'demo.duckdb'), { access_mode: 'READ_ONLY' });
+  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
   const cancelled = ((await conn.runAndReadAll("SELECT count(*) FROM orders WHERE status = 'cancelled'")).getRowsJson() as unknown[][])[0]?.[0];
   conn.closeSync();

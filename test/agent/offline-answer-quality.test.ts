@@ -21,7 +21,7 @@ test.before(async () => {
   const { db } = t0.app.services.store;
   analyst = t0.session(findUserByEmail(db, 'analyst@demo.sextant.local')!, DEMO_ORG_ID);
   modeler = t0.session(findUserByEmail(db, 'modeler@demo.sextant.local')!, DEMO_ORG_ID);
-  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', 'demo.duckdb'), { access_mode: 'READ_ONLY' });
+  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
   conn = await instance.connect();
 });
 test.after.always(() => t0.stop());

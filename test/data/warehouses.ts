@@ -3,9 +3,9 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import type { ConnectionSettings } from '../../src/data/drivers/driver.ts';
 
@@ -21,6 +21,14 @@ const ci = process.env['CI'] === 'true';
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'sextant-wh-'));
+}
+
+/** Copies `from` to `<root>/<orgId>/<name>`: where the organization's connection path `name` resolves. */
+export function placeOrgFile(root: string, orgId: string, name: string, from: string): string {
+  const to = join(root, orgId, name);
+  mkdirSync(dirname(to), { recursive: true });
+  copyFileSync(from, to);
+  return to;
 }
 
 /** A DuckDB file with the fixture. */

@@ -1,14 +1,12 @@
 import test from 'ava';
 import ExcelJS from 'exceljs';
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Principal, UserRow } from '../../src/auth/index.ts';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
 import { setUserAttributes } from '../../src/data/rls/index.ts';
 import type { TableDoc } from '../../src/data/types.ts';
 import { prepareDownload } from '../../src/downloads/index.ts';
-import { duckdbFixture, sqliteFixture, tempDir } from '../data/warehouses.ts';
+import { duckdbFixture, placeOrgFile, sqliteFixture, tempDir } from '../data/warehouses.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { client, deps, principalOf, seedChat } from '../helpers/chats.ts';
 
@@ -37,8 +35,9 @@ const answerData = {
 
 test.before(async () => {
   const root = tempDir();
-  copyFileSync((await duckdbFixture()).path!, join(root, 'wh.duckdb'));
-  copyFileSync(sqliteFixture().path!, join(root, 'lite.sqlite'));
+  const duck = (await duckdbFixture()).path!;
+  for (const o of [org, otherOrg]) placeOrgFile(root, o, 'wh.duckdb', duck);
+  placeOrgFile(root, org, 'lite.sqlite', sqliteFixture().path!);
   const docs = createMemoryTableDocs();
   t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root }, { tableDocs: docs });
   t0.org(org);

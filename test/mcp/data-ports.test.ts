@@ -2,19 +2,17 @@ import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { principalFor } from '../../src/auth/index.ts';
 import { createConnection } from '../../src/data/connections/index.ts';
 import { createItem } from '../../src/knowledge/index.ts';
-import { duckdbFixture, tempDir } from '../data/warehouses.ts';
+import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 // The real data plane behind the MCP tools: no fake ports here.
 let t0: TestApp;
 test.before(async () => {
   const root = tempDir();
-  copyFileSync((await duckdbFixture()).path!, join(root, 'wh.duckdb'));
+  placeOrgFile(root, 'alpha', 'wh.duckdb', (await duckdbFixture()).path!);
   t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root });
   const s = t0.app.services;
   const admin = t0.user({ orgId: t0.org('alpha'), role: 'admin' });

@@ -1,6 +1,5 @@
 // Warehouse connections of an organization. Secrets (the password) are sealed with the one secret
 // box and never leave this module except to open a driver.
-import { isAbsolute, relative, resolve } from 'node:path';
 import type { Clock } from '../../clock.ts';
 import { Conflict, ValidationFailed } from '../../errors.ts';
 import type { SecretBox } from '../../security/index.ts';
@@ -8,6 +7,7 @@ import type { Db } from '../../store/index.ts';
 import type { ConnectionSettings } from '../drivers/driver.ts';
 import { DRIVERS, type ConnectionType } from '../drivers/registry.ts';
 import { ConnectionNotFound } from '../errors.ts';
+import { confineWarehousePath } from './confine-path.ts';
 
 /** Non-secret settings as the API shows them. */
 export type PublicSettings = Omit<ConnectionSettings, 'password'>;
@@ -47,7 +47,7 @@ export interface ConnectionDeps {
   db: Db;
   clock: Clock;
   secretBox: SecretBox;
-  /** Folders DuckDB and SQLite files may live in; relative paths resolve against the first. */
+  /** Roots of the organizations' warehouse folders (`<root>/<org_id>/`); relative paths resolve there. */
   fileRoots: string[];
 }
 
@@ -67,22 +67,13 @@ function getRow(db: Db, orgId: string, id: string): Row {
   return row;
 }
 
-/** Checks the settings a type needs and confines file paths to the configured roots. */
-function normalize(deps: ConnectionDeps, input: Pick<ConnectionInput, 'type' | 'settings'>): PublicSettings {
+/** Checks the settings a type needs and confines file paths to the organization's warehouse folders. */
+function normalize(deps: ConnectionDeps, orgId: string, input: Pick<ConnectionInput, 'type' | 'settings'>): PublicSettings {
   const s = { ...input.settings };
-  const bad = (field: string, msg: string) => new ValidationFailed([{ loc: ['body', 'settings', field], msg, type: 'value_error' }]);
   if (DRIVERS[input.type].kind === 'file') {
-    if (!s.path) throw bad('path', 'Field required for file warehouses');
-    const root = deps.fileRoots[0] ?? '.';
-    const full = isAbsolute(s.path) ? resolve(s.path) : resolve(root, s.path);
-    const inside = deps.fileRoots.some((r) => {
-      const rel = relative(resolve(r), full);
-      return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-    });
-    if (!inside) throw bad('path', 'The file must be inside a configured warehouse folder (SEXTANT_WAREHOUSE_ROOTS)');
-    s.path = full;
+    s.path = confineWarehousePath(deps.fileRoots, orgId, s.path);
   } else if (!s.host) {
-    throw bad('host', 'Field required for server warehouses');
+    throw new ValidationFailed([{ loc: ['body', 'settings', 'host'], msg: 'Field required for server warehouses', type: 'value_error' }]);
   }
   return s;
 }
@@ -99,7 +90,7 @@ export function getConnection(db: Db, orgId: string, id: string): ConnectionView
 
 /** Creates a connection; the id defaults to a slug of the name. */
 export function createConnection(deps: ConnectionDeps, orgId: string, userId: string | null, input: ConnectionInput): ConnectionView {
-  const settings = normalize(deps, input);
+  const settings = normalize(deps, orgId, input);
   const id = input.id ?? (input.name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'connection');
   const now = deps.clock.now();
   const sealed = input.password ? deps.secretBox.seal(JSON.stringify({ password: input.password })) : null;
@@ -121,7 +112,7 @@ export function updateConnection(
   patch: { name?: string; settings?: PublicSettings; password?: string | null },
 ): ConnectionView {
   const row = getRow(deps.db, orgId, id);
-  const settings = patch.settings ? normalize(deps, { type: row.type, settings: patch.settings }) : (JSON.parse(row.settings) as PublicSettings);
+  const settings = patch.settings ? normalize(deps, orgId, { type: row.type, settings: patch.settings }) : (JSON.parse(row.settings) as PublicSettings);
   const sealed =
     patch.password === undefined ? row.secret_sealed : patch.password === null ? null : deps.secretBox.seal(JSON.stringify({ password: patch.password }));
   deps.db

@@ -11,3 +11,5 @@ export {
   type PublicSettings,
 } from './connections.ts';
 export { openConnection, testConnection, type ConnectionTestResult } from './open-connection.ts';
+export { confineWarehousePath, orgWarehouseFolders, resolveWarehouseFile, WarehousePathRefused, type PathRefusal } from './confine-path.ts';
+export { listUnconfinedConnections, warnUnconfinedConnections, type UnconfinedConnection } from './unconfined-files.ts';

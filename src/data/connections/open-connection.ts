@@ -1,16 +1,16 @@
 // Opens a driver for a stored connection, and the admin "test connection" check.
 import type { Driver, DriverContext } from '../drivers/driver.ts';
 import { DRIVERS } from '../drivers/registry.ts';
+import { resolveWarehouseFile } from './confine-path.ts';
 import { connectionSecrets, type ConnectionDeps, type ConnectionView } from './connections.ts';
 
+type OpenDeps = Pick<ConnectionDeps, 'db' | 'secretBox' | 'fileRoots'> & { statementTimeoutMs?: number };
+
 /** Opens a driver for one of the organization's connections; the caller closes it. */
-export async function openConnection(
-  deps: Pick<ConnectionDeps, 'db' | 'secretBox'> & { statementTimeoutMs?: number },
-  orgId: string,
-  id: string,
-  ctx: DriverContext = {},
-): Promise<{ driver: Driver; connection: ConnectionView }> {
+export async function openConnection(deps: OpenDeps, orgId: string, id: string, ctx: DriverContext = {}): Promise<{ driver: Driver; connection: ConnectionView }> {
   const { view, settings } = connectionSecrets(deps, orgId, id);
+  // The file is checked again now, links resolved: it may have changed on disk since it was saved.
+  if (DRIVERS[view.type].kind === 'file') settings.path = resolveWarehouseFile(deps.fileRoots, orgId, settings.path);
   const driver = await DRIVERS[view.type].open({ statementTimeoutMs: deps.statementTimeoutMs, ...settings }, ctx);
   return { driver, connection: view };
 }
@@ -24,7 +24,7 @@ export interface ConnectionTestResult {
 }
 
 /** Connects, pings and counts tables; failures come back as a value, not an error. */
-export async function testConnection(deps: Pick<ConnectionDeps, 'db' | 'secretBox'>, orgId: string, id: string): Promise<ConnectionTestResult> {
+export async function testConnection(deps: OpenDeps, orgId: string, id: string): Promise<ConnectionTestResult> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   let driver: Driver | undefined;

@@ -1,6 +1,7 @@
 // Runs one SELECT over a session's uploaded data files in a locked-down, throwaway DuckDB: in memory,
 // no extension loading, files readable only inside the session folder, configuration locked.
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { DuckDBInstance, StatementType, type DuckDBConnection } from '@duckdb/node-api';
 import { serializeSelect } from '../duckdb-select-tree.ts';
@@ -44,11 +45,18 @@ export interface UploadQueryOptions {
 /** Runs one SELECT over the data files of `sessionDir` (each file is a table named after it). */
 export async function queryUploads(sessionDir: string, sql: string, options: UploadQueryOptions = {}): Promise<UploadQueryResult> {
   const { maxRows = 10_000, timeoutMs = 30_000, memoryLimit = '512MB', maxXlsxBytes = 20 * 1024 * 1024 } = options;
+  // DuckDB's temp folder stays readable when external access is off, and its default (`.tmp` in the
+  // working directory) is shared by every session of the process: each query gets its own.
+  const spill = await mkdtemp(join(tmpdir(), 'sextant-uploads-'));
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
     memory_limit: memoryLimit,
     threads: '2',
+    temp_directory: spill,
+  }).catch(async (err: unknown) => {
+    await rm(spill, { recursive: true, force: true });
+    throw err;
   });
   const conn = await instance.connect();
   const timer = setTimeout(() => conn.interrupt(), timeoutMs);
@@ -76,6 +84,7 @@ export async function queryUploads(sessionDir: string, sql: string, options: Upl
     clearTimeout(timer);
     conn.closeSync();
     instance.closeSync();
+    await rm(spill, { recursive: true, force: true });
   }
 }
 

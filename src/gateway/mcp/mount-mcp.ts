@@ -9,14 +9,16 @@ import type { Context, Next } from 'koa';
 import { Forbidden } from '../../errors.ts';
 import type { Principal } from '../../auth/index.ts';
 import type { Logger } from '../../log.ts';
-import { bodyParser } from '../body.ts';
 import { writeError } from '../error-handler.ts';
 import type { Services } from '../services.ts';
 import { mcpCaller, mcpChallenge, type McpCaller } from './mcp-auth.ts';
+import { readJsonRpcBody, type JsonRpcRefusal } from './read-json-rpc-body.ts';
 
 export { McpAccessRefused } from './mcp-auth.ts';
 
 export const MCP_PATH = '/ai/mcp';
+/** The SDK's own default cap on a request body. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** What the factory needs about the caller, keyed by the request's own AuthInfo (passed through by the SDK). */
 interface Caller {
@@ -49,7 +51,6 @@ async function createServe(s: Services, callers: WeakMap<AuthInfo, Caller>): Pro
 
 /** Mounts `/ai/mcp` ahead of the REST router. */
 export function mountMcp(app: Koa, s: Services): void {
-  const parse = bodyParser('json', { jsonBytes: 4 * 1024 * 1024, multipartFileBytes: 0 });
   const callers = new WeakMap<AuthInfo, Caller>();
   let serve: Promise<Serve> | undefined;
   app.use(async function mcpEndpoint(ctx: Context, next: Next) {
@@ -71,12 +72,15 @@ export function mountMcp(app: Koa, s: Services): void {
     ctx.state.principal = principal;
     if (ctx.method !== 'POST') {
       // Stateless server: no standalone GET stream and no sessions to DELETE.
-      ctx.status = 405;
       ctx.set('Allow', 'POST');
-      ctx.body = { detail: 'Method Not Allowed' };
+      jsonRpcError(ctx, { status: 405, code: -32000, message: 'Method Not Allowed: this endpoint takes POST only' });
       return;
     }
-    await parse(ctx);
+    const body = await readJsonRpcBody(ctx.req, { isJson: mediaType(ctx.get('Content-Type')) === 'application/json', maxBytes: MAX_BODY_BYTES });
+    if (!body.ok) {
+      jsonRpcError(ctx, body);
+      return;
+    }
     // Tool calls log with the request id, the user, the organization and how they connected.
     const log = (ctx.state.log ?? s.log).child({ user_id: principal.userId, org_id: principal.orgId, credential: principal.credential, client_id: caller.clientId });
     const auth: AuthInfo = { token: caller.token, clientId: caller.clientId, scopes: principal.scopes, resource: new URL(`${s.config.baseUrl}${MCP_PATH}`) };
@@ -86,8 +90,19 @@ export function mountMcp(app: Koa, s: Services): void {
     // From here the SDK writes the response (JSON or a request-scoped SSE stream) to ctx.res itself.
     const handle = await (serve ??= createServe(s, callers));
     ctx.respond = false;
-    await handle(ctx.req, ctx.res, ctx.request.body);
+    await handle(ctx.req, ctx.res, body.value);
   });
+}
+
+/** Past the credential check this endpoint speaks JSON-RPC, also when it refuses (never the REST error shape). */
+function jsonRpcError(ctx: Context, e: JsonRpcRefusal): void {
+  ctx.status = e.status;
+  ctx.body = { jsonrpc: '2.0', error: { code: e.code, message: e.message }, id: null };
+}
+
+/** `application/json` of `application/json; charset=utf-8`: the media type without parameters, lower case. */
+function mediaType(header: string): string {
+  return (header.split(';')[0] ?? '').trim().toLowerCase();
 }
 
 /** No Origin (non-browser clients), the service's own origin, or a configured CORS origin. */

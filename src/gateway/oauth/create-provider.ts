@@ -65,6 +65,8 @@ async function buildProvider({ config, clock, store, secretBox, log }: OAuthDeps
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     },
+    // OAuth 2.1: the authorization code is the only response type; implicit and hybrid flows are gone.
+    responseTypes: ['code'],
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
@@ -92,7 +94,7 @@ async function buildProvider({ config, clock, store, secretBox, log }: OAuthDeps
     extraClientMetadata: {
       properties: ['urn:sextant:redirect-policy'],
       validator: (ctx, _key, _value, metadata) => {
-        const violation = redirectPolicyViolation(ctx, metadata);
+        const violation = flowViolation(metadata) ?? redirectPolicyViolation(ctx, metadata);
         if (violation) throw new errors.InvalidClientMetadata(violation);
       },
     },
@@ -136,6 +138,27 @@ function redirectPolicyViolation(ctx: KoaContextWithOIDC | undefined, metadata: 
   if (!ctx) return undefined;
   const bad = (metadata.redirect_uris ?? []).find((uri) => !redirectAllowed(uri, metadata.application_type === 'native'));
   return bad === undefined ? undefined : `redirect_uris must use https, http on a loopback address, or a private-use scheme for native apps: ${bad}`;
+}
+
+/** Grant types a client may register: the code flow and its refresh; nothing without a user or a code. */
+const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+
+/**
+ * OAuth 2.1 flows only, checked on the metadata as sent: the provider would quietly drop a lone
+ * `implicit` grant (and register the client anyway) where the client must learn it is not offered.
+ * Also for client metadata documents (no `ctx`); stored clients hold the provider's normalized
+ * metadata, which passes.
+ */
+function flowViolation(metadata: ClientMetadata): string | undefined {
+  const grants: unknown = metadata.grant_types;
+  const responses: unknown = metadata.response_types;
+  if (grants !== undefined && (!Array.isArray(grants) || grants.some((g) => !GRANT_TYPES.has(g as string)))) {
+    return 'grant_types may only hold authorization_code and refresh_token (OAuth 2.1: the authorization code flow with PKCE)';
+  }
+  if (responses !== undefined && (!Array.isArray(responses) || responses.some((r) => r !== 'code'))) {
+    return 'response_types may only hold code (OAuth 2.1: no implicit or hybrid flows)';
+  }
+  return undefined;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);

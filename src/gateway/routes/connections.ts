@@ -11,7 +11,7 @@ const Settings = z
     port: z.number().int().min(1).max(65535).optional(),
     database: z.string().min(1).max(255).optional(),
     user: z.string().min(1).max(255).optional(),
-    path: z.string().min(1).max(1024).optional(),
+    path: z.string().min(1).max(1024).optional().describe("DuckDB and SQLite: the file, relative to the organization's folder under a warehouse root (`<root>/<org_id>/`)"),
     schema: z.string().min(1).max(255).optional(),
     ssl: z.boolean().optional(),
     statementTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),

@@ -54,7 +54,7 @@ test('seeding the demo creates the demo_warehouse connection once, and it answer
   const app = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500' });
   try {
     const s = app.app.services;
-    t.true(existsSync(join(app.config.dataDir, 'warehouse', 'demo.duckdb')));
+    t.true(existsSync(join(app.config.dataDir, 'warehouse', 'demo', 'demo.duckdb')), "in the demo organization's own folder");
     const { seedDemo } = await import('../../../src/demo/seed-demo.ts');
     await seedDemo(s);
     const rows = s.store.db.prepare("SELECT id, type FROM connections WHERE org_id = 'demo'").all();

@@ -1,16 +1,16 @@
 import test from 'ava';
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { principalFor, getUser } from '../../../src/auth/index.ts';
 import { createConnection } from '../../../src/data/connections/index.ts';
 import { streamQuery } from '../../../src/data/query/index.ts';
-import { duckdbFixture, tempDir } from '../warehouses.ts';
+import { duckdbFixture, placeOrgFile, tempDir } from '../warehouses.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 let t0: TestApp;
+let root: string;
+let fixture: string;
 test.before(async () => {
-  const root = tempDir();
-  copyFileSync((await duckdbFixture(['CREATE TABLE big AS SELECT range AS id FROM range(25000)'])).path!, join(root, 'wh.duckdb'));
+  root = tempDir();
+  fixture = (await duckdbFixture(['CREATE TABLE big AS SELECT range AS id FROM range(25000)'])).path!;
   t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root });
 });
 test.after.always(() => t0.stop());
@@ -18,6 +18,7 @@ test.after.always(() => t0.stop());
 test('exports stream every row in batches without the default limit, and the log is written when iteration ends', async (t) => {
   const s = t0.app.services;
   const org = t0.org();
+  placeOrgFile(root, org, 'wh.duckdb', fixture);
   const u = t0.user({ orgId: org, role: 'admin' });
   createConnection({ db: s.store.db, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots }, org, u.id, {
     id: 'wh',
@@ -45,6 +46,7 @@ test('exports stream every row in batches without the default limit, and the log
 test('stopping early closes the session and logs the rows read', async (t) => {
   const s = t0.app.services;
   const org = t0.org();
+  placeOrgFile(root, org, 'wh.duckdb', fixture);
   const u = t0.user({ orgId: org, role: 'admin' });
   createConnection({ db: s.store.db, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots }, org, u.id, {
     id: 'wh',

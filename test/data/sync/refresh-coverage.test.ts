@@ -1,14 +1,12 @@
 // Metadata sync measures the data coverage of documented tables on every dialect, quoting hostile
 // table names, and only where the documentation asks for it.
 import test from 'ava';
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createConnection } from '../../../src/data/connections/index.ts';
 import type { ConnectionSettings } from '../../../src/data/drivers/driver.ts';
 import { createMemoryTableDocs } from '../../../src/data/table-docs-memory.ts';
 import type { TableDoc } from '../../../src/data/types.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { duckdbFixture, mysqlFixture, postgresFixture, SKIP_MYSQL, SKIP_PG, sqliteFixture, tempDir } from '../warehouses.ts';
+import { duckdbFixture, mysqlFixture, placeOrgFile, postgresFixture, SKIP_MYSQL, SKIP_PG, sqliteFixture, tempDir } from '../warehouses.ts';
 
 const HOSTILE = 'odd "t"; DROP TABLE orders';
 const ansi = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -22,8 +20,10 @@ test.before(async () => {
 });
 test.after.always(() => t0.stop());
 
-async function syncWith(schema: string, type: string, settings: ConnectionSettings) {
+/** `file`: a DuckDB or SQLite fixture placed in the organization's warehouse folder. */
+async function syncWith(schema: string, type: string, settings: ConnectionSettings, file?: string) {
   const org = t0.org();
+  if (file) placeOrgFile(root, org, settings.path!, file);
   const admin = t0.user({ orgId: org, role: 'admin' });
   const s = t0.app.services;
   createConnection({ db: s.store.db, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots }, org, admin.id, { id: 'wh', name: 'wh', type: type as 'duckdb', settings });
@@ -41,16 +41,14 @@ async function syncWith(schema: string, type: string, settings: ConnectionSettin
 }
 
 test('duckdb: the coverage of documented tables is measured, hostile names quoted', async (t) => {
-  copyFileSync((await duckdbFixture(hostileSql(ansi))).path!, join(root, 'cov.duckdb'));
-  const coverage = await syncWith('main', 'duckdb', { path: 'cov.duckdb' });
+  const coverage = await syncWith('main', 'duckdb', { path: 'cov.duckdb' }, (await duckdbFixture(hostileSql(ansi))).path!);
   t.deepEqual(coverage('orders'), { column: 'order_date', first: '2024-01-02', last: '2024-05-06' });
   t.deepEqual(coverage(HOSTILE), { first: '2021-07-09', last: '2023-03-01' });
   t.deepEqual(coverage('customers'), { column: 'country', first: '2000-01-01', last: '2000-01-02' });
 });
 
 test('sqlite: the same', async (t) => {
-  copyFileSync(sqliteFixture(hostileSql(ansi)).path!, join(root, 'cov.sqlite'));
-  const coverage = await syncWith('main', 'sqlite', { path: 'cov.sqlite' });
+  const coverage = await syncWith('main', 'sqlite', { path: 'cov.sqlite' }, sqliteFixture(hostileSql(ansi)).path!);
   t.deepEqual(coverage('orders'), { column: 'order_date', first: '2024-01-02', last: '2024-05-06' });
   t.deepEqual(coverage(HOSTILE), { first: '2021-07-09', last: '2023-03-01' });
 });

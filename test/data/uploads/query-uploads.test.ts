@@ -1,7 +1,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import test from 'ava';
 import ExcelJS from 'exceljs';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryUploads, UploadQueryFailed, UploadQueryRefused } from '../../../src/data/uploads/index.ts';
@@ -125,6 +125,17 @@ test('files outside the session folder cannot be read, not even a sibling folder
   }
   await t.throwsAsync(queryUploads(dir, "SELECT * FROM read_text('/etc/hostname')"), { instanceOf: UploadQueryFailed });
   await t.throwsAsync(queryUploads(dir, "SELECT * FROM read_csv('https://example.com/x.csv')"), { instanceOf: UploadQueryFailed });
+});
+
+test("the engine's temporary folder is the query's own: DuckDB's shared default cannot be read, and the folder is gone afterwards", async (t) => {
+  // `.tmp` in the working directory is where every other DuckDB session of the process spills.
+  for (const sql of ["SELECT * FROM glob('.tmp/*')", `SELECT * FROM glob('${join(process.cwd(), '.tmp')}/*')`]) {
+    await t.throwsAsync(queryUploads(dir, sql), { instanceOf: UploadQueryFailed }, sql);
+  }
+  const r = await queryUploads(dir, "SELECT current_setting('temp_directory')");
+  const spill = String(r.rows[0]![0]);
+  t.true(spill.startsWith(join(tmpdir(), 'sextant-uploads-')), spill);
+  t.false(existsSync(spill));
 });
 
 test('files inside the session folder can be read by path too', async (t) => {

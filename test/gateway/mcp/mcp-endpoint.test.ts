@@ -43,4 +43,5 @@ test('DELETE answers 405 like GET: the server keeps no sessions', async (t) => {
   const res = await t0.fetch('/ai/mcp', { method: 'DELETE', headers: { 'X-API-KEY': t0.token(t0.user(), 'mcp') } });
   t.is(res.status, 405);
   t.is(res.headers.get('allow'), 'POST');
+  t.like(await res.json(), { jsonrpc: '2.0', error: { code: -32000 }, id: null });
 });

@@ -1,24 +1,29 @@
 import test from 'ava';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { duckdbFixture, postgresFixture, SKIP_PG, tempDir } from '../../data/warehouses.ts';
+import { duckdbFixture, placeOrgFile, postgresFixture, SKIP_PG, tempDir } from '../../data/warehouses.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 let t0: TestApp;
 let root: string;
+let fixture: string;
 test.before(async () => {
   root = tempDir();
-  mkdirSync(join(root, 'files'));
-  copyFileSync((await duckdbFixture()).path!, join(root, 'files', 'wh.duckdb'));
+  fixture = (await duckdbFixture()).path!;
   t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root });
 });
+
+/** A new organization whose warehouse folder holds `files/wh.duckdb`. */
+function orgWithFile(): string {
+  const org = t0.org();
+  placeOrgFile(root, org, 'files/wh.duckdb', fixture);
+  return org;
+}
 test.after.always(() => t0.stop());
 
 const call = (method: string, path: string, token: string, body?: unknown) =>
   t0.fetch(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
 
 test('an admin creates, lists, gets, updates, tests and deletes a connection; the password is never returned', async (t) => {
-  const org = t0.org();
+  const org = orgWithFile();
   const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
   let res = await call('POST', '/api/connections', admin, { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'files/wh.duckdb' }, password: 'hunter2' });
   t.is(res.status, 201);
@@ -92,7 +97,7 @@ test('a PostgreSQL connection tests ok against the real server', async (t) => {
 });
 
 test('connections are admin-only and scoped to the organization', async (t) => {
-  const org = t0.org();
+  const org = orgWithFile();
   const other = t0.org();
   const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
   const otherAdmin = t0.session(t0.user({ orgId: other, role: 'admin' }));

@@ -1,10 +1,8 @@
 import test from 'ava';
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createMemoryTableDocs, type MemoryTableDocs } from '../../../src/data/table-docs-memory.ts';
 import type { TableDoc } from '../../../src/data/types.ts';
 import { setUserAttributes } from '../../../src/data/rls/index.ts';
-import { duckdbFixture, tempDir } from '../../data/warehouses.ts';
+import { duckdbFixture, placeOrgFile, tempDir } from '../../data/warehouses.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 let t0: TestApp;
@@ -21,7 +19,7 @@ const DOCS: TableDoc[] = [
 test.before(async () => {
   const root = tempDir();
   const fixture = await duckdbFixture(['CREATE SCHEMA dev', 'CREATE TABLE dev.orders AS SELECT * FROM orders WHERE order_id <= 2']);
-  copyFileSync(fixture.path!, join(root, 'wh.duckdb'));
+  placeOrgFile(root, org, 'wh.duckdb', fixture.path!);
   docs = createMemoryTableDocs();
   t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root, SEXTANT_QUERY_ROW_LIMIT: '4' }, { tableDocs: docs });
   t0.org(org);

@@ -62,7 +62,7 @@ test.serial('the OpenAPI document describes metrics and coverage', async (t) => 
 });
 
 async function measuredCoverage(): Promise<[string, string]> {
-  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', 'demo.duckdb'), { access_mode: 'READ_ONLY' });
+  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
   const [first, last] = ((await conn.runAndReadAll('SELECT MIN(order_date)::VARCHAR, MAX(order_date)::VARCHAR FROM orders')).getRowsJson() as string[][])[0]!;
   conn.closeSync();
