@@ -21,7 +21,7 @@ const FILLER = new Set(
   it its this that these those we our ours us i me my you your they their them all any each every so far ever currently please
   can could would show give tell list display see find get got receive received make made bring brought generate generated
   earn earned place placed come comes came happen happened sign signed up
-  about same instead just only also again then now still overall altogether whole entire breakdown broken down split grouped
+  about same instead just only also again then now still overall altogether whole entire breakdown broken down split grouped one ones
   data figure figures`.split(/\s+/),
 );
 
