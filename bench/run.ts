@@ -11,6 +11,7 @@ const benches: Record<string, () => Promise<void>> = {
   guard: async () => (await import('./guard.ts')).run(),
   gateway: async () => (await import('./gateway.ts')).run(),
   web: async () => (await import('./web.ts')).run(),
+  answers: async () => (await import('./answers.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

@@ -5,7 +5,7 @@ import { AgentRuns, createProvider, type AgentPorts, type LlmProvider } from './
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDuckDbSql } from './data/guard/index.ts';
-import { QueryProcessPool, readTargetTables } from './data/index.ts';
+import { QueryProcessPool, readTargetTables, withCoverage } from './data/index.ts';
 import type { TableDocsSource } from './data/types.ts';
 import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
 import { confineLegacyWarehouseFiles, seedDemo } from './demo/seed-demo.ts';
@@ -121,7 +121,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   }, 1000);
   indexer.unref();
   // Environment sync_target reads the dev targets' metadata through the data plane.
-  knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(core.data, principal, connectionId, target) };
+  // Coverage columns come from production's documentation, which an environment starts from.
+  knowledge.targetSync = { readTarget: async (principal, connectionId, target) => withCoverage(core.data, principal, undefined, connectionId, target, await readTargetTables(core.data, principal, connectionId, target)) };
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));

@@ -40,9 +40,10 @@ export function buildProgram(): Command {
   program.command('login').description('sign in through the browser, or headless with --token (or $SEXTANT_TOKEN)').action(run((ctx) => login(ctx)));
   program.command('logout').description('forget the saved token').action(run((ctx) => logout(ctx)));
   program.command('status').description('show user, organization, server and environment').action(run((ctx) => status(ctx)));
-  program.command('catalog').description('connections and the most used tables').action(run((ctx) => catalog(ctx)));
-  program.command('help').description('ask a question about Sextant itself (3 to 500 characters)').argument('<question...>')
-    .action(run((ctx, words: string[]) => help(ctx, words.join(' '))));
+  program.command('catalog').description('connections and documented tables with their metrics, the most used first').action(run((ctx) => catalog(ctx)));
+  // Without a question, `sextant help` is the usage, as people expect of a `help` command.
+  program.command('help').description('ask a question about Sextant itself (3 to 500 characters); without one, print this usage').argument('[question...]')
+    .action(async (words: string[], _opts: unknown, cmd: Command) => (words.length === 0 ? void process.stdout.write(program.helpInformation()) : run((ctx, q: string[]) => help(ctx, q.join(' ')))(words, cmd)));
 
   const chats = program.command('chats').description('your chats');
   chats.command('list').description('newest first').option('--limit <n>').option('--cursor <cursor>').action(run((ctx, o: { limit?: string; cursor?: string }) => chatsList(ctx, o)));

@@ -1,6 +1,6 @@
 // The data plane's view of table documentation (the brief's TableDocsSource), implemented over the
-// knowledge repository. Synced metadata refreshes names and types; what people wrote (descriptions,
-// synonyms, active flags, row filters, comments) is kept.
+// knowledge repository. Synced metadata refreshes names, types and the dates of the data coverage;
+// what people wrote (descriptions, synonyms, metrics, active flags, row filters, comments) is kept.
 import { hasRole, type Principal } from '../auth/index.ts';
 import { commitChanges, readFile, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
@@ -11,7 +11,7 @@ import { itemsAt } from './items.ts';
 import { KIND_DEFS, tableId } from './kinds.ts';
 import { mirrorAfterChange } from './mirror.ts';
 import { authorOf, scopeFor } from './scope.ts';
-import { TableFile } from './schemas.ts';
+import { DataCoverage, Metric, TableFile } from './schemas.ts';
 import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
 /** Documentation of one table with defaults applied. */
@@ -22,6 +22,8 @@ export interface TableDoc {
   description: string;
   active: boolean;
   columns: { name: string; type?: string; description?: string; synonyms: string[] }[];
+  metrics: Metric[];
+  coverage?: DataCoverage;
   row_filters: { filter: string; groups?: string[]; exempt_roles?: string[] }[];
 }
 
@@ -33,6 +35,8 @@ export interface SyncedTable {
   /** The warehouse's own comment, used only when no one has written a description. */
   description?: string;
   columns: { name: string; type: string; description?: string }[];
+  /** First and last day with data of the documented coverage column, when sync measured them. */
+  coverage?: { first: string; last: string };
 }
 
 export interface TableDocsSource {
@@ -52,8 +56,8 @@ export function createTableDocsSource(deps: KnowledgeDeps): TableDocsSource {
       const commit = await resolveRef({ repo: scope.repo, ref: scope.branch });
       if (!commit) return [];
       return (await itemsAt(scope, commit, 'tables')).flatMap((item) => {
-        const parsed = TableFile.safeParse(item.data);
-        return parsed.success ? [toTableDoc(parsed.data)] : [];
+        const parsed = parseTableFile(item.data);
+        return parsed ? [toTableDoc(parsed)] : [];
       });
     },
     async targets(orgId, environmentId) {
@@ -122,8 +126,30 @@ export function mergeSynced(current: string | undefined, t: SyncedTable): string
   });
   const next: Record<string, unknown> = { ...old, connection: t.connection, schema: t.schema, name: t.name, columns };
   if (!next['description'] && t.description) next['description'] = t.description;
+  if (t.coverage) next['coverage'] = { ...(isRecord(old['coverage']) ? old['coverage'] : {}), ...t.coverage };
   return updateYaml(current, next);
 }
+
+/**
+ * A table file as the data plane reads it. A broken metric or coverage (pushed through a git mirror)
+ * drops only itself: the table and its row filters stay in force.
+ */
+function parseTableFile(data: unknown): TableFile | undefined {
+  const whole = TableFile.safeParse(data);
+  if (whole.success) return whole.data;
+  if (!isRecord(data)) return undefined;
+  const { metrics, coverage, ...rest } = data;
+  const kept = (Array.isArray(metrics) ? metrics : []).flatMap((m) => {
+    const r = Metric.safeParse(m);
+    return r.success ? [r.data] : [];
+  });
+  const cov = DataCoverage.safeParse(coverage);
+  const retry = TableFile.safeParse(rest);
+  if (!retry.success) return undefined;
+  return { ...retry.data, metrics: kept.filter((m, i) => kept.findIndex((x) => x.name === m.name) === i), ...(cov.success ? { coverage: cov.data } : {}) };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function toTableDoc(f: TableFile): TableDoc {
   return {
@@ -138,6 +164,8 @@ function toTableDoc(f: TableFile): TableDoc {
       ...(c.description !== undefined ? { description: c.description } : {}),
       synonyms: c.synonyms ?? [],
     })),
+    metrics: f.metrics ?? [],
+    ...(f.coverage ? { coverage: f.coverage } : {}),
     row_filters: (f.row_filters ?? []).map((r) => ({
       filter: r.filter,
       ...(r.groups ? { groups: r.groups } : {}),

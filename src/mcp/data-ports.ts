@@ -13,7 +13,16 @@ export function dataMcpPorts(data: DataDeps): Pick<McpPorts, 'catalog' | 'runQue
         connections: c.connections.map((x) => ({ id: x.id, type: x.type, name: x.name })),
         tables: c.top_tables.map((t) => {
           const dot = t.table.lastIndexOf('.');
-          return { connection: t.connection_id, schema: dot > 0 ? t.table.slice(0, dot) : '', name: t.table.slice(dot + 1), description: t.description ?? '' };
+          return {
+            connection: t.connection_id,
+            schema: dot > 0 ? t.table.slice(0, dot) : '',
+            name: t.table.slice(dot + 1),
+            description: t.description ?? '',
+            columns: t.columns,
+            metrics: t.metrics,
+            ...(t.coverage ? { coverage: { first: t.coverage.first, last: t.coverage.last } } : {}),
+            query_count: t.query_count,
+          };
         }),
       };
     },

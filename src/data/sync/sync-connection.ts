@@ -11,6 +11,7 @@ import { filteredSource, readsOthers } from '../rls/filtered-sources.ts';
 import type { SyncedTable } from '../types.ts';
 import { readRelations } from './read-relations.ts';
 import { loadRelations, saveRelations } from './relations.ts';
+import { withCoverage } from './refresh-coverage.ts';
 
 /** A view or partition that reads a table with row filters and has none of its own. */
 export interface FlaggedView {
@@ -40,7 +41,7 @@ export async function syncConnection(
   { connectionType, connectionId, schemas }: { connectionType: string; connectionId: string; schemas?: string[] },
 ): Promise<SyncResult> {
   const target = environmentId ? (await deps.docs.targets(principal.orgId, environmentId))[connectionId] : undefined;
-  const tables = await readTargetTables(deps, principal, connectionId, target ?? {}, { connectionType, schemas });
+  const tables = await withCoverage(deps, principal, environmentId, connectionId, target ?? {}, await readTargetTables(deps, principal, connectionId, target ?? {}, { connectionType, schemas }));
   await deps.docs.writeSyncedTables(principal, environmentId, tables);
   return {
     connection_id: connectionId,

@@ -14,6 +14,7 @@ import {
   modelHistory,
   revertItem,
   revertModel,
+  schemas,
   setMirror,
   updateItem,
 } from '../../knowledge/index.ts';
@@ -33,7 +34,7 @@ const Item = z.object({
   kind: Kind,
   id: z.string(),
   path: z.string(),
-  data: z.record(z.string(), z.unknown()).nullable(),
+  data: z.union([schemas.TableFile, z.record(z.string(), z.unknown())]).nullable().describe('The parsed file; table documentation as TableDocumentation'),
   yaml: z.string(),
   version: z.string().describe("The item's version (its file's blob id), also its ETag; send it in If-Match to save only over it"),
   error: z.string().optional(),
