@@ -20,7 +20,7 @@ const org = 'dos';
 const EVENTS = ['CREATE TABLE events (id INTEGER, kind VARCHAR(20))', ...Array.from({ length: 4 }, (_, k) => `INSERT INTO events VALUES ${Array.from({ length: 500 }, (_, i) => `(${k * 500 + i}, 'k${i % 7}')`).join(', ')}`)];
 const CROSS = 'SELECT count(*) AS n FROM events a, events b, events c, events d';
 const PATIENT = '_patient';
-const STOPPED = ['QUERY_TIMEOUT', 'QUERY_REFUSED', 'QUERY_MEMORY_LIMIT', 'QUERY_FAILED'];
+const STOPPED = ['QUERY_TIMEOUT', 'QUERY_REFUSED', 'QUERY_MEMORY_LIMIT', 'QUERY_FAILED', 'QUERY_RECURSION_LIMIT'];
 
 // Per dialect: the cartesian product (plain SQL on documented tables: it can only be cut), then
 // recursion, generators, sleeps and memory bombs (refused by the guard, capped or cut).
