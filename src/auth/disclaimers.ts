@@ -12,3 +12,8 @@ export function dismissedDisclaimers(db: Db, principal: Principal): Record<strin
 export function dismissDisclaimer(db: Db, clock: Clock, principal: Principal, hash: string): void {
   db.prepare('INSERT OR IGNORE INTO dismissed_disclaimers (user_id, disclaimer_hash, created_at) VALUES (?, ?, ?)').run(principal.userId, hash, clock.now());
 }
+
+/** Shows a dismissed disclaimer again (idempotent; only the caller's own dismissal). */
+export function restoreDisclaimer(db: Db, principal: Principal, hash: string): void {
+  db.prepare('DELETE FROM dismissed_disclaimers WHERE user_id = ? AND disclaimer_hash = ?').run(principal.userId, hash);
+}

@@ -26,7 +26,7 @@ export { mfaStatus, disableMfa, regenerateRecoveryCodes, adminResetMfa } from '.
 export { requestMfaRecovery, mfaRecoveryInfo, consumeMfaRecovery } from './mfa/self-recovery.ts';
 export { getProfile, updateProfile } from './profile.ts';
 export { listMemories, addMemory, editMemory, deleteMemory, titleFromContent } from './memories.ts';
-export { dismissedDisclaimers, dismissDisclaimer } from './disclaimers.ts';
+export { dismissedDisclaimers, dismissDisclaimer, restoreDisclaimer } from './disclaimers.ts';
 export { listWorkspaces, switchToWorkspace, switchToBaseOrg, setDefaultWorkspace } from './workspaces.ts';
 export { orgFromEmail, orgForEmailDomain, addOrgEmailDomain } from './org-from-email.ts';
 export { embeddedUserLogin } from './embedded-login.ts';

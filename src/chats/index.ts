@@ -8,7 +8,8 @@ export { pinChat, archiveChat, dismissChatCompletion, addLabelToChat, recordFeed
 export { deleteMessage, saveMessageOrder, blocksOf } from './message-order.ts';
 export { loadChat, defaultPairs, AGENTIC_FIRST_PAGE_PAIRS, HISTORY_PAGE_PAIRS } from './load-chat.ts';
 export type { PageOptions } from './load-chat.ts';
-export { shareChat, shareMessage, deleteSharedChat, loadSharedChat } from './shares.ts';
+export { shareChat, shareMessage, deleteSharedChat, loadSharedChat, listShares } from './shares.ts';
+export type { OwnShare } from './shares.ts';
 export { exportHistory, csvLine, EXPORT_COLUMNS } from './export-history.ts';
 export type { ExportRow, ExportFilter } from './export-history.ts';
 export { initialSuggestions, noSuggestionSources } from './suggestions.ts';

@@ -39,6 +39,23 @@ export function shareMessage(deps: ChatDeps, principal: Principal, { chatId, mes
   return { chat_id: id, shared_at: now };
 }
 
+/** A share as its owner lists it: the public id and, for a shared message, which one. */
+export interface OwnShare extends ShareRef {
+  message_uuid: string | null;
+}
+
+/** The shares of the caller's chat, newest first; shares of deleted messages are left out (they show nothing). */
+export function listShares(deps: ChatDeps, principal: Principal, { chatId }: { chatId: string }): OwnShare[] {
+  const chat = ownChat(deps.db, principal, chatId);
+  return deps.db
+    .prepare(
+      `SELECT s.share_id AS chat_id, s.message_uuid, s.created_at AS shared_at FROM chat_shares s
+       WHERE s.chat_pk = ? AND (s.message_uuid IS NULL OR EXISTS (SELECT 1 FROM chat_messages m WHERE m.chat_pk = s.chat_pk AND m.message_uuid = s.message_uuid))
+       ORDER BY s.created_at DESC, s.rowid DESC`,
+    )
+    .all(chat.id) as OwnShare[];
+}
+
 /** Removes a share the caller made: the chat's own share or a shared message's id. */
 export function deleteSharedChat(deps: ChatDeps, principal: Principal, { chatId }: { chatId: string }): void {
   const info = deps.db

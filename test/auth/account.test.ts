@@ -59,6 +59,25 @@ test('dismissed disclaimers come back as a map of hash to true', async (t) => {
   t.is((await call(t0, 'GET', '/api/auth/get_dismissed_disclaimers')).status, 401);
 });
 
+test('a dismissed disclaimer is shown again after restore_disclaimer, for the caller only', async (t) => {
+  const org = t0.org();
+  const a = t0.session(t0.user({ orgId: org }));
+  const b = t0.session(t0.user({ orgId: org }));
+  for (const s of [a, b]) await call(t0, 'POST', '/api/auth/dismiss_disclaimer', { disclaimer_hash: 'ai-answers' }, s);
+  const restored = await call(t0, 'POST', '/api/auth/restore_disclaimer', { disclaimer_hash: 'ai-answers' }, a);
+  t.is(restored.status, 200);
+  t.deepEqual(restored.body, { status: 'restored' });
+  t.deepEqual((await call(t0, 'GET', '/api/auth/get_dismissed_disclaimers', undefined, a)).body, {});
+  // Another user's dismissal, even in the same organization, is not touched.
+  t.deepEqual((await call(t0, 'GET', '/api/auth/get_dismissed_disclaimers', undefined, b)).body, { 'ai-answers': true });
+  // Idempotent: restoring what is not dismissed changes nothing.
+  t.is((await call(t0, 'POST', '/api/auth/restore_disclaimer', { disclaimer_hash: 'never-dismissed' }, a)).status, 200);
+  const invalid = await call(t0, 'POST', '/api/auth/restore_disclaimer', { disclaimer_hash: ' ' }, a);
+  t.is(invalid.status, 422);
+  t.deepEqual((invalid.body.detail as { loc: unknown[] }[]).map((d) => d.loc), [['body', 'disclaimer_hash']]);
+  t.is((await call(t0, 'POST', '/api/auth/restore_disclaimer', { disclaimer_hash: 'ai-answers' })).status, 401);
+});
+
 test('org_from_email answers from the domain only, the same for existing and missing users', async (t) => {
   const orgId = t0.org();
   const db = t0.app.services.store.db;

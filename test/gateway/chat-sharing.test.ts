@@ -109,3 +109,33 @@ test('a chat_id already shared by another organization cannot be shared twice', 
   t.is(page.messages.length, 5);
   t.is((await b.api.post('/api/delete_shared_chat', { chat_id: 'chat5' })).status, 404);
 });
+
+test('the owner lists the shares of a chat with their page addresses; others get 404', async (t) => {
+  const { org, p, ids, api } = owner('chat6');
+  t.deepEqual((await api.json<{ shares: unknown[] }>(api.get('/api/shared_chats?chat_id=chat6'))).shares, []);
+  const whole = await api.json<{ chat_id: string; page_url: string }>(api.post('/api/share_chat', { chat_id: 'chat6' }));
+  t.is(whole.page_url, `${t0.url}/share/chat6`);
+  t0.clock.advance(1000);
+  const one = await api.json<{ chat_id: string; page_url: string }>(api.post('/api/share_message', { chat_id: 'chat6', message_uuid: ids[5] }));
+  t.is(one.page_url, `${t0.url}/share/${one.chat_id}`);
+  const listed = await api.json<{ shares: { chat_id: string; message_uuid: string | null; url: string; page_url: string }[] }>(api.get('/api/shared_chats?chat_id=chat6'));
+  t.deepEqual(
+    listed.shares.map((x) => [x.chat_id, x.message_uuid, x.page_url]),
+    [
+      [one.chat_id, ids[5], one.page_url],
+      ['chat6', null, whole.page_url],
+    ],
+  );
+  t.true(listed.shares.every((x) => x.url === `${t0.url}/api/share/${x.chat_id}`));
+  // A share whose message is deleted shows nothing, so it is not listed.
+  deleteMessage(deps(t0), p, { chatId: 'chat6', messageUuid: ids[5]! });
+  t.deepEqual((await api.json<{ shares: { chat_id: string }[] }>(api.get('/api/shared_chats?chat_id=chat6'))).shares.map((x) => x.chat_id), ['chat6']);
+
+  const admin = client(t0, t0.session(t0.user({ orgId: org, role: 'admin' })));
+  t.is((await admin.get('/api/shared_chats?chat_id=chat6')).status, 404);
+  const stranger = owner('chat6');
+  t.deepEqual((await stranger.api.json<{ shares: unknown[] }>(stranger.api.get('/api/shared_chats?chat_id=chat6'))).shares, []);
+  t.is((await anon().get('/api/shared_chats?chat_id=chat6')).status, 401);
+  t.deepEqual(await locs(await api.get('/api/shared_chats')), [['query', 'chat_id']]);
+  t.deepEqual(await locs(await api.get(`/api/shared_chats?chat_id=${'x'.repeat(201)}`)), [['query', 'chat_id']]);
+});

@@ -1,6 +1,6 @@
 // Profile, memories, dismissed disclaimers, org discovery by email and embedded-user tokens.
 import { z } from 'zod';
-import { dismissDisclaimer, dismissedDisclaimers } from '../../auth/disclaimers.ts';
+import { dismissDisclaimer, dismissedDisclaimers, restoreDisclaimer } from '../../auth/disclaimers.ts';
 import { embeddedUserLogin } from '../../auth/embedded-login.ts';
 import { addMemory, deleteMemory, editMemory } from '../../auth/memories.ts';
 import { orgFromEmail } from '../../auth/org-from-email.ts';
@@ -11,6 +11,7 @@ import type { Services } from '../services.ts';
 const Memory = z.object({ memory_id: z.string(), title: z.string(), content: z.string(), title_from_user: z.boolean(), created_at: z.number(), updated_at: z.number() });
 const Profile = z.object({ user_id: z.string(), email: z.string(), name: z.string(), slack_title: z.string(), memories: z.array(Memory) });
 const MemoryParams = z.object({ memory_id: z.string().min(1).max(100) });
+const DisclaimerBody = z.object({ disclaimer_hash: z.string().trim().min(1).max(200) });
 
 export function accountRoutes(s: Services) {
   const db = s.store.db;
@@ -69,9 +70,10 @@ export function accountRoutes(s: Services) {
       tags: ['account'],
       auth: 'user',
       params: MemoryParams,
+      response: z.object({ status: z.literal('deleted') }),
       handler: ({ principal, params }) => {
         deleteMemory(db, principal!, params.memory_id);
-        return { status: 'deleted' };
+        return { status: 'deleted' as const };
       },
     }),
     route({
@@ -91,10 +93,25 @@ export function accountRoutes(s: Services) {
       summary: 'Records that the caller dismissed a disclaimer',
       tags: ['account'],
       auth: 'user',
-      body: z.object({ disclaimer_hash: z.string().trim().min(1).max(200) }),
+      body: DisclaimerBody,
+      response: z.object({ status: z.literal('dismissed') }),
       handler: ({ principal, body }) => {
         dismissDisclaimer(db, s.clock, principal!, body.disclaimer_hash);
-        return { status: 'dismissed' };
+        return { status: 'dismissed' as const };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/restore_disclaimer',
+      operationId: 'restore_disclaimer',
+      summary: 'Shows a disclaimer the caller dismissed again (idempotent)',
+      tags: ['account'],
+      auth: 'user',
+      body: DisclaimerBody,
+      response: z.object({ status: z.literal('restored') }),
+      handler: ({ principal, body }) => {
+        restoreDisclaimer(db, principal!, body.disclaimer_hash);
+        return { status: 'restored' as const };
       },
     }),
     route({

@@ -72,6 +72,13 @@ export function authMfaRoutes(s: Services) {
       summary: 'MFA state of the caller',
       tags: ['mfa'],
       auth: 'user',
+      response: z.object({
+        enabled: z.boolean(),
+        pending: z.boolean().describe('An enrollment was started and not confirmed'),
+        enforced: z.boolean().describe('The organization requires MFA'),
+        recovery_codes_remaining: z.number().int(),
+        has_password: z.boolean().describe('Disabling and regenerating also need the password'),
+      }),
       handler: ({ principal }) => mfaStatus(deps, principal!),
     }),
     route({

@@ -1,16 +1,25 @@
 // Sharing routes: share a chat or one message, remove a share, and the public shared view.
 import { z } from 'zod';
-import { ChatPage, deleteSharedChat, loadSharedChat, shareChat, shareMessage } from '../../chats/index.ts';
+import { ChatPage, deleteSharedChat, listShares, loadSharedChat, shareChat, shareMessage } from '../../chats/index.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import { ChatId, MessageUuid } from './chats.ts';
 
-const ShareRef = z.object({ chat_id: z.string().describe('Public id: GET /api/share/{chat_id}'), shared_at: z.number().int(), url: z.string() });
+const ShareRef = z.object({
+  chat_id: z.string().describe('Public id: GET /api/share/{chat_id}'),
+  shared_at: z.number().int(),
+  url: z.string().describe('The public view as JSON'),
+  page_url: z.string().describe('The public view as a page of the web client'),
+});
+const OwnShare = ShareRef.extend({ message_uuid: z.string().nullable().describe('The shared message; null when the whole chat is shared') });
 
 /** Routes that create, remove and show public shares. */
 export function chatSharingRoutes(s: Services) {
   const deps = { db: s.store.db, clock: s.clock };
-  const withUrl = (ref: { chat_id: string; shared_at: number }) => ({ ...ref, url: `${s.config.baseUrl}/api/share/${encodeURIComponent(ref.chat_id)}` });
+  const withUrl = <R extends { chat_id: string }>(ref: R) => {
+    const id = encodeURIComponent(ref.chat_id);
+    return { ...ref, url: `${s.config.baseUrl}/api/share/${id}`, page_url: `${s.config.baseUrl}/share/${id}` };
+  };
   return [
     route({
       method: 'POST',
@@ -33,6 +42,17 @@ export function chatSharingRoutes(s: Services) {
       body: z.object({ chat_id: ChatId, message_uuid: MessageUuid }),
       response: ShareRef,
       handler: ({ body, principal }) => withUrl(shareMessage(deps, principal!, { chatId: body.chat_id, messageUuid: body.message_uuid })),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/shared_chats',
+      operationId: 'list_shared_chats',
+      summary: 'The shares of one of the caller\'s chats (the whole chat and single messages), newest first',
+      tags: ['chats'],
+      auth: 'user',
+      query: z.object({ chat_id: ChatId }),
+      response: z.object({ shares: z.array(OwnShare) }),
+      handler: ({ query, principal }) => ({ shares: listShares(deps, principal!, { chatId: query.chat_id }).map(withUrl) }),
     }),
     route({
       method: 'POST',

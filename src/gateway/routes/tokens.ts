@@ -113,6 +113,16 @@ export function tokenRoutes(s: Services) {
       handler: ({ principal, params }) => void revokeOwnToken(deps, me(principal), params.token_id, ['mcp']),
     }),
     route({
+      method: 'GET', path: '/api/auth/user/tokens/cli', operationId: 'list_cli_tokens', tags, auth: 'user', response: TokenList,
+      summary: "Lists the caller's CLI tokens without values (at most one is active)",
+      handler: ({ principal }) => ({ tokens: listOwnTokens(deps, me(principal), ['cli']) }),
+    }),
+    route({
+      method: 'DELETE', path: '/api/auth/user/tokens/cli/{token_id}', operationId: 'delete_cli_token', tags, auth: 'user', params: TokenId,
+      summary: "Revokes one of the caller's CLI tokens (signs that CLI out); another user's: 404",
+      handler: ({ principal, params }) => void revokeOwnToken(deps, me(principal), params.token_id, ['cli']),
+    }),
+    route({
       method: 'POST', path: '/api/auth/user/tokens/cli', operationId: 'create_cli_token', tags, auth: 'user', status: 201,
       response: CreatedTokenResponse,
       summary: "Creates a CLI token (scope api:full), revoking the caller's existing CLI tokens; the value is returned once",

@@ -8,6 +8,13 @@ import type { Services } from '../services.ts';
 import { sessionAnswer } from './auth.ts';
 
 const Switched = z.object({ access_token: z.string(), token_type: z.string(), expires_in: z.number(), org_id: z.string() });
+const Workspace = z.object({ org_id: z.string(), name: z.string(), role: z.string() });
+const WorkspaceList = z.object({
+  base_org: Workspace.extend({ role: z.string().nullable().describe('Null when the caller is a member of workspaces only') }),
+  workspaces: z.array(Workspace),
+  current_org_id: z.string().describe('The organization the caller acts in now'),
+  default_workspace_id: z.string().nullable().describe('Where new sign-ins start; null: the base organization'),
+});
 
 export function workspaceRoutes(s: Services) {
   const deps = { db: s.store.db, clock: s.clock, jwtKey: s.config.secrets.jwtKey };
@@ -20,6 +27,7 @@ export function workspaceRoutes(s: Services) {
       summary: 'The base organization plus the workspaces the caller belongs to',
       tags: ['workspaces'],
       auth: 'user',
+      response: WorkspaceList,
       handler: ({ principal }) => listWorkspaces(s.store.db, principal!),
     }),
     route({
@@ -60,9 +68,10 @@ export function workspaceRoutes(s: Services) {
       tags: ['workspaces'],
       auth: 'user',
       body: z.object({ workspace_org_id: z.string().min(1).max(100).nullable(), confirm: z.literal(true) }),
+      response: z.object({ status: z.literal('ok'), default_workspace_id: z.string().nullable() }),
       handler: ({ principal, body }) => {
         setDefaultWorkspace(s.store.db, principal!, body.workspace_org_id);
-        return { status: 'ok', default_workspace_id: body.workspace_org_id };
+        return { status: 'ok' as const, default_workspace_id: body.workspace_org_id };
       },
     }),
   ];

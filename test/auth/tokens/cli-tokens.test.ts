@@ -38,3 +38,38 @@ test("creating a CLI token revokes the user's existing CLI tokens and nothing el
   t.is((await call(t0, 'GET', '/api/auth/user/tokens', { key: otherUserCli })).status, 200);
   t.is((await mcpInitialize(t0, mcp.body['token'] as string)).status, 200);
 });
+
+test('a user lists their CLI token without its value and revokes it; another user or organization gets 404', async (t) => {
+  const org = t0.org();
+  const user = t0.user({ orgId: org });
+  const session = t0.session(user);
+  const created = await call(t0, 'POST', '/api/auth/user/tokens/cli', { session });
+  const value = created.body['token'] as string;
+  t.is((await call(t0, 'GET', '/api/auth/user/tokens/cli', { key: t0.token(user, 'api') })).status, 200);
+  const list = await call(t0, 'GET', '/api/auth/user/tokens/cli', { session });
+  t.is(list.status, 200);
+  t.deepEqual((list.body['tokens'] as { token_id: string; kind: string }[]).map((x) => [x.token_id, x.kind]), [[created.body['token_id'], 'cli']]);
+  t.false(JSON.stringify(list.body).includes(value));
+  // The general API token list and the MCP list do not show it, and their DELETE does not reach it.
+  t.false(((await call(t0, 'GET', '/api/auth/user/tokens', { session })).body['tokens'] as { kind: string }[]).some((x) => x.kind === 'cli'));
+  t.is((await call(t0, 'DELETE', `/api/auth/user/tokens/${created.body['token_id'] as string}`, { session })).status, 404);
+  t.is((await call(t0, 'DELETE', `/api/auth/user/tokens/mcp/${created.body['token_id'] as string}`, { session })).status, 404);
+
+  const sameOrg = t0.session(t0.user({ orgId: org }));
+  const otherOrgAdmin = t0.session(t0.user({ orgId: t0.org(), role: 'admin' }));
+  for (const other of [sameOrg, otherOrgAdmin]) {
+    t.deepEqual((await call(t0, 'GET', '/api/auth/user/tokens/cli', { session: other })).body['tokens'], []);
+    const refused = await call(t0, 'DELETE', `/api/auth/user/tokens/cli/${created.body['token_id'] as string}`, { session: other });
+    t.is(refused.status, 404);
+  }
+  t.is((await call(t0, 'GET', '/api/auth/user/tokens', { key: value })).status, 200);
+
+  t.is((await call(t0, 'DELETE', `/api/auth/user/tokens/cli/${'x'.repeat(101)}`, { session })).status, 422);
+  t.is((await call(t0, 'DELETE', `/api/auth/user/tokens/cli/${created.body['token_id'] as string}`)).status, 401);
+  t.is((await call(t0, 'GET', '/api/auth/user/tokens/cli')).status, 401);
+  t.is((await call(t0, 'DELETE', `/api/auth/user/tokens/cli/${created.body['token_id'] as string}`, { session })).status, 204);
+  const gone = await call(t0, 'GET', '/api/auth/user/tokens', { key: value });
+  t.is(gone.status, 401);
+  t.deepEqual((await call(t0, 'GET', '/api/auth/user/tokens/cli', { session })).body['tokens'], []);
+  t.is((await call(t0, 'DELETE', `/api/auth/user/tokens/cli/${created.body['token_id'] as string}`, { session })).status, 404);
+});
