@@ -1,13 +1,14 @@
 // Every page of the app, one line each. Pages load on first visit (their code is a chunk of its
 // own). Signed-in pages sit under RequireSignIn + AppShell; a later flow adds its lines here and its
 // entry in shell/nav.ts (see web/README.md).
-import type { RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 import { RequireSignIn } from './session/session.tsx';
 import { AppShell } from './shell/app-shell.tsx';
 import { NotFoundPage } from './shell/not-found-page.tsx';
 import { RouteError } from './shell/route-error.tsx';
 
 const page = (load: () => Promise<{ Component: React.ComponentType }>) => ({ lazy: load });
+const askPage = page(() => import('./ask/ask-page.tsx').then((m) => ({ Component: m.AskPage })));
 
 export const routes: RouteObject[] = [
   {
@@ -20,6 +21,7 @@ export const routes: RouteObject[] = [
       { path: '/verify', ...page(() => import('./sign-in/verify-page.tsx').then((m) => ({ Component: m.VerifyPage }))) },
       { path: '/reset-password', ...page(() => import('./sign-in/reset-password-page.tsx').then((m) => ({ Component: m.ResetPasswordPage }))) },
       { path: '/mfa-recovery', ...page(() => import('./sign-in/mfa-recovery-page.tsx').then((m) => ({ Component: m.MfaRecoveryPage }))) },
+      { path: '/share/:shareId', ...page(() => import('./chats/shared-chat-page.tsx').then((m) => ({ Component: m.SharedChatPage }))) },
       {
         element: (
           <RequireSignIn>
@@ -27,8 +29,25 @@ export const routes: RouteObject[] = [
           </RequireSignIn>
         ),
         children: [
-          { index: true, ...page(() => import('./ask/ask-page.tsx').then((m) => ({ Component: m.AskPage }))) },
-          { path: '/chat/:chatId', ...page(() => import('./ask/ask-page.tsx').then((m) => ({ Component: m.AskPage }))) },
+          {
+            ...page(() => import('./chats/chats-layout.tsx').then((m) => ({ Component: m.ChatsLayout }))),
+            children: [
+              { index: true, ...askPage },
+              { path: '/chat/:chatId', ...askPage },
+            ],
+          },
+          {
+            path: '/settings',
+            ...page(() => import('./settings/settings-layout.tsx').then((m) => ({ Component: m.SettingsLayout }))),
+            children: [
+              { index: true, element: <Navigate to="/settings/profile" replace /> },
+              { path: 'profile', ...page(() => import('./settings/profile-page.tsx').then((m) => ({ Component: m.ProfilePage }))) },
+              { path: 'tokens', ...page(() => import('./settings/tokens-page.tsx').then((m) => ({ Component: m.TokensPage }))) },
+              { path: 'security', ...page(() => import('./settings/security-page.tsx').then((m) => ({ Component: m.SecurityPage }))) },
+              { path: 'workspaces', ...page(() => import('./settings/workspaces-page.tsx').then((m) => ({ Component: m.WorkspacesPage }))) },
+              { path: 'disclaimers', ...page(() => import('./settings/disclaimers-page.tsx').then((m) => ({ Component: m.DisclaimersPage }))) },
+            ],
+          },
           { path: '*', Component: NotFoundPage },
         ],
       },

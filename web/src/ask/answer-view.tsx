@@ -1,5 +1,6 @@
 // One answer: the agent's steps, the text, each result with its chart, the credits, and the rating.
-import { lazy, Suspense } from 'react';
+// `readOnly` (the public shared view) leaves out everything that needs the owner's session.
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { AnswerState } from './answer-state.ts';
 import { Markdown } from './markdown.tsx';
 import { ProgressSteps } from './progress-steps.tsx';
@@ -9,7 +10,15 @@ import { SqlBlock } from './sql-block.tsx';
 
 const ChartView = lazy(() => import('./chart-view.tsx').then((m) => ({ default: m.ChartView })));
 
-export function AnswerView({ answer, chatId }: { answer: AnswerState; chatId: string }) {
+interface AnswerViewProps {
+  answer: AnswerState;
+  chatId: string;
+  readOnly?: boolean;
+  /** The person's actions on a finished answer (lineage, share, delete), under the rating. */
+  actions?: ReactNode;
+}
+
+export function AnswerView({ answer, chatId, readOnly = false, actions }: AnswerViewProps) {
   const tabled = new Set(answer.tables.map((t) => t.dfKey));
   const looseCharts = answer.charts.filter((c) => !c.dfKey || !tabled.has(c.dfKey));
   const looseQueries = answer.queries.filter((q) => !answer.tables.some((t) => t.callId === q.callId));
@@ -24,7 +33,7 @@ export function AnswerView({ answer, chatId }: { answer: AnswerState; chatId: st
       ))}
       {answer.tables.map((t, i) => (
         <div key={t.dfKey}>
-          <ResultTable table={t} chatId={chatId} index={i} />
+          <ResultTable table={t} chatId={chatId} index={i} readOnly={readOnly} />
           {answer.charts
             .filter((c) => c.dfKey === t.dfKey)
             .map((c) => (
@@ -45,7 +54,8 @@ export function AnswerView({ answer, chatId }: { answer: AnswerState; chatId: st
             {answer.status === 'failed' && 'The answer did not finish. '}
             {answer.copiedFromChatId ? 'Copied from another chat.' : answer.credits !== undefined ? `${formatCredits(answer.credits)} credits` : ''}
           </p>
-          {answer.answerUuid && <RatingBar chatId={chatId} answerUuid={answer.answerUuid} />}
+          {answer.answerUuid && !readOnly && <RatingBar chatId={chatId} answerUuid={answer.answerUuid} />}
+          {actions}
         </>
       )}
     </div>

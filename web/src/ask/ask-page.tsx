@@ -1,12 +1,18 @@
 // / and /chat/:chatId: ask questions and watch the answers stream in. The page stays mounted when a
-// new chat gets its address, so the stream that started it goes on.
+// new chat gets its address, so the stream that started it goes on. An open chat shows its owner's
+// actions (chat toolbar, per question and per answer) and keeps the history sidebar up to date.
 import { useEffect, useRef, useState } from 'react';
 import { useMatch, useNavigate } from 'react-router';
+import { api, call } from '../api/client.ts';
+import { useChatList } from '../chats/chat-list.tsx';
+import { ChatToolbar } from '../chats/chat-toolbar.tsx';
+import { AI_ANSWERS } from '../lib/disclaimers.ts';
+import { DisclaimerNote } from '../ui/disclaimer-note.tsx';
 import { useDocumentTitle } from '../ui/document-title.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
-import { AnswerView } from './answer-view.tsx';
 import { Composer } from './composer.tsx';
 import { FollowUps } from './follow-ups.tsx';
+import { TurnView } from './turn-view.tsx';
 import { useChat } from './use-chat.ts';
 
 export function AskPage() {
@@ -22,26 +28,32 @@ export function AskPage() {
     }
   }, [routeChatId]);
   const chat = useChat(chatId, routeChatId === undefined);
+  const list = useChatList();
+  const summary = routeChatId ? (list.find(routeChatId) ?? chat.summary) : undefined;
   const navigate = useNavigate();
   const bottom = useRef<HTMLDivElement>(null);
   const last = chat.turns.at(-1);
-  useDocumentTitle(chat.turns[0]?.question.slice(0, 60) ?? 'Ask');
+  useDocumentTitle(summary?.title || chat.turns[0]?.question?.slice(0, 60) || 'Ask');
   useEffect(() => {
     // (Scrolling methods return a promise in current browsers: never the effect's cleanup.)
     bottom.current?.scrollIntoView({ block: 'end' });
   }, [chat.turns.length]);
+  useListFollowsChat(chat.running, summary, list);
 
   const ask = async (text: string) => {
     const accepted = await chat.ask(text);
+    if (accepted) void list.refresh();
     if (accepted && !routeChatId) {
       freshUsed.current = true;
       navigate(`/chat/${chatId}`);
     }
     return accepted;
   };
+  const questions = chat.turns.filter((t) => t.question !== undefined);
   return (
     <div className="ask">
-      <h1 className="visually-hidden">Ask</h1>
+      {summary ? <ChatToolbar chat={summary} onChange={list.apply} /> : <h1 className="visually-hidden">Ask</h1>}
+      <DisclaimerNote disclaimer={AI_ANSWERS} />
       {chat.turns.length === 0 && !chat.loading && !routeChatId && (
         <div className="empty-state">
           <h2>What would you like to know?</h2>
@@ -50,11 +62,15 @@ export function AskPage() {
       )}
       {chat.loading && <p role="status">Loading the chat…</p>}
       {chat.turns.map((t) => (
-        <article key={t.key} className="turn">
-          <h2 className="visually-hidden">Question</h2>
-          <div className="question">{t.question}</div>
-          <AnswerView answer={t.answer} chatId={chatId} />
-        </article>
+        <TurnView
+          key={t.key}
+          turn={t}
+          chatId={chatId}
+          editable={!chat.running && summary !== undefined}
+          first={questions[0] === t}
+          last={questions.at(-1) === t}
+          onChanged={chat.reload}
+        />
       ))}
       {chat.connection === 'lost' && (
         <div className="alert info" role="status">
@@ -62,11 +78,30 @@ export function AskPage() {
         </div>
       )}
       <FormAlert problem={chat.problem} />
-      {!chat.running && !chat.loading && (chat.turns.length === 0 || last?.answer.status === 'completed') && (
-        <FollowUps asked={chat.turns.map((t) => t.question)} onPick={(s) => void ask(s)} title={chat.turns.length === 0 ? 'Suggested questions' : 'Suggested follow-ups'} />
+      {!chat.running && !chat.loading && (chat.turns.length === 0 || last?.answer?.status === 'completed') && (
+        <FollowUps asked={chat.turns.flatMap((t) => (t.question === undefined ? [] : [t.question]))} onPick={(s) => void ask(s)} title={chat.turns.length === 0 ? 'Suggested questions' : 'Suggested follow-ups'} />
       )}
       <div ref={bottom} />
       <Composer chatId={chatId} draftKey={routeChatId ?? 'new'} running={chat.running} onAsk={ask} onRemark={chat.remark} onStop={chat.stop} />
     </div>
   );
+}
+
+/**
+ * The history learns of a finished answer (new title, order), and the open chat's "new answer" mark
+ * is cleared: the person is looking at it.
+ */
+function useListFollowsChat(running: boolean, summary: ReturnType<typeof useChatList>['recent'][number] | undefined, list: ReturnType<typeof useChatList>) {
+  const wasRunning = useRef(running);
+  const { refresh, apply } = list;
+  useEffect(() => {
+    if (wasRunning.current && !running) void refresh();
+    wasRunning.current = running;
+  }, [running, refresh]);
+  const chatId = summary?.chat_id;
+  const marked = summary?.recently_completed === true && !running;
+  useEffect(() => {
+    if (!chatId || !marked) return;
+    call(api.POST('/api/dismiss_chat_completion', { body: { chat_id: chatId } })).then(apply, () => undefined);
+  }, [chatId, marked, apply]);
 }

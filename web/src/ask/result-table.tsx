@@ -24,16 +24,17 @@ function compare(a: unknown, b: unknown): number {
 const show = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 const isNumeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && v !== '' && Number.isFinite(Number(v)));
 
-export function ResultTable({ table, chatId, index }: { table: Table; chatId: string; index: number }) {
+/** `readOnly`: the rows the answer brought only, no downloads (the public shared view has no session). */
+export function ResultTable({ table, chatId, index, readOnly = false }: { table: Table; chatId: string; index: number; readOnly?: boolean }) {
   const [sort, setSort] = useState<Sort>();
   const [page, setPage] = useState(0);
-  const loaded = useTableRows(table, chatId);
+  const loaded = useTableRows(table, chatId, readOnly);
   const rows = useMemo(() => {
     if (!sort) return loaded.rows;
     const sorted = [...loaded.rows].sort((x, y) => compare(x[sort.column], y[sort.column]));
     return sort.descending ? sorted.reverse() : sorted;
   }, [loaded.rows, sort]);
-  const pages = Math.max(1, Math.ceil(table.rowCount / PAGE));
+  const pages = Math.max(1, Math.ceil((readOnly ? table.rows.length : table.rowCount) / PAGE));
   const shown = rows.slice(page * PAGE, page * PAGE + PAGE);
   const query = `chat_id=${encodeURIComponent(chatId)}&df_key=${encodeURIComponent(table.dfKey)}`;
   const caption = `Result ${index + 1}: ${table.rowCount} row${table.rowCount === 1 ? '' : 's'}`;
@@ -52,12 +53,16 @@ export function ResultTable({ table, chatId, index }: { table: Table; chatId: st
       <header>
         <strong>{caption}</strong>
         <span className="spacer" />
-        <a className="button" href={`/api/download_big_csv_agentic?${query}`} download>
-          Download CSV
-        </a>
-        <a className="button" href={`/api/download_excel_agentic?${query}`} download>
-          Download Excel
-        </a>
+        {!readOnly && (
+          <>
+            <a className="button" href={`/api/download_big_csv_agentic?${query}`} download>
+              Download CSV
+            </a>
+            <a className="button" href={`/api/download_excel_agentic?${query}`} download>
+              Download Excel
+            </a>
+          </>
+        )}
       </header>
       <div className="body">
         <table className="data-table">
@@ -93,7 +98,8 @@ export function ResultTable({ table, chatId, index }: { table: Table; chatId: st
             {loaded.problem.message}
           </span>
         )}
-        {table.truncated && <span className="muted">The answer kept the first {table.rowCount} rows; downloads have them all.</span>}
+        {table.truncated && !readOnly && <span className="muted">The answer kept the first {table.rowCount} rows; downloads have them all.</span>}
+        {readOnly && table.rows.length < table.rowCount && <span className="muted">The first {table.rows.length} rows are shown.</span>}
         <button type="button" disabled={page === 0} onClick={() => goTo(page - 1)} aria-label="Previous page">
           ‹
         </button>

@@ -6,18 +6,17 @@ import { api, call } from '../api/client.ts';
 import { ApiProblem } from '../api/problem.ts';
 import type { ResponseOf } from '../api/types.ts';
 import { followRun } from './agent-stream.ts';
-import { answerFromMessage, applyEvent, emptyAnswer, type AgentEvent, type AnswerState } from './answer-state.ts';
+import { applyEvent, emptyAnswer, type AgentEvent } from './answer-state.ts';
+import { toTurns, type Turn } from './turns.ts';
 
-type ChatMessage = ResponseOf<'/api/c2/{chat_id}', 'get'>['messages'][number];
-
-export interface Turn {
-  key: string;
-  question: string;
-  answer: AnswerState;
-}
+type ChatPage = ResponseOf<'/api/c2/{chat_id}', 'get'>;
+export type ChatSummary = NonNullable<ChatPage['chat']>;
+export type { Turn };
 
 export interface Chat {
   turns: Turn[];
+  /** The chat's record (title, flags), once loaded. */
+  summary: ChatSummary | undefined;
   loading: boolean;
   problem: ApiProblem | undefined;
   running: boolean;
@@ -26,21 +25,17 @@ export interface Chat {
   ask: (message: string) => Promise<boolean>;
   stop: () => Promise<void>;
   remark: (text: string) => Promise<void>;
+  /** Reads the recorded turns again (after a reorder or a deletion). */
+  reload: () => Promise<void>;
 }
 
-/** Turns from recorded messages: each user message with the answer that follows it (if any yet). */
-function toTurns(messages: ChatMessage[]): { turns: Turn[]; unanswered: boolean } {
-  const turns: Turn[] = [];
-  for (const m of messages) {
-    if (m.role === 'user') turns.push({ key: m.message_uuid, question: m.content, answer: { ...emptyAnswer(), status: 'running' } });
-    else if (m.role === 'assistant' && turns.length > 0) turns[turns.length - 1]!.answer = answerFromMessage(m);
-  }
-  return { turns, unanswered: messages.at(-1)?.role === 'user' };
-}
+/** How many of the latest question/answer pairs a chat opens with. */
+const PAIRS = 20;
 
 /** `fresh`: a chat without an address yet (nothing to load). */
 export function useChat(chatId: string, fresh: boolean): Chat {
   const [turns, setTurns] = useState<Turn[]>([]);
+  const [summary, setSummary] = useState<ChatSummary | undefined>();
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | undefined>();
   const [connection, setConnection] = useState<'open' | 'lost'>('open');
@@ -49,7 +44,12 @@ export function useChat(chatId: string, fresh: boolean): Chat {
   const shown = useRef<string | undefined>(undefined);
 
   const onEvent = useCallback((id: number, event: AgentEvent) => {
-    setTurns((ts) => (ts.length === 0 ? ts : [...ts.slice(0, -1), { ...ts[ts.length - 1]!, answer: applyEvent(ts[ts.length - 1]!.answer, id, event) }]));
+    setTurns((ts) => {
+      const last = ts.at(-1);
+      if (!last) return ts;
+      const questionUuid = event.type === 'run_started' ? event.message_uuid : last.questionUuid;
+      return [...ts.slice(0, -1), { ...last, questionUuid, answer: applyEvent(last.answer ?? emptyAnswer(), id, event) }];
+    });
   }, []);
 
   const follow = useCallback(
@@ -66,28 +66,48 @@ export function useChat(chatId: string, fresh: boolean): Chat {
     [chatId, onEvent],
   );
 
+  /** Reads the latest pairs; an unanswered last question is followed when `resume` (its run may be going on). */
+  const load = useCallback(
+    async (signal: AbortSignal | undefined, resume: boolean) => {
+      const page = await call(api.GET('/api/c2/{chat_id}', { params: { path: { chat_id: chatId }, query: { pairs: PAIRS } }, signal }));
+      const { turns: recorded, unanswered } = toTurns(page.messages);
+      setSummary(page.chat);
+      if (!(unanswered && resume)) {
+        setTurns(recorded);
+        return;
+      }
+      setTurns([...recorded.slice(0, -1), { ...recorded.at(-1)!, answer: emptyAnswer() }]);
+      try {
+        await follow(undefined);
+      } catch (err) {
+        // No run behind the question (written by another client, or its answer deleted): nothing to follow.
+        if (err instanceof ApiProblem && err.status === 404) setTurns(recorded);
+        else throw err;
+        return;
+      }
+      // The run replayed to its end: show what the chat recorded (its answer may have been deleted since).
+      if (!signal?.aborted) await load(signal, false);
+    },
+    [chatId, follow],
+  );
+
   useEffect(() => {
     if (shown.current === chatId) return;
     shown.current = chatId;
     following.current?.abort();
     setTurns([]);
+    setSummary(undefined);
     setProblem(undefined);
     if (fresh) return;
     const abort = new AbortController();
     setLoading(true);
-    call(api.GET('/api/c2/{chat_id}', { params: { path: { chat_id: chatId }, query: { pairs: 20 } }, signal: abort.signal }))
-      .then((page) => {
-        const { turns: recorded, unanswered } = toTurns(page.messages);
-        setTurns(recorded);
-        // The last question has no answer yet: its run is going on; follow it from its first event.
-        if (unanswered) void follow(undefined).catch((err: unknown) => setProblem(err instanceof ApiProblem ? err : undefined));
-      })
+    load(abort.signal, true)
       .catch((err: unknown) => {
         if (err instanceof ApiProblem) setProblem(err);
       })
       .finally(() => setLoading(false));
     return () => abort.abort();
-  }, [chatId, fresh, follow]);
+  }, [chatId, fresh, load]);
 
   useEffect(() => () => following.current?.abort(), []);
 
@@ -106,7 +126,7 @@ export function useChat(chatId: string, fresh: boolean): Chat {
           setProblem(p);
           // Refused before it started: the question goes back to the composer, not into the chat.
           if (!started) setTurns((ts) => ts.filter((t) => t.key !== key));
-          else setTurns((ts) => ts.map((t) => (t.key === key ? { ...t, answer: { ...t.answer, status: 'failed' } } : t)));
+          else setTurns((ts) => ts.map((t) => (t.key === key && t.answer ? { ...t, answer: { ...t.answer, status: 'failed' } } : t)));
           resolve(started);
         });
       });
@@ -126,6 +146,14 @@ export function useChat(chatId: string, fresh: boolean): Chat {
     [chatId],
   );
 
-  const running = turns.at(-1)?.answer.status === 'running';
-  return { turns, loading, problem, running, connection, ask, stop, remark };
+  const reload = useCallback(async () => {
+    try {
+      await load(undefined, false);
+    } catch (err) {
+      setProblem(err instanceof ApiProblem ? err : undefined);
+    }
+  }, [load]);
+
+  const running = turns.at(-1)?.answer?.status === 'running';
+  return { turns, summary, loading, problem, running, connection, ask, stop, remark, reload };
 }

@@ -15,7 +15,8 @@ export interface TableRows {
   ensure: (count: number) => Promise<void>;
 }
 
-export function useTableRows(table: ResultTable, chatId: string): TableRows {
+/** `previewOnly`: never fetch (the public shared view), the answer's rows are all there is. */
+export function useTableRows(table: ResultTable, chatId: string, previewOnly = false): TableRows {
   const [rows, setRows] = useState(table.rows);
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | undefined>();
@@ -25,7 +26,7 @@ export function useTableRows(table: ResultTable, chatId: string): TableRows {
     async (count: number) => {
       const have = loaded.current.length;
       const want = Math.min(count, table.rowCount);
-      if (have >= want) return;
+      if (have >= want || previewOnly) return;
       setLoading(true);
       setProblem(undefined);
       try {
@@ -38,7 +39,7 @@ export function useTableRows(table: ResultTable, chatId: string): TableRows {
         setLoading(false);
       }
     },
-    [chatId, table.dfKey, table.rowCount],
+    [chatId, table.dfKey, table.rowCount, previewOnly],
   );
   return { rows, complete, loading, problem, ensure };
 }

@@ -6,7 +6,7 @@ import type { ResponseOf } from '../api/types.ts';
 import { Field } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { QrCode } from './qr-code.tsx';
+import { QrCode } from '../ui/qr-code.tsx';
 import type { SignInFlow } from './sign-in-flow.ts';
 
 type Setup = ResponseOf<'/api/auth/mfa/setup', 'post'>;

@@ -10,7 +10,7 @@ import { EnrollStep } from './enroll-step.tsx';
 import { MagicCodeStep } from './magic-code-step.tsx';
 import { MfaStep } from './mfa-step.tsx';
 import { PasswordStep } from './password-step.tsx';
-import { RecoveryCodesStep } from './recovery-codes-step.tsx';
+import { RecoveryCodes } from '../ui/recovery-codes.tsx';
 import { useSignInFlow, type SignInFlow, type SignInStep } from './sign-in-flow.ts';
 
 const TITLES: Record<SignInStep['step'], string> = {
@@ -66,7 +66,7 @@ function Step({ flow }: { flow: SignInFlow }) {
     case 'enroll':
       return <EnrollStep flow={flow} enrollmentToken={s.enrollmentToken} />;
     case 'recovery-codes':
-      return <RecoveryCodesStep codes={s.codes} onDone={() => void flow.finish()} />;
+      return <RecoveryCodes codes={s.codes} onDone={() => void flow.finish()} />;
   }
 }
 

@@ -1,7 +1,7 @@
-// A labelled input with the server's message for it underneath, tied together for screen readers.
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+// Labelled inputs with the server's message for them underneath, tied together for screen readers.
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 
-interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
+interface Described {
   label: ReactNode;
   value: string;
   onChange: (value: string) => void;
@@ -10,16 +10,44 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChan
   hint?: ReactNode;
 }
 
-export function Field({ label, value, onChange, error, hint, id, ...input }: FieldProps) {
+type FieldProps = Described & Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'>;
+type TextAreaFieldProps = Described & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value'>;
+
+/** The ids and aria attributes that tie an input to its hint and error. */
+function useDescribed(id: string | undefined, hint: ReactNode, error: string | undefined) {
   const auto = useId();
   const inputId = id ?? auto;
-  const described = [hint ? `${inputId}-hint` : '', error ? `${inputId}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = [hint ? `${inputId}-hint` : '', error ? `${inputId}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return { inputId, aria: { 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy } };
+}
+
+function Notes({ inputId, hint, error }: { inputId: string; hint: ReactNode; error: string | undefined }) {
+  return (
+    <>
+      {hint && <p className="field-hint" id={`${inputId}-hint`}>{hint}</p>}
+      {error && <p className="field-error" id={`${inputId}-error`}>{error}</p>}
+    </>
+  );
+}
+
+export function Field({ label, value, onChange, error, hint, id, ...input }: FieldProps) {
+  const { inputId, aria } = useDescribed(id, hint, error);
   return (
     <div className="field">
       <label htmlFor={inputId}>{label}</label>
-      <input id={inputId} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
-      {hint && <p className="field-hint" id={`${inputId}-hint`}>{hint}</p>}
-      {error && <p className="field-error" id={`${inputId}-error`}>{error}</p>}
+      <input id={inputId} value={value} onChange={(e) => onChange(e.target.value)} {...aria} {...input} />
+      <Notes inputId={inputId} hint={hint} error={error} />
+    </div>
+  );
+}
+
+export function TextAreaField({ label, value, onChange, error, hint, id, ...input }: TextAreaFieldProps) {
+  const { inputId, aria } = useDescribed(id, hint, error);
+  return (
+    <div className="field">
+      <label htmlFor={inputId}>{label}</label>
+      <textarea id={inputId} value={value} onChange={(e) => onChange(e.target.value)} {...aria} {...input} />
+      <Notes inputId={inputId} hint={hint} error={error} />
     </div>
   );
 }

@@ -1,11 +1,11 @@
-// The 10 recovery codes, shown once: copy, download, then continue.
-import { CopyButton, downloadText } from '../ui/copy-button.tsx';
+// The 10 recovery codes, shown once: copy, download, then continue (sign-in enrollment and Settings).
+import { CopyButton, downloadText } from './copy-button.tsx';
 
-export function RecoveryCodesStep({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+export function RecoveryCodes({ codes, onDone, intro }: { codes: string[]; onDone: () => void; intro?: string }) {
   const text = `Sextant recovery codes (each works once)\n\n${codes.join('\n')}\n`;
   return (
     <>
-      <p>Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once if you lose your authenticator, and they are shown only now.</p>
+      <p>{intro ?? 'Two-factor authentication is on.'} Keep these recovery codes somewhere safe: each works once if you lose your authenticator, and they are shown only now.</p>
       <ul className="recovery-codes" aria-label="Recovery codes">
         {codes.map((c) => (
           <li key={c}>
