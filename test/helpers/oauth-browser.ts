@@ -1,7 +1,10 @@
 // A headless browser for the MCP OAuth flow: an in-memory OAuthClientProvider for the SDK clients,
 // and a cookie jar that follows redirects by hand, signs in with a session cookie and consents.
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { TestApp } from './app.ts';
 
 export const REDIRECT_URL = 'http://127.0.0.1:1/callback';
 
@@ -152,4 +155,29 @@ export async function authorize(jar: CookieJar, authorizationUrl: URL, redirectU
 export async function tokenRequest(baseUrl: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** Resolves when `p` fails with `kind` (the SDK's "needs authorization"); anything else fails the test. */
+export const expectUnauthorized = (p: Promise<unknown>, kind: new (...a: never[]) => Error) =>
+  p.then(
+    () => {
+      throw new Error('connected without authorization');
+    },
+    (err: unknown) => {
+      if (!(err instanceof kind)) throw err;
+    },
+  );
+
+/** Connects an SDK v1 client through the whole OAuth dance with a signed-in browser. */
+export async function connectV1(app: TestApp, sessionJwt: string, provider = new MemoryOAuthProvider()) {
+  const url = new URL(`${app.url}/ai/mcp`);
+  const jar = new CookieJar();
+  jar.set('sextant_session', sessionJwt);
+  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  await expectUnauthorized(new Client({ name: 'test', version: '1.0.0' }).connect(first), UnauthorizedError);
+  const callback = await authorize(jar, provider.authorizationUrl!);
+  await first.finishAuth(callback.searchParams.get('code')!);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+  return { client, provider, jar, url };
 }

@@ -81,7 +81,7 @@ test('Shift+Enter adds a line, and a rated answer takes a comment', async (t) =>
 test('reopening a finished chat shows its recorded answer, and a suggested follow-up asks it', async (t) => {
   const { page } = await askedPage(t, 'How many customers do we have?');
   await page.reload();
-  await page.getByText('How many customers do we have?').waitFor();
+  await page.getByRole('article').getByText('How many customers do we have?').waitFor();
   await page.getByText(/credits$/).waitFor();
   const followUps = page.getByRole('region', { name: 'Suggested follow-ups' });
   if (await followUps.count()) {

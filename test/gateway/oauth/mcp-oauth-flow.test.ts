@@ -1,12 +1,12 @@
 import test from 'ava';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedV2 } from '@modelcontextprotocol/client';
-import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { invalidateSessions } from '../../../src/auth/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { fakeMcpPorts, type FakePorts } from '../../helpers/fake-mcp-ports.ts';
-import { authorize, CookieJar, MemoryOAuthProvider, tokenRequest } from '../../helpers/oauth-browser.ts';
+import { authorize, connectV1, CookieJar, expectUnauthorized, MemoryOAuthProvider, tokenRequest } from '../../helpers/oauth-browser.ts';
 
 let t0: TestApp;
 let ports: FakePorts;
@@ -15,30 +15,6 @@ test.before(async () => {
   t0 = await startTestApp({}, { mcpPorts: ports });
 });
 test.after.always(() => t0.stop());
-
-const expectUnauthorized = (p: Promise<unknown>, kind: new (...a: never[]) => Error) =>
-  p.then(
-    () => {
-      throw new Error('connected without authorization');
-    },
-    (err: unknown) => {
-      if (!(err instanceof kind)) throw err;
-    },
-  );
-
-/** Connects an SDK v1 client through the whole OAuth dance with a signed-in browser. */
-async function connectV1(app: TestApp, sessionJwt: string, provider = new MemoryOAuthProvider()) {
-  const url = new URL(`${app.url}/ai/mcp`);
-  const jar = new CookieJar();
-  jar.set('sextant_session', sessionJwt);
-  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
-  await expectUnauthorized(new Client({ name: 'test', version: '1.0.0' }).connect(first), UnauthorizedError);
-  const callback = await authorize(jar, provider.authorizationUrl!);
-  await first.finishAuth(callback.searchParams.get('code')!);
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
-  return { client, provider, jar, url };
-}
 
 const mcpPost = (app: TestApp, headers: Record<string, string>) =>
   app.fetch('/ai/mcp', {

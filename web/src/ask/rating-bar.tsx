@@ -17,6 +17,8 @@ export function RatingBar({ chatId, answerUuid }: { chatId: string; answerUuid: 
   const [comment, setComment] = useState('');
   const [sent, setSent] = useState(false);
   const send = useAction(async (r: 'positive' | 'negative' | undefined, text: string) => {
+    // The thanks comes again for each thing sent (and a test waiting for it waits for this one).
+    setSent(false);
     await call(api.POST('/api/feedback', { body: { chat_id: chatId, message_uuid: answerUuid, ...(r ? { rating: r } : {}), ...(text.trim() ? { comment: text.trim() } : {}) } }));
     setSent(true);
   });
