@@ -47,11 +47,15 @@ test('the profile keeps what was typed through a refused save, and memories are 
   t.truthy(await fieldMessage(name));
   t.is(await background.inputValue(), 'Head of pricing, works in euros');
   await checkAccessibility(t, page, 'the profile with a field error');
+  // Unsaved edits survive a reload (and so a sign-in detour).
+  await page.reload();
+  t.is(await background.inputValue(), 'Head of pricing, works in euros');
   await name.fill('Rita Analyst');
   await page.getByRole('button', { name: 'Save profile' }).click();
   await page.getByText('Profile saved.').waitFor();
   await page.getByRole('banner').getByText('Rita Analyst').waitFor();
   t.like(await me(page), { name: 'Rita Analyst', slack_title: 'Head of pricing, works in euros' });
+  t.is(await page.evaluate('Object.keys(localStorage).filter((k) => k.startsWith("sextant.draft.profile")).length'), 0);
 
   const newNote = page.getByRole('form', { name: 'Add a memory' }).getByRole('textbox', { name: 'Note' });
   await page.getByRole('button', { name: 'Add memory' }).click();

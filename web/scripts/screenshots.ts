@@ -2,9 +2,35 @@
 // gateway with the demo (offline model) and Debian's Chromium, as the browser tests do.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { DEMO, signInAs, startWebApp } from '../../test/helpers/web-app.ts';
+import { findUserByEmail } from '../../src/auth/index.ts';
+import { dismissChatCompletion, pinChat } from '../../src/chats/index.ts';
+import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { deps, principalOf, seedChat } from '../../test/helpers/chats.ts';
+import { DEMO, signInAs, startWebApp, type WebTestApp } from '../../test/helpers/web-app.ts';
 
 const DOCS = new URL('../../docs/', import.meta.url).pathname;
+
+/** Earlier chats of the analyst, so the history has something to show. */
+const EARLIER = [
+  'Monthly revenue by category',
+  'Top 10 customers by lifetime value',
+  'Return rate by sales channel',
+  'Orders shipped late last quarter',
+  'Average basket size by country',
+  'Which products sell together?',
+];
+
+function seedHistory(w: WebTestApp): void {
+  const analyst = findUserByEmail(w.app.services.store.db, DEMO.analyst.email)!;
+  const p = principalOf(w, analyst, DEMO_ORG_ID);
+  EARLIER.forEach((question, i) => {
+    w.clock.advance(3_600_000);
+    seedChat(w, p, `earlier-${i}`, [{ question, answer: 'See the table.' }]);
+  });
+  pinChat(deps(w), p, { chatId: 'earlier-0' });
+  // One answer arrived while the analyst was away; the others were read.
+  EARLIER.forEach((_, i) => i !== 2 && dismissChatCompletion(deps(w), p, { chatId: `earlier-${i}` }));
+}
 
 async function ask(page: Page, question: string): Promise<void> {
   await page.goto('/');
@@ -15,9 +41,38 @@ async function ask(page: Page, question: string): Promise<void> {
   await page.getByText(/credits$/).waitFor();
 }
 
+/** The chat's head with a label, and the history beside it. */
+async function chatWithHistory(page: Page, path: string): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  const label = page.getByRole('textbox', { name: 'New label' });
+  await label.fill('finance');
+  await label.press('Enter');
+  await page.getByRole('list', { name: 'Labels' }).waitFor();
+  await label.blur();
+  await page.getByRole('region', { name: /^Result 1:/ }).waitFor();
+  await page.evaluate('window.scrollTo(0, 0); 0');
+  await page.screenshot({ path });
+}
+
+/** Settings: the tokens page with an API token in its list (made on the first pass). */
+async function tokensPage(page: Page, path: string, first: boolean): Promise<void> {
+  await page.goto('/settings/tokens');
+  const api = page.getByRole('region', { name: 'API tokens' });
+  if (first) {
+    await api.getByRole('textbox', { name: 'Name' }).fill('nightly report');
+    await api.getByRole('textbox', { name: 'Description' }).fill('Revenue mail at 6:00');
+    await api.getByRole('button', { name: 'Create API token' }).click();
+    await api.getByRole('button', { name: 'Done' }).click();
+  }
+  await api.getByRole('row').filter({ hasText: 'nightly report' }).waitFor();
+  await page.screenshot({ path });
+}
+
 const w = await startWebApp();
 const browser = w.browser;
 try {
+  seedHistory(w);
   for (const colorScheme of ['light', 'dark'] as const) {
     const context = await browser.newContext({ baseURL: w.url, viewport: { width: 1280, height: 860 }, colorScheme, deviceScaleFactor: 1 });
     const page = await context.newPage();
@@ -27,11 +82,15 @@ try {
     await page.screenshot({ path: join(DOCS, `web-sign-in${suffix}.png`) });
     await signInAs(context);
     await ask(page, 'Total revenue by country');
+    const chat = new URL(page.url()).pathname;
     await page.getByRole('region', { name: /^Result 1:/ }).getByText('SQL', { exact: true }).click();
     // A tall window rather than a full-page capture, which would draw the docked composer mid-page.
     await page.setViewportSize({ width: 1280, height: 1500 });
     await page.evaluate('window.scrollTo(0, document.body.scrollHeight); 0');
     await page.screenshot({ path: join(DOCS, `web-ask${suffix}.png`) });
+    await page.goto(chat);
+    await chatWithHistory(page, join(DOCS, `web-chats${suffix}.png`));
+    await tokensPage(page, join(DOCS, `web-settings${suffix}.png`), colorScheme === 'light');
     await context.close();
   }
   console.log(`Screenshots written to ${DOCS}`);

@@ -2,6 +2,7 @@
 // left empty is made from the note.
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client.ts';
+import { useDraft } from '../lib/drafts.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { Field, TextAreaField } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
@@ -99,8 +100,9 @@ function MemoryForm({ memory, onDone }: { memory: Memory; onDone: (saved?: Memor
 }
 
 function NewMemory({ onAdded }: { onAdded: (m: Memory) => void }) {
-  const [title, setTitle] = useState('');
-  const [content, setContent] = useState('');
+  // Kept in local storage: a session that ends mid-way sends the person to sign in and back.
+  const [title, setTitle] = useDraft('memory.title');
+  const [content, setContent] = useDraft('memory.content');
   const add = useAction(async () => {
     onAdded(await call(api.POST('/api/auth/user_memory', { body: { content, ...(title.trim() ? { title } : {}) } })));
     setTitle('');

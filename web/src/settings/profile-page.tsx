@@ -1,6 +1,7 @@
 // /settings/profile: the name and Background the assistant knows the person by, and their memories.
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client.ts';
+import { useEditDraft } from '../lib/drafts.ts';
 import type { ResponseOf } from '../api/types.ts';
 import { useSession } from '../session/session.tsx';
 import { useDocumentTitle } from '../ui/document-title.ts';
@@ -22,7 +23,7 @@ export function ProfilePage() {
       {profile.loading && !profile.data && <p role="status">Loading your profile…</p>}
       {profile.data && (
         <>
-          <ProfileForm profile={profile.data} />
+          <ProfileForm profile={profile.data} onSaved={(p) => profile.update(() => p)} />
           <MemoriesSection memories={profile.data.memories} onChange={(memories) => profile.update((p) => ({ ...p, memories }))} />
         </>
       )}
@@ -30,14 +31,17 @@ export function ProfilePage() {
   );
 }
 
-function ProfileForm({ profile }: { profile: Profile }) {
+function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: (profile: Profile) => void }) {
   const { refresh } = useSession();
-  const [name, setName] = useState(profile.name);
-  const [background, setBackground] = useState(profile.slack_title);
+  // Unsaved changes are kept in local storage (a sign-in detour or a reload loses nothing).
+  const name = useEditDraft('profile.name', profile.name);
+  const background = useEditDraft('profile.background', profile.slack_title);
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     setSaved(false);
-    await call(api.PUT('/api/auth/user_profile', { body: { name, slack_title: background } }));
+    onSaved(await call(api.PUT('/api/auth/user_profile', { body: { name: name.value, slack_title: background.value } })));
+    name.discard();
+    background.discard();
     setSaved(true);
     // The top bar shows the name.
     await refresh();
@@ -51,13 +55,13 @@ function ProfileForm({ profile }: { profile: Profile }) {
       <h2 id="profile-title">Profile</h2>
       <form onSubmit={submit} noValidate>
         <FormAlert problem={save.problem} />
-        <Field label="Name" name="name" autoComplete="name" value={name} onChange={setName} error={save.fieldError('name')} />
+        <Field label="Name" name="name" autoComplete="name" value={name.value} onChange={name.set} error={save.fieldError('name')} />
         <TextAreaField
           label="Background"
           name="background"
           rows={4}
-          value={background}
-          onChange={setBackground}
+          value={background.value}
+          onChange={background.set}
           error={save.fieldError('slack_title')}
           hint="Your role and what you work on. The assistant reads it to pitch its answers."
         />
