@@ -1,17 +1,17 @@
 // General API tokens (the API-KEY header): named, described, with an expiry; each value shown once.
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client.ts';
-import { Field } from '../ui/field.tsx';
+import { Field, SelectField } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { NewTokenValue, TokenTable } from './token-table.tsx';
 
 const EXPIRY = [
-  { days: '30', label: '30 days' },
-  { days: '90', label: '90 days' },
-  { days: '365', label: 'One year' },
-  { days: 'never', label: 'Never' },
+  { value: '30', label: '30 days' },
+  { value: '90', label: '90 days' },
+  { value: '365', label: 'One year' },
+  { value: 'never', label: 'Never' },
 ];
 
 export function ApiTokensSection() {
@@ -44,7 +44,6 @@ function NewApiToken({ onCreated }: { onCreated: (value: string) => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [expiry, setExpiry] = useState('90');
-  const expiryId = useId();
   const create = useAction(async () => {
     const created = await call(api.POST('/api/auth/user/tokens', { body: { name, description, expires_in_days: expiry === 'never' ? null : Number(expiry) } }));
     setName('');
@@ -61,17 +60,7 @@ function NewApiToken({ onCreated }: { onCreated: (value: string) => void }) {
       <FormAlert problem={create.problem} />
       <Field label="Name" value={name} onChange={setName} error={create.fieldError('name')} hint="What uses it, e.g. “nightly report”." />
       <Field label="Description" value={description} onChange={setDescription} error={create.fieldError('description')} />
-      <div className="field">
-        <label htmlFor={expiryId}>Expires after</label>
-        <select id={expiryId} value={expiry} onChange={(e) => setExpiry(e.target.value)}>
-          {EXPIRY.map((o) => (
-            <option key={o.days} value={o.days}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-        {create.fieldError('expires_in_days') && <p className="field-error">{create.fieldError('expires_in_days')}</p>}
-      </div>
+      <SelectField label="Expires after" value={expiry} onChange={setExpiry} options={EXPIRY} error={create.fieldError('expires_in_days')} />
       <div className="actions">
         <button type="submit" className="primary" disabled={create.pending}>
           Create API token

@@ -5,6 +5,7 @@ import { api, call } from '../api/client.ts';
 import type { ResponseOf } from '../api/types.ts';
 import { useSession } from '../session/session.tsx';
 import { useDocumentTitle } from '../ui/document-title.ts';
+import { SelectField } from '../ui/field.tsx';
 import { FormAlert, Note } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
@@ -86,18 +87,13 @@ function DefaultWorkspace({ data, onSaved }: { data: Workspaces; onSaved: () => 
     <form onSubmit={submit} noValidate aria-labelledby="default-workspace-title">
       <h2 id="default-workspace-title">Where you start</h2>
       <FormAlert problem={save.problem} />
-      <div className="field">
-        <label htmlFor="default-workspace">New sign-ins start in</label>
-        <select id="default-workspace" value={choice} onChange={(e) => setChoice(e.target.value)}>
-          <option value="">{data.base_org.name} (base organization)</option>
-          {data.workspaces.map((w) => (
-            <option key={w.org_id} value={w.org_id}>
-              {w.name}
-            </option>
-          ))}
-        </select>
-        {save.fieldError('workspace_org_id') && <p className="field-error">{save.fieldError('workspace_org_id')}</p>}
-      </div>
+      <SelectField
+        label="New sign-ins start in"
+        value={choice}
+        onChange={setChoice}
+        options={[{ value: '', label: `${data.base_org.name} (base organization)` }, ...data.workspaces.map((w) => ({ value: w.org_id, label: w.name }))]}
+        error={save.fieldError('workspace_org_id')}
+      />
       <div className="actions">
         <button type="submit" className="primary" disabled={save.pending}>
           Save

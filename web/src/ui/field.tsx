@@ -51,3 +51,28 @@ export function TextAreaField({ label, value, onChange, error, hint, id, ...inpu
     </div>
   );
 }
+
+interface SelectFieldProps {
+  label: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  options: { value: string; label: string }[];
+  error?: string | undefined;
+}
+
+export function SelectField({ label, value, onChange, options, error }: SelectFieldProps) {
+  const { inputId, aria } = useDescribed(undefined, undefined, error);
+  return (
+    <div className="field">
+      <label htmlFor={inputId}>{label}</label>
+      <select id={inputId} value={value} onChange={(e) => onChange(e.target.value)} {...aria}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <Notes inputId={inputId} hint={undefined} error={error} />
+    </div>
+  );
+}
