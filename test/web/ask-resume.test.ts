@@ -90,3 +90,18 @@ test.serial('Stop asks the running answer to wrap up; a remark goes to it while 
   t.regex((await page.locator('.credits').textContent()) ?? '', /Stopped/);
   t.is(await page.getByRole('button', { name: 'Stop' }).count(), 0);
 });
+
+test.serial('an answer that finishes after the person left for another chat marks that chat in the history', async (t) => {
+  const { page } = await askAndWaitForFirstPiece(t);
+  const history = page.getByRole('navigation', { name: 'Chat history' });
+  await history.getByRole('link', { name: 'New chat' }).click();
+  await page.getByRole('heading', { name: 'What would you like to know?' }).waitFor();
+  release();
+  const chat = history.getByRole('listitem').filter({ hasText: 'How many orders are there?' }).first();
+  await chat.getByText('New answer').waitFor();
+  await checkAccessibility(t, page, 'the history with a new answer');
+  // Opening it shows the answer and clears the mark.
+  await chat.getByRole('link').click();
+  await page.getByText(/credits$/).waitFor();
+  await chat.getByText('New answer').waitFor({ state: 'detached' });
+});

@@ -93,12 +93,21 @@ export function AskPage() {
  */
 function useListFollowsChat(running: boolean, summary: ReturnType<typeof useChatList>['recent'][number] | undefined, list: ReturnType<typeof useChatList>) {
   const wasRunning = useRef(running);
-  const { refresh, apply } = list;
+  const { refresh, apply, watch } = list;
+  const chatId = summary?.chat_id;
+  const runningNow = useRef(running);
+  runningNow.current = running;
+  useEffect(
+    // Leaving a chat while its answer runs: the history watches for the answer to finish.
+    () => () => {
+      if (chatId && runningNow.current) watch(chatId);
+    },
+    [chatId, watch],
+  );
   useEffect(() => {
     if (wasRunning.current && !running) void refresh();
     wasRunning.current = running;
   }, [running, refresh]);
-  const chatId = summary?.chat_id;
   const marked = summary?.recently_completed === true && !running;
   useEffect(() => {
     if (!chatId || !marked) return;

@@ -10,6 +10,9 @@ export type ChatSummary = ResponseOf<'/api/chat_history', 'get'>['chats'][number
 
 /** Chats per page of the list. */
 const PAGE = 30;
+/** How often the first page is read again while a chat left running is watched, and for how long at most. */
+const WATCH_EVERY_MS = 4000;
+const WATCH_AT_MOST_MS = 15 * 60_000;
 
 interface Lists {
   pinned: ChatSummary[];
@@ -28,6 +31,8 @@ export interface ChatList extends Lists {
   refresh: () => Promise<void>;
   /** Puts a chat where its flags say (after a change the server confirmed). */
   apply: (chat: ChatSummary) => void;
+  /** The person left this chat while its answer ran: the list is read again until the answer is marked. */
+  watch: (chatId: string) => void;
   find: (chatId: string) => ChatSummary | undefined;
 }
 
@@ -103,13 +108,31 @@ export function ChatListProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     void refresh();
+    // Back to the tab: answers may have finished meanwhile.
+    const onVisible = () => document.visibilityState === 'visible' && void refresh();
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
   }, [refresh]);
+
+  const [watched, setWatched] = useState<Map<string, number>>(new Map());
+  const watch = useCallback((chatId: string) => setWatched((w) => new Map(w).set(chatId, Date.now() + WATCH_AT_MOST_MS)), []);
+  useEffect(() => {
+    if (watched.size === 0) return;
+    const timer = setInterval(() => void refresh(), WATCH_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [watched.size, refresh]);
+  useEffect(() => {
+    // A watched chat is done once its answer is marked (or the watch ran out of time).
+    const all = [...lists.pinned, ...lists.recent, ...lists.archived];
+    const done = [...watched].filter(([id, until]) => until < Date.now() || all.some((c) => c.chat_id === id && c.recently_completed));
+    if (done.length > 0) setWatched((w) => new Map([...w].filter(([id]) => !done.some(([d]) => d === id))));
+  }, [lists, watched]);
 
   const apply = useCallback((chat: ChatSummary) => setLists((l) => place(l, chat)), []);
   const find = useCallback((chatId: string) => [...lists.pinned, ...lists.recent, ...lists.archived].find((c) => c.chat_id === chatId), [lists]);
   const value = useMemo(
-    () => ({ ...lists, ready, hasMore: cursor !== null, loadingMore, problem, loadMore, refresh, apply, find }),
-    [lists, ready, cursor, loadingMore, problem, loadMore, refresh, apply, find],
+    () => ({ ...lists, ready, hasMore: cursor !== null, loadingMore, problem, loadMore, refresh, apply, watch, find }),
+    [lists, ready, cursor, loadingMore, problem, loadMore, refresh, apply, watch, find],
   );
   return <ChatListContext.Provider value={value}>{children}</ChatListContext.Provider>;
 }
