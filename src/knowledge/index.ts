@@ -23,6 +23,9 @@ export {
 export type { EnvironmentView, CreateEnvironmentInput } from './environments.ts';
 export type { EnvironmentTarget } from './environments-store.ts';
 export { environmentDiff, environmentConflicts, mergeEnvironment } from './environment-merge.ts';
+export type { MergeGate } from './environment-merge.ts';
+export { readEvaluationFile } from './evaluation-file.ts';
+export type { EvaluationDefinition as EvaluationFileDefinition } from './evaluation-file.ts';
 export { syncEnvironmentTargets } from './environment-sync.ts';
 export { expireThrowawayEnvironments, startEnvironmentJanitor } from './environment-expiry.ts';
 export { getMirror, setMirror, deleteMirror } from './mirror.ts';
@@ -33,6 +36,7 @@ export type { TableDocsSource, TableDoc, SyncedTable } from './table-docs.ts';
 export { knowledgeAt, searchableData, searchItems } from './snapshot.ts';
 export type { KnowledgeSnapshot, SearchHit } from './snapshot.ts';
 export { seedKnowledge } from './seed-knowledge.ts';
+export type { SeedTransform } from './seed-knowledge.ts';
 export { effectiveEnvironment, environmentOf, scopeFor } from './scope.ts';
 export type { Scope } from './scope.ts';
 export type { EnvironmentRow } from './environments-store.ts';
