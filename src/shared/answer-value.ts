@@ -61,7 +61,7 @@ export interface FoundNumber {
   text: string;
 }
 
-/** Every number in a text, in order. A sign glued to a word or digit ("COVID-19", "2020-2024") is a hyphen, not a minus. */
+/** Every number in a text, in order. A sign glued to a word or a number ("COVID-19", "2020-2024") is a hyphen, not a minus. */
 export function findNumbers(text: string): FoundNumber[] {
   const out: FoundNumber[] = [];
   for (const m of text.matchAll(new RegExp(NUMBER_SOURCE, 'giu'))) {
@@ -69,10 +69,11 @@ export function findNumbers(text: string): FoundNumber[] {
     const before = text[m.index - 1];
     let groups: Record<string, string | undefined> = m.groups;
     let index = m.index;
-    if (groups['neg'] && before !== undefined && /[\p{L}\d]/u.test(before)) {
+    if (groups['neg'] && before !== undefined && /\d/.test(before)) {
+      // A range ("2020-2024"): the second number, unsigned.
       groups = { ...groups, neg: undefined };
       index += 1;
-    } else if (before !== undefined && /[\p{L}\d_.]/u.test(before)) continue; // inside a word, an id or a version
+    } else if (before !== undefined && /[\p{L}\d_.]/u.test(before)) continue; // inside a word, an id or a version ("COVID-19", "v1.2")
     const value = numberOfMatch(groups);
     if (value) out.push({ value, index, text: m[0].slice(index - m.index) });
   }
