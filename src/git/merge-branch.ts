@@ -16,7 +16,10 @@ export type MergeOutcome =
   | { status: 'merged'; oid: string | undefined; tree: string }
   | { status: 'conflict'; conflicts: string[] };
 
-/** Merges `from` into `into`; with `dryRun` nothing but loose objects is written. */
+/**
+ * Merges `from` into `into`; with `dryRun` nothing but loose objects is written. `noFastForward`
+ * writes a merge commit even when `into` could simply move (git's --no-ff), so its message is kept.
+ */
 export async function mergeBranch({
   repo,
   from,
@@ -24,6 +27,7 @@ export async function mergeBranch({
   author,
   message,
   dryRun = false,
+  noFastForward = false,
 }: {
   repo: GitRepo;
   from: string;
@@ -31,18 +35,20 @@ export async function mergeBranch({
   author: GitAuthor;
   message?: string;
   dryRun?: boolean;
+  noFastForward?: boolean;
 }): Promise<MergeOutcome> {
-  const run = () => mergeCore({ repo, from, into, author, message: message ?? `Merge ${from} into ${into}`, dryRun });
+  const run = () => mergeCore({ repo, from, into, author, message: message ?? `Merge ${from} into ${into}`, dryRun, noFastForward });
   return dryRun ? run() : repo.lock.run(run);
 }
 
-async function mergeCore(a: { repo: GitRepo; from: string; into: string; author: GitAuthor; message: string; dryRun: boolean }): Promise<MergeOutcome> {
+async function mergeCore(a: { repo: GitRepo; from: string; into: string; author: GitAuthor; message: string; dryRun: boolean; noFastForward: boolean }): Promise<MergeOutcome> {
   const { repo, from, into, author, message, dryRun } = a;
   const ours = await resolveRef({ repo, ref: into });
   if (!ours) throw new BranchNotFound(into);
   const theirs = await resolveRef({ repo, ref: from });
   if (!theirs) throw new BranchNotFound(from);
-  const fast = await fastMerge(repo, ours, theirs);
+  let fast = await fastMerge(repo, ours, theirs);
+  if (fast?.status === 'fast_forward' && a.noFastForward) fast = { status: 'merged', tree: await commitTree(repo, theirs) };
   if (fast) {
     if (fast.status === 'up_to_date') return { status: 'up_to_date', oid: ours };
     if (fast.status === 'fast_forward') {

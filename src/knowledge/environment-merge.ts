@@ -51,6 +51,8 @@ export async function mergeEnvironment(deps: KnowledgeDeps, p: Principal, id: st
     into: MAIN_BRANCH,
     author: authorOf(deps, p),
     message: [`Merge environment "${env.name}" into production`, note].filter(Boolean).join('\n\n'),
+    // The gate's paragraph needs a merge commit to live in.
+    noFastForward: note !== undefined,
   });
   if (outcome.status === 'conflict') throw new MergeConflicts(outcome.conflicts);
   const deleted = env.throwaway === 1 || body.delete_after === true;

@@ -84,7 +84,7 @@ for (const [what, question, type, text, cell, expected, source] of OBSERVED) {
     const seen = observe({ text, ...(cell !== undefined ? { cell } : {}) }, question, type);
     if (source === null) {
       t.false(seen.usable);
-      if (!seen.usable) t.is(seen.reason, expected as string);
+      if (!seen.usable) t.is(seen.reason, expected as typeof seen.reason);
       return;
     }
     t.true(seen.usable, text);

@@ -1,7 +1,7 @@
 // The evaluation suite format: what it accepts, what it refuses (and where the refusal points), and
 // the defaults a run applies.
 import test from 'ava';
-import { EvaluationSuite, normalizeQuestion } from '../../src/shared/evaluation-suite.ts';
+import { EvaluationSuite, normalizeQuestion, type AnswerType } from '../../src/shared/evaluation-suite.ts';
 import { parseAnswerValue } from '../../src/shared/answer-value.ts';
 
 const suite = (questions: Record<string, unknown>[], extra: Record<string, unknown> = {}) => ({ id: 'core', name: 'Core', questions, ...extra });
@@ -63,7 +63,7 @@ test('unknown fields are refused naming each key', (t) => {
 });
 
 // [expected answer as written, answer type inferred]
-const INFERRED: [number | string, string][] = [
+const INFERRED: [number | string, AnswerType][] = [
   [5000, 'number'],
   ['5,000', 'number'],
   ['25%', 'percent'],
