@@ -6,6 +6,7 @@ const benches: Record<string, () => Promise<void>> = {
   downloads: async () => (await import('./downloads.ts')).benchDownloads(),
   chats: async () => (await import('./chats.ts')).run(),
   agent: async () => (await import('./agent.ts')).run(),
+  evaluations: async () => (await import('./evaluations.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);
