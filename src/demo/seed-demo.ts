@@ -43,7 +43,7 @@ export function confineLegacyWarehouseFiles(s: Pick<Services, 'store' | 'clock' 
 async function seedDemoKnowledge(s: SeedServices): Promise<void> {
   const admin = findUserByEmail(s.store.db, DEMO_USERS[0]!.email);
   const author = { name: admin?.name ?? 'Sextant', email: admin?.email ?? 'demo@sextant.local', timestamp: Math.floor(s.clock.now() / 1000) };
-  const transform = answersFromWarehouse(s, DEMO_ORG_ID, DEMO_USERS[0]!.email, DEMO_CONNECTION_ID);
+  const transform = answersFromWarehouse(s, DEMO_ORG_ID, DEMO_CONNECTION_ID);
   const seeded = await seedKnowledge(s.knowledge, { orgId: DEMO_ORG_ID, dir: DEMO_KNOWLEDGE_DIR, author, message: 'Document the demo warehouse', transform });
   if (seeded) s.log.info({ org_id: DEMO_ORG_ID }, 'seeded the demo knowledge');
 }
