@@ -1,25 +1,6 @@
 // A JUnit XML report of an evaluation run, the format CI systems (GitHub Actions test reporters,
 // GitLab, Jenkins) read: one test suite per run, one test case per question.
-
-interface Question {
-  id: string;
-  question: string;
-  result: string;
-  expected: unknown;
-  observed: unknown;
-  relative_diff: number | null;
-  error: string | null;
-  answer: string | null;
-}
-
-export interface RunForReport {
-  id: string;
-  evaluation_id: string;
-  evaluation_name: string;
-  created_at: string;
-  summary: { total: number; fail: number; error: number; pending: number };
-  questions?: Question[];
-}
+import type { RunView } from './run-view.ts';
 
 // XML 1.0 allows tab, newline and carriage return below 0x20, and nothing in the surrogate or
 // non-character ranges: such characters in an answer would make the whole report unreadable.
@@ -31,7 +12,7 @@ export function xmlEscape(text: string): string {
 }
 
 /** The report of a finished run. */
-export function junitReport(run: RunForReport): string {
+export function junitReport(run: RunView): string {
   const attr = (name: string, value: string | number) => ` ${name}="${xmlEscape(String(value))}"`;
   const cases = (run.questions ?? []).map((q) => {
     const head = `    <testcase${attr('classname', run.evaluation_id)}${attr('name', `${q.id}: ${q.question}`)}>`;

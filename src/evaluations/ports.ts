@@ -1,7 +1,9 @@
 // What evaluations need from other domains, as small interfaces; src/compose implements them over
 // the knowledge repository, the agent and the directory of users (one file per port).
 import type { Principal } from '../auth/index.ts';
-import type { SuiteQuestion } from '../shared/evaluation-suite.ts';
+import type { EvaluationDefinition } from '../shared/evaluation-suite.ts';
+
+export type { EvaluationDefinition };
 
 /** Production or an environment, resolved at one moment. */
 export interface ResolvedTarget {
@@ -15,16 +17,6 @@ export interface ResolvedTarget {
   git_branch: string | null;
   /** Warehouse target overrides per connection. */
   overrides: Record<string, Record<string, string>>;
-}
-
-/** An evaluation ready to run; `warnings` name what a file in the older format could not carry over. */
-export interface EvaluationDefinition {
-  id: string;
-  name: string;
-  description?: string;
-  questions: SuiteQuestion[];
-  migrated: boolean;
-  warnings: string[];
 }
 
 /** Evaluation definitions and targets, read from the organization's knowledge. */

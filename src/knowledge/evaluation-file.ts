@@ -3,18 +3,17 @@
 // is migrated on read, without rewriting it: ids from positions, the one number or date of a prose
 // answer, and a warning for each question that cannot be scored until someone corrects it.
 import { findNumbers, parseAnswerValue } from '../shared/answer-value.ts';
-import { ANSWER_TYPES, DEFAULT_TOLERANCE_PCT, EvaluationSuite, inferAnswerType, normalizeQuestion, QUESTION_ID_RE, type AnswerType, type SuiteQuestion } from '../shared/evaluation-suite.ts';
-
-/** An evaluation ready to run; `warnings` name what a migrated file could not carry over. */
-export interface EvaluationDefinition {
-  id: string;
-  name: string;
-  description?: string;
-  questions: SuiteQuestion[];
-  /** True when the file predates the current format and was migrated on read. */
-  migrated: boolean;
-  warnings: string[];
-}
+import {
+  ANSWER_TYPES,
+  DEFAULT_TOLERANCE_PCT,
+  EvaluationSuite,
+  inferAnswerType,
+  normalizeQuestion,
+  QUESTION_ID_RE,
+  type AnswerType,
+  type EvaluationDefinition,
+  type SuiteQuestion,
+} from '../shared/evaluation-suite.ts';
 
 /** The definition in a file's data, or `error` when nothing usable is in it. */
 export function readEvaluationFile(id: string, data: unknown): EvaluationDefinition | { error: string } {

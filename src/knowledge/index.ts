@@ -25,7 +25,6 @@ export type { EnvironmentTarget } from './environments-store.ts';
 export { environmentDiff, environmentConflicts, mergeEnvironment } from './environment-merge.ts';
 export type { MergeGate } from './environment-merge.ts';
 export { readEvaluationFile } from './evaluation-file.ts';
-export type { EvaluationDefinition as EvaluationFileDefinition } from './evaluation-file.ts';
 export { syncEnvironmentTargets } from './environment-sync.ts';
 export { expireThrowawayEnvironments, startEnvironmentJanitor } from './environment-expiry.ts';
 export { getMirror, setMirror, deleteMirror } from './mirror.ts';

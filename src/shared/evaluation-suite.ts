@@ -90,3 +90,14 @@ export function normalizeQuestion(q: EvaluationSuite['questions'][number]): Suit
   const { answer_type: _t, tolerance_pct: _p, ...rest } = q;
   return { ...rest, answer_type: type, tolerance_pct: type === 'date' ? 0 : (q.tolerance_pct ?? DEFAULT_TOLERANCE_PCT) };
 }
+
+/** An evaluation ready to run; `warnings` name what a file in an older format could not carry over. */
+export interface EvaluationDefinition {
+  id: string;
+  name: string;
+  description?: string;
+  questions: SuiteQuestion[];
+  /** True when the file predates the current format and was migrated on read. */
+  migrated: boolean;
+  warnings: string[];
+}

@@ -8,7 +8,7 @@ import { CliError } from '../errors.ts';
 import { objectTable } from '../output.ts';
 import { junitReport } from '../junit.ts';
 import { isFile, validSuite } from '../suite-file.ts';
-import { questionRows, type RunView } from './eval-view.ts';
+import { questionRows, type RunView } from '../run-view.ts';
 
 export interface RunOptions {
   target?: string;

@@ -6,7 +6,7 @@ import type { CommandContext } from '../context.ts';
 import { CliError } from '../errors.ts';
 import { objectTable } from '../output.ts';
 import { checkSuiteFile, validSuite } from '../suite-file.ts';
-import { questionRows, type RunView } from './eval-view.ts';
+import { questionRows, type RunView } from '../run-view.ts';
 
 const print = (ctx: CommandContext, value: unknown, human: () => string) => ctx.out.out(ctx.out.json ? JSON.stringify(value) : human());
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[^a-z0-9]+|-+$/g, '') || 'my-suite';
