@@ -28,7 +28,7 @@ export interface QuestionView extends SuiteQuestion {
   /** Chat of the answer (hidden from history, opens with GET /api/c2/{chat_id}). */
   chat_id: string | null;
   sql: string[];
-  /** The reply scored (or the last one). */
+  /** The last reply (the follow-up's when there was one). */
   answer: string | null;
   followed_up: boolean;
   attempts: number;

@@ -275,3 +275,32 @@ test.serial('the target of an environment names its commit and warehouse overrid
   t.regex(target.body.commit, /^[0-9a-f]{40}$/);
   t.is((await call(t0, 'GET', `/api/evaluations/target?environment_id=${env.id}`, { token: otherAdmin })).status, 404);
 });
+
+test.serial('an evaluation file in the older format keeps loading: migrated on read, runnable, its prose answers reported', async (t) => {
+  const { commitChanges } = await import('../../src/git/index.ts');
+  const repo = await t0.app.services.knowledge.repos.repo('acme');
+  // Written as earlier versions wrote it (no question ids, prose answers), straight into git.
+  await commitChanges({
+    repo,
+    branch: 'main',
+    author: { name: 'Old', email: 'old@example.com', timestamp: 1_700_000_000 },
+    message: 'An evaluation from before',
+    changes: [
+      {
+        path: 'evaluations/legacy.yaml',
+        content: 'id: legacy\nname: Legacy\nquestions:\n  - question: How many gadgets are there?\n    expected_answer: 42 gadgets.\n  - question: Which shop is best?\n    expected_answer: The one with the most widgets.\n',
+      },
+    ],
+  });
+  const read = await call(t0, 'GET', '/api/evaluations/legacy', { token: modeler });
+  t.is(read.status, 200);
+  t.like(read.body, { migrated: true, questions: [{ id: 'q1', expected_answer: '42', answer_type: 'number', tolerance_pct: 3 }] });
+  t.is(read.body.questions.length, 1);
+  t.regex(read.body.warnings[0], /^questions\[1\]\.expected_answer: /);
+  const listed = (await call(t0, 'GET', '/api/evaluations', { token: modeler })).body.evaluations.find((e: { id: string }) => e.id === 'legacy');
+  t.like(listed, { migrated: true, question_count: 1, error: null });
+  const started = await call(t0, 'POST', '/api/evaluations/legacy/runs', { token: modeler, body: {} });
+  t.is(started.status, 202);
+  const run = await finishedRun(started.body.id);
+  t.like(run, { verdict: 'pass', warnings: read.body.warnings });
+});
