@@ -1,8 +1,9 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.sextant-data/', 'dist/', 'fixtures/'] },
+  { ignores: ['node_modules/', '.sextant-data/', 'dist/', 'fixtures/', 'web/src/api/openapi.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -11,5 +12,6 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
     },
   },
-  { files: ['eslint.config.js'], rules: { 'no-restricted-syntax': 'off' } },
+  { files: ['web/src/**/*.{ts,tsx}'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
+  { files: ['eslint.config.js', 'web/vite.config.ts'], rules: { 'no-restricted-syntax': 'off' } },
 );

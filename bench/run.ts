@@ -3,9 +3,15 @@
 
 const benches: Record<string, () => Promise<void>> = {
   knowledge: async () => void (await import('./knowledge.ts')),
+  'knowledge-writes': async () => (await import('./knowledge-writes.ts')).run(),
   downloads: async () => (await import('./downloads.ts')).benchDownloads(),
   chats: async () => (await import('./chats.ts')).run(),
   agent: async () => (await import('./agent.ts')).run(),
+  'query-stop': async () => (await import('./query-stop.ts')).run(),
+  guard: async () => (await import('./guard.ts')).run(),
+  gateway: async () => (await import('./gateway.ts')).run(),
+  web: async () => (await import('./web.ts')).run(),
+  answers: async () => (await import('./answers.ts')).run(),
   evaluations: async () => (await import('./evaluations.ts')).run(),
 };
 

@@ -5,13 +5,15 @@ import { AgentRuns, createProvider, type AgentPorts, type LlmProvider } from './
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDuckDbSql } from './data/guard/index.ts';
-import { readTargetTables } from './data/index.ts';
+import { QueryProcessPool, readTargetTables, withCoverage } from './data/index.ts';
 import type { TableDocsSource } from './data/types.ts';
 import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts';
 import { confineLegacyWarehouseFiles, seedDemo } from './demo/seed-demo.ts';
+import { createAccountMail } from './auth/account-mail.ts';
+import { accountDeps } from './gateway/account-deps.ts';
 import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createOAuthServer } from './gateway/oauth/create-provider.ts';
-import { createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
+import { checkKnowledgeRepositories, createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
 import { indexPendingMessages, indexQueueInSlices } from './chats/index.ts';
 import type { ChatSources, CoreServices } from './gateway/services.ts';
 import { agentPortsFrom } from './compose/agent-ports.ts';
@@ -23,7 +25,7 @@ import { evaluationPrincipalsPort } from './compose/evaluation-principals.ts';
 import { gatedMerge } from './compose/merge-gate.ts';
 import { Evaluations } from './evaluations/index.ts';
 import { createLogger, type Logger } from './log.ts';
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/index.ts';
+import { createMailQueue, createSmtpMailer, type Mailer } from './mail/index.ts';
 import { purgeExpiredOAuthModels } from './mcp/oauth/sqlite-adapter.ts';
 import type { McpPorts } from './mcp/ports.ts';
 import { dataMcpPorts } from './mcp/data-ports.ts';
@@ -34,7 +36,7 @@ import { openStore } from './store/index.ts';
 export interface AppDeps {
   clock?: Clock;
   log?: Logger;
-  /** Replaces the mailer chosen from the configuration. */
+  /** Replaces the transport chosen from the configuration (mail still goes through the outbox queue). */
   mailer?: Mailer;
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
   extraRoutes?: (s: Services) => RouteDef[];
@@ -48,6 +50,8 @@ export interface AppDeps {
   agentPorts?: (s: Pick<Services, 'store' | 'clock' | 'config'>) => Partial<AgentPorts>;
   /** Replaces the configured model provider. */
   llmProvider?: LlmProvider;
+  /** The built web client to serve (default dist/web). */
+  webDir?: string;
 }
 
 export interface App {
@@ -73,13 +77,18 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
   const knowledge = createKnowledgeDeps({ db: store.db, clock, log, secretBox, dataDir: config.dataDir });
+  // Before anything reads or seeds knowledge: branches a crash left damaged are restored from their reflog.
+  await checkKnowledgeRepositories(knowledge, { repair: true });
   const duckdbSql = await openDuckDbSql();
+  const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
+  const accountMail = createAccountMail(accountDeps({ store, clock, config, secretBox, mailer, log }));
   const core: CoreServices = {
     config,
     clock,
     store,
     log,
-    mailer: deps.mailer ?? smtp ?? createOutboxMailer({ db: store.db, clock, log }),
+    mailer,
+    accountMail,
     secretBox,
     knowledge,
     data: {
@@ -90,6 +99,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       docs: deps.tableDocs ?? createTableDocsSource(knowledge),
       fileRoots: config.data.warehouseRoots,
       statementTimeoutMs: config.data.queryTimeoutMs,
+      queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, memoryMb: config.data.queryMemoryMb }),
+      maxRecursion: config.data.queryMaxRecursion,
       defaultRowLimit: config.data.queryRowLimit,
     },
     uploads: createUploadStore({
@@ -115,7 +126,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   }, 1000);
   indexer.unref();
   // Environment sync_target reads the dev targets' metadata through the data plane.
-  knowledge.targetSync = { readTarget: (principal, connectionId, target) => readTargetTables(core.data, principal, connectionId, target) };
+  // Coverage columns come from production's documentation, which an environment starts from.
+  knowledge.targetSync = { readTarget: async (principal, connectionId, target) => withCoverage(core.data, principal, undefined, connectionId, target, await readTargetTables(core.data, principal, connectionId, target)) };
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
@@ -134,7 +146,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const services: Services = { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
   confineLegacyWarehouseFiles(services);
   if (config.seedDemo) await seedDemo(services);
-  const gateway = createGateway(services, deps.extraRoutes?.(services) ?? []);
+  const gateway = createGateway(services, deps.extraRoutes?.(services) ?? [], deps.webDir);
   // Runs a restart interrupted go on with their pending questions.
   evaluations.resume();
   // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
@@ -149,9 +161,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       shutdown.abort();
       clearInterval(purge);
       clearInterval(indexer);
+      mailer.close();
       smtp?.close();
       janitor.stop();
       duckdbSql.close();
+      // Queries still running on file warehouses end now (their processes are killed), before the store closes.
+      await core.data.queryProcesses.close();
       if (store.db.open) {
         agent.flush();
         indexPendingMessages(store.db);

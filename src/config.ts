@@ -28,6 +28,8 @@ export interface Config {
   cliLoginTtlSeconds: number;
   /** Questions a user may ask `GET /api/cli/help` per hour (SEXTANT_CLI_HELP_PER_HOUR, default 30). */
   cliHelpPerHour: number;
+  /** Lifetime of an embedded-user token, seconds (SEXTANT_EMBEDDED_TOKEN_TTL_SECONDS, default 900). */
+  embeddedTokenTtlSeconds: number;
   mail: MailConfig;
   /** bcrypt cost of MFA recovery codes (default 10; tests lower it). */
   bcryptCost: number;
@@ -46,13 +48,22 @@ export interface Config {
 export interface MailConfig {
   smtpUrl: string | undefined;
   from: string;
+  /** Account mails (sign-in link, reset, verification, recovery) per hour to one address, and per client address. */
+  perAddressPerHour: number;
+  perClientPerHour: number;
 }
 
 export interface DataConfig {
   /** Rows returned by a query when the caller sets no limit (SEXTANT_QUERY_ROW_LIMIT, default 10,000). */
   queryRowLimit: number;
-  /** Server-side statement timeout (SEXTANT_QUERY_TIMEOUT_MS, default 60,000). */
+  /** Time a query may keep its warehouse busy before it is stopped (SEXTANT_QUERY_TIMEOUT_MS, default 60,000). */
   queryTimeoutMs: number;
+  /** Query processes for DuckDB and SQLite warehouses at work at once (SEXTANT_QUERY_PROCESSES, default 4). */
+  queryProcesses: number;
+  /** Memory one such process may hold (SEXTANT_QUERY_MEMORY_MB, default 1024). */
+  queryMemoryMb: number;
+  /** Iterations of a recursive CTE where the warehouse can cap them: MariaDB, MySQL (SEXTANT_QUERY_MAX_RECURSION, default 10,000). */
+  queryMaxRecursion: number;
   /** Folders DuckDB and SQLite connection files may live in (SEXTANT_WAREHOUSE_ROOTS, default `<dataDir>/warehouse`). */
   warehouseRoots: string[];
   /** Orders in the generated demo warehouse (SEXTANT_DEMO_WAREHOUSE_ORDERS, default 120,000). */
@@ -120,9 +131,15 @@ const envSchema = z.object({
   SEXTANT_SMTP_HOST: z.string().min(1).optional(),
   SEXTANT_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SEXTANT_MAIL_FROM: z.string().min(3).default('Sextant <no-reply@localhost>'),
+  SEXTANT_MAIL_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
+  SEXTANT_MAIL_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  SEXTANT_EMBEDDED_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   SEXTANT_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
   SEXTANT_QUERY_ROW_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   SEXTANT_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  SEXTANT_QUERY_PROCESSES: z.coerce.number().int().min(1).max(256).default(4),
+  SEXTANT_QUERY_MEMORY_MB: z.coerce.number().int().min(128).max(1_048_576).default(1024),
+  SEXTANT_QUERY_MAX_RECURSION: z.coerce.number().int().min(1).max(4_294_967_295).default(10_000),
   SEXTANT_WAREHOUSE_ROOTS: z.string().optional(),
   SEXTANT_DEMO_WAREHOUSE_ORDERS: z.coerce.number().int().min(100).max(10_000_000).default(120_000),
   SEXTANT_LLM_PROVIDER: z.enum(['offline', 'openai', 'anthropic']).default('offline'),
@@ -193,14 +210,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
     cliLoginTtlSeconds: e.SEXTANT_CLI_LOGIN_TTL_SECONDS,
     cliHelpPerHour: e.SEXTANT_CLI_HELP_PER_HOUR,
+    embeddedTokenTtlSeconds: e.SEXTANT_EMBEDDED_TOKEN_TTL_SECONDS,
     mail: {
       smtpUrl: e.SEXTANT_SMTP_URL ?? (e.SEXTANT_SMTP_HOST ? `smtp://${e.SEXTANT_SMTP_HOST}:${e.SEXTANT_SMTP_PORT}` : undefined),
       from: e.SEXTANT_MAIL_FROM,
+      perAddressPerHour: e.SEXTANT_MAIL_PER_ADDRESS_PER_HOUR,
+      perClientPerHour: e.SEXTANT_MAIL_PER_CLIENT_PER_HOUR,
     },
     bcryptCost: e.SEXTANT_BCRYPT_COST,
     data: {
       queryRowLimit: e.SEXTANT_QUERY_ROW_LIMIT,
       queryTimeoutMs: e.SEXTANT_QUERY_TIMEOUT_MS,
+      queryProcesses: e.SEXTANT_QUERY_PROCESSES,
+      queryMemoryMb: e.SEXTANT_QUERY_MEMORY_MB,
+      queryMaxRecursion: e.SEXTANT_QUERY_MAX_RECURSION,
       warehouseRoots: warehouseRoots(e.SEXTANT_WAREHOUSE_ROOTS ?? join(dataDir, 'warehouse'), dataDir),
       demoWarehouseOrders: e.SEXTANT_DEMO_WAREHOUSE_ORDERS,
     },

@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'precondition_failed'
   | 'gone'
   | 'too_large'
   | 'rate_limited'

@@ -60,10 +60,10 @@ test('no default exports and no file over 400 lines', (t) => {
 });
 
 // Each holds megabytes that a gateway needs only when the feature is used (an MCP client, OAuth, a
-// GitHub mirror, SMTP, SSO, a PostgreSQL or MySQL warehouse, a hosted model, a CLI download, Excel):
+// GitHub mirror, SMTP, SSO, a PostgreSQL, MySQL or SQLite warehouse, a hosted model, a CLI download, Excel):
 // they load on first use, through import() or a module that is itself loaded so. bench/downloads.ts
 // judges the started gateway's memory.
-const ON_FIRST_USE = /^(oidc-provider|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|exceljs)(\/|$)/;
+const ON_FIRST_USE = /^(oidc-provider|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|libpg-query|exceljs)(\/|$)/;
 
 test('a started gateway loads the libraries of optional features only on first use', (t) => {
   const byPath = new Map(sources.map((f) => [f.path, f]));
@@ -78,5 +78,19 @@ test('a started gateway loads the libraries of optional features only on first u
   visit('src/main.ts');
   t.true(loaded.size > 100, 'the import graph was followed');
   const offenders = [...loaded].flatMap((path) => valueImports(byPath.get(path)!.text).filter((spec) => ON_FIRST_USE.test(spec)).map((spec) => `${path}: ${spec}`));
+  t.deepEqual(offenders, []);
+});
+
+test('the web client reaches the server only over HTTP: it imports nothing outside web/ but types', (t) => {
+  const webFiles = (dir: string): string[] =>
+    readdirSync(dir).flatMap((f) => {
+      const p = join(dir, f);
+      return statSync(p).isDirectory() ? webFiles(p) : /\.tsx?$/.test(p) ? [p] : [];
+    });
+  const offenders = webFiles(join(root, 'web', 'src')).flatMap((p) => {
+    const text = readFileSync(p, 'utf8');
+    const valueImports = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+    return valueImports.filter((spec) => spec.startsWith('.') && !relative(root, join(dirname(p), spec)).startsWith('web/')).map((spec) => `${relative(root, p)}: ${spec}`);
+  });
   t.deepEqual(offenders, []);
 });

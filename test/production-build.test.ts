@@ -1,39 +1,34 @@
 // `npm start` builds src into dist and runs `node dist/main.js`. This checks that the build runs as
 // the sources do: migrations, fixtures and the demo resolve from dist, and a question is answered.
 import test from 'ava';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { startGatewayProcess } from './helpers/gateway-process.ts';
 import { sseFrames } from './helpers/sse.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
-test('the production build serves the demo and answers a question with the offline model', async (t) => {
+test('the production build serves the demo and the web client, and answers a question with the offline model', async (t) => {
   t.timeout(120_000);
   await promisify(execFile)('npm', ['run', '--silent', 'build'], { cwd: ROOT });
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-build-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const proc = spawn(process.execPath, ['dist/main.js'], {
-    cwd: ROOT,
-    env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_PORT: '0', SEXTANT_LOG_LEVEL: 'info', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
+  const { proc, url, exited } = await startGatewayProcess(['dist/main.js'], { SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'info', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500' });
   t.teardown(() => void proc.kill('SIGKILL'));
-  // The log line says where it listens (port 0: the system chose).
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    proc.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const m = /"url":"(http:\/\/[^"]+)".*"msg":"Sextant is listening"/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then((code) => reject(new Error(`the gateway exited with ${code}: ${out}`)));
-  });
 
   t.is((await fetch(`${url}/api/health`)).status, 200);
+  // The web client is part of the build and served at /.
+  const page = await fetch(`${url}/`);
+  t.is(page.status, 200);
+  const html = await page.text();
+  const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  t.truthy(script, html);
+  const asset = await fetch(`${url}${script}`);
+  t.is(asset.status, 200);
+  t.regex(asset.headers.get('cache-control') ?? '', /immutable/);
   const signIn = await fetch(`${url}/api/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -11,6 +11,29 @@ export interface TableColumnDoc {
   synonyms?: string[];
 }
 
+/** A governed metric of a table (the knowledge YAML `metrics` entry). */
+export interface MetricDoc {
+  name: string;
+  description: string;
+  synonyms?: string[];
+  /** Aggregate SQL over the table's columns, e.g. `SUM(total_amount)`. */
+  expression: string;
+  /** Rows the metric counts; `table.column` names a column of a joined table. */
+  filter?: string;
+  /** The date periods apply to: `column`, or `table.column` of a joined table. */
+  time_column?: string;
+  /** `integer`, `decimal`, `percent` or a currency code. */
+  format?: string;
+}
+
+/** The dates a table holds data for. */
+export interface CoverageDoc {
+  /** Default: the first metric's own time column. */
+  column?: string;
+  first: string;
+  last: string;
+}
+
 /** A documented table (`tables/<connection>/<schema>.<table>.yaml`). */
 export interface TableDocument {
   connection: string;
@@ -18,6 +41,8 @@ export interface TableDocument {
   name: string;
   description?: string;
   columns: TableColumnDoc[];
+  metrics?: MetricDoc[];
+  coverage?: CoverageDoc;
 }
 
 /** A `relationships/<id>.yaml` file. */

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
-import type { Mailer } from '../mail/index.ts';
+import type { MailQueue } from '../mail/index.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Db } from '../store/index.ts';
 
@@ -10,7 +10,10 @@ export interface AccountDeps {
   clock: Clock;
   jwtKey: string;
   secretBox: SecretBox;
-  mailer: Mailer;
+  /** Outgoing mail: enqueued in the caller's transaction, delivered after the answer. */
+  mailer: MailQueue;
+  /** Account mails per hour to one address and from one client address (429 beyond). */
+  mailLimits: { perAddressPerHour: number; perClientPerHour: number };
   log: Logger;
   /** Public base URL, for links in mail. */
   baseUrl: string;

@@ -1,4 +1,5 @@
-// Lookup of API, CLI and MCP tokens by value. Issuance lives with the token endpoints.
+// API, CLI and MCP tokens: their shape, their use and their issuance. Looking one up is one statement
+// together with its user and organization (credential-rows.ts).
 import type { Clock } from '../clock.ts';
 import { hashSecret, newId, newSecret } from '../security/index.ts';
 import { statement, type Db } from '../store/index.ts';
@@ -26,14 +27,6 @@ export const TOKEN_PREFIX: Record<TokenKind, string> = { api: 'sxt_api_', cli: '
 /** True when the string has the shape of one of our token values. */
 export function looksLikeApiToken(value: string): boolean {
   return /^sxt_(api|cli|mcp)_[\w-]{20,}$/.test(value);
-}
-
-/** Finds a live token (not revoked, not expired) by its value. */
-export function findLiveToken(db: Db, clock: Clock, value: string): ApiTokenRow | undefined {
-  const row = statement(db, 'SELECT * FROM api_tokens WHERE token_hash = ?').get(hashSecret(value)) as ApiTokenRow | undefined;
-  if (!row || row.revoked_at !== null) return undefined;
-  if (row.expires_at !== null && row.expires_at <= clock.now()) return undefined;
-  return row;
 }
 
 /** Records use, at most once a minute per token so hot tokens do not write on every request. */

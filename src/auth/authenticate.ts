@@ -1,12 +1,17 @@
-// Turns a presented credential into a Principal, checking it against the store on every request so
+// Turns a presented credential into a Principal, checking it against the store on every request (or
+// against a cache that every write to the store's credential tables empties: credential-cache.ts) so
 // that revocation, role changes and disabled users take effect at once.
 import type { Clock } from '../clock.ts';
 import { Unauthorized } from '../errors.ts';
-import { type Db, statement, transact } from '../store/index.ts';
-import { findLiveToken, looksLikeApiToken, touchToken, type TokenKind } from './api-tokens.ts';
-import { getMembership, getOrganization, getUser, type UserRow } from './directory.ts';
+import { hashSecret } from '../security/index.ts';
+import type { Db } from '../store/index.ts';
+import { looksLikeApiToken, touchToken, type TokenKind } from './api-tokens.ts';
+import { credentialCache } from './credential-cache.ts';
+import { sessionCaller, tokenCaller, type CallerRow } from './credential-rows.ts';
+import { getMembership, getOrganization, type UserRow } from './directory.ts';
 import { looksLikeJwt, verifyJwt, type JwtPurpose } from './jwt.ts';
 import type { CredentialKind, Permission, Principal } from './principal.ts';
+import { sessionIsLive } from './sessions.ts';
 
 export interface AuthDeps {
   db: Db;
@@ -49,17 +54,22 @@ export function authenticate(deps: AuthDeps, presented: PresentedCredential): Pr
 
 /** Checks an API, CLI or MCP token value. */
 export function authenticateApiToken(deps: AuthDeps, value: string): Principal {
-  const row = looksLikeApiToken(value) ? findLiveToken(deps.db, deps.clock, value) : undefined;
-  if (!row) throw new InvalidApiToken();
-  const user = getUser(deps.db, row.user_id);
-  if (!user) throw new InvalidApiToken();
-  const principal = principalFor(deps.db, user, row.org_id, TOKEN_CREDENTIAL[row.kind], row.scopes.split(' ').filter(Boolean));
+  const now = deps.clock.now();
+  const cache = credentialCache(deps.db);
+  const cached = cache.get(`token:${value}`, now);
+  if (cached) return cached;
+  const row = looksLikeApiToken(value) ? tokenCaller(deps.db, hashSecret(value)) : undefined;
+  if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) throw new InvalidApiToken();
+  const principal = callerPrincipal(row, TOKEN_CREDENTIAL[row.kind], row.scopes.split(' ').filter(Boolean));
   if (!principal) throw new InvalidApiToken();
-  touchToken(deps.db, deps.clock, row.id);
-  return { ...principal, tokenId: row.id };
+  // At most once a minute per token, so a busy token does not write on every request.
+  if (row.last_used_at === null || row.last_used_at < now - 60_000) touchToken(deps.db, deps.clock, row.token_id);
+  const result = { ...principal, tokenId: row.token_id };
+  cache.set(`token:${value}`, result, row.expires_at ?? Infinity, now);
+  return result;
 }
 
-const JWT_CREDENTIAL: [JwtPurpose, CredentialKind][] = [
+const JWT_CREDENTIAL: [Extract<JwtPurpose, 'session' | 'enrollment' | 'embedded'>, CredentialKind][] = [
   ['session', 'session'],
   ['enrollment', 'enrollment'],
   ['embedded', 'embedded'],
@@ -69,26 +79,39 @@ function authenticateJwt(deps: AuthDeps, value: string): Principal {
   for (const [purpose, credential] of JWT_CREDENTIAL) {
     const claims = verifyJwt(deps.jwtKey, deps.clock, purpose, value);
     if (!claims) continue;
-    // The user, session, organization and membership are read in one read transaction: one snapshot,
-    // and one lock of the WAL instead of one per query (each a pair of fcntl calls).
-    return transact(deps.db, () => {
-      const user = getUser(deps.db, claims.sub);
-      if (!user || user.token_version !== claims.tv) throw new InvalidSession();
-      if (purpose === 'session' && !sessionIsLive(deps, claims.sid)) throw new InvalidSession();
-      const principal = principalFor(deps.db, user, claims.org, credential, []);
-      if (!principal) throw new InvalidSession();
-      return claims.sid ? { ...principal, sessionId: claims.sid } : principal;
-    });
+    const now = deps.clock.now();
+    const cache = credentialCache(deps.db);
+    const cached = cache.get(`${purpose}:${value}`, now);
+    if (cached) return cached;
+    // The user, organization, membership and session come back in one statement: one snapshot.
+    const row = sessionCaller(deps.db, claims.sub, claims.org, claims.sid ?? null);
+    if (!row || row.token_version !== claims.tv) throw new InvalidSession();
+    // Session and embedded tokens stand for a session row, which must be live and belong to this
+    // user in this organization: a token naming someone else's session is refused.
+    if (purpose !== 'enrollment' && !(claims.sid && sessionIsLive(row, now, purpose, claims.sub, claims.org))) throw new InvalidSession();
+    const principal = callerPrincipal(row, credential, []);
+    if (!principal) throw new InvalidSession();
+    const result = claims.sid ? { ...principal, sessionId: claims.sid } : principal;
+    const expiries = [(claims['exp'] as number) * 1000, row.s_expires_at, row.p_expires_at, row.t_expires_at].filter((x): x is number => typeof x === 'number');
+    cache.set(`${purpose}:${value}`, result, Math.min(...expiries), now);
+    return result;
   }
   throw new InvalidSession();
 }
 
-function sessionIsLive(deps: AuthDeps, sid: string | undefined): boolean {
-  if (!sid) return false;
-  const row = statement(deps.db, 'SELECT expires_at, ended_at FROM sessions WHERE id = ?').get(sid) as
-    | { expires_at: number; ended_at: number | null }
-    | undefined;
-  return !!row && row.ended_at === null && row.expires_at > deps.clock.now();
+/** The Principal of a caller row, or undefined if they may not act there (disabled, not a member, no such organization). */
+function callerPrincipal(row: CallerRow, credential: CredentialKind, scopes: string[]): Principal | undefined {
+  if (row.disabled_at !== null || row.org_id === null || row.role === null) return undefined;
+  return {
+    userId: row.user_id,
+    email: row.email,
+    orgId: row.org_id,
+    baseOrgId: row.base_org_id ?? row.org_id,
+    role: row.role,
+    permissions: row.can_merge ? ['merge_to_production'] : [],
+    credential,
+    scopes,
+  };
 }
 
 /** The Principal of a user acting in an organization, or undefined if they may not (disabled, not a member). */

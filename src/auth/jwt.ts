@@ -18,6 +18,20 @@ export interface JwtClaims {
 
 const ISSUER = 'sextant';
 
+/**
+ * The longest lifetime (exp - iat) accepted per purpose. Every token this service signs carries both;
+ * one without them, or living longer than its purpose allows, is refused even when its signature is
+ * good (a leaked key or a careless signer must not mint tokens that never expire). Embedded tokens
+ * are further bounded by their session row (SEXTANT_EMBEDDED_TOKEN_TTL_SECONDS).
+ */
+export const MAX_LIFETIME_SECONDS: Record<JwtPurpose, number> = {
+  session: 7 * 24 * 3600,
+  mfa_pending: 5 * 60,
+  enrollment: 15 * 60,
+  embedded: 24 * 3600,
+  recovery: 3600,
+};
+
 // jsonwebtoken turns a string secret into a key object on every call, which costs more than the
 // HMAC itself; every authenticated request verifies a token, so the key object is made once per secret.
 const keyObjects = new Map<string, KeyObject>();
@@ -49,7 +63,7 @@ export function verifyJwt(key: string, clock: Clock, purpose: JwtPurpose, token:
     return undefined;
   }
   const claims = verifyJwtSignature(key, clock, purpose, token);
-  if (claims && typeof claims['exp'] === 'number') {
+  if (claims) {
     if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
     verified.set(token, { key, purpose, claims: Object.freeze(claims) as JwtClaims & { exp: number } });
   }
@@ -66,6 +80,9 @@ function verifyJwtSignature(key: string, clock: Clock, purpose: JwtPurpose, toke
     });
     if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims['org'] !== 'string') return undefined;
     if (typeof claims['tv'] !== 'number') return undefined;
+    const { iat, exp } = claims;
+    if (typeof iat !== 'number' || typeof exp !== 'number' || exp - iat > MAX_LIFETIME_SECONDS[purpose]) return undefined;
+    if (iat > Math.floor(clock.now() / 1000) + 60) return undefined;
     return claims as unknown as JwtClaims;
   } catch {
     return undefined;

@@ -1,11 +1,11 @@
 // Magic links: a mailed link token plus a short fallback code, one credential used once (either
 // spends both). Consumption continues the normal sign-in, so MFA still applies.
 import { randomInt } from 'node:crypto';
+import type { MailMessage } from '../mail/index.ts';
 import { newId } from '../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
 import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.ts';
-import { deliverInBackground } from './deliver.ts';
-import { findUserByEmail, getUser } from './directory.ts';
+import { findUserByEmail, getUser, type UserRow } from './directory.ts';
 import { InvalidAccountToken } from './errors.ts';
 import { magicLinkMail } from './mails.ts';
 import { attemptKeys, clearAccountFailures, limited } from './rate-limit.ts';
@@ -16,18 +16,20 @@ export const MAGIC_LINK_TTL_MS = 15 * 60_000;
 // The fallback code is short, so it is stored salted with the user id and only usable with the email.
 const codeValue = (userId: string, code: string) => `${userId}:${code}`;
 
-/** Mails a link and a code to an existing, enabled account; silent for everything else. */
-export function requestMagicLink(deps: AccountDeps, email: string): void {
-  const user = findUserByEmail(deps.db, email);
+/**
+ * The sign-in mail of an existing, enabled account: a new link and code (older ones are voided), or
+ * undefined for every other address. Runs from the account mail queue, after the request answered.
+ */
+export function magicLinkMailFor(deps: AccountDeps, user: UserRow | undefined): MailMessage | undefined {
   // SSO-only accounts sign in through their identity provider.
-  if (!user || user.disabled_at !== null || user.identity_kind === 'sso') return;
+  if (!user || user.disabled_at !== null || user.identity_kind === 'sso') return undefined;
   revokeAccountTokens(deps.db, deps.clock, user.id, 'magic_link');
   revokeAccountTokens(deps.db, deps.clock, user.id, 'magic_code');
   const groupId = newId();
   const token = issueAccountToken(deps.db, deps.clock, { purpose: 'magic_link', userId: user.id, ttlMs: MAGIC_LINK_TTL_MS, groupId });
   const code = String(randomInt(0, 100_000_000)).padStart(8, '0');
   issueAccountToken(deps.db, deps.clock, { purpose: 'magic_code', userId: user.id, ttlMs: MAGIC_LINK_TTL_MS, groupId, value: codeValue(user.id, code) });
-  deliverInBackground(deps, magicLinkMail(deps.baseUrl, user.email, token, code));
+  return magicLinkMail(deps.baseUrl, user.email, token, code);
 }
 
 export type MagicCredential = { token: string } | { email: string; code: string };

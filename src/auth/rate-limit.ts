@@ -2,7 +2,7 @@
 // 'ip:<address>'); once a key reaches its limit, attempts are refused with 429 until the window ends.
 import type { Clock } from '../clock.ts';
 import { RateLimited } from '../errors.ts';
-import type { Db } from '../store/index.ts';
+import { statement, type Db } from '../store/index.ts';
 
 export interface Limit {
   max: number;
@@ -28,7 +28,7 @@ export function attemptKeys(account: string, ip: string): LimitKeys {
 export function assertNotLimited(db: Db, clock: Clock, keys: LimitKeys): void {
   const now = clock.now();
   for (const [key, limit] of keys) {
-    const row = db.prepare('SELECT window_start, failures FROM rate_limits WHERE key = ?').get(key) as { window_start: number; failures: number } | undefined;
+    const row = statement(db, 'SELECT window_start, failures FROM rate_limits WHERE key = ?').get(key) as { window_start: number; failures: number } | undefined;
     if (row && row.window_start + limit.windowMs > now && row.failures >= limit.max) {
       throw new RateLimited(Math.max(1, Math.ceil((row.window_start + limit.windowMs - now) / 1000)));
     }
@@ -38,7 +38,8 @@ export function assertNotLimited(db: Db, clock: Clock, keys: LimitKeys): void {
 /** Counts one failed attempt against every key. */
 export function recordFailure(db: Db, clock: Clock, keys: LimitKeys): void {
   const now = clock.now();
-  const upsert = db.prepare(
+  const upsert = statement(
+    db,
     `INSERT INTO rate_limits (key, window_start, failures) VALUES (?, ?, 1)
      ON CONFLICT (key) DO UPDATE SET
        failures = CASE WHEN window_start + ? <= ? THEN 1 ELSE failures + 1 END,
@@ -63,6 +64,25 @@ export async function limited<T>(db: Db, clock: Clock, keys: LimitKeys, attempt:
     recordFailure(db, clock, keys);
     throw err;
   }
+}
+
+/**
+ * Counts one account mail (sign-in link, reset, verification, recovery) against the address it goes
+ * to and the client asking, per hour; 429 once either is spent. Every address counts alike, known or
+ * not, so the limiter reveals no more than the answer does.
+ */
+export function consumeMailQuota(
+  db: Db,
+  clock: Clock,
+  { email, ip }: { email: string; ip: string },
+  limits: { perAddressPerHour: number; perClientPerHour: number },
+): void {
+  const keys: LimitKeys = [
+    [`mail:${email.trim().toLowerCase()}`, { max: limits.perAddressPerHour, windowMs: 3600_000 }],
+    [`mail-ip:${ip}`, { max: limits.perClientPerHour, windowMs: 3600_000 }],
+  ];
+  assertNotLimited(db, clock, keys);
+  recordFailure(db, clock, keys);
 }
 
 /** Counts one use against a quota (e.g. help questions per user per hour); 429 once it is spent. */

@@ -1,11 +1,12 @@
 // Registration and email verification. Every answer is the same whether the address is known, so
 // these endpoints never reveal who has an account; the mailbox owner learns the truth by mail.
+import type { MailMessage } from '../mail/index.ts';
 import { hashPassword } from '../security/index.ts';
-import type { AccountDeps } from './account-deps.ts';
+import type { AccountDeps, ClientInfo } from './account-deps.ts';
 import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.ts';
 import { writeAudit } from './audit.ts';
-import { deliverInBackground } from './deliver.ts';
-import { createOrganization, createUser, findUserByEmail, setMembership } from './directory.ts';
+import { consumeMailQuota } from './rate-limit.ts';
+import { createOrganization, createUser, findUserByEmail, setMembership, type UserRow } from './directory.ts';
 import { InvalidAccountToken } from './errors.ts';
 import { alreadyRegisteredMail, verificationMail } from './mails.ts';
 import { orgForEmailDomain } from './org-from-email.ts';
@@ -15,17 +16,19 @@ import { transact } from '../store/index.ts';
 export const VERIFY_TTL_MS = 24 * 3600_000;
 
 /** Creates an account (or, for a known address, mails its owner) and sends the verification mail. */
-export async function registerAccount(deps: AccountDeps, input: { email: string; password: string; name?: string | undefined }): Promise<void> {
+export async function registerAccount(deps: AccountDeps, input: { email: string; password: string; name?: string | undefined }, client: ClientInfo): Promise<void> {
   const email = input.email.trim().toLowerCase();
   assertPasswordStrength(input.password, email);
+  // Both answers mail the address, so registration is flood-limited like every account mail.
+  consumeMailQuota(deps.db, deps.clock, { email, ip: client.ip }, deps.mailLimits);
   // Hash before looking the address up so both paths take the same time.
   const passwordHash = await hashPassword(input.password);
   const existing = findUserByEmail(deps.db, email);
   if (existing) {
-    deliverInBackground(deps, alreadyRegisteredMail(deps.baseUrl, email));
+    deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
     return;
   }
-  const user = transact(deps.db, () => {
+  transact(deps.db, () => {
     const created = createUser(deps.db, deps.clock, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash });
     const domainOrg = orgForEmailDomain(deps.db, email);
     if (domainOrg) {
@@ -36,22 +39,16 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
       setMembership(deps.db, deps.clock, { userId: created.id, orgId: org.id, role: 'admin' });
     }
     writeAudit(deps.db, deps.clock, { action: 'registered', userId: created.id, orgId: domainOrg?.id ?? null });
-    return created;
+    deps.mailer.enqueue(verificationMailFor(deps, created)!);
   });
-  sendVerification(deps, user.id, email);
 }
 
-function sendVerification(deps: AccountDeps, userId: string, email: string): void {
-  revokeAccountTokens(deps.db, deps.clock, userId, 'verify_email');
-  const token = issueAccountToken(deps.db, deps.clock, { purpose: 'verify_email', userId, ttlMs: VERIFY_TTL_MS });
-  deliverInBackground(deps, verificationMail(deps.baseUrl, email, token));
-}
-
-/** Sends a new verification mail when the address belongs to an unverified account; silent otherwise. */
-export function resendVerification(deps: AccountDeps, email: string): void {
-  const user = findUserByEmail(deps.db, email);
-  if (!user || user.email_verified_at !== null || user.disabled_at !== null) return;
-  sendVerification(deps, user.id, user.email);
+/** The verification mail of an unverified, enabled account (older links voided); undefined otherwise. */
+export function verificationMailFor(deps: AccountDeps, user: UserRow | undefined): MailMessage | undefined {
+  if (!user || user.email_verified_at !== null || user.disabled_at !== null) return undefined;
+  revokeAccountTokens(deps.db, deps.clock, user.id, 'verify_email');
+  const token = issueAccountToken(deps.db, deps.clock, { purpose: 'verify_email', userId: user.id, ttlMs: VERIFY_TTL_MS });
+  return verificationMail(deps.baseUrl, user.email, token);
 }
 
 /** Marks the address verified with a single-use token. */

@@ -1,11 +1,11 @@
-// Password reset: a request mails a single-use, expiring token (same answer for unknown addresses);
-// confirming sets the new password and signs the user out everywhere.
+// Password reset: a request (queued by account-mail.ts, same answer and work for every address) mails a
+// single-use, expiring token; confirming sets the new password and signs the user out everywhere.
+import type { MailMessage } from '../mail/index.ts';
 import { hashPassword } from '../security/index.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { consumeAccountToken, issueAccountToken, peekAccountToken, revokeAccountTokens } from './account-tokens.ts';
 import { writeAudit } from './audit.ts';
-import { deliverInBackground } from './deliver.ts';
-import { findUserByEmail, getUser } from './directory.ts';
+import { getUser, type UserRow } from './directory.ts';
 import { InvalidAccountToken } from './errors.ts';
 import { invalidateSessions } from './invalidate-sessions.ts';
 import { resetPasswordMail } from './mails.ts';
@@ -14,14 +14,13 @@ import { transact } from '../store/index.ts';
 
 export const RESET_TTL_MS = 3600_000;
 
-/** Mails a reset link to an existing account that may have a password; silent otherwise. */
-export function requestPasswordReset(deps: AccountDeps, email: string): void {
-  const user = findUserByEmail(deps.db, email);
+/** The reset mail of an existing account that may have a password (older links voided); undefined otherwise. */
+export function resetMailFor(deps: AccountDeps, user: UserRow | undefined): MailMessage | undefined {
   // SSO-only accounts have no password and must not gain one through the back door.
-  if (!user || user.disabled_at !== null || user.identity_kind === 'sso') return;
+  if (!user || user.disabled_at !== null || user.identity_kind === 'sso') return undefined;
   revokeAccountTokens(deps.db, deps.clock, user.id, 'reset_password');
   const token = issueAccountToken(deps.db, deps.clock, { purpose: 'reset_password', userId: user.id, ttlMs: RESET_TTL_MS });
-  deliverInBackground(deps, resetPasswordMail(deps.baseUrl, user.email, token));
+  return resetPasswordMail(deps.baseUrl, user.email, token);
 }
 
 /** Sets a new password with a reset token; the token is spent once even if two requests race. */

@@ -1,11 +1,15 @@
-// Signed-in sessions: a row per session plus a JWT naming it, checked on every request.
+// Signed-in sessions: a row per session plus a JWT naming it, checked on every request. Embedded-user
+// tokens are sessions too (kind 'embedded'), tied to the session or API token that minted them.
 import type { Clock } from '../clock.ts';
 import { newId } from '../security/index.ts';
 import type { Db } from '../store/index.ts';
+import type { SessionCallerRow } from './credential-rows.ts';
 import type { UserRow } from './directory.ts';
 import { signJwt } from './jwt.ts';
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+
+export type SessionKind = 'session' | 'embedded';
 
 export interface StartedSession {
   token: string;
@@ -13,22 +17,52 @@ export interface StartedSession {
   expiresAt: number;
 }
 
-/** Starts a session for a user acting in an organization and returns its JWT. */
+/** What minted an embedded session: it lives only while this does. */
+export interface SessionParent {
+  sessionId?: string | undefined;
+  tokenId?: string | undefined;
+}
+
+/** Starts a session for a user acting in an organization and returns its JWT (purpose = kind). */
 export function startSession(
   { db, clock, jwtKey }: { db: Db; clock: Clock; jwtKey: string },
   user: Pick<UserRow, 'id' | 'token_version'>,
   orgId: string,
-  ttlSeconds = SESSION_TTL_SECONDS,
+  { ttlSeconds = SESSION_TTL_SECONDS, kind = 'session', parent = {} }: { ttlSeconds?: number; kind?: SessionKind; parent?: SessionParent } = {},
 ): StartedSession {
   const sessionId = newId();
   const now = clock.now();
   const expiresAt = now + ttlSeconds * 1000;
-  db.prepare('INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(sessionId, user.id, now, expiresAt);
-  const token = signJwt(jwtKey, clock, 'session', { sub: user.id, org: orgId, tv: user.token_version, sid: sessionId }, ttlSeconds);
+  db.prepare('INSERT INTO sessions (id, user_id, org_id, kind, parent_session_id, parent_token_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+    sessionId,
+    user.id,
+    orgId,
+    kind,
+    parent.sessionId ?? null,
+    parent.tokenId ?? null,
+    now,
+    expiresAt,
+  );
+  const token = signJwt(jwtKey, clock, kind, { sub: user.id, org: orgId, tv: user.token_version, sid: sessionId }, ttlSeconds);
   return { token, sessionId, expiresAt };
 }
 
-/** Ends one session (logout). */
+/** Ends one session (logout); embedded sessions it minted die with it (checked on use). */
 export function endSession(db: Db, clock: Clock, sessionId: string): void {
   db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL').run(clock.now(), sessionId);
+}
+
+/**
+ * True when the session a token names is live and of this kind, user and organization; for an
+ * embedded session, the session or API token that minted it must be live too. The row comes from the
+ * request's one authentication statement (credential-rows.ts).
+ */
+export function sessionIsLive(row: SessionCallerRow, now: number, kind: SessionKind, userId: string, orgId: string): boolean {
+  if (row.s_kind !== kind || row.s_user_id !== userId || row.s_ended_at !== null || row.s_expires_at === null || row.s_expires_at <= now) return false;
+  // Sessions started before migration 0011 have no organization; membership is still checked.
+  if (row.s_org_id !== null && row.s_org_id !== orgId) return false;
+  if (kind === 'session') return true;
+  if (row.parent_session_id !== null) return row.p_ended_at === null && row.p_expires_at !== null && row.p_expires_at > now;
+  if (row.parent_token_id !== null) return row.t_id !== null && row.t_revoked_at === null && (row.t_expires_at === null || row.t_expires_at > now);
+  return false;
 }

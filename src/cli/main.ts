@@ -7,6 +7,7 @@ import { catalog, chatsList, chatsSearch, chatsShow, help } from './commands/bro
 import { evalCancel, evalCompare, evalCreate, evalInit, evalList, evalResults, evalValidate } from './commands/eval.ts';
 import { evalRun, type RunOptions } from './commands/eval-run.ts';
 import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMerge, envSyncTarget, envTargetSet, envUse } from './commands/env.ts';
+import { knowledgeGet, knowledgePut } from './commands/knowledge.ts';
 import { login, logout, status } from './commands/login.ts';
 import { makeContext, type CommandContext, type GlobalFlags } from './context.ts';
 import { CliError } from './errors.ts';
@@ -41,9 +42,10 @@ export function buildProgram(): Command {
   program.command('login').description('sign in through the browser, or headless with --token (or $SEXTANT_TOKEN)').action(run((ctx) => login(ctx)));
   program.command('logout').description('forget the saved token').action(run((ctx) => logout(ctx)));
   program.command('status').description('show user, organization, server and environment').action(run((ctx) => status(ctx)));
-  program.command('catalog').description('connections and the most used tables').action(run((ctx) => catalog(ctx)));
-  program.command('help').description('ask a question about Sextant itself (3 to 500 characters)').argument('<question...>')
-    .action(run((ctx, words: string[]) => help(ctx, words.join(' '))));
+  program.command('catalog').description('connections and documented tables with their metrics, the most used first').action(run((ctx) => catalog(ctx)));
+  // Without a question, `sextant help` is the usage, as people expect of a `help` command.
+  program.command('help').description('ask a question about Sextant itself (3 to 500 characters); without one, print this usage').argument('[question...]')
+    .action(async (words: string[], _opts: unknown, cmd: Command) => (words.length === 0 ? void process.stdout.write(program.helpInformation()) : run((ctx, q: string[]) => help(ctx, q.join(' ')))(words, cmd)));
 
   const chats = program.command('chats').description('your chats');
   chats.command('list').description('newest first').option('--limit <n>').option('--cursor <cursor>').action(run((ctx, o: { limit?: string; cursor?: string }) => chatsList(ctx, o)));
@@ -66,6 +68,12 @@ export function buildProgram(): Command {
     .description('merge into production').action(run((ctx, o: { id?: string; confirm?: boolean; deleteAfter?: boolean; overrideEvaluations?: boolean }) => envMerge(ctx, o)));
   env.command('delete').argument('[id]').option('--confirm', 'required: discard the environment').description('delete an environment')
     .action(run((ctx, id: string | undefined, o: { confirm?: boolean }) => envDelete(ctx, id, o)));
+
+  const knowledge = program.command('knowledge').description('knowledge items as YAML files (saves only over the version read)');
+  knowledge.command('get').argument('<kind>', 'tables, notes, relationships, reports, skills or evaluations').argument('<id>').option('--out <file>', 'write to a file instead of printing')
+    .description('print an item headed by its version').action(run((ctx, kind: string, id: string, o: { out?: string }) => knowledgeGet(ctx, kind, id, o)));
+  knowledge.command('put').argument('<kind>').argument('<id>').argument('<file>', 'YAML from `knowledge get`').option('--force', 'save even if the item changed since it was read')
+    .description('save an item; refused when it changed since the version in the file').action(run((ctx, kind: string, id: string, file: string, o: { force?: boolean }) => knowledgePut(ctx, kind, id, file, o)));
 
   const ev = program.command('eval').description('evaluation suites and runs (admins and modelers; init and validate work offline)');
   ev.command('init').argument('[file]', 'suite file to write (default evaluation.yaml)').option('--force', 'overwrite an existing file')

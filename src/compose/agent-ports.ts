@@ -11,7 +11,7 @@ import { getConnection } from '../data/connections/connections.ts';
 import { DRIVERS } from '../data/drivers/registry.ts';
 import { queryUploads, uploadSessionDir } from '../data/uploads/index.ts';
 import type { CoreServices } from '../gateway/services.ts';
-import { effectiveEnvironment, environmentOf, knowledgeAt, startQuickFixEnvironment, type KnowledgeDeps } from '../knowledge/index.ts';
+import { effectiveEnvironment, environmentOf, knowledgeAt, schemas, startQuickFixEnvironment, type KnowledgeDeps } from '../knowledge/index.ts';
 
 type Data = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -29,7 +29,18 @@ function toTable(d: Data): TableDocument {
       ...(str(c['description']) ? { description: str(c['description']) } : {}),
       synonyms: Array.isArray(c['synonyms']) ? (c['synonyms'] as unknown[]).map(String) : [],
     })),
+    ...governed(d),
   };
+}
+
+/** Metrics and coverage as their schemas accept them: a broken entry (pushed through a git mirror) is left out. */
+function governed(d: Data): Pick<TableDocument, 'metrics' | 'coverage'> {
+  const metrics = (Array.isArray(d['metrics']) ? d['metrics'] : []).flatMap((m) => {
+    const parsed = schemas.Metric.safeParse(m);
+    return parsed.success ? [parsed.data] : [];
+  });
+  const coverage = schemas.DataCoverage.safeParse(d['coverage']);
+  return { ...(metrics.length > 0 ? { metrics } : {}), ...(coverage.success ? { coverage: coverage.data } : {}) };
 }
 
 const toRelationship = (d: Data) => d as unknown as RelationshipDocument;
@@ -38,8 +49,14 @@ const KIND: Record<string, KnowledgeKind> = { tables: 'table', relationships: 'r
 /** The text a model reads for a knowledge item. */
 function textOf(kind: KnowledgeKind, d: Data): string {
   switch (kind) {
-    case 'table':
-      return [str(d['description']) ?? '', ...toTable(d).columns.map((c) => `${c.name}: ${c.description ?? ''} ${c.synonyms?.length ? `(also: ${c.synonyms.join(', ')})` : ''}`)].join('\n');
+    case 'table': {
+      const t = toTable(d);
+      return [
+        str(d['description']) ?? '',
+        ...t.columns.map((c) => `${c.name}: ${c.description ?? ''} ${c.synonyms?.length ? `(also: ${c.synonyms.join(', ')})` : ''}`),
+        ...(t.metrics ?? []).map((m) => `metric ${m.name}: ${m.description} ${m.synonyms?.length ? `(also: ${m.synonyms.join(', ')})` : ''}`),
+      ].join('\n');
+    }
     case 'relationship': {
       const r = toRelationship(d);
       return r.description ?? `${r.from.table}.${r.from.column} -> ${r.to.table}.${r.to.column}`;
@@ -115,8 +132,8 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
   return {
     knowledge: knowledgePort(s.knowledge),
     queries: {
-      async run({ principal, environmentId, connectionId, sql, rowLimit }) {
-        const r = await executeQuery(s.data, { principal, environmentId, connectionId, sql, rowLimit, source: 'agent' });
+      async run({ principal, environmentId, connectionId, sql, rowLimit, signal }) {
+        const r = await executeQuery(s.data, { principal, environmentId, connectionId, sql, rowLimit, source: 'agent', signal });
         const dialect = DRIVERS[getConnection(s.store.db, principal.orgId, connectionId).type].dialect;
         return { columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: r.executionTimeMs, dialect };
       },

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Db } from '../store/index.ts';
+import type { QueryProcessPool } from './drivers/process/query-process-pool.ts';
 import type { SqlTools } from './guard/index.ts';
 import type { TableDocsSource } from './types.ts';
 
@@ -14,7 +15,12 @@ export interface DataDeps {
   docs: TableDocsSource;
   /** Folders DuckDB and SQLite connection files may live in. */
   fileRoots: string[];
+  /** Time a query may keep its warehouse busy (SEXTANT_QUERY_TIMEOUT_MS). */
   statementTimeoutMs: number;
+  /** Where DuckDB and SQLite statements run: processes the gateway can stop at any time. */
+  queryProcesses: QueryProcessPool;
+  /** Recursive CTE iterations where the warehouse can cap them (MariaDB, MySQL). */
+  maxRecursion: number;
   /** Rows returned by the context-agent query when the caller sets no limit. */
   defaultRowLimit: number;
 }

@@ -14,7 +14,21 @@ export type RefusalReason =
   | 'table_function'
   | 'forbidden_function'
   | 'system_catalog'
-  | 'ungoverned_table';
+  | 'ungoverned_table'
+  /** MySQL/MariaDB executable comments (slash-star-bang): code to the server, a comment to any parser. */
+  | 'executable_comment'
+  /** Text the parser and the warehouse could read differently (`--1` in MySQL, UESCAPE, a NUL byte). */
+  | 'ambiguous_syntax'
+  /** Bind parameters and session variables: nothing binds them here. */
+  | 'parameter'
+  /** A row generator (generate_series, range, ...) whose size is not a small constant. */
+  | 'unbounded_function'
+  /** A view (or partition) over a table whose row filter applies to the caller. */
+  | 'view_over_filtered_table'
+  /** A function defined in the warehouse, called by a user whose row filter applies: it could read hidden rows. */
+  | 'warehouse_function'
+  /** The statement parses, but its rewritten form could not be verified to mean the same. */
+  | 'unsupported_syntax';
 
 /** The SQL guard refused the statement; `reason` says what to change. */
 export class QueryRefused extends AppError {
@@ -36,6 +50,34 @@ export class ConnectionNotFound extends NotFound {
 export class QueryFailed extends AppError {
   constructor(message: string, code = 'QUERY_FAILED') {
     super('bad_request', code, message);
+  }
+}
+
+/** The query kept the warehouse busy longer than its time budget and was stopped there. */
+export class QueryTimedOut extends AppError {
+  constructor(timeoutMs: number) {
+    super('bad_request', 'QUERY_TIMEOUT', `The query ran longer than ${timeoutMs} ms and was stopped; filter or aggregate to make it cheaper`, { timeout_ms: timeoutMs });
+  }
+}
+
+/** The query was stopped because its caller went away (a closed request, a stopped run). */
+export class QueryCancelled extends AppError {
+  constructor() {
+    super('bad_request', 'QUERY_CANCELLED', 'The query was cancelled');
+  }
+}
+
+/** The query needed more memory than one query may hold and was stopped. */
+export class QueryMemoryExceeded extends AppError {
+  constructor(limitMb: number) {
+    super('bad_request', 'QUERY_MEMORY_LIMIT', `The query needed more than ${limitMb} MB of memory and was stopped; filter or aggregate to make it smaller`, { memory_mb: limitMb });
+  }
+}
+
+/** Every query process is taken and none was freed within the query's time budget. */
+export class WarehouseBusy extends AppError {
+  constructor(message = 'Too many queries are running on file warehouses; try again shortly') {
+    super('unavailable', 'WAREHOUSE_BUSY', message);
   }
 }
 

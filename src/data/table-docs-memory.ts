@@ -27,8 +27,10 @@ export function createMemoryTableDocs(): MemoryTableDocs {
       for (const s of synced) {
         const old = docs.find((d) => d.connection === s.connection && d.schema === s.schema && d.name === s.name);
         const columns = s.columns.map((c) => ({ ...old?.columns?.find((o) => o.name === c.name), name: c.name, type: c.type }));
-        if (old) old.columns = columns;
-        else docs.push({ connection: s.connection, schema: s.schema, name: s.name, active: true, columns });
+        if (old) {
+          old.columns = columns;
+          if (s.coverage) old.coverage = { ...old.coverage, ...s.coverage };
+        } else docs.push({ connection: s.connection, schema: s.schema, name: s.name, active: true, columns });
       }
       tables.set(k, docs);
     },

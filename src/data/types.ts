@@ -21,6 +21,25 @@ export interface TableDocColumn {
   synonyms?: string[];
 }
 
+/** A governed metric of a table (knowledge `metrics:`). */
+export interface TableMetric {
+  name: string;
+  description: string;
+  synonyms?: string[];
+  /** Aggregate SQL over the table's columns. */
+  expression: string;
+  filter?: string;
+  time_column?: string;
+  format?: string;
+}
+
+/** The dates a table holds data for (knowledge `coverage:`). */
+export interface DataCoverage {
+  column?: string;
+  first: string;
+  last: string;
+}
+
 /** One `tables/<connection>/<schema>.<table>.yaml` file. */
 export interface TableDoc {
   connection: string;
@@ -29,6 +48,8 @@ export interface TableDoc {
   description?: string;
   active?: boolean;
   columns?: TableDocColumn[];
+  metrics?: TableMetric[];
+  coverage?: DataCoverage;
   row_filters?: RowFilter[];
 }
 
@@ -38,6 +59,8 @@ export interface SyncedTable {
   schema: string;
   name: string;
   columns: { name: string; type: string; nullable?: boolean }[];
+  /** First and last day with data of the documented coverage column (see sync/refresh-coverage.ts). */
+  coverage?: { first: string; last: string };
 }
 
 export type EnvironmentTargets = Record<string, { schema?: string; database?: string }>;

@@ -1,4 +1,5 @@
 // Downloads of answer data: access through chats, rows through the governed data pipeline.
 export { CONTENT_TYPES, prepareDownload, type DownloadDeps, type DownloadFormat, type DownloadRequest, type PreparedDownload } from './prepare-download.ts';
 export { downloadFilename } from './filename.ts';
+export { readAnswerRows, type AnswerRows, type AnswerRowsRequest } from './read-answer-rows.ts';
 export { sheetNumber } from './sheet-values.ts';

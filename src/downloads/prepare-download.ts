@@ -32,6 +32,8 @@ export interface DownloadRequest {
   /** The `org_id` query parameter: when given it must be the caller's organization. */
   orgId?: string | undefined;
   format: DownloadFormat;
+  /** Aborting stops the query in the warehouse (the client went away). */
+  signal?: AbortSignal;
 }
 
 /** A download whose query already runs: write it once, or cancel it. */
@@ -60,6 +62,7 @@ export async function prepareDownload(deps: DownloadDeps, req: DownloadRequest):
     connectionId: source.connection_id,
     sql: source.sql,
     source: req.format === 'csv' ? 'download_csv' : 'download_excel',
+    signal: req.signal,
   };
   const filename = downloadFilename(source, req.format);
   const contentType = CONTENT_TYPES[req.format];

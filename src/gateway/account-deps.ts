@@ -3,13 +3,14 @@ import type { AccountDeps, ClientInfo } from '../auth/account-deps.ts';
 import type { Services } from './services.ts';
 
 /** The account domain's dependencies, taken from the services. */
-export function accountDeps(s: Services): AccountDeps {
+export function accountDeps(s: Pick<Services, 'store' | 'clock' | 'config' | 'secretBox' | 'mailer' | 'log'>): AccountDeps {
   return {
     db: s.store.db,
     clock: s.clock,
     jwtKey: s.config.secrets.jwtKey,
     secretBox: s.secretBox,
     mailer: s.mailer,
+    mailLimits: { perAddressPerHour: s.config.mail.perAddressPerHour, perClientPerHour: s.config.mail.perClientPerHour },
     log: s.log,
     baseUrl: s.config.baseUrl,
     bcryptCost: s.config.bcryptCost,

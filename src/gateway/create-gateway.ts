@@ -5,16 +5,19 @@ import Koa, { type Context } from 'koa';
 import { hasRole } from '../auth/index.ts';
 import { Forbidden, NotFound } from '../errors.ts';
 import { bodyParser } from './body.ts';
+import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
 import { errorHandler } from './error-handler.ts';
 import { accessLog, requestId, securityHeaders } from './middleware.ts';
 import { openApiRoutes } from './openapi.ts';
+import { staticRoutes } from './static-routes.ts';
 import type { RouteDef } from './route.ts';
 import { allRoutes } from './routes/index.ts';
 import type { Services } from './services.ts';
 import { validate } from './validation.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountOAuth } from './oauth/mount-oauth.ts';
+import { DEFAULT_WEB_DIR, webApp } from './web-app.ts';
 
 /** The Koa app with its route definitions (kept for the OpenAPI document and its tests). */
 export interface Gateway {
@@ -24,24 +27,30 @@ export interface Gateway {
   router: Router;
 }
 
-export function createGateway(s: Services, extraRoutes: RouteDef[] = []): Gateway {
+/** `webDir`: the built web client (default dist/web; tests pass their own build). */
+export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir = DEFAULT_WEB_DIR): Gateway {
   const app = new Koa({ proxy: s.config.trustProxy, keys: s.config.secrets.cookieKeys });
   const https = s.config.baseUrl.startsWith('https://');
   const routes = [...allRoutes(s), ...extraRoutes];
   routes.push(...openApiRoutes(s, () => routes));
   const router = new Router();
-  for (const def of routes) router.register(toKoaPath(def.path), [def.method], routeHandler(s, def), { name: def.operationId });
+  const handlers = routes.map((def) => ({ method: def.method, path: toKoaPath(def.path), handler: routeHandler(s, def) }));
+  for (const [i, h] of handlers.entries()) router.register(h.path, [h.method], h.handler, { name: routes[i]!.operationId });
 
   app.use(requestId(s.log));
   app.use(accessLog(s.log));
   app.use(securityHeaders(https));
-  app.use(cors({ origin: (ctx) => corsOrigin(s.config.corsOrigins, ctx), credentials: true, exposeHeaders: ['X-Request-Id'] }));
+  // Without allowed origins CORS has nothing to answer: no middleware (and no await) per request.
+  if (s.config.corsOrigins.length > 0) app.use(cors({ origin: (ctx) => corsOrigin(s.config.corsOrigins, ctx), credentials: true, exposeHeaders: ['X-Request-Id', 'ETag'] }));
   app.use(errorHandler);
+  app.use(csrfProtection(s.config.corsOrigins));
   // Order matters: the MCP endpoint, then the authorization server (its matched routes end the
   // response; the rest falls through), then the REST router. No global body parser anywhere.
   mountMcp(app, s);
   mountOAuth(app, s);
+  app.use(staticRoutes(router, handlers));
   app.use(router.routes());
+  app.use(webApp(webDir, https));
   app.use(notFoundOrNotAllowed(router));
   return { app, routes, router };
 }
@@ -58,7 +67,10 @@ function routeHandler(s: Services, def: RouteDef) {
     if (parse) await parse(ctx);
     const body = def.body ? validate(def.body, ctx.request.body, 'body') : undefined;
     const environmentId = ctx.get('X-Service-Environment') || undefined;
-    const result = await def.handler({ params, query, body, principal, environmentId, ctx });
+    const ifMatch = def.conditional ? parseIfMatch(ctx.get('If-Match')) : undefined;
+    const result = await def.handler({ params, query, body, principal, environmentId, ifMatch, ctx });
+    const tag = def.etag && result !== undefined ? (def.etag as (r: unknown) => string | undefined)(result) : undefined;
+    if (tag) ctx.set('ETag', `"${tag}"`);
     if (ctx.respond === false || ctx.body !== undefined) return;
     if (result === undefined) {
       ctx.status = 204;
@@ -87,6 +99,14 @@ function notFoundOrNotAllowed(router: Router) {
 function corsOrigin(allowed: string[], ctx: Context): string {
   const origin = ctx.get('Origin');
   return allowed.includes(origin) ? origin : '';
+}
+
+/** `If-Match` as a list of versions (strong or weak tags, quoted or not), `*`, or undefined when absent. */
+export function parseIfMatch(header: string): string[] | '*' | undefined {
+  const value = header.trim();
+  if (!value) return undefined;
+  if (value === '*') return '*';
+  return value.split(',').map((t) => t.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1')).filter(Boolean);
 }
 
 /** `/api/x/{id}` -> `/api/x/:id`. */

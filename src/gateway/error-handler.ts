@@ -10,6 +10,7 @@ const STATUS: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  precondition_failed: 412,
   gone: 410,
   too_large: 413,
   rate_limited: 429,
@@ -22,7 +23,9 @@ export async function errorHandler(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (err) {
     if (ctx.headerSent || !ctx.writable) {
-      ctx.state.log?.error({ err }, 'error after the response started');
+      // A client that left makes its work stop with a typed error (a cancelled query): not a fault.
+      if (!ctx.writable && err instanceof AppError) ctx.state.log?.info({ error_code: err.code }, 'the client left before the answer');
+      else ctx.state.log?.error({ err }, 'error after the response started');
       return;
     }
     writeError(ctx, err);

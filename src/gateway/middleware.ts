@@ -4,17 +4,29 @@ import type { Context, Next } from 'koa';
 import type { Logger } from '../log.ts';
 
 /**
- * Gives every request an id (a sane incoming X-Request-Id is kept) and a child logger that carries it.
- * The child is made on first use: most requests log only their access line, and a pino child (with
- * its redaction) costs more than the rest of a small request's logging.
+ * What a request carries along: its id, a child logger with it (made on first use: most requests log
+ * only their access line, and a pino child costs more than the rest of their logging), and whatever
+ * later middleware adds (the principal). A class, so the lazy logger is a getter on the prototype
+ * instead of a property defined on every request's state.
  */
+class RequestState {
+  [key: string]: unknown;
+  #child: Logger | undefined;
+  constructor(
+    readonly requestId: string,
+    readonly parentLog: Logger,
+  ) {}
+  get log(): Logger {
+    return (this.#child ??= this.parentLog.child({ request_id: this.requestId }));
+  }
+}
+
+/** Gives every request an id (a sane incoming X-Request-Id is kept) and a child logger that carries it. */
 export function requestId(log: Logger) {
   return async function requestIdMiddleware(ctx: Context, next: Next): Promise<void> {
     const incoming = ctx.get('X-Request-Id');
-    const id = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = id;
-    let child: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', { get: () => (child ??= log.child({ request_id: id })), enumerable: true });
+    const id = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state = new RequestState(id, log);
     ctx.set('X-Request-Id', id);
     await next();
   };

@@ -42,7 +42,8 @@ export function buildOpenApi(routes: RouteDef[], baseUrl: string, version: strin
   };
   for (const def of routes) {
     const op: Record<string, unknown> = { operationId: def.operationId, summary: def.summary, tags: def.tags };
-    const parameters = [...paramsOf(def.params, 'path'), ...paramsOf(def.query, 'query')];
+    const parameters: Record<string, unknown>[] = [...paramsOf(def.params, 'path'), ...paramsOf(def.query, 'query')];
+    if (def.conditional) parameters.push(IF_MATCH);
     if (parameters.length > 0) op['parameters'] = parameters;
     if (def.body) {
       const name = `Body_${def.operationId}`;
@@ -53,7 +54,12 @@ export function buildOpenApi(routes: RouteDef[], baseUrl: string, version: strin
     const ok = def.produces
       ? { content: { [def.produces]: { schema: { type: 'string' } } } }
       : { content: { 'application/json': { schema: def.response ? toSchema(def.response, 'output') : {} } } };
-    const responses: Record<string, unknown> = { [String(def.status ?? 200)]: { description: 'Successful Response', ...ok } };
+    const etag = def.etag ? { headers: { ETag: { description: 'Version of the resource; send it back in If-Match to save only over this version', schema: { type: 'string' } } } } : {};
+    const responses: Record<string, unknown> = { [String(def.status ?? 200)]: { description: 'Successful Response', ...ok, ...etag } };
+    if (def.conditional) {
+      responses['409'] = errorResponse('Saved without If-Match while someone else changed the same fields: reload and apply the change again (`data.fields`, `data.current_version`)');
+      responses['412'] = errorResponse('If-Match names another version than the current one (`data.current_version`)');
+    }
     if (def.params || def.query || def.body) {
       responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
     }
@@ -80,6 +86,16 @@ export function buildOpenApi(routes: RouteDef[], baseUrl: string, version: strin
     },
   };
 }
+
+const IF_MATCH = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description:
+    'The ETag (version) the change is based on. When the item has another version by then the request fails with 412 and the current version. ' +
+    'Without it a save is based on the version current when it arrives, and merged field by field with a save that lands first (409 when both changed the same field).',
+};
 
 function errorResponse(description: string) {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } };

@@ -29,6 +29,8 @@ export interface RouteInput<P, Q, B> {
   principal: Principal | undefined;
   /** The environment id of `X-Service-Environment`, undefined for production. */
   environmentId: string | undefined;
+  /** The versions of `If-Match` (quotes and `W/` removed; `*` for any), on `conditional` routes. */
+  ifMatch: string[] | '*' | undefined;
   ctx: Context;
 }
 
@@ -56,6 +58,10 @@ export interface RouteDef<P extends AnySchema = AnySchema, Q extends AnySchema =
   status?: number;
   /** Content type of a non-JSON response (CSV, SSE, HTML...), for the OpenAPI document. */
   produces?: string;
+  /** The version of the resource in a successful response, sent as its `ETag`. */
+  etag?: (result: never) => string | undefined;
+  /** Honours `If-Match` (412 when it names another version; 409 for a conflicting concurrent edit). */
+  conditional?: boolean;
   handler: (input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => unknown;
 }
 

@@ -1,5 +1,6 @@
 import type { LineageFn, SuggestionSources } from '../chats/index.ts';
 import type { AgentRuns } from '../agent/index.ts';
+import type { AccountMail } from '../auth/account-mail.ts';
 import type { AgentPorts } from '../agent/ports.ts';
 import type { Clock } from '../clock.ts';
 import type { GatedMerge } from '../compose/merge-gate.ts';
@@ -9,7 +10,7 @@ import type { KnowledgeDeps } from '../knowledge/index.ts';
 import type { DataDeps } from '../data/deps.ts';
 import type { UploadStore } from '../data/uploads/index.ts';
 import type { Logger } from '../log.ts';
-import type { Mailer } from '../mail/index.ts';
+import type { MailQueue } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Store } from '../store/index.ts';
@@ -22,8 +23,10 @@ export interface Services {
   store: Store;
   log: Logger;
   secretBox: SecretBox;
-  /** Outgoing mail (SMTP, or the outbox table when no server is configured). */
-  mailer: Mailer;
+  /** Outgoing mail: the outbox queue, delivered over SMTP when a server is configured. */
+  mailer: MailQueue;
+  /** Sign-in link, reset and verification mail requests: queued alike for every address, mailed after the answer. */
+  accountMail: AccountMail;
   /** Knowledge repositories, environments and mirroring. */
   knowledge: KnowledgeDeps;
   /** The data plane: connections, guard, row-level security, governed queries, table docs. */

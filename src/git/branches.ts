@@ -1,7 +1,7 @@
 // Branch listing, creation and deletion; creation and deletion take the repository's write lock.
 import git from 'isomorphic-git';
 import { BranchExists, BranchNotFound } from './errors.ts';
-import type { GitRepo } from './repo.ts';
+import type { GitAuthor, GitRepo } from './repo.ts';
 import { deleteBranchRef, resolveRef, writeBranchRef } from './resolve-ref.ts';
 
 /** Names of the local branches. */
@@ -9,13 +9,28 @@ export async function listBranches({ repo }: { repo: GitRepo }): Promise<string[
   return git.listBranches({ fs: repo.fs, gitdir: repo.gitdir });
 }
 
-/** Creates `branch` at `from` (a branch or commit); throws BranchExists unless `force`. */
-export async function createBranch({ repo, branch, from, force = false }: { repo: GitRepo; branch: string; from: string; force?: boolean }): Promise<string> {
+const SYSTEM: GitAuthor = { name: 'Sextant', email: 'sextant@localhost', timestamp: 0 };
+
+/** Creates `branch` at `from` (a branch or commit); throws BranchExists unless `force`. `author` goes to the reflog. */
+export async function createBranch({
+  repo,
+  branch,
+  from,
+  force = false,
+  author = { ...SYSTEM, timestamp: Math.floor(Date.now() / 1000) },
+}: {
+  repo: GitRepo;
+  branch: string;
+  from: string;
+  force?: boolean;
+  author?: GitAuthor;
+}): Promise<string> {
   return repo.lock.run(async () => {
     const oid = await resolveRef({ repo, ref: from });
     if (!oid) throw new BranchNotFound(from);
-    if (!force && (await resolveRef({ repo, ref: branch }))) throw new BranchExists(branch);
-    await writeBranchRef(repo, branch, oid);
+    const existing = await resolveRef({ repo, ref: branch });
+    if (!force && existing) throw new BranchExists(branch);
+    await writeBranchRef(repo, branch, oid, { expected: existing, who: author, message: `branch: Created from ${from}` });
     return oid;
   });
 }

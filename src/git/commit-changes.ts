@@ -1,9 +1,11 @@
 // Commits a set of changed paths without a working tree: only the changed blobs and the trees on
 // their paths are written (rewriting all 10k blobs would take seconds).
 import git, { type TreeEntry } from 'isomorphic-git';
-import { BranchMoved } from './errors.ts';
+import { InvalidPath } from './errors.ts';
+import { pathProblem } from './path-name.ts';
 import type { GitAuthor, GitRepo } from './repo.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
+import { treeEntries } from './tree-cache.ts';
 
 /** One changed file: new text, or null to delete it. */
 export interface FileChange {
@@ -44,19 +46,28 @@ export async function commitChanges({
   startPoint?: string;
 }): Promise<CommitResult> {
   return repo.lock.run(async () => {
-    const parent = (await resolveRef({ repo, ref: branch })) ?? (startPoint ? await resolveRef({ repo, ref: startPoint }) : undefined);
+    const tip = await resolveRef({ repo, ref: branch });
+    const parent = tip ?? (startPoint ? await resolveRef({ repo, ref: startPoint }) : undefined);
     const list = typeof changes === 'function' ? await changes(parent) : changes;
-    for (const c of list) if (!isCleanPath(c.path)) throw new Error(`invalid path ${c.path}`);
+    // Checked before anything is written: a name git cannot hold once wrote a malformed tree.
+    for (const c of list) {
+      const problem = pathProblem(c.path);
+      if (problem) throw new InvalidPath(c.path, problem);
+    }
     if (parent && list.length === 0) return { oid: parent, changed: false };
     const parentTree = parent ? (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: parent, cache: repo.cache })).commit.tree : undefined;
     const tree = (await applyChanges(repo, parentTree, list)) ?? (await writeEntries(repo, []));
     if (parent && tree === parentTree) return { oid: parent, changed: false };
-    const oid = await writeCommitAndRef({ repo, branch, expected: parent, tree, parents: parent ? [parent] : [], author, message });
+    const oid = await writeCommitAndRef({ repo, branch, expected: tip, tree, parents: parent ? [parent] : [], author, message, check: list });
     return { oid, changed: true };
   });
 }
 
-/** Writes a commit and moves the branch to it; call inside the repository lock. */
+/**
+ * Writes a commit and moves the branch to it from `expected` (compare-and-swap); call inside the
+ * repository lock. The commit, and each file in `check`, is read back from disk first: no branch
+ * moves to a commit that cannot be read.
+ */
 export async function writeCommitAndRef({
   repo,
   branch,
@@ -65,6 +76,7 @@ export async function writeCommitAndRef({
   parents,
   author,
   message,
+  check = [],
 }: {
   repo: GitRepo;
   branch: string;
@@ -73,23 +85,34 @@ export async function writeCommitAndRef({
   parents: string[];
   author: GitAuthor;
   message: string;
+  check?: FileChange[];
 }): Promise<string> {
   const who = { ...author, timezoneOffset: 0 };
   const oid = await git.writeCommit({ fs: repo.fs, gitdir: repo.gitdir, commit: { tree, parent: parents, author: who, committer: who, message: ensureNewline(message) } });
-  // writeRef has no compare-and-swap: check the branch did not move while we worked.
-  const current = await resolveRef({ repo, ref: branch });
-  if (current !== undefined && current !== expected) throw new BranchMoved(branch);
-  await writeBranchRef(repo, branch, oid);
+  await readBack(repo, oid, tree, check);
+  await writeBranchRef(repo, branch, oid, { expected, who: author, message: `commit: ${message.split('\n')[0]}` });
   return oid;
+}
+
+/** Reads a new commit (and each changed file in `check`) back from disk; throws when it does not read back. */
+export async function readBack(repo: GitRepo, oid: string, tree: string | undefined, check: FileChange[] = []): Promise<void> {
+  const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid });
+  if (tree !== undefined && commit.tree !== tree) throw new Error(`commit ${oid} does not read back`);
+  // New trees are parsed from disk here and kept: the next commit on this branch starts from them.
+  await treeEntries(repo, commit.tree);
+  const blobs = new Map<string, string | null>();
+  for (const c of check) blobs.set(c.path, c.content === null ? null : await git.hashBlob({ object: c.content }).then((h) => h.oid));
+  for (const [path, expected] of blobs) {
+    let entry: TreeEntry | undefined = { mode: '040000', path: '', oid: commit.tree, type: 'tree' };
+    for (const name of path.split('/')) entry = entry?.type === 'tree' ? (await treeEntries(repo, entry.oid)).find((e) => e.path === name) : undefined;
+    if ((entry?.type === 'blob' ? entry.oid : null) !== expected) throw new Error(`${path} does not read back from commit ${oid}`);
+  }
 }
 
 /** Applies changes to a tree; returns the new tree id, or undefined when it ends up empty. */
 async function applyChanges(repo: GitRepo, treeOid: string | undefined, changes: FileChange[]): Promise<string | undefined> {
   const entries = new Map<string, TreeEntry>();
-  if (treeOid) {
-    const { tree } = await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: treeOid, cache: repo.cache });
-    for (const e of tree) entries.set(e.path, e);
-  }
+  if (treeOid) for (const e of await treeEntries(repo, treeOid)) entries.set(e.path, { ...e });
   const byChild = new Map<string, FileChange[]>();
   for (const c of changes) {
     const slash = c.path.indexOf('/');
@@ -121,9 +144,4 @@ async function writeEntries(repo: GitRepo, entries: TreeEntry[]): Promise<string
 
 function ensureNewline(message: string): string {
   return message.endsWith('\n') ? message : `${message}\n`;
-}
-
-/** Relative, slash-separated, no empty, `.` or `..` segments. */
-export function isCleanPath(path: string): boolean {
-  return path.length > 0 && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && s !== '.git');
 }

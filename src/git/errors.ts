@@ -25,3 +25,35 @@ export class MergeNotSupported extends AppError {
     super('conflict', 'MERGE_NOT_SUPPORTED', `These branches cannot be merged automatically: ${reason}`);
   }
 }
+
+/** A ref whose file is empty or unreadable and that its reflog could not restore. */
+export class RefDamaged extends AppError {
+  constructor(
+    readonly ref: string,
+    readonly problem: string,
+  ) {
+    super(
+      'unavailable',
+      'REPOSITORY_DAMAGED',
+      `${ref} is damaged (${problem}) and was not recovered from its reflog; an operator must repair the repository (npm run knowledge:check -- --repair, see the README)`,
+      { ref },
+    );
+  }
+}
+
+/** Another process holds the ref's lock file (one process per data directory is supported). */
+export class RefLocked extends AppError {
+  constructor(ref: string) {
+    super('unavailable', 'REF_LOCKED', `${ref} is locked by another writer; try again`, { ref });
+  }
+}
+
+/** A path git cannot hold or people cannot check out; `problem` says why. */
+export class InvalidPath extends AppError {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super('invalid', 'INVALID_PATH', `Invalid file name ${JSON.stringify(path)}: ${problem}`, { path, problem });
+  }
+}

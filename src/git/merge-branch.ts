@@ -3,8 +3,8 @@
 // tree merge (merge-trees.ts); anything else goes through isomorphic-git's merge. Conflicts come back
 // as a value, never thrown, so the caller decides after the lock is released.
 import git, { Errors } from 'isomorphic-git';
-import { BranchMoved, BranchNotFound, MergeNotSupported } from './errors.ts';
-import { writeCommitAndRef } from './commit-changes.ts';
+import { BranchNotFound, MergeNotSupported } from './errors.ts';
+import { readBack, writeCommitAndRef } from './commit-changes.ts';
 import { mergeTrees, NEEDS_FULL_MERGE } from './merge-trees.ts';
 import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
@@ -17,8 +17,9 @@ export type MergeOutcome =
   | { status: 'conflict'; conflicts: string[] };
 
 /**
- * Merges `from` into `into`; with `dryRun` nothing but loose objects is written. `noFastForward`
- * writes a merge commit even when `into` could simply move (git's --no-ff), so its message is kept.
+ * Merges `from` into `into`; with `dryRun` nothing but loose objects is written. With
+ * `fastForward: false` a merge commit by `author` is written even when `into` could just move, so the
+ * history records who merged.
  */
 export async function mergeBranch({
   repo,
@@ -27,7 +28,7 @@ export async function mergeBranch({
   author,
   message,
   dryRun = false,
-  noFastForward = false,
+  fastForward = true,
 }: {
   repo: GitRepo;
   from: string;
@@ -35,26 +36,32 @@ export async function mergeBranch({
   author: GitAuthor;
   message?: string;
   dryRun?: boolean;
-  noFastForward?: boolean;
+  fastForward?: boolean;
 }): Promise<MergeOutcome> {
-  const run = () => mergeCore({ repo, from, into, author, message: message ?? `Merge ${from} into ${into}`, dryRun, noFastForward });
+  const run = () => mergeCore({ repo, from, into, author, message: message ?? `Merge ${from} into ${into}`, dryRun, fastForward });
   return dryRun ? run() : repo.lock.run(run);
 }
 
-async function mergeCore(a: { repo: GitRepo; from: string; into: string; author: GitAuthor; message: string; dryRun: boolean; noFastForward: boolean }): Promise<MergeOutcome> {
+interface MergeArgs {
+  repo: GitRepo;
+  from: string;
+  into: string;
+  author: GitAuthor;
+  message: string;
+  dryRun: boolean;
+  fastForward: boolean;
+}
+
+async function mergeCore(a: MergeArgs): Promise<MergeOutcome> {
   const { repo, from, into, author, message, dryRun } = a;
   const ours = await resolveRef({ repo, ref: into });
   if (!ours) throw new BranchNotFound(into);
   const theirs = await resolveRef({ repo, ref: from });
   if (!theirs) throw new BranchNotFound(from);
-  let fast = await fastMerge(repo, ours, theirs);
-  if (fast?.status === 'fast_forward' && a.noFastForward) fast = { status: 'merged', tree: await commitTree(repo, theirs) };
+  const fast = await fastMerge(repo, ours, theirs);
   if (fast) {
     if (fast.status === 'up_to_date') return { status: 'up_to_date', oid: ours };
-    if (fast.status === 'fast_forward') {
-      if (!dryRun) await moveRef(repo, into, ours, theirs);
-      return { status: 'fast_forward', oid: theirs };
-    }
+    if (fast.status === 'fast_forward') return forward(a, ours, theirs);
     if (dryRun) return { status: 'merged', oid: undefined, tree: fast.tree };
     const oid = await writeCommitAndRef({ repo, branch: into, expected: ours, tree: fast.tree, parents: [ours, theirs], author, message });
     return { status: 'merged', oid, tree: fast.tree };
@@ -86,19 +93,24 @@ async function mergeCore(a: { repo: GitRepo; from: string; into: string; author:
     throw err;
   }
   if (result.alreadyMerged) return { status: 'up_to_date', oid: ours };
-  if (result.fastForward) {
-    if (!dryRun) await moveRef(repo, into, ours, result.oid!);
-    return { status: 'fast_forward', oid: result.oid! };
-  }
+  if (result.fastForward) return forward(a, ours, result.oid!);
   if (dryRun) return { status: 'merged', oid: undefined, tree: result.tree! };
-  await moveRef(repo, into, ours, result.oid!);
+  await readBack(repo, result.oid!, result.tree);
+  await writeBranchRef(repo, into, result.oid!, { expected: ours, who: author, message: `merge ${from}: ${message}` });
   return { status: 'merged', oid: result.oid!, tree: result.tree! };
 }
 
-async function moveRef(repo: GitRepo, branch: string, expected: string, oid: string): Promise<void> {
-  const current = await resolveRef({ repo, ref: branch });
-  if (current !== expected) throw new BranchMoved(branch);
-  await writeBranchRef(repo, branch, oid);
+/** `into` can move to `theirs`: it does, or with fastForward false a merge commit records the merger. */
+async function forward(a: MergeArgs, ours: string, theirs: string): Promise<MergeOutcome> {
+  const { repo, from, into, author, message, dryRun } = a;
+  if (a.fastForward) {
+    if (!dryRun) await writeBranchRef(repo, into, theirs, { expected: ours, who: author, message: `merge ${from}: Fast-forward` });
+    return { status: 'fast_forward', oid: theirs };
+  }
+  const tree = await commitTree(repo, theirs);
+  if (dryRun) return { status: 'merged', oid: undefined, tree };
+  const oid = await writeCommitAndRef({ repo, branch: into, expected: ours, tree, parents: [ours, theirs], author, message });
+  return { status: 'merged', oid, tree };
 }
 
 type FastResult = { status: 'up_to_date' } | { status: 'fast_forward' } | { status: 'merged'; tree: string };

@@ -1,11 +1,15 @@
-// One bare repository (no working tree) per organization; the handle carries its write lock.
-import { join } from 'node:path';
+// One bare repository (no working tree) per organization; the handle carries its write lock and the
+// crash-safe file system every write goes through.
+import { basename, dirname, join } from 'node:path';
 import git, { type FsClient, type TreeEntry } from 'isomorphic-git';
+import { createDurableFs, type DurableFs, type FsPromises } from './durable-fs.ts';
 import { createWriteLock, type WriteLock } from './lock.ts';
 
 /** A bare repository and the lock that serializes writes to it. */
 export interface GitRepo {
+  /** The file system given to isomorphic-git (crash-safe writes, see durable-fs.ts). */
   fs: FsClient;
+  dfs: DurableFs;
   gitdir: string;
   lock: WriteLock;
   /** Object cache shared by reads of this repository (isomorphic-git's `cache` argument). */
@@ -26,14 +30,29 @@ export interface GitAuthor {
 /** Production's branch. */
 export const MAIN_BRANCH = 'main';
 
-/** Opens a bare repository, creating it (HEAD on main) when it does not exist. */
+/**
+ * Opens a bare repository. A missing one is created in a temporary folder and renamed into place, so
+ * a crash never leaves a half-made repository; an existing one is never initialized again.
+ */
 export async function openRepo({ fs, gitdir }: { fs: FsClient; gitdir: string }): Promise<GitRepo> {
-  const exists = await git.resolveRef({ fs, gitdir, ref: 'HEAD', depth: 1 }).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) await git.init({ fs, gitdir, bare: true, defaultBranch: MAIN_BRANCH });
-  return { fs, gitdir, lock: createWriteLock(), cache: {}, trees: new Map(), refs: new Map() };
+  const dfs = createDurableFs(fs as unknown as { promises: FsPromises });
+  const exists = await dfs.io.stat(gitdir).then(() => true, () => false);
+  if (!exists) {
+    await dfs.io.mkdir(dirname(gitdir), { recursive: true });
+    const tmp = join(dirname(gitdir), `.tmp-${basename(gitdir)}-${process.pid}-${Date.now()}`);
+    await git.init({ fs: dfs.client, gitdir: tmp, bare: true, defaultBranch: MAIN_BRANCH });
+    await dfs.flush();
+    await dfs.io.rename(tmp, gitdir).catch(async (err: unknown) => {
+      // Another opener won the race: keep its repository.
+      await dfs.io.rm?.(tmp, { recursive: true, force: true });
+      if (!(await dfs.io.stat(gitdir).then(() => true, () => false))) throw err;
+    });
+    await dfs.syncDirs([dirname(gitdir)]);
+  } else if (!(await dfs.io.stat(join(gitdir, 'HEAD')).then(() => true, () => false))) {
+    // A repository whose HEAD was lost is still a repository: git needs HEAD to recognize it.
+    await dfs.writeAtomic(join(gitdir, 'HEAD'), `ref: refs/heads/${MAIN_BRANCH}\n`);
+  }
+  return { fs: dfs.client, dfs, gitdir, lock: createWriteLock(), cache: {}, trees: new Map(), refs: new Map() };
 }
 
 /** Hands out one GitRepo per key (organization), so all writers of a repository share its lock. */
@@ -41,6 +60,8 @@ export interface RepoRegistry {
   repo(key: string): Promise<GitRepo>;
   /** Forgets a repository handle (after its directory is removed). */
   forget(key: string): void;
+  /** Keys of the repositories on disk. */
+  keys(): Promise<string[]>;
 }
 
 /** A registry of repositories `<root>/<key>.git` on the given file system. */
@@ -58,6 +79,10 @@ export function createRepoRegistry({ fs, root }: { fs: FsClient; root: string })
       return r;
     },
     forget: (key) => void repos.delete(key),
+    async keys() {
+      const names = await (fs as unknown as { promises: FsPromises }).promises.readdir(root).catch(() => [] as string[]);
+      return names.filter((n) => /^[\w-]+\.git$/.test(String(n))).map((n) => String(n).slice(0, -4)).sort();
+    },
   };
 }
 

@@ -25,7 +25,7 @@ export async function environmentConflicts(deps: KnowledgeDeps, p: Principal, id
   const env = environmentOf(deps, p.orgId, id);
   touchEnvironment(deps.db, env.id, deps.clock.now());
   const repo = await deps.repos.repo(p.orgId);
-  const outcome = await mergeBranch({ repo, from: envBranch(env), into: MAIN_BRANCH, author: authorOf(deps, p), dryRun: true });
+  const outcome = await mergeBranch({ repo, from: envBranch(env), into: MAIN_BRANCH, author: authorOf(deps, p), dryRun: true, fastForward: false });
   const conflicts = outcome.status === 'conflict' ? outcome.conflicts : [];
   return { mergeable: outcome.status !== 'conflict', merge: outcome.status, conflicts };
 }
@@ -51,8 +51,8 @@ export async function mergeEnvironment(deps: KnowledgeDeps, p: Principal, id: st
     into: MAIN_BRANCH,
     author: authorOf(deps, p),
     message: [`Merge environment "${env.name}" into production`, note].filter(Boolean).join('\n\n'),
-    // The gate's paragraph needs a merge commit to live in.
-    noFastForward: note !== undefined,
+    // Always a merge commit, so production's history says who merged (a fast-forward records no one).
+    fastForward: false,
   });
   if (outcome.status === 'conflict') throw new MergeConflicts(outcome.conflicts);
   const deleted = env.throwaway === 1 || body.delete_after === true;

@@ -78,3 +78,26 @@ export function requireConfirm(confirm: unknown, where: 'body' | 'query'): void 
     throw new ValidationFailed([{ loc: [where, 'confirm'], msg: 'confirm must be true', type: 'value_error' }]);
   }
 }
+
+/** If-Match named another version than the item's current one (or the item is gone). */
+export class VersionMismatch extends AppError {
+  constructor(path: string, current: string | null) {
+    super(
+      'precondition_failed',
+      'KNOWLEDGE_VERSION_MISMATCH',
+      current ? `${path} changed since the version you read; its current version is ${current}` : `${path} no longer exists`,
+      { file: path, current_version: current },
+    );
+  }
+}
+
+/** A save based on an older version changed a field that was changed differently since. */
+export class EditConflict extends Conflict {
+  constructor(path: string, current: string, fields: string[]) {
+    super(`${path} was changed by someone else in the same fields (${fields.join(', ')}); reload it and apply your change again`, 'KNOWLEDGE_EDIT_CONFLICT', {
+      file: path,
+      current_version: current,
+      fields,
+    });
+  }
+}

@@ -8,7 +8,8 @@ export * as schemas from './schemas.ts';
 export { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 export { validateItem } from './validate-item.ts';
 export { listItems, getItem, createItem, updateItem, deleteItem, itemsAt } from './items.ts';
-export type { Item } from './items.ts';
+export type { Item, IfMatch } from './items.ts';
+export { MAX_ID_LENGTH } from './item-id.ts';
 export { itemHistory, modelHistory, revertItem, revertModel } from './history.ts';
 export {
   listEnvironments,
@@ -36,6 +37,8 @@ export { knowledgeAt, searchableData, searchItems } from './snapshot.ts';
 export type { KnowledgeSnapshot, SearchHit } from './snapshot.ts';
 export { seedKnowledge } from './seed-knowledge.ts';
 export type { SeedTransform } from './seed-knowledge.ts';
+export { checkKnowledgeRepositories } from './check-knowledge.ts';
+export type { KnowledgeCheck } from './check-knowledge.ts';
 export { effectiveEnvironment, environmentOf, scopeFor } from './scope.ts';
 export type { Scope } from './scope.ts';
 export type { EnvironmentRow } from './environments-store.ts';

@@ -16,6 +16,8 @@ export interface KindDef {
   validId(id: string): boolean;
   /** The id a file's content implies, when the content names it; `field` is where. */
   idOfData(data: Record<string, unknown>): { id: string; field: string } | undefined;
+  /** Top-level fields whose text becomes part of the file name. */
+  idFields: string[];
   /** A readable title for listings and search. */
   titleOf(data: Record<string, unknown>): string;
 }
@@ -34,6 +36,7 @@ function flat(kind: Kind, schema: z.ZodType<Record<string, unknown>>, idField: s
     pathOf: (id) => `${kind}/${id}.yaml`,
     validId: (id) => SLUG_RE.test(id),
     idOfData: (data) => (idField && typeof data[idField] === 'string' ? { id: data[idField], field: idField } : undefined),
+    idFields: idField ? [idField] : [],
     titleOf: (data) => str(data[titleField]),
   };
 }
@@ -53,6 +56,7 @@ const tables: KindDef = {
     typeof data['connection'] === 'string' && typeof data['schema'] === 'string' && typeof data['name'] === 'string'
       ? { id: tableId(data['connection'], data['schema'], data['name']), field: 'name' }
       : undefined,
+  idFields: ['connection', 'schema', 'name'],
   titleOf: (data) => `${str(data['schema'])}.${str(data['name'])}`,
 };
 

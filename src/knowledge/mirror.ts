@@ -2,7 +2,7 @@
 // each lasting environment to `service/env-<slug>` after every change. Throwaway environments are
 // never pushed. A failed push never fails the change; it is logged and shown in the mirror status.
 import { hasRole, type Principal } from '../auth/index.ts';
-import { Forbidden } from '../errors.ts';
+import { Forbidden, ValidationFailed } from '../errors.ts';
 import { MAIN_BRANCH, pushBranch, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { envBranch, mirrorBranch, type EnvironmentRow } from './environments-store.ts';
@@ -42,7 +42,8 @@ export function mirrorView(row: MirrorRow | undefined) {
   if (!row) return { enabled: false as const };
   return {
     enabled: true as const,
-    url: row.url,
+    // Rows saved before credentials in URLs were refused may hold some: never shown.
+    url: row.url.replace(/^(https?:\/\/)[^/?#]*@/, '$1'),
     username: row.username,
     has_token: row.secret_sealed !== null,
     main_branch: row.main_branch,
@@ -51,6 +52,14 @@ export function mirrorView(row: MirrorRow | undefined) {
     last_push_at: row.last_push_at === null ? null : new Date(row.last_push_at).toISOString(),
     last_push_error: row.last_push_error,
   };
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 }
 
 function requireAdmin(p: Principal): void {
@@ -67,6 +76,10 @@ export function getMirror(deps: KnowledgeDeps, p: Principal) {
 export async function setMirror(deps: KnowledgeDeps, p: Principal, input: MirrorInput) {
   requireAdmin(p);
   const old = mirrorOf(deps, p.orgId);
+  // A stored token goes only to the host it was given for: a new host needs it again.
+  if (input.token === undefined && old?.secret_sealed && originOf(old.url) !== originOf(input.url)) {
+    throw new ValidationFailed([{ loc: ['body', 'token'], msg: `The remote moved to ${originOf(input.url)}: send its token (or an empty token for none); the stored one is kept for ${originOf(old.url)} only`, type: 'missing' }]);
+  }
   const sealed = input.token !== undefined ? (input.token ? deps.secretBox.seal(input.token) : null) : (old?.secret_sealed ?? null);
   deps.db
     .prepare(

@@ -1,8 +1,9 @@
 // Loads a folder of knowledge files (fixtures/knowledge for the demo) as an organization's first
-// commit. Does nothing once production has a commit, so it is safe on every start.
+// commit. Does nothing once production has ever existed (its ref, even damaged, or its reflog), so it
+// is safe on every start and never starts an organization's knowledge over.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { commitChanges, MAIN_BRANCH, resolveRef, type GitAuthor } from '../git/index.ts';
+import { branchRef, commitChanges, MAIN_BRANCH, refHasHistory, type GitAuthor } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { classifyPath } from './kinds.ts';
 import { validateItem } from './validate-item.ts';
@@ -17,7 +18,7 @@ export async function seedKnowledge(
   { orgId, dir, author, message = 'Initial knowledge', transform }: { orgId: string; dir: string; author: GitAuthor; message?: string; transform?: SeedTransform },
 ): Promise<boolean> {
   const repo = await deps.repos.repo(orgId);
-  if (await resolveRef({ repo, ref: MAIN_BRANCH })) return false;
+  if (await refHasHistory(repo, branchRef(MAIN_BRANCH))) return false;
   const paths = (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
     .filter((d) => d.isFile())
     .map((d) => relative(dir, join(d.parentPath, d.name)).split(sep).join('/'))

@@ -63,7 +63,7 @@ async function readItems(repo: GitRepo, commit: string): Promise<Item[]> {
     return c ? [{ ...f, ...c }] : [];
   });
   const texts = await readBlobs(repo, files.map((f) => f.oid));
-  return files.map((f, i) => toItem(f.kind, f.id, f.path, texts[i]!));
+  return files.map((f, i) => toItem(f.kind, f.id, f.path, texts[i]!, f.oid));
 }
 
 /** What search matches in an item: its data without row-access rules, which only admins may read. */

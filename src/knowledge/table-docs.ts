@@ -1,16 +1,17 @@
 // The data plane's view of table documentation (the brief's TableDocsSource), implemented over the
-// knowledge repository. Synced metadata refreshes names and types; what people wrote (descriptions,
-// synonyms, active flags, row filters, comments) is kept.
+// knowledge repository. Synced metadata refreshes names, types and the dates of the data coverage;
+// what people wrote (descriptions, synonyms, metrics, active flags, row filters, comments) is kept.
 import { hasRole, type Principal } from '../auth/index.ts';
 import { commitChanges, readFile, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { KnowledgeReadOnly } from './errors.ts';
 import { parseTargets } from './environments-store.ts';
+import { idProblem } from './item-id.ts';
 import { itemsAt } from './items.ts';
 import { KIND_DEFS, tableId } from './kinds.ts';
 import { mirrorAfterChange } from './mirror.ts';
 import { authorOf, scopeFor } from './scope.ts';
-import { TableFile } from './schemas.ts';
+import { DataCoverage, Metric, TableFile } from './schemas.ts';
 import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
 /** Documentation of one table with defaults applied. */
@@ -21,6 +22,8 @@ export interface TableDoc {
   description: string;
   active: boolean;
   columns: { name: string; type?: string; description?: string; synonyms: string[] }[];
+  metrics: Metric[];
+  coverage?: DataCoverage;
   row_filters: { filter: string; groups?: string[]; exempt_roles?: string[] }[];
 }
 
@@ -32,6 +35,8 @@ export interface SyncedTable {
   /** The warehouse's own comment, used only when no one has written a description. */
   description?: string;
   columns: { name: string; type: string; description?: string }[];
+  /** First and last day with data of the documented coverage column, when sync measured them. */
+  coverage?: { first: string; last: string };
 }
 
 export interface TableDocsSource {
@@ -51,8 +56,8 @@ export function createTableDocsSource(deps: KnowledgeDeps): TableDocsSource {
       const commit = await resolveRef({ repo: scope.repo, ref: scope.branch });
       if (!commit) return [];
       return (await itemsAt(scope, commit, 'tables')).flatMap((item) => {
-        const parsed = TableFile.safeParse(item.data);
-        return parsed.success ? [toTableDoc(parsed.data)] : [];
+        const parsed = parseTableFile(item.data);
+        return parsed ? [toTableDoc(parsed)] : [];
       });
     },
     async targets(orgId, environmentId) {
@@ -72,8 +77,12 @@ export function createTableDocsSource(deps: KnowledgeDeps): TableDocsSource {
 }
 
 /** Commits synced tables (one commit for the lot) on production or an environment. */
-export async function writeSyncedTables(deps: KnowledgeDeps, principal: Principal, environmentId: string | undefined, tables: SyncedTable[]): Promise<void> {
+export async function writeSyncedTables(deps: KnowledgeDeps, principal: Principal, environmentId: string | undefined, all: SyncedTable[]): Promise<void> {
   if (!hasRole(principal, 'modeler')) throw new KnowledgeReadOnly();
+  // A warehouse may hold names no file can have (control characters, over-long): those are skipped.
+  const skipped = all.filter((t) => idProblem('tables', tableId(t.connection, t.schema, t.name)) !== undefined);
+  if (skipped.length > 0) deps.log.warn({ tables: skipped.slice(0, 20).map((t) => JSON.stringify(`${t.schema}.${t.name}`)) }, 'table names that cannot be file names were not documented');
+  const tables = all.filter((t) => !skipped.includes(t));
   if (tables.length === 0) return;
   const scope = await scopeFor(deps, principal.orgId, environmentId);
   const result = await commitChanges({
@@ -117,8 +126,30 @@ export function mergeSynced(current: string | undefined, t: SyncedTable): string
   });
   const next: Record<string, unknown> = { ...old, connection: t.connection, schema: t.schema, name: t.name, columns };
   if (!next['description'] && t.description) next['description'] = t.description;
+  if (t.coverage) next['coverage'] = { ...(isRecord(old['coverage']) ? old['coverage'] : {}), ...t.coverage };
   return updateYaml(current, next);
 }
+
+/**
+ * A table file as the data plane reads it. A broken metric or coverage (pushed through a git mirror)
+ * drops only itself: the table and its row filters stay in force.
+ */
+function parseTableFile(data: unknown): TableFile | undefined {
+  const whole = TableFile.safeParse(data);
+  if (whole.success) return whole.data;
+  if (!isRecord(data)) return undefined;
+  const { metrics, coverage, ...rest } = data;
+  const kept = (Array.isArray(metrics) ? metrics : []).flatMap((m) => {
+    const r = Metric.safeParse(m);
+    return r.success ? [r.data] : [];
+  });
+  const cov = DataCoverage.safeParse(coverage);
+  const retry = TableFile.safeParse(rest);
+  if (!retry.success) return undefined;
+  return { ...retry.data, metrics: kept.filter((m, i) => kept.findIndex((x) => x.name === m.name) === i), ...(cov.success ? { coverage: cov.data } : {}) };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function toTableDoc(f: TableFile): TableDoc {
   return {
@@ -133,6 +164,8 @@ function toTableDoc(f: TableFile): TableDoc {
       ...(c.description !== undefined ? { description: c.description } : {}),
       synonyms: c.synonyms ?? [],
     })),
+    metrics: f.metrics ?? [],
+    ...(f.coverage ? { coverage: f.coverage } : {}),
     row_filters: (f.row_filters ?? []).map((r) => ({
       filter: r.filter,
       ...(r.groups ? { groups: r.groups } : {}),

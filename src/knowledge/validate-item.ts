@@ -1,10 +1,17 @@
 // A write is checked against its kind's schema; a failure is a 422 naming the file and the field.
 import type { z } from 'zod';
 import { invalidFile } from './errors.ts';
+import { normalizeIdFields } from './item-id.ts';
+import { checkItemShape } from './item-limits.ts';
 import { KIND_DEFS, type Kind } from './kinds.ts';
 
-/** Validates an item for the file of `id`; returns the value to write (schema key order first). */
-export function validateItem(kind: Kind, id: string, data: unknown, loc: (string | number)[] = ['body']): Record<string, unknown> {
+/**
+ * Validates an item for the file of `id` (depth and size limits first, id fields in Unicode form C);
+ * returns the value to write (schema key order first).
+ */
+export function validateItem(kind: Kind, id: string, raw: unknown, loc: (string | number)[] = ['body']): Record<string, unknown> {
+  checkItemShape(raw, loc);
+  const data = normalizeIdFields(kind, raw);
   const def = KIND_DEFS[kind];
   const file = def.pathOf(id);
   const result = def.schema.safeParse(data);

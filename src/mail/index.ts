@@ -1,3 +1,3 @@
-export type { Mailer, MailMessage } from './mailer.ts';
+export type { Mailer, MailMessage, MailQueue } from './mailer.ts';
 export { createSmtpMailer } from './smtp-mailer.ts';
-export { createOutboxMailer, listOutbox } from './outbox-mailer.ts';
+export { createMailQueue, listOutbox, MAX_ATTEMPTS } from './mail-queue.ts';

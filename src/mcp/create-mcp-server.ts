@@ -15,6 +15,12 @@ export interface McpContext {
   version: string;
   ports: McpPorts;
   log: Logger;
+  /**
+   * Aborts when the HTTP exchange that carries this request closes early. A stateless server never
+   * sees the client's `notifications/cancelled` (it arrives in another request), but it does see
+   * the connection go: long tools (run_query) stop their work with either.
+   */
+  closed?: AbortSignal;
   /** Waits `ms` or until aborted; injectable so tests never sleep. */
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 }

@@ -13,13 +13,22 @@ export function dataMcpPorts(data: DataDeps): Pick<McpPorts, 'catalog' | 'runQue
         connections: c.connections.map((x) => ({ id: x.id, type: x.type, name: x.name })),
         tables: c.top_tables.map((t) => {
           const dot = t.table.lastIndexOf('.');
-          return { connection: t.connection_id, schema: dot > 0 ? t.table.slice(0, dot) : '', name: t.table.slice(dot + 1), description: t.description ?? '' };
+          return {
+            connection: t.connection_id,
+            schema: dot > 0 ? t.table.slice(0, dot) : '',
+            name: t.table.slice(dot + 1),
+            description: t.description ?? '',
+            columns: t.columns,
+            metrics: t.metrics,
+            ...(t.coverage ? { coverage: { first: t.coverage.first, last: t.coverage.last } } : {}),
+            query_count: t.query_count,
+          };
         }),
       };
     },
-    async runQuery(principal, { connectionId, sql, rowLimit }) {
+    async runQuery(principal, { connectionId, sql, rowLimit, signal }) {
       // Modelers are held to governed sources by the pipeline itself (stream-query.ts).
-      const r = await executeQuery(data, { principal, environmentId: undefined, connectionId, sql, rowLimit, source: 'mcp' });
+      const r = await executeQuery(data, { principal, environmentId: undefined, connectionId, sql, rowLimit, source: 'mcp', signal });
       return { columns: r.columns.map((col) => col.name), rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: r.executionTimeMs };
     },
   };

@@ -10,14 +10,31 @@ export interface CatalogConnection {
   name: string;
 }
 
+/** A governed metric: defined once in the knowledge, used by every answer. */
+export interface CatalogMetric {
+  name: string;
+  description: string;
+  synonyms?: string[];
+  expression: string;
+  filter?: string;
+  time_column?: string;
+  format?: string;
+}
+
 export interface CatalogTable {
   connection: string;
   schema: string;
   name: string;
   description: string;
+  columns: { name: string; type?: string; description?: string }[];
+  metrics: CatalogMetric[];
+  /** First and last day with data, when documented. */
+  coverage?: { first: string; last: string };
+  /** Successful queries that read it. */
+  query_count: number;
 }
 
-/** Instant: no model call. Tables are the top ones by usage (at most 50), active only. */
+/** Instant: no model call. Every active documented table (at most 50), the most used first. */
 export interface Catalog {
   capabilities: string[];
   connections: CatalogConnection[];
@@ -28,6 +45,15 @@ export interface ResultTable {
   name: string;
   columns: string[];
   rows: unknown[][];
+  /** The query that produced it. */
+  sql?: string;
+}
+
+/** A query the answer ran, whether it worked or not. */
+export interface ResultQuery {
+  connectionId: string;
+  sql: string;
+  ok: boolean;
 }
 
 export interface ResultChart {
@@ -40,7 +66,7 @@ export interface ResultChart {
 
 /** State of the latest answer of a chat. */
 export type ChatResult =
-  | { status: 'completed'; chatId: string; answer: string; tables: ResultTable[]; charts: ResultChart[] }
+  | { status: 'completed'; chatId: string; answer: string; tables: ResultTable[]; charts: ResultChart[]; queries?: ResultQuery[] }
   | { status: 'running'; chatId: string; progress?: string }
   | { status: 'failed'; chatId: string; error: string }
   | { status: 'not_found'; chatId: string };
@@ -61,7 +87,7 @@ export interface QueryResult {
 }
 
 export interface McpPorts {
-  /** Connections and top tables the principal may see. */
+  /** Connections and the documented tables the principal may see, most used first. */
   catalog(principal: Principal): Promise<Catalog>;
   /** Starts an agent run (a new chat, or continues `chatId`) and returns at once. */
   askQuestion(principal: Principal, input: { question: string; chatId?: string }): Promise<{ chatId: string }>;
@@ -73,5 +99,6 @@ export interface McpPorts {
    * Runs one read-only query through the guard and row-level security, logged. `governedOnly` is
    * set for modelers, who may only query governed sources.
    */
-  runQuery(principal: Principal, input: { connectionId: string; sql: string; rowLimit: number; governedOnly: boolean }): Promise<QueryResult>;
+  /** `signal` aborts when the client cancels the call or goes away: the query stops in the warehouse. */
+  runQuery(principal: Principal, input: { connectionId: string; sql: string; rowLimit: number; governedOnly: boolean; signal?: AbortSignal }): Promise<QueryResult>;
 }

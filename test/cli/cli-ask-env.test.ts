@@ -2,7 +2,8 @@
 import test from 'ava';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findUserByEmail } from '../../src/auth/index.ts';
+import { findUserByEmail, principalFor } from '../../src/auth/index.ts';
+import { startQuickFixEnvironment } from '../../src/knowledge/index.ts';
 import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
 import { call } from '../helpers/api.ts';
 import { cliRunner, type CliRunner } from '../helpers/cli.ts';
@@ -72,6 +73,27 @@ test('chats list, search and catalog answer', async (t) => {
   const catalog = await runner.run(['catalog', '--json']);
   t.is(catalog.code, 0, catalog.stderr);
   t.regex(catalog.stdout, /demo_warehouse/);
+});
+
+test('the plain-text catalog prints the documented tables with their metrics', async (t) => {
+  const r = await signedIn(analyst).run(['catalog']);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /Tables \(most used first\):/);
+  for (const table of ['main.orders', 'main.order_items', 'main.customers', 'main.products']) t.regex(r.stdout, new RegExp(table.replace('.', '\\.')));
+  t.regex(r.stdout, /main\.orders\s+\d+\s+revenue, order_count, /);
+});
+
+test('env list says which environments are throwaway', async (t) => {
+  const { db } = t0.app.services.store;
+  const principal = principalFor(db, findUserByEmail(db, 'admin@demo.sextant.local')!, DEMO_ORG_ID, 'session', [])!;
+  const quick = await startQuickFixEnvironment(t0.app.services.knowledge, principal);
+  const runner = signedIn(admin);
+  await runner.run(['env', 'create', 'Lasting one']);
+  const r = await runner.run(['env', 'list']);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /kind/);
+  t.regex(r.stdout, new RegExp(`${quick.id}\\s+.*throwaway\\s+\\d{4}-`));
+  t.regex(r.stdout, /Lasting one\s+#[0-9a-f]+\s+lasting/);
 });
 
 test('every env subcommand works against the server, and the active environment goes in the header', async (t) => {

@@ -99,6 +99,14 @@ test('the environment comes from --env, then SERVICE_ENV (empty forces productio
   t.deepEqual(await current(['--env', 'from-flag'], { SERVICE_ENV: 'from-var' }), { environment: 'from-flag', source: 'flag' });
 });
 
+test('help without a question prints the usage', async (t) => {
+  const r = await cli().run(['help']);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /^Usage: sextant/);
+  t.regex(r.stdout, /catalog/);
+  t.regex(r.stdout, /env/);
+});
+
 test('help answers from the product documentation and refuses questions outside 3 to 500 characters', async (t) => {
   const user = t0.user();
   const runner = cli();

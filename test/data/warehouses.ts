@@ -32,21 +32,21 @@ export function placeOrgFile(root: string, orgId: string, name: string, from: st
 }
 
 /** A DuckDB file with the fixture. */
-export async function duckdbFixture(extra: string[] = []): Promise<ConnectionSettings> {
+export async function duckdbFixture(extra: string[] = [], base = FIXTURE_SQL): Promise<ConnectionSettings> {
   const path = join(tempDir(), 'wh.duckdb');
   const inst = await DuckDBInstance.create(path);
   const c = await inst.connect();
-  for (const s of [...FIXTURE_SQL, ...extra]) await c.run(s);
+  for (const s of [...base, ...extra]) await c.run(s);
   c.closeSync();
   inst.closeSync();
   return { path };
 }
 
 /** A SQLite file with the fixture. */
-export function sqliteFixture(extra: string[] = []): ConnectionSettings {
+export function sqliteFixture(extra: string[] = [], base = FIXTURE_SQL): ConnectionSettings {
   const path = join(tempDir(), 'wh.sqlite');
   const db = new Database(path);
-  for (const s of [...FIXTURE_SQL, ...extra]) db.exec(s);
+  for (const s of [...base, ...extra]) db.exec(s);
   db.close();
   return { path };
 }
@@ -55,7 +55,7 @@ let n = 0;
 const dbName = () => `sextant_t_${process.pid}_${++n}`;
 
 /** A fresh PostgreSQL database with the fixture, or undefined (skip) when the server is absent. */
-export async function postgresFixture(extra: string[] = []): Promise<{ settings: ConnectionSettings; drop(): Promise<void> } | undefined> {
+export async function postgresFixture(extra: string[] = [], base = FIXTURE_SQL): Promise<{ settings: ConnectionSettings; drop(): Promise<void> } | undefined> {
   const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
@@ -67,7 +67,7 @@ export async function postgresFixture(extra: string[] = []): Promise<{ settings:
   await admin.query(`CREATE DATABASE ${name}`);
   const c = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: name });
   await c.connect();
-  for (const s of [...FIXTURE_SQL, ...extra]) await c.query(s);
+  for (const s of [...base, ...extra]) await c.query(s);
   await c.end();
   return {
     settings: { host: '127.0.0.1', port: 5432, user: 'postgres', database: name },
@@ -79,7 +79,7 @@ export async function postgresFixture(extra: string[] = []): Promise<{ settings:
 }
 
 /** A fresh MariaDB/MySQL database with the fixture, or undefined (skip) when the server is absent. */
-export async function mysqlFixture(extra: string[] = []): Promise<{ settings: ConnectionSettings; drop(): Promise<void> } | undefined> {
+export async function mysqlFixture(extra: string[] = [], base = FIXTURE_SQL): Promise<{ settings: ConnectionSettings; drop(): Promise<void> } | undefined> {
   let admin: mysql.Connection;
   try {
     admin = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root', connectTimeout: 3000 });
@@ -90,7 +90,7 @@ export async function mysqlFixture(extra: string[] = []): Promise<{ settings: Co
   const name = dbName();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.query(`USE ${name}`);
-  for (const s of [...FIXTURE_SQL, ...extra]) await admin.query(s);
+  for (const s of [...base, ...extra]) await admin.query(s);
   return {
     settings: { host: '127.0.0.1', port: 3306, user: 'root', database: name },
     async drop() {

@@ -129,19 +129,6 @@ test('a merge fast-forwards, and a dry run moves no ref', async (t) => {
   t.is((await mergeBranch({ repo, from: 'env', into: 'main', author: author() })).status, 'up_to_date');
 });
 
-test('noFastForward writes a merge commit with its message where the branch could simply move', async (t) => {
-  const repo = await seeded();
-  const mainBefore = (await resolveRef({ repo, ref: 'main' }))!;
-  await createBranch({ repo, branch: 'env', from: 'main' });
-  const envOid = (await commitChanges({ repo, branch: 'env', author: author(), message: 'c', changes: [{ path: 'notes/c.yaml', content: 'c\n' }] })).oid;
-  const out = await mergeBranch({ repo, from: 'env', into: 'main', author: author(), message: 'Merge env\n\nGate passed.', noFastForward: true });
-  t.is(out.status, 'merged');
-  const [head] = await history({ repo, ref: 'main', depth: 1 });
-  t.deepEqual(head?.parents, [mainBefore, envOid]);
-  t.regex(head!.message, /Gate passed\./);
-  t.is(await readFile({ repo, ref: 'main', path: 'notes/c.yaml' }), 'c\n');
-});
-
 test('diverged branches merge with a merge commit that has both parents', async (t) => {
   const repo = await seeded();
   await createBranch({ repo, branch: 'env', from: 'main' });

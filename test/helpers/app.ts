@@ -48,7 +48,7 @@ export async function freePort(): Promise<number> {
 /** Starts a gateway for one test. `env` overrides configuration variables. */
 export async function startTestApp(
   env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'extraRoutes' | 'tableDocs' | 'mailer' | 'chatSources' | 'agentPorts' | 'llmProvider' | 'mcpPorts'> = {},
+  deps: Pick<AppDeps, 'extraRoutes' | 'tableDocs' | 'mailer' | 'chatSources' | 'agentPorts' | 'llmProvider' | 'mcpPorts' | 'webDir'> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-test-'));
   const port = await freePort();
@@ -70,7 +70,8 @@ export async function startTestApp(
     },
   });
   const clock = new FakeClock();
-  const app = await createApp(config, { ...deps, clock, log: createLogger('info', sink) });
+  // No web client unless a test asks for one: whether dist/web exists must not change what a test sees.
+  const app = await createApp(config, { webDir: join(dataDir, 'web-not-built'), ...deps, clock, log: createLogger('info', sink) });
   const running: RunningServer = await listen(app, { host: '127.0.0.1', port, graceMs: 1000 });
   const { db } = app.services.store;
   const firstOrg = new Map<string, string>();

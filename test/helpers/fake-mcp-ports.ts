@@ -25,7 +25,8 @@ export function fakeMcpPorts(): FakePorts {
         status: 'completed',
         chatId,
         answer: `Revenue is up (${chat.owner}).`,
-        tables: [{ name: 'revenue', columns: ['country', 'revenue'], rows: [['France', 10.5], ['United States, "US"', 20]] }],
+        tables: [{ name: 'revenue', columns: ['country', 'revenue'], rows: [['France', 10.5], ['United States, "US"', 20]], sql: 'SELECT country, SUM(total_amount) AS revenue FROM orders GROUP BY 1' }],
+        queries: [{ connectionId: `${chat.owner.split('/')[0]}_warehouse`, sql: 'SELECT country, SUM(total_amount) AS revenue FROM orders GROUP BY 1', ok: true }],
         charts: [{ title: 'Revenue', png: Buffer.from('png').toString('base64') }, { title: 'Spec only', spec: { mark: 'bar' } }],
       };
     },
@@ -34,7 +35,17 @@ export function fakeMcpPorts(): FakePorts {
       return {
         capabilities: ['ask_question'],
         connections: [{ id: `${p.orgId}_warehouse`, type: 'duckdb', name: `${p.orgId} warehouse` }],
-        tables: [{ connection: `${p.orgId}_warehouse`, schema: 'main', name: `${p.orgId}_orders`, description: `Orders of ${p.orgId}` }],
+        tables: [
+          {
+            connection: `${p.orgId}_warehouse`,
+            schema: 'main',
+            name: `${p.orgId}_orders`,
+            description: `Orders of ${p.orgId}`,
+            columns: [{ name: 'total_amount', type: 'DECIMAL(12,2)' }],
+            metrics: [{ name: 'revenue', description: 'Completed orders', expression: 'SUM(total_amount)' }],
+            query_count: 0,
+          },
+        ],
       };
     },
     async askQuestion(p, input) {

@@ -5,7 +5,14 @@ import type { AddressInfo } from 'node:net';
 
 export type ScriptedReply =
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { text?: string; toolCalls?: { id: string; name: string; args: unknown }[]; usage?: { input: number; output: number }; delayMs?: number };
+  | {
+      text?: string;
+      toolCalls?: { id: string; name: string; args: unknown }[];
+      usage?: { input: number; output: number };
+      delayMs?: number;
+      /** Sends the first `frames` frames, then waits for `until` before the rest (a stream caught mid-answer). */
+      pause?: { frames: number; until: Promise<void> };
+    };
 
 export interface ScriptedServer {
   url: string;
@@ -34,12 +41,15 @@ export async function startScriptedServer(protocol: 'openai' | 'anthropic', scri
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const frames = protocol === 'openai' ? openAiFrames(reply) : anthropicFrames(reply);
-      const send = () => {
-        for (const f of frames) res.write(f);
+      const send = async () => {
+        for (const [i, f] of frames.entries()) {
+          if (reply.pause && i === reply.pause.frames) await reply.pause.until;
+          res.write(f);
+        }
         res.end();
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
-      else send();
+      if (reply.delayMs) setTimeout(() => void send(), reply.delayMs);
+      else void send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -22,8 +22,9 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['How many orders were cancelled?', "SELECT COUNT(*) FROM orders WHERE status = 'cancelled'"],
   ['How many orders come from customers in Germany?', "SELECT COUNT(*) FROM orders o JOIN customers c USING (customer_id) WHERE c.country = 'Germany'"],
   ['Total revenue in Germany in 2025', "SELECT SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE c.country = 'Germany' AND o.order_date >= DATE '2025-01-01' AND o.order_date < DATE '2026-01-01'"],
-  ['Top 3 customers by revenue', 'SELECT c.name, SUM(o.total_amount) v FROM orders o JOIN customers c USING (customer_id) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3'],
-  ['Top 2 products by quantity sold', 'SELECT p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 2'],
+  // Rows of a table are grouped by their key and shown by name: two customers of the same name stay apart.
+  ['Top 3 customers by revenue', 'SELECT c.customer_id, c.name, SUM(o.total_amount) v FROM orders o JOIN customers c USING (customer_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 3'],
+  ['Top 2 products by quantity sold', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 2'],
   ['Which country has the most customers?', 'SELECT country, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1'],
   ['Which sales channel has the highest total revenue?', 'SELECT channel, SUM(total_amount) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1'],
   ['Monthly revenue in 2025', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],

@@ -180,9 +180,9 @@ test('questions arriving together share one read of a commit; a read that failed
 test('search leaves out inactive tables and files that no longer parse', async (t) => {
   const { searchItems } = await import('../../src/knowledge/index.ts');
   const items = [
-    { kind: 'tables' as const, id: 'w/s.a', path: 'tables/w/s.a.yaml', data: { name: 'a', active: false, description: 'revenue' }, yaml: 'name: a\nactive: false\ndescription: revenue' },
-    { kind: 'tables' as const, id: 'w/s.b', path: 'tables/w/s.b.yaml', data: { name: 'b', description: 'revenue' }, yaml: 'name: b\ndescription: revenue' },
-    { kind: 'notes' as const, id: 'broken', path: 'notes/broken.yaml', data: null, yaml: 'revenue: [', error: 'bad' },
+    { kind: 'tables' as const, id: 'w/s.a', path: 'tables/w/s.a.yaml', data: { name: 'a', active: false, description: 'revenue' }, yaml: 'name: a\nactive: false\ndescription: revenue', version: 'v1' },
+    { kind: 'tables' as const, id: 'w/s.b', path: 'tables/w/s.b.yaml', data: { name: 'b', description: 'revenue' }, yaml: 'name: b\ndescription: revenue', version: 'v2' },
+    { kind: 'notes' as const, id: 'broken', path: 'notes/broken.yaml', data: null, yaml: 'revenue: [', version: 'v3', error: 'bad' },
   ];
   t.deepEqual(searchItems(items, 'revenue').map((h) => h.id), ['w/s.b']);
 });
@@ -193,6 +193,7 @@ test('search never matches the text of row-access rules', (t) => {
     id: 'wh/main.orders',
     path: 'tables/wh/main.orders.yaml',
     yaml: '',
+    version: 'v1',
     data: { connection: 'wh', schema: 'main', name: 'orders', description: 'One row per order', columns: [], row_filters: [{ filter: "region = 'secret_region_x'" }] },
   };
   t.deepEqual(searchItems([item], 'secret_region_x'), []);

@@ -83,7 +83,8 @@ test('search_knowledge finds production knowledge of the caller’s organization
   const admin = principalFor(db, t0.user({ orgId: 'alpha', role: 'admin' }), 'alpha', 'session', [])!;
   await createItem(s.knowledge, admin, undefined, 'notes', { title: 'Net revenue', body: 'Net revenue excludes cancelled and returned orders.', tags: ['finance'] });
   await createItem(s.knowledge, admin, undefined, 'tables', {
-    connection: 'wh', schema: 'main', name: 'orders', description: 'One row per order; revenue lives in total_amount.', active: true,
+    // Not `orders`: its row filter would reach the other tests' queries, which run at the same time.
+    connection: 'wh', schema: 'main', name: 'orders_archive', description: 'One row per order; revenue lives in total_amount.', active: true,
     columns: [], row_filters: [{ filter: "country = 'secretcountry'" }],
   });
   const c = await client('alpha', 'user');

@@ -87,7 +87,8 @@ test('ask_question returns a chat id at once; get_result reports processing, the
   t.like(pending.structuredContent, { status: 'processing', chat_id: chatId, suggested_wait_seconds: 5 });
   ports.complete(chatId);
   const done = await call(client, 'get_result', { chat_id: chatId });
-  t.like(done.structuredContent, { status: 'completed', answer: 'Revenue is up (acme/u-user).', tables: [{ name: 'revenue', row_count: 2 }] });
+  t.like(done.structuredContent, { status: 'completed', answer: 'Revenue is up (acme/u-user).', tables: [{ name: 'revenue', row_count: 2, sql: 'SELECT country, SUM(total_amount) AS revenue FROM orders GROUP BY 1' }] });
+  t.like(done.structuredContent, { queries: [{ sql: 'SELECT country, SUM(total_amount) AS revenue FROM orders GROUP BY 1', ok: true }] });
   const csv = 'country,revenue\r\nFrance,10.5\r\n"United States, ""US""",20';
   t.is((done.structuredContent as { tables: { csv: string }[] }).tables[0]!.csv, csv);
   t.like(done.content[1], { type: 'resource', resource: { mimeType: 'text/csv', text: csv } });

@@ -1,6 +1,6 @@
 // The model's context for one question: who asks (name, Background, memories), what the organization
-// documented that is relevant (ranked search at the environment's commit), the app editor preview
-// when one was sent, and today's date from the clock.
+// documented that is relevant (ranked search at the environment's commit: tables with their governed
+// metrics and data coverage, notes...), the app editor preview when one was sent, and today's date.
 import type { Principal } from '../../auth/index.ts';
 import type { AgentPorts, KnowledgeHit } from '../ports.ts';
 import { noteKnowledge, type RunState } from '../tools/index.ts';
@@ -15,6 +15,14 @@ export interface ContextInput {
   nowMs: number;
 }
 
+/** How the model works; governed metrics are the organization's definitions and win over a column's plain sum. */
+export const SYSTEM_PROMPT = [
+  "You are Sextant, a data analyst. Answer questions about the organization's data by searching its knowledge, running read-only SQL with run_sql, and charting results with make_chart. Use only documented tables. When a tool returns an error, fix the call and try again. Answer concisely, with the numbers.",
+  'Governed metrics are the organization\'s definitions. When a question asks for a metric by its name or a synonym (revenue, sales...), compute it with exactly its expression, add its filter to the WHERE clause (joining the table a `table.column` names), and apply periods to its time column; never sum a column yourself instead. Pick the metric whose table reaches the columns you group or filter by without repeating rows.',
+  'When a period lies outside a table\'s data coverage, say there is no data for that period and give the coverage; never report 0 for it. Do not answer questions about causes ("why") or the future (forecasts, next quarter) with a number: say what the data shows instead. Never round values in SQL; round only when you write the answer.',
+  'End the answer with one line naming the metric you used (if any) and the knowledge items (file paths) your answer relied on.',
+].join('\n');
+
 /** Items of retrieved knowledge put into the system prompt. */
 export const CONTEXT_ITEMS = 8;
 const PREVIEW_CHARS = 8_000;
@@ -27,7 +35,7 @@ export async function buildContext(ports: AgentPorts, state: RunState, input: Co
   ]);
   noteKnowledge(state, found.commit, found.items);
   const parts = [
-    'You are Sextant, a data analyst. Answer questions about the organization\'s data by searching its knowledge, running read-only SQL with run_sql, and charting results with make_chart. Use only documented tables. When a tool returns an error, fix the call and try again. Answer concisely, with the numbers.',
+    SYSTEM_PROMPT,
     `Today is ${new Date(input.nowMs).toISOString().slice(0, 10)}.`,
     input.environmentName ? `You work in the environment "${input.environmentName}" (not production).` : '',
     profile.name || profile.background ? `The user: ${profile.name}${profile.background ? `. Background: ${profile.background}` : ''}` : '',
@@ -40,12 +48,18 @@ export async function buildContext(ports: AgentPorts, state: RunState, input: Co
 
 function describeHit(h: KnowledgeHit): string {
   if (h.table) {
-    const cols = h.table.columns.map((c) => `${c.name} ${c.type ?? ''}${c.synonyms?.length ? ` (also: ${c.synonyms.join(', ')})` : ''}${c.description ? ` - ${c.description}` : ''}`);
-    return `- table ${h.table.connection}:${h.table.schema}.${h.table.name}: ${h.table.description ?? ''}\n    ${cols.join('\n    ')}`;
+    const t = h.table;
+    const cols = t.columns.map((c) => `${c.name} ${c.type ?? ''}${c.synonyms?.length ? ` (also: ${c.synonyms.join(', ')})` : ''}${c.description ? ` - ${c.description}` : ''}`);
+    const metrics = (t.metrics ?? []).map(
+      (m) =>
+        `metric ${m.name} = ${m.expression}${m.filter ? ` WHERE ${m.filter}` : ''}${m.time_column ? `; periods on ${m.time_column}` : ''}${m.format ? `; shown as ${m.format}` : ''}${m.synonyms?.length ? ` (also: ${m.synonyms.join(', ')})` : ''} - ${m.description}`,
+    );
+    const coverage = t.coverage ? [`data coverage: ${t.coverage.column ? `${t.coverage.column} ` : ''}from ${t.coverage.first} to ${t.coverage.last}`] : [];
+    return `- table ${t.connection}:${t.schema}.${t.name} (${h.path}): ${t.description ?? ''}\n    ${[...cols, ...metrics, ...coverage].join('\n    ')}`;
   }
   if (h.relationship) {
     const r = h.relationship;
-    return `- relationship ${r.from.table}.${r.from.column} -> ${r.to.table}.${r.to.column} (${r.kind})`;
+    return `- relationship ${r.from.table}.${r.from.column} -> ${r.to.table}.${r.to.column} (${r.kind}; ${h.path})`;
   }
-  return `- ${h.kind} ${h.title}: ${h.text.slice(0, 500)}`;
+  return `- ${h.kind} ${h.title} (${h.path}): ${h.text.slice(0, 500)}`;
 }

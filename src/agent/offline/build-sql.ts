@@ -1,10 +1,14 @@
-// Turns a plan into one SELECT (DuckDB/PostgreSQL syntax) with joins along documented
-// relationships, literal dates and safely quoted values; also the plan's human title.
-import type { Plan } from './plan-question.ts';
-import { joinPath, tableKey, type Schema } from './vocabulary.ts';
+// Turns a plan into one SELECT (DuckDB/PostgreSQL syntax): joins along documented relationships, a
+// governed metric's expression and filter with their columns qualified, literal dates, safely quoted
+// values. Values are never rounded here: rounding is for display only (wording.ts).
+import { rewriteColumns, tokenizeExpression, type ColumnReference } from '../../sql-expression.ts';
+import type { MetricDoc, TableDocument } from '../ports.ts';
+import { docKey } from './joins.ts';
+import { metricOf, type ColumnRef, type Plan } from './plan.ts';
 
 const ident = (s: string) => (/^[a-z_][a-z0-9_]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const tableSql = (t: TableDocument) => `${ident(t.schema)}.${ident(t.name)}`;
 
 export interface BuiltQuery {
   sql: string;
@@ -14,87 +18,121 @@ export interface BuiltQuery {
   valueColumn: string;
   labelColumn: string | undefined;
   timeSeries: boolean;
+  /** How the measure is shown (the metric's format). */
+  format: string | undefined;
 }
 
-/** Builds the SQL of a plan. */
-export function buildSql(plan: Plan, schema: Schema): BuiltQuery {
-  const aliases = new Map<string, string>([[tableKey(plan.subject), 't0']]);
-  const joins: string[] = [];
-  let fanOut = false;
-  const need = [...plan.dimensions.map((d) => d.ref.table), ...plan.filters.map((f) => f.ref.table), ...(plan.measure ? [plan.measure.table] : [])];
-  for (const table of need) {
-    for (const e of joinPath(schema, tableKey(plan.subject), tableKey(table)) ?? []) {
-      if (aliases.has(e.to)) continue;
-      const alias = `t${aliases.size}`;
-      aliases.set(e.to, alias);
-      fanOut ||= e.fanOut;
-      joins.push(`JOIN ${e.to.split('.').map(ident).join('.')} AS ${alias} ON ${aliases.get(e.from)}.${ident(e.fromColumn)} = ${alias}.${ident(e.toColumn)}`);
-    }
-  }
-  const col = (ref: { table: { schema: string; name: string }; column: { name: string } }) => `${aliases.get(tableKey(ref.table))}.${ident(ref.column.name)}`;
+/** The SQL of a plan; undefined when a metric's expression cannot be written over the plan's tables. */
+export function buildSql(plan: Plan): BuiltQuery | undefined {
+  const aliases = new Map<string, string>([[docKey(plan.subject), 't0']]);
+  const joins = plan.joins.map((e) => {
+    const alias = `t${aliases.size}`;
+    aliases.set(docKey(e.to), alias);
+    return `JOIN ${tableSql(e.to)} AS ${alias} ON ${aliases.get(docKey(e.from))}.${ident(e.fromColumn)} = ${alias}.${ident(e.toColumn)}`;
+  });
+  const col = (ref: ColumnRef) => `${aliases.get(docKey(ref.table))}.${ident(ref.column.name)}`;
+  const metricSql = (source: string) => {
+    const tokens = tokenizeExpression(source);
+    return typeof tokens === 'string' ? undefined : rewriteColumns(tokens, (ref) => qualify(plan, aliases, ref));
+  };
+  const metric = metricOf(plan);
+  const measure = measureSql(plan, col, metricSql);
+  const filter = metric?.filter ? metricSql(metric.filter) : '';
+  if (measure === undefined || filter === undefined) return undefined;
 
-  const select: string[] = [];
-  const group: number[] = [];
-  const names: string[] = [];
-  for (const d of plan.dimensions) {
-    const name = d.kind === 'bucket' ? d.bucket : d.ref.column.name;
-    select.push(`${d.kind === 'bucket' ? `date_trunc('${d.bucket}', ${col(d.ref)})` : col(d.ref)} AS ${ident(name)}`);
-    names.push(name);
-    group.push(select.length);
-  }
-  const valueColumn =
-    plan.aggregate === 'count' ? `${singular(plan.subject.name)}_count` : `${plan.aggregate === 'sum' ? 'total' : plan.aggregate}_${plan.measure!.column.name}`.replace(/^total_total_/, 'total_');
-  const firstColumn = plan.subject.columns[0]?.name;
-  const measureSql =
-    plan.aggregate === 'count'
-      ? fanOut && firstColumn
-        ? `COUNT(DISTINCT t0.${ident(firstColumn)})`
-        : 'COUNT(*)'
-      : plan.aggregate === 'avg'
-        ? `ROUND(AVG(${col(plan.measure!)}), 2)`
-        : `${plan.aggregate.toUpperCase()}(${col(plan.measure!)})`;
-  select.push(`${measureSql} AS ${ident(valueColumn)}`);
-
-  const where: string[] = [];
-  for (const f of plan.filters) {
-    if (f.kind === 'values') where.push(f.values.length === 1 ? `${col(f.ref)} = ${literal(f.values[0]!)}` : `${col(f.ref)} IN (${f.values.map(literal).join(', ')})`);
-    else if (f.kind === 'compare') where.push(`${col(f.ref)} ${f.op} ${f.value}`);
-    else {
-      where.push(`${col(f.ref)} >= DATE '${f.period.from}'`);
-      if (f.period.to) where.push(`${col(f.ref)} < DATE '${f.period.to}'`);
-    }
-  }
-  const lines = [`SELECT ${select.join(', ')}`, `FROM ${ident(plan.subject.schema)}.${ident(plan.subject.name)} AS t0`, ...joins];
+  const { select, group, names } = dimensionsSql(plan, col);
+  const valueColumn = valueName(plan, metric);
+  select.push(`${measure} AS ${ident(valueColumn)}`);
+  const where = [...(filter ? [`(${filter})`] : []), ...filtersSql(plan, col)];
+  const lines = [`SELECT ${select.join(', ')}`, `FROM ${tableSql(plan.subject)} AS t0`, ...joins];
   if (where.length > 0) lines.push(`WHERE ${where.join(' AND ')}`);
   if (group.length > 0) lines.push(`GROUP BY ${group.join(', ')}`);
-  const valuePos = select.length;
   if (plan.order === 'time') lines.push(`ORDER BY ${group.join(', ')}`);
-  else if (plan.order) lines.push(`ORDER BY ${valuePos} ${plan.order.toUpperCase()}${group.length > 0 ? `, ${group.join(', ')}` : ''}`);
+  else if (plan.order) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${group.length > 0 ? `, ${group.join(', ')}` : ''}`);
   if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}`);
   return {
     sql: lines.join('\n'),
     connectionId: plan.subject.connection,
     title: titleOf(plan),
     valueColumn,
-    labelColumn: names[0],
+    labelColumn: names.find((n) => n !== undefined),
     timeSeries: plan.dimensions.some((d) => d.kind === 'bucket'),
+    format: metric?.format,
   };
+}
+
+/** A metric's column reference as `alias.column`: its own table's, or a joined table's by name. */
+function qualify(plan: Plan, aliases: Map<string, string>, ref: ColumnReference): string | undefined {
+  const table = ref.table ? plan.tables.find((t) => t.name.toLowerCase() === ref.table!.toLowerCase()) : plan.subject;
+  const alias = table && aliases.get(docKey(table));
+  return alias ? `${alias}.${ident(ref.column)}` : undefined;
+}
+
+function measureSql(plan: Plan, col: (ref: ColumnRef) => string, metricSql: (s: string) => string | undefined): string | undefined {
+  const m = plan.measure;
+  if (m.kind === 'metric') return metricSql(m.metric.expression);
+  if (m.kind === 'count') return m.distinct ? `COUNT(DISTINCT ${col(m.distinct)})` : 'COUNT(*)';
+  return `${m.aggregate.toUpperCase()}(${col(m.ref)})`;
+}
+
+function dimensionsSql(plan: Plan, col: (ref: ColumnRef) => string): { select: string[]; group: number[]; names: string[] } {
+  const select: string[] = [];
+  const group: number[] = [];
+  const names: string[] = [];
+  const add = (sql: string, name: string) => {
+    select.push(`${sql} AS ${ident(name)}`);
+    group.push(select.length);
+    names.push(name);
+  };
+  for (const d of plan.dimensions) {
+    if (d.kind === 'bucket') add(`date_trunc('${d.bucket}', ${col(d.ref)})`, d.bucket);
+    else if (d.kind === 'column') add(col(d.ref), d.ref.column.name);
+    else {
+      if (d.key) add(col(d.key), d.key.column.name);
+      add(col(d.label), d.label.column.name);
+    }
+  }
+  // The label people read comes after a key column.
+  const label = plan.dimensions[0]?.kind === 'label' ? plan.dimensions[0].label.column.name : names[0];
+  return { select, group, names: label ? [label, ...names] : names };
+}
+
+function filtersSql(plan: Plan, col: (ref: ColumnRef) => string): string[] {
+  return plan.filters.flatMap((f) => {
+    if (f.kind === 'values') return [f.values.length === 1 ? `${col(f.ref)} = ${literal(f.values[0]!)}` : `${col(f.ref)} IN (${f.values.map(literal).join(', ')})`];
+    if (f.kind === 'compare') return [`${col(f.ref)} ${f.op} ${f.value}`];
+    return [`${col(f.ref)} >= DATE '${f.period.from}'`, ...(f.period.to ? [`${col(f.ref)} < DATE '${f.period.to}'`] : [])];
+  });
 }
 
 const singular = (s: string) => (s.endsWith('ies') ? `${s.slice(0, -3)}y` : s.endsWith('s') ? s.slice(0, -1) : s);
 const spaced = (s: string) => s.replace(/_/g, ' ');
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** "Total total amount of orders by country in 2024 (status completed)". */
+function valueName(plan: Plan, metric: MetricDoc | undefined): string {
+  if (metric) return metric.name;
+  const m = plan.measure;
+  if (m.kind !== 'column') return `${singular(plan.subject.name)}_count`;
+  return `${m.aggregate === 'sum' ? 'total' : m.aggregate}_${m.ref.column.name}`.replace(/^total_total_/, 'total_');
+}
+
+const AGGREGATE_WORDS = { sum: 'Total', avg: 'Average', min: 'Minimum', max: 'Maximum' };
+
+/** "Revenue by country in 2025", "Top 3: Number of orders by channel where status is completed". */
 export function titleOf(plan: Plan): string {
+  const m = plan.measure;
+  const temporal = m.kind === 'column' && /DATE|TIME/i.test(m.ref.column.type ?? '');
   const what =
-    plan.aggregate === 'count'
-      ? `Number of ${spaced(plan.subject.name)}`
-      : `${{ sum: 'Total', avg: 'Average', min: 'Minimum', max: 'Maximum' }[plan.aggregate]} ${spaced(plan.measure!.column.name).replace(/^total /, '')}`;
+    m.kind === 'metric' ? capital(spaced(m.metric.name))
+    : m.kind === 'count' ? `Number of ${spaced(plan.subject.name)}`
+    : temporal ? `${m.aggregate === 'min' ? 'Earliest' : 'Latest'} ${spaced(m.ref.column.name)}`
+    : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
   const parts = [what];
-  if (plan.dimensions.length > 0) parts.push(`by ${plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : spaced(d.ref.column.name))).join(' and ')}`);
+  const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
+  if (dims.length > 0) parts.push(`by ${dims.join(' and ')}`);
   for (const f of plan.filters) {
     if (f.kind === 'values') parts.push(`where ${spaced(f.ref.column.name)} is ${f.values.join(' or ')}`);
-    else if (f.kind === 'compare') parts.push(`where ${spaced(f.ref.column.name)} ${f.op === '>' ? 'is over' : 'is under'} ${f.value}`);
+    else if (f.kind === 'compare') parts.push(`where ${spaced(f.ref.column.name)} is ${{ '>': 'over', '<': 'under', '>=': 'at least', '<=': 'at most' }[f.op]} ${f.value}`);
     else parts.push(f.period.label);
   }
   if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(plan.order === 'asc' ? `Bottom ${plan.limit}:` : `Top ${plan.limit}:`);

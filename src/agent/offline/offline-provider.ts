@@ -5,12 +5,13 @@
 import type { Clock } from '../../clock.ts';
 import type { KnowledgeHit, RelationshipDocument, TableDocument } from '../ports.ts';
 import type { LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent } from '../providers/types.ts';
-import { buildSql, type BuiltQuery } from './build-sql.ts';
+import { buildSql, titleOf, type BuiltQuery } from './build-sql.ts';
 import { planQuestion } from './plan-question.ts';
-import { describeResult, summarizeSoFar } from './wording.ts';
+import { refusalText, refuse } from './refusals.ts';
+import type { Schema } from './vocabulary.ts';
+import { describeResult, explain, noDataText, summarizeSoFar } from './wording.ts';
 
-export const OFFLINE_UNSUPPORTED =
-  'The offline model only answers counts, sums, averages, minimums and maximums of documented columns, grouped by a dimension or a period, top N, with filters on listed values and time periods, joined along documented relationships. Configure an LLM provider (SEXTANT_LLM_PROVIDER=openai or anthropic) for open questions.';
+export { OFFLINE_UNSUPPORTED } from './refusals.ts';
 
 const FEEDBACK_PREFIX = 'Feedback from the user while you were working: ';
 
@@ -46,22 +47,30 @@ interface ToolResult {
 /** Decides the next move from the conversation so far. */
 function nextStep(req: LlmRequest, nowMs: number): Step {
   const { messages } = req;
-  const qIndex = lastIndex(messages, (m) => m.role === 'user' && !m.content.startsWith(FEEDBACK_PREFIX) && !isInstruction(m.content));
+  const asked = messages.flatMap((m, i) => (m.role === 'user' && !m.content.startsWith(FEEDBACK_PREFIX) && !isInstruction(m.content) ? [i] : []));
+  const qIndex = asked.at(-1) ?? -1;
   const question = qIndex >= 0 ? (messages[qIndex] as { content: string }).content : '';
+  // The chat's earlier questions, for follow-ups ("and in France?").
+  const earlier = asked.slice(0, -1).map((i) => (messages[i] as { content: string }).content);
   const after = messages.slice(qIndex + 1);
   const feedback = after.filter((m): m is Extract<LlmMessage, { role: 'user' }> => m.role === 'user' && m.content.startsWith(FEEDBACK_PREFIX));
   const results = toolResults(after);
   if (req.tools.length === 0) return { kind: 'text', text: summarizeSoFar(question, results) };
   const has = (name: string) => req.tools.some((t) => t.name === name);
   const searches = results.filter((r) => r.name === 'search_knowledge');
-  if (searches.length === 0 && has('search_knowledge')) return { kind: 'tool', name: 'search_knowledge', args: { query: question, limit: 20 } };
+  if (searches.length === 0 && has('search_knowledge')) return { kind: 'tool', name: 'search_knowledge', args: { query: searchQuery([...earlier.slice(-2), question].join(' ')), limit: 30 } };
 
   const schema = schemaFrom(searches.flatMap((r) => (r.content['items'] as KnowledgeHit[] | undefined) ?? []));
+  // A metric may name a table the question did not (`orders.order_date`): look it up once.
+  const missing = searches.length === 1 ? missingTables(schema) : [];
+  if (missing.length > 0 && has('search_knowledge')) return { kind: 'tool', name: 'search_knowledge', args: { query: missing.join(' '), limit: 30 } };
   // Feedback refines the question: its words are read together with the question's.
   const fullQuestion = [question, ...feedback.map((f) => f.content.slice(FEEDBACK_PREFIX.length))].join(' ');
-  const plan = planQuestion(fullQuestion, schema, nowMs);
-  if (!plan) return { kind: 'text', text: `I can't answer "${question}" offline. ${OFFLINE_UNSUPPORTED}` };
-  const built = buildSql(plan, schema);
+  const outcome = planQuestion(fullQuestion, earlier, schema, nowMs);
+  if (outcome.kind === 'refuse') return { kind: 'text', text: refusalText(question, outcome, schema, nowMs) };
+  if (outcome.kind === 'no_data') return { kind: 'text', text: `${noDataText(titleOf(outcome.plan), outcome.period, outcome.coverage)}\n\n${explain(outcome.plan, schema, undefined)}` };
+  const built = buildSql(outcome.plan);
+  if (!built) return { kind: 'text', text: refusalText(question, refuse('unmapped', 'a metric it needs cannot be written over the documented tables'), schema, nowMs) };
   // Only results since the last feedback count: feedback asks for a new query.
   const lastFeedback = lastIndex(after, (m) => m.role === 'user' && m.content.startsWith(FEEDBACK_PREFIX));
   const current = toolResults(after.slice(lastFeedback + 1));
@@ -75,7 +84,22 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   if (!chart && has('make_chart') && wantsChart(built, rows)) {
     return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: built.timeSeries ? 'line' : 'bar', x: built.labelColumn, y: built.valueColumn, title: built.title } };
   }
-  return { kind: 'text', text: describeResult(built, sqlResult.content) };
+  return { kind: 'text', text: `${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
+}
+
+/** The question's words with their singular forms: documentation says "country" where people ask about "countries". */
+function searchQuery(text: string): string {
+  const words = text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length > 2);
+  const singular = words.map((w) => w.replace(/ies$/, 'y').replace(/(?<!s)s$/, '').replace(/(?<=\w{4})(ed|ing)$/, ''));
+  return [...new Set([...words, ...singular])].join(' ').slice(0, 2000);
+}
+
+/** Tables that documented metrics read (`table.column`) but the search did not return. */
+function missingTables(schema: Schema): string[] {
+  const known = new Set(schema.tables.map((t) => t.name.toLowerCase()));
+  const named = schema.tables.flatMap((t) => (t.metrics ?? []).flatMap((m) => [m.expression, m.filter ?? '', m.time_column ?? '']));
+  const tables = named.flatMap((text) => [...text.matchAll(/\b([A-Za-z_]\w*)\.[A-Za-z_]\w*/g)].map((m) => m[1]!.toLowerCase()));
+  return [...new Set(tables)].filter((t) => !known.has(t));
 }
 
 const wantsChart = (built: BuiltQuery, rows: unknown[][]) => built.labelColumn !== undefined && rows.length >= 2;
@@ -99,12 +123,17 @@ function toolResults(messages: LlmMessage[]): ToolResult[] {
     });
 }
 
-function schemaFrom(items: KnowledgeHit[]): { tables: TableDocument[]; relationships: RelationshipDocument[] } {
+function schemaFrom(items: KnowledgeHit[]): Schema {
   const tables = new Map<string, TableDocument>();
   const relationships = new Map<string, RelationshipDocument>();
+  const paths: Schema['paths'] = new Map();
   for (const i of items) {
     if (i.table) tables.set(`${i.table.connection}.${i.table.schema}.${i.table.name}`, i.table);
     if (i.relationship) relationships.set(i.relationship.id, i.relationship);
   }
-  return { tables: [...tables.values()], relationships: [...relationships.values()] };
+  for (const i of items) {
+    const doc = i.table ? tables.get(`${i.table.connection}.${i.table.schema}.${i.table.name}`) : i.relationship ? relationships.get(i.relationship.id) : undefined;
+    if (doc) paths.set(doc, i.path);
+  }
+  return { tables: [...tables.values()], relationships: [...relationships.values()], paths };
 }

@@ -1,28 +1,33 @@
-// The words of the documented tables: table names, column names and synonyms, and the values
-// listed in column descriptions ('completed', 'Germany'...), matched against a question.
-import type { RelationshipDocument, TableColumnDoc, TableDocument } from '../ports.ts';
+// The words of the documented knowledge: table names, column names and synonyms, governed metrics
+// and their synonyms, and the values listed in column descriptions ('completed', 'Germany'...),
+// matched against a question.
+import type { MetricDoc, RelationshipDocument, TableColumnDoc, TableDocument } from '../ports.ts';
 
 export type Mention =
   | { kind: 'table'; table: TableDocument; start: number; end: number }
   | { kind: 'column'; table: TableDocument; column: TableColumnDoc; start: number; end: number }
-  | { kind: 'value'; table: TableDocument; column: TableColumnDoc; value: string; start: number; end: number };
+  | { kind: 'value'; table: TableDocument; column: TableColumnDoc; value: string; start: number; end: number }
+  | { kind: 'metric'; table: TableDocument; metric: MetricDoc; start: number; end: number };
 
 /** Knowledge the offline model plans with. */
 export interface Schema {
   tables: TableDocument[];
   relationships: RelationshipDocument[];
+  /** Repository path of each document, for the sources an answer names. */
+  paths: Map<TableDocument | RelationshipDocument, string>;
 }
 
 export const tableKey = (t: { schema: string; name: string }) => `${t.schema}.${t.name}`.toLowerCase();
 
 const NUMERIC = /INT|DECIMAL|NUMERIC|DOUBLE|FLOAT|REAL|HUGEINT|NUMBER|MONEY/i;
 const TEMPORAL = /DATE|TIME/i;
+const IDENTIFIER = /(^id$|_id$)/i;
 
 /** Numeric and not an identifier: something to add up or average. */
-export const isMeasure = (c: TableColumnDoc) => NUMERIC.test(c.type ?? '') && !/(^id$|_id$)/i.test(c.name);
+export const isMeasure = (c: TableColumnDoc) => NUMERIC.test(c.type ?? '') && !IDENTIFIER.test(c.name);
 export const isTemporal = (c: TableColumnDoc) => TEMPORAL.test(c.type ?? '');
 /** Text-like columns people group and filter by. */
-export const isDimension = (c: TableColumnDoc) => !isMeasure(c) && !isTemporal(c) && !/(^id$|_id$)/i.test(c.name);
+export const isDimension = (c: TableColumnDoc) => !isMeasure(c) && !isTemporal(c) && !IDENTIFIER.test(c.name);
 
 const words = (s: string) => s.toLowerCase().replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
 
@@ -44,64 +49,60 @@ export function listedValues(c: TableColumnDoc): string[] {
   return out;
 }
 
-/** Every mention of a table, column or listed value, longest matches first, without overlaps. */
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Every mention of a table, column, metric or listed value, longest matches first, without overlaps. */
 export function findMentions(text: string, schema: Schema): Mention[] {
   const found: Mention[] = [];
   const scan = (phrase: string, make: (start: number, end: number) => Mention) => {
     const p = words(phrase);
     if (p.length < 2) return;
-    const re = new RegExp(`(?<![\\w])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`, 'g');
-    for (const m of text.matchAll(re)) found.push(make(m.index, m.index + m[0].length));
+    for (const m of text.matchAll(new RegExp(`(?<![\\w'])${escape(p)}(?![\\w'])`, 'g'))) found.push(make(m.index, m.index + m[0].length));
   };
   for (const table of schema.tables) {
-    for (const f of forms(table.name)) scan(f, (start, end) => ({ kind: 'table', table, start, end }));
+    const tableForms = forms(table.name);
+    // "ordered", "purchased": the verb of a table names it too ("customers who ordered in 2025").
+    const verbs = tableForms.filter((f) => !f.endsWith('s')).map((f) => (f.endsWith('e') ? `${f}d` : `${f}ed`));
+    for (const f of [...tableForms, ...verbs]) scan(f, (start, end) => ({ kind: 'table', table, start, end }));
     for (const column of table.columns) {
+      const column_ = (start: number, end: number): Mention => ({ kind: 'column', table, column, start, end });
       for (const phrase of [column.name, ...(column.synonyms ?? [])]) {
-        for (const f of forms(phrase)) scan(f, (start, end) => ({ kind: 'column', table, column, start, end }));
+        for (const f of forms(phrase)) {
+          scan(f, column_);
+          // "product category", "customer country": the table's name qualifying one of its columns.
+          for (const t of tableForms) scan(`${t} ${f}`, column_);
+        }
       }
       for (const value of listedValues(column)) scan(value, (start, end) => ({ kind: 'value', table, column, value, start, end }));
     }
+    for (const metric of table.metrics ?? []) {
+      for (const phrase of [metric.name, ...(metric.synonyms ?? [])]) for (const f of forms(phrase)) scan(f, (start, end) => ({ kind: 'metric', table, metric, start, end }));
+    }
   }
-  // Longest first; equal spans are kept together (the same words in several tables).
+  return withoutOverlaps(found);
+}
+
+/** Longest first; equal spans are kept together (the same words in several tables). */
+function withoutOverlaps(found: Mention[]): Mention[] {
   found.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
   const taken: Mention[] = [];
   for (const m of found) {
     const clash = taken.some((t) => m.start < t.end && t.start < m.end && !(t.start === m.start && t.end === m.end));
-    if (!clash) taken.push(m);
+    const same = taken.some((t) => t.start === m.start && t.end === m.end && t.kind === m.kind && t.table === m.table && sameTarget(t, m));
+    if (!clash && !same) taken.push(m);
   }
   return taken.sort((a, b) => a.start - b.start);
 }
 
-/** Join path (list of edges) from one table to another along documented relationships. */
-export function joinPath(schema: Schema, from: string, to: string): { from: string; fromColumn: string; to: string; toColumn: string; fanOut: boolean }[] | undefined {
-  if (from === to) return [];
-  type Edge = { from: string; fromColumn: string; to: string; toColumn: string; fanOut: boolean };
-  const edges: Edge[] = [];
-  for (const r of schema.relationships) {
-    const b = tableKey({ schema: r.to.schema, name: r.to.table });
-    const aKey = tableKey({ schema: r.from.schema, name: r.from.table });
-    // many_to_one: walking from the many side to the one side keeps row counts; the reverse fans out.
-    edges.push({ from: aKey, fromColumn: r.from.column, to: b, toColumn: r.to.column, fanOut: r.kind === 'one_to_many' });
-    edges.push({ from: b, fromColumn: r.to.column, to: aKey, toColumn: r.from.column, fanOut: r.kind === 'many_to_one' });
-  }
-  const prev = new Map<string, Edge>();
-  const queue = [from];
-  const seen = new Set([from]);
-  while (queue.length > 0) {
-    const cur = queue.shift()!;
-    if (cur === to) break;
-    for (const e of edges.filter((x) => x.from === cur && !seen.has(x.to))) {
-      seen.add(e.to);
-      prev.set(e.to, e);
-      queue.push(e.to);
-    }
-  }
-  if (!prev.has(to)) return undefined;
-  const path: Edge[] = [];
-  for (let cur = to; cur !== from; ) {
-    const e = prev.get(cur)!;
-    path.unshift(e);
-    cur = e.from;
-  }
-  return path;
+function sameTarget(a: Mention, b: Mention): boolean {
+  if (a.kind === 'column' && b.kind === 'column') return a.column === b.column;
+  if (a.kind === 'value' && b.kind === 'value') return a.column === b.column && a.value === b.value;
+  if (a.kind === 'metric' && b.kind === 'metric') return a.metric === b.metric;
+  return true;
+}
+
+/** The table of `name` (as a metric's `table.column` names it) among the documented tables of a connection. */
+export function tableNamed(schema: Schema, connection: string, name: string): TableDocument | undefined {
+  const lower = name.toLowerCase();
+  return schema.tables.find((t) => t.connection === connection && t.name.toLowerCase() === lower);
 }

@@ -1,28 +1,65 @@
-// How the offline model words its answers.
+// How the offline model words its answers: values in the metric's display format (the data itself
+// stays unrounded), the metric and the knowledge an answer used, and the no-data answer.
+import type { CoverageDoc } from '../ports.ts';
 import type { BuiltQuery } from './build-sql.ts';
+import { metricOf, type Plan } from './plan.ts';
+import type { Period } from './periods.ts';
+import type { Schema } from './vocabulary.ts';
 
 const LISTED = 10;
 
-/** Formats a value the way people read numbers. */
-export function formatValue(v: unknown): string {
+const asNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(v) ? Number(v) : undefined);
+
+/** Formats a value the way people read it: `format` is a metric's (`integer`, `decimal`, `percent` or a currency code). */
+export function formatValue(v: unknown, format?: string): string {
   if (v === null || v === undefined) return 'none';
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
+  const n = asNumber(v);
   if (n === undefined) return String(v).replace(/T00:00:00(\.000)?Z?$/, '').replace(/ 00:00:00$/, '');
-  return Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 });
+  if (format === 'integer') return n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+  if (format === 'percent') return n.toLocaleString('en-US', { style: 'percent', maximumFractionDigits: 1 });
+  if (format && /^[A-Z]{3}$/.test(format)) return n.toLocaleString('en-US', { style: 'currency', currency: format });
+  if (format === 'decimal' || !Number.isInteger(n)) return n.toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 });
+  return n.toLocaleString('en-US');
 }
 
-/** The final answer for a query result. */
+/** The result in words: a scalar in one line, a grouped result as a short list. */
 export function describeResult(built: BuiltQuery, content: Record<string, unknown>): string {
   const columns = ((content['columns'] as { name: string }[] | undefined) ?? []).map((c) => c.name);
   const rows = (content['rows'] as unknown[][] | undefined) ?? [];
   const total = Number(content['row_count'] ?? rows.length);
   const vi = columns.indexOf(built.valueColumn);
-  if (built.labelColumn === undefined) return `${built.title}: ${formatValue(rows[0]?.[vi >= 0 ? vi : 0])}.`;
+  const value = (r: unknown[]) => formatValue(r[vi >= 0 ? vi : r.length - 1], built.format);
+  if (built.labelColumn === undefined) return `${built.title}: ${rows[0] ? value(rows[0]) : 'none'}.`;
   if (rows.length === 0) return `${built.title}: no matching rows.`;
   const li = columns.indexOf(built.labelColumn);
-  const lines = rows.slice(0, LISTED).map((r) => `- ${columns.length > 2 ? r.slice(0, -1).map(formatValue).join(', ') : formatValue(r[li])}: ${formatValue(r[vi])}`);
+  const label = (r: unknown[]) => (columns.length > 2 ? r.slice(0, -1).map((x) => formatValue(x)).join(', ') : formatValue(r[li]));
+  const lines = rows.slice(0, LISTED).map((r) => `- ${label(r)}: ${value(r)}`);
   const more = total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '';
   return `${built.title}:\n${lines.join('\n')}${more}`;
+}
+
+const lastDay = (p: Period) => (p.to ? new Date(Date.parse(`${p.to}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10) : undefined);
+
+/** The answer for a period wholly outside the documented coverage. */
+export function noDataText(title: string, period: Period, coverage: CoverageDoc): string {
+  const asked = lastDay(period) ? `${period.from} to ${lastDay(period)}` : `from ${period.from}`;
+  return `No data for that period; the data covers ${coverage.first} to ${coverage.last}. (${title}: ${asked}.)`;
+}
+
+/** Why the answer means what it means: the coverage caveat, the metric's definition and the knowledge used. */
+export function explain(plan: Plan, schema: Schema, partial: CoverageDoc | undefined): string {
+  const lines: string[] = [];
+  if (partial) lines.push(`The data covers ${partial.first} to ${partial.last}, so this period is only partly covered.`);
+  const period = plan.filters.find((f) => f.kind === 'period');
+  if (period) lines.push(`The period applies to ${period.ref.table.name}.${period.ref.column.name}.`);
+  const metric = metricOf(plan);
+  if (metric) {
+    const how = [metric.expression, metric.filter ? `where ${metric.filter}` : '', metric.time_column ? `dated by ${metric.time_column}` : ''].filter(Boolean).join(' ');
+    lines.push(`Metric ${metric.name}: ${metric.description} (${how}).`);
+  }
+  const paths = [...plan.tables, ...plan.joins.map((j) => j.relationship)].map((d) => schema.paths.get(d)).filter((p): p is string => p !== undefined);
+  if (paths.length > 0) lines.push(`Knowledge used: ${[...new Set(paths)].join(', ')}.`);
+  return lines.join('\n');
 }
 
 /** The short wrap-up after a stop: what was done so far. */
@@ -30,7 +67,7 @@ export function summarizeSoFar(question: string, results: { name: string; conten
   const sql = [...results].reverse().find((r) => r.name === 'run_sql' && !r.content['error']);
   if (sql) {
     const rows = (sql.content['rows'] as unknown[][] | undefined) ?? [];
-    const first = rows[0] ? rows[0].map(formatValue).join(', ') : 'no rows';
+    const first = rows[0] ? rows[0].map((x) => formatValue(x)).join(', ') : 'no rows';
     return `Stopped as asked. So far I ran one query for "${question}" and got ${formatValue(sql.content['row_count'] ?? rows.length)} rows (first: ${first}).`;
   }
   const searched = results.some((r) => r.name === 'search_knowledge');

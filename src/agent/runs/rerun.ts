@@ -18,7 +18,7 @@ export interface RerunTable {
 
 /** Re-runs every table of a run's answer (or only `dfKey`), given the run's events; NotFound when there is none. */
 export async function rerunQueries(
-  deps: { queries: QueryRunner; rowLimit: number },
+  deps: { queries: QueryRunner; rowLimit: number; signal?: AbortSignal },
   principal: Principal,
   run: RunRow,
   events: AgentEvent[],
@@ -34,7 +34,7 @@ export async function rerunQueries(
   if (targets.length === 0) throw new NotFound('This answer has no query to rerun', dfKey ? 'DF_KEY_NOT_FOUND' : 'NO_QUERY_TO_RERUN');
   const out: RerunTable[] = [];
   for (const t of targets) {
-    const r = await deps.queries.run({ principal, environmentId: run.environment_id ?? undefined, connectionId: t.connectionId, sql: t.sql, rowLimit: deps.rowLimit });
+    const r = await deps.queries.run({ principal, environmentId: run.environment_id ?? undefined, connectionId: t.connectionId, sql: t.sql, rowLimit: deps.rowLimit, signal: deps.signal });
     out.push({ df_key: t.dfKey, sql: t.sql, connection_id: t.connectionId, columns: r.columns.map((c) => c.name), rows: r.rows.slice(0, 100), row_count: r.rowCount, truncated: r.truncated, execution_ms: r.executionMs });
   }
   return out;

@@ -9,7 +9,7 @@ import { getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, InvalidAccountToken, MfaNotEnabled, MfaRecoveryIneligible, SecondFactorRejected } from '../errors.ts';
 import { invalidateSessions } from '../invalidate-sessions.ts';
 import { mfaRecoveryAdminMail, mfaRecoveryMail, mfaRemovedMail } from '../mails.ts';
-import { attemptKeys, clearAccountFailures, limited } from '../rate-limit.ts';
+import { attemptKeys, clearAccountFailures, consumeMailQuota, limited } from '../rate-limit.ts';
 import { userOfMfaToken } from '../sign-in.ts';
 import { wipeMfa } from './second-factor.ts';
 import { transact } from '../../store/index.ts';
@@ -37,12 +37,14 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
   } else if (!(user.identity_kind === 'magic_link' && factor === 'magic_link')) {
     throw new MfaRecoveryIneligible();
   }
+  // The user and every admin get mail: flood-limited like every account mail.
+  consumeMailQuota(deps.db, deps.clock, { email: user.email, ip: client.ip }, deps.mailLimits);
   revokeAccountTokens(deps.db, deps.clock, user.id, 'mfa_recovery');
   const data = { ip: client.ip, user_agent: client.userAgent, requested_at: deps.clock.now(), org_id: orgId };
   const token = issueAccountToken(deps.db, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });
   writeAudit(deps.db, deps.clock, { action: 'mfa_recovery_requested', userId: user.id, orgId, data: { ip: client.ip, user_agent: client.userAgent } });
-  await deps.mailer.send(mfaRecoveryMail(deps.baseUrl, user.email, token, client));
-  await notifyAdmins(deps, orgId, user, 'requested');
+  deps.mailer.enqueue(mfaRecoveryMail(deps.baseUrl, user.email, token, client));
+  notifyAdmins(deps, orgId, user, 'requested');
 }
 
 /** What a recovery token stands for, without spending it. */
@@ -65,11 +67,11 @@ export async function consumeMfaRecovery(deps: AccountDeps, token: string, clien
     invalidateSessions(deps.db, deps.clock, user.id);
   });
   writeAudit(deps.db, deps.clock, { action: 'mfa_recovery_completed', userId: user.id, orgId, data: { ip: client.ip, user_agent: client.userAgent } });
-  await deps.mailer.send(mfaRemovedMail(user.email));
-  if (orgId) await notifyAdmins(deps, orgId, user, 'completed');
+  deps.mailer.enqueue(mfaRemovedMail(user.email));
+  if (orgId) notifyAdmins(deps, orgId, user, 'completed');
 }
 
-async function notifyAdmins(deps: AccountDeps, orgId: string, user: UserRow, what: 'requested' | 'completed'): Promise<void> {
+function notifyAdmins(deps: AccountDeps, orgId: string, user: UserRow, what: 'requested' | 'completed'): void {
   const admins = deps.db
     .prepare(
       `SELECT DISTINCT u.email FROM memberships m JOIN users u ON u.id = m.user_id
@@ -78,5 +80,5 @@ async function notifyAdmins(deps: AccountDeps, orgId: string, user: UserRow, wha
     )
     .pluck()
     .all(user.id, orgId, orgId) as string[];
-  for (const email of admins) await deps.mailer.send(mfaRecoveryAdminMail(email, user.email, what));
+  for (const email of admins) deps.mailer.enqueue(mfaRecoveryAdminMail(email, user.email, what));
 }

@@ -22,9 +22,17 @@ export async function chatsSearch(ctx: CommandContext, q: string, opts: { limit?
   print(ctx, res, () => (results.length === 0 ? 'No chats match.' : results.map((r) => `${r.chat_id}  ${r.title ?? ''}\n    ${r.snippet ?? ''}`).join('\n')));
 }
 
+type CatalogTable = { connection_id: string; table: string; query_count: number; description?: string; metrics?: { name: string }[] } & Record<string, unknown>;
+
 export async function catalog(ctx: CommandContext): Promise<void> {
-  const res = await ctx.client.json<{ connections?: Record<string, unknown>[]; tables?: Record<string, unknown>[]; capabilities?: unknown }>('GET', '/api/cli/catalog');
-  print(ctx, res, () => `Connections:\n${objectTable(res.connections ?? [], ['id', 'name', 'type'])}\n\nMost used tables:\n${objectTable(res.tables ?? [], ['connection_id', 'table', 'description'])}`);
+  const res = await ctx.client.json<{ connections?: Record<string, unknown>[]; top_tables?: CatalogTable[] }>('GET', '/api/cli/catalog');
+  const tables = (res.top_tables ?? []).map((t) => ({ ...t, queries: t.query_count, metrics: (t.metrics ?? []).map((m) => m.name).join(', ') }));
+  print(ctx, res, () =>
+    [
+      `Connections:\n${objectTable(res.connections ?? [], ['id', 'name', 'type'])}`,
+      tables.length === 0 ? 'No documented tables yet.' : `Tables (most used first):\n${objectTable(tables, ['connection_id', 'table', 'queries', 'metrics', 'description'])}`,
+    ].join('\n\n'),
+  );
 }
 
 export async function help(ctx: CommandContext, question: string): Promise<void> {

@@ -3,7 +3,7 @@ import { CliError } from '../errors.ts';
 import { objectTable } from '../output.ts';
 import type { CommandContext } from '../context.ts';
 
-type Env = { id: string; name: string; color?: string; kind?: string; branch?: string | null } & Record<string, unknown>;
+type Env = { id: string; name: string; color?: string; throwaway?: boolean; git_branch?: string | null; expires_at?: string | null } & Record<string, unknown>;
 
 const print = (ctx: CommandContext, value: unknown, human: () => string) => ctx.out.out(ctx.out.json ? JSON.stringify(value) : human());
 const listOf = (v: unknown): Env[] => (Array.isArray(v) ? v : ((v as { environments?: Env[] }).environments ?? [])) as Env[];
@@ -11,7 +11,9 @@ const listOf = (v: unknown): Env[] => (Array.isArray(v) ? v : ((v as { environme
 export async function envList(ctx: CommandContext): Promise<void> {
   const envs = listOf(await ctx.client.json('GET', '/api/environments'));
   const active = ctx.settings.environment;
-  print(ctx, envs, () => (envs.length === 0 ? 'No environments. Create one with `sextant env create <name>`.' : objectTable(envs.map((e) => ({ ...e, active: e.id === active ? '*' : '' })), ['active', 'id', 'name', 'color', 'kind'])));
+  // A throwaway environment (a quick-fix session) is deleted after a week idle; `sextant env` cannot keep it.
+  const rows = envs.map((e) => ({ ...e, active: e.id === active ? '*' : '', kind: e.throwaway ? 'throwaway' : 'lasting', expires: e.expires_at ?? '' }));
+  print(ctx, envs, () => (envs.length === 0 ? 'No environments. Create one with `sextant env create <name>`.' : objectTable(rows, ['active', 'id', 'name', 'color', 'kind', 'expires'])));
 }
 
 export function envCurrent(ctx: CommandContext): void {

@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import type { CommandContext } from '../context.ts';
 import { CliError } from '../errors.ts';
+import { apiError } from '../http.ts';
 import { objectTable } from '../output.ts';
 import { junitReport } from '../junit.ts';
 import { isFile, validSuite } from '../suite-file.ts';
@@ -53,9 +54,14 @@ async function upsertSuite(ctx: CommandContext, file: string): Promise<string> {
     ctx.out.progress(`Created evaluations/${suite.id}.yaml from ${file}.\n`);
   } else if (!current.ok) {
     await ctx.client.json('GET', path);
-  } else if (JSON.stringify(((await current.json()) as { data: unknown }).data) !== JSON.stringify(suite)) {
-    await ctx.client.json('PUT', path, { body: suite });
-    ctx.out.progress(`Updated evaluations/${suite.id}.yaml from ${file}.\n`);
+  } else {
+    const item = (await current.json()) as { data: unknown; version?: string };
+    if (JSON.stringify(item.data) !== JSON.stringify(suite)) {
+      // Only over the version just compared: a change someone saved meanwhile is not overwritten.
+      const saved = await ctx.client.raw('PUT', path, { body: suite, headers: item.version ? { 'if-match': `"${item.version}"` } : {} });
+      if (!saved.ok) throw await apiError(saved);
+      ctx.out.progress(`Updated evaluations/${suite.id}.yaml from ${file}.\n`);
+    }
   }
   return suite.id;
 }

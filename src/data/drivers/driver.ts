@@ -2,6 +2,7 @@
 // streams its rows in batches, so exports keep memory flat whatever the row count.
 import type { Writable } from 'node:stream';
 import type { SqlDialect } from '../types.ts';
+import type { QueryProcessPool } from './process/query-process-pool.ts';
 
 export interface ColumnMeta {
   name: string;
@@ -17,8 +18,13 @@ export interface RowStream {
 }
 
 export interface StreamOptions {
-  /** Server-side statement timeout; default from the connection. */
+  /**
+   * Time the query may keep the warehouse busy (see QueryBudget), default from the connection. The
+   * driver stops the statement in the warehouse at the limit and fails with QUERY_TIMEOUT.
+   */
   timeoutMs?: number;
+  /** Aborting stops the statement in the warehouse (QUERY_CANCELLED): the caller went away. */
+  signal?: AbortSignal;
   /** Rows per batch, default 1,000. */
   batchSize?: number;
 }
@@ -53,8 +59,8 @@ export interface Driver {
 /** A checked CSV export, run once into a destination. */
 export interface CsvCopy {
   columns: ColumnMeta[];
-  /** Writes header and rows as RFC 4180 CSV (CRLF) into `out`, leaving it open. */
-  run(out: Writable, signal?: AbortSignal): Promise<{ rows: number; bytes: number }>;
+  /** Writes header and rows as RFC 4180 CSV (CRLF) into `out`, leaving it open; `timeoutMs` defaults to the connection's. */
+  run(out: Writable, signal?: AbortSignal, timeoutMs?: number): Promise<{ rows: number; bytes: number }>;
 }
 
 /** Settings of a connection as stored (credentials already decrypted). */
@@ -79,6 +85,14 @@ export interface DriverContext {
   exportDirectory?: string;
   /** DuckDB only: worker threads of the session; default 2. */
   threads?: number;
+  /** DuckDB and SQLite: the gateway's query processes; without it the driver starts one of its own. */
+  queryProcesses?: QueryProcessPool;
+  /** Who the session is for (a user id), for the fair share of query processes. */
+  owner?: string;
+  /** Aborting gives up waiting for a query process or for the warehouse to open. */
+  signal?: AbortSignal | undefined;
+  /** MariaDB and MySQL: iterations a recursive CTE may make (the others have no such setting). */
+  maxRecursion?: number;
 }
 
 /** Builds a driver for a connection type; kept in a registry so new warehouses plug in by type. */
@@ -86,6 +100,8 @@ export type DriverFactory = (settings: ConnectionSettings, ctx: DriverContext) =
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_BATCH = 1_000;
+/** Memory of a query process when the gateway's configuration does not say. */
+export const DEFAULT_QUERY_MEMORY_MB = 1024;
 
 /** Collects rows of an async row iterator into arrays of `size`. */
 export async function* inBatches<T>(rows: AsyncIterable<T>, size: number, map: (row: T) => unknown[]): AsyncGenerator<unknown[][]> {

@@ -1,13 +1,25 @@
-// MySQL and MariaDB: each query runs in START TRANSACTION READ ONLY with a server-side time limit
-// (MySQL max_execution_time, MariaDB max_statement_time) and streams rows from the socket.
+// MySQL and MariaDB: each query runs in START TRANSACTION READ ONLY and streams rows from the socket.
+// The query's budget stops it with KILL QUERY from a second connection (at the deadline, or when the
+// caller goes away); the server's own time limit (MySQL max_execution_time, MariaDB
+// max_statement_time) a second later is the backstop if the gateway itself dies. Recursive CTEs are
+// capped by the server (MariaDB max_recursive_iterations, MySQL cte_max_recursion_depth).
 import mysql from 'mysql2';
+import { AppError } from '../../errors.ts';
 import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
-import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, inBatches, type ConnectionSettings, type Driver, type IntrospectedTable, type RowStream } from './driver.ts';
-import { groupColumns } from './duckdb-driver.ts';
+import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, inBatches, type ConnectionSettings, type Driver, type DriverContext, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
+import { QueryBudget } from './query-budget.ts';
+import { groupColumns } from './group-columns.ts';
+
+/** The server's own time limit sits this far past the budget: it acts only if the gateway cannot. */
+const BACKSTOP_MS = 1000;
+const DEFAULT_MAX_RECURSION = 10_000;
+/** MariaDB's "the query exceeded max_recursive_iterations; the result may be incomplete". */
+const ER_QUERY_RESULT_INCOMPLETE = 1931;
+const ER_CTE_MAX_RECURSION_DEPTH = 3636;
 
 /** Connects to MySQL or MariaDB; dates, decimals and big integers come back as strings. */
-export async function openMysql(settings: ConnectionSettings): Promise<Driver> {
-  const conn = mysql.createConnection({
+export async function openMysql(settings: ConnectionSettings, ctx: DriverContext = {}): Promise<Driver> {
+  const options: mysql.ConnectionOptions = {
     host: settings.host,
     port: settings.port ?? 3306,
     database: settings.database,
@@ -20,7 +32,8 @@ export async function openMysql(settings: ConnectionSettings): Promise<Driver> {
     bigNumberStrings: true,
     decimalNumbers: false,
     multipleStatements: false,
-  });
+  };
+  const conn = mysql.createConnection(options);
   const p = conn.promise();
   try {
     await p.connect();
@@ -32,7 +45,43 @@ export async function openMysql(settings: ConnectionSettings): Promise<Driver> {
   const [rows] = await p.query('SELECT VERSION() AS v, DATABASE() AS db');
   const info = (rows as { v: string; db: string | null }[])[0];
   const mariadb = /mariadb/i.test(info?.v ?? '');
-  return new MysqlDriver(conn, settings.database ?? info?.db ?? '', mariadb, settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const depth = Math.floor(ctx.maxRecursion ?? DEFAULT_MAX_RECURSION);
+  await p.query(mariadb ? `SET SESSION max_recursive_iterations = ${depth}` : `SET SESSION cte_max_recursion_depth = ${depth}`).catch(() => undefined);
+  const kill = () => killQuery(options, conn.threadId);
+  return new MysqlDriver(conn, settings.database ?? info?.db ?? '', mariadb, settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, kill, depth);
+}
+
+/** Stops the statement a connection runs, from a connection of its own (the same user may). */
+async function killQuery(options: mysql.ConnectionOptions, threadId: number | null): Promise<void> {
+  if (threadId === null) return;
+  const c = mysql.createConnection({ ...options, connectTimeout: 5_000 });
+  c.on('error', () => undefined);
+  try {
+    await c.promise().query(`KILL QUERY ${Number(threadId)}`);
+  } catch {
+    // The backstop (the session's time limit) still ends the statement.
+  } finally {
+    c.destroy();
+  }
+}
+
+/**
+ * MariaDB ends a recursive CTE at max_recursive_iterations with a warning and a cut result (MySQL
+ * fails the statement): a cut result would read as a true one, so it fails here too.
+ */
+async function recursionCapped(p: ReturnType<mysql.Connection['promise']>, depth: number): Promise<void> {
+  const [warnings] = await p.query('SHOW WARNINGS');
+  if ((warnings as { Code: number }[]).some((w) => w.Code === ER_QUERY_RESULT_INCOMPLETE)) {
+    throw new QueryFailed(`The recursive query went past ${depth} iterations and was stopped; bound the recursion with a condition`, 'QUERY_RECURSION_LIMIT');
+  }
+}
+
+/** Engine errors become QueryFailed; the budget's own (timeout, cancelled) pass as they are. */
+function failed(err: unknown): never {
+  if (err instanceof AppError) throw err;
+  // MySQL's own "recursive query aborted after N iterations" (cte_max_recursion_depth).
+  const code = (err as { errno?: number }).errno === ER_CTE_MAX_RECURSION_DEPTH ? 'QUERY_RECURSION_LIMIT' : 'QUERY_FAILED';
+  throw new QueryFailed((err as Error).message, code);
 }
 
 class MysqlDriver implements Driver {
@@ -43,41 +92,57 @@ class MysqlDriver implements Driver {
     readonly defaultSchema: string,
     private mariadb: boolean,
     private timeoutMs: number,
+    private kill: () => Promise<void>,
+    private maxRecursion: number,
   ) {}
 
-  async stream(sql: string, opts: { timeoutMs?: number; batchSize?: number } = {}): Promise<RowStream> {
+  async stream(sql: string, opts: StreamOptions = {}): Promise<RowStream> {
     const p = this.conn.promise();
-    const timeout = Math.max(1, Math.floor(opts.timeoutMs ?? this.timeoutMs));
+    const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? this.timeoutMs));
+    const backstop = timeoutMs + BACKSTOP_MS;
     try {
-      await p.query(this.mariadb ? `SET SESSION max_statement_time = ${timeout / 1000}` : `SET SESSION max_execution_time = ${timeout}`);
+      await p.query(this.mariadb ? `SET SESSION max_statement_time = ${backstop / 1000}` : `SET SESSION max_execution_time = ${backstop}`);
       await p.query('START TRANSACTION READ ONLY');
     } catch (err) {
       throw new QueryFailed((err as Error).message);
     }
+    const budget = new QueryBudget({ timeoutMs, signal: opts.signal, stop: () => void this.kill() });
     const size = opts.batchSize ?? DEFAULT_BATCH;
-    const query = this.conn.query({ sql, rowsAsArray: true, timeout: timeout + 1000 });
+    const query = this.conn.query({ sql, rowsAsArray: true });
     // The stream must exist before the first row arrives, or rows emitted with the fields are lost.
     const rows = query.stream({ objectMode: true, highWaterMark: size });
     rows.on('error', () => undefined);
-    const columns = await new Promise<{ name: string; type: string }[]>((resolve, reject) => {
-      query.once('fields', (fields: mysql.FieldPacket[]) =>
-        resolve(fields.map((f) => ({ name: f.name, type: mysqlTypeName(f.type ?? f.columnType) }))),
-      );
-      query.once('error', (err: Error) => reject(new QueryFailed(err.message)));
+    const fields = new Promise<{ name: string; type: string }[]>((resolve, reject) => {
+      query.once('fields', (list: mysql.FieldPacket[]) => resolve(list.map((f) => ({ name: f.name, type: mysqlTypeName(f.type ?? f.columnType) }))));
+      query.once('error', reject);
       // Statements without a result set (refused writes) end without fields.
       query.once('end', () => resolve([]));
-    }).catch(async (err: unknown) => {
-      await p.query('ROLLBACK').catch(() => undefined);
-      throw err;
     });
+    const end = async () => {
+      budget.dispose();
+      rows.destroy();
+      await p.query('ROLLBACK').catch(() => undefined);
+    };
+    const columns = await budget.track(fields).catch(async (err: unknown) => {
+      await end();
+      return failed(err);
+    });
+    const it = inBatches(rows as AsyncIterable<unknown[]>, size, (r) => r)[Symbol.asyncIterator]();
+    const kill = this.kill;
+    const capped = () => (this.mariadb ? recursionCapped(p, this.maxRecursion) : Promise.resolve());
     async function* batches() {
+      let ended = false;
       try {
-        yield* inBatches(rows as AsyncIterable<unknown[]>, size, (r) => r);
+        for (let r = await budget.track(it.next()).catch(failed); !r.done; r = await budget.track(it.next()).catch(failed)) yield r.value;
+        ended = true;
+        await capped();
       } catch (err) {
-        throw new QueryFailed((err as Error).message);
+        ended = true;
+        throw err;
       } finally {
-        rows.destroy();
-        await p.query('ROLLBACK').catch(() => undefined);
+        // A reader that stopped early: the server would send the rest of the result before the connection is free again.
+        if (!ended && !budget.stopReason) await kill();
+        await end();
       }
     }
     return { columns, batches: batches() };

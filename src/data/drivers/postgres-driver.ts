@@ -1,9 +1,13 @@
-// PostgreSQL: each query runs in its own READ ONLY transaction with a local statement timeout,
-// through a server-side cursor so rows arrive in batches (no extra cursor package needed).
+// PostgreSQL: each query runs in its own READ ONLY transaction through a server-side cursor, so rows
+// arrive in batches (no extra cursor package needed). The query's budget stops it with
+// pg_cancel_backend from a second connection (at the deadline, or when the caller goes away); a
+// local statement timeout a second later is the server's own backstop if the gateway itself dies.
 import pg from 'pg';
+import { AppError } from '../../errors.ts';
 import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
-import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, type ColumnMeta, type ConnectionSettings, type Driver, type IntrospectedTable, type RowStream } from './driver.ts';
-import { groupColumns } from './duckdb-driver.ts';
+import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, type ColumnMeta, type ConnectionSettings, type Driver, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
+import { QueryBudget } from './query-budget.ts';
+import { groupColumns } from './group-columns.ts';
 
 // Dates, timestamps, numerics and 64-bit integers stay the server's text: exact and JSON-friendly.
 const RAW_TYPES = new Set([20, 1700, 1082, 1083, 1114, 1184, 1266]);
@@ -12,9 +16,17 @@ const types = {
     RAW_TYPES.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** The server's own statement timeout sits this far past the budget: it acts only if the gateway cannot. */
+const BACKSTOP_MS = 1000;
+
+/** Engine errors become QueryFailed; the budget's own (timeout, cancelled) pass as they are. */
+function failed(err: unknown): never {
+  throw err instanceof AppError ? err : new QueryFailed((err as Error).message);
+}
+
 /** Connects to PostgreSQL (also fits Redshift-compatible servers) with a read-only default. */
 export async function openPostgres(settings: ConnectionSettings): Promise<Driver> {
-  const client = new pg.Client({
+  const config: pg.ClientConfig = {
     host: settings.host,
     port: settings.port ?? 5432,
     database: settings.database,
@@ -25,14 +37,32 @@ export async function openPostgres(settings: ConnectionSettings): Promise<Driver
     types,
     // Second wall: even a statement slipping past the guard meets a read-only session.
     options: '-c default_transaction_read_only=on',
-  });
+  };
+  const client = new pg.Client(config);
+  let pid: number;
   try {
     await client.connect();
+    pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   } catch (err) {
+    await client.end().catch(() => undefined);
     throw new WarehouseUnavailable(`Could not connect to PostgreSQL: ${(err as Error).message}`);
   }
   client.on('error', () => undefined);
-  return new PostgresDriver(client, settings.schema ?? 'public', settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS);
+  return new PostgresDriver(client, settings.schema ?? 'public', settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, () => cancelBackend(config, pid));
+}
+
+/** Cancels the statement a backend runs, from a connection of its own (the same role may). */
+async function cancelBackend(config: pg.ClientConfig, pid: number): Promise<void> {
+  const c = new pg.Client({ ...config, connectionTimeoutMillis: 5_000 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    await c.query('SELECT pg_cancel_backend($1)', [pid]);
+  } catch {
+    // The backstop (the session's statement timeout) still ends the statement.
+  } finally {
+    await c.end().catch(() => undefined);
+  }
 }
 
 class PostgresDriver implements Driver {
@@ -44,22 +74,26 @@ class PostgresDriver implements Driver {
     private client: pg.Client,
     readonly defaultSchema: string,
     private timeoutMs: number,
+    private cancel: () => Promise<void>,
   ) {}
 
-  async stream(sql: string, opts: { timeoutMs?: number; batchSize?: number } = {}): Promise<RowStream> {
+  async stream(sql: string, opts: StreamOptions = {}): Promise<RowStream> {
     const c = this.client;
     const size = opts.batchSize ?? DEFAULT_BATCH;
-    const timeout = Math.max(1, Math.floor(opts.timeoutMs ?? this.timeoutMs));
+    const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? this.timeoutMs));
+    const budget = new QueryBudget({ timeoutMs, signal: opts.signal, stop: () => void this.cancel() });
+    const fetch = () => budget.track(c.query({ text: `FETCH ${size} FROM sextant_cursor`, rowMode: 'array' })).catch(failed);
     let first: pg.QueryArrayResult;
     try {
       await c.query('BEGIN TRANSACTION READ ONLY');
-      await c.query(`SET LOCAL statement_timeout = ${timeout}`);
+      await c.query(`SET LOCAL statement_timeout = ${timeoutMs + BACKSTOP_MS}`);
       // A named (extended-protocol) statement: the server itself refuses more than one command.
-      await c.query({ name: `sextant_${++this.seq}`, text: `DECLARE sextant_cursor NO SCROLL CURSOR FOR ${sql}` });
-      first = await c.query({ text: `FETCH ${size} FROM sextant_cursor`, rowMode: 'array' });
+      await budget.track(c.query({ name: `sextant_${++this.seq}`, text: `DECLARE sextant_cursor NO SCROLL CURSOR FOR ${sql}` })).catch(failed);
+      first = await fetch();
     } catch (err) {
+      budget.dispose();
       await c.query('ROLLBACK').catch(() => undefined);
-      throw new QueryFailed((err as Error).message);
+      throw err;
     }
     const columns: ColumnMeta[] = [];
     for (const f of first.fields) columns.push({ name: f.name, type: await this.typeName(f.dataTypeID) });
@@ -69,11 +103,10 @@ class PostgresDriver implements Driver {
         while (res.rows.length > 0) {
           yield res.rows;
           if (res.rows.length < size) break;
-          res = await c.query({ text: `FETCH ${size} FROM sextant_cursor`, rowMode: 'array' });
+          res = await fetch();
         }
-      } catch (err) {
-        throw new QueryFailed((err as Error).message);
       } finally {
+        budget.dispose();
         await c.query('ROLLBACK').catch(() => undefined);
       }
     }

@@ -18,7 +18,7 @@ export type ConnectionType = (typeof CONNECTION_TYPES)[number];
 // Server drivers load their client library on first use: a gateway without such a connection
 // does not carry pg or mysql2.
 const openPostgres: DriverFactory = async (settings) => (await import('./postgres-driver.ts')).openPostgres(settings);
-const openMysql: DriverFactory = async (settings) => (await import('./mysql-driver.ts')).openMysql(settings);
+const openMysql: DriverFactory = async (settings, ctx) => (await import('./mysql-driver.ts')).openMysql(settings, ctx);
 
 /** The built-in drivers. */
 export const DRIVERS: Record<ConnectionType, DriverEntry> = {

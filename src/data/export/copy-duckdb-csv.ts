@@ -9,12 +9,18 @@ import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { assertWritable, ExportAborted } from './drain.ts';
 import type { ExportStats } from './write-csv.ts';
 
+/** What the export needs of a DuckDB session: a DuckDBConnection, or a session in a query process. */
+export interface CopyConnection {
+  run(sql: string): Promise<{ rowsChanged: number | bigint }>;
+  /** Stops the COPY (the destination went away). */
+  interrupt(): void;
+}
+
 export interface DuckDbCsvOptions {
-  conn: DuckDBConnection;
+  conn: CopyConnection;
   /** One SELECT, already checked by the guard; it is wrapped, never spliced into other text. */
   sql: string;
   out: Writable;

@@ -1,7 +1,15 @@
-// The SQL guard: one read-only statement, before anything reaches a warehouse.
+// The SQL guard: one read-only statement, before anything reaches a warehouse. Each dialect is read
+// by a parser with its grammar (PostgreSQL's own for PostgreSQL, and for SQLite through SQLite's own
+// tokens; DuckDB's own; node-sql-parser for MySQL/MariaDB), and what a warehouse receives is always
+// text generated from the checked tree and verified to parse back to it, never the input as sent.
 import type { SqlDialect } from '../types.ts';
-import { guardDuckDb, rewriteDuckDb, type DuckDbSql } from './duckdb-sql.ts';
-import { guardGeneric, rewriteGeneric } from './generic-sql.ts';
+import { guardDuckDb, rewriteDuckDb } from './duckdb/duckdb-sql.ts';
+import type { DuckDbSql } from './duckdb/duckdb-session.ts';
+import { guardMysql, rewriteMysql } from './mysql/mysql-sql.ts';
+import { pgParser } from './pg/pg-parser.ts';
+import { guardPgLike, rewritePgLike } from './pg/pg-sql.ts';
+import { POSTGRES_TEXT } from './pg/postgres-sql.ts';
+import { SQLITE_TEXT } from './sqlite/sqlite-sql.ts';
 import type { GuardedQuery, TableRewrite } from './table-ref.ts';
 
 export interface SqlTools {
@@ -9,23 +17,40 @@ export interface SqlTools {
   duckdb?: DuckDbSql;
 }
 
+function duckdbOf(tools: SqlTools): DuckDbSql {
+  if (!tools.duckdb) throw new Error('The DuckDB dialect needs tools.duckdb');
+  return tools.duckdb;
+}
+
 /**
- * Accepts exactly one read-only statement (SELECT, WITH ... SELECT, set operations) or throws
+ * Accepts exactly one read-only statement (SELECT, WITH ... SELECT, set operations, VALUES) or throws
  * QueryRefused with a `reason` the caller can act on.
  */
 export async function guardSql({ sql, dialect, tools }: { sql: string; dialect: SqlDialect; tools: SqlTools }): Promise<GuardedQuery> {
-  if (dialect === 'duckdb') {
-    if (!tools.duckdb) throw new Error('guardSql: the DuckDB dialect needs tools.duckdb');
-    return guardDuckDb(tools.duckdb, sql);
+  switch (dialect) {
+    case 'duckdb':
+      return guardDuckDb(duckdbOf(tools), sql);
+    case 'mysql':
+      return guardMysql(sql);
+    case 'postgresql':
+      return guardPgLike(POSTGRES_TEXT, await pgParser(), sql);
+    case 'sqlite':
+      return guardPgLike(SQLITE_TEXT, await pgParser(), sql);
   }
-  return guardGeneric(dialect, sql);
 }
 
-/** Rewrites the base-table references of a guarded statement (row filters, environment targets). */
+/**
+ * The text a warehouse receives for a guarded statement: generated from its tree, with base-table
+ * references rewritten as `rewrite` says (row filters, environment targets), verified to parse back
+ * to exactly that tree.
+ */
 export async function rewriteTables(query: GuardedQuery, rewrite: TableRewrite, tools: SqlTools): Promise<string> {
-  if (query.dialect === 'duckdb') {
-    if (!tools.duckdb) throw new Error('rewriteTables: the DuckDB dialect needs tools.duckdb');
-    return rewriteDuckDb(tools.duckdb, query, rewrite);
+  switch (query.dialect) {
+    case 'duckdb':
+      return rewriteDuckDb(duckdbOf(tools), query, rewrite);
+    case 'mysql':
+      return rewriteMysql(query, rewrite);
+    default:
+      return rewritePgLike(query, rewrite);
   }
-  return rewriteGeneric(query, rewrite);
 }

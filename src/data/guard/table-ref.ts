@@ -15,6 +15,8 @@ export interface TableRewriteTarget {
   name: string;
   /** A SQL boolean over the table's columns, literals already quoted; undefined reads every row. */
   filter?: string;
+  /** The table's primary key, when known: lets a GROUP BY on it keep selecting the other columns. */
+  primaryKey?: string[];
 }
 
 /** Decides per reference; undefined leaves the reference untouched. */
@@ -26,6 +28,8 @@ export interface GuardedQuery {
   sql: string;
   /** Base tables the statement reads, deduplicated. */
   tables: TableRef[];
+  /** Names of the functions it calls, unqualified and lower-cased (row security checks the warehouse's own). */
+  functions: string[];
   /** Parse tree (node-sql-parser AST or DuckDB's serialized tree); private to guard and rewrite. */
   tree: unknown;
 }
@@ -35,6 +39,7 @@ export function quoteIdent(dialect: SqlDialect, name: string): string {
   return dialect === 'mysql' ? '`' + name.replace(/`/g, '``') + '`' : '"' + name.replace(/"/g, '""') + '"';
 }
 
+/** The references once each, compared case-insensitively. */
 export function dedupeTables(refs: TableRef[]): TableRef[] {
   const seen = new Map<string, TableRef>();
   for (const r of refs) seen.set(`${r.catalog ?? ''}.${r.schema ?? ''}.${r.name}`.toLowerCase(), r);

@@ -38,7 +38,7 @@ export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs,
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  const { driver, executedSql, tables, log } = statement;
+  const { driver, executedSql, tables, log, remainingMs } = statement;
   const release = async () => {
     await driver.close();
     await rm(dir, { recursive: true, force: true });
@@ -62,7 +62,7 @@ export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs,
       used = true;
       let stats: { rows: number; bytes: number };
       try {
-        stats = await copy.run(out, signal);
+        stats = await copy.run(out, signal, remainingMs());
       } catch (err) {
         await release();
         log('failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');

@@ -6,9 +6,10 @@ import { AppError } from '../../errors.ts';
 import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import type { Driver, DriverContext, RowStream } from '../drivers/driver.ts';
-import { QueryRefused } from '../errors.ts';
+import { QueryCancelled, QueryRefused, QueryTimedOut, WarehouseBusy } from '../errors.ts';
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
 import { applyRowFilters, docFor, loadRlsUser } from '../rls/index.ts';
+import { loadRelations } from '../sync/relations.ts';
 import type { TableDoc } from '../types.ts';
 import { logQuery, type QueryStatus } from './query-log.ts';
 
@@ -24,6 +25,8 @@ export interface GovernedQueryArgs {
   source?: string;
   /** DuckDB: directories the session may read (a chat's uploads). */
   driverContext?: DriverContext;
+  /** Aborting stops the query in the warehouse (the client went away, the run was stopped). */
+  signal?: AbortSignal | undefined;
 }
 
 /** Rows of a governed query; iterate `batches` once. The log entry is written when iteration ends. */
@@ -66,6 +69,11 @@ export interface GovernedStatement {
   tables: string[];
   /** Writes the query log entry and returns its id. */
   log(status: QueryStatus, rowCount: number, errorCode?: string): string;
+  /**
+   * What is left of the query's time budget for the statement itself: waiting for a query process,
+   * opening the warehouse and the checks spent the rest, so the whole request ends within it.
+   */
+  remainingMs(): number;
 }
 
 /** Opens the connection and takes a query through guard, governed sources, row filters and targets. */
@@ -74,7 +82,6 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
   const { principal } = input;
   // Regular users always see production (interface part 5), whatever header they send.
   const args = { ...input, environmentId: hasRole(principal, 'modeler') ? input.environmentId : undefined };
-  const { driver } = await openConnection({ ...deps }, principal.orgId, args.connectionId, args.driverContext);
   let tables: string[] = [];
   const log = (status: QueryStatus, rowCount: number, errorCode?: string) =>
     logQuery(deps.db, deps.clock, {
@@ -90,6 +97,19 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
       durationMs: performance.now() - started,
       source: args.source ?? 'api',
     });
+  const ctx: DriverContext = { ...args.driverContext, owner: principal.userId, signal: args.signal, maxRecursion: deps.maxRecursion };
+  let driver: Driver;
+  let timeoutMs = deps.statementTimeoutMs;
+  try {
+    let connection;
+    ({ driver, connection } = await openConnection({ ...deps }, principal.orgId, args.connectionId, ctx));
+    timeoutMs = connection.settings.statementTimeoutMs ?? timeoutMs;
+  } catch (err) {
+    // A query stopped before it reached its warehouse (no process free in time, its time spent or
+    // its caller gone while the warehouse opened) is logged like one stopped later.
+    if (err instanceof QueryTimedOut || err instanceof QueryCancelled || err instanceof WarehouseBusy) log('failed', 0, err.code);
+    throw err;
+  }
   try {
     const query = await guardSql({ sql: args.sql, dialect: driver.dialect, tools: deps.tools });
     const docs = await deps.docs.listTables(principal.orgId, args.environmentId);
@@ -100,10 +120,12 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
     checkGoverned(principal, query, docs, args.connectionId, driver.defaultSchema);
     const user = loadRlsUser(deps.db, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
     const retarget = await targetResolver(deps, driver, args);
-    const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, ...(retarget ? { retarget } : {}) });
+    const relations = loadRelations(deps.db, principal.orgId, args.connectionId);
+    const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, relations, ...(retarget ? { retarget } : {}) });
     // Filters are written by admins, but the statement that runs passes the guard too.
     if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools });
-    return { driver, executedSql, tables, log };
+    const remainingMs = () => Math.max(1, Math.floor(timeoutMs - (performance.now() - started)));
+    return { driver, executedSql, tables, log, remainingMs };
   } catch (err) {
     await failed(driver, log, err);
     throw err;
@@ -118,11 +140,11 @@ export async function failed(driver: Driver, log: GovernedStatement['log'], err:
 
 /** Runs a governed query and streams its rows; refusals and failures are logged, then thrown. */
 export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Promise<GovernedStream> {
-  const { driver, executedSql, tables, log } = await governStatement(deps, input);
+  const { driver, executedSql, tables, log, remainingMs } = await governStatement(deps, input);
   let stream: RowStream;
   try {
-    // The driver's timeout is the connection's own setting, else SEXTANT_QUERY_TIMEOUT_MS.
-    stream = await driver.stream(executedSql);
+    // The timeout is the connection's own setting, else SEXTANT_QUERY_TIMEOUT_MS, less what was spent opening.
+    stream = await driver.stream(executedSql, { timeoutMs: remainingMs(), ...(input.signal ? { signal: input.signal } : {}) });
   } catch (err) {
     await failed(driver, log, err);
     throw err;
@@ -151,6 +173,8 @@ export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Pro
       code = err instanceof AppError ? err.code : 'INTERNAL_ERROR';
       throw err;
     } finally {
+      // A reader that stopped because its client went away did not get the result: not an `ok`.
+      if (status === 'ok' && input.signal?.aborted) [status, code] = ['failed', 'QUERY_CANCELLED'];
       await driver.close();
       queryId = log(status, rows, code);
     }

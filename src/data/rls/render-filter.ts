@@ -1,13 +1,20 @@
 // Row filters for one user: which filters apply, and their placeholders turned into quoted literals.
+import { mysqlStringLiteral } from '../guard/mysql/mysql-text.ts';
+import { pgStringLiteral } from '../guard/pg/pg-text.ts';
 import type { SqlDialect, TableDoc } from '../types.ts';
 import type { RlsUser } from './user-attributes.ts';
 
 const PLACEHOLDER = /\{\{\s*user\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
-/** A string as a SQL literal; MySQL also treats backslashes as escapes. */
+/**
+ * A string as a SQL literal that every server setting reads the same: MySQL's backslashes doubled
+ * (with NO_BACKSLASH_ESCAPES they stay doubled, never closing the string), PostgreSQL's written as an
+ * E'' string when there are any (so standard_conforming_strings off cannot turn `\'` into a quote).
+ */
 export function sqlLiteral(dialect: SqlDialect, value: string): string {
-  let v = value.replace(/\0/g, '');
-  if (dialect === 'mysql') v = v.replace(/\\/g, '\\\\');
+  const v = value.replace(/\0/g, '');
+  if (dialect === 'postgresql') return pgStringLiteral(v);
+  if (dialect === 'mysql') return mysqlStringLiteral(v);
   return `'${v.replace(/'/g, "''")}'`;
 }
 

@@ -9,6 +9,7 @@ import type { Context, Next } from 'koa';
 import { Forbidden } from '../../errors.ts';
 import type { Principal } from '../../auth/index.ts';
 import type { Logger } from '../../log.ts';
+import { clientSignal } from '../client-signal.ts';
 import { writeError } from '../error-handler.ts';
 import type { Services } from '../services.ts';
 import { mcpCaller, mcpChallenge, type McpCaller } from './mcp-auth.ts';
@@ -24,6 +25,8 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 interface Caller {
   principal: Principal;
   log: Logger;
+  /** The HTTP exchange closed early (the client went away). */
+  closed: AbortSignal;
 }
 
 type Serve = (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
@@ -40,7 +43,7 @@ async function createServe(s: Services, callers: WeakMap<AuthInfo, Caller>): Pro
       const caller = authInfo && callers.get(authInfo);
       // The middleware below always sets authInfo; a request without it never reaches the SDK.
       if (!caller) throw new Error('MCP request without a resolved caller');
-      return createMcpServer({ principal: caller.principal, version: s.config.version, ports: s.mcp, log: caller.log });
+      return createMcpServer({ principal: caller.principal, version: s.config.version, ports: s.mcp, log: caller.log, closed: caller.closed });
     },
     { legacy: 'stateless', onerror: (err) => s.log.warn({ err }, 'mcp request refused or failed') },
   );
@@ -85,7 +88,7 @@ export function mountMcp(app: Koa, s: Services): void {
     const log = (ctx.state.log ?? s.log).child({ user_id: principal.userId, org_id: principal.orgId, credential: principal.credential, client_id: caller.clientId });
     const auth: AuthInfo = { token: caller.token, clientId: caller.clientId, scopes: principal.scopes, resource: new URL(`${s.config.baseUrl}${MCP_PATH}`) };
     if (caller.expiresAt !== undefined) auth.expiresAt = Math.floor(caller.expiresAt / 1000);
-    callers.set(auth, { principal, log });
+    callers.set(auth, { principal, log, closed: clientSignal(ctx) });
     (ctx.req as typeof ctx.req & { auth?: AuthInfo }).auth = auth;
     // From here the SDK writes the response (JSON or a request-scoped SSE stream) to ctx.res itself.
     const handle = await (serve ??= createServe(s, callers));

@@ -10,7 +10,8 @@ const PERMISSIONS: Record<string, string> = {
   openid: 'Learn your Sextant user id.',
 };
 
-const STYLE = 'body{font:16px system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}';
+/** The web client's stylesheet, shared by every page the server renders. */
+const HEAD = '<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark"><link rel="stylesheet" href="/theme.css">';
 
 export interface ConsentView {
   uid: string;
@@ -25,17 +26,17 @@ export interface ConsentView {
 export function consentPage(v: ConsentView): string {
   const items = v.scopes.map((sc) => `<li>${escapeHtml(PERMISSIONS[sc] ?? sc)}</li>`).join('');
   const form = (action: string, label: string) =>
-    `<form method="post" action="/interaction/${encodeURIComponent(v.uid)}/${action}" style="display:inline"><input type="hidden" name="csrf" value="${escapeHtml(v.csrf)}"><button type="submit">${label}</button></form>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Connect ${escapeHtml(v.clientName)} to Sextant</title><style>${STYLE}</style></head><body>
+    `<form method="post" action="/interaction/${encodeURIComponent(v.uid)}/${action}"><input type="hidden" name="csrf" value="${escapeHtml(v.csrf)}"><button type="submit"${action === 'confirm' ? ' class="primary"' : ''}>${label}</button></form>`;
+  return `<!doctype html><html lang="en"><head>${HEAD}<title>Connect ${escapeHtml(v.clientName)} to Sextant</title></head><body><main class="card-page wide"><div class="card">
 <h1>Connect <strong>${escapeHtml(v.clientName)}</strong>?</h1>
 <p>${escapeHtml(v.clientName)} will return you to <strong>${escapeHtml(v.redirectHost)}</strong> and act as <strong>${escapeHtml(v.principal.email)}</strong> in organization <strong>${escapeHtml(v.principal.orgId)}</strong>.</p>
 <p>It asks to:</p><ul>${items}</ul>
 <p>You can disconnect it at any time in your settings.</p>
-${form('confirm', 'Allow')}${form('abort', 'Deny')}
-</body></html>`;
+<div class="actions">${form('confirm', 'Allow')}${form('abort', 'Deny')}</div>
+</div></main></body></html>`;
 }
 
 /** A plain error page (the message is one the interface fixes or a safe domain message). */
 export function errorPage(message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(message)}</title><style>${STYLE}</style></head><body><h1>${escapeHtml(message)}</h1><p>Start the connection again from your AI assistant.</p></body></html>`;
+  return `<!doctype html><html lang="en"><head>${HEAD}<title>${escapeHtml(message)}</title></head><body><main class="card-page"><div class="card"><h1>${escapeHtml(message)}</h1><p>Start the connection again from your AI assistant.</p></div></main></body></html>`;
 }

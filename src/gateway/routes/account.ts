@@ -105,6 +105,12 @@ export function accountRoutes(s: Services) {
       tags: ['auth'],
       auth: 'none',
       query: z.object({ email: z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'Invalid email address') }),
+      response: z.object({
+        org_id: z.string().nullable(),
+        org_name: z.string().nullable(),
+        methods: z.array(z.string()).describe("'password', 'magic_link' and 'sso:<type>' per enabled provider"),
+        sso: z.array(z.object({ type: z.string(), login_url: z.string() })),
+      }),
       handler: ({ query }) => orgFromEmail(db, s.config.baseUrl, query.email),
     }),
     route({
@@ -115,7 +121,7 @@ export function accountRoutes(s: Services) {
       tags: ['auth'],
       auth: 'user',
       body: z.object({ user_id: z.string().min(1).max(100).optional() }),
-      handler: ({ principal, body }) => embeddedUserLogin(jwtDeps, principal!, body.user_id),
+      handler: ({ principal, body }) => embeddedUserLogin({ ...jwtDeps, ttlSeconds: s.config.embeddedTokenTtlSeconds }, principal!, body.user_id),
     }),
   ];
 }

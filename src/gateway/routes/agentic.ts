@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { rerunQueries, type AgentEvent, type RunRow, type StartRunInput } from '../../agent/index.ts';
 import type { Principal } from '../../auth/index.ts';
 import { ValidationFailed } from '../../errors.ts';
+import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import { lastEventId, streamRun } from '../sse.ts';
@@ -97,10 +98,11 @@ export function agenticRoutes(s: Services) {
     route({
       method: 'POST', path: '/api/rerun_agentic_query', operationId: 'rerun_agentic_query', tags: ['agent'], auth: 'user', body: RerunBody,
       summary: 'Runs the queries of an agent answer again on fresh data, with the caller\'s permissions',
-      handler: async ({ body, principal }) => {
+      handler: async ({ body, principal, ctx }) => {
         const run = runOfAnswer(s, principal!, body.chat_id, body.message_uuid);
         const events = s.agent.events(run).map((e) => e.event);
-        const tables = await rerunQueries({ queries: s.agentPorts.queries, rowLimit: s.config.agent.rowLimit }, principal!, run, events, body.df_key);
+        const deps = { queries: s.agentPorts.queries, rowLimit: s.config.agent.rowLimit, signal: clientSignal(ctx) };
+        const tables = await rerunQueries(deps, principal!, run, events, body.df_key);
         return { chat_id: body.chat_id, answer_uuid: run.answer_uuid, tables };
       },
     }),

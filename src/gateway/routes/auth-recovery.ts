@@ -1,6 +1,6 @@
 // Magic links and self-service MFA recovery: public endpoints that answer without revealing accounts.
 import { z } from 'zod';
-import { consumeMagicLink, requestMagicLink } from '../../auth/magic-link.ts';
+import { consumeMagicLink } from '../../auth/magic-link.ts';
 import { consumeMfaRecovery, mfaRecoveryInfo, requestMfaRecovery } from '../../auth/mfa/self-recovery.ts';
 import { accountDeps, clientInfo } from '../account-deps.ts';
 import { route } from '../route.ts';
@@ -17,14 +17,14 @@ export function authRecoveryRoutes(s: Services) {
       method: 'POST',
       path: '/api/auth/magic_link/request',
       operationId: 'magic_link_request',
-      summary: 'Mails a single-use sign-in link and code (same answer whether the account exists)',
+      summary: 'Mails a single-use sign-in link and code (same answer and time whether the account exists; 429 past the hourly mail limits)',
       tags: ['auth'],
       auth: 'none',
       status: 202,
       body: z.object({ email: Email }),
       response: z.object({ status: z.string() }),
-      handler: ({ body }) => {
-        requestMagicLink(deps, body.email);
+      handler: ({ body, ctx }) => {
+        s.accountMail.request('magic_link', body.email, clientInfo(ctx));
         return { status: 'sent_if_account_exists' };
       },
     }),

@@ -5,8 +5,8 @@ import { getUser } from '../../auth/directory.ts';
 import { fieldRequired } from '../../auth/errors.ts';
 import { mfaSignIn, passwordSignIn, type SignInResult } from '../../auth/sign-in.ts';
 import { endSession, SESSION_TTL_SECONDS, type StartedSession } from '../../auth/sessions.ts';
-import { registerAccount, resendVerification, verifyEmail } from '../../auth/register.ts';
-import { confirmPasswordReset, requestPasswordReset } from '../../auth/reset-password.ts';
+import { registerAccount, verifyEmail } from '../../auth/register.ts';
+import { confirmPasswordReset } from '../../auth/reset-password.ts';
 import { accountDeps, clientInfo } from '../account-deps.ts';
 import { clearSessionCookie, setSessionCookie } from '../cookies.ts';
 import { route } from '../route.ts';
@@ -14,6 +14,22 @@ import type { Services } from '../services.ts';
 
 const Email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'Invalid email address');
 const Status = z.object({ status: z.string() });
+
+const MeResponse = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  slack_title: z.string().describe('The profile field labelled Background'),
+  org_id: z.string(),
+  base_org_id: z.string(),
+  role: z.enum(['user', 'modeler', 'admin']),
+  permissions: z.array(z.string()),
+  credential: z.string(),
+  email_verified: z.boolean(),
+  mfa_enabled: z.boolean(),
+  has_password: z.boolean(),
+  default_workspace_id: z.string().nullable(),
+});
 
 export const TokenResponse = z.object({
   access_token: z.string().optional(),
@@ -91,6 +107,7 @@ export function authRoutes(s: Services) {
       summary: 'The current user in the current organization',
       tags: ['auth'],
       auth: 'user',
+      response: MeResponse,
       handler: ({ principal }) => {
         const p = principal!;
         const user = getUser(s.store.db, p.userId)!;
@@ -121,8 +138,8 @@ export function authRoutes(s: Services) {
       status: 202,
       body: z.object({ email: Email, password: z.string().min(1).max(1024), name: z.string().trim().max(200).optional() }),
       response: Status,
-      handler: async ({ body }) => {
-        await registerAccount(deps, body);
+      handler: async ({ body, ctx }) => {
+        await registerAccount(deps, body, clientInfo(ctx));
         return { status: 'verification_sent' };
       },
     }),
@@ -130,14 +147,14 @@ export function authRoutes(s: Services) {
       method: 'POST',
       path: '/api/auth/resend_verification_mail',
       operationId: 'resend_verification_mail',
-      summary: 'Sends the verification mail again (same answer for every address)',
+      summary: 'Sends the verification mail again (same answer and time for every address; 429 past the hourly mail limits)',
       tags: ['auth'],
       auth: 'none',
       status: 202,
       body: z.object({ email: Email }),
       response: Status,
-      handler: ({ body }) => {
-        resendVerification(deps, body.email);
+      handler: ({ body, ctx }) => {
+        s.accountMail.request('verify_email', body.email, clientInfo(ctx));
         return { status: 'verification_sent' };
       },
     }),
@@ -164,12 +181,12 @@ export function authRoutes(s: Services) {
       auth: 'none',
       body: z.union([z.object({ token: z.string().min(1).max(512), new_password: z.string().min(1).max(1024) }), z.object({ email: Email })]),
       response: Status,
-      handler: async ({ body }) => {
+      handler: async ({ body, ctx }) => {
         if ('token' in body) {
           await confirmPasswordReset(deps, { token: body.token, newPassword: body.new_password });
           return { status: 'password_changed' };
         }
-        requestPasswordReset(deps, body.email);
+        s.accountMail.request('reset_password', body.email, clientInfo(ctx));
         return { status: 'reset_mail_sent' };
       },
     }),

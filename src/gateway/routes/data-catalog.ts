@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Forbidden } from '../../errors.ts';
 import { getCatalog } from '../../data/catalog/get-catalog.ts';
 import { syncConnection } from '../../data/sync/sync-connection.ts';
+import { schemas } from '../../knowledge/index.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 
@@ -13,14 +14,26 @@ export function dataCatalogRoutes(s: Services) {
       method: 'GET',
       path: '/api/cli/catalog',
       operationId: 'cli_catalog',
-      summary: 'Organization data catalog: capabilities, connections, top 50 tables by usage (no model calls)',
+      summary: 'Organization data catalog: capabilities, connections, top 50 tables by usage with their columns and governed metrics (no model calls)',
       tags: ['cli'],
       auth: 'user',
       response: z.object({
         org_id: z.string(),
         capabilities: z.object({ sql: z.boolean(), connection_types: z.array(z.string()), row_limit: z.number(), row_level_security: z.boolean(), environments: z.boolean() }),
         connections: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), dialect: z.string(), documented_tables: z.number() })),
-        top_tables: z.array(z.object({ connection_id: z.string(), table: z.string(), query_count: z.number(), description: z.string().optional() })),
+        top_tables: z
+          .array(
+            z.object({
+              connection_id: z.string(),
+              table: z.string().describe('schema.table'),
+              query_count: z.number().describe('Successful queries that read it'),
+              description: z.string().optional(),
+              columns: z.array(z.object({ name: z.string(), type: z.string().optional(), description: z.string().optional() })),
+              metrics: z.array(schemas.Metric),
+              coverage: schemas.DataCoverage.optional(),
+            }),
+          )
+          .describe('Every active documented table, the most used first (at most 50); admins also see undocumented tables their queries read'),
       }),
       handler: ({ principal, environmentId }) => getCatalog(s.data, principal!, environmentId),
     }),
@@ -36,7 +49,15 @@ export function dataCatalogRoutes(s: Services) {
       params: z.object({ connection_type: z.string().min(1).max(40), connection_id: z.string().min(1).max(100) }),
       query: z.object({ user_id: z.string().optional() }),
       body: z.object({ schemas: z.array(z.string().min(1).max(255)).max(100).optional() }).optional(),
-      response: z.object({ connection_id: z.string(), schemas: z.array(z.string()), tables: z.number(), columns: z.number() }),
+      response: z.object({
+        connection_id: z.string(),
+        schemas: z.array(z.string()),
+        tables: z.number(),
+        columns: z.number(),
+        flagged_views: z
+          .array(z.object({ view: z.string(), reads: z.string() }))
+          .describe('Views (and partitions) that read a table with row filters and have none of their own: refused to users whose filter applies until an admin adds one'),
+      }),
       handler: async ({ principal, environmentId, params, body }) => {
         if (!environmentId && principal!.role !== 'admin') throw new Forbidden('Syncing into production needs the admin role; use an environment');
         return syncConnection(s.data, principal!, environmentId, {

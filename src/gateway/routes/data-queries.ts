@@ -5,6 +5,7 @@ import { hasRole, type Principal } from '../../auth/index.ts';
 import { Forbidden, NotFound, ValidationFailed } from '../../errors.ts';
 import { listConnections } from '../../data/connections/index.ts';
 import { executeQuery, getLoggedQuery, toCsv, type QueryResult } from '../../data/query/index.ts';
+import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 
@@ -57,7 +58,7 @@ export function dataQueryRoutes(s: Services) {
         })
         .refine((b) => b.sql !== undefined || b.query !== undefined, { message: 'Field required', path: ['sql'] }),
       response: z.object({ csv_content: z.string(), summary: z.string(), row_count: z.number(), column_count: z.number(), execution_time_ms: z.number() }),
-      handler: async ({ principal, environmentId, body }) => {
+      handler: async ({ principal, environmentId, body, ctx }) => {
         const p = principal!;
         // Interface part 5: context-agent SQL for admins; modelers only on governed sources (checked in the pipeline).
         if (!hasRole(p, 'modeler')) throw new Forbidden('Context-agent queries need the admin or modeler role');
@@ -68,6 +69,7 @@ export function dataQueryRoutes(s: Services) {
           sql: (body.sql ?? body.query)!,
           rowLimit: body.row_limit ?? s.config.data.queryRowLimit,
           source: 'context_agent',
+          signal: clientSignal(ctx),
         });
         const summary = `${r.rowCount} row${r.rowCount === 1 ? '' : 's'} x ${r.columns.length} column${r.columns.length === 1 ? '' : 's'}${
           r.truncated ? ` (truncated at the row limit of ${body.row_limit ?? s.config.data.queryRowLimit}; add filters or aggregate for the rest)` : ''
@@ -94,7 +96,7 @@ export function dataQueryRoutes(s: Services) {
         row_limit: z.number().int().min(1).max(MAX_ROWS).optional(),
       }),
       response: QueryResponse,
-      handler: async ({ principal, environmentId, body }) =>
+      handler: async ({ principal, environmentId, body, ctx }) =>
         toJson(
           await executeQuery(s.data, {
             principal: principal!,
@@ -103,6 +105,7 @@ export function dataQueryRoutes(s: Services) {
             sql: body.sql,
             ...(body.row_limit ? { rowLimit: body.row_limit } : {}),
             source: 'execute_query',
+            signal: clientSignal(ctx),
           }),
         ),
     }),
@@ -115,7 +118,7 @@ export function dataQueryRoutes(s: Services) {
       auth: 'user',
       body: z.object({ query_id: z.string().min(1).max(100), row_limit: z.number().int().min(1).max(MAX_ROWS).optional() }),
       response: QueryResponse,
-      handler: async ({ principal, environmentId, body }) => {
+      handler: async ({ principal, environmentId, body, ctx }) => {
         const p = principal!;
         const logged = getLoggedQuery(s.store.db, p.orgId, body.query_id);
         if (!logged || (logged.user_id !== p.userId && p.role !== 'admin')) throw new NotFound('Query not found', 'QUERY_NOT_FOUND');
@@ -127,6 +130,7 @@ export function dataQueryRoutes(s: Services) {
             sql: logged.sql,
             ...(body.row_limit ? { rowLimit: body.row_limit } : {}),
             source: 'rerun_query',
+            signal: clientSignal(ctx),
           }),
         );
       },

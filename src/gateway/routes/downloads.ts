@@ -6,7 +6,8 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Principal } from '../../auth/index.ts';
 import type { AnswerLocator } from '../../chats/index.ts';
-import { CONTENT_TYPES, prepareDownload, type DownloadFormat } from '../../downloads/index.ts';
+import { CONTENT_TYPES, prepareDownload, readAnswerRows, type DownloadFormat } from '../../downloads/index.ts';
+import { clientSignal } from '../client-signal.ts';
 import type { Services } from '../services.ts';
 import { route } from '../route.ts';
 import { ChatId, MessageUuid } from './chats.ts';
@@ -23,25 +24,25 @@ const Position = z
 
 const common = { tags: ['downloads'], auth: 'user' as const, queryCredential: 'token' as const };
 
-/** The four download routes. */
+/** The four download routes, and the rows of an answer table a page at a time. */
 export function downloadRoutes(s: Services) {
   const deps = { chats: { db: s.store.db, clock: s.clock }, data: s.data };
 
   /** Starts the governed query, then streams the file; a client that goes away stops the query. */
   async function send(ctx: Context, principal: Principal, environmentId: string | undefined, format: DownloadFormat, q: { chat_id: string; org_id?: string | undefined }, at: AnswerLocator) {
-    const download = await prepareDownload(deps, { principal, environmentId, chatId: q.chat_id, orgId: q.org_id, at, format });
+    // Koa pipes `body` into the response: a closed connection destroys `body`, which fails the writer,
+    // and aborts the signal, which stops the query in the warehouse (also while it prepares).
+    const signal = clientSignal(ctx);
+    const download = await prepareDownload(deps, { principal, environmentId, chatId: q.chat_id, orgId: q.org_id, at, format, signal });
     const body = new PassThrough();
-    const abort = new AbortController();
     ctx.status = 200;
     ctx.type = download.contentType;
     ctx.set('Content-Disposition', `attachment; filename="${download.filename}"`);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
-    // Koa pipes `body` into the response: a closed connection destroys `body`, which fails the writer.
-    ctx.res.once('close', () => abort.abort());
-    download.writeTo(body, abort.signal).catch((err: unknown) => {
+    download.writeTo(body, signal).catch((err: unknown) => {
       // Headers are sent: the only honest signal left is a cut connection (no terminating chunk).
-      if (!abort.signal.aborted) ctx.state.log?.warn({ err, chat_id: q.chat_id }, 'download failed after the response started');
+      if (!signal.aborted) ctx.state.log?.warn({ err, chat_id: q.chat_id }, 'download failed after the response started');
       body.destroy(err instanceof Error ? err : new Error(String(err)));
     });
   }
@@ -90,6 +91,23 @@ export function downloadRoutes(s: Services) {
       query: z.object({ chat_id: ChatId, df_key: DfKey, org_id: OrgId, token: Token }),
       produces: CONTENT_TYPES.xlsx,
       handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal!, environmentId, 'xlsx', query, { dfKey: query.df_key }),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/agentic/table_rows',
+      operationId: 'agentic_table_rows',
+      summary: "A window of an agentic answer table's rows (by df_key), re-run under the caller's permissions; for paged tables",
+      tags: ['downloads'],
+      auth: 'user',
+      query: z.object({
+        chat_id: ChatId,
+        df_key: DfKey,
+        offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+        limit: z.coerce.number().int().min(1).max(10_000).default(100),
+      }),
+      response: z.object({ columns: z.array(z.string()), rows: z.array(z.array(z.unknown())), offset: z.number().int(), has_more: z.boolean() }),
+      handler: ({ query, principal, environmentId }) =>
+        readAnswerRows(deps, { principal: principal!, environmentId, chatId: query.chat_id, dfKey: query.df_key, offset: query.offset, limit: query.limit }),
     }),
   ];
 }

@@ -15,7 +15,6 @@ import { environmentRoutes } from './environments.ts';
 import { evaluationRoutes } from './evaluations.ts';
 import { healthRoutes } from './health.ts';
 import { knowledgeRoutes } from './knowledge.ts';
-import { loginPageRoutes } from './login-page.ts';
 import { mcpOAuthRoutes } from './mcp-oauth.ts';
 import { rowSecurityRoutes } from './row-security.ts';
 import { ssoRoutes } from './sso.ts';
@@ -36,7 +35,6 @@ const tables: ((s: Services) => RouteDef[])[] = [
   accountRoutes,
   workspaceRoutes,
   ssoRoutes,
-  loginPageRoutes,
   tokenRoutes,
   cliLoginRoutes,
   cliAuthorizeRoutes,

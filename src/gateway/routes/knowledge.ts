@@ -10,9 +10,11 @@ import {
   itemHistory,
   KINDS,
   listItems,
+  MAX_ID_LENGTH,
   modelHistory,
   revertItem,
   revertModel,
+  schemas,
   setMirror,
   updateItem,
 } from '../../knowledge/index.ts';
@@ -22,15 +24,29 @@ import type { Services } from '../services.ts';
 const Kind = z.enum(KINDS).describe('Kind of knowledge: tables, notes, relationships, reports, skills or evaluations');
 const ItemParams = z.object({
   kind: Kind,
-  id: z.string().min(1).max(300).describe('Item id; for tables `<connection>/<schema>.<table>` (URL-encode the slash)'),
+  id: z.string().min(1).max(MAX_ID_LENGTH).describe('Item id; for tables `<connection>/<schema>.<table>` (URL-encode the slash)'),
 });
 const ItemBody = z.record(z.string(), z.unknown()).describe("The item's fields, as in its YAML file");
 const CommitBody = z.object({ commit: z.string().regex(/^[0-9a-f]{40}$/, 'a 40-character commit id') });
 const Limit = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 const Commit = z.object({ commit: z.string(), message: z.string(), author: z.object({ name: z.string(), email: z.string() }), date: z.string(), parents: z.array(z.string()) });
-const Item = z.object({ kind: Kind, id: z.string(), path: z.string(), data: z.record(z.string(), z.unknown()).nullable(), yaml: z.string(), error: z.string().optional() });
+const Item = z.object({
+  kind: Kind,
+  id: z.string(),
+  path: z.string(),
+  data: z.union([schemas.TableFile, z.record(z.string(), z.unknown())]).nullable().describe('The parsed file; table documentation as TableDocumentation'),
+  yaml: z.string(),
+  version: z.string().describe("The item's version (its file's blob id), also its ETag; send it in If-Match to save only over it"),
+  error: z.string().optional(),
+});
+const ItemAt = Item.extend({ commit: z.string() });
+const versionOf = (item: { version: string }) => item.version;
 const MirrorBody = z.object({
-  url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'http(s) URL of the remote repository'),
+  url: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//.test(u), 'http(s) URL of the remote repository')
+    .refine((u) => !/^https?:\/\/[^/?#]*@/.test(u), 'Put credentials in username and token, not in the URL (they would be stored and shown in plain text)'),
   username: z.string().max(200).optional(),
   token: z.string().max(2000).optional().describe('Password or token; omit to keep the stored one, empty to clear it'),
   main_branch: z.string().regex(/^[\w./-]{1,100}$/).optional(),
@@ -61,20 +77,23 @@ export function knowledgeRoutes(s: Services) {
     }),
     route({
       method: 'POST', path: '/api/knowledge/{kind}', operationId: 'create_knowledge_item', summary: 'Create an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler', status: 201,
-      params: z.object({ kind: Kind }), query: z.object({ id: z.string().min(1).max(300).optional().describe('File id for notes and reports (default: from the title)') }), body: ItemBody,
+      params: z.object({ kind: Kind }), query: z.object({ id: z.string().min(1).max(MAX_ID_LENGTH).optional().describe('File id for notes and reports (default: from the title)') }), body: ItemBody,
+      response: ItemAt, etag: versionOf,
       handler: ({ principal, environmentId, params, query, body }) => createItem(k, principal!, environmentId, params.kind, body, query.id),
     }),
     route({
-      method: 'GET', path: '/api/knowledge/{kind}/{id}', operationId: 'get_knowledge_item', summary: 'One item', tags: ['knowledge'], auth: 'user', params: ItemParams,
+      method: 'GET', path: '/api/knowledge/{kind}/{id}', operationId: 'get_knowledge_item', summary: 'One item (its version in ETag)', tags: ['knowledge'], auth: 'user', params: ItemParams,
+      response: ItemAt, etag: versionOf,
       handler: ({ principal, environmentId, params }) => getItem(k, principal!, environmentId, params.kind, params.id),
     }),
     route({
       method: 'PUT', path: '/api/knowledge/{kind}/{id}', operationId: 'update_knowledge_item', summary: 'Replace an item, keeping comments and key order in its file', tags: ['knowledge'], auth: 'user', role: 'modeler',
-      params: ItemParams, body: ItemBody, handler: ({ principal, environmentId, params, body }) => updateItem(k, principal!, environmentId, params.kind, params.id, body),
+      params: ItemParams, body: ItemBody, response: ItemAt, etag: versionOf, conditional: true,
+      handler: ({ principal, environmentId, params, body, ifMatch }) => updateItem(k, principal!, environmentId, params.kind, params.id, body, ifMatch),
     }),
     route({
       method: 'DELETE', path: '/api/knowledge/{kind}/{id}', operationId: 'delete_knowledge_item', summary: 'Delete an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
-      params: ItemParams, handler: ({ principal, environmentId, params }) => deleteItem(k, principal!, environmentId, params.kind, params.id),
+      params: ItemParams, conditional: true, handler: ({ principal, environmentId, params, ifMatch }) => deleteItem(k, principal!, environmentId, params.kind, params.id, ifMatch),
     }),
     route({
       method: 'GET', path: '/api/knowledge/{kind}/{id}/history', operationId: 'knowledge_item_history', summary: 'Commits that changed an item', tags: ['knowledge'], auth: 'user',

@@ -10,7 +10,6 @@ import { setSessionCookie } from '../cookies.ts';
 import { loginUrl } from '../signed-in.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
-import { setMfaPendingCookie } from './login-page.ts';
 
 /** Binds the login to the browser that started it (login CSRF). */
 const SSO_STATE_COOKIE = 'sextant_sso_state';
@@ -23,10 +22,10 @@ export function redirectAfterFirstFactor(s: Services, ctx: Context, result: Sign
     setSessionCookie(ctx, result.session.token, result.session.expiresAt - s.clock.now(), secure);
     ctx.redirect(safeNextPath(next));
   } else if (result.kind === 'mfa_required') {
-    setMfaPendingCookie(ctx, result.mfaToken, result.expiresIn, secure);
-    ctx.redirect(loginUrl(next));
+    // The fragment never reaches a server; the web client's sign-in page asks for the code with it
+    // and drops it from the address at once.
+    ctx.redirect(`${loginUrl(next)}#mfa_token=${encodeURIComponent(result.mfaToken)}`);
   } else {
-    // The fragment never reaches a server; the web client enrolls with this token.
     ctx.redirect(`${loginUrl(next)}#enrollment_token=${encodeURIComponent(result.enrollmentToken)}`);
   }
 }

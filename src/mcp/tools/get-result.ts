@@ -15,7 +15,8 @@ const Output = {
   status: z.enum(['completed', 'processing', 'failed', 'not_found']),
   chat_id: z.string(),
   answer: z.string().optional(),
-  tables: z.array(z.object({ name: z.string(), row_count: z.number(), csv: z.string() })).optional(),
+  tables: z.array(z.object({ name: z.string(), row_count: z.number(), csv: z.string(), sql: z.string().optional().describe('The query that produced the table') })).optional(),
+  queries: z.array(z.object({ connection_id: z.string(), sql: z.string(), ok: z.boolean() })).optional().describe('Every query the answer ran, in order'),
   charts: z.array(z.object({ title: z.string(), spec: z.unknown().optional() })).optional(),
   suggested_wait_seconds: z.number().optional(),
   message: z.string().optional(),
@@ -28,7 +29,7 @@ export function registerGetResultTool(server: McpServer, c: McpContext): void {
     {
       title: 'Get the answer of a question',
       description:
-        "Returns the answer of a question started with ask_question: the text answer, its result tables as CSV and its charts. If status is 'processing', call wait with suggested_wait_seconds and ask again; 'not_found' means the chat_id is wrong or belongs to someone else.",
+        "Returns the answer of a question started with ask_question: the text answer, its result tables as CSV with the SQL of each query (quote it when you report a number), and its charts. If status is 'processing', call wait with suggested_wait_seconds and ask again; 'not_found' means the chat_id is wrong or belongs to someone else.",
       inputSchema: { chat_id: z.string().min(1).max(200).describe('The chat_id returned by ask_question.') },
       outputSchema: Output,
       annotations: { readOnlyHint: true },
@@ -52,7 +53,8 @@ export function render(r: ChatResult): CallToolResult {
     case 'failed':
       return structured({ status: 'failed', chat_id: r.chatId, message: r.error });
     case 'completed': {
-      const tables = r.tables.map((t) => ({ name: t.name, row_count: t.rows.length, csv: toCsv(t.columns, t.rows) }));
+      const tables = r.tables.map((t) => ({ name: t.name, row_count: t.rows.length, csv: toCsv(t.columns, t.rows), ...(t.sql ? { sql: t.sql } : {}) }));
+      const queries = (r.queries ?? []).map((q) => ({ connection_id: q.connectionId, sql: q.sql, ok: q.ok }));
       const blocks: CallToolResult['content'] = [
         ...tables.map((t, i): Block => ({
           type: 'resource',
@@ -63,7 +65,7 @@ export function render(r: ChatResult): CallToolResult {
         ),
       ];
       const charts = r.charts.map((ch) => (ch.spec === undefined ? { title: ch.title } : { title: ch.title, spec: ch.spec }));
-      return structured({ status: 'completed', chat_id: r.chatId, answer: r.answer, tables, charts }, blocks);
+      return structured({ status: 'completed', chat_id: r.chatId, answer: r.answer, tables, charts, queries }, blocks);
     }
   }
 }

@@ -29,10 +29,11 @@ export function registerRunQueryTool(server: McpServer, c: McpContext): void {
       outputSchema: { columns: z.array(z.string()), row_count: z.number(), truncated: z.boolean(), execution_time_ms: z.number(), csv: z.string() },
       annotations: { readOnlyHint: true },
     },
-    ({ connection_id, sql, row_limit }) =>
+    ({ connection_id, sql, row_limit }, ctx) =>
       safely(c.log, 'run_query', async () => {
         if (!mayRunSql(c.principal)) return toolError('Your role does not allow SQL queries; use ask_question instead.');
-        const input = { connectionId: connection_id, sql, rowLimit: row_limit, governedOnly: c.principal.role !== 'admin' };
+        const signal = c.closed ? AbortSignal.any([ctx.mcpReq.signal, c.closed]) : ctx.mcpReq.signal;
+        const input = { connectionId: connection_id, sql, rowLimit: row_limit, governedOnly: c.principal.role !== 'admin', signal };
         const r = await c.ports.runQuery(c.principal, input);
         return structured({ columns: r.columns, row_count: r.rowCount, truncated: r.truncated, execution_time_ms: r.executionMs, csv: toCsv(r.columns, r.rows) });
       }),

@@ -9,6 +9,8 @@ export interface Caller {
   bearer?: string;
 }
 
+const BROWSER_CSRF = 'test-csrf-token-0123456789';
+
 /** Calls a REST route with a credential and an optional JSON body; returns status and parsed body. */
 export async function call(
   t0: TestApp,
@@ -19,7 +21,11 @@ export async function call(
 ): Promise<{ status: number; body: Record<string, unknown> & { detail?: unknown; code?: string } }> {
   const headers: Record<string, string> = {};
   if (who.key) headers['API-KEY'] = who.key;
-  if (who.session) headers['cookie'] = `sextant_session=${who.session}`;
+  // A browser session: the cookie, and the CSRF pair the web client sends with it.
+  if (who.session) {
+    headers['cookie'] = `sextant_session=${who.session}; sextant_csrf=${BROWSER_CSRF}`;
+    headers['X-CSRF-Token'] = BROWSER_CSRF;
+  }
   if (who.bearer) headers['authorization'] = `Bearer ${who.bearer}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await t0.fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

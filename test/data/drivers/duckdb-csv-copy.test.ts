@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { openDuckDb } from '../../../src/data/drivers/duckdb-driver.ts';
+import { processEntry } from '../../../src/data/drivers/process/process-entry.ts';
+import { QueryProcess } from '../../../src/data/drivers/process/query-process.ts';
 import { duckdbFixture, tempDir } from '../warehouses.ts';
 
 async function collect(run: (out: PassThrough) => Promise<unknown>): Promise<string> {
@@ -35,13 +37,26 @@ test('csvCopy refuses anything but a SELECT, and the session cannot write outsid
   const driver = await openDuckDb(await duckdbFixture(), { exportDirectory: dir });
   try {
     await t.throwsAsync(driver.csvCopy!(`COPY (SELECT * FROM orders) TO '${outside}'`), { code: 'QUERY_FAILED' });
-    // Even a statement smuggled past the guard would meet the locked-down session.
     const copy = await driver.csvCopy!('SELECT 1 AS x');
-    await t.throwsAsync((driver as unknown as { conn: { run(sql: string): Promise<unknown> } }).conn.run(`COPY (SELECT 1) TO '${outside}'`));
     t.is(await collect((out) => copy.run(out)), 'x\r\n1\r\n');
     t.false(existsSync(outside));
   } finally {
     await driver.close();
+  }
+});
+
+test('even a statement smuggled past the guard meets the locked-down session of the query process', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sextant-export-test-'));
+  const outside = join(tempDir(), 'stolen.csv');
+  const proc = new QueryProcess({ entry: await processEntry(), memoryMb: 512 });
+  try {
+    await proc.call({ op: 'open', engine: 'duckdb', path: (await duckdbFixture()).path, exportDirectory: dir });
+    await t.throwsAsync(proc.call({ op: 'run', sql: `COPY (SELECT 1) TO '${outside}'` }), { code: 'QUERY_FAILED' });
+    t.false(existsSync(outside));
+    t.is((await proc.call({ op: 'run', sql: `COPY (SELECT 1) TO '${join(dir, 'inside.csv')}'` })).rowsChanged, 1);
+  } finally {
+    proc.kill();
+    await proc.exited;
   }
 });
 

@@ -91,3 +91,20 @@ test('PostgreSQL: unquoted mixed-case names of unprotected tables still resolve 
     await f.drop();
   }
 });
+
+test('DuckDB: USING SAMPLE and TABLESAMPLE under a row filter sample the filtered rows instead of failing', async (t) => {
+  const driver = await DRIVERS.duckdb.open(await duckdbFixture(), {});
+  try {
+    const docs: TableDoc[] = [{ connection: 'wh', schema: 'main', name: 'orders', row_filters: [{ filter: "country = 'France'" }] }];
+    const user = { id: 'u', email: 'u@x.io', role: 'user' as const, attributes: {}, groups: [] };
+    for (const sql of ['SELECT country FROM orders USING SAMPLE 100%', 'SELECT o.country FROM orders o TABLESAMPLE 100%', 'SELECT country FROM orders USING SAMPLE 100 PERCENT (bernoulli, 7)']) {
+      const query = await guardSql({ sql, dialect: 'duckdb', tools: { duckdb } });
+      const rewritten = await applyRowFilters({ query, docs, connectionId: 'wh', user, defaultSchema: 'main', tools: { duckdb } });
+      const rows: unknown[][] = [];
+      for await (const b of (await driver.stream(rewritten)).batches) rows.push(...b);
+      t.deepEqual(rows, [['France'], ['France']], sql);
+    }
+  } finally {
+    await driver.close();
+  }
+});

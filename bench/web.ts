@@ -1,0 +1,121 @@
+// The web client's figures (issue 24): the gzip size of the JavaScript the first page loads (goal
+// <= 200 KB; chart code only once a chart appears), and, in Chromium on the demo, the time from
+// sending a question to the first answer text on screen beside the same time for a bare SSE client
+// in the same run (goal: the page adds < 50 ms).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../test/helpers/browser.ts';
+import { buildGateway, freePort, startGateway } from './gateway-process.ts';
+
+const QUESTIONS = ['How many orders are there?', 'Total revenue by channel', 'Number of customers per country', 'What is the average order value?', 'How many orders by status?', 'Top 3 customers by revenue'];
+const ROUNDS = 3;
+const ANALYST = { email: 'analyst@demo.sextant.local', password: 'demo-analyst-password' };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** Gzip size of every script the page loads while `action` runs (by URL, each counted once). */
+async function scriptsLoaded(page: Page, action: () => Promise<void>): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  const pending: Promise<void>[] = [];
+  const onResponse = (res: import('playwright-core').Response) => {
+    if (res.request().resourceType() !== 'script') return;
+    pending.push(res.body().then((b) => void sizes.set(new URL(res.url()).pathname, gzipSync(b, { level: 9 }).length)));
+  };
+  page.on('response', onResponse);
+  await action();
+  await page.waitForLoadState('networkidle');
+  await Promise.all(pending);
+  page.off('response', onResponse);
+  return sizes;
+}
+
+const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+/** Milliseconds from Enter in the composer to the first answer text in the page. */
+async function pageFirstText(page: Page, question: string): Promise<number> {
+  await page.goto('/');
+  const box = page.getByRole('textbox', { name: 'Your question' });
+  await box.fill(question);
+  // The page's own start-up requests (session, suggestions) are done before the clock starts.
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(`window.__firstText = new Promise((resolve) => {
+    let start = 0;
+    document.querySelector('textarea').addEventListener('keydown', (e) => { if (e.key === 'Enter') start = performance.now(); }, { capture: true });
+    const seen = () => { const md = document.querySelector('.answer .markdown'); if (start && md && md.textContent.trim()) { observer.disconnect(); resolve(performance.now() - start); } };
+    const observer = new MutationObserver(seen);
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  }); 0`);
+  await box.press('Enter');
+  const ms = (await page.evaluate('window.__firstText')) as number;
+  await page.getByText(/credits$/).waitFor({ timeout: 60_000 });
+  return ms;
+}
+
+/** The same with a bare client: POST the question, parse SSE, stop at the first text. */
+async function bareFirstText(url: string, token: string, question: string): Promise<number> {
+  const start = performance.now();
+  const res = await fetch(`${url}/api/agentic/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ chat_id: `bench-${Math.random().toString(36).slice(2)}`, message: question }),
+  });
+  let first = NaN;
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (Number.isNaN(first) && value.event === 'text_delta') first = performance.now() - start;
+    if (value.event === 'completed') break;
+  }
+  await reader.cancel();
+  return first;
+}
+
+export async function run(): Promise<void> {
+  buildGateway();
+  const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-web-'));
+  const gateway = await startGateway({ SEXTANT_PORT: String(await freePort()), SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'warn' });
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ baseURL: gateway.url });
+    const page = await context.newPage();
+    const signedOut = await scriptsLoaded(page, async () => void (await page.goto('/login')));
+    const signIn = await context.request.post('/api/auth/token', { data: ANALYST });
+    const token = ((await signIn.json()) as { access_token: string }).access_token;
+    await context.clearCookies();
+    await context.request.post('/api/auth/token', { data: ANALYST });
+    const firstPage = await scriptsLoaded(page, async () => void (await page.goto('/')));
+    const charts = await scriptsLoaded(page, async () => {
+      await page.getByRole('textbox', { name: 'Your question' }).fill('Total revenue by country');
+      await page.getByRole('textbox', { name: 'Your question' }).press('Enter');
+      await page.getByTestId('chart').locator('svg').first().waitFor({ timeout: 60_000 });
+    });
+    const chartCodeOnFirstPage = [...firstPage.keys()].filter((p) => /embed|vega/i.test(p));
+    console.log(`JavaScript, gzip: first page signed in (Ask) ${kb(total(firstPage))} in ${firstPage.size} files (goal <= 200 KB); sign-in page ${kb(total(signedOut))}`);
+    console.log(`  chart code loaded with the first chart: ${kb(total(charts))}; chart code on the first page: ${chartCodeOnFirstPage.length === 0 ? 'none' : chartCodeOnFirstPage.join(', ')}`);
+
+    const inPage: number[] = [];
+    const bare: number[] = [];
+    // Warm-up of both paths (model code, warehouse caches), then alternating measured runs.
+    await pageFirstText(page, QUESTIONS[0]!);
+    await bareFirstText(gateway.url, token, QUESTIONS[0]!);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const q of QUESTIONS) {
+        inPage.push(await pageFirstText(page, q));
+        bare.push(await bareFirstText(gateway.url, token, q));
+      }
+    }
+    const p = median(inPage);
+    const b = median(bare);
+    console.log(`Question to first answer text, median of ${inPage.length}: page ${p.toFixed(1)} ms, bare SSE client ${b.toFixed(1)} ms; the page adds ${(p - b).toFixed(1)} ms (goal < 50 ms)`);
+  } finally {
+    await browser.close();
+    await gateway.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,44 @@
+// What a question asks, in the knowledge's terms but before any table is chosen: the measure, its
+// groups, filters, period and ranking, the tables and columns it names, and the words not understood.
+import type { TableDocument } from '../ports.ts';
+import type { Period } from './periods.ts';
+import type { Mention } from './vocabulary.ts';
+
+export type Aggregate = 'count' | 'sum' | 'avg' | 'min' | 'max';
+export type Bucket = 'day' | 'week' | 'month' | 'quarter' | 'year';
+export type CompareOp = '>' | '<' | '>=' | '<=';
+export type ColumnMention = Extract<Mention, { kind: 'column' }>;
+export type ValueMention = Extract<Mention, { kind: 'value' }>;
+export type MetricMention = Extract<Mention, { kind: 'metric' }>;
+
+export type Measure =
+  /** A governed metric; several when the same words name metrics of several tables. */
+  | { kind: 'metric'; metrics: MetricMention[] }
+  | { kind: 'column'; aggregate: Exclude<Aggregate, 'count'>; columns: ColumnMention[] }
+  | { kind: 'count'; tables: TableDocument[] }
+  /** The first or last date: of a named date column, or of a named table's date. */
+  | { kind: 'extreme'; aggregate: 'min' | 'max'; columns: ColumnMention[]; tables: TableDocument[] };
+
+export type Group = { kind: 'column'; columns: ColumnMention[] } | { kind: 'bucket'; bucket: Bucket } | { kind: 'label'; tables: TableDocument[] };
+
+export interface Intent {
+  measure: Measure | undefined;
+  /** The measure was asked for in words (a metric, "how many", "average"...), not only implied. */
+  explicit: boolean;
+  groups: Group[];
+  /** Value filters, one entry per column: the mentions of its values. */
+  values: ValueMention[][];
+  compares: { columns: ColumnMention[]; op: CompareOp; value: number }[];
+  period: Period | undefined;
+  /** Date columns named in the question ("signed up in 2024"), which the period applies to. */
+  periodColumns: ColumnMention[];
+  ranking: { dir: 'asc' | 'desc'; limit?: number } | undefined;
+  /** Tables the question names: each must take part in the plan. */
+  named: TableDocument[][];
+  /** Columns named without a role: each must take part in the plan (as a value's column...). */
+  loose: ColumnMention[][];
+  /** Words neither understood nor fillers. */
+  unknown: string[];
+  /** Opens like a follow-up ("and ...", "what about ..."). */
+  followUp: boolean;
+}

@@ -1,0 +1,45 @@
+// A query plan: one table read (the subject), joined along documented relationships, one measure,
+// dimensions to group by, filters, ordering and a limit. build-sql.ts turns it into SQL.
+import type { MetricDoc, TableColumnDoc, TableDocument } from '../ports.ts';
+import type { Bucket, CompareOp } from './intent.ts';
+import type { JoinEdge } from './joins.ts';
+import type { Period } from './periods.ts';
+
+export interface ColumnRef {
+  table: TableDocument;
+  column: TableColumnDoc;
+}
+
+export type PlanMeasure =
+  /** A governed metric: its expression, with its filter added to the query's. */
+  | { kind: 'metric'; metric: MetricDoc }
+  /** Rows of the subject; distinct keys when a join repeats them. `metric` when a count metric governs it. */
+  | { kind: 'count'; distinct?: ColumnRef; metric?: MetricDoc }
+  | { kind: 'column'; aggregate: 'sum' | 'avg' | 'min' | 'max'; ref: ColumnRef };
+
+export type Dimension =
+  | { kind: 'column'; ref: ColumnRef }
+  | { kind: 'bucket'; bucket: Bucket; ref: ColumnRef }
+  /** Rows of a table named by its label (`name`), grouped by its key so that equal names stay apart. */
+  | { kind: 'label'; key?: ColumnRef; label: ColumnRef };
+
+export type Filter =
+  | { kind: 'values'; ref: ColumnRef; values: string[] }
+  | { kind: 'compare'; ref: ColumnRef; op: CompareOp; value: number }
+  | { kind: 'period'; ref: ColumnRef; period: Period };
+
+export interface Plan {
+  subject: TableDocument;
+  measure: PlanMeasure;
+  dimensions: Dimension[];
+  filters: Filter[];
+  order: 'asc' | 'desc' | 'time' | undefined;
+  limit: number | undefined;
+  /** Joins in order: each starts from a table already read. */
+  joins: JoinEdge[];
+  /** Every table read, the subject first. */
+  tables: TableDocument[];
+}
+
+/** The metric governing a plan, if any. */
+export const metricOf = (plan: Plan): MetricDoc | undefined => (plan.measure.kind === 'column' ? undefined : plan.measure.metric);

@@ -1,0 +1,58 @@
+// What a question measures: a governed metric, an aggregate of a measure column, the first or last
+// date, or a count of a table; and the words that do not fit it, which make the question refused.
+import type { ColumnMention, Group, Measure, MetricMention } from './intent.ts';
+import type { Keywords, Span } from './read-question.ts';
+import { isMeasure, isTemporal } from './vocabulary.ts';
+
+/** What is measured, and whether words asked for it; words that do not fit it go to `unknown`. */
+export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[]): { measure: Measure | undefined; explicit: boolean } {
+  const ranked = groups.some((g) => g.kind !== 'bucket');
+  const metrics = spans.filter((s) => s.kind === 'metric');
+  if (metrics.length > 0) {
+    metrics.forEach((s) => used.add(s));
+    const names = new Set(metrics.flatMap((s) => s.ms.map((m) => (m.kind === 'metric' ? m.metric.name : ''))));
+    if (names.size > 1) unknown.push(...[...names].slice(1));
+    // A metric is already aggregated: "average revenue" or "highest revenue" would need another grain.
+    if (kw.aggregate && kw.aggregate.aggregate !== 'sum' && kw.aggregate.aggregate !== 'count') unknown.push(kw.aggregate.word);
+    if (kw.rank && !ranked) unknown.push(kw.rank.word);
+    if (kw.extreme) unknown.push(kw.extreme.word);
+    return { measure: { kind: 'metric', metrics: metrics[0]!.ms as MetricMention[] }, explicit: true };
+  }
+  if (kw.extreme) return { measure: readExtreme(spans, kw.extreme.aggregate, used), explicit: true };
+  const measures = spans.filter((s) => s.kind === 'column' && !used.has(s) && s.ms.some((m) => m.kind === 'column' && isMeasure(m.column)));
+  const rankAggregate = kw.rank && !ranked ? rankAsAggregate(kw.rank.word) : undefined;
+  if (kw.rank && !ranked && !rankAggregate) unknown.push(kw.rank.word);
+  const countOfMeasure = kw.aggregate?.aggregate === 'count' && measures.find((s) => s.start === kw.aggregate!.end + 1);
+  // A measure named without an aggregate ("order value by channel") is added up.
+  const aggregate = countOfMeasure ? 'sum' : (kw.aggregate?.aggregate ?? rankAggregate ?? (measures.length > 0 ? 'sum' : undefined));
+  if (aggregate && aggregate !== 'count') {
+    const target = countOfMeasure || measures[0];
+    if (!target) return { measure: undefined, explicit: true };
+    used.add(target);
+    const columns = (target.ms as ColumnMention[]).filter((m) => isMeasure(m.column));
+    return { measure: { kind: 'column', aggregate, columns }, explicit: true };
+  }
+  return { measure: countTarget(text, spans, kw, groups), explicit: aggregate === 'count' };
+}
+
+const rankAsAggregate = (word: string): 'min' | 'max' | undefined => (/^(highest|largest|biggest|greatest)$/.test(word) ? 'max' : /^(lowest|smallest)$/.test(word) ? 'min' : undefined);
+
+function readExtreme(spans: Span[], aggregate: 'min' | 'max', used: Set<Span>): Measure | undefined {
+  const dates = spans.find((s) => s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)));
+  if (dates) used.add(dates);
+  const tables = spans.filter((s) => s.kind === 'table').flatMap((s) => s.ms.map((m) => m.table));
+  if (!dates && tables.length === 0) return undefined;
+  return { kind: 'extreme', aggregate, columns: dates ? (dates.ms as ColumnMention[]) : [], tables: dates ? [] : tables.slice(0, 1) };
+}
+
+/** The table counted: named right after the count words or a ranking word, else the first one named. */
+function countTarget(text: string, spans: Span[], kw: Keywords, groups: Group[]): Measure | undefined {
+  const tables = spans.filter((s) => s.kind === 'table');
+  const after = (re: RegExp) => tables.find((s) => re.test(text.slice(0, s.start)));
+  const label = groups.find((g): g is Extract<Group, { kind: 'label' }> => g.kind === 'label');
+  const chosen = after(/\b(how many|number of|count of|count)\s+(?:\S+\s+)?$/) ?? after(/\b(most|least|fewest)\s+$/) ?? tables.find((s) => !label || !s.ms.some((m) => label.tables.includes(m.table)));
+  // Counting the very rows a ranking lists ("top 10 customers") counts one per row: no measure.
+  if (chosen) return { kind: 'count', tables: chosen.ms.map((m) => m.table) };
+  const other = spans.find((s) => s.kind === 'column' || s.kind === 'value');
+  return other && kw.aggregate?.aggregate === 'count' ? { kind: 'count', tables: [other.ms[0]!.table] } : undefined;
+}

@@ -1,0 +1,194 @@
+// Reads a question into an Intent (intent.ts): the knowledge it mentions first, then the words around
+// those mentions ("by", "which 3", "how many", "earliest"), and last what is left over.
+import type { Aggregate, Bucket, ColumnMention, CompareOp, Group, Intent, ValueMention } from './intent.ts';
+import { readMeasure } from './read-measure.ts';
+import { findPeriod } from './periods.ts';
+import { findMentions, forms, isDimension, isMeasure, isTemporal, type Mention, type Schema } from './vocabulary.ts';
+import { Marks, normalize } from './words.ts';
+
+/** Mentions of the same words: what they may mean (a column name two tables share...). */
+export interface Span {
+  start: number;
+  end: number;
+  kind: Mention['kind'];
+  ms: Mention[];
+}
+
+export interface Keywords {
+  top?: { dir: 'asc' | 'desc'; limit: number; end: number };
+  whichN?: number;
+  extreme?: { aggregate: 'min' | 'max'; word: string };
+  rank?: { dir: 'asc' | 'desc'; word: string };
+  bucket?: Bucket;
+  aggregate?: { aggregate: Aggregate; word: string; end: number };
+}
+
+const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
+const TOP = /\b(top|bottom|first) (\d+)\b/;
+const WHICH_N = /\b(?:which|what) (\d+)\b/;
+const EXTREME = /\b(earliest|oldest|first|most recent|latest|newest|last|recent)\b(?! \d)/;
+const RANK = /\b(most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\b/;
+const ASCENDING = /^(least|fewest|lowest|smallest|worst)$/;
+const BUCKETS: [RegExp, Bucket][] = [
+  [/\b(?:by|per|each) day\b|\bdaily\b/, 'day'],
+  [/\b(?:by|per|each) week\b|\bweekly\b/, 'week'],
+  [/\b(?:by|per|each) month\b|\bmonthly\b|\bmonth by month\b/, 'month'],
+  [/\b(?:by|per|each) quarter\b|\bquarterly\b/, 'quarter'],
+  [/\b(?:by|per|each) year\b|\byearly\b|\bannual(?:ly)?\b|\byear by year\b/, 'year'],
+];
+const AGGREGATES: [RegExp, Aggregate][] = [
+  [/\b(how many|number of|count of|count)\b/, 'count'],
+  [/\b(average|avg|mean)\b/, 'avg'],
+  [/\b(total|sum of|sum|how much)\b/, 'sum'],
+  [/\b(maximum|max)\b/, 'max'],
+  [/\b(minimum|min)\b/, 'min'],
+];
+const PRIORITY: Mention['kind'][] = ['metric', 'column', 'value', 'table'];
+const GROUP_BEFORE = /\b(by|per|for each|each|across|of each|for every)\s+$/;
+const LABEL_BEFORE = /\b(by|for each|of each|for every)\s+$/;
+const WHICH_BEFORE = /\b(which|what)(?: \d+)?(?: the)?\s+$/;
+const COMPARE_AFTER = /^\s*(?:is |was |of )?(over|above|greater than|more than|at least|under|below|less than|at most)\s+(\d+(?:\.\d+)?)/;
+
+/** The intent of one question (not yet merged with the chat's earlier questions). */
+export function readQuestion(question: string, schema: Schema, nowMs: number): Intent {
+  const text = normalize(question);
+  const marks = new Marks(text);
+  const followUp = marks.takeMatch(FOLLOW_UP) !== null;
+  const period = findPeriod(text, nowMs);
+  if (period) marks.take(...period.span);
+  const spans = spansOf(findMentions(text, schema).filter((m) => !period || m.end <= period.span[0] || m.start >= period.span[1]));
+  for (const s of spans) marks.take(s.start, s.end);
+  const kw = readKeywords(marks);
+  const used = new Set<Span>();
+  const groups = readGroups(text, spans, kw, used, marks);
+  const compares = readCompares(text, spans, marks, used);
+  const unknown: string[] = [];
+  const measure = readMeasure(text, spans, kw, groups, used, unknown);
+  const values = readValues(spans, used);
+  const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
+  periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
+  if (period && periodColumns.length === 0) periodColumns.push(...datesBefore(text, spans, period.span[0]));
+  return {
+    measure: measure.measure,
+    explicit: measure.explicit,
+    groups,
+    values,
+    compares,
+    period,
+    periodColumns,
+    ranking: rankingOf(kw, groups, text, spans),
+    named: spans.filter((s) => s.kind === 'table').map((s) => s.ms.map((m) => m.table)),
+    loose: spans.filter((s) => s.kind === 'column' && !used.has(s)).map((s) => s.ms as ColumnMention[]),
+    unknown: [...marks.unknownWords(), ...unknown],
+    followUp,
+  };
+}
+
+/** Groups mentions by their words, keeping the most specific kind there (a metric over a column). */
+function spansOf(mentions: Mention[]): Span[] {
+  const spans: Span[] = [];
+  for (const m of mentions) {
+    const s = spans.find((x) => x.start === m.start && x.end === m.end);
+    if (!s) spans.push({ start: m.start, end: m.end, kind: m.kind, ms: [m] });
+    else if (PRIORITY.indexOf(m.kind) < PRIORITY.indexOf(s.kind)) Object.assign(s, { kind: m.kind, ms: [m] });
+    else if (m.kind === s.kind) s.ms.push(m);
+  }
+  return spans;
+}
+
+const columnsOf = (spans: Span[]) => spans.flatMap((s) => s.ms as ColumnMention[]);
+
+/**
+ * "customers who ordered in 2025": the period dates the table whose verb comes right before it, by
+ * its only date. A noun does not ("revenue from customers in 2025" is revenue dated by the order).
+ */
+function datesBefore(text: string, spans: Span[], at: number): ColumnMention[] {
+  const s = spans.find((x) => x.kind === 'table' && x.end + 1 === at && !forms(x.ms[0]!.table.name).includes(text.slice(x.start, x.end)));
+  if (!s) return [];
+  return s.ms.flatMap((m) => {
+    const dates = m.table.columns.filter(isTemporal);
+    return dates.length === 1 ? [{ kind: 'column' as const, table: m.table, column: dates[0]!, start: s.start, end: s.end }] : [];
+  });
+}
+
+function readKeywords(marks: Marks): Keywords {
+  const kw: Keywords = {};
+  const top = marks.takeMatch(TOP);
+  if (top) kw.top = { dir: top[1] === 'bottom' ? 'asc' : 'desc', limit: Number(top[2]), end: top.index + top[0].length };
+  const which = marks.takeMatch(WHICH_N);
+  if (which) kw.whichN = Number(which[1]);
+  const extreme = marks.takeMatch(EXTREME);
+  if (extreme) kw.extreme = { aggregate: /earliest|oldest|first/.test(extreme[1]!) ? 'min' : 'max', word: extreme[1]! };
+  const rank = marks.takeMatch(RANK);
+  if (rank) kw.rank = { dir: ASCENDING.test(rank[1]!) ? 'asc' : 'desc', word: rank[1]! };
+  for (const [re, bucket] of BUCKETS) if (!kw.bucket && marks.takeMatch(re)) kw.bucket = bucket;
+  for (const [re, aggregate] of AGGREGATES) {
+    const m = kw.aggregate ? null : marks.takeMatch(re);
+    if (m) kw.aggregate = { aggregate, word: m[1]!, end: m.index + m[0].length };
+  }
+  return kw;
+}
+
+function readGroups(text: string, spans: Span[], kw: Keywords, used: Set<Span>, marks: Marks): Group[] {
+  const groups: Group[] = [];
+  const afterTop = (s: Span) => kw.top !== undefined && kw.top.end + 1 === s.start;
+  // "per" means "by" only before a column: "revenue per customer" is a ratio, and stays unknown.
+  const grouped = (before: string, re: RegExp) => {
+    const m = re.exec(before);
+    if (m) marks.take(m.index, m.index + m[0].length);
+    return m !== null;
+  };
+  let lastGroupEnd = -1;
+  for (const s of spans) {
+    const before = text.slice(0, s.start);
+    // "by channel and status": a second column after a grouped one.
+    const andAfterGroup = lastGroupEnd >= 0 && text.slice(lastGroupEnd, s.start) === ' and ';
+    if (s.kind === 'column') {
+      const columns = (s.ms as ColumnMention[]).filter((m) => isDimension(m.column));
+      if (columns.length > 0 && (grouped(before, GROUP_BEFORE) || WHICH_BEFORE.test(before) || afterTop(s) || andAfterGroup)) {
+        groups.push({ kind: 'column', columns });
+        used.add(s);
+        lastGroupEnd = s.end;
+      }
+    } else if (s.kind === 'table' && (grouped(before, LABEL_BEFORE) || WHICH_BEFORE.test(before) || afterTop(s))) {
+      groups.push({ kind: 'label', tables: s.ms.map((m) => m.table) });
+    }
+  }
+  if (kw.bucket) groups.push({ kind: 'bucket', bucket: kw.bucket });
+  return groups;
+}
+
+function readCompares(text: string, spans: Span[], marks: Marks, used: Set<Span>): Intent['compares'] {
+  const out: Intent['compares'] = [];
+  for (const s of spans) {
+    const columns = s.kind === 'column' ? (s.ms as ColumnMention[]).filter((m) => isMeasure(m.column)) : [];
+    const m = columns.length > 0 ? COMPARE_AFTER.exec(text.slice(s.end)) : null;
+    if (!m) continue;
+    const word = m[1]!;
+    const op: CompareOp = /over|above|greater|more/.test(word) ? '>' : /under|below|less/.test(word) ? '<' : word === 'at least' ? '>=' : '<=';
+    out.push({ columns, op, value: Number(m[2]) });
+    marks.take(s.end, s.end + m[0].length);
+    used.add(s);
+  }
+  return out;
+}
+
+function readValues(spans: Span[], used: Set<Span>): ValueMention[][] {
+  const byColumn = new Map<unknown, ValueMention[]>();
+  for (const s of spans.filter((x) => x.kind === 'value')) {
+    const first = s.ms[0] as ValueMention;
+    byColumn.set(first.column, [...(byColumn.get(first.column) ?? []), ...(s.ms as ValueMention[])]);
+    used.add(s);
+  }
+  return [...byColumn.values()];
+}
+
+function rankingOf(kw: Keywords, groups: Group[], text: string, spans: Span[]): Intent['ranking'] {
+  if (groups.length === 0 || groups.every((g) => g.kind === 'bucket')) return undefined;
+  // "Which country has the most ...": the first one; "which countries ...": all of them, ranked.
+  const which = spans.find((s) => WHICH_BEFORE.test(text.slice(0, s.start)));
+  const plural = which !== undefined && /s$/.test(text.slice(which.start, which.end)) && !which.ms.some((m) => m.kind === 'column' && /s$/.test(m.column.name));
+  const limit = kw.top?.limit ?? kw.whichN ?? (which && kw.rank && !plural ? 1 : undefined);
+  if (limit === undefined && !kw.rank) return undefined;
+  return { dir: kw.top?.dir ?? kw.rank?.dir ?? 'desc', ...(limit !== undefined ? { limit } : {}) };
+}

@@ -1,0 +1,48 @@
+// Questions outside the offline model's family, and how it says so: causes ("why did revenue
+// drop"), the future ("forecast", "will we", "next quarter", a period that has not begun) and
+// anything it cannot map completely to the knowledge. Each refusal says what it can answer instead.
+import type { Schema } from './vocabulary.ts';
+
+export type RefusalReason = 'causal' | 'predictive' | 'unmapped' | 'no_knowledge';
+
+export interface Refusal {
+  kind: 'refuse';
+  reason: RefusalReason;
+  detail?: string;
+}
+
+export const OFFLINE_UNSUPPORTED =
+  'The offline model answers counts, sums, averages, minimums and maximums of documented columns and governed metrics, grouped by a column or a period, top or bottom N, with filters on listed values and past periods, joined along documented relationships. Configure an LLM provider (SEXTANT_LLM_PROVIDER=openai or anthropic) for other questions.';
+
+const CAUSAL = /\b(why|what (?:caused|causes|drove|drives|explains)|cause of|causes of|reasons? (?:for|behind|why)|explain|because|due to|impact of|effect of)\b/;
+const PREDICTIVE =
+  /\b(forecasts?|forecasting|predict(?:ed|ion|s)?|projections?|expect(?:ed)?|estimates?|will|going to|likely|outlook|future|upcoming|next (?:day|week|month|quarter|year)s?|coming (?:days|weeks|months|quarters?|years?))\b/;
+
+export const refuse = (reason: RefusalReason, detail?: string): Refusal => ({ kind: 'refuse', reason, ...(detail ? { detail } : {}) });
+
+/** A refusal for questions about causes or the future (normalized text), else undefined. */
+export function outOfFamily(text: string): Refusal | undefined {
+  if (CAUSAL.test(text)) return refuse('causal');
+  if (PREDICTIVE.test(text)) return refuse('predictive');
+  return undefined;
+}
+
+const WHY: Record<RefusalReason, (detail?: string) => string> = {
+  causal: () => 'it asks why something happened, and a query shows what happened, not its causes',
+  predictive: () => 'it asks about the future, and the data only holds what already happened',
+  unmapped: (detail) => `I could not map all of it to the documented tables and metrics${detail ? `: ${detail}` : ''}`,
+  no_knowledge: () => 'no documented table matches it',
+};
+
+/** The answer to a refused question: why, what can be asked instead, and how to get more. */
+export function refusalText(question: string, r: Refusal, schema: Schema, nowMs: number): string {
+  return `I can't answer "${question}" offline: ${WHY[r.reason](r.detail)}. ${examples(schema, new Date(nowMs).getUTCFullYear() - 1)}${OFFLINE_UNSUPPORTED}`;
+}
+
+function examples(schema: Schema, lastYear: number): string {
+  const metrics = schema.tables.flatMap((t) => (t.metrics ?? []).map((m) => m.name.replace(/_/g, ' ')));
+  const unique = [...new Set(metrics)];
+  if (unique.length === 0) return '';
+  const first = unique[0]!;
+  return `The governed metrics I know are ${unique.join(', ')}; you could ask for example "${first} last month" or "${first} by month in ${lastYear}". `;
+}

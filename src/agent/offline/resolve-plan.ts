@@ -1,0 +1,145 @@
+// Turns an intent into a plan. Each table that could be the subject (the tables of the metric or
+// column named, or of the table counted) gets a plan in which every other column the question needs
+// is joined in along relationships; the plan with the fewest joins wins, and a tie between two
+// subjects is ambiguous. Anything the question names that the plan does not use makes it fail.
+import type { MetricDoc, TableDocument } from '../ports.ts';
+import type { ColumnMention, Intent, Measure } from './intent.ts';
+import { docKey, keyColumn } from './joins.ts';
+import { PlanBuilder } from './plan-builder.ts';
+import type { ColumnRef, Dimension, Filter, Plan, PlanMeasure } from './plan.ts';
+import { isDimension, isTemporal, type Schema } from './vocabulary.ts';
+
+export type Resolution = { ok: true; plan: Plan } | { ok: false; reason: string };
+
+interface Candidate {
+  subject: TableDocument;
+  measure: PlanMeasure;
+}
+
+const refs = (ms: { table: TableDocument; column: ColumnRef['column'] }[]): ColumnRef[] => ms.map((m) => ({ table: m.table, column: m.column }));
+const fail = (reason: string): Resolution => ({ ok: false, reason });
+const isCount = (m: MetricDoc) => /^\s*count\s*\(\s*\*\s*\)\s*$/i.test(m.expression);
+
+/** The best plan for an intent, or why there is none. */
+export function resolvePlan(intent: Intent, schema: Schema): Resolution {
+  if (!intent.measure) return fail('it names nothing to count or measure');
+  const results = candidatesOf(intent.measure).map((c) => planFor(c, intent, schema));
+  const ok = results.filter((r): r is Extract<Resolution, { ok: true }> => r.ok).sort((a, b) => a.plan.joins.length - b.plan.joins.length);
+  const [best, rival] = ok;
+  if (!best) return results[0] ?? fail('it names nothing to count or measure');
+  if (rival && rival.plan.joins.length === best.plan.joins.length && docKey(rival.plan.subject) !== docKey(best.plan.subject)) {
+    return fail(`it could be read on ${best.plan.subject.name} or on ${rival.plan.subject.name}`);
+  }
+  return best;
+}
+
+function candidatesOf(measure: Measure): Candidate[] {
+  switch (measure.kind) {
+    case 'metric':
+      return measure.metrics.map((m) => ({ subject: m.table, measure: isCount(m.metric) ? { kind: 'count', metric: m.metric } : { kind: 'metric', metric: m.metric } }));
+    case 'count':
+      return measure.tables.map((t) => {
+        const metric = (t.metrics ?? []).find(isCount);
+        return { subject: t, measure: metric ? { kind: 'count', metric } : { kind: 'count' } };
+      });
+    case 'column':
+      return refs(measure.columns).map((ref) => ({ subject: ref.table, measure: { kind: 'column', aggregate: measure.aggregate, ref } }));
+    case 'extreme': {
+      // A table's first or last date only when it has one date: "the latest order" of a table with two is unclear.
+      const own = measure.tables.flatMap((table) => (table.columns.filter(isTemporal).length === 1 ? [{ table, column: table.columns.find(isTemporal)! }] : []));
+      const dates = [...refs(measure.columns), ...own];
+      return dates.map((ref) => ({ subject: ref.table, measure: { kind: 'column', aggregate: measure.aggregate, ref } }));
+    }
+  }
+}
+
+/** The plan on one subject, or why it cannot be built. */
+function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
+  const b = new PlanBuilder(schema, c.subject, c.measure.kind === 'count');
+  const metric = c.measure.kind === 'column' ? undefined : c.measure.metric;
+  if (c.measure.kind === 'column') b.use(c.measure.ref);
+  if (metric && !b.metricColumns(metric.expression, metric.filter)) return fail(`the metric ${metric.name} reads a column of a table that is not documented or not related`);
+  const date = () => dateOf(b, intent, metric);
+  const dimensions = dimensionsOf(b, intent, date);
+  if (typeof dimensions === 'string') return fail(dimensions);
+  const filters = filtersOf(b, intent, date);
+  if (typeof filters === 'string') return fail(filters);
+  // "Revenue of cancelled orders": the metric decides which statuses count; a filter on them would say zero.
+  const governed = metric ? b.filterColumns(metric.filter) : [];
+  const clash = filters.find((f) => f.kind === 'values' && governed.some((g) => docKey(g.table) === docKey(f.ref.table) && g.column.name === f.ref.column.name));
+  if (metric && clash) return fail(`the metric ${metric.name} already decides which ${clash.ref.column.name} values count (${metric.filter})`);
+  const unused = intent.named.find((tables) => !tables.some((t) => b.has(t)));
+  if (unused) return fail(`it names ${unused[0]!.name}, which this question cannot be related to`);
+  const loose = intent.loose.find((ms) => !refs(ms).some((r) => b.uses(r)));
+  if (loose) return fail(`it names ${loose[0]!.column.name} without saying what to do with it`);
+  let measure = c.measure;
+  if (b.fannedOut) {
+    const key = keyColumn(schema, c.subject);
+    const keyDoc = c.subject.columns.find((col) => col.name === key) ?? (key ? { name: key } : undefined);
+    if (measure.kind !== 'count' || !keyDoc) return fail('it would count rows more than once');
+    measure = { ...measure, distinct: { table: c.subject, column: keyDoc } };
+  }
+  const grouped = dimensions.length > 0;
+  const order = !grouped ? undefined : (intent.ranking?.dir ?? (dimensions.some((d) => d.kind === 'bucket') ? 'time' : 'desc'));
+  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit: grouped ? intent.ranking?.limit : undefined, joins: b.joins, tables: b.tables } };
+}
+
+/** The date periods and time buckets apply to: the one named, the metric's, or the subject's own. */
+function dateOf(b: PlanBuilder, intent: Intent, metric: MetricDoc | undefined): ColumnRef | undefined {
+  if (intent.periodColumns.length > 0) return b.pick(refs(intent.periodColumns));
+  if (metric?.time_column) {
+    const [table, column] = metric.time_column.includes('.') ? metric.time_column.split('.') : [undefined, metric.time_column];
+    return b.column({ ...(table ? { table } : {}), column: column! });
+  }
+  return b.ownDate(intent.named.flat());
+}
+
+function dimensionsOf(b: PlanBuilder, intent: Intent, date: () => ColumnRef | undefined): Dimension[] | string {
+  const out: Dimension[] = [];
+  for (const g of intent.groups) {
+    if (g.kind === 'bucket') {
+      const ref = date();
+      if (!ref) return `it asks for a ${g.bucket} breakdown but no single date applies`;
+      out.push({ kind: 'bucket', bucket: g.bucket, ref });
+    } else if (g.kind === 'column') {
+      const ref = b.pick(refs(g.columns));
+      if (!ref) return `it groups by ${g.columns[0]!.column.name}, which cannot be reached without counting rows twice`;
+      out.push({ kind: 'column', ref });
+    } else {
+      const label = labelOf(b, g.tables);
+      if (!label) return `it lists ${g.tables[0]!.name}, which has no name column to show or cannot be reached`;
+      out.push(label);
+    }
+  }
+  return out;
+}
+
+function labelOf(b: PlanBuilder, tables: TableDocument[]): Dimension | undefined {
+  const table = tables.find((t) => b.join(t));
+  const column = table && (table.columns.find((c) => c.name === 'name') ?? table.columns.find(isDimension));
+  if (!table || !column) return undefined;
+  const key = keyColumn(b.schema, table);
+  const keyDoc = key !== undefined && key !== column.name ? table.columns.find((c) => c.name === key) : undefined;
+  const label = b.use({ table, column })!;
+  return { kind: 'label', ...(keyDoc ? { key: b.use({ table, column: keyDoc })! } : {}), label };
+}
+
+function filtersOf(b: PlanBuilder, intent: Intent, date: () => ColumnRef | undefined): Filter[] | string {
+  const out: Filter[] = [];
+  for (const mentions of intent.values) {
+    const ref = b.pick(refs(mentions));
+    if (!ref) return `it filters on ${mentions[0]!.value}, which cannot be related to the measure`;
+    out.push({ kind: 'values', ref, values: [...new Set(mentions.filter((m) => m.column === ref.column).map((m) => m.value))] });
+  }
+  for (const c of intent.compares) {
+    const ref = b.pick(refs(c.columns as ColumnMention[]));
+    if (!ref) return `it compares ${c.columns[0]!.column.name}, which cannot be related to the measure`;
+    out.push({ kind: 'compare', ref, op: c.op, value: c.value });
+  }
+  if (intent.period) {
+    const ref = date();
+    if (!ref) return `it names a period but no single date of the data applies to it`;
+    out.push({ kind: 'period', ref, period: intent.period });
+  }
+  return out;
+}

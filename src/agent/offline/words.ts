@@ -1,0 +1,57 @@
+// The words of a question: normalized text, which characters were understood, and the words left
+// over. A word that is neither understood nor a filler ("the", "did", "placed"...) makes the question
+// one the offline model cannot map completely, so it refuses rather than answer a different question.
+
+/** Lower case, thousands separators and punctuation out, single spaces. */
+export const normalize = (q: string) =>
+  q
+    .toLowerCase()
+    .replace(/(\d),(\d{3})/g, '$1$2')
+    .replace(/[?!;:,"()]/g, ' ')
+    .replace(/\.(?!\d)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+// Words that carry no meaning a query could miss. Numbers, negations ("not", "except"), verbs that
+// name a relation ("bought", "sold") and words such as "new", "per", "share" or "growth" are
+// deliberately absent.
+const FILLER = new Set(
+  `a an the of in on at for from to with by and or as into through across within during
+  what what's whats which who how when where is are was were be been being do does did done have has had there here
+  it its this that these those we our ours us i me my you your they their them all any each every so far ever currently please
+  can could would show give tell list display see find get got receive received make made bring brought generate generated
+  earn earned place placed come comes came happen happened sign signed up
+  about same instead just only also again then now still overall altogether whole entire breakdown broken down split grouped one ones
+  data figure figures`.split(/\s+/),
+);
+
+/** Marks the characters of a text that were understood. */
+export class Marks {
+  private readonly taken: boolean[];
+  constructor(readonly text: string) {
+    this.taken = new Array<boolean>(text.length).fill(false);
+  }
+
+  take(start: number, end: number): void {
+    for (let i = start; i < end; i++) this.taken[i] = true;
+  }
+
+  /** The text with understood characters blanked out. */
+  blanked(): string {
+    return [...this.text].map((c, i) => (this.taken[i] ? ' ' : c)).join('');
+  }
+
+  /** Takes the first match of `re` in the blanked text; returns it. */
+  takeMatch(re: RegExp): RegExpExecArray | null {
+    const m = re.exec(this.blanked());
+    if (m) this.take(m.index, m.index + m[0].length);
+    return m;
+  }
+
+  /** Words not understood and not fillers. */
+  unknownWords(): string[] {
+    return this.blanked()
+      .split(' ')
+      .filter((w) => w.length > 0 && !FILLER.has(w));
+  }
+}

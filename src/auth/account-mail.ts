@@ -1,0 +1,79 @@
+// Mail that must not reveal whether an account exists: the sign-in link, the password reset and the
+// verification mail. A request does the same work for every address (the flood limits, one row in a
+// durable queue) and answers; nothing on its path looks the address up. After the answer the queue is
+// turned into tokens and mail, or dropped for addresses without a (suitable) account.
+import type { MailMessage } from '../mail/index.ts';
+import { newId } from '../security/index.ts';
+import { statement, transact } from '../store/index.ts';
+import type { AccountDeps, ClientInfo } from './account-deps.ts';
+import { findUserByEmail, type UserRow } from './directory.ts';
+import { magicLinkMailFor } from './magic-link.ts';
+import { consumeMailQuota } from './rate-limit.ts';
+import { verificationMailFor } from './register.ts';
+import { resetMailFor } from './reset-password.ts';
+
+export type AccountMailKind = 'magic_link' | 'reset_password' | 'verify_email';
+
+const COMPOSE: Record<AccountMailKind, (deps: AccountDeps, user: UserRow | undefined) => MailMessage | undefined> = {
+  magic_link: magicLinkMailFor,
+  reset_password: resetMailFor,
+  verify_email: verificationMailFor,
+};
+
+export interface AccountMail {
+  /** Checks the flood limits (429) and queues the request; identical work for every address. */
+  request(kind: AccountMailKind, email: string, client: ClientInfo): void;
+  /** Resolves once the queue has been worked through (tests wait on it instead of sleeping). */
+  idle(): Promise<void>;
+}
+
+/** The account mail queue; queued requests left by a previous run are worked through at once. */
+export function createAccountMail(deps: AccountDeps): AccountMail {
+  let pending: Promise<void> | undefined;
+  const schedule = () => {
+    // After the current request has answered, so none of this work shows in its response time.
+    pending ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        pending = undefined;
+        try {
+          processAccountMailRequests(deps);
+        } catch (err) {
+          if (deps.db.open) deps.log.error({ err }, 'account mail queue: processing failed; the next request retries');
+        }
+        resolve();
+      }),
+    );
+  };
+  schedule();
+  return {
+    request(kind, email, client) {
+      const address = email.trim().toLowerCase();
+      consumeMailQuota(deps.db, deps.clock, { email: address, ip: client.ip }, deps.mailLimits);
+      statement(deps.db, 'INSERT INTO account_mail_requests (id, kind, email, created_at) VALUES (?, ?, ?, ?)').run(newId(), kind, address, deps.clock.now());
+      schedule();
+    },
+    idle: async () => {
+      while (pending) await pending;
+    },
+  };
+}
+
+/** Turns queued requests into mail, oldest first; each request's tokens, mail and removal commit together. */
+export function processAccountMailRequests(deps: AccountDeps): void {
+  for (;;) {
+    if (!deps.db.open) return;
+    const rows = statement(deps.db, 'SELECT id, kind, email FROM account_mail_requests ORDER BY created_at, rowid LIMIT 50').all() as {
+      id: string;
+      kind: AccountMailKind;
+      email: string;
+    }[];
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      transact(deps.db, () => {
+        const message = COMPOSE[row.kind](deps, findUserByEmail(deps.db, row.email));
+        if (message) deps.mailer.enqueue(message);
+        statement(deps.db, 'DELETE FROM account_mail_requests WHERE id = ?').run(row.id);
+      });
+    }
+  }
+}

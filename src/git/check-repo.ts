@@ -1,0 +1,168 @@
+// The integrity check of a repository, run at start-up (repair on, refs and their commits only) and by
+// `npm run knowledge:check` (every reachable object). A ref whose file is empty or unreadable, or whose
+// commit cannot be read, is restored from the newest reflog entry whose whole tree reads back; if
+// there is none it is reported damaged and left for an operator (never replaced by a fresh branch).
+import { join } from 'node:path';
+import git from 'isomorphic-git';
+import { RefDamaged } from './errors.ts';
+import { segmentProblem } from './path-name.ts';
+import { readRefValue, readReflog, updateRef } from './ref-store.ts';
+import type { GitRepo } from './repo.ts';
+
+export interface RefCheck {
+  ref: string;
+  status: 'ok' | 'recovered' | 'damaged';
+  /** The commit the ref holds after the check (null when damaged). */
+  oid: string | null;
+  problem?: string;
+}
+
+export interface RepoCheck {
+  ok: boolean;
+  refs: RefCheck[];
+  /** Stale lock and temporary files removed (repair only). */
+  removed: string[];
+  /** With `full`: objects read and verified, and what was wrong. */
+  objects?: { checked: number; errors: string[]; warnings: string[] };
+}
+
+const RECOVERER = { name: 'Sextant integrity check', email: 'sextant@localhost' };
+
+/** Checks (and with `repair`, restores) a repository's refs; with `full`, every reachable object too. */
+export async function checkRepo({ repo, repair = false, full = false, now = Date.now() }: { repo: GitRepo; repair?: boolean; full?: boolean; now?: number }): Promise<RepoCheck> {
+  // Objects this process wrote for a write that failed are flushed first: only a crash's leftovers go.
+  if (repair) await repo.dfs.flush();
+  const removed = repair ? await removeStaleFiles(repo) : [];
+  const refs: RefCheck[] = [];
+  for (const ref of await listRefNames(repo)) {
+    const problem = await refProblem(repo, ref);
+    if (!problem) {
+      refs.push({ ref, status: 'ok', oid: await readRefValue(repo, ref) });
+      continue;
+    }
+    const restored = repair ? await recoverRef(repo, ref, problem, Math.floor(now / 1000)) : undefined;
+    refs.push(restored ? { ref, status: 'recovered', oid: restored, problem } : { ref, status: 'damaged', oid: null, problem });
+  }
+  const objects = full ? await checkObjects(repo, refs) : undefined;
+  const ok = refs.every((r) => r.status !== 'damaged') && (objects?.errors.length ?? 0) === 0;
+  return { ok, refs, removed, ...(objects ? { objects } : {}) };
+}
+
+/** Branch refs on disk: ref files, reflogs (a reflog without its ref is a ref that vanished) and packed refs. */
+async function listRefNames(repo: GitRepo): Promise<string[]> {
+  const names = new Set<string>();
+  for (const f of await walk(repo, join(repo.gitdir, 'refs', 'heads'))) if (!f.endsWith('.lock') && !f.includes('/tmp_')) names.add(`refs/heads/${f}`);
+  for (const f of await walk(repo, join(repo.gitdir, 'logs', 'refs', 'heads'))) names.add(`refs/heads/${f}`);
+  const packed = String(await repo.dfs.io.readFile(join(repo.gitdir, 'packed-refs'), 'utf8').catch(() => ''));
+  for (const line of packed.split('\n')) {
+    const name = line.split(' ')[1];
+    if (name?.startsWith('refs/heads/')) names.add(name);
+  }
+  return [...names].sort();
+}
+
+async function refProblem(repo: GitRepo, ref: string): Promise<string | undefined> {
+  let oid: string | null;
+  try {
+    oid = await readRefValue(repo, ref);
+  } catch (err) {
+    if (err instanceof RefDamaged) return err.problem;
+    throw err;
+  }
+  if (oid === null) return (await readReflog(repo, ref)).length > 0 ? 'its file is missing but its reflog is not' : 'it does not exist';
+  return (await commitReadable(repo, oid, false)) ? undefined : `its commit ${oid} cannot be read`;
+}
+
+/** True when the commit and its root tree (with `wholeTree`, every tree and blob under it) read back from disk. */
+async function commitReadable(repo: GitRepo, oid: string, wholeTree: boolean): Promise<boolean> {
+  try {
+    const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid });
+    const visit = async (tree: string): Promise<void> => {
+      for (const e of (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: tree })).tree) {
+        if (!wholeTree) continue;
+        if (e.type === 'tree') await visit(e.oid);
+        else if (e.type === 'blob') await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: e.oid });
+      }
+    };
+    await visit(commit.tree);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function recoverRef(repo: GitRepo, ref: string, problem: string, timestamp: number): Promise<string | undefined> {
+  const entries = await readReflog(repo, ref);
+  for (const e of entries.reverse()) {
+    if (/^0{40}$/.test(e.new) || !(await commitReadable(repo, e.new, true))) continue;
+    await updateRef(repo, ref, e.new, { who: { ...RECOVERER, timestamp }, message: `recover: ${problem}; restored from the reflog entry of ${new Date(e.timestamp * 1000).toISOString()}` });
+    repo.refs.delete(ref);
+    return e.new;
+  }
+  return undefined;
+}
+
+// Left by a crash: ref lock files and temporary files of atomic writes. Only safe while no other
+// process writes the repository (start-up, or the check with the service stopped).
+async function removeStaleFiles(repo: GitRepo): Promise<string[]> {
+  const removed: string[] = [];
+  const drop = async (path: string) => {
+    await repo.dfs.io.unlink(path);
+    removed.push(path.slice(repo.gitdir.length + 1));
+  };
+  for (const f of await walk(repo, join(repo.gitdir, 'refs'))) if (f.endsWith('.lock') || /(^|\/)tmp_/.test(f)) await drop(join(repo.gitdir, 'refs', f));
+  for (const f of await walk(repo, join(repo.gitdir, 'logs'))) if (/(^|\/)tmp_/.test(f)) await drop(join(repo.gitdir, 'logs', f));
+  for (const f of await repo.dfs.io.readdir(repo.gitdir).catch(() => [] as string[])) if (/^tmp_|\.lock$/.test(String(f))) await drop(join(repo.gitdir, String(f)));
+  // Names only: a stat of every loose object would cost a start-up thousands of calls.
+  const objects = join(repo.gitdir, 'objects');
+  for (const dir of (await repo.dfs.io.readdir(objects).catch(() => [] as string[])).map(String).filter((d) => /^[0-9a-f]{2}$/.test(d))) {
+    for (const f of (await repo.dfs.io.readdir(join(objects, dir)).catch(() => [] as string[])).map(String)) if (f.startsWith('tmp_')) await drop(join(objects, dir, f));
+  }
+  return removed;
+}
+
+/** Files under `dir`, relative and slash-separated, at most `depth` levels down. */
+async function walk(repo: GitRepo, dir: string, depth = 16): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of (await repo.dfs.io.readdir(dir).catch(() => [] as string[])).map(String)) {
+    const stat = await repo.dfs.io.lstat(join(dir, name)).catch(() => undefined);
+    if (stat?.isDirectory()) {
+      if (depth > 1) for (const sub of await walk(repo, join(dir, name), depth - 1)) out.push(`${name}/${sub}`);
+    } else if (stat) out.push(name);
+  }
+  return out;
+}
+
+// Every object reachable from the refs and their reflogs, each read back and hashed (isomorphic-git
+// checks the hash of what it reads); tree entry names go through the path rule.
+async function checkObjects(repo: GitRepo, refs: RefCheck[]): Promise<{ checked: number; errors: string[]; warnings: string[] }> {
+  const seen = new Set<string>();
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const roots = new Set(refs.flatMap((r) => (r.oid ? [r.oid] : [])));
+  for (const r of refs) for (const e of await readReflog(repo, r.ref)) if (!/^0{40}$/.test(e.new)) roots.add(e.new);
+  const read = async (oid: string, what: string, fn: () => Promise<void>) => {
+    if (seen.has(oid)) return;
+    seen.add(oid);
+    await fn().catch((err: unknown) => errors.push(`${what} ${oid}: ${err instanceof Error ? err.message : String(err)}`));
+  };
+  const visitTree = async (oid: string, path: string): Promise<void> =>
+    read(oid, `tree ${path || '/'}`, async () => {
+      for (const e of (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid })).tree) {
+        const problem = segmentProblem(e.path);
+        if (problem) warnings.push(`${path}${e.path}: ${problem}`);
+        if (e.type === 'tree') await visitTree(e.oid, `${path}${e.path}/`);
+        else if (e.type === 'blob') await read(e.oid, `blob ${path}${e.path}`, async () => void (await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: e.oid })));
+      }
+    });
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const oid = stack.pop()!;
+    await read(oid, 'commit', async () => {
+      const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid });
+      await visitTree(commit.tree, '');
+      stack.push(...commit.parent);
+    });
+  }
+  return { checked: seen.size, errors, warnings };
+}

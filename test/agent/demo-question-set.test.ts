@@ -1,0 +1,65 @@
+// The team's question set (test/helpers/demo-questions.ts) on the demo organization of `npm start`:
+// its generated warehouse and its fixtures knowledge, asked over HTTP as the demo analyst, follow-ups
+// in their chat. No answer may be wrong, at least 95 % must be right, and every question outside
+// the family must be refused. Expected results come from DuckDB over the same warehouse file.
+import test from 'ava';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { join } from 'node:path';
+import { OFFLINE_UNSUPPORTED } from '../../src/agent/index.ts';
+import { findUserByEmail } from '../../src/auth/index.ts';
+import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { DEMO_QUESTIONS, DEMO_QUESTIONS_NOW, type AgentAnswer as Answer, type DemoQuestion, type QuestionClass } from '../helpers/demo-questions.ts';
+import { judge, type Verdict } from '../helpers/question-set-judge.ts';
+
+let t0: TestApp;
+let token: string;
+let expected: (sql: string) => Promise<unknown[][]>;
+const verdicts = new Map<DemoQuestion, Verdict>();
+
+test.before(async () => {
+  t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '3000' });
+  t0.clock.set(DEMO_QUESTIONS_NOW);
+  token = t0.token(findUserByEmail(t0.app.services.store.db, 'analyst@demo.sextant.local')!, 'api', DEMO_ORG_ID);
+  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
+  const conn = await instance.connect();
+  expected = async (sql) => (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][];
+});
+test.after.always(() => t0.stop());
+
+async function ask(chatId: string, question: string): Promise<Answer> {
+  const res = await t0.fetch('/api/agentic_with_history', {
+    method: 'POST',
+    headers: { 'API-KEY': token, 'content-type': 'application/json' },
+    body: JSON.stringify({ chat_id: chatId, message: question }),
+  });
+  if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
+  return (await res.json()) as Answer;
+}
+
+const chats = new Map<string, DemoQuestion[]>();
+DEMO_QUESTIONS.forEach((q, i) => chats.set(q.chat ?? `single-${i}`, [...(chats.get(q.chat ?? `single-${i}`) ?? []), q]));
+
+for (const [chatId, questions] of chats) {
+  test.serial(`question set, chat ${chatId}: ${questions.map((q) => `"${q.question}"`).join(' then ')}`, async (t) => {
+    for (const q of questions) {
+      const a = await ask(chatId, q.question);
+      t.is(a.status, 'completed', a.content);
+      const verdict = await judge(q, a, expected);
+      verdicts.set(q, verdict);
+      if (verdict === 'refused') t.log(`refused "${q.question}": ${a.content.split(OFFLINE_UNSUPPORTED)[0]}`);
+      t.not(verdict, 'wrong', `"${q.question}" (${q.class}) answered wrongly:\n${a.content}\nSQL: ${a.sql.map((s) => s.sql).join('; ')}`);
+      if ('refuse' in q.expected) t.is(verdict, 'correct', `"${q.question}" must be refused`);
+    }
+  });
+}
+
+test.serial('the question set has at least 60 questions, no wrong answer and at least 95 % correct', (t) => {
+  t.true(DEMO_QUESTIONS.length >= 60);
+  const classes = [...new Set(DEMO_QUESTIONS.map((q) => q.class))];
+  const count = (cls: QuestionClass | undefined, v: Verdict) => DEMO_QUESTIONS.filter((q) => (!cls || q.class === cls) && verdicts.get(q) === v).length;
+  for (const cls of [...classes, undefined]) t.log(`${cls ?? 'all'}: ${count(cls, 'correct')} correct, ${count(cls, 'wrong')} wrong, ${count(cls, 'refused')} refused`);
+  t.is(verdicts.size, DEMO_QUESTIONS.length, 'every question was asked');
+  t.is(count(undefined, 'wrong'), 0);
+  t.true(count(undefined, 'correct') / DEMO_QUESTIONS.length >= 0.95);
+});

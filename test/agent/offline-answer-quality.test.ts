@@ -1,0 +1,127 @@
+// The offline model on the demo organization, one test per class of failure the issue names. Every
+// expected number is computed here by DuckDB from the same warehouse file; the clock stands where
+// the demo data has ended (2026-11-20), as it does for a new user today.
+import test from 'ava';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { join } from 'node:path';
+import { OFFLINE_UNSUPPORTED } from '../../src/agent/index.ts';
+import { findUserByEmail } from '../../src/auth/index.ts';
+import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { call } from '../helpers/api.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { DEMO_QUESTIONS_NOW, type AgentAnswer as Answer } from '../helpers/demo-questions.ts';
+
+let t0: TestApp;
+let conn: DuckDBConnection;
+let analyst: string;
+let modeler: string;
+test.before(async () => {
+  t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '1500' });
+  t0.clock.set(DEMO_QUESTIONS_NOW);
+  const { db } = t0.app.services.store;
+  analyst = t0.session(findUserByEmail(db, 'analyst@demo.sextant.local')!, DEMO_ORG_ID);
+  modeler = t0.session(findUserByEmail(db, 'modeler@demo.sextant.local')!, DEMO_ORG_ID);
+  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
+  conn = await instance.connect();
+});
+test.after.always(() => t0.stop());
+
+let chats = 0;
+async function ask(message: string, { chatId = `quality-${++chats}`, token = analyst, env }: { chatId?: string; token?: string; env?: string } = {}): Promise<Answer> {
+  const res = await call(t0, 'POST', '/api/agentic_with_history', { token, ...(env ? { env } : {}), body: { chat_id: chatId, message } });
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return res.body as Answer;
+}
+const value = async (sql: string) => Number(((await conn.runAndReadAll(sql)).getRowsJson() as unknown[][])[0]![0]);
+const rows = async (sql: string) => (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][];
+const REVENUE_2025 = "SELECT SUM(total_amount) FROM orders WHERE status IN ('completed', 'shipped') AND year(order_date) = 2025";
+
+test.serial('definitions: revenue follows the governed metric, says so, and a period without data says so instead of 0', async (t) => {
+  const a = await ask('What was revenue in 2025?');
+  const expected = await value(REVENUE_2025);
+  t.is(Number(a.tables[0]!.rows[0]![0]), expected);
+  t.true(expected < (await value('SELECT SUM(total_amount) FROM orders WHERE year(order_date) = 2025')), 'the filter matters');
+  t.true(a.content.startsWith(`Revenue in 2025: ${expected.toLocaleString('en-US', { style: 'currency', currency: 'USD' })}.`), a.content);
+  t.regex(a.content, /Metric revenue: Revenue in US dollars, counting completed and shipped orders only/);
+  t.regex(a.content, /Knowledge used: tables\/demo_warehouse\/main\.orders\.yaml\./);
+
+  const none = await ask('What was revenue this month?');
+  t.deepEqual(none.sql, []);
+  t.regex(none.content, /^No data for that period; the data covers 2022-01-01 to 2026-10-31\. \(Revenue this month: 2026-11-01 to 2026-11-30\.\)/);
+  const partly = await ask('What is the revenue this year?');
+  t.regex(partly.content, /The data covers 2022-01-01 to 2026-10-31, so this period is only partly covered\./);
+});
+
+test.serial('outside the family: causes, the future and unmapped words are refused, saying what can be asked', async (t) => {
+  const cases: [string, RegExp][] = [
+    ['Why did revenue drop in March 2025?', /it asks why something happened/],
+    ['Forecast revenue for next quarter', /it asks about the future/],
+    ['Will we have more than 10,000 orders in 2027?', /it asks about the future/],
+    ['Revenue in Q1 2027', /it asks about the future/],
+    ['What is our profit margin by category?', /I do not know what "profit", "margin" means here/],
+  ];
+  for (const [question, reason] of cases) {
+    const a = await ask(question);
+    t.deepEqual(a.sql, [], question);
+    t.regex(a.content, reason, question);
+    t.regex(a.content, /The governed metrics I know are .*revenue/, question);
+    t.true(a.content.includes(OFFLINE_UNSUPPORTED), question);
+  }
+});
+
+test.serial('grouping and measures: the right groups, units summed, averages never rounded in the data', async (t) => {
+  const top = await ask('Which 3 categories had the highest revenue in 2025?');
+  const expected = await rows(`SELECT p.category, SUM(i.quantity * i.unit_price * (1 - i.discount)) FROM order_items i JOIN orders o USING (order_id) JOIN products p USING (product_id)
+    WHERE o.status IN ('completed', 'shipped') AND year(o.order_date) = 2025 GROUP BY 1 ORDER BY 2 DESC LIMIT 3`);
+  t.deepEqual(top.tables[0]!.rows.map((r) => r[0]), expected.map((r) => r[0]));
+
+  const units = await ask('How many units were ordered in 2025?');
+  const sum = await value('SELECT SUM(i.quantity) FROM order_items i JOIN orders o USING (order_id) WHERE year(o.order_date) = 2025');
+  t.is(Number(units.tables[0]!.rows[0]![0]), sum);
+  t.not(sum, await value('SELECT COUNT(*) FROM order_items i JOIN orders o USING (order_id) WHERE year(o.order_date) = 2025'));
+
+  const aov = await ask('What is the average order value?');
+  t.notRegex(aov.sql[0]!.sql, /ROUND/i);
+  const exact = await value("SELECT AVG(total_amount) FROM orders WHERE status IN ('completed', 'shipped')");
+  t.is(Number(aov.tables[0]!.rows[0]![0]), exact);
+  t.false(Number.isInteger(exact * 100), 'the average has more than two decimals');
+  t.true(aov.content.includes(exact.toLocaleString('en-US', { style: 'currency', currency: 'USD' })), aov.content);
+});
+
+test.serial('follow-ups: "and in France?" is read with the chat’s previous question, and alone it is refused', async (t) => {
+  await ask('What was revenue in Germany in 2025?', { chatId: 'follow-1' });
+  const a = await ask('And in France?', { chatId: 'follow-1' });
+  const france = await value(`SELECT SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE o.status IN ('completed', 'shipped') AND c.country = 'France' AND year(o.order_date) = 2025`);
+  t.is(Number(a.tables[0]!.rows[0]![0]), france);
+  t.regex(a.content, /^Revenue where country is France in 2025: /);
+  const alone = await ask('And in France?', { chatId: 'follow-2' });
+  t.deepEqual(alone.sql, []);
+  t.true(alone.content.includes(OFFLINE_UNSUPPORTED));
+});
+
+test.serial('vocabulary: "sales" is revenue, a period applies to a date in a joined table, earliest and latest dates', async (t) => {
+  t.is(Number((await ask('Total sales in 2025')).tables[0]!.rows[0]![0]), await value(REVENUE_2025));
+  const discount = await ask('What is the average discount of order items in 2025?');
+  t.is(Number(discount.tables[0]!.rows[0]![0]), await value('SELECT AVG(i.discount) FROM order_items i JOIN orders o USING (order_id) WHERE year(o.order_date) = 2025'));
+  t.regex(discount.sql[0]!.sql, /JOIN main\.orders/);
+  const earliest = await ask('When was the earliest order?');
+  t.is(String(earliest.tables[0]!.rows[0]![0]).slice(0, 10), String((await rows('SELECT MIN(order_date)::VARCHAR FROM orders'))[0]![0]));
+  const latest = await ask('When did the first customer sign up?');
+  t.is(String(latest.tables[0]!.rows[0]![0]).slice(0, 10), String((await rows('SELECT MIN(signup_date)::VARCHAR FROM customers'))[0]![0]));
+});
+
+test.serial('a metric changed in an environment governs answers there, and in production once merged', async (t) => {
+  const env = (await call(t0, 'POST', '/api/environments', { token: modeler, body: { name: 'Completed revenue', color: '#00aa00' } })).body.id as string;
+  const path = '/api/knowledge/tables/demo_warehouse%2Fmain.orders';
+  const data = (await call(t0, 'GET', path, { token: modeler })).body.data as { metrics: Record<string, unknown>[] };
+  const metrics = data.metrics.map((m) => (m['name'] === 'revenue' ? { ...m, filter: "status = 'completed'" } : m));
+  t.is((await call(t0, 'PUT', path, { token: modeler, env, body: { ...data, metrics } })).status, 200);
+  const completed = await value("SELECT SUM(total_amount) FROM orders WHERE status = 'completed' AND year(order_date) = 2025");
+  const inEnv = await ask('What was revenue in 2025?', { token: modeler, env });
+  t.is(Number(inEnv.tables[0]!.rows[0]![0]), completed);
+  t.regex(inEnv.content, /where status = 'completed'/);
+  t.is(Number((await ask('What was revenue in 2025?', { token: modeler })).tables[0]!.rows[0]![0]), await value(REVENUE_2025), 'production until merged');
+  const admin = t0.session(findUserByEmail(t0.app.services.store.db, 'admin@demo.sextant.local')!, DEMO_ORG_ID);
+  t.is((await call(t0, 'POST', `/api/environments/${env}/merge`, { token: admin, body: { confirm: true } })).status, 200);
+  t.is(Number((await ask('What was revenue in 2025?')).tables[0]!.rows[0]![0]), completed);
+});

@@ -1,0 +1,66 @@
+// Browser tests in the ava suite: Debian's Chromium driven by playwright-core against a real gateway.
+// One browser per test file, a fresh context (cookies, storage) per test. Without Chromium the tests
+// skip with a message, except under CI=true where they must run.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { ExecutionContext, TestFn } from 'ava';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** ava's `test`, or `test.skip` with a message when Chromium is missing (an error under CI=true). */
+export function browserTest<T>(test: TestFn<T>): TestFn<T> {
+  if (existsSync(CHROMIUM)) return test;
+  if (process.env['CI'] === 'true') throw new Error(`${CHROMIUM} is missing: browser tests must run in CI (apt-get install chromium)`);
+  console.warn(`Skipping browser tests: ${CHROMIUM} is not installed (apt-get install -y chromium chromium-driver).`);
+  return test.skip as unknown as TestFn<T>;
+}
+
+/** Starts Chromium (Playwright gives each launch a fresh temporary profile). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+}
+
+export interface TestPage {
+  context: BrowserContext;
+  page: Page;
+  /** Page errors, failed console errors and CSP violations seen so far. */
+  problems: string[];
+}
+
+/** A fresh context and page for one test, closed at its end; the test fails on CSP violations or page errors. */
+export async function openPage(t: ExecutionContext, browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<TestPage> {
+  const context = await browser.newContext({ baseURL, acceptDownloads: true, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`CSP: ${msg.text()}`);
+  });
+  t.teardown(async () => {
+    await context.close();
+  });
+  return { context, page, problems };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe-core on the page as it is now: no violation of impact serious or critical. */
+export async function checkAccessibility(t: ExecutionContext, page: Page, where: string): Promise<void> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(`${axeSource};0`);
+  // A string, since this file is compiled without the DOM library.
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+    r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`)) as AxeViolation[];
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  t.deepEqual(serious, [], `accessibility violations on ${where}`);
+}

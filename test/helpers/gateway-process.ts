@@ -1,0 +1,32 @@
+// The gateway in a process of its own, as `npm start` (or `npm run dev`) runs it: for tests of what
+// only a real process shows (signals, the production build).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+export interface GatewayProcess {
+  proc: ChildProcessWithoutNullStreams;
+  url: string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `node <args>` in the repository with `env` added, and resolves once it says where it listens. */
+export async function startGatewayProcess(args: string[], env: Record<string, string>): Promise<GatewayProcess> {
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, SEXTANT_PORT: '0', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  proc.stdin.end();
+  let err = '';
+  proc.stderr.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(-4096)));
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
+  // The log line says where it listens (port 0: the system chose).
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /"url":"(http:\/\/[^"]+)".*"msg":"Sextant is listening"/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then((code) => reject(new Error(`the gateway exited with ${code}: ${out}${err}`)));
+  });
+  return { proc, url, exited };
+}

@@ -1,0 +1,88 @@
+// Start-up on a data directory a crash left behind: damaged branches are restored from their reflog,
+// seeding never starts production over, and a branch that cannot be restored is refused, not replaced.
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createOrganization, createUser, setMembership, type Principal } from '../../src/auth/index.ts';
+import { FakeClock } from '../../src/clock.ts';
+import { checkKnowledgeRepositories, createItem, createKnowledgeDeps, getItem, listItems, seedKnowledge } from '../../src/knowledge/index.ts';
+import { createLogger } from '../../src/log.ts';
+import { createSecretBox } from '../../src/security/index.ts';
+import { openStore } from '../../src/store/index.ts';
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/knowledge', import.meta.url));
+const seedAuthor = { name: 'Seed', email: 'seed@example.com', timestamp: 1 };
+
+function setup(t: { teardown(fn: () => void): void }) {
+  const dataDir = fs.mkdtempSync(join(tmpdir(), 'sextant-startup-'));
+  const store = openStore({ file: ':memory:' });
+  t.teardown(() => {
+    store.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const clock = new FakeClock();
+  createOrganization(store.db, clock, { id: 'demo', name: 'Demo' });
+  const u = createUser(store.db, clock, { email: 'ada@example.com', name: 'Ada' });
+  setMembership(store.db, clock, { userId: u.id, orgId: 'demo', role: 'admin', permissions: ['merge_to_production'] });
+  const p: Principal = { userId: u.id, email: 'ada@example.com', orgId: 'demo', baseOrgId: 'demo', role: 'admin', permissions: ['merge_to_production'], credential: 'session', scopes: [] };
+  /** A fresh start of the service on the same data directory. */
+  const start = () => createKnowledgeDeps({ db: store.db, clock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')), dataDir });
+  const mainRef = join(dataDir, 'knowledge', 'demo.git', 'refs', 'heads', 'main');
+  return { p, start, mainRef, dataDir };
+}
+
+test('a production branch emptied by a crash is restored at start-up and the demo knowledge is not seeded over it', async (t) => {
+  const { p, start, mainRef } = setup(t);
+  const first = start();
+  t.true(await seedKnowledge(first, { orgId: 'demo', dir: FIXTURES, author: seedAuthor }));
+  const written = await createItem(first, p, undefined, 'notes', { title: 'Acknowledged', body: 'kept' }, 'acknowledged');
+  fs.writeFileSync(mainRef, '');
+
+  const again = start();
+  const [check] = await checkKnowledgeRepositories(again, { repair: true });
+  t.deepEqual(check!.report.refs.map((r) => [r.ref, r.status, r.oid]), [['refs/heads/main', 'recovered', written.commit]]);
+  t.false(await seedKnowledge(again, { orgId: 'demo', dir: FIXTURES, author: seedAuthor }));
+  t.is((await getItem(again, p, undefined, 'notes', 'acknowledged')).data?.['body'], 'kept');
+  t.is((await listItems(again, p, undefined, 'tables')).items.length, 4);
+});
+
+test('a production branch that cannot be restored is refused with the repair named, never seeded or written over', async (t) => {
+  const { p, start, mainRef, dataDir } = setup(t);
+  const first = start();
+  await seedKnowledge(first, { orgId: 'demo', dir: FIXTURES, author: seedAuthor });
+  fs.writeFileSync(mainRef, '');
+  fs.rmSync(join(dataDir, 'knowledge', 'demo.git', 'logs'), { recursive: true });
+
+  const again = start();
+  const [check] = await checkKnowledgeRepositories(again, { repair: true });
+  t.is(check!.report.refs[0]!.status, 'damaged');
+  t.false(await seedKnowledge(again, { orgId: 'demo', dir: FIXTURES, author: seedAuthor }));
+  const err = await t.throwsAsync(createItem(again, p, undefined, 'notes', { title: 'New', body: 'x' }));
+  t.is((err as { code?: string }).code, 'REPOSITORY_DAMAGED');
+  t.regex(err!.message, /knowledge:check/);
+  t.is(fs.readFileSync(mainRef, 'utf8'), '');
+});
+
+test('npm run knowledge:check reports a damaged branch with exit status 1, and --repair restores it from the reflog', async (t) => {
+  const { p, start, mainRef, dataDir } = setup(t);
+  const first = start();
+  await seedKnowledge(first, { orgId: 'demo', dir: FIXTURES, author: seedAuthor });
+  const written = await createItem(first, p, undefined, 'notes', { title: 'Kept', body: 'kept' }, 'kept');
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const check = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'knowledge-check.ts'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'silent' } });
+  const clean = check();
+  t.is(clean.status, 0, clean.stdout + clean.stderr);
+  t.regex(clean.stdout, /^demo: ok \(\d+ objects checked; git fsck: ok\)/m);
+  fs.writeFileSync(mainRef, '');
+  const damaged = check();
+  t.is(damaged.status, 1);
+  t.regex(damaged.stdout, /refs\/heads\/main: damaged \(its file is empty\)/);
+  const repaired = check('--repair');
+  t.is(repaired.status, 0, repaired.stdout);
+  t.regex(repaired.stdout, new RegExp(`refs/heads/main: recovered \\(its file is empty\\) -> ${written.commit}`));
+  t.is(fs.readFileSync(mainRef, 'utf8').trim(), written.commit);
+});

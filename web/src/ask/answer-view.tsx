@@ -1,0 +1,63 @@
+// One answer: the agent's steps, the text, each result with its chart, the credits, and the rating.
+import { lazy, Suspense } from 'react';
+import type { AnswerState } from './answer-state.ts';
+import { Markdown } from './markdown.tsx';
+import { ProgressSteps } from './progress-steps.tsx';
+import { RatingBar } from './rating-bar.tsx';
+import { ResultTable } from './result-table.tsx';
+import { SqlBlock } from './sql-block.tsx';
+
+const ChartView = lazy(() => import('./chart-view.tsx').then((m) => ({ default: m.ChartView })));
+
+export function AnswerView({ answer, chatId }: { answer: AnswerState; chatId: string }) {
+  const tabled = new Set(answer.tables.map((t) => t.dfKey));
+  const looseCharts = answer.charts.filter((c) => !c.dfKey || !tabled.has(c.dfKey));
+  const looseQueries = answer.queries.filter((q) => !answer.tables.some((t) => t.callId === q.callId));
+  return (
+    <div className="answer" aria-busy={answer.status === 'running'}>
+      <ProgressSteps answer={answer} />
+      {answer.text && <Markdown text={answer.text} />}
+      {answer.errors.map((e, i) => (
+        <div key={i} className="alert error" role="alert">
+          {e.message}
+        </div>
+      ))}
+      {answer.tables.map((t, i) => (
+        <div key={t.dfKey}>
+          <ResultTable table={t} chatId={chatId} index={i} />
+          {answer.charts
+            .filter((c) => c.dfKey === t.dfKey)
+            .map((c) => (
+              <Chart key={c.chartId} spec={c.spec} />
+            ))}
+        </div>
+      ))}
+      {looseCharts.map((c) => (
+        <Chart key={c.chartId} spec={c.spec} />
+      ))}
+      {looseQueries.map((q) => (
+        <SqlBlock key={q.callId} sql={q.sql} />
+      ))}
+      {answer.status !== 'running' && (
+        <>
+          <p className="credits">
+            {answer.status === 'stopped' && 'Stopped. '}
+            {answer.status === 'failed' && 'The answer did not finish. '}
+            {answer.copiedFromChatId ? 'Copied from another chat.' : answer.credits !== undefined ? `${formatCredits(answer.credits)} credits` : ''}
+          </p>
+          {answer.answerUuid && <RatingBar chatId={chatId} answerUuid={answer.answerUuid} />}
+        </>
+      )}
+    </div>
+  );
+}
+
+function Chart({ spec }: { spec: Record<string, unknown> }) {
+  return (
+    <Suspense fallback={<p className="muted">Drawing the chart…</p>}>
+      <ChartView spec={spec} />
+    </Suspense>
+  );
+}
+
+const formatCredits = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));

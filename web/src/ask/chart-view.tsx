@@ -1,0 +1,42 @@
+// A Vega-Lite chart. vega-embed (the largest part of the app) loads only when a chart is shown, and
+// runs with Vega's expression interpreter, so the page's CSP needs no eval.
+import { useEffect, useRef, useState } from 'react';
+
+export function ChartView({ spec }: { spec: Record<string, unknown> }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [failed, setFailed] = useState(false);
+  const title = typeof spec['title'] === 'string' ? spec['title'] : 'Chart of the result';
+  useEffect(() => {
+    let finalize: (() => void) | undefined;
+    let live = true;
+    void (async () => {
+      try {
+        const [{ default: embed }, { expressionInterpreter }] = await Promise.all([import('vega-embed'), import('vega-interpreter')]);
+        if (!live || !box.current) return;
+        const dark = window.matchMedia('(prefers-color-scheme: dark)').matches;
+        const result = await embed(box.current, { ...spec, width: 'container', description: title } as never, {
+          ast: true,
+          expr: expressionInterpreter,
+          renderer: 'svg',
+          actions: { export: true, source: false, compiled: false, editor: false },
+          ...(dark ? { theme: 'dark' as const } : {}),
+        });
+        finalize = () => result.finalize();
+        // The library's menu button has only an icon: give it a name.
+        box.current.querySelector('summary')?.setAttribute('aria-label', 'Chart actions: save as SVG or PNG');
+      } catch (err) {
+        console.error(err);
+        if (live) setFailed(true);
+      }
+    })();
+    return () => {
+      live = false;
+      finalize?.();
+    };
+  }, [spec, title]);
+  return (
+    <figure className="chart" aria-label={title}>
+      {failed ? <p className="muted">The chart could not be drawn; the table has the same data.</p> : <div ref={box} data-testid="chart" />}
+    </figure>
+  );
+}

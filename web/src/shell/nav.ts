@@ -1,0 +1,24 @@
+// The app's sections in the top bar. A section appears once its pages are built (`built`), and
+// only for the roles it serves; the server refuses the same people, this only keeps the bar honest.
+import type { Me } from '../session/session.tsx';
+
+export interface NavEntry {
+  to: string;
+  label: string;
+  /** Roles that see the entry; all signed-in people when absent. */
+  roles?: Me['role'][];
+  built: boolean;
+}
+
+export const NAV: NavEntry[] = [
+  { to: '/', label: 'Ask', built: true },
+  { to: '/chats', label: 'Chats', built: false },
+  { to: '/knowledge', label: 'Knowledge', roles: ['admin', 'modeler'], built: false },
+  { to: '/admin', label: 'Admin', roles: ['admin'], built: false },
+  { to: '/settings', label: 'Settings', built: false },
+];
+
+/** The entries a person sees. */
+export function visibleNav(me: Me): NavEntry[] {
+  return NAV.filter((e) => e.built && (!e.roles || e.roles.includes(me.role)));
+}
