@@ -6,7 +6,8 @@
 // close to wall at concurrency 1 more questions at once can only use the cores that are left. A second
 // pass gives each model turn the latency of a hosted model (BENCH_EVAL_TURN_MS, default 30 ms), which is
 // what the limiter overlaps in real use.
-// BENCH_EVAL_ORDERS sets the demo warehouse size (default: the shared contract's 120,000 orders).
+// BENCH_EVAL_ORDERS sets the demo warehouse size (default: the shared contract's 120,000 orders);
+// BENCH_EVAL_QUERY_PROCESSES the warehouse query processes (default 8: one user may use 4 at once).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +62,9 @@ async function openApp(dataDir: string, concurrency: number, turnMs = 0): Promis
     SEXTANT_PORT: '0',
     SEXTANT_LOG_LEVEL: 'silent',
     SEXTANT_EVAL_CONCURRENCY: String(concurrency),
+    // Every question of a run is asked as one user, and one user gets at most half of the query
+    // processes: 8 of them let the run's 4 questions query at once.
+    SEXTANT_QUERY_PROCESSES: process.env['BENCH_EVAL_QUERY_PROCESSES'] ?? '8',
     SEXTANT_DEMO_WAREHOUSE_ORDERS: process.env['BENCH_EVAL_ORDERS'] ?? '120000',
     SEXTANT_JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123456789',
     SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
