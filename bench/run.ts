@@ -12,6 +12,7 @@ const benches: Record<string, () => Promise<void>> = {
   gateway: async () => (await import('./gateway.ts')).run(),
   web: async () => (await import('./web.ts')).run(),
   answers: async () => (await import('./answers.ts')).run(),
+  evaluations: async () => (await import('./evaluations.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

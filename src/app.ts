@@ -19,6 +19,11 @@ import type { ChatSources, CoreServices } from './gateway/services.ts';
 import { agentPortsFrom } from './compose/agent-ports.ts';
 import { chatSourcesFrom } from './compose/chat-sources.ts';
 import { agentMcpPorts } from './compose/mcp-agent-ports.ts';
+import { evaluationAgentPort } from './compose/evaluation-agent.ts';
+import { evaluationKnowledgePort } from './compose/evaluation-knowledge.ts';
+import { evaluationPrincipalsPort } from './compose/evaluation-principals.ts';
+import { gatedMerge } from './compose/merge-gate.ts';
+import { Evaluations } from './evaluations/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createMailQueue, createSmtpMailer, type Mailer } from './mail/index.ts';
 import { purgeExpiredOAuthModels } from './mcp/oauth/sqlite-adapter.ts';
@@ -129,10 +134,21 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal });
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
-  const services: Services = { ...core, agent, agentPorts, mcp };
+  // Evaluations ask the agent (knowledge pinned to a commit) and read definitions from knowledge, through their ports.
+  const evaluations = new Evaluations({
+    db: store.db,
+    clock,
+    log,
+    config: config.evaluations,
+    shutdown: shutdown.signal,
+    ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(store.db) },
+  });
+  const services: Services = { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
   confineLegacyWarehouseFiles(services);
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? [], deps.webDir);
+  // Runs a restart interrupted go on with their pending questions.
+  evaluations.resume();
   // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
   const janitor = startEnvironmentJanitor(knowledge);
   return {

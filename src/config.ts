@@ -38,6 +38,8 @@ export interface Config {
   secrets: Secrets;
   /** The agent: model provider, limits and credit prices. */
   agent: AgentConfig;
+  /** Evaluation runs: questions asked at once (SEXTANT_EVAL_CONCURRENCY) and the time one question may take. */
+  evaluations: EvaluationConfig;
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
 }
@@ -75,6 +77,13 @@ export interface Secrets {
   encryptionKey: string;
   /** Keys for signed cookies. */
   cookieKeys: string[];
+}
+
+export interface EvaluationConfig {
+  /** Questions of evaluation runs asked at the same time, across all runs (default 4). */
+  concurrency: number;
+  /** A question (with its follow-up) still unanswered after this ends in error `timeout` (default 300,000). */
+  questionTimeoutMs: number;
 }
 
 /** Model provider and agent settings (SEXTANT_LLM_*, SEXTANT_AGENT_*, SEXTANT_CREDITS_*). */
@@ -147,6 +156,8 @@ const envSchema = z.object({
   SEXTANT_CREDITS_PER_1K_INPUT_TOKENS: z.coerce.number().min(0).default(0.01),
   SEXTANT_CREDITS_PER_1K_OUTPUT_TOKENS: z.coerce.number().min(0).default(0.03),
   SEXTANT_CREDITS_PER_QUERY: z.coerce.number().min(0).default(0.1),
+  SEXTANT_EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  SEXTANT_EVAL_QUESTION_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
@@ -218,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     secrets,
     agent: agentConfig(e, warnings),
+    evaluations: { concurrency: e.SEXTANT_EVAL_CONCURRENCY, questionTimeoutMs: e.SEXTANT_EVAL_QUESTION_TIMEOUT_MS },
     warnings,
   };
 }

@@ -39,13 +39,18 @@ test('the git adapter knows nothing of knowledge', (t) => {
   t.deepEqual(offenders.map((f) => f.path), []);
 });
 
-test('the command-line tool imports nothing from the server side but its own files and package.json', (t) => {
+test('the command-line tool imports nothing from the server side but its own files, src/shared and package.json', (t) => {
   const outside = (file: string, spec: string) => {
     if (!spec.startsWith('.')) return false;
     const target = relative(root, join(root, dirname(file), spec));
-    return !target.startsWith('src/cli/') && target !== 'package.json';
+    return !target.startsWith('src/cli/') && !target.startsWith('src/shared/') && target !== 'package.json';
   };
   const offenders = sources.filter((f) => f.path.startsWith('src/cli/') && importsOf(f.text).some((i) => outside(f.path, i)));
+  t.deepEqual(offenders.map((f) => f.path), []);
+});
+
+test('src/shared (formats the server and the CLI both read) imports nothing of either', (t) => {
+  const offenders = sources.filter((f) => f.path.startsWith('src/shared/') && importsOf(f.text).some((i) => i.startsWith('.') && !relative(root, join(root, dirname(f.path), i)).startsWith('src/shared/')));
   t.deepEqual(offenders.map((f) => f.path), []);
 });
 

@@ -64,3 +64,11 @@ test('warehouse roots resolve against the data directory, once each, and may not
     t.throws(() => loadConfig({ SEXTANT_DATA_DIR: dir, SEXTANT_WAREHOUSE_ROOTS: roots }), { message: /SEXTANT_WAREHOUSE_ROOTS: .* lies inside .*must not nest/ }, roots);
   }
 });
+
+test('evaluation runs ask 4 questions at once by default; the bound and the question timeout are validated', (t) => {
+  t.deepEqual(loadConfig({ SEXTANT_DATA_DIR: tempDir() }).evaluations, { concurrency: 4, questionTimeoutMs: 300_000 });
+  t.deepEqual(loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_EVAL_CONCURRENCY: '1', SEXTANT_EVAL_QUESTION_TIMEOUT_MS: '5000' }).evaluations, { concurrency: 1, questionTimeoutMs: 5000 });
+  const err = t.throws(() => loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_EVAL_CONCURRENCY: '0', SEXTANT_EVAL_QUESTION_TIMEOUT_MS: '10' }));
+  t.regex(err.message, /SEXTANT_EVAL_CONCURRENCY/);
+  t.regex(err.message, /SEXTANT_EVAL_QUESTION_TIMEOUT_MS/);
+});

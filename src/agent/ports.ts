@@ -145,8 +145,11 @@ export interface AnswerRecord {
  * so a run's bookkeeping commits with its own rows in one transaction.
  */
 export interface ChatRecorder {
-  /** Records the question, creating the chat when new (tagged with the environment); another user's chat is ChatNotFound. */
-  recordUserMessage(principal: Principal, input: { chatId: string; content: string; messageUuid: string; environment?: { id: string; name: string } }): void;
+  /**
+   * Records the question, creating the chat when new (tagged with the environment; `hidden` keeps a new
+   * chat out of the user's history and search); another user's chat is ChatNotFound.
+   */
+  recordUserMessage(principal: Principal, input: { chatId: string; content: string; messageUuid: string; environment?: { id: string; name: string }; hidden?: boolean }): void;
   recordAnswer(
     principal: Principal,
     input: {

@@ -14,6 +14,8 @@ export interface EnsureChatInput {
   agentic?: boolean;
   /** The environment the chat runs in; its name becomes the chat's environment tag. */
   environment?: { id: string; name: string };
+  /** A new chat left out of the user's history and search (evaluation answers); it opens by id. */
+  hidden?: boolean;
 }
 
 const TITLE_MAX = 120;
@@ -31,9 +33,9 @@ export function ensureChat(deps: ChatDeps, principal: Principal, input: EnsureCh
   const now = deps.clock.now();
   statement(
     deps.db,
-    `INSERT INTO chats (org_id, chat_id, user_id, title, agentic, environment_id, environment_name, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(principal.orgId, input.chatId, principal.userId, (input.title ?? '').slice(0, TITLE_MAX), input.agentic === false ? 0 : 1, input.environment?.id ?? null, input.environment?.name ?? null, now, now);
+    `INSERT INTO chats (org_id, chat_id, user_id, title, agentic, environment_id, environment_name, hidden, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(principal.orgId, input.chatId, principal.userId, (input.title ?? '').slice(0, TITLE_MAX), input.agentic === false ? 0 : 1, input.environment?.id ?? null, input.environment?.name ?? null, input.hidden ? 1 : 0, now, now);
   return findChat(deps.db, principal.orgId, input.chatId)!;
 }
 

@@ -1,6 +1,7 @@
 // The chat list, newest first, in keyset pages. The key is the chat's internal id, which only grows,
 // so chats created between two pages land before the cursor: none is skipped or repeated. Pinned and
-// archived chats are listed apart (on the first page), so each chat shows up in one place only.
+// archived chats are listed apart (on the first page), so each chat shows up in one place only. Hidden
+// chats (evaluation answers) are not listed.
 import type { Principal } from '../auth/index.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { CHAT_COLUMNS, toSummary, type ChatDeps, type ChatRowWithLabels } from './rows.ts';
@@ -23,7 +24,7 @@ export function chatHistory(deps: ChatDeps, principal: Principal, { cursor, limi
   const rows = deps.db
     .prepare(
       `SELECT ${CHAT_COLUMNS} FROM chats c
-       WHERE c.user_id = ? AND c.org_id = ? AND c.pinned_at IS NULL AND c.archived_at IS NULL AND c.id < ?
+       WHERE c.user_id = ? AND c.org_id = ? AND c.pinned_at IS NULL AND c.archived_at IS NULL AND c.hidden = 0 AND c.id < ?
        ORDER BY c.id DESC LIMIT ?`,
     )
     .all(principal.userId, principal.orgId, after ?? Number.MAX_SAFE_INTEGER, limit + 1) as ChatRowWithLabels[];

@@ -24,6 +24,8 @@ export interface ChatRow {
   pinned_at: number | null;
   archived_at: number | null;
   recently_completed: number;
+  /** 1 for chats left out of history and search (evaluation answers). */
+  hidden: number;
   created_at: number;
   updated_at: number;
 }

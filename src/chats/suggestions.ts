@@ -36,7 +36,7 @@ export async function initialSuggestions(
   const recent = deps.db
     .prepare(
       `SELECT m.content FROM chats c JOIN chat_messages m ON m.chat_pk = c.id
-       WHERE c.user_id = ? AND c.org_id = ? AND m.role = 'user' AND m.displayed = 1
+       WHERE c.user_id = ? AND c.org_id = ? AND c.hidden = 0 AND m.role = 'user' AND m.displayed = 1
        ORDER BY c.id DESC, m.position DESC LIMIT 30`,
     )
     .pluck()

@@ -4,6 +4,8 @@ import { Command, CommanderError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { ask } from './commands/ask.ts';
 import { catalog, chatsList, chatsSearch, chatsShow, help } from './commands/browse.ts';
+import { evalCancel, evalCompare, evalCreate, evalInit, evalList, evalResults, evalValidate } from './commands/eval.ts';
+import { evalRun, type RunOptions } from './commands/eval-run.ts';
 import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMerge, envSyncTarget, envTargetSet, envUse } from './commands/env.ts';
 import { knowledgeGet, knowledgePut } from './commands/knowledge.ts';
 import { login, logout, status } from './commands/login.ts';
@@ -16,7 +18,7 @@ type Action = (ctx: CommandContext, ...args: never[]) => unknown;
 /** Builds the command tree; `run` wraps each action with the shared context and error handling. */
 export function buildProgram(): Command {
   const program = new Command('sextant')
-    .description('Ask questions about your organization’s data, and manage its knowledge environments.')
+    .description('Ask questions about your organization’s data, manage its knowledge environments, and run evaluations.')
     .version(pkg.version, '-V, --version')
     .option('--server <url>', 'server URL (default: saved, $SEXTANT_SERVER, or http://127.0.0.1:8080)')
     .option('--token <token>', 'API or CLI token (default: saved, or $SEXTANT_TOKEN)')
@@ -62,7 +64,8 @@ export function buildProgram(): Command {
   env.command('diff').option('--id <env_id>').description('files changed against production').action(run((ctx, o: { id?: string }) => envDiff(ctx, o)));
   env.command('conflicts').option('--id <env_id>').description('predict merge conflicts (exit 1 when there are any)').action(run((ctx, o: { id?: string }) => envConflicts(ctx, o)));
   env.command('merge').option('--id <env_id>').option('--confirm', 'required: merge into production').option('--delete-after', 'delete the environment after merging')
-    .description('merge into production').action(run((ctx, o: { id?: string; confirm?: boolean; deleteAfter?: boolean }) => envMerge(ctx, o)));
+    .option('--override-evaluations', 'admins: merge although the evaluation gate refuses (recorded in the merge commit)')
+    .description('merge into production').action(run((ctx, o: { id?: string; confirm?: boolean; deleteAfter?: boolean; overrideEvaluations?: boolean }) => envMerge(ctx, o)));
   env.command('delete').argument('[id]').option('--confirm', 'required: discard the environment').description('delete an environment')
     .action(run((ctx, id: string | undefined, o: { confirm?: boolean }) => envDelete(ctx, id, o)));
 
@@ -71,6 +74,22 @@ export function buildProgram(): Command {
     .description('print an item headed by its version').action(run((ctx, kind: string, id: string, o: { out?: string }) => knowledgeGet(ctx, kind, id, o)));
   knowledge.command('put').argument('<kind>').argument('<id>').argument('<file>', 'YAML from `knowledge get`').option('--force', 'save even if the item changed since it was read')
     .description('save an item; refused when it changed since the version in the file').action(run((ctx, kind: string, id: string, file: string, o: { force?: boolean }) => knowledgePut(ctx, kind, id, file, o)));
+
+  const ev = program.command('eval').description('evaluation suites and runs (admins and modelers; init and validate work offline)');
+  ev.command('init').argument('[file]', 'suite file to write (default evaluation.yaml)').option('--force', 'overwrite an existing file')
+    .description('write a suite file to start from').action(run((ctx, file: string | undefined, o: { force?: boolean }) => evalInit(ctx, file, o)));
+  ev.command('validate').argument('<file>').description('check a suite file offline (exit 1 when invalid)').action(run((ctx, file: string) => evalValidate(ctx, file)));
+  ev.command('create').argument('<file>').description('add a suite to the knowledge (in the active environment)').action(run((ctx, file: string) => evalCreate(ctx, file)));
+  ev.command('list').description('evaluations and their latest runs').action(run((ctx) => evalList(ctx)));
+  ev.command('run').argument('<file|id>', 'a suite file (created or updated first) or an evaluation id')
+    .option('--target <target>', '"production" (default) or an environment id').option('--junit <file>', 'write a JUnit XML report')
+    .option('--min-pass-rate <percent>', 'lowest share of passing questions, 0 to 100 (default 100)').option('--baseline <run_id>', 'fail when a question regressed against this run')
+    .option('--expect-commit <sha>', 'refuse to run unless the target is at this commit').option('--timeout <seconds>', 'give up (and cancel) after this long (default 3600)')
+    .description('run an evaluation and wait; exit 1 when it fails the gate').action(run((ctx, ref: string, o: RunOptions) => evalRun(ctx, ref, o)));
+  ev.command('results').argument('<run_id>').description('a run and its questions').action(run((ctx, id: string) => evalResults(ctx, id)));
+  ev.command('compare').argument('<baseline>').argument('<run_id>').description('what changed question by question (exit 1 when one regressed)')
+    .action(run((ctx, baseline: string, id: string) => evalCompare(ctx, baseline, id)));
+  ev.command('cancel').argument('<run_id>').description('cancel a running run').action(run((ctx, id: string) => evalCancel(ctx, id)));
 
   for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride();
   return program;

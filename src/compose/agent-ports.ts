@@ -72,9 +72,9 @@ function textOf(kind: KnowledgeKind, d: Data): string {
 
 const touches = (r: RelationshipDocument, keys: Set<string>) => keys.has(`${r.from.connection}/${r.from.table}`) || keys.has(`${r.to.connection}/${r.to.table}`);
 
-/** Knowledge read at the environment's commit; regular users always read production. */
-export function knowledgePort(k: KnowledgeDeps): KnowledgeSource {
-  const snapshot = (p: Principal, envId: string | undefined) => knowledgeAt(k, p.orgId, effectiveEnvironment(p, envId));
+/** Knowledge read at the environment's commit, or at `commit` when pinned; regular users always read production. */
+export function knowledgePort(k: KnowledgeDeps, commit?: string): KnowledgeSource {
+  const snapshot = (p: Principal, envId: string | undefined) => knowledgeAt(k, p.orgId, effectiveEnvironment(p, envId), commit);
   const items = async (p: Principal, envId: string | undefined, kind: 'tables' | 'relationships') =>
     (await snapshot(p, envId)).items.filter((i) => i.kind === kind && i.data && !(kind === 'tables' && i.data['active'] === false)).map((i) => i.data!);
   return {
@@ -152,8 +152,8 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
       },
     },
     chats: {
-      recordUserMessage(p, { chatId, content, messageUuid, environment }) {
-        appendMessage(chatDeps, p, { chatId, role: 'user', content, messageUuid, agentic: true, ...(environment ? { environment } : {}) });
+      recordUserMessage(p, { chatId, content, messageUuid, environment, hidden }) {
+        appendMessage(chatDeps, p, { chatId, role: 'user', content, messageUuid, agentic: true, ...(environment ? { environment } : {}), ...(hidden ? { hidden } : {}) });
       },
       recordAnswer(p, { chatId, content, messageUuid, answer, credits, knowledgeCommit, knowledgeItems }) {
         recordAnswer(chatDeps, p, { chatId, content, messageUuid, answer, credits, knowledgeItems, ...(knowledgeCommit ? { knowledgeCommit } : {}) });

@@ -2,7 +2,8 @@
 // are in the README and are for local trials only.
 import { fileURLToPath } from 'node:url';
 import { createOrganization, createUser, findUserByEmail, getOrganization, setMembership, type Role } from '../auth/index.ts';
-import { moveDemoWarehouse, seedDemoWarehouse, warnUnconfinedConnections } from '../data/index.ts';
+import { DEMO_CONNECTION_ID, moveDemoWarehouse, seedDemoWarehouse, warnUnconfinedConnections } from '../data/index.ts';
+import { answersFromWarehouse } from './demo-evaluation.ts';
 import type { Services } from '../gateway/services.ts';
 import { seedKnowledge } from '../knowledge/index.ts';
 import { hashPassword } from '../security/index.ts';
@@ -18,14 +19,15 @@ export const DEMO_USERS: { email: string; name: string; password: string; role: 
 /** Documentation of the demo warehouse, committed as the demo organization's first knowledge commit. */
 export const DEMO_KNOWLEDGE_DIR = fileURLToPath(new URL('../../fixtures/knowledge', import.meta.url));
 
-type SeedServices = Pick<Services, 'store' | 'clock' | 'log' | 'knowledge' | 'config' | 'secretBox'>;
+type SeedServices = Pick<Services, 'store' | 'clock' | 'log' | 'knowledge' | 'config' | 'secretBox' | 'data'>;
 
-/** Seeds the demo organization, its users, its knowledge and its warehouse; steps already done are skipped. */
+/** Seeds the demo organization, its users, its warehouse and its knowledge; steps already done are skipped. */
 export async function seedDemo(s: SeedServices): Promise<void> {
   await seedDemoOrg(s);
-  await seedDemoKnowledge(s);
   const { data } = s.config;
+  // The warehouse first: the demo evaluation's expected answers are computed from it.
   await seedDemoWarehouse({ db: s.store.db, clock: s.clock, secretBox: s.secretBox, log: s.log, fileRoots: data.warehouseRoots, orders: data.demoWarehouseOrders }, DEMO_ORG_ID);
+  await seedDemoKnowledge(s);
 }
 
 /**
@@ -41,7 +43,8 @@ export function confineLegacyWarehouseFiles(s: Pick<Services, 'store' | 'clock' 
 async function seedDemoKnowledge(s: SeedServices): Promise<void> {
   const admin = findUserByEmail(s.store.db, DEMO_USERS[0]!.email);
   const author = { name: admin?.name ?? 'Sextant', email: admin?.email ?? 'demo@sextant.local', timestamp: Math.floor(s.clock.now() / 1000) };
-  const seeded = await seedKnowledge(s.knowledge, { orgId: DEMO_ORG_ID, dir: DEMO_KNOWLEDGE_DIR, author, message: 'Document the demo warehouse' });
+  const transform = answersFromWarehouse(s, DEMO_ORG_ID, DEMO_CONNECTION_ID);
+  const seeded = await seedKnowledge(s.knowledge, { orgId: DEMO_ORG_ID, dir: DEMO_KNOWLEDGE_DIR, author, message: 'Document the demo warehouse', transform });
   if (seeded) s.log.info({ org_id: DEMO_ORG_ID }, 'seeded the demo knowledge');
 }
 

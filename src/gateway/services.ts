@@ -3,6 +3,8 @@ import type { AgentRuns } from '../agent/index.ts';
 import type { AccountMail } from '../auth/account-mail.ts';
 import type { AgentPorts } from '../agent/ports.ts';
 import type { Clock } from '../clock.ts';
+import type { GatedMerge } from '../compose/merge-gate.ts';
+import type { Evaluations } from '../evaluations/index.ts';
 import type { Config } from '../config.ts';
 import type { KnowledgeDeps } from '../knowledge/index.ts';
 import type { DataDeps } from '../data/deps.ts';
@@ -42,10 +44,14 @@ export interface Services {
   /** The agent's runs (start, follow, feedback, stop) and the ports it reads data through. */
   agent: AgentRuns;
   agentPorts: AgentPorts;
+  /** Evaluation runs, scoring, comparison and the environment diff. */
+  evaluations: Evaluations;
+  /** Merging an environment into production, behind the organization's evaluation gate. */
+  mergeEnvironment: GatedMerge;
 }
 
 /** The services the agent's ports are built from (everything but the agent itself). */
-export type CoreServices = Omit<Services, 'agent' | 'agentPorts' | 'mcp'>;
+export type CoreServices = Omit<Services, 'agent' | 'agentPorts' | 'mcp' | 'evaluations' | 'mergeEnvironment'>;
 
 export interface ChatSources {
   lineage: LineageFn;

@@ -30,23 +30,27 @@ export async function environmentConflicts(deps: KnowledgeDeps, p: Principal, id
   return { mergeable: outcome.status !== 'conflict', merge: outcome.status, conflicts };
 }
 
+/** Decides on a merge once it is allowed: throws to refuse it, or returns a paragraph for the merge commit message. */
+export type MergeGate = (environmentId: string) => Promise<string | undefined>;
+
 /**
  * Merges the environment into production: admins, or modelers with the merge permission, with
- * `confirm` true. Conflicts answer 409 with the files. A throwaway environment (or one merged with
- * `delete_after`) is deleted once applied.
+ * `confirm` true, then `gate` (the organization's evaluation gate) when given. Conflicts answer 409
+ * with the files. A throwaway environment (or one merged with `delete_after`) is deleted once applied.
  */
-export async function mergeEnvironment(deps: KnowledgeDeps, p: Principal, id: string, body: { confirm?: unknown; delete_after?: boolean }) {
+export async function mergeEnvironment(deps: KnowledgeDeps, p: Principal, id: string, body: { confirm?: unknown; delete_after?: boolean }, gate?: MergeGate) {
   requireEnvironmentRole(p);
   const env = environmentOf(deps, p.orgId, id);
   if (!canMergeToProduction(p)) throw new MergeForbidden();
   requireConfirm(body.confirm, 'body');
+  const note = gate ? await gate(env.id) : undefined;
   const repo = await deps.repos.repo(p.orgId);
   const outcome = await mergeBranch({
     repo,
     from: envBranch(env),
     into: MAIN_BRANCH,
     author: authorOf(deps, p),
-    message: `Merge environment "${env.name}" into production`,
+    message: [`Merge environment "${env.name}" into production`, note].filter(Boolean).join('\n\n'),
     // Always a merge commit, so production's history says who merged (a fast-forward records no one).
     fastForward: false,
   });

@@ -24,6 +24,8 @@ export {
 export type { EnvironmentView, CreateEnvironmentInput } from './environments.ts';
 export type { EnvironmentTarget } from './environments-store.ts';
 export { environmentDiff, environmentConflicts, mergeEnvironment } from './environment-merge.ts';
+export type { MergeGate } from './environment-merge.ts';
+export { readEvaluationFile } from './evaluation-file.ts';
 export { syncEnvironmentTargets } from './environment-sync.ts';
 export { expireThrowawayEnvironments, startEnvironmentJanitor } from './environment-expiry.ts';
 export { getMirror, setMirror, deleteMirror } from './mirror.ts';
@@ -34,6 +36,7 @@ export type { TableDocsSource, TableDoc, SyncedTable } from './table-docs.ts';
 export { knowledgeAt, searchableData, searchItems } from './snapshot.ts';
 export type { KnowledgeSnapshot, SearchHit } from './snapshot.ts';
 export { seedKnowledge } from './seed-knowledge.ts';
+export type { SeedTransform } from './seed-knowledge.ts';
 export { checkKnowledgeRepositories } from './check-knowledge.ts';
 export type { KnowledgeCheck } from './check-knowledge.ts';
 export { effectiveEnvironment, environmentOf, scopeFor } from './scope.ts';

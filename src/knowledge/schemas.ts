@@ -3,6 +3,7 @@
 // the author did not write; readers apply defaults (see table-docs.ts).
 import { z } from 'zod';
 import { ROLES } from '../auth/index.ts';
+import { EvaluationSuite } from '../shared/evaluation-suite.ts';
 import { checkExpression } from '../sql-expression.ts';
 
 const text = z.string().min(1);
@@ -108,11 +109,8 @@ export const ReportFile = z.looseObject({
 
 export const SkillFile = z.looseObject({ name: slug, description: z.string(), instructions: text });
 
-export const EvaluationFile = z.looseObject({
-  id: slug,
-  name: text,
-  questions: z.array(z.looseObject({ question: text, expected_answer: z.string(), expected_sql: z.string().optional() })),
-});
+/** Evaluation suites are strict (unknown fields refused); see src/shared/evaluation-suite.ts. */
+export const EvaluationFile = EvaluationSuite;
 
 export type TableFile = z.infer<typeof TableFile>;
 export type Metric = z.infer<typeof Metric>;

@@ -9,21 +9,29 @@ import { classifyPath } from './kinds.ts';
 import { validateItem } from './validate-item.ts';
 import { parseYaml } from './yaml-doc.ts';
 
+/** Rewrites a file's content before it is committed (the demo fills in answers computed from its warehouse). */
+export type SeedTransform = (path: string, content: string) => Promise<string>;
+
 /** Commits every file under `dir` to production if it has no commit yet; true when it did. */
-export async function seedKnowledge(deps: KnowledgeDeps, { orgId, dir, author, message = 'Initial knowledge' }: { orgId: string; dir: string; author: GitAuthor; message?: string }): Promise<boolean> {
+export async function seedKnowledge(
+  deps: KnowledgeDeps,
+  { orgId, dir, author, message = 'Initial knowledge', transform }: { orgId: string; dir: string; author: GitAuthor; message?: string; transform?: SeedTransform },
+): Promise<boolean> {
   const repo = await deps.repos.repo(orgId);
   if (await refHasHistory(repo, branchRef(MAIN_BRANCH))) return false;
   const paths = (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
     .filter((d) => d.isFile())
     .map((d) => relative(dir, join(d.parentPath, d.name)).split(sep).join('/'))
     .sort();
-  const changes = paths.map((path) => {
-    const content = readFileSync(join(dir, path), 'utf8');
+  const changes = [];
+  for (const path of paths) {
+    const read = readFileSync(join(dir, path), 'utf8');
+    const content = transform ? await transform(path, read) : read;
     const managed = classifyPath(path);
     // A broken fixture should fail loudly at start, not show up as a broken item later.
     if (managed) validateItem(managed.kind, managed.id, parseYaml(content).value);
-    return { path, content };
-  });
+    changes.push({ path, content });
+  }
   const result = await commitChanges({ repo, branch: MAIN_BRANCH, author, message, changes });
   return result.changed;
 }

@@ -28,10 +28,13 @@ export interface SearchHit {
 
 const CACHE_SIZE = 16;
 
-/** Knowledge of an organization at an environment (undefined = production), at its current commit. */
-export async function knowledgeAt(deps: KnowledgeDeps, orgId: string, environmentId: string | undefined): Promise<KnowledgeSnapshot> {
+/**
+ * Knowledge of an organization at an environment (undefined = production), at its current commit or
+ * at `at`, a commit of its repository the caller resolved earlier (evaluation runs read one commit).
+ */
+export async function knowledgeAt(deps: KnowledgeDeps, orgId: string, environmentId: string | undefined, at?: string): Promise<KnowledgeSnapshot> {
   const scope = await scopeFor(deps, orgId, environmentId);
-  const commit = (await resolveRef({ repo: scope.repo, ref: scope.branch })) ?? null;
+  const commit = at ?? (await resolveRef({ repo: scope.repo, ref: scope.branch })) ?? null;
   const all = commit ? await itemsOf(deps, scope.repo, `${orgId}:${commit}`, commit) : [];
   return { orgId, environmentId, commit, items: all, search: (q, opts) => searchItems(all, q, opts) };
 }

@@ -15,7 +15,7 @@ export interface Migration {
 /**
  * Lists the migration files in order. Number ranges are reserved per domain so parallel work never
  * collides: 0001-0009 core, 0010 accounts, 0020 tokens, 0030 knowledge, 0040 data, 0050 chats,
- * 0060 agent, 0070 MCP.
+ * 0060 agent, 0070 MCP, 0090 evaluations.
  */
 export function listMigrations(): Migration[] {
   return readdirSync(migrationsDir)

@@ -74,7 +74,7 @@ test('a table is addressed by connection/schema.table with the slash URL-encoded
 });
 
 test('a write failing its schema answers 422 naming the file and the field', async (t) => {
-  const res = await call(t0, 'POST', '/api/knowledge/evaluations', { token: admin, body: { id: 'ev1', name: 'E', questions: [{ question: 'q' }] } });
+  const res = await call(t0, 'POST', '/api/knowledge/evaluations', { token: admin, body: { id: 'ev1', name: 'E', questions: [{ id: 'q1', question: 'q' }] } });
   t.is(res.status, 422);
   t.deepEqual(res.body.detail[0].loc, ['body', 'questions', 0, 'expected_answer']);
   t.is(res.body.detail[0].file, 'evaluations/ev1.yaml');

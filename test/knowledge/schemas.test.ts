@@ -31,7 +31,7 @@ const valid: Record<Kind, { id: string; data: Record<string, unknown> }> = {
   },
   reports: { id: 'rev', data: { title: 'Revenue', description: 'Monthly', sql: 'SELECT 1', connection: 'wh', chart: { type: 'bar' } } },
   skills: { id: 'cohorts', data: { name: 'cohorts', description: 'Cohorts', instructions: 'Do it' } },
-  evaluations: { id: 'core', data: { id: 'core', name: 'Core', questions: [{ question: 'How many?', expected_answer: '5', expected_sql: 'SELECT 5' }] } },
+  evaluations: { id: 'core', data: { id: 'core', name: 'Core', questions: [{ id: 'q1', question: 'How many?', expected_answer: '5', expected_sql: 'SELECT 5' }] } },
 };
 
 // One broken field per kind, and where the 422 must point.
@@ -41,15 +41,18 @@ const broken: Record<Kind, { patch: Record<string, unknown>; loc: (string | numb
   relationships: { patch: { kind: 'many_to_many' }, loc: ['body', 'kind'] },
   reports: { patch: { sql: '' }, loc: ['body', 'sql'] },
   skills: { patch: { instructions: undefined }, loc: ['body', 'instructions'] },
-  evaluations: { patch: { questions: [{ question: 'q' }] }, loc: ['body', 'questions', 0, 'expected_answer'] },
+  evaluations: { patch: { questions: [{ id: 'q1', question: 'q' }] }, loc: ['body', 'questions', 0, 'expected_answer'] },
 };
 
 for (const kind of KINDS) {
-  test(`a valid ${kind} item passes its schema and keeps unknown keys`, (t) => {
-    const { id, data } = valid[kind];
-    const out = validateItem(kind, id, { ...data, x_custom: 'kept' });
-    t.is(out['x_custom'], 'kept');
-  });
+  // Evaluation suites refuse unknown fields (a misspelt tolerance must not fall back to the default).
+  if (kind !== 'evaluations') {
+    test(`a valid ${kind} item passes its schema and keeps unknown keys`, (t) => {
+      const { id, data } = valid[kind];
+      const out = validateItem(kind, id, { ...data, x_custom: 'kept' });
+      t.is(out['x_custom'], 'kept');
+    });
+  }
 
   test(`an invalid ${kind} item fails naming the file and the field`, (t) => {
     const { id, data } = valid[kind];

@@ -144,13 +144,13 @@ test('knowledgeAt reads one commit, searches it, and follows environments; evalu
   await updateItem(deps, admin, env.id, 'evaluations', 'core-questions', {
     id: 'core-questions',
     name: 'Core business questions',
-    questions: [{ question: 'How many products?', expected_answer: '200' }],
+    questions: [{ id: 'products', question: 'How many products?', expected_answer: '200' }],
   });
   const inEnv = await knowledgeAt(deps, 'demo', env.id);
   t.not(inEnv.commit, prod.commit);
   const q = (s: typeof prod) => (s.items.find((i) => i.kind === 'evaluations')!.data!['questions'] as unknown[]).length;
   t.is(q(inEnv), 1);
-  t.is(q(await knowledgeAt(deps, 'demo', undefined)), 3);
+  t.is(q(await knowledgeAt(deps, 'demo', undefined)), 14);
   await mergeEnvironment(deps, admin, env.id, { confirm: true });
   const after = await knowledgeAt(deps, 'demo', undefined);
   t.is(q(after), 1);

@@ -10,7 +10,7 @@ import type { Logger } from '../../log.ts';
 import { newId } from '../../security/index.ts';
 import { CommitGroup, type Db } from '../../store/index.ts';
 import type { AgentEvent, StoredEvent } from '../events.ts';
-import type { AgentPorts } from '../ports.ts';
+import type { AgentPorts, KnowledgeSource } from '../ports.ts';
 import type { LlmProvider } from '../providers/types.ts';
 import { DEFAULT_TOOLS, type AgentTool } from '../tools/index.ts';
 import { failOrphanedRuns, getRun, insertFeedback, insertRun, latestRun, type RunRow } from './event-log.ts';
@@ -40,6 +40,10 @@ export interface StartRunInput {
   quickFix?: boolean;
   /** Earlier turns given by the client (agentic_with_history); else the chat's own history. */
   history?: { role: 'user' | 'assistant'; content: string }[];
+  /** Knowledge for this run instead of the service's (evaluation runs pin it to one commit). */
+  knowledge?: KnowledgeSource;
+  /** A new chat stays out of the user's history and search (evaluation answers). */
+  hidden?: boolean;
 }
 
 export interface StartedRun {
@@ -79,7 +83,8 @@ export class AgentRuns {
 
   /** Starts a run in the background; rejects another user's chat (404) and a second run on one chat (409). */
   async start(principal: Principal, input: StartRunInput): Promise<StartedRun> {
-    const { db, ports } = this.deps;
+    const { db } = this.deps;
+    const ports = input.knowledge ? { ...this.deps.ports, knowledge: input.knowledge } : this.deps.ports;
     if (input.quickFix && input.environmentId === undefined) input = { ...input, environmentId: (await ports.knowledge.startQuickFix(principal)).id };
     const environmentName = await ports.knowledge.environmentName(principal, input.environmentId);
     const chatKey = `${principal.orgId}/${input.chatId}`;
@@ -95,7 +100,7 @@ export class AgentRuns {
         if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
         if (this.busyChats.has(chatKey)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
         const history = input.history ?? ports.chats.history(principal, input.chatId);
-        ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}) });
+        ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
         insertRun(db, run);
         this.busyChats.add(chatKey);
         claimed = true;
@@ -113,7 +118,7 @@ export class AgentRuns {
     this.active.set(run.id, active);
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
     // questions every asker gets run_started first (start-queue.ts).
-    const execute = () => executeRun({ ...this.deps, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName });
+    const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName });
     const done = new Promise<void>((resolve) => this.starts.push(() => resolve(execute())))
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
       .then((): RunRow => {

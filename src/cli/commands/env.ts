@@ -77,10 +77,10 @@ export async function envConflicts(ctx: CommandContext, opts: { id?: string }): 
   if (conflicts.length > 0) process.exitCode = 1;
 }
 
-export async function envMerge(ctx: CommandContext, opts: { id?: string; confirm?: boolean; deleteAfter?: boolean }): Promise<void> {
+export async function envMerge(ctx: CommandContext, opts: { id?: string; confirm?: boolean; deleteAfter?: boolean; overrideEvaluations?: boolean }): Promise<void> {
   const id = requireEnv(ctx, opts.id);
   if (!opts.confirm) throw new CliError('Merging changes production: add --confirm to go ahead (see `sextant env diff` first).', 2);
-  const res = await ctx.client.json('POST', `/api/environments/${encodeURIComponent(id)}/merge`, { body: { confirm: true } });
+  const res = await ctx.client.json('POST', `/api/environments/${encodeURIComponent(id)}/merge`, { body: { confirm: true, ...(opts.overrideEvaluations ? { override_evaluations: true } : {}) } });
   if (opts.deleteAfter) await ctx.client.json('DELETE', `/api/environments/${encodeURIComponent(id)}`, { query: { confirm: true } });
   if (opts.deleteAfter && ctx.saved.environment === id) {
     const { environment: _e, ...rest } = ctx.saved;

@@ -9,7 +9,6 @@ import {
   getEnvironment,
   keepEnvironment,
   listEnvironments,
-  mergeEnvironment,
   openPullRequest,
   setTargets,
   startQuickFixEnvironment,
@@ -83,9 +82,14 @@ export function environmentRoutes(s: Services) {
       handler: ({ principal, params }) => syncEnvironmentTargets(k, principal!, params.id),
     }),
     route({
-      method: 'POST', path: '/api/environments/{id}/merge', operationId: 'merge_environment', summary: 'Merge into production (confirm must be true)', tags: ['environments'], auth: 'user', role: 'modeler',
-      params: Id, body: z.object({ confirm: z.boolean().optional(), delete_after: z.boolean().optional() }),
-      handler: ({ principal, params, body }) => mergeEnvironment(k, principal!, params.id, body),
+      method: 'POST', path: '/api/environments/{id}/merge', operationId: 'merge_environment', summary: 'Merge into production (confirm must be true; behind the evaluation gate when it is on)', tags: ['environments'], auth: 'user', role: 'modeler',
+      params: Id,
+      body: z.object({
+        confirm: z.boolean().optional(),
+        delete_after: z.boolean().optional(),
+        override_evaluations: z.boolean().optional().describe('Admins: merge although the required evaluation gate refuses (recorded in the merge commit message)'),
+      }),
+      handler: ({ principal, params, body }) => s.mergeEnvironment(principal!, params.id, body),
     }),
     route({
       method: 'POST', path: '/api/environments/{id}/keep', operationId: 'keep_environment', summary: 'Keep a throwaway environment (it becomes lasting)', tags: ['environments'], auth: 'user', role: 'modeler', params: Id, response: Environment,

@@ -12,6 +12,7 @@ import { connectionRoutes } from './connections.ts';
 import { dataCatalogRoutes } from './data-catalog.ts';
 import { dataQueryRoutes } from './data-queries.ts';
 import { environmentRoutes } from './environments.ts';
+import { evaluationRoutes } from './evaluations.ts';
 import { healthRoutes } from './health.ts';
 import { knowledgeRoutes } from './knowledge.ts';
 import { mcpOAuthRoutes } from './mcp-oauth.ts';
@@ -39,6 +40,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   cliAuthorizeRoutes,
   knowledgeRoutes,
   environmentRoutes,
+  evaluationRoutes,
   connectionRoutes,
   rowSecurityRoutes,
   dataQueryRoutes,

@@ -1,0 +1,124 @@
+// A 100-question evaluation run on the demo organization with the offline model, at concurrency 1
+// and at concurrency 4 (SEXTANT_EVAL_CONCURRENCY), on the same data folder: wall and CPU time of each
+// and the speed-up (goal: at least 3x at 4). The service runs in this process, as `npm start` wires
+// it; the expected answers come from the warehouse. CPU time next to wall time shows what bounds the
+// speed-up: an offline question is computation (planning, the guard, a DuckDB session), so with CPU
+// close to wall at concurrency 1 more questions at once can only use the cores that are left. A second
+// pass gives each model turn the latency of a hosted model (BENCH_EVAL_TURN_MS, default 30 ms), which is
+// what the limiter overlaps in real use.
+// BENCH_EVAL_ORDERS sets the demo warehouse size (default: the shared contract's 120,000 orders);
+// BENCH_EVAL_QUERY_PROCESSES the warehouse query processes (default 8: one user may use 4 at once).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { offlineProvider, type LlmProvider } from '../src/agent/index.ts';
+import { createApp, type App } from '../src/app.ts';
+import { systemClock } from '../src/clock.ts';
+import { findUserByEmail, principalFor, SCOPE_API_FULL, type Principal } from '../src/auth/index.ts';
+import { executeQuery } from '../src/data/index.ts';
+import { DEMO_ORG_ID, DEMO_USERS } from '../src/demo/seed-demo.ts';
+import { loadConfig } from '../src/config.ts';
+import { createItem } from '../src/knowledge/index.ts';
+import { createLogger } from '../src/log.ts';
+
+const QUESTIONS = 100;
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** 100 questions over the demo warehouse's months: orders placed, then customers who signed up. */
+function questionSet(): { id: string; question: string; sql: string }[] {
+  const months: [number, number][] = [];
+  for (let y = 2022; y <= 2026; y++) for (let m = 0; m < 12 && !(y === 2026 && m > 9); m++) months.push([y, m]);
+  const span = ([y, m]: [number, number]) => `DATE '${y}-${String(m + 1).padStart(2, '0')}-01' AND ${'$'}col < DATE '${m === 11 ? y + 1 : y}-${String(m === 11 ? 1 : m + 2).padStart(2, '0')}-01'`;
+  const out: { id: string; question: string; sql: string }[] = [];
+  for (const [table, col, words] of [['orders', 'order_date', 'orders were placed'], ['customers', 'signup_date', 'customers signed up']] as const) {
+    for (const ym of months) {
+      if (out.length === QUESTIONS) break;
+      out.push({
+        id: `${table}.${ym[0]}-${ym[1] + 1}`,
+        question: `How many ${words} in ${MONTHS[ym[1]]} ${ym[0]}?`,
+        sql: `SELECT COUNT(*) FROM main.${table} WHERE ${col} >= ${span(ym).replace('$col', col)}`,
+      });
+    }
+  }
+  return out;
+}
+
+/** The offline model with `ms` of latency before each model turn, as a hosted model has. */
+function withLatency(ms: number): LlmProvider {
+  const inner = offlineProvider({ clock: systemClock });
+  return {
+    name: inner.name,
+    model: inner.model,
+    async *stream(req) {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      yield* inner.stream(req);
+    },
+  };
+}
+
+async function openApp(dataDir: string, concurrency: number, turnMs = 0): Promise<App> {
+  const config = loadConfig({
+    SEXTANT_DATA_DIR: dataDir,
+    SEXTANT_PORT: '0',
+    SEXTANT_LOG_LEVEL: 'silent',
+    SEXTANT_EVAL_CONCURRENCY: String(concurrency),
+    // Every question of a run is asked as one user, and one user gets at most half of the query
+    // processes: 8 of them let the run's 4 questions query at once.
+    SEXTANT_QUERY_PROCESSES: process.env['BENCH_EVAL_QUERY_PROCESSES'] ?? '8',
+    SEXTANT_DEMO_WAREHOUSE_ORDERS: process.env['BENCH_EVAL_ORDERS'] ?? '120000',
+    SEXTANT_JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123456789',
+    SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    SEXTANT_COOKIE_KEYS: 'bench',
+  });
+  return createApp(config, { log: createLogger('silent'), ...(turnMs > 0 ? { llmProvider: withLatency(turnMs) } : {}) });
+}
+
+/** One run of the suite; returns its wall time and summary. */
+async function timedRun(app: App, admin: Principal): Promise<{ ms: number; cpuMs: number; summary: Record<string, number> }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const { id } = await app.services.evaluations.start(admin, { evaluationId: 'bench-100', sourceEnvironmentId: undefined, target: { kind: 'production' }, trigger: 'manual' });
+  await app.services.evaluations.settled(id);
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000, summary: app.services.evaluations.get(admin, id).summary as unknown as Record<string, number> };
+}
+
+const adminOf = (app: App) => principalFor(app.services.store.db, findUserByEmail(app.services.store.db, DEMO_USERS[0]!.email)!, DEMO_ORG_ID, 'session', [SCOPE_API_FULL])!;
+
+export async function run(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-eval-'));
+  try {
+    // First start: the demo (warehouse and knowledge), and the 100-question suite with answers from the warehouse.
+    const setup = await openApp(dataDir, 4);
+    const admin = adminOf(setup);
+    const questions = await Promise.all(
+      questionSet().map(async (q) => {
+        const r = await executeQuery(setup.services.data, { principal: admin, environmentId: undefined, connectionId: 'demo_warehouse', sql: q.sql, source: 'bench' });
+        return { id: q.id, question: q.question, expected_answer: Number(r.rows[0]![0]), answer_type: 'count', tolerance_pct: 0 };
+      }),
+    );
+    await createItem(setup.services.knowledge, admin, undefined, 'evaluations', { id: 'bench-100', name: 'Bench: 100 questions', questions });
+    // Warm-up: knowledge snapshot, warehouse connection and code paths, at the higher concurrency.
+    const warm = await timedRun(setup, admin);
+    await setup.close();
+    console.log(`${QUESTIONS} questions; warm-up run ${(warm.ms / 1000).toFixed(2)} s, ${warm.summary['pass']} passed (${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)})`);
+
+    const turnMs = Number(process.env['BENCH_EVAL_TURN_MS'] ?? 30);
+    for (const [label, latency] of [['offline model', 0], [`offline model + ${turnMs} ms per model turn`, turnMs]] as const) {
+      const results: Record<number, number> = {};
+      for (const concurrency of [1, 4]) {
+        const app = await openApp(dataDir, concurrency, latency);
+        await timedRun(app, adminOf(app)); // this process's caches, as in a service that has been up a while
+        const { ms, cpuMs, summary } = await timedRun(app, adminOf(app));
+        await app.close();
+        results[concurrency] = ms;
+        console.log(`${label}, concurrency ${concurrency}: ${(ms / 1000).toFixed(2)} s wall, ${(ms / QUESTIONS).toFixed(1)} ms per question, CPU ${(cpuMs / 1000).toFixed(2)} s (all threads), ${summary['pass']}/${summary['total']} passed`);
+      }
+      const speedUp = results[1]! / results[4]!;
+      console.log(`${label}: speed-up at concurrency 4 ${speedUp.toFixed(2)}x (goal >= 3x) ${speedUp >= 3 ? 'OK' : 'MISSED'}`);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

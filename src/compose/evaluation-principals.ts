@@ -1,0 +1,14 @@
+// The evaluations' principals port: who a run acts as when a restart resumes it, with the user's
+// current role and permissions in the organization (undefined once they left or were disabled).
+import { getUser, principalFor, SCOPE_API_FULL } from '../auth/index.ts';
+import type { EvaluationPrincipals } from '../evaluations/index.ts';
+import type { Db } from '../store/index.ts';
+
+export function evaluationPrincipalsPort(db: Db): EvaluationPrincipals {
+  return {
+    principalOf(orgId, userId) {
+      const user = getUser(db, userId);
+      return user ? principalFor(db, user, orgId, 'session', [SCOPE_API_FULL]) : undefined;
+    },
+  };
+}
