@@ -6,7 +6,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { findUserByEmail } from '../src/auth/index.ts';
-import { DEMO_ORG_ID } from '../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../src/compose/demo/seed-demo.ts';
 import { call } from '../test/helpers/api.ts';
 import { startTestApp, type TestApp } from '../test/helpers/app.ts';
 import { DEMO_QUESTIONS, DEMO_QUESTIONS_NOW, type AgentAnswer, type DemoQuestion } from '../test/helpers/demo-questions.ts';

@@ -16,7 +16,7 @@ import { createApp, type App } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
 import { findUserByEmail, principalFor, SCOPE_API_FULL, type Principal } from '../src/auth/index.ts';
 import { executeQuery } from '../src/data/index.ts';
-import { DEMO_ORG_ID, DEMO_USERS } from '../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID, DEMO_USERS } from '../src/compose/demo/seed-demo.ts';
 import { loadConfig } from '../src/config.ts';
 import { createItem } from '../src/knowledge/index.ts';
 import { createLogger } from '../src/log.ts';

@@ -21,5 +21,6 @@ export { assertNotOthersChat, findDownloadSource, type DownloadSource } from './
 export { chatTranscript } from './transcript.ts';
 export type { AnswerSource, AnswerLocator } from './find-answer.ts';
 export type { ChatDeps } from './rows.ts';
+export type { ChatSources } from './ports.ts';
 export * from './errors.ts';
 export * from './schemas.ts';

@@ -10,8 +10,9 @@ import { executeQuery } from '../data/index.ts';
 import { getConnection } from '../data/connections/connections.ts';
 import { DRIVERS } from '../data/drivers/registry.ts';
 import { queryUploads, uploadSessionDir } from '../data/uploads/index.ts';
-import type { CoreServices } from '../gateway/services.ts';
+import type { CoreServices } from './services.ts';
 import { effectiveEnvironment, environmentOf, knowledgeAt, schemas, startQuickFixEnvironment, type KnowledgeDeps } from '../knowledge/index.ts';
+import { singularKind } from './knowledge-kinds.ts';
 
 type Data = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -44,7 +45,6 @@ function governed(d: Data): Pick<TableDocument, 'metrics' | 'coverage'> {
 }
 
 const toRelationship = (d: Data) => d as unknown as RelationshipDocument;
-const KIND: Record<string, KnowledgeKind> = { tables: 'table', relationships: 'relationship', notes: 'note', reports: 'report', skills: 'skill' };
 
 /** The text a model reads for a knowledge item. */
 function textOf(kind: KnowledgeKind, d: Data): string {
@@ -82,9 +82,9 @@ export function knowledgePort(k: KnowledgeDeps, commit?: string): KnowledgeSourc
       const snap = await snapshot(p, envId);
       const hits: KnowledgeHit[] = snap
         .search(query, { limit })
-        .filter((h) => KIND[h.kind])
+        .filter((h) => singularKind(h.kind))
         .map((h) => {
-          const kind = KIND[h.kind]!;
+          const kind: KnowledgeKind = singularKind(h.kind)!;
           return {
             kind,
             path: h.path,

@@ -1,5 +1,5 @@
 // Adapters that let chats use the lineage library and the knowledge, without either knowing the other.
-import type { ChatSources } from '../gateway/services.ts';
+import type { ChatSources } from '../chats/index.ts';
 import { columnLineage, type LineageDialect } from '../data/lineage/index.ts';
 import { effectiveEnvironment, knowledgeAt, type KnowledgeDeps } from '../knowledge/index.ts';
 

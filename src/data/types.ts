@@ -1,5 +1,5 @@
-// Shared shapes of the data plane: how it reads knowledge (TableDocsSource, implemented by
-// src/knowledge at integration) and the SQL dialects it speaks.
+// Shared shapes of the data plane: how it reads knowledge (TableDocsSource, implemented over
+// the knowledge repository in src/compose) and the SQL dialects it speaks.
 import type { Principal } from '../auth/index.ts';
 
 /** SQL dialects the guard and row-level security understand. */
@@ -58,7 +58,9 @@ export interface SyncedTable {
   connection: string;
   schema: string;
   name: string;
-  columns: { name: string; type: string; nullable?: boolean }[];
+  /** The warehouse's own comment, used only when no one has written a description. */
+  description?: string;
+  columns: { name: string; type: string; nullable?: boolean; description?: string }[];
   /** First and last day with data of the documented coverage column (see sync/refresh-coverage.ts). */
   coverage?: { first: string; last: string };
 }

@@ -13,7 +13,7 @@ import { openApiRoutes } from './openapi.ts';
 import { staticRoutes } from './static-routes.ts';
 import type { RouteDef } from './route.ts';
 import { allRoutes } from './routes/index.ts';
-import type { Services } from './services.ts';
+import type { Services } from '../compose/services.ts';
 import { validate } from './validation.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountOAuth } from './oauth/mount-oauth.ts';

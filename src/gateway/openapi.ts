@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { renderReference } from './reference-page.ts';
 import { route, type RouteDef } from './route.ts';
-import type { Services } from './services.ts';
+import type { Services } from '../compose/services.ts';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import { authenticate, type Principal } from '../auth/index.ts';
 import { AppError } from '../errors.ts';
 import { safeNextPath } from '../auth/safe-next.ts';
 import { SESSION_COOKIE } from './cookies.ts';
-import type { Services } from './services.ts';
+import type { Services } from '../compose/services.ts';
 
 /**
  * The browser's fully signed-in principal (session cookie after every sign-in step, MFA included), or

@@ -4,7 +4,7 @@
 import type { Context } from 'koa';
 import { eventJson, type RunRow, type StoredEvent } from '../agent/index.ts';
 import { closeAtShutdown } from './close-at-shutdown.ts';
-import type { Services } from './services.ts';
+import type { Services } from '../compose/services.ts';
 
 /** Formats one stored event as an SSE frame. */
 export function sseFrame(e: StoredEvent): string {

@@ -30,7 +30,7 @@ export interface KnowledgeDeps {
   repos: RepoRegistry;
   /** Serializes pushes per organization, so the mirror sees changes in order. */
   pushLock(orgId: string): WriteLock;
-  /** Filled at integration by the data plane; sync_target answers 503 while it is missing. */
+  /** The data plane's reader, passed at construction by src/compose; sync_target answers 503 while it is missing. */
   targetSync: TargetMetadataReader | undefined;
   /** fetch used for the GitHub API (tests may pass their own). */
   fetch: typeof fetch;

@@ -31,8 +31,9 @@ export { expireThrowawayEnvironments, startEnvironmentJanitor } from './environm
 export { getMirror, setMirror, deleteMirror } from './mirror.ts';
 export type { MirrorInput } from './mirror.ts';
 export { openPullRequest } from './pull-request.ts';
-export { createTableDocsSource, writeSyncedTables, mergeSynced } from './table-docs.ts';
-export type { TableDocsSource, TableDoc, SyncedTable } from './table-docs.ts';
+export { environmentTargets, readTableFiles, writeSyncedTables, mergeSynced } from './table-docs.ts';
+export type { SyncedTable } from './table-docs.ts';
+export type { TableFile } from './schemas.ts';
 export { knowledgeAt, searchableData, searchItems } from './snapshot.ts';
 export type { KnowledgeSnapshot, SearchHit } from './snapshot.ts';
 export { seedKnowledge } from './seed-knowledge.ts';

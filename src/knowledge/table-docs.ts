@@ -1,5 +1,5 @@
-// The data plane's view of table documentation (the brief's TableDocsSource), implemented over the
-// knowledge repository. Synced metadata refreshes names, types and the dates of the data coverage;
+// Table documentation in the knowledge repository, as the data plane reads and syncs it (through
+// src/compose/table-docs-source.ts). Synced metadata refreshes names, types and the dates of the data coverage;
 // what people wrote (descriptions, synonyms, metrics, active flags, row filters, comments) is kept.
 import { hasRole, type Principal } from '../auth/index.ts';
 import { commitChanges, readFile, resolveRef } from '../git/index.ts';
@@ -14,19 +14,6 @@ import { authorOf, scopeFor } from './scope.ts';
 import { DataCoverage, Metric, TableFile } from './schemas.ts';
 import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
-/** Documentation of one table with defaults applied. */
-export interface TableDoc {
-  connection: string;
-  schema: string;
-  name: string;
-  description: string;
-  active: boolean;
-  columns: { name: string; type?: string; description?: string; synonyms: string[] }[];
-  metrics: Metric[];
-  coverage?: DataCoverage;
-  row_filters: { filter: string; groups?: string[]; exempt_roles?: string[] }[];
-}
-
 /** A table as a metadata sync found it in the warehouse. */
 export interface SyncedTable {
   connection: string;
@@ -39,41 +26,29 @@ export interface SyncedTable {
   coverage?: { first: string; last: string };
 }
 
-export interface TableDocsSource {
-  /** Table documentation visible at an environment (undefined = production). */
-  listTables(orgId: string, environmentId: string | undefined): Promise<TableDoc[]>;
-  /** Per-connection warehouse target overrides of an environment: { [connectionId]: { schema?, database? } }. */
-  targets(orgId: string, environmentId: string | undefined): Promise<Record<string, { schema?: string; database?: string }>>;
-  /** Writes synced table documentation, keeping what people wrote (descriptions, synonyms, row_filters). */
-  writeSyncedTables(principal: Principal, environmentId: string | undefined, tables: SyncedTable[]): Promise<void>;
+/** The parsed table files visible at an environment (undefined = production), at its branch head. */
+export async function readTableFiles(deps: KnowledgeDeps, orgId: string, environmentId: string | undefined): Promise<TableFile[]> {
+  const scope = await scopeFor(deps, orgId, environmentId);
+  const commit = await resolveRef({ repo: scope.repo, ref: scope.branch });
+  if (!commit) return [];
+  return (await itemsAt(scope, commit, 'tables')).flatMap((item) => {
+    const parsed = parseTableFile(item.data);
+    return parsed ? [parsed] : [];
+  });
 }
 
-/** The TableDocsSource the data plane is wired to. */
-export function createTableDocsSource(deps: KnowledgeDeps): TableDocsSource {
-  return {
-    async listTables(orgId, environmentId) {
-      const scope = await scopeFor(deps, orgId, environmentId);
-      const commit = await resolveRef({ repo: scope.repo, ref: scope.branch });
-      if (!commit) return [];
-      return (await itemsAt(scope, commit, 'tables')).flatMap((item) => {
-        const parsed = parseTableFile(item.data);
-        return parsed ? [toTableDoc(parsed)] : [];
-      });
-    },
-    async targets(orgId, environmentId) {
-      if (!environmentId) return {};
-      const scope = await scopeFor(deps, orgId, environmentId);
-      const out: Record<string, { schema?: string; database?: string }> = {};
-      for (const [conn, t] of Object.entries(parseTargets(scope.env!))) {
-        // BigQuery-style project/dataset are the database/schema of the data plane.
-        const schema = t.schema ?? t.dataset;
-        const database = t.database ?? t.project;
-        out[conn] = { ...(schema ? { schema } : {}), ...(database ? { database } : {}) };
-      }
-      return out;
-    },
-    writeSyncedTables: (principal, environmentId, tables) => writeSyncedTables(deps, principal, environmentId, tables),
-  };
+/** Per-connection warehouse target overrides of an environment: { [connectionId]: { schema?, database? } }. */
+export async function environmentTargets(deps: KnowledgeDeps, orgId: string, environmentId: string | undefined): Promise<Record<string, { schema?: string; database?: string }>> {
+  if (!environmentId) return {};
+  const scope = await scopeFor(deps, orgId, environmentId);
+  const out: Record<string, { schema?: string; database?: string }> = {};
+  for (const [conn, t] of Object.entries(parseTargets(scope.env!))) {
+    // BigQuery-style project/dataset are the database/schema of the data plane.
+    const schema = t.schema ?? t.dataset;
+    const database = t.database ?? t.project;
+    out[conn] = { ...(schema ? { schema } : {}), ...(database ? { database } : {}) };
+  }
+  return out;
 }
 
 /** Commits synced tables (one commit for the lot) on production or an environment. */
@@ -150,26 +125,3 @@ function parseTableFile(data: unknown): TableFile | undefined {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function toTableDoc(f: TableFile): TableDoc {
-  return {
-    connection: f.connection,
-    schema: f.schema,
-    name: f.name,
-    description: f.description ?? '',
-    active: f.active ?? true,
-    columns: (f.columns ?? []).map((c) => ({
-      name: c.name,
-      ...(c.type !== undefined ? { type: c.type } : {}),
-      ...(c.description !== undefined ? { description: c.description } : {}),
-      synonyms: c.synonyms ?? [],
-    })),
-    metrics: f.metrics ?? [],
-    ...(f.coverage ? { coverage: f.coverage } : {}),
-    row_filters: (f.row_filters ?? []).map((r) => ({
-      filter: r.filter,
-      ...(r.groups ? { groups: r.groups } : {}),
-      ...(r.exempt_roles ? { exempt_roles: r.exempt_roles } : {}),
-    })),
-  };
-}

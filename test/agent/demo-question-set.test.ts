@@ -7,7 +7,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { OFFLINE_UNSUPPORTED } from '../../src/agent/index.ts';
 import { findUserByEmail } from '../../src/auth/index.ts';
-import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DEMO_QUESTIONS, DEMO_QUESTIONS_NOW, type AgentAnswer as Answer, type DemoQuestion, type QuestionClass } from '../helpers/demo-questions.ts';
 import { judge, type Verdict } from '../helpers/question-set-judge.ts';

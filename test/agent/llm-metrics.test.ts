@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { SYSTEM_PROMPT } from '../../src/agent/loop/build-context.ts';
 import { openAiProvider } from '../../src/agent/providers/openai-provider.ts';
 import { findUserByEmail } from '../../src/auth/index.ts';
-import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../helpers/llm-servers.ts';
 

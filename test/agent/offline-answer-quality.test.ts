@@ -6,7 +6,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { OFFLINE_UNSUPPORTED } from '../../src/agent/index.ts';
 import { findUserByEmail } from '../../src/auth/index.ts';
-import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { call } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DEMO_QUESTIONS_NOW, type AgentAnswer as Answer } from '../helpers/demo-questions.ts';

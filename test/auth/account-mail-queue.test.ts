@@ -2,7 +2,7 @@
 // requests for addresses without a suitable account leave no trace but their limiter counters.
 import test from 'ava';
 import { createAccountMail } from '../../src/auth/index.ts';
-import { accountDeps } from '../../src/gateway/account-deps.ts';
+import { accountDeps } from '../../src/compose/account-deps.ts';
 import { listOutbox } from '../../src/mail/index.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startAuthApp } from '../helpers/auth.ts';

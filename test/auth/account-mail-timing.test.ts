@@ -7,7 +7,7 @@ import test from 'ava';
 import type { Statement } from 'better-sqlite3';
 import { createAccountMail, type AccountMailKind } from '../../src/auth/index.ts';
 import type { Db } from '../../src/store/index.ts';
-import { accountDeps } from '../../src/gateway/account-deps.ts';
+import { accountDeps } from '../../src/compose/account-deps.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startAuthApp } from '../helpers/auth.ts';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';

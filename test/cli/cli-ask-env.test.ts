@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findUserByEmail, principalFor } from '../../src/auth/index.ts';
 import { startQuickFixEnvironment } from '../../src/knowledge/index.ts';
-import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { call } from '../helpers/api.ts';
 import { cliRunner, type CliRunner } from '../helpers/cli.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findUserByEmail } from '../../src/auth/index.ts';
 import { getCatalog, logQuery } from '../../src/data/index.ts';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
-import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { call } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { history } from '../../src/git/index.ts';
 import { call } from '../helpers/api.ts';
 import { startTestApp } from '../helpers/app.ts';
-import { DEMO_ORG_ID, DEMO_USERS, seedDemo } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID, DEMO_USERS, seedDemo } from '../../src/compose/demo/seed-demo.ts';
 import { findUserByEmail, getMembership } from '../../src/auth/index.ts';
 import { verifyPassword } from '../../src/security/index.ts';
 

@@ -2,7 +2,7 @@
 // customers sees the evaluation through that filter, while the admin (exempt) sees every customer.
 import test from 'ava';
 import { findUserByEmail } from '../../src/auth/index.ts';
-import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { call } from '../helpers/api.ts';
 import { startTestApp } from '../helpers/app.ts';
 

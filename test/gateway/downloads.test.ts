@@ -5,7 +5,7 @@ import type { Principal, UserRow } from '../../src/auth/index.ts';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
 import { setUserAttributes } from '../../src/data/rls/index.ts';
 import type { TableDoc } from '../../src/data/types.ts';
-import { prepareDownload } from '../../src/downloads/index.ts';
+import { prepareDownload } from '../../src/compose/downloads/index.ts';
 import { duckdbFixture, placeOrgFile, sqliteFixture, tempDir } from '../data/warehouses.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { client, deps, principalOf, seedChat } from '../helpers/chats.ts';

@@ -186,7 +186,7 @@ test('targets are stored with the environment and exposed to the data plane', as
   const res = await call(t0, 'PUT', `/api/environments/${env.id}/targets`, { token: modeler, body: { targets: { wh: { schema: 'dev_max' }, bq: { project: 'p', dataset: 'd' } } } });
   t.is(res.status, 200);
   t.deepEqual(res.body.targets, { wh: { schema: 'dev_max' }, bq: { project: 'p', dataset: 'd' } });
-  const { createTableDocsSource } = await import('../../src/knowledge/index.ts');
+  const { createTableDocsSource } = await import('../../src/compose/table-docs-source.ts');
   const source = createTableDocsSource(t0.app.services.knowledge);
   t.deepEqual(await source.targets('acme', env.id), { wh: { schema: 'dev_max' }, bq: { schema: 'd', database: 'p' } });
   t.deepEqual(await source.targets('acme', undefined), {});
@@ -231,7 +231,7 @@ test('sync_target refreshes table documentation from the dev target, keeping wha
     const prod = (await call(t0, 'GET', `/api/knowledge/tables/${encodeURIComponent('wh/main.customers')}`, { token: modeler })).body.data;
     t.is(prod.columns[0].type, 'INT');
     t.is((await call(t0, 'GET', `/api/knowledge/tables/${encodeURIComponent('wh/main.new_table')}`, { token: modeler })).status, 404);
-    const { createTableDocsSource } = await import('../../src/knowledge/index.ts');
+    const { createTableDocsSource } = await import('../../src/compose/table-docs-source.ts');
     const names = (await createTableDocsSource(k).listTables('acme', env.id)).map((d) => d.name);
     t.true(names.includes('new_table') && names.includes('customers'));
   } finally {

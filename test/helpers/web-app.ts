@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import type { AppDeps } from '../../src/app.ts';
 import type { Role } from '../../src/auth/index.ts';
-import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { PASSWORD, passwordUser } from './auth.ts';
 import { principalOf } from './chats.ts';
 import { startTestApp, type TestApp } from './app.ts';

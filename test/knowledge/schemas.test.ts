@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { ValidationFailed } from '../../src/errors.ts';
 import { KIND_DEFS, KINDS, classifyPath, parseYaml, updateYaml, validateItem, type Kind } from '../../src/knowledge/index.ts';
-import { DEMO_KNOWLEDGE_DIR } from '../../src/demo/seed-demo.ts';
+import { DEMO_KNOWLEDGE_DIR } from '../../src/compose/demo/seed-demo.ts';
 
 const valid: Record<Kind, { id: string; data: Record<string, unknown> }> = {
   tables: {

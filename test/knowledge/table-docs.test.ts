@@ -3,12 +3,12 @@ import { createFsFromVolume, Volume } from 'memfs';
 import type { FsClient } from 'isomorphic-git';
 import { createOrganization, createUser, setMembership, type Principal } from '../../src/auth/index.ts';
 import { FakeClock } from '../../src/clock.ts';
-import { DEMO_KNOWLEDGE_DIR } from '../../src/demo/seed-demo.ts';
+import { DEMO_KNOWLEDGE_DIR } from '../../src/compose/demo/seed-demo.ts';
 import { commitChanges, readFile } from '../../src/git/index.ts';
+import { createTableDocsSource } from '../../src/compose/table-docs-source.ts';
 import {
   createEnvironment,
   createKnowledgeDeps,
-  createTableDocsSource,
   knowledgeAt,
   searchItems,
   mergeEnvironment,

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findUserByEmail } from '../../src/auth/index.ts';
-import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t0: TestApp;

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { FakeClock } from '../../src/clock.ts';
-import { loadOrCreateSigningKey } from '../../src/mcp/oauth/signing-key.ts';
-import { interactionCreatedAt, purgeExpiredOAuthModels, sqliteAdapterFactory } from '../../src/mcp/oauth/sqlite-adapter.ts';
+import { loadOrCreateSigningKey } from '../../src/auth/oauth/signing-key.ts';
+import { interactionCreatedAt, purgeExpiredOAuthModels, sqliteAdapterFactory } from '../../src/auth/oauth/sqlite-adapter.ts';
 import { createSecretBox } from '../../src/security/index.ts';
 import { openStore } from '../../src/store/index.ts';
 

@@ -5,7 +5,7 @@ import anyTest, { type TestFn } from 'ava';
 import { generateSync } from 'otplib';
 import type { Locator, Page } from 'playwright-core';
 import { setMembership } from '../../src/auth/index.ts';
-import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { mcpInitialize } from '../auth/tokens/requests.ts';
 import { PASSWORD } from '../helpers/auth.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';

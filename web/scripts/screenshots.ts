@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { findUserByEmail } from '../../src/auth/index.ts';
 import { dismissChatCompletion, pinChat } from '../../src/chats/index.ts';
-import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { deps, principalOf, seedChat } from '../../test/helpers/chats.ts';
 import { DEMO, signInAs, startWebApp, type WebTestApp } from '../../test/helpers/web-app.ts';
 

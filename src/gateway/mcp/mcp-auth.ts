@@ -3,9 +3,9 @@
 import type { Context } from 'koa';
 import { authenticateApiToken, getUser, principalFor, type Principal } from '../../auth/index.ts';
 import { Forbidden, Unauthorized } from '../../errors.ts';
-import { MCP_SCOPE, parseAccountId } from '../../mcp/oauth/account.ts';
-import { sameResource } from '../oauth/create-provider.ts';
-import type { Services } from '../services.ts';
+import { MCP_SCOPE, parseAccountId } from '../../auth/oauth/account.ts';
+import { sameResource } from '../../auth/oauth/create-provider.ts';
+import type { Services } from '../../compose/services.ts';
 
 /** Credential kinds the MCP endpoint accepts. */
 const MCP_KINDS: Principal['credential'][] = ['mcp_token', 'oauth'];

@@ -11,7 +11,7 @@ import type { Principal } from '../../auth/index.ts';
 import type { Logger } from '../../log.ts';
 import { clientSignal } from '../client-signal.ts';
 import { writeError } from '../error-handler.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { mcpCaller, mcpChallenge, type McpCaller } from './mcp-auth.ts';
 import { readJsonRpcBody, type JsonRpcRefusal } from './read-json-rpc-body.ts';
 

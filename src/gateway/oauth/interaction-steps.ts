@@ -2,8 +2,8 @@
 // page, and granting (or denying) what the client asked for.
 import type { Context } from 'koa';
 import { Forbidden } from '../../errors.ts';
-import { accountIdFor, MCP_SCOPE } from '../../mcp/oauth/account.ts';
-import type { Services } from '../services.ts';
+import { accountIdFor, MCP_SCOPE } from '../../auth/oauth/account.ts';
+import type { Services } from '../../compose/services.ts';
 import { consentPage } from './consent-page.ts';
 import { loginUrl, signedInPrincipal } from '../signed-in.ts';
 import { consentCsrf, consentCsrfValid, finishInteraction, loadInteraction, type Interaction } from './interaction.ts';

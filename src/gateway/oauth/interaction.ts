@@ -3,11 +3,11 @@
 import type { Context } from 'koa';
 import type { InteractionResults } from 'oidc-provider';
 import type { Principal } from '../../auth/index.ts';
-import { AuthorizationSessionExpired } from '../../mcp/oauth/errors.ts';
-import { interactionCreatedAt } from '../../mcp/oauth/sqlite-adapter.ts';
+import { AuthorizationSessionExpired } from '../../auth/oauth/errors.ts';
+import { interactionCreatedAt } from '../../auth/oauth/sqlite-adapter.ts';
 import { checkCsrfToken, csrfToken } from '../../security/index.ts';
-import type { Services } from '../services.ts';
-import { INTERACTION_TTL_SECONDS } from './create-provider.ts';
+import type { Services } from '../../compose/services.ts';
+import { INTERACTION_TTL_SECONDS } from '../../auth/oauth/create-provider.ts';
 
 export type Interaction = Awaited<ReturnType<Awaited<ReturnType<Services['oauth']['provider']>>['interactionDetails']>>;
 

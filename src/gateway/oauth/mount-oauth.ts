@@ -6,8 +6,8 @@ import type { Context, Next } from 'koa';
 import mount from 'koa-mount';
 import { RateLimited } from '../../errors.ts';
 import { writeError } from '../error-handler.ts';
-import type { Services } from '../services.ts';
-import { OAUTH_PATH } from './create-provider.ts';
+import type { Services } from '../../compose/services.ts';
+import { OAUTH_PATH } from '../../auth/oauth/create-provider.ts';
 
 const DISCOVERY = `${OAUTH_PATH}/.well-known/openid-configuration`;
 

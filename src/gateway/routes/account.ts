@@ -6,7 +6,7 @@ import { addMemory, deleteMemory, editMemory } from '../../auth/memories.ts';
 import { orgFromEmail } from '../../auth/org-from-email.ts';
 import { getProfile, updateProfile } from '../../auth/profile.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const Memory = z.object({ memory_id: z.string(), title: z.string(), content: z.string(), title_from_user: z.boolean(), created_at: z.number(), updated_at: z.number() });
 const Profile = z.object({ user_id: z.string(), email: z.string(), name: z.string(), slack_title: z.string(), memories: z.array(Memory) });

@@ -6,7 +6,7 @@ import type { Principal } from '../../auth/index.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { lastEventId, streamRun } from '../sse.ts';
 
 const ChatId = z.string().min(1).max(200);

@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { confirmMfa, setupMfa } from '../../auth/mfa/enroll.ts';
 import { adminResetMfa, disableMfa, mfaStatus, regenerateRecoveryCodes } from '../../auth/mfa/manage.ts';
-import { accountDeps, clientInfo } from '../account-deps.ts';
+import { accountDeps } from '../../compose/account-deps.ts';
+import { clientInfo } from '../client-info.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { sessionAnswer } from './auth.ts';
 
 const Code = z.string().trim().min(6).max(64);

@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { consumeMagicLink } from '../../auth/magic-link.ts';
 import { consumeMfaRecovery, mfaRecoveryInfo, requestMfaRecovery } from '../../auth/mfa/self-recovery.ts';
-import { accountDeps, clientInfo } from '../account-deps.ts';
+import { accountDeps } from '../../compose/account-deps.ts';
+import { clientInfo } from '../client-info.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { signInAnswer, TokenResponse } from './auth.ts';
 
 const Email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'Invalid email address');

@@ -7,10 +7,11 @@ import { mfaSignIn, passwordSignIn, type SignInResult } from '../../auth/sign-in
 import { endSession, SESSION_TTL_SECONDS, type StartedSession } from '../../auth/sessions.ts';
 import { registerAccount, verifyEmail } from '../../auth/register.ts';
 import { confirmPasswordReset } from '../../auth/reset-password.ts';
-import { accountDeps, clientInfo } from '../account-deps.ts';
+import { accountDeps } from '../../compose/account-deps.ts';
+import { clientInfo } from '../client-info.ts';
 import { clearSessionCookie, setSessionCookie } from '../cookies.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const Email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'Invalid email address');
 const Status = z.object({ status: z.string() });

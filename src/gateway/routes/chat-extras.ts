@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { columnLineage, csvLine, EXPORT_COLUMNS, exportHistory, initialSuggestions, messageLineage, type ExportRow } from '../../chats/index.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { ChatId, MessageUuid } from './chats.ts';
 
 /** A date (YYYY-MM-DD, UTC) or an ISO date-time. */

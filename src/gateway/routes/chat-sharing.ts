@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ChatPage, deleteSharedChat, listShares, loadSharedChat, shareChat, shareMessage } from '../../chats/index.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { ChatId, MessageUuid } from './chats.ts';
 
 const ShareRef = z.object({

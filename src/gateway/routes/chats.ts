@@ -18,7 +18,7 @@ import {
   searchChats,
 } from '../../chats/index.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 export const ChatId = z.string().min(1).max(200);
 export const MessageUuid = z.string().min(1).max(200);

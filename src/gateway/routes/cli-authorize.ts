@@ -10,7 +10,7 @@ import { checkCsrfToken, csrfToken } from '../../security/index.ts';
 import { resolvePrincipal } from '../credentials.ts';
 import { renderAuthorizePage, renderMessagePage } from '../pages/cli-authorize-page.ts';
 import { route, type RouteDef } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { cliLoginDeps } from './cli-login.ts';
 
 const CSRF_PURPOSE = 'cli-authorize';

@@ -4,7 +4,7 @@ import { consumeQuota } from '../../auth/rate-limit.ts';
 import { buildCliBundle, CLI_PLATFORMS, createHelpIndex, skillArchive, skillDocument } from '../../distribution/index.ts';
 import { NotFound } from '../../errors.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const Version = z.object({
   version: z.string(),

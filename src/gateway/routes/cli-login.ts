@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { completeCliLogin, denyCliLogin, getCliLoginInfo, pollCliLogin, startCliLogin, type CliLoginDeps } from '../../auth/tokens/index.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const Code = z.string().min(1).max(200);
 

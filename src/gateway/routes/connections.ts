@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createConnection, deleteConnection, getConnection, listConnections, testConnection, updateConnection } from '../../data/connections/index.ts';
 import { CONNECTION_TYPES } from '../../data/drivers/registry.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const Settings = z
   .object({

@@ -5,7 +5,7 @@ import { getCatalog } from '../../data/catalog/get-catalog.ts';
 import { syncConnection } from '../../data/sync/sync-connection.ts';
 import { schemas } from '../../knowledge/index.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 /** Catalog and sync routes. */
 export function dataCatalogRoutes(s: Services) {

@@ -7,7 +7,7 @@ import { listConnections } from '../../data/connections/index.ts';
 import { executeQuery, getLoggedQuery, toCsv, type QueryResult } from '../../data/query/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const MAX_ROWS = 1_000_000;
 

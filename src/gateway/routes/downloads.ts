@@ -6,9 +6,9 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Principal } from '../../auth/index.ts';
 import type { AnswerLocator } from '../../chats/index.ts';
-import { CONTENT_TYPES, prepareDownload, readAnswerRows, type DownloadFormat } from '../../downloads/index.ts';
+import { CONTENT_TYPES, prepareDownload, readAnswerRows, type DownloadFormat } from '../../compose/downloads/index.ts';
 import { clientSignal } from '../client-signal.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { route } from '../route.ts';
 import { ChatId, MessageUuid } from './chats.ts';
 

@@ -15,7 +15,7 @@ import {
   syncEnvironmentTargets,
 } from '../../knowledge/index.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const Color = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a hex colour such as #1e88e5');
 const Id = z.object({ id: z.string().min(1).max(64) });

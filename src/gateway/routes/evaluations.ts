@@ -3,7 +3,7 @@
 // works (X-Service-Environment), runs are shared by the organization. Static paths come first.
 import { z } from 'zod';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { Comparison, Evaluation, EvaluationDiff, EvaluationId, EvaluationList, Gate, GateBody, ResolvedTarget, Run, RunId, RunsQuery, StartRunBody } from './evaluation-schemas.ts';
 
 const tags = ['evaluations'];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { statement } from '../../store/index.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const Health = z.object({ status: z.literal('ok'), database: z.literal('ok'), version: z.string() });
 

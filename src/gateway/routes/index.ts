@@ -1,6 +1,6 @@
 // Every route table of the REST API, one per area, one per line.
 import type { RouteDef } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { accountRoutes } from './account.ts';
 import { authMfaRoutes } from './auth-mfa.ts';
 import { authRecoveryRoutes } from './auth-recovery.ts';

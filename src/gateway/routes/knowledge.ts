@@ -19,7 +19,7 @@ import {
   updateItem,
 } from '../../knowledge/index.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const Kind = z.enum(KINDS).describe('Kind of knowledge: tables, notes, relationships, reports, skills or evaluations');
 const ItemParams = z.object({

@@ -3,14 +3,14 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import { MCP_SCOPE } from '../../mcp/oauth/account.ts';
-import { disconnectClient, listConnectedClients } from '../../mcp/oauth/connected-clients.ts';
+import { MCP_SCOPE } from '../../auth/oauth/account.ts';
+import { disconnectClient, listConnectedClients } from '../../auth/oauth/connected-clients.ts';
 import { writeError } from '../error-handler.ts';
 import { errorPage } from '../oauth/consent-page.ts';
 import { finishInteraction } from '../oauth/interaction.ts';
 import { confirmConsent, consentStep, showInteraction } from '../oauth/interaction-steps.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const Uid = z.object({ uid: z.string().min(1).max(100) });
 const Csrf = z.object({ csrf: z.string().min(1).max(200) });

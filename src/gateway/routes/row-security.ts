@@ -4,7 +4,7 @@ import { getMembership } from '../../auth/index.ts';
 import { NotFound } from '../../errors.ts';
 import { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes } from '../../data/rls/index.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const Attributes = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/), z.string().max(1000));
 const Group = z.object({ id: z.string(), name: z.string(), members: z.array(z.string()) });

@@ -5,11 +5,11 @@ import { safeNextPath } from '../../auth/safe-next.ts';
 import type { SignInResult } from '../../auth/sign-in.ts';
 import { SsoFailed } from '../../auth/sso/oidc-client.ts';
 import { finishSsoLogin, startSsoLogin, SSO_LOGIN_TTL_MS } from '../../auth/sso/sso-login.ts';
-import { accountDeps } from '../account-deps.ts';
+import { accountDeps } from '../../compose/account-deps.ts';
 import { setSessionCookie } from '../cookies.ts';
 import { loginUrl } from '../signed-in.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 /** Binds the login to the browser that started it (login CSRF). */
 const SSO_STATE_COOKIE = 'sextant_sso_state';

@@ -13,7 +13,7 @@ import {
   type TokenDeps,
 } from '../../auth/tokens/index.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 export const TokenMetadata = z
   .object({

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { assertNotOthersChat } from '../../chats/index.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 
 const UploadedFile = z.object({
   file_id: z.string(),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { listWorkspaces, setDefaultWorkspace, switchToBaseOrg, switchToWorkspace } from '../../auth/workspaces.ts';
 import { setWorkspaceHintCookie } from '../cookies.ts';
 import { route } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../compose/services.ts';
 import { sessionAnswer } from './auth.ts';
 
 const Switched = z.object({ access_token: z.string(), token_type: z.string(), expires_in: z.number(), org_id: z.string() });

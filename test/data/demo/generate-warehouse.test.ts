@@ -55,7 +55,7 @@ test('seeding the demo creates the demo_warehouse connection once, and it answer
   try {
     const s = app.app.services;
     t.true(existsSync(join(app.config.dataDir, 'warehouse', 'demo', 'demo.duckdb')), "in the demo organization's own folder");
-    const { seedDemo } = await import('../../../src/demo/seed-demo.ts');
+    const { seedDemo } = await import('../../../src/compose/demo/seed-demo.ts');
     await seedDemo(s);
     const rows = s.store.db.prepare("SELECT id, type FROM connections WHERE org_id = 'demo'").all();
     t.deepEqual(rows, [{ id: 'demo_warehouse', type: 'duckdb' }]);

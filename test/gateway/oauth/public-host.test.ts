@@ -1,5 +1,5 @@
 import test from 'ava';
-import { isNonPublicAddress, isPublicHttpsUrl } from '../../../src/gateway/oauth/public-host.ts';
+import { isNonPublicAddress, isPublicHttpsUrl } from '../../../src/auth/oauth/public-host.ts';
 
 test('loopback, private, link-local and mapped private addresses are not public', (t) => {
   for (const a of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', 'not-an-ip']) {

@@ -5,7 +5,7 @@ import test from 'ava';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { findUserByEmail } from '../../../src/auth/index.ts';
-import { DEMO_ORG_ID } from '../../../src/demo/seed-demo.ts';
+import { DEMO_ORG_ID } from '../../../src/compose/demo/seed-demo.ts';
 import { call } from '../../helpers/api.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 

@@ -3,11 +3,11 @@
 // caller (guard, their row filters, their governed sources), and stream it as CSV or XLSX.
 // Nothing is held beyond one batch, so memory stays flat whatever the row count.
 import type { Writable } from 'node:stream';
-import type { Principal } from '../auth/index.ts';
-import { ChatNotFound, findDownloadSource, type AnswerLocator, type ChatDeps } from '../chats/index.ts';
-import type { DataDeps } from '../data/deps.ts';
-import { writeCsv, writeXlsx, type ColumnInfo, type RowBatch } from '../data/export/index.ts';
-import { copyQueryCsv, streamQuery, type GovernedQueryArgs } from '../data/query/index.ts';
+import type { Principal } from '../../auth/index.ts';
+import { ChatNotFound, findDownloadSource, type AnswerLocator, type ChatDeps } from '../../chats/index.ts';
+import type { DataDeps } from '../../data/deps.ts';
+import { writeCsv, writeXlsx, type ColumnInfo, type RowBatch } from '../../data/export/index.ts';
+import { copyQueryCsv, streamQuery, type GovernedQueryArgs } from '../../data/query/index.ts';
 import { downloadFilename } from './filename.ts';
 import { typedForSheet } from './sheet-values.ts';
 

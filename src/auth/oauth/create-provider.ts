@@ -6,9 +6,9 @@ import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-pro
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../log.ts';
-import { MCP_SCOPE } from '../../mcp/oauth/account.ts';
-import { loadOrCreateSigningKey } from '../../mcp/oauth/signing-key.ts';
-import { sqliteAdapterFactory } from '../../mcp/oauth/sqlite-adapter.ts';
+import { MCP_SCOPE } from './account.ts';
+import { loadOrCreateSigningKey } from './signing-key.ts';
+import { sqliteAdapterFactory } from './sqlite-adapter.ts';
 import { isPublicHttpsUrl } from './public-host.ts';
 import type { SecretBox } from '../../security/index.ts';
 import type { Store } from '../../store/index.ts';

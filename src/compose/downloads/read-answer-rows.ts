@@ -1,8 +1,8 @@
 // A window of an answer table's rows for the web client's paged tables: the answer's query re-run
 // through the governed pipeline as the caller (as the downloads do), cut to [offset, offset + limit).
-import type { Principal } from '../auth/index.ts';
-import { findDownloadSource } from '../chats/index.ts';
-import { executeQuery } from '../data/query/index.ts';
+import type { Principal } from '../../auth/index.ts';
+import { findDownloadSource } from '../../chats/index.ts';
+import { executeQuery } from '../../data/query/index.ts';
 import type { DownloadDeps } from './prepare-download.ts';
 
 export interface AnswerRowsRequest {

@@ -1,4 +1,4 @@
-import type { AnswerSource } from '../chats/index.ts';
+import type { AnswerSource } from '../../chats/index.ts';
 
 const UNSAFE = /[^A-Za-z0-9._-]+/g;
 

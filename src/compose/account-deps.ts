@@ -1,5 +1,5 @@
-import type { Context } from 'koa';
-import type { AccountDeps, ClientInfo } from '../auth/account-deps.ts';
+// The account domain's port onto configuration, storage and mail.
+import type { AccountDeps } from '../auth/account-deps.ts';
 import type { Services } from './services.ts';
 
 /** The account domain's dependencies, taken from the services. */
@@ -17,7 +17,3 @@ export function accountDeps(s: Pick<Services, 'store' | 'clock' | 'config' | 'se
   };
 }
 
-/** Client address (proxy-aware when trustProxy is on) and user agent. */
-export function clientInfo(ctx: Context): ClientInfo {
-  return { ip: ctx.ip || 'unknown', userAgent: ctx.get('User-Agent').slice(0, 300) };
-}

@@ -1,9 +1,9 @@
-import type { LineageFn, SuggestionSources } from '../chats/index.ts';
+import type { ChatSources } from '../chats/index.ts';
 import type { AgentRuns } from '../agent/index.ts';
 import type { AccountMail } from '../auth/account-mail.ts';
 import type { AgentPorts } from '../agent/ports.ts';
 import type { Clock } from '../clock.ts';
-import type { GatedMerge } from '../compose/merge-gate.ts';
+import type { GatedMerge } from './merge-gate.ts';
 import type { Evaluations } from '../evaluations/index.ts';
 import type { Config } from '../config.ts';
 import type { KnowledgeDeps } from '../knowledge/index.ts';
@@ -14,7 +14,7 @@ import type { MailQueue } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Store } from '../store/index.ts';
-import type { OAuthServer } from './oauth/create-provider.ts';
+import type { OAuthServer } from '../auth/oauth/create-provider.ts';
 
 /** Everything the composition root wires together and hands to the route tables. */
 export interface Services {
@@ -52,8 +52,3 @@ export interface Services {
 
 /** The services the agent's ports are built from (everything but the agent itself). */
 export type CoreServices = Omit<Services, 'agent' | 'agentPorts' | 'mcp' | 'evaluations' | 'mergeEnvironment'>;
-
-export interface ChatSources {
-  lineage: LineageFn;
-  suggestions: SuggestionSources;
-}

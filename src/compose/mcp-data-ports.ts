@@ -1,7 +1,7 @@
 // The MCP ports the data plane answers: the catalog and governed queries. Both go through the same
 // code as the REST endpoints (organization scope, guard, governed sources, row-level security, log).
 import { getCatalog, executeQuery, type DataDeps } from '../data/index.ts';
-import type { McpPorts } from './ports.ts';
+import type { McpPorts } from '../mcp/ports.ts';
 
 /** Catalog and run_query on the real data plane (production knowledge, no environment). */
 export function dataMcpPorts(data: DataDeps): Pick<McpPorts, 'catalog' | 'runQuery'> {

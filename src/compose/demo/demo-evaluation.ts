@@ -3,9 +3,9 @@
 // ships an evaluation its data answers. The queries go to the warehouse file the service itself just
 // generated, through its driver, not through the governed path: they are not anyone's questions and
 // stay out of the query log (which ranks tables by use). The fixture carries the default size's answers.
-import { openConnection } from '../data/index.ts';
-import type { Services } from '../gateway/services.ts';
-import { parseYaml, updateYaml, type SeedTransform } from '../knowledge/index.ts';
+import { openConnection } from '../../data/index.ts';
+import type { Services } from '../services.ts';
+import { parseYaml, updateYaml, type SeedTransform } from '../../knowledge/index.ts';
 
 type Question = Record<string, unknown> & { expected_sql?: unknown; expected_answer?: unknown; answer_type?: unknown };
 

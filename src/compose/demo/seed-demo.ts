@@ -1,12 +1,12 @@
 // The demo organization of `npm start`: created once, reused on later starts. Its sign-in details
 // are in the README and are for local trials only.
 import { fileURLToPath } from 'node:url';
-import { createOrganization, createUser, findUserByEmail, getOrganization, setMembership, type Role } from '../auth/index.ts';
-import { DEMO_CONNECTION_ID, moveDemoWarehouse, seedDemoWarehouse, warnUnconfinedConnections } from '../data/index.ts';
+import { createOrganization, createUser, findUserByEmail, getOrganization, setMembership, type Role } from '../../auth/index.ts';
+import { DEMO_CONNECTION_ID, moveDemoWarehouse, seedDemoWarehouse, warnUnconfinedConnections } from '../../data/index.ts';
 import { answersFromWarehouse } from './demo-evaluation.ts';
-import type { Services } from '../gateway/services.ts';
-import { seedKnowledge } from '../knowledge/index.ts';
-import { hashPassword } from '../security/index.ts';
+import type { Services } from '../services.ts';
+import { seedKnowledge } from '../../knowledge/index.ts';
+import { hashPassword } from '../../security/index.ts';
 
 export const DEMO_ORG_ID = 'demo';
 

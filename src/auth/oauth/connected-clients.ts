@@ -1,6 +1,6 @@
 // The MCP clients a user has connected with OAuth (one per grant) and disconnecting one, which
 // deletes the grant with every token and code issued from it.
-import type { Principal } from '../../auth/index.ts';
+import type { Principal } from '../index.ts';
 import type { Clock } from '../../clock.ts';
 import { NotFound } from '../../errors.ts';
 import type { Db } from '../../store/index.ts';

@@ -1,6 +1,6 @@
 // Drivers hand decimals and big integers over as strings (JSON-friendly); in a spreadsheet they
 // should be numbers, so sums and sorting work. Only values that survive the trip exactly are converted.
-import type { ColumnInfo, RowBatch } from '../data/export/index.ts';
+import type { ColumnInfo, RowBatch } from '../../data/export/index.ts';
 
 const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|REAL|DOUBLE|DECIMAL|NUMERIC|INT[248]|FLOAT[48]|SERIAL|BIGSERIAL|MEDIUMINT|NEWDECIMAL|LONGLONG|LONG|SHORT|TINY)\b/i;
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;

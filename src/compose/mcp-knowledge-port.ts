@@ -1,9 +1,8 @@
 // search_knowledge over the production knowledge of the caller's organization, with the same ranked
 // search the agent uses (at the production commit; row-access rules are never matched or shown).
 import { knowledgeAt, searchableData, type KnowledgeDeps } from '../knowledge/index.ts';
-import type { KnowledgeHit, McpPorts } from './ports.ts';
-
-const KINDS = { tables: 'table', notes: 'note', relationships: 'relationship', reports: 'report', skills: 'skill' } as const;
+import type { KnowledgeHit, McpPorts } from '../mcp/ports.ts';
+import { SEARCHABLE_KINDS, type SearchableFolder } from './knowledge-kinds.ts';
 
 /** The search_knowledge port over the knowledge repositories. */
 export function knowledgeMcpPort(knowledge: KnowledgeDeps): Pick<McpPorts, 'searchKnowledge'> {
@@ -11,9 +10,9 @@ export function knowledgeMcpPort(knowledge: KnowledgeDeps): Pick<McpPorts, 'sear
     async searchKnowledge(principal, { query, limit }) {
       const terms = [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length >= 2))];
       const snapshot = await knowledgeAt(knowledge, principal.orgId, undefined);
-      return snapshot.search(query, { kinds: Object.keys(KINDS) as (keyof typeof KINDS)[], limit }).map((hit) => {
+      return snapshot.search(query, { kinds: Object.keys(SEARCHABLE_KINDS) as SearchableFolder[], limit }).map((hit) => {
         const text = JSON.stringify(searchableData(hit.data));
-        return { kind: KINDS[hit.kind as keyof typeof KINDS], id: hit.id, title: hit.title, snippet: snippetOf(text, terms) } satisfies KnowledgeHit;
+        return { kind: SEARCHABLE_KINDS[hit.kind as SearchableFolder], id: hit.id, title: hit.title, snippet: snippetOf(text, terms) } satisfies KnowledgeHit;
       });
     },
   };

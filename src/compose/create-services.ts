@@ -1,0 +1,143 @@
+// Builds the services object: configuration, storage and every domain, wired through the ports in
+// this folder. The gateway receives the result; nothing here knows of HTTP.
+import { setMaxListeners } from 'node:events';
+import { join } from 'node:path';
+import { AgentRuns, createProvider, type AgentPorts, type LlmProvider } from '../agent/index.ts';
+import { createAccountMail } from '../auth/account-mail.ts';
+import { createOAuthServer } from '../auth/oauth/create-provider.ts';
+import { indexPendingMessages, type ChatSources } from '../chats/index.ts';
+import { systemClock, type Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { openDuckDbSql } from '../data/guard/index.ts';
+import { QueryProcessPool } from '../data/index.ts';
+import type { TableDocsSource } from '../data/types.ts';
+import { createUploadStore, defaultUploadLimits } from '../data/uploads/index.ts';
+import { Evaluations } from '../evaluations/index.ts';
+import { checkKnowledgeRepositories, createKnowledgeDeps } from '../knowledge/index.ts';
+import { createLogger, type Logger } from '../log.ts';
+import { createMailQueue, createSmtpMailer, type Mailer } from '../mail/index.ts';
+import type { McpPorts } from '../mcp/ports.ts';
+import { createSecretBox } from '../security/index.ts';
+import { openStore } from '../store/index.ts';
+import { accountDeps } from './account-deps.ts';
+import { agentPortsFrom } from './agent-ports.ts';
+import { chatSourcesFrom } from './chat-sources.ts';
+import { evaluationAgentPort } from './evaluation-agent.ts';
+import { evaluationKnowledgePort } from './evaluation-knowledge.ts';
+import { evaluationPrincipalsPort } from './evaluation-principals.ts';
+import { agentMcpPorts } from './mcp-agent-ports.ts';
+import { dataMcpPorts } from './mcp-data-ports.ts';
+import { knowledgeMcpPort } from './mcp-knowledge-port.ts';
+import { gatedMerge } from './merge-gate.ts';
+import type { CoreServices, Services } from './services.ts';
+import { createTableDocsSource } from './table-docs-source.ts';
+import { targetMetadataReader } from './target-metadata.ts';
+
+/** What a caller (tests, mostly) may put in place of the configured parts. */
+export interface ServiceDeps {
+  clock?: Clock;
+  log?: Logger;
+  /** Replaces the transport chosen from the configuration (mail still goes through the outbox queue). */
+  mailer?: Mailer;
+  /** Where table documentation comes from (default: the organization's knowledge repository). */
+  tableDocs?: TableDocsSource;
+  /** Replaces the ports the MCP tools call (tests use fakes). */
+  mcpPorts?: McpPorts;
+  /** Replaces parts of what chats read from other domains (lineage analysis, suggestion sources). */
+  chatSources?: Partial<ChatSources>;
+  /** Replaces some of the agent's ports (knowledge, queries, chats, uploads, profiles); the rest are the real modules. */
+  agentPorts?: (s: Pick<Services, 'store' | 'clock' | 'config'>) => Partial<AgentPorts>;
+  /** Replaces the configured model provider. */
+  llmProvider?: LlmProvider;
+}
+
+/** The services and what closes the parts of them that hold resources (mail transport, DuckDB, processes, store). */
+export interface BuiltServices {
+  services: Services;
+  /** Ends the shutdown signal; long-lived streams end. */
+  drain(): void;
+  /** Ends streams, closes the mail transport, DuckDB and query processes, then flushes and closes the store. */
+  close(): Promise<void>;
+}
+
+/** Opens storage and builds every domain, each reaching the others only through its ports. */
+export async function createServices(config: Config, deps: ServiceDeps = {}): Promise<BuiltServices> {
+  const log = deps.log ?? createLogger(config.logLevel);
+  const store = openStore({ file: join(config.dataDir, 'sextant.db') });
+  const shutdown = new AbortController();
+  // Every open event stream listens for shutdown.
+  setMaxListeners(0, shutdown.signal);
+  const clock = deps.clock ?? systemClock;
+  const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
+  const secretBox = createSecretBox(config.secrets.encryptionKey);
+  // Environment sync_target reads the dev targets' metadata through the data plane, built below.
+  const knowledge = createKnowledgeDeps({ db: store.db, clock, log, secretBox, dataDir: config.dataDir, targetSync: targetMetadataReader(() => core.data) });
+  // Before anything reads or seeds knowledge: branches a crash left damaged are restored from their reflog.
+  await checkKnowledgeRepositories(knowledge, { repair: true });
+  const duckdbSql = await openDuckDbSql();
+  const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
+  const accountMail = createAccountMail(accountDeps({ store, clock, config, secretBox, mailer, log }));
+  const core: CoreServices = {
+    config,
+    clock,
+    store,
+    log,
+    mailer,
+    accountMail,
+    secretBox,
+    knowledge,
+    data: {
+      db: store.db,
+      clock,
+      secretBox,
+      tools: { duckdb: duckdbSql },
+      docs: deps.tableDocs ?? createTableDocsSource(knowledge),
+      fileRoots: config.data.warehouseRoots,
+      statementTimeoutMs: config.data.queryTimeoutMs,
+      queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, memoryMb: config.data.queryMemoryMb }),
+      maxRecursion: config.data.queryMaxRecursion,
+      defaultRowLimit: config.data.queryRowLimit,
+    },
+    uploads: createUploadStore({
+      dataDir: config.dataDir,
+      clock,
+      limits: defaultUploadLimits({ fileBytes: config.uploadLimitBytes, chatBytes: config.uploadChatLimitBytes }),
+    }),
+    shutdown: shutdown.signal,
+    oauth: createOAuthServer({ config, clock, store, secretBox, log }),
+    chatSources: { ...chatSourcesFrom(knowledge), ...deps.chatSources },
+  };
+  // The agent reaches knowledge, data, chats and uploads only through its ports.
+  const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
+  const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal });
+  // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
+  const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
+  // Evaluations ask the agent (knowledge pinned to a commit) and read definitions from knowledge, through their ports.
+  const evaluations = new Evaluations({
+    db: store.db,
+    clock,
+    log,
+    config: config.evaluations,
+    shutdown: shutdown.signal,
+    ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(store.db) },
+  });
+  const services: Services = { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
+  return {
+    services,
+    drain: () => shutdown.abort(),
+    async close() {
+      shutdown.abort();
+      mailer.close();
+      smtp?.close();
+      duckdbSql.close();
+      // Queries still running on file warehouses end now (their processes are killed), before the store closes.
+      await core.data.queryProcesses.close();
+      if (store.db.open) {
+        agent.flush();
+        indexPendingMessages(store.db);
+        store.close();
+      }
+    },
+  };
+}

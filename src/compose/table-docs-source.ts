@@ -1,0 +1,39 @@
+// The data plane's TableDocsSource over the knowledge repository: table files read at the
+// environment's branch head, with defaults applied, and synced metadata written back through knowledge.
+import type { TableDoc, TableDocsSource } from '../data/types.ts';
+import { environmentTargets, readTableFiles, writeSyncedTables, type KnowledgeDeps, type TableFile } from '../knowledge/index.ts';
+
+/** A table's documentation with the file's defaults applied (every list present, described, active unless said). */
+export type DocumentedTable = TableDoc & Required<Pick<TableDoc, 'description' | 'active' | 'columns' | 'metrics' | 'row_filters'>>;
+
+/** The TableDocsSource the data plane is wired to. */
+export function createTableDocsSource(knowledge: KnowledgeDeps): Omit<TableDocsSource, 'listTables'> & { listTables(orgId: string, environmentId: string | undefined): Promise<DocumentedTable[]> } {
+  return {
+    listTables: async (orgId, environmentId) => (await readTableFiles(knowledge, orgId, environmentId)).map(toTableDoc),
+    targets: (orgId, environmentId) => environmentTargets(knowledge, orgId, environmentId),
+    writeSyncedTables: (principal, environmentId, tables) => writeSyncedTables(knowledge, principal, environmentId, tables),
+  };
+}
+
+function toTableDoc(f: TableFile): DocumentedTable {
+  return {
+    connection: f.connection,
+    schema: f.schema,
+    name: f.name,
+    description: f.description ?? '',
+    active: f.active ?? true,
+    columns: (f.columns ?? []).map((c) => ({
+      name: c.name,
+      ...(c.type !== undefined ? { type: c.type } : {}),
+      ...(c.description !== undefined ? { description: c.description } : {}),
+      synonyms: c.synonyms ?? [],
+    })),
+    metrics: f.metrics ?? [],
+    ...(f.coverage ? { coverage: f.coverage } : {}),
+    row_filters: (f.row_filters ?? []).map((r) => ({
+      filter: r.filter,
+      ...(r.groups ? { groups: r.groups } : {}),
+      ...(r.exempt_roles ? { exempt_roles: r.exempt_roles } : {}),
+    })),
+  };
+}
