@@ -17,7 +17,7 @@ export const DEMO_USERS: { email: string; name: string; password: string; role: 
 ];
 
 /** Documentation of the demo warehouse, committed as the demo organization's first knowledge commit. */
-export const DEMO_KNOWLEDGE_DIR = fileURLToPath(new URL('../../fixtures/knowledge', import.meta.url));
+export const DEMO_KNOWLEDGE_DIR = fileURLToPath(new URL('../../../fixtures/knowledge', import.meta.url));
 
 type SeedServices = Pick<Services, 'store' | 'clock' | 'log' | 'knowledge' | 'config' | 'secretBox' | 'data'>;
 
