@@ -83,6 +83,16 @@ export function getUser(db: Db, id: string): UserRow | undefined {
   return statement(db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
 }
 
+/** Email addresses of the given users, by id (unknown ids are left out). */
+export function userEmails(db: Db, ids: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const id of new Set(ids)) {
+    const row = statement(db, 'SELECT email FROM users WHERE id = ?').get(id) as { email: string } | undefined;
+    if (row) out.set(id, row.email);
+  }
+  return out;
+}
+
 export function findUserByEmail(db: Db, email: string): UserRow | undefined {
   return db.prepare('SELECT * FROM users WHERE email = ?').get(email.trim().toLowerCase()) as UserRow | undefined;
 }

@@ -1,6 +1,7 @@
 // Export of conversation history as rows (one per displayed message), read in keyset batches so
 // the single SQLite connection is never held by an open iterator while a slow client reads.
 import { hasRole, type Principal } from '../auth/index.ts';
+import type { ChatUsers } from './ports.ts';
 import type { ChatDeps } from './rows.ts';
 import type { Answer, MessageRole } from './schemas.ts';
 
@@ -40,7 +41,6 @@ interface Raw {
   chat_id: string;
   title: string;
   user_id: string;
-  email: string;
   role: MessageRole;
   content: string;
   answer: string | null;
@@ -50,21 +50,25 @@ interface Raw {
   created_at: number;
 }
 
+/** What an export reads: the chat tables, and the authors' addresses through the users port. */
+export type ExportDeps = ChatDeps & { users: ChatUsers };
+
 /** Yields the export rows the caller may see in the current organization, oldest first. */
-export async function* exportHistory(deps: ChatDeps, principal: Principal, filter: ExportFilter = {}): AsyncGenerator<ExportRow> {
+export async function* exportHistory(deps: ExportDeps, principal: Principal, filter: ExportFilter = {}): AsyncGenerator<ExportRow> {
   const admin = hasRole(principal, 'admin');
   const userId = admin ? (filter.userId ?? null) : principal.userId;
   const stmt = deps.db.prepare(
-    `SELECT m.id, m.message_uuid, c.chat_id, c.title, c.user_id, u.email, m.role, m.content, m.answer, m.credits, m.copied_from_chat_id,
+    `SELECT m.id, m.message_uuid, c.chat_id, c.title, c.user_id, m.role, m.content, m.answer, m.credits, m.copied_from_chat_id,
             c.environment_name, m.created_at
-     FROM chat_messages m JOIN chats c ON c.id = m.chat_pk JOIN users u ON u.id = c.user_id
+     FROM chat_messages m JOIN chats c ON c.id = m.chat_pk
      WHERE c.org_id = ? AND (? IS NULL OR c.user_id = ?) AND m.displayed = 1 AND m.created_at >= ? AND m.created_at < ? AND m.id > ?
      ORDER BY m.id LIMIT ?`,
   );
   let after = 0;
   for (;;) {
     const rows = stmt.all(principal.orgId, userId, userId, filter.from ?? 0, filter.to ?? Number.MAX_SAFE_INTEGER, after, BATCH) as Raw[];
-    for (const r of rows) yield toRow(r);
+    const emails = deps.users.emails(rows.map((r) => r.user_id));
+    for (const r of rows) yield toRow(r, emails.get(r.user_id) ?? '');
     if (rows.length < BATCH) return;
     after = rows[rows.length - 1]!.id;
     // Let other requests use the connection between batches.
@@ -72,14 +76,14 @@ export async function* exportHistory(deps: ChatDeps, principal: Principal, filte
   }
 }
 
-function toRow(r: Raw): ExportRow {
+function toRow(r: Raw, email: string): ExportRow {
   const answer = r.answer === null ? undefined : (JSON.parse(r.answer) as Answer);
   return {
     message_id: r.message_uuid,
     chat_id: r.chat_id,
     chat_title: r.title,
     user_id: r.user_id,
-    user_email: r.email,
+    user_email: email,
     role: r.role,
     content: r.content,
     sql: answer?.sql ?? answer?.tables[0]?.sql ?? null,

@@ -11,7 +11,7 @@ export type { PageOptions } from './load-chat.ts';
 export { shareChat, shareMessage, deleteSharedChat, loadSharedChat, listShares } from './shares.ts';
 export type { OwnShare } from './shares.ts';
 export { exportHistory, csvLine, EXPORT_COLUMNS } from './export-history.ts';
-export type { ExportRow, ExportFilter } from './export-history.ts';
+export type { ExportRow, ExportFilter, ExportDeps } from './export-history.ts';
 export { initialSuggestions, noSuggestionSources } from './suggestions.ts';
 export type { SuggestionSources, Suggestion } from './suggestions.ts';
 export { messageLineage, columnLineage, answerQueries, noLineage } from './lineage.ts';
@@ -21,6 +21,6 @@ export { assertNotOthersChat, findDownloadSource, type DownloadSource } from './
 export { chatTranscript } from './transcript.ts';
 export type { AnswerSource, AnswerLocator } from './find-answer.ts';
 export type { ChatDeps } from './rows.ts';
-export type { ChatSources } from './ports.ts';
+export type { ChatSources, ChatUsers } from './ports.ts';
 export * from './errors.ts';
 export * from './schemas.ts';

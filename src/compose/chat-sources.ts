@@ -1,6 +1,8 @@
-// Adapters that let chats use the lineage library and the knowledge, without either knowing the other.
+// Adapters that let chats use the lineage library, the knowledge and the accounts, without knowing them.
+import { userEmails } from '../auth/index.ts';
 import type { ChatSources } from '../chats/index.ts';
 import { columnLineage, type LineageDialect } from '../data/lineage/index.ts';
+import type { Db } from '../store/index.ts';
 import { effectiveEnvironment, knowledgeAt, type KnowledgeDeps } from '../knowledge/index.ts';
 
 const DIALECTS: LineageDialect[] = ['postgresql', 'mysql', 'mariadb', 'sqlite', 'duckdb'];
@@ -11,11 +13,12 @@ function splitTable(name: string): { schema?: string; table: string } {
   return i < 0 ? { table: name } : { schema: name.slice(0, i), table: name.slice(i + 1) };
 }
 
-/** Lineage through src/data/lineage; suggestions from the documented tables and reports of the caller's environment. */
-export function chatSourcesFrom(knowledge: KnowledgeDeps): ChatSources {
+/** Lineage through src/data/lineage; suggestions from the documented tables and reports of the caller's environment; addresses from auth. */
+export function chatSourcesFrom(knowledge: KnowledgeDeps, db: Db): ChatSources {
   const describedItems = async (orgId: string, envId: string | undefined, kind: 'tables' | 'reports') =>
     (await knowledgeAt(knowledge, orgId, envId)).items.filter((item) => item.kind === kind && item.data && item.data['active'] !== false);
   return {
+    users: { emails: (ids) => userEmails(db, ids) },
     async lineage(sql, dialect) {
       const d = (DIALECTS as string[]).includes(dialect) ? (dialect as LineageDialect) : 'postgresql';
       const result = await columnLineage(sql, d);

@@ -105,7 +105,7 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
     }),
     shutdown: shutdown.signal,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
-    chatSources: { ...chatSourcesFrom(knowledge), ...deps.chatSources },
+    chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
   };
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };

@@ -117,7 +117,7 @@ test('export reads in batches and yields every row once', async (t) => {
     for (let i = 0; i < 1_203; i++) appendMessage(deps(t0), p, { chatId: `b${i % 7}`, role: 'user', content: `m${i}` });
   });
   const seen: string[] = [];
-  for await (const row of exportHistory(deps(t0), p)) seen.push(row.content);
+  for await (const row of exportHistory({ ...deps(t0), users: t0.app.services.chatSources.users }, p)) seen.push(row.content);
   t.is(seen.length, 1_203);
   t.is(new Set(seen).size, 1_203);
 });
