@@ -1,34 +1,48 @@
+// The auth domain, one room per job:
+//   principal.ts, directory.ts, audit.ts, errors.ts   who acts (roles), the core tables, the audit log
+//   credentials/   sign-in, sessions, JWTs, password policy, rate limits, authenticating a request
+//   mfa/           second factor: enrolment, recovery codes, self-recovery
+//   account/       registration, password reset, magic links, account mail, workspaces, email domains
+//   tokens/        API, CLI and MCP tokens and the CLI sign-in flow
+//   profile/       profile, personal memories, dismissed disclaimers
+//   sso/           OpenID Connect sign-in
+//   oauth/         the OAuth 2.1 authorization server for MCP clients (the Koa part is gateway/oauth)
 export * from './principal.ts';
 export * from './directory.ts';
-export { signJwt, verifyJwt, looksLikeJwt } from './jwt.ts';
-export type { JwtClaims, JwtPurpose } from './jwt.ts';
-export { authenticate, authenticateApiToken, principalFor, InvalidApiToken, InvalidSession } from './authenticate.ts';
-export type { AuthDeps, PresentedCredential } from './authenticate.ts';
-export { insertToken, looksLikeApiToken, TOKEN_PREFIX } from './api-tokens.ts';
-export type { ApiTokenRow, TokenKind } from './api-tokens.ts';
-export { startSession, endSession, SESSION_TTL_SECONDS } from './sessions.ts';
-export type { StartedSession } from './sessions.ts';
-// Accounts and sign-in (issue 3).
-export type { AccountDeps, ClientInfo } from './account-deps.ts';
 export { writeAudit, auditOf } from './audit.ts';
-export { invalidateSessions } from './invalidate-sessions.ts';
-export { safeNextPath } from './safe-next.ts';
-export { assertPasswordStrength, PASSWORD_MIN_LENGTH } from './password-policy.ts';
-export { passwordSignIn, mfaSignIn, completeFirstFactor, userOfMfaToken, signInOrg } from './sign-in.ts';
-export type { SignInResult, FirstFactor } from './sign-in.ts';
-export { registerAccount, verifyEmail } from './register.ts';
-export { createAccountMail, processAccountMailRequests } from './account-mail.ts';
-export type { AccountMail, AccountMailKind } from './account-mail.ts';
-export { confirmPasswordReset } from './reset-password.ts';
-export { consumeMagicLink } from './magic-link.ts';
+export * from './errors.ts';
+// credentials/
+export { signJwt, verifyJwt, looksLikeJwt } from './credentials/jwt.ts';
+export type { JwtClaims, JwtPurpose } from './credentials/jwt.ts';
+export { authenticate, authenticateApiToken, principalFor, InvalidApiToken, InvalidSession } from './credentials/authenticate.ts';
+export type { AuthDeps, PresentedCredential } from './credentials/authenticate.ts';
+export { startSession, endSession, SESSION_TTL_SECONDS } from './credentials/sessions.ts';
+export type { StartedSession } from './credentials/sessions.ts';
+export { invalidateSessions } from './credentials/invalidate-sessions.ts';
+export { safeNextPath } from './credentials/safe-next.ts';
+export { assertPasswordStrength, PASSWORD_MIN_LENGTH } from './credentials/password-policy.ts';
+export { passwordSignIn, mfaSignIn, completeFirstFactor, userOfMfaToken, signInOrg } from './credentials/sign-in.ts';
+export type { SignInResult, FirstFactor } from './credentials/sign-in.ts';
+export { embeddedUserLogin } from './credentials/embedded-login.ts';
+// tokens/
+export { insertToken, looksLikeApiToken, TOKEN_PREFIX } from './tokens/api-tokens.ts';
+export type { ApiTokenRow, TokenKind } from './tokens/api-tokens.ts';
+// account/
+export type { AccountDeps, ClientInfo } from './account/account-deps.ts';
+export { registerAccount, verifyEmail } from './account/register.ts';
+export { createAccountMail, processAccountMailRequests } from './account/account-mail.ts';
+export type { AccountMail, AccountMailKind } from './account/account-mail.ts';
+export { confirmPasswordReset } from './account/reset-password.ts';
+export { consumeMagicLink } from './account/magic-link.ts';
+export { listWorkspaces, switchToWorkspace, switchToBaseOrg, setDefaultWorkspace } from './account/workspaces.ts';
+export { orgFromEmail, orgForEmailDomain, addOrgEmailDomain } from './account/org-from-email.ts';
+// mfa/
 export { setupMfa, confirmMfa } from './mfa/enroll.ts';
 export { mfaStatus, disableMfa, regenerateRecoveryCodes, adminResetMfa } from './mfa/manage.ts';
 export { requestMfaRecovery, mfaRecoveryInfo, consumeMfaRecovery } from './mfa/self-recovery.ts';
-export { getProfile, updateProfile } from './profile.ts';
-export { listMemories, addMemory, editMemory, deleteMemory, titleFromContent } from './memories.ts';
-export { dismissedDisclaimers, dismissDisclaimer, restoreDisclaimer } from './disclaimers.ts';
-export { listWorkspaces, switchToWorkspace, switchToBaseOrg, setDefaultWorkspace } from './workspaces.ts';
-export { orgFromEmail, orgForEmailDomain, addOrgEmailDomain } from './org-from-email.ts';
-export { embeddedUserLogin } from './embedded-login.ts';
+// profile/
+export { getProfile, updateProfile } from './profile/profile.ts';
+export { listMemories, addMemory, editMemory, deleteMemory, titleFromContent } from './profile/memories.ts';
+export { dismissedDisclaimers, dismissDisclaimer, restoreDisclaimer } from './profile/disclaimers.ts';
+// sso/
 export { setSsoConfig, startSsoLogin, finishSsoLogin } from './sso/sso-login.ts';
-export * from './errors.ts';

@@ -1,5 +1,5 @@
 // The account domain's port onto configuration, storage and mail.
-import type { AccountDeps } from '../auth/account-deps.ts';
+import type { AccountDeps } from '../auth/account/account-deps.ts';
 import type { Services } from './services.ts';
 
 /** The account domain's dependencies, taken from the services. */

@@ -3,7 +3,7 @@
 // run's own Principal, so the agent never reads what its user may not.
 import { existsSync } from 'node:fs';
 import type { AgentPorts, KnowledgeHit, KnowledgeKind, KnowledgeSource, RelationshipDocument, TableDocument } from '../agent/ports.ts';
-import { listMemories } from '../auth/memories.ts';
+import { listMemories } from '../auth/profile/memories.ts';
 import { getUser, type Principal } from '../auth/index.ts';
 import { appendMessage, chatTranscript, recordAnswer } from '../chats/index.ts';
 import { executeQuery } from '../data/index.ts';

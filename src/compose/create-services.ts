@@ -3,7 +3,7 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { AgentRuns, createProvider, type AgentPorts, type LlmProvider } from '../agent/index.ts';
-import { createAccountMail } from '../auth/account-mail.ts';
+import { createAccountMail } from '../auth/account/account-mail.ts';
 import { createOAuthServer } from '../auth/oauth/create-provider.ts';
 import { indexPendingMessages, type ChatSources } from '../chats/index.ts';
 import { systemClock, type Clock } from '../clock.ts';

@@ -1,6 +1,6 @@
 import type { ChatSources } from '../chats/index.ts';
 import type { AgentRuns } from '../agent/index.ts';
-import type { AccountMail } from '../auth/account-mail.ts';
+import type { AccountMail } from '../auth/account/account-mail.ts';
 import type { AgentPorts } from '../agent/ports.ts';
 import type { Clock } from '../clock.ts';
 import type { GatedMerge } from './merge-gate.ts';

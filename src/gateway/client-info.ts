@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { ClientInfo } from '../auth/account-deps.ts';
+import type { ClientInfo } from '../auth/account/account-deps.ts';
 
 /** Client address (proxy-aware when trustProxy is on) and user agent. */
 export function clientInfo(ctx: Context): ClientInfo {

@@ -3,7 +3,7 @@
 import type { Context } from 'koa';
 import { authenticate, type Principal } from '../auth/index.ts';
 import { AppError } from '../errors.ts';
-import { safeNextPath } from '../auth/safe-next.ts';
+import { safeNextPath } from '../auth/credentials/safe-next.ts';
 import { SESSION_COOKIE } from './cookies.ts';
 import type { Services } from '../compose/services.ts';
 

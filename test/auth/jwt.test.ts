@@ -1,5 +1,5 @@
 import test from 'ava';
-import { signJwt, verifyJwt } from '../../src/auth/jwt.ts';
+import { signJwt, verifyJwt } from '../../src/auth/credentials/jwt.ts';
 import { FakeClock } from '../../src/clock.ts';
 
 const KEY = 'jwt-test-key-jwt-test-key-jwt-test-key-01';

@@ -85,7 +85,7 @@ test.serial('SSO and unclassified passwordless identities are ineligible', async
     db().prepare('UPDATE users SET identity_kind = ? WHERE id = ?').run(kind, user.id);
     await enrollMfa(t0, t0.session(user));
     // A pending token as SSO sign-in would mint it.
-    const { signJwt } = await import('../../src/auth/jwt.ts');
+    const { signJwt } = await import('../../src/auth/credentials/jwt.ts');
     const mfaToken = signJwt(t0.config.secrets.jwtKey, t0.clock, 'mfa_pending', { sub: user.id, org: 'acme', tv: 0, amr: 'sso' }, 300);
     const res = await call(t0, 'POST', '/api/auth/mfa/recovery/request', { mfa_token: mfaToken });
     t.is(res.status, 403);

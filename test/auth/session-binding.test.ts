@@ -4,7 +4,7 @@
 // API token that minted them (logout, password change, token_version change, revocation).
 import test from 'ava';
 import jwt from 'jsonwebtoken';
-import { issueAccountToken } from '../../src/auth/account-tokens.ts';
+import { issueAccountToken } from '../../src/auth/account/account-tokens.ts';
 import { setMembership, signJwt } from '../../src/auth/index.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { call, passwordUser, startAuthApp } from '../helpers/auth.ts';

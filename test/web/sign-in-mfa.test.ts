@@ -3,7 +3,7 @@
 import anyTest, { type TestFn } from 'ava';
 import { generateSync } from 'otplib';
 import type { Page } from 'playwright-core';
-import { addOrgEmailDomain } from '../../src/auth/org-from-email.ts';
+import { addOrgEmailDomain } from '../../src/auth/account/org-from-email.ts';
 import { setSsoConfig } from '../../src/auth/sso/sso-login.ts';
 import { enrollMfa, PASSWORD, passwordUser } from '../helpers/auth.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';

@@ -1,7 +1,7 @@
 // Signing in through the web client in Chromium: password, the page asked for, wrong password,
 // sign-out, and an expired session that comes back with the draft kept.
 import anyTest, { type TestFn } from 'ava';
-import { endSession } from '../../src/auth/sessions.ts';
+import { endSession } from '../../src/auth/credentials/sessions.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
 import { DEMO, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
 

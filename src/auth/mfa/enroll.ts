@@ -1,12 +1,12 @@
 // MFA enrollment: setup stores a pending secret; confirm promotes it with the first valid code and
 // returns the recovery codes once (part 3 of the interface).
 import { NotFound } from '../../errors.ts';
-import type { AccountDeps } from '../account-deps.ts';
+import type { AccountDeps } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { getUser } from '../directory.ts';
 import { InteractiveSessionRequired, MfaAlreadyEnabled, MfaSetupNotStarted, SecondFactorRejected } from '../errors.ts';
 import type { Principal } from '../principal.ts';
-import { startSession, type StartedSession } from '../sessions.ts';
+import { startSession, type StartedSession } from '../credentials/sessions.ts';
 import { replaceRecoveryCodes } from './recovery-codes.ts';
 import { newTotpSecret, totpStep, totpUri } from './totp.ts';
 

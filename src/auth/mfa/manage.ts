@@ -1,13 +1,13 @@
 // MFA with a live session: status, disable, regenerate recovery codes, and the admin reset.
 import { NotFound } from '../../errors.ts';
 import { verifyPassword } from '../../security/index.ts';
-import type { AccountDeps, ClientInfo } from '../account-deps.ts';
+import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, MfaNotEnabled, SecondFactorRejected } from '../errors.ts';
-import { invalidateSessions } from '../invalidate-sessions.ts';
+import { invalidateSessions } from '../credentials/invalidate-sessions.ts';
 import type { Principal } from '../principal.ts';
-import { attemptKeys, clearAccountFailures, limited } from '../rate-limit.ts';
+import { attemptKeys, clearAccountFailures, limited } from '../credentials/rate-limit.ts';
 import { assertInteractive } from './enroll.ts';
 import { remainingRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
 import { consumeSecondFactor, wipeMfa } from './second-factor.ts';

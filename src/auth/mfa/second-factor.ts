@@ -1,4 +1,4 @@
-import type { AccountDeps } from '../account-deps.ts';
+import type { AccountDeps } from '../account/account-deps.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { consumeRecoveryCode } from './recovery-codes.ts';
 import { consumeTotp } from './totp.ts';

@@ -2,15 +2,15 @@
 // token), password users re-enter the password, magic-link users rely on the pending token; SSO and
 // unclassified passwordless identities must ask an admin. A mailed, single-use token then wipes MFA.
 import { verifyPassword } from '../../security/index.ts';
-import type { AccountDeps, ClientInfo } from '../account-deps.ts';
-import { consumeAccountToken, issueAccountToken, peekAccountToken, revokeAccountTokens } from '../account-tokens.ts';
+import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
+import { consumeAccountToken, issueAccountToken, peekAccountToken, revokeAccountTokens } from '../account/account-tokens.ts';
 import { writeAudit } from '../audit.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, InvalidAccountToken, MfaNotEnabled, MfaRecoveryIneligible, SecondFactorRejected } from '../errors.ts';
-import { invalidateSessions } from '../invalidate-sessions.ts';
-import { mfaRecoveryAdminMail, mfaRecoveryMail, mfaRemovedMail } from '../mails.ts';
-import { attemptKeys, clearAccountFailures, consumeMailQuota, limited } from '../rate-limit.ts';
-import { userOfMfaToken } from '../sign-in.ts';
+import { invalidateSessions } from '../credentials/invalidate-sessions.ts';
+import { mfaRecoveryAdminMail, mfaRecoveryMail, mfaRemovedMail } from '../account/mails.ts';
+import { attemptKeys, clearAccountFailures, consumeMailQuota, limited } from '../credentials/rate-limit.ts';
+import { userOfMfaToken } from '../credentials/sign-in.ts';
 import { wipeMfa } from './second-factor.ts';
 import { transact } from '../../store/index.ts';
 

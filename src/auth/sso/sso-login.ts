@@ -3,11 +3,11 @@
 import type { JWTPayload } from 'jose';
 import { Forbidden, NotFound } from '../../errors.ts';
 import { consumeOnce, hashSecret } from '../../security/index.ts';
-import type { AccountDeps } from '../account-deps.ts';
+import type { AccountDeps } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { createUser, findUserByEmail, getMembership, getUser, setMembership, type UserRow } from '../directory.ts';
-import { safeNextPath } from '../safe-next.ts';
-import { completeFirstFactor, type SignInResult } from '../sign-in.ts';
+import { safeNextPath } from '../credentials/safe-next.ts';
+import { completeFirstFactor, type SignInResult } from '../credentials/sign-in.ts';
 import { authorizationUrl, discover, exchangeCode, newLoginSecrets, SsoFailed } from './oidc-client.ts';
 import { transact } from '../../store/index.ts';
 

@@ -1,7 +1,7 @@
 // General API tokens: created by a user for themselves, or by an admin for a member of their
 // organization. The token acts with its user's permissions as they are at each request.
 import { ValidationFailed } from '../../errors.ts';
-import { insertToken } from '../api-tokens.ts';
+import { insertToken } from './api-tokens.ts';
 import { getMembership } from '../directory.ts';
 import { SCOPE_API_FULL, type Principal } from '../principal.ts';
 import type { TokenDeps } from './deps.ts';

@@ -1,6 +1,6 @@
 // MCP and CLI tokens: one live token per user and kind. Creating one revokes the user's earlier
 // tokens of that kind in the same transaction, so two concurrent creations never leave two alive.
-import { insertToken } from '../api-tokens.ts';
+import { insertToken } from './api-tokens.ts';
 import { SCOPE_API_FULL, SCOPE_MCP_ALL, type Principal } from '../principal.ts';
 import type { TokenDeps } from './deps.ts';
 import { revokeTokensOfKind } from './revoke-token.ts';

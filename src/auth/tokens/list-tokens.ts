@@ -1,5 +1,5 @@
 // Token listings: metadata only, never values; revoked tokens are gone from every list.
-import type { ApiTokenRow, TokenKind } from '../api-tokens.ts';
+import type { ApiTokenRow, TokenKind } from './api-tokens.ts';
 import { getMembership } from '../directory.ts';
 import type { Principal } from '../principal.ts';
 import type { TokenDeps } from './deps.ts';

@@ -1,5 +1,5 @@
 // Revocation: a revoked token stops working on the next request (authentication reads the store).
-import type { TokenKind } from '../api-tokens.ts';
+import type { TokenKind } from './api-tokens.ts';
 import { getMembership } from '../directory.ts';
 import type { Principal } from '../principal.ts';
 import type { TokenDeps } from './deps.ts';

@@ -1,5 +1,5 @@
 // The public shape of a token: metadata only. The value exists only in the creation response.
-import type { ApiTokenRow, TokenKind } from '../api-tokens.ts';
+import type { ApiTokenRow, TokenKind } from './api-tokens.ts';
 
 export interface TokenView {
   token_id: string;

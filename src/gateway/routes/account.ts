@@ -1,10 +1,10 @@
 // Profile, memories, dismissed disclaimers, org discovery by email and embedded-user tokens.
 import { z } from 'zod';
-import { dismissDisclaimer, dismissedDisclaimers, restoreDisclaimer } from '../../auth/disclaimers.ts';
-import { embeddedUserLogin } from '../../auth/embedded-login.ts';
-import { addMemory, deleteMemory, editMemory } from '../../auth/memories.ts';
-import { orgFromEmail } from '../../auth/org-from-email.ts';
-import { getProfile, updateProfile } from '../../auth/profile.ts';
+import { dismissDisclaimer, dismissedDisclaimers, restoreDisclaimer } from '../../auth/profile/disclaimers.ts';
+import { embeddedUserLogin } from '../../auth/credentials/embedded-login.ts';
+import { addMemory, deleteMemory, editMemory } from '../../auth/profile/memories.ts';
+import { orgFromEmail } from '../../auth/account/org-from-email.ts';
+import { getProfile, updateProfile } from '../../auth/profile/profile.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 

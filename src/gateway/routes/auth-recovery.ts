@@ -1,6 +1,6 @@
 // Magic links and self-service MFA recovery: public endpoints that answer without revealing accounts.
 import { z } from 'zod';
-import { consumeMagicLink } from '../../auth/magic-link.ts';
+import { consumeMagicLink } from '../../auth/account/magic-link.ts';
 import { consumeMfaRecovery, mfaRecoveryInfo, requestMfaRecovery } from '../../auth/mfa/self-recovery.ts';
 import { accountDeps } from '../../compose/account-deps.ts';
 import { clientInfo } from '../client-info.ts';

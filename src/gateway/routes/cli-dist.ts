@@ -1,6 +1,6 @@
 // Distribution of the command-line tool and its agent skill, plus product help for `sextant help`.
 import { z } from 'zod';
-import { consumeQuota } from '../../auth/rate-limit.ts';
+import { consumeQuota } from '../../auth/credentials/rate-limit.ts';
 import { buildCliBundle, CLI_PLATFORMS, createHelpIndex, skillArchive, skillDocument } from '../../distribution/index.ts';
 import { NotFound } from '../../errors.ts';
 import { route } from '../route.ts';

@@ -15,7 +15,7 @@ import { environmentRoutes } from './environments.ts';
 import { evaluationRoutes } from './evaluations.ts';
 import { healthRoutes } from './health.ts';
 import { knowledgeRoutes } from './knowledge.ts';
-import { mcpOAuthRoutes } from './mcp-oauth.ts';
+import { mcpOAuthRoutes } from '../oauth/oauth-routes.ts';
 import { rowSecurityRoutes } from './row-security.ts';
 import { ssoRoutes } from './sso.ts';
 import { tokenRoutes } from './tokens.ts';

@@ -1,8 +1,8 @@
 // SSO (OpenID Connect) per organization: /login sends the browser to the provider, /auth comes back.
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { safeNextPath } from '../../auth/safe-next.ts';
-import type { SignInResult } from '../../auth/sign-in.ts';
+import { safeNextPath } from '../../auth/credentials/safe-next.ts';
+import type { SignInResult } from '../../auth/credentials/sign-in.ts';
 import { SsoFailed } from '../../auth/sso/oidc-client.ts';
 import { finishSsoLogin, startSsoLogin, SSO_LOGIN_TTL_MS } from '../../auth/sso/sso-login.ts';
 import { accountDeps } from '../../compose/account-deps.ts';

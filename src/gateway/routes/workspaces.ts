@@ -1,7 +1,7 @@
 // Workspace listing and switching (interface part 4). Switching answers with a session JWT for the
 // target organization, sets it as the cookie and leaves a short-lived last-workspace hint.
 import { z } from 'zod';
-import { listWorkspaces, setDefaultWorkspace, switchToBaseOrg, switchToWorkspace } from '../../auth/workspaces.ts';
+import { listWorkspaces, setDefaultWorkspace, switchToBaseOrg, switchToWorkspace } from '../../auth/account/workspaces.ts';
 import { setWorkspaceHintCookie } from '../cookies.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';

@@ -1,5 +1,5 @@
 // The CLI side: poll until a person decides; the token is handed over exactly once.
-import type { ApiTokenRow } from '../../api-tokens.ts';
+import type { ApiTokenRow } from '../api-tokens.ts';
 import { getUser } from '../../directory.ts';
 import { hashSecret } from '../../../security/index.ts';
 import { CliLoginDenied, CliLoginExpired, CliLoginNotFound } from '../errors.ts';

@@ -1,15 +1,15 @@
 // Magic links: a mailed link token plus a short fallback code, one credential used once (either
 // spends both). Consumption continues the normal sign-in, so MFA still applies.
 import { randomInt } from 'node:crypto';
-import type { MailMessage } from '../mail/index.ts';
-import { newId } from '../security/index.ts';
+import type { MailMessage } from '../../mail/index.ts';
+import { newId } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
 import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.ts';
-import { findUserByEmail, getUser, type UserRow } from './directory.ts';
-import { InvalidAccountToken } from './errors.ts';
+import { findUserByEmail, getUser, type UserRow } from '../directory.ts';
+import { InvalidAccountToken } from '../errors.ts';
 import { magicLinkMail } from './mails.ts';
-import { attemptKeys, clearAccountFailures, limited } from './rate-limit.ts';
-import { completeFirstFactor, type SignInResult } from './sign-in.ts';
+import { attemptKeys, clearAccountFailures, limited } from '../credentials/rate-limit.ts';
+import { completeFirstFactor, type SignInResult } from '../credentials/sign-in.ts';
 
 export const MAGIC_LINK_TTL_MS = 15 * 60_000;
 

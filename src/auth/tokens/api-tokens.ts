@@ -1,8 +1,8 @@
 // API, CLI and MCP tokens: their shape, their use and their issuance. Looking one up is one statement
 // together with its user and organization (credential-rows.ts).
-import type { Clock } from '../clock.ts';
-import { hashSecret, newId, newSecret } from '../security/index.ts';
-import { statement, type Db } from '../store/index.ts';
+import type { Clock } from '../../clock.ts';
+import { hashSecret, newId, newSecret } from '../../security/index.ts';
+import { statement, type Db } from '../../store/index.ts';
 
 export type TokenKind = 'api' | 'cli' | 'mcp';
 

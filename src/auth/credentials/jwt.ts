@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../clock.ts';
 
 /** Purposes of first-party JWTs; a token minted for one purpose is refused for every other. */
 export type JwtPurpose = 'session' | 'mfa_pending' | 'enrollment' | 'embedded' | 'recovery';

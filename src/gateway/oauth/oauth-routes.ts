@@ -6,9 +6,9 @@ import { AppError } from '../../errors.ts';
 import { MCP_SCOPE } from '../../auth/oauth/account.ts';
 import { disconnectClient, listConnectedClients } from '../../auth/oauth/connected-clients.ts';
 import { writeError } from '../error-handler.ts';
-import { errorPage } from '../oauth/consent-page.ts';
-import { finishInteraction } from '../oauth/interaction.ts';
-import { confirmConsent, consentStep, showInteraction } from '../oauth/interaction-steps.ts';
+import { errorPage } from './consent-page.ts';
+import { finishInteraction } from './interaction.ts';
+import { confirmConsent, consentStep, showInteraction } from './interaction-steps.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 

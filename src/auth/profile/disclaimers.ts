@@ -1,6 +1,6 @@
-import type { Clock } from '../clock.ts';
-import type { Db } from '../store/index.ts';
-import type { Principal } from './principal.ts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../store/index.ts';
+import type { Principal } from '../principal.ts';
 
 /** The caller's dismissed disclaimers as `{ hash: true }`. */
 export function dismissedDisclaimers(db: Db, principal: Principal): Record<string, true> {

@@ -1,8 +1,8 @@
-import { NotFound } from '../errors.ts';
-import type { Db } from '../store/index.ts';
-import { getUser } from './directory.ts';
+import { NotFound } from '../../errors.ts';
+import type { Db } from '../../store/index.ts';
+import { getUser } from '../directory.ts';
 import { listMemories, type Memory } from './memories.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from '../principal.ts';
 
 export interface Profile {
   user_id: string;

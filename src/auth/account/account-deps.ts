@@ -1,8 +1,8 @@
-import type { Clock } from '../clock.ts';
-import type { Logger } from '../log.ts';
-import type { MailQueue } from '../mail/index.ts';
-import type { SecretBox } from '../security/index.ts';
-import type { Db } from '../store/index.ts';
+import type { Clock } from '../../clock.ts';
+import type { Logger } from '../../log.ts';
+import type { MailQueue } from '../../mail/index.ts';
+import type { SecretBox } from '../../security/index.ts';
+import type { Db } from '../../store/index.ts';
 
 /** What account operations need: storage, time, keys, mail. Built once by the gateway from Services. */
 export interface AccountDeps {

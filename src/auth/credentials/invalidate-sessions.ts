@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
-import type { Db } from '../store/index.ts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../store/index.ts';
 
 /** Ends every live session of a user and invalidates every JWT minted before (token_version + 1). */
 export function invalidateSessions(db: Db, clock: Clock, userId: string): void {

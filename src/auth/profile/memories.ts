@@ -1,10 +1,10 @@
 // Personal memories (notes the agent reads). A user-supplied title wins; otherwise the title is
 // derived from the content, and derived again whenever the content is edited.
-import type { Clock } from '../clock.ts';
-import { NotFound } from '../errors.ts';
-import { newId } from '../security/index.ts';
-import { statement, type Db } from '../store/index.ts';
-import type { Principal } from './principal.ts';
+import type { Clock } from '../../clock.ts';
+import { NotFound } from '../../errors.ts';
+import { newId } from '../../security/index.ts';
+import { statement, type Db } from '../../store/index.ts';
+import type { Principal } from '../principal.ts';
 
 export interface Memory {
   memory_id: string;

@@ -1,10 +1,10 @@
 // Signed-in sessions: a row per session plus a JWT naming it, checked on every request. Embedded-user
 // tokens are sessions too (kind 'embedded'), tied to the session or API token that minted them.
-import type { Clock } from '../clock.ts';
-import { newId } from '../security/index.ts';
-import type { Db } from '../store/index.ts';
+import type { Clock } from '../../clock.ts';
+import { newId } from '../../security/index.ts';
+import type { Db } from '../../store/index.ts';
 import type { SessionCallerRow } from './credential-rows.ts';
-import type { UserRow } from './directory.ts';
+import type { UserRow } from '../directory.ts';
 import { signJwt } from './jwt.ts';
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;

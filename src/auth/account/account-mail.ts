@@ -2,13 +2,13 @@
 // verification mail. A request does the same work for every address (the flood limits, one row in a
 // durable queue) and answers; nothing on its path looks the address up. After the answer the queue is
 // turned into tokens and mail, or dropped for addresses without a (suitable) account.
-import type { MailMessage } from '../mail/index.ts';
-import { newId } from '../security/index.ts';
-import { statement, transact } from '../store/index.ts';
+import type { MailMessage } from '../../mail/index.ts';
+import { newId } from '../../security/index.ts';
+import { statement, transact } from '../../store/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
-import { findUserByEmail, type UserRow } from './directory.ts';
+import { findUserByEmail, type UserRow } from '../directory.ts';
 import { magicLinkMailFor } from './magic-link.ts';
-import { consumeMailQuota } from './rate-limit.ts';
+import { consumeMailQuota } from '../credentials/rate-limit.ts';
 import { verificationMailFor } from './register.ts';
 import { resetMailFor } from './reset-password.ts';
 

@@ -1,8 +1,8 @@
 // Single-use account tokens: email verification, password reset, magic links and fallback codes,
 // MFA recovery. Only a hash is stored; consumption is one conditional UPDATE (security/consumeOnce).
-import type { Clock } from '../clock.ts';
-import { consumeOnce, hashSecret, newId, newSecret } from '../security/index.ts';
-import type { Db } from '../store/index.ts';
+import type { Clock } from '../../clock.ts';
+import { consumeOnce, hashSecret, newId, newSecret } from '../../security/index.ts';
+import type { Db } from '../../store/index.ts';
 
 export type AccountTokenPurpose = 'verify_email' | 'reset_password' | 'magic_link' | 'magic_code' | 'mfa_recovery';
 

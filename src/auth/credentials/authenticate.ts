@@ -1,16 +1,16 @@
 // Turns a presented credential into a Principal, checking it against the store on every request (or
 // against a cache that every write to the store's credential tables empties: credential-cache.ts) so
 // that revocation, role changes and disabled users take effect at once.
-import type { Clock } from '../clock.ts';
-import { Unauthorized } from '../errors.ts';
-import { hashSecret } from '../security/index.ts';
-import type { Db } from '../store/index.ts';
-import { looksLikeApiToken, touchToken, type TokenKind } from './api-tokens.ts';
+import type { Clock } from '../../clock.ts';
+import { Unauthorized } from '../../errors.ts';
+import { hashSecret } from '../../security/index.ts';
+import type { Db } from '../../store/index.ts';
+import { looksLikeApiToken, touchToken, type TokenKind } from '../tokens/api-tokens.ts';
 import { credentialCache } from './credential-cache.ts';
 import { sessionCaller, tokenCaller, type CallerRow } from './credential-rows.ts';
-import { getMembership, getOrganization, type UserRow } from './directory.ts';
+import { getMembership, getOrganization, type UserRow } from '../directory.ts';
 import { looksLikeJwt, verifyJwt, type JwtPurpose } from './jwt.ts';
-import type { CredentialKind, Permission, Principal } from './principal.ts';
+import type { CredentialKind, Permission, Principal } from '../principal.ts';
 import { sessionIsLive } from './sessions.ts';
 
 export interface AuthDeps {

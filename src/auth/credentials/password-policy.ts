@@ -1,4 +1,4 @@
-import { ValidationFailed } from '../errors.ts';
+import { ValidationFailed } from '../../errors.ts';
 
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 256;

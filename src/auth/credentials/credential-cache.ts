@@ -6,8 +6,8 @@
 // token, ended session, bumped token_version, disabled user or changed membership is therefore seen on
 // the next request. Writes from another process (an operator's sqlite3 shell) are seen within
 // MAX_AGE_MS; expiry is checked against the clock on every use.
-import type { Db } from '../store/index.ts';
-import type { Principal } from './principal.ts';
+import type { Db } from '../../store/index.ts';
+import type { Principal } from '../principal.ts';
 
 /** How long an entry is trusted without a write seen through this connection. */
 export const MAX_AGE_MS = 1000;

@@ -1,7 +1,7 @@
 // Which organization serves an email domain and how its people sign in. Answers from the domain
 // alone, so it never reveals whether a user with that address exists.
-import type { Db } from '../store/index.ts';
-import { getOrganization, type OrgRow } from './directory.ts';
+import type { Db } from '../../store/index.ts';
+import { getOrganization, type OrgRow } from '../directory.ts';
 
 export interface OrgForEmail {
   org_id: string | null;

@@ -1,11 +1,11 @@
 // Workspaces: organizations under a base organization. Switching mints a session JWT for the target
 // organization; only members may switch.
-import type { Clock } from '../clock.ts';
-import { Forbidden, NotFound } from '../errors.ts';
-import type { Db } from '../store/index.ts';
-import { getMembership, getOrganization, getUser } from './directory.ts';
-import type { Principal } from './principal.ts';
-import { startSession, type StartedSession } from './sessions.ts';
+import type { Clock } from '../../clock.ts';
+import { Forbidden, NotFound } from '../../errors.ts';
+import type { Db } from '../../store/index.ts';
+import { getMembership, getOrganization, getUser } from '../directory.ts';
+import type { Principal } from '../principal.ts';
+import { startSession, type StartedSession } from '../credentials/sessions.ts';
 
 export interface WorkspaceList {
   base_org: { org_id: string; name: string; role: string | null };

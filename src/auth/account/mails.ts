@@ -1,5 +1,5 @@
 // The text of every account mail. Links point at the web client; the API endpoints take the token.
-import type { MailMessage } from '../mail/index.ts';
+import type { MailMessage } from '../../mail/index.ts';
 
 const link = (baseUrl: string, path: string, token: string) => `${baseUrl}${path}?token=${encodeURIComponent(token)}`;
 

@@ -2,11 +2,11 @@
 // member of the caller's organization. Admins mint them for members; others only for themselves.
 // Each stands for an embedded session row tied to the caller's session or API token, so logout, a
 // password change, a token_version change or revoking that token ends it on the next request.
-import type { Clock } from '../clock.ts';
-import { Forbidden, NotFound } from '../errors.ts';
-import type { Db } from '../store/index.ts';
-import { getMembership, getUser } from './directory.ts';
-import type { Principal } from './principal.ts';
+import type { Clock } from '../../clock.ts';
+import { Forbidden, NotFound } from '../../errors.ts';
+import type { Db } from '../../store/index.ts';
+import { getMembership, getUser } from '../directory.ts';
+import type { Principal } from '../principal.ts';
 import { startSession } from './sessions.ts';
 
 export const EMBEDDED_TTL_SECONDS = 15 * 60;

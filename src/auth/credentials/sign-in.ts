@@ -1,13 +1,13 @@
 // Password sign-in and the hand-over every first factor (password, magic link, SSO) shares: a
 // session, or a pending MFA token when MFA is on, or an enrollment token when the organization
 // enforces MFA and the user has none.
-import { dummyPasswordHash, verifyPassword } from '../security/index.ts';
-import type { AccountDeps, ClientInfo } from './account-deps.ts';
-import { writeAudit } from './audit.ts';
-import { baseOrgOf, findUserByEmail, getMembership, getOrganization, getUser, type UserRow } from './directory.ts';
-import { EmailNotVerified, InvalidCredentials, InvalidMfaCode, InvalidMfaToken } from './errors.ts';
+import { dummyPasswordHash, verifyPassword } from '../../security/index.ts';
+import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
+import { writeAudit } from '../audit.ts';
+import { baseOrgOf, findUserByEmail, getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
+import { EmailNotVerified, InvalidCredentials, InvalidMfaCode, InvalidMfaToken } from '../errors.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
-import { consumeSecondFactor } from './mfa/second-factor.ts';
+import { consumeSecondFactor } from '../mfa/second-factor.ts';
 import { attemptKeys, clearAccountFailures, limited } from './rate-limit.ts';
 import { startSession, type StartedSession } from './sessions.ts';
 

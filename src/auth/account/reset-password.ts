@@ -1,16 +1,16 @@
 // Password reset: a request (queued by account-mail.ts, same answer and work for every address) mails a
 // single-use, expiring token; confirming sets the new password and signs the user out everywhere.
-import type { MailMessage } from '../mail/index.ts';
-import { hashPassword } from '../security/index.ts';
+import type { MailMessage } from '../../mail/index.ts';
+import { hashPassword } from '../../security/index.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { consumeAccountToken, issueAccountToken, peekAccountToken, revokeAccountTokens } from './account-tokens.ts';
-import { writeAudit } from './audit.ts';
-import { getUser, type UserRow } from './directory.ts';
-import { InvalidAccountToken } from './errors.ts';
-import { invalidateSessions } from './invalidate-sessions.ts';
+import { writeAudit } from '../audit.ts';
+import { getUser, type UserRow } from '../directory.ts';
+import { InvalidAccountToken } from '../errors.ts';
+import { invalidateSessions } from '../credentials/invalidate-sessions.ts';
 import { resetPasswordMail } from './mails.ts';
-import { assertPasswordStrength } from './password-policy.ts';
-import { transact } from '../store/index.ts';
+import { assertPasswordStrength } from '../credentials/password-policy.ts';
+import { transact } from '../../store/index.ts';
 
 export const RESET_TTL_MS = 3600_000;
 

@@ -1,8 +1,8 @@
 // Brute-force protection: failed attempts counted per key in fixed windows ('account:<id>',
 // 'ip:<address>'); once a key reaches its limit, attempts are refused with 429 until the window ends.
-import type { Clock } from '../clock.ts';
-import { RateLimited } from '../errors.ts';
-import { statement, type Db } from '../store/index.ts';
+import type { Clock } from '../../clock.ts';
+import { RateLimited } from '../../errors.ts';
+import { statement, type Db } from '../../store/index.ts';
 
 export interface Limit {
   max: number;

@@ -2,9 +2,9 @@
 // user, the organization and the membership come back as one row. Every request pays for these, and
 // a statement outside a transaction takes and releases SQLite's WAL read lock (a few system calls),
 // so one statement instead of four or six is most of what authenticating costs.
-import { statement, type Db } from '../store/index.ts';
-import type { TokenKind } from './api-tokens.ts';
-import type { Role } from './principal.ts';
+import { statement, type Db } from '../../store/index.ts';
+import type { TokenKind } from '../tokens/api-tokens.ts';
+import type { Role } from '../principal.ts';
 
 /** The caller as the store sees them in one organization: user, organization and membership. */
 export interface CallerRow {

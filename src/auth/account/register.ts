@@ -1,17 +1,17 @@
 // Registration and email verification. Every answer is the same whether the address is known, so
 // these endpoints never reveal who has an account; the mailbox owner learns the truth by mail.
-import type { MailMessage } from '../mail/index.ts';
-import { hashPassword } from '../security/index.ts';
+import type { MailMessage } from '../../mail/index.ts';
+import { hashPassword } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
 import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.ts';
-import { writeAudit } from './audit.ts';
-import { consumeMailQuota } from './rate-limit.ts';
-import { createOrganization, createUser, findUserByEmail, setMembership, type UserRow } from './directory.ts';
-import { InvalidAccountToken } from './errors.ts';
+import { writeAudit } from '../audit.ts';
+import { consumeMailQuota } from '../credentials/rate-limit.ts';
+import { createOrganization, createUser, findUserByEmail, setMembership, type UserRow } from '../directory.ts';
+import { InvalidAccountToken } from '../errors.ts';
 import { alreadyRegisteredMail, verificationMail } from './mails.ts';
 import { orgForEmailDomain } from './org-from-email.ts';
-import { assertPasswordStrength } from './password-policy.ts';
-import { transact } from '../store/index.ts';
+import { assertPasswordStrength } from '../credentials/password-policy.ts';
+import { transact } from '../../store/index.ts';
 
 export const VERIFY_TTL_MS = 24 * 3600_000;
 
