@@ -68,12 +68,6 @@ export class Conflict extends AppError {
   }
 }
 
-export class BadRequest extends AppError {
-  constructor(message: string, code = 'BAD_REQUEST', data?: Record<string, unknown>) {
-    super('bad_request', code, message, data);
-  }
-}
-
 export class RateLimited extends AppError {
   constructor(
     readonly retryAfterSeconds: number,

@@ -34,7 +34,6 @@ export type AgentEvent =
       usage: { input_tokens: number; output_tokens: number; queries: number };
     };
 
-export type AgentEventType = AgentEvent['type'];
 
 /** An event as stored and streamed. */
 export interface StoredEvent {

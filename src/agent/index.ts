@@ -10,7 +10,7 @@ export { createProvider } from './providers/create-provider.ts';
 export { offlineProvider, OFFLINE_UNSUPPORTED } from './offline/offline-provider.ts';
 export { LlmError } from './providers/errors.ts';
 export type { LlmProvider, LlmRequest, LlmStreamEvent, LlmMessage, ToolSpec, ToolCall } from './providers/types.ts';
-export type { AgentEvent, AgentEventType, StoredEvent } from './events.ts';
+export type { AgentEvent, StoredEvent } from './events.ts';
 export { eventJson } from './events.ts';
 export type * from './ports.ts';
 export { memoryKnowledge, memoryChats, noUploads } from './memory-ports.ts';

@@ -35,7 +35,7 @@ export type { AccountMail, AccountMailKind } from './account/account-mail.ts';
 export { confirmPasswordReset } from './account/reset-password.ts';
 export { consumeMagicLink } from './account/magic-link.ts';
 export { listWorkspaces, switchToWorkspace, switchToBaseOrg, setDefaultWorkspace } from './account/workspaces.ts';
-export { orgFromEmail, orgForEmailDomain, addOrgEmailDomain } from './account/org-from-email.ts';
+export { orgFromEmail, orgForEmailDomain } from './account/org-from-email.ts';
 // mfa/
 export { setupMfa, confirmMfa } from './mfa/enroll.ts';
 export { mfaStatus, disableMfa, regenerateRecoveryCodes, adminResetMfa } from './mfa/manage.ts';
@@ -45,4 +45,4 @@ export { getProfile, updateProfile } from './profile/profile.ts';
 export { listMemories, addMemory, editMemory, deleteMemory, titleFromContent } from './profile/memories.ts';
 export { dismissedDisclaimers, dismissDisclaimer, restoreDisclaimer } from './profile/disclaimers.ts';
 // sso/
-export { setSsoConfig, startSsoLogin, finishSsoLogin } from './sso/sso-login.ts';
+export { startSsoLogin, finishSsoLogin } from './sso/sso-login.ts';

@@ -12,9 +12,9 @@ export { shareChat, shareMessage, deleteSharedChat, loadSharedChat, listShares }
 export type { OwnShare } from './shares.ts';
 export { exportHistory, csvLine, EXPORT_COLUMNS } from './export-history.ts';
 export type { ExportRow, ExportFilter, ExportDeps } from './export-history.ts';
-export { initialSuggestions, noSuggestionSources } from './suggestions.ts';
+export { initialSuggestions } from './suggestions.ts';
 export type { SuggestionSources, Suggestion } from './suggestions.ts';
-export { messageLineage, columnLineage, answerQueries, noLineage } from './lineage.ts';
+export { messageLineage, columnLineage, answerQueries } from './lineage.ts';
 export type { LineageFn, QueryLineage, ColumnLineage, ColumnRef, MessageLineage } from './lineage.ts';
 export { findAnswerSource } from './find-answer.ts';
 export { assertNotOthersChat, findDownloadSource, type DownloadSource } from './download-access.ts';

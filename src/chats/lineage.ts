@@ -3,7 +3,6 @@
 // independent of it.
 import type { Principal } from '../auth/index.ts';
 import { NotFound } from '../errors.ts';
-import { LineageUnavailable } from './errors.ts';
 import { findMessage, readableChat, toMessage, type ChatDeps } from './rows.ts';
 import type { Answer } from './schemas.ts';
 
@@ -27,10 +26,6 @@ export interface QueryLineage {
 
 /** The injected analysis: parses `sql` in `dialect` and traces its output columns. */
 export type LineageFn = (sql: string, dialect: string) => Promise<QueryLineage> | QueryLineage;
-
-export const noLineage: LineageFn = () => {
-  throw new LineageUnavailable('Lineage analysis is not configured');
-};
 
 /** One query of an answer, identified by its df_key (or `main` for the answer's own SQL). */
 export interface AnswerQuery {

@@ -24,8 +24,6 @@ export interface Suggestion {
   kind: 'recent' | 'report' | 'table';
 }
 
-export const noSuggestionSources: SuggestionSources = { tables: async () => [], reports: async () => [] };
-
 /** Up to `limit` suggestions, recent questions first, without duplicates. */
 export async function initialSuggestions(
   deps: ChatDeps,

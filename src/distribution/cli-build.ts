@@ -3,7 +3,6 @@
 
 /** Platforms offered for download. The bundle is plain JavaScript, so one build serves every OS. */
 export const CLI_PLATFORMS = ['node'] as const;
-export type CliPlatform = (typeof CLI_PLATFORMS)[number];
 
 /** Bundles src/cli into a single file; the caller caches it. */
 export async function buildCliBundle(): Promise<Buffer> {

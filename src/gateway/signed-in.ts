@@ -27,8 +27,3 @@ export function signedInPrincipal(s: Services, ctx: Context): Principal | undefi
 export function loginUrl(next: string): string {
   return `/login?next=${encodeURIComponent(safeNextPath(next))}`;
 }
-
-/** Redirects the browser to the sign-in page, returning to the current path afterwards. */
-export function redirectToLogin(ctx: Context, next: string = ctx.originalUrl): void {
-  ctx.redirect(loginUrl(next));
-}

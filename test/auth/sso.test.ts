@@ -1,5 +1,5 @@
 import test from 'ava';
-import { setSsoConfig } from '../../src/auth/sso/sso-login.ts';
+import { setSsoConfig } from '../helpers/auth-config.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { call, enrollMfa, startAuthApp, totp } from '../helpers/auth.ts';
 import { startTestIdp, type TestIdp } from '../helpers/oidc-idp.ts';

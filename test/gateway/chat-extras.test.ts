@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { LineageFn } from '../../src/chats/index.ts';
-import { noLineage } from '../../src/chats/index.ts';
+import { noLineage } from '../helpers/lineage.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { client, locs, principalOf, seedChat } from '../helpers/chats.ts';
 

@@ -131,7 +131,7 @@ test('search_knowledge passes the query and limit and returns hits', async (t) =
 });
 
 test('tools on a server whose ports are not wired answer with a clear tool error', async (t) => {
-  const { unwiredMcpPorts } = await import('../../src/mcp/unwired-ports.ts');
+  const { unwiredMcpPorts } = await import('../helpers/unwired-mcp-ports.ts');
   const { client } = await connect(principal(), unwiredMcpPorts);
   const r = await call(client, 'catalog');
   t.true(r.isError);

@@ -3,8 +3,7 @@
 import anyTest, { type TestFn } from 'ava';
 import { generateSync } from 'otplib';
 import type { Page } from 'playwright-core';
-import { addOrgEmailDomain } from '../../src/auth/account/org-from-email.ts';
-import { setSsoConfig } from '../../src/auth/sso/sso-login.ts';
+import { addOrgEmailDomain, setSsoConfig } from '../helpers/auth-config.ts';
 import { enrollMfa, PASSWORD, passwordUser } from '../helpers/auth.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';

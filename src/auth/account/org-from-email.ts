@@ -20,11 +20,6 @@ export function orgForEmailDomain(db: Db, email: string): OrgRow | undefined {
   return row ? getOrganization(db, row.org_id) : undefined;
 }
 
-/** Registers an email domain for an organization. */
-export function addOrgEmailDomain(db: Db, orgId: string, domain: string): void {
-  db.prepare('INSERT INTO org_email_domains (domain, org_id) VALUES (?, ?) ON CONFLICT (domain) DO UPDATE SET org_id = excluded.org_id').run(domain.toLowerCase(), orgId);
-}
-
 /** The organization and sign-in methods for an address's domain. */
 export function orgFromEmail(db: Db, baseUrl: string, email: string): OrgForEmail {
   const org = orgForEmailDomain(db, email);

@@ -22,16 +22,6 @@ interface SsoConfigRow {
   enabled: number;
 }
 
-/** Stores (or replaces) an organization's OIDC configuration; the client secret is sealed. */
-export function setSsoConfig(deps: Pick<AccountDeps, 'db' | 'clock' | 'secretBox'>, c: { orgId: string; type: string; issuer: string; clientId: string; clientSecret?: string }): void {
-  deps.db
-    .prepare(
-      `INSERT INTO sso_configs (org_id, type, issuer, client_id, client_secret, enabled, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)
-       ON CONFLICT (org_id, type) DO UPDATE SET issuer = excluded.issuer, client_id = excluded.client_id, client_secret = excluded.client_secret, enabled = 1`,
-    )
-    .run(c.orgId, c.type, c.issuer, c.clientId, c.clientSecret ? deps.secretBox.seal(c.clientSecret) : null, deps.clock.now());
-}
-
 function ssoConfig(deps: AccountDeps, orgId: string, type: string): SsoConfigRow {
   const row = deps.db.prepare('SELECT * FROM sso_configs WHERE org_id = ? AND type = ? AND enabled = 1').get(orgId, type) as SsoConfigRow | undefined;
   if (!row) throw new NotFound('SSO is not configured for this organization', 'SSO_NOT_CONFIGURED');

@@ -56,8 +56,3 @@ export interface ExprIR {
   /** Default output name when there is no alias (the function name, for instance). */
   name?: string;
 }
-
-/** An expression with nothing in it (constants). */
-export function emptyExpr(name?: string): ExprIR {
-  return { refs: [], subqueries: [], ...(name ? { name } : {}) };
-}
