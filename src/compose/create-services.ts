@@ -4,6 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { AgentRuns, createProvider, type AgentPorts, type LlmProvider } from '../agent/index.ts';
 import { createAccountMail } from '../auth/account/account-mail.ts';
+import { getUser } from '../auth/index.ts';
 import { createOAuthServer } from '../auth/oauth/create-provider.ts';
 import { indexPendingMessages, type ChatSources } from '../chats/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
@@ -71,7 +72,15 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
   // Environment sync_target reads the dev targets' metadata through the data plane, built below.
-  const knowledge = createKnowledgeDeps({ db: store.db, clock, log, secretBox, dataDir: config.dataDir, targetSync: targetMetadataReader(() => core.data) });
+  const knowledge = createKnowledgeDeps({
+    db: store.db,
+    clock,
+    log,
+    secretBox,
+    dataDir: config.dataDir,
+    targetSync: targetMetadataReader(() => core.data),
+    userName: (userId) => getUser(store.db, userId)?.name,
+  });
   // Before anything reads or seeds knowledge: branches a crash left damaged are restored from their reflog.
   await checkKnowledgeRepositories(knowledge, { repair: true });
   const duckdbSql = await openDuckDbSql();

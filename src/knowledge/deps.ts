@@ -9,8 +9,19 @@ import type { Logger } from '../log.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Db } from '../store/index.ts';
 import type { EnvironmentTarget } from './environments-store.ts';
-import type { Item } from './items.ts';
-import type { SyncedTable } from './table-docs.ts';
+import type { Item } from './item.ts';
+
+/** A table as a metadata sync found it in the warehouse. */
+export interface SyncedTable {
+  connection: string;
+  schema: string;
+  name: string;
+  /** The warehouse's own comment, used only when no one has written a description. */
+  description?: string;
+  columns: { name: string; type: string; description?: string }[];
+  /** First and last day with data of the documented coverage column, when sync measured them. */
+  coverage?: { first: string; last: string };
+}
 
 /**
  * Reads table metadata of one connection at an environment's warehouse target (the dev schema).
@@ -32,6 +43,8 @@ export interface KnowledgeDeps {
   pushLock(orgId: string): WriteLock;
   /** The data plane's reader, passed at construction by src/compose; sync_target answers 503 while it is missing. */
   targetSync: TargetMetadataReader | undefined;
+  /** A user's display name for commit authors, from the accounts (src/auth owns users); the address stands in without one. */
+  userName(userId: string): string | undefined;
   /** fetch used for the GitHub API (tests may pass their own). */
   fetch: typeof fetch;
   /** Parsed items per `<org>:<commit>`, as they are read (a commit never changes, so entries never go stale). */
@@ -47,6 +60,7 @@ export function createKnowledgeDeps(a: {
   dataDir: string;
   fs?: FsClient;
   targetSync?: TargetMetadataReader;
+  userName?: (userId: string) => string | undefined;
 }): KnowledgeDeps {
   const locks = new Map<string, WriteLock>();
   return {
@@ -61,6 +75,7 @@ export function createKnowledgeDeps(a: {
       return l;
     },
     targetSync: a.targetSync,
+    userName: a.userName ?? (() => undefined),
     fetch: (...args) => fetch(...args),
     snapshotCache: new Map(),
   };

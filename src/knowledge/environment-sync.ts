@@ -2,11 +2,11 @@
 // read there (through the data plane's TargetMetadataReader); credentials stay the connection's.
 import type { Principal } from '../auth/index.ts';
 import { Conflict } from '../errors.ts';
-import type { KnowledgeDeps } from './deps.ts';
+import type { KnowledgeDeps, SyncedTable } from './deps.ts';
 import { TargetSyncUnavailable } from './errors.ts';
 import { parseTargets } from './environments-store.ts';
 import { environmentOf, requireEnvironmentRole } from './scope.ts';
-import { writeSyncedTables, type SyncedTable } from './table-docs.ts';
+import { writeSyncedTables } from './table-docs.ts';
 
 /** Reads every targeted connection's dev schema and commits the documentation on the environment. */
 export async function syncEnvironmentTargets(deps: KnowledgeDeps, p: Principal, id: string) {

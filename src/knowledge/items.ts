@@ -9,24 +9,15 @@ import type { KnowledgeDeps } from './deps.ts';
 import { EditConflict, ItemExists, ItemNotFound, VersionMismatch } from './errors.ts';
 import { checkedId, checkIdFields, normalizeIdFields } from './item-id.ts';
 import { checkItemShape, checkItemSize } from './item-limits.ts';
+import type { Item } from './item.ts';
 import { KIND_DEFS, slugify, type Kind } from './kinds.ts';
 import { mergeFields } from './merge-fields.ts';
 import { mirrorAfterChange } from './mirror.ts';
 import { authorOf, readScope, writeScope, type Scope } from './scope.ts';
 import { validateItem } from './validate-item.ts';
-import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
-/** One knowledge item as the API shows it. `error` is set (and `data` null) for a file that no longer parses. */
-export interface Item {
-  kind: Kind;
-  id: string;
-  path: string;
-  data: Record<string, unknown> | null;
-  yaml: string;
-  /** The blob id of its file: the HTTP ETag, and what If-Match names. */
-  version: string;
-  error?: string;
-}
+export type { Item } from './item.ts';
+import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
 /** The versions a write accepts: HTTP If-Match, parsed (`*`: any existing version). */
 export type IfMatch = string[] | '*';

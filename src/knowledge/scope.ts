@@ -1,7 +1,7 @@
 // Which branch a request reads or writes (interface part 4 "Environments", part 5 "Permissions"):
 // regular users always see production and change nothing; admins and modelers work in environments;
 // writing production directly needs the merge permission, like merging does.
-import { canMergeToProduction, getUser, hasRole, type Principal } from '../auth/index.ts';
+import { canMergeToProduction, hasRole, type Principal } from '../auth/index.ts';
 import { MAIN_BRANCH, type GitAuthor, type GitRepo } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { EnvironmentNotFound, EnvironmentsForbidden, KnowledgeReadOnly } from './errors.ts';
@@ -54,6 +54,5 @@ export function requireEnvironmentRole(p: Principal): void {
 
 /** The commit author for the acting user. */
 export function authorOf(deps: KnowledgeDeps, p: Principal): GitAuthor {
-  const user = getUser(deps.db, p.userId);
-  return { name: user?.name || p.email, email: p.email, timestamp: Math.floor(deps.clock.now() / 1000) };
+  return { name: deps.userName(p.userId) || p.email, email: p.email, timestamp: Math.floor(deps.clock.now() / 1000) };
 }

@@ -3,7 +3,7 @@
 // what people wrote (descriptions, synonyms, metrics, active flags, row filters, comments) is kept.
 import { hasRole, type Principal } from '../auth/index.ts';
 import { commitChanges, readFile, resolveRef } from '../git/index.ts';
-import type { KnowledgeDeps } from './deps.ts';
+import type { KnowledgeDeps, SyncedTable } from './deps.ts';
 import { KnowledgeReadOnly } from './errors.ts';
 import { parseTargets } from './environments-store.ts';
 import { idProblem } from './item-id.ts';
@@ -13,18 +13,6 @@ import { mirrorAfterChange } from './mirror.ts';
 import { authorOf, scopeFor } from './scope.ts';
 import { DataCoverage, Metric, TableFile } from './schemas.ts';
 import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
-
-/** A table as a metadata sync found it in the warehouse. */
-export interface SyncedTable {
-  connection: string;
-  schema: string;
-  name: string;
-  /** The warehouse's own comment, used only when no one has written a description. */
-  description?: string;
-  columns: { name: string; type: string; description?: string }[];
-  /** First and last day with data of the documented coverage column, when sync measured them. */
-  coverage?: { first: string; last: string };
-}
 
 /** The parsed table files visible at an environment (undefined = production), at its branch head. */
 export async function readTableFiles(deps: KnowledgeDeps, orgId: string, environmentId: string | undefined): Promise<TableFile[]> {

@@ -1,29 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import type { Principal } from '../auth/index.ts';
-import type { Logger } from '../log.ts';
-import type { McpPorts } from './ports.ts';
+import type { McpContext } from './tools/context.ts';
 import { registerAskQuestionTool } from './tools/ask-question.ts';
 import { registerCatalogTool } from './tools/catalog.ts';
 import { registerGetResultTool } from './tools/get-result.ts';
 import { registerRunQueryTool } from './tools/run-query.ts';
 import { registerSearchKnowledgeTool } from './tools/search-knowledge.ts';
 import { registerWaitTool } from './tools/wait.ts';
-
-/** What MCP tools may use. */
-export interface McpContext {
-  principal: Principal;
-  version: string;
-  ports: McpPorts;
-  log: Logger;
-  /**
-   * Aborts when the HTTP exchange that carries this request closes early. A stateless server never
-   * sees the client's `notifications/cancelled` (it arrives in another request), but it does see
-   * the connection go: long tools (run_query) stop their work with either.
-   */
-  closed?: AbortSignal;
-  /** Waits `ms` or until aborted; injectable so tests never sleep. */
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-}
 
 /** Real waiting, cut short by the request's abort signal. */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {

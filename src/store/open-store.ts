@@ -4,8 +4,9 @@ import { dirname } from 'node:path';
 import { startCheckpointer } from './checkpointer.ts';
 import { migrate } from './migrate.ts';
 import { transact } from './transact.ts';
+import type { Db } from './db.ts';
 
-export type Db = Database.Database;
+export type { Db } from './db.ts';
 
 /** The SQLite handle of the service, with its pragmas and a transaction helper. */
 export interface Store {

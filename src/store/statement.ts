@@ -3,7 +3,7 @@
 // over. Only for statements used with run/get/all: a cached statement is shared, so it must not be
 // switched to pluck/raw/expand mode or iterated (an iterating statement is busy until it ends).
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './open-store.ts';
+import type { Db } from './db.ts';
 
 const cache = new WeakMap<Db, Map<string, Statement<unknown[]>>>();
 

@@ -4,7 +4,7 @@
 // questions (perf: Object.defineProperties). This follows the same protocol with statements prepared
 // once per database: BEGIN and COMMIT at the top, a savepoint when nested, rolled back on a throw.
 import { statement } from './statement.ts';
-import type { Db } from './open-store.ts';
+import type { Db } from './db.ts';
 
 /** Runs `fn` atomically and returns its result; nested, in a savepoint that a throw rolls back alone. */
 export function transact<T>(db: Db, fn: () => T): T {

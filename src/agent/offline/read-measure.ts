@@ -1,7 +1,7 @@
 // What a question measures: a governed metric, an aggregate of a measure column, the first or last
 // date, or a count of a table; and the words that do not fit it, which make the question refused.
 import type { ColumnMention, Group, Measure, MetricMention } from './intent.ts';
-import type { Keywords, Span } from './read-question.ts';
+import type { Keywords, Span } from './keywords.ts';
 import { isMeasure, isTemporal } from './vocabulary.ts';
 
 /** What is measured, and whether words asked for it; words that do not fit it go to `unknown`. */

@@ -5,23 +5,7 @@ import { readMeasure } from './read-measure.ts';
 import { findPeriod } from './periods.ts';
 import { findMentions, forms, isDimension, isMeasure, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
-
-/** Mentions of the same words: what they may mean (a column name two tables share...). */
-export interface Span {
-  start: number;
-  end: number;
-  kind: Mention['kind'];
-  ms: Mention[];
-}
-
-export interface Keywords {
-  top?: { dir: 'asc' | 'desc'; limit: number; end: number };
-  whichN?: number;
-  extreme?: { aggregate: 'min' | 'max'; word: string };
-  rank?: { dir: 'asc' | 'desc'; word: string };
-  bucket?: Bucket;
-  aggregate?: { aggregate: Aggregate; word: string; end: number };
-}
+import type { Keywords, Span } from './keywords.ts';
 
 const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
 const TOP = /\b(top|bottom|first) (\d+)\b/;

@@ -3,12 +3,9 @@
 import type { Writable } from 'node:stream';
 import type { SqlDialect } from '../types.ts';
 import type { QueryProcessPool } from './process/query-process-pool.ts';
+import type { ColumnMeta, IntrospectedTable } from './metadata.ts';
 
-export interface ColumnMeta {
-  name: string;
-  /** The warehouse's own type name (e.g. `VARCHAR`, `int4`, `DECIMAL(10,2)`). */
-  type: string;
-}
+export type { ColumnMeta, IntrospectedTable } from './metadata.ts';
 
 /** A running query: columns are known up front, rows arrive as batches of arrays. */
 export interface RowStream {
@@ -27,12 +24,6 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Rows per batch, default 1,000. */
   batchSize?: number;
-}
-
-export interface IntrospectedTable {
-  schema: string;
-  name: string;
-  columns: { name: string; type: string; nullable: boolean }[];
 }
 
 /** A live handle on one warehouse connection. */

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { McpContext } from '../create-mcp-server.ts';
+import type { McpContext } from './context.ts';
 import type { ChatResult } from '../ports.ts';
 import { toCsv } from './csv.ts';
 import { safely, structured } from './tool-result.ts';

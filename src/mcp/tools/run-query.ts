@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Principal } from '../../auth/index.ts';
-import type { McpContext } from '../create-mcp-server.ts';
+import type { McpContext } from './context.ts';
 import { toCsv } from './csv.ts';
 import { safely, structured, toolError } from './tool-result.ts';
 

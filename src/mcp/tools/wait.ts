@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { McpContext } from '../create-mcp-server.ts';
+import type { McpContext } from './context.ts';
 import { safely, structured } from './tool-result.ts';
 
 export const MAX_WAIT_SECONDS = 30;

@@ -1,0 +1,20 @@
+// What a question's words were read as, shared by the readers of a question and of its measure.
+import type { Aggregate, Bucket } from './intent.ts';
+import type { Mention } from './vocabulary.ts';
+
+/** Mentions of the same words: what they may mean (a column name two tables share...). */
+export interface Span {
+  start: number;
+  end: number;
+  kind: Mention['kind'];
+  ms: Mention[];
+}
+
+export interface Keywords {
+  top?: { dir: 'asc' | 'desc'; limit: number; end: number };
+  whichN?: number;
+  extreme?: { aggregate: 'min' | 'max'; word: string };
+  rank?: { dir: 'asc' | 'desc'; word: string };
+  bucket?: Bucket;
+  aggregate?: { aggregate: Aggregate; word: string; end: number };
+}
