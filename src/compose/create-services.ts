@@ -9,8 +9,9 @@ import { createOAuthServer } from '../auth/oauth/create-provider.ts';
 import { indexPendingMessages, type ChatSources } from '../chats/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { openDuckDbSql } from '../data/guard/index.ts';
+import { openDuckDbSql, type DuckDbSql } from '../data/guard/index.ts';
 import { QueryProcessPool } from '../data/index.ts';
+import type { DataDeps } from '../data/deps.ts';
 import type { TableDocsSource } from '../data/types.ts';
 import { createUploadStore, defaultUploadLimits } from '../data/uploads/index.ts';
 import { Evaluations } from '../evaluations/index.ts';
@@ -63,6 +64,26 @@ export interface BuiltServices {
 
 /** Opens storage and builds every domain, each reaching the others only through its ports. */
 export async function createServices(config: Config, deps: ServiceDeps = {}): Promise<BuiltServices> {
+  const { core, shutdown, closeCore } = await createCore(config, deps);
+  const services = await wireDomains(core, deps);
+  return {
+    services,
+    drain: () => shutdown.abort(),
+    async close() {
+      shutdown.abort();
+      await closeCore();
+      const { store } = services;
+      if (store.db.open) {
+        services.agent.flush();
+        indexPendingMessages(store.db);
+        store.close();
+      }
+    },
+  };
+}
+
+/** Storage, mail, secrets, knowledge and the data plane: everything the agent's ports are built from. */
+async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: CoreServices; shutdown: AbortController; closeCore(): Promise<void> }> {
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
@@ -71,13 +92,13 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
   const clock = deps.clock ?? systemClock;
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
-  // Environment sync_target reads the dev targets' metadata through the data plane, built below.
   const knowledge = createKnowledgeDeps({
     db: store.db,
     clock,
     log,
     secretBox,
     dataDir: config.dataDir,
+    // Environment sync_target reads the dev targets' metadata through the data plane, built below.
     targetSync: targetMetadataReader(() => core.data),
     userName: (userId) => getUser(store.db, userId)?.name,
   });
@@ -85,28 +106,16 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
   await checkKnowledgeRepositories(knowledge, { repair: true });
   const duckdbSql = await openDuckDbSql();
   const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
-  const accountMail = createAccountMail(accountDeps({ store, clock, config, secretBox, mailer, log }));
   const core: CoreServices = {
     config,
     clock,
     store,
     log,
     mailer,
-    accountMail,
+    accountMail: createAccountMail(accountDeps({ store, clock, config, secretBox, mailer, log })),
     secretBox,
     knowledge,
-    data: {
-      db: store.db,
-      clock,
-      secretBox,
-      tools: { duckdb: duckdbSql },
-      docs: deps.tableDocs ?? createTableDocsSource(knowledge),
-      fileRoots: config.data.warehouseRoots,
-      statementTimeoutMs: config.data.queryTimeoutMs,
-      queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, memoryMb: config.data.queryMemoryMb }),
-      maxRecursion: config.data.queryMaxRecursion,
-      defaultRowLimit: config.data.queryRowLimit,
-    },
+    data: dataDeps(config, { store, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge) }),
     uploads: createUploadStore({
       dataDir: config.dataDir,
       clock,
@@ -116,10 +125,39 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
   };
+  const closeCore = async () => {
+    mailer.close();
+    smtp?.close();
+    duckdbSql.close();
+    // Queries still running on file warehouses end now (their processes are killed), before the store closes.
+    await core.data.queryProcesses.close();
+  };
+  return { core, shutdown, closeCore };
+}
+
+/** The data plane's dependencies, from the configuration. */
+function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'secretBox'> & { duckdb: DuckDbSql; docs: TableDocsSource }): DataDeps {
+  return {
+    db: a.store.db,
+    clock: a.clock,
+    secretBox: a.secretBox,
+    tools: { duckdb: a.duckdb },
+    docs: a.docs,
+    fileRoots: config.data.warehouseRoots,
+    statementTimeoutMs: config.data.queryTimeoutMs,
+    queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, memoryMb: config.data.queryMemoryMb }),
+    maxRecursion: config.data.queryMaxRecursion,
+    defaultRowLimit: config.data.queryRowLimit,
+  };
+}
+
+/** The agent, the MCP tools, evaluations and the gated merge, on top of the core. */
+async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Services> {
+  const { store, clock, log, config, knowledge, shutdown } = core;
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
-  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal });
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown });
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
   // Evaluations ask the agent (knowledge pinned to a commit) and read definitions from knowledge, through their ports.
@@ -128,25 +166,8 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
     clock,
     log,
     config: config.evaluations,
-    shutdown: shutdown.signal,
+    shutdown,
     ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(store.db) },
   });
-  const services: Services = { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
-  return {
-    services,
-    drain: () => shutdown.abort(),
-    async close() {
-      shutdown.abort();
-      mailer.close();
-      smtp?.close();
-      duckdbSql.close();
-      // Queries still running on file warehouses end now (their processes are killed), before the store closes.
-      await core.data.queryProcesses.close();
-      if (store.db.open) {
-        agent.flush();
-        indexPendingMessages(store.db);
-        store.close();
-      }
-    },
-  };
+  return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
 }
