@@ -1,3 +1,4 @@
+// The services object the gateway receives: built by create-services.ts, the one place that wires domains.
 import type { ChatSources } from '../chats/index.ts';
 import type { AgentRuns } from '../agent/index.ts';
 import type { AccountMail } from '../auth/account/account-mail.ts';
