@@ -1,7 +1,7 @@
 // The agent over HTTP: streamed runs (SSE with resume), steering (feedback, stop), synchronous runs
 // and reruns of an answer's queries. Only a chat's owner may follow or steer its runs (others: 404).
 import { z } from 'zod';
-import { rerunQueries, type AgentEvent, type RunRow, type StartRunInput } from '../../agent/index.ts';
+import { rerunQueries, type RunRow, type StartRunInput } from '../../agent/index.ts';
 import type { Principal } from '../../auth/index.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { clientSignal } from '../client-signal.ts';
@@ -111,31 +111,26 @@ export function agenticRoutes(s: Services) {
 
 /** The run that produced an answer (by the answer's or the question's uuid), or the latest run. */
 function runOfAnswer(s: Services, principal: Principal, chatId: string, messageUuid: string | undefined): RunRow {
-  const latest = s.agent.ownRun(principal, chatId);
-  if (!messageUuid) return latest;
-  const row = s.store.db
-    .prepare('SELECT * FROM agent_runs WHERE org_id = ? AND chat_id = ? AND user_id = ? AND (answer_uuid = ? OR message_uuid = ?)')
-    .get(principal.orgId, chatId, principal.userId, messageUuid, messageUuid) as RunRow | undefined;
+  if (!messageUuid) return s.agent.ownRun(principal, chatId);
+  const row = s.agent.ownRunOfMessage(principal, chatId, messageUuid);
   if (!row) throw new ValidationFailed([{ loc: ['body', 'message_uuid'], msg: 'No agent answer with this message_uuid in the chat', type: 'value_error' }]);
   return row;
 }
 
-/** The complete response of a finished run, from its event log. */
+/** The complete response of a finished run. */
 function responseOf(s: Services, run: RunRow) {
-  const events = s.agent.events(run).map((e) => e.event);
-  const pick = <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
-  const completed = pick('completed')[0];
+  const r = s.agent.result(run);
   return {
     chat_id: run.chat_id,
     run_id: run.id,
     message_uuid: run.message_uuid,
     answer_uuid: run.answer_uuid,
-    status: completed?.status ?? 'failed',
-    content: completed?.content ?? run.answer ?? '',
-    credits: completed?.credits ?? 0,
-    tables: pick('table').map((t) => ({ df_key: t.df_key, columns: t.columns, rows: t.rows, row_count: t.row_count, truncated: t.truncated })),
-    charts: pick('chart').map((c) => ({ chart_id: c.chart_id, df_key: c.df_key, spec: c.spec })),
-    sql: pick('sql').map((q) => ({ connection_id: q.connection_id, sql: q.sql, ok: q.ok })),
-    errors: pick('error').map((e) => ({ code: e.code, message: e.message })),
+    status: r.status,
+    content: r.content,
+    credits: r.credits,
+    tables: r.tables.map((t) => ({ df_key: t.dfKey, columns: t.columns, rows: t.rows, row_count: t.rowCount, truncated: t.truncated })),
+    charts: r.charts.map((c) => ({ chart_id: c.chartId, df_key: c.dfKey, spec: c.spec })),
+    sql: r.queries.map((q) => ({ connection_id: q.connectionId, sql: q.sql, ok: q.ok })),
+    errors: r.errors,
   };
 }
