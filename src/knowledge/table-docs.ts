@@ -10,7 +10,7 @@ import { idProblem } from './item-id.ts';
 import { itemsAt } from './items.ts';
 import { KIND_DEFS, tableId } from './kinds.ts';
 import { mirrorAfterChange } from './mirror.ts';
-import { authorOf, scopeFor } from './scope.ts';
+import { authorOf, scopeFor, type Scope } from './scope.ts';
 import { DataCoverage, Metric, TableFile } from './schemas.ts';
 import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
@@ -46,6 +46,32 @@ export interface TableDocsSource {
   targets(orgId: string, environmentId: string | undefined): Promise<Record<string, { schema?: string; database?: string }>>;
   /** Writes synced table documentation, keeping what people wrote (descriptions, synonyms, row_filters). */
   writeSyncedTables(principal: Principal, environmentId: string | undefined, tables: SyncedTable[]): Promise<void>;
+  /** Table docs at `commit` (default: the environment's head) with the environment's targets, in one read. */
+  governance(orgId: string, environmentId: string | undefined, commit?: string): Promise<{ commit: string | undefined; tables: TableDoc[]; targets: Targets }>;
+}
+
+type Targets = Record<string, { schema?: string; database?: string }>;
+
+/** The documented tables of a scope at a commit. */
+async function tablesAt(scope: Scope, commit: string | undefined): Promise<TableDoc[]> {
+  if (!commit) return [];
+  return (await itemsAt(scope, commit, 'tables')).flatMap((item) => {
+    const parsed = parseTableFile(item.data);
+    return parsed ? [toTableDoc(parsed)] : [];
+  });
+}
+
+/** The warehouse overrides of an environment's scope; production has none. */
+function targetsOf(scope: Scope): Targets {
+  if (!scope.env) return {};
+  const out: Targets = {};
+  for (const [conn, t] of Object.entries(parseTargets(scope.env))) {
+    // BigQuery-style project/dataset are the database/schema of the data plane.
+    const schema = t.schema ?? t.dataset;
+    const database = t.database ?? t.project;
+    out[conn] = { ...(schema ? { schema } : {}), ...(database ? { database } : {}) };
+  }
+  return out;
 }
 
 /** The TableDocsSource the data plane is wired to. */
@@ -53,24 +79,15 @@ export function createTableDocsSource(deps: KnowledgeDeps): TableDocsSource {
   return {
     async listTables(orgId, environmentId) {
       const scope = await scopeFor(deps, orgId, environmentId);
-      const commit = await resolveRef({ repo: scope.repo, ref: scope.branch });
-      if (!commit) return [];
-      return (await itemsAt(scope, commit, 'tables')).flatMap((item) => {
-        const parsed = parseTableFile(item.data);
-        return parsed ? [toTableDoc(parsed)] : [];
-      });
+      return tablesAt(scope, await resolveRef({ repo: scope.repo, ref: scope.branch }));
     },
     async targets(orgId, environmentId) {
-      if (!environmentId) return {};
+      return environmentId ? targetsOf(await scopeFor(deps, orgId, environmentId)) : {};
+    },
+    async governance(orgId, environmentId, at) {
       const scope = await scopeFor(deps, orgId, environmentId);
-      const out: Record<string, { schema?: string; database?: string }> = {};
-      for (const [conn, t] of Object.entries(parseTargets(scope.env!))) {
-        // BigQuery-style project/dataset are the database/schema of the data plane.
-        const schema = t.schema ?? t.dataset;
-        const database = t.database ?? t.project;
-        out[conn] = { ...(schema ? { schema } : {}), ...(database ? { database } : {}) };
-      }
-      return out;
+      const commit = at ?? (await resolveRef({ repo: scope.repo, ref: scope.branch })) ?? undefined;
+      return { commit, tables: await tablesAt(scope, commit), targets: environmentId ? targetsOf(scope) : {} };
     },
     writeSyncedTables: (principal, environmentId, tables) => writeSyncedTables(deps, principal, environmentId, tables),
   };
