@@ -14,7 +14,10 @@ const MAX_LINES = 60;
  * Functions allowed past the limit, each with its reason. Keep this short: a new entry needs one.
  * Key: `<path>:<name>`.
  */
-const ALLOWED = new Map<string, string>([]);
+const ALLOWED = new Map<string, string>([
+  // The composition root is being moved into src/compose (issue 22, the move); it is cut into steps there.
+  ['src/app.ts:createApp', 'moving to src/compose, cut there'],
+]);
 
 const root = join(import.meta.dirname, '..');
 const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[])
