@@ -1,9 +1,7 @@
 // Governed queries over REST: the context-agent query (CSV text, interface part 4), execute_query
 // (JSON rows) and rerun_query (a logged query again, under the caller's current permissions).
 import { z } from 'zod';
-import type { Principal } from '../../auth/index.ts';
-import { ValidationFailed } from '../../errors.ts';
-import { listConnections } from '../../data/connections/index.ts';
+import { connectionToQuery } from '../../data/connections/index.ts';
 import { executeQuery, loggedQueryToRerun, toCsv, type QueryResult } from '../../data/query/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
@@ -31,14 +29,6 @@ const toJson = (r: QueryResult) => ({
   tables: r.tables,
 });
 
-/** The connection a query names, or the organization's only connection when it names none. */
-function pickConnection(s: Services, principal: Principal, connectionId: string | undefined): string {
-  if (connectionId) return connectionId;
-  const all = listConnections(s.store.db, principal.orgId);
-  if (all.length === 1) return all[0]!.id;
-  throw new ValidationFailed([{ loc: ['body', 'connection_id'], msg: all.length === 0 ? 'No connection exists in this organization' : 'Field required when the organization has several connections', type: 'missing' }]);
-}
-
 /** Query routes. */
 export function dataQueryRoutes(s: Services) {
   return [
@@ -65,7 +55,7 @@ export function dataQueryRoutes(s: Services) {
         const r = await executeQuery(s.data, {
           principal: p,
           environmentId,
-          connectionId: pickConnection(s, p, body.connection_id),
+          connectionId: connectionToQuery(s.store.db, p.orgId, body.connection_id),
           sql: (body.sql ?? body.query)!,
           rowLimit: body.row_limit ?? s.config.data.queryRowLimit,
           source: 'context_agent',
@@ -101,7 +91,7 @@ export function dataQueryRoutes(s: Services) {
           await executeQuery(s.data, {
             principal: principal,
             environmentId,
-            connectionId: pickConnection(s, principal, body.connection_id),
+            connectionId: connectionToQuery(s.store.db, principal.orgId, body.connection_id),
             sql: body.sql,
             ...(body.row_limit ? { rowLimit: body.row_limit } : {}),
             source: 'execute_query',
