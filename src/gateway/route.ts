@@ -78,7 +78,7 @@ type OpenRouteDef<P extends AnySchema, Q extends AnySchema, B extends AnySchema>
 
 /**
  * A route in a table. On `auth: 'user'` the handler's `principal` is never undefined: the gateway
- * refuses the request (401) before the handler runs, so handlers need no `principal`.
+ * refuses the request (401) before the handler runs, so handlers assert nothing about it.
  */
 export type RouteDef<P extends AnySchema = AnySchema, Q extends AnySchema = AnySchema, B extends AnySchema = AnySchema> = UserRouteDef<P, Q, B> | OpenRouteDef<P, Q, B>;
 
