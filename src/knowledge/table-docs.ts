@@ -7,7 +7,8 @@ import type { KnowledgeDeps } from './deps.ts';
 import { KnowledgeReadOnly } from './errors.ts';
 import { parseTargets } from './environments-store.ts';
 import { idProblem } from './item-id.ts';
-import { itemsAt } from './items.ts';
+import { itemsAt, type Item } from './items.ts';
+import { itemsAtCommit } from './snapshot.ts';
 import { KIND_DEFS, tableId } from './kinds.ts';
 import { mirrorAfterChange } from './mirror.ts';
 import { authorOf, scopeFor, type Scope } from './scope.ts';
@@ -52,13 +53,16 @@ export interface TableDocsSource {
 
 type Targets = Record<string, { schema?: string; database?: string }>;
 
-/** The documented tables of a scope at a commit. */
-async function tablesAt(scope: Scope, commit: string | undefined): Promise<TableDoc[]> {
-  if (!commit) return [];
-  return (await itemsAt(scope, commit, 'tables')).flatMap((item) => {
-    const parsed = parseTableFile(item.data);
+/** The documented tables of items. */
+const tableDocsOf = (items: Item[]) =>
+  items.flatMap((item) => {
+    const parsed = item.kind === 'tables' ? parseTableFile(item.data) : undefined;
     return parsed ? [toTableDoc(parsed)] : [];
   });
+
+/** The documented tables of a scope at a commit. */
+async function tablesAt(scope: Scope, commit: string | undefined): Promise<TableDoc[]> {
+  return commit ? tableDocsOf(await itemsAt(scope, commit, 'tables')) : [];
 }
 
 /** The warehouse overrides of an environment's scope; production has none. */
@@ -87,7 +91,9 @@ export function createTableDocsSource(deps: KnowledgeDeps): TableDocsSource {
     async governance(orgId, environmentId, at) {
       const scope = await scopeFor(deps, orgId, environmentId);
       const commit = at ?? (await resolveRef({ repo: scope.repo, ref: scope.branch })) ?? undefined;
-      return { commit, tables: await tablesAt(scope, commit), targets: environmentId ? targetsOf(scope) : {} };
+      // Through the snapshot cache: a run pinned at a commit its search already read reads nothing again.
+      const tables = commit ? tableDocsOf(await itemsAtCommit(deps, scope.repo, orgId, commit)) : [];
+      return { commit, tables, targets: environmentId ? targetsOf(scope) : {} };
     },
     writeSyncedTables: (principal, environmentId, tables) => writeSyncedTables(deps, principal, environmentId, tables),
   };
