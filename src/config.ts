@@ -31,7 +31,7 @@ export interface Config {
   /** Lifetime of an embedded-user token, seconds (SEXTANT_EMBEDDED_TOKEN_TTL_SECONDS, default 900). */
   embeddedTokenTtlSeconds: number;
   mail: MailConfig;
-  /** bcrypt cost of MFA recovery codes (default 10; tests lower it). */
+  /** bcrypt cost of new passwords and MFA recovery codes (default 10; tests lower it). */
   bcryptCost: number;
   /** Data plane: default row limit of the context-agent query, statement timeout, warehouse file folders. */
   data: DataConfig;
@@ -193,7 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!baseUrl.startsWith('https://') && !/^http:\/\/(127\.|localhost|\[::1\])/.test(baseUrl)) {
     warnings.push(`SEXTANT_BASE_URL ${baseUrl} is not https: cookies and tokens travel in clear text`);
   }
-  if (e.SEXTANT_BCRYPT_COST < 10) warnings.push(`SEXTANT_BCRYPT_COST ${e.SEXTANT_BCRYPT_COST} is below 10: recovery codes are cheap to brute-force offline`);
+  if (e.SEXTANT_BCRYPT_COST < 10) warnings.push(`SEXTANT_BCRYPT_COST ${e.SEXTANT_BCRYPT_COST} is below 10: passwords and recovery codes are cheap to brute-force offline`);
   return {
     version: packageVersion(),
     port: e.SEXTANT_PORT,

@@ -2,6 +2,7 @@
 export { AgentRuns, ChatNotFound } from './runs/run-manager.ts';
 export type { AgentDeps, StartRunInput, StartedRun } from './runs/run-manager.ts';
 export { rerunQueries } from './runs/rerun.ts';
+export type { RunResult, RunResultTable } from './runs/run-result.ts';
 export type { RerunTable } from './runs/rerun.ts';
 export { usageTotals, getRun } from './runs/event-log.ts';
 export type { RunRow, RunStatus, UsageTotals } from './runs/event-log.ts';

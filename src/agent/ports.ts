@@ -77,15 +77,16 @@ export interface KnowledgeSearchResult {
 
 /**
  * Knowledge at an environment (undefined = production). Inactive tables are never returned.
- * Throws NotFound (kind not_found) for an environment the principal may not use.
+ * Throws NotFound (kind not_found) for an environment the principal may not use. `at`: the commit
+ * a run is pinned to (the first it read), so one answer reads one version of the knowledge.
  */
 export interface KnowledgeSource {
   /** Ranked search over tables, relationships, notes, skills and reports; best first. */
-  search(principal: Principal, environmentId: string | undefined, query: string, limit: number): Promise<KnowledgeSearchResult>;
+  search(principal: Principal, environmentId: string | undefined, query: string, limit: number, at?: string): Promise<KnowledgeSearchResult>;
   /** One active table by connection and `schema.table` or `table`; undefined when unknown. */
-  getTable(principal: Principal, environmentId: string | undefined, connectionId: string, table: string): Promise<TableDocument | undefined>;
+  getTable(principal: Principal, environmentId: string | undefined, connectionId: string, table: string, at?: string): Promise<TableDocument | undefined>;
   /** Every relationship touching the given tables (all when `tables` is empty). */
-  relationships(principal: Principal, environmentId: string | undefined, tables: { connection: string; schema: string; name: string }[]): Promise<RelationshipDocument[]>;
+  relationships(principal: Principal, environmentId: string | undefined, tables: { connection: string; schema: string; name: string }[], at?: string): Promise<RelationshipDocument[]>;
   /** Name of an environment for chat tags; undefined for production. */
   environmentName(principal: Principal, environmentId: string | undefined): Promise<string | undefined>;
   /** Creates the throwaway environment of a quick-fix session started from production. */
@@ -101,6 +102,8 @@ export interface QueryRequest {
   /** Rows to return at most; `truncated` tells when more existed. */
   rowLimit: number;
   signal?: AbortSignal;
+  /** The commit the run is pinned to: governance (row filters, governed sources) reads the knowledge there. */
+  knowledgeCommit?: string | undefined;
 }
 
 export interface QueryResult {

@@ -15,43 +15,25 @@ import { consoleOutput } from './output.ts';
 
 type Action = (ctx: CommandContext, ...args: never[]) => unknown;
 
-/** Builds the command tree; `run` wraps each action with the shared context and error handling. */
-export function buildProgram(): Command {
-  const program = new Command('sextant')
-    .description('Ask questions about your organization’s data, manage its knowledge environments, and run evaluations.')
-    .version(pkg.version, '-V, --version')
-    .option('--server <url>', 'server URL (default: saved, $SEXTANT_SERVER, or http://127.0.0.1:8080)')
-    .option('--token <token>', 'API or CLI token (default: saved, or $SEXTANT_TOKEN)')
-    .option('--env <id>', 'environment for this command (overrides $SERVICE_ENV and the saved one; "" = production)')
-    .option('--json', 'print one machine-readable JSON object')
-    .helpCommand(false)
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+/** Wraps a command's action: the context from the global flags, then the command's own arguments. */
+function run(action: Action) {
+  return async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const flags = cmd.optsWithGlobals() as GlobalFlags;
+    await (action as (...a: unknown[]) => unknown)(makeContext(flags, consoleOutput(!!flags.json)), ...args.slice(0, -1));
+  };
+}
 
-  const run =
-    (action: Action) =>
-    async (...args: unknown[]) => {
-      const cmd = args[args.length - 1] as Command;
-      const flags = cmd.optsWithGlobals() as GlobalFlags;
-      await (action as (...a: unknown[]) => unknown)(makeContext(flags, consoleOutput(!!flags.json)), ...args.slice(0, -1));
-    };
-
-  program.command('ask', { isDefault: true }).description('ask a question (also: sextant "question")').argument('<question...>', 'the question')
-    .option('--chat <chat_id>', 'continue a chat').option('--out <dir>', 'folder for data and chart files (default ./sextant-output)')
-    .action(run((ctx, words: string[], opts: { chat?: string; out?: string }) => ask(ctx, words.join(' '), opts)));
-  program.command('login').description('sign in through the browser, or headless with --token (or $SEXTANT_TOKEN)').action(run((ctx) => login(ctx)));
-  program.command('logout').description('forget the saved token').action(run((ctx) => logout(ctx)));
-  program.command('status').description('show user, organization, server and environment').action(run((ctx) => status(ctx)));
-  program.command('catalog').description('connections and documented tables with their metrics, the most used first').action(run((ctx) => catalog(ctx)));
-  // Without a question, `sextant help` is the usage, as people expect of a `help` command.
-  program.command('help').description('ask a question about Sextant itself (3 to 500 characters); without one, print this usage').argument('[question...]')
-    .action(async (words: string[], _opts: unknown, cmd: Command) => (words.length === 0 ? void process.stdout.write(program.helpInformation()) : run((ctx, q: string[]) => help(ctx, q.join(' ')))(words, cmd)));
-
+/** `sextant chats ...` */
+function addChatCommands(program: Command): void {
   const chats = program.command('chats').description('your chats');
   chats.command('list').description('newest first').option('--limit <n>').option('--cursor <cursor>').action(run((ctx, o: { limit?: string; cursor?: string }) => chatsList(ctx, o)));
   chats.command('show').argument('<chat_id>').description('the messages of a chat').action(run((ctx, id: string) => chatsShow(ctx, id)));
   chats.command('search').argument('<query...>').option('--limit <n>').description('search your chats').action(run((ctx, q: string[], o: { limit?: string }) => chatsSearch(ctx, q.join(' '), o)));
+}
 
+/** `sextant env ...` */
+function addEnvCommands(program: Command): void {
   const env = program.command('env').description('knowledge environments (admins and modelers)');
   env.command('list').description('list environments').action(run((ctx) => envList(ctx)));
   env.command('current').description('the environment commands use, and why').action(run((ctx) => envCurrent(ctx)));
@@ -68,13 +50,19 @@ export function buildProgram(): Command {
     .description('merge into production').action(run((ctx, o: { id?: string; confirm?: boolean; deleteAfter?: boolean; overrideEvaluations?: boolean }) => envMerge(ctx, o)));
   env.command('delete').argument('[id]').option('--confirm', 'required: discard the environment').description('delete an environment')
     .action(run((ctx, id: string | undefined, o: { confirm?: boolean }) => envDelete(ctx, id, o)));
+}
 
+/** `sextant knowledge ...` */
+function addKnowledgeCommands(program: Command): void {
   const knowledge = program.command('knowledge').description('knowledge items as YAML files (saves only over the version read)');
   knowledge.command('get').argument('<kind>', 'tables, notes, relationships, reports, skills or evaluations').argument('<id>').option('--out <file>', 'write to a file instead of printing')
     .description('print an item headed by its version').action(run((ctx, kind: string, id: string, o: { out?: string }) => knowledgeGet(ctx, kind, id, o)));
   knowledge.command('put').argument('<kind>').argument('<id>').argument('<file>', 'YAML from `knowledge get`').option('--force', 'save even if the item changed since it was read')
     .description('save an item; refused when it changed since the version in the file').action(run((ctx, kind: string, id: string, file: string, o: { force?: boolean }) => knowledgePut(ctx, kind, id, file, o)));
+}
 
+/** `sextant eval ...` */
+function addEvalCommands(program: Command): void {
   const ev = program.command('eval').description('evaluation suites and runs (admins and modelers; init and validate work offline)');
   ev.command('init').argument('[file]', 'suite file to write (default evaluation.yaml)').option('--force', 'overwrite an existing file')
     .description('write a suite file to start from').action(run((ctx, file: string | undefined, o: { force?: boolean }) => evalInit(ctx, file, o)));
@@ -90,7 +78,36 @@ export function buildProgram(): Command {
   ev.command('compare').argument('<baseline>').argument('<run_id>').description('what changed question by question (exit 1 when one regressed)')
     .action(run((ctx, baseline: string, id: string) => evalCompare(ctx, baseline, id)));
   ev.command('cancel').argument('<run_id>').description('cancel a running run').action(run((ctx, id: string) => evalCancel(ctx, id)));
+}
 
+/** Builds the command tree; `run` wraps each action with the shared context and error handling. */
+export function buildProgram(): Command {
+  const program = new Command('sextant')
+    .description('Ask questions about your organization’s data, manage its knowledge environments, and run evaluations.')
+    .version(pkg.version, '-V, --version')
+    .option('--server <url>', 'server URL (default: saved, $SEXTANT_SERVER, or http://127.0.0.1:8080)')
+    .option('--token <token>', 'API or CLI token (default: saved, or $SEXTANT_TOKEN)')
+    .option('--env <id>', 'environment for this command (overrides $SERVICE_ENV and the saved one; "" = production)')
+    .option('--json', 'print one machine-readable JSON object')
+    .helpCommand(false)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  program.command('ask', { isDefault: true }).description('ask a question (also: sextant "question")').argument('<question...>', 'the question')
+    .option('--chat <chat_id>', 'continue a chat').option('--out <dir>', 'folder for data and chart files (default ./sextant-output)')
+    .action(run((ctx, words: string[], opts: { chat?: string; out?: string }) => ask(ctx, words.join(' '), opts)));
+  program.command('login').description('sign in through the browser, or headless with --token (or $SEXTANT_TOKEN)').action(run((ctx) => login(ctx)));
+  program.command('logout').description('forget the saved token').action(run((ctx) => logout(ctx)));
+  program.command('status').description('show user, organization, server and environment').action(run((ctx) => status(ctx)));
+  program.command('catalog').description('connections and documented tables with their metrics, the most used first').action(run((ctx) => catalog(ctx)));
+  // Without a question, `sextant help` is the usage, as people expect of a `help` command.
+  program.command('help').description('ask a question about Sextant itself (3 to 500 characters); without one, print this usage').argument('[question...]')
+    .action(async (words: string[], _opts: unknown, cmd: Command) => (words.length === 0 ? void process.stdout.write(program.helpInformation()) : run((ctx, q: string[]) => help(ctx, q.join(' ')))(words, cmd)));
+
+  addChatCommands(program);
+  addEnvCommands(program);
+  addKnowledgeCommands(program);
+  addEvalCommands(program);
   for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride();
   return program;
 }

@@ -7,8 +7,6 @@ import { listMemories } from '../auth/profile/memories.ts';
 import { getUser, type Principal } from '../auth/index.ts';
 import { appendMessage, chatTranscript, recordAnswer } from '../chats/index.ts';
 import { executeQuery } from '../data/index.ts';
-import { getConnection } from '../data/connections/connections.ts';
-import { DRIVERS } from '../data/drivers/registry.ts';
 import { queryUploads, uploadSessionDir } from '../data/uploads/index.ts';
 import type { CoreServices } from './services.ts';
 import { effectiveEnvironment, environmentOf, knowledgeAt, schemas, startQuickFixEnvironment, type KnowledgeDeps } from '../knowledge/index.ts';
@@ -72,14 +70,19 @@ function textOf(kind: KnowledgeKind, d: Data): string {
 
 const touches = (r: RelationshipDocument, keys: Set<string>) => keys.has(`${r.from.connection}/${r.from.table}`) || keys.has(`${r.to.connection}/${r.to.table}`);
 
+/** The commit a search reports when the repository has none yet. */
+const EMPTY = 'empty';
+/** A run's pinned commit as a git ref: none while the repository was empty. */
+const pinned = (at: string | undefined) => (at === EMPTY ? undefined : at);
+
 /** Knowledge read at the environment's commit, or at `commit` when pinned; regular users always read production. */
 export function knowledgePort(k: KnowledgeDeps, commit?: string): KnowledgeSource {
-  const snapshot = (p: Principal, envId: string | undefined) => knowledgeAt(k, p.orgId, effectiveEnvironment(p, envId), commit);
-  const items = async (p: Principal, envId: string | undefined, kind: 'tables' | 'relationships') =>
-    (await snapshot(p, envId)).items.filter((i) => i.kind === kind && i.data && !(kind === 'tables' && i.data['active'] === false)).map((i) => i.data!);
+  const snapshot = (p: Principal, envId: string | undefined, at?: string) => knowledgeAt(k, p.orgId, effectiveEnvironment(p, envId), commit ?? pinned(at));
+  const items = async (p: Principal, envId: string | undefined, kind: 'tables' | 'relationships', at?: string) =>
+    (await snapshot(p, envId, at)).items.filter((i) => i.kind === kind && i.data && !(kind === 'tables' && i.data['active'] === false)).map((i) => i.data!);
   return {
-    async search(p, envId, query, limit) {
-      const snap = await snapshot(p, envId);
+    async search(p, envId, query, limit, at) {
+      const snap = await snapshot(p, envId, at);
       const hits: KnowledgeHit[] = snap
         .search(query, { limit })
         .filter((h) => singularKind(h.kind))
@@ -104,15 +107,15 @@ export function knowledgePort(k: KnowledgeDeps, commit?: string): KnowledgeSourc
           hits.push({ kind: 'relationship', path: item.path, title: item.id, text: textOf('relationship', item.data), score: 0, relationship: r });
         }
       }
-      return { commit: snap.commit ?? 'empty', items: hits };
+      return { commit: snap.commit ?? EMPTY, items: hits };
     },
-    async getTable(p, envId, connectionId, table) {
-      const found = (await items(p, envId, 'tables')).find((d) => d['connection'] === connectionId && (d['name'] === table || `${String(d['schema'])}.${String(d['name'])}` === table));
+    async getTable(p, envId, connectionId, table, at) {
+      const found = (await items(p, envId, 'tables', at)).find((d) => d['connection'] === connectionId && (d['name'] === table || `${String(d['schema'])}.${String(d['name'])}` === table));
       return found ? toTable(found) : undefined;
     },
-    async relationships(p, envId, tables) {
+    async relationships(p, envId, tables, at) {
       const keys = new Set(tables.map((t) => `${t.connection}/${t.name}`));
-      return (await items(p, envId, 'relationships')).map(toRelationship).filter((r) => keys.size === 0 || touches(r, keys));
+      return (await items(p, envId, 'relationships', at)).map(toRelationship).filter((r) => keys.size === 0 || touches(r, keys));
     },
     async environmentName(p, envId) {
       const effective = effectiveEnvironment(p, envId);
@@ -132,10 +135,9 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
   return {
     knowledge: knowledgePort(s.knowledge),
     queries: {
-      async run({ principal, environmentId, connectionId, sql, rowLimit, signal }) {
-        const r = await executeQuery(s.data, { principal, environmentId, connectionId, sql, rowLimit, source: 'agent', signal });
-        const dialect = DRIVERS[getConnection(s.store.db, principal.orgId, connectionId).type].dialect;
-        return { columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: r.executionTimeMs, dialect };
+      async run({ principal, environmentId, connectionId, sql, rowLimit, signal, knowledgeCommit }) {
+        const r = await executeQuery(s.data, { principal, environmentId, connectionId, sql, rowLimit, source: 'agent', signal, knowledgeCommit: pinned(knowledgeCommit) });
+        return { columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: r.executionTimeMs, dialect: r.dialect };
       },
     },
     uploads: {

@@ -1,7 +1,7 @@
 // The data plane's TableDocsSource over the knowledge repository: table files read at the
 // environment's branch head, with defaults applied, and synced metadata written back through knowledge.
 import type { TableDoc, TableDocsSource } from '../data/types.ts';
-import { environmentTargets, readTableFiles, writeSyncedTables, type KnowledgeDeps, type TableFile } from '../knowledge/index.ts';
+import { environmentTargets, readGovernance, readTableFiles, writeSyncedTables, type KnowledgeDeps, type TableFile } from '../knowledge/index.ts';
 
 /** A table's documentation with the file's defaults applied (every list present, described, active unless said). */
 export type DocumentedTable = TableDoc & Required<Pick<TableDoc, 'description' | 'active' | 'columns' | 'metrics' | 'row_filters'>>;
@@ -12,6 +12,10 @@ export function createTableDocsSource(knowledge: KnowledgeDeps): Omit<TableDocsS
     listTables: async (orgId, environmentId) => (await readTableFiles(knowledge, orgId, environmentId)).map(toTableDoc),
     targets: (orgId, environmentId) => environmentTargets(knowledge, orgId, environmentId),
     writeSyncedTables: (principal, environmentId, tables) => writeSyncedTables(knowledge, principal, environmentId, tables),
+    governance: async (orgId, environmentId, commit) => {
+      const read = await readGovernance(knowledge, orgId, environmentId, commit);
+      return { ...read, tables: read.tables.map(toTableDoc) };
+    },
   };
 }
 

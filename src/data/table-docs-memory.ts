@@ -21,6 +21,10 @@ export function createMemoryTableDocs(): MemoryTableDocs {
     async targets(orgId, env) {
       return structuredClone(targets.get(key(orgId, env)) ?? {});
     },
+    async governance(orgId, env) {
+      // Memory docs have no history: every commit reads the current docs.
+      return { commit: undefined, tables: await this.listTables(orgId, env), targets: await this.targets(orgId, env) };
+    },
     async writeSyncedTables(principal: Principal, env, synced: SyncedTable[]) {
       const k = key(principal.orgId, env);
       const docs = tables.get(k) ?? structuredClone(env ? (tables.get(key(principal.orgId, undefined)) ?? []) : []);

@@ -67,12 +67,22 @@ export interface SyncedTable {
 
 export type EnvironmentTargets = Record<string, { schema?: string; database?: string }>;
 
+/** What governance reads of the knowledge for a query, in one read: table docs at a commit and the targets. */
+export interface GovernanceKnowledge {
+  /** The commit the table docs were read at (undefined: no knowledge yet). */
+  commit: string | undefined;
+  tables: TableDoc[];
+  targets: EnvironmentTargets;
+}
+
 /** How the data plane reads and writes table documentation (knowledge implements it). */
 export interface TableDocsSource {
   /** Table documentation visible at an environment (undefined = production). */
   listTables(orgId: string, environmentId: string | undefined): Promise<TableDoc[]>;
   /** Per-connection warehouse target overrides of an environment: { [connectionId]: { schema?, database? } }. */
   targets(orgId: string, environmentId: string | undefined): Promise<EnvironmentTargets>;
+  /** Table docs at `commit` (default: the environment's head) with the environment's targets, in one read. */
+  governance(orgId: string, environmentId: string | undefined, commit?: string): Promise<GovernanceKnowledge>;
   /** Writes synced table documentation, keeping what people wrote (descriptions, synonyms, row_filters). */
   writeSyncedTables(principal: Principal, environmentId: string | undefined, tables: SyncedTable[]): Promise<void>;
 }

@@ -11,7 +11,7 @@ import { errorHandler } from './error-handler.ts';
 import { accessLog, requestId, securityHeaders } from './middleware.ts';
 import { openApiRoutes } from './openapi.ts';
 import { staticRoutes } from './static-routes.ts';
-import type { RouteDef } from './route.ts';
+import type { RouteDef, RouteInput } from './route.ts';
 import { allRoutes } from './routes/index.ts';
 import type { Services } from '../compose/services.ts';
 import { validate } from './validation.ts';
@@ -68,7 +68,9 @@ function routeHandler(s: Services, def: RouteDef) {
     const body = def.body ? validate(def.body, ctx.request.body, 'body') : undefined;
     const environmentId = ctx.get('X-Service-Environment') || undefined;
     const ifMatch = def.conditional ? parseIfMatch(ctx.get('If-Match')) : undefined;
-    const result = await def.handler({ params, query, body, principal, environmentId, ifMatch, ctx });
+    // resolvePrincipal has thrown already when an `auth: 'user'` route has no principal.
+    const handler = def.handler as (input: RouteInput<unknown, unknown, unknown>) => unknown;
+    const result = await handler({ params, query, body, principal, environmentId, ifMatch, ctx });
     const tag = def.etag && result !== undefined ? (def.etag as (r: unknown) => string | undefined)(result) : undefined;
     if (tag) ctx.set('ETag', `"${tag}"`);
     if (ctx.respond === false || ctx.body !== undefined) return;

@@ -17,6 +17,11 @@ const STATUS: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
+/** The status of a typed error: pages that answer in HTML pick theirs here too. */
+export function statusOf(err: AppError): number {
+  return err instanceof ValidationFailed ? 422 : STATUS[err.kind];
+}
+
 /** Maps AppError kinds to status codes and bodies; hides everything else behind a 500. */
 export async function errorHandler(ctx: Context, next: Next): Promise<void> {
   try {
@@ -40,7 +45,7 @@ export function writeError(ctx: Context, err: unknown): void {
     return;
   }
   if (err instanceof AppError) {
-    ctx.status = STATUS[err.kind];
+    ctx.status = statusOf(err);
     ctx.body = { detail: err.message, code: err.code, ...(err.data ? { data: err.data } : {}) };
     if (err instanceof RateLimited) ctx.set('Retry-After', String(err.retryAfterSeconds));
     if (err.kind === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');

@@ -21,12 +21,12 @@ type AnySchema = z.ZodType;
 
 export type BodyType = 'json' | 'form' | 'json_or_form' | 'multipart';
 
-export interface RouteInput<P, Q, B> {
+export interface RouteInput<P, Q, B, Pr extends Principal | undefined = Principal | undefined> {
   params: P;
   query: Q;
   body: B;
-  /** Set when auth is `user`; may be set when `optional`. */
-  principal: Principal | undefined;
+  /** Always set when auth is `user` (the type says so); may be set when `optional`. */
+  principal: Pr;
   /** The environment id of `X-Service-Environment`, undefined for production. */
   environmentId: string | undefined;
   /** The versions of `If-Match` (quotes and `W/` removed; `*` for any), on `conditional` routes. */
@@ -34,14 +34,13 @@ export interface RouteInput<P, Q, B> {
   ctx: Context;
 }
 
-export interface RouteDef<P extends AnySchema = AnySchema, Q extends AnySchema = AnySchema, B extends AnySchema = AnySchema> {
+interface RouteDefBase<P extends AnySchema, Q extends AnySchema, B extends AnySchema> {
   method: HttpMethod;
   /** OpenAPI-style path, e.g. `/api/environments/{id}`. */
   path: string;
   operationId: string;
   summary: string;
   tags: string[];
-  auth: RouteAuth;
   /** Minimum role in the current organization. */
   role?: Role;
   /** Extra credential kinds accepted here (e.g. the MFA enrollment token on MFA setup). */
@@ -62,12 +61,30 @@ export interface RouteDef<P extends AnySchema = AnySchema, Q extends AnySchema =
   etag?: (result: never) => string | undefined;
   /** Honours `If-Match` (412 when it names another version; 409 for a conflicting concurrent edit). */
   conditional?: boolean;
-  handler: (input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => unknown;
 }
 
+type Input<P extends AnySchema, Q extends AnySchema, B extends AnySchema, Pr extends Principal | undefined> = RouteInput<z.output<P>, z.output<Q>, z.output<B>, Pr>;
+
+type UserRouteDef<P extends AnySchema, Q extends AnySchema, B extends AnySchema> = RouteDefBase<P, Q, B> & {
+  auth: 'user';
+  handler: (input: Input<P, Q, B, Principal>) => unknown;
+};
+type OpenRouteDef<P extends AnySchema, Q extends AnySchema, B extends AnySchema> = RouteDefBase<P, Q, B> & {
+  auth: Exclude<RouteAuth, 'user'>;
+  /** A role needs a principal: only `auth: 'user'` routes name one. */
+  role?: never;
+  handler: (input: Input<P, Q, B, Principal | undefined>) => unknown;
+};
+
+/**
+ * A route in a table. On `auth: 'user'` the handler's `principal` is never undefined: the gateway
+ * refuses the request (401) before the handler runs, so handlers assert nothing about it.
+ */
+export type RouteDef<P extends AnySchema = AnySchema, Q extends AnySchema = AnySchema, B extends AnySchema = AnySchema> = UserRouteDef<P, Q, B> | OpenRouteDef<P, Q, B>;
+
 /** Declares a route; the generic parameters are inferred from the schemas. */
-export function route<P extends AnySchema = z.ZodObject, Q extends AnySchema = z.ZodObject, B extends AnySchema = z.ZodUndefined>(
-  def: RouteDef<P, Q, B>,
-): RouteDef {
+export function route<P extends AnySchema = z.ZodObject, Q extends AnySchema = z.ZodObject, B extends AnySchema = z.ZodUndefined>(def: UserRouteDef<P, Q, B>): RouteDef;
+export function route<P extends AnySchema = z.ZodObject, Q extends AnySchema = z.ZodObject, B extends AnySchema = z.ZodUndefined>(def: OpenRouteDef<P, Q, B>): RouteDef;
+export function route(def: RouteDef): RouteDef {
   return def as unknown as RouteDef;
 }

@@ -66,36 +66,55 @@ function enoent(path: string): Error {
   return Object.assign(new Error(`ENOENT: no such file or directory, stat '${path}'`), { code: 'ENOENT', errno: -2, path });
 }
 
+/** Writes a temporary file, fsyncs it and renames it over `path`. */
+async function writeFileDurably(io: FsPromises, path: string, data: string | Uint8Array, mode: number): Promise<void> {
+  const tmp = tmpName(dirname(path), 'tmp_');
+  const h = await io.open(tmp, 'wx', mode);
+  try {
+    await h.writeFile(data);
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+  await io.rename(tmp, path);
+}
+
+/** fsyncs a file or a folder. */
+async function syncPath(io: FsPromises, path: string): Promise<void> {
+  const h = await io.open(path, 'r');
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}
+
+/** fsyncs and renames the pending loose objects; returns the folders that gained one (to fsync next). */
+async function flushPending(io: FsPromises, pending: Map<string, string>, syncFile: (path: string) => Promise<void>): Promise<string[]> {
+  const batch = [...pending];
+  if (batch.length === 0) return [];
+  try {
+    await Promise.all(batch.map(([, tmp]) => syncFile(tmp)));
+    await Promise.all(batch.map(([path, tmp]) => io.rename(tmp, path)));
+  } finally {
+    // Flushed or failed (a temporary file removed from outside): either way no longer pending, so
+    // the object counts as absent and is written again next time; a failed flush fails its write.
+    for (const [path, tmp] of batch) if (pending.get(path) === tmp) pending.delete(path);
+  }
+  return [...new Set(batch.map(([path]) => dirname(path)))];
+}
+
 /** Wraps a file system (node:fs or memfs) so that repository writes survive a crash at any instant. */
 export function createDurableFs(base: { promises: FsPromises }): DurableFs {
   const io = base.promises;
   // Loose objects written but not yet fsynced and renamed: final path -> temporary path.
   const pending = new Map<string, string>();
 
-  async function writeAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
-    const tmp = tmpName(dirname(path), 'tmp_');
-    const h = await io.open(tmp, 'wx', mode);
-    try {
-      await h.writeFile(data);
-      await h.sync();
-    } finally {
-      await h.close();
-    }
-    await io.rename(tmp, path);
-  }
-
-  async function syncFile(path: string): Promise<void> {
-    const h = await io.open(path, 'r');
-    try {
-      await h.sync();
-    } finally {
-      await h.close();
-    }
-  }
-
-  async function syncDirs(dirs: Iterable<string>): Promise<void> {
+  const writeAtomic = (path: string, data: string | Uint8Array, mode = 0o644) => writeFileDurably(io, path, data, mode);
+  const syncFile = (path: string) => syncPath(io, path);
+  const syncDirs = async (dirs: Iterable<string>) => {
     await Promise.all([...new Set(dirs)].map((d) => syncFile(d).catch(() => undefined)));
-  }
+  };
 
   async function statObject(path: string, oid: string, lstat: boolean) {
     const tmp = pending.get(path);
@@ -136,19 +155,7 @@ export function createDurableFs(base: { promises: FsPromises }): DurableFs {
     },
   };
 
-  async function flush(): Promise<string[]> {
-    const batch = [...pending];
-    if (batch.length === 0) return [];
-    try {
-      await Promise.all(batch.map(([, tmp]) => syncFile(tmp)));
-      await Promise.all(batch.map(([path, tmp]) => io.rename(tmp, path)));
-    } finally {
-      // Flushed or failed (a temporary file removed from outside): either way no longer pending, so
-      // the object counts as absent and is written again next time; a failed flush fails its write.
-      for (const [path, tmp] of batch) if (pending.get(path) === tmp) pending.delete(path);
-    }
-    return [...new Set(batch.map(([path]) => dirname(path)))];
-  }
+  const flush = () => flushPending(io, pending, syncFile);
 
   // isomorphic-git uses `promises` when it is an enumerable own property.
   return { client: { promises } as unknown as FsClient, io, flush, syncDirs, writeAtomic };

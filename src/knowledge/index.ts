@@ -31,7 +31,7 @@ export { expireThrowawayEnvironments, startEnvironmentJanitor } from './environm
 export { getMirror, setMirror, deleteMirror } from './mirror.ts';
 export type { MirrorInput } from './mirror.ts';
 export { openPullRequest } from './pull-request.ts';
-export { environmentTargets, readTableFiles, writeSyncedTables, mergeSynced } from './table-docs.ts';
+export { environmentTargets, readGovernance, readTableFiles, writeSyncedTables, mergeSynced } from './table-docs.ts';
 export type { SyncedTable } from './deps.ts';
 export type { TableFile } from './schemas.ts';
 export { knowledgeAt, searchableData, searchItems } from './snapshot.ts';

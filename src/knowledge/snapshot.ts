@@ -39,6 +39,11 @@ export async function knowledgeAt(deps: KnowledgeDeps, orgId: string, environmen
   return { orgId, environmentId, commit, items: all, search: (q, opts) => searchItems(all, q, opts) };
 }
 
+/** Every item at a commit of an organization's repository, through the same cache as the snapshots. */
+export function itemsAtCommit(deps: KnowledgeDeps, repo: GitRepo, orgId: string, commit: string): Promise<Item[]> {
+  return itemsOf(deps, repo, `${orgId}:${commit}`, commit);
+}
+
 /**
  * The items at a commit, read once: questions arriving together after a new commit (or a restart)
  * share one read of its tree and blobs instead of each reading them. A failed read is not kept.

@@ -7,10 +7,11 @@ import type { KnowledgeDeps, SyncedTable } from './deps.ts';
 import { KnowledgeReadOnly } from './errors.ts';
 import { parseTargets } from './environments-store.ts';
 import { idProblem } from './item-id.ts';
-import { itemsAt } from './items.ts';
+import { itemsAt, type Item } from './items.ts';
+import { itemsAtCommit } from './snapshot.ts';
 import { KIND_DEFS, tableId } from './kinds.ts';
 import { mirrorAfterChange } from './mirror.ts';
-import { authorOf, scopeFor } from './scope.ts';
+import { authorOf, scopeFor, type Scope } from './scope.ts';
 import { DataCoverage, Metric, TableFile } from './schemas.ts';
 import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
@@ -26,11 +27,33 @@ export async function readTableFiles(deps: KnowledgeDeps, orgId: string, environ
 }
 
 /** Per-connection warehouse target overrides of an environment: { [connectionId]: { schema?, database? } }. */
-export async function environmentTargets(deps: KnowledgeDeps, orgId: string, environmentId: string | undefined): Promise<Record<string, { schema?: string; database?: string }>> {
-  if (!environmentId) return {};
+export async function environmentTargets(deps: KnowledgeDeps, orgId: string, environmentId: string | undefined): Promise<Targets> {
+  return environmentId ? targetsOf(await scopeFor(deps, orgId, environmentId)) : {};
+}
+
+/** Table files at `at` (default: the environment's head) with the environment's targets, in one read. */
+export async function readGovernance(deps: KnowledgeDeps, orgId: string, environmentId: string | undefined, at?: string): Promise<{ commit: string | undefined; tables: TableFile[]; targets: Targets }> {
   const scope = await scopeFor(deps, orgId, environmentId);
-  const out: Record<string, { schema?: string; database?: string }> = {};
-  for (const [conn, t] of Object.entries(parseTargets(scope.env!))) {
+  const commit = at ?? (await resolveRef({ repo: scope.repo, ref: scope.branch })) ?? undefined;
+  // Through the snapshot cache: a run pinned at a commit its search already read reads nothing again.
+  const tables = commit ? tableFilesOf(await itemsAtCommit(deps, scope.repo, orgId, commit)) : [];
+  return { commit, tables, targets: environmentId ? targetsOf(scope) : {} };
+}
+
+type Targets = Record<string, { schema?: string; database?: string }>;
+
+/** The parsed table files among items. */
+const tableFilesOf = (items: Item[]) =>
+  items.flatMap((item) => {
+    const parsed = item.kind === 'tables' ? parseTableFile(item.data) : undefined;
+    return parsed ? [parsed] : [];
+  });
+
+/** The warehouse overrides of an environment's scope; production has none. */
+function targetsOf(scope: Scope): Targets {
+  if (!scope.env) return {};
+  const out: Targets = {};
+  for (const [conn, t] of Object.entries(parseTargets(scope.env))) {
     // BigQuery-style project/dataset are the database/schema of the data plane.
     const schema = t.schema ?? t.dataset;
     const database = t.database ?? t.project;

@@ -1,6 +1,6 @@
 export { constantTimeEqual } from './compare.ts';
 export { newSecret, hashSecret, newId } from './tokens.ts';
-export { hashPassword, verifyPassword, dummyPasswordHash } from './password.ts';
+export { hashPassword, verifyPassword, needsRehash, dummyPasswordHash, hashShortSecret, verifyShortSecret } from './password.ts';
 export { createSecretBox } from './secret-box.ts';
 export type { SecretBox } from './secret-box.ts';
 export { consumeOnce } from './single-use.ts';

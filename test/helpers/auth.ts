@@ -12,7 +12,7 @@ export function startAuthApp(env: Record<string, string> = {}): Promise<TestApp>
   return startTestApp({ SEXTANT_BCRYPT_COST: '4', ...env });
 }
 
-/** A member with the shared test password (hashed once per process, scrypt is slow on purpose). */
+/** A member with the shared test password (hashed once per process: password hashing is slow on purpose). */
 export async function passwordUser(t: TestApp, opts: Parameters<TestApp['user']>[0] = {}): Promise<UserRow> {
   passwordHash ??= hashPassword(PASSWORD);
   return t.user({ ...opts, passwordHash: await passwordHash });

@@ -41,6 +41,12 @@ export function latestRun(db: Db, orgId: string, chatId: string): RunRow | undef
   return stmt(db, 'SELECT * FROM agent_runs WHERE org_id = ? AND chat_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(orgId, chatId) as RunRow | undefined;
 }
 
+/** The user's run in a chat that produced an answer, by the answer's or the question's uuid. */
+export function userRunOfMessage(db: Db, run: Pick<RunRow, 'org_id' | 'chat_id' | 'user_id'>, messageUuid: string): RunRow | undefined {
+  return stmt(db, 'SELECT * FROM agent_runs WHERE org_id = ? AND chat_id = ? AND user_id = ? AND (answer_uuid = ? OR message_uuid = ?)')
+    .get(run.org_id, run.chat_id, run.user_id, messageUuid, messageUuid) as RunRow | undefined;
+}
+
 /** Runs left running by a previous process are marked failed at start. */
 export function failOrphanedRuns(db: Db, at: number): number {
   return stmt(db, `UPDATE agent_runs SET status = 'failed', answer = COALESCE(answer, 'Interrupted by a restart'), finished_at = ? WHERE status = 'running'`).run(at).changes;

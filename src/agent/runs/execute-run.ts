@@ -39,15 +39,28 @@ export interface ExecuteDeps {
   emit(e: AgentEvent): void;
 }
 
+type RunInput = { message: string; environmentId: string | undefined; environmentName: string | undefined; appPreview?: unknown; history: { role: 'user' | 'assistant'; content: string }[] };
+
 /** Executes a started run to its end; the answer is recorded even when the model failed. */
-export async function executeRun(
-  deps: ExecuteDeps,
-  run: ActiveRun,
-  input: { message: string; environmentId: string | undefined; environmentName: string | undefined; appPreview?: unknown; history: { role: 'user' | 'assistant'; content: string }[] },
-): Promise<void> {
-  const { db, clock, config, ports, emit } = deps;
+export async function executeRun(deps: ExecuteDeps, run: ActiveRun, input: RunInput): Promise<void> {
   const state = newRunState();
-  let result: AgentLoopResult;
+  let result = await answer(deps, run, input, state);
+  if (result.status === 'completed' && run.stop.signal.aborted) result = { ...result, status: 'stopped' };
+  const credits = computeCredits(result.usage, state.queries, deps.config.credits);
+  record(deps, run, state, result, credits);
+  deps.emit({
+    type: 'completed',
+    status: result.status,
+    answer_uuid: run.row.answer_uuid,
+    content: result.text,
+    credits,
+    usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens, queries: state.queries },
+  });
+}
+
+/** Builds the context and runs the loop; a context that cannot be built still ends in an answer. */
+async function answer(deps: ExecuteDeps, run: ActiveRun, input: RunInput, state: RunState): Promise<AgentLoopResult> {
+  const { db, clock, config, ports, emit } = deps;
   try {
     const system = await buildContext(ports, state, {
       principal: run.principal,
@@ -58,7 +71,7 @@ export async function executeRun(
       nowMs: clock.now(),
     });
     const messages: LlmMessage[] = [...input.history.map((h) => ({ role: h.role, content: h.content })), { role: 'user', content: input.message }];
-    result = await runAgentLoop({
+    return await runAgentLoop({
       provider: deps.provider,
       tools: deps.tools,
       system,
@@ -84,10 +97,13 @@ export async function executeRun(
     const code = (err as { code?: unknown }).code;
     const error = { code: typeof code === 'string' ? code : 'AGENT_FAILED', message: err instanceof Error ? err.message : 'The agent failed' };
     emit({ type: 'error', ...error });
-    result = { status: 'failed', text: `The answer could not be completed: ${error.message}`, usage: { inputTokens: 0, outputTokens: 0 }, error };
+    return { status: 'failed', text: `The answer could not be completed: ${error.message}`, usage: { inputTokens: 0, outputTokens: 0 }, error };
   }
-  if (result.status === 'completed' && run.stop.signal.aborted) result = { ...result, status: 'stopped' };
-  const credits = computeCredits(result.usage, state.queries, config.credits);
+}
+
+/** Records the answer in the chat, the run's end and its usage in one commit (the end alone if the answer cannot be). */
+function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: AgentLoopResult, credits: number): void {
+  const { db, clock, ports } = deps;
   const now = clock.now();
   const recordAnswer = () =>
     ports.chats.recordAnswer(run.principal, {
@@ -115,28 +131,19 @@ export async function executeRun(
     });
   };
   try {
-    // The answer, the run's end and its usage in one commit.
     transact(db, () => {
       recordAnswer();
       finish();
     });
   } catch (err) {
     deps.log.error({ err, run_id: run.row.id }, 'could not record the answer');
-    emit({ type: 'error', code: 'ANSWER_NOT_RECORDED', message: 'The answer could not be saved in the chat' });
+    deps.emit({ type: 'error', code: 'ANSWER_NOT_RECORDED', message: 'The answer could not be saved in the chat' });
     try {
       transact(db, finish);
     } catch (err) {
       deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
     }
   }
-  emit({
-    type: 'completed',
-    status: result.status,
-    answer_uuid: run.row.answer_uuid,
-    content: result.text,
-    credits,
-    usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens, queries: state.queries },
-  });
 }
 
 /** The answer's tables and charts in the chats module's shape. */

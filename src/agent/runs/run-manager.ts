@@ -13,9 +13,10 @@ import type { AgentEvent, StoredEvent } from '../events.ts';
 import type { AgentPorts, KnowledgeSource } from '../ports.ts';
 import type { LlmProvider } from '../providers/types.ts';
 import { DEFAULT_TOOLS, type AgentTool } from '../tools/index.ts';
-import { failOrphanedRuns, getRun, insertFeedback, insertRun, latestRun, type RunRow } from './event-log.ts';
+import { failOrphanedRuns, getRun, insertFeedback, insertRun, latestRun, userRunOfMessage, type RunRow } from './event-log.ts';
 import { EventJournal } from './event-journal.ts';
 import { executeRun, type ActiveRun } from './execute-run.ts';
+import { runResult, type RunResult } from './run-result.ts';
 import { LiveBus } from './live-bus.ts';
 import { StartQueue } from './start-queue.ts';
 
@@ -174,6 +175,20 @@ export class AgentRuns {
     const run = latestRun(this.deps.db, principal.orgId, chatId);
     if (!run || run.user_id !== principal.userId) throw new ChatNotFound();
     return run;
+  }
+
+  /**
+   * The caller's run that produced an answer (by the answer's or the question's uuid): ChatNotFound
+   * for a chat that is not theirs, undefined when no run of theirs has this uuid.
+   */
+  ownRunOfMessage(principal: Principal, chatId: string, messageUuid: string): RunRow | undefined {
+    const latest = this.ownRun(principal, chatId);
+    return userRunOfMessage(this.deps.db, latest, messageUuid);
+  }
+
+  /** The result of a run, folded from its event log. */
+  result(run: RunRow): RunResult {
+    return runResult(run, this.events(run).map((e) => e.event));
   }
 
   isActive(runId: string): boolean {

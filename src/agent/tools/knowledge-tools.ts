@@ -13,7 +13,7 @@ export const searchKnowledge = defineTool({
   },
   args: z.object({ query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(30).default(10) }),
   async execute({ query, limit }, ctx) {
-    const res = await ctx.ports.knowledge.search(ctx.principal, ctx.environmentId, query, limit);
+    const res = await ctx.ports.knowledge.search(ctx.principal, ctx.environmentId, query, limit, ctx.state.knowledgeCommit);
     noteKnowledge(ctx.state, res.commit, res.items);
     const items = res.items.map((i) => ({ kind: i.kind, path: i.path, title: i.title, text: i.text, score: i.score, table: i.table, relationship: i.relationship }));
     return { content: JSON.stringify({ commit: res.commit, items }), summary: `${items.length} knowledge items found` };
@@ -29,9 +29,9 @@ export const describeTable = defineTool({
   },
   args: z.object({ connection_id: z.string().min(1), table: z.string().min(1) }),
   async execute({ connection_id, table }, ctx) {
-    const doc = await ctx.ports.knowledge.getTable(ctx.principal, ctx.environmentId, connection_id, table);
+    const doc = await ctx.ports.knowledge.getTable(ctx.principal, ctx.environmentId, connection_id, table, ctx.state.knowledgeCommit);
     if (!doc) throw new NotFound(`No documented table ${table} on ${connection_id}`, 'TABLE_NOT_DOCUMENTED');
-    const relationships = await ctx.ports.knowledge.relationships(ctx.principal, ctx.environmentId, [doc]);
+    const relationships = await ctx.ports.knowledge.relationships(ctx.principal, ctx.environmentId, [doc], ctx.state.knowledgeCommit);
     noteKnowledge(ctx.state, undefined, [{ kind: 'table', path: `tables/${doc.connection}/${doc.schema}.${doc.name}.yaml` }]);
     return { content: JSON.stringify({ table: doc, relationships }), summary: `${doc.schema}.${doc.name}: ${doc.columns.length} columns` };
   },

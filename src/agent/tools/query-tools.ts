@@ -23,7 +23,7 @@ export const runSql = defineTool({
     ctx.state.queries++;
     let result: QueryResult;
     try {
-      result = await ctx.ports.queries.run({ principal: ctx.principal, environmentId: ctx.environmentId, connectionId: connection_id, sql, rowLimit: ctx.rowLimit, signal: ctx.signal });
+      result = await ctx.ports.queries.run({ principal: ctx.principal, environmentId: ctx.environmentId, connectionId: connection_id, sql, rowLimit: ctx.rowLimit, signal: ctx.signal, knowledgeCommit: ctx.state.knowledgeCommit });
     } catch (err) {
       ctx.emit({ type: 'sql', call_id: ctx.callId, connection_id, sql, ok: false });
       throw err;

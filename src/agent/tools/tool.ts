@@ -63,9 +63,12 @@ export function newRunState(): RunState {
   return { dataframes: new Map(), charts: [], knowledgeCommit: undefined, knowledgeItems: new Map(), queries: 0 };
 }
 
-/** Records knowledge items an answer used (for the answer's knowledge_items). */
+/**
+ * Records knowledge items an answer used (for the answer's knowledge_items). The first commit read
+ * pins the run: later reads and governance use it, so the answer records the commit it really used.
+ */
 export function noteKnowledge(state: RunState, commit: string | undefined, items: Pick<KnowledgeHit, 'kind' | 'path'>[]): void {
-  if (commit) state.knowledgeCommit = commit;
+  state.knowledgeCommit ??= commit;
   for (const i of items) state.knowledgeItems.set(i.path, { kind: i.kind, path: i.path });
 }
 

@@ -17,7 +17,7 @@ export interface AccountDeps {
   log: Logger;
   /** Public base URL, for links in mail. */
   baseUrl: string;
-  /** bcrypt cost of recovery codes. */
+  /** bcrypt cost of new passwords and recovery codes. */
   bcryptCost: number;
 }
 

@@ -30,7 +30,7 @@ export async function confirmPasswordReset(deps: AccountDeps, { token, newPasswo
   const user = live && getUser(deps.db, live.user_id);
   if (!user) throw new InvalidAccountToken();
   assertPasswordStrength(newPassword, user.email, 'new_password');
-  const hash = await hashPassword(newPassword);
+  const hash = await hashPassword(newPassword, deps.bcryptCost);
   const consumed = consumeAccountToken(deps.db, deps.clock, 'reset_password', token);
   if (!consumed) throw new InvalidAccountToken();
   transact(deps.db, () => {

@@ -1,7 +1,7 @@
 // Password sign-in and the hand-over every first factor (password, magic link, SSO) shares: a
 // session, or a pending MFA token when MFA is on, or an enrollment token when the organization
 // enforces MFA and the user has none.
-import { dummyPasswordHash, verifyPassword } from '../../security/index.ts';
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { baseOrgOf, findUserByEmail, getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
@@ -49,13 +49,25 @@ export async function passwordSignIn(deps: AccountDeps, { email, password }: { e
   const user = findUserByEmail(deps.db, email);
   const account = user?.id ?? email.trim().toLowerCase();
   const verified = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
-    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash(deps.bcryptCost)));
     if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
     clearAccountFailures(deps.db, account);
     return user;
   });
+  await rehashIfOld(deps, verified, password);
   if (verified.email_verified_at === null) throw new EmailNotVerified();
   return completeFirstFactor(deps, verified, 'password');
+}
+
+/**
+ * Stores a hash of the current format when the password verified against an older one. Only if the
+ * hash is still the one checked: a password changed meanwhile is never overwritten.
+ */
+async function rehashIfOld(deps: AccountDeps, user: UserRow, password: string): Promise<void> {
+  const old = user.password_hash;
+  if (!old || !needsRehash(old, deps.bcryptCost)) return;
+  const hash = await hashPassword(password, deps.bcryptCost);
+  deps.db.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?').run(hash, user.id, old);
 }
 
 /** The user behind a live pending-MFA token, or InvalidMfaToken. */

@@ -1,9 +1,8 @@
-// Ten recovery codes per enrollment, stored as bcrypt hashes and shown once. A code is spent with a
+// Ten recovery codes per enrollment, stored as bcrypt hashes (the one secret hasher) and shown once. A code is spent with a
 // conditional UPDATE, so concurrent use of one captured code succeeds once.
 import { randomBytes } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 import type { Clock } from '../../clock.ts';
-import { newId } from '../../security/index.ts';
+import { hashShortSecret, newId, verifyShortSecret } from '../../security/index.ts';
 import type { Db } from '../../store/index.ts';
 import { transact } from '../../store/index.ts';
 
@@ -24,7 +23,7 @@ export function normalizeRecoveryCode(code: string): string {
 /** Replaces the user's recovery codes with a new set and returns the plaintext codes (once). */
 export async function replaceRecoveryCodes(deps: { db: Db; clock: Clock; bcryptCost: number }, userId: string): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
-  const hashes = await Promise.all(codes.map((c) => bcrypt.hash(normalizeRecoveryCode(c), deps.bcryptCost)));
+  const hashes = await Promise.all(codes.map((c) => hashShortSecret(normalizeRecoveryCode(c), deps.bcryptCost)));
   const now = deps.clock.now();
   transact(deps.db, () => {
     deps.db.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
@@ -40,7 +39,7 @@ export async function consumeRecoveryCode(deps: { db: Db; clock: Clock }, userId
   if (!/^[a-z0-9]{10}$/.test(normalized)) return false;
   const rows = deps.db.prepare('SELECT id, code_hash FROM mfa_recovery_codes WHERE user_id = ? AND used_at IS NULL').all(userId) as { id: string; code_hash: string }[];
   for (const row of rows) {
-    if (await bcrypt.compare(normalized, row.code_hash)) {
+    if (await verifyShortSecret(normalized, row.code_hash)) {
       return deps.db.prepare('UPDATE mfa_recovery_codes SET used_at = ? WHERE id = ? AND used_at IS NULL').run(deps.clock.now(), row.id).changes === 1;
     }
   }

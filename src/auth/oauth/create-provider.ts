@@ -51,9 +51,36 @@ export function createOAuthServer(deps: OAuthDeps): OAuthServer {
   return { provider, issuer, resource };
 }
 
+/** The authorization server's features: registration, client metadata documents, resource indicators. */
+function features(errors: typeof import('oidc-provider').errors, resource: string): Configuration['features'] {
+  const resourceServer = { scope: MCP_SCOPE, audience: resource, accessTokenTTL: 3600, accessTokenFormat: 'opaque' as const };
+  return {
+  devInteractions: { enabled: false },
+  dPoP: { enabled: false },
+  // A client revokes only its own tokens.
+  revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+  registration: { enabled: true },
+  // Client ID Metadata Documents, which the 2026-07-28 MCP revision prefers to registration.
+  clientIdMetadataDocument: {
+    enabled: true,
+    ack: 'draft-02',
+    allowFetch: (_ctx, clientId) => isPublicHttpsUrl(clientId),
+    allowClient: (_ctx, client) => (client.redirectUris ?? []).every((uri) => redirectAllowed(uri, client.applicationType === 'native')),
+  },
+  resourceIndicators: {
+    enabled: true,
+    defaultResource: () => resource,
+    useGrantedResource: () => true,
+    getResourceServerInfo: (_ctx, indicator) => {
+      if (sameResource(indicator, resource)) return resourceServer;
+      throw new errors.InvalidTarget();
+    },
+  },
+};
+}
+
 async function buildProvider({ config, clock, store, secretBox, log }: OAuthDeps, issuer: string, resource: string): Promise<Provider> {
   const { default: Provider, errors } = await import('oidc-provider');
-  const resourceServer = { scope: MCP_SCOPE, audience: resource, accessTokenTTL: 3600, accessTokenFormat: 'opaque' as const };
   const configuration: Configuration = {
     adapter: sqliteAdapterFactory(store.db, clock),
     jwks: { keys: [loadOrCreateSigningKey(store.db, clock, secretBox)] },
@@ -68,29 +95,7 @@ async function buildProvider({ config, clock, store, secretBox, log }: OAuthDeps
     // OAuth 2.1: the authorization code is the only response type; implicit and hybrid flows are gone.
     responseTypes: ['code'],
     pkce: { required: () => true },
-    features: {
-      devInteractions: { enabled: false },
-      dPoP: { enabled: false },
-      // A client revokes only its own tokens.
-      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
-      registration: { enabled: true },
-      // Client ID Metadata Documents, which the 2026-07-28 MCP revision prefers to registration.
-      clientIdMetadataDocument: {
-        enabled: true,
-        ack: 'draft-02',
-        allowFetch: (_ctx, clientId) => isPublicHttpsUrl(clientId),
-        allowClient: (_ctx, client) => (client.redirectUris ?? []).every((uri) => redirectAllowed(uri, client.applicationType === 'native')),
-      },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => resource,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, indicator) => {
-          if (sameResource(indicator, resource)) return resourceServer;
-          throw new errors.InvalidTarget();
-        },
-      },
-    },
+    features: features(errors, resource),
     extraClientMetadata: {
       properties: ['urn:sextant:redirect-policy'],
       validator: (ctx, _key, _value, metadata) => {

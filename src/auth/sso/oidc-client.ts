@@ -1,5 +1,7 @@
 // The relying-party half of OpenID Connect: discovery, the authorization URL (code flow with PKCE,
-// state and nonce), the code exchange and id_token checks (jose, JWKS of the issuer).
+// state and nonce), the code exchange and id_token checks (jose, JWKS of the issuer). Our own tokens
+// are HS256 and use jsonwebtoken (auth/jwt.ts); jose is here only because an id_token is signed with
+// the provider's rotating asymmetric keys, fetched from its JWKS, which jsonwebtoken cannot do alone.
 import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { Clock } from '../../clock.ts';

@@ -53,79 +53,71 @@ const eq = (a: string, b: string) => lc(a) === lc(b);
 
 /** Resolves a parsed query: output columns, base tables read, references that named nothing. */
 export function resolveLineage(q: QueryIR, lookup: SchemaLookup | undefined) {
-  const tables = new Map<string, string>();
-  const unresolved = new Set<string>();
+  const r = new LineageResolver(lookup);
+  const columns = r.query(q, undefined, undefined);
+  return { columns, tables: [...r.tables.values()], unresolved: [...r.unresolved] };
+}
 
-  function dedupe(sources: SourceColumn[]): SourceColumn[] {
-    const seen = new Map<string, SourceColumn>();
-    for (const s of sources) {
-      const key = `${lc(s.table)}\u0000${lc(s.column)}`;
-      if (!seen.has(key)) seen.set(key, s);
-    }
-    return [...seen.values()];
-  }
+/** One resolution: the base tables met and the references that named nothing, gathered as it goes. */
+class LineageResolver {
+  readonly tables = new Map<string, string>();
+  readonly unresolved = new Set<string>();
 
-  function query(node: QueryIR, ctes: CteScope | undefined, outer: ColScope | undefined): DerivedColumn[] {
-    const scope = withCtes(node.ctes, ctes);
-    if (node.kind === 'setop') return union(node.inputs.map((input) => query(input, scope, outer)));
+  constructor(private readonly lookup: SchemaLookup | undefined) {}
+
+  query(node: QueryIR, ctes: CteScope | undefined, outer: ColScope | undefined): DerivedColumn[] {
+    const scope = this.withCtes(node.ctes, ctes);
+    if (node.kind === 'setop') return union(node.inputs.map((input) => this.query(input, scope, outer)));
     const colScope: ColScope = { rels: [], ...(outer ? { parent: outer } : {}) };
     // Each FROM item sees the ones before it (LATERAL); plain subqueries never refer to them anyway.
-    for (const f of node.from) colScope.rels.push({ ...relation(f, scope, colScope), ...(f.using ? { using: f.using } : {}) });
+    for (const f of node.from) colScope.rels.push({ ...this.relation(f, scope, colScope), ...(f.using ? { using: f.using } : {}) });
     const out: DerivedColumn[] = [];
-    for (const item of node.items) out.push(...selectItem(item, colScope, scope, out));
+    for (const item of node.items) out.push(...this.selectItem(item, colScope, scope, out));
     // GROUP BY, HAVING, QUALIFY and ORDER BY may name output aliases.
-    for (const e of node.other) expression(e, colScope, scope, out);
+    for (const e of node.other) this.expression(e, colScope, scope, out);
     return out;
   }
 
-  function withCtes(defs: CteIR[], parent: CteScope | undefined): CteScope | undefined {
+  withCtes(defs: CteIR[], parent: CteScope | undefined): CteScope | undefined {
     if (defs.length === 0) return parent;
     const scope: CteScope = { defs: new Map(), ...(parent ? { parent } : {}) };
     for (const cte of defs) scope.defs.set(lc(cte.name), { cte, scope, state: 'new' });
     // Resolved eagerly so that tables read only by an unused CTE are still listed.
-    for (const entry of scope.defs.values()) cteColumns(entry);
+    for (const entry of scope.defs.values()) this.cteColumns(entry);
     return scope;
   }
 
-  function findCte(name: string, scope: CteScope | undefined): CteEntry | undefined {
-    for (let s = scope; s; s = s.parent) {
-      const hit = s.defs.get(lc(name));
-      if (hit) return hit;
-    }
-    return undefined;
-  }
-
-  function cteColumns(entry: CteEntry): DerivedColumn[] | undefined {
+  cteColumns(entry: CteEntry): DerivedColumn[] | undefined {
     if (entry.state === 'done' || entry.state === 'resolving') return entry.cols;
     entry.state = 'resolving';
     const body = entry.cte.query;
     // A recursive CTE refers to itself: its anchor (first branch) stands in for it meanwhile.
     if (body.kind === 'setop' && body.inputs[0]) {
-      const anchorScope = withCtes(body.ctes, entry.scope);
-      entry.cols = renamed(query(body.inputs[0], anchorScope, undefined), entry.cte.columns);
+      const anchorScope = this.withCtes(body.ctes, entry.scope);
+      entry.cols = renamed(this.query(body.inputs[0], anchorScope, undefined), entry.cte.columns);
     }
-    entry.cols = renamed(query(body, entry.scope, undefined), entry.cte.columns);
+    entry.cols = renamed(this.query(body, entry.scope, undefined), entry.cte.columns);
     entry.state = 'done';
     return entry.cols;
   }
 
-  function relation(f: FromIR, ctes: CteScope | undefined, lateral: ColScope): Rel {
+  relation(f: FromIR, ctes: CteScope | undefined, lateral: ColScope): Rel {
     const aliasOnly = (q: string[]) => q.length === 1 && !!f.alias && eq(q[0]!, f.alias);
     if (f.kind === 'table') {
       const cte = f.path.length === 1 ? findCte(f.path[0]!, ctes) : undefined;
       if (cte) {
-        const cols = cteColumns(cte);
+        const cols = this.cteColumns(cte);
         const name = f.alias ?? f.path[0]!;
         const m = (q: string[]) => q.length === 1 && eq(q[0]!, name);
         return cols ? known(m, renamed(cols, f.columnAliases)) : opaque(m, []);
       }
       const table = f.path.join('.');
-      if (!tables.has(lc(table))) tables.set(lc(table), table);
+      if (!this.tables.has(lc(table))) this.tables.set(lc(table), table);
       // Without an alias a table answers to any suffix of its qualified name (`orders`, `main.orders`).
       const m = f.alias
         ? aliasOnly
         : (q: string[]) => q.length <= f.path.length && q.every((part, i) => eq(part, f.path[f.path.length - q.length + i]!));
-      const names = lookup?.(table);
+      const names = this.lookup?.(table);
       if (names) return known(m, renamed(names.map((c) => ({ name: c, sources: [{ table, column: c }], transformed: false })), f.columnAliases));
       return {
         matches: m,
@@ -133,52 +125,23 @@ export function resolveLineage(q: QueryIR, lookup: SchemaLookup | undefined) {
         openStar: () => ({ name: '*', sources: [{ table, column: '*' }], transformed: false }),
       };
     }
-    if (f.kind === 'query') return known(aliasOnly, renamed(query(f.query, ctes, lateral), f.columnAliases));
+    if (f.kind === 'query') return known(aliasOnly, renamed(this.query(f.query, ctes, lateral), f.columnAliases));
     if (f.kind === 'values') {
       const width = Math.max(0, ...f.rows.map((r) => r.length));
       const cols = Array.from({ length: width }, (_, i) => {
-        const parts = f.rows.map((r) => (r[i] ? expression(r[i], lateral, ctes, []) : undefined));
+        const parts = f.rows.map((r) => (r[i] ? this.expression(r[i], lateral, ctes, []) : undefined));
         return { name: `column${i + 1}`, sources: dedupe(parts.flatMap((p) => p?.sources ?? [])), transformed: true };
       });
       return known(aliasOnly, renamed(cols, f.columnAliases));
     }
     // Table functions: their columns derive from their arguments.
-    const args = expression(f.args, lateral, ctes, []).sources;
+    const args = this.expression(f.args, lateral, ctes, []).sources;
     if (f.columnAliases?.length) return known(aliasOnly, f.columnAliases.map((name) => ({ name, sources: args, transformed: true })));
     const m = (q: string[]) => q.length === 1 && eq(q[0]!, f.alias ?? f.name);
     return opaque(m, args);
   }
 
-  function known(matches: (q: string[]) => boolean, cols: DerivedColumn[]): Rel {
-    return { matches, cols, open: (name) => ({ name, sources: [], transformed: true }), openStar: () => ({ name: '*', sources: [], transformed: true }) };
-  }
-
-  function opaque(matches: (q: string[]) => boolean, sources: SourceColumn[]): Rel {
-    return { matches, open: (name) => ({ name, sources, transformed: true }), openStar: () => ({ name: '*', sources, transformed: true }) };
-  }
-
-  function lookupIn(path: string[], s: ColScope): DerivedColumn | undefined {
-    for (let q = path.length - 1; q >= 1; q--) {
-      const rel = s.rels.find((r) => r.matches(path.slice(0, q)));
-      if (!rel) continue;
-      const name = path[q]!;
-      const col = rel.cols ? rel.cols.find((c) => eq(c.name, name)) : rel.open(name);
-      if (col) return q < path.length - 1 ? { ...col, transformed: true } : col;
-    }
-    // Unqualified, or a struct field path starting at a column.
-    const name = path[0]!;
-    for (const rel of s.rels) {
-      const col = rel.cols?.find((c) => eq(c.name, name));
-      if (col) return path.length > 1 ? { ...col, transformed: true } : col;
-    }
-    const open = s.rels.filter((r) => !r.cols);
-    if (open.length === 0) return undefined;
-    // With several relations of unknown columns the owner is ambiguous: name every candidate.
-    const candidates = open.map((r) => r.open(name));
-    return { name, sources: dedupe(candidates.flatMap((c) => c.sources)), transformed: open.length > 1 || path.length > 1 || candidates.some((c) => c.transformed) };
-  }
-
-  function expression(e: ExprIR, scope: ColScope, ctes: CteScope | undefined, earlier: DerivedColumn[]): DerivedColumn {
+  expression(e: ExprIR, scope: ColScope, ctes: CteScope | undefined, earlier: DerivedColumn[]): DerivedColumn {
     const sources: SourceColumn[] = [];
     let transformed = !e.column || e.subqueries.length > 0 || e.refs.length !== 1;
     for (const ref of e.refs) {
@@ -187,23 +150,23 @@ export function resolveLineage(q: QueryIR, lookup: SchemaLookup | undefined) {
       // Some dialects let an expression use an alias defined earlier in the same SELECT list.
       col ??= ref.length === 1 ? [...earlier].reverse().find((c) => eq(c.name, ref[0]!)) : undefined;
       if (!col) {
-        unresolved.add(ref.join('.'));
+        this.unresolved.add(ref.join('.'));
         continue;
       }
       sources.push(...col.sources);
       if (col.transformed) transformed = true;
     }
-    for (const sub of e.subqueries) for (const col of query(sub, ctes, scope)) sources.push(...col.sources);
+    for (const sub of e.subqueries) for (const col of this.query(sub, ctes, scope)) sources.push(...col.sources);
     return { name: e.name ?? '?column?', sources: dedupe(sources), transformed };
   }
 
-  function selectItem(item: ItemIR, scope: ColScope, ctes: CteScope | undefined, earlier: DerivedColumn[]): DerivedColumn[] {
+  selectItem(item: ItemIR, scope: ColScope, ctes: CteScope | undefined, earlier: DerivedColumn[]): DerivedColumn[] {
     if (item.kind === 'expr') {
-      const col = expression(item.expr, scope, ctes, earlier);
+      const col = this.expression(item.expr, scope, ctes, earlier);
       return [{ ...col, name: item.alias ?? col.name }];
     }
     const rels = item.qualifier ? scope.rels.filter((r) => r.matches(item.qualifier!)) : scope.rels;
-    if (rels.length === 0 && item.qualifier) unresolved.add(`${item.qualifier.join('.')}.*`);
+    if (rels.length === 0 && item.qualifier) this.unresolved.add(`${item.qualifier.join('.')}.*`);
     const out: DerivedColumn[] = [];
     for (const rel of rels) {
       if (!rel.cols) {
@@ -219,22 +182,65 @@ export function resolveLineage(q: QueryIR, lookup: SchemaLookup | undefined) {
           continue;
         }
         const replacement = item.replace.find((r) => eq(r.name, col.name));
-        out.push(replacement ? { ...expression(replacement.expr, scope, ctes, earlier), name: col.name } : col);
+        out.push(replacement ? { ...this.expression(replacement.expr, scope, ctes, earlier), name: col.name } : col);
       }
     }
     return out;
   }
+}
 
-  function union(branches: DerivedColumn[][]): DerivedColumn[] {
-    const first = branches[0] ?? [];
-    return first.map((col, i) => {
-      const same = branches.map((b) => b[i]).filter((c): c is DerivedColumn => !!c);
-      return { name: col.name, sources: dedupe(same.flatMap((c) => c.sources)), transformed: same.some((c) => c.transformed) };
-    });
+function dedupe(sources: SourceColumn[]): SourceColumn[] {
+  const seen = new Map<string, SourceColumn>();
+  for (const s of sources) {
+    const key = `${lc(s.table)}\u0000${lc(s.column)}`;
+    if (!seen.has(key)) seen.set(key, s);
   }
+  return [...seen.values()];
+}
 
-  const columns = query(q, undefined, undefined);
-  return { columns, tables: [...tables.values()], unresolved: [...unresolved] };
+function findCte(name: string, scope: CteScope | undefined): CteEntry | undefined {
+  for (let s = scope; s; s = s.parent) {
+    const hit = s.defs.get(lc(name));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+function known(matches: (q: string[]) => boolean, cols: DerivedColumn[]): Rel {
+  return { matches, cols, open: (name) => ({ name, sources: [], transformed: true }), openStar: () => ({ name: '*', sources: [], transformed: true }) };
+}
+
+function opaque(matches: (q: string[]) => boolean, sources: SourceColumn[]): Rel {
+  return { matches, open: (name) => ({ name, sources, transformed: true }), openStar: () => ({ name: '*', sources, transformed: true }) };
+}
+
+function lookupIn(path: string[], s: ColScope): DerivedColumn | undefined {
+  for (let q = path.length - 1; q >= 1; q--) {
+    const rel = s.rels.find((r) => r.matches(path.slice(0, q)));
+    if (!rel) continue;
+    const name = path[q]!;
+    const col = rel.cols ? rel.cols.find((c) => eq(c.name, name)) : rel.open(name);
+    if (col) return q < path.length - 1 ? { ...col, transformed: true } : col;
+  }
+  // Unqualified, or a struct field path starting at a column.
+  const name = path[0]!;
+  for (const rel of s.rels) {
+    const col = rel.cols?.find((c) => eq(c.name, name));
+    if (col) return path.length > 1 ? { ...col, transformed: true } : col;
+  }
+  const open = s.rels.filter((r) => !r.cols);
+  if (open.length === 0) return undefined;
+  // With several relations of unknown columns the owner is ambiguous: name every candidate.
+  const candidates = open.map((r) => r.open(name));
+  return { name, sources: dedupe(candidates.flatMap((c) => c.sources)), transformed: open.length > 1 || path.length > 1 || candidates.some((c) => c.transformed) };
+}
+
+function union(branches: DerivedColumn[][]): DerivedColumn[] {
+  const first = branches[0] ?? [];
+  return first.map((col, i) => {
+    const same = branches.map((b) => b[i]).filter((c): c is DerivedColumn => !!c);
+    return { name: col.name, sources: dedupe(same.flatMap((c) => c.sources)), transformed: same.some((c) => c.transformed) };
+  });
 }
 
 function renamed(cols: DerivedColumn[], names: string[] | undefined): DerivedColumn[] {

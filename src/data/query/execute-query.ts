@@ -1,6 +1,7 @@
 // A governed query collected into memory, up to a row limit (agent answers, context-agent API).
 import type { DataDeps } from '../deps.ts';
 import type { ColumnMeta } from '../drivers/driver.ts';
+import type { SqlDialect } from '../types.ts';
 import { streamQuery, type GovernedQueryArgs } from './stream-query.ts';
 
 export interface QueryResult {
@@ -14,6 +15,8 @@ export interface QueryResult {
   /** `schema.table` names read. */
   tables: string[];
   executedSql: string;
+  /** The warehouse's dialect (recorded with answers, for lineage). */
+  dialect: SqlDialect;
 }
 
 /** Runs a governed query and returns at most `rowLimit` rows (default: the configured limit). */
@@ -31,5 +34,6 @@ export async function executeQuery(deps: DataDeps, args: GovernedQueryArgs): Pro
     executionTimeMs: Math.round(performance.now() - started),
     tables: stream.tables,
     executedSql: stream.executedSql,
+    dialect: stream.dialect,
   };
 }

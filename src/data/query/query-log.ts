@@ -1,6 +1,8 @@
 // The query log: one row per governed query (who, which connection, which tables, how long, how
 // many rows, how it ended), for audit and for ranking tables by usage.
+import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
+import { NotFound } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
 import type { Db } from '../../store/index.ts';
 import { transact } from '../../store/index.ts';
@@ -52,8 +54,12 @@ export function logQuery(db: Db, clock: Clock, e: QueryLogEntry): string {
 }
 
 /** A logged query of the organization, or undefined. */
-export function getLoggedQuery(db: Db, orgId: string, id: string): LoggedQuery | undefined {
-  return db.prepare('SELECT * FROM query_log WHERE org_id = ? AND id = ?').get(orgId, id) as LoggedQuery | undefined;
+/** A logged query the principal may run again: their own, or any in the organization for an admin. */
+export function loggedQueryToRerun(db: Db, principal: Principal, id: string): LoggedQuery {
+  const logged = db.prepare('SELECT * FROM query_log WHERE org_id = ? AND id = ?').get(principal.orgId, id) as LoggedQuery | undefined;
+  // Someone else's query reads as absent, so ids of other people's queries are not confirmed.
+  if (!logged || (logged.user_id !== principal.userId && principal.role !== 'admin')) throw new NotFound('Query not found', 'QUERY_NOT_FOUND');
+  return logged;
 }
 
 export interface TableUsage {

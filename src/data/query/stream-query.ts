@@ -10,7 +10,7 @@ import { QueryCancelled, QueryRefused, QueryTimedOut, WarehouseBusy } from '../e
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
 import { applyRowFilters, docFor, loadRlsUser } from '../rls/index.ts';
 import { loadRelations } from '../sync/relations.ts';
-import type { TableDoc } from '../types.ts';
+import type { EnvironmentTargets, SqlDialect, TableDoc } from '../types.ts';
 import { logQuery, type QueryStatus } from './query-log.ts';
 
 export interface GovernedQueryArgs {
@@ -27,6 +27,11 @@ export interface GovernedQueryArgs {
   driverContext?: DriverContext;
   /** Aborting stops the query in the warehouse (the client went away, the run was stopped). */
   signal?: AbortSignal | undefined;
+  /**
+   * Governance reads the table docs (row filters, governed sources) at this commit: the one an
+   * answer is pinned to. Default: the environment's head at the time of the query.
+   */
+  knowledgeCommit?: string | undefined;
 }
 
 /** Rows of a governed query; iterate `batches` once. The log entry is written when iteration ends. */
@@ -35,6 +40,8 @@ export interface GovernedStream extends RowStream {
   tables: string[];
   /** The SQL sent to the warehouse (filters applied, targets resolved). */
   executedSql: string;
+  /** The warehouse's dialect. */
+  dialect: SqlDialect;
   /** True when the row limit cut the result short; final once iteration ended. */
   truncated(): boolean;
   /** The query log id; set once iteration ended. */
@@ -53,8 +60,7 @@ function checkGoverned(principal: Principal, query: GuardedQuery, docs: TableDoc
   }
 }
 
-async function targetResolver(deps: DataDeps, driver: Driver, args: GovernedQueryArgs) {
-  const t = (await deps.docs.targets(args.principal.orgId, args.environmentId))[args.connectionId];
+async function targetResolver(driver: Driver, t: EnvironmentTargets[string] | undefined) {
   const schema = t?.schema ?? (driver.dialect === 'mysql' ? t?.database : undefined);
   if (!schema) return undefined;
   const present = new Set((await driver.introspect({ schemas: [schema] })).map((x) => x.name.toLowerCase()));
@@ -112,14 +118,16 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
   }
   try {
     const query = await guardSql({ sql: args.sql, dialect: driver.dialect, tools: deps.tools });
-    const docs = await deps.docs.listTables(principal.orgId, args.environmentId);
+    // One read of the knowledge per query, at the pinned commit when there is one.
+    const knowledge = await deps.docs.governance(principal.orgId, args.environmentId, args.knowledgeCommit);
+    const docs = knowledge.tables;
     tables = query.tables.map((r) => {
       const d = docFor(docs, args.connectionId, r, driver.defaultSchema);
       return d ? `${d.schema}.${d.name}` : `${r.schema ?? driver.defaultSchema}.${r.name}`;
     });
     checkGoverned(principal, query, docs, args.connectionId, driver.defaultSchema);
     const user = loadRlsUser(deps.db, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
-    const retarget = await targetResolver(deps, driver, args);
+    const retarget = await targetResolver(driver, knowledge.targets[args.connectionId]);
     const relations = loadRelations(deps.db, principal.orgId, args.connectionId);
     const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, relations, ...(retarget ? { retarget } : {}) });
     // Filters are written by admins, but the statement that runs passes the guard too.
@@ -179,5 +187,5 @@ export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Pro
       queryId = log(status, rows, code);
     }
   }
-  return { columns: stream.columns, batches: batches(), tables, executedSql, truncated: () => truncated, queryId: () => queryId };
+  return { columns: stream.columns, batches: batches(), tables, executedSql, dialect: driver.dialect, truncated: () => truncated, queryId: () => queryId };
 }

@@ -4,6 +4,7 @@
 // what they read, and primary keys; views that read a filtered table without a filter of their own
 // are flagged in the result, for the admin to decide.
 import type { Principal } from '../../auth/index.ts';
+import { Forbidden } from '../../errors.ts';
 import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import { ConnectionNotFound } from '../errors.ts';
@@ -40,6 +41,7 @@ export async function syncConnection(
   environmentId: string | undefined,
   { connectionType, connectionId, schemas }: { connectionType: string; connectionId: string; schemas?: string[] },
 ): Promise<SyncResult> {
+  if (!environmentId && principal.role !== 'admin') throw new Forbidden('Syncing into production needs the admin role; use an environment');
   const target = environmentId ? (await deps.docs.targets(principal.orgId, environmentId))[connectionId] : undefined;
   const tables = await withCoverage(deps, principal, environmentId, connectionId, target ?? {}, await readTargetTables(deps, principal, connectionId, target ?? {}, { connectionType, schemas }));
   await deps.docs.writeSyncedTables(principal, environmentId, tables);

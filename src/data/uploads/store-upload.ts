@@ -53,23 +53,50 @@ export interface UploadStore {
 
 const MANIFEST = '.uploads.json';
 
+/** Runs `fn` after the previous work under `key` settled. */
+async function oneAtATime<T>(locks: Map<string, Promise<unknown>>, key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = locks.get(key) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  locks.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (locks.get(key) === tail) locks.delete(key);
+  }
+}
+
+/** Extracts an archive into a folder of its own, within what is left of the chat's quota. */
+async function storeArchive(deps: UploadStoreDeps, folder: string, file: IncomingFile, used: number, taken: (n: string) => boolean, base: Pick<UploadedFile, 'file_id' | 'original_name' | 'kind' | 'created_at'>): Promise<UploadedFile> {
+  const remaining = deps.limits.chatBytes - used;
+  if (remaining <= 0) throw new ChatUploadLimitReached(deps.limits.chatBytes, used);
+  const staging = join(folder, `.staging-${base.file_id}`);
+  await mkdir(staging, { mode: 0o700 });
+  try {
+    const { files, skipped } = await extractZip(file.tempPath, staging, deps.limits.zip, remaining);
+    const stored = uniqueName(safeFileName(file.originalName.replace(/\.zip$/i, ''), 'archive'), taken);
+    await rename(staging, join(folder, stored));
+    const size = files.reduce((n, f: ExtractedFile) => n + f.size, 0);
+    return {
+      ...base,
+      stored_name: stored,
+      size,
+      path_in_sandbox: `uploads/${stored}/`,
+      files: files.map((f) => ({ path_in_sandbox: `uploads/${stored}/${f.path}`, size: f.size, kind: f.kind })),
+      ...(skipped.length ? { skipped } : {}),
+    };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
 /** Creates the upload store; one per service, it serializes writes per session folder. */
 export function createUploadStore(deps: UploadStoreDeps): UploadStore {
   const locks = new Map<string, Promise<unknown>>();
   const dir = (s: UploadSession) => uploadSessionDir(deps.dataDir, s);
 
   // Quota checks and writes of one folder run one at a time, so two uploads cannot both fit the last megabyte.
-  async function locked<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = locks.get(key) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    locks.set(key, tail);
-    try {
-      return await run;
-    } finally {
-      if (locks.get(key) === tail) locks.delete(key);
-    }
-  }
+  const locked = <T>(key: string, fn: () => Promise<T>) => oneAtATime(locks, key, fn);
 
   async function store(session: UploadSession, file: IncomingFile): Promise<UploadedFile> {
     if (file.size > deps.limits.fileBytes) throw new UploadTooLarge(deps.limits.fileBytes);
@@ -90,34 +117,11 @@ export function createUploadStore(deps: UploadStoreDeps): UploadStore {
         await copyFile(file.tempPath, join(folder, stored), constants.COPYFILE_EXCL);
         record = { ...base, stored_name: stored, size: file.size, path_in_sandbox: `uploads/${stored}` };
       } else {
-        record = await storeArchive(folder, file, used, taken, base);
+        record = await storeArchive(deps, folder, file, used, taken, base);
       }
       await appendManifest(folder, record);
       return record;
     });
-  }
-
-  async function storeArchive(folder: string, file: IncomingFile, used: number, taken: (n: string) => boolean, base: Pick<UploadedFile, 'file_id' | 'original_name' | 'kind' | 'created_at'>): Promise<UploadedFile> {
-    const remaining = deps.limits.chatBytes - used;
-    if (remaining <= 0) throw new ChatUploadLimitReached(deps.limits.chatBytes, used);
-    const staging = join(folder, `.staging-${base.file_id}`);
-    await mkdir(staging, { mode: 0o700 });
-    try {
-      const { files, skipped } = await extractZip(file.tempPath, staging, deps.limits.zip, remaining);
-      const stored = uniqueName(safeFileName(file.originalName.replace(/\.zip$/i, ''), 'archive'), taken);
-      await rename(staging, join(folder, stored));
-      const size = files.reduce((n, f: ExtractedFile) => n + f.size, 0);
-      return {
-        ...base,
-        stored_name: stored,
-        size,
-        path_in_sandbox: `uploads/${stored}/`,
-        files: files.map((f) => ({ path_in_sandbox: `uploads/${stored}/${f.path}`, size: f.size, kind: f.kind })),
-        ...(skipped.length ? { skipped } : {}),
-      };
-    } finally {
-      await rm(staging, { recursive: true, force: true });
-    }
   }
 
   async function list(session: UploadSession): Promise<UploadedFile[]> {

@@ -93,7 +93,7 @@ export function mcpOAuthRoutes(s: Services) {
       tags,
       auth: 'user',
       response: z.object({ clients: z.array(ConnectedClient) }),
-      handler: ({ principal }) => ({ clients: listConnectedClients(s.store.db, s.clock, principal!) }),
+      handler: ({ principal }) => ({ clients: listConnectedClients(s.store.db, s.clock, principal) }),
     }),
     route({
       method: 'DELETE',
@@ -104,7 +104,7 @@ export function mcpOAuthRoutes(s: Services) {
       auth: 'user',
       params: z.object({ grant_id: z.string().min(1).max(200) }),
       status: 204,
-      handler: ({ params, principal }) => disconnectClient(s.store.db, s.clock, principal!, params.grant_id),
+      handler: ({ params, principal }) => disconnectClient(s.store.db, s.clock, principal, params.grant_id),
     }),
   ];
 }

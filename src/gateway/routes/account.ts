@@ -25,7 +25,7 @@ export function accountRoutes(s: Services) {
       tags: ['account'],
       auth: 'user',
       response: Profile,
-      handler: ({ principal }) => getProfile(db, principal!),
+      handler: ({ principal }) => getProfile(db, principal),
     }),
     route({
       method: 'PUT',
@@ -36,7 +36,7 @@ export function accountRoutes(s: Services) {
       auth: 'user',
       body: z.object({ name: z.string().trim().min(1).max(200).optional(), slack_title: z.string().max(2000).optional() }),
       response: Profile,
-      handler: ({ principal, body }) => updateProfile(db, principal!, body),
+      handler: ({ principal, body }) => updateProfile(db, principal, body),
     }),
     route({
       method: 'POST',
@@ -48,7 +48,7 @@ export function accountRoutes(s: Services) {
       status: 201,
       body: z.object({ content: z.string().trim().min(1).max(10_000), title: z.string().max(200).optional() }),
       response: Memory,
-      handler: ({ principal, body }) => addMemory(db, s.clock, principal!, body),
+      handler: ({ principal, body }) => addMemory(db, s.clock, principal, body),
     }),
     route({
       method: 'PUT',
@@ -60,7 +60,7 @@ export function accountRoutes(s: Services) {
       params: MemoryParams,
       body: z.object({ content: z.string().trim().min(1).max(10_000).optional(), title: z.string().max(200).optional() }),
       response: Memory,
-      handler: ({ principal, params, body }) => editMemory(db, s.clock, principal!, params.memory_id, body),
+      handler: ({ principal, params, body }) => editMemory(db, s.clock, principal, params.memory_id, body),
     }),
     route({
       method: 'DELETE',
@@ -72,7 +72,7 @@ export function accountRoutes(s: Services) {
       params: MemoryParams,
       response: z.object({ status: z.literal('deleted') }),
       handler: ({ principal, params }) => {
-        deleteMemory(db, principal!, params.memory_id);
+        deleteMemory(db, principal, params.memory_id);
         return { status: 'deleted' as const };
       },
     }),
@@ -84,7 +84,7 @@ export function accountRoutes(s: Services) {
       tags: ['account'],
       auth: 'user',
       response: z.record(z.string(), z.literal(true)),
-      handler: ({ principal }) => dismissedDisclaimers(db, principal!),
+      handler: ({ principal }) => dismissedDisclaimers(db, principal),
     }),
     route({
       method: 'POST',
@@ -96,7 +96,7 @@ export function accountRoutes(s: Services) {
       body: DisclaimerBody,
       response: z.object({ status: z.literal('dismissed') }),
       handler: ({ principal, body }) => {
-        dismissDisclaimer(db, s.clock, principal!, body.disclaimer_hash);
+        dismissDisclaimer(db, s.clock, principal, body.disclaimer_hash);
         return { status: 'dismissed' as const };
       },
     }),
@@ -110,7 +110,7 @@ export function accountRoutes(s: Services) {
       body: DisclaimerBody,
       response: z.object({ status: z.literal('restored') }),
       handler: ({ principal, body }) => {
-        restoreDisclaimer(db, principal!, body.disclaimer_hash);
+        restoreDisclaimer(db, principal, body.disclaimer_hash);
         return { status: 'restored' as const };
       },
     }),
@@ -138,7 +138,7 @@ export function accountRoutes(s: Services) {
       tags: ['auth'],
       auth: 'user',
       body: z.object({ user_id: z.string().min(1).max(100).optional() }),
-      handler: ({ principal, body }) => embeddedUserLogin({ ...jwtDeps, ttlSeconds: s.config.embeddedTokenTtlSeconds }, principal!, body.user_id),
+      handler: ({ principal, body }) => embeddedUserLogin({ ...jwtDeps, ttlSeconds: s.config.embeddedTokenTtlSeconds }, principal, body.user_id),
     }),
   ];
 }

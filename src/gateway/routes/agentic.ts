@@ -1,7 +1,7 @@
 // The agent over HTTP: streamed runs (SSE with resume), steering (feedback, stop), synchronous runs
 // and reruns of an answer's queries. Only a chat's owner may follow or steer its runs (others: 404).
 import { z } from 'zod';
-import { rerunQueries, type AgentEvent, type RunRow, type StartRunInput } from '../../agent/index.ts';
+import { rerunQueries, type RunRow, type StartRunInput } from '../../agent/index.ts';
 import type { Principal } from '../../auth/index.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { clientSignal } from '../client-signal.ts';
@@ -52,7 +52,7 @@ export function agenticRoutes(s: Services) {
       method: 'POST', path: '/api/agentic/stream', operationId: 'agentic_stream', tags: ['agent'], auth: 'user', body: StreamBody, produces: 'text/event-stream',
       summary: 'Sends a message and streams the run as server-sent events (the run goes on if the client disconnects)',
       handler: async ({ body, principal, environmentId, ctx }) => {
-        const started = await start(principal!, environmentId, { chatId: body.chat_id, message: body.message, appPreview: body.preview, quickFix: body.quick_fix });
+        const started = await start(principal, environmentId, { chatId: body.chat_id, message: body.message, appPreview: body.preview, quickFix: body.quick_fix });
         streamRun(ctx, s, started.row, 0);
       },
     }),
@@ -60,20 +60,20 @@ export function agenticRoutes(s: Services) {
       method: 'GET', path: '/api/agentic/subscribe/{chat_id}', operationId: 'agentic_subscribe', tags: ['agent'], auth: 'user', params: z.object({ chat_id: ChatId }), produces: 'text/event-stream',
       summary: 'Reconnects to the events of the chat\'s latest run, after Last-Event-ID when given',
       handler: ({ params, principal, ctx }) => {
-        streamRun(ctx, s, s.agent.ownRun(principal!, params.chat_id), lastEventId(ctx));
+        streamRun(ctx, s, s.agent.ownRun(principal, params.chat_id), lastEventId(ctx));
       },
     }),
     route({
       method: 'POST', path: '/api/agentic/feedback', operationId: 'agentic_feedback', tags: ['agent'], auth: 'user', body: FeedbackBody,
       summary: 'Sends feedback to the running agent; it is given to the model after the current tool execution',
       response: z.object({ status: z.enum(['queued', 'not_running']), feedback_id: z.string().nullable() }),
-      handler: ({ body, principal }) => s.agent.feedback(principal!, body.chat_id, body.feedback),
+      handler: ({ body, principal }) => s.agent.feedback(principal, body.chat_id, body.feedback),
     }),
     route({
       method: 'POST', path: '/api/agentic/stop', operationId: 'agentic_stop', tags: ['agent'], auth: 'user', body: StopBody,
       summary: 'Asks the running agent to wrap up with a short summary',
       response: z.object({ status: z.enum(['stopping', 'not_running']), run_id: z.string() }),
-      handler: ({ body, principal }) => s.agent.stop(principal!, body.chat_id),
+      handler: ({ body, principal }) => s.agent.stop(principal, body.chat_id),
     }),
     route({
       method: 'POST', path: '/api/agentic', operationId: 'agentic', tags: ['agent'], auth: 'user', body: AgenticBody, response: AgenticResponse,
@@ -82,7 +82,7 @@ export function agenticRoutes(s: Services) {
         const last = body.messages[body.messages.length - 1]!;
         if (last.role !== 'user') throw new ValidationFailed([{ loc: ['body', 'messages', body.messages.length - 1, 'role'], msg: 'The last message must come from the user', type: 'value_error' }]);
         const history = body.messages.slice(0, -1).filter((m): m is { role: 'user' | 'assistant'; content: string } => m.role !== 'system');
-        return finished(principal!, environmentId, { chatId: body.chat_id, message: last.content, history, appPreview: body.preview });
+        return finished(principal, environmentId, { chatId: body.chat_id, message: last.content, history, appPreview: body.preview });
       },
     }),
     route({
@@ -91,18 +91,18 @@ export function agenticRoutes(s: Services) {
       summary: 'Runs the agent synchronously with the chat\'s history (or the given one) and returns the response and the history',
       handler: async ({ body, principal, environmentId }) => {
         const history = body.history?.filter((m): m is { role: 'user' | 'assistant'; content: string } => m.role !== 'system');
-        const res = await finished(principal!, environmentId, { chatId: body.chat_id, message: body.message, history, appPreview: body.preview });
-        return { ...res, history: s.agentPorts.chats.history(principal!, body.chat_id) };
+        const res = await finished(principal, environmentId, { chatId: body.chat_id, message: body.message, history, appPreview: body.preview });
+        return { ...res, history: s.agentPorts.chats.history(principal, body.chat_id) };
       },
     }),
     route({
       method: 'POST', path: '/api/rerun_agentic_query', operationId: 'rerun_agentic_query', tags: ['agent'], auth: 'user', body: RerunBody,
       summary: 'Runs the queries of an agent answer again on fresh data, with the caller\'s permissions',
       handler: async ({ body, principal, ctx }) => {
-        const run = runOfAnswer(s, principal!, body.chat_id, body.message_uuid);
+        const run = runOfAnswer(s, principal, body.chat_id, body.message_uuid);
         const events = s.agent.events(run).map((e) => e.event);
         const deps = { queries: s.agentPorts.queries, rowLimit: s.config.agent.rowLimit, signal: clientSignal(ctx) };
-        const tables = await rerunQueries(deps, principal!, run, events, body.df_key);
+        const tables = await rerunQueries(deps, principal, run, events, body.df_key);
         return { chat_id: body.chat_id, answer_uuid: run.answer_uuid, tables };
       },
     }),
@@ -111,31 +111,26 @@ export function agenticRoutes(s: Services) {
 
 /** The run that produced an answer (by the answer's or the question's uuid), or the latest run. */
 function runOfAnswer(s: Services, principal: Principal, chatId: string, messageUuid: string | undefined): RunRow {
-  const latest = s.agent.ownRun(principal, chatId);
-  if (!messageUuid) return latest;
-  const row = s.store.db
-    .prepare('SELECT * FROM agent_runs WHERE org_id = ? AND chat_id = ? AND user_id = ? AND (answer_uuid = ? OR message_uuid = ?)')
-    .get(principal.orgId, chatId, principal.userId, messageUuid, messageUuid) as RunRow | undefined;
+  if (!messageUuid) return s.agent.ownRun(principal, chatId);
+  const row = s.agent.ownRunOfMessage(principal, chatId, messageUuid);
   if (!row) throw new ValidationFailed([{ loc: ['body', 'message_uuid'], msg: 'No agent answer with this message_uuid in the chat', type: 'value_error' }]);
   return row;
 }
 
-/** The complete response of a finished run, from its event log. */
+/** The complete response of a finished run. */
 function responseOf(s: Services, run: RunRow) {
-  const events = s.agent.events(run).map((e) => e.event);
-  const pick = <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
-  const completed = pick('completed')[0];
+  const r = s.agent.result(run);
   return {
     chat_id: run.chat_id,
     run_id: run.id,
     message_uuid: run.message_uuid,
     answer_uuid: run.answer_uuid,
-    status: completed?.status ?? 'failed',
-    content: completed?.content ?? run.answer ?? '',
-    credits: completed?.credits ?? 0,
-    tables: pick('table').map((t) => ({ df_key: t.df_key, columns: t.columns, rows: t.rows, row_count: t.row_count, truncated: t.truncated })),
-    charts: pick('chart').map((c) => ({ chart_id: c.chart_id, df_key: c.df_key, spec: c.spec })),
-    sql: pick('sql').map((q) => ({ connection_id: q.connection_id, sql: q.sql, ok: q.ok })),
-    errors: pick('error').map((e) => ({ code: e.code, message: e.message })),
+    status: r.status,
+    content: r.content,
+    credits: r.credits,
+    tables: r.tables.map((t) => ({ df_key: t.dfKey, columns: t.columns, rows: t.rows, row_count: t.rowCount, truncated: t.truncated })),
+    charts: r.charts.map((c) => ({ chart_id: c.chartId, df_key: c.dfKey, spec: c.spec })),
+    sql: r.queries.map((q) => ({ connection_id: q.connectionId, sql: q.sql, ok: q.ok })),
+    errors: r.errors,
   };
 }

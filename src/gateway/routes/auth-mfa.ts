@@ -24,7 +24,7 @@ export function authMfaRoutes(s: Services) {
       alsoAccepts: ['enrollment'],
       body: z.object({}).optional(),
       response: z.object({ provisioning_uri: z.string(), secret: z.string() }),
-      handler: ({ principal }) => setupMfa(deps, principal!),
+      handler: ({ principal }) => setupMfa(deps, principal),
     }),
     route({
       method: 'POST',
@@ -37,7 +37,7 @@ export function authMfaRoutes(s: Services) {
       body: z.object({ code: Code }),
       response: z.object({ recovery_codes: z.array(z.string()), access_token: z.string().optional(), token_type: z.string().optional() }),
       handler: async ({ principal, body, ctx }) => {
-        const done = await confirmMfa(deps, principal!, body.code);
+        const done = await confirmMfa(deps, principal, body.code);
         return { recovery_codes: done.recoveryCodes, ...(done.session ? sessionAnswer(s, ctx, done.session) : {}) };
       },
     }),
@@ -51,7 +51,7 @@ export function authMfaRoutes(s: Services) {
       body: CodeAndPassword,
       response: z.object({ status: z.string() }),
       handler: async ({ principal, body, ctx }) => {
-        await disableMfa(deps, principal!, body, clientInfo(ctx));
+        await disableMfa(deps, principal, body, clientInfo(ctx));
         return { status: 'disabled' };
       },
     }),
@@ -64,7 +64,7 @@ export function authMfaRoutes(s: Services) {
       auth: 'user',
       body: CodeAndPassword,
       response: z.object({ recovery_codes: z.array(z.string()) }),
-      handler: async ({ principal, body, ctx }) => ({ recovery_codes: await regenerateRecoveryCodes(deps, principal!, body, clientInfo(ctx)) }),
+      handler: async ({ principal, body, ctx }) => ({ recovery_codes: await regenerateRecoveryCodes(deps, principal, body, clientInfo(ctx)) }),
     }),
     route({
       method: 'GET',
@@ -80,7 +80,7 @@ export function authMfaRoutes(s: Services) {
         recovery_codes_remaining: z.number().int(),
         has_password: z.boolean().describe('Disabling and regenerating also need the password'),
       }),
-      handler: ({ principal }) => mfaStatus(deps, principal!),
+      handler: ({ principal }) => mfaStatus(deps, principal),
     }),
     route({
       method: 'POST',
@@ -93,7 +93,7 @@ export function authMfaRoutes(s: Services) {
       params: z.object({ user_id: z.string().min(1).max(100) }),
       response: z.object({ status: z.string() }),
       handler: ({ principal, params }) => {
-        adminResetMfa(deps, principal!, params.user_id);
+        adminResetMfa(deps, principal, params.user_id);
         return { status: 'reset' };
       },
     }),

@@ -110,7 +110,7 @@ export function authRoutes(s: Services) {
       auth: 'user',
       response: MeResponse,
       handler: ({ principal }) => {
-        const p = principal!;
+        const p = principal;
         const user = getUser(s.store.db, p.userId)!;
         return {
           user_id: user.id,

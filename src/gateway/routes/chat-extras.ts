@@ -61,7 +61,7 @@ export function chatExtraRoutes(s: Services) {
       handler: ({ query, principal, ctx }) => {
         const from = toMs(query.start_date, 'start_date', false);
         const to = toMs(query.end_date, 'end_date', true);
-        const rows = exportHistory(deps, principal!, {
+        const rows = exportHistory(deps, principal, {
           ...(from === undefined ? {} : { from }),
           ...(to === undefined ? {} : { to }),
           ...(query.filter_user_id === undefined ? {} : { userId: query.filter_user_id }),
@@ -82,7 +82,7 @@ export function chatExtraRoutes(s: Services) {
       auth: 'user',
       response: z.object({ suggestions: z.array(z.object({ text: z.string(), kind: z.enum(['recent', 'report', 'table']) })) }),
       handler: async ({ principal, environmentId }) => ({
-        suggestions: await initialSuggestions(deps, s.chatSources.suggestions, principal!, environmentId === undefined ? {} : { environmentId }),
+        suggestions: await initialSuggestions(deps, s.chatSources.suggestions, principal, environmentId === undefined ? {} : { environmentId }),
       }),
     }),
     route({
@@ -94,7 +94,7 @@ export function chatExtraRoutes(s: Services) {
       auth: 'user',
       params: z.object({ chat_id: ChatId, message_id: MessageUuid }),
       response: MessageLineage,
-      handler: ({ params, principal }) => messageLineage(deps, s.chatSources.lineage, principal!, params.chat_id, params.message_id),
+      handler: ({ params, principal }) => messageLineage(deps, s.chatSources.lineage, principal, params.chat_id, params.message_id),
     }),
     route({
       method: 'GET',
@@ -110,7 +110,7 @@ export function chatExtraRoutes(s: Services) {
       }),
       response: ColumnLineage.extend({ query_id: z.string(), connection_id: z.string() }),
       handler: ({ params, query, principal }) =>
-        columnLineage(deps, s.chatSources.lineage, principal!, { chatId: params.chat_id, messageId: params.message_id, query: query.query, column: query.column }),
+        columnLineage(deps, s.chatSources.lineage, principal, { chatId: params.chat_id, messageId: params.message_id, query: query.query, column: query.column }),
     }),
   ];
 }

@@ -30,7 +30,7 @@ export function chatSharingRoutes(s: Services) {
       auth: 'user',
       body: z.object({ chat_id: ChatId }),
       response: ShareRef,
-      handler: ({ body, principal }) => withUrl(shareChat(deps, principal!, { chatId: body.chat_id })),
+      handler: ({ body, principal }) => withUrl(shareChat(deps, principal, { chatId: body.chat_id })),
     }),
     route({
       method: 'POST',
@@ -41,7 +41,7 @@ export function chatSharingRoutes(s: Services) {
       auth: 'user',
       body: z.object({ chat_id: ChatId, message_uuid: MessageUuid }),
       response: ShareRef,
-      handler: ({ body, principal }) => withUrl(shareMessage(deps, principal!, { chatId: body.chat_id, messageUuid: body.message_uuid })),
+      handler: ({ body, principal }) => withUrl(shareMessage(deps, principal, { chatId: body.chat_id, messageUuid: body.message_uuid })),
     }),
     route({
       method: 'GET',
@@ -52,7 +52,7 @@ export function chatSharingRoutes(s: Services) {
       auth: 'user',
       query: z.object({ chat_id: ChatId }),
       response: z.object({ shares: z.array(OwnShare) }),
-      handler: ({ query, principal }) => ({ shares: listShares(deps, principal!, { chatId: query.chat_id }).map(withUrl) }),
+      handler: ({ query, principal }) => ({ shares: listShares(deps, principal, { chatId: query.chat_id }).map(withUrl) }),
     }),
     route({
       method: 'POST',
@@ -64,7 +64,7 @@ export function chatSharingRoutes(s: Services) {
       body: z.object({ chat_id: ChatId }),
       response: z.object({ status: z.literal('ok') }),
       handler: ({ body, principal }) => {
-        deleteSharedChat(deps, principal!, { chatId: body.chat_id });
+        deleteSharedChat(deps, principal, { chatId: body.chat_id });
         return { status: 'ok' as const };
       },
     }),

@@ -44,7 +44,7 @@ export function chatRoutes(s: Services) {
       summary: 'The caller\'s chats, newest first; the first page also carries pinned and recently archived chats',
       query: z.object({ cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(500).default(40) }),
       response: ChatHistoryResponse,
-      handler: ({ query, principal }) => chatHistory(deps, principal!, { ...query, cursorKey: s.config.secrets.jwtKey }),
+      handler: ({ query, principal }) => chatHistory(deps, principal, { ...query, cursorKey: s.config.secrets.jwtKey }),
     }),
     route({
       ...user,
@@ -54,7 +54,7 @@ export function chatRoutes(s: Services) {
       summary: 'Full-text search over the caller\'s own chats',
       query: z.object({ q: z.string().min(1).max(200), limit: z.coerce.number().int().min(1).max(100).default(30) }),
       response: ChatSearchResponse,
-      handler: ({ query, principal }) => searchChats(deps, principal!, query),
+      handler: ({ query, principal }) => searchChats(deps, principal, query),
     }),
     route({
       ...user,
@@ -72,7 +72,7 @@ export function chatRoutes(s: Services) {
       }),
       response: ChatPage,
       handler: ({ params, query, principal }) =>
-        loadChat(deps, principal!, params.chat_id, {
+        loadChat(deps, principal, params.chat_id, {
           includeAll: query.include_all,
           offset: query.offset,
           pageOnly: query.page_only,
@@ -88,7 +88,7 @@ export function chatRoutes(s: Services) {
       summary: 'Pins or unpins a chat',
       body: z.object({ chat_id: ChatId, pinned: z.boolean().default(true) }),
       response: ChatSummary,
-      handler: ({ body, principal }) => pinChat(deps, principal!, { chatId: body.chat_id, pinned: body.pinned }),
+      handler: ({ body, principal }) => pinChat(deps, principal, { chatId: body.chat_id, pinned: body.pinned }),
     }),
     route({
       ...user,
@@ -98,7 +98,7 @@ export function chatRoutes(s: Services) {
       summary: 'Archives or unarchives a chat',
       body: z.object({ chat_id: ChatId, archived: z.boolean().default(true) }),
       response: ChatSummary,
-      handler: ({ body, principal }) => archiveChat(deps, principal!, { chatId: body.chat_id, archived: body.archived }),
+      handler: ({ body, principal }) => archiveChat(deps, principal, { chatId: body.chat_id, archived: body.archived }),
     }),
     route({
       ...user,
@@ -108,7 +108,7 @@ export function chatRoutes(s: Services) {
       summary: 'Clears a chat\'s recently_completed flag',
       body: z.object({ chat_id: ChatId }),
       response: ChatSummary,
-      handler: ({ body, principal }) => dismissChatCompletion(deps, principal!, { chatId: body.chat_id }),
+      handler: ({ body, principal }) => dismissChatCompletion(deps, principal, { chatId: body.chat_id }),
     }),
     route({
       ...user,
@@ -118,7 +118,7 @@ export function chatRoutes(s: Services) {
       summary: 'Adds a label to a chat (or removes it with remove=true)',
       body: z.object({ chat_id: ChatId, label: z.string().trim().min(1).max(50), remove: z.boolean().default(false) }),
       response: ChatSummary,
-      handler: ({ body, principal }) => addLabelToChat(deps, principal!, { chatId: body.chat_id, label: body.label, remove: body.remove }),
+      handler: ({ body, principal }) => addLabelToChat(deps, principal, { chatId: body.chat_id, label: body.label, remove: body.remove }),
     }),
     route({
       ...user,
@@ -129,7 +129,7 @@ export function chatRoutes(s: Services) {
       body: z.object({ chat_id: ChatId, message_uuid: MessageUuid }),
       response: Ok,
       handler: ({ body, principal }) => {
-        deleteMessage(deps, principal!, { chatId: body.chat_id, messageUuid: body.message_uuid });
+        deleteMessage(deps, principal, { chatId: body.chat_id, messageUuid: body.message_uuid });
         return { status: 'ok' as const };
       },
     }),
@@ -142,7 +142,7 @@ export function chatRoutes(s: Services) {
       body: z.object({ chat_id: ChatId, message_uuid: MessageUuid, direction: z.enum(['up', 'down']), block_mode: z.boolean().default(false) }),
       response: z.object({ moved: z.boolean() }),
       handler: ({ body, principal }) =>
-        saveMessageOrder(deps, principal!, { chatId: body.chat_id, messageUuid: body.message_uuid, direction: body.direction, blockMode: body.block_mode }),
+        saveMessageOrder(deps, principal, { chatId: body.chat_id, messageUuid: body.message_uuid, direction: body.direction, blockMode: body.block_mode }),
     }),
     route({
       ...user,
@@ -155,7 +155,7 @@ export function chatRoutes(s: Services) {
         .refine((b) => b.rating !== undefined || (b.comment ?? '').trim() !== '', { message: 'Give a rating or a comment', path: ['rating'] }),
       response: z.object({ feedback_id: z.string() }),
       handler: ({ body, principal }) =>
-        recordFeedback(deps, principal!, {
+        recordFeedback(deps, principal, {
           chatId: body.chat_id,
           messageUuid: body.message_uuid,
           ...(body.rating ? { rating: body.rating } : {}),

@@ -4,10 +4,12 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Principal } from '../../auth/index.ts';
-import { completeCliLogin, denyCliLogin, getCliLoginInfo } from '../../auth/tokens/index.ts';
+import { CliLoginNotFound, completeCliLogin, denyCliLogin, getCliLoginInfo } from '../../auth/tokens/index.ts';
 import { AppError } from '../../errors.ts';
 import { checkCsrfToken, csrfToken } from '../../security/index.ts';
 import { resolvePrincipal } from '../credentials.ts';
+import { CsrfRefused } from '../csrf.ts';
+import { statusOf } from '../error-handler.ts';
 import { renderAuthorizePage, renderMessagePage } from '../pages/cli-authorize-page.ts';
 import { route, type RouteDef } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
@@ -20,6 +22,7 @@ const OUTCOME: Record<string, [string, string]> = {
   CLI_LOGIN_NOT_FOUND: ['Sign-in link not valid', 'This sign-in link is unknown or was already used. Run the CLI login again.'],
   CLI_LOGIN_EXPIRED: ['Sign-in link expired', 'This sign-in link has expired. Run the CLI login again.'],
   CLI_LOGIN_ALREADY_DECIDED: ['Already decided', 'This CLI sign-in was already approved or denied.'],
+  CSRF_TOKEN_INVALID: ['Request refused', 'The form was not valid (CSRF check failed). Reload the sign-in page and try again.'],
 };
 
 /** The signed-in browser session, or undefined (no cookie, expired, other credential kinds). */
@@ -32,7 +35,7 @@ function browserSession(s: Services, ctx: Context): (Principal & { sessionId: st
   }
 }
 
-function html(ctx: Context, status: number, body: string): void {
+function html(ctx: Context, body: string, status = 200): void {
   ctx.status = status;
   ctx.type = 'html';
   ctx.set('Cache-Control', 'no-store');
@@ -44,10 +47,11 @@ function toLogin(ctx: Context, code: string, status: 302 | 303): void {
   ctx.redirect(`/login?next=${encodeURIComponent(`/cli/authorize?code=${encodeURIComponent(code)}`)}`);
 }
 
+/** A typed failure as a page for a person: the status comes from the one error mapping. */
 function failure(ctx: Context, err: unknown): void {
   if (!(err instanceof AppError) || !OUTCOME[err.code]) throw err;
   const [title, text] = OUTCOME[err.code]!;
-  html(ctx, err.kind === 'gone' ? 410 : err.kind === 'conflict' ? 409 : 404, renderMessagePage(title, text));
+  html(ctx, renderMessagePage(title, text), statusOf(err));
 }
 
 /** GET /cli/authorize and its approve/deny form posts. */
@@ -64,15 +68,15 @@ export function cliAuthorizeRoutes(s: Services) {
         const session = browserSession(s, ctx);
         if (!session) return toLogin(ctx, body.code, 303);
         if (!checkCsrfToken(key, CSRF_PURPOSE, [session.sessionId, body.code], body.csrf)) {
-          return html(ctx, 403, renderMessagePage('Request refused', 'The form was not valid (CSRF check failed). Reload the sign-in page and try again.'));
+          return failure(ctx, new CsrfRefused('token'));
         }
         try {
           if (action === 'approve') {
             completeCliLogin(deps, session, body.code);
-            return html(ctx, 200, renderMessagePage('CLI signed in', 'You can close this window and return to your terminal.'));
+            return html(ctx, renderMessagePage('CLI signed in', 'You can close this window and return to your terminal.'));
           }
           denyCliLogin(deps, session, body.code);
-          return html(ctx, 200, renderMessagePage('Sign-in denied', 'The CLI was not signed in. You can close this window.'));
+          return html(ctx, renderMessagePage('Sign-in denied', 'The CLI was not signed in. You can close this window.'));
         } catch (err) {
           return failure(ctx, err);
         }
@@ -84,13 +88,13 @@ export function cliAuthorizeRoutes(s: Services) {
       query: z.object({ code: z.string().max(200).optional() }),
       summary: 'Approval page of a CLI sign-in: shows the user_code to compare (redirects to /login without a session)',
       handler: ({ ctx, query }) => {
-        if (!query.code) return html(ctx, 404, renderMessagePage(...OUTCOME['CLI_LOGIN_NOT_FOUND']!));
+        if (!query.code) return failure(ctx, new CliLoginNotFound());
         const session = browserSession(s, ctx);
         if (!session) return toLogin(ctx, query.code, 302);
         try {
           const info = getCliLoginInfo(deps, session, query.code);
           const csrf = csrfToken(key, CSRF_PURPOSE, [session.sessionId, query.code]);
-          return html(ctx, 200, renderAuthorizePage({ code: query.code, userCode: info.user_code, csrf, email: session.email }));
+          return html(ctx, renderAuthorizePage({ code: query.code, userCode: info.user_code, csrf, email: session.email }));
         } catch (err) {
           return failure(ctx, err);
         }

@@ -51,19 +51,19 @@ export function cliLoginRoutes(s: Services) {
       method: 'GET', path: '/api/auth/cli/login/info', operationId: 'cli_login_info', tags, auth: 'user', query: z.object({ code: Code }),
       response: Info,
       summary: 'The user_code of a pending CLI sign-in (not who started it); 404 unknown, 410 expired, 409 decided',
-      handler: ({ principal, query }) => getCliLoginInfo(deps, principal!, query.code),
+      handler: ({ principal, query }) => getCliLoginInfo(deps, principal, query.code),
     }),
     route({
       method: 'POST', path: '/api/auth/cli/login/complete', operationId: 'cli_login_complete', tags, auth: 'user', body: z.object({ code: Code }),
       response: z.object({ status: z.literal('approved'), user_code: z.string() }),
       summary: "Approves a CLI sign-in: mints the caller's CLI token (revoking older ones) and holds it for the CLI's poll",
-      handler: ({ principal, body }) => completeCliLogin(deps, principal!, body.code),
+      handler: ({ principal, body }) => completeCliLogin(deps, principal, body.code),
     }),
     route({
       method: 'POST', path: '/api/auth/cli/login/deny', operationId: 'cli_login_deny', tags, auth: 'user', body: z.object({ code: Code }),
       response: z.object({ status: z.literal('denied') }),
       summary: 'Denies a CLI sign-in; the CLI is told at its next poll (403 CLI_LOGIN_DENIED)',
-      handler: ({ principal, body }) => denyCliLogin(deps, principal!, body.code),
+      handler: ({ principal, body }) => denyCliLogin(deps, principal, body.code),
     }),
     route({
       method: 'GET', path: '/api/auth/cli/login/poll', operationId: 'cli_login_poll', tags, auth: 'none', query: z.object({ code: Code }),

@@ -43,7 +43,7 @@ export function connectionRoutes(s: Services) {
       auth: 'user',
       role: 'admin',
       response: z.object({ connections: z.array(Connection) }),
-      handler: ({ principal }) => ({ connections: listConnections(s.store.db, principal!.orgId) }),
+      handler: ({ principal }) => ({ connections: listConnections(s.store.db, principal.orgId) }),
     }),
     route({
       method: 'POST',
@@ -62,7 +62,7 @@ export function connectionRoutes(s: Services) {
       }),
       status: 201,
       response: Connection,
-      handler: ({ principal, body }) => createConnection(deps(s), principal!.orgId, principal!.userId, body),
+      handler: ({ principal, body }) => createConnection(deps(s), principal.orgId, principal.userId, body),
     }),
     route({
       method: 'GET',
@@ -74,7 +74,7 @@ export function connectionRoutes(s: Services) {
       role: 'admin',
       params: Id,
       response: Connection,
-      handler: ({ principal, params }) => getConnection(s.store.db, principal!.orgId, params.connection_id),
+      handler: ({ principal, params }) => getConnection(s.store.db, principal.orgId, params.connection_id),
     }),
     route({
       method: 'PATCH',
@@ -87,7 +87,7 @@ export function connectionRoutes(s: Services) {
       params: Id,
       body: z.object({ name: z.string().min(1).max(200).optional(), settings: Settings.optional(), password: z.string().max(1000).nullable().optional() }),
       response: Connection,
-      handler: ({ principal, params, body }) => updateConnection(deps(s), principal!.orgId, params.connection_id, body),
+      handler: ({ principal, params, body }) => updateConnection(deps(s), principal.orgId, params.connection_id, body),
     }),
     route({
       method: 'DELETE',
@@ -100,7 +100,7 @@ export function connectionRoutes(s: Services) {
       params: Id,
       response: z.object({ deleted: z.literal(true) }),
       handler: ({ principal, params }) => {
-        deleteConnection(s.store.db, principal!.orgId, params.connection_id);
+        deleteConnection(s.store.db, principal.orgId, params.connection_id);
         return { deleted: true as const };
       },
     }),
@@ -114,7 +114,7 @@ export function connectionRoutes(s: Services) {
       role: 'admin',
       params: Id,
       response: z.object({ ok: z.boolean(), table_count: z.number().optional(), error: z.string().optional(), duration_ms: z.number() }),
-      handler: ({ principal, params }) => testConnection(deps(s), principal!.orgId, params.connection_id),
+      handler: ({ principal, params }) => testConnection(deps(s), principal.orgId, params.connection_id),
     }),
   ];
 }

@@ -1,10 +1,8 @@
 // Governed queries over REST: the context-agent query (CSV text, interface part 4), execute_query
 // (JSON rows) and rerun_query (a logged query again, under the caller's current permissions).
 import { z } from 'zod';
-import { hasRole, type Principal } from '../../auth/index.ts';
-import { Forbidden, NotFound, ValidationFailed } from '../../errors.ts';
-import { listConnections } from '../../data/connections/index.ts';
-import { executeQuery, getLoggedQuery, toCsv, type QueryResult } from '../../data/query/index.ts';
+import { connectionToQuery } from '../../data/connections/index.ts';
+import { executeQuery, loggedQueryToRerun, toCsv, type QueryResult } from '../../data/query/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
@@ -31,14 +29,6 @@ const toJson = (r: QueryResult) => ({
   tables: r.tables,
 });
 
-/** The connection a query names, or the organization's only connection when it names none. */
-function pickConnection(s: Services, principal: Principal, connectionId: string | undefined): string {
-  if (connectionId) return connectionId;
-  const all = listConnections(s.store.db, principal.orgId);
-  if (all.length === 1) return all[0]!.id;
-  throw new ValidationFailed([{ loc: ['body', 'connection_id'], msg: all.length === 0 ? 'No connection exists in this organization' : 'Field required when the organization has several connections', type: 'missing' }]);
-}
-
 /** Query routes. */
 export function dataQueryRoutes(s: Services) {
   return [
@@ -49,6 +39,8 @@ export function dataQueryRoutes(s: Services) {
       summary: 'Runs one read-only SELECT with row-level security and returns CSV text; admins any table, modelers governed sources only',
       tags: ['queries'],
       auth: 'user',
+      // Interface part 5: context-agent SQL for admins; modelers only on governed sources (checked in the pipeline).
+      role: 'modeler',
       body: z
         .object({
           sql: z.string().min(1).max(100_000).optional(),
@@ -59,13 +51,11 @@ export function dataQueryRoutes(s: Services) {
         .refine((b) => b.sql !== undefined || b.query !== undefined, { message: 'Field required', path: ['sql'] }),
       response: z.object({ csv_content: z.string(), summary: z.string(), row_count: z.number(), column_count: z.number(), execution_time_ms: z.number() }),
       handler: async ({ principal, environmentId, body, ctx }) => {
-        const p = principal!;
-        // Interface part 5: context-agent SQL for admins; modelers only on governed sources (checked in the pipeline).
-        if (!hasRole(p, 'modeler')) throw new Forbidden('Context-agent queries need the admin or modeler role');
+        const p = principal;
         const r = await executeQuery(s.data, {
           principal: p,
           environmentId,
-          connectionId: pickConnection(s, p, body.connection_id),
+          connectionId: connectionToQuery(s.store.db, p.orgId, body.connection_id),
           sql: (body.sql ?? body.query)!,
           rowLimit: body.row_limit ?? s.config.data.queryRowLimit,
           source: 'context_agent',
@@ -99,9 +89,9 @@ export function dataQueryRoutes(s: Services) {
       handler: async ({ principal, environmentId, body, ctx }) =>
         toJson(
           await executeQuery(s.data, {
-            principal: principal!,
+            principal: principal,
             environmentId,
-            connectionId: pickConnection(s, principal!, body.connection_id),
+            connectionId: connectionToQuery(s.store.db, principal.orgId, body.connection_id),
             sql: body.sql,
             ...(body.row_limit ? { rowLimit: body.row_limit } : {}),
             source: 'execute_query',
@@ -119,9 +109,8 @@ export function dataQueryRoutes(s: Services) {
       body: z.object({ query_id: z.string().min(1).max(100), row_limit: z.number().int().min(1).max(MAX_ROWS).optional() }),
       response: QueryResponse,
       handler: async ({ principal, environmentId, body, ctx }) => {
-        const p = principal!;
-        const logged = getLoggedQuery(s.store.db, p.orgId, body.query_id);
-        if (!logged || (logged.user_id !== p.userId && p.role !== 'admin')) throw new NotFound('Query not found', 'QUERY_NOT_FOUND');
+        const p = principal;
+        const logged = loggedQueryToRerun(s.store.db, p, body.query_id);
         return toJson(
           await executeQuery(s.data, {
             principal: p,

@@ -59,7 +59,7 @@ export function downloadRoutes(s: Services) {
       handler: async ({ query, principal, environmentId, ctx }) => {
         const at: AnswerLocator =
           query.message_uuid !== undefined ? { messageUuid: query.message_uuid } : query.message_position !== undefined ? { messagePosition: query.message_position } : { latest: true };
-        await send(ctx, principal!, environmentId, 'csv', query, at);
+        await send(ctx, principal, environmentId, 'csv', query, at);
       },
     }),
     route({
@@ -70,7 +70,7 @@ export function downloadRoutes(s: Services) {
       ...common,
       query: z.object({ chat_id: ChatId, message_uuid: MessageUuid, org_id: OrgId, token: Token }),
       produces: CONTENT_TYPES.xlsx,
-      handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal!, environmentId, 'xlsx', query, { messageUuid: query.message_uuid }),
+      handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal, environmentId, 'xlsx', query, { messageUuid: query.message_uuid }),
     }),
     route({
       method: 'GET',
@@ -80,7 +80,7 @@ export function downloadRoutes(s: Services) {
       ...common,
       query: z.object({ chat_id: ChatId, df_key: DfKey, org_id: OrgId, token: Token }),
       produces: CONTENT_TYPES.csv,
-      handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal!, environmentId, 'csv', query, { dfKey: query.df_key }),
+      handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal, environmentId, 'csv', query, { dfKey: query.df_key }),
     }),
     route({
       method: 'GET',
@@ -90,7 +90,7 @@ export function downloadRoutes(s: Services) {
       ...common,
       query: z.object({ chat_id: ChatId, df_key: DfKey, org_id: OrgId, token: Token }),
       produces: CONTENT_TYPES.xlsx,
-      handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal!, environmentId, 'xlsx', query, { dfKey: query.df_key }),
+      handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal, environmentId, 'xlsx', query, { dfKey: query.df_key }),
     }),
     route({
       method: 'GET',
@@ -107,7 +107,7 @@ export function downloadRoutes(s: Services) {
       }),
       response: z.object({ columns: z.array(z.string()), rows: z.array(z.array(z.unknown())), offset: z.number().int(), has_more: z.boolean() }),
       handler: ({ query, principal, environmentId }) =>
-        readAnswerRows(deps, { principal: principal!, environmentId, chatId: query.chat_id, dfKey: query.df_key, offset: query.offset, limit: query.limit }),
+        readAnswerRows(deps, { principal: principal, environmentId, chatId: query.chat_id, dfKey: query.df_key, offset: query.offset, limit: query.limit }),
     }),
   ];
 }

@@ -44,42 +44,42 @@ const FileDiff = z.object({ path: z.string(), status: z.enum(['added', 'modified
 export function environmentRoutes(s: Services) {
   const k = s.knowledge;
   return [
-    route({ method: 'GET', path: '/api/environments', operationId: 'list_environments', summary: 'List environments', tags: ['environments'], auth: 'user', role: 'modeler', response: z.array(Environment), handler: ({ principal }) => listEnvironments(k, principal!) }),
+    route({ method: 'GET', path: '/api/environments', operationId: 'list_environments', summary: 'List environments', tags: ['environments'], auth: 'user', role: 'modeler', response: z.array(Environment), handler: ({ principal }) => listEnvironments(k, principal) }),
     route({
       method: 'POST', path: '/api/environments', operationId: 'create_environment', summary: 'Create an environment forked from production or source_env_id', tags: ['environments'], auth: 'user', role: 'modeler', status: 201,
       body: z.object({ name: z.string().trim().min(1).max(100), color: Color, source_env_id: z.string().max(64).nullable().optional() }), response: Environment,
-      handler: ({ principal, body }) => createEnvironment(k, principal!, body),
+      handler: ({ principal, body }) => createEnvironment(k, principal, body),
     }),
     route({
       method: 'POST', path: '/api/environments/quick_fix', operationId: 'start_quick_fix_environment', summary: 'Start a throwaway environment from production for a quick-fix session', tags: ['environments'], auth: 'user', role: 'modeler', status: 201,
       body: z.object({ name: z.string().trim().min(1).max(100).optional(), color: Color.optional() }).default({}), response: Environment,
-      handler: ({ principal, body }) => startQuickFixEnvironment(k, principal!, body),
+      handler: ({ principal, body }) => startQuickFixEnvironment(k, principal, body),
     }),
-    route({ method: 'GET', path: '/api/environments/{id}', operationId: 'get_environment', summary: 'One environment', tags: ['environments'], auth: 'user', role: 'modeler', params: Id, response: Environment, handler: ({ principal, params }) => getEnvironment(k, principal!, params.id) }),
+    route({ method: 'GET', path: '/api/environments/{id}', operationId: 'get_environment', summary: 'One environment', tags: ['environments'], auth: 'user', role: 'modeler', params: Id, response: Environment, handler: ({ principal, params }) => getEnvironment(k, principal, params.id) }),
     route({
       method: 'DELETE', path: '/api/environments/{id}', operationId: 'delete_environment', summary: 'Delete an environment (confirm=true)', tags: ['environments'], auth: 'user', role: 'modeler',
       params: Id, query: z.object({ confirm: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')) }),
       handler: async ({ principal, params, query }) => {
-        await deleteEnvironment(k, principal!, params.id, query.confirm);
+        await deleteEnvironment(k, principal, params.id, query.confirm);
         return { deleted: true };
       },
     }),
     route({
       method: 'GET', path: '/api/environments/{id}/diff', operationId: 'environment_diff', summary: 'Files changed versus production', tags: ['environments'], auth: 'user', role: 'modeler', params: Id,
-      response: z.object({ files: z.array(FileDiff) }), handler: ({ principal, params }) => environmentDiff(k, principal!, params.id),
+      response: z.object({ files: z.array(FileDiff) }), handler: ({ principal, params }) => environmentDiff(k, principal, params.id),
     }),
     route({
       method: 'GET', path: '/api/environments/{id}/conflicts', operationId: 'environment_conflicts', summary: 'Predict merge conflicts with production (writes nothing)', tags: ['environments'], auth: 'user', role: 'modeler', params: Id,
-      response: z.object({ mergeable: z.boolean(), merge: z.string(), conflicts: z.array(z.string()) }), handler: ({ principal, params }) => environmentConflicts(k, principal!, params.id),
+      response: z.object({ mergeable: z.boolean(), merge: z.string(), conflicts: z.array(z.string()) }), handler: ({ principal, params }) => environmentConflicts(k, principal, params.id),
     }),
     route({
       method: 'PUT', path: '/api/environments/{id}/targets', operationId: 'set_environment_targets', summary: 'Set warehouse target overrides per connection', tags: ['environments'], auth: 'user', role: 'modeler',
       params: Id, body: z.object({ targets: z.record(z.string().min(1).max(200), Target) }), response: Environment,
-      handler: ({ principal, params, body }) => setTargets(k, principal!, params.id, body.targets),
+      handler: ({ principal, params, body }) => setTargets(k, principal, params.id, body.targets),
     }),
     route({
       method: 'POST', path: '/api/environments/{id}/sync_target', operationId: 'sync_environment_target', summary: 'Refresh table documentation from the dev targets', tags: ['environments'], auth: 'user', role: 'modeler', params: Id,
-      handler: ({ principal, params }) => syncEnvironmentTargets(k, principal!, params.id),
+      handler: ({ principal, params }) => syncEnvironmentTargets(k, principal, params.id),
     }),
     route({
       method: 'POST', path: '/api/environments/{id}/merge', operationId: 'merge_environment', summary: 'Merge into production (confirm must be true; behind the evaluation gate when it is on)', tags: ['environments'], auth: 'user', role: 'modeler',
@@ -89,16 +89,16 @@ export function environmentRoutes(s: Services) {
         delete_after: z.boolean().optional(),
         override_evaluations: z.boolean().optional().describe('Admins: merge although the required evaluation gate refuses (recorded in the merge commit message)'),
       }),
-      handler: ({ principal, params, body }) => s.mergeEnvironment(principal!, params.id, body),
+      handler: ({ principal, params, body }) => s.mergeEnvironment(principal, params.id, body),
     }),
     route({
       method: 'POST', path: '/api/environments/{id}/keep', operationId: 'keep_environment', summary: 'Keep a throwaway environment (it becomes lasting)', tags: ['environments'], auth: 'user', role: 'modeler', params: Id, response: Environment,
-      handler: ({ principal, params }) => keepEnvironment(k, principal!, params.id),
+      handler: ({ principal, params }) => keepEnvironment(k, principal, params.id),
     }),
     route({
       method: 'POST', path: '/api/environments/{id}/pull_request', operationId: 'open_environment_pull_request', summary: 'Open a pull request for the environment on the mirror (needs mirroring)', tags: ['environments'], auth: 'user',
       params: Id, body: z.object({ title: z.string().min(1).max(200).optional(), body: z.string().max(10_000).optional() }).default({}), status: 201,
-      handler: ({ principal, params, body }) => openPullRequest(k, principal!, params.id, body),
+      handler: ({ principal, params, body }) => openPullRequest(k, principal, params.id, body),
     }),
   ];
 }

@@ -58,50 +58,50 @@ const MirrorBody = z.object({
 export function knowledgeRoutes(s: Services) {
   const k = s.knowledge;
   return [
-    route({ method: 'GET', path: '/api/knowledge/mirror', operationId: 'get_knowledge_mirror', summary: 'Git mirror settings (no credential)', tags: ['knowledge'], auth: 'user', role: 'admin', handler: ({ principal }) => getMirror(k, principal!) }),
-    route({ method: 'PUT', path: '/api/knowledge/mirror', operationId: 'set_knowledge_mirror', summary: 'Mirror knowledge to a git remote (credential sealed at rest)', tags: ['knowledge'], auth: 'user', role: 'admin', body: MirrorBody, handler: ({ principal, body }) => setMirror(k, principal!, body) }),
-    route({ method: 'DELETE', path: '/api/knowledge/mirror', operationId: 'delete_knowledge_mirror', summary: 'Turn mirroring off', tags: ['knowledge'], auth: 'user', role: 'admin', handler: ({ principal }) => deleteMirror(k, principal!) }),
+    route({ method: 'GET', path: '/api/knowledge/mirror', operationId: 'get_knowledge_mirror', summary: 'Git mirror settings (no credential)', tags: ['knowledge'], auth: 'user', role: 'admin', handler: ({ principal }) => getMirror(k, principal) }),
+    route({ method: 'PUT', path: '/api/knowledge/mirror', operationId: 'set_knowledge_mirror', summary: 'Mirror knowledge to a git remote (credential sealed at rest)', tags: ['knowledge'], auth: 'user', role: 'admin', body: MirrorBody, handler: ({ principal, body }) => setMirror(k, principal, body) }),
+    route({ method: 'DELETE', path: '/api/knowledge/mirror', operationId: 'delete_knowledge_mirror', summary: 'Turn mirroring off', tags: ['knowledge'], auth: 'user', role: 'admin', handler: ({ principal }) => deleteMirror(k, principal) }),
     route({
       method: 'GET', path: '/api/knowledge/model/history', operationId: 'knowledge_history', summary: 'Commits of the whole knowledge model', tags: ['knowledge'], auth: 'user',
       query: Limit, response: z.object({ commits: z.array(Commit) }),
-      handler: ({ principal, environmentId, query }) => modelHistory(k, principal!, environmentId, query.limit),
+      handler: ({ principal, environmentId, query }) => modelHistory(k, principal, environmentId, query.limit),
     }),
     route({
       method: 'POST', path: '/api/knowledge/model/revert', operationId: 'revert_knowledge', summary: 'Restore the whole model to a commit (as a new commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
-      body: CommitBody, handler: ({ principal, environmentId, body }) => revertModel(k, principal!, environmentId, body.commit),
+      body: CommitBody, handler: ({ principal, environmentId, body }) => revertModel(k, principal, environmentId, body.commit),
     }),
     route({
       method: 'GET', path: '/api/knowledge/{kind}', operationId: 'list_knowledge_items', summary: 'Items of a kind and the commit they were read at', tags: ['knowledge'], auth: 'user',
       params: z.object({ kind: Kind }), response: z.object({ commit: z.string().nullable(), items: z.array(Item) }),
-      handler: ({ principal, environmentId, params }) => listItems(k, principal!, environmentId, params.kind),
+      handler: ({ principal, environmentId, params }) => listItems(k, principal, environmentId, params.kind),
     }),
     route({
       method: 'POST', path: '/api/knowledge/{kind}', operationId: 'create_knowledge_item', summary: 'Create an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler', status: 201,
       params: z.object({ kind: Kind }), query: z.object({ id: z.string().min(1).max(MAX_ID_LENGTH).optional().describe('File id for notes and reports (default: from the title)') }), body: ItemBody,
       response: ItemAt, etag: versionOf,
-      handler: ({ principal, environmentId, params, query, body }) => createItem(k, principal!, environmentId, params.kind, body, query.id),
+      handler: ({ principal, environmentId, params, query, body }) => createItem(k, principal, environmentId, params.kind, body, query.id),
     }),
     route({
       method: 'GET', path: '/api/knowledge/{kind}/{id}', operationId: 'get_knowledge_item', summary: 'One item (its version in ETag)', tags: ['knowledge'], auth: 'user', params: ItemParams,
       response: ItemAt, etag: versionOf,
-      handler: ({ principal, environmentId, params }) => getItem(k, principal!, environmentId, params.kind, params.id),
+      handler: ({ principal, environmentId, params }) => getItem(k, principal, environmentId, params.kind, params.id),
     }),
     route({
       method: 'PUT', path: '/api/knowledge/{kind}/{id}', operationId: 'update_knowledge_item', summary: 'Replace an item, keeping comments and key order in its file', tags: ['knowledge'], auth: 'user', role: 'modeler',
       params: ItemParams, body: ItemBody, response: ItemAt, etag: versionOf, conditional: true,
-      handler: ({ principal, environmentId, params, body, ifMatch }) => updateItem(k, principal!, environmentId, params.kind, params.id, body, ifMatch),
+      handler: ({ principal, environmentId, params, body, ifMatch }) => updateItem(k, principal, environmentId, params.kind, params.id, body, ifMatch),
     }),
     route({
       method: 'DELETE', path: '/api/knowledge/{kind}/{id}', operationId: 'delete_knowledge_item', summary: 'Delete an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
-      params: ItemParams, conditional: true, handler: ({ principal, environmentId, params, ifMatch }) => deleteItem(k, principal!, environmentId, params.kind, params.id, ifMatch),
+      params: ItemParams, conditional: true, handler: ({ principal, environmentId, params, ifMatch }) => deleteItem(k, principal, environmentId, params.kind, params.id, ifMatch),
     }),
     route({
       method: 'GET', path: '/api/knowledge/{kind}/{id}/history', operationId: 'knowledge_item_history', summary: 'Commits that changed an item', tags: ['knowledge'], auth: 'user',
-      params: ItemParams, query: Limit, handler: ({ principal, environmentId, params, query }) => itemHistory(k, principal!, environmentId, params.kind, params.id, query.limit),
+      params: ItemParams, query: Limit, handler: ({ principal, environmentId, params, query }) => itemHistory(k, principal, environmentId, params.kind, params.id, query.limit),
     }),
     route({
       method: 'POST', path: '/api/knowledge/{kind}/{id}/revert', operationId: 'revert_knowledge_item', summary: 'Restore an item to a commit (as a new commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
-      params: ItemParams, body: CommitBody, handler: ({ principal, environmentId, params, body }) => revertItem(k, principal!, environmentId, params.kind, params.id, body.commit),
+      params: ItemParams, body: CommitBody, handler: ({ principal, environmentId, params, body }) => revertItem(k, principal, environmentId, params.kind, params.id, body.commit),
     }),
   ];
 }

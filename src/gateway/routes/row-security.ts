@@ -29,8 +29,8 @@ export function rowSecurityRoutes(s: Services) {
       params: UserId,
       response: z.object({ user_id: z.string(), attributes: Attributes, groups: z.array(z.string()) }),
       handler: ({ principal, params }) => {
-        member(principal!.orgId, params.user_id);
-        const u = loadRlsUser(db, principal!.orgId, { id: params.user_id, email: '', role: 'user' });
+        member(principal.orgId, params.user_id);
+        const u = loadRlsUser(db, principal.orgId, { id: params.user_id, email: '', role: 'user' });
         return { user_id: params.user_id, attributes: u.attributes, groups: u.groups };
       },
     }),
@@ -46,8 +46,8 @@ export function rowSecurityRoutes(s: Services) {
       body: z.object({ attributes: Attributes }),
       response: z.object({ user_id: z.string(), attributes: Attributes }),
       handler: ({ principal, params, body }) => {
-        member(principal!.orgId, params.user_id);
-        setUserAttributes(db, principal!.orgId, params.user_id, body.attributes);
+        member(principal.orgId, params.user_id);
+        setUserAttributes(db, principal.orgId, params.user_id, body.attributes);
         return { user_id: params.user_id, attributes: body.attributes };
       },
     }),
@@ -60,7 +60,7 @@ export function rowSecurityRoutes(s: Services) {
       auth: 'user',
       role: 'admin',
       response: z.object({ groups: z.array(Group) }),
-      handler: ({ principal }) => ({ groups: listGroups(db, principal!.orgId) }),
+      handler: ({ principal }) => ({ groups: listGroups(db, principal.orgId) }),
     }),
     route({
       method: 'PUT',
@@ -74,8 +74,8 @@ export function rowSecurityRoutes(s: Services) {
       body: z.object({ name: z.string().min(1).max(100), members: z.array(z.string().min(1).max(100)).max(10_000).default([]) }),
       response: Group,
       handler: ({ principal, params, body }) => {
-        body.members.forEach((m) => member(principal!.orgId, m));
-        return saveGroup(db, principal!.orgId, { id: params.group_id, name: body.name, members: body.members });
+        body.members.forEach((m) => member(principal.orgId, m));
+        return saveGroup(db, principal.orgId, { id: params.group_id, name: body.name, members: body.members });
       },
     }),
     route({
@@ -89,7 +89,7 @@ export function rowSecurityRoutes(s: Services) {
       params: GroupId,
       response: z.object({ deleted: z.literal(true) }),
       handler: ({ principal, params }) => {
-        if (!deleteGroup(db, principal!.orgId, params.group_id)) throw new NotFound('Group not found', 'GROUP_NOT_FOUND');
+        if (!deleteGroup(db, principal.orgId, params.group_id)) throw new NotFound('Group not found', 'GROUP_NOT_FOUND');
         return { deleted: true as const };
       },
     }),

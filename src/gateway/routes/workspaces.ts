@@ -28,7 +28,7 @@ export function workspaceRoutes(s: Services) {
       tags: ['workspaces'],
       auth: 'user',
       response: WorkspaceList,
-      handler: ({ principal }) => listWorkspaces(s.store.db, principal!),
+      handler: ({ principal }) => listWorkspaces(s.store.db, principal),
     }),
     route({
       method: 'POST',
@@ -40,7 +40,7 @@ export function workspaceRoutes(s: Services) {
       body: z.object({ workspace_org_id: z.string().min(1).max(100) }),
       response: Switched,
       handler: ({ principal, body, ctx }) => {
-        const switched = switchToWorkspace(deps, principal!, body.workspace_org_id);
+        const switched = switchToWorkspace(deps, principal, body.workspace_org_id);
         setWorkspaceHintCookie(ctx, switched.orgId, https);
         return { ...sessionAnswer(s, ctx, switched), org_id: switched.orgId };
       },
@@ -55,7 +55,7 @@ export function workspaceRoutes(s: Services) {
       body: z.object({}).optional(),
       response: Switched,
       handler: ({ principal, ctx }) => {
-        const switched = switchToBaseOrg(deps, principal!);
+        const switched = switchToBaseOrg(deps, principal);
         setWorkspaceHintCookie(ctx, null, https);
         return { ...sessionAnswer(s, ctx, switched), org_id: switched.orgId };
       },
@@ -70,7 +70,7 @@ export function workspaceRoutes(s: Services) {
       body: z.object({ workspace_org_id: z.string().min(1).max(100).nullable(), confirm: z.literal(true) }),
       response: z.object({ status: z.literal('ok'), default_workspace_id: z.string().nullable() }),
       handler: ({ principal, body }) => {
-        setDefaultWorkspace(s.store.db, principal!, body.workspace_org_id);
+        setDefaultWorkspace(s.store.db, principal, body.workspace_org_id);
         return { status: 'ok' as const, default_workspace_id: body.workspace_org_id };
       },
     }),
