@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliError } from '../errors.ts';
 import { apiError } from '../http.ts';
+import { toCsv } from '../../shared/csv.ts';
 import { table } from '../output.ts';
 import { readSse } from '../sse.ts';
 import type { CommandContext } from '../context.ts';
@@ -121,14 +122,6 @@ async function followUps(ctx: CommandContext, question: string): Promise<string[
   if (!res.ok) return [];
   const { suggestions } = (await res.json()) as { suggestions: { text: string }[] };
   return suggestions.map((s) => s.text).filter((t) => t.trim().toLowerCase() !== question.trim().toLowerCase()).slice(0, 3);
-}
-
-function toCsv(columns: string[], rows: unknown[][]): string {
-  const q = (v: unknown) => {
-    const s = v === null || v === undefined ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [columns, ...rows].map((r) => r.map(q).join(',')).join('\r\n') + '\r\n';
 }
 
 function printAnswer(ctx: CommandContext, a: Answer): void {
