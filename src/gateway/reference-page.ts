@@ -1,9 +1,8 @@
-// A dependency-free, server-rendered API reference: one section per tag, one block per operation.
+// A server-rendered API reference without scripts: one section per tag, one block per operation.
+import esc from 'escape-html';
 
 type Doc = Record<string, unknown>;
 type Op = { operationId?: string; summary?: string; tags?: string[]; parameters?: { name: string; in: string; required?: boolean }[]; requestBody?: unknown; security?: unknown };
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Renders the OpenAPI document as a readable HTML page. */
 export function renderReference(doc: Doc): string {
