@@ -11,7 +11,7 @@ import { createUploadStore, defaultUploadLimits } from './data/uploads/index.ts'
 import { confineLegacyWarehouseFiles, seedDemo } from './demo/seed-demo.ts';
 import { createAccountMail } from './auth/account-mail.ts';
 import { accountDeps } from './gateway/account-deps.ts';
-import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
+import { createGateway, MOUNTED_OPERATIONS, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { createOAuthServer } from './gateway/oauth/create-provider.ts';
 import { checkKnowledgeRepositories, createKnowledgeDeps, createTableDocsSource, startEnvironmentJanitor } from './knowledge/index.ts';
 import { indexPendingMessages, indexQueueInSlices } from './chats/index.ts';
@@ -58,7 +58,7 @@ export interface App {
   koa: Gateway['app'];
   services: Services;
   routes: RouteDef[];
-  /** Method and path of every route the router serves. */
+  /** Method and path of every route the router serves, and of the endpoints mounted beside it (MCP, OAuth). */
   served: { method: string; path: string }[];
   /** Tells long-lived streams to end (first step of a graceful shutdown). */
   drain(): void;
@@ -155,7 +155,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     koa: gateway.app,
     services,
     routes: gateway.routes,
-    served: gateway.router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
+    served: [...gateway.router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))), ...MOUNTED_OPERATIONS],
     drain: () => shutdown.abort(),
     async close() {
       shutdown.abort();
