@@ -10,7 +10,7 @@ export interface SseEvent {
 }
 
 /** Parses a server-sent event stream into events (comments, used as keep-alives, are skipped). */
-export async function* readSse(body: ReadableStream<Uint8Array>, onRetry?: (ms: number) => void): AsyncGenerator<SseEvent> {
+async function* readSse(body: ReadableStream<Uint8Array>, onRetry?: (ms: number) => void): AsyncGenerator<SseEvent> {
   const ready: SseEvent[] = [];
   const parser = createParser({
     onEvent: (e) => void (e.data !== '' && ready.push({ ...(e.id !== undefined ? { id: e.id } : {}), ...(e.event !== undefined ? { event: e.event } : {}), data: e.data })),
