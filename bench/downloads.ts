@@ -84,7 +84,9 @@ export async function benchDownloads(): Promise<void> {
     // As a download session runs it (copyQueryCsv): one engine thread.
     await conn.run('SET threads = 1');
     const viaPipe = join(dir, 'pipe.csv');
-    const p = await measured(() => copyDuckDbCsv({ conn, sql, dir, out: createWriteStream(viaPipe) }));
+    const prepared = await conn.prepare(sql);
+    const columns = Array.from({ length: prepared.columnCount }, (_, i) => ({ name: prepared.columnName(i), type: String(prepared.columnType(i)) }));
+    const p = await measured(() => copyDuckDbCsv({ conn, sql, columns, dir, out: createWriteStream(viaPipe) }));
     results.push({ method: 'copyDuckDbCsv (COPY -> growing file -> file, 1 thread)', rows: p.value.rows, seconds: p.seconds, peakRssMb: mb(p.peakRss), growthMb: mb(p.peakRss - p.startRss), bytes: statSync(viaPipe).size });
     await conn.run('SET threads = 2');
 

@@ -5,7 +5,7 @@ import { indexQueueInSlices } from './chats/index.ts';
 import { confineLegacyWarehouseFiles, seedDemo } from './compose/demo/seed-demo.ts';
 import { createServices, type ServiceDeps } from './compose/create-services.ts';
 import { purgeExpiredOAuthModels } from './auth/oauth/sqlite-adapter.ts';
-import { createGateway, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
+import { createGateway, MOUNTED_OPERATIONS, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { startEnvironmentJanitor } from './knowledge/index.ts';
 
 export interface AppDeps extends ServiceDeps {
@@ -19,7 +19,7 @@ export interface App {
   koa: Gateway['app'];
   services: Services;
   routes: RouteDef[];
-  /** Method and path of every route the router serves. */
+  /** Method and path of every route the router serves, and of the endpoints mounted beside it (MCP, OAuth). */
   served: { method: string; path: string }[];
   /** Tells long-lived streams to end (first step of a graceful shutdown). */
   drain(): void;
@@ -56,7 +56,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     koa: gateway.app,
     services,
     routes: gateway.routes,
-    served: gateway.router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
+    served: [...gateway.router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))), ...MOUNTED_OPERATIONS],
     drain: () => built.drain(),
     async close() {
       clearInterval(purge);

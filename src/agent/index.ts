@@ -13,6 +13,7 @@ export { LlmError } from './providers/errors.ts';
 export type { LlmProvider, LlmRequest, LlmStreamEvent, LlmMessage, ToolSpec, ToolCall } from './providers/types.ts';
 export type { AgentEvent, StoredEvent } from './events.ts';
 export { eventJson } from './events.ts';
+export { AgentEventSchema } from './event-schema.ts';
 export type * from './ports.ts';
 export { memoryKnowledge, memoryChats, noUploads } from './memory-ports.ts';
 export { DEFAULT_TOOLS } from './tools/index.ts';

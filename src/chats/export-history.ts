@@ -94,14 +94,3 @@ function toRow(r: Raw, email: string): ExportRow {
     created_at: new Date(r.created_at).toISOString(),
   };
 }
-
-/** One CSV line (RFC 4180), with cells that could start a spreadsheet formula defused. */
-export function csvLine(cells: unknown[]): string {
-  return `${cells
-    .map((v) => {
-      let s = v === null || v === undefined ? '' : String(v);
-      if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-      return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-    })
-    .join(',')}\r\n`;
-}

@@ -10,7 +10,7 @@ export { loadChat, defaultPairs, AGENTIC_FIRST_PAGE_PAIRS, HISTORY_PAGE_PAIRS } 
 export type { PageOptions } from './load-chat.ts';
 export { shareChat, shareMessage, deleteSharedChat, loadSharedChat, listShares } from './shares.ts';
 export type { OwnShare } from './shares.ts';
-export { exportHistory, csvLine, EXPORT_COLUMNS } from './export-history.ts';
+export { exportHistory, EXPORT_COLUMNS } from './export-history.ts';
 export type { ExportRow, ExportFilter, ExportDeps } from './export-history.ts';
 export { initialSuggestions } from './suggestions.ts';
 export type { SuggestionSources, Suggestion } from './suggestions.ts';

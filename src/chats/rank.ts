@@ -2,6 +2,7 @@
 // function counts every document holding each phrase (the owner's scope token holds all of them),
 // which costs time in proportion to the whole history. Every candidate matches every term, so the
 // inverse document frequency is left out; term frequency and length decide.
+import escapeHtml from 'escape-html';
 
 const K1 = 1.2;
 const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
@@ -36,8 +37,6 @@ export function scoreBodies(bodies: string[], words: string[], { prefix: lastIsP
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /**
  * An HTML-safe excerpt of about `size` words around the first match, the matched words in <mark>.

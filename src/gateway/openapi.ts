@@ -1,6 +1,9 @@
 // The OpenAPI 3.1 document, generated from the same route definitions and zod schemas that validate
 // requests, so the two cannot drift; plus a readable reference page rendered from it.
 import { z } from 'zod';
+import { AgentEventSchema } from '../agent/index.ts';
+import { EXAMPLES } from './openapi-examples.ts';
+import { mountedApi } from './openapi-mounted.ts';
 import { renderReference } from './reference-page.ts';
 import { route, type RouteDef } from './route.ts';
 import type { Services } from '../compose/services.ts';
@@ -14,63 +17,44 @@ const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
   return rest;
 };
 
-/** Builds the OpenAPI document for a list of routes. */
+const BASE_SCHEMAS: Record<string, JsonSchema> = {
+  ValidationError: {
+    type: 'object',
+    title: 'ValidationError',
+    required: ['loc', 'msg', 'type'],
+    properties: {
+      loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, title: 'Location' },
+      msg: { type: 'string', title: 'Message' },
+      type: { type: 'string', title: 'Error Type' },
+    },
+  },
+  HTTPValidationError: {
+    type: 'object',
+    title: 'HTTPValidationError',
+    properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' }, title: 'Detail' } },
+  },
+  ErrorResponse: {
+    type: 'object',
+    title: 'ErrorResponse',
+    required: ['detail'],
+    properties: { detail: { type: 'string' }, code: { type: 'string', description: 'Stable machine-readable code' } },
+  },
+  AgentEvent: {
+    title: 'AgentEvent',
+    description: 'The `data` of one streamed event (its `event` line names the `type`; its `id` line the position in the run, for `Last-Event-ID`).',
+    ...toSchema(AgentEventSchema, 'output'),
+  },
+};
+
+/** Operations whose event stream carries agent events. */
+const AGENT_EVENT_STREAMS = new Set(['agentic_stream', 'agentic_subscribe']);
+
+/** Builds the OpenAPI document for a list of routes, plus the endpoints mounted beside them. */
 export function buildOpenApi(routes: RouteDef[], baseUrl: string, version: string): JsonSchema {
-  const paths: Record<string, Record<string, unknown>> = {};
-  const schemas: Record<string, JsonSchema> = {
-    ValidationError: {
-      type: 'object',
-      title: 'ValidationError',
-      required: ['loc', 'msg', 'type'],
-      properties: {
-        loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, title: 'Location' },
-        msg: { type: 'string', title: 'Message' },
-        type: { type: 'string', title: 'Error Type' },
-      },
-    },
-    HTTPValidationError: {
-      type: 'object',
-      title: 'HTTPValidationError',
-      properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' }, title: 'Detail' } },
-    },
-    ErrorResponse: {
-      type: 'object',
-      title: 'ErrorResponse',
-      required: ['detail'],
-      properties: { detail: { type: 'string' }, code: { type: 'string', description: 'Stable machine-readable code' } },
-    },
-  };
-  for (const def of routes) {
-    const op: Record<string, unknown> = { operationId: def.operationId, summary: def.summary, tags: def.tags };
-    const parameters: Record<string, unknown>[] = [...paramsOf(def.params, 'path'), ...paramsOf(def.query, 'query')];
-    if (def.conditional) parameters.push(IF_MATCH);
-    if (parameters.length > 0) op['parameters'] = parameters;
-    if (def.body) {
-      const name = `Body_${def.operationId}`;
-      schemas[name] = { title: name, ...toSchema(def.body, 'input') };
-      const media = def.bodyType === 'multipart' ? ['multipart/form-data'] : def.bodyType === 'form' ? ['application/x-www-form-urlencoded'] : def.bodyType === 'json_or_form' ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
-      op['requestBody'] = { required: true, content: Object.fromEntries(media.map((m) => [m, { schema: { $ref: `#/components/schemas/${name}` } }])) };
-    }
-    const ok = def.produces
-      ? { content: { [def.produces]: { schema: { type: 'string' } } } }
-      : { content: { 'application/json': { schema: def.response ? toSchema(def.response, 'output') : {} } } };
-    const etag = def.etag ? { headers: { ETag: { description: 'Version of the resource; send it back in If-Match to save only over this version', schema: { type: 'string' } } } } : {};
-    const responses: Record<string, unknown> = { [String(def.status ?? 200)]: { description: 'Successful Response', ...ok, ...etag } };
-    if (def.conditional) {
-      responses['409'] = errorResponse('Saved without If-Match while someone else changed the same fields: reload and apply the change again (`data.fields`, `data.current_version`)');
-      responses['412'] = errorResponse('If-Match names another version than the current one (`data.current_version`)');
-    }
-    if (def.params || def.query || def.body) {
-      responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
-    }
-    if (def.auth === 'user') {
-      op['security'] = SECURITY;
-      responses['401'] = errorResponse('Missing or invalid credentials');
-      if (def.role) responses['403'] = errorResponse(`Requires role ${def.role} or higher`);
-    }
-    op['responses'] = responses;
-    (paths[def.path] ??= {})[def.method.toLowerCase()] = op;
-  }
+  const mounted = mountedApi(baseUrl);
+  const paths: Record<string, Record<string, unknown>> = { ...mounted.paths };
+  const schemas: Record<string, JsonSchema> = { ...BASE_SCHEMAS, ...mounted.schemas };
+  for (const def of routes) (paths[def.path] ??= {})[def.method.toLowerCase()] = operationOf(def, schemas);
   return {
     openapi: '3.1.0',
     info: { title: 'Sextant', version: '1.0.0', description: `Sextant data-analysis assistant API (service ${version}).` },
@@ -82,10 +66,62 @@ export function buildOpenApi(routes: RouteDef[], baseUrl: string, version: strin
         APIKeyHeader: { type: 'apiKey', in: 'header', name: 'API-KEY' },
         APIKeyCookie: { type: 'apiKey', in: 'cookie', name: 'sextant_session' },
         OAuth2PasswordBearer: { type: 'oauth2', flows: { password: { scopes: {}, tokenUrl: 'api/auth/token' } } },
+        ...mounted.securitySchemes,
       },
     },
   };
 }
+
+/** One route as an operation; its request body goes into `schemas` as Body_<operationId>. */
+function operationOf(def: RouteDef, schemas: Record<string, JsonSchema>): Record<string, unknown> {
+  const example = EXAMPLES[def.operationId];
+  const op: Record<string, unknown> = { operationId: def.operationId, summary: def.summary, tags: def.tags };
+  const parameters: Record<string, unknown>[] = [...paramsOf(def.params, 'path'), ...paramsOf(def.query, 'query')];
+  if (def.conditional) parameters.push(IF_MATCH);
+  if (parameters.length > 0) op['parameters'] = parameters;
+  if (def.body) {
+    const name = `Body_${def.operationId}`;
+    schemas[name] = { title: name, ...toSchema(def.body, 'input') };
+    const media = def.bodyType === 'multipart' ? ['multipart/form-data'] : def.bodyType === 'form' ? ['application/x-www-form-urlencoded'] : def.bodyType === 'json_or_form' ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
+    const withExample = (m: string) => (m === 'application/json' && example?.request !== undefined ? { example: example.request } : {});
+    op['requestBody'] = { required: true, content: Object.fromEntries(media.map((m) => [m, { schema: { $ref: `#/components/schemas/${name}` }, ...withExample(m) }])) };
+  }
+  // Public routes say so (`security: []`); optional credentials add the anonymous alternative.
+  op['security'] = def.auth === 'user' ? SECURITY : def.auth === 'optional' ? [{}, ...SECURITY] : [];
+  op['responses'] = responsesOf(def, example?.response);
+  return op;
+}
+
+function responsesOf(def: RouteDef, example: unknown): Record<string, unknown> {
+  const withExample = example !== undefined ? { example } : {};
+  const ok = def.produces
+    ? { content: { [def.produces]: { schema: AGENT_EVENT_STREAMS.has(def.operationId) ? EVENT_STREAM : { type: 'string' }, ...withExample } } }
+    : { content: { 'application/json': { schema: def.response ? toSchema(def.response, 'output') : {}, ...withExample } } };
+  const etag = def.etag ? { headers: { ETag: { description: 'Version of the resource; send it back in If-Match to save only over this version', schema: { type: 'string' } } } } : {};
+  const responses: Record<string, unknown> = { [String(def.status ?? 200)]: { description: 'Successful Response', ...ok, ...etag } };
+  if (def.conditional) {
+    responses['409'] = errorResponse('Saved without If-Match while someone else changed the same fields: reload and apply the change again (`data.fields`, `data.current_version`)');
+    responses['412'] = errorResponse('If-Match names another version than the current one (`data.current_version`)');
+  }
+  if (def.params || def.query || def.body) {
+    responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
+  }
+  if (def.auth === 'user') {
+    responses['401'] = errorResponse('Missing or invalid credentials');
+    if (def.role) responses['403'] = errorResponse(`Requires role ${def.role} or higher`);
+  }
+  return responses;
+}
+
+/** A stream of server-sent events whose `data` lines are agent events. */
+const EVENT_STREAM = {
+  type: 'string',
+  description:
+    'Server-sent events: `retry`, then per agent event an `id` (increasing), an `event` (the type) and a `data` line (AgentEvent JSON), with keep-alive comments in between. ' +
+    'The last event is `completed`. After a dropped connection, GET /api/agentic/subscribe/{chat_id} with `Last-Event-ID` resumes after the last event received.',
+  contentMediaType: 'text/event-stream',
+  contentSchema: { $ref: '#/components/schemas/AgentEvent' },
+};
 
 const IF_MATCH = {
   name: 'If-Match',

@@ -43,5 +43,6 @@ export function browser(baseUrl: string): Browser {
 /** Pulls the value of a named hidden input out of an HTML page. */
 export function formField(html: string, name: string): string | undefined {
   const m = new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"`).exec(html);
-  return m?.[1]?.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+  const named: Record<string, string> = { amp: '&', quot: '"', lt: '<', gt: '>' };
+  return m?.[1]?.replace(/&(?:#(\d+)|(amp|quot|lt|gt));/g, (_, n: string | undefined, name: string | undefined) => (n ? String.fromCharCode(Number(n)) : named[name!]!));
 }

@@ -69,6 +69,14 @@ test('run_query restricts modelers to governed sources and returns CSV', async (
   t.like(r.structuredContent, { columns: ['org', 'n'], row_count: 1, truncated: false, csv: 'org,n\r\nacme,1' });
 });
 
+test('run_query neutralises text cells that would start a spreadsheet formula', async (t) => {
+  const ports = fakeMcpPorts();
+  ports.runQuery = async () => ({ columns: ['=c', 'n'], rows: [['=cmd|calc', -5]], rowCount: 1, truncated: false, executionMs: 1 });
+  const admin = await connect(principal('admin'), ports);
+  const r = await call(admin.client, 'run_query', { connection_id: 'w', sql: 'select 1' });
+  t.like(r.structuredContent, { csv: "'=c,n\r\n'=cmd|calc,-5" });
+});
+
 test('catalog answers from the port with structured content', async (t) => {
   const ports = fakeMcpPorts();
   const { client } = await connect(principal(), ports);

@@ -1,6 +1,7 @@
 // The OAuth 2.1 authorization server for MCP clients: oidc-provider, configured so that every token
 // is bound to the `/ai/mcp` resource, PKCE (S256) is required, refresh tokens rotate and outlive the
 // browser session, and redirect URIs follow the MCP rules. See notes/libraries.md "oidc-provider 9.x".
+import escapeHtml from 'escape-html';
 import type Provider from 'oidc-provider';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../../clock.ts';
@@ -180,8 +181,4 @@ export function redirectAllowed(uri: string, native: boolean): boolean {
   if (url.protocol === 'http:') return LOOPBACK.has(url.hostname);
   if (['javascript:', 'data:', 'file:', 'about:', 'blob:', 'vbscript:'].includes(url.protocol)) return false;
   return native && /^[a-z][a-z0-9+.-]*:$/.test(url.protocol);
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

@@ -4,8 +4,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliError } from '../errors.ts';
 import { apiError } from '../http.ts';
+import { toCsv } from '../../shared/csv.ts';
 import { table } from '../output.ts';
-import { readSse } from '../sse.ts';
+import { followSse, StreamLost } from '../sse.ts';
 import type { CommandContext } from '../context.ts';
 
 /** The parts of the run's events the CLI uses; unknown event types are ignored. */
@@ -53,11 +54,13 @@ export async function ask(ctx: CommandContext, question: string, opts: { chat?: 
   process.once('SIGINT', stop);
   const answer: Answer = { chat_id: chatId, answer: '', sql: [], tables: [], charts: [], follow_ups: [] };
   try {
-    for await (const sse of readSse(res.body)) {
-      const ev = JSON.parse(sse.data) as RunEvent;
-      handle(ctx, answer, ev);
-      if (ev.type === 'completed') break;
-    }
+    // A dropped stream resumes on the subscribe route after the last event received: the run goes on.
+    const reopen = (lastEventId: string | undefined) =>
+      client.raw('GET', `/api/agentic/subscribe/${encodeURIComponent(chatId)}`, { headers: { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } });
+    const onReconnect = (attempt: number) => out.progress(`… the stream dropped, reconnecting (${attempt})\n`);
+    for await (const sse of followSse(res, { reopen, onReconnect, isLast: (e) => e.event === 'completed' })) handle(ctx, answer, JSON.parse(sse.data) as RunEvent);
+  } catch (err) {
+    throw err instanceof StreamLost ? new CliError(`${err.message}; the run goes on in chat ${chatId}.`) : err;
   } finally {
     process.off('SIGINT', stop);
   }
@@ -121,14 +124,6 @@ async function followUps(ctx: CommandContext, question: string): Promise<string[
   if (!res.ok) return [];
   const { suggestions } = (await res.json()) as { suggestions: { text: string }[] };
   return suggestions.map((s) => s.text).filter((t) => t.trim().toLowerCase() !== question.trim().toLowerCase()).slice(0, 3);
-}
-
-function toCsv(columns: string[], rows: unknown[][]): string {
-  const q = (v: unknown) => {
-    const s = v === null || v === undefined ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [columns, ...rows].map((r) => r.map(q).join(',')).join('\r\n') + '\r\n';
 }
 
 function printAnswer(ctx: CommandContext, a: Answer): void {

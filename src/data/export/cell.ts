@@ -1,4 +1,4 @@
-// Turning warehouse values into CSV text and spreadsheet cells. Drivers hand over plain JS values
+// Turning warehouse values into CSV cells and spreadsheet cells. Drivers hand over plain JS values
 // (strings, numbers, bigints, Dates, Buffers, arrays, objects) or value objects with a toString.
 
 const DATE_ONLY = /^DATE$/i;
@@ -7,7 +7,6 @@ const EXCEL_MAX_TEXT = 32_767;
 // Characters XML 1.0 cannot carry: a cell holding one would make the workbook unreadable.
 // eslint-disable-next-line no-control-regex
 const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-const NEEDS_QUOTES = /[",\r\n]/;
 
 /** Text of a value, the same for CSV and for spreadsheet cells that are not numbers or dates. */
 export function valueText(value: unknown, type: string): string {
@@ -42,13 +41,6 @@ function dateText(d: Date, type: string): string {
 
 const jsonSafe = (_key: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
 
-/** One RFC 4180 field: quoted (with doubled quotes) only when it holds a comma, quote or line break. */
-export function csvField(value: unknown, type: string): string {
-  if (typeof value === 'number') return String(value);
-  const text = valueText(value, type);
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /** A spreadsheet cell: numbers, booleans and dates stay typed; everything else becomes safe text. */
 export function xlsxCell(value: unknown, type: string): string | number | boolean | Date | null {
   if (value === null || value === undefined) return null;
@@ -61,29 +53,33 @@ export function xlsxCell(value: unknown, type: string): string | number | boolea
 }
 
 const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|REAL|DOUBLE|DECIMAL|NUMERIC|INT[248])\b/i;
-const TEXT = /^(VARCHAR|TEXT|STRING|CHAR|CHARACTER|NVARCHAR|BPCHAR)\b/i;
+
+/** What the CSV writer (src/shared/csv.ts) gets of a value: numbers stay numbers, everything else its text. */
+export type CsvCell = string | number | bigint;
+
+function csvCell(value: unknown, type: string): CsvCell {
+  return typeof value === 'number' || typeof value === 'bigint' ? value : valueText(value, type);
+}
 
 /**
- * A CSV formatter specialised for one column's type: numbers skip the quoting test, text skips the
- * type dispatch, dates reuse the text of values already seen (a result repeats few distinct days).
- * Values that do not fit the announced type fall back to the general csvField.
+ * A CSV cell converter specialised for one column's type: numbers and text skip the type dispatch,
+ * dates reuse the text of values already seen (a result repeats few distinct days).
  */
-export function csvFormatter(type: string): (value: unknown) => string {
-  if (NUMERIC.test(type)) return (v) => (typeof v === 'number' || typeof v === 'bigint' ? String(v) : csvField(v, type));
-  if (TEXT.test(type)) return (v) => (typeof v === 'string' ? (NEEDS_QUOTES.test(v) ? `"${v.replaceAll('"', '""')}"` : v) : csvField(v, type));
+export function csvCellOf(type: string): (value: unknown) => CsvCell {
+  if (NUMERIC.test(type)) return (v) => (typeof v === 'number' || typeof v === 'bigint' ? v : csvCell(v, type));
   if (DATE_ONLY.test(type) || LOCAL_TIMESTAMP.test(type)) {
     const seen = new Map<number, string>();
     return (v) => {
-      if (!(v instanceof Date)) return csvField(v, type);
+      if (!(v instanceof Date)) return csvCell(v, type);
       const key = v.getTime();
       let text = seen.get(key);
       if (text === undefined) {
-        text = csvField(v, type);
+        text = dateText(v, type);
         if (seen.size > 10_000) seen.clear();
         seen.set(key, text);
       }
       return text;
     };
   }
-  return (v) => csvField(v, type);
+  return (v) => (typeof v === 'string' ? v : csvCell(v, type));
 }

@@ -3,12 +3,15 @@
 // for us: it writes at its own rate (a named pipe, tried before, holds 64 KB, so DuckDB stalled on every
 // read and the two never overlapped: ~0.4 of COPY's rate against the 0.5 wanted). Memory stays flat: a
 // slow client only leaves more of the file on disk until it is read, and the folder goes at the end.
-// For a locked-down instance, `dir` must be allowed (its temp_directory is).
+// For a locked-down instance, `dir` must be allowed (its temp_directory is). Text columns and the
+// header are neutralised in SQL the way src/shared/csv.ts neutralises them in Node (a leading
+// apostrophe before a formula start), so both paths give a spreadsheet the same inert text.
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
+import { FORMULA_STARTS, neutraliseFormula } from '../../shared/csv.ts';
 import { assertWritable, ExportAborted } from './drain.ts';
 import type { ExportStats } from './write-csv.ts';
 
@@ -23,6 +26,8 @@ export interface DuckDbCsvOptions {
   conn: CopyConnection;
   /** One SELECT, already checked by the guard; it is wrapped, never spliced into other text. */
   sql: string;
+  /** The SELECT's columns as DuckDB describes them (name and type), in order. */
+  columns: readonly { name: string; type: string }[];
   out: Writable;
   /** A private folder for the file (created inside it and removed afterwards). */
   dir: string;
@@ -78,8 +83,24 @@ async function* growingFile(file: string, copy: CopyState): AsyncGenerator<Buffe
   }
 }
 
+const TEXT_TYPE = /^(VARCHAR|ENUM|JSON)\b/i;
+const sqlText = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const FORMULA_LIST = FORMULA_STARTS.map((c) => (c === '\t' ? 'chr(9)' : c === '\r' ? 'chr(13)' : sqlText(c))).join(', ');
+
+/** The SELECT list over `columns` by position: text neutralised, headers too, everything else as DuckDB writes it. */
+function neutralisedList(columns: DuckDbCsvOptions['columns']): string {
+  return columns
+    .map(({ name, type }, i) => {
+      const alias = `"${neutraliseFormula(name).replaceAll('"', '""')}"`;
+      if (!TEXT_TYPE.test(type)) return `#${i + 1} AS ${alias}`;
+      const v = `#${i + 1}::VARCHAR`;
+      return `CASE WHEN left(${v}, 1) IN (${FORMULA_LIST}) THEN '''' || ${v} ELSE ${v} END AS ${alias}`;
+    })
+    .join(', ');
+}
+
 /** Streams the result of `sql` as CSV (header, comma, LF line ends, DuckDB's value text) into `out`. */
-export async function copyDuckDbCsv({ conn, sql, out, dir, end = true, newLine = 'lf' }: DuckDbCsvOptions): Promise<ExportStats> {
+export async function copyDuckDbCsv({ conn, sql, columns, out, dir, end = true, newLine = 'lf' }: DuckDbCsvOptions): Promise<ExportStats> {
   assertWritable(out);
   const work = await mkdtemp(join(dir, 'csv-'));
   const file = join(work, 'out.csv');
@@ -88,7 +109,8 @@ export async function copyDuckDbCsv({ conn, sql, out, dir, end = true, newLine =
     const body = sql.replace(/[\s;]+$/, '');
     const lineEnd = newLine === 'crlf' ? ", NEW_LINE '\\r\\n'" : '';
     const state: CopyState = { done: false };
-    const copy = conn.run(`COPY (\n${body}\n) TO '${file.replaceAll("'", "''")}' (FORMAT csv, HEADER${lineEnd})`).then(
+    const select = `SELECT ${neutralisedList(columns)} FROM (\n${body}\n)`;
+    const copy = conn.run(`COPY (${select}) TO ${sqlText(file)} (FORMAT csv, HEADER${lineEnd})`).then(
       (result) => {
         state.done = true;
         return result;

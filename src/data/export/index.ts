@@ -1,5 +1,5 @@
 // Streaming exports of query results: CSV and Excel.
-export { csvField, valueText, xlsxCell } from './cell.ts';
+export { valueText, xlsxCell } from './cell.ts';
 export { ExportAborted } from './drain.ts';
 export { copyDuckDbCsv, type DuckDbCsvOptions } from './copy-duckdb-csv.ts';
 export { duckDbBatches, duckDbColumns } from './duckdb-batches.ts';

@@ -1,7 +1,8 @@
-// Streams a result as RFC 4180 CSV (comma separated, CRLF line ends, quotes doubled), honouring the
-// destination's backpressure so that memory holds about one batch whatever the row count.
+// Streams a result as CSV (RFC 4180 with formulas neutralised, by the one writer in src/shared/csv.ts),
+// honouring the destination's backpressure so that memory holds about one batch whatever the row count.
 import type { Writable } from 'node:stream';
-import { csvField, csvFormatter } from './cell.ts';
+import { csvLine, csvRows } from '../../shared/csv.ts';
+import { csvCellOf, type CsvCell } from './cell.ts';
 import { assertWritable, drained, ExportAborted, finished } from './drain.ts';
 import type { ColumnInfo, RowBatch } from './row-batch.ts';
 
@@ -27,7 +28,7 @@ const CHUNK_CHARS = 64 * 1024;
 export async function writeCsv(rows: AsyncIterable<RowBatch>, columns: readonly ColumnInfo[], out: Writable, options: CsvOptions = {}): Promise<ExportStats> {
   const { header = true, bom = false, end = true, signal } = options;
   assertWritable(out);
-  const formats = columns.map((c) => csvFormatter(c.type));
+  const formats = columns.map((c) => csvCellOf(c.type));
   const width = formats.length;
   let count = 0;
   let bytes = 0;
@@ -40,18 +41,17 @@ export async function writeCsv(rows: AsyncIterable<RowBatch>, columns: readonly 
     if (!out.write(chunk)) await drained(out);
   };
   if (bom) pending += '\uFEFF';
-  if (header) pending += columns.map((c) => csvField(c.name, 'VARCHAR')).join(',') + '\r\n';
+  if (header) pending += csvLine(columns.map((c) => c.name));
   for await (const batch of rows) {
     if (signal?.aborted) throw new ExportAborted('The export was cancelled');
     if (out.destroyed) throw new ExportAborted();
-    const lines: string[] = [];
-    const fields: string[] = new Array<string>(width);
-    for (const row of batch.rows) {
-      for (let i = 0; i < width; i++) fields[i] = formats[i]!(row[i]);
-      lines.push(fields.join(','));
-    }
+    const lines = batch.rows.map((row) => {
+      const cells = new Array<CsvCell>(width);
+      for (let i = 0; i < width; i++) cells[i] = formats[i]!(row[i]);
+      return cells;
+    });
     count += lines.length;
-    if (lines.length > 0) pending += lines.join('\r\n') + '\r\n';
+    pending += csvRows(lines);
     if (pending.length >= CHUNK_CHARS) await flush();
   }
   await flush();

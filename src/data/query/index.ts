@@ -1,4 +1,3 @@
-export { csvField, csvLine, toCsv } from './csv.ts';
 export { executeQuery, type QueryResult } from './execute-query.ts';
 export { loggedQueryToRerun, logQuery, topTables, type LoggedQuery, type QueryLogEntry, type TableUsage } from './query-log.ts';
 export { governStatement, streamQuery, type GovernedQueryArgs, type GovernedStatement, type GovernedStream } from './stream-query.ts';

@@ -1,6 +1,6 @@
 // Server-rendered pages of the MCP authorization: consent and the error page.
 import type { Principal } from '../../auth/index.ts';
-import { escapeHtml } from '../../auth/oauth/create-provider.ts';
+import escapeHtml from 'escape-html';
 
 /** What each scope lets a client do, in words a person can judge. */
 const PERMISSIONS: Record<string, string> = {

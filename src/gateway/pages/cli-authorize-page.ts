@@ -1,6 +1,5 @@
 // HTML of the CLI sign-in approval page: no scripts; the look comes from the web client's /theme.css.
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import esc from 'escape-html';
 
 function layout(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -2,8 +2,9 @@
 // chat, and the lineage of an answer.
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { columnLineage, csvLine, EXPORT_COLUMNS, exportHistory, initialSuggestions, messageLineage, type ExportRow } from '../../chats/index.ts';
+import { columnLineage, EXPORT_COLUMNS, exportHistory, initialSuggestions, messageLineage, type ExportRow } from '../../chats/index.ts';
 import { ValidationFailed } from '../../errors.ts';
+import { csvLine } from '../../shared/csv.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 import { ChatId, MessageUuid } from './chats.ts';

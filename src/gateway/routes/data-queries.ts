@@ -2,7 +2,8 @@
 // (JSON rows) and rerun_query (a logged query again, under the caller's current permissions).
 import { z } from 'zod';
 import { connectionToQuery } from '../../data/connections/index.ts';
-import { executeQuery, loggedQueryToRerun, toCsv, type QueryResult } from '../../data/query/index.ts';
+import { executeQuery, loggedQueryToRerun, type QueryResult } from '../../data/query/index.ts';
+import { toCsv } from '../../shared/csv.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';

@@ -86,12 +86,14 @@ export const Run = z.object({
 });
 
 const Side = z.object({ result: z.string(), observed: Value.nullable() }).nullable();
+// One named number per kind of change (an object, not a record: the document lists the properties).
+const ChangeCounts = z.object(Object.fromEntries(CHANGES.map((c) => [c, z.number()])) as Record<(typeof CHANGES)[number], z.ZodNumber>);
 export const Comparison = z.object({
   run_id: z.string(),
   baseline_id: z.string(),
   run_verdict: Verdict,
   baseline_verdict: Verdict,
-  summary: z.record(z.enum(CHANGES), z.number()),
+  summary: ChangeCounts,
   questions: z.array(z.object({ id: z.string(), question: z.string(), change: z.enum(CHANGES), expected: Value, baseline: Side, run: Side })),
 });
 

@@ -1,9 +1,6 @@
-/** RFC 4180 CSV of a header and rows; null and undefined become empty fields. */
+import { toCsv as csvText } from '../../shared/csv.ts';
+
+/** CSV of a header and rows (src/shared/csv.ts), without a line break after the last row. */
 export function toCsv(columns: string[], rows: unknown[][]): string {
-  const field = (v: unknown): string => {
-    if (v === null || v === undefined) return '';
-    const s = v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [columns, ...rows].map((r) => r.map(field).join(',')).join('\r\n');
+  return csvText(columns, rows).slice(0, -2);
 }

@@ -36,11 +36,13 @@ async function withDuck(fn: (conn: DuckDBConnection, dir: string) => Promise<voi
   }
 }
 const leftovers: number[] = [];
+/** Columns as DuckDB describes them (the driver passes what `prepare` reports). */
+const cols = (...spec: string[]) => spec.map((s) => ({ name: s.split(' ')[0]!, type: s.split(' ')[1]! }));
 
 test('DuckDB writes the CSV itself and it streams into the destination', async (t) => {
   await withDuck(async (conn, dir) => {
     const out = new Collect();
-    const stats = await copyDuckDbCsv({ conn, dir, out, sql: `SELECT 1 AS id, 'a, "b"' AS txt, NULL AS nothing, DATE '2024-02-29' AS day, 1.50::DECIMAL(4,2) AS amount -- trailing comment\n;` });
+    const stats = await copyDuckDbCsv({ conn, dir, out, columns: cols('id INTEGER', 'txt VARCHAR', 'nothing "NULL"', 'day DATE', 'amount DECIMAL(4,2)'), sql: `SELECT 1 AS id, 'a, "b"' AS txt, NULL AS nothing, DATE '2024-02-29' AS day, 1.50::DECIMAL(4,2) AS amount -- trailing comment\n;` });
     t.is(out.text(), 'id,txt,nothing,day,amount\n1,"a, ""b""",,2024-02-29,1.50\n');
     t.deepEqual(stats, { rows: 1, bytes: Buffer.byteLength(out.text()) });
     t.true(out.writableFinished);
@@ -50,7 +52,7 @@ test('DuckDB writes the CSV itself and it streams into the destination', async (
 
 test('a failing query rejects without hanging and leaves no file behind', async (t) => {
   await withDuck(async (conn, dir) => {
-    await t.throwsAsync(copyDuckDbCsv({ conn, dir, out: new Collect(), sql: 'SELECT * FROM missing_table' }), { message: /missing_table/ });
+    await t.throwsAsync(copyDuckDbCsv({ conn, dir, out: new Collect(), columns: cols('x INTEGER'), sql: 'SELECT * FROM missing_table' }), { message: /missing_table/ });
     // The connection is still usable.
     t.deepEqual((await conn.runAndReadAll('SELECT 42')).getRows(), [[42]]);
   });
@@ -61,7 +63,7 @@ test('a query failing after some output fails the destination instead of ending 
   await withDuck(async (conn, dir) => {
     const out = new Collect();
     const sql = "SELECT CASE WHEN i < 300000 THEN i::VARCHAR ELSE error('boom at ' || i) END AS v FROM range(400000) t(i)";
-    await t.throwsAsync(copyDuckDbCsv({ conn, dir, out, sql }), { message: /boom at/ });
+    await t.throwsAsync(copyDuckDbCsv({ conn, dir, out, columns: cols('v VARCHAR'), sql }), { message: /boom at/ });
     t.false(out.writableFinished);
   });
   t.is(leftovers.at(-1), 0);
@@ -71,7 +73,7 @@ test('a destination that goes away stops DuckDB instead of blocking it', async (
   await withDuck(async (conn, dir) => {
     const out = new PassThrough({ highWaterMark: 1024 });
     setTimeout(() => out.destroy(), 50);
-    await t.throwsAsync(copyDuckDbCsv({ conn, dir, out, sql: "SELECT i, repeat('x', 100) FROM range(50000000) t(i)" }), { instanceOf: ExportAborted });
+    await t.throwsAsync(copyDuckDbCsv({ conn, dir, out, columns: cols('i BIGINT', 'r VARCHAR'), sql: "SELECT i, repeat('x', 100) AS r FROM range(50000000) t(i)" }), { instanceOf: ExportAborted });
     t.deepEqual((await conn.runAndReadAll('SELECT 1')).getRows(), [[1]]);
   });
 });
@@ -79,7 +81,7 @@ test('a destination that goes away stops DuckDB instead of blocking it', async (
 test('it works on an instance locked down to the export folder', async (t) => {
   await withDuck(async (conn, dir) => {
     const out = new Collect();
-    const stats = await copyDuckDbCsv({ conn, dir, out, sql: 'SELECT range AS n FROM range(100000)' });
+    const stats = await copyDuckDbCsv({ conn, dir, out, columns: cols('n BIGINT'), sql: 'SELECT range AS n FROM range(100000)' });
     t.is(stats.rows, 100_000);
     t.is(out.text().split('\n').length, 100_002);
   }, true);
@@ -89,7 +91,17 @@ test('a destination that is already closed is refused before DuckDB runs', async
   await withDuck(async (conn, dir) => {
     const out = new PassThrough();
     out.destroy();
-    await t.throwsAsync(copyDuckDbCsv({ conn, dir, out, sql: 'SELECT 1' }), { instanceOf: ExportAborted });
+    await t.throwsAsync(copyDuckDbCsv({ conn, dir, out, columns: cols('one INTEGER'), sql: 'SELECT 1 AS one' }), { instanceOf: ExportAborted });
   });
   t.is(leftovers.at(-1), 0);
+});
+
+test('text cells and headers that would start a spreadsheet formula come out neutralised, numbers stay numbers', async (t) => {
+  await withDuck(async (conn, dir) => {
+    const out = new Collect();
+    const sql = `SELECT '=HYPERLINK("http://x")' AS "=h", '+1' AS p, '-x' AS m, '@sum' AS a, chr(9) || 'tab' AS t, chr(13) || 'cr' AS c, -5 AS n, 'ok' AS o`;
+    const columns = cols('=h VARCHAR', 'p VARCHAR', 'm VARCHAR', 'a VARCHAR', 't VARCHAR', 'c VARCHAR', 'n INTEGER', 'o VARCHAR');
+    await copyDuckDbCsv({ conn, dir, out, columns, sql, newLine: 'crlf' });
+    t.is(out.text(), `'=h,p,m,a,t,c,n,o\r\n"'=HYPERLINK(""http://x"")",'+1,'-x,'@sum,'\ttab,"'\rcr",-5,ok\r\n`);
+  });
 });

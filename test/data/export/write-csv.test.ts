@@ -107,6 +107,13 @@ test('values of every kind are written in their warehouse form', async (t) => {
   t.deepEqual(parseCsv(out.text())[1], ['1.5', '12345678901234567890', 'true', '2024-02-29', '2024-02-29 10:11:12', '2024-02-29T10:11:12.500Z', '', '[1,2]', '{"a":"x, y","b":"2"}', 'aGk=']);
 });
 
+test('text that would start a spreadsheet formula is neutralised in cells and header, numbers are not', async (t) => {
+  const columns: ColumnInfo[] = [{ name: '=h', type: 'VARCHAR' }, { name: 'p', type: 'VARCHAR' }, { name: 'm', type: 'VARCHAR' }, { name: 'a', type: 'VARCHAR' }, { name: 't', type: 'VARCHAR' }, { name: 'c', type: 'VARCHAR' }, { name: 'n', type: 'INTEGER' }];
+  const out = new Collect();
+  await writeCsv(batches(columns, [['=1+1', '+1', '-x', '@sum(A1)', '\tx', '\rx', -5]]), columns, out);
+  t.deepEqual(parseCsv(out.text()), [["'=h", 'p', 'm', 'a', 't', 'c', 'n'], ["'=1+1", "'+1", "'-x", "'@sum(A1)", "'\tx", "'\rx", '-5']]);
+});
+
 test('an empty result still writes the header, and the header can be left out', async (t) => {
   const out = new Collect();
   t.deepEqual(await writeCsv(batches(cols('a', 'b'), []), cols('a', 'b'), out), { rows: 0, bytes: 5 });

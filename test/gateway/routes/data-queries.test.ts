@@ -65,6 +65,12 @@ test.serial('an admin gets CSV of any table with the interface fields, the confi
   t.like(await res.json(), { row_count: 2, csv_content: 'name\r\nAnn\r\nBob\r\n' });
 });
 
+test.serial('csv_content neutralises text that would start a spreadsheet formula and leaves numbers alone', async (t) => {
+  const res = await ctxQuery(admin, { sql: `SELECT '=HYPERLINK("x")' AS "@h", '+1' AS p, -5 AS n`, connection_id: 'wh' });
+  t.is(res.status, 200);
+  t.is(((await res.json()) as { csv_content: string }).csv_content, `'@h,p,n\r\n"'=HYPERLINK(""x"")",'+1,-5\r\n`);
+});
+
 test.serial('a modeler may query governed sources only, with row filters applied', async (t) => {
   let res = await ctxQuery(modeler, { sql: 'SELECT DISTINCT country FROM orders', connection_id: 'wh' });
   t.is(res.status, 200);

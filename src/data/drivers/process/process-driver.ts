@@ -110,15 +110,15 @@ class ProcessDriver implements Driver {
     const { columns, isSelect } = await this.once(() => this.proc.call({ op: 'describe', sql }));
     // The guard already allowed one SELECT only; this is the engine's own word on it.
     if (!isSelect) throw new QueryFailed('Only a SELECT can be exported');
-    return { columns, run: (out, signal, timeoutMs) => this.copy(sql, dir, out, { signal, timeoutMs }) };
+    return { columns, run: (out, signal, timeoutMs) => this.copy(sql, columns, dir, out, { signal, timeoutMs }) };
   }
 
-  private async copy(sql: string, dir: string, out: Writable, opts: { signal: AbortSignal | undefined; timeoutMs: number | undefined }) {
+  private async copy(sql: string, columns: ColumnMeta[], dir: string, out: Writable, opts: { signal: AbortSignal | undefined; timeoutMs: number | undefined }) {
     const budget = this.budget(opts);
     // DuckDB writes the file at its own pace, never waiting for the reader: the whole COPY is warehouse time.
     const conn = { run: (statement: string) => budget.track(this.proc.call({ op: 'run', sql: statement })), interrupt: () => this.proc.kill() };
     try {
-      return await copyDuckDbCsv({ conn, sql, out, dir, newLine: 'crlf', end: false });
+      return await copyDuckDbCsv({ conn, sql, columns, out, dir, newLine: 'crlf', end: false });
     } catch (err) {
       throw err instanceof AppError ? err : new QueryFailed((err as Error).message);
     } finally {
