@@ -60,7 +60,12 @@ export interface App {
   routes: RouteDef[];
   /** Method and path of every route the router serves. */
   served: { method: string; path: string }[];
-  /** Tells long-lived streams to end (first step of a graceful shutdown). */
+  /**
+   * First step of a graceful shutdown: readiness fails, no new run starts, running answers get
+   * `graceMs` to finish and the rest are cut (an `error` event, stored as failed).
+   */
+  finishRuns(graceMs: number): Promise<void>;
+  /** Tells long-lived streams to end (cutting runs still running). */
   drain(): void;
   /** Ends streams and closes storage. */
   close(): Promise<void>;
@@ -71,6 +76,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
+  const draining = new AbortController();
   // Every open event stream listens for shutdown.
   setMaxListeners(0, shutdown.signal);
   const clock = deps.clock ?? systemClock;
@@ -109,6 +115,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       limits: defaultUploadLimits({ fileBytes: config.uploadLimitBytes, chatBytes: config.uploadChatLimitBytes }),
     }),
     shutdown: shutdown.signal,
+    draining: draining.signal,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     chatSources: { ...chatSourcesFrom(knowledge), ...deps.chatSources },
   };
@@ -140,7 +147,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     clock,
     log,
     config: config.evaluations,
-    shutdown: shutdown.signal,
+    // Questions in flight when the drain begins stay pending for the next start (or another replica).
+    shutdown: AbortSignal.any([draining.signal, shutdown.signal]),
     ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(store.db) },
   });
   const services: Services = { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
@@ -156,8 +164,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     services,
     routes: gateway.routes,
     served: gateway.router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
+    finishRuns: (graceMs) => {
+      draining.abort();
+      return agent.finishRuns(graceMs);
+    },
     drain: () => shutdown.abort(),
     async close() {
+      draining.abort();
       shutdown.abort();
       clearInterval(purge);
       clearInterval(indexer);

@@ -35,6 +35,8 @@ export interface Services {
   uploads: UploadStore;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
+  /** Aborted when the graceful shutdown begins: readiness answers 503, no new run or evaluation question starts. */
+  draining: AbortSignal;
   /** The OAuth 2.1 authorization server for MCP clients (mounted at /oauth). */
   oauth: OAuthServer;
   /** What the MCP tools use: catalog, agent runs, results, knowledge search, governed queries. */

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { AgentConfig } from '../../config.ts';
-import { Conflict, NotFound } from '../../errors.ts';
+import { AppError, Conflict, NotFound } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { newId } from '../../security/index.ts';
 import { CommitGroup, type Db } from '../../store/index.ts';
@@ -59,6 +59,13 @@ export class ChatNotFound extends NotFound {
   }
 }
 
+/** A question asked while the service drains before shutdown: another replica (or this one, restarted) answers it. */
+export class ServiceShuttingDown extends AppError {
+  constructor() {
+    super('unavailable', 'SERVICE_SHUTTING_DOWN', 'The service is shutting down; ask again in a moment');
+  }
+}
+
 /** The agent service: starts runs, lets their owner follow, steer and stop them. */
 export class AgentRuns {
   readonly bus: LiveBus;
@@ -69,6 +76,10 @@ export class AgentRuns {
   private starts = new StartQueue();
   /** A question, the chat it may create and its run: commits shared by the starts of one turn. */
   private startWrites: CommitGroup;
+  /** Set when the service drains before shutdown: no new run starts. */
+  private draining = false;
+  /** Runs not yet recorded (their `done`), for the shutdown to wait on. */
+  private unfinished = new Set<Promise<RunRow>>();
 
   constructor(private deps: AgentDeps) {
     this.bus = new LiveBus(deps.log);
@@ -84,6 +95,7 @@ export class AgentRuns {
   /** Starts a run in the background; rejects another user's chat (404) and a second run on one chat (409). */
   async start(principal: Principal, input: StartRunInput): Promise<StartedRun> {
     const { db } = this.deps;
+    if (this.draining) throw new ServiceShuttingDown();
     const ports = input.knowledge ? { ...this.deps.ports, knowledge: input.knowledge } : this.deps.ports;
     if (input.quickFix && input.environmentId === undefined) input = { ...input, environmentId: (await ports.knowledge.startQuickFix(principal)).id };
     const environmentName = await ports.knowledge.environmentName(principal, input.environmentId);
@@ -131,6 +143,8 @@ export class AgentRuns {
           return { ...run, status: 'failed', answer: null, finished_at: null };
         }
       });
+    this.unfinished.add(done);
+    void done.then(() => this.unfinished.delete(done));
     return { row: { ...run, status: 'running', answer: null, finished_at: null }, done };
   }
 
@@ -242,6 +256,24 @@ export class AgentRuns {
     }
     active.stop.abort();
     return { status: 'stopping', run_id: run.id };
+  }
+
+  /**
+   * Graceful shutdown: refuses new runs, lets the running ones finish within `graceMs`, then cuts the
+   * rest (each ends with an `error` event and is stored as failed, never as completed) and waits until
+   * they are recorded.
+   */
+  async finishRuns(graceMs: number): Promise<void> {
+    this.draining = true;
+    const all = () => Promise.all([...this.unfinished]);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([all(), deadline]);
+    clearTimeout(timer);
+    if (this.unfinished.size === 0) return;
+    this.deps.log.warn({ runs: this.unfinished.size }, 'cutting agent runs still running at the end of the shutdown grace period');
+    for (const run of this.active.values()) run.hardStop.abort();
+    await all();
   }
 
   /** Runs in progress (for shutdown and tests). */
