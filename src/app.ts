@@ -17,6 +17,7 @@ import { checkKnowledgeRepositories, createKnowledgeDeps, createTableDocsSource,
 import { indexPendingMessages, indexQueueInSlices } from './chats/index.ts';
 import type { ChatSources, CoreServices } from './gateway/services.ts';
 import { agentPortsFrom } from './compose/agent-ports.ts';
+import { openOperations, watchQueues } from './compose/operations.ts';
 import { chatSourcesFrom } from './compose/chat-sources.ts';
 import { agentMcpPorts } from './compose/mcp-agent-ports.ts';
 import { evaluationAgentPort } from './compose/evaluation-agent.ts';
@@ -86,6 +87,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // Before anything reads or seeds knowledge: branches a crash left damaged are restored from their reflog.
   await checkKnowledgeRepositories(knowledge, { repair: true });
   const duckdbSql = await openDuckDbSql();
+  const ops = await openOperations({ config, store, draining: draining.signal });
   const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
   const accountMail = createAccountMail(accountDeps({ store, clock, config, secretBox, mailer, log }));
   const core: CoreServices = {
@@ -116,6 +118,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     }),
     shutdown: shutdown.signal,
     draining: draining.signal,
+    ops,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     chatSources: { ...chatSourcesFrom(knowledge), ...deps.chatSources },
   };
@@ -151,6 +154,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     shutdown: AbortSignal.any([draining.signal, shutdown.signal]),
     ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(store.db) },
   });
+  watchQueues(ops, { store, agent, queryProcesses: core.data.queryProcesses });
   const services: Services = { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
   confineLegacyWarehouseFiles(services);
   if (config.seedDemo) await seedDemo(services);
@@ -180,6 +184,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       duckdbSql.close();
       // Queries still running on file warehouses end now (their processes are killed), before the store closes.
       await core.data.queryProcesses.close();
+      await ops.close();
       if (store.db.open) {
         agent.flush();
         indexPendingMessages(store.db);

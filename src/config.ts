@@ -40,8 +40,21 @@ export interface Config {
   agent: AgentConfig;
   /** Evaluation runs: questions asked at once (SEXTANT_EVAL_CONCURRENCY) and the time one question may take. */
   evaluations: EvaluationConfig;
+  /** Operations: Redis, metrics and tracing (SEXTANT_REDIS_URL, SEXTANT_METRICS*, SEXTANT_OTEL_ENDPOINT). */
+  ops: OpsConfig;
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
+}
+
+export interface OpsConfig {
+  /** Redis shared by replicas (SEXTANT_REDIS_URL): rate-limit counters live there, and readiness pings it. */
+  redisUrl: string | undefined;
+  /** Prometheus metrics at /metrics (SEXTANT_METRICS, default true). */
+  metrics: boolean;
+  /** Bearer token /metrics requires (SEXTANT_METRICS_TOKEN); without it, only direct loopback clients are answered. */
+  metricsToken: string | undefined;
+  /** OTLP/HTTP traces endpoint (SEXTANT_OTEL_ENDPOINT, e.g. http://collector:4318/v1/traces); no tracing without it. */
+  otelEndpoint: string | undefined;
 }
 
 /** Outgoing mail: SMTP when `smtpUrl` is set, else the outbox table plus a log line. */
@@ -161,6 +174,10 @@ const envSchema = z.object({
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
+  SEXTANT_REDIS_URL: z.string().url().optional(),
+  SEXTANT_METRICS: z.enum(['true', 'false', '1', '0']).default('true'),
+  SEXTANT_METRICS_TOKEN: z.string().min(16).optional(),
+  SEXTANT_OTEL_ENDPOINT: z.string().url().optional(),
 });
 
 const truthy = (v: string) => v === 'true' || v === '1';
@@ -230,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     agent: agentConfig(e, warnings),
     evaluations: { concurrency: e.SEXTANT_EVAL_CONCURRENCY, questionTimeoutMs: e.SEXTANT_EVAL_QUESTION_TIMEOUT_MS },
+    ops: { redisUrl: e.SEXTANT_REDIS_URL, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
     warnings,
   };
 }

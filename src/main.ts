@@ -14,7 +14,7 @@ try {
   lock = lockDataDir(config.dataDir);
 } catch (err) {
   if (!(err instanceof DataDirLocked)) throw err;
-  log.fatal({ code: err.code, pid: err.data?.['pid'] }, err.message);
+  log.fatal({ code: err.code, pid: err.pid }, err.message);
   process.stderr.write(`\n${err.message}\n\n`);
   process.exit(1);
 }

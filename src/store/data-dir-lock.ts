@@ -6,15 +6,20 @@
 // crash cannot both win.
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppError } from '../errors.ts';
 
 export const LOCK_FILE = 'sextant.lock';
 /** A takeover marker older than this was left by a process that died while taking over. */
 const TAKEOVER_STALE_MS = 10_000;
 
-export class DataDirLocked extends AppError {
-  constructor(dir: string, pid: number) {
-    super('conflict', 'DATA_DIR_LOCKED', `Another Sextant process (pid ${pid}) serves the data folder ${dir} (lock file ${join(dir, LOCK_FILE)}). Stop it first, or give this server its own SEXTANT_DATA_DIR.`, { pid });
+/** A start-up failure, not a request's: storage knows no HTTP-facing AppError. */
+export class DataDirLocked extends Error {
+  readonly code = 'DATA_DIR_LOCKED';
+  constructor(
+    dir: string,
+    readonly pid: number,
+  ) {
+    super(`Another Sextant process (pid ${pid}) serves the data folder ${dir} (lock file ${join(dir, LOCK_FILE)}). Stop it first, or give this server its own SEXTANT_DATA_DIR.`);
+    this.name = 'DataDirLocked';
   }
 }
 

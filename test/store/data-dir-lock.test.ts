@@ -29,7 +29,7 @@ test('a second holder is refused while the first process lives, with its pid', (
   writeFileSync(join(dir, LOCK_FILE), `${process.ppid}\n`);
   const err = t.throws(() => lockDataDir(dir), { instanceOf: DataDirLocked });
   t.is(err?.code, 'DATA_DIR_LOCKED');
-  t.is(err?.data?.['pid'], process.ppid);
+  t.is(err?.pid, process.ppid);
   t.is(readFileSync(join(dir, LOCK_FILE), 'utf8').trim(), String(process.ppid));
 });
 

@@ -1,0 +1,51 @@
+// Operations of one process: metrics, readiness over the store, the knowledge folder and Redis, and
+// the Redis connection itself when SEXTANT_REDIS_URL is set (shared with the rate limits).
+import { accessSync, constants, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentRuns } from '../agent/index.ts';
+import type { Config } from '../config.ts';
+import type { QueryProcessPool } from '../data/index.ts';
+import { countPendingQuestions } from '../evaluations/index.ts';
+import { pendingMailCount } from '../mail/index.ts';
+import { checkReadiness, createMetrics, type Ops, type ReadinessCheck } from '../ops/index.ts';
+import { statement, type Store } from '../store/index.ts';
+import { openRedis, type Redis } from '../store/open-redis.ts';
+
+export interface Operations extends Ops {
+  /** Set when SEXTANT_REDIS_URL is. */
+  redis: Redis | undefined;
+  close(): Promise<void>;
+}
+
+/** Opens Redis when configured (a start fails loudly when it is unreachable) and builds metrics and readiness. */
+export async function openOperations({ config, store, draining }: { config: Config; store: Store; draining: AbortSignal }): Promise<Operations> {
+  const redis = config.ops.redisUrl ? await openRedis(config.ops.redisUrl) : undefined;
+  const knowledgeDir = join(config.dataDir, 'knowledge');
+  const checks: Record<string, ReadinessCheck> = {
+    store: () => statement(store.db, 'SELECT 1').get(),
+    // Repositories are read and written there; a volume gone read-only or unmounted fails this.
+    knowledge: () => accessSync(existsSync(knowledgeDir) ? knowledgeDir : config.dataDir, constants.R_OK | constants.W_OK),
+    ...(redis ? { redis: () => redis.ping() } : {}),
+  };
+  return {
+    metrics: createMetrics(),
+    redis,
+    readiness: () => checkReadiness(checks, draining.aborted),
+    async close() {
+      await redis?.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Connects the gauges: running answers, and the mail, evaluation and query-process queues. */
+export function watchQueues(ops: Ops, { store, agent, queryProcesses }: { store: Store; agent: AgentRuns; queryProcesses: QueryProcessPool }): void {
+  const whileOpen = (read: () => number) => () => (store.db.open ? read() : 0);
+  ops.metrics.setSources({
+    runningAnswers: () => agent.activeCount(),
+    queues: {
+      mail: whileOpen(() => pendingMailCount(store.db)),
+      evaluation: whileOpen(() => countPendingQuestions(store.db)),
+      query_processes: () => queryProcesses.waiting,
+    },
+  });
+}
