@@ -49,6 +49,8 @@ export interface Config {
 export interface OpsConfig {
   /** Redis shared by replicas (SEXTANT_REDIS_URL): rate-limit counters live there, and readiness pings it. */
   redisUrl: string | undefined;
+  /** Prefix of every key Sextant writes in Redis (SEXTANT_REDIS_PREFIX, default `sextant`): installations may share one Redis. */
+  redisPrefix: string;
   /** Prometheus metrics at /metrics (SEXTANT_METRICS, default true). */
   metrics: boolean;
   /** Bearer token /metrics requires (SEXTANT_METRICS_TOKEN); without it, only direct loopback clients are answered. */
@@ -175,6 +177,7 @@ const envSchema = z.object({
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
   SEXTANT_REDIS_URL: z.string().url().optional(),
+  SEXTANT_REDIS_PREFIX: z.string().regex(/^[\w.-]{1,64}$/).default('sextant'),
   SEXTANT_METRICS: z.enum(['true', 'false', '1', '0']).default('true'),
   SEXTANT_METRICS_TOKEN: z.string().min(16).optional(),
   SEXTANT_OTEL_ENDPOINT: z.string().url().optional(),
@@ -247,7 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     agent: agentConfig(e, warnings),
     evaluations: { concurrency: e.SEXTANT_EVAL_CONCURRENCY, questionTimeoutMs: e.SEXTANT_EVAL_QUESTION_TIMEOUT_MS },
-    ops: { redisUrl: e.SEXTANT_REDIS_URL, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
+    ops: { redisUrl: e.SEXTANT_REDIS_URL, redisPrefix: e.SEXTANT_REDIS_PREFIX, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
     warnings,
   };
 }

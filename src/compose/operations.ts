@@ -1,8 +1,9 @@
 // Operations of one process: metrics, readiness over the store, the knowledge folder and Redis, and
-// the Redis connection itself when SEXTANT_REDIS_URL is set (shared with the rate limits).
+// the Redis connection itself when SEXTANT_REDIS_URL is set (the rate-limit counters move there).
 import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentRuns } from '../agent/index.ts';
+import { shareRateLimits } from '../auth/rate-limit.ts';
 import type { Config } from '../config.ts';
 import type { QueryProcessPool } from '../data/index.ts';
 import { countPendingQuestions } from '../evaluations/index.ts';
@@ -20,6 +21,8 @@ export interface Operations extends Ops {
 /** Opens Redis when configured (a start fails loudly when it is unreachable) and builds metrics and readiness. */
 export async function openOperations({ config, store, draining }: { config: Config; store: Store; draining: AbortSignal }): Promise<Operations> {
   const redis = config.ops.redisUrl ? await openRedis(config.ops.redisUrl) : undefined;
+  // Replicas must see each other's failed attempts: the counters move to Redis.
+  if (redis) shareRateLimits(store.db, redis, config.ops.redisPrefix);
   const knowledgeDir = join(config.dataDir, 'knowledge');
   const checks: Record<string, ReadinessCheck> = {
     store: () => statement(store.db, 'SELECT 1').get(),
