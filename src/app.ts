@@ -110,6 +110,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, memoryMb: config.data.queryMemoryMb }),
       maxRecursion: config.data.queryMaxRecursion,
       defaultRowLimit: config.data.queryRowLimit,
+      ...(config.ops.metrics ? { observeQuery: ops.metrics.observeWarehouseQuery } : {}),
     },
     uploads: createUploadStore({
       dataDir: config.dataDir,

@@ -9,7 +9,7 @@ import type { QueryProcessPool } from '../data/index.ts';
 import { countPendingQuestions } from '../evaluations/index.ts';
 import { pendingMailCount } from '../mail/index.ts';
 import { checkReadiness, createMetrics, type Ops, type ReadinessCheck } from '../ops/index.ts';
-import { statement, type Store } from '../store/index.ts';
+import { observeTransactions, statement, type Store } from '../store/index.ts';
 import { openRedis, type Redis } from '../store/open-redis.ts';
 
 export interface Operations extends Ops {
@@ -30,8 +30,10 @@ export async function openOperations({ config, store, draining }: { config: Conf
     knowledge: () => accessSync(existsSync(knowledgeDir) ? knowledgeDir : config.dataDir, constants.R_OK | constants.W_OK),
     ...(redis ? { redis: () => redis.ping() } : {}),
   };
+  const metrics = createMetrics();
+  if (config.ops.metrics) observeTransactions(store.db, metrics.observeStoreTransaction);
   return {
-    metrics: createMetrics(),
+    metrics,
     redis,
     readiness: () => checkReadiness(checks, draining.aborted),
     async close() {

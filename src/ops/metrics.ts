@@ -14,10 +14,10 @@ export interface Metrics {
   registry: Registry;
   /** One HTTP request: method, route template, status, duration. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
-  /** One store write commit (a transaction or a commit group). */
-  observeStoreCommit(seconds: number): void;
-  /** One warehouse query, by engine. */
-  observeWarehouseQuery(engine: string, seconds: number): void;
+  /** One write transaction of the service database (BEGIN to COMMIT). */
+  observeStoreTransaction(seconds: number): void;
+  /** One warehouse query, by engine and outcome (ok, failed, refused...). */
+  observeWarehouseQuery(engine: string, status: string, seconds: number): void;
   /** Connects the gauges to what they read. */
   setSources(sources: MetricSources): void;
   /** The exposition text and its content type. */
@@ -34,8 +34,8 @@ export function createMetrics(): Metrics {
   const registers = [registry];
   let sources: MetricSources = { runningAnswers: () => 0, queues: {} };
   const requests = new Histogram({ name: 'sextant_http_request_duration_seconds', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers });
-  const store = new Histogram({ name: 'sextant_store_commit_duration_seconds', help: 'Write commits of the service database', buckets: LATENCY_BUCKETS, registers });
-  const warehouse = new Histogram({ name: 'sextant_warehouse_query_duration_seconds', help: 'Warehouse queries by engine', labelNames: ['engine'], buckets: QUERY_BUCKETS, registers });
+  const store = new Histogram({ name: 'sextant_store_transaction_duration_seconds', help: 'Write transactions of the service database, BEGIN to COMMIT', buckets: LATENCY_BUCKETS, registers });
+  const warehouse = new Histogram({ name: 'sextant_warehouse_query_duration_seconds', help: 'Governed warehouse queries by engine and outcome', labelNames: ['engine', 'status'], buckets: QUERY_BUCKETS, registers });
   new Gauge({
     name: 'sextant_answers_running',
     help: 'Agent answers in progress',
@@ -63,8 +63,8 @@ export function createMetrics(): Metrics {
       if (!child) children.set(key, (child = requests.labels(method, route, String(status))));
       child.observe(seconds);
     },
-    observeStoreCommit: (seconds) => store.observe(seconds),
-    observeWarehouseQuery: (engine, seconds) => warehouse.labels(engine).observe(seconds),
+    observeStoreTransaction: (seconds) => store.observe(seconds),
+    observeWarehouseQuery: (engine, status, seconds) => warehouse.labels(engine, status).observe(seconds),
     setSources(s) {
       sources = s;
     },

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { startTestApp } from '../helpers/app.ts';
 
 test('readiness answers 200 with the store and the knowledge folder checked', async (t) => {
@@ -96,4 +97,19 @@ test('readiness and metrics are public operations in the OpenAPI document', asyn
   const doc = (await (await app.fetch('/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
   t.deepEqual(doc.paths['/api/ready']?.['get']?.security, []);
   t.deepEqual(doc.paths['/metrics']?.['get']?.security, []);
+});
+
+test('metrics time governed warehouse queries by engine and outcome, and the store transactions', async (t) => {
+  const root = tempDir();
+  placeOrgFile(root, 'morg', 'wh.duckdb', (await duckdbFixture()).path!);
+  const app = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root });
+  t.teardown(() => app.stop());
+  app.org('morg');
+  const admin = app.session(app.user({ orgId: 'morg', role: 'admin' }));
+  const post = (path: string, body: unknown) => app.fetch(path, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  t.is((await post('/api/connections', { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } })).status, 201);
+  t.is((await post('/api/context-agent/execute-query', { connection_id: 'wh', sql: 'SELECT count(*) FROM orders' })).status, 200);
+  const text = await (await app.fetch('/metrics')).text();
+  t.regex(text, /^sextant_warehouse_query_duration_seconds_count\{engine="duckdb",status="ok"\} 1$/m);
+  t.regex(text, /^sextant_store_transaction_duration_seconds_count [1-9]\d*$/m);
 });
