@@ -110,7 +110,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, memoryMb: config.data.queryMemoryMb }),
       maxRecursion: config.data.queryMaxRecursion,
       defaultRowLimit: config.data.queryRowLimit,
-      ...(config.ops.metrics ? { observeQuery: ops.metrics.observeWarehouseQuery } : {}),
+      observeQuery: ops.observeQuery,
     },
     uploads: createUploadStore({
       dataDir: config.dataDir,
@@ -142,7 +142,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
-  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal });
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown: shutdown.signal, observeRun: ops.observeRun });
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
   // Evaluations ask the agent (knowledge pinned to a commit) and read definitions from knowledge, through their ports.

@@ -1,4 +1,4 @@
-// Operations of one process: metrics, readiness over the store, the knowledge folder and Redis, and
+// Operations of one process: metrics, tracing when configured, readiness over the store, the knowledge folder and Redis, and
 // the Redis connection itself when SEXTANT_REDIS_URL is set (the rate-limit counters move there).
 import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,13 +8,17 @@ import type { Config } from '../config.ts';
 import type { QueryProcessPool } from '../data/index.ts';
 import { countPendingQuestions } from '../evaluations/index.ts';
 import { pendingMailCount } from '../mail/index.ts';
-import { checkReadiness, createMetrics, type Ops, type ReadinessCheck } from '../ops/index.ts';
+import { checkReadiness, createMetrics, startTracing, type Ops, type ReadinessCheck } from '../ops/index.ts';
 import { observeTransactions, statement, type Store } from '../store/index.ts';
 import { openRedis, type Redis } from '../store/open-redis.ts';
 
 export interface Operations extends Ops {
   /** Set when SEXTANT_REDIS_URL is. */
   redis: Redis | undefined;
+  /** Told of every governed warehouse query: metrics and a trace span. */
+  observeQuery(engine: string, status: string, seconds: number): void;
+  /** Told of every finished agent run: metrics and a trace span. */
+  observeRun(runId: string, status: string, seconds: number): void;
   close(): Promise<void>;
 }
 
@@ -32,11 +36,23 @@ export async function openOperations({ config, store, draining }: { config: Conf
   };
   const metrics = createMetrics();
   if (config.ops.metrics) observeTransactions(store.db, metrics.observeStoreTransaction);
+  const tracing = config.ops.otelEndpoint ? await startTracing(config.ops.otelEndpoint, config.version) : undefined;
+  const counting = config.ops.metrics;
   return {
     metrics,
     redis,
+    tracing,
+    observeQuery(engine, status, seconds) {
+      if (counting) metrics.observeWarehouseQuery(engine, status, seconds);
+      tracing?.record('warehouse.query', { 'db.system': engine, 'sextant.status': status }, seconds, status !== 'ok');
+    },
+    observeRun(runId, status, seconds) {
+      if (counting) metrics.observeAnswer(status, seconds);
+      tracing?.record('agent.run', { 'sextant.run_id': runId, 'sextant.status': status }, seconds, status === 'failed');
+    },
     readiness: () => checkReadiness(checks, draining.aborted),
     async close() {
+      await tracing?.close().catch(() => {});
       await redis?.quit().catch(() => redis.disconnect());
     },
   };

@@ -15,7 +15,8 @@ export function requestMetrics(metrics: Metrics, paths: ReadonlySet<string>) {
   };
 }
 
-function routeLabel(ctx: Context, paths: ReadonlySet<string>): string {
+/** The route template of a request, or one bounded name for what no route table serves. */
+export function routeLabel(ctx: Context, paths: ReadonlySet<string>): string {
   const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
   if (typeof matched === 'string') return matched.replace(/:(\w+)/g, '{$1}');
   const path = ctx.path;

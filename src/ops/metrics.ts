@@ -18,6 +18,8 @@ export interface Metrics {
   observeStoreTransaction(seconds: number): void;
   /** One warehouse query, by engine and outcome (ok, failed, refused...). */
   observeWarehouseQuery(engine: string, status: string, seconds: number): void;
+  /** One agent answer, by how it ended (completed, stopped, failed). */
+  observeAnswer(status: string, seconds: number): void;
   /** Connects the gauges to what they read. */
   setSources(sources: MetricSources): void;
   /** The exposition text and its content type. */
@@ -36,6 +38,7 @@ export function createMetrics(): Metrics {
   const requests = new Histogram({ name: 'sextant_http_request_duration_seconds', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers });
   const store = new Histogram({ name: 'sextant_store_transaction_duration_seconds', help: 'Write transactions of the service database, BEGIN to COMMIT', buckets: LATENCY_BUCKETS, registers });
   const warehouse = new Histogram({ name: 'sextant_warehouse_query_duration_seconds', help: 'Governed warehouse queries by engine and outcome', labelNames: ['engine', 'status'], buckets: QUERY_BUCKETS, registers });
+  const answers = new Histogram({ name: 'sextant_answer_duration_seconds', help: 'Agent answers by how they ended', labelNames: ['status'], buckets: QUERY_BUCKETS, registers });
   new Gauge({
     name: 'sextant_answers_running',
     help: 'Agent answers in progress',
@@ -65,6 +68,7 @@ export function createMetrics(): Metrics {
     },
     observeStoreTransaction: (seconds) => store.observe(seconds),
     observeWarehouseQuery: (engine, status, seconds) => warehouse.labels(engine, status).observe(seconds),
+    observeAnswer: (status, seconds) => answers.labels(status).observe(seconds),
     setSources(s) {
       sources = s;
     },

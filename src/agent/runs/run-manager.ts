@@ -29,6 +29,8 @@ export interface AgentDeps {
   tools?: AgentTool[];
   /** Aborted at shutdown: runs end and streams close. */
   shutdown: AbortSignal;
+  /** Told how each run ended and how long it took (metrics, tracing). */
+  observeRun?: (runId: string, status: string, seconds: number) => void;
 }
 
 export interface StartRunInput {
@@ -131,17 +133,21 @@ export class AgentRuns {
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
     // questions every asker gets run_started first (start-queue.ts).
     const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName });
+    const startedAt = performance.now();
     const done = new Promise<void>((resolve) => this.starts.push(() => resolve(execute())))
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
       .then((): RunRow => {
         this.active.delete(run.id);
         this.busyChats.delete(chatKey);
+        let row: RunRow;
         try {
-          return getRun(db, run.id)!;
+          row = getRun(db, run.id)!;
         } catch {
           // The store closed under a run at shutdown: report what is known.
-          return { ...run, status: 'failed', answer: null, finished_at: null };
+          row = { ...run, status: 'failed', answer: null, finished_at: null };
         }
+        this.deps.observeRun?.(run.id, row.status, (performance.now() - startedAt) / 1000);
+        return row;
       });
     this.unfinished.add(done);
     void done.then(() => this.unfinished.delete(done));
