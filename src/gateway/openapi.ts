@@ -67,8 +67,7 @@ export function buildOpenApi(routes: RouteDef[], baseUrl: string, version: strin
       op['security'] = SECURITY;
       responses['401'] = errorResponse('Missing or invalid credentials');
       if (def.role) responses['403'] = errorResponse(`Requires role ${def.role} or higher`);
-    } else if (def.auth === 'none') {
-      // Public: said explicitly, so a client generator or gateway never asks for a credential here.
+    } else if (def.explicitlyPublic) {
       op['security'] = [];
     }
     op['responses'] = responses;

@@ -62,6 +62,8 @@ export interface RouteDef<P extends AnySchema = AnySchema, Q extends AnySchema =
   etag?: (result: never) => string | undefined;
   /** Honours `If-Match` (412 when it names another version; 409 for a conflicting concurrent edit). */
   conditional?: boolean;
+  /** Documented with `security: []`: probes and scrapers (readiness, metrics) are told no credential applies. */
+  explicitlyPublic?: boolean;
   handler: (input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => unknown;
 }
 

@@ -21,6 +21,7 @@ export function operationsRoutes(s: Services) {
       summary: 'Readiness for a load balancer: the store, the knowledge folder and Redis answer, and the process is not draining (503 otherwise)',
       tags: ['service'],
       auth: 'none',
+      explicitlyPublic: true,
       response: Ready,
       handler: async ({ ctx }) => {
         const r = await s.ops.readiness();
@@ -36,6 +37,7 @@ export function operationsRoutes(s: Services) {
       summary: 'Prometheus metrics; with SEXTANT_METRICS_TOKEN a bearer token is required, without it only direct loopback clients are answered',
       tags: ['service'],
       auth: 'none',
+      explicitlyPublic: true,
       produces: 'text/plain; version=0.0.4',
       handler: async ({ ctx }) => {
         assertMetricsReader(s, ctx);
