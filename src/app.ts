@@ -21,7 +21,12 @@ export interface App {
   routes: RouteDef[];
   /** Method and path of every route the router serves, and of the endpoints mounted beside it (MCP, OAuth). */
   served: { method: string; path: string }[];
-  /** Tells long-lived streams to end (first step of a graceful shutdown). */
+  /**
+   * First step of a graceful shutdown: readiness fails, no new run starts, running answers get
+   * `graceMs` to finish and the rest are cut (an `error` event, stored as failed).
+   */
+  finishRuns(graceMs: number): Promise<void>;
+  /** Tells long-lived streams to end (cutting runs still running). */
   drain(): void;
   /** Ends streams and closes storage. */
   close(): Promise<void>;
@@ -57,6 +62,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     services,
     routes: gateway.routes,
     served: [...gateway.router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))), ...MOUNTED_OPERATIONS],
+    finishRuns: (graceMs) => built.finishRuns(graceMs),
     drain: () => built.drain(),
     async close() {
       clearInterval(purge);

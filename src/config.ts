@@ -40,8 +40,23 @@ export interface Config {
   agent: AgentConfig;
   /** Evaluation runs: questions asked at once (SEXTANT_EVAL_CONCURRENCY) and the time one question may take. */
   evaluations: EvaluationConfig;
+  /** Operations: Redis, metrics and tracing (SEXTANT_REDIS_URL, SEXTANT_METRICS*, SEXTANT_OTEL_ENDPOINT). */
+  ops: OpsConfig;
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
+}
+
+export interface OpsConfig {
+  /** Redis shared by replicas (SEXTANT_REDIS_URL): rate-limit counters live there, and readiness pings it. */
+  redisUrl: string | undefined;
+  /** Prefix of every key Sextant writes in Redis (SEXTANT_REDIS_PREFIX, default `sextant`): installations may share one Redis. */
+  redisPrefix: string;
+  /** Prometheus metrics at /metrics (SEXTANT_METRICS, default true). */
+  metrics: boolean;
+  /** Bearer token /metrics requires (SEXTANT_METRICS_TOKEN); without it, only direct loopback clients are answered. */
+  metricsToken: string | undefined;
+  /** OTLP/HTTP traces endpoint (SEXTANT_OTEL_ENDPOINT, e.g. http://collector:4318/v1/traces); no tracing without it. */
+  otelEndpoint: string | undefined;
 }
 
 /** Outgoing mail: SMTP when `smtpUrl` is set, else the outbox table plus a log line. */
@@ -161,6 +176,11 @@ const envSchema = z.object({
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
+  SEXTANT_REDIS_URL: z.string().url().optional(),
+  SEXTANT_REDIS_PREFIX: z.string().regex(/^[\w.-]{1,64}$/).default('sextant'),
+  SEXTANT_METRICS: z.enum(['true', 'false', '1', '0']).default('true'),
+  SEXTANT_METRICS_TOKEN: z.string().min(16).optional(),
+  SEXTANT_OTEL_ENDPOINT: z.string().url().optional(),
 });
 
 const truthy = (v: string) => v === 'true' || v === '1';
@@ -230,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     agent: agentConfig(e, warnings),
     evaluations: { concurrency: e.SEXTANT_EVAL_CONCURRENCY, questionTimeoutMs: e.SEXTANT_EVAL_QUESTION_TIMEOUT_MS },
+    ops: { redisUrl: e.SEXTANT_REDIS_URL, redisPrefix: e.SEXTANT_REDIS_PREFIX, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
     warnings,
   };
 }

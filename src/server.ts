@@ -22,11 +22,15 @@ export async function listen(app: App, { host, port, graceMs }: { host: string; 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      const deadline = Date.now() + graceMs;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      // Long-lived streams watch the shutdown signal and end themselves.
+      // Running answers finish within the grace period (their streams end with them); the rest are cut.
+      await app.finishRuns(graceMs);
+      // Other long-lived streams (MCP waits) watch the shutdown signal and end themselves.
       app.drain();
-      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), Math.max(0, deadline - Date.now()));
       await closed;
       clearTimeout(timer);
       await app.close();

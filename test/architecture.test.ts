@@ -60,7 +60,7 @@ test('no default exports', (t) => {
 // GitHub mirror, SMTP, SSO, a PostgreSQL, MySQL or SQLite warehouse, a hosted model, a CLI download, Excel):
 // they load on first use, through import() or a module that is itself loaded so. bench/downloads.ts
 // judges the started gateway's memory.
-const ON_FIRST_USE = /^(oidc-provider|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|libpg-query|exceljs)(\/|$)/;
+const ON_FIRST_USE = /^(oidc-provider|ioredis|@opentelemetry\/[^/]+|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|libpg-query|exceljs)(\/|$)/;
 
 test('a started gateway loads the libraries of optional features only on first use', (t) => {
   const byPath = new Map(sources.map((f) => [f.path, f]));
@@ -97,7 +97,7 @@ test('the web client reaches the server only over HTTP: it imports nothing outsi
 /** Folders that hold one domain each; a domain reaches another only through ports that compose implements. */
 const DOMAINS = ['auth', 'knowledge', 'agent', 'chats', 'data', 'evaluations', 'mcp'];
 /** What every layer may use: no domain knowledge in them. */
-const KERNEL = ['errors.ts', 'clock.ts', 'config.ts', 'log.ts', 'sql-expression.ts', 'mail', 'security', 'store', 'git', 'shared', 'distribution'];
+const KERNEL = ['errors.ts', 'clock.ts', 'config.ts', 'log.ts', 'sql-expression.ts', 'mail', 'security', 'store', 'git', 'shared', 'distribution', 'ops'];
 /** The edge, the application layer, the composition root and the two programs that are not the server. */
 const OUTSIDE = ['gateway', 'compose', 'app.ts', 'main.ts', 'server.ts', 'knowledge-check.ts', 'cli'];
 

@@ -1,5 +1,6 @@
 // The agent domain: providers, the offline model, tools, the loop and runs.
-export { AgentRuns, ChatNotFound } from './runs/run-manager.ts';
+export { AgentRuns } from './runs/run-manager.ts';
+export { ChatNotFound, ServiceShuttingDown } from './runs/run-errors.ts';
 export type { AgentDeps, StartRunInput, StartedRun } from './runs/run-manager.ts';
 export { rerunQueries } from './runs/rerun.ts';
 export type { RunResult, RunResultTable } from './runs/run-result.ts';

@@ -31,6 +31,7 @@ import { agentMcpPorts } from './mcp-agent-ports.ts';
 import { dataMcpPorts } from './mcp-data-ports.ts';
 import { knowledgeMcpPort } from './mcp-knowledge-port.ts';
 import { gatedMerge } from './merge-gate.ts';
+import { openOperations, watchQueues } from './operations.ts';
 import type { CoreServices, Services } from './services.ts';
 import { createTableDocsSource } from './table-docs-source.ts';
 import { targetMetadataReader } from './target-metadata.ts';
@@ -56,6 +57,8 @@ export interface ServiceDeps {
 /** The services and what closes the parts of them that hold resources (mail transport, DuckDB, processes, store). */
 export interface BuiltServices {
   services: Services;
+  /** Drain: readiness fails, no new run starts, running answers get `graceMs` to finish and the rest are cut. */
+  finishRuns(graceMs: number): Promise<void>;
   /** Ends the shutdown signal; long-lived streams end. */
   drain(): void;
   /** Ends streams, closes the mail transport, DuckDB and query processes, then flushes and closes the store. */
@@ -64,12 +67,17 @@ export interface BuiltServices {
 
 /** Opens storage and builds every domain, each reaching the others only through its ports. */
 export async function createServices(config: Config, deps: ServiceDeps = {}): Promise<BuiltServices> {
-  const { core, shutdown, closeCore } = await createCore(config, deps);
+  const { core, shutdown, draining, closeCore } = await createCore(config, deps);
   const services = await wireDomains(core, deps);
   return {
     services,
+    finishRuns: (graceMs) => {
+      draining.abort();
+      return services.agent.finishRuns(graceMs);
+    },
     drain: () => shutdown.abort(),
     async close() {
+      draining.abort();
       shutdown.abort();
       await closeCore();
       const { store } = services;
@@ -83,10 +91,11 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
 }
 
 /** Storage, mail, secrets, knowledge and the data plane: everything the agent's ports are built from. */
-async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: CoreServices; shutdown: AbortController; closeCore(): Promise<void> }> {
+async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: CoreServices; shutdown: AbortController; draining: AbortController; closeCore(): Promise<void> }> {
   const log = deps.log ?? createLogger(config.logLevel);
   const store = openStore({ file: join(config.dataDir, 'sextant.db') });
   const shutdown = new AbortController();
+  const draining = new AbortController();
   // Every open event stream listens for shutdown.
   setMaxListeners(0, shutdown.signal);
   const clock = deps.clock ?? systemClock;
@@ -105,6 +114,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   // Before anything reads or seeds knowledge: branches a crash left damaged are restored from their reflog.
   await checkKnowledgeRepositories(knowledge, { repair: true });
   const duckdbSql = await openDuckDbSql();
+  const ops = await openOperations({ config, store, draining: draining.signal });
   const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
   const core: CoreServices = {
     config,
@@ -115,13 +125,15 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     accountMail: createAccountMail(accountDeps({ store, clock, config, secretBox, mailer, log })),
     secretBox,
     knowledge,
-    data: dataDeps(config, { store, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge) }),
+    data: dataDeps(config, { store, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge), observeQuery: ops.observeQuery }),
     uploads: createUploadStore({
       dataDir: config.dataDir,
       clock,
       limits: defaultUploadLimits({ fileBytes: config.uploadLimitBytes, chatBytes: config.uploadChatLimitBytes }),
     }),
     shutdown: shutdown.signal,
+    draining: draining.signal,
+    ops,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
   };
@@ -131,12 +143,13 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     duckdbSql.close();
     // Queries still running on file warehouses end now (their processes are killed), before the store closes.
     await core.data.queryProcesses.close();
+    await ops.close();
   };
-  return { core, shutdown, closeCore };
+  return { core, shutdown, draining, closeCore };
 }
 
 /** The data plane's dependencies, from the configuration. */
-function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'secretBox'> & { duckdb: DuckDbSql; docs: TableDocsSource }): DataDeps {
+function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'secretBox'> & { duckdb: DuckDbSql; docs: TableDocsSource; observeQuery: DataDeps['observeQuery'] }): DataDeps {
   return {
     db: a.store.db,
     clock: a.clock,
@@ -148,6 +161,7 @@ function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'sec
     queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, memoryMb: config.data.queryMemoryMb }),
     maxRecursion: config.data.queryMaxRecursion,
     defaultRowLimit: config.data.queryRowLimit,
+    observeQuery: a.observeQuery,
   };
 }
 
@@ -157,7 +171,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
-  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown });
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun });
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
   // Evaluations ask the agent (knowledge pinned to a commit) and read definitions from knowledge, through their ports.
@@ -166,8 +180,10 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
     clock,
     log,
     config: config.evaluations,
-    shutdown,
+    // Questions in flight when the drain begins stay pending for the next start (or another replica).
+    shutdown: AbortSignal.any([core.draining, shutdown]),
     ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(store.db) },
   });
+  watchQueues(core.ops, { store, agent, queryProcesses: core.data.queryProcesses });
   return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
 }

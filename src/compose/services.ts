@@ -13,6 +13,7 @@ import type { UploadStore } from '../data/uploads/index.ts';
 import type { Logger } from '../log.ts';
 import type { MailQueue } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
+import type { Operations } from './operations.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Store } from '../store/index.ts';
 import type { OAuthServer } from '../auth/oauth/create-provider.ts';
@@ -36,6 +37,10 @@ export interface Services {
   uploads: UploadStore;
   /** Aborted when the service shuts down, so long-lived streams can end cleanly. */
   shutdown: AbortSignal;
+  /** Aborted when the graceful shutdown begins: readiness answers 503, no new run or evaluation question starts. */
+  draining: AbortSignal;
+  /** Metrics and readiness (src/ops). */
+  ops: Operations;
   /** The OAuth 2.1 authorization server for MCP clients (mounted at /oauth). */
   oauth: OAuthServer;
   /** What the MCP tools use: catalog, agent runs, results, knowledge search, governed queries. */

@@ -23,4 +23,6 @@ export interface DataDeps {
   maxRecursion: number;
   /** Rows returned by the context-agent query when the caller sets no limit. */
   defaultRowLimit: number;
+  /** Told the engine, outcome and duration of every governed query (metrics). */
+  observeQuery?: (engine: string, status: string, seconds: number) => void;
 }

@@ -14,3 +14,4 @@ export { GATE_MODES, type GateMode } from './store/settings-store.ts';
 export { FOLLOW_UP } from './ask-question.ts';
 export { EvaluationNotFound, EvaluationUnusable, EvaluationStale } from './errors.ts';
 export { checkOverride, gateDecision } from './merge-gate.ts';
+export { countPendingQuestions } from './store/pending-questions.ts';

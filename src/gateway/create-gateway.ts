@@ -9,6 +9,8 @@ import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
 import { errorHandler } from './error-handler.ts';
 import { accessLog, requestId, securityHeaders } from './middleware.ts';
+import { requestMetrics } from './request-metrics.ts';
+import { requestTracing } from './request-tracing.ts';
 import { openApiRoutes } from './openapi.ts';
 import { staticRoutes } from './static-routes.ts';
 import type { RouteDef, RouteInput } from './route.ts';
@@ -38,6 +40,9 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir 
   for (const [i, h] of handlers.entries()) router.register(h.path, [h.method], h.handler, { name: routes[i]!.operationId });
 
   app.use(requestId(s.log));
+  const fixedPaths = new Set(routes.filter((r) => !r.path.includes('{')).map((r) => r.path));
+  if (s.ops.tracing) app.use(requestTracing(s.ops.tracing, fixedPaths));
+  if (s.config.ops.metrics) app.use(requestMetrics(s.ops.metrics, fixedPaths));
   app.use(accessLog(s.log));
   app.use(securityHeaders(https));
   // Without allowed origins CORS has nothing to answer: no middleware (and no await) per request.

@@ -1,3 +1,4 @@
 export type { Mailer, MailMessage, MailQueue } from './mailer.ts';
 export { createSmtpMailer } from './smtp-mailer.ts';
 export { createMailQueue, listOutbox, MAX_ATTEMPTS } from './mail-queue.ts';
+export { pendingMailCount } from './pending-mail.ts';

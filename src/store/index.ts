@@ -4,4 +4,4 @@ export { migrate, listMigrations } from './migrate.ts';
 export type { Migration } from './migrate.ts';
 export { statement } from './statement.ts';
 export { CommitGroup } from './commit-group.ts';
-export { transact } from './transact.ts';
+export { observeTransactions, transact } from './transact.ts';

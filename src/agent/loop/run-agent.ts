@@ -57,7 +57,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
   let lastText = '';
   try {
     for (let step = 0; step < input.maxSteps; step++) {
-      if (input.signal.aborted) throw new AppError('unavailable', 'RUN_ABORTED', 'The service is shutting down');
+      if (input.signal.aborted) throw SHUTTING_DOWN();
       if (control.stopRequested()) return await wrapUp(loop, STOP_INSTRUCTION, 'stopped');
       const signal = AbortSignal.any([input.signal, control.stopSignal]);
       let result;
@@ -74,7 +74,8 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
     }
     return await wrapUp(loop, STEP_LIMIT_INSTRUCTION, 'completed');
   } catch (err) {
-    const error = describe(err);
+    // A model call or tool cut by the shutdown fails with its own words; the cause is the shutdown.
+    const error = input.signal.aborted ? describe(SHUTTING_DOWN()) : describe(err);
     emit({ type: 'error', ...error });
     return { status: 'failed', text: `The answer could not be completed: ${error.message}`, usage, error };
   }
@@ -120,6 +121,8 @@ async function modelTurn({ input, messages, usage, specs }: Loop, withTools: boo
     // Text received before the end (or a failure) is delivered before what follows it.
     flushText();
   }
+  // A provider's stream may end quietly when aborted: a shutdown's cut is a failure, never an answer.
+  if (input.signal.aborted) throw SHUTTING_DOWN();
   return { text, calls };
 }
 
@@ -153,11 +156,13 @@ async function wrapUp(loop: Loop, instruction: string, status: AgentLoopResult['
     const { text } = await modelTurn(loop, false, loop.input.signal);
     return { status, text, usage: loop.usage };
   } catch (err) {
-    const error = describe(err);
+    const error = loop.input.signal.aborted ? describe(SHUTTING_DOWN()) : describe(err);
     loop.input.emit({ type: 'error', ...error });
     return { status: 'failed', text: fallbackSummary(loop.messages), usage: loop.usage, error };
   }
 }
+
+const SHUTTING_DOWN = () => new AppError('unavailable', 'RUN_ABORTED', 'The service is shutting down');
 
 function describe(err: unknown): { code: string; message: string } {
   if (err instanceof LlmError || err instanceof AppError) return { code: err.code, message: err.message };

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { AgentConfig } from '../../config.ts';
-import { Conflict, NotFound } from '../../errors.ts';
+import { Conflict } from '../../errors.ts';
+import { ChatNotFound, ServiceShuttingDown } from './run-errors.ts';
 import type { Logger } from '../../log.ts';
 import { newId } from '../../security/index.ts';
 import { CommitGroup, type Db } from '../../store/index.ts';
@@ -30,6 +31,8 @@ export interface AgentDeps {
   tools?: AgentTool[];
   /** Aborted at shutdown: runs end and streams close. */
   shutdown: AbortSignal;
+  /** Told how each run ended and how long it took (metrics, tracing). */
+  observeRun?: (runId: string, status: string, seconds: number) => void;
 }
 
 export interface StartRunInput {
@@ -54,12 +57,6 @@ export interface StartedRun {
   done: Promise<RunRow>;
 }
 
-export class ChatNotFound extends NotFound {
-  constructor() {
-    super('Chat not found', 'CHAT_NOT_FOUND');
-  }
-}
-
 /** The agent service: starts runs, lets their owner follow, steer and stop them. */
 export class AgentRuns {
   readonly bus: LiveBus;
@@ -70,6 +67,10 @@ export class AgentRuns {
   private starts = new StartQueue();
   /** A question, the chat it may create and its run: commits shared by the starts of one turn. */
   private startWrites: CommitGroup;
+  /** Set when the service drains before shutdown: no new run starts. */
+  private draining = false;
+  /** Runs not yet recorded (their `done`), for the shutdown to wait on. */
+  private unfinished = new Set<Promise<RunRow>>();
 
   constructor(private deps: AgentDeps) {
     this.bus = new LiveBus(deps.log);
@@ -85,6 +86,7 @@ export class AgentRuns {
   /** Starts a run in the background; rejects another user's chat (404) and a second run on one chat (409). */
   async start(principal: Principal, input: StartRunInput): Promise<StartedRun> {
     const { db } = this.deps;
+    if (this.draining) throw new ServiceShuttingDown();
     const ports = input.knowledge ? { ...this.deps.ports, knowledge: input.knowledge } : this.deps.ports;
     if (input.quickFix && input.environmentId === undefined) input = { ...input, environmentId: (await ports.knowledge.startQuickFix(principal)).id };
     const environmentName = await ports.knowledge.environmentName(principal, input.environmentId);
@@ -120,18 +122,24 @@ export class AgentRuns {
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
     // questions every asker gets run_started first (start-queue.ts).
     const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName });
+    const startedAt = performance.now();
     const done = new Promise<void>((resolve) => this.starts.push(() => resolve(execute())))
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
       .then((): RunRow => {
         this.active.delete(run.id);
         this.busyChats.delete(chatKey);
+        let row: RunRow;
         try {
-          return getRun(db, run.id)!;
+          row = getRun(db, run.id)!;
         } catch {
           // The store closed under a run at shutdown: report what is known.
-          return { ...run, status: 'failed', answer: null, finished_at: null };
+          row = { ...run, status: 'failed', answer: null, finished_at: null };
         }
+        this.deps.observeRun?.(run.id, row.status, (performance.now() - startedAt) / 1000);
+        return row;
       });
+    this.unfinished.add(done);
+    void done.then(() => this.unfinished.delete(done));
     return { row: { ...run, status: 'running', answer: null, finished_at: null }, done };
   }
 
@@ -257,6 +265,24 @@ export class AgentRuns {
     }
     active.stop.abort();
     return { status: 'stopping', run_id: run.id };
+  }
+
+  /**
+   * Graceful shutdown: refuses new runs, lets the running ones finish within `graceMs`, then cuts the
+   * rest (each ends with an `error` event and is stored as failed, never as completed) and waits until
+   * they are recorded.
+   */
+  async finishRuns(graceMs: number): Promise<void> {
+    this.draining = true;
+    const all = () => Promise.all([...this.unfinished]);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([all(), deadline]);
+    clearTimeout(timer);
+    if (this.unfinished.size === 0) return;
+    this.deps.log.warn({ runs: this.unfinished.size }, 'cutting agent runs still running at the end of the shutdown grace period');
+    for (const run of this.active.values()) run.hardStop.abort();
+    await all();
   }
 
   /** Runs in progress (for shutdown and tests). */

@@ -22,7 +22,7 @@ const COMPOSE: Record<AccountMailKind, (deps: AccountDeps, user: UserRow | undef
 
 export interface AccountMail {
   /** Checks the flood limits (429) and queues the request; identical work for every address. */
-  request(kind: AccountMailKind, email: string, client: ClientInfo): void;
+  request(kind: AccountMailKind, email: string, client: ClientInfo): Promise<void>;
   /** Resolves once the queue has been worked through (tests wait on it instead of sleeping). */
   idle(): Promise<void>;
 }
@@ -46,9 +46,9 @@ export function createAccountMail(deps: AccountDeps): AccountMail {
   };
   schedule();
   return {
-    request(kind, email, client) {
+    async request(kind, email, client) {
       const address = email.trim().toLowerCase();
-      consumeMailQuota(deps.db, deps.clock, { email: address, ip: client.ip }, deps.mailLimits);
+      await consumeMailQuota(deps.db, deps.clock, { email: address, ip: client.ip }, deps.mailLimits);
       statement(deps.db, 'INSERT INTO account_mail_requests (id, kind, email, created_at) VALUES (?, ?, ?, ?)').run(newId(), kind, address, deps.clock.now());
       schedule();
     },

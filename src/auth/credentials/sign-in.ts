@@ -51,7 +51,7 @@ export async function passwordSignIn(deps: AccountDeps, { email, password }: { e
   const verified = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash(deps.bcryptCost)));
     if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
-    clearAccountFailures(deps.db, account);
+    await clearAccountFailures(deps.db, deps.clock, account);
     return user;
   });
   await rehashIfOld(deps, verified, password);
@@ -83,7 +83,7 @@ export async function mfaSignIn(deps: AccountDeps, { mfaToken, code }: { mfaToke
   const { user, orgId, factor } = userOfMfaToken(deps, mfaToken);
   return limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
     if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
-    clearAccountFailures(deps.db, user.id);
+    await clearAccountFailures(deps.db, deps.clock, user.id);
     writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, data: { factor, mfa: true } });
     return { ...startSession(deps, user, orgId), user, orgId };
   });

@@ -33,12 +33,12 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
     await limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
       if (!(await verifyPassword(input.password ?? '', user.password_hash!))) throw new SecondFactorRejected('password');
     });
-    clearAccountFailures(deps.db, user.id);
+    await clearAccountFailures(deps.db, deps.clock, user.id);
   } else if (!(user.identity_kind === 'magic_link' && factor === 'magic_link')) {
     throw new MfaRecoveryIneligible();
   }
   // The user and every admin get mail: flood-limited like every account mail.
-  consumeMailQuota(deps.db, deps.clock, { email: user.email, ip: client.ip }, deps.mailLimits);
+  await consumeMailQuota(deps.db, deps.clock, { email: user.email, ip: client.ip }, deps.mailLimits);
   revokeAccountTokens(deps.db, deps.clock, user.id, 'mfa_recovery');
   const data = { ip: client.ip, user_agent: client.userAgent, requested_at: deps.clock.now(), org_id: orgId };
   const token = issueAccountToken(deps.db, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });

@@ -89,8 +89,9 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
   // Regular users always see production (interface part 5), whatever header they send.
   const args = { ...input, environmentId: hasRole(principal, 'modeler') ? input.environmentId : undefined };
   let tables: string[] = [];
-  const log = (status: QueryStatus, rowCount: number, errorCode?: string) =>
-    logQuery(deps.db, deps.clock, {
+  const log = (status: QueryStatus, rowCount: number, errorCode?: string) => {
+    deps.observeQuery?.(driver?.dialect ?? 'unopened', status, (performance.now() - started) / 1000);
+    return logQuery(deps.db, deps.clock, {
       orgId: principal.orgId,
       userId: principal.userId,
       connectionId: args.connectionId,
@@ -103,8 +104,9 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
       durationMs: performance.now() - started,
       source: args.source ?? 'api',
     });
+  };
   const ctx: DriverContext = { ...args.driverContext, owner: principal.userId, signal: args.signal, maxRecursion: deps.maxRecursion };
-  let driver: Driver;
+  let driver: Driver | undefined;
   let timeoutMs = deps.statementTimeoutMs;
   try {
     let connection;

@@ -4,6 +4,7 @@
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
 import mount from 'koa-mount';
+import { consumeQuota } from '../../auth/credentials/rate-limit.ts';
 import { RateLimited } from '../../errors.ts';
 import { writeError } from '../error-handler.ts';
 import type { Services } from '../../compose/services.ts';
@@ -39,16 +40,14 @@ export function mountOAuth(app: Koa, s: Services): void {
 
 /** Open dynamic client registration, limited per IP so the Client table cannot be flooded. */
 function registrationRateLimit(s: Services) {
-  const windows = new Map<string, { start: number; count: number }>();
+  const limit = { max: REGISTRATIONS_PER_WINDOW, windowMs: WINDOW_MS };
   return async function limitRegistration(ctx: Context, next: Next): Promise<void> {
     if (ctx.method !== 'POST' || ctx.path !== `${OAUTH_PATH}/reg`) return next();
-    const now = s.clock.now();
-    const w = windows.get(ctx.ip);
-    if (!w || now - w.start >= WINDOW_MS) {
-      if (windows.size > 10_000) windows.clear();
-      windows.set(ctx.ip, { start: now, count: 1 });
-    } else if (++w.count > REGISTRATIONS_PER_WINDOW) {
-      writeError(ctx, new RateLimited(Math.ceil((w.start + WINDOW_MS - now) / 1000)));
+    try {
+      await consumeQuota(s.store.db, s.clock, `oauth-reg:${ctx.ip}`, limit);
+    } catch (err) {
+      if (!(err instanceof RateLimited)) throw err;
+      writeError(ctx, err);
       return;
     }
     await next();

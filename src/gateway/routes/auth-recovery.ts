@@ -24,8 +24,8 @@ export function authRecoveryRoutes(s: Services) {
       status: 202,
       body: z.object({ email: Email }),
       response: z.object({ status: z.string() }),
-      handler: ({ body, ctx }) => {
-        s.accountMail.request('magic_link', body.email, clientInfo(ctx));
+      handler: async ({ body, ctx }) => {
+        await s.accountMail.request('magic_link', body.email, clientInfo(ctx));
         return { status: 'sent_if_account_exists' };
       },
     }),

@@ -154,8 +154,8 @@ export function authRoutes(s: Services) {
       status: 202,
       body: z.object({ email: Email }),
       response: Status,
-      handler: ({ body, ctx }) => {
-        s.accountMail.request('verify_email', body.email, clientInfo(ctx));
+      handler: async ({ body, ctx }) => {
+        await s.accountMail.request('verify_email', body.email, clientInfo(ctx));
         return { status: 'verification_sent' };
       },
     }),
@@ -187,7 +187,7 @@ export function authRoutes(s: Services) {
           await confirmPasswordReset(deps, { token: body.token, newPassword: body.new_password });
           return { status: 'password_changed' };
         }
-        s.accountMail.request('reset_password', body.email, clientInfo(ctx));
+        await s.accountMail.request('reset_password', body.email, clientInfo(ctx));
         return { status: 'reset_mail_sent' };
       },
     }),

@@ -64,8 +64,8 @@ export function cliDistributionRoutes(s: Services) {
       method: 'GET', path: '/api/cli/help', operationId: 'cli_help', tags, auth: 'user', response: Help,
       query: z.object({ q: z.string().min(3).max(500) }),
       summary: 'Answers a question about the product from its documentation (no model call); capped per user',
-      handler: ({ query, principal }) => {
-        consumeQuota(s.store.db, s.clock, `cli_help:${principal.userId}`, { max: s.config.cliHelpPerHour, windowMs: 3_600_000 });
+      handler: async ({ query, principal }) => {
+        await consumeQuota(s.store.db, s.clock, `cli_help:${principal.userId}`, { max: s.config.cliHelpPerHour, windowMs: 3_600_000 });
         return (help ??= createHelpIndex()).answer(query.q);
       },
     }),

@@ -14,6 +14,7 @@ import { dataQueryRoutes } from './data-queries.ts';
 import { environmentRoutes } from './environments.ts';
 import { evaluationRoutes } from './evaluations.ts';
 import { healthRoutes } from './health.ts';
+import { operationsRoutes } from './operations.ts';
 import { knowledgeRoutes } from './knowledge.ts';
 import { mcpOAuthRoutes } from '../oauth/oauth-routes.ts';
 import { rowSecurityRoutes } from './row-security.ts';
@@ -29,6 +30,7 @@ import { downloadRoutes } from './downloads.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
+  operationsRoutes,
   authRoutes,
   authMfaRoutes,
   authRecoveryRoutes,

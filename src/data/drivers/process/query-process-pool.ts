@@ -55,6 +55,11 @@ export class QueryProcessPool {
     return { busy: this.busy.size, idle: this.idle.length };
   }
 
+  /** Sessions waiting for a process: the pool's queue depth, for metrics. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
   /** A process for one session; give it back with `release`. */
   async lease({ owner, waitMs, signal, engine }: LeaseOptions): Promise<QueryProcess> {
     this.entry = await processEntry();

@@ -1,0 +1,72 @@
+// Operations of one process: metrics, tracing when configured, readiness over the store, the knowledge folder and Redis, and
+// the Redis connection itself when SEXTANT_REDIS_URL is set (the rate-limit counters move there).
+import { accessSync, constants, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentRuns } from '../agent/index.ts';
+import { shareRateLimits } from '../auth/credentials/rate-limit.ts';
+import type { Config } from '../config.ts';
+import type { QueryProcessPool } from '../data/index.ts';
+import { countPendingQuestions } from '../evaluations/index.ts';
+import { pendingMailCount } from '../mail/index.ts';
+import { checkReadiness, createMetrics, startTracing, type Ops, type ReadinessCheck } from '../ops/index.ts';
+import { observeTransactions, statement, type Store } from '../store/index.ts';
+import { openRedis, type Redis } from '../store/open-redis.ts';
+
+export interface Operations extends Ops {
+  /** Set when SEXTANT_REDIS_URL is. */
+  redis: Redis | undefined;
+  /** Told of every governed warehouse query: metrics and a trace span. */
+  observeQuery(engine: string, status: string, seconds: number): void;
+  /** Told of every finished agent run: metrics and a trace span. */
+  observeRun(runId: string, status: string, seconds: number): void;
+  close(): Promise<void>;
+}
+
+/** Opens Redis when configured (a start fails loudly when it is unreachable) and builds metrics and readiness. */
+export async function openOperations({ config, store, draining }: { config: Config; store: Store; draining: AbortSignal }): Promise<Operations> {
+  const redis = config.ops.redisUrl ? await openRedis(config.ops.redisUrl) : undefined;
+  // Replicas must see each other's failed attempts: the counters move to Redis.
+  if (redis) shareRateLimits(store.db, redis, config.ops.redisPrefix);
+  const knowledgeDir = join(config.dataDir, 'knowledge');
+  const checks: Record<string, ReadinessCheck> = {
+    store: () => statement(store.db, 'SELECT 1').get(),
+    // Repositories are read and written there; a volume gone read-only or unmounted fails this.
+    knowledge: () => accessSync(existsSync(knowledgeDir) ? knowledgeDir : config.dataDir, constants.R_OK | constants.W_OK),
+    ...(redis ? { redis: () => redis.ping() } : {}),
+  };
+  const metrics = createMetrics();
+  if (config.ops.metrics) observeTransactions(store.db, metrics.observeStoreTransaction);
+  const tracing = config.ops.otelEndpoint ? await startTracing(config.ops.otelEndpoint, config.version) : undefined;
+  const counting = config.ops.metrics;
+  return {
+    metrics,
+    redis,
+    tracing,
+    observeQuery(engine, status, seconds) {
+      if (counting) metrics.observeWarehouseQuery(engine, status, seconds);
+      tracing?.record('warehouse.query', { 'db.system': engine, 'sextant.status': status }, seconds, status !== 'ok');
+    },
+    observeRun(runId, status, seconds) {
+      if (counting) metrics.observeAnswer(status, seconds);
+      tracing?.record('agent.run', { 'sextant.run_id': runId, 'sextant.status': status }, seconds, status === 'failed');
+    },
+    readiness: () => checkReadiness(checks, draining.aborted),
+    async close() {
+      await tracing?.close().catch(() => {});
+      await redis?.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Connects the gauges: running answers, and the mail, evaluation and query-process queues. */
+export function watchQueues(ops: Ops, { store, agent, queryProcesses }: { store: Store; agent: AgentRuns; queryProcesses: QueryProcessPool }): void {
+  const whileOpen = (read: () => number) => () => (store.db.open ? read() : 0);
+  ops.metrics.setSources({
+    runningAnswers: () => agent.activeCount(),
+    queues: {
+      mail: whileOpen(() => pendingMailCount(store.db)),
+      evaluation: whileOpen(() => countPendingQuestions(store.db)),
+      query_processes: () => queryProcesses.waiting,
+    },
+  });
+}
