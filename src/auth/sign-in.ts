@@ -23,7 +23,8 @@ export type SignInResult =
 
 /** The organization a fresh sign-in acts in: the default workspace if still a member, else the base organization. */
 export function signInOrg(deps: Pick<AccountDeps, 'db'>, user: UserRow): string {
-  if (user.default_workspace_id && getMembership(deps.db, user.id, user.default_workspace_id)) return user.default_workspace_id;
+  const workspace = user.default_workspace_id ? getMembership(deps.db, user.id, user.default_workspace_id) : undefined;
+  if (workspace && workspace.deactivated_at === null) return workspace.org_id;
   const base = baseOrgOf(deps.db, user.id);
   if (!base) throw new InvalidCredentials();
   return base.id;

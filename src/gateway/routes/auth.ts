@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { getUser } from '../../auth/directory.ts';
 import { fieldRequired } from '../../auth/errors.ts';
 import { mfaSignIn, passwordSignIn, type SignInResult } from '../../auth/sign-in.ts';
-import { endSession, SESSION_TTL_SECONDS, type StartedSession } from '../../auth/sessions.ts';
+import { endSession, type StartedSession } from '../../auth/sessions.ts';
 import { registerAccount, verifyEmail } from '../../auth/register.ts';
 import { confirmPasswordReset } from '../../auth/reset-password.ts';
 import { accountDeps, clientInfo } from '../account-deps.ts';
@@ -44,7 +44,7 @@ export const TokenResponse = z.object({
 /** Sets the session cookie and shapes the access-token answer. */
 export function sessionAnswer(s: Services, ctx: Context, session: StartedSession) {
   setSessionCookie(ctx, session.token, session.expiresAt - s.clock.now(), s.config.baseUrl.startsWith('https://'));
-  return { access_token: session.token, token_type: 'bearer', expires_in: SESSION_TTL_SECONDS };
+  return { access_token: session.token, token_type: 'bearer', expires_in: Math.round((session.expiresAt - s.clock.now()) / 1000) };
 }
 
 /** The answer to a completed first factor: a session, or what the next step needs. */
