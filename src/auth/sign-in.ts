@@ -52,7 +52,7 @@ export async function passwordSignIn(deps: AccountDeps, { email, password }: { e
   const verified = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
     if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
-    clearAccountFailures(deps.db, account);
+    clearAccountFailures(deps.db, account, client.ip);
     return user;
   });
   if (verified.email_verified_at === null) throw new EmailNotVerified();
@@ -72,7 +72,7 @@ export async function mfaSignIn(deps: AccountDeps, { mfaToken, code }: { mfaToke
   const { user, orgId, factor } = userOfMfaToken(deps, mfaToken);
   return limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
     if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
-    clearAccountFailures(deps.db, user.id);
+    clearAccountFailures(deps.db, user.id, client.ip);
     writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, data: { factor, mfa: true } });
     return { ...startSession(deps, user, orgId), user, orgId };
   });
