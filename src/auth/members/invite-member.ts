@@ -1,12 +1,11 @@
 import { transact } from '../../store/index.ts';
-import type { ClientInfo } from '../account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { findUserByEmail, getMembership, getOrganization, getUser } from '../directory.ts';
 import type { Principal, Role } from '../principal.ts';
-import { consumeMailQuota } from '../rate-limit.ts';
 import type { MembersDeps } from './deps.ts';
 import { AlreadyMember, InvitationPending } from './errors.ts';
 import { invitationMail } from './invitation-mail.ts';
+import { consumeInvitationQuota } from './invitation-quota.ts';
 import { insertInvitation, pendingInvitationFor } from './invitation-rows.ts';
 import { invitationView, type InvitationView } from './invitation-view.ts';
 
@@ -15,13 +14,12 @@ import { invitationView, type InvitationView } from './invitation-view.ts';
  * answer is the same whether or not the address has an account elsewhere: the admin learns only what
  * they may know (who is already a member here, what is already pending here).
  */
-export function inviteMember(deps: MembersDeps, admin: Principal, input: { email: string; role: Role }, client: ClientInfo): InvitationView {
+export function inviteMember(deps: MembersDeps, admin: Principal, input: { email: string; role: Role }): InvitationView {
   const email = input.email.trim().toLowerCase();
   const existing = findUserByEmail(deps.db, email);
   if (existing && getMembership(deps.db, existing.id, admin.orgId)) throw new AlreadyMember();
   if (pendingInvitationFor(deps.db, deps.clock, admin.orgId, email)) throw new InvitationPending();
-  // Invitations mail whoever the admin names, so they count against the same flood limits as account mail.
-  consumeMailQuota(deps.db, deps.clock, { email, ip: client.ip }, deps.mailLimits);
+  consumeInvitationQuota(deps.db, deps.clock, { orgId: admin.orgId, email, perAddressPerHour: deps.mailLimits.perAddressPerHour });
   return transact(deps.db, () => {
     const { row, token } = insertInvitation(deps.db, deps.clock, { orgId: admin.orgId, email, role: input.role, invitedBy: admin.userId });
     const org = getOrganization(deps.db, admin.orgId)!;

@@ -1,20 +1,19 @@
 import { transact } from '../../store/index.ts';
-import type { ClientInfo } from '../account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { getOrganization, getUser } from '../directory.ts';
 import type { Principal } from '../principal.ts';
-import { consumeMailQuota } from '../rate-limit.ts';
 import type { MembersDeps } from './deps.ts';
 import { InvitationNotFound } from './errors.ts';
 import { invitationMail } from './invitation-mail.ts';
+import { consumeInvitationQuota } from './invitation-quota.ts';
 import { invitationRow, renewInvitationToken } from './invitation-rows.ts';
 import { invitationView, type InvitationView } from './invitation-view.ts';
 
 /** Mails a pending invitation again with a new link (valid 7 days from now); the previous link stops working. */
-export function resendInvitation(deps: MembersDeps, admin: Principal, invitationId: string, client: ClientInfo): InvitationView {
+export function resendInvitation(deps: MembersDeps, admin: Principal, invitationId: string): InvitationView {
   const row = invitationRow(deps.db, admin.orgId, invitationId);
   if (!row || row.accepted_at !== null || row.revoked_at !== null) throw new InvitationNotFound();
-  consumeMailQuota(deps.db, deps.clock, { email: row.email, ip: client.ip }, deps.mailLimits);
+  consumeInvitationQuota(deps.db, deps.clock, { orgId: admin.orgId, email: row.email, perAddressPerHour: deps.mailLimits.perAddressPerHour });
   return transact(deps.db, () => {
     const token = renewInvitationToken(deps.db, deps.clock, row);
     if (!token) throw new InvitationNotFound();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ROLES } from '../../auth/index.ts';
 import * as members from '../../auth/members/index.ts';
 import { memberFactsPort } from '../../compose/member-facts.ts';
-import { accountDeps, clientInfo } from '../account-deps.ts';
+import { accountDeps } from '../account-deps.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import { signInAnswer, TokenResponse } from './auth.ts';
@@ -108,7 +108,7 @@ export function adminMemberRoutes(s: Services) {
     route({
       ...admin, method: 'POST', path: '/api/admin/invitations', operationId: 'admin_invite_member', status: 201,
       summary: 'Invites an address with a role; mails a single-use link valid 7 days', body: z.object({ email: Email, role: Role.default('user') }), response: Invitation,
-      handler: ({ principal, body, ctx }) => members.inviteMember(deps, principal!, body, clientInfo(ctx)),
+      handler: ({ principal, body }) => members.inviteMember(deps, principal!, body),
     }),
     route({
       ...admin, method: 'GET', path: '/api/admin/invitations', operationId: 'admin_list_invitations', summary: 'Pending invitations, newest first',
@@ -118,7 +118,7 @@ export function adminMemberRoutes(s: Services) {
     route({
       ...admin, method: 'POST', path: '/api/admin/invitations/{invitation_id}/resend', operationId: 'admin_resend_invitation',
       summary: 'Mails a pending invitation again with a new link; the previous link stops working', params: InvitationId, response: Invitation,
-      handler: ({ principal, params, ctx }) => members.resendInvitation(deps, principal!, params.invitation_id, clientInfo(ctx)),
+      handler: ({ principal, params }) => members.resendInvitation(deps, principal!, params.invitation_id),
     }),
     route({
       ...admin, method: 'DELETE', path: '/api/admin/invitations/{invitation_id}', operationId: 'admin_revoke_invitation', status: 204,
