@@ -41,6 +41,10 @@ test('an invited person accepts with a password and is signed in to the organiza
   t.false(JSON.stringify(res.body).includes(token));
   // Only a hash of the token is stored.
   t.falsy(t0.app.services.store.db.prepare('SELECT 1 FROM invitations WHERE token_hash = ?').get(token));
+  // The accept page reads what the link is for without spending it.
+  const info = await call(t0, 'POST', '/api/auth/invitation/info', {}, { token });
+  t.like(info.body, { email, org_name: `Org ${orgId}`, role: 'modeler', sso_available: false });
+  t.is((await call(t0, 'POST', '/api/auth/invitation/info', {}, { token: 'sxt_inv_forged' })).body.code, 'INVALID_INVITATION');
   const accepted = await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token, method: 'password', password: PASSWORD, name: 'Ada' });
   t.is(accepted.status, 200);
   t.is(accepted.body['org_id'], orgId);

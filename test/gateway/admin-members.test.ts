@@ -142,6 +142,23 @@ test('the last active admin cannot be demoted, deactivated or removed, not even 
   t.is((await call(t0, 'POST', `/api/admin/members/${second.id}/deactivate`, secondAs)).body.code, 'LAST_ADMIN');
 });
 
+test('two admins deactivating each other at once: exactly one succeeds, one admin stays', async (t) => {
+  const { as, admin, orgId } = team();
+  const second = t0.user({ orgId, role: 'admin' });
+  const results = await Promise.all([
+    call(t0, 'POST', `/api/admin/members/${second.id}/deactivate`, as),
+    call(t0, 'POST', `/api/admin/members/${admin.id}/deactivate`, { session: t0.session(second) }),
+  ]);
+  // The loser is refused either as the last admin (409) or because the winner deactivated them first (401).
+  t.is(results.filter((r) => r.status === 200).length, 1);
+  t.true(results.every((r) => [200, 401, 409].includes(r.status)));
+  const active = t0.app.services.store.db
+    .prepare("SELECT COUNT(*) FROM memberships WHERE org_id = ? AND role = 'admin' AND deactivated_at IS NULL")
+    .pluck()
+    .get(orgId);
+  t.is(active, 1);
+});
+
 test('a deactivated admin does not count: the remaining active admin is the last one', async (t) => {
   const { as, orgId } = team();
   const second = t0.user({ orgId, role: 'admin' });

@@ -16,6 +16,7 @@ export { inviteMember } from './invite-member.ts';
 export { listInvitations } from './list-invitations.ts';
 export { resendInvitation } from './resend-invitation.ts';
 export { revokeInvitation } from './revoke-invitation.ts';
+export { invitationInfo, type InvitationInfo } from './invitation-info.ts';
 export { acceptInvitation, type AcceptMethod, type AcceptResult } from './accept-invitation.ts';
 export { getOrgSettings } from './org-settings.ts';
 export { updateOrgSettings, type OrgSettingsPatch } from './update-org-settings.ts';

@@ -142,6 +142,13 @@ export function adminMemberRoutes(s: Services) {
       handler: ({ principal, body }) => members.updateOrgSettings(deps, principal!, body),
     }),
     route({
+      method: 'POST', path: '/api/auth/invitation/info', operationId: 'invitation_info', tags: ['auth'], auth: 'none',
+      summary: 'What a live invitation link is for (address, organization, role, expiry, SSO), for the accept page; the token stays unused',
+      body: z.object({ token: z.string().min(1).max(200) }),
+      response: z.object({ email: z.string(), org_name: z.string(), role: Role, expires_at: iso, sso_available: z.boolean() }),
+      handler: ({ body }) => members.invitationInfo(s.store.db, s.clock, body.token),
+    }),
+    route({
       method: 'POST', path: '/api/auth/invitation/accept', operationId: 'accept_invitation', tags: ['auth'], auth: 'none',
       summary: 'Accepts an invitation with its link token: signs up into the organization with a password, a sign-in link or SSO',
       body: z.object({
