@@ -176,3 +176,31 @@ test('an admin invites a whole team from one address, but one mailbox gets at mo
   t.is(flooded.status, 429);
   t.is(flooded.body.code, 'RATE_LIMITED');
 });
+
+test('a workspace invitation takes in a member of its base organization, who is signed in to the workspace', async (t) => {
+  const { orgId } = team();
+  const ws = t0.org(undefined, { baseOrgId: orgId });
+  const wsAs = { session: t0.session(t0.user({ orgId: ws, role: 'admin' })) };
+  const colleague = t0.user({ orgId });
+  const res = await call(t0, 'POST', '/api/admin/invitations', wsAs, { email: colleague.email, role: 'modeler' });
+  t.is(res.status, 201);
+  const accepted = await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token: mailedToken(colleague.email), method: 'magic_link' });
+  t.is(accepted.status, 200);
+  t.like((await call(t0, 'GET', '/api/auth/me', { bearer: accepted.body['access_token'] as string })).body, { user_id: colleague.id, org_id: ws, role: 'modeler' });
+});
+
+test('an invitation does not revive a deactivated account', async (t) => {
+  const { orgId, as } = team();
+  const ws = t0.org(undefined, { baseOrgId: orgId });
+  const wsAs = { session: t0.session(t0.user({ orgId: ws, role: 'admin' })) };
+  const colleague = t0.user({ orgId });
+  await call(t0, 'POST', `/api/admin/members/${colleague.id}/deactivate`, as);
+  await call(t0, 'POST', '/api/admin/invitations', wsAs, { email: colleague.email });
+  const token = mailedToken(colleague.email);
+  const refused = await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token, method: 'magic_link' });
+  t.is(refused.status, 403);
+  t.is(refused.body.code, 'ACCOUNT_DEACTIVATED');
+  // The refusal did not spend the link: it works once the account is reactivated.
+  await call(t0, 'POST', `/api/admin/members/${colleague.id}/reactivate`, as);
+  t.is((await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token, method: 'magic_link' })).status, 200);
+});

@@ -6,7 +6,7 @@ import { baseOrgOf, createUser, findUserByEmail, getMembership, getOrganization,
 import { fieldRequired } from '../errors.ts';
 import { assertPasswordStrength } from '../password-policy.ts';
 import { completeFirstFactor, type SignInResult } from '../sign-in.ts';
-import { AccountInOtherOrganization, AlreadyMember, InvalidInvitation, SsoNotConfigured } from './errors.ts';
+import { AccountDeactivated, AccountInOtherOrganization, AlreadyMember, InvalidInvitation, SsoNotConfigured } from './errors.ts';
 import { pendingInvitationByToken, type InvitationRow } from './invitation-rows.ts';
 
 export type AcceptMethod = 'password' | 'magic_link' | 'sso';
@@ -43,6 +43,7 @@ function join(deps: AccountDeps, input: AcceptInput, passwordHash: string | null
     let user = findUserByEmail(deps.db, row.email);
     // A thrown error rolls the claim back: the link keeps working once the conflict is resolved.
     if (user && getMembership(deps.db, user.id, row.org_id)) throw new AlreadyMember();
+    if (user && user.disabled_at !== null) throw new AccountDeactivated();
     const home = user && baseOrgOf(deps.db, user.id);
     if (home && home.id !== baseId) throw new AccountInOtherOrganization();
     const created = !user;

@@ -1,6 +1,6 @@
 // Failures of running an organization. Messages are safe to show to the admin (or, for invitations,
 // to whoever holds the link) and say no more than that person may know.
-import { AppError, Conflict, NotFound } from '../../errors.ts';
+import { AppError, Conflict, Forbidden, NotFound } from '../../errors.ts';
 
 export class MemberNotFound extends NotFound {
   constructor() {
@@ -57,5 +57,12 @@ export class DomainTaken extends Conflict {
 export class SsoNotConfigured extends Conflict {
   constructor() {
     super('This organization has no single sign-on provider; choose a password or a sign-in link', 'SSO_NOT_CONFIGURED');
+  }
+}
+
+/** The invited address belongs to an account an admin has deactivated; an invitation does not revive it. */
+export class AccountDeactivated extends Forbidden {
+  constructor() {
+    super('This account is deactivated; ask an admin of your organization to reactivate it', 'ACCOUNT_DEACTIVATED');
   }
 }
