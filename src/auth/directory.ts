@@ -36,6 +36,8 @@ export interface MembershipRow {
   org_id: string;
   role: Role;
   can_merge: number;
+  /** Set while an admin has deactivated the member (migration 0014). */
+  deactivated_at: number | null;
 }
 
 /** Creates an organization, or a workspace when `baseOrgId` is given. */
@@ -110,7 +112,7 @@ export function setMembership(
 }
 
 export function getMembership(db: Db, userId: string, orgId: string): MembershipRow | undefined {
-  return statement(db, 'SELECT user_id, org_id, role, can_merge FROM memberships WHERE user_id = ? AND org_id = ?').get(userId, orgId) as
+  return statement(db, 'SELECT user_id, org_id, role, can_merge, deactivated_at FROM memberships WHERE user_id = ? AND org_id = ?').get(userId, orgId) as
     | MembershipRow
     | undefined;
 }

@@ -2,6 +2,7 @@
 // answer failed) or 2 (usage or server error).
 import { Command, CommanderError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
+import { addAdminCommands } from './commands/admin/index.ts';
 import { ask } from './commands/ask.ts';
 import { catalog, chatsList, chatsSearch, chatsShow, help } from './commands/browse.ts';
 import { evalCancel, evalCompare, evalCreate, evalInit, evalList, evalResults, evalValidate } from './commands/eval.ts';
@@ -108,6 +109,7 @@ export function buildProgram(): Command {
   addEnvCommands(program);
   addKnowledgeCommands(program);
   addEvalCommands(program);
+  addAdminCommands(program, run);
   for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride();
   return program;
 }

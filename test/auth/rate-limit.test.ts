@@ -15,15 +15,13 @@ async function post(path: string, body: unknown, ip: string) {
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Record<string, unknown> };
 }
 
-test.serial('ten failed passwords lock the account for every address until the window ends', async (t) => {
+test.serial('failed passwords from one address slow that address down, and the owner still signs in from theirs', async (t) => {
+  // Issue 23: ten wrong passwords used to lock the account for everyone for 15 minutes.
   const user = await passwordUser(t0);
-  for (let i = 0; i < 10; i++) t.is((await post('/api/auth/token', { email: user.email, password: `wrong-${i}-password` }, `10.0.0.${i + 1}`)).status, 401);
-  const locked = await post('/api/auth/token', { email: user.email, password: PASSWORD }, '10.0.1.1');
-  t.is(locked.status, 429);
-  t.is(locked.body['code'], 'RATE_LIMITED');
-  t.true(Number(locked.retryAfter) > 0 && Number(locked.retryAfter) <= 900);
-  t0.clock.advance(15 * 60_000 + 1000);
+  for (let i = 0; i < 5; i++) t.is((await post('/api/auth/token', { email: user.email, password: `wrong-${i}-password` }, '10.0.0.1')).status, 401);
+  t.is((await post('/api/auth/token', { email: user.email, password: 'wrong-5-password' }, '10.0.0.1')).status, 429);
   t.is((await post('/api/auth/token', { email: user.email, password: PASSWORD }, '10.0.1.1')).status, 200);
+  t0.clock.advance(15 * 60_000 + 1000);
 });
 
 test.serial('failures from one address across many accounts lock that address only', async (t) => {
@@ -37,12 +35,13 @@ test.serial('failures from one address across many accounts lock that address on
   t0.clock.advance(15 * 60_000 + 1000);
 });
 
-test.serial('wrong MFA codes are limited per account too', async (t) => {
+test.serial('wrong MFA codes are slowed down per account and address too', async (t) => {
   const user = await passwordUser(t0);
   await enrollMfa(t0, t0.session(user));
   const mfaToken = (await post('/api/auth/token', { email: user.email, password: PASSWORD }, '10.1.0.1')).body['mfa_token'];
-  for (let i = 0; i < 10; i++) t.is((await post('/api/auth/token/mfa', { mfa_token: mfaToken, code: '000000' }, `10.2.0.${i}`)).status, 401);
-  const res = await post('/api/auth/token/mfa', { mfa_token: mfaToken, code: '000000' }, '10.3.0.1');
+  for (let i = 0; i < 5; i++) t.is((await post('/api/auth/token/mfa', { mfa_token: mfaToken, code: '000000' }, '10.2.0.1')).status, 401);
+  const res = await post('/api/auth/token/mfa', { mfa_token: mfaToken, code: '000000' }, '10.2.0.1');
   t.is(res.status, 429);
   t.truthy(res.retryAfter);
+  t.is((await post('/api/auth/token/mfa', { mfa_token: mfaToken, code: '000000' }, '10.3.0.1')).status, 401);
 });

@@ -45,7 +45,7 @@ export async function consumeMagicLink(deps: AccountDeps, credential: MagicCrede
   const userId = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
     const row = user ? consumeAccountToken(deps.db, deps.clock, 'magic_code', codeValue(user.id, credential.code.trim())) : undefined;
     if (!row) throw new InvalidAccountToken();
-    await clearAccountFailures(deps.db, deps.clock, account);
+    await clearAccountFailures(deps.db, deps.clock, account, client.ip);
     return row.user_id;
   });
   return finish(deps, userId);

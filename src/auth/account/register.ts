@@ -9,6 +9,7 @@ import { consumeMailQuota } from '../credentials/rate-limit.ts';
 import { createOrganization, createUser, findUserByEmail, setMembership, type UserRow } from '../directory.ts';
 import { InvalidAccountToken } from '../errors.ts';
 import { alreadyRegisteredMail, verificationMail } from './mails.ts';
+import { orgSettingsOf } from '../members/org-settings-rows.ts';
 import { orgForEmailDomain } from './org-from-email.ts';
 import { assertPasswordStrength } from '../credentials/password-policy.ts';
 import { transact } from '../../store/index.ts';
@@ -32,7 +33,7 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
     const created = createUser(deps.db, deps.clock, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash });
     const domainOrg = orgForEmailDomain(deps.db, email);
     if (domainOrg) {
-      setMembership(deps.db, deps.clock, { userId: created.id, orgId: domainOrg.id, role: 'user' });
+      setMembership(deps.db, deps.clock, { userId: created.id, orgId: domainOrg.id, role: orgSettingsOf(deps.db, domainOrg.id).join_default_role });
     } else {
       // No organization serves the domain: the new user starts their own and administers it.
       const org = createOrganization(deps.db, deps.clock, { name: `${created.name || email}'s organization` });

@@ -99,9 +99,9 @@ function authenticateJwt(deps: AuthDeps, value: string): Principal {
   throw new InvalidSession();
 }
 
-/** The Principal of a caller row, or undefined if they may not act there (disabled, not a member, no such organization). */
+/** The Principal of a caller row, or undefined if they may not act there (disabled, deactivated, not a member, no such organization). */
 function callerPrincipal(row: CallerRow, credential: CredentialKind, scopes: string[]): Principal | undefined {
-  if (row.disabled_at !== null || row.org_id === null || row.role === null) return undefined;
+  if (row.disabled_at !== null || row.org_id === null || row.role === null || row.deactivated_at !== null) return undefined;
   return {
     userId: row.user_id,
     email: row.email,
@@ -119,7 +119,7 @@ export function principalFor(db: Db, user: UserRow, orgId: string, credential: C
   if (user.disabled_at !== null) return undefined;
   const org = getOrganization(db, orgId);
   const membership = getMembership(db, user.id, orgId);
-  if (!org || !membership) return undefined;
+  if (!org || !membership || membership.deactivated_at !== null) return undefined;
   const permissions: Permission[] = membership.can_merge ? ['merge_to_production'] : [];
   return {
     userId: user.id,

@@ -18,6 +18,8 @@ export interface CallerRow {
   /** Null when the user is not (or no longer) a member. */
   role: Role | null;
   can_merge: number | null;
+  /** Set while the membership is deactivated. */
+  deactivated_at: number | null;
 }
 
 export interface TokenCallerRow extends CallerRow {
@@ -29,7 +31,7 @@ export interface TokenCallerRow extends CallerRow {
   last_used_at: number | null;
 }
 
-const CALLER = `u.id AS user_id, u.email, u.disabled_at, u.token_version, o.id AS org_id, o.base_org_id, m.role, m.can_merge`;
+const CALLER = `u.id AS user_id, u.email, u.disabled_at, u.token_version, o.id AS org_id, o.base_org_id, m.role, m.can_merge, m.deactivated_at`;
 
 /** An API, CLI or MCP token by the hash of its value, with its user, organization and membership. */
 export function tokenCaller(db: Db, tokenHash: string): TokenCallerRow | undefined {

@@ -1,9 +1,10 @@
-// Brute-force and flood protection on rate-limiter-flexible: failed attempts counted per key in fixed
-// windows ('account:<id>', 'ip:<address>'); once a key reaches its limit, attempts are refused with
-// 429 until the window ends. Counters live in this process's memory, or in Redis when the service has
-// one (shared by replicas, see shareRateLimits). Windows are numbered from the service's clock and the
-// number is part of the key, so the clock (a fake one in tests) decides when a window ends; the store
-// only forgets a counter some time after its window is over.
+// Brute-force and flood protection on rate-limiter-flexible. Password and second-factor guesses are
+// counted per (account, client address) pair, which is slowed down progressively, plus a high
+// per-account ceiling and a per-address limit: a stranger guessing at a known address slows down only
+// themselves, and the owner, signing in from their own address, is not locked out. Counters live in this
+// process's memory, or in Redis when the service has one (shared by replicas, see shareRateLimits).
+// Windows are numbered from the service's clock and the number is part of the key, so the clock (a fake
+// one in tests) decides when a window ends; the store only forgets a counter some time after its window.
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock.ts';
@@ -13,14 +14,29 @@ import type { Db } from '../../store/index.ts';
 export interface Limit {
   max: number;
   windowMs: number;
+  /**
+   * Past `max` failures, wait `baseMs` after the last failure, doubling with each further failure up
+   * to `maxMs`, instead of refusing until the window ends.
+   */
+  backoff?: { baseMs: number; maxMs: number };
 }
 
-/** Failed sign-in, MFA and recovery attempts: per account, and (looser) per client address. */
-export const ACCOUNT_LIMIT: Limit = { max: 10, windowMs: 15 * 60_000 };
+/** Failed attempts from one client address on one account: five free, then 1 s, 2 s, 4 s ... up to 15 minutes. */
+export const PAIR_LIMIT: Limit = { max: 5, windowMs: 24 * 3600_000, backoff: { baseMs: 1000, maxMs: 15 * 60_000 } };
+/**
+ * Failed attempts on one account from every address together. High, so that strangers cannot lock the
+ * owner out with a handful of guesses; it bounds a distributed guessing attack (200 per 15 minutes).
+ */
+export const ACCOUNT_LIMIT: Limit = { max: 200, windowMs: 15 * 60_000 };
 export const ADDRESS_LIMIT: Limit = { max: 50, windowMs: 15 * 60_000 };
 
-/** The keys and limits of one attempt. */
-export type LimitKeys = [key: string, limit: Limit][];
+/** The keys and limits of one attempt; a key scoped to an account is renewed by an admin's unlock. */
+export type LimitKeys = [key: string, limit: Limit, account?: string][];
+
+/** Unlock generations live longer than any pair counter (two pair windows), so an old pair never comes back. */
+const GENERATION: Limit = { max: Number.MAX_SAFE_INTEGER, windowMs: 7 * 24 * 3600_000 };
+/** When a backed-off key last failed (the counter's points hold the time in ms). */
+const LAST_FAILURE: Limit = { max: Number.MAX_SAFE_INTEGER, windowMs: 2 * PAIR_LIMIT.windowMs };
 
 interface Backend {
   redis?: { client: Redis; prefix: string };
@@ -60,29 +76,75 @@ const secondsLeft = (limit: Limit, now: number) => Math.max(1, Math.ceil(((windo
 /** Keys of an attempt on an account (or an email, when no account matched) from an address. */
 export function attemptKeys(account: string, ip: string): LimitKeys {
   return [
+    [`pair:${account}|${ip}`, PAIR_LIMIT, account],
     [`account:${account}`, ACCOUNT_LIMIT],
     [`ip:${ip}`, ADDRESS_LIMIT],
   ];
 }
 
-/** Throws RateLimited (with the seconds until the window ends) when any key is over its limit. */
+const pointsOf = (res: RateLimiterRes | null | undefined) => res?.consumedPoints ?? 0;
+
+/** The key as stored: account-scoped keys carry the account's unlock generation. */
+async function storedKey(db: Db, [key, , account]: LimitKeys[number]): Promise<string> {
+  if (account === undefined) return key;
+  return `${key}#${pointsOf(await limiterFor(db, GENERATION).get(`generation:${account}`))}`;
+}
+
+/** When a key may be tried again (ms), or undefined when it may be tried now. */
+async function retryAt(db: Db, entry: LimitKeys[number], now: number): Promise<number | undefined> {
+  const [, limit] = entry;
+  const key = await storedKey(db, entry);
+  const failures = pointsOf(await limiterFor(db, limit).get(windowKey(key, limit, now)));
+  if (failures < limit.max) return undefined;
+  if (!limit.backoff) return (windowOf(limit, now) + 1) * limit.windowMs;
+  const wait = Math.min(limit.backoff.baseMs * 2 ** (failures - limit.max), limit.backoff.maxMs);
+  const at = pointsOf(await limiterFor(db, LAST_FAILURE).get(key)) + wait;
+  return at > now ? at : undefined;
+}
+
+/** Throws RateLimited (with the seconds until it may try again) when any key is over its limit. */
 export async function assertNotLimited(db: Db, clock: Clock, keys: LimitKeys): Promise<void> {
   const now = clock.now();
-  const counts = await Promise.all(keys.map(([key, limit]) => limiterFor(db, limit).get(windowKey(key, limit, now))));
-  keys.forEach(([, limit], i) => {
-    if ((counts[i]?.consumedPoints ?? 0) >= limit.max) throw new RateLimited(secondsLeft(limit, now));
-  });
+  for (const entry of keys) {
+    const at = await retryAt(db, entry, now);
+    if (at !== undefined) throw new RateLimited(Math.max(1, Math.ceil((at - now) / 1000)));
+  }
 }
 
 /** Counts one failed attempt against every key. */
 export async function recordFailure(db: Db, clock: Clock, keys: LimitKeys): Promise<void> {
   const now = clock.now();
-  await Promise.all(keys.map(([key, limit]) => limiterFor(db, limit).penalty(windowKey(key, limit, now), 1)));
+  await Promise.all(
+    keys.map(async (entry) => {
+      const [, limit] = entry;
+      const key = await storedKey(db, entry);
+      await limiterFor(db, limit).penalty(windowKey(key, limit, now), 1);
+      if (limit.backoff) await limiterFor(db, LAST_FAILURE).set(key, now, Math.ceil(LAST_FAILURE.windowMs / 1000));
+    }),
+  );
 }
 
-/** Forgets the account's failures after a success (the address keeps its count). */
-export async function clearAccountFailures(db: Db, clock: Clock, account: string): Promise<void> {
-  await limiterFor(db, ACCOUNT_LIMIT).delete(windowKey(`account:${account}`, ACCOUNT_LIMIT, clock.now()));
+/** Forgets the account's failures after a success from `ip` (the address keeps its count against other accounts). */
+export async function clearAccountFailures(db: Db, clock: Clock, account: string, ip: string): Promise<void> {
+  const now = clock.now();
+  const [pair] = attemptKeys(account, ip);
+  await Promise.all([
+    limiterFor(db, ACCOUNT_LIMIT).delete(windowKey(`account:${account}`, ACCOUNT_LIMIT, now)),
+    limiterFor(db, PAIR_LIMIT).delete(windowKey(await storedKey(db, pair!), PAIR_LIMIT, now)),
+  ]);
+}
+
+/**
+ * Forgets every failure counted against an account, from every address (an admin's unlock): the
+ * account's counter goes, and its unlock generation moves on, so every pair key of it starts afresh.
+ * Answers how many failures the account had in its current window.
+ */
+export async function clearAllAccountFailures(db: Db, clock: Clock, account: string): Promise<number> {
+  const key = windowKey(`account:${account}`, ACCOUNT_LIMIT, clock.now());
+  const cleared = pointsOf(await limiterFor(db, ACCOUNT_LIMIT).get(key));
+  await limiterFor(db, ACCOUNT_LIMIT).delete(key);
+  await limiterFor(db, GENERATION).penalty(`generation:${account}`, 1);
+  return cleared;
 }
 
 /** Runs an attempt under the limits: refused when limited, counted when it fails (throws). */

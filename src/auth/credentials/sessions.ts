@@ -6,6 +6,7 @@ import type { Db } from '../../store/index.ts';
 import type { SessionCallerRow } from './credential-rows.ts';
 import type { UserRow } from '../directory.ts';
 import { signJwt } from './jwt.ts';
+import { orgSettingsOf } from '../members/org-settings-rows.ts';
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -23,13 +24,17 @@ export interface SessionParent {
   tokenId?: string | undefined;
 }
 
-/** Starts a session for a user acting in an organization and returns its JWT (purpose = kind). */
+/**
+ * Starts a session for a user acting in an organization and returns its JWT (purpose = kind). A
+ * signed-in session lives as long as the organization's settings say, unless `ttlSeconds` is given.
+ */
 export function startSession(
   { db, clock, jwtKey }: { db: Db; clock: Clock; jwtKey: string },
   user: Pick<UserRow, 'id' | 'token_version'>,
   orgId: string,
-  { ttlSeconds = SESSION_TTL_SECONDS, kind = 'session', parent = {} }: { ttlSeconds?: number; kind?: SessionKind; parent?: SessionParent } = {},
+  { ttlSeconds: ttl, kind = 'session', parent = {} }: { ttlSeconds?: number; kind?: SessionKind; parent?: SessionParent } = {},
 ): StartedSession {
+  const ttlSeconds = ttl ?? (kind === 'session' ? orgSettingsOf(db, orgId).session_lifetime_seconds : null) ?? SESSION_TTL_SECONDS;
   const sessionId = newId();
   const now = clock.now();
   const expiresAt = now + ttlSeconds * 1000;

@@ -23,7 +23,8 @@ export type SignInResult =
 
 /** The organization a fresh sign-in acts in: the default workspace if still a member, else the base organization. */
 export function signInOrg(deps: Pick<AccountDeps, 'db'>, user: UserRow): string {
-  if (user.default_workspace_id && getMembership(deps.db, user.id, user.default_workspace_id)) return user.default_workspace_id;
+  const workspace = user.default_workspace_id ? getMembership(deps.db, user.id, user.default_workspace_id) : undefined;
+  if (workspace && workspace.deactivated_at === null) return workspace.org_id;
   const base = baseOrgOf(deps.db, user.id);
   if (!base) throw new InvalidCredentials();
   return base.id;
@@ -51,7 +52,7 @@ export async function passwordSignIn(deps: AccountDeps, { email, password }: { e
   const verified = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash(deps.bcryptCost)));
     if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
-    await clearAccountFailures(deps.db, deps.clock, account);
+    await clearAccountFailures(deps.db, deps.clock, account, client.ip);
     return user;
   });
   await rehashIfOld(deps, verified, password);
@@ -83,7 +84,7 @@ export async function mfaSignIn(deps: AccountDeps, { mfaToken, code }: { mfaToke
   const { user, orgId, factor } = userOfMfaToken(deps, mfaToken);
   return limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
     if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
-    await clearAccountFailures(deps.db, deps.clock, user.id);
+    await clearAccountFailures(deps.db, deps.clock, user.id, client.ip);
     writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, data: { factor, mfa: true } });
     return { ...startSession(deps, user, orgId), user, orgId };
   });

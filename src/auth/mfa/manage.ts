@@ -41,7 +41,7 @@ async function proveFactors(deps: AccountDeps, user: UserRow, input: { code: str
     if (user.password_hash && !(await verifyPassword(input.password ?? '', user.password_hash))) throw new SecondFactorRejected('password');
     if (!(await consumeSecondFactor(deps, user, input.code))) throw new SecondFactorRejected('code');
   });
-  await clearAccountFailures(deps.db, deps.clock, user.id);
+  await clearAccountFailures(deps.db, deps.clock, user.id, client.ip);
 }
 
 /** Turns MFA off after proving the factors. */

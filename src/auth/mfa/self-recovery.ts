@@ -33,7 +33,7 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
     await limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
       if (!(await verifyPassword(input.password ?? '', user.password_hash!))) throw new SecondFactorRejected('password');
     });
-    await clearAccountFailures(deps.db, deps.clock, user.id);
+    await clearAccountFailures(deps.db, deps.clock, user.id, client.ip);
   } else if (!(user.identity_kind === 'magic_link' && factor === 'magic_link')) {
     throw new MfaRecoveryIneligible();
   }

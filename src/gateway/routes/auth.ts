@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { getUser } from '../../auth/directory.ts';
 import { fieldRequired } from '../../auth/errors.ts';
 import { mfaSignIn, passwordSignIn, type SignInResult } from '../../auth/credentials/sign-in.ts';
-import { endSession, SESSION_TTL_SECONDS, type StartedSession } from '../../auth/credentials/sessions.ts';
+import { endSession, type StartedSession } from '../../auth/credentials/sessions.ts';
 import { registerAccount, verifyEmail } from '../../auth/account/register.ts';
 import { confirmPasswordReset } from '../../auth/account/reset-password.ts';
 import { accountDeps } from '../../compose/account-deps.ts';
@@ -45,7 +45,7 @@ export const TokenResponse = z.object({
 /** Sets the session cookie and shapes the access-token answer. */
 export function sessionAnswer(s: Services, ctx: Context, session: StartedSession) {
   setSessionCookie(ctx, session.token, session.expiresAt - s.clock.now(), s.config.baseUrl.startsWith('https://'));
-  return { access_token: session.token, token_type: 'bearer', expires_in: SESSION_TTL_SECONDS };
+  return { access_token: session.token, token_type: 'bearer', expires_in: Math.round((session.expiresAt - s.clock.now()) / 1000) };
 }
 
 /** The answer to a completed first factor: a session, or what the next step needs. */

@@ -27,6 +27,7 @@ import { chatSharingRoutes } from './chat-sharing.ts';
 import { chatExtraRoutes } from './chat-extras.ts';
 import { agenticRoutes } from './agentic.ts';
 import { downloadRoutes } from './downloads.ts';
+import { adminMemberRoutes } from './admin-members.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -55,6 +56,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   chatExtraRoutes,
   agenticRoutes,
   downloadRoutes,
+  adminMemberRoutes,
 ];
 
 /** All REST routes, in registration order. */

@@ -1,0 +1,24 @@
+// Running an organization (issue 23): members, invitations, roles, attributes, status, settings, unlock.
+export type { MembersDeps } from './deps.ts';
+export type { MemberFacts, MemberFactsView } from './ports.ts';
+export type { MemberView, SignInMethod } from './member-view.ts';
+export type { InvitationView } from './invitation-view.ts';
+export type { OrgSettingsView } from './org-settings.ts';
+export { listMembers, type MemberPage } from './list-members.ts';
+export { getMember } from './get-member.ts';
+export { changeRole } from './change-role.ts';
+export { setMemberAttributes, RESERVED_ATTRIBUTES } from './set-attributes.ts';
+export { deactivateMember } from './deactivate-member.ts';
+export { reactivateMember } from './reactivate-member.ts';
+export { removeMember } from './remove-member.ts';
+export { unlockMember } from './unlock-member.ts';
+export { inviteMember } from './invite-member.ts';
+export { listInvitations } from './list-invitations.ts';
+export { resendInvitation } from './resend-invitation.ts';
+export { revokeInvitation } from './revoke-invitation.ts';
+export { invitationInfo, type InvitationInfo } from './invitation-info.ts';
+export { acceptInvitation, type AcceptMethod, type AcceptResult } from './accept-invitation.ts';
+export { getOrgSettings } from './org-settings.ts';
+export { updateOrgSettings, type OrgSettingsPatch } from './update-org-settings.ts';
+export { INVITATION_TTL_MS } from './invitation-rows.ts';
+export * from './errors.ts';

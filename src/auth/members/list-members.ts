@@ -1,0 +1,35 @@
+import { ValidationFailed } from '../../errors.ts';
+import type { Principal } from '../principal.ts';
+import type { MembersDeps } from './deps.ts';
+import { memberRows } from './member-rows.ts';
+import { memberView, type MemberView } from './member-view.ts';
+
+export interface MemberPage {
+  members: MemberView[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+const encodeCursor = (email: string) => Buffer.from(JSON.stringify({ e: email })).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  try {
+    const e = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { e?: unknown }).e;
+    if (typeof e === 'string') return e;
+  } catch {
+    // Falls through to the validation error.
+  }
+  throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
+}
+
+/** One page of the organization's members, ordered by email, optionally searched by name or email. */
+export function listMembers(deps: MembersDeps, admin: Principal, { q, cursor, limit = 50 }: { q?: string | undefined; cursor?: string | undefined; limit?: number }): MemberPage {
+  const after = cursor ? decodeCursor(cursor) : undefined;
+  const rows = memberRows(deps.db, admin.orgId, { q: q?.trim() || undefined, after, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const facts = deps.facts.factsOf(admin.orgId, page.map((r) => r.user_id));
+  return {
+    members: page.map((r) => memberView(r, facts.get(r.user_id))),
+    next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.email) : null,
+  };
+}

@@ -1,0 +1,43 @@
+import { ValidationFailed, type FieldIssue } from '../../errors.ts';
+import { transact } from '../../store/index.ts';
+import { writeAudit } from '../audit.ts';
+import type { Principal } from '../principal.ts';
+import type { MembersDeps } from './deps.ts';
+import { getMember } from './get-member.ts';
+import { memberOf } from './member-of.ts';
+import type { MemberView } from './member-view.ts';
+
+/** Row filters read `{{user.id}}`, `{{user.email}}`, `{{user.role}}` and `{{user.groups}}` from the account itself. */
+export const RESERVED_ATTRIBUTES = ['id', 'email', 'role', 'groups'];
+
+function issuesOf(deps: MembersDeps, orgId: string, { attributes, groups }: { attributes?: Record<string, string> | undefined; groups?: string[] | undefined }): FieldIssue[] {
+  const reserved = Object.keys(attributes ?? {})
+    .filter((name) => RESERVED_ATTRIBUTES.includes(name.toLowerCase()))
+    .map((name): FieldIssue => ({ loc: ['body', 'attributes', name], msg: `${name} is reserved: row filters read it from the account`, type: 'value_error' }));
+  const unknown = new Set(groups ? deps.facts.unknownGroups(orgId, groups) : []);
+  const groupIssues = (groups ?? []).flatMap((g, i): FieldIssue[] => (unknown.has(g) ? [{ loc: ['body', 'groups', i], msg: `No group ${g} in this organization`, type: 'value_error' }] : []));
+  return [...reserved, ...groupIssues];
+}
+
+/** Replaces a member's attributes and, when given, their groups: what row-level security filters on. */
+export function setMemberAttributes(
+  deps: MembersDeps,
+  admin: Principal,
+  userId: string,
+  facts: { attributes?: Record<string, string> | undefined; groups?: string[] | undefined },
+): MemberView {
+  memberOf(deps.db, admin, userId);
+  const issues = issuesOf(deps, admin.orgId, facts);
+  if (issues.length > 0) throw new ValidationFailed(issues);
+  transact(deps.db, () => {
+    deps.facts.setFacts(admin.orgId, userId, facts);
+    writeAudit(deps.db, deps.clock, {
+      action: 'member_attributes_changed',
+      userId,
+      orgId: admin.orgId,
+      actorId: admin.userId,
+      data: { attributes: facts.attributes ? Object.keys(facts.attributes) : undefined, groups: facts.groups },
+    });
+  });
+  return getMember(deps, admin, userId);
+}

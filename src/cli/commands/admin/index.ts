@@ -1,0 +1,25 @@
+// `sextant admin ...`: running the organization from the terminal (admins only). Each subcommand is
+// one file; the `audit` and `usage` commands join this table.
+import type { Command } from 'commander';
+import type { CommandContext } from '../../context.ts';
+import { adminDeactivate } from './deactivate.ts';
+import { adminInvite } from './invite.ts';
+import { adminMembers } from './members.ts';
+import { adminRole } from './role.ts';
+
+type Run = (action: (ctx: CommandContext, ...args: never[]) => unknown) => (...args: unknown[]) => Promise<void>;
+
+/** Adds `sextant admin` and its subcommands to the program. */
+export function addAdminCommands(program: Command, run: Run): Command {
+  const admin = program.command('admin').description('run the organization: members, invitations, roles (admins only)');
+  admin.command('members').description('members with role, status, MFA and last sign-in').option('--search <text>', 'part of a name or email')
+    .option('--limit <n>').option('--cursor <cursor>').action(run((ctx, o: { search?: string; limit?: string; cursor?: string }) => adminMembers(ctx, o)));
+  admin.command('invite').argument('<email>').option('--role <role>', 'user (default), modeler or admin').description('mail an invitation link')
+    .action(run((ctx, email: string, o: { role?: string }) => adminInvite(ctx, email, o)));
+  admin.command('role').argument('<member>', 'email or user id').argument('<role>', 'user, modeler or admin').option('--can-merge', 'modelers: may merge to production')
+    .option('--no-can-merge', 'modelers: may not merge to production').description("change a member's role")
+    .action(run((ctx, who: string, role: string, o: { canMerge?: boolean }) => adminRole(ctx, who, role, o)));
+  admin.command('deactivate').argument('<member>', 'email or user id').option('--reactivate', 'let a deactivated member in again')
+    .description('stop every session and token of a member (chats stay)').action(run((ctx, who: string, o: { reactivate?: boolean }) => adminDeactivate(ctx, who, o)));
+  return admin;
+}

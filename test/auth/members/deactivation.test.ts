@@ -1,0 +1,42 @@
+// Deactivation reaches every credential kind, OAuth included (principalFor), and a workspace admin's
+// deactivation closes only that workspace (issue 23).
+import test from 'ava';
+import { getUser, principalFor } from '../../../src/auth/index.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { call } from '../tokens/requests.ts';
+
+let t0: TestApp;
+test.before(async () => {
+  t0 = await startTestApp();
+});
+test.after.always(() => t0.stop());
+
+test('an OAuth client of a deactivated member gets no principal; after reactivation it does', async (t) => {
+  const orgId = t0.org();
+  const admin = { session: t0.session(t0.user({ orgId, role: 'admin' })) };
+  const member = t0.user({ orgId });
+  const { db } = t0.app.services.store;
+  t.truthy(principalFor(db, getUser(db, member.id)!, orgId, 'oauth', ['mcp:tools']));
+  await call(t0, 'POST', `/api/admin/members/${member.id}/deactivate`, admin);
+  t.is(principalFor(db, getUser(db, member.id)!, orgId, 'oauth', ['mcp:tools']), undefined);
+  await call(t0, 'POST', `/api/admin/members/${member.id}/reactivate`, admin);
+  t.truthy(principalFor(db, getUser(db, member.id)!, orgId, 'oauth', ['mcp:tools']));
+});
+
+test("a workspace admin's deactivation closes the workspace only; the base organization still answers", async (t) => {
+  const base = t0.org();
+  const ws = t0.org(undefined, { baseOrgId: base });
+  const wsAdmin = t0.user({ orgId: ws, role: 'admin' });
+  const member = t0.user({ orgId: base });
+  const { db } = t0.app.services.store;
+  db.prepare("INSERT INTO memberships (user_id, org_id, role, can_merge, created_at) VALUES (?, ?, 'user', 0, 0)").run(member.id, ws);
+  const inWs = t0.session(member, ws);
+  const inBase = t0.session(member, base);
+  const res = await call(t0, 'POST', `/api/admin/members/${member.id}/deactivate`, { session: t0.session(wsAdmin) });
+  t.is(res.status, 200);
+  t.is((await call(t0, 'GET', '/api/auth/me', { session: inWs })).status, 401);
+  t.is((await call(t0, 'GET', '/api/auth/me', { session: inBase })).status, 200);
+  // Removing from the workspace leaves the base membership too.
+  t.is((await call(t0, 'DELETE', `/api/admin/members/${member.id}`, { session: t0.session(wsAdmin) })).status, 204);
+  t.is((await call(t0, 'GET', '/api/auth/me', { session: inBase })).status, 200);
+});
