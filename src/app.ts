@@ -18,6 +18,7 @@ import { indexPendingMessages, indexQueueInSlices } from './chats/index.ts';
 import type { ChatSources, CoreServices } from './gateway/services.ts';
 import { agentPortsFrom } from './compose/agent-ports.ts';
 import { chatSourcesFrom } from './compose/chat-sources.ts';
+import { ssoGroupPort } from './compose/sso-groups.ts';
 import { agentMcpPorts } from './compose/mcp-agent-ports.ts';
 import { evaluationAgentPort } from './compose/evaluation-agent.ts';
 import { evaluationKnowledgePort } from './compose/evaluation-knowledge.ts';
@@ -111,6 +112,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
     shutdown: shutdown.signal,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     chatSources: { ...chatSourcesFrom(knowledge), ...deps.chatSources },
+    ssoGroups: ssoGroupPort(store.db),
   };
   // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
   const purge = setInterval(() => purgeExpiredOAuthModels(store.db, clock), 3600_000);

@@ -3,6 +3,7 @@ import type { AgentRuns } from '../agent/index.ts';
 import type { AccountMail } from '../auth/account-mail.ts';
 import type { AgentPorts } from '../agent/ports.ts';
 import type { Clock } from '../clock.ts';
+import type { SsoGroupPort } from '../auth/sso/group-mappings.ts';
 import type { GatedMerge } from '../compose/merge-gate.ts';
 import type { Evaluations } from '../evaluations/index.ts';
 import type { Config } from '../config.ts';
@@ -41,6 +42,8 @@ export interface Services {
   mcp: McpPorts;
   /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
   chatSources: ChatSources;
+  /** What SSO sign-ins use to set row-level-security groups from the identity provider's groups. */
+  ssoGroups: SsoGroupPort;
   /** The agent's runs (start, follow, feedback, stop) and the ports it reads data through. */
   agent: AgentRuns;
   agentPorts: AgentPorts;

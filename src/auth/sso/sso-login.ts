@@ -2,9 +2,11 @@
 // once, code exchanged, user linked or created, then the normal sign-in continues, MFA included).
 import type { JWTPayload } from 'jose';
 import { Forbidden, NotFound } from '../../errors.ts';
-import { consumeOnce, hashSecret } from '../../security/index.ts';
+import { consumeOnce, hashSecret, newId } from '../../security/index.ts';
 import type { AccountDeps } from '../account-deps.ts';
 import { writeAudit } from '../audit.ts';
+import { applyGroupMappings, type SsoDeps } from './group-mappings.ts';
+import { providerByType, type SsoProviderRow } from './provider-store.ts';
 import { createUser, findUserByEmail, getMembership, getUser, setMembership, type UserRow } from '../directory.ts';
 import { safeNextPath } from '../safe-next.ts';
 import { completeFirstFactor, type SignInResult } from '../sign-in.ts';
@@ -13,27 +15,18 @@ import { transact } from '../../store/index.ts';
 
 export const SSO_LOGIN_TTL_MS = 10 * 60_000;
 
-interface SsoConfigRow {
-  org_id: string;
-  type: string;
-  issuer: string;
-  client_id: string;
-  client_secret: string | null;
-  enabled: number;
-}
-
-/** Stores (or replaces) an organization's OIDC configuration; the client secret is sealed. */
+/** Stores (or replaces) an organization's OIDC configuration with default settings; the client secret is sealed. */
 export function setSsoConfig(deps: Pick<AccountDeps, 'db' | 'clock' | 'secretBox'>, c: { orgId: string; type: string; issuer: string; clientId: string; clientSecret?: string }): void {
   deps.db
     .prepare(
-      `INSERT INTO sso_configs (org_id, type, issuer, client_id, client_secret, enabled, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)
+      `INSERT INTO sso_configs (id, org_id, type, issuer, client_id, client_secret, enabled, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)
        ON CONFLICT (org_id, type) DO UPDATE SET issuer = excluded.issuer, client_id = excluded.client_id, client_secret = excluded.client_secret, enabled = 1`,
     )
-    .run(c.orgId, c.type, c.issuer, c.clientId, c.clientSecret ? deps.secretBox.seal(c.clientSecret) : null, deps.clock.now());
+    .run(newId(), c.orgId, c.type, c.issuer, c.clientId, c.clientSecret ? deps.secretBox.seal(c.clientSecret) : null, deps.clock.now());
 }
 
-function ssoConfig(deps: AccountDeps, orgId: string, type: string): SsoConfigRow {
-  const row = deps.db.prepare('SELECT * FROM sso_configs WHERE org_id = ? AND type = ? AND enabled = 1').get(orgId, type) as SsoConfigRow | undefined;
+function ssoConfig(deps: Pick<AccountDeps, 'db'>, orgId: string, type: string): SsoProviderRow {
+  const row = providerByType(deps.db, orgId, type);
   if (!row) throw new NotFound('SSO is not configured for this organization', 'SSO_NOT_CONFIGURED');
   return row;
 }
@@ -41,6 +34,11 @@ function ssoConfig(deps: AccountDeps, orgId: string, type: string): SsoConfigRow
 /** The callback URL registered at the provider. */
 export function ssoRedirectUri(baseUrl: string, orgId: string, type: string): string {
   return `${baseUrl}/api/auth/${encodeURIComponent(orgId)}/${encodeURIComponent(type)}/auth`;
+}
+
+/** The URL that starts a sign-in with the provider. */
+export function ssoLoginUrl(baseUrl: string, orgId: string, type: string): string {
+  return `${baseUrl}/api/auth/${encodeURIComponent(orgId)}/${encodeURIComponent(type)}/login`;
 }
 
 /** Starts a login: returns the provider URL and the state to bind to the browser (cookie). */
@@ -53,14 +51,14 @@ export async function startSsoLogin(deps: AccountDeps, orgId: string, type: stri
     .prepare('INSERT INTO sso_logins (state_hash, org_id, type, code_verifier, nonce, next_path, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
     .run(hashSecret(secrets.state), orgId, type, secrets.codeVerifier, secrets.nonce, safeNextPath(next), now, now + SSO_LOGIN_TTL_MS);
   if (Math.random() < 0.02) deps.db.prepare('DELETE FROM sso_logins WHERE expires_at < ?').run(now - 24 * 3600_000);
-  const url = authorizationUrl(meta, { clientId: config.client_id, redirectUri: ssoRedirectUri(deps.baseUrl, orgId, type), ...secrets });
+  const url = authorizationUrl(meta, { clientId: config.client_id, scope: config.scopes, redirectUri: ssoRedirectUri(deps.baseUrl, orgId, type), ...secrets });
   return { url, state: secrets.state };
 }
 
 /** Finishes a login from the provider's callback; `browserState` is the state cookie of the browser that started it. */
 export async function finishSsoLogin(
-  deps: AccountDeps,
-  p: { orgId: string; type: string; code: string; state: string; browserState: string | undefined },
+  deps: SsoDeps,
+  p: { orgId: string; type: string; code: string; state: string; browserState: string | undefined; ip?: string },
 ): Promise<{ result: SignInResult; next: string }> {
   if (!p.browserState || p.browserState !== p.state) throw new SsoFailed('state_mismatch');
   const now = deps.clock.now();
@@ -79,12 +77,13 @@ export async function finishSsoLogin(
     nonce: login.nonce,
   });
   const user = linkUser(deps, config, claims);
-  writeAudit(deps.db, deps.clock, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, data: { issuer: config.issuer } });
+  applyGroupMappings(deps, config, user.id, claims);
+  writeAudit(deps.db, deps.clock, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
   return { result: completeFirstFactor(deps, user, 'sso', p.orgId), next: login.next_path };
 }
 
 /** The user for the provider's subject: linked before, or matched by verified email among members, or created. */
-function linkUser(deps: AccountDeps, config: SsoConfigRow, claims: JWTPayload): UserRow {
+function linkUser(deps: AccountDeps, config: SsoProviderRow, claims: JWTPayload): UserRow {
   const subject = claims.sub;
   if (!subject) throw new SsoFailed('no_subject');
   const linked = deps.db.prepare('SELECT user_id FROM sso_identities WHERE issuer = ? AND subject = ?').get(config.issuer, subject) as { user_id: string } | undefined;
@@ -93,15 +92,18 @@ function linkUser(deps: AccountDeps, config: SsoConfigRow, claims: JWTPayload): 
     if (!user || user.disabled_at !== null || !getMembership(deps.db, user.id, config.org_id)) throw new Forbidden('Account is not a member of this organization', 'NOT_A_MEMBER');
     return user;
   }
-  const email = typeof claims['email'] === 'string' ? claims['email'] : undefined;
-  if (!email || claims['email_verified'] !== true) throw new SsoFailed('email_not_verified');
+  const claimed = claims[config.email_claim];
+  const email = typeof claimed === 'string' ? claimed : undefined;
+  // A custom email claim is the provider's own statement; the standard one must be verified.
+  if (!email || (config.email_claim === 'email' && claims['email_verified'] !== true)) throw new SsoFailed('email_not_verified');
   return transact(deps.db, () => {
     let user = findUserByEmail(deps.db, email);
     if (user && !getMembership(deps.db, user.id, config.org_id)) throw new Forbidden('Account is not a member of this organization', 'NOT_A_MEMBER');
     if (!user) {
+      if (config.jit_provisioning !== 1) throw new Forbidden('Account is not a member of this organization', 'NOT_A_MEMBER');
       const name = typeof claims['name'] === 'string' ? claims['name'] : '';
       user = createUser(deps.db, deps.clock, { email, name, identityKind: 'sso', emailVerified: true });
-      setMembership(deps.db, deps.clock, { userId: user.id, orgId: config.org_id, role: 'user' });
+      setMembership(deps.db, deps.clock, { userId: user.id, orgId: config.org_id, role: config.default_role });
     }
     deps.db.prepare('INSERT INTO sso_identities (org_id, issuer, subject, user_id, created_at) VALUES (?, ?, ?, ?, ?)').run(config.org_id, config.issuer, subject, user.id, deps.clock.now());
     return user;
