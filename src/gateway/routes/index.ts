@@ -26,6 +26,7 @@ import { chatSharingRoutes } from './chat-sharing.ts';
 import { chatExtraRoutes } from './chat-extras.ts';
 import { agenticRoutes } from './agentic.ts';
 import { downloadRoutes } from './downloads.ts';
+import { adminSsoRoutes } from './admin-sso.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -53,6 +54,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   chatExtraRoutes,
   agenticRoutes,
   downloadRoutes,
+  adminSsoRoutes,
 ];
 
 /** All REST routes, in registration order. */
