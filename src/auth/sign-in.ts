@@ -1,6 +1,7 @@
 // Password sign-in and the hand-over every first factor (password, magic link, SSO) shares: a
 // session, or a pending MFA token when MFA is on, or an enrollment token when the organization
 // enforces MFA and the user has none.
+import { AppError } from '../errors.ts';
 import { dummyPasswordHash, verifyPassword } from '../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
 import { writeAudit } from './audit.ts';
@@ -48,12 +49,14 @@ export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: Fi
 export async function passwordSignIn(deps: AccountDeps, { email, password }: { email: string; password: string }, client: ClientInfo): Promise<SignInResult> {
   const user = findUserByEmail(deps.db, email);
   const account = user?.id ?? email.trim().toLowerCase();
-  const verified = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
-    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
-    if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
-    clearAccountFailures(deps.db, account);
-    return user;
-  });
+  const verified = await auditFailure(deps, user, client, 'password', () =>
+    limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
+      const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+      if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
+      clearAccountFailures(deps.db, account);
+      return user;
+    }),
+  );
   if (verified.email_verified_at === null) throw new EmailNotVerified();
   return completeFirstFactor(deps, verified, 'password');
 }
@@ -69,10 +72,25 @@ export function userOfMfaToken(deps: AccountDeps, mfaToken: string): { user: Use
 /** The second sign-in step: a pending MFA token plus a TOTP or recovery code gives a session. */
 export async function mfaSignIn(deps: AccountDeps, { mfaToken, code }: { mfaToken: string; code: string }, client: ClientInfo): Promise<StartedSession & { user: UserRow; orgId: string }> {
   const { user, orgId, factor } = userOfMfaToken(deps, mfaToken);
-  return limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
-    if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
-    clearAccountFailures(deps.db, user.id);
-    writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, data: { factor, mfa: true } });
-    return { ...startSession(deps, user, orgId), user, orgId };
-  });
+  return auditFailure(deps, user, client, 'mfa', () =>
+    limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
+      if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
+      clearAccountFailures(deps.db, user.id);
+      writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, ip: client.ip, data: { factor, mfa: true } });
+      return { ...startSession(deps, user, orgId), user, orgId };
+    }),
+  );
+}
+
+/** Audits a failed sign-in step (wrong password or code, locked) in the account's organization, then rethrows. */
+async function auditFailure<T>(deps: AccountDeps, user: UserRow | undefined, client: ClientInfo, step: 'password' | 'mfa', attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (err) {
+    // An unknown address has no organization to file it under; its attempts stay in the rate limiter.
+    if (user && err instanceof AppError) {
+      writeAudit(deps.db, deps.clock, { action: 'sign_in_failed', userId: user.id, orgId: baseOrgOf(deps.db, user.id)?.id ?? null, ip: client.ip, outcome: 'failure', data: { step, code: err.code } });
+    }
+    throw err;
+  }
 }

@@ -7,6 +7,7 @@ import { Forbidden, NotFound } from '../errors.ts';
 import { bodyParser } from './body.ts';
 import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
+import { audited } from './audited-operations.ts';
 import { errorHandler } from './error-handler.ts';
 import { accessLog, requestId, securityHeaders } from './middleware.ts';
 import { openApiRoutes } from './openapi.ts';
@@ -68,7 +69,8 @@ function routeHandler(s: Services, def: RouteDef) {
     const body = def.body ? validate(def.body, ctx.request.body, 'body') : undefined;
     const environmentId = ctx.get('X-Service-Environment') || undefined;
     const ifMatch = def.conditional ? parseIfMatch(ctx.get('If-Match')) : undefined;
-    const result = await def.handler({ params, query, body, principal, environmentId, ifMatch, ctx });
+    const call = async () => def.handler({ params, query, body, principal, environmentId, ifMatch, ctx });
+    const result = await audited(s, ctx, { operationId: def.operationId, principal, params: params as Record<string, unknown> }, call);
     const tag = def.etag && result !== undefined ? (def.etag as (r: unknown) => string | undefined)(result) : undefined;
     if (tag) ctx.set('ETag', `"${tag}"`);
     if (ctx.respond === false || ctx.body !== undefined) return;

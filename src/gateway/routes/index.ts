@@ -27,6 +27,7 @@ import { chatExtraRoutes } from './chat-extras.ts';
 import { agenticRoutes } from './agentic.ts';
 import { downloadRoutes } from './downloads.ts';
 import { adminSsoRoutes } from './admin-sso.ts';
+import { adminAuditRoutes } from './admin-audit.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -55,6 +56,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   agenticRoutes,
   downloadRoutes,
   adminSsoRoutes,
+  adminAuditRoutes,
 ];
 
 /** All REST routes, in registration order. */
