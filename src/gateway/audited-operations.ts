@@ -42,6 +42,8 @@ export const AUDITED_OPERATIONS: Record<string, Audited> = {
   set_knowledge_mirror: { action: 'knowledge_mirror_set', targetType: 'knowledge_mirror' },
   delete_knowledge_mirror: { action: 'knowledge_mirror_deleted', targetType: 'knowledge_mirror' },
   logout: { action: 'sign_out', targetType: 'session' },
+  admin_set_org_credit_limit: { action: 'credit_limit_changed', targetType: 'organization' },
+  admin_set_user_credit_limit: { action: 'credit_limit_changed', targetType: 'user', param: 'user_id' },
 };
 
 function resultId(result: unknown): string | null {

@@ -28,6 +28,7 @@ import { agenticRoutes } from './agentic.ts';
 import { downloadRoutes } from './downloads.ts';
 import { adminSsoRoutes } from './admin-sso.ts';
 import { adminAuditRoutes } from './admin-audit.ts';
+import { adminUsageRoutes } from './admin-usage.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -57,6 +58,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   downloadRoutes,
   adminSsoRoutes,
   adminAuditRoutes,
+  adminUsageRoutes,
 ];
 
 /** All REST routes, in registration order. */

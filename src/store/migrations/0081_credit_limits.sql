@@ -9,3 +9,4 @@ CREATE TABLE credit_limits (
   PRIMARY KEY (org_id, user_id)
 );
 CREATE INDEX agent_usage_org_user ON agent_usage(org_id, user_id, created_at);
+CREATE INDEX agent_runs_org_time ON agent_runs(org_id, created_at);
