@@ -2,6 +2,7 @@
 // answer failed) or 2 (usage or server error).
 import { Command, CommanderError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
+import { registerAuditUsageCommands } from './commands/admin/audit-usage-commands.ts';
 import { ask } from './commands/ask.ts';
 import { catalog, chatsList, chatsSearch, chatsShow, help } from './commands/browse.ts';
 import { evalCancel, evalCompare, evalCreate, evalInit, evalList, evalResults, evalValidate } from './commands/eval.ts';
@@ -90,6 +91,9 @@ export function buildProgram(): Command {
   ev.command('compare').argument('<baseline>').argument('<run_id>').description('what changed question by question (exit 1 when one regressed)')
     .action(run((ctx, baseline: string, id: string) => evalCompare(ctx, baseline, id)));
   ev.command('cancel').argument('<run_id>').description('cancel a running run').action(run((ctx, id: string) => evalCancel(ctx, id)));
+
+  const admin = program.command('admin').description('run the organization (admins)');
+  registerAuditUsageCommands(admin, run);
 
   for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride();
   return program;
