@@ -80,6 +80,10 @@ test.serial('with just-in-time provisioning off an unknown person is refused and
   idp.signInAs({ sub: 'corp-new', email: 'new.person@corp.test' });
   t.is((await browse(t0, `/api/auth/${ORG}/nojit/login`)).res.status, 403);
   t.is(db().prepare("SELECT COUNT(*) FROM users WHERE email = 'new.person@corp.test'").pluck().get(), 0);
+  const failed = db().prepare("SELECT outcome, ip, data FROM audit_log WHERE org_id = ? AND action = 'sso_sign_in_failed'").get(ORG) as { outcome: string; ip: string; data: string };
+  t.is(failed.outcome, 'failure');
+  t.truthy(failed.ip);
+  t.like(JSON.parse(failed.data), { type: 'nojit', code: 'NOT_A_MEMBER' });
   const member = t0.user({ orgId: ORG, email: 'member.nojit@corp.test' });
   idp.signInAs({ sub: 'corp-member', email: member.email });
   t.is((await browse(t0, `/api/auth/${ORG}/nojit/login?next=/in`)).url.pathname, '/in');

@@ -1,7 +1,7 @@
 // SSO sign-in per organization: start (state, nonce, PKCE stored once) and finish (state consumed
 // once, code exchanged, user linked or created, then the normal sign-in continues, MFA included).
 import type { JWTPayload } from 'jose';
-import { Forbidden, NotFound } from '../../errors.ts';
+import { AppError, Forbidden, NotFound } from '../../errors.ts';
 import { consumeOnce, hashSecret, newId } from '../../security/index.ts';
 import type { AccountDeps } from '../account-deps.ts';
 import { writeAudit } from '../audit.ts';
@@ -65,7 +65,25 @@ export async function finishSsoLogin(
   const stateHash = hashSecret(p.state);
   const won = consumeOnce(deps.db, { table: 'sso_logins', usedColumn: 'used_at', where: 'state_hash = ? AND org_id = ? AND type = ? AND expires_at > ?', params: [stateHash, p.orgId, p.type, now], now });
   if (!won) throw new SsoFailed('unknown_or_used_state');
-  const login = deps.db.prepare('SELECT code_verifier, nonce, next_path FROM sso_logins WHERE state_hash = ?').get(stateHash) as { code_verifier: string; nonce: string; next_path: string };
+  const login = deps.db.prepare('SELECT code_verifier, nonce, next_path FROM sso_logins WHERE state_hash = ?').get(stateHash) as LoginRow;
+  // From here the callback belongs to a sign-in this organization started: failures are audited.
+  try {
+    return await completeCallback(deps, p, login);
+  } catch (err) {
+    const code = err instanceof AppError ? err.code : 'INTERNAL_ERROR';
+    const reason = err instanceof AppError ? err.data?.['reason'] : undefined;
+    writeAudit(deps.db, deps.clock, { action: 'sso_sign_in_failed', orgId: p.orgId, ip: p.ip, outcome: 'failure', data: { type: p.type, code, ...(reason ? { reason } : {}) } });
+    throw err;
+  }
+}
+
+interface LoginRow {
+  code_verifier: string;
+  nonce: string;
+  next_path: string;
+}
+
+async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string; code: string; ip?: string }, login: LoginRow): Promise<{ result: SignInResult; next: string }> {
   const config = ssoConfig(deps, p.orgId, p.type);
   const meta = await discover(config.issuer);
   const claims = await exchangeCode(meta, deps.clock, {
