@@ -30,8 +30,8 @@ export function signInOrg(deps: Pick<AccountDeps, 'db'>, user: UserRow): string 
   return base.id;
 }
 
-/** Continues after a verified first factor; `inOrg` pins the organization (SSO signs into its own). */
-export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: FirstFactor, inOrg?: string): SignInResult {
+/** Continues after a verified first factor; `inOrg` pins the organization (SSO signs into its own); `ip` goes to the audit log. */
+export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: FirstFactor, inOrg?: string, ip?: string): SignInResult {
   const orgId = inOrg ?? signInOrg(deps, user);
   const claims = { sub: user.id, org: orgId, tv: user.token_version, amr: factor };
   if (user.totp_enabled_at) {
@@ -41,7 +41,7 @@ export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: Fi
   if (base?.mfa_enforced) {
     return { kind: 'enrollment_required', enrollmentToken: signJwt(deps.jwtKey, deps.clock, 'enrollment', claims, ENROLLMENT_TTL_SECONDS), expiresIn: ENROLLMENT_TTL_SECONDS };
   }
-  writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, data: { factor } });
+  writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, ip, data: { factor } });
   return { kind: 'session', session: startSession(deps, user, orgId), user, orgId };
 }
 
@@ -58,7 +58,7 @@ export async function passwordSignIn(deps: AccountDeps, { email, password }: { e
     }),
   );
   if (verified.email_verified_at === null) throw new EmailNotVerified();
-  return completeFirstFactor(deps, verified, 'password');
+  return completeFirstFactor(deps, verified, 'password', undefined, client.ip);
 }
 
 /** The user behind a live pending-MFA token, or InvalidMfaToken. */

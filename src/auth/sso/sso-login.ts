@@ -97,7 +97,7 @@ async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string;
   const user = linkUser(deps, config, claims);
   applyGroupMappings(deps, config, user.id, claims);
   writeAudit(deps.db, deps.clock, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
-  return { result: completeFirstFactor(deps, user, 'sso', p.orgId), next: login.next_path };
+  return { result: completeFirstFactor(deps, user, 'sso', p.orgId, p.ip), next: login.next_path };
 }
 
 /** The user for the provider's subject: linked before, or matched by verified email among members, or created. */
