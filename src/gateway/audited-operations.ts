@@ -34,7 +34,7 @@ export const AUDITED_OPERATIONS: Record<string, Audited> = {
   delete_group: { action: 'group_deleted', targetType: 'group', param: 'group_id' },
   merge_environment: { action: 'knowledge_merged', targetType: 'environment', param: 'id' },
   // Table documentation carries the row access rules: its writes are row-filter changes.
-  create_knowledge_item: { action: 'knowledge_item_created', targetType: 'knowledge', param: 'kind' },
+  create_knowledge_item: { action: 'knowledge_item_created', targetType: 'knowledge' },
   update_knowledge_item: { action: 'knowledge_item_changed', targetType: 'knowledge', param: 'id' },
   delete_knowledge_item: { action: 'knowledge_item_deleted', targetType: 'knowledge', param: 'id' },
   revert_knowledge_item: { action: 'knowledge_item_reverted', targetType: 'knowledge', param: 'id' },

@@ -135,3 +135,20 @@ test('401 without a credential, 403 for members, 422 for bad filters', async (t)
     t.true(Array.isArray(res.body.detail), q);
   }
 });
+
+test('knowledge writes (row filters live in table documentation) and merges to production are audited', async (t) => {
+  const { session, admin } = team();
+  const created = await t0.fetch('/api/environments', { method: 'POST', headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Audit env', color: '#123456' }) });
+  t.is(created.status, 201);
+  const env = (await created.json()) as { id: string };
+  const write = await t0.fetch('/api/knowledge/notes?id=audited-note', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json', 'x-service-environment': env.id },
+    body: JSON.stringify({ title: 'Audited', body: 'text' }),
+  });
+  t.is(write.status, 201);
+  t.is((await call(t0, 'POST', `/api/environments/${env.id}/merge`, { confirm: true }, session)).status, 200);
+  const log = await entries(session);
+  t.like(log.find((e) => e.action === 'knowledge_item_created'), { actor_id: admin.id, target_type: 'knowledge', target_id: 'audited-note', outcome: 'success' });
+  t.like(log.find((e) => e.action === 'knowledge_merged'), { actor_id: admin.id, target_type: 'environment', target_id: env.id, outcome: 'success' });
+});
