@@ -73,7 +73,12 @@ export async function audited<T>(s: Services, ctx: Context, p: { operationId: st
     write('success', result, {});
     return result;
   } catch (err) {
-    write('failure', undefined, { code: err instanceof AppError ? err.code : 'INTERNAL_ERROR' });
+    // The caller gets the operation's own error even if the audit write fails too (store closing).
+    try {
+      write('failure', undefined, { code: err instanceof AppError ? err.code : 'INTERNAL_ERROR' });
+    } catch {
+      /* the original error below says what happened */
+    }
     throw err;
   }
 }
