@@ -8,6 +8,8 @@ import { browse } from '../helpers/sso-browser.ts';
 let t0: TestApp;
 let idp: TestIdp;
 const ORG = 'corporg';
+/** An organization of its own for the last-admin rule. */
+const LAST_ORG = 'lastadminorg';
 const SECRET = 'corp-client-secret-0123456789abcdef';
 const BASE = '/api/admin/sso/providers';
 
@@ -16,9 +18,10 @@ test.before(async () => {
   // The provider's tokens carry real times; let the gateway's clock agree.
   t0.clock.set(Date.now());
   t0.org(ORG);
+  t0.org(LAST_ORG);
   addOrgEmailDomain(t0.app.services.store.db, ORG, 'corp.test');
   const types = ['corp', 'nojit', 'gone', 'race', 'changed'];
-  idp = await startTestIdp({ clientId: 'sextant-corp', clientSecret: SECRET, redirectUris: types.map((ty) => `${t0.config.baseUrl}/api/auth/${ORG}/${ty}/auth`) });
+  idp = await startTestIdp({ clientId: 'sextant-corp', clientSecret: SECRET, redirectUris: [...types.map((ty) => `${t0.config.baseUrl}/api/auth/${ORG}/${ty}/auth`), `${t0.config.baseUrl}/api/auth/${LAST_ORG}/corp/auth`] });
 });
 test.after.always(async () => {
   await t0.stop();
@@ -72,6 +75,20 @@ test.serial('a person signs in end to end through the added provider and the gro
   const audit = db().prepare("SELECT ip, outcome FROM audit_log WHERE action = 'sso_sign_in' AND user_id = ?").all(body.user_id) as { ip: string; outcome: string }[];
   t.is(audit.length, 2);
   t.truthy(audit[0]!.ip);
+});
+
+test.serial("a mapping demotes an admin who is not the last, never the organization's last admin", async (t) => {
+  const first = t0.user({ orgId: LAST_ORG, role: 'admin', email: 'first.admin@corp.test' });
+  const second = t0.user({ orgId: LAST_ORG, role: 'admin', email: 'second.admin@corp.test' });
+  const mapping = { groups_claim: 'groups', scopes: ['openid', 'email', 'groups'], group_mappings: [{ group: 'staff', role: 'user' }] };
+  t.is((await call(t0, 'POST', BASE, provider('corp', mapping), t0.session(first))).status, 201);
+  const admins = () => db().prepare("SELECT user_id FROM memberships WHERE org_id = ? AND role = 'admin'").pluck().all(LAST_ORG) as string[];
+  idp.signInAs({ sub: 'second-admin', email: second.email, groups: ['staff'] });
+  await browse(t0, `/api/auth/${LAST_ORG}/corp/login`);
+  t.deepEqual(admins(), [first.id]);
+  idp.signInAs({ sub: 'first-admin', email: first.email, groups: ['staff'] });
+  t.is((await browse(t0, `/api/auth/${LAST_ORG}/corp/login?next=/in`)).url.pathname, '/in');
+  t.deepEqual(admins(), [first.id]);
 });
 
 test.serial('with just-in-time provisioning off an unknown person is refused and an existing member gets in', async (t) => {

@@ -38,6 +38,16 @@ export function applyGroupMappings(deps: SsoDeps, config: SsoProviderRow, userId
   const mappings = JSON.parse(config.group_mappings) as GroupMapping[];
   if (!config.groups_claim || mappings.length === 0) return;
   const { role, rlsGroups, managed } = resolveMappings(mappings, claimedGroups(claims, config.groups_claim));
-  if (role) deps.db.prepare('UPDATE memberships SET role = ? WHERE user_id = ? AND org_id = ?').run(role, userId, config.org_id);
+  if (role) setMappedRole(deps, config.org_id, userId, role);
   if (managed.length > 0) deps.ssoGroups?.syncGroups({ orgId: config.org_id, userId, groups: rlsGroups, managed });
+}
+
+/** Gives the mapped role, except that the organization's last admin is never demoted by a mapping. */
+function setMappedRole(deps: SsoDeps, orgId: string, userId: string, role: Role): void {
+  deps.db
+    .prepare(
+      `UPDATE memberships SET role = ? WHERE user_id = ? AND org_id = ?
+       AND (role <> 'admin' OR ? = 'admin' OR (SELECT COUNT(*) FROM memberships WHERE org_id = ? AND role = 'admin') > 1)`,
+    )
+    .run(role, userId, orgId, role, orgId);
 }
