@@ -9,11 +9,19 @@ export interface AuditEntry {
   /** Who did it, when not the user themselves (an admin). */
   actorId?: string | null;
   data?: Record<string, unknown>;
+  /** What was acted on, when not the user: a provider, a connection, a token... */
+  target?: { type: string; id: string } | undefined;
+  /** The client address of the request. */
+  ip?: string | undefined;
+  /** Default success; failures (a wrong password, a refused change) are audited too. */
+  outcome?: 'success' | 'failure';
 }
 
 /** Appends one entry to the security audit log. */
 export function writeAudit(db: Db, clock: Clock, e: AuditEntry): void {
-  db.prepare('INSERT INTO audit_log (id, org_id, user_id, actor_id, action, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+  db.prepare(
+    'INSERT INTO audit_log (id, org_id, user_id, actor_id, action, data, created_at, target_type, target_id, ip, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(
     newId(),
     e.orgId ?? null,
     e.userId ?? null,
@@ -21,6 +29,10 @@ export function writeAudit(db: Db, clock: Clock, e: AuditEntry): void {
     e.action,
     JSON.stringify(e.data ?? {}),
     clock.now(),
+    e.target?.type ?? (e.userId ? 'user' : null),
+    e.target?.id ?? e.userId ?? null,
+    e.ip ?? null,
+    e.outcome ?? 'success',
   );
 }
 

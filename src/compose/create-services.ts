@@ -33,6 +33,7 @@ import { knowledgeMcpPort } from './mcp-knowledge-port.ts';
 import { gatedMerge } from './merge-gate.ts';
 import { openOperations, watchQueues } from './operations.ts';
 import type { CoreServices, Services } from './services.ts';
+import { ssoGroupPort } from './sso-groups.ts';
 import { createTableDocsSource } from './table-docs-source.ts';
 import { targetMetadataReader } from './target-metadata.ts';
 
@@ -136,6 +137,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     ops,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
+    ssoGroups: ssoGroupPort(store.db),
   };
   const closeCore = async () => {
     mailer.close();

@@ -5,6 +5,7 @@ import type { AccountMail } from '../auth/account/account-mail.ts';
 import type { AgentPorts } from '../agent/ports.ts';
 import type { Clock } from '../clock.ts';
 import type { GatedMerge } from './merge-gate.ts';
+import type { SsoGroupPort } from '../auth/sso/group-mappings.ts';
 import type { Evaluations } from '../evaluations/index.ts';
 import type { Config } from '../config.ts';
 import type { KnowledgeDeps } from '../knowledge/index.ts';
@@ -47,6 +48,8 @@ export interface Services {
   mcp: McpPorts;
   /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
   chatSources: ChatSources;
+  /** What SSO sign-ins use to set row-level-security groups from the identity provider's groups. */
+  ssoGroups: SsoGroupPort;
   /** The agent's runs (start, follow, feedback, stop) and the ports it reads data through. */
   agent: AgentRuns;
   agentPorts: AgentPorts;

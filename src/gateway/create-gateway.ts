@@ -7,6 +7,7 @@ import { Forbidden, NotFound } from '../errors.ts';
 import { bodyParser } from './body.ts';
 import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
+import { audited } from './audited-operations.ts';
 import { errorHandler } from './error-handler.ts';
 import { accessLog, requestId, securityHeaders } from './middleware.ts';
 import { requestMetrics } from './request-metrics.ts';
@@ -75,7 +76,8 @@ function routeHandler(s: Services, def: RouteDef) {
     const ifMatch = def.conditional ? parseIfMatch(ctx.get('If-Match')) : undefined;
     // resolvePrincipal has thrown already when an `auth: 'user'` route has no principal.
     const handler = def.handler as (input: RouteInput<unknown, unknown, unknown>) => unknown;
-    const result = await handler({ params, query, body, principal, environmentId, ifMatch, ctx });
+    const call = async () => handler({ params, query, body, principal, environmentId, ifMatch, ctx });
+    const result = await audited(s, ctx, { operationId: def.operationId, principal, params: params as Record<string, unknown> }, call);
     const tag = def.etag && result !== undefined ? (def.etag as (r: unknown) => string | undefined)(result) : undefined;
     if (tag) ctx.set('ETag', `"${tag}"`);
     if (ctx.respond === false || ctx.body !== undefined) return;

@@ -3,6 +3,7 @@ import { setSsoConfig } from '../helpers/auth-config.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { call, enrollMfa, startAuthApp, totp } from '../helpers/auth.ts';
 import { startTestIdp, type TestIdp } from '../helpers/oidc-idp.ts';
+import { browse as browseAs } from '../helpers/sso-browser.ts';
 
 let t0: TestApp;
 let idp: TestIdp;
@@ -21,28 +22,7 @@ test.after.always(async () => {
   await idp.stop();
 });
 
-/** Follows redirects across the gateway and the provider with one cookie jar per origin; stops back on the gateway. */
-async function browse(startPath: string, stopWhen = (u: URL) => u.origin === t0.url && !u.pathname.startsWith('/api/auth/')) {
-  const jars = new Map<string, Map<string, string>>();
-  let url = new URL(startPath, t0.url);
-  const seen: string[] = [];
-  for (let i = 0; i < 20; i++) {
-    const jar = jars.get(url.origin) ?? new Map<string, string>();
-    jars.set(url.origin, jar);
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
-    for (const c of res.headers.getSetCookie()) {
-      const pair = c.split(';')[0]!;
-      const at = pair.indexOf('=');
-      jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    seen.push(`${res.status} ${url.origin === t0.url ? 'gw' : 'idp'}${url.pathname}`);
-    const location = res.headers.get('location');
-    if (!location) return { res, url, jar: jars.get(t0.url)!, seen };
-    url = new URL(location, url);
-    if (stopWhen(url)) return { res, url, jar: jars.get(t0.url)!, seen };
-  }
-  throw new Error(`too many redirects: ${seen.join(' -> ')}`);
-}
+const browse = (path: string, stopWhen?: (u: URL) => boolean) => browseAs(t0, path, stopWhen);
 
 test.serial('a new user signs in through the organization\'s OIDC provider, is created without a password and lands on next', async (t) => {
   idp.signInAs({ sub: 'idp-user-1', email: 'sso.person@bigcorp.test', name: 'Sso Person' });

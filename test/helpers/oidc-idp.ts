@@ -3,22 +3,31 @@
 import Provider from 'oidc-provider';
 import { freePort } from './app.ts';
 
+/** An account at the provider; `groups` is sent in the `groups` claim when the `groups` scope is asked. */
+export interface IdpAccount {
+  sub: string;
+  email: string;
+  name?: string;
+  emailVerified?: boolean;
+  groups?: string[];
+}
+
 export interface TestIdp {
   issuer: string;
   /** The account the next login interaction signs in as. */
-  signInAs(account: { sub: string; email: string; name?: string; emailVerified?: boolean }): void;
+  signInAs(account: IdpAccount): void;
   stop(): Promise<void>;
 }
 
 export async function startTestIdp({ clientId, clientSecret, redirectUris }: { clientId: string; clientSecret: string; redirectUris: string[] }): Promise<TestIdp> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
-  const accounts = new Map<string, { sub: string; email: string; name?: string; emailVerified?: boolean }>();
-  let current = { sub: 'nobody', email: 'nobody@idp.test' } as { sub: string; email: string; name?: string; emailVerified?: boolean };
+  const accounts = new Map<string, IdpAccount>();
+  let current: IdpAccount = { sub: 'nobody', email: 'nobody@idp.test' };
   const provider = new Provider(issuer, {
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'] }],
     cookies: { keys: ['idp-test-key'] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
@@ -26,7 +35,7 @@ export async function startTestIdp({ clientId, clientSecret, redirectUris }: { c
     findAccount: (_ctx, id) => {
       const a = accounts.get(id);
       if (!a) return undefined;
-      return { accountId: id, claims: () => ({ sub: id, email: a.email, email_verified: a.emailVerified ?? true, name: a.name ?? '' }) };
+      return { accountId: id, claims: () => ({ sub: id, email: a.email, email_verified: a.emailVerified ?? true, name: a.name ?? '', groups: a.groups ?? [] }) };
     },
   });
   provider.use(async (ctx, next) => {

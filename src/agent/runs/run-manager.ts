@@ -20,6 +20,7 @@ import { executeRun, type ActiveRun } from './execute-run.ts';
 import { runResult, type RunResult } from './run-result.ts';
 import { LiveBus } from './live-bus.ts';
 import { StartQueue } from './start-queue.ts';
+import { checkCreditLimit } from '../usage/credit-limits.ts';
 
 export interface AgentDeps {
   db: Db;
@@ -102,6 +103,7 @@ export class AgentRuns {
         const previous = latestRun(db, principal.orgId, input.chatId);
         if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
         if (this.busyChats.has(chatKey)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
+        checkCreditLimit(db, principal, this.deps.clock.now());
         const history = input.history ?? ports.chats.history(principal, input.chatId);
         ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
         insertRun(db, run);

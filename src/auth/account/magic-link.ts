@@ -38,7 +38,7 @@ export type MagicCredential = { token: string } | { email: string; code: string 
 export async function consumeMagicLink(deps: AccountDeps, credential: MagicCredential, client: ClientInfo): Promise<SignInResult> {
   if ('token' in credential) {
     const row = consumeAccountToken(deps.db, deps.clock, 'magic_link', credential.token);
-    return finish(deps, row?.user_id);
+    return finish(deps, row?.user_id, client.ip);
   }
   const user = findUserByEmail(deps.db, credential.email);
   const account = user?.id ?? credential.email.trim().toLowerCase();
@@ -48,15 +48,15 @@ export async function consumeMagicLink(deps: AccountDeps, credential: MagicCrede
     await clearAccountFailures(deps.db, deps.clock, account, client.ip);
     return row.user_id;
   });
-  return finish(deps, userId);
+  return finish(deps, userId, client.ip);
 }
 
-function finish(deps: AccountDeps, userId: string | undefined): SignInResult {
+function finish(deps: AccountDeps, userId: string | undefined, ip: string): SignInResult {
   const user = userId ? getUser(deps.db, userId) : undefined;
   if (!user || user.disabled_at !== null) throw new InvalidAccountToken();
   // Opening the mail proves the address; a passwordless account is classified as a magic-link identity.
   deps.db
     .prepare("UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?), identity_kind = COALESCE(identity_kind, CASE WHEN password_hash IS NULL THEN 'magic_link' END) WHERE id = ?")
     .run(deps.clock.now(), user.id);
-  return completeFirstFactor(deps, getUser(deps.db, user.id)!, 'magic_link');
+  return completeFirstFactor(deps, getUser(deps.db, user.id)!, 'magic_link', undefined, ip);
 }

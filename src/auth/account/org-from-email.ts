@@ -2,6 +2,7 @@
 // alone, so it never reveals whether a user with that address exists.
 import type { Db } from '../../store/index.ts';
 import { getOrganization, type OrgRow } from '../directory.ts';
+import { ssoLoginUrl } from '../sso/sso-login.ts';
 
 export interface OrgForEmail {
   org_id: string | null;
@@ -9,7 +10,7 @@ export interface OrgForEmail {
   /** 'password', 'magic_link' and, per enabled SSO configuration, 'sso:<type>'. */
   methods: string[];
   /** Start URLs of enabled SSO logins. */
-  sso: { type: string; login_url: string }[];
+  sso: { type: string; name: string; login_url: string }[];
 }
 
 /** The organization registered for the domain of an address, if any. */
@@ -24,11 +25,12 @@ export function orgForEmailDomain(db: Db, email: string): OrgRow | undefined {
 export function orgFromEmail(db: Db, baseUrl: string, email: string): OrgForEmail {
   const org = orgForEmailDomain(db, email);
   if (!org) return { org_id: null, org_name: null, methods: ['password', 'magic_link'], sso: [] };
-  const types = db.prepare('SELECT type FROM sso_configs WHERE org_id = ? AND enabled = 1 ORDER BY type').pluck().all(org.id) as string[];
+  const providers = db.prepare('SELECT type, name FROM sso_configs WHERE org_id = ? AND enabled = 1 ORDER BY type').all(org.id) as { type: string; name: string }[];
+  const types = providers.map((p) => p.type);
   return {
     org_id: org.id,
     org_name: org.name,
     methods: ['password', 'magic_link', ...types.map((t) => `sso:${t}`)],
-    sso: types.map((type) => ({ type, login_url: `${baseUrl}/api/auth/${encodeURIComponent(org.id)}/${encodeURIComponent(type)}/login` })),
+    sso: providers.map(({ type, name }) => ({ type, name: name || type, login_url: ssoLoginUrl(baseUrl, org.id, type) })),
   };
 }

@@ -1,6 +1,7 @@
 // Password sign-in and the hand-over every first factor (password, magic link, SSO) shares: a
 // session, or a pending MFA token when MFA is on, or an enrollment token when the organization
 // enforces MFA and the user has none.
+import { AppError } from '../../errors.ts';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
@@ -30,8 +31,8 @@ export function signInOrg(deps: Pick<AccountDeps, 'db'>, user: UserRow): string 
   return base.id;
 }
 
-/** Continues after a verified first factor; `inOrg` pins the organization (SSO signs into its own). */
-export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: FirstFactor, inOrg?: string): SignInResult {
+/** Continues after a verified first factor; `inOrg` pins the organization (SSO signs into its own); `ip` goes to the audit log. */
+export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: FirstFactor, inOrg?: string, ip?: string): SignInResult {
   const orgId = inOrg ?? signInOrg(deps, user);
   const claims = { sub: user.id, org: orgId, tv: user.token_version, amr: factor };
   if (user.totp_enabled_at) {
@@ -41,7 +42,7 @@ export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: Fi
   if (base?.mfa_enforced) {
     return { kind: 'enrollment_required', enrollmentToken: signJwt(deps.jwtKey, deps.clock, 'enrollment', claims, ENROLLMENT_TTL_SECONDS), expiresIn: ENROLLMENT_TTL_SECONDS };
   }
-  writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, data: { factor } });
+  writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, ip, data: { factor } });
   return { kind: 'session', session: startSession(deps, user, orgId), user, orgId };
 }
 
@@ -49,15 +50,17 @@ export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: Fi
 export async function passwordSignIn(deps: AccountDeps, { email, password }: { email: string; password: string }, client: ClientInfo): Promise<SignInResult> {
   const user = findUserByEmail(deps.db, email);
   const account = user?.id ?? email.trim().toLowerCase();
-  const verified = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
-    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash(deps.bcryptCost)));
-    if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
-    await clearAccountFailures(deps.db, deps.clock, account, client.ip);
-    return user;
-  });
+  const verified = await auditFailure(deps, user, client, 'password', () =>
+    limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
+      const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash(deps.bcryptCost)));
+      if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
+      await clearAccountFailures(deps.db, deps.clock, account, client.ip);
+      return user;
+    }),
+  );
   await rehashIfOld(deps, verified, password);
   if (verified.email_verified_at === null) throw new EmailNotVerified();
-  return completeFirstFactor(deps, verified, 'password');
+  return completeFirstFactor(deps, verified, 'password', undefined, client.ip);
 }
 
 /**
@@ -82,10 +85,25 @@ export function userOfMfaToken(deps: AccountDeps, mfaToken: string): { user: Use
 /** The second sign-in step: a pending MFA token plus a TOTP or recovery code gives a session. */
 export async function mfaSignIn(deps: AccountDeps, { mfaToken, code }: { mfaToken: string; code: string }, client: ClientInfo): Promise<StartedSession & { user: UserRow; orgId: string }> {
   const { user, orgId, factor } = userOfMfaToken(deps, mfaToken);
-  return limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
-    if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
-    await clearAccountFailures(deps.db, deps.clock, user.id, client.ip);
-    writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, data: { factor, mfa: true } });
-    return { ...startSession(deps, user, orgId), user, orgId };
-  });
+  return auditFailure(deps, user, client, 'mfa', () =>
+    limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
+      if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
+      await clearAccountFailures(deps.db, deps.clock, user.id, client.ip);
+      writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, ip: client.ip, data: { factor, mfa: true } });
+      return { ...startSession(deps, user, orgId), user, orgId };
+    }),
+  );
+}
+
+/** Audits a failed sign-in step (wrong password or code, locked) in the account's organization, then rethrows. */
+async function auditFailure<T>(deps: AccountDeps, user: UserRow | undefined, client: ClientInfo, step: 'password' | 'mfa', attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (err) {
+    // An unknown address has no organization to file it under; its attempts stay in the rate limiter.
+    if (user && err instanceof AppError) {
+      writeAudit(deps.db, deps.clock, { action: 'sign_in_failed', userId: user.id, orgId: baseOrgOf(deps.db, user.id)?.id ?? null, ip: client.ip, outcome: 'failure', data: { step, code: err.code } });
+    }
+    throw err;
+  }
 }

@@ -6,13 +6,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
+import { fetchDiscovery, type OidcMetadata } from './discovery.ts';
 
-export interface OidcMetadata {
-  issuer: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  jwks_uri: string;
-}
+export type { OidcMetadata } from './discovery.ts';
+
 
 /** The identity provider failed or answered something we cannot trust. */
 export class SsoFailed extends AppError {
@@ -23,11 +20,9 @@ export class SsoFailed extends AppError {
 
 /** Reads the provider's discovery document and checks it names the configured issuer. */
 export async function discover(issuer: string): Promise<OidcMetadata> {
-  const res = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
-  if (!res.ok) throw new SsoFailed('discovery_failed');
-  const meta = (await res.json()) as Partial<OidcMetadata>;
-  if (meta.issuer !== issuer || !meta.authorization_endpoint || !meta.token_endpoint || !meta.jwks_uri) throw new SsoFailed('bad_discovery_document');
-  return meta as OidcMetadata;
+  const found = await fetchDiscovery(issuer);
+  if (!found.ok) throw new SsoFailed(found.problem);
+  return found.meta;
 }
 
 /** Fresh state, nonce and PKCE verifier. */
@@ -42,13 +37,13 @@ export function newLoginSecrets(): { state: string; nonce: string; codeVerifier:
 }
 
 /** The URL that sends the browser to the provider. */
-export function authorizationUrl(meta: OidcMetadata, p: { clientId: string; redirectUri: string; state: string; nonce: string; codeChallenge: string }): string {
+export function authorizationUrl(meta: OidcMetadata, p: { clientId: string; redirectUri: string; scope: string; state: string; nonce: string; codeChallenge: string }): string {
   const url = new URL(meta.authorization_endpoint);
   url.search = new URLSearchParams({
     response_type: 'code',
     client_id: p.clientId,
     redirect_uri: p.redirectUri,
-    scope: 'openid email profile',
+    scope: p.scope,
     state: p.state,
     nonce: p.nonce,
     code_challenge: p.codeChallenge,

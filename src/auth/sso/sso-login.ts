@@ -1,10 +1,12 @@
 // SSO sign-in per organization: start (state, nonce, PKCE stored once) and finish (state consumed
 // once, code exchanged, user linked or created, then the normal sign-in continues, MFA included).
 import type { JWTPayload } from 'jose';
-import { Forbidden, NotFound } from '../../errors.ts';
+import { AppError, Forbidden, NotFound } from '../../errors.ts';
 import { consumeOnce, hashSecret } from '../../security/index.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
+import { applyGroupMappings, type SsoDeps } from './group-mappings.ts';
+import { providerByType, type SsoProviderRow } from './provider-store.ts';
 import { createUser, findUserByEmail, getMembership, getUser, setMembership, type UserRow } from '../directory.ts';
 import { safeNextPath } from '../credentials/safe-next.ts';
 import { completeFirstFactor, type SignInResult } from '../credentials/sign-in.ts';
@@ -13,17 +15,8 @@ import { transact } from '../../store/index.ts';
 
 export const SSO_LOGIN_TTL_MS = 10 * 60_000;
 
-interface SsoConfigRow {
-  org_id: string;
-  type: string;
-  issuer: string;
-  client_id: string;
-  client_secret: string | null;
-  enabled: number;
-}
-
-function ssoConfig(deps: AccountDeps, orgId: string, type: string): SsoConfigRow {
-  const row = deps.db.prepare('SELECT * FROM sso_configs WHERE org_id = ? AND type = ? AND enabled = 1').get(orgId, type) as SsoConfigRow | undefined;
+function ssoConfig(deps: Pick<AccountDeps, 'db'>, orgId: string, type: string): SsoProviderRow {
+  const row = providerByType(deps.db, orgId, type);
   if (!row) throw new NotFound('SSO is not configured for this organization', 'SSO_NOT_CONFIGURED');
   return row;
 }
@@ -31,6 +24,11 @@ function ssoConfig(deps: AccountDeps, orgId: string, type: string): SsoConfigRow
 /** The callback URL registered at the provider. */
 export function ssoRedirectUri(baseUrl: string, orgId: string, type: string): string {
   return `${baseUrl}/api/auth/${encodeURIComponent(orgId)}/${encodeURIComponent(type)}/auth`;
+}
+
+/** The URL that starts a sign-in with the provider. */
+export function ssoLoginUrl(baseUrl: string, orgId: string, type: string): string {
+  return `${baseUrl}/api/auth/${encodeURIComponent(orgId)}/${encodeURIComponent(type)}/login`;
 }
 
 /** Starts a login: returns the provider URL and the state to bind to the browser (cookie). */
@@ -43,21 +41,39 @@ export async function startSsoLogin(deps: AccountDeps, orgId: string, type: stri
     .prepare('INSERT INTO sso_logins (state_hash, org_id, type, code_verifier, nonce, next_path, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
     .run(hashSecret(secrets.state), orgId, type, secrets.codeVerifier, secrets.nonce, safeNextPath(next), now, now + SSO_LOGIN_TTL_MS);
   if (Math.random() < 0.02) deps.db.prepare('DELETE FROM sso_logins WHERE expires_at < ?').run(now - 24 * 3600_000);
-  const url = authorizationUrl(meta, { clientId: config.client_id, redirectUri: ssoRedirectUri(deps.baseUrl, orgId, type), ...secrets });
+  const url = authorizationUrl(meta, { clientId: config.client_id, scope: config.scopes, redirectUri: ssoRedirectUri(deps.baseUrl, orgId, type), ...secrets });
   return { url, state: secrets.state };
 }
 
 /** Finishes a login from the provider's callback; `browserState` is the state cookie of the browser that started it. */
 export async function finishSsoLogin(
-  deps: AccountDeps,
-  p: { orgId: string; type: string; code: string; state: string; browserState: string | undefined },
+  deps: SsoDeps,
+  p: { orgId: string; type: string; code: string; state: string; browserState: string | undefined; ip?: string },
 ): Promise<{ result: SignInResult; next: string }> {
   if (!p.browserState || p.browserState !== p.state) throw new SsoFailed('state_mismatch');
   const now = deps.clock.now();
   const stateHash = hashSecret(p.state);
   const won = consumeOnce(deps.db, { table: 'sso_logins', usedColumn: 'used_at', where: 'state_hash = ? AND org_id = ? AND type = ? AND expires_at > ?', params: [stateHash, p.orgId, p.type, now], now });
   if (!won) throw new SsoFailed('unknown_or_used_state');
-  const login = deps.db.prepare('SELECT code_verifier, nonce, next_path FROM sso_logins WHERE state_hash = ?').get(stateHash) as { code_verifier: string; nonce: string; next_path: string };
+  const login = deps.db.prepare('SELECT code_verifier, nonce, next_path FROM sso_logins WHERE state_hash = ?').get(stateHash) as LoginRow;
+  // From here the callback belongs to a sign-in this organization started: failures are audited.
+  try {
+    return await completeCallback(deps, p, login);
+  } catch (err) {
+    const code = err instanceof AppError ? err.code : 'INTERNAL_ERROR';
+    const reason = err instanceof AppError ? err.data?.['reason'] : undefined;
+    writeAudit(deps.db, deps.clock, { action: 'sso_sign_in_failed', orgId: p.orgId, ip: p.ip, outcome: 'failure', data: { type: p.type, code, ...(reason ? { reason } : {}) } });
+    throw err;
+  }
+}
+
+interface LoginRow {
+  code_verifier: string;
+  nonce: string;
+  next_path: string;
+}
+
+async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string; code: string; ip?: string }, login: LoginRow): Promise<{ result: SignInResult; next: string }> {
   const config = ssoConfig(deps, p.orgId, p.type);
   const meta = await discover(config.issuer);
   const claims = await exchangeCode(meta, deps.clock, {
@@ -69,12 +85,13 @@ export async function finishSsoLogin(
     nonce: login.nonce,
   });
   const user = linkUser(deps, config, claims);
-  writeAudit(deps.db, deps.clock, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, data: { issuer: config.issuer } });
-  return { result: completeFirstFactor(deps, user, 'sso', p.orgId), next: login.next_path };
+  applyGroupMappings(deps, config, user.id, claims);
+  writeAudit(deps.db, deps.clock, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
+  return { result: completeFirstFactor(deps, user, 'sso', p.orgId, p.ip), next: login.next_path };
 }
 
 /** The user for the provider's subject: linked before, or matched by verified email among members, or created. */
-function linkUser(deps: AccountDeps, config: SsoConfigRow, claims: JWTPayload): UserRow {
+function linkUser(deps: AccountDeps, config: SsoProviderRow, claims: JWTPayload): UserRow {
   const subject = claims.sub;
   if (!subject) throw new SsoFailed('no_subject');
   const linked = deps.db.prepare('SELECT user_id FROM sso_identities WHERE issuer = ? AND subject = ?').get(config.issuer, subject) as { user_id: string } | undefined;
@@ -83,15 +100,18 @@ function linkUser(deps: AccountDeps, config: SsoConfigRow, claims: JWTPayload): 
     if (!user || user.disabled_at !== null || !getMembership(deps.db, user.id, config.org_id)) throw new Forbidden('Account is not a member of this organization', 'NOT_A_MEMBER');
     return user;
   }
-  const email = typeof claims['email'] === 'string' ? claims['email'] : undefined;
-  if (!email || claims['email_verified'] !== true) throw new SsoFailed('email_not_verified');
+  const claimed = claims[config.email_claim];
+  const email = typeof claimed === 'string' ? claimed : undefined;
+  // A custom email claim is the provider's own statement; the standard one must be verified.
+  if (!email || (config.email_claim === 'email' && claims['email_verified'] !== true)) throw new SsoFailed('email_not_verified');
   return transact(deps.db, () => {
     let user = findUserByEmail(deps.db, email);
     if (user && !getMembership(deps.db, user.id, config.org_id)) throw new Forbidden('Account is not a member of this organization', 'NOT_A_MEMBER');
     if (!user) {
+      if (config.jit_provisioning !== 1) throw new Forbidden('Account is not a member of this organization', 'NOT_A_MEMBER');
       const name = typeof claims['name'] === 'string' ? claims['name'] : '';
       user = createUser(deps.db, deps.clock, { email, name, identityKind: 'sso', emailVerified: true });
-      setMembership(deps.db, deps.clock, { userId: user.id, orgId: config.org_id, role: 'user' });
+      setMembership(deps.db, deps.clock, { userId: user.id, orgId: config.org_id, role: config.default_role });
     }
     deps.db.prepare('INSERT INTO sso_identities (org_id, issuer, subject, user_id, created_at) VALUES (?, ?, ?, ?, ?)').run(config.org_id, config.issuer, subject, user.id, deps.clock.now());
     return user;

@@ -126,7 +126,7 @@ export function accountRoutes(s: Services) {
         org_id: z.string().nullable(),
         org_name: z.string().nullable(),
         methods: z.array(z.string()).describe("'password', 'magic_link' and 'sso:<type>' per enabled provider"),
-        sso: z.array(z.object({ type: z.string(), login_url: z.string() })),
+        sso: z.array(z.object({ type: z.string(), name: z.string().describe('Display name set by the admin'), login_url: z.string() })),
       }),
       handler: ({ query }) => orgFromEmail(db, s.config.baseUrl, query.email),
     }),

@@ -28,6 +28,9 @@ import { chatExtraRoutes } from './chat-extras.ts';
 import { agenticRoutes } from './agentic.ts';
 import { downloadRoutes } from './downloads.ts';
 import { adminMemberRoutes } from './admin-members.ts';
+import { adminSsoRoutes } from './admin-sso.ts';
+import { adminAuditRoutes } from './admin-audit.ts';
+import { adminUsageRoutes } from './admin-usage.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -57,6 +60,9 @@ const tables: ((s: Services) => RouteDef[])[] = [
   agenticRoutes,
   downloadRoutes,
   adminMemberRoutes,
+  adminSsoRoutes,
+  adminAuditRoutes,
+  adminUsageRoutes,
 ];
 
 /** All REST routes, in registration order. */

@@ -6,6 +6,7 @@ import type { SignInResult } from '../../auth/credentials/sign-in.ts';
 import { SsoFailed } from '../../auth/sso/oidc-client.ts';
 import { finishSsoLogin, startSsoLogin, SSO_LOGIN_TTL_MS } from '../../auth/sso/sso-login.ts';
 import { accountDeps } from '../../compose/account-deps.ts';
+import { clientInfo } from '../client-info.ts';
 import { setSessionCookie } from '../cookies.ts';
 import { loginUrl } from '../signed-in.ts';
 import { route } from '../route.ts';
@@ -32,6 +33,7 @@ export function redirectAfterFirstFactor(s: Services, ctx: Context, result: Sign
 
 export function ssoRoutes(s: Services) {
   const deps = accountDeps(s);
+  const ssoDeps = { ...deps, ssoGroups: s.ssoGroups };
   const secure = s.config.baseUrl.startsWith('https://');
   return [
     route({
@@ -65,7 +67,7 @@ export function ssoRoutes(s: Services) {
         ctx.cookies.set(SSO_STATE_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure, maxAge: 0, path: '/api/auth/', signed: false });
         // The provider refused (user cancelled, access denied): no code to exchange.
         if (!query.code) throw new SsoFailed(query.error ? 'provider_error' : 'no_code');
-        const { result, next } = await finishSsoLogin(deps, { orgId: params.org_id, type: params.type, code: query.code, state: query.state, browserState });
+        const { result, next } = await finishSsoLogin(ssoDeps, { orgId: params.org_id, type: params.type, code: query.code, state: query.state, browserState, ip: clientInfo(ctx).ip });
         redirectAfterFirstFactor(s, ctx, result, next);
       },
     }),

@@ -29,7 +29,8 @@ export function SsoButtons({ email, next }: { email: string; next: string }) {
     <>
       {org.sso.map((p) => (
         <a key={p.type} className="button" href={`${new URL(p.login_url).pathname}?next=${encodeURIComponent(next)}`}>
-          Continue with {NAMES[p.type] ?? p.type}
+          {/* The name an admin gave the provider; without one it is the type. */}
+          Continue with {p.name !== p.type ? p.name : (NAMES[p.type] ?? p.type)}
           {org.org_name ? ` (${org.org_name})` : ''}
         </a>
       ))}

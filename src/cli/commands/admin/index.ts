@@ -1,7 +1,8 @@
 // `sextant admin ...`: running the organization from the terminal (admins only). Each subcommand is
-// one file; the `audit` and `usage` commands join this table.
+// one file; `audit` and `usage` come from audit-usage-commands.ts.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../context.ts';
+import { registerAuditUsageCommands } from './audit-usage-commands.ts';
 import { adminDeactivate } from './deactivate.ts';
 import { adminInvite } from './invite.ts';
 import { adminMembers } from './members.ts';
@@ -11,7 +12,7 @@ type Run = (action: (ctx: CommandContext, ...args: never[]) => unknown) => (...a
 
 /** Adds `sextant admin` and its subcommands to the program. */
 export function addAdminCommands(program: Command, run: Run): Command {
-  const admin = program.command('admin').description('run the organization: members, invitations, roles (admins only)');
+  const admin = program.command('admin').description('run the organization: members, invitations, roles, audit log, usage (admins only)');
   admin.command('members').description('members with role, status, MFA and last sign-in').option('--search <text>', 'part of a name or email')
     .option('--limit <n>').option('--cursor <cursor>').action(run((ctx, o: { search?: string; limit?: string; cursor?: string }) => adminMembers(ctx, o)));
   admin.command('invite').argument('<email>').option('--role <role>', 'user (default), modeler or admin').description('mail an invitation link')
@@ -21,5 +22,6 @@ export function addAdminCommands(program: Command, run: Run): Command {
     .action(run((ctx, who: string, role: string, o: { canMerge?: boolean }) => adminRole(ctx, who, role, o)));
   admin.command('deactivate').argument('<member>', 'email or user id').option('--reactivate', 'let a deactivated member in again')
     .description('stop every session and token of a member (chats stay)').action(run((ctx, who: string, o: { reactivate?: boolean }) => adminDeactivate(ctx, who, o)));
+  registerAuditUsageCommands(admin, run);
   return admin;
 }

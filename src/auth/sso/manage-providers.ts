@@ -1,0 +1,137 @@
+// Admins add, read, change and remove their organization's OIDC providers. The issuer's discovery
+// document is fetched and checked at every save; the client secret is sealed and never read back.
+import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
+import { newId } from '../../security/index.ts';
+import { transact } from '../../store/index.ts';
+import type { AccountDeps } from '../account/account-deps.ts';
+import { writeAudit } from '../audit.ts';
+import type { Principal, Role } from '../principal.ts';
+import { fetchDiscovery } from './discovery.ts';
+import { deleteProviderRow, insertProviderRow, listProviderRows, providerRow, updateProviderRow, type GroupMapping, type SsoProviderFields, type SsoProviderRow } from './provider-store.ts';
+import { ssoLoginUrl, ssoRedirectUri } from './sso-login.ts';
+
+export type ProviderDeps = Pick<AccountDeps, 'db' | 'clock' | 'secretBox' | 'baseUrl'>;
+
+/** What an admin sends; on a change every field is optional and `client_secret: null` removes the secret. */
+export interface ProviderInput {
+  type: string;
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret?: string | null | undefined;
+  scopes: string[];
+  email_claim: string;
+  groups_claim: string | null;
+  jit_provisioning: boolean;
+  default_role: Role;
+  group_mappings: GroupMapping[];
+}
+
+export interface ProviderView extends Omit<ProviderInput, 'client_secret'> {
+  id: string;
+  has_client_secret: boolean;
+  login_url: string;
+  redirect_uri: string;
+  created_at: string;
+  updated_at: string | null;
+}
+
+/** The provider as admins see it: no secret, the URLs to register at the IdP. */
+export function providerView(baseUrl: string, row: SsoProviderRow): ProviderView {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    issuer: row.issuer,
+    client_id: row.client_id,
+    has_client_secret: row.client_secret !== null,
+    scopes: row.scopes.split(' ').filter(Boolean),
+    email_claim: row.email_claim,
+    groups_claim: row.groups_claim,
+    jit_provisioning: row.jit_provisioning === 1,
+    default_role: row.default_role,
+    group_mappings: JSON.parse(row.group_mappings) as GroupMapping[],
+    login_url: ssoLoginUrl(baseUrl, row.org_id, row.type),
+    redirect_uri: ssoRedirectUri(baseUrl, row.org_id, row.type),
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: row.updated_at === null ? null : new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** Lists the organization's providers. */
+export function listSsoProviders(deps: ProviderDeps, admin: Principal): ProviderView[] {
+  return listProviderRows(deps.db, admin.orgId).map((r) => providerView(deps.baseUrl, r));
+}
+
+/** One provider of the organization (another organization's: 404). */
+export function getSsoProvider(deps: ProviderDeps, admin: Principal, id: string): ProviderView {
+  return providerView(deps.baseUrl, mustFind(deps, admin, id));
+}
+
+/** Adds a provider after checking the issuer's discovery document. */
+export async function addSsoProvider(deps: ProviderDeps, admin: Principal, input: ProviderInput, ip: string): Promise<ProviderView> {
+  await checkIssuer(input.issuer);
+  const id = newId();
+  const fields = toFields(deps, input, null);
+  if (!insertProviderRow(deps.db, { id, orgId: admin.orgId, now: deps.clock.now(), fields })) {
+    throw new Conflict(`A provider of type ${input.type} already exists`, 'SSO_PROVIDER_EXISTS');
+  }
+  audit(deps, admin, 'sso_provider_added', id, ip, { type: input.type, issuer: input.issuer });
+  return getSsoProvider(deps, admin, id);
+}
+
+/** Changes a provider; the issuer is checked again when it changes. */
+export async function changeSsoProvider(deps: ProviderDeps, admin: Principal, id: string, change: Partial<ProviderInput>, ip: string): Promise<ProviderView> {
+  const row = mustFind(deps, admin, id);
+  const current = { ...providerView(deps.baseUrl, row), client_secret: undefined };
+  const next: ProviderInput = { ...current, ...change };
+  if (next.issuer !== row.issuer) await checkIssuer(next.issuer);
+  const fields = toFields(deps, next, row.client_secret);
+  transact(deps.db, () => {
+    if (next.type !== row.type && listProviderRows(deps.db, admin.orgId).some((r) => r.type === next.type)) {
+      throw new Conflict(`A provider of type ${next.type} already exists`, 'SSO_PROVIDER_EXISTS');
+    }
+    updateProviderRow(deps.db, { id, orgId: admin.orgId, now: deps.clock.now(), fields });
+  });
+  audit(deps, admin, 'sso_provider_changed', id, ip, { fields: Object.keys(change).sort() });
+  return getSsoProvider(deps, admin, id);
+}
+
+/** Removes a provider: its sign-in URL stops working at once. */
+export function removeSsoProvider(deps: ProviderDeps, admin: Principal, id: string, ip: string): void {
+  const row = mustFind(deps, admin, id);
+  transact(deps.db, () => deleteProviderRow(deps.db, row));
+  audit(deps, admin, 'sso_provider_removed', id, ip, { type: row.type, issuer: row.issuer });
+}
+
+export function mustFind(deps: Pick<ProviderDeps, 'db'>, admin: Principal, id: string): SsoProviderRow {
+  const row = providerRow(deps.db, admin.orgId, id);
+  if (!row) throw new NotFound('SSO provider not found', 'SSO_PROVIDER_NOT_FOUND');
+  return row;
+}
+
+function toFields(deps: ProviderDeps, p: ProviderInput, keptSecret: string | null): SsoProviderFields {
+  const sealedSecret = p.client_secret === undefined ? keptSecret : p.client_secret === null ? null : deps.secretBox.seal(p.client_secret);
+  return {
+    type: p.type,
+    name: p.name,
+    issuer: p.issuer,
+    clientId: p.client_id,
+    sealedSecret,
+    scopes: p.scopes.includes('openid') ? p.scopes : ['openid', ...p.scopes],
+    emailClaim: p.email_claim,
+    groupsClaim: p.groups_claim,
+    jitProvisioning: p.jit_provisioning,
+    defaultRole: p.default_role,
+    groupMappings: p.group_mappings,
+  };
+}
+
+async function checkIssuer(issuer: string): Promise<void> {
+  const found = await fetchDiscovery(issuer);
+  if (!found.ok) throw new ValidationFailed([{ loc: ['body', 'issuer'], msg: found.detail, type: found.problem }], 'The issuer failed OIDC discovery');
+}
+
+function audit(deps: ProviderDeps, admin: Principal, action: string, id: string, ip: string, data: Record<string, unknown>): void {
+  writeAudit(deps.db, deps.clock, { action, orgId: admin.orgId, actorId: admin.userId, target: { type: 'sso_provider', id }, ip, data });
+}

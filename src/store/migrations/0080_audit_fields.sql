@@ -1,0 +1,9 @@
+-- The audit log says what was acted on, from which client address and how it ended (issue 23),
+-- and is read by admins per organization with filters, newest first (keyset on created_at, rowid).
+ALTER TABLE audit_log ADD COLUMN target_type TEXT;
+ALTER TABLE audit_log ADD COLUMN target_id TEXT;
+ALTER TABLE audit_log ADD COLUMN ip TEXT;
+ALTER TABLE audit_log ADD COLUMN outcome TEXT NOT NULL DEFAULT 'success';
+CREATE INDEX audit_log_org_actor ON audit_log(org_id, actor_id, created_at);
+CREATE INDEX audit_log_org_action ON audit_log(org_id, action, created_at);
+CREATE INDEX audit_log_org_target ON audit_log(org_id, target_id, created_at);
