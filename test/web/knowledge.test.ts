@@ -96,6 +96,7 @@ test('a modeler without the merge permission sees why they cannot merge, and del
   await page.getByRole('button', { name: 'Yes, delete' }).click();
   await page.getByRole('heading', { name: 'Environments', exact: true }).waitFor();
   t.is(await page.getByRole('region', { name: 'Active environment' }).count(), 0, 'the deleted environment is no longer active');
+  await checkAccessibility(t, page, 'the list of environments');
   t.is((await call(w, 'GET', `/api/environments/${env.id}`, { token })).status, 404);
 });
 

@@ -40,12 +40,12 @@ export function EnvironmentsPage() {
                   {env.throwaway && <span className="tag">Throwaway</span>}
                   <span className="spacer" />
                   {active?.id === env.id ? (
-                    <button type="button" onClick={() => setActiveEnvironment(undefined)} aria-label={`Leave ${env.name}, back to production`}>
+                    <button type="button" onClick={() => setActiveEnvironment(undefined)}>
                       Back to production
                     </button>
                   ) : (
-                    <button type="button" onClick={() => setActiveEnvironment(env)} aria-label={`Work in ${env.name}`}>
-                      Work in it
+                    <button type="button" onClick={() => setActiveEnvironment(env)}>
+                      Work in {env.name}
                     </button>
                   )}
                 </li>

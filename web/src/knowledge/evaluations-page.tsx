@@ -61,11 +61,11 @@ function EvaluationCard({ evaluation: e }: { evaluation: Evaluation }) {
         </p>
       )}
       <div className="actions">
-        <button type="button" onClick={() => void start.run({ kind: 'production' })} aria-label={`Run ${e.name} on production`}>
+        <button type="button" onClick={() => void start.run({ kind: 'production' })} aria-label={`Run on production: ${e.name}`}>
           Run on production
         </button>
         {env && (
-          <button type="button" onClick={() => void start.run({ kind: 'environment', environment_id: env.id })} aria-label={`Run ${e.name} on ${env.name}`}>
+          <button type="button" onClick={() => void start.run({ kind: 'environment', environment_id: env.id })} aria-label={`Run on ${env.name}: ${e.name}`}>
             Run on {env.name}
           </button>
         )}
