@@ -3,6 +3,7 @@
 // answers with its chat, and compares with a baseline run.
 import anyTest, { type TestFn } from 'ava';
 import { DEMO_ORG_ID } from '../../src/demo/seed-demo.ts';
+import { call } from '../helpers/api.ts';
 import { PASSWORD, passwordUser } from '../helpers/auth.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
 import { signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
@@ -14,7 +15,8 @@ test.before(async () => {
 });
 test.after.always(() => w?.stop());
 
-test('an evaluation run started from the page finishes, shows each question\'s result with its chat, and compares with a baseline', async (t) => {
+// Serial, in this order: the gate's merge changes production, which the first test's runs ask.
+test.serial('an evaluation run started from the page finishes, shows each question\'s result with its chat, and compares with a baseline', async (t) => {
   t.timeout(120_000);
   const user = await passwordUser(w, { orgId: DEMO_ORG_ID, role: 'modeler' });
   const { page, context, problems } = await openPage(t, w.browser, w.url);
@@ -48,5 +50,41 @@ test('an evaluation run started from the page finishes, shows each question\'s r
   await comparison.waitFor();
   t.is(await comparison.getByText('still passing').count(), run.summary.total);
   await checkAccessibility(t, page, 'a comparison with a baseline');
+  t.deepEqual(problems, []);
+});
+
+test.serial('with the required gate, the environment page lists the regressed question, refuses the merge, and lets an admin override it', async (t) => {
+  t.timeout(120_000);
+  const user = await passwordUser(w, { orgId: DEMO_ORG_ID, role: 'admin' });
+  const token = w.session(user);
+  t.is((await call(w, 'PUT', '/api/evaluations/settings', { token, body: { evaluation_gate: 'required' } })).status, 200);
+  // Revenue redefined in an environment (completed orders only): the revenue question regresses.
+  const env = (await call(w, 'POST', '/api/environments', { token, body: { name: 'Completed only', color: '#aa3300' } })).body as { id: string };
+  const tableId = encodeURIComponent('demo_warehouse/main.orders');
+  const orders = (await call(w, 'GET', `/api/knowledge/tables/${tableId}`, { token, env: env.id })).body.data as { metrics: { name: string; filter?: string }[] };
+  orders.metrics.find((m) => m.name === 'revenue')!.filter = "status = 'completed'";
+  t.is((await call(w, 'PUT', `/api/knowledge/tables/${tableId}`, { token, env: env.id, body: orders })).status, 200);
+
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, { email: user.email, password: PASSWORD });
+  await page.goto(`/knowledge/environments/${env.id}`);
+  await page.getByRole('button', { name: 'Compare evaluations with production' }).click();
+  const regressions = page.getByRole('region', { name: 'Evaluation check' }).getByRole('table', { name: 'Regressed questions' });
+  await regressions.waitFor({ timeout: 90_000 });
+  t.is(await regressions.getByRole('row').count(), 2);
+  await regressions.getByText('fail').waitFor();
+  await checkAccessibility(t, page, 'the evaluation check of an environment');
+
+  const merge = page.getByRole('region', { name: 'Merge into production' });
+  await merge.getByRole('button', { name: 'Merge', exact: true }).click();
+  await merge.getByRole('button', { name: 'Yes, merge' }).click();
+  await merge.getByRole('alert').filter({ hasText: 'Evaluations regress' }).waitFor();
+  await merge.getByRole('table', { name: 'Regressed questions' }).waitFor();
+  await merge.getByRole('checkbox', { name: /Merge despite the regressions/ }).check();
+  await merge.getByRole('button', { name: 'Merge', exact: true }).click();
+  await merge.getByRole('button', { name: 'Yes, merge' }).click();
+  await merge.getByText('Merged into production.').waitFor();
+  const head = (await call(w, 'GET', '/api/knowledge/model/history?limit=1', { token })).body.commits[0] as { message: string };
+  t.regex(head.message, /Evaluation gate overridden/);
   t.deepEqual(problems, []);
 });
