@@ -90,6 +90,16 @@ test('a modeler without the merge permission sees why they cannot merge, and del
   await page.goto(`/knowledge/environments/${env.id}`);
   await page.getByText('You cannot merge').waitFor();
   t.is(await page.getByRole('button', { name: 'Merge', exact: true }).count(), 0);
+  // Warehouse targets: the dev schema a connection reads in this environment, and the sync from it.
+  const targets = page.getByRole('region', { name: 'Warehouse targets' });
+  await targets.getByRole('textbox', { name: 'Connection' }).fill('demo_warehouse');
+  await targets.getByRole('textbox', { name: 'Schema' }).fill('main');
+  await targets.getByRole('button', { name: 'Set target' }).click();
+  await targets.getByRole('list', { name: 'Target overrides' }).getByText('reads schema main').waitFor();
+  t.deepEqual((await call(w, 'GET', `/api/environments/${env.id}`, { token })).body.targets, { demo_warehouse: { schema: 'main' } });
+  await targets.getByRole('button', { name: 'Sync table documentation from the targets' }).click();
+  await targets.getByText('Table documentation refreshed from the targets.').waitFor();
+  await checkAccessibility(t, page, 'an environment with a target, seen by a modeler who cannot merge');
   await page.getByRole('button', { name: 'Work in No merge' }).click();
   await page.getByRole('region', { name: 'Active environment' }).waitFor();
   await page.getByRole('button', { name: 'Delete environment No merge' }).click();
