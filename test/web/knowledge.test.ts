@@ -130,6 +130,12 @@ test('an edit that meets someone else\'s save shows their version and keeps the 
   await page.getByRole('button', { name: /^Save/ }).click();
   await page.getByText('Saved.').waitFor();
   t.is((await call(w, 'GET', '/api/knowledge/notes/web-race', { token, env: env.id })).body.data.body, 'mine');
+  // Deleted elsewhere: the page goes back to production rather than fail on every request.
+  t.is((await call(w, 'DELETE', `/api/environments/${env.id}?confirm=true`, { token })).status, 200);
+  await page.reload();
+  await page.getByText('In production.').or(page.getByRole('heading', { name: 'Note web-race' })).first().waitFor();
+  await page.getByRole('region', { name: 'Active environment' }).waitFor({ state: 'detached' });
+  t.is(await page.evaluate(() => localStorage.getItem('sextant.environment')), null);
 });
 
 test('the server\'s 422 is shown on the field it names, and nothing typed is lost', async (t) => {
