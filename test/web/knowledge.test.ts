@@ -115,7 +115,8 @@ test('an edit that meets someone else\'s save shows their version and keeps the 
   const { page, token } = await signedIn(t, 'modeler');
   const env = (await call(w, 'POST', '/api/environments', { token, body: { name: 'Race', color: '#228833' } })).body as { id: string; name: string; color: string };
   await page.goto('/');
-  await page.evaluate((e) => localStorage.setItem('sextant.environment', JSON.stringify(e)), { id: env.id, name: env.name, color: env.color });
+  // Switched in as the environments page does it (local storage), here without the page.
+  await page.evaluate(`localStorage.setItem('sextant.environment', ${JSON.stringify(JSON.stringify({ id: env.id, name: env.name, color: env.color }))}); 0`);
   await page.goto('/knowledge/items/notes/web-race');
   const body = page.getByRole('textbox', { name: 'body' });
   await body.fill('mine');
@@ -135,7 +136,7 @@ test('an edit that meets someone else\'s save shows their version and keeps the 
   await page.reload();
   await page.getByText('In production.').or(page.getByRole('heading', { name: 'Note web-race' })).first().waitFor();
   await page.getByRole('region', { name: 'Active environment' }).waitFor({ state: 'detached' });
-  t.is(await page.evaluate(() => localStorage.getItem('sextant.environment')), null);
+  t.is(await page.evaluate('localStorage.getItem("sextant.environment")'), null);
 });
 
 test('the server\'s 422 is shown on the field it names, and nothing typed is lost', async (t) => {
