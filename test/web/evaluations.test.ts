@@ -50,6 +50,10 @@ test.serial('an evaluation run started from the page finishes, shows each questi
   await comparison.waitFor();
   t.is(await comparison.getByText('still passing').count(), run.summary.total);
   await checkAccessibility(t, page, 'a comparison with a baseline');
+  // The answer's chat opens in the Ask pages.
+  await page.getByRole('link', { name: `Open the chat of ${run.questions[0]!.question}` }).click();
+  await page.waitForURL('**/chat/**');
+  await page.getByText(run.questions[0]!.question).first().waitFor();
   t.deepEqual(problems, []);
 });
 

@@ -78,15 +78,16 @@ async function tokensPage(page: Page, path: string, first: boolean): Promise<voi
 /** Knowledge as the demo admin: a note edited in an environment (made on the first pass), then its diff. */
 async function knowledgePages(page: Page, suffix: string, first: boolean): Promise<void> {
   if (first) {
-    const env = (await (await page.request.post('/api/environments', { data: { name: 'Fiscal year', color: '#8e44ad' } })).json()) as { id: string };
-    const note = {
-      title: 'How we count revenue',
-      body: 'Revenue is the sum of orders.total_amount for orders with status completed or shipped,\ncounted in the fiscal year the order was placed (fiscal years start on 1 April).\nCancelled and returned orders are excluded.\n',
-      tags: ['revenue', 'definitions', 'fiscal-year'],
-    };
-    await page.request.put('/api/knowledge/notes/revenue-definition', { data: note, headers: { 'X-Service-Environment': env.id } });
     await page.goto('/knowledge/environments');
-    await page.getByRole('button', { name: 'Work in Fiscal year' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Fiscal year');
+    await page.getByRole('button', { name: 'Create environment' }).click();
+    await page.getByRole('heading', { name: 'Environment Fiscal year' }).waitFor();
+    await page.goto('/knowledge/items/notes/revenue-definition');
+    await page.getByRole('textbox', { name: 'body' }).fill(
+      'Revenue is the sum of orders.total_amount for orders with status completed or shipped,\ncounted in the fiscal year the order was placed (fiscal years start on 1 April).\nCancelled and returned orders are excluded.\n',
+    );
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').waitFor();
   }
   await page.goto('/knowledge/items/notes/revenue-definition');
   await page.getByRole('textbox', { name: 'body' }).waitFor();

@@ -89,7 +89,7 @@ function NewEnvironment({ sources }: { sources: Environment[] }) {
           options={[{ value: '', label: 'Production' }, ...sources.map((s) => ({ value: s.id, label: `Environment ${s.name}` }))]}
         />
         <div className="field">
-          <label>
+          <label className="check">
             <input type="checkbox" checked={switchTo} onChange={(e) => setSwitchTo(e.target.checked)} /> Work in it once created
           </label>
         </div>

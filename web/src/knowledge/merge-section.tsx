@@ -44,13 +44,13 @@ export function MergeSection({ envId, envName, onMerged }: MergeSectionProps) {
       ) : (
         <>
           <div className="field">
-            <label>
+            <label className="check">
               <input type="checkbox" checked={deleteAfter} onChange={(e) => setDeleteAfter(e.target.checked)} /> Delete the environment once merged
             </label>
           </div>
           {regressions && me.role === 'admin' && (
             <div className="field">
-              <label>
+              <label className="check">
                 <input type="checkbox" checked={override} onChange={(e) => setOverride(e.target.checked)} /> Merge despite the regressions (recorded in the
                 merge commit)
               </label>
