@@ -153,6 +153,12 @@ test('the server\'s 422 is shown on the field it names, and nothing typed is los
   await page.getByRole('button', { name: 'Create note' }).click();
   await page.getByRole('heading', { name: 'Web titled note' }).waitFor();
   t.is((await call(w, 'GET', '/api/knowledge/notes/web-titled', { token })).body.data.body, 'A note without a title');
+  // A table's id holds a slash (`connection/schema.table`): its page opens from the list all the same.
+  await page.getByRole('navigation', { name: 'Knowledge' }).getByRole('link', { name: 'Tables' }).click();
+  await page.getByRole('list', { name: 'Tables' }).getByRole('link', { name: 'orders', exact: true }).click();
+  await page.getByRole('textbox', { name: 'columns' }).waitFor();
+  t.regex(page.url(), /\/knowledge\/items\/tables\/demo_warehouse%2Fmain\.orders$/);
+  await checkAccessibility(t, page, 'a table');
 });
 
 test('a regular user sees no Knowledge section and gets a plain message at its address', async (t) => {
