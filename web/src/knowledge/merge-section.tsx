@@ -20,15 +20,17 @@ export function MergeSection({ envId, envName, onMerged }: MergeSectionProps) {
   const me = useMe();
   const [deleteAfter, setDeleteAfter] = useState(false);
   const [override, setOverride] = useState(false);
-  const [merged, setMerged] = useState(false);
+  const [merged, setMerged] = useState<{ reported: Regression[] } | undefined>();
   const merge = useAction(async () => {
-    await call(
+    const result = await call(
       api.POST('/api/environments/{id}/merge', {
         params: { path: { id: envId } },
         body: { confirm: true, delete_after: deleteAfter, ...(override ? { override_evaluations: true } : {}) },
       }),
     );
-    setMerged(true);
+    // With the gate on `report`, the merge carries the comparison it went through with.
+    const report = (result as { evaluations?: { regressions?: Regression[] } | null } | undefined)?.evaluations;
+    setMerged({ reported: report?.regressions ?? [] });
     onMerged(deleteAfter);
   });
   const canMerge = me.role === 'admin' || me.permissions.includes('merge_to_production');
@@ -62,6 +64,12 @@ export function MergeSection({ envId, envName, onMerged }: MergeSectionProps) {
             </ConfirmButton>
           </div>
           {merged && <Note>Merged into production.</Note>}
+          {merged && merged.reported.length > 0 && (
+            <>
+              <p>The evaluation check reported these questions answering worse than on production:</p>
+              <RegressionList regressions={merged.reported} />
+            </>
+          )}
           <FormAlert problem={merge.problem} />
           {regressions && <RegressionList regressions={regressions} />}
         </>
