@@ -89,6 +89,11 @@ export function ItemEditor({ item: loaded, draftKey, where, onDeleted }: ItemEdi
       <p className="muted">
         The {KIND_SINGULAR[kind]} <code>{item.path}</code> in {where}.
       </p>
+      {item.error && (
+        <div className="alert error" role="alert">
+          This file does not read as a {KIND_SINGULAR[kind]}: {item.error}
+        </div>
+      )}
       {theirs && <TheirVersion theirs={theirs} />}
       {kept && !theirs && (
         <Note tone="info">
