@@ -3,6 +3,7 @@
 import { canMergeToProduction, type Principal } from '../auth/index.ts';
 import { diffRefs, MAIN_BRANCH, mergeBase, mergeBranch, type FileDiff } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
+import { withLines, type FileDiffWithLines } from './diff-lines.ts';
 import { dropEnvironment } from './environments.ts';
 import { MergeConflicts, MergeForbidden, requireConfirm } from './errors.ts';
 import { envBranch, touchEnvironment } from './environments-store.ts';
@@ -10,13 +11,14 @@ import { mirrorEnvironment, mirrorProduction } from './mirror.ts';
 import { authorOf, environmentOf, requireEnvironmentRole } from './scope.ts';
 
 /** Files the environment changed since it forked from production (or last took production's changes). */
-export async function environmentDiff(deps: KnowledgeDeps, p: Principal, id: string): Promise<{ files: FileDiff[] }> {
+export async function environmentDiff(deps: KnowledgeDeps, p: Principal, id: string, opts: { lines?: boolean } = {}): Promise<{ files: FileDiff[] | FileDiffWithLines[] }> {
   requireEnvironmentRole(p);
   const env = environmentOf(deps, p.orgId, id);
   touchEnvironment(deps.db, env.id, deps.clock.now());
   const repo = await deps.repos.repo(p.orgId);
   const base = (await mergeBase({ repo, a: MAIN_BRANCH, b: envBranch(env) })) ?? MAIN_BRANCH;
-  return { files: await diffRefs({ repo, from: base, to: envBranch(env) }) };
+  const files = await diffRefs({ repo, from: base, to: envBranch(env) });
+  return { files: opts.lines ? await withLines(repo, base, envBranch(env), files) : files };
 }
 
 /** Predicts the merge into production without moving any ref. */

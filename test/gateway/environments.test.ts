@@ -87,6 +87,34 @@ test('diff lists added, modified and deleted files versus production', async (t)
   ]);
 });
 
+test('diff with lines=true carries each file\'s changed lines as hunks', async (t) => {
+  await call(t0, 'POST', '/api/knowledge/notes?id=lines-mod', { token: admin, body: note('Lines', 'first') });
+  const env = await mkEnv('Lines');
+  await call(t0, 'PUT', '/api/knowledge/notes/lines-mod', { token: modeler, env: env.id, body: note('Lines', 'second') });
+  await call(t0, 'POST', '/api/knowledge/notes?id=lines-add', { token: modeler, env: env.id, body: note('Added', 'new') });
+  const res = await call(t0, 'GET', `/api/environments/${env.id}/diff?lines=true`, { token: modeler });
+  t.is(res.status, 200);
+  const [added, modified] = res.body.files as { path: string; hunks: { lines: string[]; old_lines: number }[]; lines_omitted: boolean }[];
+  t.is(modified!.path, 'notes/lines-mod.yaml');
+  t.false(modified!.lines_omitted);
+  t.true(modified!.hunks[0]!.lines.includes('-body: first'));
+  t.true(modified!.hunks[0]!.lines.includes('+body: second'));
+  t.true(modified!.hunks[0]!.lines.some((l) => l.startsWith(' ')), 'unchanged lines around the change are context');
+  t.is(added!.hunks[0]!.old_lines, 0);
+  t.true(added!.hunks[0]!.lines.every((l) => l.startsWith('+')));
+  // Without the option the answer stays the list of files.
+  t.deepEqual((await call(t0, 'GET', `/api/environments/${env.id}/diff`, { token: modeler })).body.files.map((f: object) => Object.keys(f)), [['path', 'status'], ['path', 'status']]);
+});
+
+test('diff refuses a lines value other than true or false with 422 naming the query field, and regular users with 403', async (t) => {
+  const env = await mkEnv('Lines bad');
+  const bad = await call(t0, 'GET', `/api/environments/${env.id}/diff?lines=yes`, { token: modeler });
+  t.is(bad.status, 422);
+  t.deepEqual(bad.body.detail[0].loc, ['query', 'lines']);
+  t.is((await call(t0, 'GET', `/api/environments/${env.id}/diff?lines=true`, { token: user })).status, 403);
+  t.is((await call(t0, 'GET', `/api/environments/${env.id}/diff?lines=true`, { token: otherAdmin })).status, 404);
+});
+
 // Serial: it checks that production's ref does not move, which concurrent tests would move.
 test.serial('conflicts are predicted without moving production, then met by the merge with 409 and the files', async (t) => {
   await call(t0, 'POST', '/api/knowledge/notes?id=contested', { token: admin, body: note('Contested', 'base') });

@@ -1,7 +1,7 @@
 // `npm run screenshots`: PNG screenshots of the main pages into docs/, for the README. Runs the
 // gateway with the demo (offline model) and Debian's Chromium, as the browser tests do.
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { findUserByEmail } from '../../src/auth/index.ts';
 import { dismissChatCompletion, pinChat } from '../../src/chats/index.ts';
 import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
@@ -75,11 +75,35 @@ async function tokensPage(page: Page, path: string, first: boolean): Promise<voi
   await page.screenshot({ path });
 }
 
+/** Knowledge as the demo admin: a note edited in an environment (made on the first pass), then its diff. */
+async function knowledgePages(page: Page, suffix: string, first: boolean): Promise<void> {
+  if (first) {
+    await page.goto('/knowledge/environments');
+    await page.getByRole('textbox', { name: 'Name' }).fill('Fiscal year');
+    await page.getByRole('button', { name: 'Create environment' }).click();
+    await page.getByRole('heading', { name: 'Environment Fiscal year' }).waitFor();
+    await page.goto('/knowledge/items/notes/revenue-definition');
+    await page.getByRole('textbox', { name: 'body' }).fill(
+      'Revenue is the sum of orders.total_amount for orders with status completed or shipped,\ncounted in the fiscal year the order was placed (fiscal years start on 1 April).\nCancelled and returned orders are excluded.\n',
+    );
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').waitFor();
+  }
+  await page.goto('/knowledge/items/notes/revenue-definition');
+  await page.getByRole('textbox', { name: 'body' }).waitFor();
+  await page.screenshot({ path: join(DOCS, `web-knowledge${suffix}.png`) });
+  await page.getByRole('region', { name: 'Active environment' }).getByRole('link', { name: 'Review and merge' }).click();
+  await page.getByRole('article', { name: /notes\/revenue-definition.yaml/ }).waitFor();
+  await page.getByText('No conflict').waitFor();
+  await page.screenshot({ path: join(DOCS, `web-environment-diff${suffix}.png`) });
+}
+
 const w = await startWebApp();
 const browser = w.browser;
 try {
   seedHistory(w);
   let chat: string | undefined;
+  let adminState: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
   for (const colorScheme of ['light', 'dark'] as const) {
     const context = await browser.newContext({ baseURL: w.url, viewport: { width: 1280, height: 860 }, colorScheme, deviceScaleFactor: 1 });
     const page = await context.newPage();
@@ -100,6 +124,13 @@ try {
     await chatWithHistory(page, join(DOCS, `web-chats${suffix}.png`), first);
     await tokensPage(page, join(DOCS, `web-settings${suffix}.png`), first);
     await context.close();
+    // The admin's pass keeps its storage (the active environment) from the light pass to the dark one.
+    const admin = await browser.newContext({ baseURL: w.url, viewport: { width: 1280, height: 860 }, colorScheme, deviceScaleFactor: 1, ...(adminState ? { storageState: adminState } : {}) });
+    if (first) await signInAs(admin, DEMO.admin);
+    const adminPage = await admin.newPage();
+    await knowledgePages(adminPage, suffix, first);
+    adminState = await admin.storageState();
+    await admin.close();
   }
   console.log(`Screenshots written to ${DOCS}`);
 } finally {

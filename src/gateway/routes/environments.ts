@@ -38,7 +38,13 @@ const Environment = z.object({
   last_activity_at: z.string(),
   expires_at: z.string().nullable(),
 });
-const FileDiff = z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']) });
+const Hunk = z.object({ old_start: z.number(), old_lines: z.number(), new_start: z.number(), new_lines: z.number(), lines: z.array(z.string()).describe('Each line prefixed by +, - or a space (context)') });
+const FileDiff = z.object({
+  path: z.string(),
+  status: z.enum(['added', 'modified', 'deleted']),
+  hunks: z.array(Hunk).optional().describe('With lines=true: the changed lines, 3 lines of context'),
+  lines_omitted: z.boolean().optional().describe('With lines=true: the file is too large to show its lines'),
+});
 
 /** Routes under /api/environments. */
 export function environmentRoutes(s: Services) {
@@ -65,8 +71,9 @@ export function environmentRoutes(s: Services) {
       },
     }),
     route({
-      method: 'GET', path: '/api/environments/{id}/diff', operationId: 'environment_diff', summary: 'Files changed versus production', tags: ['environments'], auth: 'user', role: 'modeler', params: Id,
-      response: z.object({ files: z.array(FileDiff) }), handler: ({ principal, params }) => environmentDiff(k, principal, params.id),
+      method: 'GET', path: '/api/environments/{id}/diff', operationId: 'environment_diff', summary: 'Files changed versus production (lines=true: with the changed lines)', tags: ['environments'], auth: 'user', role: 'modeler', params: Id,
+      query: z.object({ lines: z.enum(['true', 'false']).default('false').transform((v) => v === 'true') }),
+      response: z.object({ files: z.array(FileDiff) }), handler: ({ principal, params, query }) => environmentDiff(k, principal, params.id, { lines: query.lines }),
     }),
     route({
       method: 'GET', path: '/api/environments/{id}/conflicts', operationId: 'environment_conflicts', summary: 'Predict merge conflicts with production (writes nothing)', tags: ['environments'], auth: 'user', role: 'modeler', params: Id,

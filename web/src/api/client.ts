@@ -1,8 +1,9 @@
 // The one typed API client: openapi-fetch over the types generated from /openapi.json. Every
-// request carries the CSRF header; a 401 on a signed-in call tells the session to send the person to
-// sign in (and back). `call` turns an error answer into an ApiProblem.
+// request carries the CSRF header and the active environment's header (if any); a 401 on a
+// signed-in call tells the session to send the person to sign in (and back). `call` turns an error answer into an ApiProblem.
 import createClient, { type Middleware } from 'openapi-fetch';
 import { csrfHeaders } from './csrf.ts';
+import { environmentHeaders } from './environment.ts';
 import type { paths } from './openapi';
 import { networkProblem, problemOf } from './problem.ts';
 
@@ -21,6 +22,8 @@ const SIGN_IN_PATHS = /^\/api\/auth\/(token|magic_link|mfa\/recovery|register|ve
 const session: Middleware = {
   onRequest({ request }) {
     for (const [name, value] of Object.entries(csrfHeaders())) request.headers.set(name, value);
+    // A request naming its environment itself (a comparison with production) keeps it.
+    for (const [name, value] of Object.entries(environmentHeaders())) if (!request.headers.has(name)) request.headers.set(name, value);
     return request;
   },
   onResponse({ request, response }) {
@@ -49,6 +52,7 @@ export async function call<T>(request: Promise<{ data?: T; error?: unknown; resp
 export async function rawFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   for (const [name, value] of Object.entries(csrfHeaders())) headers.set(name, value);
+  for (const [name, value] of Object.entries(environmentHeaders())) if (!headers.has(name)) headers.set(name, value);
   let response: Response;
   try {
     response = await fetch(path, { ...init, headers, credentials: 'same-origin' });

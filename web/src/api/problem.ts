@@ -7,13 +7,17 @@ interface ValidationIssue {
   msg: string;
 }
 
-/** A failed API call. `fields` maps a body/query field name (dotted for nested ones) to its message. */
+/**
+ * A failed API call. `fields` maps a body/query field name (dotted for nested ones) to its message;
+ * `data` is the error's details when the server gives some (the regressions refusing a merge).
+ */
 export class ApiProblem extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly code: string | undefined,
     readonly fields: Record<string, string> = {},
+    readonly data: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -44,7 +48,8 @@ export function problemOf(status: number, body: unknown, retryAfter?: string | n
   }
   let message = typeof detail === 'string' && status < 500 ? detail : (PLAIN[status] ?? 'Something went wrong on the server. Try again in a moment.');
   if (status === 429 && retryAfter && /^\d+$/.test(retryAfter)) message = `${message.replace(/\.$/, '')}. Try again in ${retryAfter} seconds.`;
-  return new ApiProblem(status, message, typeof code === 'string' ? code : undefined);
+  const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+  return new ApiProblem(status, message, typeof code === 'string' ? code : undefined, {}, typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {});
 }
 
 /** The problem for a request that never got an answer (offline, server down). */

@@ -2,6 +2,7 @@
 // and the page itself.
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { useMe, useSession } from '../session/session.tsx';
+import { EnvironmentBar } from './environment-bar.tsx';
 import { visibleNav } from './nav.ts';
 
 export function AppShell() {
@@ -29,6 +30,7 @@ export function AppShell() {
         <span className="spacer" />
         <AccountMenu />
       </header>
+      <EnvironmentBar />
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
