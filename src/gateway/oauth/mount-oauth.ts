@@ -24,23 +24,26 @@ const REGISTRATIONS_PER_WINDOW = 30;
 const WINDOW_MS = 3600_000;
 
 export function mountOAuth(app: Koa, s: Services): void {
-  app.use(async function oauthMetadataAliases(ctx: Context, next: Next) {
+  // Plain functions where they only pass the request on (no promise of their own on every request).
+  app.use(function oauthMetadataAliases(ctx: Context, next: Next) {
     if (ctx.method === 'GET' && METADATA_ALIASES.has(ctx.path)) ctx.path = DISCOVERY;
-    await next();
+    return next();
   });
   app.use(registrationRateLimit(s));
   let mounted: Koa.Middleware | undefined;
-  app.use(async function oauthProvider(ctx: Context, next: Next) {
-    if (ctx.path !== OAUTH_PATH && !ctx.path.startsWith(`${OAUTH_PATH}/`)) return next();
+  const serve = async (ctx: Context, next: Next) => {
     mounted ??= mount(OAUTH_PATH, await s.oauth.provider());
     return mounted(ctx, next);
+  };
+  app.use(function oauthProvider(ctx: Context, next: Next) {
+    return ctx.path !== OAUTH_PATH && !ctx.path.startsWith(`${OAUTH_PATH}/`) ? next() : serve(ctx, next);
   });
 }
 
 /** Open dynamic client registration, limited per IP so the Client table cannot be flooded. */
 function registrationRateLimit(s: Services) {
   const windows = new Map<string, { start: number; count: number }>();
-  return async function limitRegistration(ctx: Context, next: Next): Promise<void> {
+  return function limitRegistration(ctx: Context, next: Next): Promise<void> | undefined {
     if (ctx.method !== 'POST' || ctx.path !== `${OAUTH_PATH}/reg`) return next();
     const now = s.clock.now();
     const w = windows.get(ctx.ip);
@@ -49,8 +52,8 @@ function registrationRateLimit(s: Services) {
       windows.set(ctx.ip, { start: now, count: 1 });
     } else if (++w.count > REGISTRATIONS_PER_WINDOW) {
       writeError(ctx, new RateLimited(Math.ceil((w.start + WINDOW_MS - now) / 1000)));
-      return;
+      return undefined;
     }
-    await next();
+    return next();
   };
 }
