@@ -61,6 +61,18 @@ test('as many processes as were at work at once lately stay warm between session
   t.deepEqual(none.size, { busy: 0, idle: 0 });
 });
 
+test('warm processes beyond the idle limit end once the peak is forgotten, with no session to release one', async (t) => {
+  const pool = new QueryProcessPool({ max: 8, memoryMb: 256, maxIdle: 2, peakMs: 1_500 });
+  t.teardown(() => pool.close());
+  const burst = await Promise.all([1, 2, 3].map(() => pool.lease({ waitMs: 5_000 })));
+  for (const p of burst) pool.release(p, true);
+  t.is(pool.size.idle, 4);
+  // The trim runs on a timer of its own; wait for it, within a bound.
+  const until = performance.now() + 10_000;
+  while (pool.size.idle > 2 && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.deepEqual(pool.size, { busy: 0, idle: 2 });
+});
+
 test('a wait ends when its caller goes away, and a process that dies by itself frees its place', async (t) => {
   const pool = new QueryProcessPool({ max: 1, memoryMb: 256 });
   t.teardown(() => pool.close());
