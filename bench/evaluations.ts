@@ -6,9 +6,11 @@
 // close to wall at concurrency 1 more questions at once can only use the cores that are left. A second
 // pass gives each model turn the latency of a hosted model (BENCH_EVAL_TURN_MS, default 30 ms), which is
 // what the limiter overlaps in real use.
+// The query processes' CPU is printed beside this process's: with both, the CPU a question costs in
+// all, and the best wall time per question at concurrency 4 is that cost spread over the cores.
 // BENCH_EVAL_ORDERS sets the demo warehouse size (default: the shared contract's 120,000 orders);
 // BENCH_EVAL_QUERY_PROCESSES the warehouse query processes (default 8: one user may use 4 at once).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { offlineProvider, type LlmProvider } from '../src/agent/index.ts';
@@ -73,15 +75,36 @@ async function openApp(dataDir: string, concurrency: number, turnMs = 0): Promis
   return createApp(config, { log: createLogger('silent'), ...(turnMs > 0 ? { llmProvider: withLatency(turnMs) } : {}) });
 }
 
-/** One run of the suite; returns its wall time and summary. */
-async function timedRun(app: App, admin: Principal): Promise<{ ms: number; cpuMs: number; summary: Record<string, number> }> {
+const ticksMs = (stat: string, from: number) => {
+  const f = stat.split(') ')[1]!.split(' ');
+  return (Number(f[from]) + Number(f[from + 1])) * 10;
+};
+
+/** CPU ms of this process's children (the query processes), live and ended, from /proc (Linux; 10 ms ticks). */
+function childrenCpuMs(): number {
+  let ms = ticksMs(readFileSync('/proc/self/stat', 'utf8'), 13);
+  for (const task of readdirSync('/proc/self/task')) {
+    for (const pid of readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) {
+      try {
+        ms += ticksMs(readFileSync(`/proc/${pid}/stat`, 'utf8'), 11);
+      } catch {
+        // Ended between the two reads: counted with the ended ones next time.
+      }
+    }
+  }
+  return ms;
+}
+
+/** One run of the suite; returns its wall time, this process's and the query processes' CPU, and its summary. */
+async function timedRun(app: App, admin: Principal): Promise<{ ms: number; cpuMs: number; childMs: number; summary: Record<string, number> }> {
   const cpu = process.cpuUsage();
+  const children = childrenCpuMs();
   const started = performance.now();
   const { id } = await app.services.evaluations.start(admin, { evaluationId: 'bench-100', sourceEnvironmentId: undefined, target: { kind: 'production' }, trigger: 'manual' });
   await app.services.evaluations.settled(id);
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  return { ms, cpuMs: (used.user + used.system) / 1000, summary: app.services.evaluations.get(admin, id).summary as unknown as Record<string, number> };
+  return { ms, cpuMs: (used.user + used.system) / 1000, childMs: childrenCpuMs() - children, summary: app.services.evaluations.get(admin, id).summary as unknown as Record<string, number> };
 }
 
 const adminOf = (app: App) => principalFor(app.services.store.db, findUserByEmail(app.services.store.db, DEMO_USERS[0]!.email)!, DEMO_ORG_ID, 'session', [SCOPE_API_FULL])!;
@@ -107,16 +130,23 @@ export async function run(): Promise<void> {
     const turnMs = Number(process.env['BENCH_EVAL_TURN_MS'] ?? 30);
     for (const [label, latency] of [['offline model', 0], [`offline model + ${turnMs} ms per model turn`, turnMs]] as const) {
       const results: Record<number, number> = {};
+      let cpuPerQuestion = 0;
       for (const concurrency of [1, 4]) {
         const app = await openApp(dataDir, concurrency, latency);
         await timedRun(app, adminOf(app)); // this process's caches, as in a service that has been up a while
-        const { ms, cpuMs, summary } = await timedRun(app, adminOf(app));
+        const { ms, cpuMs, childMs, summary } = await timedRun(app, adminOf(app));
         await app.close();
         results[concurrency] = ms;
-        console.log(`${label}, concurrency ${concurrency}: ${(ms / 1000).toFixed(2)} s wall, ${(ms / QUESTIONS).toFixed(1)} ms per question, CPU ${(cpuMs / 1000).toFixed(2)} s (all threads), ${summary['pass']}/${summary['total']} passed`);
+        cpuPerQuestion = (cpuMs + childMs) / QUESTIONS;
+        const per = (x: number) => (x / QUESTIONS).toFixed(1);
+        console.log(
+          `${label}, concurrency ${concurrency}: ${(ms / 1000).toFixed(2)} s wall, ${per(ms)} ms per question; CPU per question ${per(cpuMs)} ms here (all threads) + ${per(childMs)} ms in query processes; ${summary['pass']}/${summary['total']} passed`,
+        );
       }
       const speedUp = results[1]! / results[4]!;
-      console.log(`${label}: speed-up at concurrency 4 ${speedUp.toFixed(2)}x (goal >= 3x) ${speedUp >= 3 ? 'OK' : 'MISSED'}`);
+      // However the questions overlap, concurrency 4 cannot take less than its CPU spread over the cores.
+      const bound = results[1]! / QUESTIONS / (cpuPerQuestion / cpus().length);
+      console.log(`${label}: speed-up at concurrency 4 ${speedUp.toFixed(2)}x (goal >= 3x) ${speedUp >= 3 ? 'OK' : 'MISSED'}; at most ${bound.toFixed(2)}x on ${cpus().length} cores at this CPU per question`);
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

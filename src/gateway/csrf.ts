@@ -31,7 +31,8 @@ export class CsrfRefused extends Forbidden {
  * its origin is an allowed CORS origin, and the double-submit token whenever the session cookie is sent.
  */
 export function csrfProtection(allowedOrigins: string[]) {
-  return async function csrfMiddleware(ctx: Context, next: Next): Promise<void> {
+  // Not async: a refusal thrown here is turned into a rejected promise by Koa's dispatcher.
+  return function csrfMiddleware(ctx: Context, next: Next): Promise<void> {
     if (!SAFE.has(ctx.method) && ctx.path.startsWith('/api/') && !ctx.get('API-KEY') && !ctx.get('Authorization')) {
       const site = ctx.get('Sec-Fetch-Site');
       if ((site === 'cross-site' || site === 'same-site') && !allowedOrigins.includes(ctx.get('Origin'))) throw new CsrfRefused('cross_site');
@@ -41,7 +42,7 @@ export function csrfProtection(allowedOrigins: string[]) {
         if (cookie.length < 16 || !constantTimeEqual(cookie, header)) throw new CsrfRefused('token');
       }
     }
-    await next();
+    return next();
   };
 }
 

@@ -1,4 +1,6 @@
-// Small named middleware, one concern each.
+// Small named middleware, one concern each. Those with nothing to do after the rest of the chain are
+// plain functions returning next()'s promise: an async function would add a promise and a resumption
+// per request for nothing (every request passes through all of them).
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../log.ts';
@@ -23,12 +25,12 @@ class RequestState {
 
 /** Gives every request an id (a sane incoming X-Request-Id is kept) and a child logger that carries it. */
 export function requestId(log: Logger) {
-  return async function requestIdMiddleware(ctx: Context, next: Next): Promise<void> {
+  return function requestIdMiddleware(ctx: Context, next: Next): Promise<void> {
     const incoming = ctx.get('X-Request-Id');
     const id = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     ctx.state = new RequestState(id, log);
     ctx.set('X-Request-Id', id);
-    await next();
+    return next();
   };
 }
 
@@ -55,13 +57,13 @@ export function accessLog(log: Logger) {
  * is explicit because oidc-provider appends the hash of its auto-submitting form's script to it.
  */
 export function securityHeaders(https: boolean) {
-  return async function securityHeadersMiddleware(ctx: Context, next: Next): Promise<void> {
+  return function securityHeadersMiddleware(ctx: Context, next: Next): Promise<void> {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
     ctx.set('Content-Security-Policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
     if (https) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    await next();
+    return next();
   };
 }

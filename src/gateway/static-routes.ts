@@ -16,7 +16,7 @@ export function staticRoutes(router: Router, routes: { method: string; path: str
     const first = router.match(r.path, r.method).pathAndMethod[0];
     if (first?.path === r.path && !table.has(`${r.method} ${r.path}`)) table.set(`${r.method} ${r.path}`, r.handler);
   }
-  return async function staticRoute(ctx: Context, next: Next): Promise<void> {
+  return function staticRoute(ctx: Context, next: Next): Promise<void> {
     // HEAD is answered as GET, as the router does (Koa sends no body).
     const handler = table.get(`${ctx.method === 'HEAD' ? 'GET' : ctx.method} ${ctx.path}`);
     if (!handler) return next();

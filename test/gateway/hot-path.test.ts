@@ -98,3 +98,15 @@ test.serial('a revocation written by another process is seen within a second', a
   t0.clock.advance(1000);
   t.is(await me(), 401);
 });
+
+test("the user's own fields in /api/auth/me follow a profile edit and a row written in the store on the next request", async (t) => {
+  const user = t0.user();
+  const headers = { 'api-key': t0.token(user) };
+  const me = async () => (await (await t0.fetch('/api/auth/me', { headers })).json()) as { name: string; mfa_enabled: boolean };
+  t.not((await me()).name, 'Renamed Once');
+  const edit = await t0.fetch('/api/auth/user_profile', { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Renamed Once' }) });
+  t.is(edit.status, 200);
+  t.is((await me()).name, 'Renamed Once');
+  t0.app.services.store.db.prepare("UPDATE users SET name = 'Renamed Twice', totp_enabled_at = 1 WHERE id = ?").run(user.id);
+  t.like(await me(), { name: 'Renamed Twice', mfa_enabled: true });
+});

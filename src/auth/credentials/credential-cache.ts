@@ -7,6 +7,7 @@
 // the next request. Writes from another process (an operator's sqlite3 shell) are seen within
 // MAX_AGE_MS; expiry is checked against the clock on every use.
 import type { Db } from '../../store/index.ts';
+import { getUser, type UserRow } from '../directory.ts';
 import type { Principal } from '../principal.ts';
 
 /** How long an entry is trusted without a write seen through this connection. */
@@ -14,7 +15,7 @@ export const MAX_AGE_MS = 1000;
 const MAX_ENTRIES = 10_000;
 
 interface Entry {
-  principal: Principal;
+  value: Principal | UserRow;
   /** When the credential itself stops being valid (token or session expiry), ms. */
   expiresAt: number;
   cachedAt: number;
@@ -24,6 +25,8 @@ interface Entry {
 export interface CredentialCache {
   get(key: string, now: number): Principal | undefined;
   set(key: string, principal: Principal, expiresAt: number, now: number): void;
+  /** A user's row, kept like principals (the users table is watched): `/api/auth/me` on every page load. */
+  user(id: string, now: number): UserRow | undefined;
 }
 
 const WATCHED: [table: string, events: string[]][] = [
@@ -56,19 +59,28 @@ function createCache(db: Db): CredentialCache {
       db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS sextant_cc_${table}_${i} AFTER ${event} ON main.${table} BEGIN SELECT sextant_credentials_changed(); END`);
     }
   }
+  const fresh = (key: string, now: number) => {
+    const e = entries.get(key);
+    if (!e) return undefined;
+    if (e.generation !== generation || e.expiresAt <= now || e.cachedAt + MAX_AGE_MS <= now || e.cachedAt > now) {
+      entries.delete(key);
+      return undefined;
+    }
+    return e.value;
+  };
+  const keep = (key: string, value: Principal | UserRow, expiresAt: number, now: number) => {
+    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+    entries.set(key, { value: Object.freeze(value), expiresAt, cachedAt: now, generation });
+  };
   return {
-    get(key, now) {
-      const e = entries.get(key);
-      if (!e) return undefined;
-      if (e.generation !== generation || e.expiresAt <= now || e.cachedAt + MAX_AGE_MS <= now || e.cachedAt > now) {
-        entries.delete(key);
-        return undefined;
-      }
-      return e.principal;
-    },
-    set(key, principal, expiresAt, now) {
-      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-      entries.set(key, { principal: Object.freeze(principal), expiresAt, cachedAt: now, generation });
+    get: (key, now) => fresh(`p:${key}`, now) as Principal | undefined,
+    set: (key, principal, expiresAt, now) => keep(`p:${key}`, principal, expiresAt, now),
+    user(id, now) {
+      const cached = fresh(`u:${id}`, now) as UserRow | undefined;
+      if (cached) return cached;
+      const row = getUser(db, id);
+      if (row) keep(`u:${id}`, row, Infinity, now);
+      return row;
     },
   };
 }

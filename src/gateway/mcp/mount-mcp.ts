@@ -56,8 +56,11 @@ async function createServe(s: Services, callers: WeakMap<AuthInfo, Caller>): Pro
 export function mountMcp(app: Koa, s: Services): void {
   const callers = new WeakMap<AuthInfo, Caller>();
   let serve: Promise<Serve> | undefined;
-  app.use(async function mcpEndpoint(ctx: Context, next: Next) {
-    if (ctx.path !== MCP_PATH) return next();
+  // Other paths pass through a plain function: no promise of this middleware's own on every request.
+  app.use(function mcpGate(ctx: Context, next: Next) {
+    return ctx.path === MCP_PATH ? mcpEndpoint(ctx) : next();
+  });
+  async function mcpEndpoint(ctx: Context): Promise<void> {
     if (!originAllowed(s, ctx.get('Origin'))) {
       // DNS-rebinding defence the MCP transport rules require: a browser origin we don't know gets 403.
       writeError(ctx, new Forbidden('Origin not allowed', 'ORIGIN_NOT_ALLOWED'));
@@ -94,7 +97,7 @@ export function mountMcp(app: Koa, s: Services): void {
     const handle = await (serve ??= createServe(s, callers));
     ctx.respond = false;
     await handle(ctx.req, ctx.res, body.value);
-  });
+  }
 }
 
 /** Past the credential check this endpoint speaks JSON-RPC, also when it refuses (never the REST error shape). */

@@ -25,16 +25,19 @@ const REGISTRATIONS_PER_WINDOW = 30;
 const WINDOW_MS = 3600_000;
 
 export function mountOAuth(app: Koa, s: Services): void {
-  app.use(async function oauthMetadataAliases(ctx: Context, next: Next) {
+  // Plain functions where they only pass the request on (no promise of their own on every request).
+  app.use(function oauthMetadataAliases(ctx: Context, next: Next) {
     if (ctx.method === 'GET' && METADATA_ALIASES.has(ctx.path)) ctx.path = DISCOVERY;
-    await next();
+    return next();
   });
   app.use(registrationRateLimit(s));
   let mounted: Koa.Middleware | undefined;
-  app.use(async function oauthProvider(ctx: Context, next: Next) {
-    if (ctx.path !== OAUTH_PATH && !ctx.path.startsWith(`${OAUTH_PATH}/`)) return next();
+  const serve = async (ctx: Context, next: Next) => {
     mounted ??= mount(OAUTH_PATH, await s.oauth.provider());
     return mounted(ctx, next);
+  };
+  app.use(function oauthProvider(ctx: Context, next: Next) {
+    return ctx.path !== OAUTH_PATH && !ctx.path.startsWith(`${OAUTH_PATH}/`) ? next() : serve(ctx, next);
   });
 }
 
@@ -50,6 +53,6 @@ function registrationRateLimit(s: Services) {
       writeError(ctx, err);
       return;
     }
-    await next();
+    return next();
   };
 }

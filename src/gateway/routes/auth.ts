@@ -1,7 +1,7 @@
 // Sign-in, sign-out and the account lifecycle endpoints (interface part 4, "Authentication and account").
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { getUser } from '../../auth/directory.ts';
+import { credentialCache } from '../../auth/credentials/credential-cache.ts';
 import { fieldRequired } from '../../auth/errors.ts';
 import { mfaSignIn, passwordSignIn, type SignInResult } from '../../auth/credentials/sign-in.ts';
 import { endSession, type StartedSession } from '../../auth/credentials/sessions.ts';
@@ -111,7 +111,8 @@ export function authRoutes(s: Services) {
       response: MeResponse,
       handler: ({ principal }) => {
         const p = principal;
-        const user = getUser(s.store.db, p.userId)!;
+        // Through the credential cache: the principal was just read from it, and the same writes empty both.
+        const user = credentialCache(s.store.db).user(p.userId, s.clock.now())!;
         return {
           user_id: user.id,
           email: user.email,

@@ -3,7 +3,10 @@
 // none free waits, up to its query's budget. A start costs ~60 ms for SQLite and ~150 ms for DuckDB on
 // a quiet machine (over a second on a busy one, at the processes' low priority), and it would count
 // against the query's budget: so when no idle process is left, a spare starts at once in the
-// background, with the engine the last session used already loaded.
+// background, with the engine the last session used already loaded. Between sessions, as many
+// processes stay warm as were at work at once lately (`peakMs`), and at least `maxIdle`: a burst of N
+// parallel sessions (an evaluation run) would otherwise end a process on each release beyond the idle
+// limit and start a spare on the next lease, each start costing more CPU than the session it serves.
 import { QueryCancelled, WarehouseBusy, WarehouseUnavailable } from '../../errors.ts';
 import { processEntry } from './process-entry.ts';
 import type { Engine } from './protocol.ts';
@@ -14,8 +17,10 @@ export interface QueryProcessPoolOptions {
   max: number;
   /** Memory one process may hold. */
   memoryMb: number;
-  /** Idle processes kept warm; default 2. */
+  /** Idle processes kept warm when the pool has been quiet for `peakMs`; default 2. */
   maxIdle?: number;
+  /** How long the most processes at work at once is remembered (default 30 s; tests shorten it). */
+  peakMs?: number;
   /** Processes one owner may hold at once; default half of `max`, at least 1. */
   perOwner?: number;
 }
@@ -45,9 +50,14 @@ export class QueryProcessPool {
   private closed = false;
   private entry: string | undefined;
   private readonly perOwner: number;
+  /** The most processes at work at once lately, and when it was last reached. */
+  private peak = { busy: 0, at: 0 };
+  private readonly peakMs: number;
+  private trimTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: QueryProcessPoolOptions) {
     this.perOwner = opts.perOwner ?? Math.max(1, Math.floor(opts.max / 2));
+    this.peakMs = opts.peakMs ?? 30_000;
   }
 
   /** Processes at work and idle, for tests and health reports. */
@@ -95,19 +105,22 @@ export class QueryProcessPool {
   /** Gives a process back: kept for the next session when `reusable` and healthy, else ended. */
   release(p: QueryProcess, reusable: boolean): void {
     if (!this.busy.delete(p)) return;
-    if (reusable && p.alive && !this.closed && this.idle.length < (this.opts.maxIdle ?? 2)) {
+    const keep = this.keptIdle();
+    if (reusable && p.alive && !this.closed && this.idle.length < keep) {
       p.hold(false);
       this.idle.push(p);
     } else {
       p.kill();
       this.spare(p.engine);
     }
+    this.trim(keep);
     this.pump();
   }
 
   /** Ends every process and refuses waiting and later leases. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.trimTimer);
     for (const w of [...this.waiters]) w.fail(new WarehouseUnavailable('The service is shutting down'));
     const all = [...this.busy.keys(), ...this.idle];
     this.busy.clear();
@@ -119,6 +132,29 @@ export class QueryProcessPool {
       p.kill();
     }
     await Promise.all(all.map((p) => p.exited));
+  }
+
+  /** Idle processes to keep: the idle limit, plus those at work at the recent peak and not now. */
+  private keptIdle(): number {
+    const base = this.opts.maxIdle ?? 2;
+    // A pool told to keep none (a one-off session's) keeps none.
+    if (base === 0) return 0;
+    const recent = performance.now() - this.peak.at < this.peakMs ? this.peak.busy : 0;
+    return base + Math.max(0, recent - this.busy.size);
+  }
+
+  /**
+   * Ends warm processes beyond `keep`; those beyond the idle limit end at the latest once the peak is
+   * forgotten, even when no session comes to release another (the timer does not hold the event loop).
+   */
+  private trim(keep = this.keptIdle()): void {
+    while (this.idle.length > keep) this.idle.shift()!.kill();
+    if (this.trimTimer || this.closed || this.idle.length <= (this.opts.maxIdle ?? 2)) return;
+    this.trimTimer = setTimeout(() => {
+      this.trimTimer = undefined;
+      this.trim();
+    }, this.peakMs);
+    this.trimTimer.unref();
   }
 
   private fits(owner: string | undefined): boolean {
@@ -134,6 +170,8 @@ export class QueryProcessPool {
     const warm = this.idle.findIndex((x) => x.engine === engine);
     const p = (warm >= 0 ? this.idle.splice(warm, 1)[0] : this.idle.pop()) ?? this.spawn();
     this.busy.set(p, owner);
+    const now = performance.now();
+    if (this.busy.size >= this.peak.busy || now - this.peak.at >= this.peakMs) this.peak = { busy: this.busy.size, at: now };
     p.hold(true);
     this.spare(engine);
     return p;

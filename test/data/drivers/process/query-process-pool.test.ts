@@ -40,6 +40,39 @@ test('when the last idle process is taken, a spare starts with the same engine l
   pool.release(spare, true);
 });
 
+test('as many processes as were at work at once lately stay warm between sessions, so a second burst starts none', async (t) => {
+  const pool = new QueryProcessPool({ max: 8, memoryMb: 256, maxIdle: 2 });
+  t.teardown(() => pool.close());
+  const burst = () => Promise.all([1, 2, 3, 4].map(() => pool.lease({ waitMs: 5_000, engine: 'sqlite' })));
+  const first = await burst();
+  for (const p of first) pool.release(p, true);
+  const warm = pool.size.idle;
+  // The four of the burst and the spare started beside them are kept (before, all but two were ended).
+  t.is(warm, 5);
+  const second = await burst();
+  t.deepEqual(pool.size, { busy: 4, idle: warm - 4 });
+  for (const p of second) t.true(first.includes(p) || p.alive);
+  for (const p of second) pool.release(p, true);
+  // A pool told to keep none keeps none, whatever it needed lately.
+  const none = new QueryProcessPool({ max: 2, memoryMb: 256, maxIdle: 0 });
+  t.teardown(() => none.close());
+  const both = await Promise.all([none.lease({ waitMs: 5_000 }), none.lease({ waitMs: 5_000 })]);
+  for (const p of both) none.release(p, true);
+  t.deepEqual(none.size, { busy: 0, idle: 0 });
+});
+
+test('warm processes beyond the idle limit end once the peak is forgotten, with no session to release one', async (t) => {
+  const pool = new QueryProcessPool({ max: 8, memoryMb: 256, maxIdle: 2, peakMs: 1_500 });
+  t.teardown(() => pool.close());
+  const burst = await Promise.all([1, 2, 3].map(() => pool.lease({ waitMs: 5_000 })));
+  for (const p of burst) pool.release(p, true);
+  t.is(pool.size.idle, 4);
+  // The trim runs on a timer of its own; wait for it, within a bound.
+  const until = performance.now() + 10_000;
+  while (pool.size.idle > 2 && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.deepEqual(pool.size, { busy: 0, idle: 2 });
+});
+
 test('a wait ends when its caller goes away, and a process that dies by itself frees its place', async (t) => {
   const pool = new QueryProcessPool({ max: 1, memoryMb: 256 });
   t.teardown(() => pool.close());
