@@ -155,13 +155,7 @@ test('kernel and storage code imports no domain, no compose and no gateway', (t)
  * Gateway route files that still import two domains. Each is a debt with its way out named; the test
  * fails when one is paid, so the list only shrinks.
  */
-const TWO_DOMAINS_ALLOWED: Record<string, string> = {
-  // The catalog's response schema reuses knowledge's metric and coverage schemas (one schema per shape);
-  // way out: the data plane's catalog declares its own response shapes.
-  'src/gateway/routes/data-catalog.ts': 'data, knowledge',
-  // The handler checks membership itself (issue 22: ownership decisions move into the domain, data/rls).
-  'src/gateway/routes/row-security.ts': 'auth, data',
-};
+const TWO_DOMAINS_ALLOWED: Record<string, string> = {};
 
 test('only src/compose and app.ts import two domains', (t) => {
   const offenders = sources
