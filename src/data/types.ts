@@ -53,8 +53,11 @@ export interface TableDoc {
   row_filters?: RowFilter[];
 }
 
-/** A table as introspected from the warehouse, written by metadata sync. */
-export interface SyncedTable {
+/**
+ * A table as introspected from the warehouse, written by metadata sync. Knowledge declares what it
+ * takes of it (`SyncedTable`, its port); compose hands one to the other (table-docs-source.ts, target-metadata.ts).
+ */
+export interface WarehouseTable {
   connection: string;
   schema: string;
   name: string;
@@ -84,5 +87,5 @@ export interface TableDocsSource {
   /** Table docs at `commit` (default: the environment's head) with the environment's targets, in one read. */
   governance(orgId: string, environmentId: string | undefined, commit?: string): Promise<GovernanceKnowledge>;
   /** Writes synced table documentation, keeping what people wrote (descriptions, synonyms, row_filters). */
-  writeSyncedTables(principal: Principal, environmentId: string | undefined, tables: SyncedTable[]): Promise<void>;
+  writeSyncedTables(principal: Principal, environmentId: string | undefined, tables: WarehouseTable[]): Promise<void>;
 }
