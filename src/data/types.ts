@@ -1,6 +1,7 @@
 // Shared shapes of the data plane: how it reads knowledge (TableDocsSource, implemented over
 // the knowledge repository in src/compose) and the SQL dialects it speaks.
 import type { Principal } from '../auth/index.ts';
+import type { GovernedMetric } from '../shared/governed-metric.ts';
 
 /** SQL dialects the guard and row-level security understand. */
 export type SqlDialect = 'duckdb' | 'postgresql' | 'mysql' | 'sqlite';
@@ -21,17 +22,8 @@ export interface TableDocColumn {
   synonyms?: string[];
 }
 
-/** A governed metric of a table (knowledge `metrics:`). */
-export interface TableMetric {
-  name: string;
-  description: string;
-  synonyms?: string[];
-  /** Aggregate SQL over the table's columns. */
-  expression: string;
-  filter?: string;
-  time_column?: string;
-  format?: string;
-}
+/** A governed metric of a table (the knowledge YAML `metrics:` entry). */
+export type TableMetric = GovernedMetric;
 
 /** The dates a table holds data for (knowledge `coverage:`). */
 export interface DataCoverage {

@@ -30,18 +30,10 @@ export interface AuditView {
   data: Record<string, unknown>;
 }
 
-interface Raw {
+/** A row as stored: the time in epoch milliseconds, the data as JSON text, the rowid for paging. */
+interface Raw extends Omit<AuditView, 'time' | 'data'> {
   rowid: number;
-  id: string;
   created_at: number;
-  action: string;
-  outcome: string;
-  actor_id: string | null;
-  actor_email: string | null;
-  user_id: string | null;
-  target_type: string | null;
-  target_id: string | null;
-  ip: string | null;
   data: string;
 }
 
