@@ -24,6 +24,7 @@ import { openStore } from '../store/index.ts';
 import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
 import { chatSourcesFrom } from './chat-sources.ts';
+import { rowSecurityAdmin } from './row-security-members.ts';
 import { evaluationAgentPort } from './evaluation-agent.ts';
 import { evaluationKnowledgePort } from './evaluation-knowledge.ts';
 import { evaluationPrincipalsPort } from './evaluation-principals.ts';
@@ -136,6 +137,8 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     draining: draining.signal,
     ops,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
+    chats: { db: store.db, clock },
+    rowSecurity: rowSecurityAdmin(store.db),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
     ssoGroups: ssoGroupPort(store.db),
   };

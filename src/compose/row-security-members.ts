@@ -5,6 +5,8 @@ import { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes, typ
 import { NotFound } from '../errors.ts';
 import type { Db } from '../store/index.ts';
 
+export type RowSecurityAdmin = ReturnType<typeof rowSecurityAdmin>;
+
 /** The admin's row-security operations; each answers 404 for a user outside the admin's organization. */
 export function rowSecurityAdmin(db: Db) {
   const member = (orgId: string, userId: string) => {

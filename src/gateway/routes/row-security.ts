@@ -1,6 +1,5 @@
 // Row-level security facts (admin): user attributes and groups that row filters refer to.
 import { z } from 'zod';
-import { rowSecurityAdmin } from '../../compose/row-security-members.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
@@ -11,7 +10,7 @@ const GroupId = z.object({ group_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }
 
 /** Admin endpoints behind `{{user.<attribute>}}` and `{{user.groups}}` placeholders. */
 export function rowSecurityRoutes(s: Services) {
-  const rls = rowSecurityAdmin(s.store.db);
+  const rls = s.rowSecurity;
   return [
     route({
       method: 'GET',
