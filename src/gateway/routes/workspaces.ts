@@ -17,7 +17,7 @@ const WorkspaceList = z.object({
 });
 
 export function workspaceRoutes(s: Services) {
-  const deps = { db: s.store.db, clock: s.clock, jwtKey: s.config.secrets.jwtKey };
+  const deps = s.auth;
   const https = s.config.baseUrl.startsWith('https://');
   return [
     route({
