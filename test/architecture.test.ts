@@ -233,7 +233,7 @@ const STORE_DB_ALLOWED: Record<string, number> = {
   'src/gateway/routes/auth.ts': 2,
   'src/gateway/routes/cli-dist.ts': 1,
   'src/gateway/routes/cli-login.ts': 1,
-  'src/gateway/routes/connections.ts': 4,
+  'src/gateway/routes/connections.ts': 2,
   'src/gateway/routes/data-queries.ts': 3,
   'src/gateway/routes/workspaces.ts': 2,
 };
