@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import anyTest, { type TestFn } from 'ava';
 import type { Role } from '../../src/auth/index.ts';
 import { call } from '../helpers/api.ts';
-import { PASSWORD, passwordUser } from '../helpers/auth.ts';
+import { enrollMfa, PASSWORD, passwordUser, signIn } from '../helpers/auth.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
+import { startTestIdp } from '../helpers/oidc-idp.ts';
 import { signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
 
 const test = browserTest(anyTest as TestFn<unknown>);
@@ -79,6 +80,19 @@ test('an admin invites someone, changes a member\'s role, deactivates them and m
   t.deepEqual(problems, []);
 });
 
+test('the members come in pages of 25, forward and back', async (t) => {
+  const { page, orgId } = await signedIn(t);
+  for (let i = 0; i < 26; i++) w.user({ orgId, role: 'user' });
+  await page.goto('/admin/members');
+  const members = page.getByRole('list', { name: 'Members' }).getByRole('listitem');
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[aria-label="Members"] > li').length === 2);
+  t.is(await page.getByRole('button', { name: 'Next page' }).count(), 0);
+  await page.getByRole('button', { name: 'Previous page' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[aria-label="Members"] > li').length === 25);
+  t.is(await members.count(), 25);
+});
+
 test('a member\'s attributes are saved, and a bad attribute name is shown on its field', async (t) => {
   const { page, orgId, token } = await signedIn(t);
   const member = w.user({ orgId, role: 'user' });
@@ -95,6 +109,27 @@ test('a member\'s attributes are saved, and a bad attribute name is shown on its
   await card.getByRole('button', { name: 'Save attributes and groups' }).click();
   await card.getByText('Attributes and groups saved.').waitFor();
   t.deepEqual((await call(w, 'GET', `/api/admin/members/${member.id}`, { token })).body.attributes, { region: 'EMEA' });
+});
+
+test('an admin clears a member\'s failed sign-ins, resets their MFA and removes them', async (t) => {
+  const { page, orgId, token } = await signedIn(t);
+  const member = await passwordUser(w, { orgId, role: 'user' });
+  await enrollMfa(w, w.session(member));
+  t.is((await signIn(w, member.email, 'wrong password')).status, 401);
+  await page.goto('/admin/members');
+  const card = page.getByRole('listitem', { name: `Member ${member.email}` });
+  await card.getByText('MFA on').waitFor();
+  await card.getByRole('button', { name: `Clear failed sign-ins of ${member.email}` }).click();
+  await card.getByText(`Failed sign-ins cleared for ${member.email}.`).waitFor();
+  await card.getByRole('button', { name: `Reset two-factor authentication of ${member.email}` }).click();
+  await card.getByRole('button', { name: 'Yes, reset mfa' }).click();
+  await card.getByText('MFA off').waitFor();
+  t.false((await call(w, 'GET', `/api/admin/members/${member.id}`, { token })).body.mfa_enabled);
+  await checkAccessibility(t, page, 'a member after an MFA reset');
+  await card.getByRole('button', { name: `Remove ${member.email}` }).click();
+  await card.getByRole('button', { name: 'Yes, remove' }).click();
+  await card.waitFor({ state: 'detached' });
+  t.is((await call(w, 'GET', `/api/admin/members/${member.id}`, { token })).status, 404);
 });
 
 test('an SSO provider whose issuer cannot be reached is refused with the problem on the issuer field', async (t) => {
@@ -114,6 +149,43 @@ test('an SSO provider whose issuer cannot be reached is refused with the problem
   t.is(await issuer.inputValue(), 'http://127.0.0.1:9/realms/x');
   t.is(await form.getByLabel('Client secret').getAttribute('type'), 'password');
   await checkAccessibility(t, page, 'the SSO page with a refused provider');
+  t.deepEqual((await call(w, 'GET', '/api/admin/sso/providers', { token })).body.providers, []);
+  t.deepEqual(problems, []);
+});
+
+test('an admin adds an SSO provider, tests it, edits it keeping the stored secret, and removes it', async (t) => {
+  const idp = await startTestIdp({ clientId: 'sextant-web', clientSecret: 'idp-secret', redirectUris: [`${w.url}/api/auth/callback`] });
+  t.teardown(() => idp.stop());
+  const { page, problems, token } = await signedIn(t);
+  await page.goto('/admin/sso');
+  const form = page.getByRole('form', { name: 'New provider' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('Test IdP');
+  await form.getByRole('textbox', { name: 'Type' }).fill('testidp');
+  await form.getByRole('textbox', { name: 'Issuer URL' }).fill(idp.issuer);
+  await form.getByRole('textbox', { name: 'Client id' }).fill('sextant-web');
+  await form.getByLabel('Client secret').fill('idp-secret');
+  await form.getByRole('button', { name: 'Add provider' }).click();
+  await page.getByText('Test IdP saved.').waitFor();
+  const card = page.getByRole('listitem', { name: 'Provider Test IdP' });
+  await card.getByText('secret set').waitFor();
+  t.is(await form.getByLabel('Client secret').inputValue(), '', 'the secret is not kept in the page');
+  await card.getByRole('button', { name: 'Test Test IdP' }).click();
+  await card.getByRole('status', { name: 'Test of Test IdP' }).getByText(/Discovery: ok/).waitFor();
+  await checkAccessibility(t, page, 'the SSO page with a tested provider');
+
+  await card.getByRole('button', { name: 'Edit Test IdP' }).click();
+  const edit = page.getByRole('form', { name: 'Edit provider Test IdP' });
+  t.is(await edit.getByLabel('Client secret').inputValue(), '');
+  await edit.getByRole('textbox', { name: 'Name' }).fill('Company IdP');
+  await edit.getByRole('button', { name: 'Save provider' }).click();
+  await page.getByText('Company IdP saved.').waitFor();
+  const providers = (await call(w, 'GET', '/api/admin/sso/providers', { token })).body.providers as { name: string; has_client_secret: boolean }[];
+  t.deepEqual(providers.map((p) => [p.name, p.has_client_secret]), [['Company IdP', true]]);
+  t.false(JSON.stringify(providers).includes('idp-secret'));
+
+  await page.getByRole('button', { name: 'Remove Company IdP' }).click();
+  await page.getByRole('button', { name: 'Yes, remove' }).click();
+  await page.getByText('Company IdP removed').waitFor();
   t.deepEqual((await call(w, 'GET', '/api/admin/sso/providers', { token })).body.providers, []);
   t.deepEqual(problems, []);
 });
