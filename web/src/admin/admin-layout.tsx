@@ -23,7 +23,7 @@ export function AdminLayout() {
       </div>
     );
   return (
-    <div className="settings">
+    <div className="settings admin">
       <nav aria-label="Admin" className="settings-nav">
         <ul>
           {SECTIONS.map((s) => (
