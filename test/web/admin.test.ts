@@ -57,9 +57,11 @@ test('an admin invites someone, changes a member\'s role, deactivates them and m
   await card.waitFor();
   t.is(await page.getByRole('listitem', { name: `Member ${user.email}` }).count(), 0, 'the search keeps only the matching member');
   await card.getByRole('combobox', { name: `Role of ${member.email}` }).selectOption('modeler');
+  await card.getByRole('checkbox', { name: 'May merge into production' }).check();
   await card.getByRole('button', { name: `Change role of ${member.email}` }).click();
-  await card.getByText(`${member.email} is now modeler.`).waitFor();
-  t.is((await call(w, 'GET', `/api/admin/members/${member.id}`, { token })).body.role, 'modeler');
+  await card.getByText(`${member.email} is now modeler and may merge into production.`).waitFor();
+  const changed = (await call(w, 'GET', `/api/admin/members/${member.id}`, { token })).body;
+  t.deepEqual([changed.role, changed.can_merge], ['modeler', true]);
   // Deactivated with the keyboard alone: the confirmation takes the focus.
   await card.getByRole('button', { name: `Deactivate ${member.email}` }).focus();
   await page.keyboard.press('Enter');
@@ -88,6 +90,8 @@ test('the members come in pages of 25, forward and back', async (t) => {
   await page.getByRole('button', { name: 'Next page' }).click();
   await page.waitForFunction(() => document.querySelectorAll('[aria-label="Members"] > li').length === 2);
   t.is(await page.getByRole('button', { name: 'Next page' }).count(), 0);
+  // The pressed button is gone on the last page: the focus waits on the list's heading.
+  t.is(await page.evaluate('document.activeElement.textContent'), 'Members');
   await page.getByRole('button', { name: 'Previous page' }).click();
   await page.waitForFunction(() => document.querySelectorAll('[aria-label="Members"] > li').length === 25);
   t.is(await members.count(), 25);

@@ -2,10 +2,10 @@
 // `name=value` a line, group ids separated by commas. The server's 422 lands on the field it names.
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client.ts';
-import type { ApiProblem } from '../api/problem.ts';
 import { Field, TextAreaField } from '../ui/field.tsx';
 import { FormAlert, Note } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { nestedFieldError } from './nested-field-error.ts';
 import type { Member } from './roles.ts';
 
 const asText = (a: Record<string, string>) => Object.entries(a).map(([k, v]) => `${k}=${v}`).join('\n');
@@ -18,12 +18,6 @@ function parseAttributes(text: string): Record<string, string> {
     out[at < 0 ? line : line.slice(0, at).trim()] = at < 0 ? '' : line.slice(at + 1).trim();
   }
   return out;
-}
-
-/** The first 422 message of a field or of anything inside it (`attributes.region`). */
-function messageFor(problem: ApiProblem | undefined, name: string): string | undefined {
-  const key = Object.keys(problem?.fields ?? {}).find((k) => k === name || k.startsWith(`${name}.`));
-  return key ? `${key === name ? '' : `${key.slice(name.length + 1)}: `}${problem!.fields[key]}` : undefined;
 }
 
 export function AttributesEditor({ member: m, onSaved }: { member: Member; onSaved: (m: Member) => void }) {
@@ -46,12 +40,12 @@ export function AttributesEditor({ member: m, onSaved }: { member: Member; onSav
       <form onSubmit={submit} noValidate aria-label={`Attributes and groups of ${m.email}`}>
         <FormAlert problem={save.problem} />
         {saved && <Note>Attributes and groups saved.</Note>}
-        <TextAreaField label="Attributes" value={attributes} onChange={setAttributes} error={messageFor(save.problem, 'attributes')} hint="One name=value a line, read by row filters as {{user.name}}." rows={3} />
+        <TextAreaField label="Attributes" value={attributes} onChange={setAttributes} error={nestedFieldError(save.problem, 'attributes')} hint="One name=value a line, read by row filters as {{user.name}}." rows={3} />
         <Field
           label="Groups"
           value={groups}
           onChange={setGroups}
-          error={messageFor(save.problem, 'groups')}
+          error={nestedFieldError(save.problem, 'groups')}
           hint={m.groups.length ? `Now: ${m.groups.map((g) => g.name).join(', ')}. Group ids, separated by commas.` : 'Group ids, separated by commas.'}
         />
         <div className="actions">

@@ -1,12 +1,13 @@
 // /admin/audit: the organization's audit log, filtered (action, actor, target, outcome, dates),
 // newest first in keyset pages, with links that download the same filter as JSON lines or CSV.
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { api, call, type paths } from '../api/client.ts';
 import type { ResponseOf } from '../api/types.ts';
 import { useDocumentTitle } from '../ui/document-title.ts';
 import { Field, SelectField } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useLoad } from '../ui/use-load.ts';
+import { PageButtons, usePages } from './pages.tsx';
 
 interface Filters {
   action: string;
@@ -27,8 +28,9 @@ export function AuditPage() {
   useDocumentTitle('Audit log');
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const pages = usePages(heading);
+  const cursor = pages.cursor;
   const query = given(filters) as Omit<AuditQuery, 'cursor' | 'limit'>;
   const log = useLoad(
     (signal) => call(api.GET('/api/admin/audit', { params: { query: { ...query, cursor, limit: 50 } }, signal })),
@@ -37,16 +39,18 @@ export function AuditPage() {
   const set = (name: keyof Filters) => (value: string) => setDraft((d) => ({ ...d, [name]: value }));
   const apply = (e: FormEvent) => {
     e.preventDefault();
-    setCursors([]);
+    pages.reset();
     setFilters(draft);
   };
   const exportUrl = (format: string) => `/api/admin/audit/export?${new URLSearchParams({ ...given(filters), format }).toString()}`;
   return (
     <>
-      <h1>Audit log</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        Audit log
+      </h1>
       <form onSubmit={apply} noValidate aria-label="Audit log filters">
         <div className="row">
-          <Field label="Action" value={draft.action} onChange={set('action')} error={log.problem?.fields['action']} placeholder="e.g. member.role_changed" />
+          <Field label="Action" value={draft.action} onChange={set('action')} error={log.problem?.fields['action']} placeholder="e.g. member_role_changed" />
           <Field label="Actor id" value={draft.actor_id} onChange={set('actor_id')} error={log.problem?.fields['actor_id']} />
           <Field label="Target id" value={draft.target_id} onChange={set('target_id')} error={log.problem?.fields['target_id']} />
           <SelectField label="Outcome" value={draft.outcome} onChange={set('outcome')} options={[{ value: '', label: 'Any' }, { value: 'success', label: 'Success' }, { value: 'failure', label: 'Failure' }]} />
@@ -68,18 +72,7 @@ export function AuditPage() {
       <FormAlert problem={log.problem} />
       {log.loading && !log.data && <p role="status">Loading…</p>}
       {log.data && (log.data.entries.length === 0 ? <p>No entry matches.</p> : <AuditTable entries={log.data.entries} />)}
-      <nav aria-label="Audit log pages" className="actions">
-        {cursors.length > 0 && (
-          <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))}>
-            Newer entries
-          </button>
-        )}
-        {log.data?.next_cursor && (
-          <button type="button" onClick={() => setCursors((c) => [...c, log.data!.next_cursor!])}>
-            Older entries
-          </button>
-        )}
-      </nav>
+      <PageButtons label="Audit log pages" pages={pages} nextCursor={log.data?.next_cursor} previousText="Newer entries" nextText="Older entries" />
     </>
   );
 }

@@ -1,13 +1,14 @@
-// One member on the members page: role, attributes and groups, deactivate or reactivate, remove,
-// clear failed sign-ins, reset MFA. Refusals (the last admin's 409 among them) are shown plainly.
+// One member on the members page: role (and a modeler's merge permission), attributes and groups,
+// then the actions on the account (member-actions.tsx). Refusals, the last admin's 409 among them,
+// are shown plainly on the card.
 import { useState } from 'react';
 import { api, call } from '../api/client.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { SelectField } from '../ui/field.tsx';
 import { FormAlert, Note } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { AttributesEditor } from './attributes-editor.tsx';
-import { ROLE_OPTIONS, type Member, type Role } from './roles.ts';
+import { MemberActions } from './member-actions.tsx';
+import { ROLE_OPTIONS, type Member, type Role, type Run } from './roles.ts';
 
 interface Props {
   member: Member;
@@ -16,41 +17,12 @@ interface Props {
 }
 
 export function MemberCard({ member: m, onChange, onRemoved }: Props) {
-  const [role, setRole] = useState<Role>(m.role);
   const [done, setDone] = useState('');
-  const path = { params: { path: { user_id: m.user_id } } };
+  // Every action on the card reports here: what it did, or the server's refusal.
   const act = useAction(async (what: () => Promise<string>) => {
     setDone('');
     setDone(await what());
   });
-  const saveRole = () =>
-    act.run(async () => {
-      onChange(await call(api.PUT('/api/admin/members/{user_id}/role', { ...path, body: { role } })));
-      return `${m.email} is now ${role}.`;
-    });
-  const toggleActive = () =>
-    act.run(async () => {
-      const deactivate = m.status === 'active';
-      onChange(await call(deactivate ? api.POST('/api/admin/members/{user_id}/deactivate', path) : api.POST('/api/admin/members/{user_id}/reactivate', path)));
-      return deactivate ? `${m.email} is deactivated.` : `${m.email} can sign in again.`;
-    });
-  const remove = () =>
-    act.run(async () => {
-      await call(api.DELETE('/api/admin/members/{user_id}', path));
-      onRemoved(m.user_id);
-      return '';
-    });
-  const unlock = () =>
-    act.run(async () => {
-      const r = await call(api.POST('/api/admin/members/{user_id}/unlock', path));
-      return r.cleared ? `Failed sign-ins cleared for ${m.email}.` : `${m.email} had no failed sign-in to clear.`;
-    });
-  const resetMfa = () =>
-    act.run(async () => {
-      await call(api.POST('/api/auth/admin/users/{user_id}/mfa/reset', path));
-      onChange({ ...m, mfa_enabled: false });
-      return `Two-factor authentication of ${m.email} removed; they are signed out everywhere.`;
-    });
   return (
     <li className="card" aria-label={`Member ${m.email}`}>
       <h3>
@@ -64,35 +36,34 @@ export function MemberCard({ member: m, onChange, onRemoved }: Props) {
       </p>
       <FormAlert problem={act.problem} />
       {done && <Note>{done}</Note>}
-      <div className="row">
-        <SelectField label={`Role of ${m.email}`} value={role} onChange={(v) => setRole(v as Role)} options={ROLE_OPTIONS} />
-        <button type="button" aria-label={`Change role of ${m.email}`} onClick={() => role !== m.role && void saveRole()}>
-          Change role
-        </button>
-      </div>
+      <RoleEditor member={m} onChange={onChange} run={act.run} />
       <AttributesEditor member={m} onSaved={onChange} />
-      <div className="actions">
-        {m.status === 'active' ? (
-          <ConfirmButton label={`Deactivate ${m.email}`} question="Deactivate? Their sessions and tokens stop working at once." onConfirm={toggleActive}>
-            Deactivate
-          </ConfirmButton>
-        ) : (
-          <button type="button" aria-label={`Reactivate ${m.email}`} onClick={() => void toggleActive()}>
-            Reactivate
-          </button>
-        )}
-        <button type="button" aria-label={`Clear failed sign-ins of ${m.email}`} onClick={() => void unlock()}>
-          Clear failed sign-ins
-        </button>
-        {m.mfa_enabled && (
-          <ConfirmButton label={`Reset two-factor authentication of ${m.email}`} question="Remove their two-factor authentication and sign them out?" onConfirm={resetMfa}>
-            Reset MFA
-          </ConfirmButton>
-        )}
-        <ConfirmButton label={`Remove ${m.email}`} question="Remove from the organization? Their chats and commits stay." onConfirm={remove}>
-          Remove
-        </ConfirmButton>
-      </div>
+      <MemberActions member={m} onChange={onChange} onRemoved={onRemoved} run={act.run} />
     </li>
+  );
+}
+
+function RoleEditor({ member: m, onChange, run }: { member: Member; onChange: (m: Member) => void; run: Run }) {
+  const [role, setRole] = useState<Role>(m.role);
+  const [canMerge, setCanMerge] = useState(m.can_merge);
+  const changed = role !== m.role || (role === 'modeler' && canMerge !== m.can_merge);
+  const save = () =>
+    run(async () => {
+      const body = { role, ...(role === 'modeler' ? { can_merge: canMerge } : {}) };
+      onChange(await call(api.PUT('/api/admin/members/{user_id}/role', { params: { path: { user_id: m.user_id } }, body })));
+      return `${m.email} is now ${role}${role === 'modeler' ? (canMerge ? ' and may merge into production' : ' without the merge permission') : ''}.`;
+    });
+  return (
+    <div className="row">
+      <SelectField label={`Role of ${m.email}`} value={role} onChange={(v) => setRole(v as Role)} options={ROLE_OPTIONS} />
+      {role === 'modeler' && (
+        <label className="check">
+          <input type="checkbox" checked={canMerge} onChange={(e) => setCanMerge(e.target.checked)} /> May merge into production
+        </label>
+      )}
+      <button type="button" aria-label={`Change role of ${m.email}`} onClick={() => changed && void save()}>
+        Change role
+      </button>
+    </div>
   );
 }

@@ -1,12 +1,13 @@
 // /admin/members: the organization's members, searched by name or email, in keyset pages; each
 // member's card holds what an admin can change about them (member-card.tsx).
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { api, call } from '../api/client.ts';
 import { useDocumentTitle } from '../ui/document-title.ts';
 import { Field } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { MemberCard } from './member-card.tsx';
+import { PageButtons, usePages } from './pages.tsx';
 import type { Member } from './roles.ts';
 
 const PAGE = 25;
@@ -15,23 +16,25 @@ export function MembersPage() {
   useDocumentTitle('Members');
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
-  // The cursors of the pages before this one, so Previous goes back without a server cursor.
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const pages = usePages(heading);
+  const cursor = pages.cursor;
   const list = useLoad(
     (signal) => call(api.GET('/api/admin/members', { params: { query: { q: q || undefined, cursor, limit: PAGE } }, signal })),
     `${q}\n${cursor ?? ''}`,
   );
   const search = (e: FormEvent) => {
     e.preventDefault();
-    setCursors([]);
+    pages.reset();
     setQ(typed.trim());
   };
   const replace = (m: Member) => list.update((d) => ({ ...d, members: d.members.map((x) => (x.user_id === m.user_id ? m : x)) }));
   const removed = (id: string) => list.update((d) => ({ ...d, members: d.members.filter((x) => x.user_id !== id) }));
   return (
     <>
-      <h1>Members</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        Members
+      </h1>
       <form role="search" aria-label="Members" onSubmit={search} className="row">
         <Field label="Search by name or email" type="search" value={typed} onChange={setTyped} maxLength={200} />
         <div className="actions">
@@ -50,18 +53,7 @@ export function MembersPage() {
             ))}
           </ul>
         ))}
-      <nav aria-label="Member pages" className="actions">
-        {cursors.length > 0 && (
-          <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))}>
-            Previous page
-          </button>
-        )}
-        {list.data?.next_cursor && (
-          <button type="button" onClick={() => setCursors((c) => [...c, list.data!.next_cursor!])}>
-            Next page
-          </button>
-        )}
-      </nav>
+      <PageButtons label="Member pages" pages={pages} nextCursor={list.data?.next_cursor} previousText="Previous page" nextText="Next page" />
     </>
   );
 }

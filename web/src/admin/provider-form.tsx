@@ -7,7 +7,9 @@ import { Field, SelectField } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { ROLE_OPTIONS, type Role } from './roles.ts';
-import type { Provider } from './sso-page.tsx';
+import type { ResponseOf } from '../api/types.ts';
+
+export type Provider = ResponseOf<'/api/admin/sso/providers/{id}', 'get'>;
 
 export function ProviderForm({ provider, onSaved }: { provider?: Provider; onSaved: (p: Provider) => void }) {
   const [type, setType] = useState(provider?.type ?? '');

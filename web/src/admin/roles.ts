@@ -9,3 +9,6 @@ export const ROLE_OPTIONS: { value: Role; label: string }[] = [
   { value: 'modeler', label: 'Modeler' },
   { value: 'admin', label: 'Admin' },
 ];
+
+/** Runs one action of a member's card; its message or refusal is shown on the card. */
+export type Run = (what: () => Promise<string>) => Promise<void | undefined>;

@@ -8,9 +8,8 @@ import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { FormAlert, Note } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
-import { ProviderForm } from './provider-form.tsx';
+import { ProviderForm, type Provider } from './provider-form.tsx';
 
-export type Provider = ResponseOf<'/api/admin/sso/providers/{id}', 'get'>;
 type TestReport = ResponseOf<'/api/admin/sso/providers/{id}/test', 'post'>;
 
 export function SsoPage() {
