@@ -227,7 +227,6 @@ const STORE_DB_ALLOWED: Record<string, number> = {
   'src/gateway/oauth/mount-oauth.ts': 1,
   'src/gateway/oauth/oauth-routes.ts': 2,
   'src/gateway/routes/account.ts': 1,
-  'src/gateway/routes/admin-audit.ts': 1,
   'src/gateway/routes/admin-members.ts': 2,
   'src/gateway/routes/admin-usage.ts': 1,
   'src/gateway/routes/auth.ts': 2,
@@ -235,7 +234,6 @@ const STORE_DB_ALLOWED: Record<string, number> = {
   'src/gateway/routes/cli-login.ts': 1,
   'src/gateway/routes/connections.ts': 2,
   'src/gateway/routes/data-queries.ts': 3,
-  'src/gateway/routes/workspaces.ts': 2,
 };
 
 test('the gateway touches the raw database handle only where the shrinking list says', (t) => {
