@@ -25,8 +25,21 @@ let session: EngineSession | undefined;
 
 const engines = { sqlite: () => import('./sqlite-session.ts'), duckdb: () => import('./duckdb-session.ts') };
 
+async function queryUploads(req: Extract<Request, { op: 'uploads' }>) {
+  const { runUploadQuery } = await import('../../uploads/upload-session.ts');
+  const { UploadQueryRefused } = await import('../../uploads/errors.ts');
+  const own = { maxRows: req.maxRows, maxXlsxBytes: req.maxXlsxBytes, engineBytes: limits.engineBytes, tempParent: arg('temp') };
+  try {
+    return { result: await runUploadQuery(req.sessionDir, req.sql, own) };
+  } catch (err) {
+    if (err instanceof UploadQueryRefused) return { refused: err.detail };
+    throw err;
+  }
+}
+
 async function handle(req: Request): Promise<unknown> {
   if (req.op === 'warm') return engines[req.engine]().then(() => null);
+  if (req.op === 'uploads') return queryUploads(req);
   if (req.op === 'open') {
     await session?.close();
     session = undefined;
