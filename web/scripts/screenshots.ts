@@ -98,6 +98,17 @@ async function knowledgePages(page: Page, suffix: string, first: boolean): Promi
   await page.screenshot({ path: join(DOCS, `web-environment-diff${suffix}.png`) });
 }
 
+/** Admin: the members of the demo organization, one of them with their attributes open. */
+async function adminMembersPage(page: Page, suffix: string): Promise<void> {
+  // In production: the environment of the knowledge pages has nothing to do with members.
+  await page.evaluate('localStorage.removeItem("sextant.environment"); 0');
+  await page.goto('/admin/members');
+  const analyst = page.getByRole('listitem', { name: `Member ${DEMO.analyst.email}` });
+  await analyst.getByText('Attributes and groups', { exact: true }).click();
+  await analyst.getByRole('textbox', { name: 'Attributes' }).waitFor();
+  await page.screenshot({ path: join(DOCS, `web-admin${suffix}.png`) });
+}
+
 const w = await startWebApp();
 const browser = w.browser;
 try {
@@ -130,6 +141,7 @@ try {
     const adminPage = await admin.newPage();
     await knowledgePages(adminPage, suffix, first);
     adminState = await admin.storageState();
+    await adminMembersPage(adminPage, suffix);
     await admin.close();
   }
   console.log(`Screenshots written to ${DOCS}`);

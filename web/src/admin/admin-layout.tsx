@@ -1,0 +1,41 @@
+// /admin: running the organization (members, invitations, settings, SSO, audit log, usage and
+// credit limits). Admins only: the server refuses the others too, and anyone else who types the
+// address gets a plain message instead of the pages.
+import { NavLink, Outlet } from 'react-router';
+import { useMe } from '../session/session.tsx';
+
+const SECTIONS = [
+  { to: '/admin/members', label: 'Members' },
+  { to: '/admin/invitations', label: 'Invitations' },
+  { to: '/admin/organization', label: 'Organization settings' },
+  { to: '/admin/sso', label: 'Single sign-on' },
+  { to: '/admin/audit', label: 'Audit log' },
+  { to: '/admin/usage', label: 'Usage and credit limits' },
+];
+
+export function AdminLayout() {
+  const me = useMe();
+  if (me.role !== 'admin')
+    return (
+      <div className="page-message">
+        <h1>Admin</h1>
+        <p role="alert">The admin pages are for admins of the organization. Ask one of them if something about members or settings should change.</p>
+      </div>
+    );
+  return (
+    <div className="settings admin">
+      <nav aria-label="Admin" className="settings-nav">
+        <ul>
+          {SECTIONS.map((s) => (
+            <li key={s.to}>
+              <NavLink to={s.to}>{s.label}</NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="settings-body">
+        <Outlet />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+// /admin/audit: the organization's audit log, filtered (action, actor, target, outcome, dates),
+// newest first in keyset pages, with links that download the same filter as JSON lines or CSV.
+import { useRef, useState, type FormEvent } from 'react';
+import { api, call, type paths } from '../api/client.ts';
+import type { ResponseOf } from '../api/types.ts';
+import { useDocumentTitle } from '../ui/document-title.ts';
+import { Field, SelectField } from '../ui/field.tsx';
+import { FormAlert } from '../ui/form-alert.tsx';
+import { useLoad } from '../ui/use-load.ts';
+import { PageButtons, usePages } from './pages.tsx';
+
+interface Filters {
+  action: string;
+  actor_id: string;
+  target_id: string;
+  outcome: string;
+  from: string;
+  to: string;
+}
+const EMPTY: Filters = { action: '', actor_id: '', target_id: '', outcome: '', from: '', to: '' };
+
+/** The filled filters only, as query parameters. */
+function given(f: Filters): Record<string, string> {
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== ''));
+}
+
+export function AuditPage() {
+  useDocumentTitle('Audit log');
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const pages = usePages(heading);
+  const cursor = pages.cursor;
+  const query = given(filters) as Omit<AuditQuery, 'cursor' | 'limit'>;
+  const log = useLoad(
+    (signal) => call(api.GET('/api/admin/audit', { params: { query: { ...query, cursor, limit: 50 } }, signal })),
+    JSON.stringify([query, cursor]),
+  );
+  const set = (name: keyof Filters) => (value: string) => setDraft((d) => ({ ...d, [name]: value }));
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    pages.reset();
+    setFilters(draft);
+  };
+  const exportUrl = (format: string) => `/api/admin/audit/export?${new URLSearchParams({ ...given(filters), format }).toString()}`;
+  return (
+    <>
+      <h1 ref={heading} tabIndex={-1}>
+        Audit log
+      </h1>
+      <form onSubmit={apply} noValidate aria-label="Audit log filters">
+        <div className="row">
+          <Field label="Action" value={draft.action} onChange={set('action')} error={log.problem?.fields['action']} placeholder="e.g. member_role_changed" />
+          <Field label="Actor id" value={draft.actor_id} onChange={set('actor_id')} error={log.problem?.fields['actor_id']} />
+          <Field label="Target id" value={draft.target_id} onChange={set('target_id')} error={log.problem?.fields['target_id']} />
+          <SelectField label="Outcome" value={draft.outcome} onChange={set('outcome')} options={[{ value: '', label: 'Any' }, { value: 'success', label: 'Success' }, { value: 'failure', label: 'Failure' }]} />
+          <Field label="From" type="date" value={draft.from} onChange={set('from')} error={log.problem?.fields['from']} />
+          <Field label="To" type="date" value={draft.to} onChange={set('to')} error={log.problem?.fields['to']} />
+        </div>
+        <div className="actions">
+          <button type="submit" className="primary">
+            Filter
+          </button>
+          <a href={exportUrl('csv')} download>
+            Export as CSV
+          </a>
+          <a href={exportUrl('jsonl')} download>
+            Export as JSON lines
+          </a>
+        </div>
+      </form>
+      <FormAlert problem={log.problem} />
+      {log.loading && !log.data && <p role="status">Loading…</p>}
+      {log.data && (log.data.entries.length === 0 ? <p>No entry matches.</p> : <AuditTable entries={log.data.entries} />)}
+      <PageButtons label="Audit log pages" pages={pages} nextCursor={log.data?.next_cursor} previousText="Newer entries" nextText="Older entries" />
+    </>
+  );
+}
+
+type Entry = ResponseOf<'/api/admin/audit', 'get'>['entries'][number];
+type AuditQuery = NonNullable<paths['/api/admin/audit']['get']['parameters']['query']>;
+
+function AuditTable({ entries }: { entries: Entry[] }) {
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Audit entries">
+      <table className="data-table tokens">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Action</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Actor</th>
+            <th scope="col">Target</th>
+            <th scope="col">Address</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={e.id}>
+              <td>{new Date(e.time).toLocaleString()}</td>
+              <td>
+                <code>{e.action}</code>
+              </td>
+              <td>{e.outcome}</td>
+              <td>{e.actor_email ?? e.actor_id ?? '—'}</td>
+              <td>{e.target_id ? `${e.target_type ?? ''} ${e.target_id}` : '—'}</td>
+              <td>{e.ip ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

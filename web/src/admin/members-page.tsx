@@ -1,0 +1,59 @@
+// /admin/members: the organization's members, searched by name or email, in keyset pages; each
+// member's card holds what an admin can change about them (member-card.tsx).
+import { useRef, useState, type FormEvent } from 'react';
+import { api, call } from '../api/client.ts';
+import { useDocumentTitle } from '../ui/document-title.ts';
+import { Field } from '../ui/field.tsx';
+import { FormAlert } from '../ui/form-alert.tsx';
+import { useLoad } from '../ui/use-load.ts';
+import { MemberCard } from './member-card.tsx';
+import { PageButtons, usePages } from './pages.tsx';
+import type { Member } from './roles.ts';
+
+const PAGE = 25;
+
+export function MembersPage() {
+  useDocumentTitle('Members');
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
+  const pages = usePages(heading);
+  const cursor = pages.cursor;
+  const list = useLoad(
+    (signal) => call(api.GET('/api/admin/members', { params: { query: { q: q || undefined, cursor, limit: PAGE } }, signal })),
+    `${q}\n${cursor ?? ''}`,
+  );
+  const search = (e: FormEvent) => {
+    e.preventDefault();
+    pages.reset();
+    setQ(typed.trim());
+  };
+  const replace = (m: Member) => list.update((d) => ({ ...d, members: d.members.map((x) => (x.user_id === m.user_id ? m : x)) }));
+  const removed = (id: string) => list.update((d) => ({ ...d, members: d.members.filter((x) => x.user_id !== id) }));
+  return (
+    <>
+      <h1 ref={heading} tabIndex={-1}>
+        Members
+      </h1>
+      <form role="search" aria-label="Members" onSubmit={search} className="row">
+        <Field label="Search by name or email" type="search" value={typed} onChange={setTyped} maxLength={200} />
+        <div className="actions">
+          <button type="submit">Search</button>
+        </div>
+      </form>
+      <FormAlert problem={list.problem} />
+      {list.loading && !list.data && <p role="status">Loading…</p>}
+      {list.data &&
+        (list.data.members.length === 0 ? (
+          <p>{q ? `No member matches “${q}”.` : 'No member on this page.'}</p>
+        ) : (
+          <ul className="cards" aria-label="Members">
+            {list.data.members.map((m) => (
+              <MemberCard key={m.user_id} member={m} onChange={replace} onRemoved={removed} />
+            ))}
+          </ul>
+        ))}
+      <PageButtons label="Member pages" pages={pages} nextCursor={list.data?.next_cursor} previousText="Previous page" nextText="Next page" />
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+// /admin/organization: MFA required, the email domains whose addresses join by themselves and the
+// role they get, and the lifetime of new sessions.
+import { useState, type FormEvent } from 'react';
+import { api, call } from '../api/client.ts';
+import type { ResponseOf } from '../api/types.ts';
+import { useDocumentTitle } from '../ui/document-title.ts';
+import { Field, SelectField } from '../ui/field.tsx';
+import { FormAlert, Note } from '../ui/form-alert.tsx';
+import { useAction } from '../ui/use-action.ts';
+import { useLoad } from '../ui/use-load.ts';
+import { nestedFieldError } from './nested-field-error.ts';
+import { ROLE_OPTIONS, type Role } from './roles.ts';
+
+type Settings = ResponseOf<'/api/admin/organization/settings', 'get'>;
+
+export function OrganizationPage() {
+  useDocumentTitle('Organization settings');
+  const settings = useLoad((signal) => call(api.GET('/api/admin/organization/settings', { signal })));
+  return (
+    <>
+      <h1>Organization settings</h1>
+      <FormAlert problem={settings.problem} />
+      {settings.loading && !settings.data && <p role="status">Loading…</p>}
+      {settings.data && <SettingsForm settings={settings.data} onSaved={(next) => settings.update(() => next)} />}
+    </>
+  );
+}
+
+/** The form, filled from the settings read once; what was typed stays through a refusal. */
+function SettingsForm({ settings: s, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
+  const [mfa, setMfa] = useState(s.mfa_required);
+  const [domains, setDomains] = useState(s.allowed_email_domains.join(', '));
+  const [role, setRole] = useState<Role>(s.join_default_role);
+  const [hours, setHours] = useState(String(s.session_lifetime_seconds / 3600));
+  const [saved, setSaved] = useState(false);
+  const save = useAction(async () => {
+    setSaved(false);
+    const body = {
+      mfa_required: mfa,
+      allowed_email_domains: domains.split(/[\s,]+/).filter(Boolean),
+      join_default_role: role,
+      session_lifetime_seconds: Math.round(Number(hours) * 3600),
+    };
+    onSaved(await call(api.PATCH('/api/admin/organization/settings', { body })));
+    setSaved(true);
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!save.pending) void save.run();
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label="Organization settings">
+      <FormAlert problem={save.problem} />
+      {saved && <Note>Settings saved.</Note>}
+      <div className="field">
+        <label className="check">
+          <input type="checkbox" checked={mfa} onChange={(e) => setMfa(e.target.checked)} /> Everyone must use two-factor authentication
+        </label>
+      </div>
+      <Field
+        label="Email domains that join by themselves"
+        value={domains}
+        onChange={setDomains}
+        error={nestedFieldError(save.problem, 'allowed_email_domains')}
+        hint="Separated by commas, e.g. example.com. People signing up with these addresses join the organization."
+      />
+      <SelectField label="Role of people who join by their domain" value={role} onChange={(v) => setRole(v as Role)} options={ROLE_OPTIONS} error={save.fieldError('join_default_role')} />
+      <Field label="Session lifetime (hours)" type="number" min={0.25} step="any" value={hours} onChange={setHours} error={save.fieldError('session_lifetime_seconds')} hint="From 15 minutes to 90 days; sessions already open keep theirs." />
+      <div className="actions">
+        <button type="submit" className="primary">
+          Save settings
+        </button>
+      </div>
+    </form>
+  );
+}
