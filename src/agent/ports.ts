@@ -119,7 +119,8 @@ export interface QueryRunner {
 export interface UploadsQuery {
   /** Uploaded files of the chat, with the table name the SQL uses. */
   list(principal: Principal, chatId: string): Promise<{ fileId: string; name: string; table: string }[]>;
-  run(principal: Principal, chatId: string, sql: string, rowLimit: number): Promise<QueryResult>;
+  /** `signal`: the run was cancelled or its client went away; the query is stopped. */
+  run(principal: Principal, chatId: string, sql: string, rowLimit: number, signal?: AbortSignal): Promise<QueryResult>;
 }
 
 /** What an answer produced, in the chats module's `Answer` shape (snake_case as stored). */

@@ -164,7 +164,7 @@ function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'sec
     docs: a.docs,
     fileRoots: config.data.warehouseRoots,
     statementTimeoutMs: config.data.queryTimeoutMs,
-    queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, memoryMb: config.data.queryMemoryMb }),
+    queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, maxIdle: config.data.queryIdleProcesses, memoryMb: config.data.queryMemoryMb }),
     maxRecursion: config.data.queryMaxRecursion,
     defaultRowLimit: config.data.queryRowLimit,
     observeQuery: a.observeQuery,
