@@ -35,30 +35,7 @@ export interface GovernedCsvCopy {
 /** The fast CSV export of a governed query on a DuckDB connection; undefined for other warehouses. */
 export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLimit'>): Promise<GovernedCsvCopy | undefined> {
   if (getConnection(deps.db, args.principal.orgId, args.connectionId).type !== 'duckdb') return undefined;
-  const dir = await mkdtemp(join(tmpdir(), 'sextant-export-'));
-  let statement;
-  try {
-    // One engine thread: on 2 cores COPY ran faster at one thread than at two (bench/downloads.ts prints
-    // both), as a second one competes with the gateway and the client, and it held ~100 MB more.
-    statement = await governStatement(deps, { ...args, driverContext: { ...args.driverContext, exportDirectory: dir, threads: 1 } });
-  } catch (err) {
-    await rm(dir, { recursive: true, force: true });
-    throw err;
-  }
-  const { driver, executedSql, tables, log, remainingMs } = statement;
-  const release = async () => {
-    await driver.close();
-    await rm(dir, { recursive: true, force: true });
-  };
-  let copy: CsvCopy;
-  try {
-    if (!driver.csvCopy) throw new Error('The DuckDB driver has no CSV copy');
-    copy = await driver.csvCopy(executedSql);
-  } catch (err) {
-    await failed(driver, log, err);
-    await rm(dir, { recursive: true, force: true });
-    throw err;
-  }
+  const { copy, executedSql, tables, log, remainingMs, release } = await openCsvCopy(deps, args);
   let used = false;
   let cancelled = false;
   async function run(out: Writable, signal: AbortSignal | undefined): Promise<{ rows: number; bytes: number }> {
@@ -127,4 +104,33 @@ export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs,
       log('ok', 0);
     },
   };
+}
+
+/** Governs the statement and opens DuckDB's COPY into a private export folder; `release` closes both. */
+async function openCsvCopy(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLimit'>) {
+  const dir = await mkdtemp(join(tmpdir(), 'sextant-export-'));
+  let statement;
+  try {
+    // One engine thread: on 2 cores COPY ran faster at one thread than at two (bench/downloads.ts prints
+    // both), as a second one competes with the gateway and the client, and it held ~100 MB more.
+    statement = await governStatement(deps, { ...args, driverContext: { ...args.driverContext, exportDirectory: dir, threads: 1 } });
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const { driver, executedSql, tables, log, remainingMs } = statement;
+  const release = async () => {
+    await driver.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  let copy: CsvCopy;
+  try {
+    if (!driver.csvCopy) throw new Error('The DuckDB driver has no CSV copy');
+    copy = await driver.csvCopy(executedSql);
+  } catch (err) {
+    await failed(driver, log, err);
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return { copy, executedSql, tables, log, remainingMs, release };
 }
