@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<void>> = {
   chats: async () => (await import('./chats.ts')).run(),
   agent: async () => (await import('./agent.ts')).run(),
   'query-stop': async () => (await import('./query-stop.ts')).run(),
+  'query-pool': async () => (await import('./query-pool.ts')).run(),
   guard: async () => (await import('./guard.ts')).run(),
   gateway: async () => (await import('./gateway.ts')).run(),
   web: async () => (await import('./web.ts')).run(),

@@ -77,6 +77,8 @@ export interface DataConfig {
   queryProcesses: number;
   /** Memory one such process may hold (SEXTANT_QUERY_MEMORY_MB, default 1024). */
   queryMemoryMb: number;
+  /** Query processes kept warm when the pool has been quiet for 30 s; after a burst, as many as were busy (SEXTANT_QUERY_IDLE_PROCESSES, default 2). */
+  queryIdleProcesses: number;
   /** Iterations of a recursive CTE where the warehouse can cap them: MariaDB, MySQL (SEXTANT_QUERY_MAX_RECURSION, default 10,000). */
   queryMaxRecursion: number;
   /** Folders DuckDB and SQLite connection files may live in (SEXTANT_WAREHOUSE_ROOTS, default `<dataDir>/warehouse`). */
@@ -154,6 +156,7 @@ const envSchema = z.object({
   SEXTANT_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   SEXTANT_QUERY_PROCESSES: z.coerce.number().int().min(1).max(256).default(4),
   SEXTANT_QUERY_MEMORY_MB: z.coerce.number().int().min(128).max(1_048_576).default(1024),
+  SEXTANT_QUERY_IDLE_PROCESSES: z.coerce.number().int().min(0).max(256).default(2),
   SEXTANT_QUERY_MAX_RECURSION: z.coerce.number().int().min(1).max(4_294_967_295).default(10_000),
   SEXTANT_WAREHOUSE_ROOTS: z.string().optional(),
   SEXTANT_DEMO_WAREHOUSE_ORDERS: z.coerce.number().int().min(100).max(10_000_000).default(120_000),
@@ -243,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       queryTimeoutMs: e.SEXTANT_QUERY_TIMEOUT_MS,
       queryProcesses: e.SEXTANT_QUERY_PROCESSES,
       queryMemoryMb: e.SEXTANT_QUERY_MEMORY_MB,
+      queryIdleProcesses: e.SEXTANT_QUERY_IDLE_PROCESSES,
       queryMaxRecursion: e.SEXTANT_QUERY_MAX_RECURSION,
       warehouseRoots: warehouseRoots(e.SEXTANT_WAREHOUSE_ROOTS ?? join(dataDir, 'warehouse'), dataDir),
       demoWarehouseOrders: e.SEXTANT_DEMO_WAREHOUSE_ORDERS,

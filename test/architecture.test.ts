@@ -155,13 +155,7 @@ test('kernel and storage code imports no domain, no compose and no gateway', (t)
  * Gateway route files that still import two domains. Each is a debt with its way out named; the test
  * fails when one is paid, so the list only shrinks.
  */
-const TWO_DOMAINS_ALLOWED: Record<string, string> = {
-  // The catalog's response schema reuses knowledge's metric and coverage schemas (one schema per shape);
-  // way out: the data plane's catalog declares its own response shapes.
-  'src/gateway/routes/data-catalog.ts': 'data, knowledge',
-  // The handler checks membership itself (issue 22: ownership decisions move into the domain, data/rls).
-  'src/gateway/routes/row-security.ts': 'auth, data',
-};
+const TWO_DOMAINS_ALLOWED: Record<string, string> = {};
 
 test('only src/compose and app.ts import two domains', (t) => {
   const offenders = sources
@@ -209,6 +203,41 @@ test('no SQL outside the domain that owns the table (none in the gateway)', (t) 
   t.deepEqual(offenders, []);
   const paid = Object.keys(FOREIGN_SQL_ALLOWED).filter((path) => foreign(sources.find((f) => f.path === path) ?? { path, text: '' }) === '');
   t.deepEqual(paid, [], 'these no longer run foreign SQL: take them off FOREIGN_SQL_ALLOWED');
+});
+
+test('the gateway runs no SQL: it imports nothing of src/store and prepares no statement', (t) => {
+  const offenders = sources
+    .filter((f) => f.path.startsWith('src/gateway/'))
+    .flatMap((f) => [
+      ...edgesOf(f).filter((e) => topOf(e.target) === 'store').map((e) => `${f.path} imports ${e.spec}`),
+      ...[...f.text.matchAll(/\.(prepare|pragma)\(|\bstatement\(/g)].map((m) => `${f.path}: ${m[0]}`),
+    ]);
+  t.deepEqual(offenders, []);
+});
+
+/**
+ * Gateway files that still hand the raw database handle (`store.db`) to domain functions, with how
+ * many times. The way out for each: the domain (or compose) takes its deps once, in create-services,
+ * and the handler calls one function. Fails when a count drops or a file is new, so the list only shrinks.
+ */
+const STORE_DB_ALLOWED: Record<string, number> = {
+  'src/gateway/audited-operations.ts': 1,
+  'src/gateway/mcp/mcp-auth.ts': 2,
+  'src/gateway/oauth/interaction.ts': 1,
+  'src/gateway/oauth/mount-oauth.ts': 1,
+  'src/gateway/routes/account.ts': 1,
+  'src/gateway/routes/admin-members.ts': 1,
+  'src/gateway/routes/admin-usage.ts': 1,
+  'src/gateway/routes/auth.ts': 2,
+  'src/gateway/routes/cli-dist.ts': 1,
+  'src/gateway/routes/connections.ts': 2,
+  'src/gateway/routes/data-queries.ts': 3,
+};
+
+test('the gateway touches the raw database handle only where the shrinking list says', (t) => {
+  const uses = new Map(sources.filter((f) => f.path.startsWith('src/gateway/')).map((f) => [f.path, (f.text.match(/\bstore\.db\b/g) ?? []).length] as const).filter(([, n]) => n > 0));
+  t.deepEqual([...uses].filter(([path, n]) => n > (STORE_DB_ALLOWED[path] ?? 0)).map(([path, n]) => `${path}: ${n}`), [], 'new uses of store.db in the gateway');
+  t.deepEqual(Object.entries(STORE_DB_ALLOWED).filter(([path, n]) => (uses.get(path) ?? 0) < n).map(([path]) => path), [], 'fewer uses now: lower (or remove) their entries in STORE_DB_ALLOWED');
 });
 
 test('no import cycles, type-only imports included', (t) => {

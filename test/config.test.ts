@@ -72,3 +72,11 @@ test('evaluation runs ask 4 questions at once by default; the bound and the ques
   t.regex(err.message, /SEXTANT_EVAL_CONCURRENCY/);
   t.regex(err.message, /SEXTANT_EVAL_QUESTION_TIMEOUT_MS/);
 });
+
+test('the query processes kept warm default to two, may be set to none, and refuse a negative count', (t) => {
+  const dir = tempDir();
+  t.is(loadConfig({ SEXTANT_DATA_DIR: dir }).data.queryIdleProcesses, 2);
+  t.is(loadConfig({ SEXTANT_DATA_DIR: dir, SEXTANT_QUERY_IDLE_PROCESSES: '0' }).data.queryIdleProcesses, 0);
+  t.is(loadConfig({ SEXTANT_DATA_DIR: dir, SEXTANT_QUERY_IDLE_PROCESSES: '8' }).data.queryIdleProcesses, 8);
+  t.throws(() => loadConfig({ SEXTANT_DATA_DIR: dir, SEXTANT_QUERY_IDLE_PROCESSES: '-1' }), { message: /SEXTANT_QUERY_IDLE_PROCESSES/ });
+});

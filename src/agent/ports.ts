@@ -2,6 +2,7 @@
 // modules (knowledge, data, chats, uploads); tests and `npm start` without them use the in-memory twins
 // of ./memory-ports.ts. Every call that reads data carries the run's own Principal.
 import type { Principal } from '../auth/index.ts';
+import type { GovernedMetric } from '../shared/governed-metric.ts';
 
 /** One column of a documented table (the knowledge YAML `columns` entry). */
 export interface TableColumnDoc {
@@ -11,20 +12,8 @@ export interface TableColumnDoc {
   synonyms?: string[];
 }
 
-/** A governed metric of a table (the knowledge YAML `metrics` entry). */
-export interface MetricDoc {
-  name: string;
-  description: string;
-  synonyms?: string[];
-  /** Aggregate SQL over the table's columns, e.g. `SUM(total_amount)`. */
-  expression: string;
-  /** Rows the metric counts; `table.column` names a column of a joined table. */
-  filter?: string;
-  /** The date periods apply to: `column`, or `table.column` of a joined table. */
-  time_column?: string;
-  /** `integer`, `decimal`, `percent` or a currency code. */
-  format?: string;
-}
+/** A governed metric of a table (the knowledge YAML `metrics:` entry). */
+export type MetricDoc = GovernedMetric;
 
 /** The dates a table holds data for. */
 export interface CoverageDoc {
@@ -130,7 +119,8 @@ export interface QueryRunner {
 export interface UploadsQuery {
   /** Uploaded files of the chat, with the table name the SQL uses. */
   list(principal: Principal, chatId: string): Promise<{ fileId: string; name: string; table: string }[]>;
-  run(principal: Principal, chatId: string, sql: string, rowLimit: number): Promise<QueryResult>;
+  /** `signal`: the run was cancelled or its client went away; the query is stopped. */
+  run(principal: Principal, chatId: string, sql: string, rowLimit: number, signal?: AbortSignal): Promise<QueryResult>;
 }
 
 /** What an answer produced, in the chats module's `Answer` shape (snake_case as stored). */

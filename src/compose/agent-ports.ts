@@ -132,6 +132,8 @@ export function knowledgePort(k: KnowledgeDeps, commit?: string): KnowledgeSourc
 export function agentPortsFrom(s: CoreServices): AgentPorts {
   const chatDeps = { db: s.store.db, clock: s.clock };
   const uploadDir = (p: Principal, chatId: string) => uploadSessionDir(s.config.dataDir, { orgId: p.orgId, userId: p.userId, chatId });
+  // Upload queries run on the warehouse queries' processes, under the same timeout and fair share.
+  const onProcesses = (p: Principal, signal?: AbortSignal) => ({ processes: s.data.queryProcesses, timeoutMs: s.data.statementTimeoutMs, owner: p.userId, signal });
   return {
     knowledge: knowledgePort(s.knowledge),
     queries: {
@@ -144,12 +146,12 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
       async list(p, chatId) {
         const dir = uploadDir(p, chatId);
         if (!existsSync(dir)) return [];
-        const { tables } = await queryUploads(dir, 'SELECT 1', { maxRows: 1 });
+        const { tables } = await queryUploads(dir, 'SELECT 1', { maxRows: 1, ...onProcesses(p) });
         return tables.filter((t) => !t.error).map((t) => ({ fileId: t.file, name: t.file, table: t.name }));
       },
-      async run(p, chatId, sql, rowLimit) {
+      async run(p, chatId, sql, rowLimit, signal) {
         const started = performance.now();
-        const r = await queryUploads(uploadDir(p, chatId), sql, { maxRows: rowLimit });
+        const r = await queryUploads(uploadDir(p, chatId), sql, { maxRows: rowLimit, ...onProcesses(p, signal) });
         return { columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: Math.round(performance.now() - started), dialect: 'duckdb' };
       },
     },

@@ -24,6 +24,7 @@ import { openStore } from '../store/index.ts';
 import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
 import { chatSourcesFrom } from './chat-sources.ts';
+import { rowSecurityAdmin } from './row-security-members.ts';
 import { evaluationAgentPort } from './evaluation-agent.ts';
 import { evaluationKnowledgePort } from './evaluation-knowledge.ts';
 import { evaluationPrincipalsPort } from './evaluation-principals.ts';
@@ -136,6 +137,9 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     draining: draining.signal,
     ops,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
+    auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
+    chats: { db: store.db, clock },
+    rowSecurity: rowSecurityAdmin(store.db),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
     ssoGroups: ssoGroupPort(store.db),
   };
@@ -160,7 +164,7 @@ function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'sec
     docs: a.docs,
     fileRoots: config.data.warehouseRoots,
     statementTimeoutMs: config.data.queryTimeoutMs,
-    queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, memoryMb: config.data.queryMemoryMb }),
+    queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, maxIdle: config.data.queryIdleProcesses, memoryMb: config.data.queryMemoryMb }),
     maxRecursion: config.data.queryMaxRecursion,
     defaultRowLimit: config.data.queryRowLimit,
     observeQuery: a.observeQuery,

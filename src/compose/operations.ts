@@ -9,7 +9,7 @@ import type { QueryProcessPool } from '../data/index.ts';
 import { countPendingQuestions } from '../evaluations/index.ts';
 import { pendingMailCount } from '../mail/index.ts';
 import { checkReadiness, createMetrics, startTracing, type Ops, type ReadinessCheck } from '../ops/index.ts';
-import { observeTransactions, statement, type Store } from '../store/index.ts';
+import { observeTransactions, type Store } from '../store/index.ts';
 import { openRedis, type Redis } from '../store/open-redis.ts';
 
 export interface Operations extends Ops {
@@ -29,7 +29,7 @@ export async function openOperations({ config, store, draining }: { config: Conf
   if (redis) shareRateLimits(store.db, redis, config.ops.redisPrefix);
   const knowledgeDir = join(config.dataDir, 'knowledge');
   const checks: Record<string, ReadinessCheck> = {
-    store: () => statement(store.db, 'SELECT 1').get(),
+    store: () => store.ping(),
     // Repositories are read and written there; a volume gone read-only or unmounted fails this.
     knowledge: () => accessSync(existsSync(knowledgeDir) ? knowledgeDir : config.dataDir, constants.R_OK | constants.W_OK),
     ...(redis ? { redis: () => redis.ping() } : {}),

@@ -1,5 +1,7 @@
 // The services object the gateway receives: built by create-services.ts, the one place that wires domains.
-import type { ChatSources } from '../chats/index.ts';
+import type { ChatDeps, ChatSources } from '../chats/index.ts';
+import type { AuthDeps } from '../auth/index.ts';
+import type { RowSecurityAdmin } from './row-security-members.ts';
 import type { AgentRuns } from '../agent/index.ts';
 import type { AccountMail } from '../auth/account/account-mail.ts';
 import type { AgentPorts } from '../agent/ports.ts';
@@ -46,6 +48,12 @@ export interface Services {
   oauth: OAuthServer;
   /** What the MCP tools use: catalog, agent runs, results, knowledge search, governed queries. */
   mcp: McpPorts;
+  /** What credentials, sessions and tokens are checked and signed with (database, clock, JWT key). */
+  auth: AuthDeps;
+  /** What chat operations need (the database and the clock), built once here. */
+  chats: ChatDeps;
+  /** Row-security facts of members (admin), with auth's membership check. */
+  rowSecurity: RowSecurityAdmin;
   /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
   chatSources: ChatSources;
   /** What SSO sign-ins use to set row-level-security groups from the identity provider's groups. */

@@ -15,4 +15,4 @@ export { generateDemoWarehouse, DEMO_SIZE, type WarehouseSize } from './demo/gen
 export { seedDemoWarehouse, DEMO_CONNECTION_ID } from './demo/seed-demo-warehouse.ts';
 export { moveDemoWarehouse } from './demo/move-demo-warehouse.ts';
 export { createMemoryTableDocs, type MemoryTableDocs } from './table-docs-memory.ts';
-export type { DataCoverage, EnvironmentTargets, RowFilter, SqlDialect, SyncedTable, TableDoc, TableDocColumn, TableDocsSource, TableMetric } from './types.ts';
+export type { DataCoverage, EnvironmentTargets, RowFilter, SqlDialect, WarehouseTable, TableDoc, TableDocColumn, TableDocsSource, TableMetric } from './types.ts';

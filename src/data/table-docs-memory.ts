@@ -1,6 +1,6 @@
 // An in-memory TableDocsSource: the twin used by tests and until the git-backed one is wired.
 import type { Principal } from '../auth/index.ts';
-import type { EnvironmentTargets, SyncedTable, TableDoc, TableDocsSource } from './types.ts';
+import type { EnvironmentTargets, WarehouseTable, TableDoc, TableDocsSource } from './types.ts';
 
 export interface MemoryTableDocs extends TableDocsSource {
   /** Replaces the table docs of an organization at an environment (undefined = production). */
@@ -25,7 +25,7 @@ export function createMemoryTableDocs(): MemoryTableDocs {
       // Memory docs have no history: every commit reads the current docs.
       return { commit: undefined, tables: await this.listTables(orgId, env), targets: await this.targets(orgId, env) };
     },
-    async writeSyncedTables(principal: Principal, env, synced: SyncedTable[]) {
+    async writeSyncedTables(principal: Principal, env, synced: WarehouseTable[]) {
       const k = key(principal.orgId, env);
       const docs = tables.get(k) ?? structuredClone(env ? (tables.get(key(principal.orgId, undefined)) ?? []) : []);
       for (const s of synced) {

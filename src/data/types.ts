@@ -1,6 +1,7 @@
 // Shared shapes of the data plane: how it reads knowledge (TableDocsSource, implemented over
 // the knowledge repository in src/compose) and the SQL dialects it speaks.
 import type { Principal } from '../auth/index.ts';
+import type { GovernedMetric } from '../shared/governed-metric.ts';
 
 /** SQL dialects the guard and row-level security understand. */
 export type SqlDialect = 'duckdb' | 'postgresql' | 'mysql' | 'sqlite';
@@ -21,17 +22,8 @@ export interface TableDocColumn {
   synonyms?: string[];
 }
 
-/** A governed metric of a table (knowledge `metrics:`). */
-export interface TableMetric {
-  name: string;
-  description: string;
-  synonyms?: string[];
-  /** Aggregate SQL over the table's columns. */
-  expression: string;
-  filter?: string;
-  time_column?: string;
-  format?: string;
-}
+/** A governed metric of a table (the knowledge YAML `metrics:` entry). */
+export type TableMetric = GovernedMetric;
 
 /** The dates a table holds data for (knowledge `coverage:`). */
 export interface DataCoverage {
@@ -53,8 +45,11 @@ export interface TableDoc {
   row_filters?: RowFilter[];
 }
 
-/** A table as introspected from the warehouse, written by metadata sync. */
-export interface SyncedTable {
+/**
+ * A table as introspected from the warehouse, written by metadata sync. Knowledge declares what it
+ * takes of it (`SyncedTable`, its port); compose hands one to the other (table-docs-source.ts, target-metadata.ts).
+ */
+export interface WarehouseTable {
   connection: string;
   schema: string;
   name: string;
@@ -84,5 +79,5 @@ export interface TableDocsSource {
   /** Table docs at `commit` (default: the environment's head) with the environment's targets, in one read. */
   governance(orgId: string, environmentId: string | undefined, commit?: string): Promise<GovernanceKnowledge>;
   /** Writes synced table documentation, keeping what people wrote (descriptions, synonyms, row_filters). */
-  writeSyncedTables(principal: Principal, environmentId: string | undefined, tables: SyncedTable[]): Promise<void>;
+  writeSyncedTables(principal: Principal, environmentId: string | undefined, tables: WarehouseTable[]): Promise<void>;
 }

@@ -65,7 +65,7 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir 
 function routeHandler(s: Services, def: RouteDef) {
   const parse = def.body ? bodyParser(def.bodyType ?? 'json', { jsonBytes: s.config.bodyLimitBytes, multipartFileBytes: s.config.uploadLimitBytes }) : undefined;
   return async function handle(ctx: Context): Promise<void> {
-    const principal = resolvePrincipal({ db: s.store.db, clock: s.clock, jwtKey: s.config.secrets.jwtKey }, ctx, def);
+    const principal = resolvePrincipal(s.auth, ctx, def);
     ctx.state.principal = principal;
     if (def.role && principal && !hasRole(principal, def.role)) throw new Forbidden();
     const params = def.params ? validate(def.params, ctx.params, 'path') : {};

@@ -15,7 +15,7 @@ export function signedInPrincipal(s: Services, ctx: Context): Principal | undefi
   const value = ctx.cookies.get(SESSION_COOKIE);
   if (!value) return undefined;
   try {
-    const principal = authenticate({ db: s.store.db, clock: s.clock, jwtKey: s.config.secrets.jwtKey }, { via: 'cookie', value });
+    const principal = authenticate(s.auth, { via: 'cookie', value });
     return principal.credential === 'session' ? principal : undefined;
   } catch (err) {
     if (err instanceof AppError) return undefined;

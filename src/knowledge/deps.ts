@@ -11,7 +11,7 @@ import type { Db } from '../store/index.ts';
 import type { EnvironmentTarget } from './environments-store.ts';
 import type { Item } from './item.ts';
 
-/** A table as a metadata sync found it in the warehouse. */
+/** A table as a metadata sync found it in the warehouse: the one declaration (the data plane's WarehouseTable is handed over in compose). */
 export interface SyncedTable {
   connection: string;
   schema: string;

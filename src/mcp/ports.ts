@@ -3,6 +3,7 @@
 // as the given Principal: organization and user scope, role and row-level security are the
 // implementation's job, and every query it runs is logged like any other.
 import type { Principal } from '../auth/index.ts';
+import type { GovernedMetric } from '../shared/governed-metric.ts';
 
 export interface CatalogConnection {
   id: string;
@@ -10,16 +11,8 @@ export interface CatalogConnection {
   name: string;
 }
 
-/** A governed metric: defined once in the knowledge, used by every answer. */
-export interface CatalogMetric {
-  name: string;
-  description: string;
-  synonyms?: string[];
-  expression: string;
-  filter?: string;
-  time_column?: string;
-  format?: string;
-}
+/** A governed metric of a table (the knowledge YAML `metrics:` entry). */
+export type CatalogMetric = GovernedMetric;
 
 export interface CatalogTable {
   connection: string;

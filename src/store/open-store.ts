@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { startCheckpointer } from './checkpointer.ts';
 import { migrate } from './migrate.ts';
+import { statement } from './statement.ts';
 import { transact } from './transact.ts';
 import type { Db } from './db.ts';
 
@@ -13,6 +14,8 @@ export interface Store {
   db: Db;
   /** Runs fn atomically; fn must be synchronous (nothing interleaves inside it). */
   tx<T>(fn: () => T): T;
+  /** A round trip to the database (health and readiness); throws when it does not answer. */
+  ping(): void;
   close(): void;
 }
 
@@ -36,6 +39,7 @@ export function openStore({ file }: { file: string }): Store {
   return {
     db,
     tx: <T>(fn: () => T): T => transact(db, fn),
+    ping: () => void statement(db, 'SELECT 1').get(),
     close: () => {
       checkpointer?.stop();
       db.close();

@@ -3,19 +3,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { LlmError, toLlmError } from './errors.ts';
 import { nodeFetch } from './node-fetch.ts';
-import type { FinishReason, LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent } from './types.ts';
-
-export interface AnthropicProviderOptions {
-  model: string;
-  apiKey?: string;
-  baseUrl?: string;
-  timeoutMs?: number;
-  maxRetries?: number;
-  maxTokens?: number;
-}
+import type { FinishReason, LlmMessage, LlmProvider, LlmProviderOptions, LlmRequest, LlmStreamEvent } from './types.ts';
 
 /** Builds a provider for the Anthropic Messages API. */
-export function anthropicProvider(opts: AnthropicProviderOptions): LlmProvider {
+export function anthropicProvider(opts: LlmProviderOptions): LlmProvider {
   const client = opts.apiKey
     ? new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseUrl, timeout: opts.timeoutMs ?? 120_000, maxRetries: opts.maxRetries ?? 3, fetch: nodeFetch })
     : undefined;

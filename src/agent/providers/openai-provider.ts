@@ -4,19 +4,10 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { LlmError, toLlmError } from './errors.ts';
 import { nodeFetch } from './node-fetch.ts';
-import type { FinishReason, LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent, ToolSpec } from './types.ts';
-
-export interface OpenAiProviderOptions {
-  model: string;
-  apiKey?: string;
-  baseUrl?: string;
-  timeoutMs?: number;
-  maxRetries?: number;
-  maxTokens?: number;
-}
+import type { FinishReason, LlmMessage, LlmProvider, LlmProviderOptions, LlmRequest, LlmStreamEvent, ToolSpec } from './types.ts';
 
 /** Builds a provider for an OpenAI-compatible endpoint. A key is required unless a baseUrl is set (local servers). */
-export function openAiProvider(opts: OpenAiProviderOptions): LlmProvider {
+export function openAiProvider(opts: LlmProviderOptions): LlmProvider {
   const keyless = !opts.apiKey && !opts.baseUrl;
   const client = keyless
     ? undefined

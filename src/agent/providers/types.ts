@@ -44,6 +44,16 @@ export type LlmStreamEvent =
   | { type: 'usage'; usage: LlmUsage }
   | { type: 'finish'; reason: FinishReason };
 
+/** How a hosted model is reached: the same options for every provider (see create-provider). */
+export interface LlmProviderOptions {
+  model: string;
+  apiKey?: string;
+  baseUrl?: string;
+  timeoutMs?: number;
+  maxRetries?: number;
+  maxTokens?: number;
+}
+
 export interface LlmProvider {
   /** `offline`, `openai` or `anthropic`. */
   readonly name: string;

@@ -3,32 +3,23 @@
 // the log and then follow live. Feedback and stop requests reach the loop through a small control object.
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/index.ts';
-import type { Clock } from '../../clock.ts';
-import type { AgentConfig } from '../../config.ts';
 import { Conflict } from '../../errors.ts';
 import { ChatNotFound, ServiceShuttingDown } from './run-errors.ts';
-import type { Logger } from '../../log.ts';
 import { newId } from '../../security/index.ts';
-import { CommitGroup, type Db } from '../../store/index.ts';
+import { CommitGroup } from '../../store/index.ts';
 import type { AgentEvent, StoredEvent } from '../events.ts';
-import type { AgentPorts, KnowledgeSource } from '../ports.ts';
-import type { LlmProvider } from '../providers/types.ts';
+import type { KnowledgeSource } from '../ports.ts';
 import { DEFAULT_TOOLS, type AgentTool } from '../tools/index.ts';
 import { failOrphanedRuns, getRun, insertFeedback, insertRun, latestRun, userRunOfMessage, type RunRow } from './event-log.ts';
 import { EventJournal } from './event-journal.ts';
-import { executeRun, type ActiveRun } from './execute-run.ts';
+import { executeRun, type ActiveRun, type ExecuteDeps } from './execute-run.ts';
 import { runResult, type RunResult } from './run-result.ts';
 import { LiveBus } from './live-bus.ts';
 import { StartQueue } from './start-queue.ts';
 import { checkCreditLimit } from '../usage/credit-limits.ts';
 
-export interface AgentDeps {
-  db: Db;
-  clock: Clock;
-  log: Logger;
-  config: AgentConfig;
-  provider: LlmProvider;
-  ports: AgentPorts;
+/** What a run executes with (execute-run.ts), the tools defaulted, and what the manager itself needs. */
+export interface AgentDeps extends Omit<ExecuteDeps, 'tools' | 'emit'> {
   tools?: AgentTool[];
   /** Aborted at shutdown: runs end and streams close. */
   shutdown: AbortSignal;

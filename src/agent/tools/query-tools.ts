@@ -47,7 +47,7 @@ export const queryUploads = defineTool({
       return { content: JSON.stringify({ files }), summary: `${files.length} uploaded files` };
     }
     ctx.state.queries++;
-    const result = await ctx.ports.uploads.run(ctx.principal, ctx.chatId, sql, ctx.rowLimit);
+    const result = await ctx.ports.uploads.run(ctx.principal, ctx.chatId, sql, ctx.rowLimit, ctx.signal);
     ctx.emit({ type: 'sql', call_id: ctx.callId, connection_id: 'uploads', sql, ok: true, execution_ms: result.executionMs });
     return keep(ctx, { sql, connectionId: 'uploads', title: undefined, result });
   },

@@ -15,7 +15,7 @@ export interface WorkspaceList {
 }
 
 /** The base organization plus the workspaces of it the user belongs to. */
-export function listWorkspaces(db: Db, principal: Principal): WorkspaceList {
+export function listWorkspaces({ db }: { db: Db }, principal: Principal): WorkspaceList {
   const base = getOrganization(db, principal.baseOrgId)!;
   const workspaces = db
     .prepare(
@@ -58,7 +58,7 @@ export function switchToBaseOrg(deps: { db: Db; clock: Clock; jwtKey: string }, 
 }
 
 /** Sets (or clears, with null) the workspace new sign-ins start in. */
-export function setDefaultWorkspace(db: Db, principal: Principal, workspaceId: string | null): void {
+export function setDefaultWorkspace({ db }: { db: Db }, principal: Principal, workspaceId: string | null): void {
   const id = workspaceId === null ? null : memberWorkspace(db, principal, workspaceId);
   db.prepare('UPDATE users SET default_workspace_id = ? WHERE id = ?').run(id, principal.userId);
 }

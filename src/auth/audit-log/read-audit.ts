@@ -30,18 +30,10 @@ export interface AuditView {
   data: Record<string, unknown>;
 }
 
-interface Raw {
+/** A row as stored: the time in epoch milliseconds, the data as JSON text, the rowid for paging. */
+interface Raw extends Omit<AuditView, 'time' | 'data'> {
   rowid: number;
-  id: string;
   created_at: number;
-  action: string;
-  outcome: string;
-  actor_id: string | null;
-  actor_email: string | null;
-  user_id: string | null;
-  target_type: string | null;
-  target_id: string | null;
-  ip: string | null;
   data: string;
 }
 
@@ -49,7 +41,7 @@ export const AUDIT_COLUMNS: (keyof AuditView)[] = ['id', 'time', 'action', 'outc
 const EXPORT_BATCH = 500;
 
 /** One page of entries, newest first, and the cursor of the next page (null at the end). */
-export function listAudit(db: Db, admin: Principal, filter: AuditFilter, page: { cursor?: string | undefined; limit: number }): { entries: AuditView[]; next_cursor: string | null } {
+export function listAudit({ db }: { db: Db }, admin: Principal, filter: AuditFilter, page: { cursor?: string | undefined; limit: number }): { entries: AuditView[]; next_cursor: string | null } {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
   const rows = selectPage(db, admin.orgId, filter, after, page.limit + 1);
   const more = rows.length > page.limit;
@@ -59,7 +51,7 @@ export function listAudit(db: Db, admin: Principal, filter: AuditFilter, page: {
 }
 
 /** Every matching entry, newest first, read in batches (no open statement between batches). */
-export async function* exportAudit(db: Db, admin: Principal, filter: AuditFilter): AsyncGenerator<AuditView> {
+export async function* exportAudit({ db }: { db: Db }, admin: Principal, filter: AuditFilter): AsyncGenerator<AuditView> {
   let after: [number, number] | undefined;
   for (;;) {
     const rows = selectPage(db, admin.orgId, filter, after, EXPORT_BATCH);

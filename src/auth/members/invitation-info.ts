@@ -15,7 +15,7 @@ export interface InvitationInfo {
 }
 
 /** What the accept page shows to whoever holds a live invitation link (the mailbox owner). */
-export function invitationInfo(db: Db, clock: Clock, token: string): InvitationInfo {
+export function invitationInfo({ db, clock }: { db: Db; clock: Clock }, token: string): InvitationInfo {
   const row = pendingInvitationByToken(db, clock, token);
   if (!row) throw new InvalidInvitation();
   const org = getOrganization(db, row.org_id)!;

@@ -32,13 +32,13 @@ const ownGrants = `SELECT g.id, g.payload, g.account_id, g.client_id, g.created_
   WHERE g.model = 'Grant' AND substr(g.account_id, 1, length(@user) + 1) = @user || ':' AND (g.expires_at IS NULL OR g.expires_at > @now)`;
 
 /** Lists the caller's connected clients across their organizations, newest first. */
-export function listConnectedClients(db: Db, clock: Clock, principal: Principal): ConnectedClient[] {
+export function listConnectedClients({ db, clock }: { db: Db; clock: Clock }, principal: Principal): ConnectedClient[] {
   const rows = db.prepare(`${ownGrants} ORDER BY g.created_at DESC`).all({ user: principal.userId, now: clock.now() }) as GrantRow[];
   return rows.map(toClient);
 }
 
 /** Revokes one of the caller's grants and everything issued from it; 404 for anyone else's. */
-export function disconnectClient(db: Db, clock: Clock, principal: Principal, grantId: string): void {
+export function disconnectClient({ db, clock }: { db: Db; clock: Clock }, principal: Principal, grantId: string): void {
   const row = db.prepare(`${ownGrants} AND g.id = @grant`).get({ user: principal.userId, now: clock.now(), grant: grantId });
   if (!row) throw new NotFound('Connected client not found', 'CONNECTED_CLIENT_NOT_FOUND');
   db.prepare("DELETE FROM oauth_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)").run(grantId, grantId);

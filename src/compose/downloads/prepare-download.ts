@@ -69,6 +69,9 @@ export async function prepareDownload(deps: DownloadDeps, req: DownloadRequest):
   // DuckDB writes CSV itself, at its own rate (see copyQueryCsv); the same governed statement either way.
   const copy = req.format === 'csv' ? await copyQueryCsv(deps.data, args) : undefined;
   if (copy) {
+    // A query that fails before DuckDB wrote a byte (a timeout, a type error) answers its typed error
+    // with a status, like the streaming path's first batch; a later failure cuts the stream.
+    await copy.start(req.signal);
     return {
       filename,
       contentType,

@@ -122,7 +122,7 @@ export function updateConnection(
 }
 
 /** Deletes a connection or throws ConnectionNotFound. */
-export function deleteConnection(db: Db, orgId: string, id: string): void {
+export function deleteConnection({ db }: Pick<ConnectionDeps, 'db'>, orgId: string, id: string): void {
   if (db.prepare('DELETE FROM connections WHERE org_id = ? AND id = ?').run(orgId, id).changes !== 1) throw new ConnectionNotFound();
 }
 

@@ -1,5 +1,7 @@
 // Column lineage of one SELECT: for each output column, the source table columns it derives from.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { guardSql } from '../guard/index.ts';
+import { SqlParseFailed } from './errors.ts';
 import { parseWithDuckDb } from './from-duckdb.ts';
 import { parseWithNodeSqlParser } from './from-node-sql-parser.ts';
 import type { QueryIR } from './ir.ts';
@@ -30,6 +32,11 @@ export interface LineageResult {
   tables: string[];
   /** Column references that matched no relation in scope (typos, or columns of unknown tables). */
   unresolved: string[];
+  /**
+   * True when no parser of column lineage could read the query, yet the guard's parser did: `tables`
+   * are the guard's verified list and `columns` is empty (see tableLevel).
+   */
+  tableLevelOnly?: true;
 }
 
 /** Traces each output column of `sql` to source `table.column`s; `*` is expanded when `schemaLookup` knows the table. */
@@ -39,7 +46,13 @@ export async function columnLineage(
   schemaLookup?: SchemaLookup,
   options: LineageOptions = {},
 ): Promise<LineageResult> {
-  const parsed = await parse(sql, dialect, options);
+  let parsed: Parsed;
+  try {
+    parsed = await parse(sql, dialect, options);
+  } catch (err) {
+    const tables = await tableLevel(sql, dialect, err);
+    return { columns: [], tables, unresolved: [], tableLevelOnly: true };
+  }
   const { columns, tables, unresolved } = resolveLineage(parsed.ir, schemaLookup);
   return {
     columns: columns.map((c, index) => ({ name: c.name, index, sources: c.sources, transformed: c.transformed })),
@@ -50,8 +63,27 @@ export async function columnLineage(
 
 /** Base tables a SELECT reads (CTE names excluded), qualified as written. */
 export async function tablesOf(sql: string, dialect: LineageDialect, options: LineageOptions = {}): Promise<string[]> {
-  const parsed = await parse(sql, dialect, options);
+  let parsed: Parsed;
+  try {
+    parsed = await parse(sql, dialect, options);
+  } catch (err) {
+    return tableLevel(sql, dialect, err);
+  }
   return withParserTables(resolveLineage(parsed.ir, undefined).tables, parsed);
+}
+
+/**
+ * node-sql-parser lacks some of the grammar SQLite and PostgreSQL accept (window frames, FILTER,
+ * INTERSECT, [brackets], FETCH FIRST, GROUPING SETS...), while the guard reads both with PostgreSQL's
+ * own parser: a query the guard accepts gets its verified table list rather than SQL_PARSE_FAILED.
+ * Anything else (or a query the guard refuses too) fails with the original error.
+ */
+async function tableLevel(sql: string, dialect: LineageDialect, err: unknown): Promise<string[]> {
+  if (!(err instanceof SqlParseFailed) || (dialect !== 'sqlite' && dialect !== 'postgresql')) throw err;
+  const guarded = await guardSql({ sql, dialect, tools: {} }).catch(() => {
+    throw err;
+  });
+  return guarded.tables.map((t) => [t.catalog, t.schema, t.name].filter((p) => p !== undefined).join('.'));
 }
 
 /**

@@ -6,7 +6,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Writable } from 'node:stream';
+import { once } from 'node:events';
+import { PassThrough, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../errors.ts';
 import { finished } from '../export/drain.ts';
 import { getConnection } from '../connections/index.ts';
@@ -19,6 +21,11 @@ export interface GovernedCsvCopy {
   columns: ColumnMeta[];
   tables: string[];
   executedSql: string;
+  /**
+   * Starts the export and waits for its first bytes, so that a query failing before it wrote anything
+   * fails here with its typed error, while the caller can still answer a status. Optional.
+   */
+  start(signal?: AbortSignal): Promise<void>;
   /** Writes the CSV (CRLF, header) into `out`, ended when done; logs the query. */
   write(out: Writable, signal?: AbortSignal): Promise<{ rows: number; bytes: number }>;
   /** Releases the session without running the export. */
@@ -53,29 +60,67 @@ export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs,
     throw err;
   }
   let used = false;
+  let cancelled = false;
+  async function run(out: Writable, signal: AbortSignal | undefined): Promise<{ rows: number; bytes: number }> {
+    let stats: { rows: number; bytes: number };
+    try {
+      stats = await copy.run(out, signal, remainingMs());
+    } catch (err) {
+      await release();
+      // A download the caller chose not to write ends as the row stream's does when left early.
+      if (cancelled) log('ok', 0);
+      else log('failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
+      throw err;
+    }
+    await release();
+    // Logged before the end reaches the client, so a finished download is always in the log.
+    log('ok', stats.rows);
+    out.end();
+    await finished(out);
+    return stats;
+  }
+  // Started by `start` (or `write`): DuckDB writes into `buffer` until the caller's stream is there.
+  let early: { buffer: PassThrough; done: Promise<{ rows: number; bytes: number }> } | undefined;
+  const begin = (signal: AbortSignal | undefined) => {
+    if (used) throw new Error('A governed CSV copy runs once');
+    used = true;
+    const buffer = new PassThrough();
+    // The failure is `done`'s to report; the stream's own error event would have no one else to hear it.
+    buffer.on('error', () => undefined);
+    const done = run(buffer, signal);
+    // Bytes already passed on: a late failure ends the caller's stream as failed, not as complete.
+    done.catch((err: unknown) => buffer.destroy(err instanceof Error ? err : new Error(String(err))));
+    early = { buffer, done };
+    return early;
+  };
   return {
     columns: copy.columns,
     tables,
     executedSql,
-    async write(out, signal) {
-      if (used) throw new Error('A governed CSV copy runs once');
-      used = true;
-      let stats: { rows: number; bytes: number };
+    async start(signal) {
+      const { buffer, done } = begin(signal);
+      const stop = new AbortController();
       try {
-        stats = await copy.run(out, signal, remainingMs());
-      } catch (err) {
-        await release();
-        log('failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
-        throw err;
+        await Promise.race([once(buffer, 'readable', { signal: stop.signal }), done]);
+      } finally {
+        stop.abort();
       }
-      await release();
-      // Logged before the end reaches the client, so a finished download is always in the log.
-      log('ok', stats.rows);
-      out.end();
-      await finished(out);
+    },
+    async write(out, signal) {
+      const { buffer, done } = early ?? begin(signal);
+      // A destination that goes away destroys `buffer`, and the COPY then fails with its own typed error.
+      const piping = pipeline(buffer, out);
+      piping.catch(() => undefined);
+      const stats = await done;
+      await piping;
       return stats;
     },
     async cancel() {
+      if (early) {
+        cancelled = true;
+        early.buffer.destroy(new Error('The download was cancelled'));
+        await early.done.catch(() => undefined);
+      }
       if (used) return;
       used = true;
       await release();

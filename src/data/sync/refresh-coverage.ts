@@ -7,7 +7,7 @@ import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import type { Driver } from '../drivers/driver.ts';
 import { quoteIdent } from '../guard/index.ts';
-import type { SyncedTable, TableDoc } from '../types.ts';
+import type { WarehouseTable, TableDoc } from '../types.ts';
 
 const TEMPORAL = /DATE|TIME/i;
 
@@ -24,10 +24,10 @@ export async function withCoverage(
   environmentId: string | undefined,
   connectionId: string,
   target: { schema?: string; database?: string },
-  tables: SyncedTable[],
-): Promise<SyncedTable[]> {
+  tables: WarehouseTable[],
+): Promise<WarehouseTable[]> {
   const docs = await deps.docs.listTables(principal.orgId, environmentId);
-  const columnOf = (t: SyncedTable) => {
+  const columnOf = (t: WarehouseTable) => {
     const doc = docs.find((d) => d.connection === connectionId && d.schema === t.schema && d.name === t.name);
     const name = coverageColumn(doc);
     return t.columns.find((c) => c.name === name && TEMPORAL.test(c.type))?.name;
@@ -36,7 +36,7 @@ export async function withCoverage(
   const { driver } = await openConnection(deps, principal.orgId, connectionId);
   try {
     const schema = target.schema ?? (driver.dialect === 'mysql' ? target.database : undefined);
-    const out: SyncedTable[] = [];
+    const out: WarehouseTable[] = [];
     for (const t of tables) {
       const column = columnOf(t);
       const coverage = column ? await measure(driver, schema ?? t.schema, t.name, column) : undefined;

@@ -9,7 +9,7 @@ import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import { ConnectionNotFound } from '../errors.ts';
 import { filteredSource, readsOthers } from '../rls/filtered-sources.ts';
-import type { SyncedTable } from '../types.ts';
+import type { WarehouseTable } from '../types.ts';
 import { readRelations } from './read-relations.ts';
 import { loadRelations, saveRelations } from './relations.ts';
 import { withCoverage } from './refresh-coverage.ts';
@@ -79,7 +79,7 @@ export async function readTargetTables(
   connectionId: string,
   target: { schema?: string; database?: string },
   { connectionType, schemas }: { connectionType?: string; schemas?: string[] } = {},
-): Promise<SyncedTable[]> {
+): Promise<WarehouseTable[]> {
   const { driver, connection } = await openConnection(deps, principal.orgId, connectionId);
   try {
     // The type in the path must name this connection, so a URL cannot act on another kind by id.

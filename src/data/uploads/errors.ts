@@ -45,7 +45,7 @@ export class ArchiveRefused extends AppError {
 
 /** Only one SELECT may run against uploaded files. */
 export class UploadQueryRefused extends AppError {
-  constructor(detail: string) {
+  constructor(readonly detail: string) {
     super('invalid', 'QUERY_REFUSED', `Only a single SELECT query may run on uploaded files: ${detail}`);
   }
 }

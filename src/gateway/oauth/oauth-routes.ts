@@ -41,6 +41,8 @@ export function mcpOAuthRoutes(s: Services) {
     resource_name: 'Sextant MCP',
   });
   const tags = ['mcp'];
+  // The two answers of the consent page: a form post back to the interaction, answered with a page.
+  const consentForm = { tags, auth: 'none', params: Uid, body: Csrf, bodyType: 'form', produces: 'text/html' } as const;
   return [
     route({ method: 'GET', path: '/.well-known/oauth-protected-resource/ai/mcp', operationId: 'mcp_protected_resource', summary: 'OAuth protected resource metadata of /ai/mcp (RFC 9728)', tags, auth: 'none', response: ProtectedResource, handler: prm }),
     route({ method: 'GET', path: '/.well-known/oauth-protected-resource', operationId: 'mcp_protected_resource_root', summary: 'Protected resource metadata, root form', tags, auth: 'none', response: ProtectedResource, handler: prm }),
@@ -60,12 +62,7 @@ export function mcpOAuthRoutes(s: Services) {
       path: '/interaction/{uid}/confirm',
       operationId: 'mcp_oauth_consent_confirm',
       summary: 'Grants the MCP client the requested permissions',
-      tags,
-      auth: 'none',
-      params: Uid,
-      body: Csrf,
-      bodyType: 'form',
-      produces: 'text/html',
+      ...consentForm,
       handler: ({ params, body, ctx }) => page(ctx, () => confirmConsent(s, ctx, params.uid, body.csrf)),
     }),
     route({
@@ -73,12 +70,7 @@ export function mcpOAuthRoutes(s: Services) {
       path: '/interaction/{uid}/abort',
       operationId: 'mcp_oauth_consent_abort',
       summary: 'Denies the MCP client',
-      tags,
-      auth: 'none',
-      params: Uid,
-      body: Csrf,
-      bodyType: 'form',
-      produces: 'text/html',
+      ...consentForm,
       handler: ({ params, body, ctx }) =>
         page(ctx, async () => {
           await consentStep(s, ctx, params.uid, body.csrf);
@@ -93,7 +85,7 @@ export function mcpOAuthRoutes(s: Services) {
       tags,
       auth: 'user',
       response: z.object({ clients: z.array(ConnectedClient) }),
-      handler: ({ principal }) => ({ clients: listConnectedClients(s.store.db, s.clock, principal) }),
+      handler: ({ principal }) => ({ clients: listConnectedClients(s.auth, principal) }),
     }),
     route({
       method: 'DELETE',
@@ -104,7 +96,7 @@ export function mcpOAuthRoutes(s: Services) {
       auth: 'user',
       params: z.object({ grant_id: z.string().min(1).max(200) }),
       status: 204,
-      handler: ({ params, principal }) => disconnectClient(s.store.db, s.clock, principal, params.grant_id),
+      handler: ({ params, principal }) => disconnectClient(s.auth, principal, params.grant_id),
     }),
   ];
 }

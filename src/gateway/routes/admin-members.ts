@@ -147,7 +147,7 @@ export function adminMemberRoutes(s: Services) {
       summary: 'What a live invitation link is for (address, organization, role, expiry, SSO), for the accept page; the token stays unused',
       body: z.object({ token: z.string().min(1).max(200) }),
       response: z.object({ email: z.string(), org_name: z.string(), role: Role, expires_at: iso, sso_available: z.boolean() }),
-      handler: ({ body }) => members.invitationInfo(s.store.db, s.clock, body.token),
+      handler: ({ body }) => members.invitationInfo(s.auth, body.token),
     }),
     route({
       method: 'POST', path: '/api/auth/invitation/accept', operationId: 'accept_invitation', tags: ['auth'], auth: 'none',

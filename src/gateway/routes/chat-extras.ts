@@ -40,7 +40,7 @@ function toMs(value: string | undefined, field: string, endOfDay: boolean): numb
 
 /** Routes of export_history, get_initial_suggestions and answer lineage. */
 export function chatExtraRoutes(s: Services) {
-  const deps = { db: s.store.db, clock: s.clock, users: s.chatSources.users };
+  const deps = { ...s.chats, users: s.chatSources.users };
   return [
     route({
       method: 'GET',

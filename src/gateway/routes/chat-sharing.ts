@@ -15,7 +15,7 @@ const OwnShare = ShareRef.extend({ message_uuid: z.string().nullable().describe(
 
 /** Routes that create, remove and show public shares. */
 export function chatSharingRoutes(s: Services) {
-  const deps = { db: s.store.db, clock: s.clock };
+  const deps = s.chats;
   const withUrl = <R extends { chat_id: string }>(ref: R) => {
     const id = encodeURIComponent(ref.chat_id);
     return { ...ref, url: `${s.config.baseUrl}/api/share/${id}`, page_url: `${s.config.baseUrl}/share/${id}` };

@@ -33,7 +33,7 @@ const Ok = z.object({ status: z.literal('ok') });
 
 /** Routes of the chat list, search, loading and the owner's changes. */
 export function chatRoutes(s: Services) {
-  const deps = { db: s.store.db, clock: s.clock };
+  const deps = s.chats;
   const user = { auth: 'user' as const, tags: ['chats'] };
   return [
     route({

@@ -28,7 +28,7 @@ const OUTCOME: Record<string, [string, string]> = {
 /** The signed-in browser session, or undefined (no cookie, expired, other credential kinds). */
 function browserSession(s: Services, ctx: Context): (Principal & { sessionId: string }) | undefined {
   try {
-    const p = resolvePrincipal({ db: s.store.db, clock: s.clock, jwtKey: s.config.secrets.jwtKey }, ctx, { auth: 'user' } as RouteDef);
+    const p = resolvePrincipal(s.auth, ctx, { auth: 'user' } as RouteDef);
     return p?.credential === 'session' && p.sessionId ? { ...p, sessionId: p.sessionId } : undefined;
   } catch {
     return undefined;

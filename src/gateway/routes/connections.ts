@@ -29,7 +29,9 @@ const Connection = z.object({
 });
 
 const Id = z.object({ connection_id: z.string().min(1).max(100) });
-const deps = (s: Services) => ({ db: s.store.db, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots });
+// Only the connection's own deps: the test opens its driver as it always has, outside the query
+// processes and without the query timeout (a question for the data plane, not for this move).
+const connectionDeps = ({ data: { db, clock, secretBox, fileRoots } }: Services) => ({ db, clock, secretBox, fileRoots });
 
 /** Connection management; every route is scoped to the caller's organization. */
 export function connectionRoutes(s: Services) {
@@ -62,7 +64,7 @@ export function connectionRoutes(s: Services) {
       }),
       status: 201,
       response: Connection,
-      handler: ({ principal, body }) => createConnection(deps(s), principal.orgId, principal.userId, body),
+      handler: ({ principal, body }) => createConnection(s.data, principal.orgId, principal.userId, body),
     }),
     route({
       method: 'GET',
@@ -87,7 +89,7 @@ export function connectionRoutes(s: Services) {
       params: Id,
       body: z.object({ name: z.string().min(1).max(200).optional(), settings: Settings.optional(), password: z.string().max(1000).nullable().optional() }),
       response: Connection,
-      handler: ({ principal, params, body }) => updateConnection(deps(s), principal.orgId, params.connection_id, body),
+      handler: ({ principal, params, body }) => updateConnection(s.data, principal.orgId, params.connection_id, body),
     }),
     route({
       method: 'DELETE',
@@ -100,7 +102,7 @@ export function connectionRoutes(s: Services) {
       params: Id,
       response: z.object({ deleted: z.literal(true) }),
       handler: ({ principal, params }) => {
-        deleteConnection(s.store.db, principal.orgId, params.connection_id);
+        deleteConnection(s.data, principal.orgId, params.connection_id);
         return { deleted: true as const };
       },
     }),
@@ -114,7 +116,7 @@ export function connectionRoutes(s: Services) {
       role: 'admin',
       params: Id,
       response: z.object({ ok: z.boolean(), table_count: z.number().optional(), error: z.string().optional(), duration_ms: z.number() }),
-      handler: ({ principal, params }) => testConnection(deps(s), principal.orgId, params.connection_id),
+      handler: ({ principal, params }) => testConnection(connectionDeps(s), principal.orgId, params.connection_id),
     }),
   ];
 }

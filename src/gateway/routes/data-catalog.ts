@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { getCatalog } from '../../data/catalog/get-catalog.ts';
 import { syncConnection } from '../../data/sync/sync-connection.ts';
-import { schemas } from '../../knowledge/index.ts';
+import { CatalogResponse } from '../../compose/catalog-response.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
@@ -16,24 +16,7 @@ export function dataCatalogRoutes(s: Services) {
       summary: 'Organization data catalog: capabilities, connections, top 50 tables by usage with their columns and governed metrics (no model calls)',
       tags: ['cli'],
       auth: 'user',
-      response: z.object({
-        org_id: z.string(),
-        capabilities: z.object({ sql: z.boolean(), connection_types: z.array(z.string()), row_limit: z.number(), row_level_security: z.boolean(), environments: z.boolean() }),
-        connections: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), dialect: z.string(), documented_tables: z.number() })),
-        top_tables: z
-          .array(
-            z.object({
-              connection_id: z.string(),
-              table: z.string().describe('schema.table'),
-              query_count: z.number().describe('Successful queries that read it'),
-              description: z.string().optional(),
-              columns: z.array(z.object({ name: z.string(), type: z.string().optional(), description: z.string().optional() })),
-              metrics: z.array(schemas.Metric),
-              coverage: schemas.DataCoverage.optional(),
-            }),
-          )
-          .describe('Every active documented table, the most used first (at most 50); admins also see undocumented tables their queries read'),
-      }),
+      response: CatalogResponse,
       handler: ({ principal, environmentId }) => getCatalog(s.data, principal, environmentId),
     }),
     route({

@@ -26,7 +26,7 @@ const common = { tags: ['downloads'], auth: 'user' as const, queryCredential: 't
 
 /** The four download routes, and the rows of an answer table a page at a time. */
 export function downloadRoutes(s: Services) {
-  const deps = { chats: { db: s.store.db, clock: s.clock }, data: s.data };
+  const deps = { chats: s.chats, data: s.data };
 
   /** Starts the governed query, then streams the file; a client that goes away stops the query. */
   async function send(ctx: Context, principal: Principal, environmentId: string | undefined, format: DownloadFormat, q: { chat_id: string; org_id?: string | undefined }, at: AnswerLocator) {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import { statement } from '../../store/index.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
@@ -19,7 +18,7 @@ export function healthRoutes(s: Services) {
       response: Health,
       handler: () => {
         try {
-          statement(s.store.db, 'SELECT 1').get();
+          s.store.ping();
         } catch {
           throw new AppError('unavailable', 'DATABASE_UNAVAILABLE', 'Database unavailable');
         }

@@ -1,8 +1,5 @@
 // Row-level security facts (admin): user attributes and groups that row filters refer to.
 import { z } from 'zod';
-import { getMembership } from '../../auth/index.ts';
-import { NotFound } from '../../errors.ts';
-import { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes } from '../../data/rls/index.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
@@ -13,10 +10,7 @@ const GroupId = z.object({ group_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }
 
 /** Admin endpoints behind `{{user.<attribute>}}` and `{{user.groups}}` placeholders. */
 export function rowSecurityRoutes(s: Services) {
-  const db = s.store.db;
-  const member = (orgId: string, userId: string) => {
-    if (!getMembership(db, userId, orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
-  };
+  const rls = s.rowSecurity;
   return [
     route({
       method: 'GET',
@@ -29,9 +23,7 @@ export function rowSecurityRoutes(s: Services) {
       params: UserId,
       response: z.object({ user_id: z.string(), attributes: Attributes, groups: z.array(z.string()) }),
       handler: ({ principal, params }) => {
-        member(principal.orgId, params.user_id);
-        const u = loadRlsUser(db, principal.orgId, { id: params.user_id, email: '', role: 'user' });
-        return { user_id: params.user_id, attributes: u.attributes, groups: u.groups };
+        return { user_id: params.user_id, ...rls.attributesOf(principal, params.user_id) };
       },
     }),
     route({
@@ -46,8 +38,7 @@ export function rowSecurityRoutes(s: Services) {
       body: z.object({ attributes: Attributes }),
       response: z.object({ user_id: z.string(), attributes: Attributes }),
       handler: ({ principal, params, body }) => {
-        member(principal.orgId, params.user_id);
-        setUserAttributes(db, principal.orgId, params.user_id, body.attributes);
+        rls.setAttributes(principal, params.user_id, body.attributes);
         return { user_id: params.user_id, attributes: body.attributes };
       },
     }),
@@ -60,7 +51,7 @@ export function rowSecurityRoutes(s: Services) {
       auth: 'user',
       role: 'admin',
       response: z.object({ groups: z.array(Group) }),
-      handler: ({ principal }) => ({ groups: listGroups(db, principal.orgId) }),
+      handler: ({ principal }) => ({ groups: rls.listGroups(principal) }),
     }),
     route({
       method: 'PUT',
@@ -73,10 +64,7 @@ export function rowSecurityRoutes(s: Services) {
       params: GroupId,
       body: z.object({ name: z.string().min(1).max(100), members: z.array(z.string().min(1).max(100)).max(10_000).default([]) }),
       response: Group,
-      handler: ({ principal, params, body }) => {
-        body.members.forEach((m) => member(principal.orgId, m));
-        return saveGroup(db, principal.orgId, { id: params.group_id, name: body.name, members: body.members });
-      },
+      handler: ({ principal, params, body }) => rls.saveGroup(principal, { id: params.group_id, name: body.name, members: body.members }),
     }),
     route({
       method: 'DELETE',
@@ -89,7 +77,7 @@ export function rowSecurityRoutes(s: Services) {
       params: GroupId,
       response: z.object({ deleted: z.literal(true) }),
       handler: ({ principal, params }) => {
-        if (!deleteGroup(db, principal.orgId, params.group_id)) throw new NotFound('Group not found', 'GROUP_NOT_FOUND');
+        rls.deleteGroup(principal, params.group_id);
         return { deleted: true as const };
       },
     }),

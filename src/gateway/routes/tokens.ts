@@ -50,7 +50,7 @@ const me = (p: Principal | undefined): Principal => p!;
 
 /** Token management routes. */
 export function tokenRoutes(s: Services) {
-  const deps: TokenDeps = { db: s.store.db, clock: s.clock };
+  const deps: TokenDeps = s.auth;
   const tags = ['tokens'];
   return [
     route({

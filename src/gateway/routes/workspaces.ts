@@ -17,7 +17,7 @@ const WorkspaceList = z.object({
 });
 
 export function workspaceRoutes(s: Services) {
-  const deps = { db: s.store.db, clock: s.clock, jwtKey: s.config.secrets.jwtKey };
+  const deps = s.auth;
   const https = s.config.baseUrl.startsWith('https://');
   return [
     route({
@@ -28,7 +28,7 @@ export function workspaceRoutes(s: Services) {
       tags: ['workspaces'],
       auth: 'user',
       response: WorkspaceList,
-      handler: ({ principal }) => listWorkspaces(s.store.db, principal),
+      handler: ({ principal }) => listWorkspaces(s.auth, principal),
     }),
     route({
       method: 'POST',
@@ -70,7 +70,7 @@ export function workspaceRoutes(s: Services) {
       body: z.object({ workspace_org_id: z.string().min(1).max(100).nullable(), confirm: z.literal(true) }),
       response: z.object({ status: z.literal('ok'), default_workspace_id: z.string().nullable() }),
       handler: ({ principal, body }) => {
-        setDefaultWorkspace(s.store.db, principal, body.workspace_org_id);
+        setDefaultWorkspace(s.auth, principal, body.workspace_org_id);
         return { status: 'ok' as const, default_workspace_id: body.workspace_org_id };
       },
     }),

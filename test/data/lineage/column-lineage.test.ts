@@ -1,5 +1,6 @@
 import test from 'ava';
 import { columnLineage, NotASingleSelect, schemaLookupFrom, SqlParseFailed, tablesOf, type LineageDialect, type LineageResult } from '../../../src/data/lineage/index.ts';
+import { loadCorpus } from '../corpus/corpus-warehouse.ts';
 
 const demo = schemaLookupFrom({
   'main.customers': ['customer_id', 'name', 'email', 'country', 'city', 'segment', 'signup_date'],
@@ -195,4 +196,33 @@ test('schemaLookupFrom matches qualified and bare names, and refuses to guess be
   t.deepEqual(lookup('db.main.customers'), ['c']);
   t.is(lookup('orders'), undefined);
   t.is(lookup('nothing'), undefined);
+});
+
+test('every valid SQLite and PostgreSQL query of the corpus gets lineage: column-level where node-sql-parser reads it, else the guard\'s table list', async (t) => {
+  for (const dialect of ['sqlite', 'postgresql'] as const) {
+    let tableLevel = 0;
+    for (const e of loadCorpus('valid', dialect)) {
+      const r = await columnLineage(e.sql, dialect).catch((err: Error) => err);
+      if (r instanceof Error) {
+        t.fail(`${dialect} ${e.id}: ${r.message}`);
+        continue;
+      }
+      if (r.tableLevelOnly) tableLevel++;
+    }
+    t.pass(`${dialect}: every valid query has lineage`);
+    t.log(`${dialect}: ${tableLevel} queries with table-level lineage only`);
+  }
+});
+
+test('a query outside node-sql-parser\'s SQLite grammar lists the tables the guard verified, without columns', async (t) => {
+  const r = await columnLineage('SELECT o.id, row_number() OVER (ORDER BY o.id) AS rn FROM [orders] o JOIN main.customers c ON c.id = o.customer_id', 'sqlite');
+  t.true(r.tableLevelOnly);
+  t.deepEqual(r.columns, []);
+  t.deepEqual([...r.tables].sort(), ['main.customers', 'orders']);
+  t.deepEqual(await tablesOf('SELECT id FROM orders INTERSECT SELECT id FROM refunds', 'sqlite'), ['orders', 'refunds']);
+});
+
+test('a query neither parser reads, or one the guard refuses, still fails with SQL_PARSE_FAILED', async (t) => {
+  await t.throwsAsync(columnLineage('SELEC nope', 'sqlite'), { instanceOf: SqlParseFailed });
+  await t.throwsAsync(columnLineage('SELECT * FROM [orders] INTERSECT SELECT load_extension(\'x\')', 'sqlite'), { instanceOf: SqlParseFailed });
 });

@@ -265,3 +265,18 @@ test.serial('an MCP client that goes away in the middle of run_query stops the q
   t.true(await idleSoon('sqlite'), 'the MCP query still runs');
   t.like(await loggedEnd('mcp'), { status: 'failed', error_code: 'QUERY_CANCELLED' });
 });
+
+test.serial('a DuckDB CSV download that fails before DuckDB wrote a byte answers its typed error; one that fails mid-stream ends without the closing chunk', async (t) => {
+  const seed = (chatId: string, sql: string) =>
+    seedChat(app, principalOf(app, analystUser, org), chatId, [{ question: 'q', answer: 'a', answerData: { sql, connection_id: 'duckdb', dialect: 'duckdb', tables: [] } }]);
+  seed('dl-fail-early', CROSS);
+  // Rows come at once and keep coming until the 1 s timeout cuts the COPY.
+  seed('dl-fail-late', 'SELECT a.id AS x, b.id AS y, c.id AS z FROM events a, events b, events c');
+  const early = await app.fetch('/api/download_big_csv?chat_id=dl-fail-early', { headers: { authorization: `Bearer ${analyst}` } });
+  t.is(early.status, 400);
+  t.like(await early.json(), { code: 'QUERY_TIMEOUT' });
+  const late = await app.fetch('/api/download_big_csv?chat_id=dl-fail-late', { headers: { authorization: `Bearer ${analyst}` } });
+  t.is(late.status, 200);
+  // The chunked body has no terminating chunk: the client's read fails instead of ending as complete.
+  await t.throwsAsync(late.arrayBuffer());
+});

@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryUploads, UploadQueryFailed, UploadQueryRefused } from '../../../src/data/uploads/index.ts';
+import { QueryProcessPool } from '../../../src/data/drivers/process/query-process-pool.ts';
+import type { QueryCancelled, QueryTimedOut } from '../../../src/data/errors.ts';
 
 let root: string;
 let dir: string;
@@ -134,8 +136,49 @@ test("the engine's temporary folder is the query's own: DuckDB's shared default 
   }
   const r = await queryUploads(dir, "SELECT current_setting('temp_directory')");
   const spill = String(r.rows[0]![0]);
-  t.true(spill.startsWith(join(tmpdir(), 'sextant-uploads-')), spill);
+  // Inside the query process's own private folder, which goes with the process.
+  t.regex(spill, /\/sextant-query-[^/]+\/uploads-[^/]+$/);
+  t.true(spill.startsWith(tmpdir()), spill);
   t.false(existsSync(spill));
+});
+
+test.serial('a hostile upload query runs off the event loop and is stopped within its timeout + 1 s, the pool working on', async (t) => {
+  const pool = new QueryProcessPool({ max: 2, memoryMb: 512 });
+  t.teardown(() => pool.close());
+  // The event loop's lag, sampled all along: a query on the gateway's thread would hold it for seconds.
+  let worstLagMs = 0;
+  let last = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    worstLagMs = Math.max(worstLagMs, now - last - 10);
+    last = now;
+  }, 10);
+  t.teardown(() => clearInterval(ticker));
+  const bombs = ["SELECT max(length(repeat('x', 1000000) || a.id::VARCHAR)) FROM orders a, metrics b, metrics c, metrics d, metrics e", 'SELECT count(*) FROM metrics a, metrics b, metrics c, metrics d, metrics e, metrics f'];
+  for (const sql of bombs) {
+    // A warm process waits (a start is not the query's time), as in a running gateway.
+    t.deepEqual((await queryUploads(dir, 'SELECT count(*) FROM orders', { processes: pool })).rows, [[3n]]);
+    const started = performance.now();
+    const err = await t.throwsAsync(queryUploads(dir, sql, { processes: pool, timeoutMs: 800 }));
+    t.is((err as QueryTimedOut).code, 'QUERY_TIMEOUT', sql);
+    t.true(performance.now() - started < 800 + 1000, `took ${performance.now() - started} ms`);
+  }
+  t.true(worstLagMs < 100, `event loop held ${worstLagMs} ms`);
+  t.deepEqual((await queryUploads(dir, 'SELECT count(*) FROM orders', { processes: pool })).rows, [[3n]]);
+});
+
+test.serial('an upload query stops as soon as its caller goes away', async (t) => {
+  const pool = new QueryProcessPool({ max: 1, memoryMb: 512 });
+  t.teardown(() => pool.close());
+  await queryUploads(dir, 'SELECT 1', { processes: pool });
+  const abort = new AbortController();
+  const running = queryUploads(dir, 'SELECT count(*) FROM metrics a, metrics b, metrics c, metrics d, metrics e, metrics f', { processes: pool, signal: abort.signal, timeoutMs: 30_000 });
+  setTimeout(() => abort.abort(), 300);
+  const started = performance.now();
+  const err = await t.throwsAsync(running);
+  t.is((err as QueryCancelled).code, 'QUERY_CANCELLED');
+  t.true(performance.now() - started < 2000);
+  t.deepEqual(pool.size.busy, 0);
 });
 
 test('files inside the session folder can be read by path too', async (t) => {

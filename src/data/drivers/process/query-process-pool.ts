@@ -54,6 +54,7 @@ export class QueryProcessPool {
   private peak = { busy: 0, at: 0 };
   private readonly peakMs: number;
   private trimTimer: NodeJS.Timeout | undefined;
+  private started = 0;
 
   constructor(private readonly opts: QueryProcessPoolOptions) {
     this.perOwner = opts.perOwner ?? Math.max(1, Math.floor(opts.max / 2));
@@ -63,6 +64,11 @@ export class QueryProcessPool {
   /** Processes at work and idle, for tests and health reports. */
   get size(): { busy: number; idle: number } {
     return { busy: this.busy.size, idle: this.idle.length };
+  }
+
+  /** Processes started so far (respawn churn, for benchmarks and metrics). */
+  get spawned(): number {
+    return this.started;
   }
 
   /** Sessions waiting for a process: the pool's queue depth, for metrics. */
@@ -179,6 +185,7 @@ export class QueryProcessPool {
 
   private spawn(): QueryProcess {
     const p = new QueryProcess({ entry: this.entry!, memoryMb: this.opts.memoryMb });
+    this.started++;
     // A process that ends by itself (watchdog, crash) frees its place.
     void p.exited.then(() => this.forget(p));
     return p;

@@ -1,0 +1,34 @@
+// Row-security facts of one member: attributes and groups are the data plane's (src/data/rls),
+// membership is auth's, so the check that a user belongs to the admin's organization is made here.
+import { getMembership, type Principal } from '../auth/index.ts';
+import { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes, type GroupRow } from '../data/rls/index.ts';
+import { NotFound } from '../errors.ts';
+import type { Db } from '../store/index.ts';
+
+export type RowSecurityAdmin = ReturnType<typeof rowSecurityAdmin>;
+
+/** The admin's row-security operations; each answers 404 for a user outside the admin's organization. */
+export function rowSecurityAdmin(db: Db) {
+  const member = (orgId: string, userId: string) => {
+    if (!getMembership(db, userId, orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
+  };
+  return {
+    attributesOf(admin: Principal, userId: string) {
+      member(admin.orgId, userId);
+      const u = loadRlsUser(db, admin.orgId, { id: userId, email: '', role: 'user' });
+      return { attributes: u.attributes, groups: u.groups };
+    },
+    setAttributes(admin: Principal, userId: string, attributes: Record<string, string>) {
+      member(admin.orgId, userId);
+      setUserAttributes(db, admin.orgId, userId, attributes);
+    },
+    listGroups: (admin: Principal) => listGroups(db, admin.orgId),
+    saveGroup(admin: Principal, group: GroupRow): GroupRow {
+      group.members.forEach((m) => member(admin.orgId, m));
+      return saveGroup(db, admin.orgId, group);
+    },
+    deleteGroup(admin: Principal, groupId: string) {
+      if (!deleteGroup(db, admin.orgId, groupId)) throw new NotFound('Group not found', 'GROUP_NOT_FOUND');
+    },
+  };
+}
