@@ -8,6 +8,7 @@ import { assertPasswordStrength } from '../credentials/password-policy.ts';
 import { completeFirstFactor, type SignInResult } from '../credentials/sign-in.ts';
 import { AccountDeactivated, AccountInOtherOrganization, AlreadyMember, InvalidInvitation, SsoNotConfigured } from './errors.ts';
 import { pendingInvitationByToken, type InvitationRow } from './invitation-rows.ts';
+import { isRefusal, type RequestClient } from './member-audit.ts';
 
 export type AcceptMethod = 'password' | 'magic_link' | 'sso';
 
@@ -32,7 +33,7 @@ function ssoLoginPath(deps: AccountDeps, orgId: string): string | undefined {
 }
 
 /** Claims the invitation (exactly one concurrent caller wins) and puts the account into its organization. */
-function join(deps: AccountDeps, input: AcceptInput, passwordHash: string | null): { user: UserRow; row: InvitationRow; created: boolean } {
+function join(deps: AccountDeps, input: AcceptInput, client: RequestClient, passwordHash: string | null): { user: UserRow; row: InvitationRow; created: boolean } {
   return transact(deps.db, () => {
     const now = deps.clock.now();
     const won = consumeOnce(deps.db, { table: 'invitations', usedColumn: 'accepted_at', where: 'token_hash = ? AND revoked_at IS NULL AND expires_at > ?', params: [hashSecret(input.token), now], now });
@@ -54,7 +55,10 @@ function join(deps: AccountDeps, input: AcceptInput, passwordHash: string | null
     if (!home && baseId !== org.id) setMembership(deps.db, deps.clock, { userId: user.id, orgId: baseId, role: 'user' });
     setMembership(deps.db, deps.clock, { userId: user.id, orgId: row.org_id, role: row.role });
     deps.db.prepare('UPDATE invitations SET accepted_user_id = ? WHERE id = ?').run(user.id, row.id);
-    writeAudit(deps.db, deps.clock, { action: 'invitation_accepted', userId: user.id, orgId: row.org_id, actorId: user.id, data: { invitation_id: row.id, role: row.role, method: input.method, new_account: created } });
+    writeAudit(deps.db, deps.clock, {
+      action: 'invitation_accepted', userId: user.id, orgId: row.org_id, actorId: user.id, target: { type: 'invitation', id: row.id }, ip: client.ip,
+      data: { invitation_id: row.id, role: row.role, method: input.method, new_account: created },
+    });
     return { user, row, created };
   });
 }
@@ -64,7 +68,28 @@ function join(deps: AccountDeps, input: AcceptInput, passwordHash: string | null
  * with a password, as a sign-in-link account, or for SSO; holding the link proves the mailbox, so the
  * address counts as verified and the person is signed in (MFA rules apply as at any sign-in).
  */
-export async function acceptInvitation(deps: AccountDeps, input: AcceptInput): Promise<AcceptResult> {
+export async function acceptInvitation(deps: AccountDeps, input: AcceptInput, client: RequestClient): Promise<AcceptResult> {
+  try {
+    return await accept(deps, input, client);
+  } catch (err) {
+    if (isRefusal(err)) auditRefusedAccept(deps, input, client, err.code);
+    throw err;
+  }
+}
+
+/**
+ * A refused accept (a used, revoked, expired or unknown link, an address that cannot join) is audited
+ * as a failure, in the invitation's organization when the link still names one.
+ */
+function auditRefusedAccept(deps: AccountDeps, input: AcceptInput, client: RequestClient, code: string): void {
+  const row = deps.db.prepare('SELECT id, org_id FROM invitations WHERE token_hash = ?').get(hashSecret(input.token)) as { id: string; org_id: string } | undefined;
+  writeAudit(deps.db, deps.clock, {
+    action: 'invitation_accepted', orgId: row?.org_id ?? null, target: row && { type: 'invitation', id: row.id }, ip: client.ip,
+    outcome: 'failure', data: { method: input.method, error: code },
+  });
+}
+
+async function accept(deps: AccountDeps, input: AcceptInput, client: RequestClient): Promise<AcceptResult> {
   const pending = pendingInvitationByToken(deps.db, deps.clock, input.token);
   if (!pending) throw new InvalidInvitation();
   const sso = ssoLoginPath(deps, getOrganization(deps.db, pending.org_id)?.base_org_id ?? pending.org_id);
@@ -75,7 +100,7 @@ export async function acceptInvitation(deps: AccountDeps, input: AcceptInput): P
     assertPasswordStrength(input.password, pending.email);
     passwordHash = await hashPassword(input.password);
   }
-  const { user, row } = join(deps, input, passwordHash);
+  const { user, row } = join(deps, input, client, passwordHash);
   if (input.method === 'sso') return { kind: 'sso', orgId: row.org_id, loginPath: sso! };
   if (user.identity_kind === 'sso') return { kind: 'joined', orgId: row.org_id };
   const factor = passwordHash ? 'password' : 'magic_link';

@@ -1,11 +1,11 @@
 import { transact } from '../../store/index.ts';
-import { writeAudit } from '../audit.ts';
 import { getOrganization } from '../directory.ts';
 import { invalidateSessions } from '../credentials/invalidate-sessions.ts';
 import type { Principal } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 import { getMember } from './get-member.ts';
 import { assertNotLastAdmin } from './last-admin.ts';
+import { auditAdmin, auditRefusals, type RequestClient } from './member-audit.ts';
 import { memberOf } from './member-of.ts';
 import type { MemberView } from './member-view.ts';
 
@@ -16,8 +16,9 @@ import type { MemberView } from './member-view.ts';
  * disabled and its sessions ended, which also closes its workspaces and every sign-in path. Chats
  * and knowledge commits stay.
  */
-export function deactivateMember(deps: MembersDeps, admin: Principal, userId: string): MemberView {
-  transact(deps.db, () => {
+export function deactivateMember(deps: MembersDeps, admin: Principal, client: RequestClient, userId: string): MemberView {
+  const act = { action: 'member_deactivated', userId };
+  auditRefusals(deps, admin, client, act, () => transact(deps.db, () => {
     const target = memberOf(deps.db, admin, userId);
     assertNotLastAdmin(deps.db, admin.orgId, target, 'deactivate');
     const now = deps.clock.now();
@@ -26,7 +27,7 @@ export function deactivateMember(deps: MembersDeps, admin: Principal, userId: st
       deps.db.prepare('UPDATE users SET disabled_at = COALESCE(disabled_at, ?) WHERE id = ?').run(now, userId);
       invalidateSessions(deps.db, deps.clock, userId);
     }
-    writeAudit(deps.db, deps.clock, { action: 'member_deactivated', userId, orgId: admin.orgId, actorId: admin.userId });
-  });
+    auditAdmin(deps, admin, client, act);
+  }));
   return getMember(deps, admin, userId);
 }

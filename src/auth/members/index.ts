@@ -18,6 +18,7 @@ export { resendInvitation } from './resend-invitation.ts';
 export { revokeInvitation } from './revoke-invitation.ts';
 export { invitationInfo, type InvitationInfo } from './invitation-info.ts';
 export { acceptInvitation, type AcceptMethod, type AcceptResult } from './accept-invitation.ts';
+export type { RequestClient } from './member-audit.ts';
 export { getOrgSettings } from './org-settings.ts';
 export { updateOrgSettings, type OrgSettingsPatch } from './update-org-settings.ts';
 export { INVITATION_TTL_MS } from './invitation-rows.ts';

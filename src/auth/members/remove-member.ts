@@ -1,10 +1,10 @@
 import { transact } from '../../store/index.ts';
-import { writeAudit } from '../audit.ts';
 import { getOrganization } from '../directory.ts';
 import { invalidateSessions } from '../credentials/invalidate-sessions.ts';
 import type { Principal } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 import { assertNotLastAdmin } from './last-admin.ts';
+import { auditAdmin, auditRefusals, type RequestClient } from './member-audit.ts';
 import { memberOf } from './member-of.ts';
 
 /**
@@ -12,8 +12,8 @@ import { memberOf } from './member-of.ts';
  * sessions and tokens there stop working; the account row stays, so their chats and
  * knowledge commits keep their author.
  */
-export function removeMember(deps: MembersDeps, admin: Principal, userId: string): void {
-  transact(deps.db, () => {
+export function removeMember(deps: MembersDeps, admin: Principal, client: RequestClient, userId: string): void {
+  auditRefusals(deps, admin, client, { action: 'member_removed', userId }, () => transact(deps.db, () => {
     const target = memberOf(deps.db, admin, userId);
     assertNotLastAdmin(deps.db, admin.orgId, target, 'remove');
     const isBase = getOrganization(deps.db, admin.orgId)?.base_org_id === null;
@@ -31,6 +31,6 @@ export function removeMember(deps: MembersDeps, admin: Principal, userId: string
       deps.db.prepare('UPDATE users SET disabled_at = NULL, default_workspace_id = NULL WHERE id = ?').run(userId);
       invalidateSessions(deps.db, deps.clock, userId);
     }
-    writeAudit(deps.db, deps.clock, { action: 'member_removed', userId, orgId: admin.orgId, actorId: admin.userId, data: { email: target.email } });
-  });
+    auditAdmin(deps, admin, client, { action: 'member_removed', userId, data: { email: target.email } });
+  }));
 }

@@ -1,9 +1,9 @@
 import { ValidationFailed, type FieldIssue } from '../../errors.ts';
 import { transact } from '../../store/index.ts';
-import { writeAudit } from '../audit.ts';
 import type { Principal } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 import { getMember } from './get-member.ts';
+import { auditAdmin, type RequestClient } from './member-audit.ts';
 import { memberOf } from './member-of.ts';
 import type { MemberView } from './member-view.ts';
 
@@ -23,6 +23,7 @@ function issuesOf(deps: MembersDeps, orgId: string, { attributes, groups }: { at
 export function setMemberAttributes(
   deps: MembersDeps,
   admin: Principal,
+  client: RequestClient,
   userId: string,
   facts: { attributes?: Record<string, string> | undefined; groups?: string[] | undefined },
 ): MemberView {
@@ -31,11 +32,9 @@ export function setMemberAttributes(
   if (issues.length > 0) throw new ValidationFailed(issues);
   transact(deps.db, () => {
     deps.facts.setFacts(admin.orgId, userId, facts);
-    writeAudit(deps.db, deps.clock, {
+    auditAdmin(deps, admin, client, {
       action: 'member_attributes_changed',
       userId,
-      orgId: admin.orgId,
-      actorId: admin.userId,
       data: { attributes: facts.attributes ? Object.keys(facts.attributes) : undefined, groups: facts.groups },
     });
   });

@@ -1,10 +1,10 @@
 import { transact } from '../../store/index.ts';
-import { writeAudit } from '../audit.ts';
 import type { Principal, Role } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 import { DomainTaken } from './errors.ts';
 import { assertBaseOrg, getOrgSettings, type OrgSettingsView } from './org-settings.ts';
 import { saveOrgSettings } from './org-settings-rows.ts';
+import { auditAdmin, auditRefusals, type RequestClient } from './member-audit.ts';
 
 export interface OrgSettingsPatch {
   mfa_required?: boolean | undefined;
@@ -26,9 +26,10 @@ function setDomains(deps: MembersDeps, orgId: string, domains: string[]): void {
 }
 
 /** Changes the given settings; new sessions get the new lifetime, live ones keep theirs. */
-export function updateOrgSettings(deps: MembersDeps, admin: Principal, patch: OrgSettingsPatch): OrgSettingsView {
-  assertBaseOrg(deps.db, admin);
-  transact(deps.db, () => {
+export function updateOrgSettings(deps: MembersDeps, admin: Principal, client: RequestClient, patch: OrgSettingsPatch): OrgSettingsView {
+  const act = { action: 'org_settings_changed', target: { type: 'organization', id: admin.orgId }, data: { changes: patch } };
+  auditRefusals(deps, admin, client, act, () => transact(deps.db, () => {
+    assertBaseOrg(deps.db, admin);
     const before = getOrgSettings(deps.db, admin);
     if (patch.mfa_required !== undefined) deps.db.prepare('UPDATE organizations SET mfa_enforced = ? WHERE id = ?').run(patch.mfa_required ? 1 : 0, admin.orgId);
     if (patch.allowed_email_domains !== undefined) setDomains(deps, admin.orgId, patch.allowed_email_domains);
@@ -36,7 +37,7 @@ export function updateOrgSettings(deps: MembersDeps, admin: Principal, patch: Or
       join_default_role: patch.join_default_role ?? before.join_default_role,
       session_lifetime_seconds: patch.session_lifetime_seconds ?? before.session_lifetime_seconds,
     });
-    writeAudit(deps.db, deps.clock, { action: 'org_settings_changed', orgId: admin.orgId, actorId: admin.userId, data: { before, changes: patch } });
-  });
+    auditAdmin(deps, admin, client, { ...act, data: { before, changes: patch } });
+  }));
   return getOrgSettings(deps.db, admin);
 }

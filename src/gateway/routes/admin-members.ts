@@ -5,6 +5,7 @@ import { ROLES } from '../../auth/index.ts';
 import * as members from '../../auth/members/index.ts';
 import { memberFactsPort } from '../../compose/member-facts.ts';
 import { accountDeps } from '../../compose/account-deps.ts';
+import { clientInfo } from '../client-info.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 import { signInAnswer, TokenResponse } from './auth.ts';
@@ -74,7 +75,7 @@ export function adminMemberRoutes(s: Services) {
       ...admin, method: 'PUT', path: '/api/admin/members/{user_id}/role', operationId: 'admin_change_member_role',
       summary: 'Changes a member\'s role; the last active admin cannot be demoted (409 LAST_ADMIN)', params: UserId, response: Member,
       body: z.object({ role: Role, can_merge: z.boolean().optional().describe('Modelers: may merge to production') }),
-      handler: ({ principal, params, body }) => members.changeRole(deps, principal, params.user_id, { role: body.role, canMerge: body.can_merge }),
+      handler: ({ principal, params, body, ctx }) => members.changeRole(deps, principal, clientInfo(ctx), params.user_id, { role: body.role, canMerge: body.can_merge }),
     }),
     route({
       ...admin, method: 'PUT', path: '/api/admin/members/{user_id}/attributes', operationId: 'admin_set_member_attributes',
@@ -82,33 +83,33 @@ export function adminMemberRoutes(s: Services) {
       body: z
         .object({ attributes: Attributes.optional(), groups: z.array(z.string().min(1).max(64)).max(100).optional().describe('Group ids') })
         .refine((b) => b.attributes !== undefined || b.groups !== undefined, { message: 'Give attributes, groups or both', path: ['attributes'] }),
-      handler: ({ principal, params, body }) => members.setMemberAttributes(deps, principal, params.user_id, body),
+      handler: ({ principal, params, body, ctx }) => members.setMemberAttributes(deps, principal, clientInfo(ctx), params.user_id, body),
     }),
     route({
       ...admin, method: 'POST', path: '/api/admin/members/{user_id}/deactivate', operationId: 'admin_deactivate_member',
       summary: 'Deactivates a member: every session and token of theirs is refused from the next request; chats and commits stay', params: UserId, response: Member,
-      handler: ({ principal, params }) => members.deactivateMember(deps, principal, params.user_id),
+      handler: ({ principal, params, ctx }) => members.deactivateMember(deps, principal, clientInfo(ctx), params.user_id),
     }),
     route({
       ...admin, method: 'POST', path: '/api/admin/members/{user_id}/reactivate', operationId: 'admin_reactivate_member',
       summary: 'Lets a deactivated member in again (they sign in anew)', params: UserId, response: Member,
-      handler: ({ principal, params }) => members.reactivateMember(deps, principal, params.user_id),
+      handler: ({ principal, params, ctx }) => members.reactivateMember(deps, principal, clientInfo(ctx), params.user_id),
     }),
     route({
       ...admin, method: 'DELETE', path: '/api/admin/members/{user_id}', operationId: 'admin_remove_member', status: 204,
       summary: 'Removes a member from the organization; the last active admin cannot be removed (409 LAST_ADMIN)', params: UserId,
-      handler: ({ principal, params }) => members.removeMember(deps, principal, params.user_id),
+      handler: ({ principal, params, ctx }) => members.removeMember(deps, principal, clientInfo(ctx), params.user_id),
     }),
     route({
       ...admin, method: 'POST', path: '/api/admin/members/{user_id}/unlock', operationId: 'admin_unlock_member',
       summary: 'Clears the failed sign-in attempts counted against a member from every address', params: UserId,
       response: z.object({ cleared: z.number().int() }),
-      handler: ({ principal, params }) => members.unlockMember(deps, principal, params.user_id),
+      handler: ({ principal, params, ctx }) => members.unlockMember(deps, principal, clientInfo(ctx), params.user_id),
     }),
     route({
       ...admin, method: 'POST', path: '/api/admin/invitations', operationId: 'admin_invite_member', status: 201,
       summary: 'Invites an address with a role; mails a single-use link valid 7 days', body: z.object({ email: Email, role: Role.default('user') }), response: Invitation,
-      handler: ({ principal, body }) => members.inviteMember(deps, principal, body),
+      handler: ({ principal, body, ctx }) => members.inviteMember(deps, principal, clientInfo(ctx), body),
     }),
     route({
       ...admin, method: 'GET', path: '/api/admin/invitations', operationId: 'admin_list_invitations', summary: 'Pending invitations, newest first',
@@ -118,12 +119,12 @@ export function adminMemberRoutes(s: Services) {
     route({
       ...admin, method: 'POST', path: '/api/admin/invitations/{invitation_id}/resend', operationId: 'admin_resend_invitation',
       summary: 'Mails a pending invitation again with a new link; the previous link stops working', params: InvitationId, response: Invitation,
-      handler: ({ principal, params }) => members.resendInvitation(deps, principal, params.invitation_id),
+      handler: ({ principal, params, ctx }) => members.resendInvitation(deps, principal, clientInfo(ctx), params.invitation_id),
     }),
     route({
       ...admin, method: 'DELETE', path: '/api/admin/invitations/{invitation_id}', operationId: 'admin_revoke_invitation', status: 204,
       summary: 'Revokes a pending invitation', params: InvitationId,
-      handler: ({ principal, params }) => members.revokeInvitation(deps, principal, params.invitation_id),
+      handler: ({ principal, params, ctx }) => members.revokeInvitation(deps, principal, clientInfo(ctx), params.invitation_id),
     }),
     route({
       ...admin, method: 'GET', path: '/api/admin/organization/settings', operationId: 'admin_get_org_settings',
@@ -139,7 +140,7 @@ export function adminMemberRoutes(s: Services) {
         join_default_role: Role.optional(),
         session_lifetime_seconds: z.number().int().min(900).max(90 * 24 * 3600).optional().describe('15 minutes to 90 days'),
       }),
-      handler: ({ principal, body }) => members.updateOrgSettings(deps, principal, body),
+      handler: ({ principal, body, ctx }) => members.updateOrgSettings(deps, principal, clientInfo(ctx), body),
     }),
     route({
       method: 'POST', path: '/api/auth/invitation/info', operationId: 'invitation_info', tags: ['auth'], auth: 'none',
@@ -159,7 +160,7 @@ export function adminMemberRoutes(s: Services) {
       }),
       response: AcceptAnswer,
       handler: async ({ body, ctx }) => {
-        const r = await members.acceptInvitation(deps, body);
+        const r = await members.acceptInvitation(deps, body, clientInfo(ctx));
         if (r.kind === 'sso') return { org_id: r.orgId, token_type: 'none', sso_login_url: `${s.config.baseUrl}${r.loginPath}` };
         if (r.kind === 'joined') return { org_id: r.orgId, token_type: 'none', joined: true };
         return { org_id: r.orgId, ...signInAnswer(s, ctx, r.result) };

@@ -7,6 +7,8 @@ export interface Caller {
   /** A session JWT, sent as the session cookie. */
   session?: string;
   bearer?: string;
+  /** A client address, sent as X-Forwarded-For (read when the app trusts its proxy). */
+  ip?: string;
 }
 
 const BROWSER_CSRF = 'test-csrf-token-0123456789';
@@ -27,6 +29,7 @@ export async function call(
     headers['X-CSRF-Token'] = BROWSER_CSRF;
   }
   if (who.bearer) headers['authorization'] = `Bearer ${who.bearer}`;
+  if (who.ip) headers['x-forwarded-for'] = who.ip;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await t0.fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
