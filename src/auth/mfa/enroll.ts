@@ -1,7 +1,7 @@
 // MFA enrollment: setup stores a pending secret; confirm promotes it with the first valid code and
 // returns the recovery codes once (part 3 of the interface).
 import { NotFound } from '../../errors.ts';
-import type { AccountDeps } from '../account/account-deps.ts';
+import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { getUser } from '../directory.ts';
 import { InteractiveSessionRequired, MfaAlreadyEnabled, MfaSetupNotStarted, SecondFactorRejected } from '../errors.ts';
@@ -29,7 +29,7 @@ export interface ConfirmedMfa {
 }
 
 /** Activates the pending secret with a valid code; with an enrollment token also starts the session. */
-export async function confirmMfa(deps: AccountDeps, principal: Principal, code: string): Promise<ConfirmedMfa> {
+export async function confirmMfa(deps: AccountDeps, principal: Principal, code: string, client?: ClientInfo): Promise<ConfirmedMfa> {
   assertInteractive(principal);
   const user = getUser(deps.db, principal.userId);
   if (!user) throw new NotFound();
@@ -46,9 +46,9 @@ export async function confirmMfa(deps: AccountDeps, principal: Principal, code: 
     .run(deps.clock.now(), step, user.id, user.totp_pending_secret);
   if (info.changes !== 1) throw new SecondFactorRejected('code');
   const recoveryCodes = await replaceRecoveryCodes(deps, user.id);
-  writeAudit(deps.db, deps.clock, { action: 'mfa_enabled', userId: user.id, orgId: principal.orgId });
+  writeAudit(deps.db, deps.clock, { action: 'mfa_enabled', userId: user.id, orgId: principal.orgId, ip: client?.ip });
   if (principal.credential !== 'enrollment') return { recoveryCodes };
-  writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId: principal.orgId, data: { factor: 'enrollment', mfa: true } });
+  writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId: principal.orgId, ip: client?.ip, data: { factor: 'enrollment', mfa: true } });
   return { recoveryCodes, session: startSession(deps, user, principal.orgId) };
 }
 

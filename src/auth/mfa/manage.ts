@@ -64,14 +64,14 @@ export async function regenerateRecoveryCodes(deps: AccountDeps, principal: Prin
 }
 
 /** An admin removes a member's MFA; 404 when the target is not in the admin's organization. */
-export function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId: string): void {
+export function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId: string, client?: ClientInfo): void {
   const target = getUser(deps.db, targetUserId);
   if (!target || !getMembership(deps.db, target.id, admin.orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
   transact(deps.db, () => {
     wipeMfa(deps, target.id);
     invalidateSessions(deps.db, deps.clock, target.id);
   });
-  writeAudit(deps.db, deps.clock, { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId });
+  writeAudit(deps.db, deps.clock, { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId, ip: client?.ip });
 }
 
 function mustUser(deps: AccountDeps, id: string): UserRow {

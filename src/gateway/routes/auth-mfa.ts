@@ -37,7 +37,7 @@ export function authMfaRoutes(s: Services) {
       body: z.object({ code: Code }),
       response: z.object({ recovery_codes: z.array(z.string()), access_token: z.string().optional(), token_type: z.string().optional() }),
       handler: async ({ principal, body, ctx }) => {
-        const done = await confirmMfa(deps, principal, body.code);
+        const done = await confirmMfa(deps, principal, body.code, clientInfo(ctx));
         return { recovery_codes: done.recoveryCodes, ...(done.session ? sessionAnswer(s, ctx, done.session) : {}) };
       },
     }),
@@ -92,8 +92,8 @@ export function authMfaRoutes(s: Services) {
       role: 'admin',
       params: z.object({ user_id: z.string().min(1).max(100) }),
       response: z.object({ status: z.string() }),
-      handler: ({ principal, params }) => {
-        adminResetMfa(deps, principal, params.user_id);
+      handler: ({ principal, params, ctx }) => {
+        adminResetMfa(deps, principal, params.user_id, clientInfo(ctx));
         return { status: 'reset' };
       },
     }),
