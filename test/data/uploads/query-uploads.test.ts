@@ -145,7 +145,8 @@ test("the engine's temporary folder is the query's own: DuckDB's shared default 
 test.serial('a hostile upload query runs off the event loop and is stopped within its timeout + 1 s, the pool working on', async (t) => {
   const pool = new QueryProcessPool({ max: 2, memoryMb: 512 });
   t.teardown(() => pool.close());
-  // The event loop's lag, sampled all along: a query on the gateway's thread would hold it for seconds.
+  // The event loop's lag, sampled all along: a query on the gateway's thread would hold it for its whole time
+  // (the 800 ms timeout at least). A loaded 2-core machine shows pauses of 100-150 ms of its own (GC, scheduling).
   let worstLagMs = 0;
   let last = performance.now();
   const ticker = setInterval(() => {
@@ -163,7 +164,7 @@ test.serial('a hostile upload query runs off the event loop and is stopped withi
     t.is((err as QueryTimedOut).code, 'QUERY_TIMEOUT', sql);
     t.true(performance.now() - started < 800 + 1000, `took ${performance.now() - started} ms`);
   }
-  t.true(worstLagMs < 100, `event loop held ${worstLagMs} ms`);
+  t.true(worstLagMs < 400, `event loop held ${worstLagMs} ms`);
   t.deepEqual((await queryUploads(dir, 'SELECT count(*) FROM orders', { processes: pool })).rows, [[3n]]);
 });
 
