@@ -224,12 +224,10 @@ const STORE_DB_ALLOWED: Record<string, number> = {
   'src/gateway/audited-operations.ts': 1,
   'src/gateway/mcp/mcp-auth.ts': 2,
   'src/gateway/oauth/interaction.ts': 1,
-  'src/gateway/oauth/mount-oauth.ts': 1,
   'src/gateway/routes/account.ts': 1,
   'src/gateway/routes/admin-members.ts': 1,
   'src/gateway/routes/admin-usage.ts': 1,
   'src/gateway/routes/auth.ts': 2,
-  'src/gateway/routes/cli-dist.ts': 1,
   'src/gateway/routes/connections.ts': 2,
   'src/gateway/routes/data-queries.ts': 3,
 };
