@@ -226,7 +226,6 @@ const STORE_DB_ALLOWED: Record<string, number> = {
   'src/gateway/routes/account.ts': 1,
   'src/gateway/routes/admin-members.ts': 1,
   'src/gateway/routes/admin-usage.ts': 1,
-  'src/gateway/routes/auth.ts': 2,
   'src/gateway/routes/connections.ts': 2,
   'src/gateway/routes/data-queries.ts': 3,
 };
