@@ -222,7 +222,6 @@ test('the gateway runs no SQL: it imports nothing of src/store and prepares no s
  */
 const STORE_DB_ALLOWED: Record<string, number> = {
   'src/gateway/audited-operations.ts': 1,
-  'src/gateway/mcp/mcp-auth.ts': 2,
   'src/gateway/routes/account.ts': 1,
   'src/gateway/routes/admin-members.ts': 1,
   'src/gateway/routes/admin-usage.ts': 1,
