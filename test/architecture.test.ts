@@ -222,7 +222,6 @@ test('the gateway runs no SQL: it imports nothing of src/store and prepares no s
  */
 const STORE_DB_ALLOWED: Record<string, number> = {
   'src/gateway/routes/admin-members.ts': 1,
-  'src/gateway/routes/admin-usage.ts': 1,
   'src/gateway/routes/connections.ts': 2,
   'src/gateway/routes/data-queries.ts': 3,
 };

@@ -139,6 +139,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
     chats: { db: store.db, clock },
+    usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
     ssoGroups: ssoGroupPort(store.db),
