@@ -25,6 +25,7 @@ import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
 import { chatSourcesFrom } from './chat-sources.ts';
 import { rowSecurityAdmin } from './row-security-members.ts';
+import { memberFactsPort } from './member-facts.ts';
 import { evaluationAgentPort } from './evaluation-agent.ts';
 import { evaluationKnowledgePort } from './evaluation-knowledge.ts';
 import { evaluationPrincipalsPort } from './evaluation-principals.ts';
@@ -141,6 +142,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     chats: { db: store.db, clock },
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db),
+    memberFacts: memberFactsPort(store.db),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
     ssoGroups: ssoGroupPort(store.db),
   };

@@ -2,6 +2,7 @@
 import type { ChatDeps, ChatSources } from '../chats/index.ts';
 import type { AuthDeps } from '../auth/index.ts';
 import type { RowSecurityAdmin } from './row-security-members.ts';
+import type { MemberFacts } from '../auth/members/index.ts';
 import type { AgentRuns, UsageDeps } from '../agent/index.ts';
 import type { AccountMail } from '../auth/account/account-mail.ts';
 import type { AgentPorts } from '../agent/ports.ts';
@@ -56,6 +57,8 @@ export interface Services {
   usage: UsageDeps;
   /** Row-security facts of members (admin), with auth's membership check. */
   rowSecurity: RowSecurityAdmin;
+  /** Members' attributes and groups (kept by src/data) as the admin member pages read and write them. */
+  memberFacts: MemberFacts;
   /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
   chatSources: ChatSources;
   /** What SSO sign-ins use to set row-level-security groups from the identity provider's groups. */
