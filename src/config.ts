@@ -79,7 +79,7 @@ export interface DataConfig {
   queryMemoryMb: number;
   /** Query processes kept warm when the pool has been quiet for 30 s; after a burst, as many as were busy (SEXTANT_QUERY_IDLE_PROCESSES, default 2). */
   queryIdleProcesses: number;
-  /** Iterations of a recursive CTE where the warehouse can cap them: MariaDB, MySQL (SEXTANT_QUERY_MAX_RECURSION, default 10,000). */
+  /** Iterations of a recursive CTE on MariaDB and MySQL, rows its recursive terms produce on SQLite (SEXTANT_QUERY_MAX_RECURSION, default 10,000). */
   queryMaxRecursion: number;
   /** Folders DuckDB and SQLite connection files may live in (SEXTANT_WAREHOUSE_ROOTS, default `<dataDir>/warehouse`). */
   warehouseRoots: string[];

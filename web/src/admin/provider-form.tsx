@@ -1,11 +1,12 @@
 // Adding or editing an SSO provider. The secret field is write-only: it starts empty, and left
 // empty on an edit the stored secret stays. The server's 422 (the issuer's discovery problem among
-// them) lands on the field it names.
+// them) lands on the field it names. The group mappings start as stored and are sent whole.
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client.ts';
 import { Field, SelectField } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { fromRows, GroupMappingsEditor, toRows } from './group-mappings-editor.tsx';
 import { ROLE_OPTIONS, type Role } from './roles.ts';
 import type { ResponseOf } from '../api/types.ts';
 
@@ -21,11 +22,13 @@ export function ProviderForm({ provider, onSaved }: { provider?: Provider; onSav
   const [groupsClaim, setGroupsClaim] = useState(provider?.groups_claim ?? '');
   const [jit, setJit] = useState(provider?.jit_provisioning ?? true);
   const [role, setRole] = useState<Role>(provider?.default_role ?? 'user');
+  const [mappings, setMappings] = useState(() => toRows(provider?.group_mappings ?? []));
   const save = useAction(async () => {
-    const fields = { type, name, issuer, client_id: clientId, scopes: scopes.split(/\s+/).filter(Boolean), groups_claim: groupsClaim || null, jit_provisioning: jit, default_role: role };
+    const scopeList = scopes.split(/\s+/).filter(Boolean);
+    const fields = { type, name, issuer, client_id: clientId, scopes: scopeList, groups_claim: groupsClaim || null, jit_provisioning: jit, default_role: role, group_mappings: fromRows(mappings) };
     const saved = provider
       ? await call(api.PATCH('/api/admin/sso/providers/{id}', { params: { path: { id: provider.id } }, body: { ...fields, ...(secret ? { client_secret: secret } : {}) } }))
-      : await call(api.POST('/api/admin/sso/providers', { body: { ...fields, client_secret: secret || null, email_claim: 'email', group_mappings: [] } }));
+      : await call(api.POST('/api/admin/sso/providers', { body: { ...fields, client_secret: secret || null, email_claim: 'email' } }));
     setSecret('');
     onSaved(saved);
   });
@@ -53,6 +56,7 @@ export function ProviderForm({ provider, onSaved }: { provider?: Provider; onSav
       <Field label="Scopes" value={scopes} onChange={setScopes} error={save.fieldError('scopes')} hint="Separated by spaces." />
       <Field label="Groups claim" value={groupsClaim} onChange={setGroupsClaim} error={save.fieldError('groups_claim')} hint="The claim listing the person's groups; empty if none." />
       <SelectField label="Role of new members" value={role} onChange={(v) => setRole(v as Role)} options={ROLE_OPTIONS} error={save.fieldError('default_role')} />
+      <GroupMappingsEditor rows={mappings} onChange={setMappings} problem={save.problem} />
       <div className="field">
         <label className="check">
           <input type="checkbox" checked={jit} onChange={(e) => setJit(e.target.checked)} /> Create members on their first sign-in

@@ -1,5 +1,5 @@
 // /admin/usage: questions, queries, tokens and credits per member and day over a date range, and
-// the monthly credit limits of the organization and of members.
+// the monthly credit limits of the organization and of members. Members show by name and email.
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client.ts';
 import type { ResponseOf } from '../api/types.ts';
@@ -8,11 +8,13 @@ import { Field } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { CreditLimits } from './credit-limits.tsx';
+import { MemberPicker, useMembers, type Members } from './member-picker.tsx';
 
 export function UsagePage() {
   useDocumentTitle('Usage and credit limits');
   const [draft, setDraft] = useState({ from: '', to: '', user: '' });
   const [range, setRange] = useState(draft);
+  const members = useMembers();
   const usage = useLoad(
     (signal) => call(api.GET('/api/admin/usage', { params: { query: { from: range.from || undefined, to: range.to || undefined, user_id: range.user.trim() || undefined } }, signal })),
     JSON.stringify(range),
@@ -30,7 +32,7 @@ export function UsagePage() {
         <form onSubmit={submit} noValidate aria-label="Usage range" className="row">
           <Field label="From" type="date" value={draft.from} onChange={(from) => setDraft((d) => ({ ...d, from }))} error={usage.problem?.fields['from']} />
           <Field label="To" type="date" value={draft.to} onChange={(to) => setDraft((d) => ({ ...d, to }))} error={usage.problem?.fields['to']} />
-          <Field label="Member id" value={draft.user} onChange={(user) => setDraft((d) => ({ ...d, user }))} error={usage.problem?.fields['user_id']} hint="Empty: everyone." />
+          <MemberPicker label="Member" members={members} value={draft.user} onChange={(user) => setDraft((d) => ({ ...d, user }))} none="Everyone" error={usage.problem?.fields['user_id']} />
           <div className="actions">
             <button type="submit">Show usage</button>
           </div>
@@ -46,17 +48,17 @@ export function UsagePage() {
           (days.length === 0 ? (
             <p>No use in this range.</p>
           ) : (
-            <UsageTable days={days} />
+            <UsageTable days={days} members={members} />
           ))}
       </section>
-      <CreditLimits />
+      <CreditLimits members={members} />
     </>
   );
 }
 
 type UsageDay = ResponseOf<'/api/admin/usage', 'get'>['days'][number];
 
-function UsageTable({ days }: { days: UsageDay[] }) {
+function UsageTable({ days, members }: { days: UsageDay[]; members: Members }) {
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Usage table">
       <table className="data-table">
@@ -73,7 +75,7 @@ function UsageTable({ days }: { days: UsageDay[] }) {
           {days.map((d) => (
             <tr key={`${d.day}/${d.user_id}`}>
               <td>{d.day}</td>
-              <td>{d.user_id}</td>
+              <td>{members.label(d.user_id)}</td>
               <td className="num">{d.questions}</td>
               <td className="num">{d.queries}</td>
               <td className="num">{d.input_tokens}</td>

@@ -17,14 +17,28 @@ interface QuestionActionsProps {
 /** The element ids of a question's move buttons, so focus can find them after the list moved. */
 const moveId = (uuid: string, direction: 'up' | 'down') => `move-${direction}-${uuid}`;
 
+/**
+ * Puts the focus on the moved question's button in the same direction (or the other one at an end).
+ * The buttons stay disabled until the move's re-render has committed, which on a busy machine can be
+ * a few frames after the chat was read again: try again on each frame for about half a second.
+ */
+function focusMoved(uuid: string, direction: 'up' | 'down', frames = 30): void {
+  requestAnimationFrame(() => {
+    const usable = (d: 'up' | 'down') => {
+      const button = document.getElementById(moveId(uuid, d)) as HTMLButtonElement | null;
+      return button && !button.disabled ? button : undefined;
+    };
+    const target = usable(direction) ?? usable(direction === 'up' ? 'down' : 'up');
+    if (target) target.focus();
+    else if (frames > 0) focusMoved(uuid, direction, frames - 1);
+  });
+}
+
 export function QuestionActions({ chatId, questionUuid, first, last, onChanged }: QuestionActionsProps) {
   const move = useAction(async (direction: 'up' | 'down') => {
     await call(api.POST('/api/save_message_order', { body: { chat_id: chatId, message_uuid: questionUuid, direction, block_mode: true } }));
     await onChanged();
-    requestAnimationFrame(() => {
-      const same = document.getElementById(moveId(questionUuid, direction)) as HTMLButtonElement | null;
-      (same && !same.disabled ? same : document.getElementById(moveId(questionUuid, direction === 'up' ? 'down' : 'up')))?.focus();
-    });
+    focusMoved(questionUuid, direction);
   });
   const remove = useAction(async () => {
     await call(api.POST('/api/deleteMessage', { body: { chat_id: chatId, message_uuid: questionUuid } }));

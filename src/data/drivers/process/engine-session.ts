@@ -1,10 +1,10 @@
 // One warehouse session inside a query process, as the process's message loop drives it.
 import type { ColumnMeta, IntrospectedTable } from '../driver.ts';
 
-/** A refusal or failure of the engine, sent back as `failed` (the statement) or `unavailable` (the file). */
+/** A refusal or failure of the engine, sent back as `failed` (the statement), `unavailable` (the file) or `recursion_limit`. */
 export class EngineError extends Error {
   constructor(
-    readonly kind: 'unavailable' | 'failed',
+    readonly kind: 'unavailable' | 'failed' | 'recursion_limit',
     message: string,
   ) {
     super(message);

@@ -28,7 +28,7 @@ export async function openProcessDriver(engine: Engine, settings: ConnectionSett
   const budget = new QueryBudget({ timeoutMs, signal: ctx.signal, stop: () => proc.kill() });
   try {
     const { defaultSchema } = await budget.track(
-      proc.call({ op: 'open', engine, path: settings.path, schema: settings.schema, allowedDirectories: ctx.allowedDirectories, exportDirectory: ctx.exportDirectory, threads: ctx.threads }),
+      proc.call({ op: 'open', engine, path: settings.path, schema: settings.schema, allowedDirectories: ctx.allowedDirectories, exportDirectory: ctx.exportDirectory, threads: ctx.threads, maxRecursion: ctx.maxRecursion }),
     );
     return new ProcessDriver(engine, proc, pool, own, defaultSchema, timeoutMs, ctx.exportDirectory);
   } catch (err) {

@@ -54,7 +54,7 @@ async function handle(req: Request): Promise<unknown> {
   if (req.op === 'uploads') return queryUploads(req);
   if (req.op === 'open') {
     await closeSession();
-    if (req.engine === 'sqlite') session = (await engines.sqlite()).openSqliteSession(req.path ?? '');
+    if (req.engine === 'sqlite') session = (await engines.sqlite()).openSqliteSession(req.path ?? '', req.maxRecursion);
     else {
       sessionTemp = await mkdtemp(join(arg('temp'), 'session-'));
       session = await (await engines.duckdb()).openDuckDbSession(req, { ...limits, tempDirectory: sessionTemp }).catch(async (err: unknown) => {

@@ -17,6 +17,8 @@ export interface OpenRequest {
   allowedDirectories?: string[] | undefined;
   exportDirectory?: string | undefined;
   threads?: number | undefined;
+  /** SQLite: the rows a recursive CTE may produce before the statement fails (QUERY_RECURSION_LIMIT). */
+  maxRecursion?: number | undefined;
 }
 
 export type Request =
@@ -54,8 +56,8 @@ export interface Replies {
   uploads: { result: UploadQueryResult } | { refused: string };
 }
 
-/** `unavailable`: the warehouse could not be opened; `failed`: the engine refused or failed the statement. */
-export type ReplyError = { kind: 'unavailable' | 'failed'; message: string };
+/** `unavailable`: the warehouse could not be opened; `failed`: the engine refused or failed the statement; `recursion_limit`: a recursive CTE went past its cap. */
+export type ReplyError = { kind: 'unavailable' | 'failed' | 'recursion_limit'; message: string };
 
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: ReplyError };
 

@@ -111,7 +111,7 @@ export class QueryProcess {
     if (!waiter) return;
     this.pending.delete(m.id);
     if (m.ok) waiter.resolve(m.value);
-    else waiter.reject(m.error.kind === 'unavailable' ? new WarehouseUnavailable(m.error.message) : new QueryFailed(m.error.message));
+    else waiter.reject(m.error.kind === 'unavailable' ? new WarehouseUnavailable(m.error.message) : new QueryFailed(m.error.message, m.error.kind === 'recursion_limit' ? 'QUERY_RECURSION_LIMIT' : 'QUERY_FAILED'));
   }
 
   private failAll(): void {

@@ -6,9 +6,16 @@
 import Database from 'better-sqlite3';
 import { EngineError, messageOf, type EngineSession } from './engine-session.ts';
 import type { ColumnMeta, IntrospectedTable } from '../driver.ts';
+import { STEP_FUNCTION } from '../../guard/sqlite/recursion-cap.ts';
+
+/** The cap when the gateway sends none (SEXTANT_QUERY_MAX_RECURSION's default). */
+const DEFAULT_MAX_RECURSION = 10_000;
+
+/** Thrown from inside SQLite by the step function; ends the statement. */
+class RecursionCapped extends Error {}
 
 /** Opens a SQLite file read-only; the file must exist. */
-export function openSqliteSession(path: string): EngineSession {
+export function openSqliteSession(path: string, maxRecursion = DEFAULT_MAX_RECURSION): EngineSession {
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
@@ -17,14 +24,28 @@ export function openSqliteSession(path: string): EngineSession {
   } catch (err) {
     throw new EngineError('unavailable', `Could not open the SQLite file: ${messageOf(err)}`);
   }
-  return new SqliteSession(db);
+  return new SqliteSession(db, Math.floor(maxRecursion));
 }
 
 class SqliteSession implements EngineSession {
   readonly defaultSchema = 'main';
   private cursor: IterableIterator<unknown[]> | undefined;
   private batchSize = 1000;
-  constructor(private readonly db: Database.Database) {}
+  /** Rows the recursive terms of the current statement produced (see guard/sqlite/recursion-cap.ts). */
+  private steps = 0;
+  constructor(
+    private readonly db: Database.Database,
+    maxRecursion: number,
+  ) {
+    // The guard wraps one output value of every recursive term in this function: it returns the
+    // value as it is (integers as BigInt, so none loses digits) and fails the statement past the cap.
+    db.function(STEP_FUNCTION, { deterministic: false, safeIntegers: true }, (value: unknown) => {
+      if (++this.steps > maxRecursion) {
+        throw new RecursionCapped(`The recursive query went past ${maxRecursion} rows and was stopped; bound the recursion with a condition`);
+      }
+      return value as number;
+    });
+  }
 
   async introspect(schemas?: string[]): Promise<IntrospectedTable[]> {
     if (schemas && !schemas.includes('main')) return [];
@@ -46,6 +67,7 @@ class SqliteSession implements EngineSession {
 
   async query(sql: string, batchSize: number): Promise<ColumnMeta[]> {
     await this.release();
+    this.steps = 0;
     try {
       const stmt = this.db.prepare(sql);
       // The second wall: whatever the guard let through, only statements that read may run.
@@ -75,7 +97,7 @@ class SqliteSession implements EngineSession {
       }
     } catch (err) {
       this.cursor = undefined;
-      throw new EngineError('failed', messageOf(err));
+      throw new EngineError(err instanceof RecursionCapped ? 'recursion_limit' : 'failed', messageOf(err));
     }
     return { rows, done: false };
   }

@@ -5,6 +5,7 @@
 import { QueryRefused } from '../../errors.ts';
 import { boundGenerators } from '../row-generators.ts';
 import { dedupeTables, quoteIdent, type GuardedQuery, type TableRewrite } from '../table-ref.ts';
+import { recursionCapEdits, STEP_FUNCTION, wrapLastTarget } from '../sqlite/recursion-cap.ts';
 import { firstLocation, groupByAdditions } from './pg-group-by.ts';
 import { statementsOf, withoutLocations, type PgNode, type PgParser } from './pg-parser.ts';
 import { walkPg, type PgDialect, type PgRef } from './pg-walk.ts';
@@ -35,6 +36,7 @@ interface PgTree extends Checked {
   parser: PgParser;
   textDialect: TextDialect;
   refs: PgRef[];
+  recursiveTerms: PgNode[];
 }
 
 function check(d: TextDialect, parser: PgParser, text: string): Checked {
@@ -50,7 +52,7 @@ export function guardPgLike(d: TextDialect, parser: PgParser, sql: string): Guar
   const checked = check(d, parser, d.canonical(parser, sql));
   const walk = walkPg(d.dialect, checked.stmt);
   boundGenerators(walk.generators);
-  const tree: PgTree = { ...checked, parser, textDialect: d, refs: walk.refs };
+  const tree: PgTree = { ...checked, parser, textDialect: d, refs: walk.refs, recursiveTerms: walk.recursiveTerms };
   return { dialect: d.dialect, sql, tables: dedupeTables(walk.refs.map((r) => r.ref)), functions: [...walk.functions], tree };
 }
 
@@ -65,8 +67,10 @@ export function rewritePgLike(q: GuardedQuery, rewrite: TableRewrite): string {
   const t = q.tree as PgTree;
   const d = t.textDialect;
   const expected = structuredClone(t.stmt);
-  const expectedRefs = walkPg(d.dialect, expected).refs;
+  const expectedWalk = walkPg(d.dialect, expected);
+  const expectedRefs = expectedWalk.refs;
   const edits: Edit[] = [];
+  if (d.dialect === 'sqlite') capRecursion(t, expectedWalk.recursiveTerms, edits);
   t.refs.forEach((r, i) => {
     const target = rewrite(r.ref);
     if (!target) return;
@@ -111,6 +115,18 @@ export function rewritePgLike(q: GuardedQuery, rewrite: TableRewrite): string {
     throw new QueryRefused('unsupported_syntax', 'The statement could not be rewritten with its row filters in a form verified to mean the same; simplify it');
   }
   return out;
+}
+
+/** SQLite: each recursive term counts its rows through the session's step function (sqlite/recursion-cap.ts). */
+function capRecursion(t: PgTree, expectedTerms: PgNode[], edits: Edit[]): void {
+  const caps = recursionCapEdits(t.text, t.recursiveTerms, t.source);
+  if (caps.length === 0) return;
+  const call = (check(t.textDialect, t.parser, `SELECT ${STEP_FUNCTION}(0)`).stmt['SelectStmt'] as PgNode)['targetList'] as PgNode[];
+  const callNode = (call[0]!['ResTarget'] as PgNode)['val'] as PgNode;
+  for (const c of caps) {
+    edits.push({ start: c.start, end: c.start, text: `${STEP_FUNCTION}(` }, { start: c.end, end: c.end, text: ')' });
+    wrapLastTarget(expectedTerms[c.term]!, callNode);
+  }
 }
 
 function groupBy(t: PgTree, r: PgRef, exp: PgRef, alias: string, primaryKey: string[], edits: Edit[]): void {

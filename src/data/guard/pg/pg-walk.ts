@@ -29,15 +29,20 @@ export interface PgWalk {
   refs: PgRef[];
   generators: { name: string; rows: number | undefined }[];
   functions: Set<string>;
+  /** SELECTs whose FROM reads a CTE they are part of: the recursive terms, where a recursion cap goes. */
+  recursiveTerms: PgNode[];
 }
 
 const isObj = (v: unknown): v is PgNode => typeof v === 'object' && v !== null && !Array.isArray(v);
 const sval = (n: unknown) => String(((n as PgNode | undefined)?.['String'] as PgNode | undefined)?.['sval'] ?? '');
+// The CTEs whose bodies the walk is inside (the walk is synchronous, so one list serves every call).
+const defining: string[] = [];
 const SAMPLE_METHODS = new Set(['system', 'bernoulli']);
 
 /** Walks one statement of a parse result; throws QueryRefused on the first thing it refuses. */
 export function walkPg(dialect: PgDialect, stmt: PgNode): PgWalk {
-  const out: PgWalk = { refs: [], generators: [], functions: new Set() };
+  const out: PgWalk = { refs: [], generators: [], functions: new Set(), recursiveTerms: [] };
+  defining.length = 0;
   const type = nodeType(stmt);
   if (type !== 'SelectStmt') {
     throw new QueryRefused('not_select', `Only read-only SELECT queries are accepted, not ${(type ?? 'this statement').replace(/Stmt$/, '').toUpperCase()}`);
@@ -55,7 +60,9 @@ function visitSelect(dialect: PgDialect, s: PgNode, scope: string[], out: PgWalk
   ctes.forEach((cte, i) => {
     const query = cte['ctequery'];
     if (nodeType(query) !== 'SelectStmt') throw new QueryRefused('writable_cte', 'Statements that change data are refused, also inside WITH');
+    defining.push(names[i]!);
     visitSelect(dialect, (query as PgNode)['SelectStmt'] as PgNode, cteBodyScope(dialect, scope, names, i, withClause?.['recursive'] === true), out);
+    defining.pop();
   });
   const inner = [...scope, ...names];
   for (const [k, v] of Object.entries(s)) {
@@ -110,7 +117,10 @@ function onTable(dialect: PgDialect, rv: PgNode, scope: string[], select: PgNode
   const name = String(rv['relname']);
   const schema = rv['schemaname'] === undefined ? undefined : String(rv['schemaname']);
   const catalog = rv['catalogname'] === undefined ? undefined : String(rv['catalogname']);
-  if (!schema && !catalog && scope.includes(foldName(dialect, name))) return;
+  if (!schema && !catalog && scope.includes(foldName(dialect, name))) {
+    if (defining.includes(foldName(dialect, name)) && !out.recursiveTerms.includes(select)) out.recursiveTerms.push(select);
+    return;
+  }
   if (catalog !== undefined || isSystemTable(dialect, schema, name)) {
     throw new QueryRefused('system_catalog', `${[catalog, schema, name].filter(Boolean).join('.')} cannot be queried`);
   }
