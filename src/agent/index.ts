@@ -8,7 +8,7 @@ export type { RerunTable } from './runs/rerun.ts';
 export { usageTotals, getRun } from './runs/event-log.ts';
 export type { RunRow, RunStatus, UsageTotals } from './runs/event-log.ts';
 export { computeCredits } from './runs/credits.ts';
-export { CreditLimitReached, creditLimits, setCreditLimit, type CreditLimit } from './usage/credit-limits.ts';
+export { CreditLimitReached, creditLimits, setCreditLimit, type CreditLimit, type UsageDeps } from './usage/credit-limits.ts';
 export { usageByUserAndDay, type UsageDay } from './usage/usage-report.ts';
 export { createProvider } from './providers/create-provider.ts';
 export { offlineProvider, OFFLINE_UNSUPPORTED } from './offline/offline-provider.ts';

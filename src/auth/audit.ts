@@ -18,8 +18,8 @@ export interface AuditEntry {
 }
 
 /** Appends one entry to the security audit log. */
-export function writeAudit(db: Db, clock: Clock, e: AuditEntry): void {
-  db.prepare(
+export function writeAudit(deps: { db: Db; clock: Clock }, e: AuditEntry): void {
+  deps.db.prepare(
     'INSERT INTO audit_log (id, org_id, user_id, actor_id, action, data, created_at, target_type, target_id, ip, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   ).run(
     newId(),
@@ -28,7 +28,7 @@ export function writeAudit(db: Db, clock: Clock, e: AuditEntry): void {
     e.actorId ?? e.userId ?? null,
     e.action,
     JSON.stringify(e.data ?? {}),
-    clock.now(),
+    deps.clock.now(),
     e.target?.type ?? (e.userId ? 'user' : null),
     e.target?.id ?? e.userId ?? null,
     e.ip ?? null,

@@ -25,6 +25,7 @@ import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
 import { chatSourcesFrom } from './chat-sources.ts';
 import { rowSecurityAdmin } from './row-security-members.ts';
+import { memberFactsPort } from './member-facts.ts';
 import { evaluationAgentPort } from './evaluation-agent.ts';
 import { evaluationKnowledgePort } from './evaluation-knowledge.ts';
 import { evaluationPrincipalsPort } from './evaluation-principals.ts';
@@ -139,7 +140,9 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
     auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
     chats: { db: store.db, clock },
+    usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db),
+    memberFacts: memberFactsPort(store.db),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
     ssoGroups: ssoGroupPort(store.db),
   };

@@ -1,13 +1,11 @@
 // A member's monthly credit limit: the limit is the agent's (src/agent/usage), membership is auth's, so
 // the check that the user belongs to the admin's organization is made here, between the two.
-import { setCreditLimit } from '../agent/index.ts';
+import { setCreditLimit, type UsageDeps } from '../agent/index.ts';
 import { getMembership, type Principal } from '../auth/index.ts';
-import type { Clock } from '../clock.ts';
 import { NotFound } from '../errors.ts';
-import type { Db } from '../store/index.ts';
 
 /** Sets (or, with null, removes) a member's monthly credit limit; 404 when the user is not in the admin's organization. */
-export function setMemberCreditLimit(deps: { db: Db; clock: Clock }, admin: Principal, userId: string, monthlyCredits: number | null): void {
+export function setMemberCreditLimit(deps: UsageDeps, admin: Principal, userId: string, monthlyCredits: number | null): void {
   if (!getMembership(deps.db, userId, admin.orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
-  setCreditLimit(deps.db, { orgId: admin.orgId, userId, monthlyCredits, by: admin.userId, now: deps.clock.now() });
+  setCreditLimit(deps, { orgId: admin.orgId, userId, monthlyCredits, by: admin.userId });
 }

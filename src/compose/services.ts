@@ -2,7 +2,8 @@
 import type { ChatDeps, ChatSources } from '../chats/index.ts';
 import type { AuthDeps } from '../auth/index.ts';
 import type { RowSecurityAdmin } from './row-security-members.ts';
-import type { AgentRuns } from '../agent/index.ts';
+import type { MemberFacts } from '../auth/members/index.ts';
+import type { AgentRuns, UsageDeps } from '../agent/index.ts';
 import type { AccountMail } from '../auth/account/account-mail.ts';
 import type { AgentPorts } from '../agent/ports.ts';
 import type { Clock } from '../clock.ts';
@@ -52,8 +53,12 @@ export interface Services {
   auth: AuthDeps;
   /** What chat operations need (the database and the clock), built once here. */
   chats: ChatDeps;
+  /** What the admin's usage report and credit limits need (the database and the clock), built once here. */
+  usage: UsageDeps;
   /** Row-security facts of members (admin), with auth's membership check. */
   rowSecurity: RowSecurityAdmin;
+  /** Members' attributes and groups (kept by src/data) as the admin member pages read and write them. */
+  memberFacts: MemberFacts;
   /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
   chatSources: ChatSources;
   /** What SSO sign-ins use to set row-level-security groups from the identity provider's groups. */

@@ -72,7 +72,7 @@ test('admins filter by actor, action and time and page with a cursor without gap
   const other = t0.user({ orgId });
   const start = t0.clock.now();
   for (let i = 0; i < 25; i++) {
-    writeAudit(db(), t0.clock, { action: i % 2 ? 'odd' : 'even', orgId, actorId: i % 5 ? admin.id : other.id, target: { type: 't', id: `x${i}` } });
+    writeAudit({ db: db(), clock: t0.clock }, { action: i % 2 ? 'odd' : 'even', orgId, actorId: i % 5 ? admin.id : other.id, target: { type: 't', id: `x${i}` } });
     if (i === 9) t0.clock.advance(3_600_000);
   }
   const seen: string[] = [];
@@ -96,7 +96,7 @@ test('admins filter by actor, action and time and page with a cursor without gap
 test("another organization's admin never reads this organization's entries, by filter, page or export", async (t) => {
   const a = team();
   const b = team();
-  writeAudit(db(), t0.clock, { action: 'secret_thing', orgId: a.orgId, actorId: a.admin.id, target: { type: 't', id: 'a-only' } });
+  writeAudit({ db: db(), clock: t0.clock }, { action: 'secret_thing', orgId: a.orgId, actorId: a.admin.id, target: { type: 't', id: 'a-only' } });
   t.deepEqual(await entries(b.session, `&actor_id=${a.admin.id}`), []);
   t.deepEqual(await entries(b.session, '&target_id=a-only'), []);
   const exp = await t0.fetch('/api/admin/audit/export?action=secret_thing', { headers: { authorization: `Bearer ${b.session}` } });
@@ -107,8 +107,8 @@ test("another organization's admin never reads this organization's entries, by f
 test('the export streams every entry as JSON lines and as CSV with formula cells defused', async (t) => {
   const { orgId, session } = team();
   const insert = db().transaction(() => {
-    for (let i = 0; i < 1200; i++) writeAudit(db(), t0.clock, { action: 'bulk', orgId, target: { type: 't', id: `r${i}` } });
-    writeAudit(db(), t0.clock, { action: 'bulk', orgId, target: { type: 't', id: '=HYPERLINK("http://evil.test")' } });
+    for (let i = 0; i < 1200; i++) writeAudit({ db: db(), clock: t0.clock }, { action: 'bulk', orgId, target: { type: 't', id: `r${i}` } });
+    writeAudit({ db: db(), clock: t0.clock }, { action: 'bulk', orgId, target: { type: 't', id: '=HYPERLINK("http://evil.test")' } });
   });
   insert();
   const res = await t0.fetch('/api/admin/audit/export?action=bulk', { headers: { authorization: `Bearer ${session}` } });

@@ -2,8 +2,15 @@
 // the calendar month's (UTC) credits reach a limit; a running answer is never cut, so a month may
 // end slightly above its limit.
 import type { Principal } from '../../auth/index.ts';
+import type { Clock } from '../../clock.ts';
 import { RateLimited } from '../../errors.ts';
 import type { Db } from '../../store/index.ts';
+
+/** What the admin's usage and credit-limit functions need (the database and the clock), built once in compose. */
+export interface UsageDeps {
+  db: Db;
+  clock: Clock;
+}
 
 /** 429 CREDIT_LIMIT_REACHED: the month's credits are spent; Retry-After points at the next month. */
 export class CreditLimitReached extends RateLimited {
@@ -34,7 +41,7 @@ function creditsSince(db: Db, orgId: string, userId: string | null, since: numbe
 }
 
 /** Sets (a number) or removes (null) the organization's limit or a user's. */
-export function setCreditLimit(db: Db, p: { orgId: string; userId: string | null; monthlyCredits: number | null; by: string; now: number }): void {
+export function setCreditLimit({ db, clock }: UsageDeps, p: { orgId: string; userId: string | null; monthlyCredits: number | null; by: string }): void {
   if (p.monthlyCredits === null) {
     db.prepare('DELETE FROM credit_limits WHERE org_id = ? AND user_id = ?').run(p.orgId, p.userId ?? '');
     return;
@@ -42,12 +49,12 @@ export function setCreditLimit(db: Db, p: { orgId: string; userId: string | null
   db.prepare(
     `INSERT INTO credit_limits (org_id, user_id, monthly_credits, updated_by, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (org_id, user_id) DO UPDATE SET monthly_credits = excluded.monthly_credits, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-  ).run(p.orgId, p.userId ?? '', p.monthlyCredits, p.by, p.now);
+  ).run(p.orgId, p.userId ?? '', p.monthlyCredits, p.by, clock.now());
 }
 
 /** Every limit of the organization with this month's use. */
-export function creditLimits(db: Db, orgId: string, now: number): CreditLimit[] {
-  const { start } = monthBounds(now);
+export function creditLimits({ db, clock }: UsageDeps, orgId: string): CreditLimit[] {
+  const { start } = monthBounds(clock.now());
   const rows = db.prepare('SELECT user_id, monthly_credits FROM credit_limits WHERE org_id = ? ORDER BY user_id').all(orgId) as { user_id: string; monthly_credits: number }[];
   return rows.map((r) => {
     const userId = r.user_id === '' ? null : r.user_id;

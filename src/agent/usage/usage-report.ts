@@ -15,7 +15,7 @@ export interface UsageDay {
 const DAY = "strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')";
 
 /** Usage rows of an organization between `from` (inclusive) and `to` (exclusive), by day then user. */
-export function usageByUserAndDay(db: Db, p: { orgId: string; from: number; to: number; userId?: string | undefined }): UsageDay[] {
+export function usageByUserAndDay({ db }: { db: Db }, p: { orgId: string; from: number; to: number; userId?: string | undefined }): UsageDay[] {
   const args = [p.orgId, p.from, p.to, p.userId ?? null, p.userId ?? null];
   const questions = db
     .prepare(`SELECT ${DAY} AS day, user_id, COUNT(*) AS questions FROM agent_runs WHERE org_id = ? AND created_at >= ? AND created_at < ? AND (? IS NULL OR user_id = ?) GROUP BY day, user_id`)

@@ -22,7 +22,7 @@ export function orgForEmailDomain(db: Db, email: string): OrgRow | undefined {
 }
 
 /** The organization and sign-in methods for an address's domain. */
-export function orgFromEmail(db: Db, baseUrl: string, email: string): OrgForEmail {
+export function orgFromEmail({ db }: { db: Db }, baseUrl: string, email: string): OrgForEmail {
   const org = orgForEmailDomain(db, email);
   if (!org) return { org_id: null, org_name: null, methods: ['password', 'magic_link'], sso: [] };
   const providers = db.prepare('SELECT type, name FROM sso_configs WHERE org_id = ? AND enabled = 1 ORDER BY type').all(org.id) as { type: string; name: string }[];

@@ -39,7 +39,7 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
       const org = createOrganization(deps.db, deps.clock, { name: `${created.name || email}'s organization` });
       setMembership(deps.db, deps.clock, { userId: created.id, orgId: org.id, role: 'admin' });
     }
-    writeAudit(deps.db, deps.clock, { action: 'registered', userId: created.id, orgId: domainOrg?.id ?? null });
+    writeAudit(deps, { action: 'registered', userId: created.id, orgId: domainOrg?.id ?? null });
     deps.mailer.enqueue(verificationMailFor(deps, created)!);
   });
 }
@@ -57,5 +57,5 @@ export function verifyEmail(deps: AccountDeps, token: string): void {
   const row = consumeAccountToken(deps.db, deps.clock, 'verify_email', token);
   if (!row) throw new InvalidAccountToken();
   deps.db.prepare('UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?').run(deps.clock.now(), row.user_id);
-  writeAudit(deps.db, deps.clock, { action: 'email_verified', userId: row.user_id });
+  writeAudit(deps, { action: 'email_verified', userId: row.user_id });
 }

@@ -39,5 +39,5 @@ export async function confirmPasswordReset(deps: AccountDeps, { token, newPasswo
       .run(hash, deps.clock.now(), consumed.user_id);
     invalidateSessions(deps.db, deps.clock, consumed.user_id);
   });
-  writeAudit(deps.db, deps.clock, { action: 'password_reset', userId: consumed.user_id });
+  writeAudit(deps, { action: 'password_reset', userId: consumed.user_id });
 }

@@ -8,7 +8,7 @@ import type { Db } from '../../store/index.ts';
 import { looksLikeApiToken, touchToken, type TokenKind } from '../tokens/api-tokens.ts';
 import { credentialCache } from './credential-cache.ts';
 import { sessionCaller, tokenCaller, type CallerRow } from './credential-rows.ts';
-import { getMembership, getOrganization, type UserRow } from '../directory.ts';
+import { getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
 import { looksLikeJwt, verifyJwt, type JwtPurpose } from './jwt.ts';
 import type { CredentialKind, Permission, Principal } from '../principal.ts';
 import { sessionIsLive } from './sessions.ts';
@@ -112,6 +112,12 @@ function callerPrincipal(row: CallerRow, credential: CredentialKind, scopes: str
     credential,
     scopes,
   };
+}
+
+/** The Principal behind an OAuth grant's account (user and organization), or undefined when it may no longer act. */
+export function oauthPrincipal(deps: { db: Db }, userId: string, orgId: string, scopes: string[]): Principal | undefined {
+  const user = getUser(deps.db, userId);
+  return user && principalFor(deps.db, user, orgId, 'oauth', scopes);
 }
 
 /** The Principal of a user acting in an organization, or undefined if they may not (disabled, not a member). */

@@ -6,6 +6,7 @@
 // token, ended session, bumped token_version, disabled user or changed membership is therefore seen on
 // the next request. Writes from another process (an operator's sqlite3 shell) are seen within
 // MAX_AGE_MS; expiry is checked against the clock on every use.
+import type { Clock } from '../../clock.ts';
 import type { Db } from '../../store/index.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import type { Principal } from '../principal.ts';
@@ -44,6 +45,11 @@ export function credentialCache(db: Db): CredentialCache {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = createCache(db)));
   return cache;
+}
+
+/** The caller's user row as the credential cache holds it (the principal was just read from it, the same writes empty both). */
+export function cachedUser(deps: { db: Db; clock: Clock }, userId: string): UserRow | undefined {
+  return credentialCache(deps.db).user(userId, deps.clock.now());
 }
 
 function createCache(db: Db): CredentialCache {

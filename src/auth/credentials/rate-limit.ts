@@ -177,8 +177,8 @@ export async function consumeMailQuota(
 }
 
 /** Counts one use against a quota (e.g. help questions per user per hour); 429 once it is spent. */
-export async function consumeQuota(db: Db, clock: Clock, key: string, limit: Limit): Promise<void> {
-  await consumeAll(db, clock, [[key, limit]]);
+export async function consumeQuota(deps: { db: Db; clock: Clock }, key: string, limit: Limit): Promise<void> {
+  await consumeAll(deps.db, deps.clock, [[key, limit]]);
 }
 
 /** Counts one use against every key at once (one atomic increment each); 429 when any went over. */

@@ -53,8 +53,8 @@ export function startSession(
 }
 
 /** Ends one session (logout); embedded sessions it minted die with it (checked on use). */
-export function endSession(db: Db, clock: Clock, sessionId: string): void {
-  db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL').run(clock.now(), sessionId);
+export function endSession(deps: { db: Db; clock: Clock }, sessionId: string): void {
+  deps.db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL').run(deps.clock.now(), sessionId);
 }
 
 /**

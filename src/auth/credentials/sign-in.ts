@@ -42,7 +42,7 @@ export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: Fi
   if (base?.mfa_enforced) {
     return { kind: 'enrollment_required', enrollmentToken: signJwt(deps.jwtKey, deps.clock, 'enrollment', claims, ENROLLMENT_TTL_SECONDS), expiresIn: ENROLLMENT_TTL_SECONDS };
   }
-  writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, ip, data: { factor } });
+  writeAudit(deps, { action: 'sign_in', userId: user.id, orgId, ip, data: { factor } });
   return { kind: 'session', session: startSession(deps, user, orgId), user, orgId };
 }
 
@@ -89,7 +89,7 @@ export async function mfaSignIn(deps: AccountDeps, { mfaToken, code }: { mfaToke
     limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
       if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
       await clearAccountFailures(deps.db, deps.clock, user.id, client.ip);
-      writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId, ip: client.ip, data: { factor, mfa: true } });
+      writeAudit(deps, { action: 'sign_in', userId: user.id, orgId, ip: client.ip, data: { factor, mfa: true } });
       return { ...startSession(deps, user, orgId), user, orgId };
     }),
   );
@@ -102,7 +102,7 @@ async function auditFailure<T>(deps: AccountDeps, user: UserRow | undefined, cli
   } catch (err) {
     // An unknown address has no organization to file it under; its attempts stay in the rate limiter.
     if (user && err instanceof AppError) {
-      writeAudit(deps.db, deps.clock, { action: 'sign_in_failed', userId: user.id, orgId: baseOrgOf(deps.db, user.id)?.id ?? null, ip: client.ip, outcome: 'failure', data: { step, code: err.code } });
+      writeAudit(deps, { action: 'sign_in_failed', userId: user.id, orgId: baseOrgOf(deps.db, user.id)?.id ?? null, ip: client.ip, outcome: 'failure', data: { step, code: err.code } });
     }
     throw err;
   }

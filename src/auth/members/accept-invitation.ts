@@ -55,7 +55,7 @@ function join(deps: AccountDeps, input: AcceptInput, client: RequestClient, pass
     if (!home && baseId !== org.id) setMembership(deps.db, deps.clock, { userId: user.id, orgId: baseId, role: 'user' });
     setMembership(deps.db, deps.clock, { userId: user.id, orgId: row.org_id, role: row.role });
     deps.db.prepare('UPDATE invitations SET accepted_user_id = ? WHERE id = ?').run(user.id, row.id);
-    writeAudit(deps.db, deps.clock, {
+    writeAudit(deps, {
       action: 'invitation_accepted', userId: user.id, orgId: row.org_id, actorId: user.id, target: { type: 'invitation', id: row.id }, ip: client.ip,
       data: { invitation_id: row.id, role: row.role, method: input.method, new_account: created },
     });
@@ -83,7 +83,7 @@ export async function acceptInvitation(deps: AccountDeps, input: AcceptInput, cl
  */
 function auditRefusedAccept(deps: AccountDeps, input: AcceptInput, client: RequestClient, code: string): void {
   const row = deps.db.prepare('SELECT id, org_id FROM invitations WHERE token_hash = ?').get(hashSecret(input.token)) as { id: string; org_id: string } | undefined;
-  writeAudit(deps.db, deps.clock, {
+  writeAudit(deps, {
     action: 'invitation_accepted', orgId: row?.org_id ?? null, target: row && { type: 'invitation', id: row.id }, ip: client.ip,
     outcome: 'failure', data: { method: input.method, error: code },
   });

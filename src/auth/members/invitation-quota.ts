@@ -11,6 +11,6 @@ export const ORG_INVITATIONS_PER_HOUR = 500;
  * admin inviting a whole team from one office is the normal case.
  */
 export async function consumeInvitationQuota(db: Db, clock: Clock, { orgId, email, perAddressPerHour }: { orgId: string; email: string; perAddressPerHour: number }): Promise<void> {
-  await consumeQuota(db, clock, `invite-org:${orgId}`, { max: ORG_INVITATIONS_PER_HOUR, windowMs: 3600_000 });
-  await consumeQuota(db, clock, `mail:${email}`, { max: perAddressPerHour, windowMs: 3600_000 });
+  await consumeQuota({ db, clock }, `invite-org:${orgId}`, { max: ORG_INVITATIONS_PER_HOUR, windowMs: 3600_000 });
+  await consumeQuota({ db, clock }, `mail:${email}`, { max: perAddressPerHour, windowMs: 3600_000 });
 }

@@ -11,7 +11,7 @@ export type AdminAct = Pick<AuditEntry, 'action' | 'userId' | 'target' | 'data' 
 
 /** Writes one audit entry of an admin's action on their organization, with the client address. */
 export function auditAdmin(deps: Pick<MembersDeps, 'db' | 'clock'>, admin: Principal, client: RequestClient, act: AdminAct): void {
-  writeAudit(deps.db, deps.clock, { ...act, orgId: admin.orgId, actorId: admin.userId, ip: client.ip });
+  writeAudit(deps, { ...act, orgId: admin.orgId, actorId: admin.userId, ip: client.ip });
 }
 
 /**

@@ -46,9 +46,9 @@ export async function confirmMfa(deps: AccountDeps, principal: Principal, code: 
     .run(deps.clock.now(), step, user.id, user.totp_pending_secret);
   if (info.changes !== 1) throw new SecondFactorRejected('code');
   const recoveryCodes = await replaceRecoveryCodes(deps, user.id);
-  writeAudit(deps.db, deps.clock, { action: 'mfa_enabled', userId: user.id, orgId: principal.orgId, ip: client?.ip });
+  writeAudit(deps, { action: 'mfa_enabled', userId: user.id, orgId: principal.orgId, ip: client?.ip });
   if (principal.credential !== 'enrollment') return { recoveryCodes };
-  writeAudit(deps.db, deps.clock, { action: 'sign_in', userId: user.id, orgId: principal.orgId, ip: client?.ip, data: { factor: 'enrollment', mfa: true } });
+  writeAudit(deps, { action: 'sign_in', userId: user.id, orgId: principal.orgId, ip: client?.ip, data: { factor: 'enrollment', mfa: true } });
   return { recoveryCodes, session: startSession(deps, user, principal.orgId) };
 }
 

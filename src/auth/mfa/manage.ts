@@ -50,7 +50,7 @@ export async function disableMfa(deps: AccountDeps, principal: Principal, input:
   const user = mustUser(deps, principal.userId);
   await proveFactors(deps, user, input, client);
   wipeMfa(deps, user.id);
-  writeAudit(deps.db, deps.clock, { action: 'mfa_disabled', userId: user.id, orgId: principal.orgId, ip: client.ip });
+  writeAudit(deps, { action: 'mfa_disabled', userId: user.id, orgId: principal.orgId, ip: client.ip });
 }
 
 /** Replaces the recovery codes after proving the factors; returns the new set once. */
@@ -59,7 +59,7 @@ export async function regenerateRecoveryCodes(deps: AccountDeps, principal: Prin
   const user = mustUser(deps, principal.userId);
   await proveFactors(deps, user, input, client);
   const codes = await replaceRecoveryCodes(deps, user.id);
-  writeAudit(deps.db, deps.clock, { action: 'mfa_recovery_codes_regenerated', userId: user.id, orgId: principal.orgId, ip: client.ip });
+  writeAudit(deps, { action: 'mfa_recovery_codes_regenerated', userId: user.id, orgId: principal.orgId, ip: client.ip });
   return codes;
 }
 
@@ -71,7 +71,7 @@ export function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId:
     wipeMfa(deps, target.id);
     invalidateSessions(deps.db, deps.clock, target.id);
   });
-  writeAudit(deps.db, deps.clock, { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId, ip: client?.ip });
+  writeAudit(deps, { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId, ip: client?.ip });
 }
 
 function mustUser(deps: AccountDeps, id: string): UserRow {

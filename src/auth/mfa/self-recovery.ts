@@ -42,7 +42,7 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
   revokeAccountTokens(deps.db, deps.clock, user.id, 'mfa_recovery');
   const data = { ip: client.ip, user_agent: client.userAgent, requested_at: deps.clock.now(), org_id: orgId };
   const token = issueAccountToken(deps.db, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });
-  writeAudit(deps.db, deps.clock, { action: 'mfa_recovery_requested', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
+  writeAudit(deps, { action: 'mfa_recovery_requested', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
   deps.mailer.enqueue(mfaRecoveryMail(deps.baseUrl, user.email, token, client));
   notifyAdmins(deps, orgId, user, 'requested');
 }
@@ -66,7 +66,7 @@ export async function consumeMfaRecovery(deps: AccountDeps, token: string, clien
     wipeMfa(deps, user.id);
     invalidateSessions(deps.db, deps.clock, user.id);
   });
-  writeAudit(deps.db, deps.clock, { action: 'mfa_recovery_completed', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
+  writeAudit(deps, { action: 'mfa_recovery_completed', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
   deps.mailer.enqueue(mfaRemovedMail(user.email));
   if (orgId) notifyAdmins(deps, orgId, user, 'completed');
 }

@@ -66,8 +66,8 @@ function createSqliteAdapter(db: Db, clock: Clock, model: string): Adapter {
 }
 
 /** When the provider first stored an interaction, by the injected Clock (undefined if unknown). */
-export function interactionCreatedAt(db: Db, uid: string): number | undefined {
-  const row = db.prepare("SELECT created_at FROM oauth_models WHERE model = 'Interaction' AND id = ?").get(uid) as { created_at: number } | undefined;
+export function interactionCreatedAt(deps: { db: Db }, uid: string): number | undefined {
+  const row = deps.db.prepare("SELECT created_at FROM oauth_models WHERE model = 'Interaction' AND id = ?").get(uid) as { created_at: number } | undefined;
   return row?.created_at;
 }
 

@@ -49,7 +49,7 @@ export function listMemories(db: Db, principal: Principal): Memory[] {
 }
 
 /** Adds a memory. */
-export function addMemory(db: Db, clock: Clock, principal: Principal, input: { content: string; title?: string | undefined }): Memory {
+export function addMemory({ db, clock }: { db: Db; clock: Clock }, principal: Principal, input: { content: string; title?: string | undefined }): Memory {
   const id = newId();
   const now = clock.now();
   const userTitle = input.title?.trim();
@@ -66,7 +66,7 @@ export function addMemory(db: Db, clock: Clock, principal: Principal, input: { c
 }
 
 /** Edits a memory of the caller (404 for anyone else's). */
-export function editMemory(db: Db, clock: Clock, principal: Principal, id: string, input: { content?: string | undefined; title?: string | undefined }): Memory {
+export function editMemory({ db, clock }: { db: Db; clock: Clock }, principal: Principal, id: string, input: { content?: string | undefined; title?: string | undefined }): Memory {
   const current = getMemory(db, principal, id);
   const content = input.content ?? current.content;
   const userTitle = input.title?.trim();
@@ -83,7 +83,7 @@ export function editMemory(db: Db, clock: Clock, principal: Principal, id: strin
 }
 
 /** Deletes a memory of the caller (404 for anyone else's). */
-export function deleteMemory(db: Db, principal: Principal, id: string): void {
+export function deleteMemory({ db }: { db: Db }, principal: Principal, id: string): void {
   if (db.prepare('DELETE FROM user_memories WHERE id = ? AND user_id = ?').run(id, principal.userId).changes !== 1) throw new NotFound('Memory not found', 'MEMORY_NOT_FOUND');
 }
 

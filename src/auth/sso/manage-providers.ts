@@ -133,5 +133,5 @@ async function checkIssuer(issuer: string): Promise<void> {
 }
 
 function audit(deps: ProviderDeps, admin: Principal, action: string, id: string, ip: string, data: Record<string, unknown>): void {
-  writeAudit(deps.db, deps.clock, { action, orgId: admin.orgId, actorId: admin.userId, target: { type: 'sso_provider', id }, ip, data });
+  writeAudit(deps, { action, orgId: admin.orgId, actorId: admin.userId, target: { type: 'sso_provider', id }, ip, data });
 }

@@ -62,7 +62,7 @@ export async function finishSsoLogin(
   } catch (err) {
     const code = err instanceof AppError ? err.code : 'INTERNAL_ERROR';
     const reason = err instanceof AppError ? err.data?.['reason'] : undefined;
-    writeAudit(deps.db, deps.clock, { action: 'sso_sign_in_failed', orgId: p.orgId, ip: p.ip, outcome: 'failure', data: { type: p.type, code, ...(reason ? { reason } : {}) } });
+    writeAudit(deps, { action: 'sso_sign_in_failed', orgId: p.orgId, ip: p.ip, outcome: 'failure', data: { type: p.type, code, ...(reason ? { reason } : {}) } });
     throw err;
   }
 }
@@ -86,7 +86,7 @@ async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string;
   });
   const user = linkUser(deps, config, claims);
   applyGroupMappings(deps, config, user.id, claims);
-  writeAudit(deps.db, deps.clock, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
+  writeAudit(deps, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
   return { result: completeFirstFactor(deps, user, 'sso', p.orgId, p.ip), next: login.next_path };
 }
 

@@ -51,7 +51,7 @@ export async function getCatalog(deps: DataDeps, principal: Principal, environme
       row_level_security: true,
       environments: hasRole(principal, 'modeler'),
     },
-    connections: listConnections(deps.db, principal.orgId).map((c) => ({
+    connections: listConnections(deps, principal.orgId).map((c) => ({
       id: c.id,
       name: c.name,
       type: c.type,

@@ -79,12 +79,12 @@ function normalize(deps: ConnectionDeps, orgId: string, input: Pick<ConnectionIn
 }
 
 /** Lists an organization's connections. */
-export function listConnections(db: Db, orgId: string): ConnectionView[] {
+export function listConnections({ db }: { db: Db }, orgId: string): ConnectionView[] {
   return (db.prepare('SELECT * FROM connections WHERE org_id = ? ORDER BY name, id').all(orgId) as Row[]).map(view);
 }
 
 /** One connection of the organization, or ConnectionNotFound. */
-export function getConnection(db: Db, orgId: string, id: string): ConnectionView {
+export function getConnection({ db }: { db: Db }, orgId: string, id: string): ConnectionView {
   return view(getRow(db, orgId, id));
 }
 
@@ -101,7 +101,7 @@ export function createConnection(deps: ConnectionDeps, orgId: string, userId: st
     )
     .run(orgId, id, input.name, input.type, JSON.stringify(settings), sealed, userId, now, now);
   if (res.changes !== 1) throw new Conflict(`A connection with id ${id} already exists`, 'CONNECTION_EXISTS');
-  return getConnection(deps.db, orgId, id);
+  return getConnection(deps, orgId, id);
 }
 
 /** Changes name, settings or password; the type stays. */
@@ -118,7 +118,7 @@ export function updateConnection(
   deps.db
     .prepare('UPDATE connections SET name = ?, settings = ?, secret_sealed = ?, updated_at = ? WHERE org_id = ? AND id = ?')
     .run(patch.name ?? row.name, JSON.stringify(settings), sealed, deps.clock.now(), orgId, id);
-  return getConnection(deps.db, orgId, id);
+  return getConnection(deps, orgId, id);
 }
 
 /** Deletes a connection or throws ConnectionNotFound. */

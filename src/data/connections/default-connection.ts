@@ -4,9 +4,9 @@ import type { Db } from '../../store/index.ts';
 import { listConnections } from './connections.ts';
 
 /** `connectionId` when given, else the organization's only connection; 422 on `body.connection_id` otherwise. */
-export function connectionToQuery(db: Db, orgId: string, connectionId: string | undefined): string {
+export function connectionToQuery(deps: { db: Db }, orgId: string, connectionId: string | undefined): string {
   if (connectionId) return connectionId;
-  const all = listConnections(db, orgId);
+  const all = listConnections(deps, orgId);
   if (all.length === 1) return all[0]!.id;
   throw new ValidationFailed([{ loc: ['body', 'connection_id'], msg: all.length === 0 ? 'No connection exists in this organization' : 'Field required when the organization has several connections', type: 'missing' }]);
 }

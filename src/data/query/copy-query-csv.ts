@@ -34,7 +34,7 @@ export interface GovernedCsvCopy {
 
 /** The fast CSV export of a governed query on a DuckDB connection; undefined for other warehouses. */
 export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLimit'>): Promise<GovernedCsvCopy | undefined> {
-  if (getConnection(deps.db, args.principal.orgId, args.connectionId).type !== 'duckdb') return undefined;
+  if (getConnection(deps, args.principal.orgId, args.connectionId).type !== 'duckdb') return undefined;
   const { copy, executedSql, tables, log, remainingMs, release } = await openCsvCopy(deps, args);
   let used = false;
   let cancelled = false;

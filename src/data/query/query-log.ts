@@ -55,7 +55,7 @@ export function logQuery(db: Db, clock: Clock, e: QueryLogEntry): string {
 
 /** A logged query of the organization, or undefined. */
 /** A logged query the principal may run again: their own, or any in the organization for an admin. */
-export function loggedQueryToRerun(db: Db, principal: Principal, id: string): LoggedQuery {
+export function loggedQueryToRerun({ db }: { db: Db }, principal: Principal, id: string): LoggedQuery {
   const logged = db.prepare('SELECT * FROM query_log WHERE org_id = ? AND id = ?').get(principal.orgId, id) as LoggedQuery | undefined;
   // Someone else's query reads as absent, so ids of other people's queries are not confirmed.
   if (!logged || (logged.user_id !== principal.userId && principal.role !== 'admin')) throw new NotFound('Query not found', 'QUERY_NOT_FOUND');

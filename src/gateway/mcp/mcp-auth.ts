@@ -1,7 +1,7 @@
 // Who is calling /ai/mcp: an MCP token in `X-API-KEY` (exact messages fixed by the interface), or an
 // OAuth access token in `Authorization: Bearer`, checked in-process against the authorization server.
 import type { Context } from 'koa';
-import { authenticateApiToken, getUser, principalFor, type Principal } from '../../auth/index.ts';
+import { authenticateApiToken, oauthPrincipal, type Principal } from '../../auth/index.ts';
 import { Forbidden, Unauthorized } from '../../errors.ts';
 import { MCP_SCOPE, parseAccountId } from '../../auth/oauth/account.ts';
 import { sameResource } from '../../auth/oauth/create-provider.ts';
@@ -55,8 +55,7 @@ async function oauthCaller(s: Services, value: string): Promise<McpCaller> {
   const scopes = (token.scope ?? '').split(' ').filter(Boolean);
   if (!scopes.includes(MCP_SCOPE)) throw new InsufficientScope();
   const account = parseAccountId(token.accountId);
-  const user = account && getUser(s.store.db, account.userId);
-  const principal = user && account && principalFor(s.store.db, user, account.orgId, 'oauth', scopes);
+  const principal = account && oauthPrincipal(s.auth, account.userId, account.orgId, scopes);
   if (!principal || !token.clientId) throw new InvalidAccessToken();
   const caller: McpCaller = { principal, token: value, clientId: token.clientId };
   if (token.exp !== undefined) caller.expiresAt = token.exp * 1000;

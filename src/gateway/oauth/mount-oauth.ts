@@ -47,7 +47,7 @@ function registrationRateLimit(s: Services) {
   return async function limitRegistration(ctx: Context, next: Next): Promise<void> {
     if (ctx.method !== 'POST' || ctx.path !== `${OAUTH_PATH}/reg`) return next();
     try {
-      await consumeQuota(s.store.db, s.clock, `oauth-reg:${ctx.ip}`, limit);
+      await consumeQuota(s.auth, `oauth-reg:${ctx.ip}`, limit);
     } catch (err) {
       if (!(err instanceof RateLimited)) throw err;
       writeError(ctx, err);

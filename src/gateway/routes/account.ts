@@ -14,8 +14,6 @@ const MemoryParams = z.object({ memory_id: z.string().min(1).max(100) });
 const DisclaimerBody = z.object({ disclaimer_hash: z.string().trim().min(1).max(200) });
 
 export function accountRoutes(s: Services) {
-  const db = s.store.db;
-  const jwtDeps = { db, clock: s.clock, jwtKey: s.config.secrets.jwtKey };
   return [
     route({
       method: 'GET',
@@ -25,7 +23,7 @@ export function accountRoutes(s: Services) {
       tags: ['account'],
       auth: 'user',
       response: Profile,
-      handler: ({ principal }) => getProfile(db, principal),
+      handler: ({ principal }) => getProfile(s.auth, principal),
     }),
     route({
       method: 'PUT',
@@ -36,7 +34,7 @@ export function accountRoutes(s: Services) {
       auth: 'user',
       body: z.object({ name: z.string().trim().min(1).max(200).optional(), slack_title: z.string().max(2000).optional() }),
       response: Profile,
-      handler: ({ principal, body }) => updateProfile(db, principal, body),
+      handler: ({ principal, body }) => updateProfile(s.auth, principal, body),
     }),
     route({
       method: 'POST',
@@ -48,7 +46,7 @@ export function accountRoutes(s: Services) {
       status: 201,
       body: z.object({ content: z.string().trim().min(1).max(10_000), title: z.string().max(200).optional() }),
       response: Memory,
-      handler: ({ principal, body }) => addMemory(db, s.clock, principal, body),
+      handler: ({ principal, body }) => addMemory(s.auth, principal, body),
     }),
     route({
       method: 'PUT',
@@ -60,7 +58,7 @@ export function accountRoutes(s: Services) {
       params: MemoryParams,
       body: z.object({ content: z.string().trim().min(1).max(10_000).optional(), title: z.string().max(200).optional() }),
       response: Memory,
-      handler: ({ principal, params, body }) => editMemory(db, s.clock, principal, params.memory_id, body),
+      handler: ({ principal, params, body }) => editMemory(s.auth, principal, params.memory_id, body),
     }),
     route({
       method: 'DELETE',
@@ -72,7 +70,7 @@ export function accountRoutes(s: Services) {
       params: MemoryParams,
       response: z.object({ status: z.literal('deleted') }),
       handler: ({ principal, params }) => {
-        deleteMemory(db, principal, params.memory_id);
+        deleteMemory(s.auth, principal, params.memory_id);
         return { status: 'deleted' as const };
       },
     }),
@@ -84,7 +82,7 @@ export function accountRoutes(s: Services) {
       tags: ['account'],
       auth: 'user',
       response: z.record(z.string(), z.literal(true)),
-      handler: ({ principal }) => dismissedDisclaimers(db, principal),
+      handler: ({ principal }) => dismissedDisclaimers(s.auth, principal),
     }),
     route({
       method: 'POST',
@@ -96,7 +94,7 @@ export function accountRoutes(s: Services) {
       body: DisclaimerBody,
       response: z.object({ status: z.literal('dismissed') }),
       handler: ({ principal, body }) => {
-        dismissDisclaimer(db, s.clock, principal, body.disclaimer_hash);
+        dismissDisclaimer(s.auth, principal, body.disclaimer_hash);
         return { status: 'dismissed' as const };
       },
     }),
@@ -110,7 +108,7 @@ export function accountRoutes(s: Services) {
       body: DisclaimerBody,
       response: z.object({ status: z.literal('restored') }),
       handler: ({ principal, body }) => {
-        restoreDisclaimer(db, principal, body.disclaimer_hash);
+        restoreDisclaimer(s.auth, principal, body.disclaimer_hash);
         return { status: 'restored' as const };
       },
     }),
@@ -128,7 +126,7 @@ export function accountRoutes(s: Services) {
         methods: z.array(z.string()).describe("'password', 'magic_link' and 'sso:<type>' per enabled provider"),
         sso: z.array(z.object({ type: z.string(), name: z.string().describe('Display name set by the admin'), login_url: z.string() })),
       }),
-      handler: ({ query }) => orgFromEmail(db, s.config.baseUrl, query.email),
+      handler: ({ query }) => orgFromEmail(s.auth, s.config.baseUrl, query.email),
     }),
     route({
       method: 'POST',
@@ -138,7 +136,7 @@ export function accountRoutes(s: Services) {
       tags: ['auth'],
       auth: 'user',
       body: z.object({ user_id: z.string().min(1).max(100).optional() }),
-      handler: ({ principal, body }) => embeddedUserLogin({ ...jwtDeps, ttlSeconds: s.config.embeddedTokenTtlSeconds }, principal, body.user_id),
+      handler: ({ principal, body }) => embeddedUserLogin({ ...s.auth, ttlSeconds: s.config.embeddedTokenTtlSeconds }, principal, body.user_id),
     }),
   ];
 }

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import { ROLES } from '../../auth/index.ts';
 import * as members from '../../auth/members/index.ts';
-import { memberFactsPort } from '../../compose/member-facts.ts';
 import { accountDeps } from '../../compose/account-deps.ts';
 import { clientInfo } from '../client-info.ts';
 import { route } from '../route.ts';
@@ -56,7 +55,7 @@ const AcceptAnswer = TokenResponse.extend({
 
 /** Admin routes on the caller's organization; members and invitations of other organizations answer 404. */
 export function adminMemberRoutes(s: Services) {
-  const deps: members.MembersDeps = { ...accountDeps(s), facts: memberFactsPort(s.store.db) };
+  const deps: members.MembersDeps = { ...accountDeps(s), facts: s.memberFacts };
   const tags = ['admin'];
   const admin = { auth: 'user', role: 'admin', tags } as const;
   return [

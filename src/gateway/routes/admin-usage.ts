@@ -19,7 +19,6 @@ const LimitBody = z.object({ monthly_credits: z.number().min(0).max(1e12).nullab
 
 /** Usage and credit-limit routes for admins. */
 export function adminUsageRoutes(s: Services) {
-  const db = s.store.db;
   const common = { tags: ['admin'], auth: 'user' as const, role: 'admin' as const };
   return [
     route({
@@ -33,7 +32,7 @@ export function adminUsageRoutes(s: Services) {
         if (from > to || to - from > MAX_RANGE_DAYS * 86_400_000) {
           throw new ValidationFailed([{ loc: ['query', 'from'], msg: `from must be before to, at most ${MAX_RANGE_DAYS} days apart`, type: 'value_error' }]);
         }
-        const days = usageByUserAndDay(db, { orgId: principal.orgId, from, to, userId: query.user_id });
+        const days = usageByUserAndDay(s.usage, { orgId: principal.orgId, from, to, userId: query.user_id });
         return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), days };
       },
     }),
@@ -41,18 +40,18 @@ export function adminUsageRoutes(s: Services) {
       ...common, method: 'GET', path: '/api/admin/credit-limits', operationId: 'admin_list_credit_limits',
       response: z.object({ limits: z.array(Limit) }),
       summary: "Admin: the organization's and its users' monthly credit limits with this month's use",
-      handler: ({ principal }) => ({ limits: creditLimits(db, principal.orgId, s.clock.now()) }),
+      handler: ({ principal }) => ({ limits: creditLimits(s.usage, principal.orgId) }),
     }),
     route({
       ...common, method: 'PUT', path: '/api/admin/credit-limits/organization', operationId: 'admin_set_org_credit_limit', body: LimitBody,
       summary: "Admin: sets or removes the organization's monthly credit limit",
-      handler: ({ principal, body }) => void setCreditLimit(db, { orgId: principal.orgId, userId: null, monthlyCredits: body.monthly_credits, by: principal.userId, now: s.clock.now() }),
+      handler: ({ principal, body }) => void setCreditLimit(s.usage, { orgId: principal.orgId, userId: null, monthlyCredits: body.monthly_credits, by: principal.userId }),
     }),
     route({
       ...common, method: 'PUT', path: '/api/admin/credit-limits/users/{user_id}', operationId: 'admin_set_user_credit_limit',
       params: z.object({ user_id: z.string().min(1).max(100) }), body: LimitBody,
       summary: "Admin: sets or removes a member's monthly credit limit (404 outside the organization)",
-      handler: ({ principal, params, body }) => setMemberCreditLimit({ db, clock: s.clock }, principal, params.user_id, body.monthly_credits),
+      handler: ({ principal, params, body }) => setMemberCreditLimit(s.usage, principal, params.user_id, body.monthly_credits),
     }),
   ];
 }

@@ -1,7 +1,7 @@
 // Sign-in, sign-out and the account lifecycle endpoints (interface part 4, "Authentication and account").
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { credentialCache } from '../../auth/credentials/credential-cache.ts';
+import { cachedUser } from '../../auth/credentials/credential-cache.ts';
 import { fieldRequired } from '../../auth/errors.ts';
 import { mfaSignIn, passwordSignIn, type SignInResult } from '../../auth/credentials/sign-in.ts';
 import { endSession, type StartedSession } from '../../auth/credentials/sessions.ts';
@@ -96,7 +96,7 @@ export function authRoutes(s: Services) {
       body: z.object({}),
       response: Status,
       handler: ({ principal, ctx }) => {
-        if (principal?.sessionId) endSession(s.store.db, s.clock, principal.sessionId);
+        if (principal?.sessionId) endSession(s.auth, principal.sessionId);
         clearSessionCookie(ctx, https);
         return { status: 'logged_out' };
       },
@@ -111,8 +111,7 @@ export function authRoutes(s: Services) {
       response: MeResponse,
       handler: ({ principal }) => {
         const p = principal;
-        // Through the credential cache: the principal was just read from it, and the same writes empty both.
-        const user = credentialCache(s.store.db).user(p.userId, s.clock.now())!;
+        const user = cachedUser(s.auth, p.userId)!;
         return {
           user_id: user.id,
           email: user.email,

@@ -65,7 +65,7 @@ export function cliDistributionRoutes(s: Services) {
       query: z.object({ q: z.string().min(3).max(500) }),
       summary: 'Answers a question about the product from its documentation (no model call); capped per user',
       handler: async ({ query, principal }) => {
-        await consumeQuota(s.store.db, s.clock, `cli_help:${principal.userId}`, { max: s.config.cliHelpPerHour, windowMs: 3_600_000 });
+        await consumeQuota(s.auth, `cli_help:${principal.userId}`, { max: s.config.cliHelpPerHour, windowMs: 3_600_000 });
         return (help ??= createHelpIndex()).answer(query.q);
       },
     }),

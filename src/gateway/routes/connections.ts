@@ -45,7 +45,7 @@ export function connectionRoutes(s: Services) {
       auth: 'user',
       role: 'admin',
       response: z.object({ connections: z.array(Connection) }),
-      handler: ({ principal }) => ({ connections: listConnections(s.store.db, principal.orgId) }),
+      handler: ({ principal }) => ({ connections: listConnections(s.data, principal.orgId) }),
     }),
     route({
       method: 'POST',
@@ -76,7 +76,7 @@ export function connectionRoutes(s: Services) {
       role: 'admin',
       params: Id,
       response: Connection,
-      handler: ({ principal, params }) => getConnection(s.store.db, principal.orgId, params.connection_id),
+      handler: ({ principal, params }) => getConnection(s.data, principal.orgId, params.connection_id),
     }),
     route({
       method: 'PATCH',
