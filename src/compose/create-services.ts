@@ -138,13 +138,8 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     draining: draining.signal,
     ops,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
-    auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
-    chats: { db: store.db, clock },
-    usage: { db: store.db, clock },
-    rowSecurity: rowSecurityAdmin(store.db),
-    memberFacts: memberFactsPort(store.db),
+    ...domainDeps(config, store, clock),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
-    ssoGroups: ssoGroupPort(store.db),
   };
   const closeCore = async () => {
     mailer.close();
@@ -155,6 +150,18 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     await ops.close();
   };
   return { core, shutdown, draining, closeCore };
+}
+
+/** What the route tables hand to the domains, built once: their deps and the ports between them. */
+function domainDeps(config: Config, store: CoreServices['store'], clock: Clock) {
+  return {
+    auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
+    chats: { db: store.db, clock },
+    usage: { db: store.db, clock },
+    rowSecurity: rowSecurityAdmin(store.db),
+    memberFacts: memberFactsPort(store.db),
+    ssoGroups: ssoGroupPort(store.db),
+  };
 }
 
 /** The data plane's dependencies, from the configuration. */
