@@ -1,6 +1,6 @@
-// One JWT library per job: jsonwebtoken signs and checks the service's own HS256 tokens; jose only
-// verifies single sign-on id_tokens against the provider's JWKS (asymmetric, rotating keys), which
-// jsonwebtoken cannot fetch or select on its own. The MCP SDK and oidc-provider bring jose anyway.
+// One JWT library: jsonwebtoken signs and checks the service's own HS256 tokens and verifies single
+// sign-on id_tokens against the provider's JWKS (node:crypto reads the JWKs). jose stays only inside
+// the libraries that bring it (oidc-provider, the MCP SDK).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import test from 'ava';
@@ -10,12 +10,10 @@ const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[]).
 const importers = (lib: string) =>
   files.filter((f) => new RegExp(`(from|import\\()\\s*['"]${lib}['"]`).test(readFileSync(join(root, f), 'utf8'))).map((f) => relative(root, join(root, f)).replaceAll('\\', '/'));
 
-test('jose is used only by single sign-on, for id_tokens', (t) => {
-  t.true(importers('jose').every((f) => f.includes('/sso/')), importers('jose').join(', '));
+test('no source file imports jose', (t) => {
+  t.deepEqual(importers('jose'), []);
 });
 
-test('the service signs its own tokens in one module, with jsonwebtoken', (t) => {
-  const users = importers('jsonwebtoken');
-  t.is(users.length, 1);
-  t.regex(users[0]!, /\/jwt\.ts$/);
+test("jsonwebtoken is used in two modules only: the service's own tokens and the id_token check", (t) => {
+  t.deepEqual(importers('jsonwebtoken').sort(), ['src/auth/credentials/jwt.ts', 'src/auth/sso/id-token.ts']);
 });

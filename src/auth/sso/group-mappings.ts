@@ -1,7 +1,7 @@
 // Applies a provider's group mapping at each SSO sign-in: the IdP groups in the configured claim
 // give the member a role and row-level-security groups. RLS groups belong to src/data, reached
 // through the SsoGroupPort that src/compose implements.
-import type { JWTPayload } from 'jose';
+import type { IdTokenClaims } from './id-token.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
 import { ROLES, type Role } from '../principal.ts';
 import type { GroupMapping, SsoProviderRow } from './provider-store.ts';
@@ -14,7 +14,7 @@ export interface SsoGroupPort {
 export type SsoDeps = AccountDeps & { ssoGroups?: SsoGroupPort | undefined };
 
 /** The IdP groups of the claims (an array of strings, or one string). */
-export function claimedGroups(claims: JWTPayload, claim: string | null): string[] {
+export function claimedGroups(claims: IdTokenClaims, claim: string | null): string[] {
   if (!claim) return [];
   const value = claims[claim];
   if (typeof value === 'string') return [value];
@@ -34,7 +34,7 @@ export function resolveMappings(mappings: GroupMapping[], groups: string[]): { r
 }
 
 /** Applies the mapping to the member; without a groups claim or mappings nothing changes. */
-export function applyGroupMappings(deps: SsoDeps, config: SsoProviderRow, userId: string, claims: JWTPayload): void {
+export function applyGroupMappings(deps: SsoDeps, config: SsoProviderRow, userId: string, claims: IdTokenClaims): void {
   const mappings = JSON.parse(config.group_mappings) as GroupMapping[];
   if (!config.groups_claim || mappings.length === 0) return;
   const { role, rlsGroups, managed } = resolveMappings(mappings, claimedGroups(claims, config.groups_claim));

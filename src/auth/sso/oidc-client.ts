@@ -1,12 +1,10 @@
 // The relying-party half of OpenID Connect: discovery, the authorization URL (code flow with PKCE,
-// state and nonce), the code exchange and id_token checks (jose, JWKS of the issuer). Our own tokens
-// are HS256 and use jsonwebtoken (auth/jwt.ts); jose is here only because an id_token is signed with
-// the provider's rotating asymmetric keys, fetched from its JWKS, which jsonwebtoken cannot do alone.
+// state and nonce), the code exchange and the id_token check (id-token.ts, against the issuer's JWKS).
 import { createHash, randomBytes } from 'node:crypto';
-import type { JWTPayload } from 'jose';
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
 import { fetchDiscovery, type OidcMetadata } from './discovery.ts';
+import { verifyIdToken, type IdTokenClaims } from './id-token.ts';
 
 export type { OidcMetadata } from './discovery.ts';
 
@@ -57,7 +55,7 @@ export async function exchangeCode(
   meta: OidcMetadata,
   clock: Clock,
   p: { clientId: string; clientSecret: string | undefined; redirectUri: string; code: string; codeVerifier: string; nonce: string },
-): Promise<JWTPayload> {
+): Promise<IdTokenClaims> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   const form = new URLSearchParams({ grant_type: 'authorization_code', code: p.code, redirect_uri: p.redirectUri, code_verifier: p.codeVerifier });
   if (p.clientSecret) {
@@ -69,14 +67,7 @@ export async function exchangeCode(
   const body = (await res.json().catch(() => ({}))) as { id_token?: string };
   if (!res.ok || typeof body.id_token !== 'string') throw new SsoFailed('token_exchange_failed');
   try {
-    // jose is loaded by the first single sign-on, not by every gateway.
-    const { createRemoteJWKSet, jwtVerify } = await import('jose');
-    const { payload } = await jwtVerify(body.id_token, createRemoteJWKSet(new URL(meta.jwks_uri)), {
-      issuer: meta.issuer,
-      audience: p.clientId,
-      currentDate: new Date(clock.now()),
-      clockTolerance: 60,
-    });
+    const payload = await verifyIdToken(body.id_token, { jwksUri: meta.jwks_uri, issuer: meta.issuer, audience: p.clientId, nowMs: clock.now() });
     if (payload['nonce'] !== p.nonce) throw new SsoFailed('nonce_mismatch');
     return payload;
   } catch (err) {

@@ -1,6 +1,6 @@
 // SSO sign-in per organization: start (state, nonce, PKCE stored once) and finish (state consumed
 // once, code exchanged, user linked or created, then the normal sign-in continues, MFA included).
-import type { JWTPayload } from 'jose';
+import type { IdTokenClaims } from './id-token.ts';
 import { AppError, Forbidden, NotFound } from '../../errors.ts';
 import { consumeOnce, hashSecret } from '../../security/index.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
@@ -91,7 +91,7 @@ async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string;
 }
 
 /** The user for the provider's subject: linked before, or matched by verified email among members, or created. */
-function linkUser(deps: AccountDeps, config: SsoProviderRow, claims: JWTPayload): UserRow {
+function linkUser(deps: AccountDeps, config: SsoProviderRow, claims: IdTokenClaims): UserRow {
   const subject = claims.sub;
   if (!subject) throw new SsoFailed('no_subject');
   const linked = deps.db.prepare('SELECT user_id FROM sso_identities WHERE issuer = ? AND subject = ?').get(config.issuer, subject) as { user_id: string } | undefined;
