@@ -1,7 +1,7 @@
 // /admin: running the organization (members, invitations, settings, SSO, audit log, usage and
 // credit limits). Admins only: the server refuses the others too, and anyone else who types the
 // address gets a plain message instead of the pages.
-import { NavLink, Outlet } from 'react-router';
+import { SectionLayout } from '../ui/section-layout.tsx';
 import { useMe } from '../session/session.tsx';
 
 const SECTIONS = [
@@ -22,20 +22,5 @@ export function AdminLayout() {
         <p role="alert">The admin pages are for admins of the organization. Ask one of them if something about members or settings should change.</p>
       </div>
     );
-  return (
-    <div className="settings admin">
-      <nav aria-label="Admin" className="settings-nav">
-        <ul>
-          {SECTIONS.map((s) => (
-            <li key={s.to}>
-              <NavLink to={s.to}>{s.label}</NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div className="settings-body">
-        <Outlet />
-      </div>
-    </div>
-  );
+  return <SectionLayout label="Admin" sections={SECTIONS} className="settings admin" />;
 }

@@ -1,5 +1,5 @@
 // /settings: the person's own account, one page per subject, with the list of subjects beside it.
-import { NavLink, Outlet } from 'react-router';
+import { SectionLayout } from '../ui/section-layout.tsx';
 
 const SECTIONS = [
   { to: '/settings/profile', label: 'Profile and memories' },
@@ -10,20 +10,5 @@ const SECTIONS = [
 ];
 
 export function SettingsLayout() {
-  return (
-    <div className="settings">
-      <nav aria-label="Settings" className="settings-nav">
-        <ul>
-          {SECTIONS.map((s) => (
-            <li key={s.to}>
-              <NavLink to={s.to}>{s.label}</NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div className="settings-body">
-        <Outlet />
-      </div>
-    </div>
-  );
+  return <SectionLayout label="Settings" sections={SECTIONS} />;
 }
