@@ -1,44 +1,18 @@
-// DuckDB inside a query process: an in-memory instance that ATTACHes the warehouse file READ_ONLY,
-// then locks itself down (allowed directories, no external access, configuration locked), in that
-// order (see notes). Its memory limit and spill folder are the process's; what escapes DuckDB's own
-// accounting (huge strings built in a vector) meets the process's watchdog.
-import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
+// DuckDB inside a query process: a connection on a locked-down in-memory instance that ATTACHes the
+// warehouse file READ_ONLY (duckdb-instances.ts, which also says why an instance may serve one
+// session after another). Its memory limit is the process's; what escapes DuckDB's own accounting
+// (huge strings built in a vector) meets the process's watchdog.
+import { StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
 import type { ColumnMeta, IntrospectedTable } from '../driver.ts';
 import { groupColumns } from '../group-columns.ts';
+import { leaseDuckDb, type DuckDbLease } from './duckdb-instances.ts';
 import { EngineError, messageOf, type EngineSession, type SessionLimits } from './engine-session.ts';
 import type { OpenRequest } from './protocol.ts';
 
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
-const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
-
 /** Opens a locked-down DuckDB session over a warehouse file (or an empty in-memory catalog). */
 export async function openDuckDbSession(req: OpenRequest, limits: SessionLimits): Promise<EngineSession> {
-  const instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-    threads: String(req.threads ?? 2),
-    memory_limit: `${Math.floor(limits.engineBytes / 1024)}KiB`,
-    temp_directory: limits.tempDirectory,
-    max_temp_directory_size: `${Math.floor(limits.tempBytes / 1024)}KiB`,
-  });
-  const conn = await instance.connect();
-  try {
-    if (req.path) {
-      await conn.run(`ATTACH ${sqlString(req.path)} AS wh (READ_ONLY)`);
-      // Unqualified names resolve in the attached warehouse (and its configured schema).
-      await conn.run(req.schema ? `USE wh.${ident(req.schema)}` : 'USE wh');
-    }
-    // The export folder holds only the CSV file: the session may write there and nowhere else.
-    const dirs = [...(req.allowedDirectories ?? []), ...(req.exportDirectory ? [req.exportDirectory] : [])].map(sqlString).join(', ');
-    await conn.run(`SET allowed_directories = [${dirs}]`);
-    await conn.run('SET enable_external_access = false');
-    await conn.run('SET lock_configuration = true');
-  } catch (err) {
-    conn.closeSync();
-    instance.closeSync();
-    throw new EngineError('unavailable', `Could not open the DuckDB warehouse: ${messageOf(err)}`);
-  }
-  return new DuckDbSession(instance, conn, req.schema ?? 'main');
+  const lease = await leaseDuckDb(req, limits);
+  return new DuckDbSession(lease, lease.conn, req.schema ?? 'main');
 }
 
 class DuckDbSession implements EngineSession {
@@ -46,7 +20,7 @@ class DuckDbSession implements EngineSession {
   private pending: unknown[][] = [];
   private batchSize = 1000;
   constructor(
-    private readonly instance: DuckDBInstance,
+    private readonly lease: DuckDbLease,
     private readonly conn: DuckDBConnection,
     readonly defaultSchema: string,
   ) {}
@@ -122,7 +96,6 @@ class DuckDbSession implements EngineSession {
 
   async close(): Promise<void> {
     await this.release();
-    this.conn.closeSync();
-    this.instance.closeSync();
+    await this.lease.close();
   }
 }

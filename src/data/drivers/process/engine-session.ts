@@ -29,8 +29,8 @@ export interface EngineSession {
 export interface SessionLimits {
   /** What the engine may allocate itself (its own memory limit), below the process's limit. */
   engineBytes: number;
-  /** A private folder for the engine's temporary files. */
-  tempDirectory: string;
+  /** The process's temp folder: each engine instance spills into a private folder under it. */
+  tempParent: string;
   /** The most the engine may spill there. */
   tempBytes: number;
 }

@@ -1,9 +1,7 @@
 // The entry of a query process (started by QueryProcess): runs the warehouse sessions the gateway
 // asks for, one request at a time, at a lower CPU priority than the gateway so that a query that
 // keeps every core busy still leaves the gateway its share.
-import { mkdtemp, rm } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { join } from 'node:path';
 import { EngineError, messageOf, type EngineSession, type SessionLimits } from './engine-session.ts';
 import type { Reply, Request } from './protocol.ts';
 import { startWatchdog } from './watchdog.ts';
@@ -13,7 +11,7 @@ const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`
 const memoryBytes = Number(arg('memory-mb')) * MB;
 // DuckDB's own limit sits well below the process's, so ordinary big queries end with its clear "out
 // of memory" (or spill) and only what escapes its accounting meets the watchdog.
-const limits: SessionLimits = { engineBytes: memoryBytes / 2, tempDirectory: '', tempBytes: memoryBytes * 4 };
+const limits: SessionLimits = { engineBytes: memoryBytes / 2, tempParent: arg('temp'), tempBytes: memoryBytes * 4 };
 
 try {
   setPriority(10);
@@ -23,16 +21,11 @@ try {
 startWatchdog({ maxRssBytes: memoryBytes, tempDir: arg('temp') });
 
 let session: EngineSession | undefined;
-// Each session spills into a folder of its own, removed when it closes: a process serves one
-// organization after another, and no session may find what an earlier one left behind.
-let sessionTemp: string | undefined;
 
 async function closeSession(): Promise<void> {
   const s = session;
   session = undefined;
   await s?.close();
-  if (sessionTemp) await rm(sessionTemp, { recursive: true, force: true });
-  sessionTemp = undefined;
 }
 
 const engines = { sqlite: () => import('./sqlite-session.ts'), duckdb: () => import('./duckdb-session.ts') };
@@ -55,13 +48,8 @@ async function handle(req: Request): Promise<unknown> {
   if (req.op === 'open') {
     await closeSession();
     if (req.engine === 'sqlite') session = (await engines.sqlite()).openSqliteSession(req.path ?? '', req.maxRecursion);
-    else {
-      sessionTemp = await mkdtemp(join(arg('temp'), 'session-'));
-      session = await (await engines.duckdb()).openDuckDbSession(req, { ...limits, tempDirectory: sessionTemp }).catch(async (err: unknown) => {
-        await closeSession();
-        throw err;
-      });
-    }
+    // Each DuckDB session spills into a folder no earlier session used or left anything in (duckdb-instances.ts).
+    else session = await (await engines.duckdb()).openDuckDbSession(req, limits);
     return { defaultSchema: session.defaultSchema };
   }
   const s = session;
