@@ -42,12 +42,21 @@ export async function readGovernance(deps: KnowledgeDeps, orgId: string, environ
 
 type Targets = Record<string, { schema?: string; database?: string }>;
 
-/** The parsed table files among items. */
-const tableFilesOf = (items: Item[]) =>
-  items.flatMap((item) => {
-    const parsed = item.kind === 'tables' ? parseTableFile(item.data) : undefined;
-    return parsed ? [parsed] : [];
-  });
+/** Table files parsed once per snapshot: every governed query reads them, and a commit's items never change. */
+const parsedTables = new WeakMap<Item[], TableFile[]>();
+
+/** The parsed table files among items (shared by the readers of one snapshot: not to be changed). */
+function tableFilesOf(items: Item[]): TableFile[] {
+  let tables = parsedTables.get(items);
+  if (!tables) {
+    tables = items.flatMap((item) => {
+      const parsed = item.kind === 'tables' ? parseTableFile(item.data) : undefined;
+      return parsed ? [parsed] : [];
+    });
+    parsedTables.set(items, tables);
+  }
+  return tables;
+}
 
 /** The warehouse overrides of an environment's scope; production has none. */
 function targetsOf(scope: Scope): Targets {
