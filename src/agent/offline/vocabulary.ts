@@ -51,34 +51,50 @@ export function listedValues(c: TableColumnDoc): string[] {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+type Phrase = { words: string; make: (start: number, end: number) => Mention };
+
+/** A table's phrases, worked out once per document: a chat's turns all plan over the same search results. */
+const phrasesByTable = new WeakMap<TableDocument, Phrase[]>();
+
+function phrasesOf(table: TableDocument): Phrase[] {
+  const cached = phrasesByTable.get(table);
+  if (cached) return cached;
+  const out: Phrase[] = [];
+  const add = (phrase: string, make: Phrase['make']) => {
+    const p = words(phrase);
+    if (p.length >= 2) out.push({ words: p, make });
+  };
+  const tableForms = forms(table.name);
+  // "ordered", "purchased": the verb of a table names it too ("customers who ordered in 2025").
+  const verbs = tableForms.filter((f) => !f.endsWith('s')).map((f) => (f.endsWith('e') ? `${f}d` : `${f}ed`));
+  for (const f of [...tableForms, ...verbs]) add(f, (start, end) => ({ kind: 'table', table, start, end }));
+  for (const column of table.columns) {
+    const column_ = (start: number, end: number): Mention => ({ kind: 'column', table, column, start, end });
+    for (const phrase of [column.name, ...(column.synonyms ?? [])]) {
+      for (const f of forms(phrase)) {
+        add(f, column_);
+        // "product category", "customer country": the table's name qualifying one of its columns.
+        for (const t of tableForms) add(`${t} ${f}`, column_);
+      }
+    }
+    for (const value of listedValues(column)) add(value, (start, end) => ({ kind: 'value', table, column, value, start, end }));
+  }
+  for (const metric of table.metrics ?? []) {
+    for (const phrase of [metric.name, ...(metric.synonyms ?? [])]) for (const f of forms(phrase)) add(f, (start, end) => ({ kind: 'metric', table, metric, start, end }));
+  }
+  phrasesByTable.set(table, out);
+  return out;
+}
+
 /** Every mention of a table, column, metric or listed value, longest matches first, without overlaps. */
 export function findMentions(text: string, schema: Schema): Mention[] {
   const found: Mention[] = [];
-  const scan = (phrase: string, make: (start: number, end: number) => Mention) => {
-    const p = words(phrase);
-    // Most phrases of the knowledge are not in a given question: a substring test rules them out
-    // without building and running a regular expression for each (most of a question's planning CPU).
-    if (p.length < 2 || !text.includes(p)) return;
-    for (const m of text.matchAll(new RegExp(`(?<![\\w'])${escape(p)}(?![\\w'])`, 'g'))) found.push(make(m.index, m.index + m[0].length));
-  };
   for (const table of schema.tables) {
-    const tableForms = forms(table.name);
-    // "ordered", "purchased": the verb of a table names it too ("customers who ordered in 2025").
-    const verbs = tableForms.filter((f) => !f.endsWith('s')).map((f) => (f.endsWith('e') ? `${f}d` : `${f}ed`));
-    for (const f of [...tableForms, ...verbs]) scan(f, (start, end) => ({ kind: 'table', table, start, end }));
-    for (const column of table.columns) {
-      const column_ = (start: number, end: number): Mention => ({ kind: 'column', table, column, start, end });
-      for (const phrase of [column.name, ...(column.synonyms ?? [])]) {
-        for (const f of forms(phrase)) {
-          scan(f, column_);
-          // "product category", "customer country": the table's name qualifying one of its columns.
-          for (const t of tableForms) scan(`${t} ${f}`, column_);
-        }
-      }
-      for (const value of listedValues(column)) scan(value, (start, end) => ({ kind: 'value', table, column, value, start, end }));
-    }
-    for (const metric of table.metrics ?? []) {
-      for (const phrase of [metric.name, ...(metric.synonyms ?? [])]) for (const f of forms(phrase)) scan(f, (start, end) => ({ kind: 'metric', table, metric, start, end }));
+    for (const { words: p, make } of phrasesOf(table)) {
+      // Most phrases of the knowledge are not in a given question: a substring test rules them out
+      // without building and running a regular expression for each (most of a question's planning CPU).
+      if (!text.includes(p)) continue;
+      for (const m of text.matchAll(new RegExp(`(?<![\\w'])${escape(p)}(?![\\w'])`, 'g'))) found.push(make(m.index, m.index + m[0].length));
     }
   }
   return withoutOverlaps(found);
