@@ -24,7 +24,7 @@ export async function openProcessDriver(engine: Engine, settings: ConnectionSett
   // Outside the gateway (a script, a test) a driver brings its own single process.
   const pool = ctx.queryProcesses ?? new QueryProcessPool({ max: 1, maxIdle: 0, memoryMb: DEFAULT_QUERY_MEMORY_MB });
   const own = !ctx.queryProcesses;
-  const proc = await pool.lease({ owner: ctx.owner, waitMs: timeoutMs, signal: ctx.signal, engine });
+  const proc = await pool.lease({ owner: ctx.owner, waitMs: timeoutMs, signal: ctx.signal, engine, warehouse: settings.path });
   const budget = new QueryBudget({ timeoutMs, signal: ctx.signal, stop: () => proc.kill() });
   try {
     const { defaultSchema } = await budget.track(

@@ -33,11 +33,14 @@ export interface LeaseOptions {
   signal?: AbortSignal | undefined;
   /** An idle process that last ran this engine is preferred: its library is loaded already. */
   engine?: Engine;
+  /** Preferred above that: an idle process whose last session opened this warehouse file (its instance is open). */
+  warehouse?: string | undefined;
 }
 
 interface Waiter {
   owner: string | undefined;
   engine: Engine | undefined;
+  warehouse: string | undefined;
   grant: (p: QueryProcess) => void;
   fail: (err: Error) => void;
 }
@@ -77,7 +80,7 @@ export class QueryProcessPool {
   }
 
   /** A process for one session; give it back with `release`. */
-  async lease({ owner, waitMs, signal, engine }: LeaseOptions): Promise<QueryProcess> {
+  async lease({ owner, waitMs, signal, engine, warehouse }: LeaseOptions): Promise<QueryProcess> {
     this.entry = await processEntry();
     if (this.closed) throw new WarehouseUnavailable('The service is shutting down');
     if (signal?.aborted) throw new QueryCancelled();
@@ -91,6 +94,7 @@ export class QueryProcessPool {
       const waiter: Waiter = {
         owner,
         engine,
+        warehouse,
         grant: (p) => {
           done();
           resolve(p);
@@ -171,9 +175,10 @@ export class QueryProcessPool {
     return held < this.perOwner;
   }
 
-  private take(owner: string | undefined, engine: Engine | undefined): QueryProcess {
+  private take(owner: string | undefined, engine: Engine | undefined, warehouse: string | undefined): QueryProcess {
     for (let i = this.idle.length - 1; i >= 0; i--) if (!this.idle[i]!.alive) this.idle.splice(i, 1);
-    const warm = this.idle.findIndex((x) => x.engine === engine);
+    const same = warehouse === undefined ? -1 : this.idle.findIndex((x) => x.engine === engine && x.warehouse === warehouse);
+    const warm = same >= 0 ? same : this.idle.findIndex((x) => x.engine === engine);
     const p = (warm >= 0 ? this.idle.splice(warm, 1)[0] : this.idle.pop()) ?? this.spawn();
     this.busy.set(p, owner);
     const now = performance.now();
@@ -210,7 +215,7 @@ export class QueryProcessPool {
   private pump(): void {
     for (const w of [...this.waiters]) {
       if (this.closed || this.busy.size >= this.opts.max) return;
-      if (this.fits(w.owner)) w.grant(this.take(w.owner, w.engine));
+      if (this.fits(w.owner)) w.grant(this.take(w.owner, w.engine, w.warehouse));
     }
   }
 }

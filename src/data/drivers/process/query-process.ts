@@ -29,6 +29,8 @@ export class QueryProcess {
   private gone = false;
   /** The engine the last session opened or warmed (its library stays loaded for the next). */
   engine: Engine | undefined;
+  /** The warehouse file the last session opened: a DuckDB process keeps its instance for the next session over it. */
+  warehouse: string | undefined;
   /** Settles when the process has ended (for any reason) and its temporary folder is gone. */
   readonly exited: Promise<void>;
 
@@ -80,6 +82,7 @@ export class QueryProcess {
     if (!this.alive) return Promise.reject(this.endedError());
     const r: Request = req;
     if (r.op === 'open' || r.op === 'warm') this.engine = r.engine;
+    if (r.op === 'open') this.warehouse = r.path;
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });

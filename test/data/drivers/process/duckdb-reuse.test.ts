@@ -123,3 +123,23 @@ test('a warehouse file replaced on disk is seen by the next session, not the kep
   t.not(second.instance, first.instance);
   t.deepEqual(second.results, [[['6']], [[7]]]);
 });
+
+test('a session goes to the idle process that last opened its warehouse file, whose instance is still open', async (t) => {
+  const pool = new QueryProcessPool({ max: 2, maxIdle: 2, memoryMb: 512 });
+  t.teardown(() => pool.close());
+  const a = (await duckdbFixture()).path!;
+  const b = (await duckdbFixture()).path!;
+  const open = (path: string) => openProcessDriver('duckdb', { path }, { queryProcesses: pool, owner: path });
+  const folder = async (d: Driver) => ((await run(d, "SELECT current_setting('temp_directory')")) as unknown[][])[0]![0];
+  // Both at once: each warehouse in a process of its own.
+  const [da, db] = await Promise.all([open(a), open(b)]);
+  const firstA = await folder(da);
+  const firstB = await folder(db);
+  await da.close();
+  await db.close();
+  for (const [path, first] of [[b, firstB], [a, firstA]] as const) {
+    const d = await open(path);
+    t.is(await folder(d), first, 'the session did not find its open instance');
+    await d.close();
+  }
+});
