@@ -34,7 +34,7 @@ import { EngineError, messageOf, type SessionLimits } from './engine-session.ts'
 import type { OpenRequest } from './protocol.ts';
 
 /** How long an instance nobody uses keeps the warehouse file open. */
-const IDLE_MS = 2000;
+const IDLE_MS = 1000;
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
