@@ -14,6 +14,10 @@
 //   cannot be attached (external access is off), but `ATTACH ':memory:'` and `DETACH wh` can: the
 //   attached databases are compared with the lock-down's after each session, and an instance that
 //   differs is closed rather than reused.
+// - Logging: `CALL enable_logging()` (also as `SELECT * FROM enable_logging(...)`) gets past
+//   `lock_configuration` and would record the next sessions' SQL in `duckdb_logs` (or print it to
+//   stdout). The gateway's guard refuses the function; here an instance whose logging is on, or whose
+//   log holds anything, is closed after the session rather than reused.
 // - Secrets: creating one fails once external access is off (the secret manager's folder is refused).
 // - UDFs registered from JavaScript land in the instance's system catalog, not the connection's, and
 //   registering the same name again replaces the function: a session that registers its own (with
@@ -27,7 +31,7 @@
 //   closes after IDLE_MS.
 // Sessions with a private export folder (CSV exports, which write) or without a warehouse file get an
 // instance of their own, closed with the session, as before.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError, messageOf, type SessionLimits } from './engine-session.ts';
@@ -38,7 +42,9 @@ const IDLE_MS = 1000;
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
-const DATABASES = "SELECT string_agg(database_name || ':' || coalesce(path, '') || ':' || readonly, ',' ORDER BY database_name) AS d FROM duckdb_databases()";
+/** What a session may not change for the next: the attached databases and the instance's logging. */
+const STATE = `SELECT database_name, path, readonly FROM duckdb_databases()
+  UNION ALL SELECT current_setting('enable_logging')::VARCHAR, current_setting('logging_storage'), (SELECT count(*) FROM duckdb_logs()) = 0`;
 
 /** A session's connection on an instance; `close` ends the connection and gives the instance back. */
 export interface DuckDbLease {
@@ -51,7 +57,9 @@ interface Held {
   instance: DuckDBInstance;
   /** The lock-down's connection: never given to a session, it checks the instance after each one. */
   admin: DuckDBConnection;
-  databases: string;
+  /** STATE, prepared once on the admin connection, and what it gave right after the lock-down. */
+  check: DuckDBPreparedStatement;
+  state: string;
   tempDirectory: string;
   idle?: NodeJS.Timeout | undefined;
 }
@@ -124,7 +132,8 @@ async function openInstance(req: OpenRequest, limits: SessionLimits, key: string
     await admin.run(`SET allowed_directories = [${dirs}]`);
     await admin.run('SET enable_external_access = false');
     await admin.run('SET lock_configuration = true');
-    return { key, instance, admin, databases: await databasesOf(admin), tempDirectory };
+    const check = await admin.prepare(STATE);
+    return { key, instance, admin, check, state: await stateOf(check), tempDirectory };
   } catch (err) {
     admin?.closeSync();
     instance?.closeSync();
@@ -133,15 +142,15 @@ async function openInstance(req: OpenRequest, limits: SessionLimits, key: string
   }
 }
 
-async function databasesOf(conn: DuckDBConnection): Promise<string> {
-  return String((await conn.runAndReadAll(DATABASES)).getRowsJson()[0]![0]);
+async function stateOf(check: DuckDBPreparedStatement): Promise<string> {
+  return JSON.stringify((await check.runAndReadAll()).getRowsJson());
 }
 
 /** Ends the session's connection; keeps the instance for the next session when it is as the lock-down left it. */
 async function giveBack(held: Held, conn: DuckDBConnection): Promise<void> {
   conn.closeSync();
   let clean = held.key !== undefined && isEmpty(held.tempDirectory);
-  if (clean) clean = await databasesOf(held.admin).then((d) => d === held.databases, () => false);
+  if (clean) clean = await stateOf(held.check).then((state) => state === held.state, () => false);
   if (!clean) return discard(held);
   discard(kept);
   rmSync(held.tempDirectory, { recursive: true, force: true });
@@ -163,6 +172,7 @@ function isEmpty(dir: string): boolean {
 function discard(held: Held | undefined): void {
   if (!held) return;
   clearTimeout(held.idle);
+  held.check.destroySync();
   held.admin.closeSync();
   held.instance.closeSync();
   rmSync(held.tempDirectory, { recursive: true, force: true });

@@ -95,6 +95,21 @@ test('a session that attaches or detaches a database does not pass its instance 
   t.deepEqual(third.results[0], [['5']]);
 });
 
+test('a session that turns on DuckDB logging (which gets past the configuration lock) does not pass its instance on, so no later SQL is recorded', async (t) => {
+  const pool = onePool(t);
+  const { path } = await duckdbFixture();
+  const logging = await session(pool, path!, ['SELECT * FROM enable_logging()', "SELECT 'first session secret' AS s", 'SELECT count(*) > 0 FROM duckdb_logs()']);
+  t.deepEqual(logging.results[2], [[true]], 'logging came on within the session: the check after it matters');
+  const next = await session(pool, path!, ["SELECT count(*) FROM duckdb_logs()", "SELECT current_setting('enable_logging')::BOOLEAN"]);
+  t.not(next.instance, logging.instance);
+  t.deepEqual(next.results, [[['0']], [[false]]]);
+  // Turned off again before the end, the log it kept still closes the instance.
+  const offAgain = await session(pool, path!, ['CALL enable_logging()', "SELECT 'secret' AS s", 'CALL disable_logging()']);
+  const after = await session(pool, path!, ['SELECT count(*) FROM duckdb_logs()']);
+  t.not(after.instance, offAgain.instance);
+  t.deepEqual(after.results, [[['0']]]);
+});
+
 test('no table made in one session outlives it: the instance has no writable catalog of its own', async (t) => {
   const pool = onePool(t);
   const { path } = await duckdbFixture();
