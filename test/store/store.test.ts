@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, openStore } from '../../src/store/index.ts';
+import { listMigrations, migrate, openStore } from '../../src/store/index.ts';
 
 const file = () => join(mkdtempSync(join(tmpdir(), 'sextant-store-')), 'db', 'test.db');
 
@@ -28,8 +28,11 @@ test('migrations are applied once: a second run is a no-op', (t) => {
 test('a later migration applies on top of an existing database, and a failing one leaves nothing behind', (t) => {
   const store = openStore({ file: file() });
   t.teardown(() => store.close());
-  t.deepEqual(migrate(store.db, [{ id: 9001, name: 'extra', sql: 'CREATE TABLE extra (x INTEGER)' }]), [9001]);
-  t.throws(() => migrate(store.db, [{ id: 9002, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM nowhere' }]), { any: true });
+  // The list names every known migration: one recorded but absent would be a newer schema (refused).
+  const extra = { id: 9001, name: 'extra', sql: 'CREATE TABLE extra (x INTEGER)' };
+  t.deepEqual(migrate(store.db, [...listMigrations(), extra]), [9001]);
+  const broken = { id: 9002, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM nowhere' };
+  t.throws(() => migrate(store.db, [...listMigrations(), extra, broken]), { message: /nowhere/ });
   t.falsy(store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get());
   t.falsy(store.db.prepare('SELECT id FROM schema_migrations WHERE id = 9002').get());
 });
