@@ -3,8 +3,10 @@
 import { dirname } from 'node:path';
 import type { Config } from '../config.ts';
 import { lockDataDir } from '../store/data-dir-lock.ts';
-import { copyStore, redactDatabaseUrl, sourceFile, type CopyReport } from '../store/index.ts';
-import type { AdminOutput } from './main.ts';
+import { sourceFile } from '../store/copy-source.ts';
+import { copyStore, type CopyReport } from '../store/copy-store.ts';
+import { redactDatabaseUrl } from '../store/pg-open.ts';
+import type { AdminOutput } from './output.ts';
 
 interface CopyFlags {
   from?: string;

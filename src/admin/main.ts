@@ -4,14 +4,8 @@ import { Command, CommanderError } from 'commander';
 import { loadConfig } from '../config.ts';
 import { copyStoreCommand } from './copy-store.ts';
 import { migrateCommand } from './migrate.ts';
+import { consoleOutput, type AdminOutput } from './output.ts';
 
-/** Where the commands write; tests pass their own. */
-export interface AdminOutput {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const consoleOutput: AdminOutput = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
 
 function program(output: AdminOutput, exit: { code: number }): Command {
   const p = new Command('sextant-admin').description('operator commands on the service database').exitOverride();

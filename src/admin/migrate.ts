@@ -5,8 +5,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { lockDataDir } from '../store/data-dir-lock.ts';
-import { migrate, migratePostgres, openPostgres, redactDatabaseUrl } from '../store/index.ts';
-import type { AdminOutput } from './main.ts';
+import { migrate } from '../store/index.ts';
+import { migratePostgres } from '../store/pg-migrate.ts';
+import { openPostgres, redactDatabaseUrl } from '../store/pg-open.ts';
+import type { AdminOutput } from './output.ts';
 
 const ids = (applied: number[]) => (applied.length === 0 ? 'none (the schema is current)' : applied.map((id) => String(id).padStart(4, '0')).join(', '));
 

@@ -6,10 +6,6 @@ export { statement } from './statement.ts';
 export { CommitGroup } from './commit-group.ts';
 export { observeTransactions, transact } from './transact.ts';
 export type { Dialect } from './migrate.ts';
-export { SchemaNewerThanCode, assertKnownSchema } from './schema-version.ts';
-export { openPostgres, redactDatabaseUrl } from './pg-open.ts';
-export type { PgStore } from './pg-open.ts';
-export { migratePostgres, recordedMigrations } from './pg-migrate.ts';
-export { copyStore } from './copy-store.ts';
-export type { CopyOptions, CopyReport, CopyTableReport } from './copy-store.ts';
-export { CopyRefused, sourceFile } from './copy-source.ts';
+export { SchemaNewerThanCode } from './schema-version.ts';
+// The PostgreSQL modules (pg-open, pg-migrate, copy-store) are imported by path: pg loads only in
+// the programs that use it, never in a started gateway.

@@ -1,7 +1,5 @@
 // A process refuses to run on a database migrated by a newer Sextant: its code would read and write
 // tables whose meaning changed under it. Both dialects record applied migrations in schema_migrations.
-import type { Migration } from './migrate.ts';
-
 /** A start-up failure, not a request's: storage knows no HTTP-facing AppError. */
 export class SchemaNewerThanCode extends Error {
   readonly code = 'SCHEMA_NEWER_THAN_CODE';
@@ -16,7 +14,7 @@ export class SchemaNewerThanCode extends Error {
 }
 
 /** Throws SchemaNewerThanCode when `recorded` holds a migration id that `known` lacks. */
-export function assertKnownSchema(recorded: { id: number; name: string }[], known: Migration[]): void {
+export function assertKnownSchema(recorded: { id: number; name: string }[], known: { id: number }[]): void {
   const ids = new Set(known.map((m) => m.id));
   const unknown = recorded.filter((m) => !ids.has(Number(m.id))).sort((a, b) => Number(a.id) - Number(b.id));
   if (unknown.length > 0) throw new SchemaNewerThanCode(unknown);

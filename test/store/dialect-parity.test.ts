@@ -4,7 +4,9 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import { listMigrations, migrate, migratePostgres, openPostgres, type Migration } from '../../src/store/index.ts';
+import { listMigrations, migrate, type Migration } from '../../src/store/index.ts';
+import { migratePostgres } from '../../src/store/pg-migrate.ts';
+import { openPostgres } from '../../src/store/pg-open.ts';
 import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 /** Migrations present in one dialect only, or named differently. */

@@ -2,7 +2,9 @@
 // pools, refusing a newer schema; and the search triggers its migrations create.
 import test from 'ava';
 import { sql } from 'kysely';
-import { listMigrations, migratePostgres, openPostgres, recordedMigrations, SchemaNewerThanCode } from '../../src/store/index.ts';
+import { listMigrations, SchemaNewerThanCode } from '../../src/store/index.ts';
+import { migratePostgres, recordedMigrations } from '../../src/store/pg-migrate.ts';
+import { openPostgres } from '../../src/store/pg-open.ts';
 import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 const ALL = listMigrations('postgres').map((m) => m.id);

@@ -32,7 +32,7 @@ test('a later migration applies on top of an existing database, and a failing on
   const extra = { id: 9001, name: 'extra', sql: 'CREATE TABLE extra (x INTEGER)' };
   t.deepEqual(migrate(store.db, [...listMigrations(), extra]), [9001]);
   const broken = { id: 9002, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM nowhere' };
-  t.throws(() => migrate(store.db, [...listMigrations(), extra, broken]), { message: /nowhere/ });
+  t.throws(() => migrate(store.db, [...listMigrations(), extra, broken]), { any: true, message: /nowhere/ });
   t.falsy(store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get());
   t.falsy(store.db.prepare('SELECT id FROM schema_migrations WHERE id = 9002').get());
 });
