@@ -30,7 +30,9 @@ export async function prepareTarget(trx: Trx, tables: CopyTable[], truncate: boo
   await sql`SET CONSTRAINTS ALL DEFERRED`.execute(trx);
 }
 
+/** Checks the deferred foreign keys now (ALTER TABLE refuses pending checks) and turns the triggers back on. */
 export async function restoreTriggers(trx: Trx, tables: CopyTable[]): Promise<void> {
+  await sql`SET CONSTRAINTS ALL IMMEDIATE`.execute(trx);
   for (const t of tables) await sql`ALTER TABLE ${sql.table(t.name)} ENABLE TRIGGER USER`.execute(trx);
 }
 
