@@ -44,12 +44,3 @@ export async function migratePostgres(db: AnyDb, migrations: Migration[] = listM
     applied.push(next);
   }
 }
-
-/** The migration ids recorded in the database (empty when it was never migrated). */
-export async function recordedMigrations(db: AnyDb): Promise<number[]> {
-  const { rows } = await sql<{ id: number }>`SELECT id FROM schema_migrations ORDER BY id`.execute(db).catch((err: { code?: string }) => {
-    if (err.code === '42P01') return { rows: [] }; // undefined_table: never migrated
-    throw err;
-  });
-  return rows.map((r) => Number(r.id));
-}

@@ -13,6 +13,7 @@ import { indexPendingMessages } from '../../src/chats/index.ts';
 import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { copyOrder, CopyRefused } from '../../src/store/copy-source.ts';
 import { copyStore } from '../../src/store/copy-store.ts';
+import { lockDataDir } from '../../src/store/data-dir-lock.ts';
 import { openStore } from '../../src/store/index.ts';
 import { migratePostgres } from '../../src/store/pg-migrate.ts';
 import { openPostgres } from '../../src/store/pg-open.ts';
@@ -146,6 +147,11 @@ test('sextant-admin migrate and copy-store print what they did, mask the passwor
   t.regex(lines.at(-1)!, /already holds rows/);
   t.notRegex(lines.join('\n'), /hunter2/);
   t.is(await main(['copy-store', '--to', 'mysql://nope'], output), 1);
+  // A server serving the source folder holds its lock: the copy would miss what it writes afterwards.
+  const lock = lockDataDir(demoDir, process.ppid); // held in the name of another live process
+  t.teardown(() => lock.release());
+  t.is(await main(['copy-store', '--from', demoDir, '--to', withPassword, '--truncate'], output), 1);
+  t.regex(lines.at(-1)!, /Another Sextant process \(pid \d+\) serves the data folder/);
   t.is(await main(['no-such-command'], output), 2);
 });
 

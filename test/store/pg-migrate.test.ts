@@ -3,11 +3,14 @@
 import test from 'ava';
 import { sql } from 'kysely';
 import { listMigrations, SchemaNewerThanCode } from '../../src/store/index.ts';
-import { migratePostgres, recordedMigrations } from '../../src/store/pg-migrate.ts';
+import { migratePostgres } from '../../src/store/pg-migrate.ts';
 import { openPostgres } from '../../src/store/pg-open.ts';
 import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 const ALL = listMigrations('postgres').map((m) => m.id);
+
+const recordedMigrations = async (db: ReturnType<typeof openPostgres>['db']) =>
+  (await sql<{ id: number }>`SELECT id FROM schema_migrations ORDER BY id`.execute(db)).rows.map((r) => r.id);
 
 async function database(t: Parameters<typeof freshPgDatabase>[0]) {
   const url = await freshPgDatabase(t);
