@@ -106,3 +106,35 @@ test('after all migrations PostgreSQL has every SQLite table with the same colum
   t.deepEqual(lite.triggers.filter((i) => !pg.triggers.includes(i)), [], 'SQLite triggers missing on PostgreSQL');
   t.deepEqual(pg.foreignKeys, lite.foreignKeys, 'the same foreign keys');
 });
+
+/** Texts whose words both indexes must agree on: punctuation, code, diacritics, case, scripts without spaces. */
+const SEARCH_SAMPLES = [
+  'a@b.com orders.total_amount 3.14 foo-bar x_y https://x.io/p?q=1 Ünïcödé',
+  'Umsätze nach Région, naïve café – ÉCOLE İstanbul',
+  "SELECT SUM(total_amount) FROM orders WHERE status = 'completed'",
+  '🚀 launch «quoted» “curly” 2025-01-01',
+  '日本語のテキスト 中文',
+  "don't it's O'Brien",
+];
+
+test('the PostgreSQL search index holds the same words as FTS5 for the same text (ß, æ, ø and ł fold further there)', async (t) => {
+  const url = await freshPgDatabase(t);
+  if (!url) return t.log(SKIP_PG_STORE), t.pass();
+  const pg = openPostgres(url);
+  t.teardown(() => pg.close());
+  await migratePostgres(pg.db);
+  const words = async (text: string) =>
+    (await sql<{ w: string }>`SELECT unnest(tsvector_to_array(to_tsvector('sextant_fts', chat_messages_fts_words(${text})))) AS w`.execute(pg.db)).rows.map((r) => r.w).sort();
+  const lite = new Database(':memory:');
+  migrate(lite);
+  lite.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, chat_messages_fts, 'row')");
+  for (const [i, text] of SEARCH_SAMPLES.entries()) {
+    lite.prepare("INSERT INTO chat_messages_fts (rowid, body, scope) VALUES (?, ?, 'sscope')").run(-(i + 1), text);
+    const fts5 = lite.prepare('SELECT term FROM temp.vocab').pluck().all() as string[];
+    t.deepEqual(await words(text), fts5.filter((w) => w !== 'sscope').sort(), text);
+    lite.exec('DELETE FROM chat_messages_fts');
+  }
+  lite.close();
+  // unaccent also maps letters that are not a base letter plus a diacritic; FTS5 keeps them.
+  t.deepEqual(await words('Straße Ærøskøbing Łódź'), ['aeroskobing', 'lodz', 'strasse']);
+});

@@ -48,11 +48,17 @@ CREATE EXTENSION IF NOT EXISTS unaccent;
 CREATE TEXT SEARCH CONFIGURATION sextant_fts (COPY = simple);
 ALTER TEXT SEARCH CONFIGURATION sextant_fts ALTER MAPPING FOR hword, hword_part, word WITH unaccent, simple;
 
+-- unicode61 separates words at every punctuation character; PostgreSQL's parser keeps emails, hosts,
+-- paths and numbers like 3.14 whole. Turning ASCII punctuation into spaces first gives the same words
+-- as FTS5 (test/store/dialect-parity.test.ts); a search passes its words through the same function.
+CREATE FUNCTION chat_messages_fts_words(body TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE STRICT
+  AS $$ SELECT translate(body, '!"#$%&''()*+,-./:;<=>?@[\]^_`{|}~', '                                ') $$;
+
 CREATE TABLE chat_messages_fts (
   rowid BIGINT PRIMARY KEY,
   body TEXT,
   scope TEXT,
-  tsv tsvector GENERATED ALWAYS AS (to_tsvector('sextant_fts', coalesce(body, ''))) STORED
+  tsv tsvector GENERATED ALWAYS AS (to_tsvector('sextant_fts', chat_messages_fts_words(coalesce(body, '')))) STORED
 );
 CREATE INDEX chat_messages_fts_tsv ON chat_messages_fts USING GIN (tsv);
 -- FTS5 filters on the scope token inside the index; here a search ANDs this with the GIN index.
