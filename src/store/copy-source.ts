@@ -33,15 +33,19 @@ export function sourceFile(from: string): string {
 /** Opens the source read-only and checks it is at exactly this version's schema. */
 export function openSource(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true });
-  const recorded = db.prepare('SELECT id, name FROM schema_migrations').all() as { id: number; name: string }[];
-  const known = listMigrations('sqlite');
-  assertKnownSchema(recorded, known);
-  const missing = known.filter((m) => !recorded.some((r) => r.id === m.id));
-  if (missing.length > 0) {
+  try {
+    const recorded = db.prepare('SELECT id, name FROM schema_migrations').all() as { id: number; name: string }[];
+    const known = listMigrations('sqlite');
+    assertKnownSchema(recorded, known);
+    const missing = known.filter((m) => !recorded.some((r) => r.id === m.id));
+    if (missing.length > 0) {
+      throw new CopyRefused('COPY_SOURCE_NOT_MIGRATED', `${file} lacks migrations ${missing.map((m) => m.id).join(', ')}: run \`sextant-admin migrate\` on it first`);
+    }
+    return db;
+  } catch (err) {
     db.close();
-    throw new CopyRefused('COPY_SOURCE_NOT_MIGRATED', `${file} lacks migrations ${missing.map((m) => m.id).join(', ')}: run \`sextant-admin migrate\` on it first`);
+    throw err;
   }
-  return db;
 }
 
 /** FTS5's shadow tables end in one of these; chat_messages_fts_pending is the service's own table. */

@@ -14,7 +14,7 @@ import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { copyOrder, CopyRefused } from '../../src/store/copy-source.ts';
 import { copyStore } from '../../src/store/copy-store.ts';
 import { lockDataDir } from '../../src/store/data-dir-lock.ts';
-import { openStore } from '../../src/store/index.ts';
+import { listMigrations, migrate, openStore, SchemaNewerThanCode } from '../../src/store/index.ts';
 import { migratePostgres } from '../../src/store/pg-migrate.ts';
 import { openPostgres } from '../../src/store/pg-open.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -138,6 +138,10 @@ test('sextant-admin migrate and copy-store print what they did, mask the passwor
   const withPassword = url.replace('postgres@', 'postgres:hunter2@');
   const lines: string[] = [];
   const output = { out: (l: string) => void lines.push(l), err: (l: string) => void lines.push(l) };
+  t.is(await main(['migrate'], output), 0, 'SQLite in SEXTANT_DATA_DIR');
+  t.regex(lines.at(-1)!, /^SQLite .*sextant\.db: applied 0001, 0010/);
+  t.is(await main(['migrate'], output), 0);
+  t.regex(lines.at(-1)!, /applied none \(the schema is current\)/);
   t.is(await main(['migrate', '--database-url', withPassword], output), 0);
   t.regex(lines.join('\n'), /applied 0001, 0010/);
   t.is(await main(['copy-store', '--from', demoDir, '--to', withPassword], output), 0);
@@ -171,4 +175,20 @@ test('a table that does not read back as written fails its checksum, and the who
   t.not(bad[0]!.sourceChecksum, bad[0]!.targetChecksum);
   const left = await sql<{ n: number }>`SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM chat_messages) AS n`.execute(pg.db);
   t.is(Number(left.rows[0]!.n), 0, 'nothing was kept');
+});
+
+test('a source behind this version (migrations missing) or ahead of it is refused before anything is copied', async (t) => {
+  const url = await freshPgDatabase(t);
+  if (!url) return t.log(SKIP_PG_STORE), t.pass();
+  const file = join(mkdtempSync(join(tmpdir(), 'sextant-copy-')), 'sextant.db');
+  const db = new Database(file);
+  migrate(db, listMigrations().slice(0, 5));
+  db.close();
+  const behind = await t.throwsAsync(copyStore({ from: file, to: url }), { instanceOf: CopyRefused });
+  t.is(behind!.code, 'COPY_SOURCE_NOT_MIGRATED');
+  const again = new Database(file);
+  migrate(again);
+  again.prepare("INSERT INTO schema_migrations (id, name) VALUES (9999, 'from_the_future')").run();
+  again.close();
+  await t.throwsAsync(copyStore({ from: file, to: url }), { instanceOf: SchemaNewerThanCode });
 });
