@@ -13,7 +13,7 @@ for (const warning of config.warnings) log.warn(warning);
 
 /** Ends a start that must not go on, with the reason on stderr and in the log. */
 function refuse(code: string, message: string, data: Record<string, unknown> = {}): never {
-  log.fatal({ code, ...data }, message);
+  log.fatal({ error_code: code, ...data }, message);
   process.stderr.write(`\n${message}\n\n`);
   process.exit(1);
 }
