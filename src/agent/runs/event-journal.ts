@@ -27,6 +27,8 @@ export class EventJournal {
   private committedThrough: number;
   private pending: StoredEvent[] = [];
   private scheduled = false;
+  /** Told of every batch once committed (other replicas' followers get it then, see live-bus.ts). */
+  onCommit: (batch: StoredEvent[]) => void = () => {};
 
   constructor(
     private db: Db,
@@ -56,9 +58,14 @@ export class EventJournal {
    * an id not yet committed (a stream from a run's start, in the turn that started it) only memory is read.
    */
   after(run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
-    const rows = afterId >= this.committedThrough ? [] : (statement(this.db, AFTER).all(run.id, afterId) as { id: number; data: string; created_at: number }[]);
-    const committed = rows.map((r): StoredEvent => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));
+    const committed = afterId >= this.committedThrough ? [] : this.committedAfter(run, afterId);
     return [...committed, ...this.pending.filter((e) => e.run_id === run.id && e.id > afterId)];
+  }
+
+  /** Committed events of a run after an id, read from the store only: the log of a run another replica writes. */
+  committedAfter(run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
+    const rows = statement(this.db, AFTER).all(run.id, afterId) as { id: number; data: string; created_at: number }[];
+    return rows.map((r): StoredEvent => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));
   }
 
   /**
@@ -89,5 +96,7 @@ export class EventJournal {
       this.log.warn({ err }, 'could not store agent events');
     }
     if (dropped > 0) this.log.warn({ events: dropped }, 'agent events not stored');
+    // Only what is in the store goes to other replicas: their followers fill gaps from there.
+    if (dropped < batch.length) this.onCommit(batch);
   }
 }
