@@ -54,12 +54,14 @@ export class EventJournal {
   }
 
   /**
-   * Events of a run after an id, in order: committed ones from SQLite, then the pending ones. After
-   * an id not yet committed (a stream from a run's start, in the turn that started it) only memory is read.
+   * Events of a run after an id, in order: committed ones from SQLite, then the pending ones. For a run
+   * of this process with events in memory, after an id not yet committed (a stream from a run's start,
+   * in the turn that started it) only memory is read. Another replica's run is read from the store.
    */
   after(run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
-    const committed = afterId >= this.committedThrough ? [] : this.committedAfter(run, afterId);
-    return [...committed, ...this.pending.filter((e) => e.run_id === run.id && e.id > afterId)];
+    const pending = this.pending.filter((e) => e.run_id === run.id && e.id > afterId);
+    const committed = afterId >= this.committedThrough && pending.length > 0 ? [] : this.committedAfter(run, afterId);
+    return [...committed, ...pending];
   }
 
   /** Committed events of a run after an id, read from the store only: the log of a run another replica writes. */

@@ -21,7 +21,9 @@ export function shareCredentialChanges(db: Db, bus: MessageBus): () => void {
       bus.publish(CHANNEL, {});
     });
   });
-  const drop = () => credentialCache(db).drop();
+  // The triggers are installed now: this replica's writes are announced even before it verified a credential.
+  const cache = credentialCache(db);
+  const drop = () => cache.drop();
   const subscription = bus.subscribe(CHANNEL, (_message, local) => {
     if (!local) drop();
   }, drop);
