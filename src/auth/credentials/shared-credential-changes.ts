@@ -11,7 +11,7 @@ import { credentialCache, onCredentialWrite } from './credential-cache.ts';
 const CHANNEL = 'auth:credentials-changed';
 
 /** Connects the credential cache of `db` to the other replicas through `bus`. */
-export function shareCredentialChanges(db: Db, bus: MessageBus): () => void {
+export function shareCredentialChanges(db: Db, bus: MessageBus): void {
   let announcing = false;
   onCredentialWrite(db, () => {
     if (announcing) return;
@@ -24,8 +24,7 @@ export function shareCredentialChanges(db: Db, bus: MessageBus): () => void {
   // The triggers are installed now: this replica's writes are announced even before it verified a credential.
   const cache = credentialCache(db);
   const drop = () => cache.drop();
-  const subscription = bus.subscribe(CHANNEL, (_message, local) => {
+  bus.subscribe(CHANNEL, (_message, local) => {
     if (!local) drop();
   }, drop);
-  return subscription.close;
 }
