@@ -65,6 +65,19 @@ redis.serial('a stream started through A is resumed through B with Last-Event-ID
   t.deepEqual((await collectEvents(await subscribe(b, user, 'r-1'))).map((e) => e.id), [...first, ...rest].map((e) => e.id));
 });
 
+redis.serial('a follower attaching through B while A\'s run produces its events gets each of them once', async (t) => {
+  const [a, b] = await replicas(t);
+  const user = sessionOf(a, a.user());
+  a.hold();
+  const first = await collectEvents(await post(a, user, '/api/agentic/stream', { chat_id: 'race-1', message: 'Number of customers per country' }), untilQuery);
+  await a.queryWaiting();
+  // No waiting for B: the rest of the run is committed and published while B subscribes and reads.
+  const resumed = subscribe(b, user, 'race-1', first.at(-1)!.id);
+  a.release();
+  const rest = await collectEvents(await resumed);
+  await assertWholeRun(t, a, user, 'race-1', first, rest);
+});
+
 redis.serial('stop and feedback sent through B reach the run A executes', async (t) => {
   const [a, b] = await replicas(t);
   const user = sessionOf(a, a.user());
