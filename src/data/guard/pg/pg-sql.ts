@@ -5,7 +5,8 @@
 import { QueryRefused } from '../../errors.ts';
 import { boundGenerators } from '../row-generators.ts';
 import { dedupeTables, quoteIdent, type GuardedQuery, type TableRewrite } from '../table-ref.ts';
-import { recursionCapEdits, STEP_FUNCTION, wrapLastTarget } from '../sqlite/recursion-cap.ts';
+import { STEP_FUNCTION } from '../recursion-step.ts';
+import { recursionCapEdits, wrapLastTarget } from '../sqlite/recursion-cap.ts';
 import { firstLocation, groupByAdditions } from './pg-group-by.ts';
 import { statementsOf, withoutLocations, type PgNode, type PgParser } from './pg-parser.ts';
 import { walkPg, type PgDialect, type PgRef } from './pg-walk.ts';

@@ -5,9 +5,6 @@
 import type { PgNode } from '../pg/pg-parser.ts';
 import { tokenizeSqlite, type SqliteToken } from './sqlite-tokens.ts';
 
-/** The function the session registers; named here and there. */
-export const STEP_FUNCTION = 'sextant_step';
-
 /** Where one wrap goes: `sextant_step(` before `start`, `)` after `end` (insertions, so table edits inside stay apart). */
 export interface CapEdit {
   start: number;
