@@ -38,6 +38,7 @@ interface PgTree extends Checked {
   textDialect: TextDialect;
   refs: PgRef[];
   recursiveTerms: PgNode[];
+  recursiveCtes: PgNode[];
 }
 
 function check(d: TextDialect, parser: PgParser, text: string): Checked {
@@ -53,7 +54,7 @@ export function guardPgLike(d: TextDialect, parser: PgParser, sql: string): Guar
   const checked = check(d, parser, d.canonical(parser, sql));
   const walk = walkPg(d.dialect, checked.stmt);
   boundGenerators(walk.generators);
-  const tree: PgTree = { ...checked, parser, textDialect: d, refs: walk.refs, recursiveTerms: walk.recursiveTerms };
+  const tree: PgTree = { ...checked, parser, textDialect: d, refs: walk.refs, recursiveTerms: walk.recursiveTerms, recursiveCtes: walk.recursiveCtes };
   return { dialect: d.dialect, sql, tables: dedupeTables(walk.refs.map((r) => r.ref)), functions: [...walk.functions], tree };
 }
 
@@ -120,11 +121,16 @@ export function rewritePgLike(q: GuardedQuery, rewrite: TableRewrite): string {
 
 /** SQLite: each recursive term counts its rows through the session's step function (sqlite/recursion-cap.ts). */
 function capRecursion(t: PgTree, expectedTerms: PgNode[], edits: Edit[]): void {
-  const caps = recursionCapEdits(t.text, t.recursiveTerms, t.source);
+  const caps = recursionCapEdits(t.text, t.recursiveTerms, t.recursiveCtes, t.source);
   if (caps.length === 0) return;
-  const call = (check(t.textDialect, t.parser, `SELECT ${STEP_FUNCTION}(0)`).stmt['SelectStmt'] as PgNode)['targetList'] as PgNode[];
-  const callNode = (call[0]!['ResTarget'] as PgNode)['val'] as PgNode;
+  const targets = (sql: string) => (check(t.textDialect, t.parser, sql).stmt['SelectStmt'] as PgNode)['targetList'] as PgNode[];
+  const callNode = (targets(`SELECT ${STEP_FUNCTION}(0)`)[0]!['ResTarget'] as PgNode)['val'] as PgNode;
   for (const c of caps) {
+    if (c.star !== undefined) {
+      edits.push({ start: c.start, end: c.end, text: c.star });
+      expectedTerms[c.term]!['targetList'] = targets(`SELECT ${c.star}`);
+      continue;
+    }
     edits.push({ start: c.start, end: c.start, text: `${STEP_FUNCTION}(` }, { start: c.end, end: c.end, text: ')' });
     wrapLastTarget(expectedTerms[c.term]!, callNode);
   }
