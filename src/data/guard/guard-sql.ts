@@ -10,12 +10,15 @@ import { pgParser } from './pg/pg-parser.ts';
 import { guardPgLike, rewritePgLike } from './pg/pg-sql.ts';
 import { POSTGRES_TEXT } from './pg/postgres-sql.ts';
 import { SQLITE_TEXT } from './sqlite/sqlite-sql.ts';
+import { DEFAULT_MAX_RECURSION } from '../../shared/query-limits.ts';
 import { refuseStepFunction } from './recursion-step.ts';
 import type { GuardedQuery, TableRewrite } from './table-ref.ts';
 
 export interface SqlTools {
   /** Needed for the DuckDB dialect. */
   duckdb?: DuckDbSql;
+  /** The depth the rewrite caps PostgreSQL's recursive CTEs at (SEXTANT_QUERY_MAX_RECURSION). */
+  maxRecursion?: number;
 }
 
 function duckdbOf(tools: SqlTools): DuckDbSql {
@@ -66,6 +69,6 @@ export async function rewriteTables(query: GuardedQuery, rewrite: TableRewrite, 
     case 'mysql':
       return rewriteMysql(query, rewrite);
     default:
-      return rewritePgLike(query, rewrite);
+      return rewritePgLike(query, rewrite, tools.maxRecursion ?? DEFAULT_MAX_RECURSION);
   }
 }

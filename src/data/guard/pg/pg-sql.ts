@@ -8,6 +8,7 @@ import { dedupeTables, quoteIdent, type GuardedQuery, type TableRewrite } from '
 import { STEP_FUNCTION } from '../recursion-step.ts';
 import { recursionCapEdits, wrapLastTarget } from '../sqlite/recursion-cap.ts';
 import { firstLocation, groupByAdditions } from './pg-group-by.ts';
+import { pgRecursionCapEdits } from './pg-recursion-cap.ts';
 import { statementsOf, withoutLocations, type PgNode, type PgParser } from './pg-parser.ts';
 import { walkPg, type PgDialect, type PgRef } from './pg-walk.ts';
 
@@ -65,7 +66,7 @@ interface Edit {
 }
 
 /** Rewrites the references as `rewrite` says; returns the verified text the warehouse receives. */
-export function rewritePgLike(q: GuardedQuery, rewrite: TableRewrite): string {
+export function rewritePgLike(q: GuardedQuery, rewrite: TableRewrite, maxRecursion: number): string {
   const t = q.tree as PgTree;
   const d = t.textDialect;
   const expected = structuredClone(t.stmt);
@@ -73,6 +74,7 @@ export function rewritePgLike(q: GuardedQuery, rewrite: TableRewrite): string {
   const expectedRefs = expectedWalk.refs;
   const edits: Edit[] = [];
   if (d.dialect === 'sqlite') capRecursion(t, expectedWalk.recursiveTerms, edits);
+  else edits.push(...pgRecursionCapEdits(t.parser, t.text, t.stmt, expected, maxRecursion, (sql) => check(d, t.parser, sql).stmt));
   t.refs.forEach((r, i) => {
     const target = rewrite(r.ref);
     if (!target) return;
