@@ -16,6 +16,11 @@ export interface Config {
   host: string;
   baseUrl: string;
   dataDir: string;
+  /**
+   * PostgreSQL service database (SEXTANT_DATABASE_URL, postgres://...). Today only `sextant-admin
+   * migrate` and `copy-store` use it; the server refuses to start with it set.
+   */
+  databaseUrl: string | undefined;
   logLevel: LogLevel;
   seedDemo: boolean;
   corsOrigins: string[];
@@ -135,6 +140,8 @@ const envSchema = z.object({
   SEXTANT_HOST: z.string().min(1).default('127.0.0.1'),
   SEXTANT_BASE_URL: z.string().url().optional(),
   SEXTANT_DATA_DIR: z.string().min(1).default('.sextant-data'),
+  // The message never repeats the value: it holds a password.
+  SEXTANT_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/[^\s]+$/, 'must be a postgres:// or postgresql:// URL').optional(),
   SEXTANT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEXTANT_SEED_DEMO: z.enum(['true', 'false', '1', '0']).default('true'),
   SEXTANT_CORS_ORIGINS: z.string().default(''),
@@ -224,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.SEXTANT_HOST,
     baseUrl,
     dataDir,
+    databaseUrl: e.SEXTANT_DATABASE_URL,
     logLevel: e.SEXTANT_LOG_LEVEL,
     seedDemo: truthy(e.SEXTANT_SEED_DEMO),
     corsOrigins: e.SEXTANT_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
