@@ -170,7 +170,7 @@ function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'sec
     db: a.store.db,
     clock: a.clock,
     secretBox: a.secretBox,
-    tools: { duckdb: a.duckdb },
+    tools: { duckdb: a.duckdb, maxRecursion: config.data.queryMaxRecursion },
     docs: a.docs,
     fileRoots: config.data.warehouseRoots,
     statementTimeoutMs: config.data.queryTimeoutMs,
