@@ -20,8 +20,9 @@
 //   log holds anything, is closed after the session rather than reused.
 // - Secrets: creating one fails once external access is off (the secret manager's folder is refused).
 // - UDFs registered from JavaScript land in the instance's system catalog, not the connection's, and
-//   registering the same name again replaces the function: a session that registers its own (with
-//   per-session state) replaces the previous session's, and only one session uses an instance at once.
+//   registering the same name again replaces the function: each session registers the recursion cap's
+//   step function (duckdb-session.ts) with its own counter and cap, replacing the previous session's,
+//   and only one session uses an instance at once.
 // - Spill files: the instance's temp folder is private to it (one warehouse file, one set of
 //   settings). DuckDB removes its spill files when a query ends; a folder left non-empty closes the
 //   instance. The empty folder is removed when the session closes and made again for the next one.
