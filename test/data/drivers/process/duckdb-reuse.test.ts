@@ -158,3 +158,24 @@ test('a session goes to the idle process that last opened its warehouse file, wh
     await d.close();
   }
 });
+
+test("each session on a kept instance counts recursion steps against its own cap, not the previous session's", async (t) => {
+  const pool = onePool(t);
+  const { path } = await duckdbFixture();
+  const steps = 'SELECT count(*) FROM range(100) WHERE system.main.sextant_step()';
+  const capped = async (maxRecursion: number) => {
+    const driver = await openProcessDriver('duckdb', { path: path! }, { queryProcesses: pool, owner: 'u', maxRecursion });
+    try {
+      const folder = ((await run(driver, "SELECT current_setting('temp_directory')")) as unknown[][])[0]![0];
+      return { folder, first: await run(driver, steps), second: await run(driver, steps) };
+    } finally {
+      await driver.close();
+    }
+  };
+  const small = await capped(50);
+  const large = await capped(1000);
+  t.is(large.folder, small.folder, 'the instance was not reused: this test would prove nothing');
+  t.regex(String(small.first), /recursi/i);
+  t.deepEqual(large.first, [['100']]);
+  t.deepEqual(large.second, [['100']], 'the count starts again with each statement');
+});
