@@ -7,7 +7,7 @@ import { Forbidden, NotFound } from '../errors.ts';
 import { bodyParser } from './body.ts';
 import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
-import { audited } from './audited-operations.ts';
+import { audited, isAudited } from './audited-operations.ts';
 import { errorHandler } from './error-handler.ts';
 import { accessLog, requestId, securityHeaders } from './middleware.ts';
 import { requestMetrics } from './request-metrics.ts';
@@ -63,6 +63,8 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir 
 
 /** Validates, authenticates and calls one route's handler. */
 function routeHandler(s: Services, def: RouteDef) {
+  const handler = def.handler as (input: RouteInput<unknown, unknown, unknown>) => unknown;
+  const audit = isAudited(def.operationId);
   const parse = def.body ? bodyParser(def.bodyType ?? 'json', { jsonBytes: s.config.bodyLimitBytes, multipartFileBytes: s.config.uploadLimitBytes }) : undefined;
   return async function handle(ctx: Context): Promise<void> {
     const principal = resolvePrincipal(s.auth, ctx, def);
@@ -75,9 +77,10 @@ function routeHandler(s: Services, def: RouteDef) {
     const environmentId = ctx.get('X-Service-Environment') || undefined;
     const ifMatch = def.conditional ? parseIfMatch(ctx.get('If-Match')) : undefined;
     // resolvePrincipal has thrown already when an `auth: 'user'` route has no principal.
-    const handler = def.handler as (input: RouteInput<unknown, unknown, unknown>) => unknown;
-    const call = async () => handler({ params, query, body, principal, environmentId, ifMatch, ctx });
-    const result = await audited(s, ctx, { operationId: def.operationId, principal, params: params as Record<string, unknown> }, call);
+    const input = { params, query, body, principal, environmentId, ifMatch, ctx };
+    // Operations the gateway audits go through audited(); the rest (every read) call the handler
+    // directly, without the two promises and the closure auditing takes.
+    const result = audit && principal ? await audited(s, ctx, { operationId: def.operationId, principal, params: params as Record<string, unknown> }, async () => handler(input)) : await handler(input);
     const tag = def.etag && result !== undefined ? (def.etag as (r: unknown) => string | undefined)(result) : undefined;
     if (tag) ctx.set('ETag', `"${tag}"`);
     if (ctx.respond === false || ctx.body !== undefined) return;
