@@ -55,3 +55,10 @@ test('foreign keys are enforced', (t) => {
     code: 'SQLITE_CONSTRAINT_FOREIGNKEY',
   });
 });
+
+test('ping answers while the database is open and throws once it is closed', (t) => {
+  const store = openStore({ file: file() });
+  t.notThrows(() => store.ping());
+  store.close();
+  t.throws(() => store.ping());
+});
