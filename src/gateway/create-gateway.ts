@@ -74,7 +74,7 @@ function routeHandler(s: Services, def: RouteDef) {
     const query = def.query ? validate(def.query, ctx.query, 'query') : {};
     if (parse) await parse(ctx);
     const body = def.body ? validate(def.body, ctx.request.body, 'body') : undefined;
-    const environmentId = ctx.get('X-Service-Environment') || undefined;
+    const environmentId = ctx.get('x-service-environment') || undefined;
     const ifMatch = def.conditional ? parseIfMatch(ctx.get('If-Match')) : undefined;
     // resolvePrincipal has thrown already when an `auth: 'user'` route has no principal.
     const input = { params, query, body, principal, environmentId, ifMatch, ctx };
