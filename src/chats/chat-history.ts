@@ -1,7 +1,7 @@
 // The chat list, newest first, in keyset pages. The key is the chat's internal id, which only grows,
 // so chats created between two pages land before the cursor: none is skipped or repeated. Pinned and
 // archived chats are listed apart (on the first page), so each chat shows up in one place only. Hidden
-// chats (evaluation answers) are not listed.
+// chats (evaluation answers) are not listed anywhere, not even once pinned or archived: they open by id.
 import type { Principal } from '../auth/index.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { CHAT_COLUMNS, toSummary, type ChatDeps, type ChatRowWithLabels } from './rows.ts';
@@ -41,7 +41,7 @@ export function chatHistory(deps: ChatDeps, principal: Principal, { cursor, limi
 
 function pinnedChats(deps: ChatDeps, principal: Principal) {
   const rows = deps.db
-    .prepare(`SELECT ${CHAT_COLUMNS} FROM chats c WHERE c.user_id = ? AND c.org_id = ? AND c.pinned_at IS NOT NULL ORDER BY c.pinned_at DESC, c.id DESC`)
+    .prepare(`SELECT ${CHAT_COLUMNS} FROM chats c WHERE c.user_id = ? AND c.org_id = ? AND c.pinned_at IS NOT NULL AND c.hidden = 0 ORDER BY c.pinned_at DESC, c.id DESC`)
     .all(principal.userId, principal.orgId) as ChatRowWithLabels[];
   return rows.map(toSummary);
 }
@@ -49,7 +49,7 @@ function pinnedChats(deps: ChatDeps, principal: Principal) {
 function archivedChats(deps: ChatDeps, principal: Principal) {
   const rows = deps.db
     .prepare(
-      `SELECT ${CHAT_COLUMNS} FROM chats c WHERE c.user_id = ? AND c.org_id = ? AND c.archived_at IS NOT NULL AND c.pinned_at IS NULL
+      `SELECT ${CHAT_COLUMNS} FROM chats c WHERE c.user_id = ? AND c.org_id = ? AND c.archived_at IS NOT NULL AND c.pinned_at IS NULL AND c.hidden = 0
        ORDER BY c.archived_at DESC, c.id DESC LIMIT ?`,
     )
     .all(principal.userId, principal.orgId, RECENT_ARCHIVED) as ChatRowWithLabels[];

@@ -44,6 +44,18 @@ test('the first page carries pinned and archived chats apart; later pages do not
   t.is(second.next_cursor, null);
 });
 
+test('hidden chats (evaluation answers) stay out of every list, pinned and archived ones included, and still open by id', async (t) => {
+  const { p, api } = userWithChats(1);
+  for (const chatId of ['h-pinned', 'h-archived', 'h-plain']) appendMessage(deps(t0), p, { chatId, role: 'user', content: 'evaluation question', hidden: true });
+  pinChat(deps(t0), p, { chatId: 'h-pinned' });
+  archiveChat(deps(t0), p, { chatId: 'h-archived' });
+  const page = await api.json<ChatHistoryResponse>(api.get('/api/chat_history'));
+  t.deepEqual(page.chats.map((c) => c.chat_id), ['c0']);
+  t.deepEqual(page.pinned, []);
+  t.deepEqual(page.archived, []);
+  t.is((await api.get('/api/c2/h-pinned')).status, 200);
+});
+
 test('pages stay stable while chats are inserted between and during page reads', async (t) => {
   const { p, api } = userWithChats(40);
   const seen: string[] = [];

@@ -216,6 +216,21 @@ test('an admin filters the audit log and downloads the filtered CSV export', asy
   t.true(lines.slice(1).every((l) => l.includes(member.id)));
 });
 
+test('filters the audit log refuses are named on their field and offer no export to download', async (t) => {
+  const { page } = await signedIn(t);
+  await page.goto('/admin/audit');
+  await page.getByRole('link', { name: 'Export as CSV' }).waitFor();
+  await page.getByRole('textbox', { name: 'Action' }).fill('x'.repeat(101));
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.locator('[aria-invalid="true"]').waitFor();
+  t.is(await page.getByRole('textbox', { name: 'Action' }).getAttribute('aria-invalid'), 'true');
+  t.is(await page.getByRole('link', { name: 'Export as CSV' }).count(), 0);
+  t.is(await page.getByRole('link', { name: 'Export as JSON lines' }).count(), 0);
+  await page.getByRole('textbox', { name: 'Action' }).fill('member_role_changed');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByRole('link', { name: 'Export as CSV' }).waitFor();
+});
+
 test('organization settings, usage and credit limits are saved and shown', async (t) => {
   const { page, token } = await signedIn(t);
   await page.goto('/admin/organization');

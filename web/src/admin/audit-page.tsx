@@ -61,12 +61,17 @@ export function AuditPage() {
           <button type="submit" className="primary">
             Filter
           </button>
-          <a href={exportUrl('csv')} download>
-            Export as CSV
-          </a>
-          <a href={exportUrl('jsonl')} download>
-            Export as JSON lines
-          </a>
+          {/* The exports take the filters the list was refused for too: offered only for filters the list accepted, so no 422 body is saved as a file. */}
+          {!log.problem && (
+            <>
+              <a href={exportUrl('csv')} download>
+                Export as CSV
+              </a>
+              <a href={exportUrl('jsonl')} download>
+                Export as JSON lines
+              </a>
+            </>
+          )}
         </div>
       </form>
       <FormAlert problem={log.problem} />
