@@ -89,8 +89,25 @@ function routeHandler(s: Services, def: RouteDef) {
       return;
     }
     ctx.status = def.status ?? 200;
-    ctx.body = result;
+    ctx.body = isPlainData(result) ? jsonText(ctx, result) : result;
   };
+}
+
+/** A plain object or array: what Koa would serialise as JSON (not a string, Buffer, stream or Blob). */
+function isPlainData(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return Array.isArray(value) || proto === Object.prototype || proto === null;
+}
+
+/**
+ * The JSON text of an answer, with its type set once. Given the object, Koa looks the type up by name,
+ * removes and sets the length twice and tests the body against four other kinds before serialising
+ * it the same way (~1 µs per request in a profile).
+ */
+function jsonText(ctx: Context, value: object): string {
+  ctx.res.setHeader('content-type', 'application/json; charset=utf-8');
+  return JSON.stringify(value);
 }
 
 function notFoundOrNotAllowed(router: Router) {
