@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MAX_RECURSION } from './shared/query-limits.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -15,6 +16,11 @@ export interface Config {
   host: string;
   baseUrl: string;
   dataDir: string;
+  /**
+   * PostgreSQL service database (SEXTANT_DATABASE_URL, postgres://...). Today only `sextant-admin
+   * migrate` and `copy-store` use it; the server refuses to start with it set.
+   */
+  databaseUrl: string | undefined;
   logLevel: LogLevel;
   seedDemo: boolean;
   corsOrigins: string[];
@@ -79,7 +85,7 @@ export interface DataConfig {
   queryMemoryMb: number;
   /** Query processes kept warm when the pool has been quiet for 30 s; after a burst, as many as were busy (SEXTANT_QUERY_IDLE_PROCESSES, default 2). */
   queryIdleProcesses: number;
-  /** Iterations of a recursive CTE on MariaDB and MySQL, rows its recursive terms produce on SQLite (SEXTANT_QUERY_MAX_RECURSION, default 10,000). */
+  /** Iterations of a recursive CTE on MariaDB and MySQL, rows its recursive terms produce on SQLite and DuckDB, its depth on PostgreSQL (SEXTANT_QUERY_MAX_RECURSION, default 10,000). */
   queryMaxRecursion: number;
   /** Folders DuckDB and SQLite connection files may live in (SEXTANT_WAREHOUSE_ROOTS, default `<dataDir>/warehouse`). */
   warehouseRoots: string[];
@@ -134,6 +140,8 @@ const envSchema = z.object({
   SEXTANT_HOST: z.string().min(1).default('127.0.0.1'),
   SEXTANT_BASE_URL: z.string().url().optional(),
   SEXTANT_DATA_DIR: z.string().min(1).default('.sextant-data'),
+  // The message never repeats the value: it holds a password.
+  SEXTANT_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/[^\s]+$/, 'must be a postgres:// or postgresql:// URL').optional(),
   SEXTANT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEXTANT_SEED_DEMO: z.enum(['true', 'false', '1', '0']).default('true'),
   SEXTANT_CORS_ORIGINS: z.string().default(''),
@@ -157,7 +165,7 @@ const envSchema = z.object({
   SEXTANT_QUERY_PROCESSES: z.coerce.number().int().min(1).max(256).default(4),
   SEXTANT_QUERY_MEMORY_MB: z.coerce.number().int().min(128).max(1_048_576).default(1024),
   SEXTANT_QUERY_IDLE_PROCESSES: z.coerce.number().int().min(0).max(256).default(2),
-  SEXTANT_QUERY_MAX_RECURSION: z.coerce.number().int().min(1).max(4_294_967_295).default(10_000),
+  SEXTANT_QUERY_MAX_RECURSION: z.coerce.number().int().min(1).max(4_294_967_295).default(DEFAULT_MAX_RECURSION),
   SEXTANT_WAREHOUSE_ROOTS: z.string().optional(),
   SEXTANT_DEMO_WAREHOUSE_ORDERS: z.coerce.number().int().min(100).max(10_000_000).default(120_000),
   SEXTANT_LLM_PROVIDER: z.enum(['offline', 'openai', 'anthropic']).default('offline'),
@@ -223,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.SEXTANT_HOST,
     baseUrl,
     dataDir,
+    databaseUrl: e.SEXTANT_DATABASE_URL,
     logLevel: e.SEXTANT_LOG_LEVEL,
     seedDemo: truthy(e.SEXTANT_SEED_DEMO),
     corsOrigins: e.SEXTANT_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),

@@ -5,21 +5,40 @@ import { loadConfig } from './config.ts';
 import { createLogger } from './log.ts';
 import { listen } from './server.ts';
 import { DataDirLocked, lockDataDir } from './store/data-dir-lock.ts';
+import { SchemaNewerThanCode } from './store/schema-version.ts';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
 for (const warning of config.warnings) log.warn(warning);
+
+/** Ends a start that must not go on, with the reason on stderr and in the log. */
+function refuse(code: string, message: string, data: Record<string, unknown> = {}): never {
+  log.fatal({ error_code: code, ...data }, message);
+  process.stderr.write(`\n${message}\n\n`);
+  process.exit(1);
+}
+
+// Serving from PostgreSQL comes with the asynchronous store; until then a server started with the
+// variable would keep everything in SQLite while its operator believes otherwise.
+if (config.databaseUrl) {
+  refuse(
+    'POSTGRES_STORE_NOT_SERVED',
+    'SEXTANT_DATABASE_URL is set, but serving from the PostgreSQL store is not yet supported: this server would keep all data in SQLite. ' +
+      'Unset it to serve from SQLite. `sextant-admin migrate --database-url ...` and `sextant-admin copy-store` already work (README "Moving to PostgreSQL").',
+  );
+}
 let lock;
 try {
   lock = lockDataDir(config.dataDir);
 } catch (err) {
   if (!(err instanceof DataDirLocked)) throw err;
-  log.fatal({ code: err.code, pid: err.pid }, err.message);
-  process.stderr.write(`\n${err.message}\n\n`);
-  process.exit(1);
+  refuse(err.code, err.message, { pid: err.pid });
 }
 process.on('exit', () => lock.release());
-const app = await createApp(config, { log });
+const app = await createApp(config, { log }).catch((err: unknown) => {
+  if (err instanceof SchemaNewerThanCode) refuse(err.code, err.message);
+  throw err;
+});
 const running = await listen(app, { host: config.host, port: config.port, graceMs: config.shutdownGraceMs });
 // The handlers come before the line that says the server listens: whoever reads it may signal at once.
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -80,3 +80,11 @@ test('the query processes kept warm default to two, may be set to none, and refu
   t.is(loadConfig({ SEXTANT_DATA_DIR: dir, SEXTANT_QUERY_IDLE_PROCESSES: '8' }).data.queryIdleProcesses, 8);
   t.throws(() => loadConfig({ SEXTANT_DATA_DIR: dir, SEXTANT_QUERY_IDLE_PROCESSES: '-1' }), { message: /SEXTANT_QUERY_IDLE_PROCESSES/ });
 });
+
+test('SEXTANT_DATABASE_URL must be a postgres:// URL, and the refusal never repeats the value', (t) => {
+  t.is(loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_DATABASE_URL: 'postgresql://u:p@db:5432/sextant' }).databaseUrl, 'postgresql://u:p@db:5432/sextant');
+  t.is(loadConfig({ SEXTANT_DATA_DIR: tempDir() }).databaseUrl, undefined);
+  const err = t.throws(() => loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_DATABASE_URL: 'mysql://u:secret-pw@db/sextant' }));
+  t.regex(err!.message, /SEXTANT_DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+  t.notRegex(err!.message, /secret-pw/);
+});

@@ -5,3 +5,7 @@ export type { Migration } from './migrate.ts';
 export { statement } from './statement.ts';
 export { CommitGroup } from './commit-group.ts';
 export { observeTransactions, transact } from './transact.ts';
+export type { Dialect } from './migrate.ts';
+export { SchemaNewerThanCode } from './schema-version.ts';
+// The PostgreSQL modules (pg-open, pg-migrate, copy-store) are imported by path: pg loads only in
+// the programs that use it, never in a started gateway.

@@ -75,6 +75,10 @@ test('a modeler may not query an undocumented table, and a write is refused for 
   const a = await client('alpha', 'admin');
   t.true((await call(a, 'run_query', { connection_id: 'wh', sql: 'DELETE FROM customers' })).isError);
   await a.close();
+  // The refusal's stable code is logged readable: only secrets are redacted, never an error code.
+  const logged = t0.logs.filter((l) => l['msg'] === 'mcp tool call' && l['is_error'] === true && l['org_id'] === 'alpha');
+  t.true(logged.length >= 2);
+  t.true(logged.every((l) => typeof l['error_code'] === 'string' && /^[A-Z_]+$/.test(l['error_code'] as string)), JSON.stringify(logged));
 });
 
 test('search_knowledge finds production knowledge of the caller’s organization only, never row-access rules', async (t) => {

@@ -2,7 +2,8 @@ import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, openStore } from '../../src/store/index.ts';
+import Database from 'better-sqlite3';
+import { listMigrations, migrate, openStore, SchemaNewerThanCode } from '../../src/store/index.ts';
 
 const file = () => join(mkdtempSync(join(tmpdir(), 'sextant-store-')), 'db', 'test.db');
 
@@ -28,8 +29,11 @@ test('migrations are applied once: a second run is a no-op', (t) => {
 test('a later migration applies on top of an existing database, and a failing one leaves nothing behind', (t) => {
   const store = openStore({ file: file() });
   t.teardown(() => store.close());
-  t.deepEqual(migrate(store.db, [{ id: 9001, name: 'extra', sql: 'CREATE TABLE extra (x INTEGER)' }]), [9001]);
-  t.throws(() => migrate(store.db, [{ id: 9002, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM nowhere' }]), { any: true });
+  // The list names every known migration: one recorded but absent would be a newer schema (refused).
+  const extra = { id: 9001, name: 'extra', sql: 'CREATE TABLE extra (x INTEGER)' };
+  t.deepEqual(migrate(store.db, [...listMigrations(), extra]), [9001]);
+  const broken = { id: 9002, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM nowhere' };
+  t.throws(() => migrate(store.db, [...listMigrations(), extra, broken]), { any: true, message: /nowhere/ });
   t.falsy(store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get());
   t.falsy(store.db.prepare('SELECT id FROM schema_migrations WHERE id = 9002').get());
 });
@@ -61,4 +65,18 @@ test('ping answers while the database is open and throws once it is closed', (t)
   t.notThrows(() => store.ping());
   store.close();
   t.throws(() => store.ping());
+});
+
+test('a database that records a migration this code does not know is refused with a typed error, and nothing is applied', (t) => {
+  const f = file();
+  openStore({ file: f }).close();
+  const db = new Database(f);
+  db.prepare("INSERT INTO schema_migrations (id, name) VALUES (9999, 'from_the_future')").run();
+  const err = t.throws(() => openStore({ file: f }), { instanceOf: SchemaNewerThanCode });
+  t.is(err!.code, 'SCHEMA_NEWER_THAN_CODE');
+  t.regex(err!.message, /9999_from_the_future/);
+  const extra = { id: 9001, name: 'extra', sql: 'CREATE TABLE extra (x INTEGER)' };
+  t.throws(() => migrate(db, [...listMigrations(), extra]), { instanceOf: SchemaNewerThanCode });
+  t.falsy(db.prepare("SELECT name FROM sqlite_master WHERE name = 'extra'").get());
+  db.close();
 });

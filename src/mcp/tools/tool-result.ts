@@ -22,7 +22,7 @@ export async function safely(log: Logger, tool: string, fn: () => Promise<CallTo
     return result;
   } catch (err) {
     if (err instanceof AppError) {
-      log.info({ tool, is_error: true, code: err.code }, 'mcp tool call');
+      log.info({ tool, is_error: true, error_code: err.code }, 'mcp tool call');
       return toolError(`${err.message} (${err.code})`);
     }
     log.error({ err, tool }, 'mcp tool failed');
