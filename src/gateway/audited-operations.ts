@@ -53,6 +53,11 @@ function resultId(result: unknown): string | null {
   return typeof id === 'string' ? id : null;
 }
 
+/** Whether the gateway audits this operation (when a principal makes the call). */
+export function isAudited(operationId: string): boolean {
+  return Object.hasOwn(AUDITED_OPERATIONS, operationId);
+}
+
 /** Runs `handle` and audits it when its operation is listed and a principal made the call. */
 export async function audited<T>(s: Services, ctx: Context, p: { operationId: string; principal: Principal | undefined; params: Record<string, unknown> }, handle: () => Promise<T>): Promise<T> {
   const spec = AUDITED_OPERATIONS[p.operationId];

@@ -7,7 +7,7 @@ import { Forbidden, NotFound } from '../errors.ts';
 import { bodyParser } from './body.ts';
 import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
-import { audited } from './audited-operations.ts';
+import { audited, isAudited } from './audited-operations.ts';
 import { errorHandler } from './error-handler.ts';
 import { accessLog, requestId, securityHeaders } from './middleware.ts';
 import { requestMetrics } from './request-metrics.ts';
@@ -63,6 +63,8 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir 
 
 /** Validates, authenticates and calls one route's handler. */
 function routeHandler(s: Services, def: RouteDef) {
+  const handler = def.handler as (input: RouteInput<unknown, unknown, unknown>) => unknown;
+  const audit = isAudited(def.operationId);
   const parse = def.body ? bodyParser(def.bodyType ?? 'json', { jsonBytes: s.config.bodyLimitBytes, multipartFileBytes: s.config.uploadLimitBytes }) : undefined;
   return async function handle(ctx: Context): Promise<void> {
     const principal = resolvePrincipal(s.auth, ctx, def);
@@ -72,12 +74,13 @@ function routeHandler(s: Services, def: RouteDef) {
     const query = def.query ? validate(def.query, ctx.query, 'query') : {};
     if (parse) await parse(ctx);
     const body = def.body ? validate(def.body, ctx.request.body, 'body') : undefined;
-    const environmentId = ctx.get('X-Service-Environment') || undefined;
+    const environmentId = ctx.get('x-service-environment') || undefined;
     const ifMatch = def.conditional ? parseIfMatch(ctx.get('If-Match')) : undefined;
     // resolvePrincipal has thrown already when an `auth: 'user'` route has no principal.
-    const handler = def.handler as (input: RouteInput<unknown, unknown, unknown>) => unknown;
-    const call = async () => handler({ params, query, body, principal, environmentId, ifMatch, ctx });
-    const result = await audited(s, ctx, { operationId: def.operationId, principal, params: params as Record<string, unknown> }, call);
+    const input = { params, query, body, principal, environmentId, ifMatch, ctx };
+    // Operations the gateway audits go through audited(); the rest (every read) call the handler
+    // directly, without the two promises and the closure auditing takes.
+    const result = audit && principal ? await audited(s, ctx, { operationId: def.operationId, principal, params: params as Record<string, unknown> }, async () => handler(input)) : await handler(input);
     const tag = def.etag && result !== undefined ? (def.etag as (r: unknown) => string | undefined)(result) : undefined;
     if (tag) ctx.set('ETag', `"${tag}"`);
     if (ctx.respond === false || ctx.body !== undefined) return;
@@ -86,8 +89,25 @@ function routeHandler(s: Services, def: RouteDef) {
       return;
     }
     ctx.status = def.status ?? 200;
-    ctx.body = result;
+    ctx.body = isPlainData(result) ? jsonText(ctx, result) : result;
   };
+}
+
+/** A plain object or array: what Koa would serialise as JSON (not a string, Buffer, stream or Blob). */
+function isPlainData(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return Array.isArray(value) || proto === Object.prototype || proto === null;
+}
+
+/**
+ * The JSON text of an answer, with its type set once. Given the object, Koa looks the type up by name,
+ * removes and sets the length twice and tests the body against four other kinds before serialising
+ * it the same way (~1 µs per request in a profile).
+ */
+function jsonText(ctx: Context, value: object): string {
+  ctx.res.setHeader('content-type', 'application/json; charset=utf-8');
+  return JSON.stringify(value);
 }
 
 function notFoundOrNotAllowed(router: Router) {

@@ -28,9 +28,10 @@ export function presentedCredential(ctx: Context, def: Pick<RouteDef, 'queryCred
   const query = ctx.query;
   // Refused outright elsewhere, so a token pasted into a URL never works by accident.
   if (query['api_token'] !== undefined && def.queryCredential !== 'api_token') throw new QueryTokenNotAccepted();
-  const apiKey = ctx.get('API-KEY');
+  // Header names in lower case: Koa looks them up lower-cased (see securityHeaders in middleware.ts).
+  const apiKey = ctx.get('api-key');
   if (apiKey) return { via: 'api_key', value: apiKey };
-  const authz = ctx.get('Authorization');
+  const authz = ctx.get('authorization');
   const bearer = /^Bearer\s+(\S+)$/i.exec(authz)?.[1];
   if (bearer) return { via: 'bearer', value: bearer };
   if (authz) throw new Unauthorized('Unsupported Authorization scheme', 'UNSUPPORTED_AUTH_SCHEME');

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../log.ts';
+import { accessLineWriter } from './access-line.ts';
 
 /**
  * What a request carries along: its id, a child logger with it (made on first use: most requests log
@@ -26,10 +27,11 @@ class RequestState {
 /** Gives every request an id (a sane incoming X-Request-Id is kept) and a child logger that carries it. */
 export function requestId(log: Logger) {
   return function requestIdMiddleware(ctx: Context, next: Next): Promise<void> {
-    const incoming = ctx.get('X-Request-Id');
+    // Header names in lower case on the hot path: see securityHeaders.
+    const incoming = ctx.get('x-request-id');
     const id = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     ctx.state = new RequestState(id, log);
-    ctx.set('X-Request-Id', id);
+    ctx.res.setHeader('x-request-id', id);
     return next();
   };
 }
@@ -38,16 +40,13 @@ export function requestId(log: Logger) {
 export function accessLog(log: Logger) {
   // Its fields are fixed and none can hold a secret (redaction matches keys, not values), so the
   // access line skips the censor pass: ~4 of ~5 µs per line, on every request.
-  const lines = log.child({}, { redact: [] });
+  const line = accessLineWriter(log.child({}, { redact: [] }));
   return async function accessLogMiddleware(ctx: Context, next: Next): Promise<void> {
     const started = performance.now();
     try {
       await next();
     } finally {
-      lines.info(
-        { request_id: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started), user_id: ctx.state.principal?.userId },
-        'request',
-      );
+      line({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started), userId: ctx.state.principal?.userId });
     }
   };
 }
@@ -57,13 +56,21 @@ export function accessLog(log: Logger) {
  * is explicit because oidc-provider appends the hash of its auto-submitting form's script to it.
  */
 export function securityHeaders(https: boolean) {
+  // Set on Node's response directly, from one list made at start: Koa's set() adds a check and a
+  // type switch per header on every request and changes nothing for constant string values. Names in
+  // lower case (header names are case-insensitive): Node keys its header table by the lower-cased
+  // name, and a name already in lower case is used as it is instead of a new string looked up in V8's
+  // string table on every request.
+  const headers: [string, string][] = [
+    ['x-content-type-options', 'nosniff'],
+    ['x-frame-options', 'DENY'],
+    ['referrer-policy', 'no-referrer'],
+    ['cross-origin-opener-policy', 'same-origin'],
+    ['content-security-policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'"],
+    ...(https ? [['strict-transport-security', 'max-age=31536000; includeSubDomains'] as [string, string]] : []),
+  ];
   return function securityHeadersMiddleware(ctx: Context, next: Next): Promise<void> {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-    ctx.set('Content-Security-Policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
-    if (https) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    for (const [name, value] of headers) ctx.res.setHeader(name, value);
     return next();
   };
 }

@@ -2,6 +2,7 @@
 // Labels stay bounded: requests by route template (never the raw path), warehouse queries by engine.
 // Gauges (running answers, queue depths) are read when Prometheus scrapes, not kept up to date.
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { RequestHistogram } from './request-histogram.ts';
 
 /** What the gauges read at scrape time. */
 export interface MetricSources {
@@ -35,7 +36,7 @@ export function createMetrics(): Metrics {
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
   let sources: MetricSources = { runningAnswers: () => 0, queues: {} };
-  const requests = new Histogram({ name: 'sextant_http_request_duration_seconds', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers });
+  const requests = new RequestHistogram('sextant_http_request_duration_seconds', 'HTTP requests by method, route template and status', LATENCY_BUCKETS, registry);
   const store = new Histogram({ name: 'sextant_store_transaction_duration_seconds', help: 'Write transactions of the service database, BEGIN to COMMIT', buckets: LATENCY_BUCKETS, registers });
   const warehouse = new Histogram({ name: 'sextant_warehouse_query_duration_seconds', help: 'Governed warehouse queries by engine and outcome', labelNames: ['engine', 'status'], buckets: QUERY_BUCKETS, registers });
   const answers = new Histogram({ name: 'sextant_answer_duration_seconds', help: 'Agent answers by how they ended', labelNames: ['status'], buckets: QUERY_BUCKETS, registers });
@@ -56,16 +57,9 @@ export function createMetrics(): Metrics {
       for (const [queue, depth] of Object.entries(sources.queues)) this.set({ queue }, depth());
     },
   });
-  // A child per label set, found by one string key: cheaper per request than prom-client's own lookup.
-  const children = new Map<string, { observe(v: number): void }>();
   return {
     registry,
-    observeRequest(method, route, status, seconds) {
-      const key = `${method} ${status} ${route}`;
-      let child = children.get(key);
-      if (!child) children.set(key, (child = requests.labels(method, route, String(status))));
-      child.observe(seconds);
-    },
+    observeRequest: (method, route, status, seconds) => requests.observe(method, route, status, seconds),
     observeStoreTransaction: (seconds) => store.observe(seconds),
     observeWarehouseQuery: (engine, status, seconds) => warehouse.labels(engine, status).observe(seconds),
     observeAnswer: (status, seconds) => answers.labels(status).observe(seconds),

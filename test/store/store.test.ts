@@ -60,6 +60,13 @@ test('foreign keys are enforced', (t) => {
   });
 });
 
+test('ping answers while the database is open and throws once it is closed', (t) => {
+  const store = openStore({ file: file() });
+  t.notThrows(() => store.ping());
+  store.close();
+  t.throws(() => store.ping());
+});
+
 test('a database that records a migration this code does not know is refused with a typed error, and nothing is applied', (t) => {
   const f = file();
   openStore({ file: f }).close();

@@ -44,8 +44,7 @@ export function mountOAuth(app: Koa, s: Services): void {
 /** Open dynamic client registration, limited per IP so the Client table cannot be flooded. */
 function registrationRateLimit(s: Services) {
   const limit = { max: REGISTRATIONS_PER_WINDOW, windowMs: WINDOW_MS };
-  return async function limitRegistration(ctx: Context, next: Next): Promise<void> {
-    if (ctx.method !== 'POST' || ctx.path !== `${OAUTH_PATH}/reg`) return next();
+  const limited = async (ctx: Context, next: Next): Promise<void> => {
     try {
       await consumeQuota(s.auth, `oauth-reg:${ctx.ip}`, limit);
     } catch (err) {
@@ -54,5 +53,9 @@ function registrationRateLimit(s: Services) {
       return;
     }
     return next();
+  };
+  // A plain function for every other request: no promise of its own.
+  return function limitRegistration(ctx: Context, next: Next): Promise<void> {
+    return ctx.method !== 'POST' || ctx.path !== `${OAUTH_PATH}/reg` ? next() : limited(ctx, next);
   };
 }
