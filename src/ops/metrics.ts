@@ -7,7 +7,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 export interface MetricSources {
   runningAnswers: () => number;
   /** Depth of each queue by name (mail, evaluation, query_processes). */
-  queues: Record<string, () => number>;
+  queues: Record<string, () => number | Promise<number>>;
 }
 
 export interface Metrics {
@@ -52,8 +52,8 @@ export function createMetrics(): Metrics {
     help: 'Items waiting in a queue (mail, evaluation, query_processes)',
     labelNames: ['queue'],
     registers,
-    collect() {
-      for (const [queue, depth] of Object.entries(sources.queues)) this.set({ queue }, depth());
+    async collect() {
+      for (const [queue, depth] of Object.entries(sources.queues)) this.set({ queue }, await depth());
     },
   });
   // A child per label set, found by one string key: cheaper per request than prom-client's own lookup.
