@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MAX_RECURSION } from './shared/query-limits.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -84,7 +85,7 @@ export interface DataConfig {
   queryMemoryMb: number;
   /** Query processes kept warm when the pool has been quiet for 30 s; after a burst, as many as were busy (SEXTANT_QUERY_IDLE_PROCESSES, default 2). */
   queryIdleProcesses: number;
-  /** Iterations of a recursive CTE on MariaDB and MySQL, rows its recursive terms produce on SQLite (SEXTANT_QUERY_MAX_RECURSION, default 10,000). */
+  /** Iterations of a recursive CTE on MariaDB and MySQL, rows its recursive terms produce on SQLite and DuckDB, its depth on PostgreSQL (SEXTANT_QUERY_MAX_RECURSION, default 10,000). */
   queryMaxRecursion: number;
   /** Folders DuckDB and SQLite connection files may live in (SEXTANT_WAREHOUSE_ROOTS, default `<dataDir>/warehouse`). */
   warehouseRoots: string[];
@@ -164,7 +165,7 @@ const envSchema = z.object({
   SEXTANT_QUERY_PROCESSES: z.coerce.number().int().min(1).max(256).default(4),
   SEXTANT_QUERY_MEMORY_MB: z.coerce.number().int().min(128).max(1_048_576).default(1024),
   SEXTANT_QUERY_IDLE_PROCESSES: z.coerce.number().int().min(0).max(256).default(2),
-  SEXTANT_QUERY_MAX_RECURSION: z.coerce.number().int().min(1).max(4_294_967_295).default(10_000),
+  SEXTANT_QUERY_MAX_RECURSION: z.coerce.number().int().min(1).max(4_294_967_295).default(DEFAULT_MAX_RECURSION),
   SEXTANT_WAREHOUSE_ROOTS: z.string().optional(),
   SEXTANT_DEMO_WAREHOUSE_ORDERS: z.coerce.number().int().min(100).max(10_000_000).default(120_000),
   SEXTANT_LLM_PROVIDER: z.enum(['offline', 'openai', 'anthropic']).default('offline'),

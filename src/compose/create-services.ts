@@ -170,7 +170,7 @@ function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'sec
     db: a.store.db,
     clock: a.clock,
     secretBox: a.secretBox,
-    tools: { duckdb: a.duckdb },
+    tools: { duckdb: a.duckdb, maxRecursion: config.data.queryMaxRecursion },
     docs: a.docs,
     fileRoots: config.data.warehouseRoots,
     statementTimeoutMs: config.data.queryTimeoutMs,
@@ -187,7 +187,9 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
-  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun });
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus });
+  // Stop and feedback for this replica's runs may come from the others from the first request on.
+  await agent.ready();
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
   // Evaluations ask the agent (knowledge pinned to a commit) and read definitions from knowledge, through their ports.

@@ -11,7 +11,7 @@ export function evaluationAgentPort(agent: AgentRuns, k: KnowledgeDeps): Evaluat
     async ask(principal, { chatId, message, environmentId, commit, signal }): Promise<AgentReply> {
       const { row, done } = await agent.start(principal, { chatId, message, environmentId, hidden: true, ...(commit ? { knowledge: knowledgePort(k, commit) } : {}) });
       const stop = () => {
-        if (agent.isActive(row.id)) agent.stop(principal, chatId);
+        if (agent.isActive(row.id)) void agent.stop(principal, chatId);
       };
       signal.addEventListener('abort', stop, { once: true });
       if (signal.aborted) stop();

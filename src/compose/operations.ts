@@ -1,9 +1,11 @@
 // Operations of one process: metrics, tracing when configured, readiness over the store, the knowledge folder and Redis, and
-// the Redis connection itself when SEXTANT_REDIS_URL is set (the rate-limit counters move there).
+// the Redis connection itself when SEXTANT_REDIS_URL is set (the rate-limit counters move there, and the message bus
+// replicas share: run events, stop and feedback, credential changes).
 import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentRuns } from '../agent/index.ts';
 import { shareRateLimits } from '../auth/credentials/rate-limit.ts';
+import { shareCredentialChanges } from '../auth/credentials/shared-credential-changes.ts';
 import type { Config } from '../config.ts';
 import type { QueryProcessPool } from '../data/index.ts';
 import { countPendingQuestions } from '../evaluations/index.ts';
@@ -11,10 +13,13 @@ import { pendingMailCount } from '../mail/index.ts';
 import { checkReadiness, createMetrics, startTracing, type Ops, type ReadinessCheck } from '../ops/index.ts';
 import { observeTransactions, type Executor, type Store } from '../store/index.ts';
 import { openRedis, type Redis } from '../store/open-redis.ts';
+import { memoryBus, openRedisBus, type MessageBus } from '../ops/bus/index.ts';
 
 export interface Operations extends Ops {
   /** Set when SEXTANT_REDIS_URL is. */
   redis: Redis | undefined;
+  /** What replicas tell each other live: on Redis when configured, else this process's memory. */
+  bus: MessageBus;
   /** Told of every governed warehouse query: metrics and a trace span. */
   observeQuery(engine: string, status: string, seconds: number): void;
   /** Told of every finished agent run: metrics and a trace span. */
@@ -27,6 +32,9 @@ export async function openOperations({ config, store, draining }: { config: Conf
   const redis = config.ops.redisUrl ? await openRedis(config.ops.redisUrl) : undefined;
   // Replicas must see each other's failed attempts: the counters move to Redis.
   if (redis) shareRateLimits(store.db, redis, config.ops.redisPrefix);
+  const bus = redis ? await openRedisBus(redis, config.ops.redisPrefix) : memoryBus();
+  // A session ended or a token_version bumped through one replica is seen by the others' next request.
+  if (redis) shareCredentialChanges(store.db, bus);
   const knowledgeDir = join(config.dataDir, 'knowledge');
   const checks: Record<string, ReadinessCheck> = {
     store: () => store.ping(),
@@ -41,6 +49,7 @@ export async function openOperations({ config, store, draining }: { config: Conf
   return {
     metrics,
     redis,
+    bus,
     tracing,
     observeQuery(engine, status, seconds) {
       if (counting) metrics.observeWarehouseQuery(engine, status, seconds);
@@ -53,6 +62,7 @@ export async function openOperations({ config, store, draining }: { config: Conf
     readiness: () => checkReadiness(checks, draining.aborted),
     async close() {
       await tracing?.close().catch(() => {});
+      await bus.close();
       await redis?.quit().catch(() => redis.disconnect());
     },
   };

@@ -75,7 +75,7 @@ export function buildOpenApi(routes: RouteDef[], baseUrl: string, version: strin
 /** One route as an operation; its request body goes into `schemas` as Body_<operationId>. */
 function operationOf(def: RouteDef, schemas: Record<string, JsonSchema>): Record<string, unknown> {
   const example = EXAMPLES[def.operationId];
-  const op: Record<string, unknown> = { operationId: def.operationId, summary: def.summary, tags: def.tags };
+  const op: Record<string, unknown> = { operationId: def.operationId, summary: def.summary, ...(def.description ? { description: def.description } : {}), tags: def.tags };
   const parameters: Record<string, unknown>[] = [...paramsOf(def.params, 'path'), ...paramsOf(def.query, 'query')];
   if (def.conditional) parameters.push(IF_MATCH);
   if (parameters.length > 0) op['parameters'] = parameters;

@@ -40,6 +40,8 @@ interface RouteDefBase<P extends AnySchema, Q extends AnySchema, B extends AnySc
   path: string;
   operationId: string;
   summary: string;
+  /** Longer prose for the OpenAPI document, where the summary cannot say it all. */
+  description?: string;
   tags: string[];
   /** Minimum role in the current organization. */
   role?: Role;

@@ -1,5 +1,6 @@
 import test from 'ava';
 import ExcelJS from 'exceljs';
+import { get as httpGet } from 'node:http';
 import { Writable } from 'node:stream';
 import type { Principal, UserRow } from '../../src/auth/index.ts';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
@@ -65,6 +66,10 @@ test.before(async () => {
   ]);
   seedChat(t0, ownerP, 'c-lite', [
     { question: 'Orders in SQLite?', answer: 'Here.', answerData: { tables: [{ df_key: 'df_lite', sql: 'SELECT order_id, country FROM orders ORDER BY order_id', connection_id: 'lite', dialect: 'sqlite' }] } },
+  ]);
+  seedChat(t0, ownerP, 'c-cut', [
+    // Rows stream out, then the recursion passes SEXTANT_QUERY_MAX_RECURSION (10,000) and the query fails.
+    { question: 'Count for ever?', answer: 'Here.', answerData: { tables: [{ df_key: 'df_cut', sql: "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n, printf('%080d', n) AS pad FROM r", connection_id: 'lite', dialect: 'sqlite' }] } },
   ]);
   seedChat(t0, ownerP, 'c-ungoverned', [
     { question: 'Customers?', answer: 'Here.', answerData: { sql: 'SELECT name FROM customers', connection_id: 'wh', dialect: 'duckdb' } },
@@ -269,6 +274,36 @@ test.serial('a download that is never written releases its query', async (t) => 
     const logged = t0.app.services.store.db.prepare('SELECT status FROM query_log WHERE user_id = ? AND source = ? ORDER BY rowid DESC LIMIT 1').get(admin.id, source);
     t.deepEqual(logged, { status: 'ok' });
   }
+});
+
+/** The raw bytes of a response and whether it ended properly (with the chunked stream's last chunk). */
+function rawGet(path: string, token: string): Promise<{ status: number; text: string; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    httpGet(t0.url + path, { headers: { authorization: `Bearer ${token}` } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('close', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), complete: res.complete }));
+    }).on('error', reject);
+  });
+}
+
+test('a CSV download that fails after its first rows ends with a marker line and an incomplete response', async (t) => {
+  const r = await rawGet(`/api/download_big_csv_agentic?${qs({ chat_id: 'c-cut', df_key: 'df_cut' })}`, t0.session(owner));
+  t.is(r.status, 200);
+  t.false(r.complete, 'the chunked response is cut, not ended');
+  const lines = r.text.split('\r\n');
+  t.is(lines[0], 'n,pad');
+  t.is(lines[1], `1,${'1'.padStart(80, '0')}`);
+  t.true(lines.length > 100, `${lines.length} lines`);
+  t.is(lines.at(-1), '');
+  t.regex(lines.at(-2)!, /^# sextant: download cut: QUERY_RECURSION_LIMIT: The recursive query went past 10000 rows/);
+  // Every line before the marker is a whole row.
+  t.true(lines.slice(1, -3).every((l) => /^\d+,\d{80}$/.test(l)));
+});
+
+test('the CSV download routes document the cut marker', async (t) => {
+  const doc = (await (await get('/openapi.json')).json()) as { paths: Record<string, { get: { description?: string } }> };
+  for (const path of ['/api/download_big_csv', '/api/download_big_csv_agentic']) t.regex(doc.paths[path]!.get.description ?? '', /# sextant: download cut: <CODE>: <message>/);
 });
 
 test('a large answer streams completely through the endpoint', async (t) => {

@@ -27,6 +27,8 @@ export class EventJournal {
   private committedThrough: number;
   private pending: StoredEvent[] = [];
   private scheduled = false;
+  /** Told of every batch once committed (other replicas' followers get it then, see live-bus.ts). */
+  onCommit: (batch: StoredEvent[]) => void = () => {};
 
   constructor(
     private db: Db,
@@ -52,13 +54,20 @@ export class EventJournal {
   }
 
   /**
-   * Events of a run after an id, in order: committed ones from SQLite, then the pending ones. After
-   * an id not yet committed (a stream from a run's start, in the turn that started it) only memory is read.
+   * Events of a run after an id, in order: committed ones from SQLite, then the pending ones. For a run
+   * of this process with events in memory, after an id not yet committed (a stream from a run's start,
+   * in the turn that started it) only memory is read. Another replica's run is read from the store.
    */
   after(run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
-    const rows = afterId >= this.committedThrough ? [] : (statement(this.db, AFTER).all(run.id, afterId) as { id: number; data: string; created_at: number }[]);
-    const committed = rows.map((r): StoredEvent => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));
-    return [...committed, ...this.pending.filter((e) => e.run_id === run.id && e.id > afterId)];
+    const pending = this.pending.filter((e) => e.run_id === run.id && e.id > afterId);
+    const committed = afterId >= this.committedThrough && pending.length > 0 ? [] : this.committedAfter(run, afterId);
+    return [...committed, ...pending];
+  }
+
+  /** Committed events of a run after an id, read from the store only: the log of a run another replica writes. */
+  committedAfter(run: Pick<RunRow, 'id' | 'chat_id'>, afterId: number): StoredEvent[] {
+    const rows = statement(this.db, AFTER).all(run.id, afterId) as { id: number; data: string; created_at: number }[];
+    return rows.map((r): StoredEvent => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));
   }
 
   /**
@@ -89,5 +98,7 @@ export class EventJournal {
       this.log.warn({ err }, 'could not store agent events');
     }
     if (dropped > 0) this.log.warn({ events: dropped }, 'agent events not stored');
+    // Only what is in the store goes to other replicas: their followers fill gaps from there.
+    if (dropped < batch.length) this.onCommit(batch);
   }
 }

@@ -1,7 +1,6 @@
 // Runs: one per chat message, executed in the background. Every event joins the run's log (the
 // journal, committed in groups every few milliseconds) before it is delivered; subscribers replay
 // the log and then follow live. Feedback and stop requests reach the loop through a small control object.
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/index.ts';
 import { Conflict } from '../../errors.ts';
 import { ChatNotFound, ServiceShuttingDown } from './run-errors.ts';
@@ -15,7 +14,10 @@ import { EventJournal } from './event-journal.ts';
 import { executeRun, type ActiveRun, type ExecuteDeps } from './execute-run.ts';
 import { runResult, type RunResult } from './run-result.ts';
 import { LiveBus } from './live-bus.ts';
+import { memoryBus, type BusSubscription, type MessageBus } from '../../ops/bus/index.ts';
+import { askOwner, CONTROL_CHANNEL, type ControlAnswer, type ControlRequest } from './run-control.ts';
 import { StartQueue } from './start-queue.ts';
+import { newRunRow } from './new-run.ts';
 import { checkCreditLimit } from '../usage/credit-limits.ts';
 
 /** What a run executes with (execute-run.ts), the tools defaulted, and what the manager itself needs. */
@@ -25,6 +27,8 @@ export interface AgentDeps extends Omit<ExecuteDeps, 'tools' | 'emit'> {
   shutdown: AbortSignal;
   /** Told how each run ended and how long it took (metrics, tracing). */
   observeRun?: (runId: string, status: string, seconds: number) => void;
+  /** What replicas share (events, stop and feedback); this process's memory by default. */
+  bus?: MessageBus;
 }
 
 export interface StartRunInput {
@@ -63,16 +67,27 @@ export class AgentRuns {
   private draining = false;
   /** Runs not yet recorded (their `done`), for the shutdown to wait on. */
   private unfinished = new Set<Promise<RunRow>>();
+  private shared: MessageBus;
+  /** Stop and feedback requests from other replicas (run-control.ts). */
+  private control: BusSubscription;
 
   constructor(private deps: AgentDeps) {
-    this.bus = new LiveBus(deps.log);
+    this.shared = deps.bus ?? memoryBus();
+    this.bus = new LiveBus(deps.log, this.shared);
     this.journal = new EventJournal(deps.db, deps.log);
+    this.journal.onCommit = (batch) => this.bus.committed(batch);
+    this.control = this.shared.subscribe(CONTROL_CHANNEL, (request) => this.applyControl(request as ControlRequest));
     this.startWrites = new CommitGroup(deps.db);
     const orphans = failOrphanedRuns(deps.db, deps.clock.now());
     if (orphans > 0) deps.log.warn({ runs: orphans }, 'marked agent runs interrupted by a restart as failed');
     deps.shutdown.addEventListener('abort', () => {
       for (const run of this.active.values()) run.hardStop.abort();
     });
+  }
+
+  /** Settles when requests from other replicas reach this one. */
+  ready(): Promise<void> {
+    return this.control.ready;
   }
 
   /** Starts a run in the background; rejects another user's chat (404) and a second run on one chat (409). */
@@ -83,7 +98,7 @@ export class AgentRuns {
     if (input.quickFix && input.environmentId === undefined) input = { ...input, environmentId: (await ports.knowledge.startQuickFix(principal)).id };
     const environmentName = await ports.knowledge.environmentName(principal, input.environmentId);
     const chatKey = `${principal.orgId}/${input.chatId}`;
-    const run = this.newRun(principal, input);
+    const run = newRunRow(principal, input, this.deps);
     const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
     let claimed = false;
     // The checks, the history (read before the question joins the chat), the question, the chat it may
@@ -134,24 +149,6 @@ export class AgentRuns {
     this.unfinished.add(done);
     void done.then(() => this.unfinished.delete(done));
     return { row: { ...run, status: 'running', answer: null, finished_at: null }, done };
-  }
-
-  /** The row of a new run, before it is stored. */
-  private newRun(principal: Principal, input: StartRunInput): Omit<RunRow, 'status' | 'answer' | 'finished_at'> {
-    const { clock, provider } = this.deps;
-    return {
-      id: newId(),
-      org_id: principal.orgId,
-      user_id: principal.userId,
-      chat_id: input.chatId,
-      message_uuid: randomUUID(),
-      answer_uuid: randomUUID(),
-      environment_id: input.environmentId ?? null,
-      provider: provider.name,
-      model: provider.model,
-      question: input.message,
-      created_at: clock.now(),
-    };
   }
 
   /** Adds an event to the run's log and delivers it. */
@@ -209,8 +206,11 @@ export class AgentRuns {
         onEnd();
       }
     };
-    // Replay and attach in one synchronous block: nothing can be appended in between.
     const active = this.active.get(run.id);
+    if (!active && run.status === 'running' && this.bus.sharesRuns) {
+      return this.bus.followRemote({ runId: run.id, afterId, readCommitted: (after) => this.journal.committedAfter(run, after), onEvent, onEnd });
+    }
+    // Replay and attach in one synchronous block: nothing can be appended in between.
     // A live run has no events before its run_started: a stream from the start reads none of the older log.
     const past = this.journal.after(run, Math.max(afterId, (active?.firstEventId ?? 1) - 1));
     const live = active !== undefined;
@@ -236,28 +236,37 @@ export class AgentRuns {
     };
   }
 
-  /** Queues feedback for the model, given after the current tool execution. */
-  feedback(principal: Principal, chatId: string, text: string): { status: 'queued' | 'not_running'; feedback_id: string | null } {
+  /** Queues feedback for the model, given after the current tool execution (by the replica that runs it). */
+  async feedback(principal: Principal, chatId: string, text: string): Promise<{ status: 'queued' | 'not_running'; feedback_id: string | null }> {
     const run = this.ownRun(principal, chatId);
-    const active = this.active.get(run.id);
-    if (!active) return { status: 'not_running', feedback_id: null };
-    const id = newId();
-    insertFeedback(this.deps.db, { id, runId: run.id, userId: principal.userId, text, at: this.deps.clock.now() });
-    active.feedback.push({ id, text });
-    return { status: 'queued', feedback_id: id };
+    const request: ControlRequest = { op: 'feedback', run_id: run.id, user_id: principal.userId, feedback_id: newId(), text };
+    const answer = this.active.has(run.id) ? this.applyControl(request) : run.status === 'running' ? await askOwner(this.shared, request) : undefined;
+    return answer?.status === 'queued' ? { status: 'queued', feedback_id: request.feedback_id } : { status: 'not_running', feedback_id: null };
   }
 
-  /** Asks the run to wrap up with a short summary. */
-  stop(principal: Principal, chatId: string): { status: 'stopping' | 'not_running'; run_id: string } {
+  /** Asks the run to wrap up with a short summary (the replica that runs it does). */
+  async stop(principal: Principal, chatId: string): Promise<{ status: 'stopping' | 'not_running'; run_id: string }> {
     const run = this.ownRun(principal, chatId);
-    const active = this.active.get(run.id);
-    if (!active) return { status: 'not_running', run_id: run.id };
+    const request: ControlRequest = { op: 'stop', run_id: run.id };
+    const answer = this.active.has(run.id) ? this.applyControl(request) : run.status === 'running' ? await askOwner(this.shared, request) : undefined;
+    return { status: answer?.status === 'stopping' ? 'stopping' : 'not_running', run_id: run.id };
+  }
+
+  /** Applies a stop or feedback request to a run of this process; nothing for another's. */
+  private applyControl(request: ControlRequest): ControlAnswer | undefined {
+    const active = this.active.get(request.run_id);
+    if (!active) return undefined;
+    if (request.op === 'feedback') {
+      insertFeedback(this.deps.db, { id: request.feedback_id, runId: active.row.id, userId: request.user_id, text: request.text, at: this.deps.clock.now() });
+      active.feedback.push({ id: request.feedback_id, text: request.text });
+      return { status: 'queued' };
+    }
     if (!active.stopAnnounced) {
       active.stopAnnounced = true;
-      this.emit(run, { type: 'stop_requested' });
+      this.emit(active.row, { type: 'stop_requested' });
     }
     active.stop.abort();
-    return { status: 'stopping', run_id: run.id };
+    return { status: 'stopping' };
   }
 
   /**

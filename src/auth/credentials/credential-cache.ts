@@ -4,8 +4,9 @@
 // table a principal is made from (users, sessions, api_tokens, memberships, organizations) call back
 // into JS on any write through the service's connection, and the whole cache is dropped. A revoked
 // token, ended session, bumped token_version, disabled user or changed membership is therefore seen on
-// the next request. Writes from another process (an operator's sqlite3 shell) are seen within
-// MAX_AGE_MS; expiry is checked against the clock on every use.
+// the next request. Replicas tell each other of such writes (shared-credential-changes.ts); writes
+// from any other process (an operator's sqlite3 shell) are seen within MAX_AGE_MS; expiry is checked
+// against the clock on every use.
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../store/index.ts';
 import { getUser, type UserRow } from '../directory.ts';
@@ -28,6 +29,8 @@ export interface CredentialCache {
   set(key: string, principal: Principal, expiresAt: number, now: number): void;
   /** A user's row, kept like principals (the users table is watched): `/api/auth/me` on every page load. */
   user(id: string, now: number): UserRow | undefined;
+  /** Drops every entry: another replica wrote to a watched table (shared-credential-changes.ts). */
+  drop(): void;
 }
 
 const WATCHED: [table: string, events: string[]][] = [
@@ -39,6 +42,12 @@ const WATCHED: [table: string, events: string[]][] = [
 ];
 
 const caches = new WeakMap<Db, CredentialCache>();
+/** Told when a write through the connection dropped the cache (replicas are told in turn). */
+const writeListeners = new WeakMap<Db, () => void>();
+
+export function onCredentialWrite(db: Db, listener: () => void): void {
+  writeListeners.set(db, listener);
+}
 
 /** The cache of `db`, made (and its triggers installed on this connection) on first use. */
 export function credentialCache(db: Db): CredentialCache {
@@ -55,9 +64,13 @@ export function cachedUser(deps: { db: Db; clock: Clock }, userId: string): User
 function createCache(db: Db): CredentialCache {
   const entries = new Map<string, Entry>();
   let generation = 0;
-  db.function('sextant_credentials_changed', { deterministic: false }, () => {
+  const drop = () => {
     generation++;
     entries.clear();
+  };
+  db.function('sextant_credentials_changed', { deterministic: false }, () => {
+    drop();
+    writeListeners.get(db)?.();
     return null;
   });
   for (const [table, events] of WATCHED) {
@@ -88,5 +101,6 @@ function createCache(db: Db): CredentialCache {
       if (row) keep(`u:${id}`, row, Infinity, now);
       return row;
     },
+    drop,
   };
 }

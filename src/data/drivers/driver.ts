@@ -82,7 +82,7 @@ export interface DriverContext {
   owner?: string;
   /** Aborting gives up waiting for a query process or for the warehouse to open. */
   signal?: AbortSignal | undefined;
-  /** MariaDB and MySQL: iterations a recursive CTE may make (the others have no such setting). */
+  /** The cap on a recursive CTE (SEXTANT_QUERY_MAX_RECURSION; DEFAULT_MAX_RECURSION when absent). */
   maxRecursion?: number;
 }
 

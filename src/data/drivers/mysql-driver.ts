@@ -9,10 +9,10 @@ import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
 import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, inBatches, type ConnectionSettings, type Driver, type DriverContext, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
 import { QueryBudget } from './query-budget.ts';
 import { groupColumns } from './group-columns.ts';
+import { DEFAULT_MAX_RECURSION } from '../../shared/query-limits.ts';
 
 /** The server's own time limit sits this far past the budget: it acts only if the gateway cannot. */
 const BACKSTOP_MS = 1000;
-const DEFAULT_MAX_RECURSION = 10_000;
 /** MariaDB's "the query exceeded max_recursive_iterations; the result may be incomplete". */
 const ER_QUERY_RESULT_INCOMPLETE = 1931;
 const ER_CTE_MAX_RECURSION_DEPTH = 3636;

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { AppError } from '../../errors.ts';
 import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
+import { PG_RECURSION_MARK } from '../guard/pg/pg-recursion-cap.ts';
 import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, type ColumnMeta, type ConnectionSettings, type Driver, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
 import { QueryBudget } from './query-budget.ts';
 import { groupColumns } from './group-columns.ts';
@@ -21,7 +22,12 @@ const BACKSTOP_MS = 1000;
 
 /** Engine errors become QueryFailed; the budget's own (timeout, cancelled) pass as they are. */
 function failed(err: unknown): never {
-  throw err instanceof AppError ? err : new QueryFailed((err as Error).message);
+  if (err instanceof AppError) throw err;
+  const message = (err as Error).message;
+  // The guard's depth cap fails a recursion with a cast of its mark (guard/pg/pg-recursion-cap.ts).
+  const capped = (err as { code?: string }).code === '22P02' && new RegExp(`"${PG_RECURSION_MARK} (\\d+)"`).exec(message);
+  if (capped) throw new QueryFailed(`The recursive query went past ${capped[1]} levels and was stopped; bound the recursion with a condition`, 'QUERY_RECURSION_LIMIT');
+  throw new QueryFailed(message);
 }
 
 /** Connects to PostgreSQL (also fits Redshift-compatible servers) with a read-only default. */

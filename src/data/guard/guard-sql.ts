@@ -10,11 +10,15 @@ import { pgParser } from './pg/pg-parser.ts';
 import { guardPgLike, rewritePgLike } from './pg/pg-sql.ts';
 import { POSTGRES_TEXT } from './pg/postgres-sql.ts';
 import { SQLITE_TEXT } from './sqlite/sqlite-sql.ts';
+import { DEFAULT_MAX_RECURSION } from '../../shared/query-limits.ts';
+import { refuseStepFunction } from './recursion-step.ts';
 import type { GuardedQuery, TableRewrite } from './table-ref.ts';
 
 export interface SqlTools {
   /** Needed for the DuckDB dialect. */
   duckdb?: DuckDbSql;
+  /** The depth the rewrite caps PostgreSQL's recursive CTEs at (SEXTANT_QUERY_MAX_RECURSION). */
+  maxRecursion?: number;
 }
 
 function duckdbOf(tools: SqlTools): DuckDbSql {
@@ -22,11 +26,25 @@ function duckdbOf(tools: SqlTools): DuckDbSql {
   return tools.duckdb;
 }
 
+export interface GuardArgs {
+  sql: string;
+  dialect: SqlDialect;
+  tools: SqlTools;
+  /** The statement is rewriteTables' own output, checked again: it may call the recursion step function. */
+  rewritten?: boolean;
+}
+
 /**
  * Accepts exactly one read-only statement (SELECT, WITH ... SELECT, set operations, VALUES) or throws
  * QueryRefused with a `reason` the caller can act on.
  */
-export async function guardSql({ sql, dialect, tools }: { sql: string; dialect: SqlDialect; tools: SqlTools }): Promise<GuardedQuery> {
+export async function guardSql({ sql, dialect, tools, rewritten }: GuardArgs): Promise<GuardedQuery> {
+  const q = await guardDialect(sql, dialect, tools);
+  if (!rewritten) refuseStepFunction(q);
+  return q;
+}
+
+async function guardDialect(sql: string, dialect: SqlDialect, tools: SqlTools): Promise<GuardedQuery> {
   switch (dialect) {
     case 'duckdb':
       return guardDuckDb(duckdbOf(tools), sql);
@@ -51,6 +69,6 @@ export async function rewriteTables(query: GuardedQuery, rewrite: TableRewrite, 
     case 'mysql':
       return rewriteMysql(query, rewrite);
     default:
-      return rewritePgLike(query, rewrite);
+      return rewritePgLike(query, rewrite, tools.maxRecursion ?? DEFAULT_MAX_RECURSION);
   }
 }

@@ -133,7 +133,7 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
     const relations = loadRelations(deps.db, principal.orgId, args.connectionId);
     const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, relations, ...(retarget ? { retarget } : {}) });
     // Filters are written by admins, but the statement that runs passes the guard too.
-    if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools });
+    if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools, rewritten: true });
     const remainingMs = () => Math.max(1, Math.floor(timeoutMs - (performance.now() - started)));
     return { driver, executedSql, tables, log, remainingMs };
   } catch (err) {

@@ -3,6 +3,7 @@
 // plain link works) authenticate; the query re-runs as the caller and streams into the response.
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
+import { AppError } from '../../errors.ts';
 import { z } from 'zod';
 import type { Principal } from '../../auth/index.ts';
 import type { AnswerLocator } from '../../chats/index.ts';
@@ -21,6 +22,31 @@ const Position = z
   .transform(Number)
   .optional()
   .describe('Position of the message in the chat (0 is the first)');
+
+/** The last line of a CSV download that stopped after its first byte (documented on the routes). */
+export const CUT_MARKER = '# sextant: download cut:';
+const CUT_DESCRIPTION =
+  `When the query fails after the first bytes were sent, the file ends with a line \`${CUT_MARKER} <CODE>: <message>\` ` +
+  '(on a line of its own; a spreadsheet shows it, CSV readers that skip # comments leave it out) and the connection is cut ' +
+  'without the last chunk, so the client sees an incomplete response: such a file is never complete.';
+
+/**
+ * Ends a CSV download that failed mid-way: the marker line goes out after the rows already sent,
+ * then the socket is closed once it has flushed them, without the terminating chunk of the chunked
+ * response (ending the response would make the file look complete; destroying it could drop the line).
+ */
+function cutCsv(ctx: Context, body: PassThrough, err: Error): void {
+  const reason = err instanceof AppError ? `${err.code}: ${err.message}` : 'DOWNLOAD_FAILED: the download failed';
+  body.write(`\r\n${CUT_MARKER} ${reason.replace(/[\r\n]+/g, ' ')}\r\n`);
+  const socket = ctx.req.socket;
+  const close = () => {
+    // The rows and the line may still wait in `body` for a slow client: close once they have left.
+    if (body.readableLength > 0) return void body.once('data', () => setImmediate(close));
+    socket.end();
+    socket.once('close', () => body.destroy(err));
+  };
+  close();
+}
 
 const common = { tags: ['downloads'], auth: 'user' as const, queryCredential: 'token' as const };
 
@@ -41,9 +67,12 @@ export function downloadRoutes(s: Services) {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
     download.writeTo(body, signal).catch((err: unknown) => {
-      // Headers are sent: the only honest signal left is a cut connection (no terminating chunk).
-      if (!signal.aborted) ctx.state.log?.warn({ err, chat_id: q.chat_id }, 'download failed after the response started');
-      body.destroy(err instanceof Error ? err : new Error(String(err)));
+      const error = err instanceof Error ? err : new Error(String(err));
+      if (signal.aborted) return body.destroy(error);
+      ctx.state.log?.warn({ err, chat_id: q.chat_id }, 'download failed after the response started');
+      // Headers are sent: the signals left are a last line in the file (CSV) and a cut connection.
+      if (format === 'csv') cutCsv(ctx, body, error);
+      else body.destroy(error);
     });
   }
 
@@ -53,6 +82,7 @@ export function downloadRoutes(s: Services) {
       path: '/api/download_big_csv',
       operationId: 'download_big_csv',
       summary: 'Streams the data of an answer as CSV, re-run under the caller\'s permissions (by message_uuid, else message_position, else the latest answer)',
+      description: CUT_DESCRIPTION,
       ...common,
       query: z.object({ chat_id: ChatId, message_uuid: MessageUuid.optional(), message_position: Position, org_id: OrgId, token: Token }),
       produces: CONTENT_TYPES.csv,
@@ -77,6 +107,7 @@ export function downloadRoutes(s: Services) {
       path: '/api/download_big_csv_agentic',
       operationId: 'download_big_csv_agentic',
       summary: 'Streams an agentic answer table (by df_key) as CSV, re-run under the caller\'s permissions',
+      description: CUT_DESCRIPTION,
       ...common,
       query: z.object({ chat_id: ChatId, df_key: DfKey, org_id: OrgId, token: Token }),
       produces: CONTENT_TYPES.csv,

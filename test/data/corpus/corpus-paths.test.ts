@@ -89,6 +89,9 @@ const PATHS: Record<string, (w: CorpusWarehouse, sql: string) => Promise<Answer>
 
 const executed = (connectionId: string, sql: string) =>
   (c.app.app.services.store.db.prepare("SELECT count(*) FROM query_log WHERE connection_id = ? AND sql = ? AND status <> 'refused'").pluck().get(connectionId, sql) as number) > 0;
+/** For a statement the warehouse stops (class recursion): it ran, and every run ended with `code`. */
+const stoppedWith = (connectionId: string, sql: string, code: string) =>
+  (c.app.app.services.store.db.prepare("SELECT count(*) FROM query_log WHERE connection_id = ? AND sql = ? AND (status = 'ok' OR coalesce(error_code, '') <> ?)").pluck().get(connectionId, sql, code) as number) === 0;
 const sample = (entries: CorpusEntry[]) => entries.filter((_, i) => i % 8 === 0);
 const csvRows = (csv: string) => csv.split(/\r?\n/).filter(Boolean).length - 1;
 const hidden = (text: string) => HIDDEN_MARKERS.some((m) => text.includes(m));
@@ -116,7 +119,9 @@ for (const [path, call] of Object.entries(PATHS)) {
         const a = await call(w, e.sql);
         if (a.status >= 500) fives++;
         // Executed means it reached the warehouse: logged as run or failed there, not as refused.
-        if (executed(w.connectionId, e.sql)) problems.push(`hostile ${e.class} executed: ${e.sql} -> ${a.text.slice(0, 200)}`);
+        if (e.expect !== 'QUERY_REFUSED') {
+          if (a.rows || a.csv !== undefined || !stoppedWith(w.connectionId, e.sql, e.expect)) problems.push(`hostile ${e.class} not stopped with ${e.expect}: ${e.sql} -> ${a.text.slice(0, 200)}`);
+        } else if (executed(w.connectionId, e.sql)) problems.push(`hostile ${e.class} executed: ${e.sql} -> ${a.text.slice(0, 200)}`);
       }
       for (const e of sample(loadCorpus('escapes', dialect))) {
         const a = await call(w, e.sql);

@@ -94,6 +94,8 @@ interface RawEntry {
   only?: SqlDialect[];
   /** Valid queries whose answer is not deterministic (sampling, random) are only checked to run. */
   compare?: boolean;
+  /** Hostile statements the warehouse stops (not the guard): the error code they must end with. */
+  expect?: string;
 }
 
 export interface CorpusEntry {
@@ -101,6 +103,8 @@ export interface CorpusEntry {
   class: string;
   sql: string;
   compare: boolean;
+  /** The error code a hostile statement must end with; QUERY_REFUSED (by the guard) unless told. */
+  expect: string;
 }
 
 /** The entries of `test/fixtures/sql/<name>.yaml` that apply to `dialect`. */
@@ -109,6 +113,6 @@ export function loadCorpus(name: 'valid' | 'hostile' | 'escapes', dialect: SqlDi
   return raw.flatMap((e, i) => {
     const sql = e[dialect] ?? e.sql;
     if (sql === undefined || (e.only && !e.only.includes(dialect))) return [];
-    return [{ id: e.id ?? `${name}-${i + 1}`, class: e.class ?? name, sql, compare: e.compare !== false }];
+    return [{ id: e.id ?? `${name}-${i + 1}`, class: e.class ?? name, sql, compare: e.compare !== false, expect: e.expect ?? 'QUERY_REFUSED' }];
   });
 }

@@ -52,7 +52,7 @@ for (const e of engines) {
         if (/information_schema/.test(sql)) continue;
         const query = await guardSql({ sql, dialect: e.dialect, tools: { duckdb } });
         const rewritten = await applyRowFilters({ query, docs, connectionId: 'wh', user, defaultSchema: driver.defaultSchema, tools: { duckdb } });
-        await guardSql({ sql: rewritten, dialect: e.dialect, tools: { duckdb } });
+        await guardSql({ sql: rewritten, dialect: e.dialect, tools: { duckdb }, rewritten: true });
         const s = await driver.stream(rewritten);
         const rows: unknown[][] = [];
         for await (const b of s.batches) rows.push(...b);

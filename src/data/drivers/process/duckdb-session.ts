@@ -2,7 +2,9 @@
 // then locks itself down (allowed directories, no external access, configuration locked), in that
 // order (see notes). Its memory limit and spill folder are the process's; what escapes DuckDB's own
 // accounting (huge strings built in a vector) meets the process's watchdog.
-import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
+import { BOOLEAN, DuckDBInstance, DuckDBScalarFunction, StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
+import { DEFAULT_MAX_RECURSION } from '../../../shared/query-limits.ts';
+import { recursionLimitMessage, STEP_FUNCTION } from '../../guard/recursion-step.ts';
 import type { ColumnMeta, IntrospectedTable } from '../driver.ts';
 import { groupColumns } from '../group-columns.ts';
 import { EngineError, messageOf, type EngineSession, type SessionLimits } from './engine-session.ts';
@@ -22,7 +24,11 @@ export async function openDuckDbSession(req: OpenRequest, limits: SessionLimits)
     max_temp_directory_size: `${Math.floor(limits.tempBytes / 1024)}KiB`,
   });
   const conn = await instance.connect();
+  const steps = new StepCounter(Math.floor(req.maxRecursion ?? DEFAULT_MAX_RECURSION));
   try {
+    // Before the lock-down: a function registered now lives in the system catalog, where the guard's
+    // rewrite names it in full (system.main.sextant_step), so no macro of the warehouse can stand in.
+    conn.registerScalarFunction(steps.function());
     if (req.path) {
       await conn.run(`ATTACH ${sqlString(req.path)} AS wh (READ_ONLY)`);
       // Unqualified names resolve in the attached warehouse (and its configured schema).
@@ -38,7 +44,47 @@ export async function openDuckDbSession(req: OpenRequest, limits: SessionLimits)
     instance.closeSync();
     throw new EngineError('unavailable', `Could not open the DuckDB warehouse: ${messageOf(err)}`);
   }
-  return new DuckDbSession(instance, conn, req.schema ?? 'main');
+  return new DuckDbSession(instance, conn, req.schema ?? 'main', steps);
+}
+
+/**
+ * The step function of guard/duckdb/duckdb-recursion-cap.ts: a volatile filter that is true for every
+ * row a recursive term reads back from its working table, and fails the statement past the cap. The
+ * count is per statement: the session resets it before each one.
+ */
+class StepCounter {
+  private count = 0;
+  /** Set when the function failed the statement: its error is then QUERY_RECURSION_LIMIT. */
+  capped = false;
+  constructor(private readonly cap: number) {}
+
+  reset(): void {
+    this.count = 0;
+    this.capped = false;
+  }
+
+  function(): DuckDBScalarFunction {
+    return DuckDBScalarFunction.create({
+      name: STEP_FUNCTION,
+      returnType: BOOLEAN,
+      volatile: true,
+      mainFunction: (info, input, output) => {
+        this.count += input.rowCount;
+        if (this.count > this.cap) {
+          this.capped = true;
+          info.setError(recursionLimitMessage(this.cap));
+          return;
+        }
+        for (let i = 0; i < input.rowCount; i++) output.setItem(i, true);
+        output.flush();
+      },
+    });
+  }
+
+  /** The engine's error for a failure of the statement. */
+  error(err: unknown): EngineError {
+    return new EngineError(this.capped ? 'recursion_limit' : 'failed', this.capped ? recursionLimitMessage(this.cap) : messageOf(err));
+  }
 }
 
 class DuckDbSession implements EngineSession {
@@ -49,6 +95,7 @@ class DuckDbSession implements EngineSession {
     private readonly instance: DuckDBInstance,
     private readonly conn: DuckDBConnection,
     readonly defaultSchema: string,
+    private readonly steps: StepCounter,
   ) {}
 
   async introspect(schemas?: string[]): Promise<IntrospectedTable[]> {
@@ -66,11 +113,12 @@ class DuckDbSession implements EngineSession {
 
   async query(sql: string, batchSize: number): Promise<ColumnMeta[]> {
     await this.release();
+    this.steps.reset();
     let result: DuckDBResult;
     try {
       result = await this.conn.stream(sql);
     } catch (err) {
-      throw new EngineError('failed', messageOf(err));
+      throw this.steps.error(err);
     }
     this.rows = result.yieldRowsJson()[Symbol.asyncIterator]() as AsyncIterator<unknown[][]>;
     this.batchSize = batchSize;
@@ -87,7 +135,7 @@ class DuckDbSession implements EngineSession {
     } catch (err) {
       this.rows = undefined;
       this.pending = [];
-      throw new EngineError('failed', messageOf(err));
+      throw this.steps.error(err);
     }
     const rows = this.pending.splice(0, this.batchSize);
     return { rows, done: !this.rows && this.pending.length === 0 };
@@ -113,10 +161,11 @@ class DuckDbSession implements EngineSession {
   }
 
   async run(sql: string): Promise<{ rowsChanged: number }> {
+    this.steps.reset();
     try {
       return { rowsChanged: Number((await this.conn.run(sql)).rowsChanged) };
     } catch (err) {
-      throw new EngineError('failed', messageOf(err));
+      throw this.steps.error(err);
     }
   }
 

@@ -17,7 +17,7 @@ export interface OpenRequest {
   allowedDirectories?: string[] | undefined;
   exportDirectory?: string | undefined;
   threads?: number | undefined;
-  /** SQLite: the rows a recursive CTE may produce before the statement fails (QUERY_RECURSION_LIMIT). */
+  /** The rows a recursive CTE may produce (SQLite) or read back (DuckDB) before the statement fails (QUERY_RECURSION_LIMIT). */
   maxRecursion?: number | undefined;
 }
 

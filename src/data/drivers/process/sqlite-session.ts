@@ -6,10 +6,8 @@
 import Database from 'better-sqlite3';
 import { EngineError, messageOf, type EngineSession } from './engine-session.ts';
 import type { ColumnMeta, IntrospectedTable } from '../driver.ts';
-import { STEP_FUNCTION } from '../../guard/sqlite/recursion-cap.ts';
-
-/** The cap when the gateway sends none (SEXTANT_QUERY_MAX_RECURSION's default). */
-const DEFAULT_MAX_RECURSION = 10_000;
+import { recursionLimitMessage, STEP_FUNCTION } from '../../guard/recursion-step.ts';
+import { DEFAULT_MAX_RECURSION } from '../../../shared/query-limits.ts';
 
 /** Thrown from inside SQLite by the step function; ends the statement. */
 class RecursionCapped extends Error {}
@@ -41,7 +39,7 @@ class SqliteSession implements EngineSession {
     // value as it is (integers as BigInt, so none loses digits) and fails the statement past the cap.
     db.function(STEP_FUNCTION, { deterministic: false, safeIntegers: true }, (value: unknown) => {
       if (++this.steps > maxRecursion) {
-        throw new RecursionCapped(`The recursive query went past ${maxRecursion} rows and was stopped; bound the recursion with a condition`);
+        throw new RecursionCapped(recursionLimitMessage(maxRecursion));
       }
       return value as number;
     });

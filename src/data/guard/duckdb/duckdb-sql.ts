@@ -7,6 +7,7 @@ import { isSystemTable } from '../deny-list.ts';
 import { boundGenerators } from '../row-generators.ts';
 import { dedupeTables, OPTIMIZATION_FENCE, quoteIdent, type GuardedQuery, type TableRef, type TableRewrite } from '../table-ref.ts';
 import { comparableDuckDbTree } from './duckdb-compare.ts';
+import { cappedRead, cappedReadSql, recursiveReads } from './duckdb-recursion-cap.ts';
 import type { DuckDbSql } from './duckdb-session.ts';
 import { walkDuckDb, type Found, type Node } from './duckdb-walk.ts';
 
@@ -67,7 +68,7 @@ async function filteredSubquery(tools: DuckDbSql, sql: string): Promise<Node> {
   return structuredClone(tree);
 }
 
-/** Rewrites each base-table reference as the callback says; returns the verified text DuckDB receives. */
+/** Rewrites each base-table reference as the callback says, and caps recursive CTEs; returns the verified text DuckDB receives. */
 export async function rewriteDuckDb(tools: DuckDbSql, q: GuardedQuery, rewrite: TableRewrite): Promise<string> {
   const tree = structuredClone(q.tree) as Node;
   const pending: { node: Node; replace: (n: Node) => void; sql: string }[] = [];
@@ -90,6 +91,8 @@ export async function rewriteDuckDb(tools: DuckDbSql, q: GuardedQuery, rewrite: 
       column_name_alias: p.node['column_name_alias'] ?? [],
     });
   }
+  // Every recursive CTE counts the rows it reads back (duckdb-recursion-cap.ts).
+  for (const read of recursiveReads(tree)) read.replace(cappedRead(read, await filteredSubquery(tools, cappedReadSql(read.cte))));
   const sql = await tools.deserialize(tree);
   const again = await parse(tools, sql).catch(() => undefined);
   if (!again || comparableDuckDbTree(again) !== comparableDuckDbTree(tree)) {

@@ -5,8 +5,10 @@
 import { QueryRefused } from '../../errors.ts';
 import { boundGenerators } from '../row-generators.ts';
 import { dedupeTables, quoteIdent, type GuardedQuery, type TableRewrite } from '../table-ref.ts';
-import { recursionCapEdits, STEP_FUNCTION, wrapLastTarget } from '../sqlite/recursion-cap.ts';
+import { STEP_FUNCTION } from '../recursion-step.ts';
+import { recursionCapEdits, wrapLastTarget } from '../sqlite/recursion-cap.ts';
 import { firstLocation, groupByAdditions } from './pg-group-by.ts';
+import { pgRecursionCapEdits } from './pg-recursion-cap.ts';
 import { statementsOf, withoutLocations, type PgNode, type PgParser } from './pg-parser.ts';
 import { walkPg, type PgDialect, type PgRef } from './pg-walk.ts';
 
@@ -37,6 +39,7 @@ interface PgTree extends Checked {
   textDialect: TextDialect;
   refs: PgRef[];
   recursiveTerms: PgNode[];
+  recursiveCtes: PgNode[];
 }
 
 function check(d: TextDialect, parser: PgParser, text: string): Checked {
@@ -52,7 +55,7 @@ export function guardPgLike(d: TextDialect, parser: PgParser, sql: string): Guar
   const checked = check(d, parser, d.canonical(parser, sql));
   const walk = walkPg(d.dialect, checked.stmt);
   boundGenerators(walk.generators);
-  const tree: PgTree = { ...checked, parser, textDialect: d, refs: walk.refs, recursiveTerms: walk.recursiveTerms };
+  const tree: PgTree = { ...checked, parser, textDialect: d, refs: walk.refs, recursiveTerms: walk.recursiveTerms, recursiveCtes: walk.recursiveCtes };
   return { dialect: d.dialect, sql, tables: dedupeTables(walk.refs.map((r) => r.ref)), functions: [...walk.functions], tree };
 }
 
@@ -63,7 +66,7 @@ interface Edit {
 }
 
 /** Rewrites the references as `rewrite` says; returns the verified text the warehouse receives. */
-export function rewritePgLike(q: GuardedQuery, rewrite: TableRewrite): string {
+export function rewritePgLike(q: GuardedQuery, rewrite: TableRewrite, maxRecursion: number): string {
   const t = q.tree as PgTree;
   const d = t.textDialect;
   const expected = structuredClone(t.stmt);
@@ -71,6 +74,7 @@ export function rewritePgLike(q: GuardedQuery, rewrite: TableRewrite): string {
   const expectedRefs = expectedWalk.refs;
   const edits: Edit[] = [];
   if (d.dialect === 'sqlite') capRecursion(t, expectedWalk.recursiveTerms, edits);
+  else edits.push(...pgRecursionCapEdits(t.parser, t.text, t.stmt, expected, maxRecursion, (sql) => check(d, t.parser, sql).stmt));
   t.refs.forEach((r, i) => {
     const target = rewrite(r.ref);
     if (!target) return;
@@ -119,11 +123,16 @@ export function rewritePgLike(q: GuardedQuery, rewrite: TableRewrite): string {
 
 /** SQLite: each recursive term counts its rows through the session's step function (sqlite/recursion-cap.ts). */
 function capRecursion(t: PgTree, expectedTerms: PgNode[], edits: Edit[]): void {
-  const caps = recursionCapEdits(t.text, t.recursiveTerms, t.source);
+  const caps = recursionCapEdits(t.text, t.recursiveTerms, t.recursiveCtes, t.source);
   if (caps.length === 0) return;
-  const call = (check(t.textDialect, t.parser, `SELECT ${STEP_FUNCTION}(0)`).stmt['SelectStmt'] as PgNode)['targetList'] as PgNode[];
-  const callNode = (call[0]!['ResTarget'] as PgNode)['val'] as PgNode;
+  const targets = (sql: string) => (check(t.textDialect, t.parser, sql).stmt['SelectStmt'] as PgNode)['targetList'] as PgNode[];
+  const callNode = (targets(`SELECT ${STEP_FUNCTION}(0)`)[0]!['ResTarget'] as PgNode)['val'] as PgNode;
   for (const c of caps) {
+    if (c.star !== undefined) {
+      edits.push({ start: c.start, end: c.end, text: c.star });
+      expectedTerms[c.term]!['targetList'] = targets(`SELECT ${c.star}`);
+      continue;
+    }
     edits.push({ start: c.start, end: c.start, text: `${STEP_FUNCTION}(` }, { start: c.end, end: c.end, text: ')' });
     wrapLastTarget(expectedTerms[c.term]!, callNode);
   }

@@ -31,18 +31,22 @@ export interface PgWalk {
   functions: Set<string>;
   /** SELECTs whose FROM reads a CTE they are part of: the recursive terms, where a recursion cap goes. */
   recursiveTerms: PgNode[];
+  /** The CommonTableExpr each recursive term belongs to (same index). */
+  recursiveCtes: PgNode[];
 }
 
 const isObj = (v: unknown): v is PgNode => typeof v === 'object' && v !== null && !Array.isArray(v);
 const sval = (n: unknown) => String(((n as PgNode | undefined)?.['String'] as PgNode | undefined)?.['sval'] ?? '');
 // The CTEs whose bodies the walk is inside (the walk is synchronous, so one list serves every call).
 const defining: string[] = [];
+const definingCtes: PgNode[] = [];
 const SAMPLE_METHODS = new Set(['system', 'bernoulli']);
 
 /** Walks one statement of a parse result; throws QueryRefused on the first thing it refuses. */
 export function walkPg(dialect: PgDialect, stmt: PgNode): PgWalk {
-  const out: PgWalk = { refs: [], generators: [], functions: new Set(), recursiveTerms: [] };
+  const out: PgWalk = { refs: [], generators: [], functions: new Set(), recursiveTerms: [], recursiveCtes: [] };
   defining.length = 0;
+  definingCtes.length = 0;
   const type = nodeType(stmt);
   if (type !== 'SelectStmt') {
     throw new QueryRefused('not_select', `Only read-only SELECT queries are accepted, not ${(type ?? 'this statement').replace(/Stmt$/, '').toUpperCase()}`);
@@ -61,8 +65,10 @@ function visitSelect(dialect: PgDialect, s: PgNode, scope: string[], out: PgWalk
     const query = cte['ctequery'];
     if (nodeType(query) !== 'SelectStmt') throw new QueryRefused('writable_cte', 'Statements that change data are refused, also inside WITH');
     defining.push(names[i]!);
+    definingCtes.push(cte);
     visitSelect(dialect, (query as PgNode)['SelectStmt'] as PgNode, cteBodyScope(dialect, scope, names, i, withClause?.['recursive'] === true), out);
     defining.pop();
+    definingCtes.pop();
   });
   const inner = [...scope, ...names];
   for (const [k, v] of Object.entries(s)) {
@@ -118,7 +124,11 @@ function onTable(dialect: PgDialect, rv: PgNode, scope: string[], select: PgNode
   const schema = rv['schemaname'] === undefined ? undefined : String(rv['schemaname']);
   const catalog = rv['catalogname'] === undefined ? undefined : String(rv['catalogname']);
   if (!schema && !catalog && scope.includes(foldName(dialect, name))) {
-    if (defining.includes(foldName(dialect, name)) && !out.recursiveTerms.includes(select)) out.recursiveTerms.push(select);
+    const at = defining.lastIndexOf(foldName(dialect, name));
+    if (at >= 0 && !out.recursiveTerms.includes(select)) {
+      out.recursiveTerms.push(select);
+      out.recursiveCtes.push(definingCtes[at]!);
+    }
     return;
   }
   if (catalog !== undefined || isSystemTable(dialect, schema, name)) {
