@@ -11,7 +11,7 @@ import { regradeRun } from '../../src/evaluations/regrade-run.ts';
 import type { EvaluationRunner } from '../../src/evaluations/runner.ts';
 import { createRun, type NewRunInput } from '../../src/evaluations/start-run.ts';
 import { countPendingQuestions } from '../../src/evaluations/store/pending-questions.ts';
-import { finishResult, pendingResults, resultsOf, startAttempt } from '../../src/evaluations/store/results-store.ts';
+import { finishResult, pendingResults, resultsOf, startAttempt, type ResultWrite } from '../../src/evaluations/store/results-store.ts';
 import { activeRun, endRun, findRun, reusableRun } from '../../src/evaluations/store/runs-store.ts';
 import { gateOf, setGate } from '../../src/evaluations/store/settings-store.ts';
 import type { EvalStore } from '../../src/evaluations/store/tables.ts';
@@ -44,12 +44,18 @@ const input = (target: 'production' | 'env1', idempotencyKey?: string): NewRunIn
 
 // Answers 20, 20 and 30: right for q2 and q3 as first defined (10, 20, 30).
 const ANSWERS = [20, 20, 30];
-const reply = (n: number) => ({ outcome: { result: 'pass' as const, observed: { kind: 'number' as const, value: n }, source: 'text' as const, relative_diff: 0 }, replies: [{ status: 'completed', text: `There are ${n} of them.` }], sql: [], followedUp: false, at: 5 });
+const reply = (n: number): ResultWrite => ({
+  outcome: { result: 'pass', observed: { kind: 'number', value: n, percent: false, currency: false }, source: 'text', relative_diff: 0 },
+  replies: [{ status: 'completed', text: `There are ${n} of them.` }],
+  sql: [],
+  followedUp: false,
+  at: 5,
+});
 
 async function answerAll(t: ExecutionContext, deps: EvaluationDeps, runId: string) {
   for (const r of await pendingResults(deps.store, runId)) {
     t.true((await startAttempt(deps.store, runId, r.question_id, `${runId}:${r.question_id}:`, 4)) > 0);
-    t.true(await finishResult(deps.store, runId, r.question_id, reply(ANSWERS[r.position]!) as Parameters<typeof finishResult>[3]));
+    t.true(await finishResult(deps.store, runId, r.question_id, reply(ANSWERS[r.position]!)));
   }
 }
 
@@ -74,9 +80,9 @@ dialectTest('attempts count up with their chat, a result is written once, and a 
   t.is(await startAttempt(x, run.id, 'q1', 'chat:', 2), 2);
   t.like((await resultsOf(x, run.id))[0], { attempts: 2, chat_id: 'chat:2', started_at: 2 });
   await answerAll(t, deps, run.id);
-  t.false(await finishResult(x, run.id, 'q1', reply(9) as Parameters<typeof finishResult>[3]), 'a finished result is not written again');
+  t.false(await finishResult(x, run.id, 'q1', reply(9)), 'a finished result is not written again');
   t.is(await startAttempt(x, run.id, 'q1', 'chat:', 3), 0);
-  t.like((await resultsOf(x, run.id))[0], { result: 'pass', observed: JSON.stringify({ kind: 'number', value: 20 }), relative_diff: 0, finished_at: 5 });
+  t.like((await resultsOf(x, run.id))[0], { result: 'pass', observed: JSON.stringify({ kind: 'number', value: 20, percent: false, currency: false }), relative_diff: 0, finished_at: 5 });
   t.true(await endRun(x, run.id, 'completed', 6));
   t.false(await endRun(x, run.id, 'completed', 7));
   const reuse = { orgId: 'acme', evaluationId: 'core', targetKey: '', targetCommit: COMMIT, definitionHash: run.definition_hash, userId: modeler.userId };
@@ -93,7 +99,7 @@ dialectTest('cancel ends a running run and closes its pending questions at once;
   const deps = await depsOn(x);
   const { run } = await createRun(deps, modeler, input('production'));
   await startAttempt(x, run.id, 'q1', 'c:', 1);
-  await finishResult(x, run.id, 'q1', reply(1) as Parameters<typeof finishResult>[3]);
+  await finishResult(x, run.id, 'q1', reply(1));
   const stopped: string[] = [];
   const runner = { cancel: (id: string) => stopped.push(id) } as unknown as EvaluationRunner;
   const view = await cancelRun(deps, runner, modeler, run.id);
