@@ -28,10 +28,10 @@ export async function listDefinitions(deps: EvaluationDeps, p: Principal, enviro
     commit,
     evaluations: await Promise.all(
       evaluations.map(async (d) => {
-      const last = await latestRun(deps.store, p.orgId, d.id);
-      const base = { id: d.id, last_run: last ? runView(last, await resultsOf(deps.store, last.id), false) : null };
-      if ('error' in d) return { ...base, name: d.id, description: null, question_count: 0, migrated: false, warnings: [], error: d.error };
-      return { ...base, name: d.name, description: d.description ?? null, question_count: d.questions.length, migrated: d.migrated, warnings: d.warnings, error: null };
+        const last = await latestRun(deps.store, p.orgId, d.id);
+        const base = { id: d.id, last_run: last ? runView(last, await resultsOf(deps.store, last.id), false) : null };
+        if ('error' in d) return { ...base, name: d.id, description: null, question_count: 0, migrated: false, warnings: [], error: d.error };
+        return { ...base, name: d.name, description: d.description ?? null, question_count: d.questions.length, migrated: d.migrated, warnings: d.warnings, error: null };
       }),
     ),
   };
