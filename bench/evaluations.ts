@@ -104,7 +104,7 @@ async function timedRun(app: App, admin: Principal): Promise<{ ms: number; cpuMs
   await app.services.evaluations.settled(id);
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  return { ms, cpuMs: (used.user + used.system) / 1000, childMs: childrenCpuMs() - children, summary: app.services.evaluations.get(admin, id).summary as unknown as Record<string, number> };
+  return { ms, cpuMs: (used.user + used.system) / 1000, childMs: childrenCpuMs() - children, summary: (await app.services.evaluations.get(admin, id)).summary as unknown as Record<string, number> };
 }
 
 const adminOf = (app: App) => principalFor(app.services.store.db, findUserByEmail(app.services.store.db, DEMO_USERS[0]!.email)!, DEMO_ORG_ID, 'session', [SCOPE_API_FULL])!;

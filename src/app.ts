@@ -54,7 +54,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? [], deps.webDir);
   // Runs a restart interrupted go on with their pending questions.
-  services.evaluations.resume();
+  await services.evaluations.resume();
   // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
   const janitor = startEnvironmentJanitor(services.knowledge);
   return {

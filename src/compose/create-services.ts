@@ -20,7 +20,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { createMailQueue, createSmtpMailer, type Mailer } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import { createSecretBox } from '../security/index.ts';
-import { openStore } from '../store/index.ts';
+import { openStore, sqliteExecutor } from '../store/index.ts';
 import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
 import { chatSourcesFrom } from './chat-sources.ts';
@@ -193,8 +193,10 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
   // Evaluations ask the agent (knowledge pinned to a commit) and read definitions from knowledge, through their ports.
+  // The asynchronous store on the service's SQLite handle (evaluations are its first domain).
+  const executor = sqliteExecutor(store.db);
   const evaluations = new Evaluations({
-    db: store.db,
+    store: executor,
     clock,
     log,
     config: config.evaluations,
@@ -202,6 +204,6 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
     shutdown: AbortSignal.any([core.draining, shutdown]),
     ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(store.db) },
   });
-  watchQueues(core.ops, { store, agent, queryProcesses: core.data.queryProcesses });
+  watchQueues(core.ops, { store, executor, agent, queryProcesses: core.data.queryProcesses });
   return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
 }

@@ -16,7 +16,7 @@ export type GatedMerge = (p: Principal, environmentId: string, body: MergeBody) 
 
 export function gatedMerge(k: KnowledgeDeps, evaluations: Evaluations): GatedMerge {
   return async (p, environmentId, body) => {
-    const mode = evaluations.gateMode(p.orgId);
+    const mode = await evaluations.gateMode(p.orgId);
     if (mode === 'off') return mergeEnvironment(k, p, environmentId, body);
     const override = body.override_evaluations === true;
     let diff: EvaluationDiff | undefined;

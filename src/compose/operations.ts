@@ -11,7 +11,7 @@ import type { QueryProcessPool } from '../data/index.ts';
 import { countPendingQuestions } from '../evaluations/index.ts';
 import { pendingMailCount } from '../mail/index.ts';
 import { checkReadiness, createMetrics, startTracing, type Ops, type ReadinessCheck } from '../ops/index.ts';
-import { observeTransactions, type Store } from '../store/index.ts';
+import { observeTransactions, type Executor, type Store } from '../store/index.ts';
 import { openRedis, type Redis } from '../store/open-redis.ts';
 import { memoryBus, openRedisBus, type MessageBus } from '../ops/bus/index.ts';
 
@@ -69,13 +69,13 @@ export async function openOperations({ config, store, draining }: { config: Conf
 }
 
 /** Connects the gauges: running answers, and the mail, evaluation and query-process queues. */
-export function watchQueues(ops: Ops, { store, agent, queryProcesses }: { store: Store; agent: AgentRuns; queryProcesses: QueryProcessPool }): void {
-  const whileOpen = (read: () => number) => () => (store.db.open ? read() : 0);
+export function watchQueues(ops: Ops, { store, executor, agent, queryProcesses }: { store: Store; executor: Executor; agent: AgentRuns; queryProcesses: QueryProcessPool }): void {
+  const whileOpen = (read: () => number | Promise<number>) => () => (store.db.open ? read() : 0);
   ops.metrics.setSources({
     runningAnswers: () => agent.activeCount(),
     queues: {
       mail: whileOpen(() => pendingMailCount(store.db)),
-      evaluation: whileOpen(() => countPendingQuestions(store.db)),
+      evaluation: whileOpen(() => countPendingQuestions(executor)),
       query_processes: () => queryProcesses.waiting,
     },
   });

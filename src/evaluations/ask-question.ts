@@ -22,14 +22,15 @@ export interface QuestionJob {
 }
 
 /** The chat of one attempt at a question; openable by id, hidden from the user's history. */
-export const chatIdOf = (runId: string, questionId: string, attempt: number) => `${runId}:${questionId}:${attempt}`;
+export const chatIdOf = (runId: string, questionId: string, attempt: number) => `${chatPrefixOf(runId, questionId)}${attempt}`;
+const chatPrefixOf = (runId: string, questionId: string) => `${runId}:${questionId}:`;
 
 /** Asks one pending question and records its outcome. */
 export async function askQuestion(deps: EvaluationDeps, job: QuestionJob): Promise<void> {
-  const { db, clock, log, shutdown } = deps;
+  const { store, clock, log, shutdown } = deps;
   const { run, question: q } = job;
   if (shutdown.aborted || job.cancelled.aborted) return;
-  const attempt = startAttempt(db, run.id, q.id, (n) => chatIdOf(run.id, q.id, n), clock.now());
+  const attempt = await startAttempt(store, run.id, q.id, chatPrefixOf(run.id, q.id), clock.now());
   if (attempt === 0) return;
   const timeout = AbortSignal.timeout(deps.config.questionTimeoutMs);
   const signal = AbortSignal.any([job.cancelled, shutdown, timeout]);
@@ -51,7 +52,7 @@ export async function askQuestion(deps: EvaluationDeps, job: QuestionJob): Promi
   if (shutdown.aborted || job.cancelled.aborted) return;
   let outcome: Outcome = grade(q, replies);
   if (outcome.result === 'error' && timeout.aborted) outcome = { result: 'error', error: 'timeout' };
-  if (finishResult(db, run.id, q.id, { outcome, replies, sql, followedUp: replies.length > 1, at: clock.now() })) {
+  if (await finishResult(store, run.id, q.id, { outcome, replies, sql, followedUp: replies.length > 1, at: clock.now() })) {
     log.debug({ run_id: run.id, question_id: q.id, attempt, result: outcome.result }, 'evaluation question finished');
   }
 }

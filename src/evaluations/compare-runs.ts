@@ -39,9 +39,10 @@ export function changeOf(before: QuestionView | undefined, after: QuestionView |
 }
 
 /** Compares two stored runs. */
-export function compareRows(deps: EvaluationDeps, run: RunRow, baseline: RunRow): Comparison {
-  const after = questionViews(questionsOf(run), resultsOf(deps.db, run.id));
-  const before = questionViews(questionsOf(baseline), resultsOf(deps.db, baseline.id));
+export async function compareRows(deps: EvaluationDeps, run: RunRow, baseline: RunRow): Promise<Comparison> {
+  const [runResults, baselineResults] = await Promise.all([resultsOf(deps.store, run.id), resultsOf(deps.store, baseline.id)]);
+  const after = questionViews(questionsOf(run), runResults);
+  const before = questionViews(questionsOf(baseline), baselineResults);
   const afterById = new Map(after.map((q) => [q.id, q]));
   const beforeById = new Map(before.map((q) => [q.id, q]));
   const ids = [...after.map((q) => q.id), ...before.filter((q) => !afterById.has(q.id)).map((q) => q.id)];
@@ -57,14 +58,14 @@ export function compareRows(deps: EvaluationDeps, run: RunRow, baseline: RunRow)
   return {
     run_id: run.id,
     baseline_id: baseline.id,
-    run_verdict: runView(run, resultsOf(deps.db, run.id), false).verdict,
-    baseline_verdict: runView(baseline, resultsOf(deps.db, baseline.id), false).verdict,
+    run_verdict: runView(run, runResults, false).verdict,
+    baseline_verdict: runView(baseline, baselineResults, false).verdict,
     summary,
     questions,
   };
 }
 
 /** GET /api/evaluation_runs/{id}/compare?baseline=: both runs of the caller's organization. */
-export function compareRuns(deps: EvaluationDeps, p: Principal, runId: string, baselineId: string): Comparison {
-  return compareRows(deps, ownRun(deps, p, runId), ownRun(deps, p, baselineId));
+export async function compareRuns(deps: EvaluationDeps, p: Principal, runId: string, baselineId: string): Promise<Comparison> {
+  return compareRows(deps, await ownRun(deps, p, runId), await ownRun(deps, p, baselineId));
 }

@@ -26,12 +26,14 @@ export async function listDefinitions(deps: EvaluationDeps, p: Principal, enviro
   const { commit, evaluations } = await deps.ports.knowledge.definitions(p, environmentId);
   return {
     commit,
-    evaluations: evaluations.map((d) => {
-      const last = latestRun(deps.db, p.orgId, d.id);
-      const base = { id: d.id, last_run: last ? runView(last, resultsOf(deps.db, last.id), false) : null };
-      if ('error' in d) return { ...base, name: d.id, description: null, question_count: 0, migrated: false, warnings: [], error: d.error };
-      return { ...base, name: d.name, description: d.description ?? null, question_count: d.questions.length, migrated: d.migrated, warnings: d.warnings, error: null };
-    }),
+    evaluations: await Promise.all(
+      evaluations.map(async (d) => {
+        const last = await latestRun(deps.store, p.orgId, d.id);
+        const base = { id: d.id, last_run: last ? runView(last, await resultsOf(deps.store, last.id), false) : null };
+        if ('error' in d) return { ...base, name: d.id, description: null, question_count: 0, migrated: false, warnings: [], error: d.error };
+        return { ...base, name: d.name, description: d.description ?? null, question_count: d.questions.length, migrated: d.migrated, warnings: d.warnings, error: null };
+      }),
+    ),
   };
 }
 

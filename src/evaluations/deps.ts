@@ -2,11 +2,12 @@
 import type { Clock } from '../clock.ts';
 import type { EvaluationConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
-import type { Db } from '../store/index.ts';
 import type { EvaluationPorts } from './ports.ts';
+import type { EvalStore } from './store/tables.ts';
 
 export interface EvaluationDeps {
-  db: Db;
+  /** The asynchronous store (SQLite or PostgreSQL). */
+  store: EvalStore;
   clock: Clock;
   log: Logger;
   ports: EvaluationPorts;

@@ -57,7 +57,7 @@ export async function environmentDiff(deps: EvaluationDeps, p: Principal, enviro
     else if (def.questions.length === 0) unusable.push({ id: def.id, error: def.warnings.join('; ') || 'no questions' });
     else {
       const ensure = (target: ResolvedTarget) => ensureRun(deps, p, { def, commit: commit ?? '', environmentId, target, launch });
-      entries.push(entry(deps, def, ensure(env), ensure(prod)));
+      entries.push(await entry(deps, def, await ensure(env), await ensure(prod)));
     }
   }
   const regressions = entries.flatMap((e) =>
@@ -83,7 +83,7 @@ export async function environmentDiff(deps: EvaluationDeps, p: Principal, enviro
   };
 }
 
-function entry(deps: EvaluationDeps, def: EvaluationDefinition, onEnv: Ensured, onProd: Ensured): EvaluationDiffEntry {
+async function entry(deps: EvaluationDeps, def: EvaluationDefinition, onEnv: Ensured, onProd: Ensured): Promise<EvaluationDiffEntry> {
   const envRun = 'run' in onEnv ? onEnv.run : undefined;
   const prodRun = 'run' in onProd ? onProd.run : undefined;
   const ready = envRun?.status === 'completed' && prodRun?.status === 'completed';
@@ -94,23 +94,23 @@ function entry(deps: EvaluationDeps, def: EvaluationDefinition, onEnv: Ensured, 
     production_run_id: prodRun?.id ?? null,
     environment_run_id: envRun?.id ?? null,
     blocked_by: 'blockedBy' in onEnv ? onEnv.blockedBy : 'blockedBy' in onProd ? onProd.blockedBy : null,
-    comparison: ready ? compareRows(deps, envRun, prodRun) : null,
+    comparison: ready ? await compareRows(deps, envRun, prodRun) : null,
   };
 }
 
 /** A finished run of the caller's at the same commit and questions, the matching active run, or a new one. */
-function ensureRun(
+async function ensureRun(
   deps: EvaluationDeps,
   p: Principal,
   a: { def: EvaluationDefinition; commit: string; environmentId: string; target: ResolvedTarget; launch: (run: RunRow) => void },
-): Ensured {
+): Promise<Ensured> {
   const targetKey = a.target.environment_id ?? '';
   const definitionHashValue = definitionHash(a.def.questions);
-  const reused = reusableRun(deps.db, { orgId: p.orgId, evaluationId: a.def.id, targetKey, targetCommit: a.target.commit, definitionHash: definitionHashValue, userId: p.userId });
+  const reused = await reusableRun(deps.store, { orgId: p.orgId, evaluationId: a.def.id, targetKey, targetCommit: a.target.commit, definitionHash: definitionHashValue, userId: p.userId });
   if (reused) return { run: reused };
-  const active = activeRun(deps.db, p.orgId, a.def.id, targetKey);
+  const active = await activeRun(deps.store, p.orgId, a.def.id, targetKey);
   if (active) return active.target_commit === a.target.commit && active.definition_hash === definitionHashValue && active.user_id === p.userId ? { run: active } : { blockedBy: active.id };
-  const { run } = createRun(deps, p, { definition: a.def, commit: a.commit, sourceEnvironmentId: a.environmentId, target: a.target, trigger: 'merge_gate' });
+  const { run } = await createRun(deps, p, { definition: a.def, commit: a.commit, sourceEnvironmentId: a.environmentId, target: a.target, trigger: 'merge_gate' });
   a.launch(run);
   return { run };
 }

@@ -6,14 +6,14 @@ import { EvaluationsForbidden } from './errors.ts';
 import { requireModeler } from './start-run.ts';
 import { gateOf, setGate, type GateMode } from './store/settings-store.ts';
 
-export function readGate(deps: EvaluationDeps, p: Principal): { evaluation_gate: GateMode } {
+export async function readGate(deps: EvaluationDeps, p: Principal): Promise<{ evaluation_gate: GateMode }> {
   requireModeler(p);
-  return { evaluation_gate: gateOf(deps.db, p.orgId) };
+  return { evaluation_gate: await gateOf(deps.store, p.orgId) };
 }
 
 /** Admins only. */
-export function writeGate(deps: EvaluationDeps, p: Principal, gate: GateMode): { evaluation_gate: GateMode } {
+export async function writeGate(deps: EvaluationDeps, p: Principal, gate: GateMode): Promise<{ evaluation_gate: GateMode }> {
   if (p.role !== 'admin') throw new EvaluationsForbidden('Only admins change the evaluation gate', 'EVALUATION_GATE_FORBIDDEN');
-  setGate(deps.db, p.orgId, gate, p.userId, deps.clock.now());
+  await setGate(deps.store, p.orgId, gate, p.userId, deps.clock.now());
   return { evaluation_gate: gate };
 }

@@ -10,27 +10,32 @@ import { resultsOf } from './store/results-store.ts';
 import { findRun, listRuns, type RunRow } from './store/runs-store.ts';
 
 /** The caller's organization's run, or 404. */
-export function ownRun(deps: EvaluationDeps, p: Principal, id: string): RunRow {
+export async function ownRun(deps: EvaluationDeps, p: Principal, id: string): Promise<RunRow> {
   requireModeler(p);
-  const run = findRun(deps.db, p.orgId, id);
+  const run = await findRun(deps.store, p.orgId, id);
   if (!run) throw new EvaluationRunNotFound();
   return run;
 }
 
-export function getRun(deps: EvaluationDeps, p: Principal, id: string): RunView {
-  const run = ownRun(deps, p, id);
-  return runView(run, resultsOf(deps.db, run.id));
+export async function getRun(deps: EvaluationDeps, p: Principal, id: string): Promise<RunView> {
+  const run = await ownRun(deps, p, id);
+  return runView(run, await resultsOf(deps.store, run.id));
 }
 
 /** Runs of an evaluation, newest first; `cursor` is the `next_cursor` of the page before. */
-export function listEvaluationRuns(deps: EvaluationDeps, p: Principal, evaluationId: string, { cursor, limit = 20 }: { cursor?: string; limit?: number }): { runs: RunView[]; next_cursor: string | null } {
+export async function listEvaluationRuns(
+  deps: EvaluationDeps,
+  p: Principal,
+  evaluationId: string,
+  { cursor, limit = 20 }: { cursor?: string; limit?: number },
+): Promise<{ runs: RunView[]; next_cursor: string | null }> {
   requireModeler(p);
   if (cursor !== undefined && !/^\d{1,15}$/.test(cursor)) throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'not a cursor of this list', type: 'value_error' }]);
   const before = cursor === undefined ? Number.MAX_SAFE_INTEGER : Number(cursor);
-  const rows = listRuns(deps.db, p.orgId, evaluationId, before, limit + 1);
+  const rows = await listRuns(deps.store, p.orgId, evaluationId, before, limit + 1);
   const page = rows.slice(0, limit);
   return {
-    runs: page.map((run) => runView(run, resultsOf(deps.db, run.id), false)),
+    runs: await Promise.all(page.map(async (run) => runView(run, await resultsOf(deps.store, run.id), false))),
     next_cursor: rows.length > limit ? String(page[page.length - 1]!.seq) : null,
   };
 }

@@ -18,8 +18,8 @@ export class EvaluationRunner {
   }
 
   /** Starts again every run a restart interrupted; returns how many. */
-  resume(): number {
-    const runs = unfinishedRuns(this.deps.db);
+  async resume(): Promise<number> {
+    const runs = await unfinishedRuns(this.deps.store);
     for (const run of runs) this.launch(run);
     if (runs.length > 0) this.deps.log.info({ runs: runs.length }, 'resuming evaluation runs interrupted by a restart');
     return runs.length;
@@ -50,17 +50,17 @@ export class EvaluationRunner {
   }
 
   private async execute(run: RunRow, cancelled: AbortSignal): Promise<void> {
-    const { db, clock, log, ports, shutdown } = this.deps;
+    const { store, clock, log, ports, shutdown } = this.deps;
     const principal = ports.principals.principalOf(run.org_id, run.user_id);
     if (!principal || !hasRole(principal, 'modeler')) {
       // The user left the organization or lost the right to run evaluations since the run started.
-      closePending(db, run.id, 'access_lost', clock.now());
-      endRun(db, run.id, 'completed', clock.now());
+      await closePending(store, run.id, 'access_lost', clock.now());
+      await endRun(store, run.id, 'completed', clock.now());
       return;
     }
     const questions = new Map(questionsOf(run).map((q) => [q.id, q]));
     const signal = AbortSignal.any([cancelled, shutdown]);
-    const jobs = pendingResults(db, run.id).map((row) =>
+    const jobs = (await pendingResults(store, run.id)).map((row) =>
       this.limiter.run(() => askQuestion(this.deps, { run, question: questions.get(row.question_id)!, principal, cancelled }), signal),
     );
     const failed = (await Promise.allSettled(jobs)).find((r) => r.status === 'rejected');
@@ -68,8 +68,8 @@ export class EvaluationRunner {
     if (failed) {
       // A question whose outcome could not be written: close what is left rather than block the next run.
       log.error({ err: failed.reason, run_id: run.id }, 'an evaluation question failed; closing the run');
-      closePending(db, run.id, 'agent_failed', clock.now());
+      await closePending(store, run.id, 'agent_failed', clock.now());
     }
-    if (endRun(db, run.id, 'completed', clock.now())) log.info({ run_id: run.id, evaluation_id: run.evaluation_id }, 'evaluation run finished');
+    if (await endRun(store, run.id, 'completed', clock.now())) log.info({ run_id: run.id, evaluation_id: run.evaluation_id }, 'evaluation run finished');
   }
 }

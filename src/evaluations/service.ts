@@ -21,7 +21,7 @@ export class Evaluations {
   }
 
   /** Resumes the runs a restart interrupted (called once the service is wired). */
-  resume(): number {
+  resume(): Promise<number> {
     return this.runner.resume();
   }
 
@@ -45,8 +45,8 @@ export class Evaluations {
   environmentDiff = (p: Principal, environmentId: string) => environmentDiff(this.deps, p, environmentId, (run) => this.runner.launch(run));
 
   /** The organization's gate, for the merge path (no role check: the merge has its own). */
-  gateMode(orgId: string): GateMode {
-    return gateOf(this.deps.db, orgId);
+  gateMode(orgId: string): Promise<GateMode> {
+    return gateOf(this.deps.store, orgId);
   }
 
   /** Settles when a run stops executing in this process (tests and benchmarks wait on it). */

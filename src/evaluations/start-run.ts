@@ -47,7 +47,7 @@ export async function resolveTargetField(deps: EvaluationDeps, p: Principal, tar
 export async function startRun(deps: EvaluationDeps, p: Principal, input: StartRunInput): Promise<{ run: RunRow; created: boolean }> {
   requireModeler(p);
   const targetKey = targetKeyOf(input.target);
-  const replay = input.idempotencyKey ? sameRequest(deps, p, input.idempotencyKey, input.evaluationId, targetKey) : undefined;
+  const replay = input.idempotencyKey ? await sameRequest(deps, p, input.idempotencyKey, input.evaluationId, targetKey) : undefined;
   if (replay) return { run: replay, created: false };
   const target = await resolveTargetField(deps, p, input.target);
   if (input.expectedTargetCommit && input.expectedTargetCommit !== target.commit) throw new TargetMoved(input.expectedTargetCommit, target.commit);
@@ -67,7 +67,7 @@ export interface NewRunInput {
 }
 
 /** Stores a new run of a definition on a resolved target; 409 while another run of it on that target is active. */
-export function createRun(deps: EvaluationDeps, p: Principal, input: NewRunInput): { run: RunRow; created: boolean } {
+export async function createRun(deps: EvaluationDeps, p: Principal, input: NewRunInput): Promise<{ run: RunRow; created: boolean }> {
   const { definition, target } = input;
   if (definition.questions.length === 0) throw new EvaluationUnusable(definition.id, `no question can be scored (${definition.warnings.join('; ') || 'the file has none'})`);
   const targetKey = target.environment_id ?? '';
@@ -91,23 +91,21 @@ export function createRun(deps: EvaluationDeps, p: Principal, input: NewRunInput
     warnings: JSON.stringify(definition.warnings),
     created_at: deps.clock.now(),
   };
-  try {
-    insertRun(deps.db, run, definition.questions);
-  } catch (err) {
-    if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw err;
+  if (!(await insertRun(deps.store, run, definition.questions))) {
     // Another start won the race: the same idempotency key, or a run of the same evaluation and target.
-    const again = input.idempotencyKey ? sameRequest(deps, p, input.idempotencyKey, definition.id, targetKey) : undefined;
+    const again = input.idempotencyKey ? await sameRequest(deps, p, input.idempotencyKey, definition.id, targetKey) : undefined;
     if (again) return { run: again, created: false };
-    const active = activeRun(deps.db, p.orgId, definition.id, targetKey);
+    const active = await activeRun(deps.store, p.orgId, definition.id, targetKey);
     if (active) throw new RunAlreadyActive(active.id);
-    throw err;
+    // The unique index that refused it no longer holds a matching run (it ended meanwhile).
+    throw new Error(`evaluation run ${run.id} refused by a unique index that no longer names a run`);
   }
   return { run: { ...run, seq: 0, status: 'running', finished_at: null, regraded_at: null, regrade_commit: null }, created: true };
 }
 
 /** The run an idempotency key already names, when it was for the same evaluation and target; 409 otherwise. */
-function sameRequest(deps: EvaluationDeps, p: Principal, key: string, evaluationId: string, targetKey: string): RunRow | undefined {
-  const existing = runByIdempotencyKey(deps.db, p.orgId, key);
+async function sameRequest(deps: EvaluationDeps, p: Principal, key: string, evaluationId: string, targetKey: string): Promise<RunRow | undefined> {
+  const existing = await runByIdempotencyKey(deps.store, p.orgId, key);
   if (!existing) return undefined;
   if (existing.evaluation_id !== evaluationId || existing.target_key !== targetKey) throw new IdempotencyKeyReused(existing.id);
   return existing;

@@ -8,7 +8,7 @@ import { RequestHistogram } from './request-histogram.ts';
 export interface MetricSources {
   runningAnswers: () => number;
   /** Depth of each queue by name (mail, evaluation, query_processes). */
-  queues: Record<string, () => number>;
+  queues: Record<string, () => number | Promise<number>>;
 }
 
 export interface Metrics {
@@ -53,8 +53,8 @@ export function createMetrics(): Metrics {
     help: 'Items waiting in a queue (mail, evaluation, query_processes)',
     labelNames: ['queue'],
     registers,
-    collect() {
-      for (const [queue, depth] of Object.entries(sources.queues)) this.set({ queue }, depth());
+    async collect() {
+      for (const [queue, depth] of Object.entries(sources.queues)) this.set({ queue }, await depth());
     },
   });
   return {

@@ -94,7 +94,7 @@ test('cancel ends the run at once: scored answers stay, the rest close as cancel
   });
   const { id } = await start(f);
   await asked.wait();
-  const cancelled = f.evaluations.cancel(modeler, id);
+  const cancelled = await f.evaluations.cancel(modeler, id);
   t.like(cancelled, { status: 'cancelled', finished: true, verdict: 'error', summary: { pass: 1, error: 2, pending: 0 } });
   const run = await finished(f, id);
   t.deepEqual(run.questions!.map((q) => [q.result, q.error]), [
@@ -103,7 +103,7 @@ test('cancel ends the run at once: scored answers stay, the rest close as cancel
     ['error', 'cancelled'],
   ]);
   t.false(f.calls.some((c) => c.includes('kind 3')), 'the queued question never started');
-  t.throws(() => f.evaluations.cancel(modeler, id), { code: 'EVALUATION_RUN_FINISHED' });
+  await t.throwsAsync(f.evaluations.cancel(modeler, id), { code: 'EVALUATION_RUN_FINISHED' });
 });
 
 test('a restart resumes the pending questions of an unfinished run and keeps every result written', async (t) => {
@@ -127,7 +127,7 @@ test('a restart resumes the pending questions of an unfinished run and keeps eve
   a.store.close();
 
   const b = evaluationFixture(t, { questions: questionsOf(5), file: a.file });
-  t.is(b.evaluations.resume(), 1);
+  t.is(await b.evaluations.resume(), 1);
   const run = await finished(b, id);
   t.like(run, { status: 'completed', verdict: 'pass', summary: { pass: 5 } });
   const after = b.store.db.prepare('SELECT * FROM evaluation_results WHERE run_id = ? ORDER BY position').all(id) as Record<string, unknown>[];
@@ -153,7 +153,7 @@ test('a resumed run whose user lost access closes its questions as access_lost',
   a.store.close();
   const b = evaluationFixture(t, { file: a.file });
   b.principal.current = undefined;
-  b.evaluations.resume();
+  await b.evaluations.resume();
   const run = await finished(b, id);
   t.like(run, { status: 'completed', verdict: 'error', summary: { error: 3 } });
   t.true(run.questions!.every((q) => q.error === 'access_lost'));
@@ -183,7 +183,7 @@ test('regrade scores the stored replies again with corrected expected answers, w
   const { id } = await start(f);
   const run = await finished(f, id);
   t.like(run, { verdict: 'fail', summary: { pass: 2, fail: 1 } });
-  t.throws(() => f.evaluations.get({ ...modeler, orgId: 'globex' }, id), { code: 'EVALUATION_RUN_NOT_FOUND' });
+  await t.throwsAsync(f.evaluations.get({ ...modeler, orgId: 'globex' }, id), { code: 'EVALUATION_RUN_NOT_FOUND' });
   const asked = f.calls.length;
   f.definition.questions = f.definition.questions.map((q) => (q.id === 'q2' ? { ...q, expected_answer: 25 } : q));
   const regraded = await f.evaluations.regrade(modeler, id, undefined);

@@ -9,7 +9,7 @@ import { createOrganization, type Principal } from '../../src/auth/index.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { Evaluations, type AgentReply, type EvaluationDefinition, type EvaluationPorts } from '../../src/evaluations/index.ts';
 import { createLogger } from '../../src/log.ts';
-import { openStore, type Store } from '../../src/store/index.ts';
+import { openStore, sqliteExecutor, type Store } from '../../src/store/index.ts';
 import type { SuiteQuestion } from '../../src/shared/evaluation-suite.ts';
 
 export const COMMIT = 'c'.repeat(40);
@@ -78,7 +78,7 @@ export function evaluationFixture(
     },
     principals: { principalOf: () => principal.current },
   };
-  const evaluations = new Evaluations({ db: store.db, clock, log: createLogger('silent'), ports, config: { concurrency, questionTimeoutMs }, shutdown: shutdown.signal });
+  const evaluations = new Evaluations({ store: sqliteExecutor(store.db), clock, log: createLogger('silent'), ports, config: { concurrency, questionTimeoutMs }, shutdown: shutdown.signal });
   t.teardown(() => {
     shutdown.abort();
     if (store.db.open) store.close();

@@ -1,6 +1,7 @@
-import { statement, type Db } from '../../store/index.ts';
+import type { EvalStore } from './tables.ts';
 
 /** Evaluation questions not yet answered, across every run: the evaluation queue's depth, for metrics. */
-export function countPendingQuestions(db: Db): number {
-  return (statement(db, `SELECT count(*) AS n FROM evaluation_results WHERE result = 'pending'`).get() as { n: number }).n;
+export async function countPendingQuestions(x: EvalStore): Promise<number> {
+  const row = await x.one(x.db.selectFrom('evaluation_results').select((eb) => eb.fn.countAll<number>().as('n')).where('result', '=', 'pending'));
+  return row?.n ?? 0;
 }

@@ -1,45 +1,36 @@
 // SQL of per-question results (migration 0090). A result is written once, from pending to its end,
 // guarded by `result = 'pending'`: a cancel that closed it first wins, and a restart re-asks exactly
 // the questions still pending.
-import { statement, type Db } from '../../store/index.ts';
+import { sql, type Kysely } from 'kysely';
 import type { ErrorReason, Outcome, StoredReply } from '../scoring/grade.ts';
+import type { EvalStore, EvaluationTables } from './tables.ts';
 
-export type QuestionResult = 'pending' | 'pass' | 'fail' | 'error';
+export type { QuestionResult, ResultRow } from './tables.ts';
 
-export interface ResultRow {
-  run_id: string;
-  question_id: string;
-  position: number;
-  result: QuestionResult;
-  observed: string | null;
-  observed_source: 'table' | 'text' | null;
-  relative_diff: number | null;
-  error: ErrorReason | null;
-  replies: string;
-  sql: string;
-  chat_id: string | null;
-  followed_up: number;
-  attempts: number;
-  started_at: number | null;
-  finished_at: number | null;
-}
+type Db = Kysely<EvaluationTables>;
 
-export function resultsOf(db: Db, runId: string): ResultRow[] {
-  return statement(db, 'SELECT * FROM evaluation_results WHERE run_id = ? ORDER BY position').all(runId) as ResultRow[];
-}
+const resultsOfRun = (x: EvalStore, runId: string) => x.db.selectFrom('evaluation_results').selectAll().where('run_id', '=', runId).orderBy('position');
 
-export function pendingResults(db: Db, runId: string): ResultRow[] {
-  return statement(db, `SELECT * FROM evaluation_results WHERE run_id = ? AND result = 'pending' ORDER BY position`).all(runId) as ResultRow[];
-}
+export const resultsOf = (x: EvalStore, runId: string) => x.all(resultsOfRun(x, runId));
 
-/** Starts one more attempt of a pending question in a new chat; returns the attempt number, or 0 when no longer pending. */
-export function startAttempt(db: Db, runId: string, questionId: string, chatIdOf: (attempt: number) => string, at: number): number {
-  // Read and write with nothing awaited between: no other writer can come in (one process, synchronous SQLite).
-  const row = statement(db, `SELECT attempts FROM evaluation_results WHERE run_id = ? AND question_id = ? AND result = 'pending'`).get(runId, questionId) as { attempts: number } | undefined;
-  if (!row) return 0;
-  const attempt = row.attempts + 1;
-  statement(db, 'UPDATE evaluation_results SET attempts = ?, started_at = ?, chat_id = ? WHERE run_id = ? AND question_id = ?').run(attempt, at, chatIdOf(attempt), runId, questionId);
-  return attempt;
+export const pendingResults = (x: EvalStore, runId: string) => x.all(resultsOfRun(x, runId).where('result', '=', 'pending'));
+
+/**
+ * Starts one more attempt of a pending question in a new chat, `chatPrefix` followed by the attempt
+ * number; returns the attempt number, or 0 when no longer pending. One conditional statement: two
+ * processes resuming the same run never share an attempt.
+ */
+export async function startAttempt(x: EvalStore, runId: string, questionId: string, chatPrefix: string, at: number): Promise<number> {
+  const row = await x.one(
+    x.db
+      .updateTable('evaluation_results')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1), started_at: at, chat_id: sql<string>`${chatPrefix} || CAST(attempts + 1 AS TEXT)` }))
+      .where('run_id', '=', runId)
+      .where('question_id', '=', questionId)
+      .where('result', '=', 'pending')
+      .returning('attempts'),
+  );
+  return row?.attempts ?? 0;
 }
 
 /** The evidence and outcome of a question, written over its pending row (or over a finished one when regrading). */
@@ -52,29 +43,29 @@ export interface ResultWrite {
 }
 
 const outcomeColumns = (o: Outcome) =>
-  o.result === 'error' ? [o.result, null, null, null, o.error] : [o.result, JSON.stringify(o.observed), o.source, o.relative_diff, null];
+  o.result === 'error'
+    ? { result: o.result, observed: null, observed_source: null, relative_diff: null, error: o.error }
+    : { result: o.result, observed: JSON.stringify(o.observed), observed_source: o.source, relative_diff: o.relative_diff, error: null };
 
 /** Ends a pending question; false when it was no longer pending. */
-export function finishResult(db: Db, runId: string, questionId: string, w: ResultWrite): boolean {
-  return (
-    statement(
-      db,
-      `UPDATE evaluation_results SET result = ?, observed = ?, observed_source = ?, relative_diff = ?, error = ?, replies = ?, sql = ?, followed_up = ?, finished_at = ?
-       WHERE run_id = ? AND question_id = ? AND result = 'pending'`,
-    ).run(...outcomeColumns(w.outcome), JSON.stringify(w.replies), JSON.stringify(w.sql), w.followedUp ? 1 : 0, w.at, runId, questionId).changes === 1
+export async function finishResult(x: EvalStore, runId: string, questionId: string, w: ResultWrite): Promise<boolean> {
+  const written = await x.run(
+    x.db
+      .updateTable('evaluation_results')
+      .set({ ...outcomeColumns(w.outcome), replies: JSON.stringify(w.replies), sql: JSON.stringify(w.sql), followed_up: w.followedUp ? 1 : 0, finished_at: w.at })
+      .where('run_id', '=', runId)
+      .where('question_id', '=', questionId)
+      .where('result', '=', 'pending'),
   );
+  return written.changes === 1;
 }
 
 /** Replaces a finished question's outcome (regrade: same replies, corrected expectations). */
-export function rescoreResult(db: Db, runId: string, questionId: string, outcome: Outcome): void {
-  statement(db, `UPDATE evaluation_results SET result = ?, observed = ?, observed_source = ?, relative_diff = ?, error = ? WHERE run_id = ? AND question_id = ? AND result != 'pending'`).run(
-    ...outcomeColumns(outcome),
-    runId,
-    questionId,
-  );
-}
+export const rescoreResultQuery = (db: Db, runId: string, questionId: string, outcome: Outcome) =>
+  db.updateTable('evaluation_results').set(outcomeColumns(outcome)).where('run_id', '=', runId).where('question_id', '=', questionId).where('result', '!=', 'pending');
 
 /** Closes every pending question of a run as an error with `reason`. */
-export function closePending(db: Db, runId: string, reason: ErrorReason, at: number): number {
-  return statement(db, `UPDATE evaluation_results SET result = 'error', error = ?, finished_at = ? WHERE run_id = ? AND result = 'pending'`).run(reason, at, runId).changes;
-}
+export const closePendingQuery = (db: Db, runId: string, reason: ErrorReason, at: number) =>
+  db.updateTable('evaluation_results').set({ result: 'error', error: reason, finished_at: at }).where('run_id', '=', runId).where('result', '=', 'pending');
+
+export const closePending = async (x: EvalStore, runId: string, reason: ErrorReason, at: number) => (await x.run(closePendingQuery(x.db, runId, reason, at))).changes;

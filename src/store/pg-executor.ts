@@ -1,0 +1,36 @@
+// The executor on PostgreSQL: queries compiled by the pool's Kysely, run on the pool; a batch in one
+// transaction on one pooled client. Imported by path (pg loads only where PostgreSQL is used).
+import type { Kysely } from 'kysely';
+import { compile, RequiredStatementMissed, type BatchResult, type Executor, type Outcome, type Query } from './executor.ts';
+
+async function execute(db: Kysely<unknown>, q: Query, via: { executeQuery: Kysely<unknown>['executeQuery'] } = db): Promise<Outcome> {
+  const r = await via.executeQuery(compile(db, q));
+  // INSERT, UPDATE and DELETE report the rows they changed, RETURNING or not; a SELECT, none.
+  return { rows: r.rows, changes: r.numAffectedRows === undefined ? r.rows.length : Number(r.numAffectedRows) };
+}
+
+export function pgExecutor(db: Kysely<any>): Executor { // eslint-disable-line @typescript-eslint/no-explicit-any -- as pg-open's
+  return {
+    db,
+    one: async <O>(q: Query<O>) => (await execute(db, q)).rows[0] as O | undefined,
+    all: async <O>(q: Query<O>) => (await execute(db, q)).rows as O[],
+    run: async (q) => ({ changes: (await execute(db, q)).changes }),
+    batch: async (qs, { require = [] } = {}): Promise<BatchResult> => {
+      try {
+        const results = await db.transaction().execute(async (trx) => {
+          const done: Outcome[] = [];
+          for (const [i, q] of qs.entries()) {
+            const outcome = await execute(db, q, trx);
+            if (outcome.changes === 0 && require.includes(i)) throw new RequiredStatementMissed(i);
+            done.push(outcome);
+          }
+          return done;
+        });
+        return { ok: true, results };
+      } catch (err) {
+        if (err instanceof RequiredStatementMissed) return { ok: false, failed: err.index };
+        throw err;
+      }
+    },
+  };
+}

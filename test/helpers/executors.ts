@@ -1,0 +1,49 @@
+// One test body on both dialects: `dialectTest(title, body)` declares "sqlite: title" and
+// "postgres: title", each with a migrated database of its own behind an executor. The PostgreSQL one
+// skips with a message when the server is absent (required under CI=true, as freshPgDatabase).
+import test, { type ExecutionContext } from 'ava';
+import { openStore, type Db } from '../../src/store/index.ts';
+import type { Executor } from '../../src/store/executor.ts';
+import { pgExecutor } from '../../src/store/pg-executor.ts';
+import { migratePostgres } from '../../src/store/pg-migrate.ts';
+import { openPostgres } from '../../src/store/pg-open.ts';
+import { sqliteExecutor } from '../../src/store/sqlite-executor.ts';
+import { freshPgDatabase, SKIP_PG_STORE } from './pg-database.ts';
+
+export interface DialectCase {
+  dialect: 'sqlite' | 'postgres';
+  x: Executor;
+  /** The SQLite handle (legacy synchronous code shares it); undefined on PostgreSQL. */
+  sqlite: Db | undefined;
+  /** A second executor on the same database (another replica, another pooled client). */
+  other: Executor;
+}
+
+async function openCase(t: ExecutionContext, dialect: DialectCase['dialect']): Promise<DialectCase | undefined> {
+  if (dialect === 'sqlite') {
+    const store = openStore({ file: ':memory:' });
+    t.teardown(() => store.close());
+    const x = sqliteExecutor(store.db);
+    return { dialect, x, sqlite: store.db, other: x };
+  }
+  const url = await freshPgDatabase(t);
+  if (!url) return undefined;
+  const pg = openPostgres(url);
+  const pg2 = openPostgres(url);
+  t.teardown(async () => {
+    await pg.close();
+    await pg2.close();
+  });
+  await migratePostgres(pg.db);
+  return { dialect, x: pgExecutor(pg.db), sqlite: undefined, other: pgExecutor(pg2.db) };
+}
+
+export function dialectTest(title: string, body: (t: ExecutionContext, c: DialectCase) => Promise<void>): void {
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    test(`${dialect}: ${title}`, async (t) => {
+      const c = await openCase(t, dialect);
+      if (!c) return t.log(SKIP_PG_STORE), t.pass();
+      await body(t, c);
+    });
+  }
+}
