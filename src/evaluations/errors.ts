@@ -33,6 +33,13 @@ export class RunAlreadyActive extends Conflict {
   }
 }
 
+/** Runs of the evaluation on the target kept starting and ending while this one tried to start: try again. */
+export class RunStartContended extends Conflict {
+  constructor(id: string) {
+    super(`Runs of evaluation ${id} on this target are starting and ending too fast to start another: try again`, 'EVALUATION_RUN_CONTENDED', { evaluation_id: id });
+  }
+}
+
 /** `expected_target_commit` no longer names the target's head. */
 export class TargetMoved extends Conflict {
   constructor(expected: string, actual: string | null) {

@@ -7,7 +7,7 @@ import { hasRole, type Principal } from '../auth/index.ts';
 import { AppError, ValidationFailed } from '../errors.ts';
 import { newId } from '../security/index.ts';
 import type { EvaluationDeps } from './deps.ts';
-import { EvaluationsForbidden, EvaluationUnusable, IdempotencyKeyReused, RunAlreadyActive, TargetMoved } from './errors.ts';
+import { EvaluationsForbidden, EvaluationUnusable, IdempotencyKeyReused, RunAlreadyActive, RunStartContended, TargetMoved } from './errors.ts';
 import type { EvaluationDefinition, ResolvedTarget } from './ports.ts';
 import { activeRun, insertRun, runByIdempotencyKey, type NewRun, type RunRow, type RunTrigger } from './store/runs-store.ts';
 
@@ -91,16 +91,19 @@ export async function createRun(deps: EvaluationDeps, p: Principal, input: NewRu
     warnings: JSON.stringify(definition.warnings),
     created_at: deps.clock.now(),
   };
-  if (!(await insertRun(deps.store, run, definition.questions))) {
+  // A refused insert whose clash is gone when looked at (the active run ended in between) is tried
+  // again: the next insert meets no running run. Three rounds of that in a row is a conflict.
+  for (let round = 0; round < 3; round++) {
+    if (await insertRun(deps.store, run, definition.questions)) {
+      return { run: { ...run, seq: 0, status: 'running', finished_at: null, regraded_at: null, regrade_commit: null }, created: true };
+    }
     // Another start won the race: the same idempotency key, or a run of the same evaluation and target.
     const again = input.idempotencyKey ? await sameRequest(deps, p, input.idempotencyKey, definition.id, targetKey) : undefined;
     if (again) return { run: again, created: false };
     const active = await activeRun(deps.store, p.orgId, definition.id, targetKey);
     if (active) throw new RunAlreadyActive(active.id);
-    // The unique index that refused it no longer holds a matching run (it ended meanwhile).
-    throw new Error(`evaluation run ${run.id} refused by a unique index that no longer names a run`);
   }
-  return { run: { ...run, seq: 0, status: 'running', finished_at: null, regraded_at: null, regrade_commit: null }, created: true };
+  throw new RunStartContended(definition.id);
 }
 
 /** The run an idempotency key already names, when it was for the same evaluation and target; 409 otherwise. */

@@ -73,6 +73,28 @@ dialectTest('a run is created with its pending questions, and a second active ru
   t.is((await activeRun(x, 'acme', 'core', ''))!.id, run.id);
 });
 
+dialectTest('a start refused by a run that ends before it is looked at starts on the next try instead of failing', async (t, { x }) => {
+  const deps = await depsOn(x);
+  const { run: first } = await createRun(deps, modeler, input('production'));
+  // The store ends the active run right after refusing the second start: the clash is gone when looked up.
+  let raced = false;
+  const racing: EvalStore = Object.assign(Object.create(x) as EvalStore, {
+    batch: async (...args: Parameters<EvalStore['batch']>) => {
+      const result = await x.batch(...args);
+      if (!result.ok && !raced) {
+        raced = true;
+        t.true(await endRun(x, first.id, 'completed', 1));
+      }
+      return result;
+    },
+  });
+  const { run, created } = await createRun({ ...deps, store: racing }, modeler, input('production'));
+  t.true(raced, 'the first insert met the running run');
+  t.true(created);
+  t.not(run.id, first.id);
+  t.is((await activeRun(x, 'acme', 'core', ''))!.id, run.id);
+});
+
 dialectTest('attempts count up with their chat, a result is written once, and a finished run is reused and listed in pages', async (t, { x }) => {
   const deps = await depsOn(x);
   const { run } = await createRun(deps, modeler, input('production'));
