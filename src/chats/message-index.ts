@@ -4,7 +4,7 @@
 // that a busy second's queue (hundreds of questions and answers) never blocks the loop for long.
 import { sql } from 'kysely';
 import type { Executor } from '../store/index.ts';
-import { onPostgres } from './search-matches.ts';
+import { onPostgres } from './dialect.ts';
 
 /** Messages indexed per turn of the background indexer: about a millisecond of work. */
 const SLICE = 50;

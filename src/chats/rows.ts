@@ -12,7 +12,7 @@ export interface ChatDeps {
   clock: Clock;
 }
 
-/** What the operations moved to the asynchronous store need (search): the service database behind its executor. */
+/** What the operations moved to the asynchronous store need (history and search): the service database behind its executor. */
 export interface ChatStore {
   store: Executor;
 }

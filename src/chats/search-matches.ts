@@ -6,9 +6,10 @@
 // - SQLite: FTS5 (unicode61, remove_diacritics 2), each word a quoted FTS5 string.
 // - PostgreSQL: the tsvector of migration 0050 (GIN), each word through the same punctuation rule and
 //   text search configuration as the bodies, as a phrase query (phraseto_tsquery), `:*` for the prefix.
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Principal } from '../auth/index.ts';
 import type { Executor } from '../store/index.ts';
+import { onPostgres } from './dialect.ts';
 import type { MessageRole } from './schemas.ts';
 
 /** How many of the newest matches are ranked; rarer words are ranked over every match. */
@@ -22,11 +23,6 @@ export interface Candidate {
   updated_at: number;
   message_uuid: string;
   role: MessageRole;
-}
-
-/** True when the executor runs on PostgreSQL (full-text search is the one place the dialects differ). */
-export function onPostgres(x: Executor): boolean {
-  return x.db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /**

@@ -2,20 +2,13 @@
 // fixture chats on both, then a table of queries (words, prefixes, phrases, accents and case, hostile
 // input) whose results, ids, order, scores and snippets included, must be equal; another user's,
 // another organization's, hidden and undisplayed messages never match.
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { sql } from 'kysely';
-import type { Principal } from '../../src/auth/index.ts';
 import { indexPendingMessages, searchChats, type ChatSearchResponse } from '../../src/chats/index.ts';
 import type { Executor } from '../../src/store/executor.ts';
-import { openStore } from '../../src/store/index.ts';
-import { pgExecutor } from '../../src/store/pg-executor.ts';
-import { migratePostgres } from '../../src/store/pg-migrate.ts';
-import { openPostgres } from '../../src/store/pg-open.ts';
-import { sqliteExecutor } from '../../src/store/sqlite-executor.ts';
 import { dialectTest } from '../helpers/executors.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
-
-const who = (orgId: string, userId: string) => ({ orgId, userId }) as Principal;
+import { SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { insertChat, openBoth, seedAccounts, who } from './dialects.ts';
 const OWNER = who('acme', 'u1');
 
 /** Chats of the owner (acme/u1), oldest first: [chat id, messages]. */
@@ -33,15 +26,9 @@ const OWN_CHATS: [string, string[]][] = [
 ];
 
 async function seed(x: Executor): Promise<void> {
-  await x.run(sql`INSERT INTO organizations (id, name, created_at) VALUES ('acme', 'Acme', 0), ('other', 'Other', 0)`);
-  await x.run(sql`INSERT INTO users (id, email, created_at) VALUES ('u1', 'u1@example.com', 0), ('u2', 'u2@example.com', 0)`);
-  const chat = async (orgId: string, userId: string, chatId: string, messages: string[], { hidden = 0, displayed = 1 } = {}) => {
-    await x.run(sql`INSERT INTO chats (org_id, chat_id, user_id, title, hidden, created_at, updated_at) VALUES (${orgId}, ${chatId}, ${userId}, ${`Title ${chatId}`}, ${hidden}, 1, 2)`);
-    for (const [i, content] of messages.entries()) {
-      await x.run(sql`INSERT INTO chat_messages (chat_pk, message_uuid, role, content, position, displayed, created_at)
-        VALUES ((SELECT id FROM chats WHERE org_id = ${orgId} AND chat_id = ${chatId}), ${`${chatId}-${i}`}, ${i % 2 ? 'assistant' : 'user'}, ${content}, ${i}, ${displayed}, ${10 + i})`);
-    }
-  };
+  await seedAccounts(x);
+  const chat = (orgId: string, userId: string, chatId: string, messages: string[], more: { hidden?: number; displayed?: number } = {}) =>
+    insertChat(x, { orgId, userId, chatId, messages, ...more });
   // Others' messages hold the owner's words too, interleaved with the owner's.
   await chat('acme', 'u2', 'colleague', ['revenue secret of a colleague', 'revenue café O\'Brien']);
   for (const [i, [chatId, messages]] of OWN_CHATS.entries()) {
@@ -124,19 +111,6 @@ const QUERIES: [string, string[]?][] = [
   [Array.from({ length: 200 }, (_, i) => `w${i}`).join(' '), []],
   ['zzz nothing', []],
 ];
-
-async function openBoth(t: ExecutionContext): Promise<[Executor, Executor] | undefined> {
-  const url = await freshPgDatabase(t);
-  if (!url) return undefined;
-  const store = openStore({ file: ':memory:' });
-  const pg = openPostgres(url);
-  t.teardown(async () => {
-    store.close();
-    await pg.close();
-  });
-  await migratePostgres(pg.db);
-  return [sqliteExecutor(store.db), pgExecutor(pg.db)];
-}
 
 const OWN = new Set(OWN_CHATS.map(([id]) => id));
 
