@@ -159,3 +159,31 @@ dialectTest('a message written after the last indexing is found by the next sear
   t.deepEqual(ids(await searchChats({ store: x }, OWNER, { q: 'platypus' })), []);
   t.deepEqual(ids(await searchChats({ store: x }, OWNER, { q: 'echidna' })), ['churn/late']);
 });
+
+// 3,000 messages of the owner, the newest last: `common` in each, `fifth` in every fifth (600, of which
+// 400 among the newest 2,000), `tenth` in every tenth; bodies of varied length, so ranks differ.
+async function seedMany(x: Executor): Promise<void> {
+  await seedAccounts(x);
+  const chats = Array.from({ length: 300 }, (_, i) => sql`('acme', ${`many-${i}`}, 'u1', ${`Many ${i}`}, 1, 2)`);
+  await x.run(sql`INSERT INTO chats (org_id, chat_id, user_id, title, created_at, updated_at) VALUES ${sql.join(chats)}`);
+  const pks = new Map((await x.all<{ id: number; chat_id: string }>(sql`SELECT id, chat_id FROM chats`)).map((c) => [c.chat_id, c.id]));
+  const body = (i: number) => ['common', 'pad '.repeat(i % 7), i % 5 === 0 ? 'fifth' : '', i % 10 === 0 ? 'tenth' : '', i % 3 === 0 ? 'common' : ''].join(' ');
+  for (let from = 0; from < 3000; from += 500) {
+    const rows = Array.from({ length: 500 }, (_, k) => from + k).map((i) => sql`(${pks.get(`many-${Math.floor(i / 10)}`)!}, ${`m${i}`}, 'user', ${body(i)}, ${i % 10}, 1)`);
+    await x.run(sql`INSERT INTO chat_messages (chat_pk, message_uuid, role, content, position, created_at) VALUES ${sql.join(rows)}`);
+  }
+  await indexPendingMessages(x);
+}
+
+test('words common or rare among thousands of messages find the same newest window, ranked alike, on SQLite and PostgreSQL', async (t) => {
+  const both = await openBoth(t);
+  if (!both) return t.log(SKIP_PG_STORE), t.pass();
+  for (const x of both) await seedMany(x);
+  const [lite, pg] = both;
+  for (const q of ['common', 'fifth', 'tenth', 'common fifth', 'comm', 'fif', 'pad tenth']) {
+    const onLite = await searchChats({ store: lite }, OWNER, { q, limit: 100 });
+    t.deepEqual(await searchChats({ store: pg }, OWNER, { q, limit: 100 }), onLite, q);
+    // The newest 500 matches of `common` lie in 50 chats; the others fill the limit.
+    t.is(onLite.results.length, q.startsWith('comm') && !q.includes('fifth') ? 50 : 100, q);
+  }
+});
