@@ -187,3 +187,14 @@ test('words common or rare among thousands of messages find the same newest wind
     t.is(onLite.results.length, q.startsWith('comm') && !q.includes('fifth') ? 50 : 100, q);
   }
 });
+
+dialectTest('two replicas indexing the same queue at once index every message once', async (t, { x, other }) => {
+  await seedAccounts(x);
+  for (let i = 0; i < 20; i++) await insertChat(x, { orgId: 'acme', userId: 'u1', chatId: `q${i}`, messages: [`wallaby ${i}`, `answer ${i}`] });
+  const slices = await Promise.all([indexPendingMessages(x, 7), indexPendingMessages(other, 7), indexPendingMessages(other), indexPendingMessages(x)]);
+  t.is(slices.reduce((a, b) => a + b, 0), 40);
+  const count = async (table: string) => (await x.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${sql.table(table)}`))!.n;
+  t.is(await count('chat_messages_fts'), 40);
+  t.is(await count('chat_messages_fts_pending'), 0);
+  t.is((await searchChats({ store: other }, OWNER, { q: 'wallaby', limit: 100 })).results.length, 20);
+});
