@@ -47,7 +47,7 @@ export async function executeRun(deps: ExecuteDeps, run: ActiveRun, input: RunIn
   let result = await answer(deps, run, input, state);
   if (result.status === 'completed' && run.stop.signal.aborted) result = { ...result, status: 'stopped' };
   const credits = computeCredits(result.usage, state.queries, deps.config.credits);
-  record(deps, run, state, result, credits);
+  await record(deps, run, state, result, credits);
   deps.emit({
     type: 'completed',
     status: result.status,
@@ -101,8 +101,11 @@ async function answer(deps: ExecuteDeps, run: ActiveRun, input: RunInput, state:
   }
 }
 
-/** Records the answer in the chat, the run's end and its usage in one commit (the end alone if the answer cannot be). */
-function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: AgentLoopResult, credits: number): void {
+/**
+ * Records the answer in the chat (a transaction of the chats' store), then the run's end and its usage
+ * in one commit; the end is recorded even when the answer cannot be.
+ */
+async function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: AgentLoopResult, credits: number): Promise<void> {
   const { db, clock, ports } = deps;
   const now = clock.now();
   const recordAnswer = () =>
@@ -131,18 +134,15 @@ function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: Agen
     });
   };
   try {
-    transact(db, () => {
-      recordAnswer();
-      finish();
-    });
+    await recordAnswer();
   } catch (err) {
     deps.log.error({ err, run_id: run.row.id }, 'could not record the answer');
     deps.emit({ type: 'error', code: 'ANSWER_NOT_RECORDED', message: 'The answer could not be saved in the chat' });
-    try {
-      transact(db, finish);
-    } catch (err) {
-      deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
-    }
+  }
+  try {
+    transact(db, finish);
+  } catch (err) {
+    deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
   }
 }
 

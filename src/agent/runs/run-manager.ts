@@ -100,28 +100,25 @@ export class AgentRuns {
     const chatKey = `${principal.orgId}/${input.chatId}`;
     const run = newRunRow(principal, input, this.deps);
     const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
-    let claimed = false;
-    // The checks, the history (read before the question joins the chat), the question, the chat it may
-    // create and the run: one piece of work, stored with the other starts of this turn. Its reads run
-    // inside that write transaction, without a read transaction (and its file locks) of their own.
-    const history = await this.startWrites
-      .run(() => {
-        const previous = latestRun(db, principal.orgId, input.chatId);
-        if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
-        if (this.busyChats.has(chatKey)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
-        checkCreditLimit(db, principal, this.deps.clock.now());
-        const history = input.history ?? ports.chats.history(principal, input.chatId);
-        ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
-        insertRun(db, run);
-        this.busyChats.add(chatKey);
-        claimed = true;
-        return history;
-      })
-      .catch((err: unknown) => {
-        // A commit that failed after the work claimed the chat gives it back.
-        if (claimed) this.busyChats.delete(chatKey);
-        throw err;
-      });
+    // The checks, then the chat claimed at once (a second start in this process is refused), the
+    // history (read before the question joins the chat) and the question, through the chats' store,
+    // then the run, stored with the other starts of this turn. A start refused by a check leaves the
+    // chat untouched; a crash after the question leaves a question without an answer, as a failed run does.
+    const previous = latestRun(db, principal.orgId, input.chatId);
+    if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
+    if (this.busyChats.has(chatKey)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
+    checkCreditLimit(db, principal, this.deps.clock.now());
+    this.busyChats.add(chatKey);
+    let history: { role: 'user' | 'assistant'; content: string }[];
+    try {
+      history = input.history ?? (await ports.chats.history(principal, input.chatId));
+      await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
+      await this.startWrites.run(() => insertRun(db, run));
+    } catch (err) {
+      // A start that failed after claiming the chat gives it back.
+      this.busyChats.delete(chatKey);
+      throw err;
+    }
     // Nobody follows the run before start() returns, so its first event may come before it is active.
     const started = this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
     const stop = new AbortController();
