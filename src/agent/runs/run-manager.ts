@@ -9,7 +9,7 @@ import { CommitGroup } from '../../store/index.ts';
 import type { AgentEvent, StoredEvent } from '../events.ts';
 import type { KnowledgeSource } from '../ports.ts';
 import { DEFAULT_TOOLS, type AgentTool } from '../tools/index.ts';
-import { failOrphanedRuns, getRun, insertFeedback, insertRun, latestRun, userRunOfMessage, type RunRow } from './event-log.ts';
+import { getRun, insertFeedback, insertRun, latestRun, userRunOfMessage, type RunRow } from './event-log.ts';
 import { EventJournal } from './event-journal.ts';
 import { executeRun, type ActiveRun, type ExecuteDeps } from './execute-run.ts';
 import { runResult, type RunResult } from './run-result.ts';
@@ -18,6 +18,9 @@ import { memoryBus, type BusSubscription, type MessageBus } from '../../ops/bus/
 import { askOwner, CONTROL_CHANNEL, type ControlAnswer, type ControlRequest } from './run-control.ts';
 import { StartQueue } from './start-queue.ts';
 import { newRunRow } from './new-run.ts';
+import { followRun } from './follow-run.ts';
+import { RunLiveness, type Ticker } from './run-liveness.ts';
+import { endsLostRun } from './lost-runs.ts';
 import { checkCreditLimit } from '../usage/credit-limits.ts';
 
 /** What a run executes with (execute-run.ts), the tools defaulted, and what the manager itself needs. */
@@ -29,6 +32,10 @@ export interface AgentDeps extends Omit<ExecuteDeps, 'tools' | 'emit'> {
   observeRun?: (runId: string, status: string, seconds: number) => void;
   /** What replicas share (events, stop and feedback); this process's memory by default. */
   bus?: MessageBus;
+  /** This process among the replicas sharing the store (the owner of the runs it starts); random by default. */
+  replicaId?: string;
+  /** What times heartbeats and sweeps of lost runs (run-liveness.ts); an interval timer by default. */
+  ticker?: Ticker;
 }
 
 export interface StartRunInput {
@@ -56,6 +63,9 @@ export interface StartedRun {
 /** The agent service: starts runs, lets their owner follow, steer and stop them. */
 export class AgentRuns {
   readonly bus: LiveBus;
+  /** Heartbeats of this replica's runs and the sweep of lost replicas' runs. */
+  readonly liveness: RunLiveness;
+  readonly replicaId: string;
   private journal: EventJournal;
   private active = new Map<string, ActiveRun>();
   /** Chats (`org/chat`) with a run starting or running: a second start is refused at once. */
@@ -78,9 +88,14 @@ export class AgentRuns {
     this.journal.onCommit = (batch) => this.bus.committed(batch);
     this.control = this.shared.subscribe(CONTROL_CHANNEL, (request) => this.applyControl(request as ControlRequest));
     this.startWrites = new CommitGroup(deps.db);
-    const orphans = failOrphanedRuns(deps.db, deps.clock.now());
-    if (orphans > 0) deps.log.warn({ runs: orphans }, 'marked agent runs interrupted by a restart as failed');
+    this.replicaId = deps.replicaId ?? newId();
+    this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, hasRuns: () => this.active.size > 0, deliver: (events) => this.deliverEnd(events) });
+    // Runs left running by a process that died (this one before a restart, or another replica) and
+    // no longer kept alive: only those, never the live runs of other replicas.
+    this.liveness.sweep();
+    const stopTicking = this.liveness.start(deps.ticker);
     deps.shutdown.addEventListener('abort', () => {
+      stopTicking();
       for (const run of this.active.values()) run.hardStop.abort();
     });
   }
@@ -112,7 +127,7 @@ export class AgentRuns {
         checkCreditLimit(db, principal, this.deps.clock.now());
         const history = input.history ?? ports.chats.history(principal, input.chatId);
         ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
-        insertRun(db, run);
+        insertRun(db, run, this.replicaId);
         this.busyChats.add(chatKey);
         claimed = true;
         return history;
@@ -131,9 +146,11 @@ export class AgentRuns {
     // questions every asker gets run_started first (start-queue.ts).
     const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName });
     const startedAt = performance.now();
-    const done = new Promise<void>((resolve) => this.starts.push(() => resolve(execute())))
+    const done = new Promise<boolean>((resolve) => this.starts.push(() => resolve(execute())))
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
-      .then((): RunRow => {
+      .then((recorded): RunRow => {
+        // Failed as lost by another replica meanwhile: its stored end ends this replica's streams too.
+        if (recorded === false) this.deliverEnd(this.journal.committedAfter(run, active.firstEventId).filter(endsLostRun));
         this.active.delete(run.id);
         this.busyChats.delete(chatKey);
         let row: RunRow;
@@ -141,14 +158,14 @@ export class AgentRuns {
           row = getRun(db, run.id)!;
         } catch {
           // The store closed under a run at shutdown: report what is known.
-          row = { ...run, status: 'failed', answer: null, finished_at: null };
+          row = { ...run, status: 'failed', answer: null, finished_at: null, replica_id: this.replicaId, heartbeat_at: run.created_at };
         }
         this.deps.observeRun?.(run.id, row.status, (performance.now() - startedAt) / 1000);
         return row;
       });
     this.unfinished.add(done);
     void done.then(() => this.unfinished.delete(done));
-    return { row: { ...run, status: 'running', answer: null, finished_at: null }, done };
+    return { row: { ...run, status: 'running', answer: null, finished_at: null, replica_id: this.replicaId, heartbeat_at: run.created_at }, done };
   }
 
   /** Adds an event to the run's log and delivers it. */
@@ -156,6 +173,12 @@ export class AgentRuns {
     const stored = this.journal.append(run, event, this.deps.clock.now());
     this.bus.publish(stored);
     return stored;
+  }
+
+  /** The end of a lost replica's run, already stored: to its followers here and on other replicas. */
+  private deliverEnd(events: StoredEvent[]): void {
+    this.bus.committed(events);
+    for (const e of events) this.bus.publish(e);
   }
 
   /** A run's events after an id (all of them by default), in order. */
@@ -194,46 +217,11 @@ export class AgentRuns {
   }
 
   /**
-   * Replays the run's events after `afterId`, then follows it live until `completed`. `onEnd` is
-   * called once when the run is over (right away for a finished run). Returns the unsubscribe function.
+   * Replays the run's events after `afterId`, then follows it live until `completed` (follow-run.ts).
+   * `onEnd` is called once when the run is over. Returns the unsubscribe function.
    */
   follow(run: RunRow, afterId: number, onEvent: (e: StoredEvent) => void, onEnd: () => void): () => void {
-    let ended = false;
-    const end = () => {
-      if (!ended) {
-        ended = true;
-        stopListening();
-        onEnd();
-      }
-    };
-    const active = this.active.get(run.id);
-    if (!active && run.status === 'running' && this.bus.sharesRuns) {
-      return this.bus.followRemote({ runId: run.id, afterId, readCommitted: (after) => this.journal.committedAfter(run, after), onEvent, onEnd });
-    }
-    // Replay and attach in one synchronous block: nothing can be appended in between.
-    // A live run has no events before its run_started: a stream from the start reads none of the older log.
-    const past = this.journal.after(run, Math.max(afterId, (active?.firstEventId ?? 1) - 1));
-    const live = active !== undefined;
-    const stopListening = live
-      ? this.bus.listen(run.id, (e) => {
-          onEvent(e);
-          if (e.event.type === 'completed') end();
-        })
-      : () => {};
-    try {
-      for (const e of past) onEvent(e);
-    } catch (err) {
-      // Same rule as live delivery: a failing subscriber is dropped, the run goes on.
-      ended = true;
-      stopListening();
-      this.deps.log.warn({ err, run_id: run.id }, 'dropped a failing agent event subscriber');
-      return () => {};
-    }
-    if (!live || past.some((e) => e.event.type === 'completed')) end();
-    return () => {
-      ended = true;
-      stopListening();
-    };
+    return followRun({ run, afterId, active: this.active.get(run.id), journal: this.journal, bus: this.bus, log: this.deps.log, onEvent, onEnd });
   }
 
   /** Queues feedback for the model, given after the current tool execution (by the replica that runs it). */

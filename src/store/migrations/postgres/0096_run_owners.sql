@@ -1,0 +1,12 @@
+-- PostgreSQL twin of ../0096_run_owners.sql. `agent_event_ids` starts empty here: the first
+-- reservation starts it after the highest event id (and copy-store brings SQLite's row along).
+ALTER TABLE agent_runs ADD COLUMN replica_id TEXT;
+ALTER TABLE agent_runs ADD COLUMN heartbeat_at BIGINT NOT NULL DEFAULT 0;
+UPDATE agent_runs SET heartbeat_at = COALESCE(finished_at, created_at);
+CREATE INDEX agent_runs_heartbeat ON agent_runs(heartbeat_at) WHERE status = 'running';
+CREATE INDEX agent_runs_replica ON agent_runs(replica_id) WHERE status = 'running';
+
+CREATE TABLE agent_event_ids (
+  id BIGINT PRIMARY KEY CHECK (id = 1),
+  reserved_through BIGINT NOT NULL
+);
