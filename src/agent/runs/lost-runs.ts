@@ -45,7 +45,8 @@ export function failLostRuns(deps: LostRunsDeps): StoredEvent[][] {
   return ended;
 }
 
-function failLostRun(deps: LostRunsDeps, run: RunRow, before: number): StoredEvent[] | undefined {
+/** Fails one run found stale before `before`, if no other sweep did meanwhile; the events it wrote. */
+export function failLostRun(deps: LostRunsDeps, run: RunRow, before: number): StoredEvent[] | undefined {
   const { db, clock } = deps;
   const at = clock.now();
   // Ids reserved now are above every id the lost replica was given: a stream resumed after its last

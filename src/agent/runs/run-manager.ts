@@ -148,24 +148,28 @@ export class AgentRuns {
     const startedAt = performance.now();
     const done = new Promise<boolean>((resolve) => this.starts.push(() => resolve(execute())))
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
-      .then((recorded): RunRow => {
-        // Failed as lost by another replica meanwhile: its stored end ends this replica's streams too.
-        if (recorded === false) this.deliverEnd(this.journal.committedAfter(run, active.firstEventId).filter(endsLostRun));
-        this.active.delete(run.id);
-        this.busyChats.delete(chatKey);
-        let row: RunRow;
-        try {
-          row = getRun(db, run.id)!;
-        } catch {
-          // The store closed under a run at shutdown: report what is known.
-          row = { ...run, status: 'failed', answer: null, finished_at: null, replica_id: this.replicaId, heartbeat_at: run.created_at };
-        }
-        this.deps.observeRun?.(run.id, row.status, (performance.now() - startedAt) / 1000);
-        return row;
-      });
+      .then((recorded) => this.settle(active, chatKey, recorded, startedAt));
     this.unfinished.add(done);
     void done.then(() => this.unfinished.delete(done));
     return { row: { ...run, status: 'running', answer: null, finished_at: null, replica_id: this.replicaId, heartbeat_at: run.created_at }, done };
+  }
+
+  /** A run's work is over: the chat is free again; the run as stored. */
+  private settle(active: ActiveRun, chatKey: string, recorded: boolean | void, startedAt: number): RunRow {
+    const run = active.row;
+    // Failed as lost by another replica meanwhile: its stored end ends this replica's streams too.
+    if (recorded === false) this.deliverEnd(this.journal.committedAfter(run, active.firstEventId).filter(endsLostRun));
+    this.active.delete(run.id);
+    this.busyChats.delete(chatKey);
+    let row: RunRow;
+    try {
+      row = getRun(this.deps.db, run.id)!;
+    } catch {
+      // The store closed under a run at shutdown: report what is known.
+      row = { ...run, status: 'failed', answer: null, finished_at: null, replica_id: this.replicaId, heartbeat_at: run.created_at };
+    }
+    this.deps.observeRun?.(run.id, row.status, (performance.now() - startedAt) / 1000);
+    return row;
   }
 
   /** Adds an event to the run's log and delivers it. */
