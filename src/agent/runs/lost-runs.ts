@@ -16,7 +16,8 @@ import { claimLostRun, staleRuns } from './run-owners.ts';
 
 /** The stable code of the `error` event that ends a run whose replica was lost. */
 export const REPLICA_LOST = 'REPLICA_LOST';
-const INTERRUPTED = 'The answer was interrupted: the service process running it stopped. Please ask again.';
+/** The answer stored for a run whose replica was lost. */
+export const LOST_ANSWER = 'The answer was interrupted: the service process running it stopped. Please ask again.';
 
 export interface LostRunsDeps {
   db: Db;
@@ -55,10 +56,10 @@ export function failLostRun(deps: LostRunsDeps, run: RunRow, before: number): St
   const of = { run_id: run.id, chat_id: run.chat_id, created_at: at };
   const events: StoredEvent[] = [
     { ...of, id: last - 1, event: { type: 'error', code: REPLICA_LOST, message: 'The service process running this answer stopped' } },
-    { ...of, id: last, event: { type: 'completed', status: 'failed', answer_uuid: run.answer_uuid, content: INTERRUPTED, credits: 0, usage: { input_tokens: 0, output_tokens: 0, queries: 0 } } },
+    { ...of, id: last, event: { type: 'completed', status: 'failed', answer_uuid: run.answer_uuid, content: LOST_ANSWER, credits: 0, usage: { input_tokens: 0, output_tokens: 0, queries: 0 } } },
   ];
   const claimed = transact(db, () => {
-    if (!claimLostRun(db, run.id, before, at, INTERRUPTED)) return false;
+    if (!claimLostRun(db, run.id, before, at, LOST_ANSWER)) return false;
     for (const e of events) insertEvent(db, e);
     recordInterruptedAnswer(deps, run);
     return true;
@@ -73,7 +74,7 @@ function recordInterruptedAnswer(deps: LostRunsDeps, run: RunRow): void {
   const asker: Principal = { userId: run.user_id, email: '', orgId: run.org_id, baseOrgId: run.org_id, role: 'user', permissions: [], credential: 'session', scopes: [] };
   try {
     transact(deps.db, () =>
-      deps.chats.recordAnswer(asker, { chatId: run.chat_id, content: INTERRUPTED, messageUuid: run.answer_uuid, answer: { tables: [], charts: [] }, credits: 0, knowledgeItems: [] }),
+      deps.chats.recordAnswer(asker, { chatId: run.chat_id, content: LOST_ANSWER, messageUuid: run.answer_uuid, answer: { tables: [], charts: [] }, credits: 0, knowledgeItems: [] }),
     );
   } catch (err) {
     deps.log.warn({ err, run_id: run.id }, 'could not record the interrupted answer of a lost run');

@@ -24,8 +24,13 @@ const MIN_INTERVAL_MS = 100;
 export interface RunLivenessDeps extends Omit<LostRunsDeps, 'lostAfterMs'> {
   log: Logger;
   keepAliveMs: number;
-  /** Whether this replica has runs to keep alive (no write on an idle replica). */
-  hasRuns(): boolean;
+  /** The runs this replica executes (none: no write on an idle replica). */
+  runIds(): string[];
+  /**
+   * Told of a run this replica executes that another failed as lost meanwhile (this one was cut
+   * off from the store, or stalled, past the threshold): its work is wasted and is stopped.
+   */
+  lost(runId: string): void;
   /** Delivers the events that ended lost runs to their followers, here and on the other replicas. */
   deliver(events: StoredEvent[]): void;
 }
@@ -39,9 +44,14 @@ export class RunLiveness {
     this.lostAfterMs = 2 * this.intervalMs;
   }
 
-  /** Refreshes the heartbeat of this replica's running runs, in one statement. */
+  /** Refreshes the heartbeat of this replica's running runs, in one statement; stops those found lost. */
   heartbeat(): void {
-    if (this.deps.hasRuns()) heartbeatRuns(this.deps.db, this.deps.replicaId, this.deps.clock.now());
+    const own = this.deps.runIds();
+    if (own.length === 0) return;
+    const alive = heartbeatRuns(this.deps.db, this.deps.replicaId, this.deps.clock.now());
+    // A run not refreshed is no longer running in the store: failed as lost, or recorded by this
+    // replica a moment ago (its work is over, stopping it changes nothing).
+    for (const runId of own) if (!alive.has(runId)) this.deps.lost(runId);
   }
 
   /** Fails the runs of lost replicas and delivers their ends; how many it failed. */

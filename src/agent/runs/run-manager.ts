@@ -89,7 +89,7 @@ export class AgentRuns {
     this.control = this.shared.subscribe(CONTROL_CHANNEL, (request) => this.applyControl(request as ControlRequest));
     this.startWrites = new CommitGroup(deps.db);
     this.replicaId = deps.replicaId ?? newId();
-    this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, hasRuns: () => this.active.size > 0, deliver: (events) => this.deliverEnd(events) });
+    this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, runIds: () => [...this.active.keys()], lost: (runId) => this.active.get(runId)?.hardStop.abort(), deliver: (events) => this.deliverEnd(events) });
     // Runs left running by a process that died (this one before a restart, or another replica) and
     // no longer kept alive: only those, never the live runs of other replicas.
     this.liveness.sweep();

@@ -1,11 +1,14 @@
 // The SQL of run ownership: a run belongs to the replica that started it, which refreshes the
 // heartbeat of all its running runs at once; a running run with a stale heartbeat lost its replica.
+// Heartbeats carry each replica's own clock: replicas on several hosts need their clocks in step
+// (NTP) to well within the lost-replica threshold.
 import { statement, type Db } from '../../store/index.ts';
 import type { RunRow } from './event-log.ts';
 
-/** Refreshes the heartbeat of every running run of a replica, in one statement; how many it refreshed. */
-export function heartbeatRuns(db: Db, replicaId: string, at: number): number {
-  return statement(db, "UPDATE agent_runs SET heartbeat_at = ? WHERE replica_id = ? AND status = 'running'").run(at, replicaId).changes;
+/** Refreshes the heartbeat of every running run of a replica, in one statement; the ids of the runs it refreshed. */
+export function heartbeatRuns(db: Db, replicaId: string, at: number): Set<string> {
+  const rows = statement(db, "UPDATE agent_runs SET heartbeat_at = ? WHERE replica_id = ? AND status = 'running' RETURNING id").all(at, replicaId) as { id: string }[];
+  return new Set(rows.map((r) => r.id));
 }
 
 /**
