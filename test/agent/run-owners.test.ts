@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentRuns, memoryChats, memoryKnowledge, noUploads, type AgentPorts, type LlmProvider, type StoredEvent } from '../../src/agent/index.ts';
-import { getRun } from '../../src/agent/runs/event-log.ts';
+import { getRun, insertRun } from '../../src/agent/runs/event-log.ts';
+import { RunInProgress } from '../../src/agent/runs/run-errors.ts';
 import { endsLostRun, failLostRun, LOST_ANSWER, REPLICA_LOST } from '../../src/agent/runs/lost-runs.ts';
 import type { Principal } from '../../src/auth/index.ts';
 import { FakeClock } from '../../src/clock.ts';
@@ -217,4 +218,37 @@ test('two replicas that both found a run stale and claim it at once: one writes 
   t.is(results.filter((r) => r !== undefined).length, 1);
   const ends = b.runs.events(getRun(b.store.db, started.row.id)!).filter(endsLostRun);
   t.deepEqual(ends.map((e) => e.event.type), ['error', 'completed']);
+});
+
+test('a question in a chat another live replica is answering is refused with RUN_IN_PROGRESS, and answered at once when that replica is lost', async (t) => {
+  const s = setup(t);
+  const a = s.replica(hangingModel);
+  const b = s.replica(quickModel);
+  await a.runs.start(principal, { chatId: 'c1', message: 'first', environmentId: undefined });
+  await turns();
+  const refused = await t.throwsAsync(b.runs.start(principal, { chatId: 'c1', message: 'second', environmentId: undefined }));
+  t.is((refused as { code?: string }).code, 'RUN_IN_PROGRESS');
+  // No sweep has run yet: the start itself fails the lost replica's run first.
+  s.clock.advance(b.runs.liveness.lostAfterMs + 1);
+  const again = await b.runs.start(principal, { chatId: 'c1', message: 'second', environmentId: undefined });
+  t.is((await again.done).status, 'completed');
+  t.deepEqual(s.chats.chats.get('o1/c1')!.messages.map((m) => [m.role, m.content]), [['user', 'first'], ['assistant', LOST_ANSWER], ['user', 'second'], ['assistant', 'ok']]);
+});
+
+test('two replicas starting a question in one chat at once: one runs, the other is refused with RUN_IN_PROGRESS', async (t) => {
+  const s = setup(t);
+  const a = s.replica(hangingModel);
+  const b = s.replica(hangingModel);
+  const results = await Promise.allSettled([a.runs.start(principal, { chatId: 'c1', message: 'one', environmentId: undefined }), b.runs.start(principal, { chatId: 'c1', message: 'two', environmentId: undefined })]);
+  t.is(results.filter((r) => r.status === 'fulfilled').length, 1);
+  t.is(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as { code?: string }).code, 'RUN_IN_PROGRESS');
+});
+
+test('the store holds one running run per chat: a second one is refused with RUN_IN_PROGRESS', (t) => {
+  const s = setup(t);
+  const { store } = s.replica(quickModel);
+  const row = (id: string) => ({ id, org_id: 'o1', user_id: 'u1', chat_id: 'c1', message_uuid: 'm', answer_uuid: 'a', environment_id: null, provider: 'p', model: 'm', question: 'q', created_at: s.clock.now() });
+  insertRun(store.db, row('r1'), 'replica-a');
+  t.is(t.throws(() => insertRun(store.db, row('r2'), 'replica-b'))?.constructor, RunInProgress);
+  t.notThrows(() => insertRun(store.db, { ...row('r3'), chat_id: 'c2' }, 'replica-b'));
 });

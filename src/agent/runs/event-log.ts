@@ -1,5 +1,6 @@
 // The SQL of the agent's tables: runs, their event log, feedback and usage.
 import { statement as stmt, type Db } from '../../store/index.ts';
+import { RunInProgress } from './run-errors.ts';
 
 export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
 
@@ -26,8 +27,20 @@ export interface RunRow {
 
 export type NewRunRow = Omit<RunRow, 'status' | 'answer' | 'finished_at' | 'replica_id' | 'heartbeat_at'>;
 
-/** Inserts a run in state running, owned by a replica (its first heartbeat is its start). */
+/**
+ * Inserts a run in state running, owned by a replica (its first heartbeat is its start);
+ * RunInProgress when the chat has a running run already (another replica's start won).
+ */
 export function insertRun(db: Db, row: NewRunRow, replicaId: string | null = null): void {
+  try {
+    insertRunRow(db, row, replicaId);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new RunInProgress();
+    throw err;
+  }
+}
+
+function insertRunRow(db: Db, row: NewRunRow, replicaId: string | null): void {
   stmt(db,
     `INSERT INTO agent_runs (id, org_id, user_id, chat_id, message_uuid, answer_uuid, environment_id, provider, model, question, status, created_at, replica_id, heartbeat_at)
      VALUES (@id, @org_id, @user_id, @chat_id, @message_uuid, @answer_uuid, @environment_id, @provider, @model, @question, 'running', @created_at, @replica_id, @created_at)`,

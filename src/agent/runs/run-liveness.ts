@@ -5,7 +5,8 @@
 // which gets a keep-alive comment every K, ends within about one keep-alive.
 import type { Logger } from '../../log.ts';
 import type { StoredEvent } from '../events.ts';
-import { failLostRuns, type LostRunsDeps } from './lost-runs.ts';
+import type { RunRow } from './event-log.ts';
+import { failLostRun, failLostRuns, type LostRunsDeps } from './lost-runs.ts';
 import { heartbeatRuns } from './run-owners.ts';
 
 /** Calls `tick` every `ms` until the returned function is called. */
@@ -59,6 +60,17 @@ export class RunLiveness {
     const ended = failLostRuns({ ...this.deps, lostAfterMs: this.lostAfterMs });
     for (const events of ended) this.deps.deliver(events);
     return ended.length;
+  }
+
+  /**
+   * Fails the running run of a chat now if its replica is lost, rather than at the next sweep: a
+   * question in that chat is answered at once instead of refused as in progress.
+   */
+  sweepChat(run: RunRow | undefined): void {
+    const before = this.deps.clock.now() - this.lostAfterMs;
+    if (run?.status !== 'running' || run.replica_id === this.deps.replicaId || run.heartbeat_at >= before) return;
+    const events = failLostRun({ ...this.deps, lostAfterMs: this.lostAfterMs }, run, before);
+    if (events) this.deps.deliver(events);
   }
 
   /** Heartbeat and sweep on `ticker` until the returned function is called. */

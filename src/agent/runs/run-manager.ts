@@ -2,8 +2,7 @@
 // journal, committed in groups every few milliseconds) before it is delivered; subscribers replay
 // the log and then follow live. Feedback and stop requests reach the loop through a small control object.
 import type { Principal } from '../../auth/index.ts';
-import { Conflict } from '../../errors.ts';
-import { ChatNotFound, ServiceShuttingDown } from './run-errors.ts';
+import { ChatNotFound, RunInProgress, ServiceShuttingDown } from './run-errors.ts';
 import { newId } from '../../security/index.ts';
 import { CommitGroup } from '../../store/index.ts';
 import type { AgentEvent, StoredEvent } from '../events.ts';
@@ -116,6 +115,7 @@ export class AgentRuns {
     const run = newRunRow(principal, input, this.deps);
     const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
     let claimed = false;
+    this.liveness.sweepChat(latestRun(db, principal.orgId, input.chatId));
     // The checks, the history (read before the question joins the chat), the question, the chat it may
     // create and the run: one piece of work, stored with the other starts of this turn. Its reads run
     // inside that write transaction, without a read transaction (and its file locks) of their own.
@@ -123,7 +123,8 @@ export class AgentRuns {
       .run(() => {
         const previous = latestRun(db, principal.orgId, input.chatId);
         if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
-        if (this.busyChats.has(chatKey)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
+        // This replica's runs by its own list (a start of this turn is not stored yet), the others' by the store.
+        if (this.busyChats.has(chatKey) || previous?.status === 'running') throw new RunInProgress();
         checkCreditLimit(db, principal, this.deps.clock.now());
         const history = input.history ?? ports.chats.history(principal, input.chatId);
         ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });

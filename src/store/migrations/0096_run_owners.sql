@@ -7,6 +7,8 @@ UPDATE agent_runs SET heartbeat_at = COALESCE(finished_at, created_at);
 -- The sweep's query (running runs by heartbeat) and the owner's heartbeat (its running runs).
 CREATE INDEX agent_runs_heartbeat ON agent_runs(heartbeat_at) WHERE status = 'running';
 CREATE INDEX agent_runs_replica ON agent_runs(replica_id) WHERE status = 'running';
+-- One running run per chat across replicas (each process's own check sees only its own runs).
+CREATE UNIQUE INDEX agent_runs_one_running ON agent_runs(org_id, chat_id) WHERE status = 'running';
 
 -- Event ids are handed out in blocks reserved here, so replicas sharing the store never give the same
 -- id twice. It continues after every id used so far (deleted events' ids included).

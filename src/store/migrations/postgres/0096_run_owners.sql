@@ -5,6 +5,7 @@ ALTER TABLE agent_runs ADD COLUMN heartbeat_at BIGINT NOT NULL DEFAULT 0;
 UPDATE agent_runs SET heartbeat_at = COALESCE(finished_at, created_at);
 CREATE INDEX agent_runs_heartbeat ON agent_runs(heartbeat_at) WHERE status = 'running';
 CREATE INDEX agent_runs_replica ON agent_runs(replica_id) WHERE status = 'running';
+CREATE UNIQUE INDEX agent_runs_one_running ON agent_runs(org_id, chat_id) WHERE status = 'running';
 
 CREATE TABLE agent_event_ids (
   id BIGINT PRIMARY KEY CHECK (id = 1),
