@@ -62,14 +62,18 @@ export class RunLiveness {
     return ended.length;
   }
 
+  /** Whether a running run belongs to a lost replica (never to this one). */
+  isLost(run: RunRow): boolean {
+    return run.replica_id !== this.deps.replicaId && run.heartbeat_at < this.deps.clock.now() - this.lostAfterMs;
+  }
+
   /**
    * Fails the running run of a chat now if its replica is lost, rather than at the next sweep: a
    * question in that chat is answered at once instead of refused as in progress.
    */
-  sweepChat(run: RunRow | undefined): void {
-    const before = this.deps.clock.now() - this.lostAfterMs;
-    if (run?.status !== 'running' || run.replica_id === this.deps.replicaId || run.heartbeat_at >= before) return;
-    const events = failLostRun({ ...this.deps, lostAfterMs: this.lostAfterMs }, run, before);
+  sweepChat(run: RunRow): void {
+    if (run.status !== 'running' || !this.isLost(run)) return;
+    const events = failLostRun({ ...this.deps, lostAfterMs: this.lostAfterMs }, run, this.deps.clock.now() - this.lostAfterMs);
     if (events) this.deps.deliver(events);
   }
 

@@ -2,13 +2,13 @@
 // journal, committed in groups every few milliseconds) before it is delivered; subscribers replay
 // the log and then follow live. Feedback and stop requests reach the loop through a small control object.
 import type { Principal } from '../../auth/index.ts';
-import { ChatNotFound, RunInProgress, ServiceShuttingDown } from './run-errors.ts';
+import { ChatNotFound, ServiceShuttingDown } from './run-errors.ts';
 import { newId } from '../../security/index.ts';
 import { CommitGroup } from '../../store/index.ts';
 import type { AgentEvent, StoredEvent } from '../events.ts';
 import type { KnowledgeSource } from '../ports.ts';
 import { DEFAULT_TOOLS, type AgentTool } from '../tools/index.ts';
-import { getRun, insertFeedback, insertRun, latestRun, userRunOfMessage, type RunRow } from './event-log.ts';
+import { getRun, insertFeedback, latestRun, userRunOfMessage, type RunRow } from './event-log.ts';
 import { EventJournal } from './event-journal.ts';
 import { executeRun, type ActiveRun, type ExecuteDeps } from './execute-run.ts';
 import { runResult, type RunResult } from './run-result.ts';
@@ -20,7 +20,7 @@ import { newRunRow } from './new-run.ts';
 import { followRun } from './follow-run.ts';
 import { RunLiveness, type Ticker } from './run-liveness.ts';
 import { endsLostRun } from './lost-runs.ts';
-import { checkCreditLimit } from '../usage/credit-limits.ts';
+import { claimChat, type ChatClaims } from './claim-chat.ts';
 
 /** What a run executes with (execute-run.ts), the tools defaulted, and what the manager itself needs. */
 export interface AgentDeps extends Omit<ExecuteDeps, 'tools' | 'emit'> {
@@ -69,6 +69,8 @@ export class AgentRuns {
   private active = new Map<string, ActiveRun>();
   /** Chats (`org/chat`) with a run starting or running: a second start is refused at once. */
   private busyChats = new Set<string>();
+  /** What a start needs to claim its chat (claim-chat.ts). */
+  private claims: ChatClaims;
   private starts = new StartQueue();
   /** A question, the chat it may create and its run: commits shared by the starts of one turn. */
   private startWrites: CommitGroup;
@@ -93,6 +95,7 @@ export class AgentRuns {
     // no longer kept alive: only those, never the live runs of other replicas.
     this.liveness.sweep();
     const stopTicking = this.liveness.start(deps.ticker);
+    this.claims = { ...deps, startWrites: this.startWrites, busyChats: this.busyChats, liveness: this.liveness, replicaId: this.replicaId };
     deps.shutdown.addEventListener('abort', () => {
       stopTicking();
       for (const run of this.active.values()) run.hardStop.abort();
@@ -106,7 +109,6 @@ export class AgentRuns {
 
   /** Starts a run in the background; rejects another user's chat (404) and a second run on one chat (409). */
   async start(principal: Principal, input: StartRunInput): Promise<StartedRun> {
-    const { db } = this.deps;
     if (this.draining) throw new ServiceShuttingDown();
     const ports = input.knowledge ? { ...this.deps.ports, knowledge: input.knowledge } : this.deps.ports;
     if (input.quickFix && input.environmentId === undefined) input = { ...input, environmentId: (await ports.knowledge.startQuickFix(principal)).id };
@@ -114,30 +116,7 @@ export class AgentRuns {
     const chatKey = `${principal.orgId}/${input.chatId}`;
     const run = newRunRow(principal, input, this.deps);
     const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
-    let claimed = false;
-    this.liveness.sweepChat(latestRun(db, principal.orgId, input.chatId));
-    // The checks, the history (read before the question joins the chat), the question, the chat it may
-    // create and the run: one piece of work, stored with the other starts of this turn. Its reads run
-    // inside that write transaction, without a read transaction (and its file locks) of their own.
-    const history = await this.startWrites
-      .run(() => {
-        const previous = latestRun(db, principal.orgId, input.chatId);
-        if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
-        // This replica's runs by its own list (a start of this turn is not stored yet), the others' by the store.
-        if (this.busyChats.has(chatKey) || previous?.status === 'running') throw new RunInProgress();
-        checkCreditLimit(db, principal, this.deps.clock.now());
-        const history = input.history ?? ports.chats.history(principal, input.chatId);
-        ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
-        insertRun(db, run, this.replicaId);
-        this.busyChats.add(chatKey);
-        claimed = true;
-        return history;
-      })
-      .catch((err: unknown) => {
-        // A commit that failed after the work claimed the chat gives it back.
-        if (claimed) this.busyChats.delete(chatKey);
-        throw err;
-      });
+    const history = await claimChat(this.claims, principal, { ...input, ports, environment }, run);
     // Nobody follows the run before start() returns, so its first event may come before it is active.
     const started = this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
     const stop = new AbortController();
