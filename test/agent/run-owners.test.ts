@@ -2,6 +2,7 @@
 // process on one SQLite file (a connection each) and one shared bus; a replica "dies" by no longer
 // heartbeating (its ticker never ticks) while its run hangs in the model. Time is a fake clock.
 import test from 'ava';
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import type { Principal } from '../../src/auth/index.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { openStore } from '../../src/store/index.ts';
+import { listMigrations, migrate, openStore } from '../../src/store/index.ts';
 import { sharedBuses } from './shared-buses.ts';
 
 const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'o1', baseOrgId: 'o1', role: 'user', permissions: [], credential: 'session', scopes: [] };
@@ -199,6 +200,9 @@ test('a replica whose run another failed as lost neither overwrites that end nor
   t.is(row.answer, LOST_ANSWER);
   t.like(local.seen.at(-1)?.event, { type: 'completed', status: 'failed' });
   t.true(local.ended());
+  // Once found lost, the replica adds nothing to the run's log: its end stays the last event.
+  a.runs.flush();
+  t.like(b.runs.events(row).at(-1)?.event, { type: 'completed', content: LOST_ANSWER });
   t.is(s.chats.chats.get('o1/c1')!.messages.filter((m) => m.role === 'assistant').length, 1);
 });
 
@@ -251,4 +255,16 @@ test('the store holds one running run per chat: a second one is refused with RUN
   insertRun(store.db, row('r1'), 'replica-a');
   t.is(t.throws(() => insertRun(store.db, row('r2'), 'replica-b'))?.constructor, RunInProgress);
   t.notThrows(() => insertRun(store.db, { ...row('r3'), chat_id: 'c2' }, 'replica-b'));
+});
+
+test('upgrading a store where a chat holds several running runs keeps only the latest of them running', (t) => {
+  const db = new Database(':memory:');
+  t.teardown(() => db.close());
+  migrate(db, listMigrations().filter((m) => m.id < 96));
+  const insert = db.prepare("INSERT INTO agent_runs (id, org_id, user_id, chat_id, message_uuid, answer_uuid, provider, model, question, status, created_at) VALUES (?, 'o1', 'u1', ?, 'm', 'a', 'p', 'm', 'q', 'running', ?)");
+  insert.run('old', 'c1', 1);
+  insert.run('new', 'c1', 2);
+  insert.run('other', 'c2', 1);
+  migrate(db);
+  t.deepEqual(db.prepare("SELECT id FROM agent_runs WHERE status = 'running' ORDER BY id").pluck().all(), ['new', 'other']);
 });

@@ -26,6 +26,8 @@ export interface ActiveRun {
   /** Hard stop (shutdown). */
   hardStop: AbortController;
   stopAnnounced: boolean;
+  /** Another replica failed the run as lost: this one adds nothing more to its log. */
+  lost?: boolean;
 }
 
 export interface ExecuteDeps {

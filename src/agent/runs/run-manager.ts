@@ -90,7 +90,7 @@ export class AgentRuns {
     this.control = this.shared.subscribe(CONTROL_CHANNEL, (request) => this.applyControl(request as ControlRequest));
     this.startWrites = new CommitGroup(deps.db);
     this.replicaId = deps.replicaId ?? newId();
-    this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, runIds: () => [...this.active.keys()], lost: (runId) => this.active.get(runId)?.hardStop.abort(), deliver: (events) => this.deliverEnd(events) });
+    this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, runIds: () => [...this.active.keys()], lost: (runId) => this.cutLost(runId), deliver: (events) => this.deliverEnd(events) });
     // Runs left running by a process that died (this one before a restart, or another replica) and
     // no longer kept alive: only those, never the live runs of other replicas.
     this.liveness.sweep();
@@ -124,7 +124,8 @@ export class AgentRuns {
     this.active.set(run.id, active);
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
     // questions every asker gets run_started first (start-queue.ts).
-    const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName });
+    const emit = (e: AgentEvent) => void (active.lost || this.emit(run, e));
+    const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit }, active, { ...input, history, environmentName });
     const startedAt = performance.now();
     const done = new Promise<boolean>((resolve) => this.starts.push(() => resolve(execute())))
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
@@ -157,6 +158,14 @@ export class AgentRuns {
     const stored = this.journal.append(run, event, this.deps.clock.now());
     this.bus.publish(stored);
     return stored;
+  }
+
+  /** Stops a run of this replica that another failed as lost: its log already has its end. */
+  private cutLost(runId: string): void {
+    const active = this.active.get(runId);
+    if (!active) return;
+    active.lost = true;
+    active.hardStop.abort();
   }
 
   /** The end of a lost replica's run, already stored: to its followers here and on other replicas. */

@@ -7,7 +7,12 @@ UPDATE agent_runs SET heartbeat_at = COALESCE(finished_at, created_at);
 -- The sweep's query (running runs by heartbeat) and the owner's heartbeat (its running runs).
 CREATE INDEX agent_runs_heartbeat ON agent_runs(heartbeat_at) WHERE status = 'running';
 CREATE INDEX agent_runs_replica ON agent_runs(replica_id) WHERE status = 'running';
--- One running run per chat across replicas (each process's own check sees only its own runs).
+-- One running run per chat across replicas (each process's own check sees only its own runs); should
+-- a chat hold several from before, all but its latest are failed first.
+UPDATE agent_runs SET status = 'failed', answer = COALESCE(answer, 'Interrupted by a restart'), finished_at = created_at
+  WHERE status = 'running' AND EXISTS (
+    SELECT 1 FROM agent_runs later WHERE later.org_id = agent_runs.org_id AND later.chat_id = agent_runs.chat_id AND later.status = 'running'
+      AND (later.created_at > agent_runs.created_at OR (later.created_at = agent_runs.created_at AND later.id > agent_runs.id)));
 CREATE UNIQUE INDEX agent_runs_one_running ON agent_runs(org_id, chat_id) WHERE status = 'running';
 
 -- Event ids are handed out in blocks reserved here, so replicas sharing the store never give the same
