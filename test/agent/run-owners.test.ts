@@ -268,3 +268,16 @@ test('upgrading a store where a chat holds several running runs keeps only the l
   migrate(db);
   t.deepEqual(db.prepare("SELECT id FROM agent_runs WHERE status = 'running' ORDER BY id").pluck().all(), ['new', 'other']);
 });
+
+test('a heartbeat refreshes every running run of its replica, and only those', async (t) => {
+  const s = setup(t);
+  const a = s.replica(hangingModel);
+  const b = s.replica(hangingModel);
+  const mine = [await a.runs.start(principal, { chatId: 'c1', message: 'one', environmentId: undefined }), await a.runs.start(principal, { chatId: 'c2', message: 'two', environmentId: undefined })];
+  const theirs = await b.runs.start(principal, { chatId: 'c3', message: 'three', environmentId: undefined });
+  await turns();
+  s.clock.advance(1234);
+  a.runs.liveness.heartbeat();
+  for (const run of mine) t.is(getRun(a.store.db, run.row.id)!.heartbeat_at, s.clock.now());
+  t.is(getRun(a.store.db, theirs.row.id)!.heartbeat_at, theirs.row.created_at);
+});
