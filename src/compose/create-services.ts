@@ -86,7 +86,7 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
       const { store } = services;
       if (store.db.open) {
         services.agent.flush();
-        indexPendingMessages(store.db);
+        await indexPendingMessages(services.chats.store);
         store.close();
       }
     },
@@ -156,7 +156,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
 function domainDeps(config: Config, store: CoreServices['store'], clock: Clock) {
   return {
     auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
-    chats: { db: store.db, clock },
+    chats: { db: store.db, store: sqliteExecutor(store.db), clock },
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db),
     memberFacts: memberFactsPort(store.db),
