@@ -55,6 +55,12 @@ export interface ServiceDeps {
   agentPorts?: (s: Pick<Services, 'store' | 'clock' | 'config'>) => Partial<AgentPorts>;
   /** Replaces the configured model provider. */
   llmProvider?: LlmProvider;
+  /**
+   * The caller holds the data folder's lock (main.ts): no other process uses this store, so runs found
+   * running at start are failed at once. Without it (tests running replicas on one folder) only runs
+   * whose replica stopped heartbeating are.
+   */
+  exclusiveStore?: boolean;
 }
 
 /** The services and what closes the parts of them that hold resources (mail transport, DuckDB, processes, store). */
@@ -189,7 +195,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
   // A new id per process: the runs it starts are its own, and a restart's runs are another replica's.
   const replicaId = newId();
-  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId });
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId, exclusiveStore: deps.exclusiveStore });
   // Stop and feedback for this replica's runs may come from the others from the first request on.
   await agent.ready();
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.

@@ -49,10 +49,10 @@ function setup(t: { teardown(fn: () => unknown): void }) {
   const buses = sharedBuses();
   const cleanups: (() => unknown)[] = [];
   /** A replica: its own connection to the store, the shared bus; it heartbeats only when the test says. */
-  const replica = (provider: LlmProvider) => {
+  const replica = (provider: LlmProvider, { exclusiveStore = false } = {}) => {
     const store = openStore({ file });
     const shutdown = new AbortController();
-    const runs = new AgentRuns({ db: store.db, clock, log: createLogger('silent'), config: agentConfig, provider, ports, shutdown: shutdown.signal, bus: buses.next(), ticker: () => () => {} });
+    const runs = new AgentRuns({ db: store.db, clock, log: createLogger('silent'), config: agentConfig, provider, ports, shutdown: shutdown.signal, bus: buses.next(), ticker: () => () => {}, exclusiveStore });
     cleanups.push(() => shutdown.abort(), () => runs.finishRuns(0), () => store.close());
     return { runs, store, shutdown };
   };
@@ -137,6 +137,22 @@ test('a replica that starts does not fail the runs another live replica keeps al
   t.is(b.runs.liveness.sweep(), 0);
   t.is(getRun(b.store.db, started.row.id)!.status, 'running');
   t.true(a.runs.isActive(started.row.id));
+});
+
+test('a process that holds the store alone fails at start every run left running, even one whose heartbeat is fresh', async (t) => {
+  const s = setup(t);
+  // The previous process (killed a moment ago: its heartbeat is fresh) left a run running.
+  const before = s.replica(hangingModel);
+  const started = await before.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
+  await turns();
+  before.runs.liveness.heartbeat();
+  const after = s.replica(quickModel, { exclusiveStore: true });
+  const row = getRun(after.store.db, started.row.id)!;
+  t.is(row.status, 'failed');
+  t.is(row.answer, LOST_ANSWER);
+  // The chat takes a new question at once instead of answering RUN_IN_PROGRESS until the threshold.
+  const next = await after.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
+  t.is(next.row.status, 'running');
 });
 
 test('a replica never fails its own runs, however late its heartbeat', async (t) => {

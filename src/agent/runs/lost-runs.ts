@@ -35,9 +35,8 @@ export function endsLostRun(e: StoredEvent): boolean {
   return e.event.type === 'completed' || (e.event.type === 'error' && e.event.code === REPLICA_LOST);
 }
 
-/** Fails every run of a lost replica that no other sweep got first; the events it wrote, by run. */
-export function failLostRuns(deps: LostRunsDeps): StoredEvent[][] {
-  const before = deps.clock.now() - deps.lostAfterMs;
+/** Fails every run with no heartbeat since `before` that no other sweep got first; the events it wrote, by run. */
+export function failLostRuns(deps: LostRunsDeps, before = deps.clock.now() - deps.lostAfterMs): StoredEvent[][] {
   const ended: StoredEvent[][] = [];
   for (const run of staleRuns(deps.db, before, deps.replicaId)) {
     const events = failLostRun(deps, run, before);

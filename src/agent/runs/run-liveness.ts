@@ -55,9 +55,14 @@ export class RunLiveness {
     for (const runId of own) if (!alive.has(runId)) this.deps.lost(runId);
   }
 
-  /** Fails the runs of lost replicas and delivers their ends; how many it failed. */
-  sweep(): number {
-    const ended = failLostRuns({ ...this.deps, lostAfterMs: this.lostAfterMs });
+  /**
+   * Fails the runs of lost replicas and delivers their ends; how many it failed. `everyOtherReplica`:
+   * every running run of another replica counts as lost, however fresh its heartbeat (a store this
+   * process alone can open, at start).
+   */
+  sweep({ everyOtherReplica = false } = {}): number {
+    const before = everyOtherReplica ? Number.MAX_SAFE_INTEGER : this.deps.clock.now() - this.lostAfterMs;
+    const ended = failLostRuns({ ...this.deps, lostAfterMs: this.lostAfterMs }, before);
     for (const events of ended) this.deps.deliver(events);
     return ended.length;
   }

@@ -35,6 +35,12 @@ export interface AgentDeps extends Omit<ExecuteDeps, 'tools' | 'emit'> {
   replicaId?: string;
   /** What times heartbeats and sweeps of lost runs (run-liveness.ts); an interval timer by default. */
   ticker?: Ticker;
+  /**
+   * The store is this process's alone (SQLite behind the data folder's lock): a run found running at
+   * start was left by a process that is gone, whatever its heartbeat says, and is failed at once
+   * instead of after the lost-replica threshold.
+   */
+  exclusiveStore?: boolean;
 }
 
 export interface StartRunInput {
@@ -92,8 +98,9 @@ export class AgentRuns {
     this.replicaId = deps.replicaId ?? newId();
     this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, runIds: () => [...this.active.keys()], lost: (runId) => this.cutLost(runId), deliver: (events) => this.deliverEnd(events) });
     // Runs left running by a process that died (this one before a restart, or another replica) and
-    // no longer kept alive: only those, never the live runs of other replicas.
-    this.liveness.sweep();
+    // no longer kept alive: only those, never the live runs of other replicas. On a store no other
+    // process can open, every run found running was left by a dead one.
+    this.liveness.sweep({ everyOtherReplica: deps.exclusiveStore === true });
     const stopTicking = this.liveness.start(deps.ticker);
     this.claims = { ...deps, startWrites: this.startWrites, busyChats: this.busyChats, liveness: this.liveness, replicaId: this.replicaId };
     deps.shutdown.addEventListener('abort', () => {
