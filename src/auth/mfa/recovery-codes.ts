@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.ts';
 import { hashShortSecret, newId, verifyShortSecret } from '../../security/index.ts';
 import type { Db } from '../../store/index.ts';
 import { transact } from '../../store/index.ts';
+import type { SingleUseStore } from '../single-use-tables.ts';
 
 export const RECOVERY_CODE_COUNT = 10;
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -34,13 +35,15 @@ export async function replaceRecoveryCodes(deps: { db: Db; clock: Clock; bcryptC
 }
 
 /** Spends a matching unused recovery code; true for exactly one concurrent caller. */
-export async function consumeRecoveryCode(deps: { db: Db; clock: Clock }, userId: string, code: string): Promise<boolean> {
+export async function consumeRecoveryCode(deps: { store: SingleUseStore; clock: Clock }, userId: string, code: string): Promise<boolean> {
   const normalized = normalizeRecoveryCode(code);
   if (!/^[a-z0-9]{10}$/.test(normalized)) return false;
-  const rows = deps.db.prepare('SELECT id, code_hash FROM mfa_recovery_codes WHERE user_id = ? AND used_at IS NULL').all(userId) as { id: string; code_hash: string }[];
+  const { store } = deps;
+  const rows = await store.all(store.db.selectFrom('mfa_recovery_codes').select(['id', 'code_hash']).where('user_id', '=', userId).where('used_at', 'is', null));
   for (const row of rows) {
     if (await verifyShortSecret(normalized, row.code_hash)) {
-      return deps.db.prepare('UPDATE mfa_recovery_codes SET used_at = ? WHERE id = ? AND used_at IS NULL').run(deps.clock.now(), row.id).changes === 1;
+      const spent = await store.run(store.db.updateTable('mfa_recovery_codes').set({ used_at: deps.clock.now() }).where('id', '=', row.id).where('used_at', 'is', null));
+      return spent.changes === 1;
     }
   }
   return false;
