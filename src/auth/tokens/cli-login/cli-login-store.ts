@@ -22,6 +22,9 @@ export interface CliLoginDeps extends TokenDeps {
   maxLive?: number;
 }
 
+/** What the steps that touch only the sign-in records need (every step but approval, which mints a token). */
+export type CliLoginStoreDeps = Pick<CliLoginDeps, 'store' | 'clock' | 'secretBox'>;
+
 /** Seconds the CLI should wait between polls. */
 export const CLI_POLL_INTERVAL_SECONDS = 2;
 

@@ -3,7 +3,7 @@
 import type { Principal } from '../../principal.ts';
 import { createCliToken } from '../create-exclusive-token.ts';
 import { CliLoginAlreadyDecided } from '../errors.ts';
-import { findLiveCliLogin, type CliLoginDeps, type CliLoginRow, type CliLoginStatus } from './cli-login-store.ts';
+import { findLiveCliLogin, type CliLoginDeps, type CliLoginRow, type CliLoginStatus, type CliLoginStoreDeps } from './cli-login-store.ts';
 
 export interface CliLoginInfo {
   user_code: string;
@@ -11,7 +11,7 @@ export interface CliLoginInfo {
 }
 
 /** What a signed-in user sees before deciding: the user_code only, never who started the sign-in. */
-export async function getCliLoginInfo(deps: CliLoginDeps, _principal: Principal, code: string): Promise<CliLoginInfo> {
+export async function getCliLoginInfo(deps: CliLoginStoreDeps, _principal: Principal, code: string): Promise<CliLoginInfo> {
   const row = await findLiveCliLogin(deps, code);
   if (row.status !== 'pending') throw new CliLoginAlreadyDecided(row.status);
   return { user_code: deps.secretBox.open(row.user_code_sealed), expires_at: new Date(row.expires_at).toISOString() };
@@ -21,7 +21,7 @@ export async function getCliLoginInfo(deps: CliLoginDeps, _principal: Principal,
  * Moves the live pending sign-in `code` names to `status`, or throws as its current state says
  * (not found, expired, already decided). Exactly one of concurrent deciders returns.
  */
-async function decide(deps: CliLoginDeps, principal: Principal, code: string, status: Exclude<CliLoginStatus, 'pending'>): Promise<CliLoginRow> {
+async function decide(deps: CliLoginStoreDeps, principal: Pick<Principal, 'userId'>, code: string, status: Exclude<CliLoginStatus, 'pending'>): Promise<CliLoginRow> {
   const row = await findLiveCliLogin(deps, code);
   if (row.status !== 'pending') throw new CliLoginAlreadyDecided(row.status);
   const now = deps.clock.now();
@@ -53,7 +53,7 @@ export async function completeCliLogin(deps: CliLoginDeps, principal: Principal,
 }
 
 /** Denies a pending sign-in; the CLI's next poll learns it was denied. */
-export async function denyCliLogin(deps: CliLoginDeps, principal: Principal, code: string): Promise<{ status: 'denied' }> {
+export async function denyCliLogin(deps: CliLoginStoreDeps, principal: Pick<Principal, 'userId'>, code: string): Promise<{ status: 'denied' }> {
   await decide(deps, principal, code, 'denied');
   return { status: 'denied' };
 }

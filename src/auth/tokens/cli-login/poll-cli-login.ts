@@ -1,8 +1,7 @@
 // The CLI side: poll until a person decides; the token is handed over exactly once.
-import { getUser } from '../../directory.ts';
 import { hashSecret } from '../../../security/index.ts';
 import { CliLoginDenied, CliLoginExpired, CliLoginNotFound } from '../errors.ts';
-import { CLI_POLL_INTERVAL_SECONDS, expireCliLogins, type CliLoginDeps } from './cli-login-store.ts';
+import { CLI_POLL_INTERVAL_SECONDS, expireCliLogins, type CliLoginStoreDeps } from './cli-login-store.ts';
 
 export type CliLoginPoll =
   | { status: 'pending'; interval: number; expires_at: string }
@@ -13,7 +12,7 @@ export type CliLoginPoll =
  * statement, so among concurrent polls exactly one receives it (the others find nothing: 404).
  * Denied: 403 CLI_LOGIN_DENIED; expired: 410 CLI_LOGIN_EXPIRED.
  */
-export async function pollCliLogin(deps: CliLoginDeps, code: string): Promise<CliLoginPoll> {
+export async function pollCliLogin(deps: CliLoginStoreDeps, code: string): Promise<CliLoginPoll> {
   await expireCliLogins(deps);
   const { store } = deps;
   const now = deps.clock.now();
@@ -36,17 +35,22 @@ export async function pollCliLogin(deps: CliLoginDeps, code: string): Promise<Cl
 }
 
 /** The claimed token with what the CLI shows about it. */
-async function handOver(deps: CliLoginDeps, tokenId: string, sealed: string): Promise<CliLoginPoll> {
-  const token = await deps.store.one(deps.store.db.selectFrom('api_tokens').select(['id', 'user_id', 'org_id', 'scopes', 'revoked_at']).where('id', '=', tokenId));
+async function handOver({ store, secretBox }: CliLoginStoreDeps, tokenId: string, sealed: string): Promise<CliLoginPoll> {
+  const token = await store.one(
+    store.db
+      .selectFrom('api_tokens')
+      .leftJoin('users', 'users.id', 'api_tokens.user_id')
+      .select(['api_tokens.id', 'api_tokens.user_id', 'api_tokens.org_id', 'api_tokens.scopes', 'api_tokens.revoked_at', 'users.email'])
+      .where('api_tokens.id', '=', tokenId),
+  );
   // Superseded while waiting (the user made another CLI token): a dead token is no answer.
   if (!token || token.revoked_at !== null) throw new CliLoginExpired();
-  const user = getUser(deps.db, token.user_id);
   return {
     status: 'complete',
-    token: deps.secretBox.open(sealed),
+    token: secretBox.open(sealed),
     token_id: token.id,
     user_id: token.user_id,
-    email: user?.email ?? '',
+    email: token.email ?? '',
     org_id: token.org_id,
     scopes: token.scopes.split(' ').filter(Boolean),
   };

@@ -18,7 +18,7 @@ export interface StartedCliLogin {
 export const MAX_LIVE_CLI_LOGINS = 10_000;
 
 /** Starts a CLI device sign-in (no credential): a pending record that expires after the configured TTL. */
-export async function startCliLogin(deps: CliLoginDeps): Promise<StartedCliLogin> {
+export async function startCliLogin(deps: Omit<CliLoginDeps, 'db'>): Promise<StartedCliLogin> {
   await expireCliLogins(deps);
   const { store } = deps;
   const now = deps.clock.now();
