@@ -47,11 +47,11 @@ export function newUserCode(): string {
 export async function expireCliLogins({ store, clock }: Pick<CliLoginDeps, 'store' | 'clock'>): Promise<void> {
   const now = clock.now();
   const unclaimed = store.db.selectFrom('cli_logins').select('token_id').where('expires_at', '<=', now).where('token_id', 'is not', null);
-  await store.batch([
-    store.db.updateTable('api_tokens').set({ revoked_at: now }).where('revoked_at', 'is', null).where('id', 'in', unclaimed),
-    store.db.updateTable('cli_logins').set({ token_sealed: null, token_id: null }).where('expires_at', '<=', now).where('token_id', 'is not', null),
-    store.db.deleteFrom('cli_logins').where('expires_at', '<=', now - KEEP_EXPIRED_MS),
-  ]);
+  // In this order, each statement on its own (no transaction: a poll pays three round trips, not five):
+  // a crash between them leaves tokens revoked whose records still name them, done again next time.
+  await store.run(store.db.updateTable('api_tokens').set({ revoked_at: now }).where('revoked_at', 'is', null).where('id', 'in', unclaimed));
+  await store.run(store.db.updateTable('cli_logins').set({ token_sealed: null, token_id: null }).where('expires_at', '<=', now).where('token_id', 'is not', null));
+  await store.run(store.db.deleteFrom('cli_logins').where('expires_at', '<=', now - KEEP_EXPIRED_MS));
 }
 
 /** The live sign-in a browser refers to, by the authorize URL's code (the CLI's poll code works too). */
