@@ -30,9 +30,15 @@ export interface AccountMail {
 /** The account mail queue; queued requests left by a previous run are worked through at once. */
 export function createAccountMail(deps: AccountDeps): AccountMail {
   let pending: Promise<void> | undefined;
-  const schedule = () => {
+  // A request queued while a pass is under way may come after its last read: one more pass follows.
+  let again = false;
+  const schedule = (): void => {
+    if (pending) {
+      again = true;
+      return;
+    }
     // After the current request has answered, so none of this work shows in its response time.
-    pending ??= new Promise<void>((resolve) =>
+    pending = new Promise<void>((resolve) =>
       setImmediate(() => {
         processAccountMailRequests(deps)
           .catch((err: unknown) => {
@@ -40,6 +46,10 @@ export function createAccountMail(deps: AccountDeps): AccountMail {
           })
           .finally(() => {
             pending = undefined;
+            if (again) {
+              again = false;
+              schedule();
+            }
             resolve();
           });
       }),
