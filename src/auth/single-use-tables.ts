@@ -35,7 +35,7 @@ export interface CliLoginRow {
 export interface SingleUseTables {
   account_tokens: AccountTokenRow & { token_hash: string };
   mfa_recovery_codes: { id: string; user_id: string; code_hash: string; created_at: number; used_at: number | null };
-  users: { id: string; email: string; totp_secret: string | null; totp_last_step: number | null };
+  users: { id: string; email: string; totp_secret: string | null; totp_pending_secret: string | null; totp_enabled_at: number | null; totp_last_step: number | null };
   cli_logins: CliLoginRow;
   api_tokens: { id: string; user_id: string; org_id: string; scopes: string; revoked_at: number | null };
 }

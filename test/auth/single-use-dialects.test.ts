@@ -3,7 +3,8 @@
 // decide, claim, expiry housekeeping).
 import { sql } from 'kysely';
 import { consumeAccountToken, issueAccountToken, issueAccountTokenWrites, peekAccountToken, revokeAccountTokens } from '../../src/auth/account/account-tokens.ts';
-import { consumeRecoveryCode } from '../../src/auth/mfa/recovery-codes.ts';
+import { promotePendingSecret } from '../../src/auth/mfa/enroll.ts';
+import { consumeRecoveryCode, recoveryCodeWrites, remainingRecoveryCodes, replaceRecoveryCodes } from '../../src/auth/mfa/recovery-codes.ts';
 import { consumeTotp, spendTotpStep } from '../../src/auth/mfa/totp.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import { expireCliLogins } from '../../src/auth/tokens/cli-login/cli-login-store.ts';
@@ -87,6 +88,24 @@ dialectTest('a recovery code is spent once, whatever its dashes and case', async
   t.false(await consumeRecoveryCode({ store: x, clock }, 'u1', 'abcde-99999'));
   t.true(await consumeRecoveryCode({ store: x, clock }, 'u1', 'ABCDE-23456'));
   t.false(await consumeRecoveryCode({ store: x, clock }, 'u1', 'abcde23456'));
+});
+
+dialectTest('enabling MFA promotes the checked pending secret once, together with its recovery codes', async (t, { x }) => {
+  await seedUser(x);
+  await x.run(x.db.updateTable('users').set({ totp_secret: null, totp_enabled_at: null, totp_pending_secret: 'pending-1' }).where('id', '=', 'u1'));
+  const enable = (pending: string, hashes: string[]) => x.batch([promotePendingSecret(x, 'u1', pending, 7, 1000), ...recoveryCodeWrites(x, 'u1', hashes, 1000)], { require: [0] });
+  t.deepEqual(await enable('pending-0', ['h0']), { ok: false, failed: 0 }, 'a secret replaced by a newer setup');
+  t.is(await remainingRecoveryCodes(x, 'u1'), 0, 'nothing of the refused batch stays');
+  t.true((await enable('pending-1', ['h1', 'h2'])).ok);
+  t.deepEqual(await x.one(x.db.selectFrom('users').select(['totp_secret', 'totp_pending_secret', 'totp_enabled_at', 'totp_last_step']).where('id', '=', 'u1')), {
+    totp_secret: 'pending-1', totp_pending_secret: null, totp_enabled_at: 1000, totp_last_step: 7,
+  });
+  t.is(await remainingRecoveryCodes(x, 'u1'), 2);
+  t.false((await enable('pending-1', ['h3'])).ok, 'a second confirm of the same secret');
+  const codes = await replaceRecoveryCodes({ store: x, clock: new FakeClock(), bcryptCost: 4 }, 'u1');
+  t.is(await remainingRecoveryCodes(x, 'u1'), codes.length);
+  t.true(await consumeRecoveryCode({ store: x, clock: new FakeClock() }, 'u1', codes[0]!));
+  t.is(await remainingRecoveryCodes(x, 'u1'), codes.length - 1);
 });
 
 dialectTest('a CLI sign-in starts pending, is decided once, and its poll learns the denial', async (t, { x }) => {
