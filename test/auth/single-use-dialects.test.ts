@@ -156,3 +156,12 @@ dialectTest('starting refuses with CLI_LOGIN_BUSY at the ceiling of live sign-in
   clock.advance(600_000);
   await t.notThrowsAsync(startCliLogin(deps));
 });
+
+dialectTest('of 20 concurrent decisions on one sign-in over two executors one wins, the others answer 409', async (t, { x, other }) => {
+  await seedUser(x);
+  const clock = new FakeClock();
+  const started = await startCliLogin(cliDeps(x, clock));
+  const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => denyCliLogin(cliDeps(i % 2 ? other : x, clock), approver, started.code)));
+  t.is(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+  t.deepEqual(new Set(outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as AppError).code] : []))), new Set(['CLI_LOGIN_ALREADY_DECIDED']));
+});

@@ -59,5 +59,5 @@ export async function consumeRecoveryCode(deps: { store: SingleUseStore; clock: 
 /** How many unused recovery codes the user has left. */
 export async function remainingRecoveryCodes(store: SingleUseStore, userId: string): Promise<number> {
   const row = await store.one(store.db.selectFrom('mfa_recovery_codes').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('used_at', 'is', null));
-  return Number(row?.n ?? 0);
+  return row?.n ?? 0;
 }

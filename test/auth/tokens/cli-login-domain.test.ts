@@ -49,3 +49,16 @@ test('the held token is sealed and handed over once', async (t) => {
   const again = await t.throwsAsync(() => pollCliLogin(deps, s.code), { instanceOf: AppError });
   t.is(again?.code, 'CLI_LOGIN_NOT_FOUND');
 });
+
+test('of 10 concurrent approvals of one sign-in, one mints the token and the others answer 409', async (t) => {
+  const { deps, principal, store } = setup();
+  const s = await startCliLogin(deps);
+  const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => completeCliLogin(deps, principal, s.code)));
+  t.is(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+  t.deepEqual(
+    outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as AppError).code] : [])),
+    Array.from({ length: 9 }, () => 'CLI_LOGIN_ALREADY_DECIDED'),
+  );
+  t.is(store.db.prepare("SELECT COUNT(*) FROM api_tokens WHERE kind = 'cli'").pluck().get(), 1);
+  t.is((await pollCliLogin(deps, s.code)).status, 'complete');
+});

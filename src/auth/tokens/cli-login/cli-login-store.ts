@@ -63,7 +63,7 @@ export async function findLiveCliLogin(deps: Pick<CliLoginDeps, 'store' | 'clock
 }
 
 /** The condition on the sign-in a code names: the browser code of the authorize URL, or the CLI's poll code. */
-export function namedBy(code: string) {
+function namedBy(code: string) {
   const hash = hashSecret(code);
   return (eb: ExpressionBuilder<SingleUseTables, 'cli_logins'>) => eb.or([eb('browser_code_hash', '=', hash), eb('poll_code_hash', '=', hash)]);
 }

@@ -24,7 +24,7 @@ export async function startCliLogin(deps: Omit<CliLoginDeps, 'db'>): Promise<Sta
   const now = deps.clock.now();
   // Start needs no credential; a ceiling on live records keeps a flood from filling the disk.
   const { live } = (await store.one(store.db.selectFrom('cli_logins').select((eb) => eb.fn.countAll<number>().as('live')).where('expires_at', '>', now)))!;
-  if (Number(live) >= (deps.maxLive ?? MAX_LIVE_CLI_LOGINS)) throw new RateLimited(60, 'Too many pending CLI sign-ins, try again later', 'CLI_LOGIN_BUSY');
+  if (live >= (deps.maxLive ?? MAX_LIVE_CLI_LOGINS)) throw new RateLimited(60, 'Too many pending CLI sign-ins, try again later', 'CLI_LOGIN_BUSY');
   const code = newSecret();
   const browserCode = newSecret();
   const userCode = newUserCode();
