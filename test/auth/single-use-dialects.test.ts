@@ -90,6 +90,15 @@ dialectTest('a recovery code is spent once, whatever its dashes and case', async
   t.false(await consumeRecoveryCode({ store: x, clock }, 'u1', 'abcde23456'));
 });
 
+dialectTest('one recovery code used 20 times at once over two executors is accepted once', async (t, { x, other }) => {
+  await seedUser(x);
+  const clock = new FakeClock();
+  const [code] = await replaceRecoveryCodes({ store: x, clock, bcryptCost: 4 }, 'u1');
+  const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => consumeRecoveryCode({ store: i % 2 ? other : x, clock }, 'u1', code!)));
+  t.is(outcomes.filter(Boolean).length, 1);
+  t.is(await remainingRecoveryCodes(x, 'u1'), 9);
+});
+
 dialectTest('enabling MFA promotes the checked pending secret once, together with its recovery codes', async (t, { x }) => {
   await seedUser(x);
   await x.run(x.db.updateTable('users').set({ totp_secret: null, totp_enabled_at: null, totp_pending_secret: 'pending-1' }).where('id', '=', 'u1'));
