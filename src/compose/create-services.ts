@@ -19,7 +19,7 @@ import { checkKnowledgeRepositories, createKnowledgeDeps } from '../knowledge/in
 import { createLogger, type Logger } from '../log.ts';
 import { createMailQueue, createSmtpMailer, type Mailer } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
-import { createSecretBox } from '../security/index.ts';
+import { createSecretBox, newId } from '../security/index.ts';
 import { openStore, sqliteExecutor } from '../store/index.ts';
 import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
@@ -86,7 +86,7 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
       const { store } = services;
       if (store.db.open) {
         services.agent.flush();
-        indexPendingMessages(store.db);
+        await indexPendingMessages(services.chats.store);
         store.close();
       }
     },
@@ -159,7 +159,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
 function domainDeps(config: Config, store: CoreServices['store'], clock: Clock) {
   return {
     auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
-    chats: { db: store.db, clock },
+    chats: { db: store.db, store: sqliteExecutor(store.db), clock },
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db),
     memberFacts: memberFactsPort(store.db),
@@ -190,7 +190,9 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
-  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus });
+  // A new id per process: the runs it starts are its own, and a restart's runs are another replica's.
+  const replicaId = newId();
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId });
   // Stop and feedback for this replica's runs may come from the others from the first request on.
   await agent.ready();
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
