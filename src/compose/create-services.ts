@@ -125,13 +125,16 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const duckdbSql = await openDuckDbSql();
   const ops = await openOperations({ config, store, draining: draining.signal });
   const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
+  // The asynchronous store on the service's SQLite handle (evaluations and the single-use credentials are on it).
+  const executor = sqliteExecutor(store.db);
   const core: CoreServices = {
     config,
     clock,
     store,
+    executor,
     log,
     mailer,
-    accountMail: createAccountMail(accountDeps({ store, clock, config, secretBox, mailer, log })),
+    accountMail: createAccountMail(accountDeps({ store, executor, clock, config, secretBox, mailer, log })),
     secretBox,
     knowledge,
     data: dataDeps(config, { store, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge), observeQuery: ops.observeQuery }),
@@ -189,7 +192,7 @@ function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'sec
 
 /** The agent, the MCP tools, evaluations and the gated merge, on top of the core. */
 async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Services> {
-  const { store, clock, log, config, knowledge, shutdown } = core;
+  const { store, executor, clock, log, config, knowledge, shutdown } = core;
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
@@ -201,8 +204,6 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
   // Evaluations ask the agent (knowledge pinned to a commit) and read definitions from knowledge, through their ports.
-  // The asynchronous store on the service's SQLite handle (evaluations are its first domain).
-  const executor = sqliteExecutor(store.db);
   const evaluations = new Evaluations({
     store: executor,
     clock,
