@@ -125,7 +125,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const duckdbSql = await openDuckDbSql();
   const ops = await openOperations({ config, store, draining: draining.signal });
   const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
-  // The asynchronous store on the service's SQLite handle (evaluations and the single-use credentials are on it).
+  // The asynchronous store on the service's SQLite handle, one for every domain converted to it.
   const executor = sqliteExecutor(store.db);
   const core: CoreServices = {
     config,
@@ -147,7 +147,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     draining: draining.signal,
     ops,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
-    ...domainDeps(config, store, clock),
+    ...domainDeps(config, store, executor, clock),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
   };
   const closeCore = async () => {
@@ -162,10 +162,10 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
 }
 
 /** What the route tables hand to the domains, built once: their deps and the ports between them. */
-function domainDeps(config: Config, store: CoreServices['store'], clock: Clock) {
+function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock) {
   return {
     auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
-    chats: { db: store.db, store: sqliteExecutor(store.db), clock },
+    chats: { db: store.db, store: executor, clock },
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db),
     memberFacts: memberFactsPort(store.db),
