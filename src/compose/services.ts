@@ -19,7 +19,7 @@ import type { MailQueue } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import type { Operations } from './operations.ts';
 import type { SecretBox } from '../security/index.ts';
-import type { Store } from '../store/index.ts';
+import type { Executor, Store } from '../store/index.ts';
 import type { OAuthServer } from '../auth/oauth/create-provider.ts';
 
 /** Everything the composition root wires together and hands to the route tables. */
@@ -27,6 +27,8 @@ export interface Services {
   config: Config;
   clock: Clock;
   store: Store;
+  /** The asynchronous store on the same database (the converted domains' statements run on it). */
+  executor: Executor;
   log: Logger;
   secretBox: SecretBox;
   /** Outgoing mail: the outbox queue, delivered over SMTP when a server is configured. */
