@@ -60,8 +60,9 @@ export async function claimChat(c: ChatClaims, principal: Principal, input: Clai
 async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput, run: NewRunRow): Promise<History> {
   const { ports, environment } = input;
   const chatKey = `${principal.orgId}/${input.chatId}`;
-  if (c.busyChats.has(chatKey)) throw new RunInProgress();
+  // Owner first: another user's chat is not found, whether busy or not.
   checkClaim(c, principal, input.chatId, (previous) => (c.liveness.isLost(previous) ? new LostRunInChat(previous) : new RunInProgress()));
+  if (c.busyChats.has(chatKey)) throw new RunInProgress();
   c.busyChats.add(chatKey);
   try {
     const history = input.history ?? (await ports.chats.history(principal, input.chatId));
