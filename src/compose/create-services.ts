@@ -32,6 +32,7 @@ import { evaluationPrincipalsPort } from './evaluation-principals.ts';
 import { agentMcpPorts } from './mcp-agent-ports.ts';
 import { dataMcpPorts } from './mcp-data-ports.ts';
 import { knowledgeMcpPort } from './mcp-knowledge-port.ts';
+import { knowledgeWriteLock } from './knowledge-lock.ts';
 import { gatedMerge } from './merge-gate.ts';
 import { openOperations, watchQueues } from './operations.ts';
 import type { CoreServices, Services } from './services.ts';
@@ -104,6 +105,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const clock = deps.clock ?? systemClock;
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
+  const knowledgeLock = await knowledgeWriteLock(config);
   const knowledge = createKnowledgeDeps({
     db: store.db,
     clock,
@@ -113,6 +115,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     // Environment sync_target reads the dev targets' metadata through the data plane, built below.
     targetSync: targetMetadataReader(() => core.data),
     userName: (userId) => getUser(store.db, userId)?.name,
+    sharedLock: knowledgeLock.shared,
   });
   // Before anything reads or seeds knowledge: branches a crash left damaged are restored from their reflog.
   await checkKnowledgeRepositories(knowledge, { repair: true });
@@ -148,6 +151,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     // Queries still running on file warehouses end now (their processes are killed), before the store closes.
     await core.data.queryProcesses.close();
     await ops.close();
+    await knowledgeLock.close();
   };
   return { core, shutdown, draining, closeCore };
 }

@@ -57,3 +57,10 @@ export class InvalidPath extends AppError {
     super('invalid', 'INVALID_PATH', `Invalid file name ${JSON.stringify(path)}: ${problem}`, { path, problem });
   }
 }
+
+/** Another process held the repository's write lock for longer than a write waits. */
+export class RepositoryBusy extends AppError {
+  constructor() {
+    super('unavailable', 'REPOSITORY_BUSY', 'The knowledge repository is busy with another writer; try again');
+  }
+}
