@@ -117,8 +117,9 @@ test.serial('a lock file whose holder on this machine was killed mid-update is t
 
 test.serial('a lock file held from another machine is taken over once it goes stale', async (t) => {
   const { gitdir, lockPath } = await killedHolder(t);
-  // The holder, as far as this machine can tell, runs elsewhere: only the stale limit can end its claim.
-  fs.writeFileSync(`${lockPath}.owner`, 'another-host 1');
+  // A process of another machine claimed the lock too: as far as this machine can tell it may hold it,
+  // so only the stale limit ends the dead holder's lock.
+  fs.writeFileSync(`${lockPath}.owner-another-host-1`, '');
   const repo = await openRepo({ fs: fs as unknown as FsClient, gitdir, shared: createFileLock({ staleMs: 2000, onLost: () => t.fail('lock lost') }) });
   const waiting = commitChanges({ repo, branch: 'main', author: { name: 'W', email: 'w@example.com', timestamp: 1 }, message: 'waits', changes: [{ path: 'notes/waits.yaml', content: 'w\n' }] });
   t.true(await lockfile.check(gitdir, { lockfilePath: lockPath, realpath: false, stale: 2000 }), 'not stale yet, so not taken over');
