@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import git, { type FsClient } from 'isomorphic-git';
+import pg from 'pg';
 import lockfile from 'proper-lockfile';
-import { advisoryKey, commitChanges, createFileLock, openRepo, resolveRef } from '../../src/git/index.ts';
+import { knowledgeWriteLock } from '../../src/compose/knowledge-lock.ts';
+import type { Config } from '../../src/config.ts';
+import { advisoryKey, commitChanges, createFileLock, openRepo, resolveRef, type SharedLock } from '../../src/git/index.ts';
 import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 const script = new URL('./fixtures/shared-writer.ts', import.meta.url).pathname;
@@ -164,4 +167,41 @@ test('each organization has its own advisory lock key, the same in every process
   t.is(advisoryKey('org'), advisoryKey('org'));
   t.not(advisoryKey('org'), advisoryKey('org2'));
   t.regex(advisoryKey('org'), /^-?\d+$/);
+});
+
+test.serial('with SEXTANT_DATABASE_URL the knowledge lock is an advisory lock per organization; without, the lock file', async (t) => {
+  t.is((await knowledgeWriteLock({ databaseUrl: undefined } as Config)).shared, undefined, 'undefined: knowledge deps use the lock file');
+  const lock = await pgLock(t);
+  if (!lock || lock.kind !== 'pg') return t.pass();
+  const chosen = await knowledgeWriteLock({ databaseUrl: lock.url } as Config);
+  t.teardown(() => chosen.close());
+  const probe = new pg.Client({ connectionString: lock.url });
+  await probe.connect();
+  t.teardown(() => probe.end());
+  const free = async (key: string) => (await probe.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [advisoryKey(key)])).rows[0]!.ok;
+  const release = await chosen.shared!.acquire({ key: 'org', gitdir: '/unused/org.git' });
+  t.false(await free('org'), 'held for this organization');
+  t.true(await free('org2'), 'another organization is not blocked');
+  await release();
+  t.true(await free('org'), 'free once released');
+});
+
+test('writes of one process queue in its own chain before the shared lock, which each takes once and alone', async (t) => {
+  const { gitdir } = dataFolder(t);
+  let held = 0;
+  let most = 0;
+  let taken = 0;
+  const shared: SharedLock = {
+    async acquire() {
+      taken++;
+      most = Math.max(most, ++held);
+      return async () => void held--;
+    },
+  };
+  const repo = await openRepo({ fs: fs as unknown as FsClient, gitdir, shared });
+  const writes = Array.from({ length: 10 }, (_, i) => commitChanges({ repo, branch: 'main', author: { name: 'P', email: 'p@example.com', timestamp: 1 }, message: `w${i}`, changes: [{ path: `notes/p${i}.yaml`, content: `${i}\n` }] }));
+  t.is((await Promise.all(writes)).filter((w) => w.changed).length, 10);
+  t.is(taken, 10);
+  t.is(most, 1, 'a process never contends with itself');
+  t.false(fs.existsSync(join(gitdir, 'sextant-writing')), 'no marker once the writes are done');
 });
