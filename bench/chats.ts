@@ -62,7 +62,7 @@ export async function run(): Promise<void> {
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     db.pragma('optimize');
 
-    const deps = { db, clock: systemClock };
+    const deps = app.services.chats;
     const cursorKey = config.secrets.jwtKey;
     // History: the first page, then walk 300 pages deep with the cursor (limit 40, the default).
     const first: number[] = [];

@@ -43,7 +43,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   // Chat messages queued for search are indexed every second, in slices (a search indexes the queue first).
   let indexing: Promise<void> | undefined;
   const indexer = setInterval(() => {
-    indexing ??= indexQueueInSlices(store.db)
+    indexing ??= indexQueueInSlices(services.chats.store)
       .catch((err: unknown) => {
         if (store.db.open) log.warn({ err }, 'indexing chat messages for search failed; the next search or tick retries');
       })

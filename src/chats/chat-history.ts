@@ -2,9 +2,13 @@
 // so chats created between two pages land before the cursor: none is skipped or repeated. Pinned and
 // archived chats are listed apart (on the first page), so each chat shows up in one place only. Hidden
 // chats (evaluation answers) are not listed anywhere, not even once pinned or archived: they open by id.
+// The same statements run on both dialects; only the labels' JSON array is spelled per dialect.
+import { sql, type RawBuilder } from 'kysely';
 import type { Principal } from '../auth/index.ts';
+import type { Executor } from '../store/index.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import { CHAT_COLUMNS, toSummary, type ChatDeps, type ChatRowWithLabels } from './rows.ts';
+import { onPostgres } from './dialect.ts';
+import { CHAT_COLUMNS, toSummary, type ChatRowWithLabels, type ChatStore } from './rows.ts';
 import type { ChatHistoryResponse } from './schemas.ts';
 
 /** How many archived chats the first page carries. */
@@ -17,41 +21,47 @@ export interface ChatHistoryInput {
   cursorKey: string;
 }
 
+// The chat's columns and its labels, sorted, as a JSON array in text (what toSummary parses).
+const SQLITE_COLUMNS = sql.raw(CHAT_COLUMNS);
+const POSTGRES_COLUMNS = sql`c.*, (SELECT coalesce(json_agg(label ORDER BY label)::text, '[]') FROM chat_labels l WHERE l.chat_pk = c.id) AS labels_json`;
+
 /** One page of the caller's chats in the current organization. */
-export function chatHistory(deps: ChatDeps, principal: Principal, { cursor, limit = 40, cursorKey }: ChatHistoryInput): ChatHistoryResponse {
+export async function chatHistory(deps: ChatStore, principal: Principal, { cursor, limit = 40, cursorKey }: ChatHistoryInput): Promise<ChatHistoryResponse> {
   const scope = { key: cursorKey, userId: principal.userId, orgId: principal.orgId };
   const after = cursor === undefined ? undefined : decodeCursor(scope, cursor);
-  const rows = deps.db
-    .prepare(
-      `SELECT ${CHAT_COLUMNS} FROM chats c
-       WHERE c.user_id = ? AND c.org_id = ? AND c.pinned_at IS NULL AND c.archived_at IS NULL AND c.hidden = 0 AND c.id < ?
-       ORDER BY c.id DESC LIMIT ?`,
-    )
-    .all(principal.userId, principal.orgId, after ?? Number.MAX_SAFE_INTEGER, limit + 1) as ChatRowWithLabels[];
+  const x = deps.store;
+  const columns = onPostgres(x) ? POSTGRES_COLUMNS : SQLITE_COLUMNS;
+  const rows = await x.all(
+    sql<ChatRowWithLabels>`SELECT ${columns} FROM chats c
+       WHERE c.user_id = ${principal.userId} AND c.org_id = ${principal.orgId} AND c.pinned_at IS NULL AND c.archived_at IS NULL AND c.hidden = 0
+       AND c.id < ${after ?? Number.MAX_SAFE_INTEGER}
+       ORDER BY c.id DESC LIMIT ${limit + 1}`,
+  );
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const first = after === undefined;
   return {
     chats: page.map(toSummary),
-    pinned: first ? pinnedChats(deps, principal) : [],
-    archived: first ? archivedChats(deps, principal) : [],
+    pinned: first ? await pinnedChats(x, columns, principal) : [],
+    archived: first ? await archivedChats(x, columns, principal) : [],
     next_cursor: more ? encodeCursor(scope, page[page.length - 1]!.id) : null,
   };
 }
 
-function pinnedChats(deps: ChatDeps, principal: Principal) {
-  const rows = deps.db
-    .prepare(`SELECT ${CHAT_COLUMNS} FROM chats c WHERE c.user_id = ? AND c.org_id = ? AND c.pinned_at IS NOT NULL AND c.hidden = 0 ORDER BY c.pinned_at DESC, c.id DESC`)
-    .all(principal.userId, principal.orgId) as ChatRowWithLabels[];
+async function pinnedChats(x: Executor, columns: RawBuilder<unknown>, principal: Principal) {
+  const rows = await x.all(
+    sql<ChatRowWithLabels>`SELECT ${columns} FROM chats c
+       WHERE c.user_id = ${principal.userId} AND c.org_id = ${principal.orgId} AND c.pinned_at IS NOT NULL AND c.hidden = 0
+       ORDER BY c.pinned_at DESC, c.id DESC`,
+  );
   return rows.map(toSummary);
 }
 
-function archivedChats(deps: ChatDeps, principal: Principal) {
-  const rows = deps.db
-    .prepare(
-      `SELECT ${CHAT_COLUMNS} FROM chats c WHERE c.user_id = ? AND c.org_id = ? AND c.archived_at IS NOT NULL AND c.pinned_at IS NULL AND c.hidden = 0
-       ORDER BY c.archived_at DESC, c.id DESC LIMIT ?`,
-    )
-    .all(principal.userId, principal.orgId, RECENT_ARCHIVED) as ChatRowWithLabels[];
+async function archivedChats(x: Executor, columns: RawBuilder<unknown>, principal: Principal) {
+  const rows = await x.all(
+    sql<ChatRowWithLabels>`SELECT ${columns} FROM chats c
+       WHERE c.user_id = ${principal.userId} AND c.org_id = ${principal.orgId} AND c.archived_at IS NOT NULL AND c.pinned_at IS NULL AND c.hidden = 0
+       ORDER BY c.archived_at DESC, c.id DESC LIMIT ${RECENT_ARCHIVED}`,
+  );
   return rows.map(toSummary);
 }

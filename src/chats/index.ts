@@ -20,7 +20,7 @@ export { findAnswerSource } from './find-answer.ts';
 export { assertNotOthersChat, findDownloadSource, type DownloadSource } from './download-access.ts';
 export { chatTranscript } from './transcript.ts';
 export type { AnswerSource, AnswerLocator } from './find-answer.ts';
-export type { ChatDeps } from './rows.ts';
+export type { ChatDeps, ChatStore } from './rows.ts';
 export type { ChatSources, ChatUsers } from './ports.ts';
 export * from './errors.ts';
 export * from './schemas.ts';

@@ -2,31 +2,57 @@
 // 0051), and this indexes the queue. Search indexes the whole queue first, so it always reads every
 // message written; the service indexes it every second in bounded slices, one per event-loop turn, so
 // that a busy second's queue (hundreds of questions and answers) never blocks the loop for long.
-import { type Db, statement, transact } from '../store/index.ts';
+import { sql } from 'kysely';
+import type { Executor } from '../store/index.ts';
+import { onPostgres } from './dialect.ts';
 
 /** Messages indexed per turn of the background indexer: about a millisecond of work. */
 const SLICE = 50;
 
-/** Indexes the oldest queued messages, at most `limit` (all by default), in one transaction; returns how many were indexed. */
-export function indexPendingMessages(db: Db, limit = -1): number {
-  if (!statement(db, 'SELECT 1 FROM chat_messages_fts_pending LIMIT 1').get()) return 0;
-  return transact(db, () => {
-    const { changes } = statement(
-      db,
-      `INSERT INTO chat_messages_fts (rowid, body, scope)
+/**
+ * Indexes the oldest queued messages, at most `limit` (all by default), in one transaction; returns
+ * how many were indexed. On SQLite the work is done when the call returns (the promise only carries
+ * the count).
+ */
+export async function indexPendingMessages(x: Executor, limit = -1): Promise<number> {
+  return onPostgres(x) ? indexOnPostgres(x, limit) : indexOnSqlite(x, limit);
+}
+
+async function indexOnSqlite(x: Executor, limit: number): Promise<number> {
+  // The first statement is required: an empty queue rolls back a transaction that only read.
+  const done = await x.batch(
+    [
+      sql`SELECT 1 FROM chat_messages_fts_pending LIMIT 1`,
+      sql`INSERT INTO chat_messages_fts (rowid, body, scope)
        SELECT -m.id, m.content, 's' || hex(c.org_id || '/' || c.user_id)
-       FROM (SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ?) p
+       FROM (SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ${limit}) p
        JOIN chat_messages m ON m.id = p.message_id JOIN chats c ON c.id = m.chat_pk
        WHERE m.displayed = 1`,
-    ).run(limit);
-    statement(db, 'DELETE FROM chat_messages_fts_pending WHERE message_id IN (SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ?)').run(limit);
-    return changes;
-  });
+      sql`DELETE FROM chat_messages_fts_pending WHERE message_id IN (SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ${limit})`,
+    ],
+    { require: [0] },
+  );
+  return done.ok ? done.results[1]!.changes : 0;
+}
+
+// Replicas index the same queue: each takes the rows no other holds (SKIP LOCKED), and an index row
+// already written (by an edit's trigger) is left alone. A negative limit means the whole queue.
+async function indexOnPostgres(x: Executor, limit: number): Promise<number> {
+  const { changes } = await x.run(sql`WITH taken AS (
+       DELETE FROM chat_messages_fts_pending WHERE message_id IN (
+         SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ${limit < 0 ? null : limit} FOR UPDATE SKIP LOCKED)
+       RETURNING message_id)
+     INSERT INTO chat_messages_fts (rowid, body, scope)
+       SELECT -m.id, m.content, chat_messages_fts_scope(c.org_id, c.user_id)
+       FROM taken JOIN chat_messages m ON m.id = taken.message_id JOIN chats c ON c.id = m.chat_pk
+       WHERE m.displayed = 1
+     ON CONFLICT (rowid) DO NOTHING`);
+  return changes;
 }
 
 /** Indexes the whole queue a slice per turn of the event loop; settles when the queue is empty. */
-export async function indexQueueInSlices(db: Db, slice = SLICE): Promise<void> {
+export async function indexQueueInSlices(x: Executor, slice = SLICE): Promise<void> {
   // Every queued message is displayed and exists (the triggers keep the queue right), so a slice
   // that indexed nothing found the queue empty.
-  while (indexPendingMessages(db, slice) > 0) await new Promise((resolve) => setImmediate(resolve));
+  while ((await indexPendingMessages(x, slice)) > 0) await new Promise((resolve) => setImmediate(resolve));
 }

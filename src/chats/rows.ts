@@ -2,7 +2,7 @@
 // from rows to the API records.
 import { hasRole, type Principal } from '../auth/index.ts';
 import type { Clock } from '../clock.ts';
-import { statement, type Db } from '../store/index.ts';
+import { statement, type Db, type Executor } from '../store/index.ts';
 import { ChatNotFound, MessageNotFound } from './errors.ts';
 import type { Answer, ChatMessage, ChatSummary, KnowledgeItem, MessageRole } from './schemas.ts';
 
@@ -10,6 +10,11 @@ import type { Answer, ChatMessage, ChatSummary, KnowledgeItem, MessageRole } fro
 export interface ChatDeps {
   db: Db;
   clock: Clock;
+}
+
+/** What the operations moved to the asynchronous store need (history and search): the service database behind its executor. */
+export interface ChatStore {
+  store: Executor;
 }
 
 export interface ChatRow {

@@ -130,7 +130,7 @@ export function knowledgePort(k: KnowledgeDeps, commit?: string): KnowledgeSourc
 
 /** All ports over the real modules. */
 export function agentPortsFrom(s: CoreServices): AgentPorts {
-  const chatDeps = { db: s.store.db, clock: s.clock };
+  const chatDeps = s.chats;
   const uploadDir = (p: Principal, chatId: string) => uploadSessionDir(s.config.dataDir, { orgId: p.orgId, userId: p.userId, chatId });
   // Upload queries run on the warehouse queries' processes, under the same timeout and fair share.
   const onProcesses = (p: Principal, signal?: AbortSignal) => ({ processes: s.data.queryProcesses, timeoutMs: s.data.statementTimeoutMs, owner: p.userId, signal });

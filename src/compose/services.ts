@@ -1,5 +1,5 @@
 // The services object the gateway receives: built by create-services.ts, the one place that wires domains.
-import type { ChatDeps, ChatSources } from '../chats/index.ts';
+import type { ChatDeps, ChatSources, ChatStore } from '../chats/index.ts';
 import type { AuthDeps } from '../auth/index.ts';
 import type { RowSecurityAdmin } from './row-security-members.ts';
 import type { MemberFacts } from '../auth/members/index.ts';
@@ -19,7 +19,7 @@ import type { MailQueue } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import type { Operations } from './operations.ts';
 import type { SecretBox } from '../security/index.ts';
-import type { Store } from '../store/index.ts';
+import type { Executor, Store } from '../store/index.ts';
 import type { OAuthServer } from '../auth/oauth/create-provider.ts';
 
 /** Everything the composition root wires together and hands to the route tables. */
@@ -27,6 +27,8 @@ export interface Services {
   config: Config;
   clock: Clock;
   store: Store;
+  /** The asynchronous store on the same database (the converted domains' statements run on it). */
+  executor: Executor;
   log: Logger;
   secretBox: SecretBox;
   /** Outgoing mail: the outbox queue, delivered over SMTP when a server is configured. */
@@ -51,8 +53,8 @@ export interface Services {
   mcp: McpPorts;
   /** What credentials, sessions and tokens are checked and signed with (database, clock, JWT key). */
   auth: AuthDeps;
-  /** What chat operations need (the database and the clock), built once here. */
-  chats: ChatDeps;
+  /** What chat operations need (the database, its executor and the clock), built once here. */
+  chats: ChatDeps & ChatStore;
   /** What the admin's usage report and credit limits need (the database and the clock), built once here. */
   usage: UsageDeps;
   /** Row-security facts of members (admin), with auth's membership check. */

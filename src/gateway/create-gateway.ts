@@ -9,7 +9,7 @@ import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
 import { audited, isAudited } from './audited-operations.ts';
 import { errorHandler } from './error-handler.ts';
-import { accessLog, requestId, securityHeaders } from './middleware.ts';
+import { accessLog, logLateErrors, requestId, securityHeaders } from './middleware.ts';
 import { requestMetrics } from './request-metrics.ts';
 import { requestTracing } from './request-tracing.ts';
 import { openApiRoutes } from './openapi.ts';
@@ -40,6 +40,7 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir 
   const handlers = routes.map((def) => ({ method: def.method, path: toKoaPath(def.path), handler: routeHandler(s, def) }));
   for (const [i, h] of handlers.entries()) router.register(h.path, [h.method], h.handler, { name: routes[i]!.operationId });
 
+  app.on('error', logLateErrors(s.log));
   app.use(requestId(s.log));
   const fixedPaths = new Set(routes.filter((r) => !r.path.includes('{')).map((r) => r.path));
   if (s.ops.tracing) app.use(requestTracing(s.ops.tracing, fixedPaths));

@@ -74,3 +74,15 @@ export function securityHeaders(https: boolean) {
     return next();
   };
 }
+
+/**
+ * Errors Koa reports on its own: those raised after the response began (a download's query stopped
+ * mid-stream, a client gone). Without a listener Koa prints them to stderr with their stack, outside the
+ * structured log; here they become one warning with the request's id and the error's stable code.
+ */
+export function logLateErrors(log: Logger) {
+  return function onLateError(err: Error & { code?: unknown }, ctx?: Context): void {
+    const state = ctx?.state as RequestState | undefined;
+    log.warn({ request_id: state?.requestId, error_code: typeof err.code === 'string' ? err.code : undefined, message: err.message }, 'response ended by an error after it began');
+  };
+}

@@ -131,32 +131,36 @@ test('the transcript holds every message of the owner\'s chat, hidden ones inclu
   t.deepEqual(chatTranscript(deps(t0), p, 'unknown'), []);
 });
 
-test('a written message waits for the index off the write path, and the next search finds it', (t) => {
+// Serial: it counts the shared service's whole queue, which concurrent tests would fill meanwhile.
+test.serial('a written message waits for the index off the write path, and the next search finds it', async (t) => {
   const p = member();
   const db = t0.app.services.store.db;
+  const x = t0.app.services.chats.store;
   const ftsRow = (uuid: string) => db.prepare('SELECT f.rowid FROM chat_messages_fts f JOIN chat_messages m ON -f.rowid = m.id WHERE m.message_uuid = ?').get(uuid);
   const queued = (uuid: string) => db.prepare('SELECT 1 FROM chat_messages_fts_pending p JOIN chat_messages m ON m.id = p.message_id WHERE m.message_uuid = ?').get(uuid);
   const [q] = seedChat(t0, p, 'queue', [{ question: 'platypus sightings', answer: 'a' }]);
   t.truthy(queued(q!));
   t.falsy(ftsRow(q!));
-  t.is(searchChats(deps(t0), p, { q: 'platypus' }).results[0]?.message_uuid, q);
+  t.is((await searchChats(deps(t0), p, { q: 'platypus' })).results[0]?.message_uuid, q);
   t.falsy(queued(q!));
   t.truthy(ftsRow(q!));
-  t.is(indexPendingMessages(db), 0, 'nothing is indexed twice');
+  t.is(await indexPendingMessages(x), 0, 'nothing is indexed twice');
 });
 
-test('the background indexer takes the queue oldest first, a bounded slice per turn of the event loop', async (t) => {
+// Serial: it counts the shared service's whole queue, which concurrent tests would fill meanwhile.
+test.serial('the background indexer takes the queue oldest first, a bounded slice per turn of the event loop', async (t) => {
   const p = member();
   const db = t0.app.services.store.db;
-  indexPendingMessages(db);
+  const x = t0.app.services.chats.store;
+  await indexPendingMessages(x);
   const queuedCount = () => (db.prepare('SELECT COUNT(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n;
   const indexed = (uuid: string) => !!db.prepare('SELECT 1 FROM chat_messages_fts f JOIN chat_messages m ON -f.rowid = m.id WHERE m.message_uuid = ?').get(uuid);
   const [first, second, third, fourth] = seedChat(t0, p, 'slices', [{ question: 'q1', answer: 'a1' }, { question: 'q2', answer: 'a2' }]);
   t.is(queuedCount(), 4);
-  t.is(indexPendingMessages(db, 1), 1);
+  t.is(await indexPendingMessages(x, 1), 1);
   t.true(indexed(first!));
   t.false(indexed(second!));
-  const done = indexQueueInSlices(db, 2);
+  const done = indexQueueInSlices(x, 2);
   // The first slice runs at once, the next after the I/O of this turn.
   t.is(queuedCount(), 1);
   t.true(indexed(second!) && indexed(third!));
@@ -165,7 +169,7 @@ test('the background indexer takes the queue oldest first, a bounded slice per t
   t.true(indexed(fourth!));
 });
 
-test('an edit or a delete of a message still queued for the index leaves it right', (t) => {
+test('an edit or a delete of a message still queued for the index leaves it right', async (t) => {
   const p = member();
   const db = t0.app.services.store.db;
   const [edited, , deleted] = seedChat(t0, p, 'queued-edits', [
@@ -174,23 +178,23 @@ test('an edit or a delete of a message still queued for the index leaves it righ
   ]);
   db.prepare("UPDATE chat_messages SET content = 'bilby census' WHERE message_uuid = ?").run(edited);
   deleteMessage(deps(t0), p, { chatId: 'queued-edits', messageUuid: deleted! });
-  t.deepEqual(searchChats(deps(t0), p, { q: 'echidna' }).results, []);
-  t.deepEqual(searchChats(deps(t0), p, { q: 'numbat' }).results, []);
-  t.deepEqual(searchChats(deps(t0), p, { q: 'bilby' }).results.map((r) => r.message_uuid), [edited]);
+  t.deepEqual((await searchChats(deps(t0), p, { q: 'echidna' })).results, []);
+  t.deepEqual((await searchChats(deps(t0), p, { q: 'numbat' })).results, []);
+  t.deepEqual((await searchChats(deps(t0), p, { q: 'bilby' })).results.map((r) => r.message_uuid), [edited]);
   const rows = (uuid: string) => (db.prepare('SELECT COUNT(*) AS n FROM chat_messages_fts f JOIN chat_messages m ON -f.rowid = m.id WHERE m.message_uuid = ?').get(uuid) as { n: number }).n;
   t.is(rows(edited!), 1);
 });
 
-test('the search index follows deletes and edits of messages', (t) => {
+test('the search index follows deletes and edits of messages', async (t) => {
   const p = member();
   const [q] = seedChat(t0, p, 'fts', [{ question: 'quokka census', answer: 'a' }]);
-  t.is(searchChats(deps(t0), p, { q: 'quokka' }).results.length, 1);
+  t.is((await searchChats(deps(t0), p, { q: 'quokka' })).results.length, 1);
   const db = t0.app.services.store.db;
   db.prepare("UPDATE chat_messages SET content = 'wombat census' WHERE message_uuid = ?").run(q);
-  t.is(searchChats(deps(t0), p, { q: 'quokka' }).results.length, 0);
-  t.is(searchChats(deps(t0), p, { q: 'wombat' }).results[0]?.message_uuid, q);
+  t.is((await searchChats(deps(t0), p, { q: 'quokka' })).results.length, 0);
+  t.is((await searchChats(deps(t0), p, { q: 'wombat' })).results[0]?.message_uuid, q);
   deleteMessage(deps(t0), p, { chatId: 'fts', messageUuid: q! });
-  t.is(searchChats(deps(t0), p, { q: 'wombat' }).results.length, 0);
+  t.is((await searchChats(deps(t0), p, { q: 'wombat' })).results.length, 0);
   // One index row per displayed message, nothing left behind.
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
   t.is(count('SELECT COUNT(*) AS n FROM chat_messages_fts'), count('SELECT COUNT(*) AS n FROM chat_messages WHERE displayed = 1'));

@@ -12,7 +12,7 @@ export function principalOf(t: TestApp, user: UserRow, orgId: string): Principal
 }
 
 export function deps(t: TestApp) {
-  return { db: t.app.services.store.db, clock: t.clock };
+  return { db: t.app.services.store.db, store: t.app.services.chats.store, clock: t.clock };
 }
 
 export interface PairSpec {

@@ -38,7 +38,7 @@ test.before(async () => {
   demo.token(member, 'cli', DEMO_ORG_ID);
   demo.session(member, DEMO_ORG_ID);
   seedChat(demo, principalOf(demo, member, DEMO_ORG_ID), 'seeded', [{ question: 'Umsätze nach Région?', answer: 'Voilà: 42' }]);
-  indexPendingMessages(db);
+  await indexPendingMessages(demo.app.services.chats.store);
 });
 test.after.always(() => demo?.stop());
 

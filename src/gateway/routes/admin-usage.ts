@@ -23,8 +23,8 @@ export function adminUsageRoutes(s: Services) {
   return [
     route({
       ...common, method: 'GET', path: '/api/admin/usage', operationId: 'admin_usage',
-      query: z.object({ from: DateParam.optional().describe('Inclusive; default 30 days before `to`'), to: DateParam.optional().describe('Inclusive for a date; default now'), user_id: z.string().min(1).max(200).optional() }),
-      response: z.object({ from: z.string(), to: z.string(), days: z.array(UsageDay) }),
+      query: z.object({ from: DateParam.optional().describe('Inclusive; default 30 days before `to`'), to: DateParam.optional().describe('A date includes that whole day (UTC); a date-time is the exclusive end; default now (exclusive)'), user_id: z.string().min(1).max(200).optional() }),
+      response: z.object({ from: z.string().describe('Inclusive start'), to: z.string().describe('Exclusive end (the day after a `to` date)'), days: z.array(UsageDay) }),
       summary: 'Admin: questions, queries, model tokens and credits per user and per day (UTC) over a range of at most 366 days',
       handler: ({ principal, query }) => {
         const to = dateMs(query.to, 'to', true) ?? s.clock.now();

@@ -20,6 +20,7 @@ const org = 'dos';
 const EVENTS = ['CREATE TABLE events (id INTEGER, kind VARCHAR(20))', ...Array.from({ length: 4 }, (_, k) => `INSERT INTO events VALUES ${Array.from({ length: 500 }, (_, i) => `(${k * 500 + i}, 'k${i % 7}')`).join(', ')}`)];
 const CROSS = 'SELECT count(*) AS n FROM events a, events b, events c, events d';
 const PATIENT = '_patient';
+const MIDSTREAM = 'duckdb_midstream';
 const STOPPED = ['QUERY_TIMEOUT', 'QUERY_REFUSED', 'QUERY_MEMORY_LIMIT', 'QUERY_FAILED', 'QUERY_RECURSION_LIMIT'];
 
 // Per dialect: the cartesian product (plain SQL on documented tables: it can only be cut), then
@@ -91,12 +92,16 @@ test.before(async () => {
   // Each warehouse again with a long timeout, for the tests of clients going away: the query must
   // still run when the client leaves, however busy the machine.
   connections.push(...connections.map((c) => ({ ...c, id: `${c.id}${PATIENT}`, settings: { ...c.settings, statementTimeoutMs: 60_000 } })));
+  // DuckDB once more with a timeout long enough for the first rows of a download to leave however busy
+  // the machine (a lease and an open can take a second under load), and short enough to cut it mid-stream.
+  connections.push({ id: MIDSTREAM, type: 'duckdb', settings: { path: 'wh.duckdb', statementTimeoutMs: 5_000 } });
   for (const c of connections) {
     const res = await post('/api/connections', admin, { name: c.id, ...c });
     if (res.status !== 201) throw new Error(await res.text());
   }
   const schemaOf: Record<string, string> = { sqlite: 'main', duckdb: 'main', postgresql: 'public', mysql: servers.mysql?.database ?? '' };
   const governed = Object.entries(schemaOf).flatMap(([connection, schema]) => [connection, `${connection}${PATIENT}`].map((c) => ({ connection: c, schema, name: 'events', active: true })));
+  governed.push({ connection: MIDSTREAM, schema: 'main', name: 'events', active: true });
   docs.setTables(org, undefined, governed);
   // Steady state: modules that load on first use (drivers, the query process bundle) are loaded.
   for (const c of connections) await (await post('/api/execute_query', analyst, { sql: 'SELECT count(*) AS n FROM events', connection_id: c.id })).arrayBuffer();
@@ -267,11 +272,11 @@ test.serial('an MCP client that goes away in the middle of run_query stops the q
 });
 
 test.serial('a DuckDB CSV download that fails before DuckDB wrote a byte answers its typed error; one that fails mid-stream ends without the closing chunk', async (t) => {
-  const seed = (chatId: string, sql: string) =>
-    seedChat(app, principalOf(app, analystUser, org), chatId, [{ question: 'q', answer: 'a', answerData: { sql, connection_id: 'duckdb', dialect: 'duckdb', tables: [] } }]);
-  seed('dl-fail-early', CROSS);
-  // Rows come at once and keep coming until the 1 s timeout cuts the COPY.
-  seed('dl-fail-late', 'SELECT a.id AS x, b.id AS y, c.id AS z FROM events a, events b, events c');
+  const seed = (chatId: string, sql: string, connection: string) =>
+    seedChat(app, principalOf(app, analystUser, org), chatId, [{ question: 'q', answer: 'a', answerData: { sql, connection_id: connection, dialect: 'duckdb', tables: [] } }]);
+  seed('dl-fail-early', CROSS, 'duckdb');
+  // Rows come at once and keep coming until the connection's 5 s timeout cuts the COPY.
+  seed('dl-fail-late', 'SELECT a.id AS x, b.id AS y, c.id AS z FROM events a, events b, events c', MIDSTREAM);
   const early = await app.fetch('/api/download_big_csv?chat_id=dl-fail-early', { headers: { authorization: `Bearer ${analyst}` } });
   t.is(early.status, 400);
   t.like(await early.json(), { code: 'QUERY_TIMEOUT' });
@@ -279,4 +284,7 @@ test.serial('a DuckDB CSV download that fails before DuckDB wrote a byte answers
   t.is(late.status, 200);
   // The chunked body has no terminating chunk: the client's read fails instead of ending as complete.
   await t.throwsAsync(late.arrayBuffer());
+  // The cut is one structured warning with its request and code (not Koa's stack trace on stderr).
+  const requestId = late.headers.get('x-request-id');
+  t.true(app.logs.some((l) => l['msg'] === 'response ended by an error after it began' && l['request_id'] === requestId && l['error_code'] === 'QUERY_TIMEOUT'));
 });

@@ -1,0 +1,93 @@
+// The candidate reads of chat search, one per dialect, under one contract: the caller's displayed
+// messages (scope token of organization and user, then the chat's owner checked again) whose body
+// holds every query word as a phrase of its tokens (with `prefix`, the last token of the last word as
+// a prefix), the newest RANK_WINDOW of them (by message id). Ranking is not done here but in rank.ts,
+// on these bodies, so both dialects rank alike once they agree on the candidates.
+// - SQLite: FTS5 (unicode61, remove_diacritics 2), each word a quoted FTS5 string.
+// - PostgreSQL: the tsvector of migration 0050 (GIN), each word through the same punctuation rule and
+//   text search configuration as the bodies, as a phrase query (phraseto_tsquery), `:*` for the prefix.
+import { sql, type RawBuilder } from 'kysely';
+import type { Principal } from '../auth/index.ts';
+import type { Executor } from '../store/index.ts';
+import { onPostgres } from './dialect.ts';
+import type { MessageRole } from './schemas.ts';
+
+/** How many of the newest matches are ranked; rarer words are ranked over every match. */
+export const RANK_WINDOW = 500;
+
+/** PostgreSQL: how many of the owner's newest index rows are tried first (see findCandidates). */
+const RECENT = 4 * RANK_WINDOW;
+
+export interface Candidate {
+  id: number;
+  content: string;
+  chat_id: string;
+  title: string;
+  updated_at: number;
+  message_uuid: string;
+  role: MessageRole;
+}
+
+/**
+ * The scope token of an owner, as the triggers of migrations 0050/0051 and message-index.ts write it:
+ * 's' and the upper-case hex of "org/user" (FTS5 folds case; PostgreSQL compares it as written).
+ */
+export function scopeToken(orgId: string, userId: string): string {
+  return `s${Buffer.from(`${orgId}/${userId}`, 'utf8').toString('hex').toUpperCase()}`;
+}
+
+/** Turns cleaned words into an FTS5 expression of quoted terms, all of which must match; with `prefix`, the last one as a prefix. */
+export function fts5Terms(words: string[], prefix: boolean): string {
+  return words.map((w, i) => `"${w}"${prefix && i === words.length - 1 ? '*' : ''}`).join(' ');
+}
+
+const CANDIDATE_COLUMNS = sql`m.id, m.content, c.chat_id, c.title, c.updated_at, m.message_uuid, m.role`;
+
+/** The newest RANK_WINDOW of the caller's messages matching every word (see the contract above). */
+export async function findCandidates(x: Executor, principal: Principal, words: string[], prefix: boolean): Promise<Candidate[]> {
+  if (!onPostgres(x)) return x.all(fts5Hits(principal, words, prefix));
+  const query = await tsQuery(x, words, prefix);
+  if (query === undefined) return [];
+  // FTS5 merges the scope's and the words' doclists in rowid order; PostgreSQL has no such index, and
+  // its planner misjudges prefixes and words common for one owner only. So the common case is tried
+  // first at a bounded cost: the owner's newest RECENT index rows, filtered. If they hold a full window
+  // of matches, these are the newest matches of all; otherwise the words are rare enough for the GIN index.
+  const recent = await x.all(postgresHits(principal, sql`SELECT rowid FROM (
+         SELECT rowid, tsv FROM chat_messages_fts WHERE scope = ${scopeToken(principal.orgId, principal.userId)} ORDER BY rowid LIMIT ${RECENT}) r
+       WHERE tsv @@ CAST(${query} AS tsquery) ORDER BY rowid LIMIT ${RANK_WINDOW}`));
+  if (recent.length >= RANK_WINDOW) return recent;
+  return x.all(postgresHits(principal, sql`SELECT rowid FROM (
+         SELECT rowid, scope FROM chat_messages_fts WHERE tsv @@ CAST(${query} AS tsquery) OFFSET 0) g
+       WHERE scope = ${scopeToken(principal.orgId, principal.userId)} ORDER BY rowid LIMIT ${RANK_WINDOW}`));
+}
+
+// FTS5 rowids are negated message ids: reading them in ascending order is newest first and stops early.
+function fts5Hits(principal: Principal, words: string[], prefix: boolean) {
+  const match = `scope : "${scopeToken(principal.orgId, principal.userId)}" AND body : (${fts5Terms(words, prefix)})`;
+  return sql<Candidate>`WITH hits AS (SELECT rowid FROM chat_messages_fts WHERE chat_messages_fts MATCH ${match} ORDER BY rowid LIMIT ${RANK_WINDOW})
+       SELECT ${CANDIDATE_COLUMNS}
+       FROM hits JOIN chat_messages m ON m.id = -hits.rowid JOIN chats c ON c.id = m.chat_pk
+       WHERE c.user_id = ${principal.userId} AND c.org_id = ${principal.orgId}`;
+}
+
+/**
+ * The words as one tsquery, in its text form: each through the bodies' punctuation rule and text
+ * search configuration as a phrase, joined with &, the prefix mark on the last. Undefined when a word
+ * leaves no lexeme (a token PostgreSQL refuses to index, over 2047 bytes): it matches nothing, as on
+ * FTS5, rather than being dropped from the query.
+ */
+async function tsQuery(x: Executor, words: string[], prefix: boolean): Promise<string | undefined> {
+  const row = await x.one<{ query: string }>(sql`SELECT string_agg('(' || t::text || CASE WHEN n = ${prefix ? words.length : 0} THEN ':*' ELSE '' END || ')', ' & ' ORDER BY n) AS query
+       FROM (SELECT n, phraseto_tsquery('sextant_fts', chat_messages_fts_words(w)) AS t FROM unnest(CAST(${words} AS text[])) WITH ORDINALITY AS u(w, n)) words
+       HAVING min(numnode(t)) > 0`);
+  return row?.query;
+}
+
+// The candidates of the rowids `hits` selects. The tsquery is a parameter, not computed inside the
+// statement, so that the planner sees it.
+function postgresHits(principal: Principal, hits: RawBuilder<unknown>) {
+  return sql<Candidate>`WITH hits AS (${hits})
+       SELECT ${CANDIDATE_COLUMNS}
+       FROM hits JOIN chat_messages m ON m.id = -hits.rowid JOIN chats c ON c.id = m.chat_pk
+       WHERE c.user_id = ${principal.userId} AND c.org_id = ${principal.orgId}`;
+}
