@@ -160,6 +160,7 @@ function domainDeps(config: Config, store: CoreServices['store'], clock: Clock) 
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db),
     memberFacts: memberFactsPort(store.db),
+    adminStore: sqliteExecutor(store.db),
     ssoGroups: ssoGroupPort(store.db),
   };
 }

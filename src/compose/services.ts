@@ -19,7 +19,7 @@ import type { MailQueue } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import type { Operations } from './operations.ts';
 import type { SecretBox } from '../security/index.ts';
-import type { Store } from '../store/index.ts';
+import type { Executor, Store } from '../store/index.ts';
 import type { OAuthServer } from '../auth/oauth/create-provider.ts';
 
 /** Everything the composition root wires together and hands to the route tables. */
@@ -59,6 +59,8 @@ export interface Services {
   rowSecurity: RowSecurityAdmin;
   /** Members' attributes and groups (kept by src/data) as the admin member pages read and write them. */
   memberFacts: MemberFacts;
+  /** The asynchronous store the organization's administration (members, invitations, settings, audit log) runs on. */
+  adminStore: Executor;
   /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
   chatSources: ChatSources;
   /** What SSO sign-ins use to set row-level-security groups from the identity provider's groups. */

@@ -1,7 +1,12 @@
+import type { Executor } from '../../store/index.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
 import type { MemberFacts } from './ports.ts';
 
-/** What member operations need: the account dependencies plus the row-level security facts port. */
+/**
+ * What member operations need: the account dependencies, the row-level security facts port and the
+ * asynchronous store their own statements run on (SQLite or PostgreSQL, one code path).
+ */
 export interface MembersDeps extends AccountDeps {
   facts: MemberFacts;
+  x: Executor;
 }
