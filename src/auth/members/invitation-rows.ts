@@ -64,9 +64,14 @@ export function renewInvitationQuery(id: string, now: number): { token: string; 
 }
 
 /**
- * Claims a pending invitation for `userId`: exactly one concurrent caller changes the row (on
- * PostgreSQL the losers wait for the row lock, then find it accepted).
+ * Claims a pending invitation: exactly one concurrent caller changes the row (on PostgreSQL the
+ * losers wait for the row lock, then find it accepted).
  */
-export function claimInvitationQuery(token: string, userId: string, now: number): Query {
-  return sql`UPDATE invitations SET accepted_at = ${now}, accepted_user_id = ${userId} WHERE token_hash = ${hashSecret(token)} AND ${pending(now)}`;
+export function claimInvitationQuery(token: string, now: number): Query {
+  return sql`UPDATE invitations SET accepted_at = ${now} WHERE token_hash = ${hashSecret(token)} AND ${pending(now)}`;
+}
+
+/** Names the account that accepted (once it exists, for the foreign key). */
+export function acceptedByQuery(invitationId: string, userId: string): Query {
+  return sql`UPDATE invitations SET accepted_user_id = ${userId} WHERE id = ${invitationId}`;
 }

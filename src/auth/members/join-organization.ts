@@ -7,7 +7,7 @@ import type { Executor, Query } from '../../store/index.ts';
 import type { UserRow } from '../directory.ts';
 import type { Role } from '../principal.ts';
 import { auditEntryQuery } from '../audit-log/write-audit.ts';
-import { claimInvitationQuery, type InvitationRow } from './invitation-rows.ts';
+import { acceptedByQuery, claimInvitationQuery, type InvitationRow } from './invitation-rows.ts';
 import type { RequestClient } from './member-audit.ts';
 
 export type AcceptMethod = 'password' | 'magic_link' | 'sso';
@@ -39,11 +39,12 @@ export async function joinOrganization(x: Executor, p: JoinPlan, client: Request
   const created = !('existing' in p.account);
   const userId = 'existing' in p.account ? p.account.existing.id : newId();
   const { invitation: row } = p;
-  const qs: Query[] = [claimInvitationQuery(p.token, userId, now)];
+  const qs: Query[] = [claimInvitationQuery(p.token, now)];
   if (!('existing' in p.account)) qs.push(newAccountQuery(userId, p, p.account, now));
   if (p.joinBase) qs.push(membershipQuery(userId, p.joinBase, 'user', now));
   qs.push(
     membershipQuery(userId, row.org_id, row.role, now),
+    acceptedByQuery(row.id, userId),
     auditEntryQuery(x, {
       action: 'invitation_accepted', userId, orgId: row.org_id, actorId: userId, target: { type: 'invitation', id: row.id }, ip: client.ip,
       data: { invitation_id: row.id, role: row.role, method: p.method, new_account: created },
