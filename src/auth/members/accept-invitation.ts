@@ -93,7 +93,11 @@ async function accept(deps: AcceptDeps, input: AcceptInput, client: RequestClien
   if (!pending) throw new InvalidInvitation();
   const sso = await ssoLoginPath(deps.x, pending.org_id);
   if (input.method === 'sso' && !sso) throw new SsoNotConfigured();
-  const p = await plan(deps, input, pending);
+  const p = await plan(deps, input, pending).catch(async (err: unknown) => {
+    // Another accept of this link may have won since it was read: its member is then the reason, and the answer is the used link.
+    if (isRefusal(err) && !(await pendingInvitationByToken(deps.x, deps.clock.now(), input.token))) throw new InvalidInvitation();
+    throw err;
+  });
   const joined = await joinOrganization(deps.x, p, client, deps.clock.now());
   if (joined === 'lost') throw new InvalidInvitation();
   // The address got an account while this accept ran: it starts over as an existing account's accept.

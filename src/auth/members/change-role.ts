@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Principal, Role } from '../principal.ts';
-import type { MembersDeps } from './deps.ts';
+import type { MemberStoreDeps } from './deps.ts';
 import { getMember } from './get-member.ts';
 import { keepsAnAdmin, lockOrganization, refusal } from './last-admin.ts';
 import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
@@ -9,7 +9,7 @@ import type { MemberView } from './member-view.ts';
 
 /** Changes a member's role (and the modeler's merge permission); the last active admin stays admin. */
 export async function changeRole(
-  deps: MembersDeps,
+  deps: MemberStoreDeps,
   admin: Principal,
   client: RequestClient,
   userId: string,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
 import type { Principal } from '../principal.ts';
-import type { MembersDeps } from './deps.ts';
+import type { MemberStoreDeps } from './deps.ts';
 import { getMember } from './get-member.ts';
 import { keepsAnAdmin, lockOrganization, refusal } from './last-admin.ts';
 import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
@@ -16,7 +16,7 @@ import { isBaseOrg } from './org-rows.ts';
  * disabled and its sessions ended, which also closes its workspaces and every sign-in path. Chats
  * and knowledge commits stay.
  */
-export async function deactivateMember(deps: MembersDeps, admin: Principal, client: RequestClient, userId: string): Promise<MemberView> {
+export async function deactivateMember(deps: MemberStoreDeps, admin: Principal, client: RequestClient, userId: string): Promise<MemberView> {
   const act = { action: 'member_deactivated', userId };
   await auditRefusals(deps, admin, client, act, async () => {
     await memberOf(deps.x, admin, userId);

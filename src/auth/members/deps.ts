@@ -10,3 +10,6 @@ export interface MembersDeps extends AccountDeps {
   facts: MemberFacts;
   x: Executor;
 }
+
+/** What the operations that touch only memberships need: the store, the clock and the facts port. */
+export type MemberStoreDeps = Pick<MembersDeps, 'x' | 'clock' | 'facts'>;

@@ -2,14 +2,14 @@ import { sql } from 'kysely';
 import type { Query } from '../../store/index.ts';
 import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
 import type { Principal } from '../principal.ts';
-import type { MembersDeps } from './deps.ts';
+import type { MemberStoreDeps } from './deps.ts';
 import { keepsAnAdmin, lockOrganization, refusal } from './last-admin.ts';
 import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
 import { memberOf } from './member-of.ts';
 import { isBaseOrg } from './org-rows.ts';
 
 /** The organization and, for a base organization, its workspaces: where a removal takes the member out. */
-async function reachOf(deps: MembersDeps, orgId: string): Promise<{ isBase: boolean; workspaces: string[] }> {
+async function reachOf(deps: MemberStoreDeps, orgId: string): Promise<{ isBase: boolean; workspaces: string[] }> {
   if (!(await isBaseOrg(deps.x, orgId))) return { isBase: false, workspaces: [] };
   const rows = await deps.x.all(sql<{ id: string }>`SELECT id FROM organizations WHERE base_org_id = ${orgId}`);
   return { isBase: true, workspaces: rows.map((r) => r.id) };
@@ -27,7 +27,7 @@ function leaveQueries(userId: string, orgId: string, now: number): Query[] {
  * sessions and tokens there stop working; the account row stays, so their chats and
  * knowledge commits keep their author.
  */
-export async function removeMember(deps: MembersDeps, admin: Principal, client: RequestClient, userId: string): Promise<void> {
+export async function removeMember(deps: MemberStoreDeps, admin: Principal, client: RequestClient, userId: string): Promise<void> {
   await auditRefusals(deps, admin, client, { action: 'member_removed', userId }, async () => {
     const target = await memberOf(deps.x, admin, userId);
     const { isBase, workspaces } = await reachOf(deps, admin.orgId);

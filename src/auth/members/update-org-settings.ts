@@ -30,7 +30,7 @@ function domainQueries(orgId: string, domains: string[]): { queries: Query[]; wa
 }
 
 /** Changes the given settings; new sessions get the new lifetime, live ones keep theirs. */
-export async function updateOrgSettings(deps: MembersDeps, admin: Principal, client: RequestClient, patch: OrgSettingsPatch): Promise<OrgSettingsView> {
+export async function updateOrgSettings(deps: Pick<MembersDeps, 'x' | 'clock'>, admin: Principal, client: RequestClient, patch: OrgSettingsPatch): Promise<OrgSettingsView> {
   const act = { action: 'org_settings_changed', target: { type: 'organization', id: admin.orgId }, data: { changes: patch } };
   await auditRefusals(deps, admin, client, act, async () => {
     await assertBaseOrg(deps.x, admin);
