@@ -1,7 +1,11 @@
 // Writing audit entries through the asynchronous store: `auditEntryQuery` is the INSERT a domain puts
 // in its batch, so the entry commits (or rolls back) with the change it records.
+//
+// An entry's id is a ULID of its time, monotonic within the process: entries written in the same
+// millisecond sort in the order they were written, so (created_at, id) pages the log newest first on
+// both dialects (PostgreSQL has no rowid to break ties with).
+import { monotonicFactory } from 'ulid';
 import type { Clock } from '../../clock.ts';
-import { newId } from '../../security/index.ts';
 import type { Executor, Query } from '../../store/index.ts';
 
 export interface AuditEntry {
@@ -19,10 +23,12 @@ export interface AuditEntry {
   outcome?: 'success' | 'failure';
 }
 
+const auditId = monotonicFactory();
+
 /** The stored row of an entry written at `now`. */
 export function auditRow(e: AuditEntry, now: number) {
   return {
-    id: newId(),
+    id: auditId(now),
     org_id: e.orgId ?? null,
     user_id: e.userId ?? null,
     actor_id: e.actorId ?? e.userId ?? null,
