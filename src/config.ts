@@ -127,7 +127,10 @@ export interface AgentConfig {
   toolTimeoutMs: number;
   /** Rows a run_sql call returns to the model and keeps for downloads. */
   rowLimit: number;
-  /** Interval of SSE keep-alive comments. */
+  /**
+   * Interval of SSE keep-alive comments. It also times run ownership (agent/runs/run-liveness.ts): a
+   * run whose replica died is failed within it, so a follower's stream ends within about one keep-alive.
+   */
   keepAliveMs: number;
   /** Prices: credits per 1,000 input tokens, per 1,000 output tokens, and per warehouse query. */
   credits: { perKInputTokens: number; perKOutputTokens: number; perQuery: number };

@@ -35,7 +35,7 @@ try {
   refuse(err.code, err.message, { pid: err.pid });
 }
 process.on('exit', () => lock.release());
-const app = await createApp(config, { log }).catch((err: unknown) => {
+const app = await createApp(config, { log, exclusiveStore: true }).catch((err: unknown) => {
   if (err instanceof SchemaNewerThanCode) refuse(err.code, err.message);
   throw err;
 });

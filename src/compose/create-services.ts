@@ -19,7 +19,7 @@ import { checkKnowledgeRepositories, createKnowledgeDeps } from '../knowledge/in
 import { createLogger, type Logger } from '../log.ts';
 import { createMailQueue, createSmtpMailer, type Mailer } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
-import { createSecretBox } from '../security/index.ts';
+import { createSecretBox, newId } from '../security/index.ts';
 import { openStore, sqliteExecutor } from '../store/index.ts';
 import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
@@ -55,6 +55,12 @@ export interface ServiceDeps {
   agentPorts?: (s: Pick<Services, 'store' | 'clock' | 'config'>) => Partial<AgentPorts>;
   /** Replaces the configured model provider. */
   llmProvider?: LlmProvider;
+  /**
+   * The caller holds the data folder's lock (main.ts): no other process uses this store, so runs found
+   * running at start are failed at once. Without it (tests running replicas on one folder) only runs
+   * whose replica stopped heartbeating are.
+   */
+  exclusiveStore?: boolean;
 }
 
 /** The services and what closes the parts of them that hold resources (mail transport, DuckDB, processes, store). */
@@ -119,13 +125,16 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const duckdbSql = await openDuckDbSql();
   const ops = await openOperations({ config, store, draining: draining.signal });
   const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
+  // The asynchronous store on the service's SQLite handle, one for every domain converted to it.
+  const executor = sqliteExecutor(store.db);
   const core: CoreServices = {
     config,
     clock,
     store,
+    executor,
     log,
     mailer,
-    accountMail: createAccountMail(accountDeps({ store, clock, config, secretBox, mailer, log })),
+    accountMail: createAccountMail(accountDeps({ store, executor, clock, config, secretBox, mailer, log })),
     secretBox,
     knowledge,
     data: dataDeps(config, { store, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge), observeQuery: ops.observeQuery }),
@@ -138,7 +147,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     draining: draining.signal,
     ops,
     oauth: createOAuthServer({ config, clock, store, secretBox, log }),
-    ...domainDeps(config, store, clock),
+    ...domainDeps(config, store, executor, clock),
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
   };
   const closeCore = async () => {
@@ -153,10 +162,10 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
 }
 
 /** What the route tables hand to the domains, built once: their deps and the ports between them. */
-function domainDeps(config: Config, store: CoreServices['store'], clock: Clock) {
+function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock) {
   return {
     auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
-    chats: { db: store.db, store: sqliteExecutor(store.db), clock },
+    chats: { db: store.db, store: executor, clock },
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db),
     memberFacts: memberFactsPort(store.db),
@@ -184,18 +193,18 @@ function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'sec
 
 /** The agent, the MCP tools, evaluations and the gated merge, on top of the core. */
 async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Services> {
-  const { store, clock, log, config, knowledge, shutdown } = core;
+  const { store, executor, clock, log, config, knowledge, shutdown } = core;
   // The agent reaches knowledge, data, chats and uploads only through its ports.
   const agentPorts: AgentPorts = { ...agentPortsFrom(core), ...deps.agentPorts?.(core) };
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
-  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus });
+  // A new id per process: the runs it starts are its own, and a restart's runs are another replica's.
+  const replicaId = newId();
+  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId, exclusiveStore: deps.exclusiveStore });
   // Stop and feedback for this replica's runs may come from the others from the first request on.
   await agent.ready();
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
   const mcp: McpPorts = deps.mcpPorts ?? { ...dataMcpPorts(core.data), ...knowledgeMcpPort(knowledge), ...agentMcpPorts(agent) };
   // Evaluations ask the agent (knowledge pinned to a commit) and read definitions from knowledge, through their ports.
-  // The asynchronous store on the service's SQLite handle (evaluations are its first domain).
-  const executor = sqliteExecutor(store.db);
   const evaluations = new Evaluations({
     store: executor,
     clock,

@@ -27,6 +27,8 @@ export interface Services {
   config: Config;
   clock: Clock;
   store: Store;
+  /** The asynchronous store on the same database (the converted domains' statements run on it). */
+  executor: Executor;
   log: Logger;
   secretBox: SecretBox;
   /** Outgoing mail: the outbox queue, delivered over SMTP when a server is configured. */

@@ -9,15 +9,36 @@ async function execute(db: Kysely<unknown>, q: Query, via: { executeQuery: Kysel
   return { rows: r.rows, changes: r.numAffectedRows === undefined ? r.rows.length : Number(r.numAffectedRows) };
 }
 
+/**
+ * PostgreSQL aborts one of two transactions that wait on each other (deadlock_detected), or that its
+ * serializable checks cannot order (serialization_failure); nothing of the aborted one remains. Two
+ * conditional UPDATEs racing over the same rows in a different order (a magic link and its code spent
+ * at once) can meet that: the loser is run again and then sees the rows changed, as on SQLite, rather
+ * than failing the request.
+ */
+const RETRYABLE = new Set(['40P01', '40001']);
+const ATTEMPTS = 3;
+
+async function retrying<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw err;
+    }
+  }
+}
+
 export function pgExecutor(db: Kysely<any>): Executor { // eslint-disable-line @typescript-eslint/no-explicit-any -- as pg-open's
   return {
     db,
-    one: async <O>(q: Query<O>) => (await execute(db, q)).rows[0] as O | undefined,
-    all: async <O>(q: Query<O>) => (await execute(db, q)).rows as O[],
-    run: async (q) => ({ changes: (await execute(db, q)).changes }),
+    one: async <O>(q: Query<O>) => (await retrying(() => execute(db, q))).rows[0] as O | undefined,
+    all: async <O>(q: Query<O>) => (await retrying(() => execute(db, q))).rows as O[],
+    run: async (q) => ({ changes: (await retrying(() => execute(db, q))).changes }),
     batch: async (qs, { require = [] } = {}): Promise<BatchResult> => {
       try {
-        const results = await db.transaction().execute(async (trx) => {
+        const results = await retrying(() => db.transaction().execute(async (trx) => {
           const done: Outcome[] = [];
           for (const [i, q] of qs.entries()) {
             const outcome = await execute(db, q, trx);
@@ -25,7 +46,7 @@ export function pgExecutor(db: Kysely<any>): Executor { // eslint-disable-line @
             done.push(outcome);
           }
           return done;
-        });
+        }));
         return { ok: true, results };
       } catch (err) {
         if (err instanceof RequiredStatementMissed) return { ok: false, failed: err.index };

@@ -113,11 +113,10 @@ test('logging out with an embedded token ends that token and leaves the minting 
 test('a password change of the minter or of the embedded user ends embedded tokens', async (t) => {
   const admin = await passwordUser(t0, { role: 'admin' });
   const member = await passwordUser(t0);
-  const db = t0.app.services.store.db;
   const minted = await embeddedFor(t0.session(admin), member.id);
   const memberOwn = await embeddedFor(t0.session(member));
   const resetPassword = async (userId: string) => {
-    const token = issueAccountToken(db, t0.clock, { purpose: 'reset_password', userId, ttlMs: 3600_000 });
+    const token = await issueAccountToken(t0.app.services.executor, t0.clock, { purpose: 'reset_password', userId, ttlMs: 3600_000 });
     t.is((await call(t0, 'POST', '/api/auth/reset_password', { token, new_password: `a brand new passphrase ${userId}` })).status, 200);
   };
   await resetPassword(admin.id);

@@ -23,6 +23,7 @@ const OWN_CHATS: [string, string[]][] = [
   ['scripts', ['日本語のテキスト 中文', 'Ünïcödé NEAR OR AND NOT body scope']],
   ['revision', ['Revisions of the revenue report', 'Reviewed: revenues restated, reverted later.']],
   ['growth', ['growth of revenue', 'growth growth growth']],
+  ['mixed', ['Résumé2 and Señor7 drafts', 'plan B2']],
 ];
 
 async function seed(x: Executor): Promise<void> {
@@ -52,6 +53,9 @@ const QUERIES: [string, string[]?][] = [
   ['country revenue', ['rev-country']],
   ['cafe', ['accents']],
   ['café'],
+  ['resume2', ['mixed']],
+  ['RÉSUMÉ2', ['mixed']],
+  ['senor7', ['mixed']],
   ['CAFÉ'],
   ['naive'],
   ['umsatze', ['accents']],

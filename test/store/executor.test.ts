@@ -4,8 +4,11 @@
 import { sql } from 'kysely';
 import test from 'ava';
 import { openStore, transact } from '../../src/store/index.ts';
+import { pgExecutor } from '../../src/store/pg-executor.ts';
+import { openPostgres } from '../../src/store/pg-open.ts';
 import { sqliteExecutor } from '../../src/store/sqlite-executor.ts';
 import { dialectTest, type DialectCase } from '../helpers/executors.ts';
+import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 async function scratch({ x }: DialectCase) {
   await x.run(sql`CREATE TABLE scratch (id TEXT PRIMARY KEY, status TEXT NOT NULL, n BIGINT NOT NULL)`);
@@ -92,4 +95,71 @@ test('sqlite: a batch inside a legacy transaction is a savepoint: the outer roll
     void x.batch([done('a'), done('nope')], { require: [1] }).then((r) => t.deepEqual(r, { ok: false, failed: 1 }));
   });
   t.deepEqual(store.db.prepare('SELECT id, status FROM scratch ORDER BY id').all(), [{ id: 'a', status: 'running' }, { id: 'b', status: 'legacy' }]);
+});
+
+test('postgres: a statement or batch that PostgreSQL aborts as a deadlock or serialization failure is run again, and other errors are not', async (t) => {
+  const url = await freshPgDatabase(t);
+  if (!url) return t.log(SKIP_PG_STORE), t.pass();
+  const pg = openPostgres(url);
+  t.teardown(() => pg.close());
+  // The pool's Kysely, except that its next `failures` queries fail with the given SQLSTATE first.
+  let failures = 0;
+  let code = '40P01';
+  const flaky = new Proxy(pg.db, {
+    get(target, prop) {
+      // Kysely's private fields need the real object as `this`.
+      const value: unknown = Reflect.get(target, prop, target);
+      if (prop !== 'executeQuery') return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: Parameters<typeof target.executeQuery>) => {
+        if (failures > 0) {
+          failures--;
+          return Promise.reject(Object.assign(new Error('deadlock detected'), { code }));
+        }
+        return target.executeQuery(...args);
+      };
+    },
+  });
+  const x = pgExecutor(flaky);
+  await x.run(sql`CREATE TABLE scratch (id TEXT PRIMARY KEY, n BIGINT NOT NULL)`);
+  await x.run(sql`INSERT INTO scratch VALUES ('a', 0)`);
+  failures = 2;
+  t.deepEqual(await x.run(sql`UPDATE scratch SET n = n + 1 WHERE id = 'a'`), { changes: 1 });
+  code = '40001';
+  failures = 1;
+  t.deepEqual(await x.all(sql`UPDATE scratch SET n = n + 1 WHERE id = 'a' RETURNING n`), [{ n: 2 }]);
+  // Three failures in a row: the error reaches the caller.
+  code = '40P01';
+  failures = 3;
+  await t.throwsAsync(x.run(sql`UPDATE scratch SET n = n + 1 WHERE id = 'a'`), { message: 'deadlock detected' });
+  // Any other error is not retried: the statement ran once.
+  code = '23505';
+  failures = 1;
+  await t.throwsAsync(x.run(sql`UPDATE scratch SET n = n + 1 WHERE id = 'a'`), { message: 'deadlock detected' });
+  t.is(failures, 0);
+  t.deepEqual(await x.one(sql`SELECT n FROM scratch`), { n: 2 });
+});
+
+test('postgres: two batches updating the same rows in opposite orders both commit, the one PostgreSQL aborts as a deadlock being run again', async (t) => {
+  const url = await freshPgDatabase(t);
+  if (!url) return t.log(SKIP_PG_STORE), t.pass();
+  const a = openPostgres(url);
+  const b = openPostgres(url);
+  t.teardown(async () => {
+    await a.close();
+    await b.close();
+  });
+  const xa = pgExecutor(a.db);
+  const xb = pgExecutor(b.db);
+  await xa.run(sql`SET deadlock_timeout = '50ms'`);
+  await xa.run(sql`CREATE TABLE scratch (id TEXT PRIMARY KEY, n BIGINT NOT NULL)`);
+  await xa.run(sql`INSERT INTO scratch VALUES ('a', 0), ('b', 0)`);
+  const bump = (id: string) => sql`UPDATE scratch SET n = n + 1 WHERE id = ${id}`;
+  // Each holds its first row while the other takes its own, then asks for the other's: whichever
+  // order the two end up in, both batches commit.
+  const [ra, rb] = await Promise.all([
+    xa.batch([bump('a'), sql`SELECT pg_sleep(0.2)`, bump('b')]),
+    xb.batch([bump('b'), sql`SELECT pg_sleep(0.2)`, bump('a')]),
+  ]);
+  t.true(ra.ok && rb.ok);
+  t.deepEqual(await xa.all(sql`SELECT id, n FROM scratch ORDER BY id`), [{ id: 'a', n: 2 }, { id: 'b', n: 2 }]);
 });

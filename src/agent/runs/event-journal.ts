@@ -6,25 +6,34 @@
 // crash loses at most the last FLUSH_MS of events; the run is then marked failed at the next start, as
 // any interrupted run.
 //
-// Ids are assigned here rather than by SQLite: one process owns a data directory (README), and the
-// next id continues after the highest one ever used, so ids stay increasing across restarts.
+// Ids are assigned here rather than by the store, from blocks this process reserves in it (event-ids.ts):
+// unique across the replicas sharing the store, increasing within a process and across restarts.
 import type { Logger } from '../../log.ts';
 import { type Db, statement, transact } from '../../store/index.ts';
 import { eventJson, type AgentEvent, type StoredEvent } from '../events.ts';
+import { EventIds } from './event-ids.ts';
 import type { RunRow } from './event-log.ts';
 
 const INSERT = 'INSERT INTO agent_events (id, run_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)';
 const AFTER = 'SELECT id, data, created_at FROM agent_events WHERE run_id = ? AND id > ? ORDER BY id';
 const FLUSH_MS = 10;
 
+/** Stores one event (with its id); throws when its run is gone. */
+export function insertEvent(db: Db, e: StoredEvent): void {
+  statement(db, INSERT).run(e.id, e.run_id, e.event.type, eventJson(e.event), e.created_at);
+}
+
 /** When the pending events are committed: FLUSH_MS after the first of them, unless a test says otherwise. */
 export type FlushScheduler = (flush: () => void) => void;
 const afterFlushDelay: FlushScheduler = (flush) => void setTimeout(flush, FLUSH_MS);
 
 export class EventJournal {
-  private lastId: number;
-  /** Every event up to this id has left memory (committed, or lost with a failed batch). */
-  private committedThrough: number;
+  private ids: EventIds;
+  /**
+   * Every event of this journal up to this id has left memory (committed, or lost with a failed
+   * batch). Before the first flush every event of this process's runs is still pending.
+   */
+  private committedThrough = 0;
   private pending: StoredEvent[] = [];
   private scheduled = false;
   /** Told of every batch once committed (other replicas' followers get it then, see live-bus.ts). */
@@ -35,16 +44,12 @@ export class EventJournal {
     private log: Logger,
     private schedule: FlushScheduler = afterFlushDelay,
   ) {
-    const row = db
-      .prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'agent_events'), 0), COALESCE((SELECT MAX(id) FROM agent_events), 0)) AS last`)
-      .get() as { last: number };
-    this.lastId = row.last;
-    this.committedThrough = row.last;
+    this.ids = new EventIds(db);
   }
 
   /** Appends an event to the run's log; it is readable (and deliverable) at once, durable after the next flush. */
   append(run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent, at: number): StoredEvent {
-    const stored: StoredEvent = { id: ++this.lastId, run_id: run.id, chat_id: run.chat_id, created_at: at, event };
+    const stored: StoredEvent = { id: this.ids.take(), run_id: run.id, chat_id: run.chat_id, created_at: at, event };
     this.pending.push(stored);
     if (!this.scheduled) {
       this.scheduled = true;

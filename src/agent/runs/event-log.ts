@@ -1,5 +1,6 @@
 // The SQL of the agent's tables: runs, their event log, feedback and usage.
 import { statement as stmt, type Db } from '../../store/index.ts';
+import { RunInProgress } from './run-errors.ts';
 
 export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
 
@@ -18,18 +19,40 @@ export interface RunRow {
   answer: string | null;
   created_at: number;
   finished_at: number | null;
+  /** The replica that runs it (run-owners.ts); null for runs from before replicas had ids. */
+  replica_id: string | null;
+  /** When its replica last said it still runs it. */
+  heartbeat_at: number;
 }
 
-/** Inserts a run in state running. */
-export function insertRun(db: Db, row: Omit<RunRow, 'status' | 'answer' | 'finished_at'>): void {
+export type NewRunRow = Omit<RunRow, 'status' | 'answer' | 'finished_at' | 'replica_id' | 'heartbeat_at'>;
+
+/**
+ * Inserts a run in state running, owned by a replica (its first heartbeat is its start);
+ * RunInProgress when the chat has a running run already (another replica's start won).
+ */
+export function insertRun(db: Db, row: NewRunRow, replicaId: string | null = null): void {
+  try {
+    insertRunRow(db, row, replicaId);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new RunInProgress();
+    throw err;
+  }
+}
+
+function insertRunRow(db: Db, row: NewRunRow, replicaId: string | null): void {
   stmt(db,
-    `INSERT INTO agent_runs (id, org_id, user_id, chat_id, message_uuid, answer_uuid, environment_id, provider, model, question, status, created_at)
-     VALUES (@id, @org_id, @user_id, @chat_id, @message_uuid, @answer_uuid, @environment_id, @provider, @model, @question, 'running', @created_at)`,
-  ).run(row);
+    `INSERT INTO agent_runs (id, org_id, user_id, chat_id, message_uuid, answer_uuid, environment_id, provider, model, question, status, created_at, replica_id, heartbeat_at)
+     VALUES (@id, @org_id, @user_id, @chat_id, @message_uuid, @answer_uuid, @environment_id, @provider, @model, @question, 'running', @created_at, @replica_id, @created_at)`,
+  ).run({ ...row, replica_id: replicaId });
 }
 
-export function finishRun(db: Db, id: string, status: RunStatus, answer: string, at: number): void {
-  stmt(db, 'UPDATE agent_runs SET status = ?, answer = ?, finished_at = ? WHERE id = ?').run(status, answer, at, id);
+/**
+ * Ends a run still running; false when it had already ended (another replica failed it as lost,
+ * see lost-runs.ts): its end stays as recorded.
+ */
+export function finishRun(db: Db, id: string, status: RunStatus, answer: string, at: number): boolean {
+  return stmt(db, "UPDATE agent_runs SET status = ?, answer = ?, finished_at = ? WHERE id = ? AND status = 'running'").run(status, answer, at, id).changes === 1;
 }
 
 export function getRun(db: Db, id: string): RunRow | undefined {
@@ -45,11 +68,6 @@ export function latestRun(db: Db, orgId: string, chatId: string): RunRow | undef
 export function userRunOfMessage(db: Db, run: Pick<RunRow, 'org_id' | 'chat_id' | 'user_id'>, messageUuid: string): RunRow | undefined {
   return stmt(db, 'SELECT * FROM agent_runs WHERE org_id = ? AND chat_id = ? AND user_id = ? AND (answer_uuid = ? OR message_uuid = ?)')
     .get(run.org_id, run.chat_id, run.user_id, messageUuid, messageUuid) as RunRow | undefined;
-}
-
-/** Runs left running by a previous process are marked failed at start. */
-export function failOrphanedRuns(db: Db, at: number): number {
-  return stmt(db, `UPDATE agent_runs SET status = 'failed', answer = COALESCE(answer, 'Interrupted by a restart'), finished_at = ? WHERE status = 'running'`).run(at).changes;
 }
 
 export function insertFeedback(db: Db, f: { id: string; runId: string; userId: string; text: string; at: number }): void {

@@ -12,11 +12,11 @@ import type { AgentPorts, AnswerRecord } from '../ports.ts';
 import type { LlmMessage, LlmProvider } from '../providers/types.ts';
 import { newRunState, type AgentTool, type RunState } from '../tools/index.ts';
 import { computeCredits } from './credits.ts';
-import { finishRun, insertUsage, markFeedbackApplied, type RunRow } from './event-log.ts';
+import { finishRun, insertUsage, markFeedbackApplied, type NewRunRow } from './event-log.ts';
 import { transact } from '../../store/index.ts';
 
 export interface ActiveRun {
-  row: Omit<RunRow, 'status' | 'answer' | 'finished_at'>;
+  row: NewRunRow;
   principal: Principal;
   /** The id of its run_started: every event of the run comes at or after it. */
   firstEventId: number;
@@ -26,6 +26,8 @@ export interface ActiveRun {
   /** Hard stop (shutdown). */
   hardStop: AbortController;
   stopAnnounced: boolean;
+  /** Another replica failed the run as lost: this one adds nothing more to its log. */
+  lost?: boolean;
 }
 
 export interface ExecuteDeps {
@@ -41,13 +43,20 @@ export interface ExecuteDeps {
 
 type RunInput = { message: string; environmentId: string | undefined; environmentName: string | undefined; appPreview?: unknown; history: { role: 'user' | 'assistant'; content: string }[] };
 
-/** Executes a started run to its end; the answer is recorded even when the model failed. */
-export async function executeRun(deps: ExecuteDeps, run: ActiveRun, input: RunInput): Promise<void> {
+/** Thrown inside the recording transaction when the run had already been ended by another replica. */
+class RunEndedElsewhere extends Error {}
+
+/**
+ * Executes a started run to its end; the answer is recorded even when the model failed. False when
+ * another replica had meanwhile failed the run as lost (this one was cut off from the store too long):
+ * its end stays, and this replica records and emits nothing more.
+ */
+export async function executeRun(deps: ExecuteDeps, run: ActiveRun, input: RunInput): Promise<boolean> {
   const state = newRunState();
   let result = await answer(deps, run, input, state);
   if (result.status === 'completed' && run.stop.signal.aborted) result = { ...result, status: 'stopped' };
   const credits = computeCredits(result.usage, state.queries, deps.config.credits);
-  record(deps, run, state, result, credits);
+  if (!record(deps, run, state, result, credits)) return false;
   deps.emit({
     type: 'completed',
     status: result.status,
@@ -56,6 +65,7 @@ export async function executeRun(deps: ExecuteDeps, run: ActiveRun, input: RunIn
     credits,
     usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens, queries: state.queries },
   });
+  return true;
 }
 
 /** Builds the context and runs the loop; a context that cannot be built still ends in an answer. */
@@ -101,8 +111,11 @@ async function answer(deps: ExecuteDeps, run: ActiveRun, input: RunInput, state:
   }
 }
 
-/** Records the answer in the chat, the run's end and its usage in one commit (the end alone if the answer cannot be). */
-function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: AgentLoopResult, credits: number): void {
+/**
+ * Records the answer in the chat, the run's end and its usage in one commit (the end alone if the
+ * answer cannot be); false, recording nothing, for a run another replica already ended.
+ */
+function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: AgentLoopResult, credits: number): boolean {
   const { db, clock, ports } = deps;
   const now = clock.now();
   const recordAnswer = () =>
@@ -116,7 +129,7 @@ function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: Agen
       knowledgeItems: [...state.knowledgeItems.values()],
     });
   const finish = () => {
-    finishRun(db, run.row.id, result.status, result.text, now);
+    if (!finishRun(db, run.row.id, result.status, result.text, now)) throw new RunEndedElsewhere();
     insertUsage(db, {
       run_id: run.row.id,
       org_id: run.row.org_id,
@@ -132,10 +145,14 @@ function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: Agen
   };
   try {
     transact(db, () => {
-      recordAnswer();
       finish();
+      recordAnswer();
     });
   } catch (err) {
+    if (err instanceof RunEndedElsewhere) {
+      deps.log.warn({ run_id: run.row.id }, 'an agent run of this replica was failed as lost by another one');
+      return false;
+    }
     deps.log.error({ err, run_id: run.row.id }, 'could not record the answer');
     deps.emit({ type: 'error', code: 'ANSWER_NOT_RECORDED', message: 'The answer could not be saved in the chat' });
     try {
@@ -144,6 +161,7 @@ function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: Agen
       deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
     }
   }
+  return true;
 }
 
 /** The answer's tables and charts in the chats module's shape. */

@@ -4,13 +4,13 @@ import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import { newId } from '../../security/index.ts';
 import type { LlmProvider } from '../providers/types.ts';
-import type { RunRow } from './event-log.ts';
+import type { NewRunRow } from './event-log.ts';
 
 export function newRunRow(
   principal: Principal,
   input: { chatId: string; message: string; environmentId: string | undefined },
   { clock, provider }: { clock: Clock; provider: LlmProvider },
-): Omit<RunRow, 'status' | 'answer' | 'finished_at'> {
+): NewRunRow {
   return {
     id: newId(),
     org_id: principal.orgId,

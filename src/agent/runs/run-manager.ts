@@ -2,14 +2,13 @@
 // journal, committed in groups every few milliseconds) before it is delivered; subscribers replay
 // the log and then follow live. Feedback and stop requests reach the loop through a small control object.
 import type { Principal } from '../../auth/index.ts';
-import { Conflict } from '../../errors.ts';
 import { ChatNotFound, ServiceShuttingDown } from './run-errors.ts';
 import { newId } from '../../security/index.ts';
 import { CommitGroup } from '../../store/index.ts';
 import type { AgentEvent, StoredEvent } from '../events.ts';
 import type { KnowledgeSource } from '../ports.ts';
 import { DEFAULT_TOOLS, type AgentTool } from '../tools/index.ts';
-import { failOrphanedRuns, getRun, insertFeedback, insertRun, latestRun, userRunOfMessage, type RunRow } from './event-log.ts';
+import { getRun, insertFeedback, latestRun, userRunOfMessage, type RunRow } from './event-log.ts';
 import { EventJournal } from './event-journal.ts';
 import { executeRun, type ActiveRun, type ExecuteDeps } from './execute-run.ts';
 import { runResult, type RunResult } from './run-result.ts';
@@ -18,7 +17,10 @@ import { memoryBus, type BusSubscription, type MessageBus } from '../../ops/bus/
 import { askOwner, CONTROL_CHANNEL, type ControlAnswer, type ControlRequest } from './run-control.ts';
 import { StartQueue } from './start-queue.ts';
 import { newRunRow } from './new-run.ts';
-import { checkCreditLimit } from '../usage/credit-limits.ts';
+import { followRun } from './follow-run.ts';
+import { RunLiveness, type Ticker } from './run-liveness.ts';
+import { endsLostRun } from './lost-runs.ts';
+import { claimChat, type ChatClaims } from './claim-chat.ts';
 
 /** What a run executes with (execute-run.ts), the tools defaulted, and what the manager itself needs. */
 export interface AgentDeps extends Omit<ExecuteDeps, 'tools' | 'emit'> {
@@ -29,6 +31,16 @@ export interface AgentDeps extends Omit<ExecuteDeps, 'tools' | 'emit'> {
   observeRun?: (runId: string, status: string, seconds: number) => void;
   /** What replicas share (events, stop and feedback); this process's memory by default. */
   bus?: MessageBus;
+  /** This process among the replicas sharing the store (the owner of the runs it starts); random by default. */
+  replicaId?: string;
+  /** What times heartbeats and sweeps of lost runs (run-liveness.ts); an interval timer by default. */
+  ticker?: Ticker;
+  /**
+   * The store is this process's alone (SQLite behind the data folder's lock): a run found running at
+   * start was left by a process that is gone, whatever its heartbeat says, and is failed at once
+   * instead of after the lost-replica threshold.
+   */
+  exclusiveStore?: boolean;
 }
 
 export interface StartRunInput {
@@ -56,10 +68,15 @@ export interface StartedRun {
 /** The agent service: starts runs, lets their owner follow, steer and stop them. */
 export class AgentRuns {
   readonly bus: LiveBus;
+  /** Heartbeats of this replica's runs and the sweep of lost replicas' runs. */
+  readonly liveness: RunLiveness;
+  readonly replicaId: string;
   private journal: EventJournal;
   private active = new Map<string, ActiveRun>();
   /** Chats (`org/chat`) with a run starting or running: a second start is refused at once. */
   private busyChats = new Set<string>();
+  /** What a start needs to claim its chat (claim-chat.ts). */
+  private claims: ChatClaims;
   private starts = new StartQueue();
   /** A question, the chat it may create and its run: commits shared by the starts of one turn. */
   private startWrites: CommitGroup;
@@ -78,9 +95,16 @@ export class AgentRuns {
     this.journal.onCommit = (batch) => this.bus.committed(batch);
     this.control = this.shared.subscribe(CONTROL_CHANNEL, (request) => this.applyControl(request as ControlRequest));
     this.startWrites = new CommitGroup(deps.db);
-    const orphans = failOrphanedRuns(deps.db, deps.clock.now());
-    if (orphans > 0) deps.log.warn({ runs: orphans }, 'marked agent runs interrupted by a restart as failed');
+    this.replicaId = deps.replicaId ?? newId();
+    this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, runIds: () => [...this.active.keys()], lost: (runId) => this.cutLost(runId), deliver: (events) => this.deliverEnd(events) });
+    // Runs left running by a process that died (this one before a restart, or another replica) and
+    // no longer kept alive: only those, never the live runs of other replicas. On a store no other
+    // process can open, every run found running was left by a dead one.
+    this.liveness.sweep({ everyOtherReplica: deps.exclusiveStore === true });
+    const stopTicking = this.liveness.start(deps.ticker);
+    this.claims = { ...deps, startWrites: this.startWrites, busyChats: this.busyChats, liveness: this.liveness, replicaId: this.replicaId };
     deps.shutdown.addEventListener('abort', () => {
+      stopTicking();
       for (const run of this.active.values()) run.hardStop.abort();
     });
   }
@@ -92,7 +116,6 @@ export class AgentRuns {
 
   /** Starts a run in the background; rejects another user's chat (404) and a second run on one chat (409). */
   async start(principal: Principal, input: StartRunInput): Promise<StartedRun> {
-    const { db } = this.deps;
     if (this.draining) throw new ServiceShuttingDown();
     const ports = input.knowledge ? { ...this.deps.ports, knowledge: input.knowledge } : this.deps.ports;
     if (input.quickFix && input.environmentId === undefined) input = { ...input, environmentId: (await ports.knowledge.startQuickFix(principal)).id };
@@ -100,28 +123,7 @@ export class AgentRuns {
     const chatKey = `${principal.orgId}/${input.chatId}`;
     const run = newRunRow(principal, input, this.deps);
     const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
-    let claimed = false;
-    // The checks, the history (read before the question joins the chat), the question, the chat it may
-    // create and the run: one piece of work, stored with the other starts of this turn. Its reads run
-    // inside that write transaction, without a read transaction (and its file locks) of their own.
-    const history = await this.startWrites
-      .run(() => {
-        const previous = latestRun(db, principal.orgId, input.chatId);
-        if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
-        if (this.busyChats.has(chatKey)) throw new Conflict('A run is already in progress in this chat', 'RUN_IN_PROGRESS');
-        checkCreditLimit(db, principal, this.deps.clock.now());
-        const history = input.history ?? ports.chats.history(principal, input.chatId);
-        ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
-        insertRun(db, run);
-        this.busyChats.add(chatKey);
-        claimed = true;
-        return history;
-      })
-      .catch((err: unknown) => {
-        // A commit that failed after the work claimed the chat gives it back.
-        if (claimed) this.busyChats.delete(chatKey);
-        throw err;
-      });
+    const history = await claimChat(this.claims, principal, { ...input, ports, environment }, run);
     // Nobody follows the run before start() returns, so its first event may come before it is active.
     const started = this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
     const stop = new AbortController();
@@ -129,26 +131,33 @@ export class AgentRuns {
     this.active.set(run.id, active);
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
     // questions every asker gets run_started first (start-queue.ts).
-    const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit: (e) => this.emit(run, e) }, active, { ...input, history, environmentName });
+    const emit = (e: AgentEvent) => void (active.lost || this.emit(run, e));
+    const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit }, active, { ...input, history, environmentName });
     const startedAt = performance.now();
-    const done = new Promise<void>((resolve) => this.starts.push(() => resolve(execute())))
+    const done = new Promise<boolean>((resolve) => this.starts.push(() => resolve(execute())))
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
-      .then((): RunRow => {
-        this.active.delete(run.id);
-        this.busyChats.delete(chatKey);
-        let row: RunRow;
-        try {
-          row = getRun(db, run.id)!;
-        } catch {
-          // The store closed under a run at shutdown: report what is known.
-          row = { ...run, status: 'failed', answer: null, finished_at: null };
-        }
-        this.deps.observeRun?.(run.id, row.status, (performance.now() - startedAt) / 1000);
-        return row;
-      });
+      .then((recorded) => this.settle(active, chatKey, recorded, startedAt));
     this.unfinished.add(done);
     void done.then(() => this.unfinished.delete(done));
-    return { row: { ...run, status: 'running', answer: null, finished_at: null }, done };
+    return { row: { ...run, status: 'running', answer: null, finished_at: null, replica_id: this.replicaId, heartbeat_at: run.created_at }, done };
+  }
+
+  /** A run's work is over: the chat is free again; the run as stored. */
+  private settle(active: ActiveRun, chatKey: string, recorded: boolean | void, startedAt: number): RunRow {
+    const run = active.row;
+    // Failed as lost by another replica meanwhile: its stored end ends this replica's streams too.
+    if (recorded === false) this.deliverEnd(this.journal.committedAfter(run, active.firstEventId).filter(endsLostRun));
+    this.active.delete(run.id);
+    this.busyChats.delete(chatKey);
+    let row: RunRow;
+    try {
+      row = getRun(this.deps.db, run.id)!;
+    } catch {
+      // The store closed under a run at shutdown: report what is known.
+      row = { ...run, status: 'failed', answer: null, finished_at: null, replica_id: this.replicaId, heartbeat_at: run.created_at };
+    }
+    this.deps.observeRun?.(run.id, row.status, (performance.now() - startedAt) / 1000);
+    return row;
   }
 
   /** Adds an event to the run's log and delivers it. */
@@ -156,6 +165,20 @@ export class AgentRuns {
     const stored = this.journal.append(run, event, this.deps.clock.now());
     this.bus.publish(stored);
     return stored;
+  }
+
+  /** Stops a run of this replica that another failed as lost: its log already has its end. */
+  private cutLost(runId: string): void {
+    const active = this.active.get(runId);
+    if (!active) return;
+    active.lost = true;
+    active.hardStop.abort();
+  }
+
+  /** The end of a lost replica's run, already stored: to its followers here and on other replicas. */
+  private deliverEnd(events: StoredEvent[]): void {
+    this.bus.committed(events);
+    for (const e of events) this.bus.publish(e);
   }
 
   /** A run's events after an id (all of them by default), in order. */
@@ -194,46 +217,11 @@ export class AgentRuns {
   }
 
   /**
-   * Replays the run's events after `afterId`, then follows it live until `completed`. `onEnd` is
-   * called once when the run is over (right away for a finished run). Returns the unsubscribe function.
+   * Replays the run's events after `afterId`, then follows it live until `completed` (follow-run.ts).
+   * `onEnd` is called once when the run is over. Returns the unsubscribe function.
    */
   follow(run: RunRow, afterId: number, onEvent: (e: StoredEvent) => void, onEnd: () => void): () => void {
-    let ended = false;
-    const end = () => {
-      if (!ended) {
-        ended = true;
-        stopListening();
-        onEnd();
-      }
-    };
-    const active = this.active.get(run.id);
-    if (!active && run.status === 'running' && this.bus.sharesRuns) {
-      return this.bus.followRemote({ runId: run.id, afterId, readCommitted: (after) => this.journal.committedAfter(run, after), onEvent, onEnd });
-    }
-    // Replay and attach in one synchronous block: nothing can be appended in between.
-    // A live run has no events before its run_started: a stream from the start reads none of the older log.
-    const past = this.journal.after(run, Math.max(afterId, (active?.firstEventId ?? 1) - 1));
-    const live = active !== undefined;
-    const stopListening = live
-      ? this.bus.listen(run.id, (e) => {
-          onEvent(e);
-          if (e.event.type === 'completed') end();
-        })
-      : () => {};
-    try {
-      for (const e of past) onEvent(e);
-    } catch (err) {
-      // Same rule as live delivery: a failing subscriber is dropped, the run goes on.
-      ended = true;
-      stopListening();
-      this.deps.log.warn({ err, run_id: run.id }, 'dropped a failing agent event subscriber');
-      return () => {};
-    }
-    if (!live || past.some((e) => e.event.type === 'completed')) end();
-    return () => {
-      ended = true;
-      stopListening();
-    };
+    return followRun({ run, afterId, active: this.active.get(run.id), journal: this.journal, bus: this.bus, log: this.deps.log, onEvent, onEnd });
   }
 
   /** Queues feedback for the model, given after the current tool execution (by the replica that runs it). */

@@ -3,10 +3,13 @@ import type { Logger } from '../../log.ts';
 import type { MailQueue } from '../../mail/index.ts';
 import type { SecretBox } from '../../security/index.ts';
 import type { Db } from '../../store/index.ts';
+import type { SingleUseStore } from '../single-use-tables.ts';
 
 /** What account operations need: storage, time, keys, mail. Built once by the gateway from Services. */
 export interface AccountDeps {
   db: Db;
+  /** The asynchronous store of the single-use credentials (account tokens, TOTP steps, recovery codes). */
+  store: SingleUseStore;
   clock: Clock;
   jwtKey: string;
   secretBox: SecretBox;

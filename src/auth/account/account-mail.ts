@@ -2,10 +2,10 @@
 // verification mail. A request does the same work for every address (the flood limits, one row in a
 // durable queue) and answers; nothing on its path looks the address up. After the answer the queue is
 // turned into tokens and mail, or dropped for addresses without a (suitable) account.
-import type { MailMessage } from '../../mail/index.ts';
 import { newId } from '../../security/index.ts';
-import { statement, transact } from '../../store/index.ts';
+import { statement } from '../../store/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
+import type { ComposedMail } from './composed-mail.ts';
 import { findUserByEmail, type UserRow } from '../directory.ts';
 import { magicLinkMailFor } from './magic-link.ts';
 import { consumeMailQuota } from '../credentials/rate-limit.ts';
@@ -14,7 +14,7 @@ import { resetMailFor } from './reset-password.ts';
 
 export type AccountMailKind = 'magic_link' | 'reset_password' | 'verify_email';
 
-const COMPOSE: Record<AccountMailKind, (deps: AccountDeps, user: UserRow | undefined) => MailMessage | undefined> = {
+const COMPOSE: Record<AccountMailKind, (deps: AccountDeps, user: UserRow | undefined) => ComposedMail | undefined> = {
   magic_link: magicLinkMailFor,
   reset_password: resetMailFor,
   verify_email: verificationMailFor,
@@ -30,17 +30,28 @@ export interface AccountMail {
 /** The account mail queue; queued requests left by a previous run are worked through at once. */
 export function createAccountMail(deps: AccountDeps): AccountMail {
   let pending: Promise<void> | undefined;
-  const schedule = () => {
+  // A request queued while a pass is under way may come after its last read: one more pass follows.
+  let again = false;
+  const schedule = (): void => {
+    if (pending) {
+      again = true;
+      return;
+    }
     // After the current request has answered, so none of this work shows in its response time.
-    pending ??= new Promise<void>((resolve) =>
+    pending = new Promise<void>((resolve) =>
       setImmediate(() => {
-        pending = undefined;
-        try {
-          processAccountMailRequests(deps);
-        } catch (err) {
-          if (deps.db.open) deps.log.error({ err }, 'account mail queue: processing failed; the next request retries');
-        }
-        resolve();
+        processAccountMailRequests(deps)
+          .catch((err: unknown) => {
+            if (deps.db.open) deps.log.error({ err }, 'account mail queue: processing failed; the next request retries');
+          })
+          .finally(() => {
+            pending = undefined;
+            if (again) {
+              again = false;
+              schedule();
+            }
+            resolve();
+          });
       }),
     );
   };
@@ -58,8 +69,12 @@ export function createAccountMail(deps: AccountDeps): AccountMail {
   };
 }
 
-/** Turns queued requests into mail, oldest first; each request's tokens, mail and removal commit together. */
-export function processAccountMailRequests(deps: AccountDeps): void {
+/**
+ * Turns queued requests into mail, oldest first. A request's tokens are stored (one batch), then its
+ * mail queued, then the request removed: a crash in between sends the mail again with new tokens (the
+ * older ones voided), never a mail whose tokens were not stored.
+ */
+export async function processAccountMailRequests(deps: AccountDeps): Promise<void> {
   for (;;) {
     if (!deps.db.open) return;
     const rows = statement(deps.db, 'SELECT id, kind, email FROM account_mail_requests ORDER BY created_at, rowid LIMIT 50').all() as {
@@ -69,11 +84,12 @@ export function processAccountMailRequests(deps: AccountDeps): void {
     }[];
     if (rows.length === 0) return;
     for (const row of rows) {
-      transact(deps.db, () => {
-        const message = COMPOSE[row.kind](deps, findUserByEmail(deps.db, row.email));
-        if (message) deps.mailer.enqueue(message);
-        statement(deps.db, 'DELETE FROM account_mail_requests WHERE id = ?').run(row.id);
-      });
+      const mail = COMPOSE[row.kind](deps, findUserByEmail(deps.db, row.email));
+      if (mail) {
+        await deps.store.batch(mail.writes);
+        deps.mailer.enqueue(mail.message);
+      }
+      statement(deps.db, 'DELETE FROM account_mail_requests WHERE id = ?').run(row.id);
     }
   }
 }

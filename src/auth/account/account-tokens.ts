@@ -1,57 +1,101 @@
 // Single-use account tokens: email verification, password reset, magic links and fallback codes,
-// MFA recovery. Only a hash is stored; consumption is one conditional UPDATE (security/consumeOnce).
+// MFA recovery. Only a hash is stored; consumption is one conditional UPDATE whose returned rows say
+// who won, on SQLite and PostgreSQL alike (the asynchronous store).
 import type { Clock } from '../../clock.ts';
-import { consumeOnce, hashSecret, newId, newSecret } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
+import { hashSecret, newId, newSecret } from '../../security/index.ts';
+import type { Query } from '../../store/index.ts';
+import type { AccountTokenPurpose, AccountTokenRow, SingleUseStore } from '../single-use-tables.ts';
 
-export type AccountTokenPurpose = 'verify_email' | 'reset_password' | 'magic_link' | 'magic_code' | 'mfa_recovery';
+export type { AccountTokenPurpose, AccountTokenRow } from '../single-use-tables.ts';
 
-export interface AccountTokenRow {
-  id: string;
+export interface NewAccountToken {
   purpose: AccountTokenPurpose;
-  user_id: string;
-  group_id: string | null;
-  data: string;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
+  userId: string;
+  ttlMs: number;
+  groupId?: string;
+  data?: Record<string, unknown>;
+  /** The value, when not random (a short code already salted by the caller). */
+  value?: string;
 }
 
-/** Stores a new token and returns its value (random unless given, e.g. a short code already salted by the caller). */
-export function issueAccountToken(
-  db: Db,
-  clock: Clock,
-  t: { purpose: AccountTokenPurpose; userId: string; ttlMs: number; groupId?: string; data?: Record<string, unknown>; value?: string },
-): string {
+/** The statements that store a new token (for the caller's batch) and the value they store. */
+export function issueAccountTokenWrites(x: SingleUseStore, clock: Clock, t: NewAccountToken): { value: string; writes: Query[] } {
   const value = t.value ?? newSecret();
   const now = clock.now();
-  db.prepare(
-    `INSERT INTO account_tokens (id, purpose, token_hash, user_id, group_id, data, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(newId(), t.purpose, hashSecret(value), t.userId, t.groupId ?? null, JSON.stringify(t.data ?? {}), now, now + t.ttlMs);
+  const insert = x.db.insertInto('account_tokens').values({
+    id: newId(),
+    purpose: t.purpose,
+    token_hash: hashSecret(value),
+    user_id: t.userId,
+    group_id: t.groupId ?? null,
+    data: JSON.stringify(t.data ?? {}),
+    created_at: now,
+    expires_at: now + t.ttlMs,
+    used_at: null,
+  });
   // Keep the table small: drop tokens that expired over a week ago (about one issue in fifty).
-  if (Math.random() < 0.02) db.prepare('DELETE FROM account_tokens WHERE expires_at < ?').run(now - 7 * 24 * 3600_000);
+  const purge = Math.random() < 0.02 ? [x.db.deleteFrom('account_tokens').where('expires_at', '<', now - 7 * 24 * 3600_000)] : [];
+  return { value, writes: [insert, ...purge] };
+}
+
+/** Stores a new token and returns its value. */
+export async function issueAccountToken(x: SingleUseStore, clock: Clock, t: NewAccountToken): Promise<string> {
+  const { value, writes } = issueAccountTokenWrites(x, clock, t);
+  await x.batch(writes);
   return value;
 }
 
-/** Marks a live token used and returns it; undefined if it is unknown, expired or already used. Exactly one concurrent caller wins. */
-export function consumeAccountToken(db: Db, clock: Clock, purpose: AccountTokenPurpose, value: string): AccountTokenRow | undefined {
+/**
+ * Marks a live token used and returns it; undefined if it is unknown, expired or already used.
+ * A magic link and its fallback code are one credential: the one statement spends the token and its
+ * group together, so whichever of them is presented, exactly one concurrent caller gets its row back.
+ */
+export async function consumeAccountToken(x: SingleUseStore, clock: Clock, purpose: AccountTokenPurpose, value: string): Promise<AccountTokenRow | undefined> {
   const now = clock.now();
   const hash = hashSecret(value);
-  const won = consumeOnce(db, { table: 'account_tokens', usedColumn: 'used_at', where: 'token_hash = ? AND purpose = ? AND expires_at > ?', params: [hash, purpose, now], now });
-  if (!won) return undefined;
-  const row = db.prepare('SELECT * FROM account_tokens WHERE token_hash = ?').get(hash) as AccountTokenRow;
-  // A magic link and its fallback code are one credential: using either spends both.
-  if (row.group_id) db.prepare('UPDATE account_tokens SET used_at = ? WHERE group_id = ? AND used_at IS NULL').run(now, row.group_id);
-  return row;
+  const spent = await x.all(
+    x.db
+      .updateTable('account_tokens')
+      .set({ used_at: now })
+      .where('used_at', 'is', null)
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('account_tokens as presented')
+          .innerJoin('account_tokens as member', (j) =>
+            j.on((on) => on.or([on('member.id', '=', on.ref('presented.id')), on('member.group_id', '=', on.ref('presented.group_id'))])),
+          )
+          .select('member.id')
+          .where('presented.token_hash', '=', hash)
+          .where('presented.purpose', '=', purpose)
+          .where('presented.expires_at', '>', now),
+      )
+      .returningAll(),
+  );
+  const row = spent.find((r) => r.token_hash === hash);
+  if (!row) return undefined;
+  const { token_hash: _hash, ...token } = row;
+  return token;
 }
 
 /** Reads a live token without using it. */
-export function peekAccountToken(db: Db, clock: Clock, purpose: AccountTokenPurpose, value: string): AccountTokenRow | undefined {
-  const row = db.prepare('SELECT * FROM account_tokens WHERE token_hash = ? AND purpose = ?').get(hashSecret(value), purpose) as AccountTokenRow | undefined;
-  return row && row.used_at === null && row.expires_at > clock.now() ? row : undefined;
+export async function peekAccountToken(x: SingleUseStore, clock: Clock, purpose: AccountTokenPurpose, value: string): Promise<AccountTokenRow | undefined> {
+  return x.one(
+    x.db
+      .selectFrom('account_tokens')
+      .select(['id', 'purpose', 'user_id', 'group_id', 'data', 'created_at', 'expires_at', 'used_at'])
+      .where('token_hash', '=', hashSecret(value))
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', clock.now()),
+  );
 }
 
-/** Spends every live token of a purpose for a user (a new reset link voids the older ones). */
-export function revokeAccountTokens(db: Db, clock: Clock, userId: string, purpose: AccountTokenPurpose): void {
-  db.prepare('UPDATE account_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL').run(clock.now(), userId, purpose);
+/** The statement spending every live token of a purpose for a user (a new reset link voids the older ones). */
+export function revokeAccountTokensQuery(x: SingleUseStore, clock: Clock, userId: string, purpose: AccountTokenPurpose): Query {
+  return x.db.updateTable('account_tokens').set({ used_at: clock.now() }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null);
+}
+
+/** Spends every live token of a purpose for a user. */
+export async function revokeAccountTokens(x: SingleUseStore, clock: Clock, userId: string, purpose: AccountTokenPurpose): Promise<void> {
+  await x.run(revokeAccountTokensQuery(x, clock, userId, purpose));
 }

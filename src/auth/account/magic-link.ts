@@ -1,10 +1,10 @@
 // Magic links: a mailed link token plus a short fallback code, one credential used once (either
 // spends both). Consumption continues the normal sign-in, so MFA still applies.
 import { randomInt } from 'node:crypto';
-import type { MailMessage } from '../../mail/index.ts';
 import { newId } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
-import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.ts';
+import { consumeAccountToken, issueAccountTokenWrites, revokeAccountTokensQuery } from './account-tokens.ts';
+import type { ComposedMail } from './composed-mail.ts';
 import { findUserByEmail, getUser, type UserRow } from '../directory.ts';
 import { InvalidAccountToken } from '../errors.ts';
 import { magicLinkMail } from './mails.ts';
@@ -20,16 +20,18 @@ const codeValue = (userId: string, code: string) => `${userId}:${code}`;
  * The sign-in mail of an existing, enabled account: a new link and code (older ones are voided), or
  * undefined for every other address. Runs from the account mail queue, after the request answered.
  */
-export function magicLinkMailFor(deps: AccountDeps, user: UserRow | undefined): MailMessage | undefined {
+export function magicLinkMailFor(deps: AccountDeps, user: UserRow | undefined): ComposedMail | undefined {
   // SSO-only accounts sign in through their identity provider.
   if (!user || user.disabled_at !== null || user.identity_kind === 'sso') return undefined;
-  revokeAccountTokens(deps.db, deps.clock, user.id, 'magic_link');
-  revokeAccountTokens(deps.db, deps.clock, user.id, 'magic_code');
+  const { store, clock } = deps;
   const groupId = newId();
-  const token = issueAccountToken(deps.db, deps.clock, { purpose: 'magic_link', userId: user.id, ttlMs: MAGIC_LINK_TTL_MS, groupId });
+  const link = issueAccountTokenWrites(store, clock, { purpose: 'magic_link', userId: user.id, ttlMs: MAGIC_LINK_TTL_MS, groupId });
   const code = String(randomInt(0, 100_000_000)).padStart(8, '0');
-  issueAccountToken(deps.db, deps.clock, { purpose: 'magic_code', userId: user.id, ttlMs: MAGIC_LINK_TTL_MS, groupId, value: codeValue(user.id, code) });
-  return magicLinkMail(deps.baseUrl, user.email, token, code);
+  const fallback = issueAccountTokenWrites(store, clock, { purpose: 'magic_code', userId: user.id, ttlMs: MAGIC_LINK_TTL_MS, groupId, value: codeValue(user.id, code) });
+  return {
+    writes: [revokeAccountTokensQuery(store, clock, user.id, 'magic_link'), revokeAccountTokensQuery(store, clock, user.id, 'magic_code'), ...link.writes, ...fallback.writes],
+    message: magicLinkMail(deps.baseUrl, user.email, link.value, code),
+  };
 }
 
 export type MagicCredential = { token: string } | { email: string; code: string };
@@ -37,13 +39,13 @@ export type MagicCredential = { token: string } | { email: string; code: string 
 /** Spends a link token or fallback code (exactly one concurrent caller wins) and continues the sign-in. */
 export async function consumeMagicLink(deps: AccountDeps, credential: MagicCredential, client: ClientInfo): Promise<SignInResult> {
   if ('token' in credential) {
-    const row = consumeAccountToken(deps.db, deps.clock, 'magic_link', credential.token);
+    const row = await consumeAccountToken(deps.store, deps.clock, 'magic_link', credential.token);
     return finish(deps, row?.user_id, client.ip);
   }
   const user = findUserByEmail(deps.db, credential.email);
   const account = user?.id ?? credential.email.trim().toLowerCase();
   const userId = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
-    const row = user ? consumeAccountToken(deps.db, deps.clock, 'magic_code', codeValue(user.id, credential.code.trim())) : undefined;
+    const row = user ? await consumeAccountToken(deps.store, deps.clock, 'magic_code', codeValue(user.id, credential.code.trim())) : undefined;
     if (!row) throw new InvalidAccountToken();
     await clearAccountFailures(deps.db, deps.clock, account, client.ip);
     return row.user_id;

@@ -1,9 +1,9 @@
 // Registration and email verification. Every answer is the same whether the address is known, so
 // these endpoints never reveal who has an account; the mailbox owner learns the truth by mail.
-import type { MailMessage } from '../../mail/index.ts';
 import { hashPassword } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
-import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.ts';
+import { consumeAccountToken, issueAccountTokenWrites, revokeAccountTokensQuery } from './account-tokens.ts';
+import type { ComposedMail } from './composed-mail.ts';
 import { writeAudit } from '../audit.ts';
 import { consumeMailQuota } from '../credentials/rate-limit.ts';
 import { createOrganization, createUser, findUserByEmail, setMembership, type UserRow } from '../directory.ts';
@@ -29,32 +29,36 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
     deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
     return;
   }
-  transact(deps.db, () => {
-    const created = createUser(deps.db, deps.clock, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash });
+  const created = transact(deps.db, () => {
+    const user = createUser(deps.db, deps.clock, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash });
     const domainOrg = orgForEmailDomain(deps.db, email);
     if (domainOrg) {
-      setMembership(deps.db, deps.clock, { userId: created.id, orgId: domainOrg.id, role: orgSettingsOf(deps.db, domainOrg.id).join_default_role });
+      setMembership(deps.db, deps.clock, { userId: user.id, orgId: domainOrg.id, role: orgSettingsOf(deps.db, domainOrg.id).join_default_role });
     } else {
       // No organization serves the domain: the new user starts their own and administers it.
-      const org = createOrganization(deps.db, deps.clock, { name: `${created.name || email}'s organization` });
-      setMembership(deps.db, deps.clock, { userId: created.id, orgId: org.id, role: 'admin' });
+      const org = createOrganization(deps.db, deps.clock, { name: `${user.name || email}'s organization` });
+      setMembership(deps.db, deps.clock, { userId: user.id, orgId: org.id, role: 'admin' });
     }
-    writeAudit(deps, { action: 'registered', userId: created.id, orgId: domainOrg?.id ?? null });
-    deps.mailer.enqueue(verificationMailFor(deps, created)!);
+    writeAudit(deps, { action: 'registered', userId: user.id, orgId: domainOrg?.id ?? null });
+    return user;
   });
+  // The token is stored before its mail is queued; a crash in between leaves an account whose owner
+  // asks for the verification mail again.
+  const mail = verificationMailFor(deps, created)!;
+  await deps.store.batch(mail.writes);
+  deps.mailer.enqueue(mail.message);
 }
 
 /** The verification mail of an unverified, enabled account (older links voided); undefined otherwise. */
-export function verificationMailFor(deps: AccountDeps, user: UserRow | undefined): MailMessage | undefined {
+export function verificationMailFor(deps: AccountDeps, user: UserRow | undefined): ComposedMail | undefined {
   if (!user || user.email_verified_at !== null || user.disabled_at !== null) return undefined;
-  revokeAccountTokens(deps.db, deps.clock, user.id, 'verify_email');
-  const token = issueAccountToken(deps.db, deps.clock, { purpose: 'verify_email', userId: user.id, ttlMs: VERIFY_TTL_MS });
-  return verificationMail(deps.baseUrl, user.email, token);
+  const token = issueAccountTokenWrites(deps.store, deps.clock, { purpose: 'verify_email', userId: user.id, ttlMs: VERIFY_TTL_MS });
+  return { writes: [revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'verify_email'), ...token.writes], message: verificationMail(deps.baseUrl, user.email, token.value) };
 }
 
 /** Marks the address verified with a single-use token. */
-export function verifyEmail(deps: AccountDeps, token: string): void {
-  const row = consumeAccountToken(deps.db, deps.clock, 'verify_email', token);
+export async function verifyEmail(deps: AccountDeps, token: string): Promise<void> {
+  const row = await consumeAccountToken(deps.store, deps.clock, 'verify_email', token);
   if (!row) throw new InvalidAccountToken();
   deps.db.prepare('UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?').run(deps.clock.now(), row.user_id);
   writeAudit(deps, { action: 'email_verified', userId: row.user_id });

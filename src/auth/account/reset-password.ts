@@ -1,9 +1,9 @@
 // Password reset: a request (queued by account-mail.ts, same answer and work for every address) mails a
 // single-use, expiring token; confirming sets the new password and signs the user out everywhere.
-import type { MailMessage } from '../../mail/index.ts';
 import { hashPassword } from '../../security/index.ts';
 import type { AccountDeps } from './account-deps.ts';
-import { consumeAccountToken, issueAccountToken, peekAccountToken, revokeAccountTokens } from './account-tokens.ts';
+import { consumeAccountToken, issueAccountTokenWrites, peekAccountToken, revokeAccountTokensQuery } from './account-tokens.ts';
+import type { ComposedMail } from './composed-mail.ts';
 import { writeAudit } from '../audit.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { InvalidAccountToken } from '../errors.ts';
@@ -15,23 +15,22 @@ import { transact } from '../../store/index.ts';
 export const RESET_TTL_MS = 3600_000;
 
 /** The reset mail of an existing account that may have a password (older links voided); undefined otherwise. */
-export function resetMailFor(deps: AccountDeps, user: UserRow | undefined): MailMessage | undefined {
+export function resetMailFor(deps: AccountDeps, user: UserRow | undefined): ComposedMail | undefined {
   // SSO-only accounts have no password and must not gain one through the back door.
   if (!user || user.disabled_at !== null || user.identity_kind === 'sso') return undefined;
-  revokeAccountTokens(deps.db, deps.clock, user.id, 'reset_password');
-  const token = issueAccountToken(deps.db, deps.clock, { purpose: 'reset_password', userId: user.id, ttlMs: RESET_TTL_MS });
-  return resetPasswordMail(deps.baseUrl, user.email, token);
+  const token = issueAccountTokenWrites(deps.store, deps.clock, { purpose: 'reset_password', userId: user.id, ttlMs: RESET_TTL_MS });
+  return { writes: [revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'reset_password'), ...token.writes], message: resetPasswordMail(deps.baseUrl, user.email, token.value) };
 }
 
 /** Sets a new password with a reset token; the token is spent once even if two requests race. */
 export async function confirmPasswordReset(deps: AccountDeps, { token, newPassword }: { token: string; newPassword: string }): Promise<void> {
   // Strength is checked before the token is spent, so a weak choice can be retried with the same link.
-  const live = peekAccountToken(deps.db, deps.clock, 'reset_password', token);
+  const live = await peekAccountToken(deps.store, deps.clock, 'reset_password', token);
   const user = live && getUser(deps.db, live.user_id);
   if (!user) throw new InvalidAccountToken();
   assertPasswordStrength(newPassword, user.email, 'new_password');
   const hash = await hashPassword(newPassword, deps.bcryptCost);
-  const consumed = consumeAccountToken(deps.db, deps.clock, 'reset_password', token);
+  const consumed = await consumeAccountToken(deps.store, deps.clock, 'reset_password', token);
   if (!consumed) throw new InvalidAccountToken();
   transact(deps.db, () => {
     deps.db

@@ -22,13 +22,13 @@ export interface MfaStatus {
 }
 
 /** The caller's MFA state. */
-export function mfaStatus(deps: AccountDeps, principal: Principal): MfaStatus {
+export async function mfaStatus(deps: AccountDeps, principal: Principal): Promise<MfaStatus> {
   const user = mustUser(deps, principal.userId);
   return {
     enabled: user.totp_enabled_at !== null,
     pending: user.totp_pending_secret !== null,
     enforced: getOrganization(deps.db, principal.baseOrgId)?.mfa_enforced === 1,
-    recovery_codes_remaining: user.totp_enabled_at ? remainingRecoveryCodes(deps.db, user.id) : 0,
+    recovery_codes_remaining: user.totp_enabled_at ? await remainingRecoveryCodes(deps.store, user.id) : 0,
     has_password: user.password_hash !== null,
   };
 }

@@ -1,10 +1,10 @@
 // Ten recovery codes per enrollment, stored as bcrypt hashes (the one secret hasher) and shown once. A code is spent with a
-// conditional UPDATE, so concurrent use of one captured code succeeds once.
+// conditional UPDATE, so concurrent use of one captured code succeeds once (on any replica).
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
 import { hashShortSecret, newId, verifyShortSecret } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
-import { transact } from '../../store/index.ts';
+import type { Query } from '../../store/index.ts';
+import type { SingleUseStore } from '../single-use-tables.ts';
 
 export const RECOVERY_CODE_COUNT = 10;
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -20,33 +20,44 @@ export function normalizeRecoveryCode(code: string): string {
   return code.toLowerCase().replace(/[\s-]/g, '');
 }
 
-/** Replaces the user's recovery codes with a new set and returns the plaintext codes (once). */
-export async function replaceRecoveryCodes(deps: { db: Db; clock: Clock; bcryptCost: number }, userId: string): Promise<string[]> {
+/** A new set of recovery codes: the plaintext (shown once) and their hashes (stored). */
+export async function newRecoveryCodes(bcryptCost: number): Promise<{ codes: string[]; hashes: string[] }> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
-  const hashes = await Promise.all(codes.map((c) => hashShortSecret(normalizeRecoveryCode(c), deps.bcryptCost)));
-  const now = deps.clock.now();
-  transact(deps.db, () => {
-    deps.db.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
-    const insert = deps.db.prepare('INSERT INTO mfa_recovery_codes (id, user_id, code_hash, created_at) VALUES (?, ?, ?, ?)');
-    for (const h of hashes) insert.run(newId(), userId, h, now);
-  });
+  return { codes, hashes: await Promise.all(codes.map((c) => hashShortSecret(normalizeRecoveryCode(c), bcryptCost))) };
+}
+
+/** The statements replacing the user's recovery codes with `hashes` (for the caller's batch). */
+export function recoveryCodeWrites(store: SingleUseStore, userId: string, hashes: string[], now: number): Query[] {
+  return [
+    store.db.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId),
+    store.db.insertInto('mfa_recovery_codes').values(hashes.map((code_hash) => ({ id: newId(), user_id: userId, code_hash, created_at: now, used_at: null }))),
+  ];
+}
+
+/** Replaces the user's recovery codes with a new set and returns the plaintext codes (once). */
+export async function replaceRecoveryCodes(deps: { store: SingleUseStore; clock: Clock; bcryptCost: number }, userId: string): Promise<string[]> {
+  const { codes, hashes } = await newRecoveryCodes(deps.bcryptCost);
+  await deps.store.batch(recoveryCodeWrites(deps.store, userId, hashes, deps.clock.now()));
   return codes;
 }
 
 /** Spends a matching unused recovery code; true for exactly one concurrent caller. */
-export async function consumeRecoveryCode(deps: { db: Db; clock: Clock }, userId: string, code: string): Promise<boolean> {
+export async function consumeRecoveryCode(deps: { store: SingleUseStore; clock: Clock }, userId: string, code: string): Promise<boolean> {
   const normalized = normalizeRecoveryCode(code);
   if (!/^[a-z0-9]{10}$/.test(normalized)) return false;
-  const rows = deps.db.prepare('SELECT id, code_hash FROM mfa_recovery_codes WHERE user_id = ? AND used_at IS NULL').all(userId) as { id: string; code_hash: string }[];
+  const { store } = deps;
+  const rows = await store.all(store.db.selectFrom('mfa_recovery_codes').select(['id', 'code_hash']).where('user_id', '=', userId).where('used_at', 'is', null));
   for (const row of rows) {
     if (await verifyShortSecret(normalized, row.code_hash)) {
-      return deps.db.prepare('UPDATE mfa_recovery_codes SET used_at = ? WHERE id = ? AND used_at IS NULL').run(deps.clock.now(), row.id).changes === 1;
+      const spent = await store.run(store.db.updateTable('mfa_recovery_codes').set({ used_at: deps.clock.now() }).where('id', '=', row.id).where('used_at', 'is', null));
+      return spent.changes === 1;
     }
   }
   return false;
 }
 
 /** How many unused recovery codes the user has left. */
-export function remainingRecoveryCodes(db: Db, userId: string): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM mfa_recovery_codes WHERE user_id = ? AND used_at IS NULL').get(userId) as { n: number }).n;
+export async function remainingRecoveryCodes(store: SingleUseStore, userId: string): Promise<number> {
+  const row = await store.one(store.db.selectFrom('mfa_recovery_codes').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('used_at', 'is', null));
+  return row?.n ?? 0;
 }

@@ -3,7 +3,7 @@
 // unclassified passwordless identities must ask an admin. A mailed, single-use token then wipes MFA.
 import { verifyPassword } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
-import { consumeAccountToken, issueAccountToken, peekAccountToken, revokeAccountTokens } from '../account/account-tokens.ts';
+import { consumeAccountToken, issueAccountTokenWrites, peekAccountToken, revokeAccountTokensQuery } from '../account/account-tokens.ts';
 import { writeAudit } from '../audit.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, InvalidAccountToken, MfaNotEnabled, MfaRecoveryIneligible, SecondFactorRejected } from '../errors.ts';
@@ -39,17 +39,17 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
   }
   // The user and every admin get mail: flood-limited like every account mail.
   await consumeMailQuota(deps.db, deps.clock, { email: user.email, ip: client.ip }, deps.mailLimits);
-  revokeAccountTokens(deps.db, deps.clock, user.id, 'mfa_recovery');
   const data = { ip: client.ip, user_agent: client.userAgent, requested_at: deps.clock.now(), org_id: orgId };
-  const token = issueAccountToken(deps.db, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });
+  const { value: token, writes } = issueAccountTokenWrites(deps.store, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });
+  await deps.store.batch([revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'mfa_recovery'), ...writes]);
   writeAudit(deps, { action: 'mfa_recovery_requested', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
   deps.mailer.enqueue(mfaRecoveryMail(deps.baseUrl, user.email, token, client));
   notifyAdmins(deps, orgId, user, 'requested');
 }
 
 /** What a recovery token stands for, without spending it. */
-export function mfaRecoveryInfo(deps: AccountDeps, token: string): RecoveryInfo {
-  const row = peekAccountToken(deps.db, deps.clock, 'mfa_recovery', token);
+export async function mfaRecoveryInfo(deps: AccountDeps, token: string): Promise<RecoveryInfo> {
+  const row = await peekAccountToken(deps.store, deps.clock, 'mfa_recovery', token);
   const user = row && getUser(deps.db, row.user_id);
   if (!row || !user) throw new InvalidAccountToken();
   const data = JSON.parse(row.data) as { ip: string; user_agent: string; requested_at: number };
@@ -58,7 +58,7 @@ export function mfaRecoveryInfo(deps: AccountDeps, token: string): RecoveryInfo 
 
 /** Spends a recovery token: MFA wiped, every session ended, audit and notifications. */
 export async function consumeMfaRecovery(deps: AccountDeps, token: string, client: ClientInfo): Promise<void> {
-  const row = consumeAccountToken(deps.db, deps.clock, 'mfa_recovery', token);
+  const row = await consumeAccountToken(deps.store, deps.clock, 'mfa_recovery', token);
   const user = row && getUser(deps.db, row.user_id);
   if (!row || !user) throw new InvalidAccountToken();
   const orgId = (JSON.parse(row.data) as { org_id?: string }).org_id ?? null;

@@ -1,10 +1,10 @@
 // TOTP with otplib 13: verify() returns an always-truthy object, so `.valid` is what counts. A code
-// is accepted once per time step: the last accepted step is advanced with a conditional UPDATE.
+// is accepted once per time step: the last accepted step is advanced with a conditional UPDATE, whose
+// row count decides the one winner among concurrent requests (on any replica).
 import { generateSecret, generateURI, verifySync } from 'otplib';
 import type { Clock } from '../../clock.ts';
 import type { SecretBox } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
-import type { UserRow } from '../directory.ts';
+import type { SingleUseStore } from '../single-use-tables.ts';
 
 export const TOTP_ISSUER = 'Sextant';
 
@@ -35,13 +35,30 @@ export function totpStep(secret: string, code: string, clock: Clock, afterTimeSt
   }
 }
 
+/** The TOTP state a code is checked against. */
+export interface TotpHolder {
+  id: string;
+  totp_secret: string | null;
+  totp_last_step: number | null;
+}
+
 /** Checks a code against the user's active secret and spends its time step; true for exactly one concurrent caller. */
-export function consumeTotp(deps: { db: Db; clock: Clock; secretBox: SecretBox }, user: UserRow, code: string): boolean {
+export async function consumeTotp(deps: { store: SingleUseStore; clock: Clock; secretBox: SecretBox }, user: TotpHolder, code: string): Promise<boolean> {
   if (!user.totp_secret) return false;
   const step = totpStep(deps.secretBox.open(user.totp_secret), code, deps.clock, user.totp_last_step ?? undefined);
   if (step === undefined) return false;
-  const info = deps.db
-    .prepare('UPDATE users SET totp_last_step = ? WHERE id = ? AND totp_secret = ? AND (totp_last_step IS NULL OR totp_last_step < ?)')
-    .run(step, user.id, user.totp_secret, step);
-  return info.changes === 1;
+  return spendTotpStep(deps.store, user.id, user.totp_secret, step);
+}
+
+/** Records `step` as the user's last accepted one unless it (or a later one) already is, or the secret changed. */
+export async function spendTotpStep(store: SingleUseStore, userId: string, secret: string, step: number): Promise<boolean> {
+  const { changes } = await store.run(
+    store.db
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', userId)
+      .where('totp_secret', '=', secret)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)])),
+  );
+  return changes === 1;
 }

@@ -168,8 +168,8 @@ export function authRoutes(s: Services) {
       auth: 'none',
       body: z.object({ token: z.string().min(1).max(512) }),
       response: Status,
-      handler: ({ body }) => {
-        verifyEmail(deps, body.token);
+      handler: async ({ body }) => {
+        await verifyEmail(deps, body.token);
         return { status: 'verified' };
       },
     }),

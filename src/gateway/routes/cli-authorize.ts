@@ -64,7 +64,7 @@ export function cliAuthorizeRoutes(s: Services) {
       method: 'POST', path: `/cli/authorize/${action}`, operationId: `cli_authorize_${action}`, tags, auth: 'none', produces: 'text/html',
       body: Form, bodyType: 'form',
       summary: `Approval page form: ${action} a CLI sign-in (session cookie and CSRF token required)`,
-      handler: ({ ctx, body }) => {
+      handler: async ({ ctx, body }) => {
         const session = browserSession(s, ctx);
         if (!session) return toLogin(ctx, body.code, 303);
         if (!checkCsrfToken(key, CSRF_PURPOSE, [session.sessionId, body.code], body.csrf)) {
@@ -72,10 +72,10 @@ export function cliAuthorizeRoutes(s: Services) {
         }
         try {
           if (action === 'approve') {
-            completeCliLogin(deps, session, body.code);
+            await completeCliLogin(deps, session, body.code);
             return html(ctx, renderMessagePage('CLI signed in', 'You can close this window and return to your terminal.'));
           }
-          denyCliLogin(deps, session, body.code);
+          await denyCliLogin(deps, session, body.code);
           return html(ctx, renderMessagePage('Sign-in denied', 'The CLI was not signed in. You can close this window.'));
         } catch (err) {
           return failure(ctx, err);
@@ -87,12 +87,12 @@ export function cliAuthorizeRoutes(s: Services) {
       method: 'GET', path: '/cli/authorize', operationId: 'cli_authorize_page', tags, auth: 'none', produces: 'text/html',
       query: z.object({ code: z.string().max(200).optional() }),
       summary: 'Approval page of a CLI sign-in: shows the user_code to compare (redirects to /login without a session)',
-      handler: ({ ctx, query }) => {
+      handler: async ({ ctx, query }) => {
         if (!query.code) return failure(ctx, new CliLoginNotFound());
         const session = browserSession(s, ctx);
         if (!session) return toLogin(ctx, query.code, 302);
         try {
-          const info = getCliLoginInfo(deps, session, query.code);
+          const info = await getCliLoginInfo(deps, session, query.code);
           const csrf = csrfToken(key, CSRF_PURPOSE, [session.sessionId, query.code]);
           return html(ctx, renderAuthorizePage({ code: query.code, userCode: info.user_code, csrf, email: session.email }));
         } catch (err) {

@@ -34,7 +34,7 @@ const Poll = z.discriminatedUnion('status', [
 
 /** Dependencies of the CLI sign-in functions, from the services. */
 export function cliLoginDeps(s: Services): CliLoginDeps {
-  return { ...s.auth, secretBox: s.secretBox, ttlMs: s.config.cliLoginTtlSeconds * 1000, baseUrl: s.config.baseUrl };
+  return { ...s.auth, store: s.executor, secretBox: s.secretBox, ttlMs: s.config.cliLoginTtlSeconds * 1000, baseUrl: s.config.baseUrl };
 }
 
 /** CLI device sign-in routes. */

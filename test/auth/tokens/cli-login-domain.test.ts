@@ -4,13 +4,14 @@ import { completeCliLogin, pollCliLogin, startCliLogin, type CliLoginDeps } from
 import { FakeClock } from '../../../src/clock.ts';
 import { AppError } from '../../../src/errors.ts';
 import { createSecretBox } from '../../../src/security/index.ts';
-import { openStore } from '../../../src/store/index.ts';
+import { openStore, sqliteExecutor } from '../../../src/store/index.ts';
 
 function setup(maxLive?: number) {
   const store = openStore({ file: ':memory:' });
   const clock = new FakeClock();
   const deps: CliLoginDeps = {
     db: store.db,
+    store: sqliteExecutor(store.db),
     clock,
     secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')),
     ttlMs: 600_000,
@@ -24,27 +25,40 @@ function setup(maxLive?: number) {
   return { deps, principal, store };
 }
 
-test('starting refuses with CLI_LOGIN_BUSY once the ceiling of live sign-ins is reached, until they expire', (t) => {
+test('starting refuses with CLI_LOGIN_BUSY once the ceiling of live sign-ins is reached, until they expire', async (t) => {
   const { deps } = setup(3);
-  for (let i = 0; i < 3; i++) startCliLogin(deps);
-  const err = t.throws(() => startCliLogin(deps), { instanceOf: AppError });
+  for (let i = 0; i < 3; i++) await startCliLogin(deps);
+  const err = await t.throwsAsync(() => startCliLogin(deps), { instanceOf: AppError });
   t.is(err?.code, 'CLI_LOGIN_BUSY');
   t.is(err?.kind, 'rate_limited');
   (deps.clock as FakeClock).advance(600_000);
-  t.notThrows(() => startCliLogin(deps));
+  await t.notThrowsAsync(() => startCliLogin(deps));
 });
 
-test('the authorize URL is built on the configured base URL', (t) => {
+test('the authorize URL is built on the configured base URL', async (t) => {
   const { deps } = setup();
-  t.regex(startCliLogin(deps).authorize_url, /^https:\/\/sextant\.example\/cli\/authorize\?code=[\w-]+$/);
+  t.regex((await startCliLogin(deps)).authorize_url, /^https:\/\/sextant\.example\/cli\/authorize\?code=[\w-]+$/);
 });
 
-test('the held token is sealed and handed over once', (t) => {
+test('the held token is sealed and handed over once', async (t) => {
   const { deps, principal } = setup();
-  const s = startCliLogin(deps);
-  completeCliLogin(deps, principal, s.code);
-  const first = pollCliLogin(deps, s.code);
+  const s = await startCliLogin(deps);
+  await completeCliLogin(deps, principal, s.code);
+  const first = await pollCliLogin(deps, s.code);
   t.is(first.status, 'complete');
-  const again = t.throws(() => pollCliLogin(deps, s.code), { instanceOf: AppError });
+  const again = await t.throwsAsync(() => pollCliLogin(deps, s.code), { instanceOf: AppError });
   t.is(again?.code, 'CLI_LOGIN_NOT_FOUND');
+});
+
+test('of 10 concurrent approvals of one sign-in, one mints the token and the others answer 409', async (t) => {
+  const { deps, principal, store } = setup();
+  const s = await startCliLogin(deps);
+  const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => completeCliLogin(deps, principal, s.code)));
+  t.is(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+  t.deepEqual(
+    outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as AppError).code] : [])),
+    Array.from({ length: 9 }, () => 'CLI_LOGIN_ALREADY_DECIDED'),
+  );
+  t.is(store.db.prepare("SELECT COUNT(*) FROM api_tokens WHERE kind = 'cli'").pluck().get(), 1);
+  t.is((await pollCliLogin(deps, s.code)).status, 'complete');
 });

@@ -1,11 +1,18 @@
-// The SQL of the cli_logins table (migration 0020) and what every CLI sign-in step shares.
+// The SQL of the cli_logins table (migration 0020) and what every CLI sign-in step shares, on the
+// asynchronous store: each step that decides something (approve, deny, claim) is one conditional
+// statement whose row count picks the one winner, on SQLite and across PostgreSQL replicas.
 import { randomInt } from 'node:crypto';
 import { hashSecret, type SecretBox } from '../../../security/index.ts';
 import type { TokenDeps } from '../deps.ts';
 import { CliLoginExpired, CliLoginNotFound } from '../errors.ts';
-import { transact } from '../../../store/index.ts';
+import type { ExpressionBuilder } from 'kysely';
+import type { CliLoginRow, SingleUseStore, SingleUseTables } from '../../single-use-tables.ts';
+
+export type { CliLoginRow, CliLoginStatus } from '../../single-use-tables.ts';
 
 export interface CliLoginDeps extends TokenDeps {
+  /** The asynchronous store of the sign-in records. */
+  store: SingleUseStore;
   secretBox: SecretBox;
   /** Lifetime of a sign-in code (config cliLoginTtlSeconds). */
   ttlMs: number;
@@ -15,21 +22,8 @@ export interface CliLoginDeps extends TokenDeps {
   maxLive?: number;
 }
 
-export type CliLoginStatus = 'pending' | 'approved' | 'denied';
-
-export interface CliLoginRow {
-  id: string;
-  poll_code_hash: string;
-  browser_code_hash: string;
-  user_code_sealed: string;
-  status: CliLoginStatus;
-  user_id: string | null;
-  token_id: string | null;
-  token_sealed: string | null;
-  created_at: number;
-  expires_at: number;
-  decided_at: number | null;
-}
+/** What the steps that touch only the sign-in records need (every step but approval, which mints a token). */
+export type CliLoginStoreDeps = Pick<CliLoginDeps, 'store' | 'clock' | 'secretBox'>;
 
 /** Seconds the CLI should wait between polls. */
 export const CLI_POLL_INTERVAL_SECONDS = 2;
@@ -50,27 +44,26 @@ export function newUserCode(): string {
  * Housekeeping run by start and poll: a token minted for a sign-in that expired unclaimed is revoked
  * (nobody can ever receive it), and rows expired for over an hour are deleted.
  */
-export function expireCliLogins(deps: TokenDeps): void {
-  const now = deps.clock.now();
-  transact(deps.db, () => {
-    deps.db
-      .prepare(
-        `UPDATE api_tokens SET revoked_at = ? WHERE revoked_at IS NULL
-         AND id IN (SELECT token_id FROM cli_logins WHERE expires_at <= ? AND token_id IS NOT NULL)`,
-      )
-      .run(now, now);
-    deps.db.prepare('UPDATE cli_logins SET token_sealed = NULL, token_id = NULL WHERE expires_at <= ? AND token_id IS NOT NULL').run(now);
-    deps.db.prepare('DELETE FROM cli_logins WHERE expires_at <= ?').run(now - KEEP_EXPIRED_MS);
-  });
+export async function expireCliLogins({ store, clock }: Pick<CliLoginDeps, 'store' | 'clock'>): Promise<void> {
+  const now = clock.now();
+  const unclaimed = store.db.selectFrom('cli_logins').select('token_id').where('expires_at', '<=', now).where('token_id', 'is not', null);
+  // In this order, each statement on its own (no transaction: a poll pays three round trips, not five):
+  // a crash between them leaves tokens revoked whose records still name them, done again next time.
+  await store.run(store.db.updateTable('api_tokens').set({ revoked_at: now }).where('revoked_at', 'is', null).where('id', 'in', unclaimed));
+  await store.run(store.db.updateTable('cli_logins').set({ token_sealed: null, token_id: null }).where('expires_at', '<=', now).where('token_id', 'is not', null));
+  await store.run(store.db.deleteFrom('cli_logins').where('expires_at', '<=', now - KEEP_EXPIRED_MS));
 }
 
 /** The live sign-in a browser refers to, by the authorize URL's code (the CLI's poll code works too). */
-export function findLiveCliLogin(deps: TokenDeps, code: string): CliLoginRow {
-  const hash = hashSecret(code);
-  const row = deps.db.prepare('SELECT * FROM cli_logins WHERE browser_code_hash = ? OR poll_code_hash = ?').get(hash, hash) as
-    | CliLoginRow
-    | undefined;
+export async function findLiveCliLogin(deps: Pick<CliLoginDeps, 'store' | 'clock'>, code: string): Promise<CliLoginRow> {
+  const row = await deps.store.one(deps.store.db.selectFrom('cli_logins').selectAll().where(namedBy(code)));
   if (!row) throw new CliLoginNotFound();
   if (row.expires_at <= deps.clock.now()) throw new CliLoginExpired();
   return row;
+}
+
+/** The condition on the sign-in a code names: the browser code of the authorize URL, or the CLI's poll code. */
+function namedBy(code: string) {
+  const hash = hashSecret(code);
+  return (eb: ExpressionBuilder<SingleUseTables, 'cli_logins'>) => eb.or([eb('browser_code_hash', '=', hash), eb('poll_code_hash', '=', hash)]);
 }

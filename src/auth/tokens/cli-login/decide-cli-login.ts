@@ -1,9 +1,9 @@
-// The browser side of the CLI sign-in: show the user_code, then approve (complete) or deny.
+// The browser side of the CLI sign-in: show the user_code, then approve (complete) or deny. A decision
+// is one conditional UPDATE on a pending row: among concurrent decisions (on any replica) one wins.
 import type { Principal } from '../../principal.ts';
 import { createCliToken } from '../create-exclusive-token.ts';
 import { CliLoginAlreadyDecided } from '../errors.ts';
-import { findLiveCliLogin, type CliLoginDeps } from './cli-login-store.ts';
-import { transact } from '../../../store/index.ts';
+import { findLiveCliLogin, type CliLoginDeps, type CliLoginRow, type CliLoginStatus, type CliLoginStoreDeps } from './cli-login-store.ts';
 
 export interface CliLoginInfo {
   user_code: string;
@@ -11,34 +11,49 @@ export interface CliLoginInfo {
 }
 
 /** What a signed-in user sees before deciding: the user_code only, never who started the sign-in. */
-export function getCliLoginInfo(deps: CliLoginDeps, _principal: Principal, code: string): CliLoginInfo {
-  const row = findLiveCliLogin(deps, code);
+export async function getCliLoginInfo(deps: CliLoginStoreDeps, _principal: Principal, code: string): Promise<CliLoginInfo> {
+  const row = await findLiveCliLogin(deps, code);
   if (row.status !== 'pending') throw new CliLoginAlreadyDecided(row.status);
   return { user_code: deps.secretBox.open(row.user_code_sealed), expires_at: new Date(row.expires_at).toISOString() };
 }
 
 /**
- * Approves a pending sign-in: mints the caller's CLI token (revoking their older CLI tokens) and
- * holds it, sealed, against the code until the CLI claims it. Atomic: two approvals mint one token.
+ * Moves the live pending sign-in `code` names to `status`, or throws as its current state says
+ * (not found, expired, already decided). Exactly one of concurrent deciders returns.
  */
-export function completeCliLogin(deps: CliLoginDeps, principal: Principal, code: string): { status: 'approved'; user_code: string } {
-  return transact(deps.db, () => {
-    const row = findLiveCliLogin(deps, code);
-    if (row.status !== 'pending') throw new CliLoginAlreadyDecided(row.status);
-    const token = createCliToken(deps, principal);
-    deps.db
-      .prepare(`UPDATE cli_logins SET status = 'approved', user_id = ?, token_id = ?, token_sealed = ?, decided_at = ? WHERE id = ?`)
-      .run(principal.userId, token.token_id, deps.secretBox.seal(token.token), deps.clock.now(), row.id);
-    return { status: 'approved' as const, user_code: deps.secretBox.open(row.user_code_sealed) };
-  });
+async function decide(deps: CliLoginStoreDeps, principal: Pick<Principal, 'userId'>, code: string, status: Exclude<CliLoginStatus, 'pending'>): Promise<CliLoginRow> {
+  const row = await findLiveCliLogin(deps, code);
+  if (row.status !== 'pending') throw new CliLoginAlreadyDecided(row.status);
+  const now = deps.clock.now();
+  const { changes } = await deps.store.run(
+    deps.store.db
+      .updateTable('cli_logins')
+      .set({ status, user_id: principal.userId, decided_at: now })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where('expires_at', '>', now),
+  );
+  if (changes === 1) return row;
+  // Another decision won: answer as a later request would (decided, claimed and gone, or expired).
+  throw new CliLoginAlreadyDecided((await findLiveCliLogin(deps, code)).status);
+}
+
+/**
+ * Approves a pending sign-in: mints the caller's CLI token (revoking their older CLI tokens) and
+ * holds it, sealed, against the code until the CLI claims it. The approval is claimed before the
+ * token is minted, so two approvals mint one token; until the token is stored, polls see "pending".
+ */
+export async function completeCliLogin(deps: CliLoginDeps, principal: Principal, code: string): Promise<{ status: 'approved'; user_code: string }> {
+  const row = await decide(deps, principal, code, 'approved');
+  const token = createCliToken(deps, principal);
+  await deps.store.run(
+    deps.store.db.updateTable('cli_logins').set({ token_id: token.token_id, token_sealed: deps.secretBox.seal(token.token) }).where('id', '=', row.id),
+  );
+  return { status: 'approved', user_code: deps.secretBox.open(row.user_code_sealed) };
 }
 
 /** Denies a pending sign-in; the CLI's next poll learns it was denied. */
-export function denyCliLogin(deps: CliLoginDeps, principal: Principal, code: string): { status: 'denied' } {
-  return transact(deps.db, () => {
-    const row = findLiveCliLogin(deps, code);
-    if (row.status !== 'pending') throw new CliLoginAlreadyDecided(row.status);
-    deps.db.prepare(`UPDATE cli_logins SET status = 'denied', user_id = ?, decided_at = ? WHERE id = ?`).run(principal.userId, deps.clock.now(), row.id);
-    return { status: 'denied' as const };
-  });
+export async function denyCliLogin(deps: CliLoginStoreDeps, principal: Pick<Principal, 'userId'>, code: string): Promise<{ status: 'denied' }> {
+  await decide(deps, principal, code, 'denied');
+  return { status: 'denied' };
 }

@@ -18,22 +18,32 @@ export interface StartedCliLogin {
 export const MAX_LIVE_CLI_LOGINS = 10_000;
 
 /** Starts a CLI device sign-in (no credential): a pending record that expires after the configured TTL. */
-export function startCliLogin(deps: CliLoginDeps): StartedCliLogin {
-  expireCliLogins(deps);
+export async function startCliLogin(deps: Omit<CliLoginDeps, 'db'>): Promise<StartedCliLogin> {
+  await expireCliLogins(deps);
+  const { store } = deps;
   const now = deps.clock.now();
   // Start needs no credential; a ceiling on live records keeps a flood from filling the disk.
-  const live = deps.db.prepare('SELECT COUNT(*) FROM cli_logins WHERE expires_at > ?').pluck().get(now) as number;
+  const { live } = (await store.one(store.db.selectFrom('cli_logins').select((eb) => eb.fn.countAll<number>().as('live')).where('expires_at', '>', now)))!;
   if (live >= (deps.maxLive ?? MAX_LIVE_CLI_LOGINS)) throw new RateLimited(60, 'Too many pending CLI sign-ins, try again later', 'CLI_LOGIN_BUSY');
   const code = newSecret();
   const browserCode = newSecret();
   const userCode = newUserCode();
   const expiresAt = now + deps.ttlMs;
-  deps.db
-    .prepare(
-      `INSERT INTO cli_logins (id, poll_code_hash, browser_code_hash, user_code_sealed, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    )
-    .run(newId(), hashSecret(code), hashSecret(browserCode), deps.secretBox.seal(userCode), now, expiresAt);
+  await store.run(
+    store.db.insertInto('cli_logins').values({
+      id: newId(),
+      poll_code_hash: hashSecret(code),
+      browser_code_hash: hashSecret(browserCode),
+      user_code_sealed: deps.secretBox.seal(userCode),
+      status: 'pending',
+      created_at: now,
+      expires_at: expiresAt,
+      user_id: null,
+      token_id: null,
+      token_sealed: null,
+      decided_at: null,
+    }),
+  );
   return {
     code,
     user_code: userCode,
