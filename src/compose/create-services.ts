@@ -169,7 +169,6 @@ function domainDeps(config: Config, store: CoreServices['store'], executor: Core
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db),
     memberFacts: memberFactsPort(store.db),
-    adminStore: sqliteExecutor(store.db),
     ssoGroups: ssoGroupPort(store.db),
   };
 }

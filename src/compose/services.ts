@@ -61,8 +61,6 @@ export interface Services {
   rowSecurity: RowSecurityAdmin;
   /** Members' attributes and groups (kept by src/data) as the admin member pages read and write them. */
   memberFacts: MemberFacts;
-  /** The asynchronous store the organization's administration (members, invitations, settings, audit log) runs on. */
-  adminStore: Executor;
   /** What chats read from other domains: SQL lineage (src/data) and suggestion sources (knowledge). */
   chatSources: ChatSources;
   /** What SSO sign-ins use to set row-level-security groups from the identity provider's groups. */
