@@ -3,11 +3,11 @@ import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts
 import type { Principal } from '../principal.ts';
 import type { MemberStoreDeps } from './deps.ts';
 import { getMember } from './get-member.ts';
-import { keepsAnAdmin, lockOrganization, refusal } from './last-admin.ts';
+import { keepsAnAdmin, refusal } from './last-admin.ts';
 import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
 import { memberOf } from './member-of.ts';
 import type { MemberView } from './member-view.ts';
-import { isBaseOrg } from './org-rows.ts';
+import { isBaseOrg, lockOrganization } from './org-rows.ts';
 
 /**
  * Deactivates a member: every credential of theirs in the organization (sessions, API, CLI, MCP and

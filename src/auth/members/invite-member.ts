@@ -5,6 +5,7 @@ import { AlreadyMember, InvitationPending } from './errors.ts';
 import { sendInvitationMail } from './invitation-mail.ts';
 import { consumeInvitationQuota } from './invitation-quota.ts';
 import { insertInvitationQuery, invitationRow, pendingInvitationFor } from './invitation-rows.ts';
+import { lockOrganization } from './org-rows.ts';
 import { invitationView, type InvitationView } from './invitation-view.ts';
 import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
 
@@ -24,11 +25,26 @@ async function invite(deps: MembersDeps, admin: Principal, client: RequestClient
   if (member) throw new AlreadyMember();
   if (await pendingInvitationFor(deps.x, deps.clock.now(), admin.orgId, email)) throw new InvitationPending();
   await consumeInvitationQuota(deps.db, deps.clock, { orgId: admin.orgId, email, perAddressPerHour: deps.mailLimits.perAddressPerHour });
-  // The insert checks again: another invitation may have been made while the quota was counted.
-  const { id, token, query } = insertInvitationQuery({ orgId: admin.orgId, email, role, invitedBy: admin.userId, now: deps.clock.now() });
-  const act = { action: 'invitation_created', target: { type: 'invitation', id }, data: { invitation_id: id, email, role } };
-  const done = await deps.x.batch([query, adminAuditQuery(deps, admin, client, act)], { require: [0] });
-  if (!done.ok) throw new InvitationPending();
+  const stored = await storeInvitation(deps, admin, client, { email, role });
+  if (!stored) throw new InvitationPending();
+  const { id, token } = stored;
   await sendInvitationMail(deps, admin, email, token);
   return invitationView((await invitationRow(deps.x, admin.orgId, id))!);
+}
+
+/**
+ * Stores the invitation and its audit entry unless the address has a pending invitation to the
+ * organization (undefined then). The organization's row lock makes concurrent invitations of one
+ * address (on any replica) run one after the other, so the second one's check sees the first.
+ */
+export async function storeInvitation(
+  deps: Pick<MembersDeps, 'x' | 'clock'>,
+  admin: Principal,
+  client: RequestClient,
+  { email, role }: { email: string; role: Role },
+): Promise<{ id: string; token: string } | undefined> {
+  const { id, token, query } = insertInvitationQuery({ orgId: admin.orgId, email, role, invitedBy: admin.userId, now: deps.clock.now() });
+  const act = { action: 'invitation_created', target: { type: 'invitation', id }, data: { invitation_id: id, email, role } };
+  const done = await deps.x.batch([lockOrganization(admin.orgId), query, adminAuditQuery(deps, admin, client, act)], { require: [0, 1] });
+  return done.ok ? { id, token } : undefined;
 }

@@ -1,18 +1,11 @@
 // The last-admin rule on both dialects, without interactive transactions. A batch that could take the
-// organization's last active admin away opens with `lockOrganization`, a write to the organization's
-// row that changes nothing: on PostgreSQL it holds the row lock to the end of the batch, so two admins
-// demoting each other run one after the other, and the second batch's guarded statement (READ
-// COMMITTED reads afresh per statement) sees the first one's change and changes no row. On SQLite a
-// batch runs alone anyway.
+// organization's last active admin away opens with `lockOrganization` (org-rows.ts), so two admins
+// demoting each other run one after the other on PostgreSQL, and the second batch's guarded statement
+// sees the first one's change and changes no row.
 import { sql, type RawBuilder } from 'kysely';
-import type { Executor, Query } from '../../store/index.ts';
+import type { Executor } from '../../store/index.ts';
 import { LastAdmin, MemberNotFound } from './errors.ts';
 import { memberRow } from './member-rows.ts';
-
-/** Serializes the batches that may remove an admin of the organization (see above). */
-export function lockOrganization(orgId: string): Query {
-  return sql`UPDATE organizations SET mfa_enforced = mfa_enforced WHERE id = ${orgId}`;
-}
 
 /**
  * A condition on the membership row `m` being changed (org `orgId`, user `userId`): true unless it is

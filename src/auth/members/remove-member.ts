@@ -3,10 +3,10 @@ import type { Query } from '../../store/index.ts';
 import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
 import type { Principal } from '../principal.ts';
 import type { MemberStoreDeps } from './deps.ts';
-import { keepsAnAdmin, lockOrganization, refusal } from './last-admin.ts';
+import { keepsAnAdmin, refusal } from './last-admin.ts';
 import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
 import { memberOf } from './member-of.ts';
-import { isBaseOrg } from './org-rows.ts';
+import { isBaseOrg, lockOrganization } from './org-rows.ts';
 
 /** The organization and, for a base organization, its workspaces: where a removal takes the member out. */
 async function reachOf(deps: MemberStoreDeps, orgId: string): Promise<{ isBase: boolean; workspaces: string[] }> {

@@ -1,13 +1,14 @@
 // Running an organization gives the same answers on SQLite and PostgreSQL, and its races have one
 // winner on PostgreSQL, where `other` is a second pool standing for a second replica: two admins
 // demoting, deactivating or removing each other at once leave one admin; twenty parallel accepts of
-// one invitation spread over both pools make one member.
+// one invitation spread over both pools make one member; parallel invitations of one address leave one pending.
 import type { ExecutionContext } from 'ava';
 import { sql } from 'kysely';
 import type { Principal, Role } from '../../../src/auth/index.ts';
 import { acceptInvitation, changeRole, deactivateMember, getOrgSettings, listMembers, removeMember, updateOrgSettings } from '../../../src/auth/members/index.ts';
 import type { MemberStoreDeps } from '../../../src/auth/members/deps.ts';
 import { insertInvitationQuery } from '../../../src/auth/members/invitation-rows.ts';
+import { storeInvitation } from '../../../src/auth/members/invite-member.ts';
 import { FakeClock } from '../../../src/clock.ts';
 import type { Executor } from '../../../src/store/index.ts';
 import { dialectTest } from '../../helpers/executors.ts';
@@ -121,4 +122,15 @@ dialectTest('twenty parallel accepts of one invitation through two executors hav
   const audit = await x.all(sql<{ outcome: string }>`SELECT outcome FROM audit_log WHERE action = 'invitation_accepted' ORDER BY outcome`);
   t.is(audit.filter((a) => a.outcome === 'success').length, 1);
   t.is(audit.filter((a) => a.outcome === 'failure').length, 19);
+});
+
+dialectTest('parallel invitations of one address through two executors leave one pending invitation', async (t, { x, other }) => {
+  const clock = new FakeClock();
+  await seedOrg(x, 'acme', [['ann', 'admin'], ['bea', 'admin']]);
+  const invite = (ex: Executor, by: string) => storeInvitation({ x: ex, clock }, principal(by, 'acme'), client, { email: 'new@acme.test', role: 'user' });
+  const stored = await Promise.all(Array.from({ length: 10 }, (_, i) => invite(i % 2 ? other : x, i % 2 ? 'bea' : 'ann')));
+  t.is(stored.filter(Boolean).length, 1);
+  const rows = await x.all(sql`SELECT id FROM invitations WHERE org_id = 'acme' AND email = 'new@acme.test'`);
+  t.is(rows.length, 1);
+  t.is((await x.all(sql`SELECT id FROM audit_log WHERE action = 'invitation_created'`)).length, 1);
 });
