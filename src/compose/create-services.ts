@@ -174,7 +174,7 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
 function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock) {
   return {
     auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
-    chats: { db: store.db, store: executor, clock },
+    chats: { store: executor, clock },
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db, executor),
     memberFacts: memberFactsPort(store.db),
