@@ -50,7 +50,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       .finally(() => (indexing = undefined));
   }, 1000);
   indexer.unref();
-  confineLegacyWarehouseFiles(services);
+  await confineLegacyWarehouseFiles(services);
   if (config.seedDemo) await seedDemo(services);
   const gateway = createGateway(services, deps.extraRoutes?.(services) ?? [], deps.webDir);
   // Runs a restart interrupted go on with their pending questions.

@@ -128,7 +128,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     accountMail: createAccountMail(accountDeps({ store, executor, clock, config, secretBox, mailer, log })),
     secretBox,
     knowledge,
-    data: dataDeps(config, { store, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge), observeQuery: ops.observeQuery }),
+    data: dataDeps(config, { executor, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge), observeQuery: ops.observeQuery }),
     uploads: createUploadStore({
       dataDir: config.dataDir,
       clock,
@@ -176,16 +176,16 @@ function domainDeps(config: Config, store: CoreServices['store'], executor: Core
     auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
     chats: { store: executor, clock },
     usage: { db: store.db, clock },
-    rowSecurity: rowSecurityAdmin(store.db),
+    rowSecurity: rowSecurityAdmin(store.db, executor),
     memberFacts: memberFactsPort(store.db),
     ssoGroups: ssoGroupPort(store.db),
   };
 }
 
 /** The data plane's dependencies, from the configuration. */
-function dataDeps(config: Config, a: Pick<CoreServices, 'store' | 'clock' | 'secretBox'> & { duckdb: DuckDbSql; docs: TableDocsSource; observeQuery: DataDeps['observeQuery'] }): DataDeps {
+function dataDeps(config: Config, a: Pick<CoreServices, 'executor' | 'clock' | 'secretBox'> & { duckdb: DuckDbSql; docs: TableDocsSource; observeQuery: DataDeps['observeQuery'] }): DataDeps {
   return {
-    db: a.store.db,
+    store: a.executor,
     clock: a.clock,
     secretBox: a.secretBox,
     tools: { duckdb: a.duckdb, maxRecursion: config.data.queryMaxRecursion },

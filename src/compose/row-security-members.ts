@@ -2,33 +2,34 @@
 // membership is auth's, so the check that a user belongs to the admin's organization is made here.
 import { getMembership, type Principal } from '../auth/index.ts';
 import { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes, type GroupRow } from '../data/rls/index.ts';
+import type { DataStore } from '../data/tables.ts';
 import { NotFound } from '../errors.ts';
 import type { Db } from '../store/index.ts';
 
 export type RowSecurityAdmin = ReturnType<typeof rowSecurityAdmin>;
 
 /** The admin's row-security operations; each answers 404 for a user outside the admin's organization. */
-export function rowSecurityAdmin(db: Db) {
+export function rowSecurityAdmin(db: Db, store: DataStore) {
   const member = (orgId: string, userId: string) => {
     if (!getMembership(db, userId, orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
   };
   return {
-    attributesOf(admin: Principal, userId: string) {
+    async attributesOf(admin: Principal, userId: string) {
       member(admin.orgId, userId);
-      const u = loadRlsUser(db, admin.orgId, { id: userId, email: '', role: 'user' });
+      const u = await loadRlsUser(store, admin.orgId, { id: userId, email: '', role: 'user' });
       return { attributes: u.attributes, groups: u.groups };
     },
     setAttributes(admin: Principal, userId: string, attributes: Record<string, string>) {
       member(admin.orgId, userId);
       setUserAttributes(db, admin.orgId, userId, attributes);
     },
-    listGroups: (admin: Principal) => listGroups(db, admin.orgId),
-    saveGroup(admin: Principal, group: GroupRow): GroupRow {
+    listGroups: (admin: Principal) => listGroups(store, admin.orgId),
+    saveGroup(admin: Principal, group: GroupRow): Promise<GroupRow> {
       group.members.forEach((m) => member(admin.orgId, m));
-      return saveGroup(db, admin.orgId, group);
+      return saveGroup(store, admin.orgId, group);
     },
-    deleteGroup(admin: Principal, groupId: string) {
-      if (!deleteGroup(db, admin.orgId, groupId)) throw new NotFound('Group not found', 'GROUP_NOT_FOUND');
+    async deleteGroup(admin: Principal, groupId: string) {
+      if (!(await deleteGroup(store, admin.orgId, groupId))) throw new NotFound('Group not found', 'GROUP_NOT_FOUND');
     },
   };
 }

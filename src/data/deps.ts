@@ -1,13 +1,14 @@
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../security/index.ts';
-import type { Db } from '../store/index.ts';
 import type { QueryProcessPool } from './drivers/process/query-process-pool.ts';
 import type { SqlTools } from './guard/index.ts';
+import type { DataStore } from './tables.ts';
 import type { TableDocsSource } from './types.ts';
 
 /** What data-plane operations need; built once in the composition root. */
 export interface DataDeps {
-  db: Db;
+  /** The service database (connections, query log, row-security facts, relations) on either dialect. */
+  store: DataStore;
   clock: Clock;
   secretBox: SecretBox;
   /** Parse-only DuckDB session for the DuckDB guard and rewriting. */

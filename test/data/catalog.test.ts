@@ -77,7 +77,7 @@ test('the catalog holds at most 50 tables; inactive ones only appear to admins w
   t.is(c.top_tables.length, 50);
   t.false(c.top_tables.some((x) => x.table === 'main.t03'));
   t.deepEqual(c.top_tables.slice(0, 3).map((x) => x.table), ['main.t00', 'main.t01', 'main.t02']);
-  logQuery(deps.db, t0.clock, { orgId: org, userId: adminUser.id, connectionId: 'wh', environmentId: undefined, sql: 'SELECT 1 FROM main.t03', tables: ['main.t03'], status: 'ok', rowCount: 1, durationMs: 1, source: 'api' });
+  await logQuery(deps.store, t0.clock, { orgId: org, userId: adminUser.id, connectionId: 'wh', environmentId: undefined, sql: 'SELECT 1 FROM main.t03', tables: ['main.t03'], status: 'ok', rowCount: 1, durationMs: 1, source: 'api' });
   const asAdmin = await getCatalog(deps, { ...user, role: 'admin' }, undefined);
   t.like(asAdmin.top_tables[0], { table: 'main.t03', query_count: 1, metrics: [] });
   t.is(asAdmin.top_tables.length, 50);

@@ -3,9 +3,9 @@
 import { FakeClock } from '../../src/clock.ts';
 import { moveDemoWarehouse } from '../../src/data/index.ts';
 import { createLogger } from '../../src/log.ts';
-import { openStore } from '../../src/store/index.ts';
+import { openStore, sqliteExecutor } from '../../src/store/index.ts';
 
 const [file, root] = process.argv.slice(2);
 const store = openStore({ file: file! });
-moveDemoWarehouse({ db: store.db, clock: new FakeClock(), log: createLogger('silent'), fileRoots: [root!] }, 'demo');
+await moveDemoWarehouse({ store: sqliteExecutor(store.db), clock: new FakeClock(), log: createLogger('silent'), fileRoots: [root!] }, 'demo');
 store.close();

@@ -26,7 +26,7 @@ export async function seedDemo(s: SeedServices): Promise<void> {
   await seedDemoOrg(s);
   const { data } = s.config;
   // The warehouse first: the demo evaluation's expected answers are computed from it.
-  await seedDemoWarehouse({ db: s.store.db, clock: s.clock, secretBox: s.secretBox, log: s.log, fileRoots: data.warehouseRoots, orders: data.demoWarehouseOrders }, DEMO_ORG_ID);
+  await seedDemoWarehouse({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, log: s.log, fileRoots: data.warehouseRoots, orders: data.demoWarehouseOrders }, DEMO_ORG_ID);
   await seedDemoKnowledge(s);
 }
 
@@ -35,9 +35,9 @@ export async function seedDemo(s: SeedServices): Promise<void> {
  * folders: the demo warehouse moves into the demo organization's folder; other connections naming a
  * shared file are listed in the log (they are refused until an operator moves the file).
  */
-export function confineLegacyWarehouseFiles(s: Pick<Services, 'store' | 'clock' | 'log' | 'config'>): void {
-  moveDemoWarehouse({ db: s.store.db, clock: s.clock, log: s.log, fileRoots: s.config.data.warehouseRoots }, DEMO_ORG_ID);
-  warnUnconfinedConnections(s.store.db, s.config.data.warehouseRoots, s.log);
+export async function confineLegacyWarehouseFiles(s: Pick<Services, 'data' | 'clock' | 'log' | 'config'>): Promise<void> {
+  await moveDemoWarehouse({ store: s.data.store, clock: s.clock, log: s.log, fileRoots: s.config.data.warehouseRoots }, DEMO_ORG_ID);
+  await warnUnconfinedConnections(s.data.store, s.config.data.warehouseRoots, s.log);
 }
 
 async function seedDemoKnowledge(s: SeedServices): Promise<void> {

@@ -51,20 +51,20 @@ export async function getCatalog(deps: DataDeps, principal: Principal, environme
       row_level_security: true,
       environments: hasRole(principal, 'modeler'),
     },
-    connections: listConnections(deps, principal.orgId).map((c) => ({
+    connections: (await listConnections(deps, principal.orgId)).map((c) => ({
       id: c.id,
       name: c.name,
       type: c.type,
       dialect: DRIVERS[c.type].dialect,
       documented_tables: active.filter((d) => d.connection === c.id).length,
     })),
-    top_tables: rankTables(deps, principal.orgId, active, isAdmin, limit),
+    top_tables: await rankTables(deps, principal.orgId, active, isAdmin, limit),
   };
 }
 
-function rankTables(deps: DataDeps, orgId: string, active: TableDoc[], isAdmin: boolean, limit: number): CatalogTable[] {
+async function rankTables(deps: DataDeps, orgId: string, active: TableDoc[], isAdmin: boolean, limit: number): Promise<CatalogTable[]> {
   const described = new Map(active.map((d) => [keyOf(d.connection, `${d.schema}.${d.name}`), d]));
-  const usage = new Map(topTables(deps.db, orgId, active.length + limit).map((u) => [keyOf(u.connection_id, u.table), u]));
+  const usage = new Map((await topTables(deps.store, orgId, active.length + limit)).map((u) => [keyOf(u.connection_id, u.table), u]));
   const tables: CatalogTable[] = active.map((d) => ({ ...entryOf(d), query_count: usage.get(keyOf(d.connection, `${d.schema}.${d.name}`))?.query_count ?? 0 }));
   // Admins query with raw SQL: their most used tables show even when nobody documented them.
   if (isAdmin) {

@@ -3,10 +3,10 @@
 import type { Clock } from '../../clock.ts';
 import { Conflict, ValidationFailed } from '../../errors.ts';
 import type { SecretBox } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
 import type { ConnectionSettings } from '../drivers/driver.ts';
 import { DRIVERS, type ConnectionType } from '../drivers/registry.ts';
 import { ConnectionNotFound } from '../errors.ts';
+import type { ConnectionRow, DataStore } from '../tables.ts';
 import { confineWarehousePath } from './confine-path.ts';
 
 /** Non-secret settings as the API shows them. */
@@ -32,19 +32,10 @@ export interface ConnectionInput {
   password?: string | null;
 }
 
-interface Row {
-  org_id: string;
-  id: string;
-  name: string;
-  type: ConnectionType;
-  settings: string;
-  secret_sealed: string | null;
-  created_at: number;
-  updated_at: number;
-}
+type Row = Omit<ConnectionRow, 'type'> & { type: ConnectionType };
 
 export interface ConnectionDeps {
-  db: Db;
+  store: DataStore;
   clock: Clock;
   secretBox: SecretBox;
   /** Roots of the organizations' warehouse folders (`<root>/<org_id>/`); relative paths resolve there. */
@@ -61,10 +52,10 @@ const view = (r: Row): ConnectionView => ({
   updated_at: r.updated_at,
 });
 
-function getRow(db: Db, orgId: string, id: string): Row {
-  const row = db.prepare('SELECT * FROM connections WHERE org_id = ? AND id = ?').get(orgId, id) as Row | undefined;
+async function getRow(store: DataStore, orgId: string, id: string): Promise<Row> {
+  const row = await store.one(store.db.selectFrom('connections').selectAll().where('org_id', '=', orgId).where('id', '=', id));
   if (!row) throw new ConnectionNotFound();
-  return row;
+  return row as Row;
 }
 
 /** Checks the settings a type needs and confines file paths to the organization's warehouse folders. */
@@ -79,56 +70,66 @@ function normalize(deps: ConnectionDeps, orgId: string, input: Pick<ConnectionIn
 }
 
 /** Lists an organization's connections. */
-export function listConnections({ db }: { db: Db }, orgId: string): ConnectionView[] {
-  return (db.prepare('SELECT * FROM connections WHERE org_id = ? ORDER BY name, id').all(orgId) as Row[]).map(view);
+export async function listConnections({ store }: { store: DataStore }, orgId: string): Promise<ConnectionView[]> {
+  const rows = await store.all(store.db.selectFrom('connections').selectAll().where('org_id', '=', orgId).orderBy('name').orderBy('id'));
+  return (rows as Row[]).map(view);
 }
 
 /** One connection of the organization, or ConnectionNotFound. */
-export function getConnection({ db }: { db: Db }, orgId: string, id: string): ConnectionView {
-  return view(getRow(db, orgId, id));
+export async function getConnection({ store }: { store: DataStore }, orgId: string, id: string): Promise<ConnectionView> {
+  return view(await getRow(store, orgId, id));
 }
 
 /** Creates a connection; the id defaults to a slug of the name. */
-export function createConnection(deps: ConnectionDeps, orgId: string, userId: string | null, input: ConnectionInput): ConnectionView {
+export async function createConnection(deps: ConnectionDeps, orgId: string, userId: string | null, input: ConnectionInput): Promise<ConnectionView> {
   const settings = normalize(deps, orgId, input);
   const id = input.id ?? (input.name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'connection');
   const now = deps.clock.now();
   const sealed = input.password ? deps.secretBox.seal(JSON.stringify({ password: input.password })) : null;
-  const res = deps.db
-    .prepare(
-      `INSERT INTO connections (org_id, id, name, type, settings, secret_sealed, created_by, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (org_id, id) DO NOTHING`,
-    )
-    .run(orgId, id, input.name, input.type, JSON.stringify(settings), sealed, userId, now, now);
+  const { store } = deps;
+  const res = await store.run(
+    store.db
+      .insertInto('connections')
+      .values({ org_id: orgId, id, name: input.name, type: input.type, settings: JSON.stringify(settings), secret_sealed: sealed, created_by: userId, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.columns(['org_id', 'id']).doNothing()),
+  );
   if (res.changes !== 1) throw new Conflict(`A connection with id ${id} already exists`, 'CONNECTION_EXISTS');
   return getConnection(deps, orgId, id);
 }
 
 /** Changes name, settings or password; the type stays. */
-export function updateConnection(
+export async function updateConnection(
   deps: ConnectionDeps,
   orgId: string,
   id: string,
   patch: { name?: string; settings?: PublicSettings; password?: string | null },
-): ConnectionView {
-  const row = getRow(deps.db, orgId, id);
-  const settings = patch.settings ? normalize(deps, orgId, { type: row.type, settings: patch.settings }) : (JSON.parse(row.settings) as PublicSettings);
-  const sealed =
-    patch.password === undefined ? row.secret_sealed : patch.password === null ? null : deps.secretBox.seal(JSON.stringify({ password: patch.password }));
-  deps.db
-    .prepare('UPDATE connections SET name = ?, settings = ?, secret_sealed = ?, updated_at = ? WHERE org_id = ? AND id = ?')
-    .run(patch.name ?? row.name, JSON.stringify(settings), sealed, deps.clock.now(), orgId, id);
+): Promise<ConnectionView> {
+  const { store } = deps;
+  const { type } = await getRow(store, orgId, id);
+  const changes: Partial<ConnectionRow> = { updated_at: deps.clock.now() };
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.settings) changes.settings = JSON.stringify(normalize(deps, orgId, { type, settings: patch.settings }));
+  if (patch.password !== undefined) changes.secret_sealed = patch.password === null ? null : deps.secretBox.seal(JSON.stringify({ password: patch.password }));
+  // Only the columns the patch names are written, so two admins' patches of different fields both stay;
+  // a connection deleted since the read stays deleted.
+  const res = await store.run(store.db.updateTable('connections').set(changes).where('org_id', '=', orgId).where('id', '=', id));
+  if (res.changes !== 1) throw new ConnectionNotFound();
   return getConnection(deps, orgId, id);
 }
 
 /** Deletes a connection or throws ConnectionNotFound. */
-export function deleteConnection({ db }: Pick<ConnectionDeps, 'db'>, orgId: string, id: string): void {
-  if (db.prepare('DELETE FROM connections WHERE org_id = ? AND id = ?').run(orgId, id).changes !== 1) throw new ConnectionNotFound();
+export async function deleteConnection({ store }: Pick<ConnectionDeps, 'store'>, orgId: string, id: string): Promise<void> {
+  const res = await store.run(store.db.deleteFrom('connections').where('org_id', '=', orgId).where('id', '=', id));
+  if (res.changes !== 1) throw new ConnectionNotFound();
 }
 
 /** The full settings, password unsealed, to open a driver. */
-export function connectionSecrets(deps: Pick<ConnectionDeps, 'db' | 'secretBox'>, orgId: string, id: string): { view: ConnectionView; settings: ConnectionSettings } {
-  const row = getRow(deps.db, orgId, id);
+export async function connectionSecrets(
+  deps: Pick<ConnectionDeps, 'store' | 'secretBox'>,
+  orgId: string,
+  id: string,
+): Promise<{ view: ConnectionView; settings: ConnectionSettings }> {
+  const row = await getRow(deps.store, orgId, id);
   const v = view(row);
   const secret = row.secret_sealed ? (JSON.parse(deps.secretBox.open(row.secret_sealed)) as { password?: string }) : {};
   return { view: v, settings: { ...v.settings, ...(secret.password !== undefined ? { password: secret.password } : {}) } };

@@ -5,11 +5,11 @@ import { DRIVERS } from '../drivers/registry.ts';
 import { resolveWarehouseFile } from './confine-path.ts';
 import { connectionSecrets, type ConnectionDeps, type ConnectionView } from './connections.ts';
 
-type OpenDeps = Pick<ConnectionDeps, 'db' | 'secretBox' | 'fileRoots'> & { statementTimeoutMs?: number; queryProcesses?: QueryProcessPool };
+type OpenDeps = Pick<ConnectionDeps, 'store' | 'secretBox' | 'fileRoots'> & { statementTimeoutMs?: number; queryProcesses?: QueryProcessPool };
 
 /** Opens a driver for one of the organization's connections; the caller closes it. */
 export async function openConnection(deps: OpenDeps, orgId: string, id: string, ctx: DriverContext = {}): Promise<{ driver: Driver; connection: ConnectionView }> {
-  const { view, settings } = connectionSecrets(deps, orgId, id);
+  const { view, settings } = await connectionSecrets(deps, orgId, id);
   // The file is checked again now, links resolved: it may have changed on disk since it was saved.
   if (DRIVERS[view.type].kind === 'file') settings.path = resolveWarehouseFile(deps.fileRoots, orgId, settings.path);
   const driver = await DRIVERS[view.type].open({ statementTimeoutMs: deps.statementTimeoutMs, ...settings }, { queryProcesses: deps.queryProcesses, ...ctx });

@@ -3,8 +3,8 @@
 // so that an operator can move the file (Sextant never moves an operator's file on its own).
 import { isAbsolute, relative } from 'node:path';
 import type { Logger } from '../../log.ts';
-import type { Db } from '../../store/index.ts';
 import { DRIVERS, type ConnectionType } from '../drivers/registry.ts';
+import type { DataStore } from '../tables.ts';
 import { orgWarehouseFolders } from './confine-path.ts';
 
 /** One file connection whose stored path is outside its organization's folders. */
@@ -17,11 +17,11 @@ export interface UnconfinedConnection {
 }
 
 /** File connections whose stored absolute path lies outside every folder of their organization. */
-export function listUnconfinedConnections(db: Db, roots: readonly string[]): UnconfinedConnection[] {
+export async function listUnconfinedConnections(store: DataStore, roots: readonly string[]): Promise<UnconfinedConnection[]> {
   const fileTypes = (Object.keys(DRIVERS) as ConnectionType[]).filter((t) => DRIVERS[t].kind === 'file');
-  const rows = db
-    .prepare(`SELECT org_id, id, settings FROM connections WHERE type IN (${fileTypes.map(() => '?').join(', ')}) ORDER BY org_id, id`)
-    .all(...fileTypes) as { org_id: string; id: string; settings: string }[];
+  const rows = await store.all(
+    store.db.selectFrom('connections').select(['org_id', 'id', 'settings']).where('type', 'in', fileTypes).orderBy('org_id').orderBy('id'),
+  );
   const out: UnconfinedConnection[] = [];
   for (const r of rows) {
     const path = (JSON.parse(r.settings) as { path?: string }).path;
@@ -37,8 +37,8 @@ export function listUnconfinedConnections(db: Db, roots: readonly string[]): Unc
 }
 
 /** Logs a warning per connection listUnconfinedConnections finds. */
-export function warnUnconfinedConnections(db: Db, roots: readonly string[], log: Logger): void {
-  for (const c of listUnconfinedConnections(db, roots)) {
+export async function warnUnconfinedConnections(store: DataStore, roots: readonly string[], log: Logger): Promise<void> {
+  for (const c of await listUnconfinedConnections(store, roots)) {
     log.warn(
       { org_id: c.orgId, connection_id: c.connectionId, path: c.path, folder: c.folder },
       "a warehouse connection names a file outside its organization's folder and is refused until the file is moved there and the connection saved with the relative path",

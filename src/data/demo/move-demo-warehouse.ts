@@ -7,20 +7,21 @@ import { closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, o
 import { basename, dirname, isAbsolute, relative, sep } from 'node:path';
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../log.ts';
-import type { Db } from '../../store/index.ts';
 import { orgWarehouseFolders } from '../connections/confine-path.ts';
+import type { DataStore } from '../tables.ts';
 import { DEMO_CONNECTION_ID } from './seed-demo-warehouse.ts';
 
 export interface MoveDemoDeps {
-  db: Db;
+  store: DataStore;
   clock: Clock;
   log: Logger;
   fileRoots: readonly string[];
 }
 
 /** Moves the demo connection's file into `<first root>/<orgId>/` when its stored path is an old absolute one. */
-export function moveDemoWarehouse(deps: MoveDemoDeps, orgId: string): void {
-  const row = deps.db.prepare('SELECT settings FROM connections WHERE org_id = ? AND id = ?').get(orgId, DEMO_CONNECTION_ID) as { settings: string } | undefined;
+export async function moveDemoWarehouse(deps: MoveDemoDeps, orgId: string): Promise<void> {
+  const { store } = deps;
+  const row = await store.one(store.db.selectFrom('connections').select('settings').where('org_id', '=', orgId).where('id', '=', DEMO_CONNECTION_ID));
   const settings = row && (JSON.parse(row.settings) as { path?: string });
   if (!settings?.path || !isAbsolute(settings.path)) return;
   const folders = orgWarehouseFolders(deps.fileRoots, orgId);
@@ -40,9 +41,15 @@ export function moveDemoWarehouse(deps: MoveDemoDeps, orgId: string): void {
     for (const suffix of ['.wal', '']) moveFile(settings.path + suffix, target + suffix, deps.log);
     deps.log.info({ org_id: orgId, from: settings.path, to: target }, "moved the demo warehouse into the organization's folder");
   }
-  deps.db
-    .prepare('UPDATE connections SET settings = ?, updated_at = ? WHERE org_id = ? AND id = ?')
-    .run(JSON.stringify({ ...settings, path: stored }), deps.clock.now(), orgId, DEMO_CONNECTION_ID);
+  // Only while the row still names the old path: an admin's save in the meantime wins.
+  await store.run(
+    store.db
+      .updateTable('connections')
+      .set({ settings: JSON.stringify({ ...settings, path: stored }), updated_at: deps.clock.now() })
+      .where('org_id', '=', orgId)
+      .where('id', '=', DEMO_CONNECTION_ID)
+      .where('settings', '=', row!.settings),
+  );
 }
 
 /** Renames `from` to `to` durably (copying across file systems); a missing source or an existing destination is left alone. */

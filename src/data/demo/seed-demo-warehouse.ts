@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../log.ts';
 import type { SecretBox } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
 import { createConnection } from '../connections/index.ts';
 import { orgWarehouseFolders } from '../connections/confine-path.ts';
+import type { DataStore } from '../tables.ts';
 import { DEMO_SIZE, generateDemoWarehouse } from './generate-warehouse.ts';
 
 export const DEMO_CONNECTION_ID = 'demo_warehouse';
@@ -15,7 +15,7 @@ const DEMO_FILE = 'demo.duckdb';
 
 /** Generates the demo warehouse file if missing and creates its connection in `orgId` if missing. */
 export async function seedDemoWarehouse(
-  deps: { db: Db; clock: Clock; secretBox: SecretBox; log: Logger; fileRoots: string[]; orders?: number },
+  deps: { store: DataStore; clock: Clock; secretBox: SecretBox; log: Logger; fileRoots: string[]; orders?: number },
   orgId: string,
 ): Promise<void> {
   const folder = orgWarehouseFolders(deps.fileRoots, orgId)[0];
@@ -28,7 +28,8 @@ export async function seedDemoWarehouse(
   const size = { ...DEMO_SIZE, orders, customers: Math.max(50, Math.round((DEMO_SIZE.customers * orders) / DEMO_SIZE.orders)) };
   const started = performance.now();
   if (await generateDemoWarehouse(path, size)) deps.log.info({ path, ms: Math.round(performance.now() - started), ...size }, 'generated the demo warehouse');
-  const exists = deps.db.prepare('SELECT 1 FROM connections WHERE org_id = ? AND id = ?').get(orgId, DEMO_CONNECTION_ID);
+  const { store } = deps;
+  const exists = await store.one(store.db.selectFrom('connections').select('id').where('org_id', '=', orgId).where('id', '=', DEMO_CONNECTION_ID));
   if (exists) return;
-  createConnection(deps, orgId, null, { id: DEMO_CONNECTION_ID, name: 'Demo warehouse', type: 'duckdb', settings: { path: DEMO_FILE, schema: 'main' } });
+  await createConnection(deps, orgId, null, { id: DEMO_CONNECTION_ID, name: 'Demo warehouse', type: 'duckdb', settings: { path: DEMO_FILE, schema: 'main' } });
 }

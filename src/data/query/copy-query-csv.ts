@@ -34,7 +34,7 @@ export interface GovernedCsvCopy {
 
 /** The fast CSV export of a governed query on a DuckDB connection; undefined for other warehouses. */
 export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLimit'>): Promise<GovernedCsvCopy | undefined> {
-  if (getConnection(deps, args.principal.orgId, args.connectionId).type !== 'duckdb') return undefined;
+  if ((await getConnection(deps, args.principal.orgId, args.connectionId)).type !== 'duckdb') return undefined;
   const { copy, executedSql, tables, log, remainingMs, release } = await openCsvCopy(deps, args);
   let used = false;
   let cancelled = false;
@@ -45,13 +45,13 @@ export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs,
     } catch (err) {
       await release();
       // A download the caller chose not to write ends as the row stream's does when left early.
-      if (cancelled) log('ok', 0);
-      else log('failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
+      if (cancelled) await log('ok', 0);
+      else await log('failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
       throw err;
     }
     await release();
     // Logged before the end reaches the client, so a finished download is always in the log.
-    log('ok', stats.rows);
+    await log('ok', stats.rows);
     out.end();
     await finished(out);
     return stats;
@@ -101,7 +101,7 @@ export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs,
       if (used) return;
       used = true;
       await release();
-      log('ok', 0);
+      await log('ok', 0);
     },
   };
 }

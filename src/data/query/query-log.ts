@@ -4,8 +4,7 @@ import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import { NotFound } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
-import { transact } from '../../store/index.ts';
+import type { DataStore, QueryLogRow } from '../tables.ts';
 
 export type QueryStatus = 'ok' | 'refused' | 'failed';
 
@@ -24,39 +23,34 @@ export interface QueryLogEntry {
   source: string;
 }
 
-export interface LoggedQuery {
-  id: string;
-  org_id: string;
-  user_id: string | null;
-  connection_id: string;
-  environment_id: string | null;
-  sql: string;
-  tables: string;
-  status: QueryStatus;
-  row_count: number;
-  duration_ms: number;
-  source: string;
-  created_at: number;
-}
+export type LoggedQuery = QueryLogRow;
 
-/** Appends one entry and returns its id. */
-export function logQuery(db: Db, clock: Clock, e: QueryLogEntry): string {
+/** Appends one entry, with the tables it read, in one batch; returns its id. */
+export async function logQuery(store: DataStore, clock: Clock, e: QueryLogEntry): Promise<string> {
   const id = newId(12);
-  transact(db, () => {
-    db.prepare(
-      `INSERT INTO query_log (id, org_id, user_id, connection_id, environment_id, sql, tables, status, error_code, row_count, duration_ms, source, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(id, e.orgId, e.userId, e.connectionId, e.environmentId ?? null, e.sql, JSON.stringify(e.tables), e.status, e.errorCode ?? null, e.rowCount, Math.round(e.durationMs), e.source, clock.now());
-    const ins = db.prepare('INSERT OR IGNORE INTO query_log_tables (query_id, org_id, connection_id, table_name) VALUES (?, ?, ?, ?)');
-    for (const t of e.tables) ins.run(id, e.orgId, e.connectionId, t);
+  const entry = store.db.insertInto('query_log').values({
+    id,
+    org_id: e.orgId,
+    user_id: e.userId,
+    connection_id: e.connectionId,
+    environment_id: e.environmentId ?? null,
+    sql: e.sql,
+    tables: JSON.stringify(e.tables),
+    status: e.status,
+    error_code: e.errorCode ?? null,
+    row_count: e.rowCount,
+    duration_ms: Math.round(e.durationMs),
+    source: e.source,
+    created_at: clock.now(),
   });
+  const tables = [...new Set(e.tables)].map((t) => ({ query_id: id, org_id: e.orgId, connection_id: e.connectionId, table_name: t }));
+  await store.batch(tables.length ? [entry, store.db.insertInto('query_log_tables').values(tables)] : [entry]);
   return id;
 }
 
-/** A logged query of the organization, or undefined. */
 /** A logged query the principal may run again: their own, or any in the organization for an admin. */
-export function loggedQueryToRerun({ db }: { db: Db }, principal: Principal, id: string): LoggedQuery {
-  const logged = db.prepare('SELECT * FROM query_log WHERE org_id = ? AND id = ?').get(principal.orgId, id) as LoggedQuery | undefined;
+export async function loggedQueryToRerun({ store }: { store: DataStore }, principal: Principal, id: string): Promise<LoggedQuery> {
+  const logged = await store.one(store.db.selectFrom('query_log').selectAll().where('org_id', '=', principal.orgId).where('id', '=', id));
   // Someone else's query reads as absent, so ids of other people's queries are not confirmed.
   if (!logged || (logged.user_id !== principal.userId && principal.role !== 'admin')) throw new NotFound('Query not found', 'QUERY_NOT_FOUND');
   return logged;
@@ -69,13 +63,19 @@ export interface TableUsage {
 }
 
 /** Tables of the organization ranked by how many successful queries read them. */
-export function topTables(db: Db, orgId: string, limit = 50): TableUsage[] {
-  return db
-    .prepare(
-      `SELECT t.connection_id, t.table_name AS "table", count(*) AS query_count
-       FROM query_log_tables t JOIN query_log q ON q.id = t.query_id
-       WHERE t.org_id = ? AND q.status = 'ok'
-       GROUP BY t.connection_id, t.table_name ORDER BY query_count DESC, t.table_name LIMIT ?`,
-    )
-    .all(orgId, limit) as TableUsage[];
+export async function topTables(store: DataStore, orgId: string, limit = 50): Promise<TableUsage[]> {
+  const rows = await store.all(
+    store.db
+      .selectFrom('query_log_tables as t')
+      .innerJoin('query_log as q', 'q.id', 't.query_id')
+      .select(['t.connection_id', 't.table_name as table', (eb) => eb.fn.countAll<number>().as('query_count')])
+      .where('t.org_id', '=', orgId)
+      .where('q.status', '=', 'ok')
+      .groupBy(['t.connection_id', 't.table_name'])
+      .orderBy('query_count', 'desc')
+      .orderBy('t.table_name')
+      .limit(limit),
+  );
+  // PostgreSQL's count is a bigint: a number here on both dialects.
+  return rows.map((r) => ({ ...r, query_count: Number(r.query_count) }));
 }

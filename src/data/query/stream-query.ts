@@ -74,7 +74,7 @@ export interface GovernedStatement {
   executedSql: string;
   tables: string[];
   /** Writes the query log entry and returns its id. */
-  log(status: QueryStatus, rowCount: number, errorCode?: string): string;
+  log(status: QueryStatus, rowCount: number, errorCode?: string): Promise<string>;
   /**
    * What is left of the query's time budget for the statement itself: waiting for a query process,
    * opening the warehouse and the checks spent the rest, so the whole request ends within it.
@@ -91,7 +91,7 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
   let tables: string[] = [];
   const log = (status: QueryStatus, rowCount: number, errorCode?: string) => {
     deps.observeQuery?.(driver?.dialect ?? 'unopened', status, (performance.now() - started) / 1000);
-    return logQuery(deps.db, deps.clock, {
+    return logQuery(deps.store, deps.clock, {
       orgId: principal.orgId,
       userId: principal.userId,
       connectionId: args.connectionId,
@@ -115,7 +115,7 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
   } catch (err) {
     // A query stopped before it reached its warehouse (no process free in time, its time spent or
     // its caller gone while the warehouse opened) is logged like one stopped later.
-    if (err instanceof QueryTimedOut || err instanceof QueryCancelled || err instanceof WarehouseBusy) log('failed', 0, err.code);
+    if (err instanceof QueryTimedOut || err instanceof QueryCancelled || err instanceof WarehouseBusy) await log('failed', 0, err.code);
     throw err;
   }
   try {
@@ -128,9 +128,9 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
       return d ? `${d.schema}.${d.name}` : `${r.schema ?? driver.defaultSchema}.${r.name}`;
     });
     checkGoverned(principal, query, docs, args.connectionId, driver.defaultSchema);
-    const user = loadRlsUser(deps.db, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
+    const user = await loadRlsUser(deps.store, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
     const retarget = await targetResolver(driver, knowledge.targets[args.connectionId]);
-    const relations = loadRelations(deps.db, principal.orgId, args.connectionId);
+    const relations = await loadRelations(deps.store, principal.orgId, args.connectionId);
     const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, relations, ...(retarget ? { retarget } : {}) });
     // Filters are written by admins, but the statement that runs passes the guard too.
     if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools, rewritten: true });
@@ -145,7 +145,7 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
 /** Closes the driver and logs a refusal or failure. */
 export async function failed(driver: Driver, log: GovernedStatement['log'], err: unknown): Promise<void> {
   await driver.close();
-  log(err instanceof QueryRefused ? 'refused' : 'failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
+  await log(err instanceof QueryRefused ? 'refused' : 'failed', 0, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
 }
 
 /** Runs a governed query and streams its rows; refusals and failures are logged, then thrown. */
@@ -186,7 +186,7 @@ export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Pro
       // A reader that stopped because its client went away did not get the result: not an `ok`.
       if (status === 'ok' && input.signal?.aborted) [status, code] = ['failed', 'QUERY_CANCELLED'];
       await driver.close();
-      queryId = log(status, rows, code);
+      queryId = await log(status, rows, code);
     }
   }
   return { columns: stream.columns, batches: batches(), tables, executedSql, dialect: driver.dialect, truncated: () => truncated, queryId: () => queryId };

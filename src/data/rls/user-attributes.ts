@@ -1,9 +1,11 @@
 // The SQL of user attributes and groups, the facts row filters are written against.
+import { sql } from 'kysely';
 import type { Role } from '../../auth/index.ts';
 import { Conflict } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
 import type { Db } from '../../store/index.ts';
 import { transact } from '../../store/index.ts';
+import type { DataStore } from '../tables.ts';
 
 /** Who a row filter is evaluated for. */
 export interface RlsUser {
@@ -16,11 +18,16 @@ export interface RlsUser {
 }
 
 /** Loads a user's attributes and groups in an organization. */
-export function loadRlsUser(db: Db, orgId: string, user: { id: string; email: string; role: Role }): RlsUser {
-  const attrs = db.prepare('SELECT name, value FROM user_attributes WHERE org_id = ? AND user_id = ?').all(orgId, user.id) as { name: string; value: string }[];
-  const groups = db
-    .prepare('SELECT g.id, g.name FROM group_members m JOIN groups g ON g.org_id = m.org_id AND g.id = m.group_id WHERE m.org_id = ? AND m.user_id = ?')
-    .all(orgId, user.id) as { id: string; name: string }[];
+export async function loadRlsUser(store: DataStore, orgId: string, user: { id: string; email: string; role: Role }): Promise<RlsUser> {
+  const attrs = await store.all(store.db.selectFrom('user_attributes').select(['name', 'value']).where('org_id', '=', orgId).where('user_id', '=', user.id));
+  const groups = await store.all(
+    store.db
+      .selectFrom('group_members as m')
+      .innerJoin('groups as g', (j) => j.onRef('g.org_id', '=', 'm.org_id').onRef('g.id', '=', 'm.group_id'))
+      .select(['g.id', 'g.name'])
+      .where('m.org_id', '=', orgId)
+      .where('m.user_id', '=', user.id),
+  );
   return {
     ...user,
     attributes: Object.fromEntries(attrs.map((a) => [a.name, a.value])),
@@ -28,7 +35,10 @@ export function loadRlsUser(db: Db, orgId: string, user: { id: string; email: st
   };
 }
 
-/** Replaces a user's attributes in an organization with `attributes`. */
+/**
+ * Replaces a user's attributes in an organization with `attributes`. Still on the synchronous handle:
+ * the members module's facts port calls it inside its own transaction until that port is asynchronous.
+ */
 export function setUserAttributes(db: Db, orgId: string, userId: string, attributes: Record<string, string>): void {
   transact(db, () => {
     db.prepare('DELETE FROM user_attributes WHERE org_id = ? AND user_id = ?').run(orgId, userId);
@@ -44,26 +54,38 @@ export interface GroupRow {
 }
 
 /** Lists the groups of an organization with their members. */
-export function listGroups(db: Db, orgId: string): GroupRow[] {
-  const groups = db.prepare('SELECT id, name FROM groups WHERE org_id = ? ORDER BY name').all(orgId) as { id: string; name: string }[];
-  const members = db.prepare('SELECT group_id, user_id FROM group_members WHERE org_id = ? ORDER BY user_id').all(orgId) as { group_id: string; user_id: string }[];
+export async function listGroups(store: DataStore, orgId: string): Promise<GroupRow[]> {
+  const groups = await store.all(store.db.selectFrom('groups').select(['id', 'name']).where('org_id', '=', orgId).orderBy('name'));
+  const members = await store.all(store.db.selectFrom('group_members').select(['group_id', 'user_id']).where('org_id', '=', orgId).orderBy('user_id'));
   return groups.map((g) => ({ ...g, members: members.filter((m) => m.group_id === g.id).map((m) => m.user_id) }));
 }
 
-/** Creates or renames a group and replaces its members; returns the group. */
-export function saveGroup(db: Db, orgId: string, { id = newId(8), name, members }: { id?: string; name: string; members: string[] }): GroupRow {
-  const clash = db.prepare('SELECT 1 FROM groups WHERE org_id = ? AND name = ? AND id <> ?').get(orgId, name, id);
-  if (clash) throw new Conflict(`A group named ${name} already exists`, 'GROUP_EXISTS');
-  transact(db, () => {
-    db.prepare('INSERT INTO groups (org_id, id, name) VALUES (?, ?, ?) ON CONFLICT (org_id, id) DO UPDATE SET name = excluded.name').run(orgId, id, name);
-    db.prepare('DELETE FROM group_members WHERE org_id = ? AND group_id = ?').run(orgId, id);
-    const ins = db.prepare('INSERT OR IGNORE INTO group_members (org_id, group_id, user_id) VALUES (?, ?, ?)');
-    for (const u of members) ins.run(orgId, id, u);
-  });
-  return listGroups(db, orgId).find((g) => g.id === id)!;
+/**
+ * Creates or renames a group and replaces its members, in one batch; returns the group. The name is
+ * claimed by the upsert itself (its WHERE skips a name another group holds), so two admins saving
+ * the same name at once cannot both win.
+ */
+export async function saveGroup(store: DataStore, orgId: string, { id = newId(8), name, members }: { id?: string; name: string; members: string[] }): Promise<GroupRow> {
+  const { db } = store;
+  const taken = db.selectFrom('groups').select('id').where('org_id', '=', orgId).where('name', '=', name).where('id', '<>', id);
+  const users = [...new Set(members)];
+  const res = await store.batch(
+    [
+      db
+        .insertInto('groups')
+        .columns(['org_id', 'id', 'name'])
+        .expression(db.selectNoFrom([sql.val(orgId).as('org_id'), sql.val(id).as('id'), sql.val(name).as('name')]).where((eb) => eb.not(eb.exists(taken))))
+        .onConflict((oc) => oc.columns(['org_id', 'id']).doUpdateSet({ name })),
+      db.deleteFrom('group_members').where('org_id', '=', orgId).where('group_id', '=', id),
+      ...(users.length ? [db.insertInto('group_members').values(users.map((u) => ({ org_id: orgId, group_id: id, user_id: u }))).onConflict((oc) => oc.doNothing())] : []),
+    ],
+    { require: [0] },
+  );
+  if (!res.ok) throw new Conflict(`A group named ${name} already exists`, 'GROUP_EXISTS');
+  return (await listGroups(store, orgId)).find((g) => g.id === id)!;
 }
 
 /** Deletes a group; false when it does not exist in the organization. */
-export function deleteGroup(db: Db, orgId: string, id: string): boolean {
-  return db.prepare('DELETE FROM groups WHERE org_id = ? AND id = ?').run(orgId, id).changes === 1;
+export async function deleteGroup(store: DataStore, orgId: string, id: string): Promise<boolean> {
+  return (await store.run(store.db.deleteFrom('groups').where('org_id', '=', orgId).where('id', '=', id))).changes === 1;
 }

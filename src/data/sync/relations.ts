@@ -1,8 +1,7 @@
 // The warehouse relations sync recorded (migration 0043): kind, what views and partitions read, and
 // primary keys. Row-level security reads them at filter time; sync replaces them per schema.
 import type { Clock } from '../../clock.ts';
-import type { Db } from '../../store/index.ts';
-import { transact } from '../../store/index.ts';
+import type { DataStore } from '../tables.ts';
 
 /** `function`: defined in the warehouse (SQL functions, macros, stored functions); what it reads is unknown. */
 export type RelationKind = 'table' | 'view' | 'materialized_view' | 'partition' | 'function';
@@ -22,33 +21,38 @@ export interface WarehouseRelation {
   primaryKey?: string[];
 }
 
-interface Row {
-  schema_name: string;
-  name: string;
-  kind: RelationKind;
-  reads: string | null;
-  primary_key: string | null;
-}
-
-/** Replaces the recorded relations of the given schemas of a connection. */
-export function saveRelations(db: Db, clock: Clock, orgId: string, connectionId: string, relations: WarehouseRelation[]): void {
+/** Replaces the recorded relations of the given schemas of a connection, in one batch. */
+export async function saveRelations(store: DataStore, clock: Clock, orgId: string, connectionId: string, relations: WarehouseRelation[]): Promise<void> {
   const schemas = [...new Set(relations.map((r) => r.schema))];
-  transact(db, () => {
-    const del = db.prepare('DELETE FROM warehouse_relations WHERE org_id = ? AND connection_id = ? AND schema_name = ?');
-    for (const s of schemas) del.run(orgId, connectionId, s);
-    const ins = db.prepare(
-      'INSERT OR REPLACE INTO warehouse_relations (org_id, connection_id, schema_name, name, kind, reads, primary_key, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    for (const r of relations) {
-      const reads = r.reads ? JSON.stringify(r.reads.map((s) => [s.schema ?? null, s.name])) : null;
-      ins.run(orgId, connectionId, r.schema, r.name, r.kind, reads, r.primaryKey?.length ? JSON.stringify(r.primaryKey) : null, clock.now());
-    }
-  });
+  if (schemas.length === 0) return;
+  const now = clock.now();
+  // Keyed by schema and name: a relation listed twice is recorded once, the last one winning (as INSERT OR REPLACE did).
+  const rows = new Map(
+    relations.map((r) => [
+      JSON.stringify([r.schema, r.name]),
+      {
+        org_id: orgId,
+        connection_id: connectionId,
+        schema_name: r.schema,
+        name: r.name,
+        kind: r.kind,
+        reads: r.reads ? JSON.stringify(r.reads.map((s) => [s.schema ?? null, s.name])) : null,
+        primary_key: r.primaryKey?.length ? JSON.stringify(r.primaryKey) : null,
+        synced_at: now,
+      },
+    ]),
+  );
+  await store.batch([
+    store.db.deleteFrom('warehouse_relations').where('org_id', '=', orgId).where('connection_id', '=', connectionId).where('schema_name', 'in', schemas),
+    store.db.insertInto('warehouse_relations').values([...rows.values()]),
+  ]);
 }
 
 /** The recorded relations of a connection. */
-export function loadRelations(db: Db, orgId: string, connectionId: string): WarehouseRelation[] {
-  const rows = db.prepare('SELECT schema_name, name, kind, reads, primary_key FROM warehouse_relations WHERE org_id = ? AND connection_id = ?').all(orgId, connectionId) as Row[];
+export async function loadRelations(store: DataStore, orgId: string, connectionId: string): Promise<WarehouseRelation[]> {
+  const rows = await store.all(
+    store.db.selectFrom('warehouse_relations').select(['schema_name', 'name', 'kind', 'reads', 'primary_key']).where('org_id', '=', orgId).where('connection_id', '=', connectionId),
+  );
   return rows.map((r) => ({
     schema: r.schema_name,
     name: r.name,

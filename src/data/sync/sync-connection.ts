@@ -57,7 +57,7 @@ export async function syncConnection(
 /** Views and partitions of the connection that read a filtered table without a filter of their own. */
 async function flagViews(deps: DataDeps, orgId: string, environmentId: string | undefined, connectionId: string): Promise<FlaggedView[]> {
   const docs = await deps.docs.listTables(orgId, environmentId);
-  const relations = loadRelations(deps.db, orgId, connectionId);
+  const relations = await loadRelations(deps.store, orgId, connectionId);
   const hasFilters = (d: { row_filters?: unknown[] }) => (d.row_filters?.length ?? 0) > 0;
   return relations.flatMap((rel) => {
     if (!readsOthers(rel)) return [];
@@ -87,7 +87,7 @@ export async function readTargetTables(
     const targetSchema = target.schema ?? (driver.dialect === 'mysql' ? target.database : undefined);
     const only = targetSchema ? [targetSchema] : schemas;
     const introspected = await driver.introspect(only ? { schemas: only } : {});
-    saveRelations(deps.db, deps.clock, principal.orgId, connectionId, await readRelations(driver, deps.tools, only ?? [...new Set(introspected.map((t) => t.schema))]));
+    await saveRelations(deps.store, deps.clock, principal.orgId, connectionId, await readRelations(driver, deps.tools, only ?? [...new Set(introspected.map((t) => t.schema))]));
     return introspected.map((t) => ({ connection: connectionId, schema: targetSchema ? driver.defaultSchema : t.schema, name: t.name, columns: t.columns }));
   } finally {
     await driver.close();

@@ -31,7 +31,7 @@ const Connection = z.object({
 const Id = z.object({ connection_id: z.string().min(1).max(100) });
 // Only the connection's own deps: the test opens its driver as it always has, outside the query
 // processes and without the query timeout (a question for the data plane, not for this move).
-const connectionDeps = ({ data: { db, clock, secretBox, fileRoots } }: Services) => ({ db, clock, secretBox, fileRoots });
+const connectionDeps = ({ data: { store, clock, secretBox, fileRoots } }: Services) => ({ store, clock, secretBox, fileRoots });
 
 /** Connection management; every route is scoped to the caller's organization. */
 export function connectionRoutes(s: Services) {
@@ -45,7 +45,7 @@ export function connectionRoutes(s: Services) {
       auth: 'user',
       role: 'admin',
       response: z.object({ connections: z.array(Connection) }),
-      handler: ({ principal }) => ({ connections: listConnections(s.data, principal.orgId) }),
+      handler: async ({ principal }) => ({ connections: await listConnections(s.data, principal.orgId) }),
     }),
     route({
       method: 'POST',
@@ -101,8 +101,8 @@ export function connectionRoutes(s: Services) {
       role: 'admin',
       params: Id,
       response: z.object({ deleted: z.literal(true) }),
-      handler: ({ principal, params }) => {
-        deleteConnection(s.data, principal.orgId, params.connection_id);
+      handler: async ({ principal, params }) => {
+        await deleteConnection(s.data, principal.orgId, params.connection_id);
         return { deleted: true as const };
       },
     }),

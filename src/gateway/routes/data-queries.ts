@@ -56,7 +56,7 @@ export function dataQueryRoutes(s: Services) {
         const r = await executeQuery(s.data, {
           principal: p,
           environmentId,
-          connectionId: connectionToQuery(s.data, p.orgId, body.connection_id),
+          connectionId: await connectionToQuery(s.data, p.orgId, body.connection_id),
           sql: (body.sql ?? body.query)!,
           rowLimit: body.row_limit ?? s.config.data.queryRowLimit,
           source: 'context_agent',
@@ -92,7 +92,7 @@ export function dataQueryRoutes(s: Services) {
           await executeQuery(s.data, {
             principal: principal,
             environmentId,
-            connectionId: connectionToQuery(s.data, principal.orgId, body.connection_id),
+            connectionId: await connectionToQuery(s.data, principal.orgId, body.connection_id),
             sql: body.sql,
             ...(body.row_limit ? { rowLimit: body.row_limit } : {}),
             source: 'execute_query',
@@ -111,7 +111,7 @@ export function dataQueryRoutes(s: Services) {
       response: QueryResponse,
       handler: async ({ principal, environmentId, body, ctx }) => {
         const p = principal;
-        const logged = loggedQueryToRerun(s.data, p, body.query_id);
+        const logged = await loggedQueryToRerun(s.data, p, body.query_id);
         return toJson(
           await executeQuery(s.data, {
             principal: p,

@@ -22,8 +22,8 @@ export function rowSecurityRoutes(s: Services) {
       role: 'admin',
       params: UserId,
       response: z.object({ user_id: z.string(), attributes: Attributes, groups: z.array(z.string()) }),
-      handler: ({ principal, params }) => {
-        return { user_id: params.user_id, ...rls.attributesOf(principal, params.user_id) };
+      handler: async ({ principal, params }) => {
+        return { user_id: params.user_id, ...(await rls.attributesOf(principal, params.user_id)) };
       },
     }),
     route({
@@ -51,7 +51,7 @@ export function rowSecurityRoutes(s: Services) {
       auth: 'user',
       role: 'admin',
       response: z.object({ groups: z.array(Group) }),
-      handler: ({ principal }) => ({ groups: rls.listGroups(principal) }),
+      handler: async ({ principal }) => ({ groups: await rls.listGroups(principal) }),
     }),
     route({
       method: 'PUT',
@@ -76,8 +76,8 @@ export function rowSecurityRoutes(s: Services) {
       role: 'admin',
       params: GroupId,
       response: z.object({ deleted: z.literal(true) }),
-      handler: ({ principal, params }) => {
-        rls.deleteGroup(principal, params.group_id);
+      handler: async ({ principal, params }) => {
+        await rls.deleteGroup(principal, params.group_id);
         return { deleted: true as const };
       },
     }),

@@ -11,7 +11,7 @@ import { FakeClock } from '../../../src/clock.ts';
 import { DEMO_CONNECTION_ID, executeQuery, moveDemoWarehouse } from '../../../src/data/index.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/log.ts';
-import { openStore } from '../../../src/store/index.ts';
+import { openStore, sqliteExecutor } from '../../../src/store/index.ts';
 import { tempDir } from '../warehouses.ts';
 
 /** A store with the demo organization and its connection pointing at the old shared location. */
@@ -27,47 +27,47 @@ function oldInstallation(root = join(tempDir(), 'warehouse')) {
     .prepare('INSERT INTO connections (org_id, id, name, type, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0)')
     .run('demo', DEMO_CONNECTION_ID, 'Demo warehouse', 'duckdb', JSON.stringify({ path: old, schema: 'main' }));
   const storedPath = () => (JSON.parse(store.db.prepare('SELECT settings FROM connections WHERE id = ?').pluck().get(DEMO_CONNECTION_ID) as string) as { path: string }).path;
-  const move = () => moveDemoWarehouse({ db: store.db, clock, log: createLogger('silent'), fileRoots: [root] }, 'demo');
+  const move = () => moveDemoWarehouse({ store: sqliteExecutor(store.db), clock, log: createLogger('silent'), fileRoots: [root] }, 'demo');
   const target = join(root, 'demo', 'demo.duckdb');
   return { dir, store, old, root, target, storedPath, move };
 }
 
-test('the demo warehouse moves into the demo folder with its write-ahead log, and a second run changes nothing', (t) => {
+test('the demo warehouse moves into the demo folder with its write-ahead log, and a second run changes nothing', async (t) => {
   const s = oldInstallation();
   t.teardown(() => s.store.close());
   writeFileSync(`${s.old}.wal`, 'log');
-  s.move();
+  await s.move();
   t.false(existsSync(s.old));
   t.is(readFileSync(s.target, 'utf8'), 'demo data');
   t.is(readFileSync(`${s.target}.wal`, 'utf8'), 'log');
   t.is(s.storedPath(), 'demo.duckdb');
-  s.move();
+  await s.move();
   t.is(s.storedPath(), 'demo.duckdb');
   t.is(readFileSync(s.target, 'utf8'), 'demo data');
 });
 
-test('every state an interrupted move leaves behind is finished by the next start', (t) => {
+test('every state an interrupted move leaves behind is finished by the next start', async (t) => {
   // The log moved, the main file not yet.
   const a = oldInstallation();
   t.teardown(() => a.store.close());
   writeFileSync(`${a.old}.wal`, 'log');
   mkdirSync(join(a.root, 'demo'), { recursive: true });
   renameSync(`${a.old}.wal`, `${a.target}.wal`);
-  a.move();
+  await a.move();
   t.deepEqual([existsSync(a.old), readFileSync(a.target, 'utf8'), readFileSync(`${a.target}.wal`, 'utf8'), a.storedPath()], [false, 'demo data', 'log', 'demo.duckdb']);
   // The file moved, the row not yet rewritten.
   const b = oldInstallation();
   t.teardown(() => b.store.close());
   mkdirSync(join(b.root, 'demo'), { recursive: true });
   renameSync(b.old, b.target);
-  b.move();
+  await b.move();
   t.deepEqual([readFileSync(b.target, 'utf8'), b.storedPath()], ['demo data', 'demo.duckdb']);
   // Something is already at the destination: it is never overwritten, the old file stays where it was.
   const c = oldInstallation();
   t.teardown(() => c.store.close());
   mkdirSync(join(c.root, 'demo'), { recursive: true });
   writeFileSync(c.target, 'newer');
-  c.move();
+  await c.move();
   t.deepEqual([readFileSync(c.target, 'utf8'), readFileSync(c.old, 'utf8'), c.storedPath()], ['newer', 'demo data', 'demo.duckdb']);
 });
 
@@ -96,7 +96,7 @@ test('across file systems the file is copied durably, and a move killed at any i
   t.log(existsSync(partial) ? 'killed during the copy' : 'killed before or after the copy');
   child.kill('SIGKILL');
   await exited;
-  s.move();
+  await s.move();
   t.false(existsSync(s.old));
   t.false(existsSync(partial));
   t.true(readFileSync(s.target).equals(data));

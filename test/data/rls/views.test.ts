@@ -34,7 +34,7 @@ for (const dialect of DIALECTS) {
     const flagged = ((await res.json()) as { flagged_views: { view: string; reads: string }[] }).flagged_views.map((f) => f.view.split('.').at(-1)).sort();
     // order_totals has a filter of its own; big_orders reads it, and has none.
     t.deepEqual(flagged, ['big_orders', 'customer_orders', 'orders_by_country']);
-    const relations = loadRelations(c.app.app.services.store.db, c.org, dialect);
+    const relations = await loadRelations(c.app.app.services.data.store, c.org, dialect);
     t.like(relations.find((r) => r.name === 'orders'), { kind: 'table', primaryKey: ['order_id'] });
     t.true(relations.find((r) => r.name === 'customer_orders')?.reads?.some((s) => s.name === 'customers'));
     const german = principal(c.german.id);
@@ -51,17 +51,17 @@ for (const dialect of DIALECTS) {
 }
 
 test.serial('a view whose sources sync could not tell is refused to a filtered user, as if it read every filtered table', async (t) => {
-  const db = c.app.app.services.store.db;
+  const db = c.app.app.services.data.store;
   const w = c.warehouses[0]!;
-  const before = loadRelations(db, c.org, w.connectionId);
+  const before = await loadRelations(db, c.org, w.connectionId);
   const schema = before.find((r) => r.name === 'product_catalog')!.schema;
-  saveRelations(db, c.app.clock, c.org, w.connectionId, before.map((r) => (r.name === 'product_catalog' ? { schema, name: r.name, kind: 'view' as const } : r)));
+  await saveRelations(db, c.app.clock, c.org, w.connectionId, before.map((r) => (r.name === 'product_catalog' ? { schema, name: r.name, kind: 'view' as const } : r)));
   try {
     const err = await t.throwsAsync(run(principal(c.german.id), w.connectionId, 'SELECT * FROM product_catalog'), { instanceOf: QueryRefused });
     t.is(err?.reason, 'view_over_filtered_table');
     t.regex(err!.message, /unknown sources/);
   } finally {
-    saveRelations(db, c.app.clock, c.org, w.connectionId, before);
+    await saveRelations(db, c.app.clock, c.org, w.connectionId, before);
   }
 });
 
