@@ -1,0 +1,28 @@
+// The tables of the converted account stores as the query builder sees them (migrations 0001, 0010,
+// 0014): API, CLI and MCP tokens, memberships (for the admin's "member of my organization" check),
+// the profile columns of users, memories and dismissed disclaimers. Only the columns read or written
+// here are named. The store typed with them and the single-use tables is `AuthStore`.
+export type TokenKind = 'api' | 'cli' | 'mcp';
+
+export interface ApiTokenRow {
+  id: string;
+  user_id: string;
+  org_id: string;
+  kind: TokenKind;
+  name: string;
+  description: string;
+  prefix: string;
+  scopes: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface UserTables {
+  api_tokens: ApiTokenRow & { token_hash: string; created_by: string | null };
+  memberships: { user_id: string; org_id: string; role: string; deactivated_at: number | null };
+  users: { id: string; email: string; name: string; slack_title: string };
+  user_memories: { id: string; user_id: string; title: string; title_from_user: number; content: string; created_at: number; updated_at: number };
+  dismissed_disclaimers: { user_id: string; disclaimer_hash: string; created_at: number };
+}
