@@ -1,5 +1,6 @@
 // The tables of the converted account stores as the query builder sees them (migrations 0001, 0010,
-// 0013, 0014): API, CLI and MCP tokens, queued account mail requests, memberships (for the admin's "member of my organization" check),
+// 0013, 0014, 0018): API, CLI and MCP tokens, queued account mail requests, organizations with
+// their email domains and SSO logins offered, memberships (for the admin's "member of my organization" check),
 // the profile columns of users, memories and dismissed disclaimers. Only the columns read or written
 // here are named. The store typed with them and the single-use tables is `AuthStore`.
 export type TokenKind = 'api' | 'cli' | 'mcp';
@@ -21,9 +22,11 @@ export interface ApiTokenRow {
 
 export interface UserTables {
   api_tokens: ApiTokenRow & { token_hash: string; created_by: string | null };
-  organizations: { id: string; base_org_id: string | null };
+  organizations: { id: string; name: string; base_org_id: string | null };
+  org_email_domains: { domain: string; org_id: string };
+  sso_configs: { org_id: string; type: string; name: string; enabled: number };
   memberships: { user_id: string; org_id: string; role: string; deactivated_at: number | null };
-  users: { id: string; email: string; name: string; slack_title: string; token_version: number; email_verified_at: number | null; password_hash: string | null; identity_kind: string | null; disabled_at: number | null };
+  users: { id: string; email: string; name: string; slack_title: string; default_workspace_id: string | null; token_version: number; email_verified_at: number | null; password_hash: string | null; identity_kind: string | null; disabled_at: number | null };
   account_mail_requests: { id: string; kind: string; email: string; created_at: number };
   sessions: { id: string; user_id: string; ended_at: number | null };
   user_memories: { id: string; user_id: string; title: string; title_from_user: number; content: string; created_at: number; updated_at: number };

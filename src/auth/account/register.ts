@@ -30,9 +30,9 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
     deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
     return;
   }
+  const domainOrg = await orgForEmailDomain(deps.store, email);
   const created = transact(deps.db, () => {
     const user = createUser(deps.db, deps.clock, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash });
-    const domainOrg = orgForEmailDomain(deps.db, email);
     if (domainOrg) {
       setMembership(deps.db, deps.clock, { userId: user.id, orgId: domainOrg.id, role: orgSettingsOf(deps.db, domainOrg.id).join_default_role });
     } else {

@@ -128,7 +128,7 @@ export function accountRoutes(s: Services) {
         methods: z.array(z.string()).describe("'password', 'magic_link' and 'sso:<type>' per enabled provider"),
         sso: z.array(z.object({ type: z.string(), name: z.string().describe('Display name set by the admin'), login_url: z.string() })),
       }),
-      handler: ({ query }) => orgFromEmail(s.auth, s.config.baseUrl, query.email),
+      handler: async ({ query }) => orgFromEmail(profile, s.config.baseUrl, query.email),
     }),
     route({
       method: 'POST',
