@@ -105,7 +105,7 @@ export async function benchEndpoint(rows: number, query: string, measured: Measu
       name: 'orders',
       row_filters: [{ filter: "status <> 'unknown'" }],
     });
-    recordAnswer({ db, clock }, principalFor(db, user, 'bench', 'session', [])!, {
+    await recordAnswer(seeding.services.chats, principalFor(db, user, 'bench', 'session', [])!, {
       chatId: 'bench-chat',
       content: 'All orders.',
       answer: { tables: [{ df_key: 'df_orders', sql: 'SELECT * FROM orders', connection_id: 'wh', dialect: 'duckdb' }] },

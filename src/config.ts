@@ -18,7 +18,8 @@ export interface Config {
   dataDir: string;
   /**
    * PostgreSQL service database (SEXTANT_DATABASE_URL, postgres://...). Today only `sextant-admin
-   * migrate` and `copy-store` use it; the server refuses to start with it set.
+   * migrate` and `copy-store` use it, and the knowledge write lock (an advisory lock there instead of a
+   * lock file, src/compose/knowledge-lock.ts); the server refuses to start with it set.
    */
   databaseUrl: string | undefined;
   logLevel: LogLevel;

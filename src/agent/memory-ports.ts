@@ -91,15 +91,15 @@ export function memoryChats(): ChatRecorder & { chats: Map<string, MemoryChat> }
   };
   return {
     chats,
-    recordUserMessage(p, { chatId, content, messageUuid, environment }) {
+    async recordUserMessage(p, { chatId, content, messageUuid, environment }) {
       const key = `${p.orgId}/${chatId}`;
       if (!chats.has(key)) chats.set(key, { orgId: p.orgId, userId: p.userId, chatId, environment: environment?.name, messages: [] });
       owned(p, chatId).messages.push({ role: 'user', content, messageUuid });
     },
-    recordAnswer(p, input) {
+    async recordAnswer(p, input) {
       owned(p, input.chatId).messages.push({ role: 'assistant', ...input });
     },
-    history(p, chatId) {
+    async history(p, chatId) {
       const chat = chats.get(`${p.orgId}/${chatId}`);
       if (!chat || chat.userId !== p.userId) return [];
       return chat.messages.map((m) => ({ role: m.role, content: m.content }));

@@ -134,15 +134,15 @@ export interface AnswerRecord {
 
 /**
  * How the agent writes into chats (src/chats: appendMessage / recordAnswer). A chat of another user
- * answers NotFound (ChatNotFound), which the routes pass on as 404. The writes are synchronous (SQLite),
- * so a run's bookkeeping commits with its own rows in one transaction.
+ * answers NotFound (ChatNotFound), which the routes pass on as 404. Each write is a transaction of its
+ * own on the chats' store (SQLite or PostgreSQL), apart from the run's bookkeeping.
  */
 export interface ChatRecorder {
   /**
    * Records the question, creating the chat when new (tagged with the environment; `hidden` keeps a new
    * chat out of the user's history and search); another user's chat is ChatNotFound.
    */
-  recordUserMessage(principal: Principal, input: { chatId: string; content: string; messageUuid: string; environment?: { id: string; name: string }; hidden?: boolean }): void;
+  recordUserMessage(principal: Principal, input: { chatId: string; content: string; messageUuid: string; environment?: { id: string; name: string }; hidden?: boolean }): Promise<void>;
   recordAnswer(
     principal: Principal,
     input: {
@@ -154,9 +154,9 @@ export interface ChatRecorder {
       knowledgeCommit?: string;
       knowledgeItems: { kind: string; path: string }[];
     },
-  ): void;
-  /** Earlier question/answer pairs of the chat, oldest first, for the model's memory of the conversation (read with the start's writes). */
-  history(principal: Principal, chatId: string): { role: 'user' | 'assistant'; content: string }[];
+  ): Promise<void>;
+  /** Earlier question/answer pairs of the chat, oldest first, for the model's memory of the conversation. */
+  history(principal: Principal, chatId: string): Promise<{ role: 'user' | 'assistant'; content: string }[]>;
 }
 
 /** The user's profile for the model's context: name, Background (slack_title) and saved memories. */

@@ -1,39 +1,15 @@
 import type { Clock } from '../clock.ts';
-import { newId } from '../security/index.ts';
+import { auditRow, type AuditEntry } from './audit-log/write-audit.ts';
 import type { Db } from '../store/index.ts';
 
-export interface AuditEntry {
-  action: string;
-  userId?: string | null;
-  orgId?: string | null;
-  /** Who did it, when not the user themselves (an admin). */
-  actorId?: string | null;
-  data?: Record<string, unknown>;
-  /** What was acted on, when not the user: a provider, a connection, a token... */
-  target?: { type: string; id: string } | undefined;
-  /** The client address of the request. */
-  ip?: string | undefined;
-  /** Default success; failures (a wrong password, a refused change) are audited too. */
-  outcome?: 'success' | 'failure';
-}
+export type { AuditEntry };
 
-/** Appends one entry to the security audit log. */
+/** Appends one entry to the security audit log (the synchronous writers not yet on the executor). */
 export function writeAudit(deps: { db: Db; clock: Clock }, e: AuditEntry): void {
+  const r = auditRow(e, deps.clock.now());
   deps.db.prepare(
     'INSERT INTO audit_log (id, org_id, user_id, actor_id, action, data, created_at, target_type, target_id, ip, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  ).run(
-    newId(),
-    e.orgId ?? null,
-    e.userId ?? null,
-    e.actorId ?? e.userId ?? null,
-    e.action,
-    JSON.stringify(e.data ?? {}),
-    deps.clock.now(),
-    e.target?.type ?? (e.userId ? 'user' : null),
-    e.target?.id ?? e.userId ?? null,
-    e.ip ?? null,
-    e.outcome ?? 'success',
-  );
+  ).run(r.id, r.org_id, r.user_id, r.actor_id, r.action, r.data, r.created_at, r.target_type, r.target_id, r.ip, r.outcome);
 }
 
 /** Audit entries of a user, oldest first. */

@@ -1,11 +1,11 @@
 // How the agent (and the plain query flow) writes into chats: ensureChat, appendMessage, recordAnswer.
 // Nothing else writes messages, so the title, the full-text index and recently_completed stay right.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Principal } from '../auth/index.ts';
 import { ValidationFailed } from '../errors.ts';
-import { statement, transact } from '../store/index.ts';
 import { ChatNotFound } from './errors.ts';
-import { findChat, toMessage, type ChatDeps, type ChatRowWithLabels, type MessageRow } from './rows.ts';
+import { ownChat, ownedBy, toMessage, type ChatDeps, type ChatRowWithLabels, type MessageRow } from './rows.ts';
 import { Answer, type AnswerInput, type ChatMessage, type KnowledgeItem, type MessageRole } from './schemas.ts';
 
 export interface EnsureChatInput {
@@ -20,23 +20,26 @@ export interface EnsureChatInput {
 
 const TITLE_MAX = 120;
 
-/** Returns the caller's chat, creating it when new; another user's chat_id answers ChatNotFound. */
-export function ensureChat(deps: ChatDeps, principal: Principal, input: EnsureChatInput): ChatRowWithLabels {
-  if (input.chatId.length === 0 || input.chatId.length > 200) {
+function checkChatId(chatId: string): void {
+  if (chatId.length === 0 || chatId.length > 200) {
     throw new ValidationFailed([{ loc: ['body', 'chat_id'], msg: 'chat_id must have 1 to 200 characters', type: 'value_error' }]);
   }
-  const existing = findChat(deps.db, principal.orgId, input.chatId);
-  if (existing) {
-    if (existing.user_id !== principal.userId) throw new ChatNotFound();
-    return existing;
-  }
-  const now = deps.clock.now();
-  statement(
-    deps.db,
-    `INSERT INTO chats (org_id, chat_id, user_id, title, agentic, environment_id, environment_name, hidden, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(principal.orgId, input.chatId, principal.userId, (input.title ?? '').slice(0, TITLE_MAX), input.agentic === false ? 0 : 1, input.environment?.id ?? null, input.environment?.name ?? null, input.hidden ? 1 : 0, now, now);
-  return findChat(deps.db, principal.orgId, input.chatId)!;
+}
+
+// Creates the chat unless this organization has one with this id (whoever owns it: the statements
+// that follow check the owner).
+function insertChatQuery(principal: Principal, input: EnsureChatInput, now: number) {
+  return sql`INSERT INTO chats (org_id, chat_id, user_id, title, agentic, environment_id, environment_name, hidden, created_at, updated_at)
+     VALUES (${principal.orgId}, ${input.chatId}, ${principal.userId}, ${(input.title ?? '').slice(0, TITLE_MAX)}, ${input.agentic === false ? 0 : 1},
+             ${input.environment?.id ?? null}, ${input.environment?.name ?? null}, ${input.hidden ? 1 : 0}, ${now}, ${now})
+     ON CONFLICT (org_id, chat_id) DO NOTHING`;
+}
+
+/** Returns the caller's chat, creating it when new; another user's chat_id answers ChatNotFound. */
+export async function ensureChat(deps: ChatDeps, principal: Principal, input: EnsureChatInput): Promise<ChatRowWithLabels> {
+  checkChatId(input.chatId);
+  await deps.store.run(insertChatQuery(principal, input, deps.clock.now()));
+  return ownChat(deps.store, principal, input.chatId);
 }
 
 export interface AppendMessageInput extends EnsureChatInput {
@@ -48,16 +51,10 @@ export interface AppendMessageInput extends EnsureChatInput {
   displayed?: boolean;
 }
 
-/** Appends a message at the end of the chat (creating the chat if needed). */
-export function appendMessage(deps: ChatDeps, principal: Principal, input: AppendMessageInput): ChatMessage {
-  return transact(deps.db, () => {
-    const chat = ensureChat(deps, principal, input);
-    const row = insertMessage(deps, chat, input, {});
-    if (input.role === 'user' && chat.title === '') {
-      statement(deps.db, 'UPDATE chats SET title = ? WHERE id = ?').run(titleFrom(input.content), chat.id);
-    }
-    return toMessage(row);
-  });
+/** Appends a message at the end of the chat (creating the chat if needed); a question titles an untitled chat. */
+export async function appendMessage(deps: ChatDeps, principal: Principal, input: AppendMessageInput): Promise<ChatMessage> {
+  checkChatId(input.chatId);
+  return append(deps, principal, input, {}, input.role === 'user' ? { title: titleFrom(input.content) } : {});
 }
 
 export interface RecordAnswerInput extends EnsureChatInput {
@@ -75,41 +72,57 @@ export interface RecordAnswerInput extends EnsureChatInput {
 }
 
 /** Records the assistant's answer and marks the chat recently completed. */
-export function recordAnswer(deps: ChatDeps, principal: Principal, input: RecordAnswerInput): ChatMessage {
+export async function recordAnswer(deps: ChatDeps, principal: Principal, input: RecordAnswerInput): Promise<ChatMessage> {
+  checkChatId(input.chatId);
   if (input.credits !== undefined && input.copiedFromChatId !== undefined) {
     throw new ValidationFailed([{ loc: ['body', 'credits'], msg: 'credits and copied_from_chat_id are exclusive', type: 'value_error' }]);
   }
   const answer = input.answer === undefined ? undefined : Answer.parse(input.answer);
-  return transact(deps.db, () => {
-    const chat = ensureChat(deps, principal, input);
-    const row = insertMessage(deps, chat, { ...input, role: 'assistant' }, {
-      answer: answer === undefined ? null : JSON.stringify(answer),
-      credits: input.credits ?? null,
-      copied_from_chat_id: input.copiedFromChatId ?? null,
-      knowledge_commit: input.knowledgeCommit ?? null,
-      knowledge_items: input.knowledgeItems === undefined ? null : JSON.stringify(input.knowledgeItems),
-    });
-    statement(deps.db, 'UPDATE chats SET recently_completed = 1 WHERE id = ?').run(chat.id);
-    return toMessage(row);
-  });
+  const extra: AnswerColumns = {
+    answer: answer === undefined ? null : JSON.stringify(answer),
+    credits: input.credits ?? null,
+    copied_from_chat_id: input.copiedFromChatId ?? null,
+    knowledge_commit: input.knowledgeCommit ?? null,
+    knowledge_items: input.knowledgeItems === undefined ? null : JSON.stringify(input.knowledgeItems),
+  };
+  return append(deps, principal, { ...input, role: 'assistant' }, extra, { completed: true });
 }
 
 type AnswerColumns = Partial<Pick<MessageRow, 'answer' | 'credits' | 'copied_from_chat_id' | 'knowledge_commit' | 'knowledge_items'>>;
 
-function insertMessage(deps: ChatDeps, chat: ChatRowWithLabels, input: Pick<AppendMessageInput, 'role' | 'content' | 'messageUuid' | 'displayed'>, extra: AnswerColumns): MessageRow {
+/**
+ * One batch: the chat created if new, then marked changed (owner checked: another user's chat changes
+ * nothing and fails the batch), then the message inserted after the chat's last one. On PostgreSQL
+ * the UPDATE locks the chat's row until the commit, so concurrent appends to one chat take their
+ * positions one after another (each INSERT reads MAX(position) after the previous commit).
+ */
+async function append(
+  deps: ChatDeps,
+  principal: Principal,
+  input: AppendMessageInput,
+  extra: AnswerColumns,
+  change: { title?: string; completed?: boolean },
+): Promise<ChatMessage> {
   const now = deps.clock.now();
-  const uuid = input.messageUuid ?? randomUUID();
-  const next = statement(deps.db, 'SELECT COALESCE(MAX(position) + 1, 0) AS p FROM chat_messages WHERE chat_pk = ?').get(chat.id) as { p: number };
-  const info = statement(
-    deps.db,
-    `INSERT INTO chat_messages (chat_pk, message_uuid, role, content, position, displayed, answer, credits, copied_from_chat_id, knowledge_commit, knowledge_items, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat_pk, message_uuid) DO NOTHING`,
-  ).run(chat.id, uuid, input.role, input.content, next.p, input.displayed === false ? 0 : 1, extra.answer ?? null, extra.credits ?? null, extra.copied_from_chat_id ?? null, extra.knowledge_commit ?? null, extra.knowledge_items ?? null, now);
-  if (info.changes !== 1) {
-    throw new ValidationFailed([{ loc: ['body', 'message_uuid'], msg: 'message_uuid already exists in this chat', type: 'value_error' }]);
-  }
-  statement(deps.db, 'UPDATE chats SET updated_at = ? WHERE id = ?').run(now, chat.id);
-  return statement(deps.db, 'SELECT * FROM chat_messages WHERE id = ?').get(info.lastInsertRowid) as MessageRow;
+  const set = [sql`updated_at = ${now}`];
+  if (change.title !== undefined) set.push(sql`title = CASE WHEN title = '' THEN ${change.title} ELSE title END`);
+  if (change.completed) set.push(sql`recently_completed = 1`);
+  const done = await deps.store.batch(
+    [
+      insertChatQuery(principal, input, now),
+      sql`UPDATE chats SET ${sql.join(set)} WHERE ${ownedBy(principal, input.chatId)}`,
+      sql`INSERT INTO chat_messages (chat_pk, message_uuid, role, content, position, displayed, answer, credits, copied_from_chat_id, knowledge_commit, knowledge_items, created_at)
+        SELECT c.id, ${input.messageUuid ?? randomUUID()}, ${input.role}, ${input.content},
+               (SELECT COALESCE(MAX(m.position) + 1, 0) FROM chat_messages m WHERE m.chat_pk = c.id), ${input.displayed === false ? 0 : 1},
+               ${extra.answer ?? null}, ${extra.credits ?? null}, ${extra.copied_from_chat_id ?? null}, ${extra.knowledge_commit ?? null}, ${extra.knowledge_items ?? null}, ${now}
+        FROM chats c WHERE c.org_id = ${principal.orgId} AND c.chat_id = ${input.chatId}
+        ON CONFLICT (chat_pk, message_uuid) DO NOTHING RETURNING *`,
+    ],
+    { require: [1, 2] },
+  );
+  if (!done.ok && done.failed === 1) throw new ChatNotFound();
+  if (!done.ok) throw new ValidationFailed([{ loc: ['body', 'message_uuid'], msg: 'message_uuid already exists in this chat', type: 'value_error' }]);
+  return toMessage(done.results[2]!.rows[0] as MessageRow);
 }
 
 function titleFrom(content: string): string {

@@ -2,13 +2,12 @@
 // so chats created between two pages land before the cursor: none is skipped or repeated. Pinned and
 // archived chats are listed apart (on the first page), so each chat shows up in one place only. Hidden
 // chats (evaluation answers) are not listed anywhere, not even once pinned or archived: they open by id.
-// The same statements run on both dialects; only the labels' JSON array is spelled per dialect.
+// The same statements run on both dialects; only the labels' JSON array is spelled per dialect (rows.ts).
 import { sql, type RawBuilder } from 'kysely';
 import type { Principal } from '../auth/index.ts';
 import type { Executor } from '../store/index.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import { onPostgres } from './dialect.ts';
-import { CHAT_COLUMNS, toSummary, type ChatRowWithLabels, type ChatStore } from './rows.ts';
+import { chatColumns, toSummary, type ChatRowWithLabels, type ChatStore } from './rows.ts';
 import type { ChatHistoryResponse } from './schemas.ts';
 
 /** How many archived chats the first page carries. */
@@ -21,16 +20,12 @@ export interface ChatHistoryInput {
   cursorKey: string;
 }
 
-// The chat's columns and its labels, sorted, as a JSON array in text (what toSummary parses).
-const SQLITE_COLUMNS = sql.raw(CHAT_COLUMNS);
-const POSTGRES_COLUMNS = sql`c.*, (SELECT coalesce(json_agg(label ORDER BY label)::text, '[]') FROM chat_labels l WHERE l.chat_pk = c.id) AS labels_json`;
-
 /** One page of the caller's chats in the current organization. */
 export async function chatHistory(deps: ChatStore, principal: Principal, { cursor, limit = 40, cursorKey }: ChatHistoryInput): Promise<ChatHistoryResponse> {
   const scope = { key: cursorKey, userId: principal.userId, orgId: principal.orgId };
   const after = cursor === undefined ? undefined : decodeCursor(scope, cursor);
   const x = deps.store;
-  const columns = onPostgres(x) ? POSTGRES_COLUMNS : SQLITE_COLUMNS;
+  const columns = chatColumns(x);
   const rows = await x.all(
     sql<ChatRowWithLabels>`SELECT ${columns} FROM chats c
        WHERE c.user_id = ${principal.userId} AND c.org_id = ${principal.orgId} AND c.pinned_at IS NULL AND c.archived_at IS NULL AND c.hidden = 0

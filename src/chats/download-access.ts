@@ -5,13 +5,14 @@
 //   as on the public page. The data is re-run under the downloader's own permissions (src/downloads).
 // Shares never open data to other organizations: connections belong to an organization, and the
 // public page shows the answer, not a way to query someone else's warehouse. Everything else: 404.
+import { sql } from 'kysely';
 import type { Principal } from '../auth/index.ts';
 import { hasRole } from '../auth/index.ts';
-import type { Db } from '../store/index.ts';
+import type { Executor } from '../store/index.ts';
 import { ChatNotFound } from './errors.ts';
 import { answerIn, type AnswerLocator, type AnswerScope, type AnswerSource } from './find-answer.ts';
 import { blocksOf } from './message-order.ts';
-import { findChat, type ChatDeps } from './rows.ts';
+import { findChat, type ChatStore } from './rows.ts';
 import type { MessageRole } from './schemas.ts';
 
 export interface DownloadSource extends AnswerSource {
@@ -20,18 +21,18 @@ export interface DownloadSource extends AnswerSource {
 }
 
 /** The answer source of a chat the caller may download from, or a NotFound error. */
-export function findDownloadSource(deps: ChatDeps, principal: Principal, chatId: string, at: AnswerLocator): DownloadSource {
-  const chat = findChat(deps.db, principal.orgId, chatId);
-  if (chat && chat.user_id === principal.userId) return { ...answerIn(deps, { pk: chat.id, chatId: chat.chat_id }, at), access: 'owner' };
-  if (chat && hasRole(principal, 'modeler')) return { ...answerIn(deps, { pk: chat.id, chatId: chat.chat_id }, at), access: 'role' };
-  const scope = sharedScope(deps.db, principal.orgId, chatId, chat?.id);
+export async function findDownloadSource(deps: ChatStore, principal: Principal, chatId: string, at: AnswerLocator): Promise<DownloadSource> {
+  const chat = await findChat(deps.store, principal.orgId, chatId);
+  if (chat && chat.user_id === principal.userId) return { ...(await answerIn(deps, { pk: chat.id, chatId: chat.chat_id }, at)), access: 'owner' };
+  if (chat && hasRole(principal, 'modeler')) return { ...(await answerIn(deps, { pk: chat.id, chatId: chat.chat_id }, at)), access: 'role' };
+  const scope = await sharedScope(deps.store, principal.orgId, chatId, chat?.id);
   if (!scope) throw new ChatNotFound();
-  return { ...answerIn(deps, scope, at), access: 'shared' };
+  return { ...(await answerIn(deps, scope, at)), access: 'shared' };
 }
 
 /** Throws ChatNotFound when a chat with this id exists in the caller's organization and is someone else's. */
-export function assertNotOthersChat(deps: ChatDeps, principal: Principal, chatId: string): void {
-  const chat = findChat(deps.db, principal.orgId, chatId);
+export async function assertNotOthersChat(deps: ChatStore, principal: Principal, chatId: string): Promise<void> {
+  const chat = await findChat(deps.store, principal.orgId, chatId);
   if (chat && chat.user_id !== principal.userId) throw new ChatNotFound();
 }
 
@@ -41,15 +42,15 @@ interface Slot {
   role: MessageRole;
 }
 
-function sharedScope(db: Db, orgId: string, shareId: string, chatPk: number | undefined): AnswerScope | undefined {
-  const share = db
-    .prepare(`SELECT s.chat_pk, s.message_uuid FROM chat_shares s JOIN chats c ON c.id = s.chat_pk WHERE s.share_id = ? AND c.org_id = ?`)
-    .get(shareId, orgId) as { chat_pk: number; message_uuid: string | null } | undefined;
+async function sharedScope(x: Executor, orgId: string, shareId: string, chatPk: number | undefined): Promise<AnswerScope | undefined> {
+  const share = await x.one(
+    sql<{ chat_pk: number; message_uuid: string | null }>`SELECT s.chat_pk, s.message_uuid FROM chat_shares s JOIN chats c ON c.id = s.chat_pk WHERE s.share_id = ${shareId} AND c.org_id = ${orgId}`,
+  );
   if (!share) return undefined;
   // A chat share carries the chat's own id; a chat of this org with this id that is not the shared one stays private.
   if (share.message_uuid === null && share.chat_pk !== chatPk) return undefined;
   if (share.message_uuid !== null && chatPk !== undefined) return undefined;
-  const slots = db.prepare('SELECT id, message_uuid, role FROM chat_messages WHERE chat_pk = ? AND displayed = 1 ORDER BY position, id').all(share.chat_pk) as Slot[];
+  const slots = await x.all(sql<Slot>`SELECT id, message_uuid, role FROM chat_messages WHERE chat_pk = ${share.chat_pk} AND displayed = 1 ORDER BY position, id`);
   const visible = share.message_uuid === null ? slots : (blocksOf(slots).find((b) => b.some((s) => s.message_uuid === share.message_uuid)) ?? []);
   return { pk: share.chat_pk, chatId: shareId, visible: new Set(visible.map((s) => s.id)) };
 }

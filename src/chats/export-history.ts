@@ -1,8 +1,10 @@
 // Export of conversation history as rows (one per displayed message), read in keyset batches so
-// the single SQLite connection is never held by an open iterator while a slow client reads.
+// no connection (SQLite's single one, a pooled PostgreSQL one) is held by an open cursor while a slow
+// client reads.
+import { sql } from 'kysely';
 import { hasRole, type Principal } from '../auth/index.ts';
 import type { ChatUsers } from './ports.ts';
-import type { ChatDeps } from './rows.ts';
+import type { ChatStore } from './rows.ts';
 import type { Answer, MessageRole } from './schemas.ts';
 
 export interface ExportFilter {
@@ -51,22 +53,22 @@ interface Raw {
 }
 
 /** What an export reads: the chat tables, and the authors' addresses through the users port. */
-export type ExportDeps = ChatDeps & { users: ChatUsers };
+export type ExportDeps = ChatStore & { users: ChatUsers };
 
 /** Yields the export rows the caller may see in the current organization, oldest first. */
 export async function* exportHistory(deps: ExportDeps, principal: Principal, filter: ExportFilter = {}): AsyncGenerator<ExportRow> {
   const admin = hasRole(principal, 'admin');
   const userId = admin ? (filter.userId ?? null) : principal.userId;
-  const stmt = deps.db.prepare(
-    `SELECT m.id, m.message_uuid, c.chat_id, c.title, c.user_id, m.role, m.content, m.answer, m.credits, m.copied_from_chat_id,
-            c.environment_name, m.created_at
-     FROM chat_messages m JOIN chats c ON c.id = m.chat_pk
-     WHERE c.org_id = ? AND (? IS NULL OR c.user_id = ?) AND m.displayed = 1 AND m.created_at >= ? AND m.created_at < ? AND m.id > ?
-     ORDER BY m.id LIMIT ?`,
-  );
+  const byUser = userId === null ? sql`` : sql`AND c.user_id = ${userId}`;
   let after = 0;
   for (;;) {
-    const rows = stmt.all(principal.orgId, userId, userId, filter.from ?? 0, filter.to ?? Number.MAX_SAFE_INTEGER, after, BATCH) as Raw[];
+    const rows = await deps.store.all(
+      sql<Raw>`SELECT m.id, m.message_uuid, c.chat_id, c.title, c.user_id, m.role, m.content, m.answer, m.credits, m.copied_from_chat_id,
+              c.environment_name, m.created_at
+       FROM chat_messages m JOIN chats c ON c.id = m.chat_pk
+       WHERE c.org_id = ${principal.orgId} ${byUser} AND m.displayed = 1 AND m.created_at >= ${filter.from ?? 0} AND m.created_at < ${filter.to ?? Number.MAX_SAFE_INTEGER} AND m.id > ${after}
+       ORDER BY m.id LIMIT ${BATCH}`,
+    );
     const emails = deps.users.emails(rows.map((r) => r.user_id));
     for (const r of rows) yield toRow(r, emails.get(r.user_id) ?? '');
     if (rows.length < BATCH) return;

@@ -1,10 +1,11 @@
 // Finds the query behind a download: by message (uuid or position) for download_big_csv and
 // download_excel, by df_key for their agentic twins. Same access as loading the chat; downloads
 // also reach shared chats through findDownloadSource (download-access.ts).
+import { sql } from 'kysely';
 import type { Principal } from '../auth/index.ts';
 import { NotFound } from '../errors.ts';
 import { MessageNotFound } from './errors.ts';
-import { readableChat, toMessage, type ChatDeps, type MessageRow } from './rows.ts';
+import { readableChat, toMessage, type ChatStore, type MessageRow } from './rows.ts';
 import type { ChatMessage } from './schemas.ts';
 
 export interface AnswerSource {
@@ -21,8 +22,8 @@ export interface AnswerSource {
 export type AnswerLocator = { messageUuid: string } | { messagePosition: number } | { dfKey: string } | { latest: true };
 
 /** The SQL and connection of an answer the caller may read, or NotFound. */
-export function findAnswerSource(deps: ChatDeps, principal: Principal, chatId: string, at: AnswerLocator): AnswerSource {
-  const chat = readableChat(deps.db, principal, chatId);
+export async function findAnswerSource(deps: ChatStore, principal: Principal, chatId: string, at: AnswerLocator): Promise<AnswerSource> {
+  const chat = await readableChat(deps.store, principal, chatId);
   return answerIn(deps, { pk: chat.id, chatId: chat.chat_id }, at);
 }
 
@@ -36,13 +37,14 @@ export interface AnswerScope {
 }
 
 /** The answer source inside one chat; the core of findAnswerSource and findDownloadSource. */
-export function answerIn(deps: ChatDeps, scope: AnswerScope, at: AnswerLocator): AnswerSource {
-  const all =
+export async function answerIn(deps: ChatStore, scope: AnswerScope, at: AnswerLocator): Promise<AnswerSource> {
+  const which =
     'messageUuid' in at
-      ? (deps.db.prepare('SELECT * FROM chat_messages WHERE chat_pk = ? AND message_uuid = ?').all(scope.pk, at.messageUuid) as MessageRow[])
+      ? sql`AND message_uuid = ${at.messageUuid}`
       : 'messagePosition' in at
-        ? (deps.db.prepare('SELECT * FROM chat_messages WHERE chat_pk = ? AND position = ?').all(scope.pk, at.messagePosition) as MessageRow[])
-        : (deps.db.prepare(`SELECT * FROM chat_messages WHERE chat_pk = ? AND answer IS NOT NULL ORDER BY position DESC`).all(scope.pk) as MessageRow[]);
+        ? sql`AND position = ${at.messagePosition}`
+        : sql`AND answer IS NOT NULL ORDER BY position DESC`;
+  const all = await deps.store.all(sql<MessageRow>`SELECT * FROM chat_messages WHERE chat_pk = ${scope.pk} ${which}`);
   const rows = scope.visible ? all.filter((r) => scope.visible!.has(r.id)) : all;
   for (const row of rows) {
     const message = toMessage(row);

@@ -3,7 +3,7 @@
 // independent of it.
 import type { Principal } from '../auth/index.ts';
 import { NotFound } from '../errors.ts';
-import { findMessage, readableChat, toMessage, type ChatDeps } from './rows.ts';
+import { findMessage, readableChat, toMessage, type ChatStore } from './rows.ts';
 import type { Answer } from './schemas.ts';
 
 export interface ColumnRef {
@@ -52,14 +52,14 @@ export function answerQueries(answer: Answer | null): AnswerQuery[] {
   return out;
 }
 
-function answerOf(deps: ChatDeps, principal: Principal, chatId: string, messageId: string) {
-  const chat = readableChat(deps.db, principal, chatId);
-  return toMessage(findMessage(deps.db, chat.id, messageId));
+async function answerOf(deps: ChatStore, principal: Principal, chatId: string, messageId: string) {
+  const chat = await readableChat(deps.store, principal, chatId);
+  return toMessage(await findMessage(deps.store, chat.id, messageId));
 }
 
 /** Lineage of every query of an answer (same access as loading the chat). */
-export async function messageLineage(deps: ChatDeps, lineage: LineageFn, principal: Principal, chatId: string, messageId: string): Promise<MessageLineage> {
-  const message = answerOf(deps, principal, chatId, messageId);
+export async function messageLineage(deps: ChatStore, lineage: LineageFn, principal: Principal, chatId: string, messageId: string): Promise<MessageLineage> {
+  const message = await answerOf(deps, principal, chatId, messageId);
   const queries = answerQueries(message.answer);
   const traced = await Promise.all(queries.map(async (q) => ({ ...q, ...(await lineage(q.sql, q.dialect)) })));
   return { message_id: message.message_uuid, connections: [...new Set(queries.map((q) => q.connection_id))], queries: traced };
@@ -67,12 +67,12 @@ export async function messageLineage(deps: ChatDeps, lineage: LineageFn, princip
 
 /** Traces one output column of one query of an answer (`query` is a query_id or the query's SQL). */
 export async function columnLineage(
-  deps: ChatDeps,
+  deps: ChatStore,
   lineage: LineageFn,
   principal: Principal,
   { chatId, messageId, query, column }: { chatId: string; messageId: string; query: string; column: string },
 ): Promise<ColumnLineage & { query_id: string; connection_id: string }> {
-  const message = answerOf(deps, principal, chatId, messageId);
+  const message = await answerOf(deps, principal, chatId, messageId);
   const q = answerQueries(message.answer).find((x) => x.query_id === query || x.sql === query);
   if (!q) throw new NotFound('Query not found in this answer', 'QUERY_NOT_FOUND');
   const result = await lineage(q.sql, q.dialect);

@@ -1,10 +1,11 @@
 // Loading a chat in pair pages (interface part 8): offset 0 is the most recent pair; agentic chats
 // open with 1 pair and then page by 5, other chats page by 5. A pair is a block (message-order.ts).
+import { sql } from 'kysely';
 import type { Principal } from '../auth/index.ts';
-import type { Db } from '../store/index.ts';
+import type { Executor } from '../store/index.ts';
 import { MessageNotFound } from './errors.ts';
 import { blocksOf } from './message-order.ts';
-import { readableChat, toMessage, toSummary, type ChatDeps, type ChatRowWithLabels, type MessageRow } from './rows.ts';
+import { readableChat, toMessage, toSummary, type ChatRowWithLabels, type ChatStore, type MessageRow } from './rows.ts';
 import type { ChatPage, MessageRole } from './schemas.ts';
 
 export const AGENTIC_FIRST_PAGE_PAIRS = 1;
@@ -28,8 +29,8 @@ export function defaultPairs(agentic: boolean, offset: number): number {
 }
 
 /** Loads a page of a chat the caller may read (owner, or admin/modeler of its organization). */
-export function loadChat(deps: ChatDeps, principal: Principal, chatId: string, options: PageOptions = {}): ChatPage {
-  return pageOf(deps.db, readableChat(deps.db, principal, chatId), options);
+export async function loadChat(deps: ChatStore, principal: Principal, chatId: string, options: PageOptions = {}): Promise<ChatPage> {
+  return pageOf(deps.store, await readableChat(deps.store, principal, chatId), options);
 }
 
 interface Slot {
@@ -39,10 +40,10 @@ interface Slot {
 }
 
 /** Builds a pair page of a chat row (access already checked by the caller). */
-export function pageOf(db: Db, chat: ChatRowWithLabels, options: PageOptions): ChatPage {
+export async function pageOf(x: Executor, chat: ChatRowWithLabels, options: PageOptions): Promise<ChatPage> {
   const offset = options.offset ?? 0;
-  const shown = options.includeAll ? '' : 'AND displayed = 1';
-  const slots = db.prepare(`SELECT id, message_uuid, role FROM chat_messages WHERE chat_pk = ? ${shown} ORDER BY position, id`).all(chat.id) as Slot[];
+  const shown = options.includeAll ? sql`` : sql`AND displayed = 1`;
+  const slots = await x.all(sql<Slot>`SELECT id, message_uuid, role FROM chat_messages WHERE chat_pk = ${chat.id} ${shown} ORDER BY position, id`);
   let blocks = blocksOf(slots);
   if (options.onlyPairOf !== undefined) blocks = blocks.filter((b) => b.some((s) => s.message_uuid === options.onlyPairOf));
   let selected: Slot[][];
@@ -63,7 +64,7 @@ export function pageOf(db: Db, chat: ChatRowWithLabels, options: PageOptions): C
     hasMore = start > 0;
   }
   const ids = selected.flat().map((s) => s.id);
-  const rows = ids.length === 0 ? [] : (db.prepare(`SELECT * FROM chat_messages WHERE id IN (${ids.map(() => '?').join(',')}) ORDER BY position, id`).all(...ids) as MessageRow[]);
+  const rows = ids.length === 0 ? [] : await x.all(sql<MessageRow>`SELECT * FROM chat_messages WHERE id IN (${sql.join(ids)}) ORDER BY position, id`);
   return {
     ...(options.pageOnly ? {} : { chat: toSummary(chat) }),
     messages: rows.map(toMessage),

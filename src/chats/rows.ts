@@ -1,20 +1,21 @@
 // Row shapes of the chat tables, the access checks every operation starts with, and the mapping
 // from rows to the API records.
+import { sql, type RawBuilder } from 'kysely';
 import { hasRole, type Principal } from '../auth/index.ts';
 import type { Clock } from '../clock.ts';
-import { statement, type Db, type Executor } from '../store/index.ts';
+import type { Executor } from '../store/index.ts';
+import { onPostgres } from './dialect.ts';
 import { ChatNotFound, MessageNotFound } from './errors.ts';
 import type { Answer, ChatMessage, ChatSummary, KnowledgeItem, MessageRole } from './schemas.ts';
 
-/** What chat operations need: the database and the clock. */
-export interface ChatDeps {
-  db: Db;
-  clock: Clock;
-}
-
-/** What the operations moved to the asynchronous store need (history and search): the service database behind its executor. */
+/** What the reads need: the service database behind its executor. */
 export interface ChatStore {
   store: Executor;
+}
+
+/** What chat operations need: the store and the clock. */
+export interface ChatDeps extends ChatStore {
+  clock: Clock;
 }
 
 export interface ChatRow {
@@ -51,38 +52,45 @@ export interface MessageRow {
   created_at: number;
 }
 
-/** Selects chat columns plus its labels as a JSON array (`labels_json`). */
-export const CHAT_COLUMNS = `c.*, (SELECT json_group_array(label) FROM (SELECT label FROM chat_labels l WHERE l.chat_pk = c.id ORDER BY label)) AS labels_json`;
+// The chat's columns and its labels, sorted, as a JSON array in text (`labels_json`, what toSummary
+// parses): the one statement spelled per dialect.
+const SQLITE_COLUMNS = sql.raw(`c.*, (SELECT json_group_array(label) FROM (SELECT label FROM chat_labels l WHERE l.chat_pk = c.id ORDER BY label)) AS labels_json`);
+const POSTGRES_COLUMNS = sql`c.*, (SELECT coalesce(json_agg(label ORDER BY label)::text, '[]') FROM chat_labels l WHERE l.chat_pk = c.id) AS labels_json`;
+
+/** The columns of `chats c` with its labels, in the executor's dialect. */
+export function chatColumns(x: Executor): RawBuilder<unknown> {
+  return onPostgres(x) ? POSTGRES_COLUMNS : SQLITE_COLUMNS;
+}
 
 export type ChatRowWithLabels = ChatRow & { labels_json: string };
 
-export function findChat(db: Db, orgId: string, chatId: string): ChatRowWithLabels | undefined {
-  return statement(db, `SELECT ${CHAT_COLUMNS} FROM chats c WHERE c.org_id = ? AND c.chat_id = ?`).get(orgId, chatId) as ChatRowWithLabels | undefined;
+export function findChat(x: Executor, orgId: string, chatId: string): Promise<ChatRowWithLabels | undefined> {
+  return x.one(sql<ChatRowWithLabels>`SELECT ${chatColumns(x)} FROM chats c WHERE c.org_id = ${orgId} AND c.chat_id = ${chatId}`);
 }
 
 /** The caller's own chat in the current organization, or ChatNotFound: only the owner changes a chat. */
-export function ownChat(db: Db, principal: Principal, chatId: string): ChatRowWithLabels {
-  const chat = findChat(db, principal.orgId, chatId);
+export async function ownChat(x: Executor, principal: Principal, chatId: string): Promise<ChatRowWithLabels> {
+  const chat = await findChat(x, principal.orgId, chatId);
   if (!chat || chat.user_id !== principal.userId) throw new ChatNotFound();
   return chat;
 }
 
 /** A chat the caller may read: their own, or any chat of the organization for admins and modelers. */
-export function readableChat(db: Db, principal: Principal, chatId: string): ChatRowWithLabels {
-  const chat = findChat(db, principal.orgId, chatId);
+export async function readableChat(x: Executor, principal: Principal, chatId: string): Promise<ChatRowWithLabels> {
+  const chat = await findChat(x, principal.orgId, chatId);
   if (!chat || (chat.user_id !== principal.userId && !hasRole(principal, 'modeler'))) throw new ChatNotFound();
   return chat;
 }
 
-export function findMessage(db: Db, chatPk: number, messageUuid: string): MessageRow {
-  const row = db.prepare('SELECT * FROM chat_messages WHERE chat_pk = ? AND message_uuid = ?').get(chatPk, messageUuid) as MessageRow | undefined;
+export async function findMessage(x: Executor, chatPk: number, messageUuid: string): Promise<MessageRow> {
+  const row = await x.one(sql<MessageRow>`SELECT * FROM chat_messages WHERE chat_pk = ${chatPk} AND message_uuid = ${messageUuid}`);
   if (!row) throw new MessageNotFound();
   return row;
 }
 
-/** Marks a chat as changed now. */
-export function touchChat(deps: ChatDeps, chatPk: number): void {
-  deps.db.prepare('UPDATE chats SET updated_at = ? WHERE id = ?').run(deps.clock.now(), chatPk);
+/** The condition of a statement on the caller's own chat: owner and organization checked in SQL. */
+export function ownedBy(principal: Principal, chatId: string): RawBuilder<unknown> {
+  return sql`org_id = ${principal.orgId} AND chat_id = ${chatId} AND user_id = ${principal.userId}`;
 }
 
 export function toSummary(row: ChatRowWithLabels): ChatSummary {

@@ -1,7 +1,8 @@
 // Suggestions for a new chat, without a model call: the user's recent questions, then questions
 // built from reports and documented tables that the composition root lets us read.
+import { sql } from 'kysely';
 import type { Principal } from '../auth/index.ts';
-import type { ChatDeps } from './rows.ts';
+import type { ChatStore } from './rows.ts';
 
 export interface SuggestionTable {
   name: string;
@@ -26,19 +27,18 @@ export interface Suggestion {
 
 /** Up to `limit` suggestions, recent questions first, without duplicates. */
 export async function initialSuggestions(
-  deps: ChatDeps,
+  deps: ChatStore,
   sources: SuggestionSources,
   principal: Principal,
   { environmentId, limit = 6 }: { environmentId?: string; limit?: number } = {},
 ): Promise<Suggestion[]> {
-  const recent = deps.db
-    .prepare(
-      `SELECT m.content FROM chats c JOIN chat_messages m ON m.chat_pk = c.id
-       WHERE c.user_id = ? AND c.org_id = ? AND c.hidden = 0 AND m.role = 'user' AND m.displayed = 1
+  const recent = (
+    await deps.store.all(
+      sql<{ content: string }>`SELECT m.content FROM chats c JOIN chat_messages m ON m.chat_pk = c.id
+       WHERE c.user_id = ${principal.userId} AND c.org_id = ${principal.orgId} AND c.hidden = 0 AND m.role = 'user' AND m.displayed = 1
        ORDER BY c.id DESC, m.position DESC LIMIT 30`,
     )
-    .pluck()
-    .all(principal.userId, principal.orgId) as string[];
+  ).map((r) => r.content);
   const [reports, tables] = await Promise.all([sources.reports(principal, environmentId), sources.tables(principal, environmentId)]);
   const out: Suggestion[] = [];
   const seen = new Set<string>();

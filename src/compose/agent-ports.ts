@@ -156,14 +156,14 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
       },
     },
     chats: {
-      recordUserMessage(p, { chatId, content, messageUuid, environment, hidden }) {
-        appendMessage(chatDeps, p, { chatId, role: 'user', content, messageUuid, agentic: true, ...(environment ? { environment } : {}), ...(hidden ? { hidden } : {}) });
+      async recordUserMessage(p, { chatId, content, messageUuid, environment, hidden }) {
+        await appendMessage(chatDeps, p, { chatId, role: 'user', content, messageUuid, agentic: true, ...(environment ? { environment } : {}), ...(hidden ? { hidden } : {}) });
       },
-      recordAnswer(p, { chatId, content, messageUuid, answer, credits, knowledgeCommit, knowledgeItems }) {
-        recordAnswer(chatDeps, p, { chatId, content, messageUuid, answer, credits, knowledgeItems, ...(knowledgeCommit ? { knowledgeCommit } : {}) });
+      async recordAnswer(p, { chatId, content, messageUuid, answer, credits, knowledgeCommit, knowledgeItems }) {
+        await recordAnswer(chatDeps, p, { chatId, content, messageUuid, answer, credits, knowledgeItems, ...(knowledgeCommit ? { knowledgeCommit } : {}) });
       },
-      history(p, chatId) {
-        return chatTranscript(chatDeps, p, chatId)
+      async history(p, chatId) {
+        return (await chatTranscript(chatDeps, p, chatId))
           .filter((m) => m.displayed && (m.role === 'user' || m.role === 'assistant'))
           .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
       },

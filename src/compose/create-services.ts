@@ -19,7 +19,7 @@ import { checkKnowledgeRepositories, createKnowledgeDeps } from '../knowledge/in
 import { createLogger, type Logger } from '../log.ts';
 import { createMailQueue, createSmtpMailer, type Mailer } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
-import { createSecretBox, newId } from '../security/index.ts';
+import { createSecretBox, newId, type SecretBox } from '../security/index.ts';
 import { openStore, sqliteExecutor } from '../store/index.ts';
 import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
@@ -32,6 +32,7 @@ import { evaluationPrincipalsPort } from './evaluation-principals.ts';
 import { agentMcpPorts } from './mcp-agent-ports.ts';
 import { dataMcpPorts } from './mcp-data-ports.ts';
 import { knowledgeMcpPort } from './mcp-knowledge-port.ts';
+import { knowledgeWriteLock } from './knowledge-lock.ts';
 import { gatedMerge } from './merge-gate.ts';
 import { openOperations, watchQueues } from './operations.ts';
 import type { CoreServices, Services } from './services.ts';
@@ -110,18 +111,8 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const clock = deps.clock ?? systemClock;
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
-  const knowledge = createKnowledgeDeps({
-    db: store.db,
-    clock,
-    log,
-    secretBox,
-    dataDir: config.dataDir,
-    // Environment sync_target reads the dev targets' metadata through the data plane, built below.
-    targetSync: targetMetadataReader(() => core.data),
-    userName: (userId) => getUser(store.db, userId)?.name,
-  });
-  // Before anything reads or seeds knowledge: branches a crash left damaged are restored from their reflog.
-  await checkKnowledgeRepositories(knowledge, { repair: true });
+  // Environment sync_target reads the dev targets' metadata through the data plane, built below.
+  const { knowledge, knowledgeLock } = await openKnowledge(config, { store, clock, log, secretBox, data: () => core.data });
   const duckdbSql = await openDuckDbSql();
   const ops = await openOperations({ config, store, draining: draining.signal });
   const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
@@ -157,15 +148,33 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     // Queries still running on file warehouses end now (their processes are killed), before the store closes.
     await core.data.queryProcesses.close();
     await ops.close();
+    await knowledgeLock.close();
   };
   return { core, shutdown, draining, closeCore };
+}
+
+/** Knowledge under its cross-process write lock, with the branches a crash left damaged restored before anything reads or seeds them. */
+async function openKnowledge(config: Config, a: { store: CoreServices['store']; clock: Clock; log: Logger; secretBox: SecretBox; data: () => DataDeps }) {
+  const knowledgeLock = await knowledgeWriteLock(config);
+  const knowledge = createKnowledgeDeps({
+    db: a.store.db,
+    clock: a.clock,
+    log: a.log,
+    secretBox: a.secretBox,
+    dataDir: config.dataDir,
+    targetSync: targetMetadataReader(a.data),
+    userName: (userId) => getUser(a.store.db, userId)?.name,
+    sharedLock: knowledgeLock.shared,
+  });
+  await checkKnowledgeRepositories(knowledge, { repair: true });
+  return { knowledge, knowledgeLock };
 }
 
 /** What the route tables hand to the domains, built once: their deps and the ports between them. */
 function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock) {
   return {
     auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
-    chats: { db: store.db, store: executor, clock },
+    chats: { store: executor, clock },
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db),
     memberFacts: memberFactsPort(store.db),

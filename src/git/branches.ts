@@ -26,9 +26,9 @@ export async function createBranch({
   author?: GitAuthor;
 }): Promise<string> {
   return repo.lock.run(async () => {
-    const oid = await resolveRef({ repo, ref: from });
+    const oid = await resolveRef({ repo, ref: from, fresh: true });
     if (!oid) throw new BranchNotFound(from);
-    const existing = await resolveRef({ repo, ref: branch });
+    const existing = await resolveRef({ repo, ref: branch, fresh: true });
     if (!force && existing) throw new BranchExists(branch);
     await writeBranchRef(repo, branch, oid, { expected: existing, who: author, message: `branch: Created from ${from}` });
     return oid;
@@ -38,7 +38,7 @@ export async function createBranch({
 /** Deletes a branch; a missing branch is not an error. */
 export async function deleteBranch({ repo, branch }: { repo: GitRepo; branch: string }): Promise<void> {
   await repo.lock.run(async () => {
-    if (!(await resolveRef({ repo, ref: branch }))) return;
+    if (!(await resolveRef({ repo, ref: branch, fresh: true }))) return;
     await deleteBranchRef(repo, branch);
   });
 }

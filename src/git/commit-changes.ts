@@ -46,8 +46,8 @@ export async function commitChanges({
   startPoint?: string;
 }): Promise<CommitResult> {
   return repo.lock.run(async () => {
-    const tip = await resolveRef({ repo, ref: branch });
-    const parent = tip ?? (startPoint ? await resolveRef({ repo, ref: startPoint }) : undefined);
+    const tip = await resolveRef({ repo, ref: branch, fresh: true });
+    const parent = tip ?? (startPoint ? await resolveRef({ repo, ref: startPoint, fresh: true }) : undefined);
     const list = typeof changes === 'function' ? await changes(parent) : changes;
     // Checked before anything is written: a name git cannot hold once wrote a malformed tree.
     for (const c of list) {

@@ -41,7 +41,7 @@ export class RefDamaged extends AppError {
   }
 }
 
-/** Another process holds the ref's lock file (one process per data directory is supported). */
+/** A ref's lock file is held outside the repository lock: by a git command an operator runs, or left by a crashed writer without a shared lock (the start-up check removes it). */
 export class RefLocked extends AppError {
   constructor(ref: string) {
     super('unavailable', 'REF_LOCKED', `${ref} is locked by another writer; try again`, { ref });
@@ -55,5 +55,12 @@ export class InvalidPath extends AppError {
     readonly problem: string,
   ) {
     super('invalid', 'INVALID_PATH', `Invalid file name ${JSON.stringify(path)}: ${problem}`, { path, problem });
+  }
+}
+
+/** Another process held the repository's write lock for longer than a write waits. */
+export class RepositoryBusy extends AppError {
+  constructor() {
+    super('unavailable', 'REPOSITORY_BUSY', 'The knowledge repository is busy with another writer; try again');
   }
 }

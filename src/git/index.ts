@@ -3,7 +3,9 @@
 export { openRepo, createRepoRegistry, branchRef, MAIN_BRANCH } from './repo.ts';
 export type { GitRepo, GitAuthor, RepoRegistry } from './repo.ts';
 export { createWriteLock } from './lock.ts';
-export type { WriteLock } from './lock.ts';
+export type { WriteLock, SharedLock, LockTarget } from './lock.ts';
+export { createFileLock } from './file-lock.ts';
+export { openAdvisoryLock, advisoryKey } from './advisory-lock.ts';
 export { resolveRef } from './resolve-ref.ts';
 export { refHasHistory, readReflog } from './ref-store.ts';
 export type { ReflogEntry } from './ref-store.ts';
@@ -24,4 +26,4 @@ export { pushBranch } from './push-branch.ts';
 export type { RemoteAuth } from './push-branch.ts';
 export { checkRepo } from './check-repo.ts';
 export type { RepoCheck, RefCheck } from './check-repo.ts';
-export { BranchNotFound, BranchExists, BranchMoved, MergeNotSupported, RefDamaged, RefLocked, InvalidPath } from './errors.ts';
+export { BranchNotFound, BranchExists, BranchMoved, MergeNotSupported, RefDamaged, RefLocked, RepositoryBusy, InvalidPath } from './errors.ts';

@@ -54,9 +54,9 @@ interface MergeArgs {
 
 async function mergeCore(a: MergeArgs): Promise<MergeOutcome> {
   const { repo, from, into, author, message, dryRun } = a;
-  const ours = await resolveRef({ repo, ref: into });
+  const ours = await resolveRef({ repo, ref: into, fresh: true });
   if (!ours) throw new BranchNotFound(into);
-  const theirs = await resolveRef({ repo, ref: from });
+  const theirs = await resolveRef({ repo, ref: from, fresh: true });
   if (!theirs) throw new BranchNotFound(from);
   const fast = await fastMerge(repo, ours, theirs);
   if (fast) {

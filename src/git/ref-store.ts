@@ -40,6 +40,22 @@ export async function readRefValue(repo: GitRepo, ref: string, depth = 0): Promi
   throw new RefDamaged(ref, text.length === 0 ? 'its file is empty' : 'its file does not hold a commit id');
 }
 
+/**
+ * What identifies the ref's current file without reading it: a ref is replaced by a rename of a new
+ * file, so any move (by this process or another) changes its inode or modification time. A missing
+ * file stands for the packed ref, identified the same way by packed-refs.
+ */
+export async function refStamp(repo: GitRepo, ref: string): Promise<string> {
+  const stamp = (path: string) => repo.dfs.io.stat(path).then(stampOf, () => undefined);
+  return (await stamp(refPath(repo, ref))) ?? `packed ${(await stamp(join(repo.gitdir, 'packed-refs'))) ?? 'none'}`;
+}
+
+// Not the change time: the rename that turns the lock file into the ref changes it.
+function stampOf(s: { size: number }): string {
+  const t = s as unknown as { ino: number; mtimeMs: number };
+  return `${t.ino}:${s.size}:${t.mtimeMs}`;
+}
+
 // Refs packed by an operator's `git gc` or `git pack-refs`; the service itself never packs.
 async function packedRef(repo: GitRepo, ref: string): Promise<string | null> {
   let text: string;
@@ -57,10 +73,10 @@ async function packedRef(repo: GitRepo, ref: string): Promise<string | null> {
 
 /**
  * Points `ref` at `oid` if it still holds `expected` (null: must not exist; undefined: any value,
- * even a damaged one, for recovery), recording `who` and `message` in the reflog. False when the
- * ref held something else (nothing is written then).
+ * even a damaged one, for recovery), recording `who` and `message` in the reflog. Returns the new
+ * ref file's stamp (see refStamp), or undefined when the ref held something else (nothing is written then).
  */
-export async function updateRef(repo: GitRepo, ref: string, oid: string, a: { expected?: string | null; who: GitAuthor; message: string }): Promise<boolean> {
+export async function updateRef(repo: GitRepo, ref: string, oid: string, a: { expected?: string | null; who: GitAuthor; message: string }): Promise<string | undefined> {
   return withRefLock(repo, ref, async (lock) => {
     let current: string | null = null;
     try {
@@ -68,16 +84,18 @@ export async function updateRef(repo: GitRepo, ref: string, oid: string, a: { ex
     } catch (err) {
       if (!(err instanceof RefDamaged) || a.expected !== undefined) throw err;
     }
-    if (a.expected !== undefined && current !== a.expected) return false;
+    if (a.expected !== undefined && current !== a.expected) return undefined;
     // The new objects reach the disk (under their names) with the new value, before the lock becomes
     // the ref; then the folders holding the renames and the reflog line are synced together before
     // the caller hears of it. A power loss in between loses only this unacknowledged write: a ref
     // whose commit does not read back is restored from the reflog at start-up. The reflog line comes
     // after the objects it names (git fsck holds a reflog entry to a missing object for an error).
     const [dirs] = await Promise.all([repo.dfs.flush(), writeAndSync(lock, `${oid}\n`)]);
+    // Stamped while it is still this writer's own lock file: once renamed, another process may replace it.
+    const stamp = stampOf(await repo.dfs.io.stat(lock.path));
     await repo.dfs.io.rename(lock.path, refPath(repo, ref));
     await Promise.all([repo.dfs.syncDirs([...dirs, dirname(refPath(repo, ref))]), appendReflog(repo, ref, { old: current ?? ZERO, new: oid, ...a.who, message: a.message })]);
-    return true;
+    return stamp;
   });
 }
 
@@ -89,7 +107,6 @@ export async function deleteRefFile(repo: GitRepo, ref: string): Promise<void> {
     });
     // Also drops the ref from packed-refs when an operator packed it.
     await git.deleteRef({ fs: repo.fs, gitdir: repo.gitdir, ref });
-    return true;
   });
 }
 
@@ -120,7 +137,7 @@ interface LockFile {
   handle: { writeFile(d: string): Promise<void>; sync(): Promise<void>; close(): Promise<void> };
 }
 
-async function withRefLock(repo: GitRepo, ref: string, fn: (lock: LockFile) => Promise<boolean>): Promise<boolean> {
+async function withRefLock<T>(repo: GitRepo, ref: string, fn: (lock: LockFile) => Promise<T>): Promise<T> {
   const path = `${refPath(repo, ref)}.lock`;
   await repo.dfs.io.mkdir(dirname(path), { recursive: true });
   let handle;

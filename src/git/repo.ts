@@ -1,9 +1,10 @@
-// One bare repository (no working tree) per organization; the handle carries its write lock and the
-// crash-safe file system every write goes through.
+// One bare repository (no working tree) per organization; the handle carries its write lock (shared
+// with other processes when given a SharedLock) and the crash-safe file system every write goes through.
 import { basename, dirname, join } from 'node:path';
 import git, { type FsClient, type TreeEntry } from 'isomorphic-git';
 import { createDurableFs, type DurableFs, type FsPromises } from './durable-fs.ts';
-import { createWriteLock, type WriteLock } from './lock.ts';
+import type { SharedLock, WriteLock } from './lock.ts';
+import { createRepoLock } from './repo-lock.ts';
 
 /** A bare repository and the lock that serializes writes to it. */
 export interface GitRepo {
@@ -16,8 +17,14 @@ export interface GitRepo {
   cache: object;
   /** Parsed trees by id (see tree-cache.ts). */
   trees: Map<string, TreeEntry[]>;
-  /** Branch tips (full ref -> commit, null when absent) as last read or written here (see resolve-ref.ts). */
-  refs: Map<string, string | null>;
+  /** Branch tips (full ref -> commit, null when absent) as last read here, with their file's stamp (see resolve-ref.ts). */
+  refs: Map<string, KnownRef>;
+}
+
+/** A branch tip as last read, with the stamp of the ref file it came from (see resolve-ref.ts). */
+export interface KnownRef {
+  oid: string | null;
+  stamp: string;
 }
 
 /** Who made a commit; the timestamp is seconds since the epoch. */
@@ -32,9 +39,10 @@ export const MAIN_BRANCH = 'main';
 
 /**
  * Opens a bare repository. A missing one is created in a temporary folder and renamed into place, so
- * a crash never leaves a half-made repository; an existing one is never initialized again.
+ * a crash never leaves a half-made repository; an existing one is never initialized again. Without
+ * `shared` its writes are serialized in this process only.
  */
-export async function openRepo({ fs, gitdir }: { fs: FsClient; gitdir: string }): Promise<GitRepo> {
+export async function openRepo({ fs, gitdir, shared }: { fs: FsClient; gitdir: string; shared?: SharedLock }): Promise<GitRepo> {
   const dfs = createDurableFs(fs as unknown as { promises: FsPromises });
   const exists = await dfs.io.stat(gitdir).then(() => true, () => false);
   if (!exists) {
@@ -52,7 +60,8 @@ export async function openRepo({ fs, gitdir }: { fs: FsClient; gitdir: string })
     // A repository whose HEAD was lost is still a repository: git needs HEAD to recognize it.
     await dfs.writeAtomic(join(gitdir, 'HEAD'), `ref: refs/heads/${MAIN_BRANCH}\n`);
   }
-  return { fs: dfs.client, dfs, gitdir, lock: createWriteLock(), cache: {}, trees: new Map(), refs: new Map() };
+  const lock = createRepoLock({ io: dfs.io, gitdir, key: basename(gitdir, '.git'), shared });
+  return { fs: dfs.client, dfs, gitdir, lock, cache: {}, trees: new Map(), refs: new Map() };
 }
 
 /** Hands out one GitRepo per key (organization), so all writers of a repository share its lock. */
@@ -64,15 +73,15 @@ export interface RepoRegistry {
   keys(): Promise<string[]>;
 }
 
-/** A registry of repositories `<root>/<key>.git` on the given file system. */
-export function createRepoRegistry({ fs, root }: { fs: FsClient; root: string }): RepoRegistry {
+/** A registry of repositories `<root>/<key>.git` on the given file system, written under `shared` when given. */
+export function createRepoRegistry({ fs, root, shared }: { fs: FsClient; root: string; shared?: SharedLock }): RepoRegistry {
   const repos = new Map<string, Promise<GitRepo>>();
   return {
     repo(key) {
       if (!/^[\w-]+$/.test(key)) throw new Error(`invalid repository key ${key}`);
       let r = repos.get(key);
       if (!r) {
-        r = openRepo({ fs, gitdir: join(root, `${key}.git`) });
+        r = openRepo({ fs, gitdir: join(root, `${key}.git`), shared });
         r.catch(() => repos.delete(key));
         repos.set(key, r);
       }

@@ -1,24 +1,28 @@
 // Branch tips, kept in memory: every read of knowledge starts by resolving its branch, and reading the
-// ref from disk costs a file open, which a burst of agent runs queued behind one another. The gateway
-// owns its repositories (one process per data directory), so every ref change goes through
-// writeBranchRef/deleteBranchRef below, which keep the memory right.
+// ref from disk costs a file open, which a burst of agent runs queued behind one another. Other
+// processes may share the repository (one data folder on a shared volume), so a kept tip is trusted
+// only while its file's stamp (one stat, see refStamp) is unchanged; writes, under the repository lock,
+// read the tip from disk and move it by compare-and-swap (writeBranchRef).
 import { BranchMoved } from './errors.ts';
 import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
-import { deleteRefFile, readRefValue, updateRef } from './ref-store.ts';
+import { deleteRefFile, readRefValue, refStamp, updateRef } from './ref-store.ts';
 
 /**
- * The commit a branch (or full ref, or commit id) points at; undefined when it does not exist.
- * Throws RefDamaged when the ref's file is empty or unreadable: a damaged branch is never taken
- * for a missing one (that is how a crash once made the service start production over).
+ * The commit a branch (or full ref, or commit id) points at; undefined when it does not exist. With
+ * `fresh` (writers, under the lock) it is read from disk whatever is kept. Throws RefDamaged when the
+ * ref's file is empty or unreadable: a damaged branch is never taken for a missing one (that is how a
+ * crash once made the service start production over).
  */
-export async function resolveRef({ repo, ref }: { repo: GitRepo; ref: string }): Promise<string | undefined> {
+export async function resolveRef({ repo, ref, fresh = false }: { repo: GitRepo; ref: string; fresh?: boolean }): Promise<string | undefined> {
   if (/^[0-9a-f]{40}$/.test(ref)) return ref;
   const full = branchRef(ref);
+  // The stamp is taken before the value: a move in between leaves a stamp that no longer matches, and
+  // the next read reads again.
+  const stamp = await refStamp(repo, full);
   const known = repo.refs.get(full);
-  if (known !== undefined) return known ?? undefined;
+  if (!fresh && known?.stamp === stamp) return known.oid ?? undefined;
   const oid = await readRefValue(repo, full);
-  // A write that landed while this read was in flight has set the newer value: keep it.
-  if (!repo.refs.has(full)) repo.refs.set(full, oid);
+  repo.refs.set(full, { oid, stamp });
   return oid ?? undefined;
 }
 
@@ -33,19 +37,20 @@ export async function writeBranchRef(
   a: { expected: string | undefined; who: GitAuthor; message: string },
 ): Promise<void> {
   const full = branchRef(branch);
-  let moved: boolean;
+  let stamp: string | undefined;
   try {
-    moved = await updateRef(repo, full, oid, { expected: a.expected ?? null, who: a.who, message: a.message });
+    stamp = await updateRef(repo, full, oid, { expected: a.expected ?? null, who: a.who, message: a.message });
   } catch (err) {
     // Whatever the disk holds after a failed write is read again next time.
     repo.refs.delete(full);
     throw err;
   }
-  if (!moved) {
+  if (stamp === undefined) {
     repo.refs.delete(full);
     throw new BranchMoved(branch);
   }
-  repo.refs.set(full, oid);
+  // The stamp is of the file this write put in place: a later move by anyone changes it.
+  repo.refs.set(full, { oid, stamp });
 }
 
 /** Deletes `branch` and its reflog (callers hold the repository's write lock). */
@@ -53,7 +58,8 @@ export async function deleteBranchRef(repo: GitRepo, branch: string): Promise<vo
   const full = branchRef(branch);
   try {
     await deleteRefFile(repo, full);
-    repo.refs.set(full, null);
+    // Under the lock no other writer recreates the branch before this stamp is taken.
+    repo.refs.set(full, { oid: null, stamp: await refStamp(repo, full) });
   } catch (err) {
     repo.refs.delete(full);
     throw err;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FsClient } from 'isomorphic-git';
 import type { Principal } from '../auth/index.ts';
 import type { Clock } from '../clock.ts';
-import { createRepoRegistry, createWriteLock, type RepoRegistry, type WriteLock } from '../git/index.ts';
+import { createFileLock, createRepoRegistry, createWriteLock, type RepoRegistry, type SharedLock, type WriteLock } from '../git/index.ts';
 import type { Logger } from '../log.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Db } from '../store/index.ts';
@@ -37,7 +37,7 @@ export interface KnowledgeDeps {
   clock: Clock;
   log: Logger;
   secretBox: SecretBox;
-  /** One bare repository per organization: `<dataDir>/knowledge/<org_id>.git`. */
+  /** One bare repository per organization: `<dataDir>/knowledge/<org_id>.git`, written under a lock shared with other processes. */
   repos: RepoRegistry;
   /** Serializes pushes per organization, so the mirror sees changes in order. */
   pushLock(orgId: string): WriteLock;
@@ -51,7 +51,11 @@ export interface KnowledgeDeps {
   snapshotCache: Map<string, Promise<Item[]>>;
 }
 
-/** Builds the knowledge domain's dependencies; repositories live under `<dataDir>/knowledge`. */
+/**
+ * Builds the knowledge domain's dependencies; repositories live under `<dataDir>/knowledge`. Their
+ * writes hold `sharedLock` (src/compose picks it from the configuration), by default a lock file
+ * beside each repository, so processes sharing the data folder never write one repository at once.
+ */
 export function createKnowledgeDeps(a: {
   db: Db;
   clock: Clock;
@@ -61,14 +65,20 @@ export function createKnowledgeDeps(a: {
   fs?: FsClient;
   targetSync?: TargetMetadataReader;
   userName?: (userId: string) => string | undefined;
+  sharedLock?: SharedLock;
 }): KnowledgeDeps {
   const locks = new Map<string, WriteLock>();
+  const fs = a.fs ?? (nodeFs as unknown as FsClient);
+  const onLost = (err: Error) => a.log.warn({ err }, 'knowledge repository lock was lost while held (its holder stalled past the stale limit); the write still compared the branch before moving it');
+  // A file system given by the caller (memfs in tests) is this process's alone: the in-process chain
+  // is all it needs (proper-lockfile keeps its locks by path, process-wide, across file systems).
+  const sharedLock = a.sharedLock ?? (a.fs ? undefined : createFileLock({ onLost }));
   return {
     db: a.db,
     clock: a.clock,
     log: a.log,
     secretBox: a.secretBox,
-    repos: createRepoRegistry({ fs: a.fs ?? (nodeFs as unknown as FsClient), root: join(a.dataDir, 'knowledge') }),
+    repos: createRepoRegistry({ fs, root: join(a.dataDir, 'knowledge'), shared: sharedLock }),
     pushLock(orgId) {
       let l = locks.get(orgId);
       if (!l) locks.set(orgId, (l = createWriteLock()));

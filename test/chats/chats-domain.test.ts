@@ -54,11 +54,11 @@ test('a cursor decodes only with the same key, user and organization', (t) => {
   t.throws(() => decodeCursor({ ...scope, orgId: 'p' }, c), { code: 'VALIDATION_FAILED' });
 });
 
-test('appendMessage creates the chat, titles it from the first question and keeps order', (t) => {
+test('appendMessage creates the chat, titles it from the first question and keeps order', async (t) => {
   const p = member();
-  const m1 = appendMessage(deps(t0), p, { chatId: 'd1', role: 'user', content: '  How   many orders\nper day? ' });
-  const m2 = recordAnswer(deps(t0), p, { chatId: 'd1', content: 'About 65.', credits: 2.5, knowledgeCommit: 'abc123', knowledgeItems: [{ kind: 'table', path: 'tables/demo_warehouse/main.orders.yaml' }] });
-  const page = loadChat(deps(t0), p, 'd1', { pairs: 5 }) as ChatPage;
+  const m1 = await appendMessage(deps(t0), p, { chatId: 'd1', role: 'user', content: '  How   many orders\nper day? ' });
+  const m2 = await recordAnswer(deps(t0), p, { chatId: 'd1', content: 'About 65.', credits: 2.5, knowledgeCommit: 'abc123', knowledgeItems: [{ kind: 'table', path: 'tables/demo_warehouse/main.orders.yaml' }] });
+  const page: ChatPage = await loadChat(deps(t0), p, 'd1', { pairs: 5 });
   t.is(page.chat?.title, 'How many orders per day?');
   t.true(page.chat?.recently_completed);
   t.deepEqual(page.messages.map((m) => m.message_uuid), [m1.message_uuid, m2.message_uuid]);
@@ -68,22 +68,22 @@ test('appendMessage creates the chat, titles it from the first question and keep
   t.deepEqual(m2.answer, null);
 });
 
-test('a chat_id owned by another user of the organization is never written to', (t) => {
+test('a chat_id owned by another user of the organization is never written to', async (t) => {
   const org = t0.org();
   const a = member('user', org);
   const b = member('admin', org);
-  appendMessage(deps(t0), a, { chatId: 'mine', role: 'user', content: 'x' });
-  t.throws(() => appendMessage(deps(t0), b, { chatId: 'mine', role: 'user', content: 'y' }), { code: 'CHAT_NOT_FOUND' });
-  t.throws(() => ensureChat(deps(t0), b, { chatId: 'mine' }), { code: 'CHAT_NOT_FOUND' });
+  await appendMessage(deps(t0), a, { chatId: 'mine', role: 'user', content: 'x' });
+  await t.throwsAsync(appendMessage(deps(t0), b, { chatId: 'mine', role: 'user', content: 'y' }), { code: 'CHAT_NOT_FOUND' });
+  await t.throwsAsync(ensureChat(deps(t0), b, { chatId: 'mine' }), { code: 'CHAT_NOT_FOUND' });
 });
 
-test('recordAnswer takes credits or copied_from_chat_id, not both, and refuses duplicate uuids', (t) => {
+test('recordAnswer takes credits or copied_from_chat_id, not both, and refuses duplicate uuids', async (t) => {
   const p = member();
-  t.throws(() => recordAnswer(deps(t0), p, { chatId: 'd2', content: 'x', credits: 1, copiedFromChatId: 'other' }), { code: 'VALIDATION_FAILED' });
-  const copied = recordAnswer(deps(t0), p, { chatId: 'd2', content: 'x', copiedFromChatId: 'other', messageUuid: 'm-1' });
+  await t.throwsAsync(recordAnswer(deps(t0), p, { chatId: 'd2', content: 'x', credits: 1, copiedFromChatId: 'other' }), { code: 'VALIDATION_FAILED' });
+  const copied = await recordAnswer(deps(t0), p, { chatId: 'd2', content: 'x', copiedFromChatId: 'other', messageUuid: 'm-1' });
   t.is(copied.credits, null);
   t.is(copied.copied_from_chat_id, 'other');
-  t.throws(() => appendMessage(deps(t0), p, { chatId: 'd2', role: 'user', content: 'again', messageUuid: 'm-1' }), { code: 'VALIDATION_FAILED' });
+  await t.throwsAsync(appendMessage(deps(t0), p, { chatId: 'd2', role: 'user', content: 'again', messageUuid: 'm-1' }), { code: 'VALIDATION_FAILED' });
 });
 
 test('blocks start at each user message', (t) => {
@@ -92,43 +92,41 @@ test('blocks start at each user message', (t) => {
   t.deepEqual(blocks.map((b) => b.map((m) => m.i)), [[0], [1, 2, 3], [4], [5, 6]]);
 });
 
-test('findAnswerSource gives the SQL and connection behind downloads', (t) => {
+test('findAnswerSource gives the SQL and connection behind downloads', async (t) => {
   const org = t0.org();
   const p = member('user', org);
-  const ids = seedChat(t0, p, 'dl', [
+  const ids = await seedChat(t0, p, 'dl', [
     {
       question: 'q',
       answer: 'a',
       answerData: { tables: [{ df_key: 'df_a', sql: 'SELECT 2', connection_id: 'demo_warehouse', dialect: 'duckdb', columns: ['x'] }] },
     },
   ]);
-  const byUuid = findAnswerSource(deps(t0), p, 'dl', { messageUuid: ids[1]! });
+  const byUuid = await findAnswerSource(deps(t0), p, 'dl', { messageUuid: ids[1]! });
   t.like(byUuid, { sql: 'SELECT 2', connection_id: 'demo_warehouse', df_key: 'df_a' });
-  t.like(findAnswerSource(deps(t0), p, 'dl', { messagePosition: 1 }), { sql: 'SELECT 2' });
-  t.like(findAnswerSource(deps(t0), p, 'dl', { dfKey: 'df_a' }), { connection_id: 'demo_warehouse' });
-  t.throws(() => findAnswerSource(deps(t0), p, 'dl', { dfKey: 'nope' }), { code: 'DF_KEY_NOT_FOUND' });
-  t.throws(() => findAnswerSource(deps(t0), member('user', org), 'dl', { dfKey: 'df_a' }), { code: 'CHAT_NOT_FOUND' });
-  t.like(findAnswerSource(deps(t0), member('admin', org), 'dl', { dfKey: 'df_a' }), { sql: 'SELECT 2' });
+  t.like(await findAnswerSource(deps(t0), p, 'dl', { messagePosition: 1 }), { sql: 'SELECT 2' });
+  t.like(await findAnswerSource(deps(t0), p, 'dl', { dfKey: 'df_a' }), { connection_id: 'demo_warehouse' });
+  await t.throwsAsync(findAnswerSource(deps(t0), p, 'dl', { dfKey: 'nope' }), { code: 'DF_KEY_NOT_FOUND' });
+  await t.throwsAsync(findAnswerSource(deps(t0), member('user', org), 'dl', { dfKey: 'df_a' }), { code: 'CHAT_NOT_FOUND' });
+  t.like(await findAnswerSource(deps(t0), member('admin', org), 'dl', { dfKey: 'df_a' }), { sql: 'SELECT 2' });
 });
 
 test('export reads in batches and yields every row once', async (t) => {
   const p = member();
-  t0.app.services.store.tx(() => {
-    for (let i = 0; i < 1_203; i++) appendMessage(deps(t0), p, { chatId: `b${i % 7}`, role: 'user', content: `m${i}` });
-  });
+  for (let i = 0; i < 1_203; i++) await appendMessage(deps(t0), p, { chatId: `b${i % 7}`, role: 'user', content: `m${i}` });
   const seen: string[] = [];
   for await (const row of exportHistory({ ...deps(t0), users: t0.app.services.chatSources.users }, p)) seen.push(row.content);
   t.is(seen.length, 1_203);
   t.is(new Set(seen).size, 1_203);
 });
 
-test('the transcript holds every message of the owner\'s chat, hidden ones included', (t) => {
+test('the transcript holds every message of the owner\'s chat, hidden ones included', async (t) => {
   const org = t0.org();
   const p = member('user', org);
-  seedChat(t0, p, 'tr', [{ question: 'q', answer: 'a', hiddenAnswer: true }]);
-  t.deepEqual(chatTranscript(deps(t0), p, 'tr').map((m) => m.content), ['q', 'a']);
-  t.deepEqual(chatTranscript(deps(t0), member('admin', org), 'tr'), []);
-  t.deepEqual(chatTranscript(deps(t0), p, 'unknown'), []);
+  await seedChat(t0, p, 'tr', [{ question: 'q', answer: 'a', hiddenAnswer: true }]);
+  t.deepEqual((await chatTranscript(deps(t0), p, 'tr')).map((m) => m.content), ['q', 'a']);
+  t.deepEqual(await chatTranscript(deps(t0), member('admin', org), 'tr'), []);
+  t.deepEqual(await chatTranscript(deps(t0), p, 'unknown'), []);
 });
 
 // Serial: it counts the shared service's whole queue, which concurrent tests would fill meanwhile.
@@ -138,7 +136,7 @@ test.serial('a written message waits for the index off the write path, and the n
   const x = t0.app.services.chats.store;
   const ftsRow = (uuid: string) => db.prepare('SELECT f.rowid FROM chat_messages_fts f JOIN chat_messages m ON -f.rowid = m.id WHERE m.message_uuid = ?').get(uuid);
   const queued = (uuid: string) => db.prepare('SELECT 1 FROM chat_messages_fts_pending p JOIN chat_messages m ON m.id = p.message_id WHERE m.message_uuid = ?').get(uuid);
-  const [q] = seedChat(t0, p, 'queue', [{ question: 'platypus sightings', answer: 'a' }]);
+  const [q] = await seedChat(t0, p, 'queue', [{ question: 'platypus sightings', answer: 'a' }]);
   t.truthy(queued(q!));
   t.falsy(ftsRow(q!));
   t.is((await searchChats(deps(t0), p, { q: 'platypus' })).results[0]?.message_uuid, q);
@@ -155,7 +153,7 @@ test.serial('the background indexer takes the queue oldest first, a bounded slic
   await indexPendingMessages(x);
   const queuedCount = () => (db.prepare('SELECT COUNT(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n;
   const indexed = (uuid: string) => !!db.prepare('SELECT 1 FROM chat_messages_fts f JOIN chat_messages m ON -f.rowid = m.id WHERE m.message_uuid = ?').get(uuid);
-  const [first, second, third, fourth] = seedChat(t0, p, 'slices', [{ question: 'q1', answer: 'a1' }, { question: 'q2', answer: 'a2' }]);
+  const [first, second, third, fourth] = await seedChat(t0, p, 'slices', [{ question: 'q1', answer: 'a1' }, { question: 'q2', answer: 'a2' }]);
   t.is(queuedCount(), 4);
   t.is(await indexPendingMessages(x, 1), 1);
   t.true(indexed(first!));
@@ -172,12 +170,12 @@ test.serial('the background indexer takes the queue oldest first, a bounded slic
 test('an edit or a delete of a message still queued for the index leaves it right', async (t) => {
   const p = member();
   const db = t0.app.services.store.db;
-  const [edited, , deleted] = seedChat(t0, p, 'queued-edits', [
+  const [edited, , deleted] = await seedChat(t0, p, 'queued-edits', [
     { question: 'echidna census', answer: 'a' },
     { question: 'numbat census', answer: 'b' },
   ]);
   db.prepare("UPDATE chat_messages SET content = 'bilby census' WHERE message_uuid = ?").run(edited);
-  deleteMessage(deps(t0), p, { chatId: 'queued-edits', messageUuid: deleted! });
+  await deleteMessage(deps(t0), p, { chatId: 'queued-edits', messageUuid: deleted! });
   t.deepEqual((await searchChats(deps(t0), p, { q: 'echidna' })).results, []);
   t.deepEqual((await searchChats(deps(t0), p, { q: 'numbat' })).results, []);
   t.deepEqual((await searchChats(deps(t0), p, { q: 'bilby' })).results.map((r) => r.message_uuid), [edited]);
@@ -185,15 +183,16 @@ test('an edit or a delete of a message still queued for the index leaves it righ
   t.is(rows(edited!), 1);
 });
 
-test('the search index follows deletes and edits of messages', async (t) => {
+// Serial: it counts the shared service's whole index, which concurrent tests would fill meanwhile.
+test.serial('the search index follows deletes and edits of messages', async (t) => {
   const p = member();
-  const [q] = seedChat(t0, p, 'fts', [{ question: 'quokka census', answer: 'a' }]);
+  const [q] = await seedChat(t0, p, 'fts', [{ question: 'quokka census', answer: 'a' }]);
   t.is((await searchChats(deps(t0), p, { q: 'quokka' })).results.length, 1);
   const db = t0.app.services.store.db;
   db.prepare("UPDATE chat_messages SET content = 'wombat census' WHERE message_uuid = ?").run(q);
   t.is((await searchChats(deps(t0), p, { q: 'quokka' })).results.length, 0);
   t.is((await searchChats(deps(t0), p, { q: 'wombat' })).results[0]?.message_uuid, q);
-  deleteMessage(deps(t0), p, { chatId: 'fts', messageUuid: q! });
+  await deleteMessage(deps(t0), p, { chatId: 'fts', messageUuid: q! });
   t.is((await searchChats(deps(t0), p, { q: 'wombat' })).results.length, 0);
   // One index row per displayed message, nothing left behind.
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
@@ -210,7 +209,7 @@ test('closing the service indexes the messages still queued for search', async (
   createOrganization(db, clock, { id: 'o', name: 'O' });
   const user = createUser(db, clock, { email: 'close@example.com', emailVerified: true });
   setMembership(db, clock, { userId: user.id, orgId: 'o', role: 'user' });
-  appendMessage({ db, clock }, principalFor(db, user, 'o', 'session', [])!, { chatId: 'c', role: 'user', content: 'kookaburra calls' });
+  await appendMessage(app.services.chats, principalFor(db, user, 'o', 'session', [])!, { chatId: 'c', role: 'user', content: 'kookaburra calls' });
   await app.close();
   const file = new Database(join(dataDir, 'sextant.db'), { readonly: true });
   t.teardown(() => file.close());

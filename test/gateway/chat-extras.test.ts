@@ -26,8 +26,8 @@ async function rows(res: Response): Promise<Record<string, unknown>[]> {
 
 test('export_history streams the caller\'s messages as JSON lines with message_id = message_uuid', async (t) => {
   const o = org();
-  const ids = seedChat(t0, o.pa, 'e1', [{ question: 'q', answer: 'a', answerData: { sql: 'SELECT 1', connection_id: 'demo_warehouse', dialect: 'duckdb' } }]);
-  seedChat(t0, o.pad, 'e2', [{ question: 'admin q', answer: 'admin a' }]);
+  const ids = await seedChat(t0, o.pa, 'e1', [{ question: 'q', answer: 'a', answerData: { sql: 'SELECT 1', connection_id: 'demo_warehouse', dialect: 'duckdb' } }]);
+  await seedChat(t0, o.pad, 'e2', [{ question: 'admin q', answer: 'admin a' }]);
   const token = t0.token(o.analyst);
   const res = await t0.fetch(`/api/export_history?api_token=${token}&user_id=${o.analyst.id}`);
   t.is(res.status, 200);
@@ -42,9 +42,9 @@ test('export_history streams the caller\'s messages as JSON lines with message_i
 
 test('admins export the organization, filtered by user and dates; others only their own', async (t) => {
   const o = org();
-  seedChat(t0, o.pa, 'x1', [{ question: 'old', answer: 'old a' }]);
+  await seedChat(t0, o.pa, 'x1', [{ question: 'old', answer: 'old a' }]);
   t0.clock.advance(3 * DAY);
-  seedChat(t0, o.pad, 'x2', [{ question: 'new', answer: 'new a' }]);
+  await seedChat(t0, o.pad, 'x2', [{ question: 'new', answer: 'new a' }]);
   const admin = client(t0, t0.session(o.admin));
   t.is((await rows(await admin.get('/api/export_history'))).length, 4);
   const one = await rows(await admin.get(`/api/export_history?filter_user_id=${o.analyst.id}`));
@@ -62,7 +62,7 @@ test('admins export the organization, filtered by user and dates; others only th
 
 test('export_history writes CSV with a header and defused formulas', async (t) => {
   const o = org();
-  seedChat(t0, o.pa, 'csv', [{ question: '=HYPERLINK("x")', answer: 'a, "quoted"\nline' }]);
+  await seedChat(t0, o.pa, 'csv', [{ question: '=HYPERLINK("x")', answer: 'a, "quoted"\nline' }]);
   const res = await client(t0, t0.session(o.analyst)).get('/api/export_history?format=csv');
   t.regex(res.headers.get('content-type') ?? '', /text\/csv/);
   const text = await res.text();
@@ -87,8 +87,8 @@ test('api_token in the query is refused on other chat endpoints', async (t) => {
 
 test.serial('initial suggestions come from recent questions, reports and documented tables', async (t) => {
   const o = org();
-  seedChat(t0, o.pa, 's1', [{ question: 'Revenue by month?', answer: 'a' }]);
-  seedChat(t0, o.pa, 's2', [{ question: 'Top customers in Germany', answer: 'a' }]);
+  await seedChat(t0, o.pa, 's1', [{ question: 'Revenue by month?', answer: 'a' }]);
+  await seedChat(t0, o.pa, 's2', [{ question: 'Top customers in Germany', answer: 'a' }]);
   const sources = t0.app.services.chatSources;
   const saved = sources.suggestions;
   sources.suggestions = {
@@ -128,7 +128,7 @@ test.serial('lineage of an answer lists its queries, tables and traced columns',
   const saved = sources.lineage;
   sources.lineage = fakeLineage;
   try {
-    const ids = seedChat(t0, o.pa, 'lin', [
+    const ids = await seedChat(t0, o.pa, 'lin', [
       {
         question: 'total?',
         answer: 'here',
@@ -163,7 +163,7 @@ test.serial('lineage of an answer lists its queries, tables and traced columns',
 
 test.serial('lineage answers 503 when no analysis is wired', async (t) => {
   const o = org();
-  const ids = seedChat(t0, o.pa, 'lin2', [{ question: 'q', answer: 'a', answerData: { sql: 'SELECT 1', connection_id: 'c', dialect: 'duckdb' } }]);
+  const ids = await seedChat(t0, o.pa, 'lin2', [{ question: 'q', answer: 'a', answerData: { sql: 'SELECT 1', connection_id: 'c', dialect: 'duckdb' } }]);
   const sources = t0.app.services.chatSources;
   const saved = sources.lineage;
   sources.lineage = noLineage;
@@ -178,7 +178,7 @@ test.serial('lineage answers 503 when no analysis is wired', async (t) => {
 test.serial('the wired lineage library traces an answer through a join to its source tables and columns', async (t) => {
   const o = org();
   const sql = 'SELECT c.country, sum(o.total_amount) AS revenue FROM main.orders o JOIN main.customers c ON o.customer_id = c.customer_id GROUP BY c.country';
-  const ids = seedChat(t0, o.pa, 'lin3', [{ question: 'q', answer: 'a', answerData: { sql, connection_id: 'demo_warehouse', dialect: 'duckdb' } }]);
+  const ids = await seedChat(t0, o.pa, 'lin3', [{ question: 'q', answer: 'a', answerData: { sql, connection_id: 'demo_warehouse', dialect: 'duckdb' } }]);
   const api = client(t0, t0.session(o.analyst));
   const res = await api.json<{ queries: { tables: { table: string }[] }[] }>(api.get(`/api/c2/lin3/lineage/${ids[1]}`));
   t.deepEqual(res.queries[0]!.tables.map((x) => x.table).sort(), ['customers', 'orders']);

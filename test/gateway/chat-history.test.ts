@@ -11,15 +11,15 @@ test.before(async () => {
 test.after.always(() => t0.stop());
 
 // Each call gets its own organization by default, so short chat ids never collide between tests.
-function userWithChats(n: number, org = t0.org()) {
+async function userWithChats(n: number, org = t0.org()) {
   const user = t0.user({ orgId: t0.org(org) });
   const p = principalOf(t0, user, org);
-  for (let i = 0; i < n; i++) appendMessage(deps(t0), p, { chatId: `c${i}`, role: 'user', content: `question ${i}` });
+  for (let i = 0; i < n; i++) await appendMessage(deps(t0), p, { chatId: `c${i}`, role: 'user', content: `question ${i}` });
   return { user, p, api: client(t0, t0.session(user, org)) };
 }
 
 test('chat_history lists the caller\'s chats newest first with titles from the first question', async (t) => {
-  const { api } = userWithChats(3);
+  const { api } = await userWithChats(3);
   const res = await api.get('/api/chat_history');
   t.is(res.status, 200);
   const body = (await res.json()) as ChatHistoryResponse;
@@ -29,9 +29,9 @@ test('chat_history lists the caller\'s chats newest first with titles from the f
 });
 
 test('the first page carries pinned and archived chats apart; later pages do not', async (t) => {
-  const { p, api } = userWithChats(6);
-  pinChat(deps(t0), p, { chatId: 'c1' });
-  archiveChat(deps(t0), p, { chatId: 'c2' });
+  const { p, api } = await userWithChats(6);
+  await pinChat(deps(t0), p, { chatId: 'c1' });
+  await archiveChat(deps(t0), p, { chatId: 'c2' });
   const first = await api.json<ChatHistoryResponse>(api.get('/api/chat_history?limit=2'));
   t.deepEqual(first.pinned.map((c) => c.chat_id), ['c1']);
   t.deepEqual(first.archived.map((c) => c.chat_id), ['c2']);
@@ -45,10 +45,10 @@ test('the first page carries pinned and archived chats apart; later pages do not
 });
 
 test('hidden chats (evaluation answers) stay out of every list, pinned and archived ones included, and still open by id', async (t) => {
-  const { p, api } = userWithChats(1);
-  for (const chatId of ['h-pinned', 'h-archived', 'h-plain']) appendMessage(deps(t0), p, { chatId, role: 'user', content: 'evaluation question', hidden: true });
-  pinChat(deps(t0), p, { chatId: 'h-pinned' });
-  archiveChat(deps(t0), p, { chatId: 'h-archived' });
+  const { p, api } = await userWithChats(1);
+  for (const chatId of ['h-pinned', 'h-archived', 'h-plain']) await appendMessage(deps(t0), p, { chatId, role: 'user', content: 'evaluation question', hidden: true });
+  await pinChat(deps(t0), p, { chatId: 'h-pinned' });
+  await archiveChat(deps(t0), p, { chatId: 'h-archived' });
   const page = await api.json<ChatHistoryResponse>(api.get('/api/chat_history'));
   t.deepEqual(page.chats.map((c) => c.chat_id), ['c0']);
   t.deepEqual(page.pinned, []);
@@ -57,7 +57,7 @@ test('hidden chats (evaluation answers) stay out of every list, pinned and archi
 });
 
 test('pages stay stable while chats are inserted between and during page reads', async (t) => {
-  const { p, api } = userWithChats(40);
+  const { p, api } = await userWithChats(40);
   const seen: string[] = [];
   let cursor: string | null = '';
   let extra = 0;
@@ -65,7 +65,7 @@ test('pages stay stable while chats are inserted between and during page reads',
     const url: string = `/api/chat_history?limit=7${cursor ? `&cursor=${cursor}` : ''}`;
     // A request in flight while new chats arrive, as the agent writes in parallel.
     const pending = api.json<ChatHistoryResponse>(api.get(url));
-    for (let i = 0; i < 3; i++) appendMessage(deps(t0), p, { chatId: `new${extra++}`, role: 'user', content: 'late' });
+    for (let i = 0; i < 3; i++) await appendMessage(deps(t0), p, { chatId: `new${extra++}`, role: 'user', content: 'late' });
     const page: ChatHistoryResponse = await pending;
     seen.push(...page.chats.map((c) => c.chat_id));
     cursor = page.next_cursor;
@@ -76,7 +76,7 @@ test('pages stay stable while chats are inserted between and during page reads',
 });
 
 test('limits are enforced at their edges', async (t) => {
-  const { api } = userWithChats(2);
+  const { api } = await userWithChats(2);
   t.is((await api.get('/api/chat_history?limit=1')).status, 200);
   t.is((await api.get('/api/chat_history?limit=500')).status, 200);
   for (const bad of ['0', '501', 'x']) {
@@ -90,7 +90,7 @@ test('limits are enforced at their edges', async (t) => {
 });
 
 test('cursors are short, opaque and tamper-evident', async (t) => {
-  const { api } = userWithChats(5);
+  const { api } = await userWithChats(5);
   const { next_cursor } = await api.json<ChatHistoryResponse>(api.get('/api/chat_history?limit=1'));
   t.truthy(next_cursor);
   t.true(next_cursor!.length <= 200);
@@ -104,14 +104,14 @@ test('cursors are short, opaque and tamper-evident', async (t) => {
 });
 
 test('a cursor issued to another user is refused', async (t) => {
-  const a = userWithChats(3);
-  const b = userWithChats(3);
+  const a = await userWithChats(3);
+  const b = await userWithChats(3);
   const { next_cursor } = await a.api.json<ChatHistoryResponse>(a.api.get('/api/chat_history?limit=1'));
   t.is((await b.api.get(`/api/chat_history?cursor=${next_cursor}`)).status, 422);
 });
 
 test('history is scoped to the user and the organization', async (t) => {
-  const a = userWithChats(2, t0.org('scoped'));
+  const a = await userWithChats(2, t0.org('scoped'));
   const other = t0.user({ orgId: 'scoped' });
   const mine = await a.api.json<ChatHistoryResponse>(a.api.get('/api/chat_history'));
   t.is(mine.chats.length, 2);

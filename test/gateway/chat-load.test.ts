@@ -11,20 +11,20 @@ test.after.always(() => t0.stop());
 
 const pairs = (n: number): PairSpec[] => Array.from({ length: n }, (_, i) => ({ question: `q${i}`, answer: `a${i}` }));
 
-function owner(opts: { agentic?: boolean; n?: number } = {}) {
+async function owner(opts: { agentic?: boolean; n?: number } = {}) {
   const org = t0.org();
   const user = t0.user({ orgId: org });
   const p = principalOf(t0, user, org);
   const spec = pairs(opts.n ?? 12);
   if (spec[3]) spec[3] = { ...spec[3], hiddenAnswer: true };
-  const ids = seedChat(t0, p, 'chat', spec, { agentic: opts.agentic ?? true });
+  const ids = await seedChat(t0, p, 'chat', spec, { agentic: opts.agentic ?? true });
   return { org, user, p, ids, api: client(t0, t0.session(user)) };
 }
 
 const contents = (page: ChatPage) => page.messages.map((m) => m.content);
 
 test('an agentic chat opens with its latest pair, then pages by 5 pairs back in time', async (t) => {
-  const { api } = owner();
+  const { api } = await owner();
   const first = await api.json<ChatPage>(api.get('/api/c2/chat'));
   t.deepEqual(contents(first), ['q11', 'a11']);
   t.is(first.pairs, 1);
@@ -43,14 +43,14 @@ test('an agentic chat opens with its latest pair, then pages by 5 pairs back in 
 });
 
 test('a non-agentic chat pages by 5 pairs from the start', async (t) => {
-  const { api } = owner({ agentic: false });
+  const { api } = await owner({ agentic: false });
   const first = await api.json<ChatPage>(api.get('/api/c2/chat'));
   t.is(first.pairs, 5);
   t.deepEqual(contents(first).slice(0, 2), ['q7', 'a7']);
 });
 
 test('page_only leaves out the chat record; message_uuid returns only its pair', async (t) => {
-  const { ids, api } = owner();
+  const { ids, api } = await owner();
   const page = await api.json<ChatPage>(api.get('/api/c2/chat?page_only=true&pairs=2'));
   t.is(page.chat, undefined);
   t.is(page.messages.length, 4);
@@ -61,14 +61,14 @@ test('page_only leaves out the chat record; message_uuid returns only its pair',
 });
 
 test('an offset past the end gives an empty page', async (t) => {
-  const { api } = owner({ n: 2 });
+  const { api } = await owner({ n: 2 });
   const page = await api.json<ChatPage>(api.get('/api/c2/chat?offset=10'));
   t.deepEqual(page.messages, []);
   t.false(page.has_more);
 });
 
 test('pairs and offset are validated at their edges', async (t) => {
-  const { api } = owner({ n: 2 });
+  const { api } = await owner({ n: 2 });
   for (const ok of ['pairs=1', 'pairs=50', 'offset=0']) t.is((await api.get(`/api/c2/chat?${ok}`)).status, 200, ok);
   for (const [bad, field] of [['pairs=0', 'pairs'], ['pairs=51', 'pairs'], ['offset=-1', 'offset'], ['offset=x', 'offset'], ['include_all=maybe', 'include_all']]) {
     const res = await api.get(`/api/c2/chat?${bad}`);
@@ -78,7 +78,7 @@ test('pairs and offset are validated at their edges', async (t) => {
 });
 
 test('admins and modelers of the organization read any chat; other users and other organizations get 404', async (t) => {
-  const { org } = owner({ n: 2 });
+  const { org } = await owner({ n: 2 });
   for (const role of ['admin', 'modeler'] as const) {
     const api = client(t0, t0.session(t0.user({ orgId: org, role })));
     t.is((await api.get('/api/c2/chat')).status, 200, role);

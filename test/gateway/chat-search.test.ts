@@ -17,9 +17,9 @@ function searcher(org = t0.org()) {
 
 test('search_chats finds words anywhere in message bodies, ranked, with a highlighted snippet', async (t) => {
   const { p, api } = searcher();
-  seedChat(t0, p, 'revenue', [{ question: 'What was revenue by country last year?', answer: 'Revenue by country: United States leads, then Germany and Japan.' }]);
-  seedChat(t0, p, 'churn', [{ question: 'How many customers churned?', answer: 'About 4% of customers churned; revenue impact was small.' }]);
-  seedChat(t0, p, 'other', [{ question: 'List product categories', answer: 'Electronics, Home, Clothing.' }]);
+  await seedChat(t0, p, 'revenue', [{ question: 'What was revenue by country last year?', answer: 'Revenue by country: United States leads, then Germany and Japan.' }]);
+  await seedChat(t0, p, 'churn', [{ question: 'How many customers churned?', answer: 'About 4% of customers churned; revenue impact was small.' }]);
+  await seedChat(t0, p, 'other', [{ question: 'List product categories', answer: 'Electronics, Home, Clothing.' }]);
   const res = await api.get('/api/search_chats?q=revenue%20country');
   t.is(res.status, 200);
   const body = (await res.json()) as ChatSearchResponse;
@@ -35,7 +35,7 @@ test('search_chats finds words anywhere in message bodies, ranked, with a highli
 
 test('search returns one hit per chat and respects the limit', async (t) => {
   const { p, api } = searcher();
-  for (let i = 0; i < 5; i++) seedChat(t0, p, `k${i}`, [{ question: 'kpi report', answer: 'kpi kpi kpi' }]);
+  for (let i = 0; i < 5; i++) await seedChat(t0, p, `k${i}`, [{ question: 'kpi report', answer: 'kpi kpi kpi' }]);
   const body = await api.json<ChatSearchResponse>(api.get('/api/search_chats?q=kpi&limit=3'));
   t.is(body.results.length, 3);
   t.is(new Set(body.results.map((r) => r.chat_id)).size, 3);
@@ -46,7 +46,7 @@ test('search sees only the caller\'s own chats, in the current organization', as
   const a = searcher(org);
   const b = searcher(org);
   const admin = t0.user({ orgId: org, role: 'admin' });
-  seedChat(t0, a.p, 'secret-a', [{ question: 'zebra margins', answer: 'zebra margins are 12%' }]);
+  await seedChat(t0, a.p, 'secret-a', [{ question: 'zebra margins', answer: 'zebra margins are 12%' }]);
   t.is((await b.api.json<ChatSearchResponse>(b.api.get('/api/search_chats?q=zebra'))).results.length, 0);
   const adminApi = client(t0, t0.session(admin));
   t.is((await adminApi.json<ChatSearchResponse>(adminApi.get('/api/search_chats?q=zebra'))).results.length, 0);
@@ -60,8 +60,8 @@ test('search sees only the caller\'s own chats, in the current organization', as
 
 test('hidden messages are not searchable and snippets are HTML-escaped', async (t) => {
   const { p, api } = searcher();
-  appendMessage(deps(t0), p, { chatId: 'h', role: 'system', content: 'internal giraffe context', displayed: false });
-  appendMessage(deps(t0), p, { chatId: 'x', role: 'user', content: '<script>alert(1)</script> okapi' });
+  await appendMessage(deps(t0), p, { chatId: 'h', role: 'system', content: 'internal giraffe context', displayed: false });
+  await appendMessage(deps(t0), p, { chatId: 'x', role: 'user', content: '<script>alert(1)</script> okapi' });
   t.is((await api.json<ChatSearchResponse>(api.get('/api/search_chats?q=giraffe'))).results.length, 0);
   const hit = await api.json<ChatSearchResponse>(api.get('/api/search_chats?q=okapi'));
   t.false(hit.results[0]!.snippet.includes('<script>'));
@@ -70,7 +70,7 @@ test('hidden messages are not searchable and snippets are HTML-escaped', async (
 
 test('hostile query syntax is searched as text and never fails', async (t) => {
   const { p, api } = searcher();
-  seedChat(t0, p, 'q', [{ question: 'NEAR and OR and NOT', answer: 'body: "quoted" (paren) * star' }]);
+  await seedChat(t0, p, 'q', [{ question: 'NEAR and OR and NOT', answer: 'body: "quoted" (paren) * star' }]);
   const hostile = ['"', '""', '*', 'NEAR(', 'a OR', 'NOT', 'body:', 'scope:x', '(a', ')', '^x', 'a AND', '-x', "'; DROP TABLE chats; --", '\u0000', '{body scope}: x', 'x'.repeat(200), '"unterminated', 'a"b"c'];
   for (const q of hostile) {
     const res = await api.get(`/api/search_chats?q=${encodeURIComponent(q)}`);

@@ -11,21 +11,21 @@ test.after.always(() => t0.stop());
 
 const anon = () => client(t0, undefined);
 
-function owner(chatId: string) {
+async function owner(chatId: string) {
   const org = t0.org();
   const user = t0.user({ orgId: org });
   const p = principalOf(t0, user, org);
-  const ids = seedChat(t0, p, chatId, [
+  const ids = await seedChat(t0, p, chatId, [
     { question: 'q0', answer: 'a0' },
     { question: 'q1', answer: 'secret plan', hiddenAnswer: true },
     { question: 'q2', answer: 'a2' },
   ]);
-  appendMessage(deps(t0), p, { chatId, role: 'system', content: 'hidden system prompt', displayed: false });
+  await appendMessage(deps(t0), p, { chatId, role: 'system', content: 'hidden system prompt', displayed: false });
   return { org, p, ids, api: client(t0, t0.session(user)) };
 }
 
 test('a shared chat is readable without credentials and never shows hidden messages', async (t) => {
-  const { api } = owner('chat0');
+  const { api } = await owner('chat0');
   const share = await api.json<{ chat_id: string; url: string }>(api.post('/api/share_chat', { chat_id: 'chat0' }));
   t.is(share.chat_id, 'chat0');
   t.true(share.url.endsWith('/api/share/chat0'));
@@ -44,7 +44,7 @@ test('a shared chat is readable without credentials and never shows hidden messa
 });
 
 test('the shared view pages by pairs', async (t) => {
-  const { api } = owner('chat1');
+  const { api } = await owner('chat1');
   await api.post('/api/share_chat', { chat_id: 'chat1' });
   const first = await anon().json<ChatPage>(anon().get('/api/share/chat1?pairs=1'));
   t.deepEqual(first.messages.map((m) => m.content), ['q2', 'a2']);
@@ -56,7 +56,7 @@ test('the shared view pages by pairs', async (t) => {
 });
 
 test('share_message shares one answer with its question only', async (t) => {
-  const { p, ids, api } = owner('chat2');
+  const { p, ids, api } = await owner('chat2');
   const share = await api.json<{ chat_id: string }>(api.post('/api/share_message', { chat_id: 'chat2', message_uuid: ids[1] }));
   t.not(share.chat_id, 'chat2');
   const page = await anon().json<ChatPage>(anon().get(`/api/share/${share.chat_id}`));
@@ -66,13 +66,13 @@ test('share_message shares one answer with its question only', async (t) => {
   const hidden = await api.json<{ chat_id: string }>(api.post('/api/share_message', { chat_id: 'chat2', message_uuid: ids[3] }));
   t.is((await anon().get(`/api/share/${hidden.chat_id}`)).status, 404);
   // Deleting the shared message ends the share.
-  deleteMessage(deps(t0), p, { chatId: 'chat2', messageUuid: ids[1]! });
-  deleteMessage(deps(t0), p, { chatId: 'chat2', messageUuid: ids[0]! });
+  await deleteMessage(deps(t0), p, { chatId: 'chat2', messageUuid: ids[1]! });
+  await deleteMessage(deps(t0), p, { chatId: 'chat2', messageUuid: ids[0]! });
   t.is((await anon().get(`/api/share/${share.chat_id}`)).status, 404);
 });
 
 test('an unshared, deleted or unknown share answers the same 404', async (t) => {
-  const { api } = owner('chat3');
+  const { api } = await owner('chat3');
   const unknown = await anon().get('/api/share/never-shared');
   t.is(unknown.status, 404);
   const unknownBody = await unknown.json();
@@ -87,7 +87,7 @@ test('an unshared, deleted or unknown share answers the same 404', async (t) => 
 });
 
 test('only the owner shares or unshares a chat', async (t) => {
-  const { org, ids, api } = owner('chat4');
+  const { org, ids, api } = await owner('chat4');
   await api.post('/api/share_chat', { chat_id: 'chat4' });
   const admin = client(t0, t0.session(t0.user({ orgId: org, role: 'admin' })));
   t.is((await admin.post('/api/share_chat', { chat_id: 'chat4' })).status, 404);
@@ -98,8 +98,8 @@ test('only the owner shares or unshares a chat', async (t) => {
 });
 
 test('a chat_id already shared by another organization cannot be shared twice', async (t) => {
-  const a = owner('chat5');
-  const b = owner('chat5');
+  const a = await owner('chat5');
+  const b = await owner('chat5');
   await a.api.post('/api/share_chat', { chat_id: 'chat5' });
   const res = await b.api.post('/api/share_chat', { chat_id: 'chat5' });
   t.is(res.status, 409);
@@ -111,7 +111,7 @@ test('a chat_id already shared by another organization cannot be shared twice', 
 });
 
 test('the owner lists the shares of a chat with their page addresses; others get 404', async (t) => {
-  const { org, p, ids, api } = owner('chat6');
+  const { org, p, ids, api } = await owner('chat6');
   t.deepEqual((await api.json<{ shares: unknown[] }>(api.get('/api/shared_chats?chat_id=chat6'))).shares, []);
   const whole = await api.json<{ chat_id: string; page_url: string }>(api.post('/api/share_chat', { chat_id: 'chat6' }));
   t.is(whole.page_url, `${t0.url}/share/chat6`);
@@ -128,12 +128,12 @@ test('the owner lists the shares of a chat with their page addresses; others get
   );
   t.true(listed.shares.every((x) => x.url === `${t0.url}/api/share/${x.chat_id}`));
   // A share whose message is deleted shows nothing, so it is not listed.
-  deleteMessage(deps(t0), p, { chatId: 'chat6', messageUuid: ids[5]! });
+  await deleteMessage(deps(t0), p, { chatId: 'chat6', messageUuid: ids[5]! });
   t.deepEqual((await api.json<{ shares: { chat_id: string }[] }>(api.get('/api/shared_chats?chat_id=chat6'))).shares.map((x) => x.chat_id), ['chat6']);
 
   const admin = client(t0, t0.session(t0.user({ orgId: org, role: 'admin' })));
   t.is((await admin.get('/api/shared_chats?chat_id=chat6')).status, 404);
-  const stranger = owner('chat6');
+  const stranger = await owner('chat6');
   t.deepEqual((await stranger.api.json<{ shares: unknown[] }>(stranger.api.get('/api/shared_chats?chat_id=chat6'))).shares, []);
   t.is((await anon().get('/api/shared_chats?chat_id=chat6')).status, 401);
   t.deepEqual(await locs(await api.get('/api/shared_chats')), [['query', 'chat_id']]);

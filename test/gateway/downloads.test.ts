@@ -60,21 +60,21 @@ test.before(async () => {
   const lite = await client(t0, t0.session(admin)).post('/api/connections', { id: 'lite', name: 'Lite', type: 'sqlite', settings: { path: 'lite.sqlite' } });
   if (lite.status !== 201) throw new Error(await lite.text());
   ownerP = principalOf(t0, owner, org);
-  ids = seedChat(t0, ownerP, 'c-main', [
+  ids = await seedChat(t0, ownerP, 'c-main', [
     { question: 'All orders?', answer: 'Here they are.', answerData },
     { question: 'Thanks', answer: 'You are welcome.' },
   ]);
-  seedChat(t0, ownerP, 'c-lite', [
+  await seedChat(t0, ownerP, 'c-lite', [
     { question: 'Orders in SQLite?', answer: 'Here.', answerData: { tables: [{ df_key: 'df_lite', sql: 'SELECT order_id, country FROM orders ORDER BY order_id', connection_id: 'lite', dialect: 'sqlite' }] } },
   ]);
-  seedChat(t0, ownerP, 'c-cut', [
+  await seedChat(t0, ownerP, 'c-cut', [
     // Rows stream out, then the recursion passes SEXTANT_QUERY_MAX_RECURSION (10,000) and the query fails.
     { question: 'Count for ever?', answer: 'Here.', answerData: { tables: [{ df_key: 'df_cut', sql: "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n, printf('%080d', n) AS pad FROM r", connection_id: 'lite', dialect: 'sqlite' }] } },
   ]);
-  seedChat(t0, ownerP, 'c-ungoverned', [
+  await seedChat(t0, ownerP, 'c-ungoverned', [
     { question: 'Customers?', answer: 'Here.', answerData: { sql: 'SELECT name FROM customers', connection_id: 'wh', dialect: 'duckdb' } },
   ]);
-  seedChat(t0, ownerP, 'c-big', [
+  await seedChat(t0, ownerP, 'c-big', [
     {
       question: 'Many rows',
       answer: 'Lots.',
@@ -174,7 +174,7 @@ test.serial('another member gets 404 on a private chat, their own rows once it i
 });
 
 test.serial('a shared message is downloadable by its share id, and only that pair', async (t) => {
-  const chatIds = seedChat(t0, ownerP, 'c-two', [
+  const chatIds = await seedChat(t0, ownerP, 'c-two', [
     { question: 'First', answer: 'A', answerData: { tables: [{ df_key: 'df_a', sql: 'SELECT 1 AS a', connection_id: 'wh', dialect: 'duckdb' }] } },
     { question: 'Second', answer: 'B', answerData: { tables: [{ df_key: 'df_b', sql: 'SELECT 2 AS b', connection_id: 'wh', dialect: 'duckdb' }] } },
   ]);

@@ -12,7 +12,7 @@ import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 
 const redis = await redisTest();
 
-/** Replica A, then replica B on A's data folder (B starts before any run: a start fails runs left running). */
+/** Replica A, then replica B on A's data folder (B starts before any run, though it would fail only runs whose heartbeat is stale). */
 async function replicas(t: { teardown(f: () => Promise<unknown>): void }, redisUrl = REDIS_URL): Promise<[AgentTestApp, AgentTestApp]> {
   const env = { SEXTANT_REDIS_URL: redisUrl, SEXTANT_REDIS_PREFIX: `test-${randomUUID()}` };
   const a = await startAgentApp(env);

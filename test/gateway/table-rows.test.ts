@@ -30,7 +30,7 @@ test.before(async () => {
   setUserAttributes(t0.app.services.store.db, org, owner.id, { country: 'France' });
   const res = await client(t0, t0.session(admin)).post('/api/connections', { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } });
   if (res.status !== 201) throw new Error(await res.text());
-  seedChat(t0, principalOf(t0, owner, org), 'c-rows', [
+  await seedChat(t0, principalOf(t0, owner, org), 'c-rows', [
     { question: 'Orders?', answer: 'Here.', answerData: { tables: [{ df_key: 'df_orders', sql: SQL, connection_id: 'wh', dialect: 'duckdb', columns: ['order_id', 'country'] }] } },
   ]);
 });

@@ -42,7 +42,7 @@ test.before(async () => {
   bUser = t0.session(bUserRow);
   const created = await call(t0, 'POST', '/api/connections', { token: aAdmin, body: { id: 'wh', name: 'A', type: 'duckdb', settings: { path: 'wh.duckdb' } } });
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
-  seedChat(t0, principalOf(t0, aUser, A), 'a-chat', [
+  await seedChat(t0, principalOf(t0, aUser, A), 'a-chat', [
     { question: 'Orders?', answer: 'Here.', answerData: { tables: [{ df_key: 'df_orders', sql: 'SELECT * FROM orders', connection_id: 'wh', dialect: 'duckdb' }] } },
   ]);
 });

@@ -108,7 +108,7 @@ test('uploading into another member’s chat answers 404 and stores nothing; the
   const orgId = t0.org('up-owner');
   const owner = t0.user({ orgId });
   const other = t0.user({ orgId });
-  appendMessage({ db: t0.app.services.store.db, clock: t0.clock }, principalOf(t0, owner, orgId), { chatId: 'owned-chat', role: 'user', content: 'hi' });
+  await appendMessage(t0.app.services.chats, principalOf(t0, owner, orgId), { chatId: 'owned-chat', role: 'user', content: 'hi' });
   let res = await upload(t0.session(other), form([['a.csv', 'a\n1\n']], { chat_id: 'owned-chat' }));
   t.is(res.status, 404);
   t.false(existsSync(join(t0.config.dataDir, 'uploads', orgId, `${other.id}__owned-chat`)));

@@ -112,16 +112,40 @@ test('a stale lock file refuses writes until the start-up check removes it with 
   t.deepEqual(fsck(gitdir), { status: 0, out: '' });
 });
 
-test('a second writer whose idea of the branch is stale is refused (compare-and-swap), and the first write stays', async (t) => {
+test('a second writer whose idea of the branch is stale reads the moved tip under the lock and commits on top, so the first write stays', async (t) => {
   const { repo, reopen } = await diskRepo(t);
   await write(repo, 'notes/a.yaml', 'a: 1\n');
   const other = await reopen();
   t.truthy(await resolveRef({ repo: other, ref: 'main' }));
   const mine = await write(repo, 'notes/mine.yaml', 'mine\n');
-  await t.throwsAsync(write(other, 'notes/theirs.yaml', 'theirs\n'), { instanceOf: BranchMoved });
+  const theirs = await write(other, 'notes/theirs.yaml', 'theirs\n');
   const fresh = await reopen();
-  t.is(await resolveRef({ repo: fresh, ref: 'main' }), mine.oid);
+  t.is(await resolveRef({ repo: fresh, ref: 'main' }), theirs.oid);
+  t.deepEqual((await git.readCommit({ fs: fresh.fs, gitdir: fresh.gitdir, oid: theirs.oid })).commit.parent, [mine.oid]);
   t.is(await readFile({ repo: fresh, ref: 'main', path: 'notes/mine.yaml' }), 'mine\n');
+});
+
+test('a branch moved between a writer reading it and moving it is refused (compare-and-swap), and the other write stays', async (t) => {
+  const { repo, reopen } = await diskRepo(t);
+  await write(repo, 'notes/a.yaml', 'a: 1\n');
+  // Two handles without a shared lock stand for writers that bypass it: the second moves the branch
+  // while the first is between reading the tip and moving it.
+  const other = await reopen();
+  let mine: { oid: string } | undefined;
+  const racing = commitChanges({
+    repo: other,
+    branch: 'main',
+    author,
+    message: 'theirs',
+    changes: async () => {
+      mine = await write(repo, 'notes/mine.yaml', 'mine\n');
+      return [{ path: 'notes/theirs.yaml', content: 'theirs\n' }];
+    },
+  });
+  await t.throwsAsync(racing, { instanceOf: BranchMoved });
+  const fresh = await reopen();
+  t.is(await resolveRef({ repo: fresh, ref: 'main' }), mine!.oid);
+  t.is(await readFile({ repo: fresh, ref: 'main', path: 'notes/theirs.yaml' }), undefined);
 });
 
 test('every move of a branch is in its reflog with who moved it and why, merges included', async (t) => {

@@ -12,7 +12,7 @@ export function principalOf(t: TestApp, user: UserRow, orgId: string): Principal
 }
 
 export function deps(t: TestApp) {
-  return { db: t.app.services.store.db, store: t.app.services.chats.store, clock: t.clock };
+  return { store: t.app.services.chats.store, clock: t.clock };
 }
 
 export interface PairSpec {
@@ -23,18 +23,18 @@ export interface PairSpec {
 }
 
 /** Writes a chat of question/answer pairs; returns the message uuids in order. */
-export function seedChat(t: TestApp, p: Principal, chatId: string, pairs: PairSpec[], opts: { agentic?: boolean } = {}): string[] {
+export async function seedChat(t: TestApp, p: Principal, chatId: string, pairs: PairSpec[], opts: { agentic?: boolean } = {}): Promise<string[]> {
   const ids: string[] = [];
   for (const pair of pairs) {
-    ids.push(appendMessage(deps(t), p, { chatId, role: 'user', content: pair.question, agentic: opts.agentic ?? true }).message_uuid);
+    ids.push((await appendMessage(deps(t), p, { chatId, role: 'user', content: pair.question, agentic: opts.agentic ?? true })).message_uuid);
     ids.push(
-      recordAnswer(deps(t), p, {
+      (await recordAnswer(deps(t), p, {
         chatId,
         content: pair.answer,
         credits: 1,
         ...(pair.answerData ? { answer: pair.answerData } : {}),
         ...(pair.hiddenAnswer ? { displayed: false } : {}),
-      }).message_uuid,
+      })).message_uuid,
     );
   }
   return ids;

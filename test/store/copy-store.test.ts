@@ -37,7 +37,7 @@ test.before(async () => {
   const member = demo.user({ orgId: DEMO_ORG_ID, role: 'modeler', email: 'Modeler.Mixed@Example.com' });
   demo.token(member, 'cli', DEMO_ORG_ID);
   demo.session(member, DEMO_ORG_ID);
-  seedChat(demo, principalOf(demo, member, DEMO_ORG_ID), 'seeded', [{ question: 'Umsätze nach Région?', answer: 'Voilà: 42' }]);
+  await seedChat(demo, principalOf(demo, member, DEMO_ORG_ID), 'seeded', [{ question: 'Umsätze nach Région?', answer: 'Voilà: 42' }]);
   await indexPendingMessages(demo.app.services.chats.store);
 });
 test.after.always(() => demo?.stop());

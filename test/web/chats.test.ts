@@ -26,9 +26,9 @@ async function chatOf(page: Page, chatId: string) {
 
 test('the history shows pinned and archived chats apart and loads older chats page by page as it scrolls', async (t) => {
   const m = await demoMember(w);
-  for (let i = 0; i < 70; i++) seedChat(w, m.principal, `page-${i}`, [{ question: `Question number ${i}`, answer: `Answer ${i}` }]);
-  pinChat(deps(w), m.principal, { chatId: 'page-3' });
-  archiveChat(deps(w), m.principal, { chatId: 'page-5' });
+  for (let i = 0; i < 70; i++) await seedChat(w, m.principal, `page-${i}`, [{ question: `Question number ${i}`, answer: `Answer ${i}` }]);
+  await pinChat(deps(w), m.principal, { chatId: 'page-3' });
+  await archiveChat(deps(w), m.principal, { chatId: 'page-5' });
   const { page, context, problems } = await openPage(t, w.browser, w.url);
   await signInAs(context, m.login);
   await page.goto('/');
@@ -60,8 +60,8 @@ test('the history shows pinned and archived chats apart and loads older chats pa
 
 test('search finds a chat by a word of its answer, shows it in context and opens it; Escape clears it', async (t) => {
   const m = await demoMember(w);
-  seedChat(w, m.principal, 'search-a', [{ question: 'Where do we ship from?', answer: 'Most parcels leave the Rotterdam warehouse.' }]);
-  seedChat(w, m.principal, 'search-b', [{ question: 'Which carriers do we use?', answer: 'Two carriers <b>bold</b> & friends.' }]);
+  await seedChat(w, m.principal, 'search-a', [{ question: 'Where do we ship from?', answer: 'Most parcels leave the Rotterdam warehouse.' }]);
+  await seedChat(w, m.principal, 'search-b', [{ question: 'Which carriers do we use?', answer: 'Two carriers <b>bold</b> & friends.' }]);
   const { page, context } = await openPage(t, w.browser, w.url);
   await signInAs(context, m.login);
   await page.goto('/');
@@ -88,7 +88,7 @@ test('search finds a chat by a word of its answer, shows it in context and opens
 
 test('pin, archive and labels from the head of a chat move it in the history, with the keyboard alone', async (t) => {
   const m = await demoMember(w);
-  seedChat(w, m.principal, 'flags', [{ question: 'Monthly churn', answer: 'Churn was 2%.' }]);
+  await seedChat(w, m.principal, 'flags', [{ question: 'Monthly churn', answer: 'Churn was 2%.' }]);
   const { page, context } = await openPage(t, w.browser, w.url);
   await signInAs(context, m.login);
   await page.goto('/chat/flags');
@@ -127,7 +127,7 @@ test('pin, archive and labels from the head of a chat move it in the history, wi
 
 test('a question moves up with its answer, and deleted messages stay deleted after a reload', async (t) => {
   const m = await demoMember(w);
-  seedChat(w, m.principal, 'order', [
+  await seedChat(w, m.principal, 'order', [
     { question: 'First question', answer: 'First answer' },
     { question: 'Second question', answer: 'Second answer' },
     { question: 'Third question', answer: 'Third answer' },
@@ -171,8 +171,8 @@ test('a question moves up with its answer, and deleted messages stay deleted aft
 
 test('the new-answer mark is dismissed from the history, and opening a marked chat clears its mark', async (t) => {
   const m = await demoMember(w);
-  seedChat(w, m.principal, 'marked-a', [{ question: 'Marked A', answer: 'A' }]);
-  seedChat(w, m.principal, 'marked-b', [{ question: 'Marked B', answer: 'B' }]);
+  await seedChat(w, m.principal, 'marked-a', [{ question: 'Marked A', answer: 'A' }]);
+  await seedChat(w, m.principal, 'marked-b', [{ question: 'Marked B', answer: 'B' }]);
   const { page, context } = await openPage(t, w.browser, w.url);
   await signInAs(context, m.login);
   await page.goto('/');

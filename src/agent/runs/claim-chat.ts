@@ -1,8 +1,10 @@
-// A start's claim on its chat: the checks, the history (read before the question joins the chat),
-// the question, the chat it may create and the run, as one piece of work stored with the other starts
-// of this turn (CommitGroup). Its reads run inside that write transaction, without a read transaction
-// (and its file locks) of their own. One run per chat runs at a time across replicas: this replica's
-// by its own list (a start of this turn is not stored yet), the others' by the store.
+// A start's claim on its chat: the checks, then the history (read before the question joins the chat)
+// and the question through the chats' store (asynchronous, perhaps another database), then the checks
+// again with the run's insert, as one piece of work stored with the other starts of this turn
+// (CommitGroup). One run per chat runs at a time across replicas: this replica's by its own list (taken
+// before the first await), the others' by the store. A start refused by the first checks leaves the
+// chat untouched; one refused by the second (another replica started a run in the chat meanwhile)
+// leaves its question without an answer, as a failed run does.
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { CommitGroup, Db } from '../../store/index.ts';
@@ -56,26 +58,32 @@ export async function claimChat(c: ChatClaims, principal: Principal, input: Clai
 }
 
 async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput, run: NewRunRow): Promise<History> {
-  const { db, ports, environment } = { ...c, ...input };
+  const { ports, environment } = input;
   const chatKey = `${principal.orgId}/${input.chatId}`;
-  let claimed = false;
-  return c.startWrites
-    .run(() => {
-      const previous = latestRun(db, principal.orgId, input.chatId);
-      if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
-      if (c.busyChats.has(chatKey)) throw new RunInProgress();
-      if (previous?.status === 'running') throw c.liveness.isLost(previous) ? new LostRunInChat(previous) : new RunInProgress();
-      checkCreditLimit(db, principal, c.clock.now());
-      const history = input.history ?? ports.chats.history(principal, input.chatId);
-      ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
-      insertRun(db, run, c.replicaId);
-      c.busyChats.add(chatKey);
-      claimed = true;
-      return history;
-    })
-    .catch((err: unknown) => {
-      // A commit that failed after the work claimed the chat gives it back.
-      if (claimed) c.busyChats.delete(chatKey);
-      throw err;
+  // Owner first: another user's chat is not found, whether busy or not.
+  checkClaim(c, principal, input.chatId, (previous) => (c.liveness.isLost(previous) ? new LostRunInChat(previous) : new RunInProgress()));
+  if (c.busyChats.has(chatKey)) throw new RunInProgress();
+  c.busyChats.add(chatKey);
+  try {
+    const history = input.history ?? (await ports.chats.history(principal, input.chatId));
+    await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
+    await c.startWrites.run(() => {
+      // The question is in: a run started meanwhile is refused, not swept and retried.
+      checkClaim(c, principal, input.chatId, () => new RunInProgress());
+      insertRun(c.db, run, c.replicaId);
     });
+    return history;
+  } catch (err) {
+    // A start that failed after claiming the chat gives it back.
+    c.busyChats.delete(chatKey);
+    throw err;
+  }
+}
+
+/** Throws unless the caller may start a run in the chat now; `running` names the error for a running run. */
+function checkClaim(c: ChatClaims, principal: Principal, chatId: string, running: (previous: RunRow) => Error): void {
+  const previous = latestRun(c.db, principal.orgId, chatId);
+  if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
+  if (previous?.status === 'running') throw running(previous);
+  checkCreditLimit(c.db, principal, c.clock.now());
 }

@@ -56,7 +56,7 @@ export async function executeRun(deps: ExecuteDeps, run: ActiveRun, input: RunIn
   let result = await answer(deps, run, input, state);
   if (result.status === 'completed' && run.stop.signal.aborted) result = { ...result, status: 'stopped' };
   const credits = computeCredits(result.usage, state.queries, deps.config.credits);
-  if (!record(deps, run, state, result, credits)) return false;
+  if (!(await record(deps, run, state, result, credits))) return false;
   deps.emit({
     type: 'completed',
     status: result.status,
@@ -112,10 +112,11 @@ async function answer(deps: ExecuteDeps, run: ActiveRun, input: RunInput, state:
 }
 
 /**
- * Records the answer in the chat, the run's end and its usage in one commit (the end alone if the
- * answer cannot be); false, recording nothing, for a run another replica already ended.
+ * Records the run's end and its usage in one commit, then the answer in the chat (a transaction of the
+ * chats' store, which may be another database); the end stays when the answer cannot be recorded.
+ * False, recording nothing, for a run another replica already ended.
  */
-function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: AgentLoopResult, credits: number): boolean {
+async function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: AgentLoopResult, credits: number): Promise<boolean> {
   const { db, clock, ports } = deps;
   const now = clock.now();
   const recordAnswer = () =>
@@ -144,22 +145,19 @@ function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: Agen
     });
   };
   try {
-    transact(db, () => {
-      finish();
-      recordAnswer();
-    });
+    transact(db, finish);
   } catch (err) {
     if (err instanceof RunEndedElsewhere) {
       deps.log.warn({ run_id: run.row.id }, 'an agent run of this replica was failed as lost by another one');
       return false;
     }
+    deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
+  }
+  try {
+    await recordAnswer();
+  } catch (err) {
     deps.log.error({ err, run_id: run.row.id }, 'could not record the answer');
     deps.emit({ type: 'error', code: 'ANSWER_NOT_RECORDED', message: 'The answer could not be saved in the chat' });
-    try {
-      transact(db, finish);
-    } catch (err) {
-      deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
-    }
   }
   return true;
 }

@@ -60,21 +60,22 @@ export function failLostRun(deps: LostRunsDeps, run: RunRow, before: number): St
   const claimed = transact(db, () => {
     if (!claimLostRun(db, run.id, before, at, LOST_ANSWER)) return false;
     for (const e of events) insertEvent(db, e);
-    recordInterruptedAnswer(deps, run);
     return true;
   });
-  if (claimed) deps.log.warn({ run_id: run.id, replica_id: run.replica_id }, 'failed an agent run whose replica was lost');
-  return claimed ? events : undefined;
+  if (!claimed) return undefined;
+  deps.log.warn({ run_id: run.id, replica_id: run.replica_id }, 'failed an agent run whose replica was lost');
+  // In the chats' store, after the run's end (only the sweep that ended the run writes it). On SQLite
+  // it is written when the call returns; on PostgreSQL it settles on its own, its failure logged.
+  void recordInterruptedAnswer(deps, run);
+  return events;
 }
 
 /** The chat gets the interrupted answer; a chat that cannot take it (deleted meanwhile) does not keep the run running. */
-function recordInterruptedAnswer(deps: LostRunsDeps, run: RunRow): void {
+async function recordInterruptedAnswer(deps: LostRunsDeps, run: RunRow): Promise<void> {
   // The run's own user in the run's organization: the answer goes where the question went.
   const asker: Principal = { userId: run.user_id, email: '', orgId: run.org_id, baseOrgId: run.org_id, role: 'user', permissions: [], credential: 'session', scopes: [] };
   try {
-    transact(deps.db, () =>
-      deps.chats.recordAnswer(asker, { chatId: run.chat_id, content: LOST_ANSWER, messageUuid: run.answer_uuid, answer: { tables: [], charts: [] }, credits: 0, knowledgeItems: [] }),
-    );
+    await deps.chats.recordAnswer(asker, { chatId: run.chat_id, content: LOST_ANSWER, messageUuid: run.answer_uuid, answer: { tables: [], charts: [] }, credits: 0, knowledgeItems: [] });
   } catch (err) {
     deps.log.warn({ err, run_id: run.id }, 'could not record the interrupted answer of a lost run');
   }

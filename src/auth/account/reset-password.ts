@@ -38,7 +38,7 @@ export async function confirmPasswordReset(deps: AccountDeps, { token, newPasswo
       .updateTable('users')
       .set({ password_hash: hash, identity_kind: 'password', email_verified_at: sql`coalesce(email_verified_at, ${deps.clock.now()})` })
       .where('id', '=', consumed.user_id),
-    ...invalidateSessionsQueries(x, deps.clock, consumed.user_id),
+    ...invalidateSessionsQueries(consumed.user_id, deps.clock.now()),
   ]);
   writeAudit(deps, { action: 'password_reset', userId: consumed.user_id });
 }

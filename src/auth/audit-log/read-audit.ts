@@ -1,8 +1,10 @@
 // Admins read their organization's audit log: filters on actor, action, target, outcome and time,
-// newest first, in keyset pages; the export reads the same rows in batches so that memory holds one
-// batch whatever the size of the log. Another organization's entries are never selected.
+// newest first, in keyset pages on (created_at, id); the export reads the same rows in batches so
+// that memory holds one batch whatever the size of the log. Another organization's entries are never
+// selected. The same statements run on SQLite and PostgreSQL.
+import { sql, type RawBuilder } from 'kysely';
 import { ValidationFailed } from '../../errors.ts';
-import type { Db } from '../../store/index.ts';
+import type { Executor } from '../../store/index.ts';
 import type { Principal } from '../principal.ts';
 
 export interface AuditFilter {
@@ -30,20 +32,22 @@ export interface AuditView {
   data: Record<string, unknown>;
 }
 
-/** A row as stored: the time in epoch milliseconds, the data as JSON text, the rowid for paging. */
+/** A row as stored: the time in epoch milliseconds, the data as JSON text. */
 interface Raw extends Omit<AuditView, 'time' | 'data'> {
-  rowid: number;
   created_at: number;
   data: string;
 }
+
+/** Where a page starts: after the entry with this time and id. */
+type After = [createdAt: number, id: string];
 
 export const AUDIT_COLUMNS: (keyof AuditView)[] = ['id', 'time', 'action', 'outcome', 'actor_id', 'actor_email', 'user_id', 'target_type', 'target_id', 'ip', 'data'];
 const EXPORT_BATCH = 500;
 
 /** One page of entries, newest first, and the cursor of the next page (null at the end). */
-export function listAudit({ db }: { db: Db }, admin: Principal, filter: AuditFilter, page: { cursor?: string | undefined; limit: number }): { entries: AuditView[]; next_cursor: string | null } {
+export async function listAudit({ x }: { x: Executor }, admin: Principal, filter: AuditFilter, page: { cursor?: string | undefined; limit: number }): Promise<{ entries: AuditView[]; next_cursor: string | null }> {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
-  const rows = selectPage(db, admin.orgId, filter, after, page.limit + 1);
+  const rows = await selectPage(x, admin.orgId, filter, after, page.limit + 1);
   const more = rows.length > page.limit;
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
@@ -51,43 +55,37 @@ export function listAudit({ db }: { db: Db }, admin: Principal, filter: AuditFil
 }
 
 /** Every matching entry, newest first, read in batches (no open statement between batches). */
-export async function* exportAudit({ db }: { db: Db }, admin: Principal, filter: AuditFilter): AsyncGenerator<AuditView> {
-  let after: [number, number] | undefined;
+export async function* exportAudit({ x }: { x: Executor }, admin: Principal, filter: AuditFilter): AsyncGenerator<AuditView> {
+  let after: After | undefined;
   for (;;) {
-    const rows = selectPage(db, admin.orgId, filter, after, EXPORT_BATCH);
+    const rows = await selectPage(x, admin.orgId, filter, after, EXPORT_BATCH);
     for (const r of rows) yield view(r);
     const last = rows.at(-1);
     if (rows.length < EXPORT_BATCH || !last) return;
-    after = [last.created_at, last.rowid];
+    after = [last.created_at, last.id];
     // Let the response drain and other requests run between batches.
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
-function selectPage(db: Db, orgId: string, f: AuditFilter, after: [number, number] | undefined, limit: number): Raw[] {
-  const where = ['a.org_id = ?'];
-  const params: unknown[] = [orgId];
-  const add = (sql: string, value: unknown) => {
-    where.push(sql);
-    params.push(value);
-  };
-  if (f.actorId !== undefined) add('a.actor_id = ?', f.actorId);
-  if (f.action !== undefined) add('a.action = ?', f.action);
-  if (f.targetId !== undefined) add('a.target_id = ?', f.targetId);
-  if (f.outcome !== undefined) add('a.outcome = ?', f.outcome);
-  if (f.from !== undefined) add('a.created_at >= ?', f.from);
-  if (f.to !== undefined) add('a.created_at < ?', f.to);
-  if (after) {
-    where.push('(a.created_at < ? OR (a.created_at = ? AND a.rowid < ?))');
-    params.push(after[0], after[0], after[1]);
-  }
-  return db
-    .prepare(
-      `SELECT a.rowid, a.id, a.created_at, a.action, a.outcome, a.actor_id, u.email AS actor_email, a.user_id, a.target_type, a.target_id, a.ip, a.data
-       FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
-       WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.rowid DESC LIMIT ?`,
-    )
-    .all(...params, limit) as Raw[];
+function conditions(orgId: string, f: AuditFilter, after: After | undefined): RawBuilder<unknown> {
+  const where = [sql`a.org_id = ${orgId}`];
+  if (f.actorId !== undefined) where.push(sql`a.actor_id = ${f.actorId}`);
+  if (f.action !== undefined) where.push(sql`a.action = ${f.action}`);
+  if (f.targetId !== undefined) where.push(sql`a.target_id = ${f.targetId}`);
+  if (f.outcome !== undefined) where.push(sql`a.outcome = ${f.outcome}`);
+  if (f.from !== undefined) where.push(sql`a.created_at >= ${f.from}`);
+  if (f.to !== undefined) where.push(sql`a.created_at < ${f.to}`);
+  if (after) where.push(sql`(a.created_at < ${after[0]} OR (a.created_at = ${after[0]} AND a.id < ${after[1]}))`);
+  return sql.join(where, sql` AND `);
+}
+
+function selectPage(x: Executor, orgId: string, f: AuditFilter, after: After | undefined, limit: number): Promise<Raw[]> {
+  return x.all(
+    sql<Raw>`SELECT a.id, a.created_at, a.action, a.outcome, a.actor_id, u.email AS actor_email, a.user_id, a.target_type, a.target_id, a.ip, a.data
+      FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
+      WHERE ${conditions(orgId, f, after)} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit}`,
+  );
 }
 
 function view(r: Raw): AuditView {
@@ -107,11 +105,15 @@ function view(r: Raw): AuditView {
 }
 
 function encodeCursor(r: Raw): string {
-  return Buffer.from(`${r.created_at}.${r.rowid}`).toString('base64url');
+  return Buffer.from(JSON.stringify([r.created_at, r.id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): [number, number] {
-  const m = /^(\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
-  return [Number(m[1]), Number(m[2])];
+function decodeCursor(cursor: string): After {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 2 && Number.isSafeInteger(v[0]) && v[0] >= 0 && typeof v[1] === 'string' && v[1].length <= 64) return [v[0] as number, v[1]];
+  } catch {
+    // Falls through to the validation error.
+  }
+  throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
 }

@@ -1,16 +1,20 @@
-import { consumeOnce, hashPassword, hashSecret } from '../../security/index.ts';
-import { transact } from '../../store/index.ts';
+import { sql } from 'kysely';
+import { hashPassword, hashSecret } from '../../security/index.ts';
+import type { Executor } from '../../store/index.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
-import { writeAudit } from '../audit.ts';
-import { baseOrgOf, createUser, findUserByEmail, getMembership, getOrganization, setMembership, type UserRow } from '../directory.ts';
+import { appendAudit } from '../audit-log/write-audit.ts';
+import type { UserRow } from '../directory.ts';
 import { fieldRequired } from '../errors.ts';
 import { assertPasswordStrength } from '../credentials/password-policy.ts';
 import { completeFirstFactor, type SignInResult } from '../credentials/sign-in.ts';
 import { AccountDeactivated, AccountInOtherOrganization, AlreadyMember, InvalidInvitation, SsoNotConfigured } from './errors.ts';
+import { ssoLoginPath } from './invitation-info.ts';
 import { pendingInvitationByToken, type InvitationRow } from './invitation-rows.ts';
+import { joinOrganization, type AcceptMethod, type JoinPlan } from './join-organization.ts';
 import { isRefusal, type RequestClient } from './member-audit.ts';
+import { orgRow } from './org-rows.ts';
 
-export type AcceptMethod = 'password' | 'magic_link' | 'sso';
+export type { AcceptMethod };
 
 export type AcceptResult =
   | { kind: 'signed_in'; orgId: string; result: SignInResult }
@@ -26,53 +30,18 @@ export interface AcceptInput {
   name?: string | undefined;
 }
 
-/** The sign-in path of the organization's first enabled SSO provider, if it has one. */
-function ssoLoginPath(deps: AccountDeps, orgId: string): string | undefined {
-  const type = deps.db.prepare('SELECT type FROM sso_configs WHERE org_id = ? AND enabled = 1 ORDER BY type LIMIT 1').pluck().get(orgId) as string | undefined;
-  return type && `/api/auth/${encodeURIComponent(orgId)}/${encodeURIComponent(type)}/login`;
-}
-
-/** Claims the invitation (exactly one concurrent caller wins) and puts the account into its organization. */
-function join(deps: AccountDeps, input: AcceptInput, client: RequestClient, passwordHash: string | null): { user: UserRow; row: InvitationRow; created: boolean } {
-  return transact(deps.db, () => {
-    const now = deps.clock.now();
-    const won = consumeOnce(deps.db, { table: 'invitations', usedColumn: 'accepted_at', where: 'token_hash = ? AND revoked_at IS NULL AND expires_at > ?', params: [hashSecret(input.token), now], now });
-    if (!won) throw new InvalidInvitation();
-    const row = deps.db.prepare('SELECT * FROM invitations WHERE token_hash = ?').get(hashSecret(input.token)) as InvitationRow;
-    const org = getOrganization(deps.db, row.org_id)!;
-    const baseId = org.base_org_id ?? org.id;
-    let user = findUserByEmail(deps.db, row.email);
-    // A thrown error rolls the claim back: the link keeps working once the conflict is resolved.
-    if (user && getMembership(deps.db, user.id, row.org_id)) throw new AlreadyMember();
-    if (user && user.disabled_at !== null) throw new AccountDeactivated();
-    const home = user && baseOrgOf(deps.db, user.id);
-    if (home && home.id !== baseId) throw new AccountInOtherOrganization();
-    const created = !user;
-    if (!user) {
-      const identityKind = input.method === 'password' ? 'password' : input.method;
-      user = createUser(deps.db, deps.clock, { email: row.email, name: input.name ?? row.email.split('@')[0] ?? '', passwordHash, identityKind, emailVerified: true });
-    }
-    if (!home && baseId !== org.id) setMembership(deps.db, deps.clock, { userId: user.id, orgId: baseId, role: 'user' });
-    setMembership(deps.db, deps.clock, { userId: user.id, orgId: row.org_id, role: row.role });
-    deps.db.prepare('UPDATE invitations SET accepted_user_id = ? WHERE id = ?').run(user.id, row.id);
-    writeAudit(deps, {
-      action: 'invitation_accepted', userId: user.id, orgId: row.org_id, actorId: user.id, target: { type: 'invitation', id: row.id }, ip: client.ip,
-      data: { invitation_id: row.id, role: row.role, method: input.method, new_account: created },
-    });
-    return { user, row, created };
-  });
-}
+type AcceptDeps = AccountDeps & { x: Executor };
 
 /**
  * Accepts an invitation with its link token. A new account is created in the invitation's organization
  * with a password, as a sign-in-link account, or for SSO; holding the link proves the mailbox, so the
  * address counts as verified and the person is signed in (MFA rules apply as at any sign-in).
  */
-export async function acceptInvitation(deps: AccountDeps, input: AcceptInput, client: RequestClient): Promise<AcceptResult> {
+export async function acceptInvitation(deps: AcceptDeps, input: AcceptInput, client: RequestClient): Promise<AcceptResult> {
   try {
-    return await accept(deps, input, client);
+    return await accept(deps, input, client, 1);
   } catch (err) {
-    if (isRefusal(err)) auditRefusedAccept(deps, input, client, err.code);
+    if (isRefusal(err)) await auditRefusedAccept(deps, input, client, err.code);
     throw err;
   }
 }
@@ -81,28 +50,64 @@ export async function acceptInvitation(deps: AccountDeps, input: AcceptInput, cl
  * A refused accept (a used, revoked, expired or unknown link, an address that cannot join) is audited
  * as a failure, in the invitation's organization when the link still names one.
  */
-function auditRefusedAccept(deps: AccountDeps, input: AcceptInput, client: RequestClient, code: string): void {
-  const row = deps.db.prepare('SELECT id, org_id FROM invitations WHERE token_hash = ?').get(hashSecret(input.token)) as { id: string; org_id: string } | undefined;
-  writeAudit(deps, {
+async function auditRefusedAccept(deps: AcceptDeps, input: AcceptInput, client: RequestClient, code: string): Promise<void> {
+  const row = await deps.x.one(sql<{ id: string; org_id: string }>`SELECT id, org_id FROM invitations WHERE token_hash = ${hashSecret(input.token)}`);
+  await appendAudit(deps.x, deps.clock, {
     action: 'invitation_accepted', orgId: row?.org_id ?? null, target: row && { type: 'invitation', id: row.id }, ip: client.ip,
     outcome: 'failure', data: { method: input.method, error: code },
   });
 }
 
-async function accept(deps: AccountDeps, input: AcceptInput, client: RequestClient): Promise<AcceptResult> {
-  const pending = pendingInvitationByToken(deps.db, deps.clock, input.token);
-  if (!pending) throw new InvalidInvitation();
-  const sso = ssoLoginPath(deps, getOrganization(deps.db, pending.org_id)?.base_org_id ?? pending.org_id);
-  if (input.method === 'sso' && !sso) throw new SsoNotConfigured();
+const userBy = (x: Executor, column: 'id' | 'email', value: string) =>
+  x.one(column === 'id' ? sql<UserRow>`SELECT * FROM users WHERE id = ${value}` : sql<UserRow>`SELECT * FROM users WHERE email = ${value}`);
+
+/** Whether the account may join the invitation's organization; the base organization it joins first, if any. */
+async function joinBaseFor(x: Executor, row: InvitationRow, user: UserRow | undefined): Promise<string | undefined> {
+  const org = (await orgRow(x, row.org_id))!;
+  const baseId = org.base_org_id ?? org.id;
+  if (user && (await x.one(sql`SELECT 1 AS one FROM memberships WHERE user_id = ${user.id} AND org_id = ${row.org_id}`))) throw new AlreadyMember();
+  if (user && user.disabled_at !== null) throw new AccountDeactivated();
+  const home = user && (await x.one(
+    sql<{ id: string }>`SELECT o.id FROM organizations o JOIN memberships m ON m.org_id = o.id
+      WHERE m.user_id = ${user.id} AND o.base_org_id IS NULL ORDER BY m.created_at LIMIT 1`,
+  ));
+  if (home && home.id !== baseId) throw new AccountInOtherOrganization();
+  return !home && baseId !== org.id ? baseId : undefined;
+}
+
+async function plan(deps: AcceptDeps, input: AcceptInput, row: InvitationRow): Promise<JoinPlan> {
+  const user = await userBy(deps.x, 'email', row.email);
+  const joinBase = await joinBaseFor(deps.x, row, user);
+  if (user) return { token: input.token, method: input.method, invitation: row, account: { existing: user }, joinBase };
   let passwordHash: string | null = null;
-  if (input.method === 'password' && !findUserByEmail(deps.db, pending.email)) {
+  if (input.method === 'password') {
     if (!input.password) throw fieldRequired('password');
-    assertPasswordStrength(input.password, pending.email);
+    assertPasswordStrength(input.password, row.email);
     passwordHash = await hashPassword(input.password);
   }
-  const { user, row } = join(deps, input, client, passwordHash);
-  if (input.method === 'sso') return { kind: 'sso', orgId: row.org_id, loginPath: sso! };
-  if (user.identity_kind === 'sso') return { kind: 'joined', orgId: row.org_id };
-  const factor = passwordHash ? 'password' : 'magic_link';
-  return { kind: 'signed_in', orgId: row.org_id, result: completeFirstFactor(deps, user, factor, row.org_id) };
+  return { token: input.token, method: input.method, invitation: row, account: { name: input.name ?? row.email.split('@')[0] ?? '', passwordHash }, joinBase };
+}
+
+async function accept(deps: AcceptDeps, input: AcceptInput, client: RequestClient, retries: number): Promise<AcceptResult> {
+  const pending = await pendingInvitationByToken(deps.x, deps.clock.now(), input.token);
+  if (!pending) throw new InvalidInvitation();
+  const sso = await ssoLoginPath(deps.x, pending.org_id);
+  if (input.method === 'sso' && !sso) throw new SsoNotConfigured();
+  const p = await plan(deps, input, pending).catch(async (err: unknown) => {
+    // Another accept of this link may have won since it was read: its member is then the reason, and the answer is the used link.
+    if (isRefusal(err) && !(await pendingInvitationByToken(deps.x, deps.clock.now(), input.token))) throw new InvalidInvitation();
+    throw err;
+  });
+  const joined = await joinOrganization(deps.x, p, client, deps.clock.now());
+  if (joined === 'lost') throw new InvalidInvitation();
+  // The address got an account while this accept ran: it starts over as an existing account's accept.
+  if (joined === 'raced') {
+    if (retries > 0) return accept(deps, input, client, retries - 1);
+    throw new InvalidInvitation();
+  }
+  const user = (await userBy(deps.x, 'id', joined.userId))!;
+  if (input.method === 'sso') return { kind: 'sso', orgId: pending.org_id, loginPath: sso! };
+  if (user.identity_kind === 'sso') return { kind: 'joined', orgId: pending.org_id };
+  const factor = 'existing' in p.account || input.method !== 'password' ? 'magic_link' : 'password';
+  return { kind: 'signed_in', orgId: pending.org_id, result: completeFirstFactor(deps, user, factor, pending.org_id) };
 }

@@ -1,28 +1,35 @@
-import { transact } from '../../store/index.ts';
-import { setMembership } from '../directory.ts';
+import { sql } from 'kysely';
 import type { Principal, Role } from '../principal.ts';
-import type { MembersDeps } from './deps.ts';
+import type { MemberStoreDeps } from './deps.ts';
 import { getMember } from './get-member.ts';
-import { assertNotLastAdmin } from './last-admin.ts';
-import { auditAdmin, auditRefusals, type RequestClient } from './member-audit.ts';
+import { keepsAnAdmin, refusal } from './last-admin.ts';
+import { lockOrganization } from './org-rows.ts';
+import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
 import { memberOf } from './member-of.ts';
 import type { MemberView } from './member-view.ts';
 
 /** Changes a member's role (and the modeler's merge permission); the last active admin stays admin. */
-export function changeRole(
-  deps: MembersDeps,
+export async function changeRole(
+  deps: MemberStoreDeps,
   admin: Principal,
   client: RequestClient,
   userId: string,
   { role, canMerge }: { role: Role; canMerge?: boolean | undefined },
-): MemberView {
+): Promise<MemberView> {
   const act = { action: 'member_role_changed', userId, data: { to: role } };
-  auditRefusals(deps, admin, client, act, () => transact(deps.db, () => {
-    const target = memberOf(deps.db, admin, userId);
-    if (role !== 'admin') assertNotLastAdmin(deps.db, admin.orgId, target, 'demote');
+  await auditRefusals(deps, admin, client, act, async () => {
+    const target = await memberOf(deps.x, admin, userId);
     const merge = canMerge ?? target.can_merge === 1;
-    setMembership(deps.db, deps.clock, { userId, orgId: admin.orgId, role, permissions: merge ? ['merge_to_production'] : [] });
-    auditAdmin(deps, admin, client, { ...act, data: { from: target.role, to: role, can_merge: merge } });
-  }));
+    const guard = role === 'admin' ? sql`1 = 1` : keepsAnAdmin(admin.orgId, userId);
+    const done = await deps.x.batch(
+      [
+        lockOrganization(admin.orgId),
+        sql`UPDATE memberships SET role = ${role}, can_merge = ${merge ? 1 : 0} WHERE user_id = ${userId} AND org_id = ${admin.orgId} AND ${guard}`,
+        adminAuditQuery(deps, admin, client, { ...act, data: { from: target.role, to: role, can_merge: merge } }),
+      ],
+      { require: [1] },
+    );
+    if (!done.ok) await refusal(deps.x, admin.orgId, userId, 'demote');
+  });
   return getMember(deps, admin, userId);
 }

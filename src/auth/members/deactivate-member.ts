@@ -1,13 +1,13 @@
-import { transact } from '../../store/index.ts';
-import { getOrganization } from '../directory.ts';
-import { invalidateSessions } from '../credentials/invalidate-sessions.ts';
+import { sql } from 'kysely';
+import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
 import type { Principal } from '../principal.ts';
-import type { MembersDeps } from './deps.ts';
+import type { MemberStoreDeps } from './deps.ts';
 import { getMember } from './get-member.ts';
-import { assertNotLastAdmin } from './last-admin.ts';
-import { auditAdmin, auditRefusals, type RequestClient } from './member-audit.ts';
+import { keepsAnAdmin, refusal } from './last-admin.ts';
+import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
 import { memberOf } from './member-of.ts';
 import type { MemberView } from './member-view.ts';
+import { isBaseOrg, lockOrganization } from './org-rows.ts';
 
 /**
  * Deactivates a member: every credential of theirs in the organization (sessions, API, CLI, MCP and
@@ -16,18 +16,25 @@ import type { MemberView } from './member-view.ts';
  * disabled and its sessions ended, which also closes its workspaces and every sign-in path. Chats
  * and knowledge commits stay.
  */
-export function deactivateMember(deps: MembersDeps, admin: Principal, client: RequestClient, userId: string): MemberView {
+export async function deactivateMember(deps: MemberStoreDeps, admin: Principal, client: RequestClient, userId: string): Promise<MemberView> {
   const act = { action: 'member_deactivated', userId };
-  auditRefusals(deps, admin, client, act, () => transact(deps.db, () => {
-    const target = memberOf(deps.db, admin, userId);
-    assertNotLastAdmin(deps.db, admin.orgId, target, 'deactivate');
+  await auditRefusals(deps, admin, client, act, async () => {
+    await memberOf(deps.x, admin, userId);
     const now = deps.clock.now();
-    deps.db.prepare('UPDATE memberships SET deactivated_at = COALESCE(deactivated_at, ?) WHERE user_id = ? AND org_id = ?').run(now, userId, admin.orgId);
-    if (getOrganization(deps.db, admin.orgId)?.base_org_id === null) {
-      deps.db.prepare('UPDATE users SET disabled_at = COALESCE(disabled_at, ?) WHERE id = ?').run(now, userId);
-      invalidateSessions(deps.db, deps.clock, userId);
-    }
-    auditAdmin(deps, admin, client, act);
-  }));
+    const account = (await isBaseOrg(deps.x, admin.orgId))
+      ? [sql`UPDATE users SET disabled_at = COALESCE(disabled_at, ${now}) WHERE id = ${userId}`, ...invalidateSessionsQueries(userId, now)]
+      : [];
+    const done = await deps.x.batch(
+      [
+        lockOrganization(admin.orgId),
+        sql`UPDATE memberships SET deactivated_at = COALESCE(deactivated_at, ${now})
+            WHERE user_id = ${userId} AND org_id = ${admin.orgId} AND ${keepsAnAdmin(admin.orgId, userId)}`,
+        ...account,
+        adminAuditQuery(deps, admin, client, act),
+      ],
+      { require: [1] },
+    );
+    if (!done.ok) await refusal(deps.x, admin.orgId, userId, 'deactivate');
+  });
   return getMember(deps, admin, userId);
 }

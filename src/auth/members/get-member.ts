@@ -1,10 +1,10 @@
 import type { Principal } from '../principal.ts';
-import type { MembersDeps } from './deps.ts';
+import type { MemberStoreDeps } from './deps.ts';
 import { memberOf } from './member-of.ts';
 import { memberView, type MemberView } from './member-view.ts';
 
 /** One member of the admin's organization (404 for anyone else). */
-export function getMember(deps: MembersDeps, admin: Principal, userId: string): MemberView {
-  const row = memberOf(deps.db, admin, userId);
+export async function getMember(deps: MemberStoreDeps, admin: Principal, userId: string): Promise<MemberView> {
+  const row = await memberOf(deps.x, admin, userId);
   return memberView(row, deps.facts.factsOf(admin.orgId, [userId]).get(userId));
 }

@@ -1,8 +1,8 @@
 // The SQL of invitations (migration 0014). A pending invitation is neither accepted nor revoked nor
 // expired; only a SHA-256 of its link's token is kept.
-import type { Clock } from '../../clock.ts';
+import { sql } from 'kysely';
 import { hashSecret, newId, newSecret } from '../../security/index.ts';
-import { statement, type Db } from '../../store/index.ts';
+import type { Executor, Query } from '../../store/index.ts';
 import type { Role } from '../principal.ts';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
@@ -20,45 +20,58 @@ export interface InvitationRow {
   revoked_at: number | null;
 }
 
-const PENDING = 'accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?';
+const pending = (now: number) => sql`accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ${now}`;
 
-/** Stores a new invitation and returns it with its link token (the only time the token exists in clear). */
-export function insertInvitation(db: Db, clock: Clock, i: { orgId: string; email: string; role: Role; invitedBy: string }): { row: InvitationRow; token: string } {
+/**
+ * The INSERT of a new invitation unless the address already has a pending one to the organization
+ * (it then changes no row), and its link token: the only time the token exists in clear.
+ */
+export function insertInvitationQuery(i: { orgId: string; email: string; role: Role; invitedBy: string; now: number }): { id: string; token: string; query: Query } {
   const token = newSecret('sxt_inv_');
-  const now = clock.now();
   const id = newId();
-  db.prepare(
-    `INSERT INTO invitations (id, org_id, email, role, token_hash, invited_by, created_at, sent_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, i.orgId, i.email, i.role, hashSecret(token), i.invitedBy, now, now, now + INVITATION_TTL_MS);
-  return { row: invitationRow(db, i.orgId, id)!, token };
+  // The casts type the SELECT list on PostgreSQL, whose parameters there have no column to take a type from.
+  const query = sql`INSERT INTO invitations (id, org_id, email, role, token_hash, invited_by, created_at, sent_at, expires_at)
+    SELECT CAST(${id} AS TEXT), CAST(${i.orgId} AS TEXT), CAST(${i.email} AS TEXT), CAST(${i.role} AS TEXT), CAST(${hashSecret(token)} AS TEXT),
+      CAST(${i.invitedBy} AS TEXT), CAST(${i.now} AS BIGINT), CAST(${i.now} AS BIGINT), CAST(${i.now + INVITATION_TTL_MS} AS BIGINT)
+    WHERE NOT EXISTS (SELECT 1 FROM invitations WHERE org_id = ${i.orgId} AND email = ${i.email} AND ${pending(i.now)})`;
+  return { id, token, query };
 }
 
 /** An invitation of the organization, in any state. */
-export function invitationRow(db: Db, orgId: string, id: string): InvitationRow | undefined {
-  return statement(db, 'SELECT * FROM invitations WHERE org_id = ? AND id = ?').get(orgId, id) as InvitationRow | undefined;
+export function invitationRow(x: Executor, orgId: string, id: string): Promise<InvitationRow | undefined> {
+  return x.one(sql<InvitationRow>`SELECT * FROM invitations WHERE org_id = ${orgId} AND id = ${id}`);
 }
 
 /** The pending invitation of an address to the organization, if any. */
-export function pendingInvitationFor(db: Db, clock: Clock, orgId: string, email: string): InvitationRow | undefined {
-  return statement(db, `SELECT * FROM invitations WHERE org_id = ? AND email = ? AND ${PENDING}`).get(orgId, email, clock.now()) as InvitationRow | undefined;
+export function pendingInvitationFor(x: Executor, now: number, orgId: string, email: string): Promise<InvitationRow | undefined> {
+  return x.one(sql<InvitationRow>`SELECT * FROM invitations WHERE org_id = ${orgId} AND email = ${email} AND ${pending(now)}`);
 }
 
 /** The pending invitations of the organization, newest first. */
-export function pendingInvitations(db: Db, clock: Clock, orgId: string): InvitationRow[] {
-  return statement(db, `SELECT * FROM invitations WHERE org_id = ? AND ${PENDING} ORDER BY created_at DESC, id`).all(orgId, clock.now()) as InvitationRow[];
+export function pendingInvitations(x: Executor, now: number, orgId: string): Promise<InvitationRow[]> {
+  return x.all(sql<InvitationRow>`SELECT * FROM invitations WHERE org_id = ${orgId} AND ${pending(now)} ORDER BY created_at DESC, id`);
 }
 
 /** The pending invitation behind a link token, if any. */
-export function pendingInvitationByToken(db: Db, clock: Clock, token: string): InvitationRow | undefined {
-  return statement(db, `SELECT * FROM invitations WHERE token_hash = ? AND ${PENDING}`).get(hashSecret(token), clock.now()) as InvitationRow | undefined;
+export function pendingInvitationByToken(x: Executor, now: number, token: string): Promise<InvitationRow | undefined> {
+  return x.one(sql<InvitationRow>`SELECT * FROM invitations WHERE token_hash = ${hashSecret(token)} AND ${pending(now)}`);
 }
 
-/** Gives a pending invitation a new token and expiry; the old link dies with its hash. */
-export function renewInvitationToken(db: Db, clock: Clock, row: InvitationRow): string | undefined {
+/** Gives a pending invitation a new token and expiry; the old link dies with its hash. Changes no row unless pending. */
+export function renewInvitationQuery(id: string, now: number): { token: string; query: Query } {
   const token = newSecret('sxt_inv_');
-  const now = clock.now();
-  const changed = db
-    .prepare(`UPDATE invitations SET token_hash = ?, sent_at = ?, expires_at = ? WHERE id = ? AND ${PENDING}`)
-    .run(hashSecret(token), now, now + INVITATION_TTL_MS, row.id, now).changes;
-  return changed === 1 ? token : undefined;
+  return { token, query: sql`UPDATE invitations SET token_hash = ${hashSecret(token)}, sent_at = ${now}, expires_at = ${now + INVITATION_TTL_MS} WHERE id = ${id} AND ${pending(now)}` };
+}
+
+/**
+ * Claims a pending invitation: exactly one concurrent caller changes the row (on PostgreSQL the
+ * losers wait for the row lock, then find it accepted).
+ */
+export function claimInvitationQuery(token: string, now: number): Query {
+  return sql`UPDATE invitations SET accepted_at = ${now} WHERE token_hash = ${hashSecret(token)} AND ${pending(now)}`;
+}
+
+/** Names the account that accepted (once it exists, for the foreign key). */
+export function acceptedByQuery(invitationId: string, userId: string): Query {
+  return sql`UPDATE invitations SET accepted_user_id = ${userId} WHERE id = ${invitationId}`;
 }

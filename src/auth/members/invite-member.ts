@@ -1,13 +1,13 @@
-import { transact } from '../../store/index.ts';
-import { findUserByEmail, getMembership, getOrganization, getUser } from '../directory.ts';
+import { sql } from 'kysely';
 import type { Principal, Role } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 import { AlreadyMember, InvitationPending } from './errors.ts';
-import { invitationMail } from './invitation-mail.ts';
+import { sendInvitationMail } from './invitation-mail.ts';
 import { consumeInvitationQuota } from './invitation-quota.ts';
-import { insertInvitation, pendingInvitationFor } from './invitation-rows.ts';
+import { insertInvitationQuery, invitationRow, pendingInvitationFor } from './invitation-rows.ts';
+import { lockOrganization } from './org-rows.ts';
 import { invitationView, type InvitationView } from './invitation-view.ts';
-import { auditAdmin, auditRefusals, type RequestClient } from './member-audit.ts';
+import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
 
 /**
  * Invites an address into the admin's organization with a role and mails a single-use link. The
@@ -21,17 +21,30 @@ export function inviteMember(deps: MembersDeps, admin: Principal, client: Reques
 }
 
 async function invite(deps: MembersDeps, admin: Principal, client: RequestClient, { email, role }: { email: string; role: Role }): Promise<InvitationView> {
-  const existing = findUserByEmail(deps.db, email);
-  if (existing && getMembership(deps.db, existing.id, admin.orgId)) throw new AlreadyMember();
-  if (pendingInvitationFor(deps.db, deps.clock, admin.orgId, email)) throw new InvitationPending();
+  const member = await deps.x.one(sql`SELECT 1 AS one FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ${email} AND m.org_id = ${admin.orgId}`);
+  if (member) throw new AlreadyMember();
+  if (await pendingInvitationFor(deps.x, deps.clock.now(), admin.orgId, email)) throw new InvitationPending();
   await consumeInvitationQuota(deps.db, deps.clock, { orgId: admin.orgId, email, perAddressPerHour: deps.mailLimits.perAddressPerHour });
-  return transact(deps.db, () => {
-    // Checked again: another invitation may have been made while the quota was counted.
-    if (pendingInvitationFor(deps.db, deps.clock, admin.orgId, email)) throw new InvitationPending();
-    const { row, token } = insertInvitation(deps.db, deps.clock, { orgId: admin.orgId, email, role, invitedBy: admin.userId });
-    const org = getOrganization(deps.db, admin.orgId)!;
-    deps.mailer.enqueue(invitationMail(deps.baseUrl, email, token, org.name, getUser(deps.db, admin.userId)?.name || admin.email));
-    auditAdmin(deps, admin, client, { action: 'invitation_created', target: { type: 'invitation', id: row.id }, data: { invitation_id: row.id, email, role } });
-    return invitationView(row);
-  });
+  const stored = await storeInvitation(deps, admin, client, { email, role });
+  if (!stored) throw new InvitationPending();
+  const { id, token } = stored;
+  await sendInvitationMail(deps, admin, email, token);
+  return invitationView((await invitationRow(deps.x, admin.orgId, id))!);
+}
+
+/**
+ * Stores the invitation and its audit entry unless the address has a pending invitation to the
+ * organization (undefined then). The organization's row lock makes concurrent invitations of one
+ * address (on any replica) run one after the other, so the second one's check sees the first.
+ */
+export async function storeInvitation(
+  deps: Pick<MembersDeps, 'x' | 'clock'>,
+  admin: Principal,
+  client: RequestClient,
+  { email, role }: { email: string; role: Role },
+): Promise<{ id: string; token: string } | undefined> {
+  const { id, token, query } = insertInvitationQuery({ orgId: admin.orgId, email, role, invitedBy: admin.userId, now: deps.clock.now() });
+  const act = { action: 'invitation_created', target: { type: 'invitation', id }, data: { invitation_id: id, email, role } };
+  const done = await deps.x.batch([lockOrganization(admin.orgId), query, adminAuditQuery(deps, admin, client, act)], { require: [0, 1] });
+  return done.ok ? { id, token } : undefined;
 }

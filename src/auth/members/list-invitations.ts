@@ -4,6 +4,6 @@ import { pendingInvitations } from './invitation-rows.ts';
 import { invitationView, type InvitationView } from './invitation-view.ts';
 
 /** The organization's pending invitations, newest first. */
-export function listInvitations(deps: MembersDeps, admin: Principal): InvitationView[] {
-  return pendingInvitations(deps.db, deps.clock, admin.orgId).map(invitationView);
+export async function listInvitations(deps: MembersDeps, admin: Principal): Promise<InvitationView[]> {
+  return (await pendingInvitations(deps.x, deps.clock.now(), admin.orgId)).map(invitationView);
 }

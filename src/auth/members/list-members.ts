@@ -1,6 +1,6 @@
 import { ValidationFailed } from '../../errors.ts';
 import type { Principal } from '../principal.ts';
-import type { MembersDeps } from './deps.ts';
+import type { MemberStoreDeps } from './deps.ts';
 import { memberRows } from './member-rows.ts';
 import { memberView, type MemberView } from './member-view.ts';
 
@@ -23,9 +23,9 @@ function decodeCursor(cursor: string): string {
 }
 
 /** One page of the organization's members, ordered by email, optionally searched by name or email. */
-export function listMembers(deps: MembersDeps, admin: Principal, { q, cursor, limit = 50 }: { q?: string | undefined; cursor?: string | undefined; limit?: number }): MemberPage {
+export async function listMembers(deps: MemberStoreDeps, admin: Principal, { q, cursor, limit = 50 }: { q?: string | undefined; cursor?: string | undefined; limit?: number }): Promise<MemberPage> {
   const after = cursor ? decodeCursor(cursor) : undefined;
-  const rows = memberRows(deps.db, admin.orgId, { q: q?.trim() || undefined, after, limit: limit + 1 });
+  const rows = await memberRows(deps.x, admin.orgId, { q: q?.trim() || undefined, after, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const facts = deps.facts.factsOf(admin.orgId, page.map((r) => r.user_id));
   return {

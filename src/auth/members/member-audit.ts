@@ -1,6 +1,7 @@
 import { AppError } from '../../errors.ts';
+import type { Query } from '../../store/index.ts';
 import type { ClientInfo } from '../account/account-deps.ts';
-import { writeAudit, type AuditEntry } from '../audit.ts';
+import { appendAudit, auditEntryQuery, type AuditEntry } from '../audit-log/write-audit.ts';
 import type { Principal } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 
@@ -9,9 +10,16 @@ export type RequestClient = Pick<ClientInfo, 'ip'>;
 
 export type AdminAct = Pick<AuditEntry, 'action' | 'userId' | 'target' | 'data' | 'outcome'>;
 
-/** Writes one audit entry of an admin's action on their organization, with the client address. */
-export function auditAdmin(deps: Pick<MembersDeps, 'db' | 'clock'>, admin: Principal, client: RequestClient, act: AdminAct): void {
-  writeAudit(deps, { ...act, orgId: admin.orgId, actorId: admin.userId, ip: client.ip });
+const entryOf = (admin: Principal, client: RequestClient, act: AdminAct): AuditEntry => ({ ...act, orgId: admin.orgId, actorId: admin.userId, ip: client.ip });
+
+/** The INSERT of an admin's action on their organization, with the client address, for the action's batch. */
+export function adminAuditQuery(deps: Pick<MembersDeps, 'x' | 'clock'>, admin: Principal, client: RequestClient, act: AdminAct): Query {
+  return auditEntryQuery(deps.x, entryOf(admin, client, act), deps.clock.now());
+}
+
+/** Writes one audit entry of an admin's action on their organization, on its own. */
+export function auditAdmin(deps: Pick<MembersDeps, 'x' | 'clock'>, admin: Principal, client: RequestClient, act: AdminAct): Promise<void> {
+  return appendAudit(deps.x, deps.clock, entryOf(admin, client, act));
 }
 
 /**
@@ -24,17 +32,13 @@ export function isRefusal(err: unknown): err is AppError {
 
 /**
  * Runs an admin action and audits a refusal as a failure with its error code, then rethrows it. The
- * entry is written after the action's transaction rolled back, so it stays.
+ * entry is written after the action's batch rolled back, so it stays.
  */
-export function auditRefusals<T>(deps: Pick<MembersDeps, 'db' | 'clock'>, admin: Principal, client: RequestClient, act: AdminAct, run: () => T): T {
-  const refused = (err: unknown): never => {
-    if (isRefusal(err)) auditAdmin(deps, admin, client, { ...act, outcome: 'failure', data: { ...act.data, error: err.code } });
-    throw err;
-  };
+export async function auditRefusals<T>(deps: Pick<MembersDeps, 'x' | 'clock'>, admin: Principal, client: RequestClient, act: AdminAct, run: () => Promise<T>): Promise<T> {
   try {
-    const result = run();
-    return (result instanceof Promise ? result.catch(refused) : result) as T;
+    return await run();
   } catch (err) {
-    return refused(err);
+    if (isRefusal(err)) await auditAdmin(deps, admin, client, { ...act, outcome: 'failure', data: { ...act.data, error: err.code } });
+    throw err;
   }
 }

@@ -1,9 +1,10 @@
+import { sql } from 'kysely';
 import { Forbidden } from '../../errors.ts';
-import type { Db } from '../../store/index.ts';
-import { getOrganization } from '../directory.ts';
+import type { Executor } from '../../store/index.ts';
 import type { Principal, Role } from '../principal.ts';
 import { SESSION_TTL_SECONDS } from '../credentials/sessions.ts';
-import { orgSettingsOf } from './org-settings-rows.ts';
+import { readOrgSettings } from './org-settings-rows.ts';
+import { orgRow, type OrgRow } from './org-rows.ts';
 
 export interface OrgSettingsView {
   mfa_required: boolean;
@@ -15,19 +16,22 @@ export interface OrgSettingsView {
 }
 
 /** Settings belong to a base organization; its workspaces follow them. */
-export function assertBaseOrg(db: Db, admin: Principal): void {
-  if (getOrganization(db, admin.orgId)?.base_org_id !== null) {
+export async function assertBaseOrg(x: Executor, admin: Principal): Promise<OrgRow> {
+  const org = await orgRow(x, admin.orgId);
+  if (!org || org.base_org_id !== null) {
     throw new Forbidden('Organization settings are managed from the base organization, not a workspace', 'BASE_ORG_REQUIRED');
   }
+  return org;
 }
 
 /** The organization's settings as an admin reads them. */
-export function getOrgSettings(db: Db, admin: Principal): OrgSettingsView {
-  assertBaseOrg(db, admin);
-  const settings = orgSettingsOf(db, admin.orgId);
+export async function getOrgSettings({ x }: { x: Executor }, admin: Principal): Promise<OrgSettingsView> {
+  const org = await assertBaseOrg(x, admin);
+  const settings = await readOrgSettings(x, admin.orgId);
+  const domains = await x.all(sql<{ domain: string }>`SELECT domain FROM org_email_domains WHERE org_id = ${admin.orgId} ORDER BY domain`);
   return {
-    mfa_required: getOrganization(db, admin.orgId)!.mfa_enforced === 1,
-    allowed_email_domains: db.prepare('SELECT domain FROM org_email_domains WHERE org_id = ? ORDER BY domain').pluck().all(admin.orgId) as string[],
+    mfa_required: org.mfa_enforced === 1,
+    allowed_email_domains: domains.map((d) => d.domain),
     join_default_role: settings.join_default_role,
     session_lifetime_seconds: settings.session_lifetime_seconds ?? SESSION_TTL_SECONDS,
   };

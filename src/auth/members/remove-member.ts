@@ -1,36 +1,52 @@
-import { transact } from '../../store/index.ts';
-import { getOrganization } from '../directory.ts';
-import { invalidateSessions } from '../credentials/invalidate-sessions.ts';
+import { sql } from 'kysely';
+import type { Query } from '../../store/index.ts';
+import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
 import type { Principal } from '../principal.ts';
-import type { MembersDeps } from './deps.ts';
-import { assertNotLastAdmin } from './last-admin.ts';
-import { auditAdmin, auditRefusals, type RequestClient } from './member-audit.ts';
+import type { MemberStoreDeps } from './deps.ts';
+import { keepsAnAdmin, refusal } from './last-admin.ts';
+import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
 import { memberOf } from './member-of.ts';
+import { isBaseOrg, lockOrganization } from './org-rows.ts';
+
+/** The organization and, for a base organization, its workspaces: where a removal takes the member out. */
+async function reachOf(deps: MemberStoreDeps, orgId: string): Promise<{ isBase: boolean; workspaces: string[] }> {
+  if (!(await isBaseOrg(deps.x, orgId))) return { isBase: false, workspaces: [] };
+  const rows = await deps.x.all(sql<{ id: string }>`SELECT id FROM organizations WHERE base_org_id = ${orgId}`);
+  return { isBase: true, workspaces: rows.map((r) => r.id) };
+}
+
+function leaveQueries(userId: string, orgId: string, now: number): Query[] {
+  return [
+    sql`DELETE FROM memberships WHERE user_id = ${userId} AND org_id = ${orgId}`,
+    sql`UPDATE api_tokens SET revoked_at = ${now} WHERE user_id = ${userId} AND org_id = ${orgId} AND revoked_at IS NULL`,
+  ];
+}
 
 /**
  * Removes a member from the organization (from a base organization: also from its workspaces). Their
  * sessions and tokens there stop working; the account row stays, so their chats and
  * knowledge commits keep their author.
  */
-export function removeMember(deps: MembersDeps, admin: Principal, client: RequestClient, userId: string): void {
-  auditRefusals(deps, admin, client, { action: 'member_removed', userId }, () => transact(deps.db, () => {
-    const target = memberOf(deps.db, admin, userId);
-    assertNotLastAdmin(deps.db, admin.orgId, target, 'remove');
-    const isBase = getOrganization(deps.db, admin.orgId)?.base_org_id === null;
-    const orgs = isBase
-      ? (deps.db.prepare('SELECT id FROM organizations WHERE id = ? OR base_org_id = ?').pluck().all(admin.orgId, admin.orgId) as string[])
-      : [admin.orgId];
-    for (const orgId of orgs) {
-      deps.db.prepare('DELETE FROM memberships WHERE user_id = ? AND org_id = ?').run(userId, orgId);
-      deps.db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE user_id = ? AND org_id = ? AND revoked_at IS NULL').run(deps.clock.now(), userId, orgId);
-      deps.facts.forget(orgId, userId);
-    }
+export async function removeMember(deps: MemberStoreDeps, admin: Principal, client: RequestClient, userId: string): Promise<void> {
+  await auditRefusals(deps, admin, client, { action: 'member_removed', userId }, async () => {
+    const target = await memberOf(deps.x, admin, userId);
+    const { isBase, workspaces } = await reachOf(deps, admin.orgId);
+    const now = deps.clock.now();
     // The account now belongs to no organization: no sign-in leads anywhere, and a later invitation may take it in.
     // (From a workspace, the deleted membership alone refuses its sessions; the base organization's live on.)
-    if (isBase) {
-      deps.db.prepare('UPDATE users SET disabled_at = NULL, default_workspace_id = NULL WHERE id = ?').run(userId);
-      invalidateSessions(deps.db, deps.clock, userId);
-    }
-    auditAdmin(deps, admin, client, { action: 'member_removed', userId, data: { email: target.email } });
-  }));
+    const account = isBase ? [sql`UPDATE users SET disabled_at = NULL, default_workspace_id = NULL WHERE id = ${userId}`, ...invalidateSessionsQueries(userId, now)] : [];
+    const done = await deps.x.batch(
+      [
+        lockOrganization(admin.orgId),
+        sql`DELETE FROM memberships WHERE user_id = ${userId} AND org_id = ${admin.orgId} AND ${keepsAnAdmin(admin.orgId, userId)}`,
+        sql`UPDATE api_tokens SET revoked_at = ${now} WHERE user_id = ${userId} AND org_id = ${admin.orgId} AND revoked_at IS NULL`,
+        ...workspaces.flatMap((orgId) => leaveQueries(userId, orgId, now)),
+        ...account,
+        adminAuditQuery(deps, admin, client, { action: 'member_removed', userId, data: { email: target.email } }),
+      ],
+      { require: [1] },
+    );
+    if (!done.ok) await refusal(deps.x, admin.orgId, userId, 'remove');
+    for (const orgId of [admin.orgId, ...workspaces]) deps.facts.forget(orgId, userId);
+  });
 }

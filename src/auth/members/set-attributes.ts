@@ -1,5 +1,4 @@
 import { ValidationFailed, type FieldIssue } from '../../errors.ts';
-import { transact } from '../../store/index.ts';
 import type { Principal } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 import { getMember } from './get-member.ts';
@@ -20,23 +19,22 @@ function issuesOf(deps: MembersDeps, orgId: string, { attributes, groups }: { at
 }
 
 /** Replaces a member's attributes and, when given, their groups: what row-level security filters on. */
-export function setMemberAttributes(
+export async function setMemberAttributes(
   deps: MembersDeps,
   admin: Principal,
   client: RequestClient,
   userId: string,
   facts: { attributes?: Record<string, string> | undefined; groups?: string[] | undefined },
-): MemberView {
-  memberOf(deps.db, admin, userId);
+): Promise<MemberView> {
+  await memberOf(deps.x, admin, userId);
   const issues = issuesOf(deps, admin.orgId, facts);
   if (issues.length > 0) throw new ValidationFailed(issues);
-  transact(deps.db, () => {
-    deps.facts.setFacts(admin.orgId, userId, facts);
-    auditAdmin(deps, admin, client, {
-      action: 'member_attributes_changed',
-      userId,
-      data: { attributes: facts.attributes ? Object.keys(facts.attributes) : undefined, groups: facts.groups },
-    });
+  // The facts live in the data domain's tables (its port writes them); the entry follows the write.
+  deps.facts.setFacts(admin.orgId, userId, facts);
+  await auditAdmin(deps, admin, client, {
+    action: 'member_attributes_changed',
+    userId,
+    data: { attributes: facts.attributes ? Object.keys(facts.attributes) : undefined, groups: facts.groups },
   });
   return getMember(deps, admin, userId);
 }

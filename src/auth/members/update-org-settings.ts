@@ -1,10 +1,11 @@
-import { transact } from '../../store/index.ts';
+import { sql } from 'kysely';
+import type { Query } from '../../store/index.ts';
 import type { Principal, Role } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 import { DomainTaken } from './errors.ts';
 import { assertBaseOrg, getOrgSettings, type OrgSettingsView } from './org-settings.ts';
-import { saveOrgSettings } from './org-settings-rows.ts';
-import { auditAdmin, auditRefusals, type RequestClient } from './member-audit.ts';
+import { saveOrgSettingsQuery } from './org-settings-rows.ts';
+import { adminAuditQuery, auditRefusals, type RequestClient } from './member-audit.ts';
 
 export interface OrgSettingsPatch {
   mfa_required?: boolean | undefined;
@@ -13,31 +14,36 @@ export interface OrgSettingsPatch {
   session_lifetime_seconds?: number | undefined;
 }
 
-/** Replaces the organization's join domains; a domain another organization serves is refused. */
-function setDomains(deps: MembersDeps, orgId: string, domains: string[]): void {
+/**
+ * Replaces the organization's join domains. Each INSERT changes no row when another organization
+ * serves the domain; the batch requires them all, so a taken domain rolls the whole change back.
+ */
+function domainQueries(orgId: string, domains: string[]): { queries: Query[]; wanted: string[] } {
   const wanted = [...new Set(domains.map((d) => d.trim().toLowerCase()))];
-  for (const domain of wanted) {
-    const owner = deps.db.prepare('SELECT org_id FROM org_email_domains WHERE domain = ?').pluck().get(domain) as string | undefined;
-    if (owner !== undefined && owner !== orgId) throw new DomainTaken(domain);
-  }
-  deps.db.prepare('DELETE FROM org_email_domains WHERE org_id = ?').run(orgId);
-  const insert = deps.db.prepare('INSERT INTO org_email_domains (domain, org_id) VALUES (?, ?)');
-  for (const domain of wanted) insert.run(domain, orgId);
+  return {
+    wanted,
+    queries: [
+      sql`DELETE FROM org_email_domains WHERE org_id = ${orgId}`,
+      ...wanted.map((domain) => sql`INSERT INTO org_email_domains (domain, org_id) VALUES (${domain}, ${orgId}) ON CONFLICT (domain) DO NOTHING`),
+    ],
+  };
 }
 
 /** Changes the given settings; new sessions get the new lifetime, live ones keep theirs. */
-export function updateOrgSettings(deps: MembersDeps, admin: Principal, client: RequestClient, patch: OrgSettingsPatch): OrgSettingsView {
+export async function updateOrgSettings(deps: Pick<MembersDeps, 'x' | 'clock'>, admin: Principal, client: RequestClient, patch: OrgSettingsPatch): Promise<OrgSettingsView> {
   const act = { action: 'org_settings_changed', target: { type: 'organization', id: admin.orgId }, data: { changes: patch } };
-  auditRefusals(deps, admin, client, act, () => transact(deps.db, () => {
-    assertBaseOrg(deps.db, admin);
-    const before = getOrgSettings(deps.db, admin);
-    if (patch.mfa_required !== undefined) deps.db.prepare('UPDATE organizations SET mfa_enforced = ? WHERE id = ?').run(patch.mfa_required ? 1 : 0, admin.orgId);
-    if (patch.allowed_email_domains !== undefined) setDomains(deps, admin.orgId, patch.allowed_email_domains);
-    saveOrgSettings(deps.db, deps.clock, admin.orgId, {
-      join_default_role: patch.join_default_role ?? before.join_default_role,
-      session_lifetime_seconds: patch.session_lifetime_seconds ?? before.session_lifetime_seconds,
-    });
-    auditAdmin(deps, admin, client, { ...act, data: { before, changes: patch } });
-  }));
-  return getOrgSettings(deps.db, admin);
+  await auditRefusals(deps, admin, client, act, async () => {
+    await assertBaseOrg(deps.x, admin);
+    const before = await getOrgSettings(deps, admin);
+    const mfa = patch.mfa_required === undefined ? [] : [sql`UPDATE organizations SET mfa_enforced = ${patch.mfa_required ? 1 : 0} WHERE id = ${admin.orgId}`];
+    const domains = patch.allowed_email_domains === undefined ? { queries: [], wanted: [] } : domainQueries(admin.orgId, patch.allowed_email_domains);
+    const first = mfa.length + 1;
+    const settings = { join_default_role: patch.join_default_role ?? before.join_default_role, session_lifetime_seconds: patch.session_lifetime_seconds ?? before.session_lifetime_seconds };
+    const done = await deps.x.batch(
+      [...mfa, ...domains.queries, saveOrgSettingsQuery(admin.orgId, settings, deps.clock.now()), adminAuditQuery(deps, admin, client, { ...act, data: { before, changes: patch } })],
+      { require: domains.wanted.map((_, i) => first + i) },
+    );
+    if (!done.ok) throw new DomainTaken(domains.wanted[done.failed - first]!);
+  });
+  return getOrgSettings(deps, admin);
 }

@@ -26,5 +26,5 @@ export function wipeMfaQueries(x: AuthStore, userId: string): Query[] {
 /** Wipes every MFA field and recovery code of a user, and with `endSessions` ends their sessions too, in one batch. */
 export async function wipeMfa(deps: Pick<AccountDeps, 'store' | 'clock'>, userId: string, { endSessions = false } = {}): Promise<void> {
   const x = deps.store;
-  await x.batch([...wipeMfaQueries(x, userId), ...(endSessions ? invalidateSessionsQueries(x, deps.clock, userId) : [])]);
+  await x.batch([...wipeMfaQueries(x, userId), ...(endSessions ? invalidateSessionsQueries(userId, deps.clock.now()) : [])]);
 }

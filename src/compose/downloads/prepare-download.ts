@@ -55,7 +55,7 @@ export async function prepareDownload(deps: DownloadDeps, req: DownloadRequest):
   const { principal } = req;
   // Another organization's id is answered like a chat that does not exist.
   if (req.orgId !== undefined && req.orgId !== principal.orgId) throw new ChatNotFound();
-  const source = findDownloadSource(deps.chats, principal, req.chatId, req.at);
+  const source = await findDownloadSource(deps.chats, principal, req.chatId, req.at);
   const args: GovernedQueryArgs = {
     principal,
     environmentId: req.environmentId,

@@ -24,7 +24,7 @@ export interface AnswerRows {
 
 /** The rows of an answer table the caller may read, from `offset`, at most `limit`. */
 export async function readAnswerRows(deps: DownloadDeps, req: AnswerRowsRequest): Promise<AnswerRows> {
-  const source = findDownloadSource(deps.chats, req.principal, req.chatId, { dfKey: req.dfKey });
+  const source = await findDownloadSource(deps.chats, req.principal, req.chatId, { dfKey: req.dfKey });
   // One row past the window tells whether more follow.
   const result = await executeQuery(deps.data, {
     principal: req.principal,

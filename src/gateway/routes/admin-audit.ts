@@ -41,7 +41,7 @@ export function adminAuditRoutes(s: Services) {
       query: Filters.extend({ cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(500).default(50) }),
       response: z.object({ entries: z.array(Entry), next_cursor: z.string().nullable() }),
       summary: "Admin: the organization's audit log, newest first, filtered, in keyset pages",
-      handler: ({ principal, query }) => listAudit(s.auth, principal, filterOf(query), { cursor: query.cursor, limit: query.limit }),
+      handler: ({ principal, query }) => listAudit({ x: s.executor }, principal, filterOf(query), { cursor: query.cursor, limit: query.limit }),
     }),
     route({
       ...common, method: 'GET', path: '/api/admin/audit/export', operationId: 'admin_export_audit',
@@ -50,7 +50,7 @@ export function adminAuditRoutes(s: Services) {
       summary: "Admin: streams the organization's audit log (filtered, newest first) as JSON lines or CSV",
       handler: ({ principal, query, ctx }) => {
         const csv = query.format === 'csv';
-        const rows = exportAudit(s.auth, principal, filterOf(query));
+        const rows = exportAudit({ x: s.executor }, principal, filterOf(query));
         ctx.set('Cache-Control', 'no-store');
         ctx.set('Content-Disposition', `attachment; filename="audit-log.${csv ? 'csv' : 'jsonl'}"`);
         ctx.type = csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson';

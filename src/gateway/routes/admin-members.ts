@@ -55,7 +55,7 @@ const AcceptAnswer = TokenResponse.extend({
 
 /** Admin routes on the caller's organization; members and invitations of other organizations answer 404. */
 export function adminMemberRoutes(s: Services) {
-  const deps: members.MembersDeps = { ...accountDeps(s), facts: s.memberFacts };
+  const deps: members.MembersDeps = { ...accountDeps(s), facts: s.memberFacts, x: s.executor };
   const tags = ['admin'];
   const admin = { auth: 'user', role: 'admin', tags } as const;
   return [
@@ -113,7 +113,7 @@ export function adminMemberRoutes(s: Services) {
     route({
       ...admin, method: 'GET', path: '/api/admin/invitations', operationId: 'admin_list_invitations', summary: 'Pending invitations, newest first',
       response: z.object({ invitations: z.array(Invitation) }),
-      handler: ({ principal }) => ({ invitations: members.listInvitations(deps, principal) }),
+      handler: async ({ principal }) => ({ invitations: await members.listInvitations(deps, principal) }),
     }),
     route({
       ...admin, method: 'POST', path: '/api/admin/invitations/{invitation_id}/resend', operationId: 'admin_resend_invitation',
@@ -128,7 +128,7 @@ export function adminMemberRoutes(s: Services) {
     route({
       ...admin, method: 'GET', path: '/api/admin/organization/settings', operationId: 'admin_get_org_settings',
       summary: 'MFA requirement, self-service join domains and role, session lifetime', response: OrgSettings,
-      handler: ({ principal }) => members.getOrgSettings(deps.db, principal),
+      handler: ({ principal }) => members.getOrgSettings(deps, principal),
     }),
     route({
       ...admin, method: 'PATCH', path: '/api/admin/organization/settings', operationId: 'admin_update_org_settings',
@@ -146,7 +146,7 @@ export function adminMemberRoutes(s: Services) {
       summary: 'What a live invitation link is for (address, organization, role, expiry, SSO), for the accept page; the token stays unused',
       body: z.object({ token: z.string().min(1).max(200) }),
       response: z.object({ email: z.string(), org_name: z.string(), role: Role, expires_at: iso, sso_available: z.boolean() }),
-      handler: ({ body }) => members.invitationInfo(s.auth, body.token),
+      handler: ({ body }) => members.invitationInfo(deps, body.token),
     }),
     route({
       method: 'POST', path: '/api/auth/invitation/accept', operationId: 'accept_invitation', tags: ['auth'], auth: 'none',

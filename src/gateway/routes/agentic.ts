@@ -92,7 +92,7 @@ export function agenticRoutes(s: Services) {
       handler: async ({ body, principal, environmentId }) => {
         const history = body.history?.filter((m): m is { role: 'user' | 'assistant'; content: string } => m.role !== 'system');
         const res = await finished(principal, environmentId, { chatId: body.chat_id, message: body.message, history, appPreview: body.preview });
-        return { ...res, history: s.agentPorts.chats.history(principal, body.chat_id) };
+        return { ...res, history: await s.agentPorts.chats.history(principal, body.chat_id) };
       },
     }),
     route({

@@ -30,7 +30,7 @@ export function chatSharingRoutes(s: Services) {
       auth: 'user',
       body: z.object({ chat_id: ChatId }),
       response: ShareRef,
-      handler: ({ body, principal }) => withUrl(shareChat(deps, principal, { chatId: body.chat_id })),
+      handler: async ({ body, principal }) => withUrl(await shareChat(deps, principal, { chatId: body.chat_id })),
     }),
     route({
       method: 'POST',
@@ -41,7 +41,7 @@ export function chatSharingRoutes(s: Services) {
       auth: 'user',
       body: z.object({ chat_id: ChatId, message_uuid: MessageUuid }),
       response: ShareRef,
-      handler: ({ body, principal }) => withUrl(shareMessage(deps, principal, { chatId: body.chat_id, messageUuid: body.message_uuid })),
+      handler: async ({ body, principal }) => withUrl(await shareMessage(deps, principal, { chatId: body.chat_id, messageUuid: body.message_uuid })),
     }),
     route({
       method: 'GET',
@@ -52,7 +52,7 @@ export function chatSharingRoutes(s: Services) {
       auth: 'user',
       query: z.object({ chat_id: ChatId }),
       response: z.object({ shares: z.array(OwnShare) }),
-      handler: ({ query, principal }) => ({ shares: listShares(deps, principal, { chatId: query.chat_id }).map(withUrl) }),
+      handler: async ({ query, principal }) => ({ shares: (await listShares(deps, principal, { chatId: query.chat_id })).map(withUrl) }),
     }),
     route({
       method: 'POST',
@@ -63,8 +63,8 @@ export function chatSharingRoutes(s: Services) {
       auth: 'user',
       body: z.object({ chat_id: ChatId }),
       response: z.object({ status: z.literal('ok') }),
-      handler: ({ body, principal }) => {
-        deleteSharedChat(deps, principal, { chatId: body.chat_id });
+      handler: async ({ body, principal }) => {
+        await deleteSharedChat(deps, principal, { chatId: body.chat_id });
         return { status: 'ok' as const };
       },
     }),

@@ -128,8 +128,8 @@ export function chatRoutes(s: Services) {
       summary: 'Deletes a message of a chat',
       body: z.object({ chat_id: ChatId, message_uuid: MessageUuid }),
       response: Ok,
-      handler: ({ body, principal }) => {
-        deleteMessage(deps, principal, { chatId: body.chat_id, messageUuid: body.message_uuid });
+      handler: async ({ body, principal }) => {
+        await deleteMessage(deps, principal, { chatId: body.chat_id, messageUuid: body.message_uuid });
         return { status: 'ok' as const };
       },
     }),

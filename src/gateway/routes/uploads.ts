@@ -46,7 +46,7 @@ export function uploadRoutes(s: Services) {
           }
           const file = files[0]!;
           // Someone else's chat of this organization is answered like a missing one (a new chat_id is fine).
-          if (body.chat_id) assertNotOthersChat(s.chats, principal, body.chat_id);
+          if (body.chat_id) await assertNotOthersChat(s.chats, principal, body.chat_id);
           return await s.uploads.store(
             { orgId: principal.orgId, userId: principal.userId, ...(body.chat_id ? { chatId: body.chat_id } : {}) },
             { tempPath: file.filepath, originalName: file.originalFilename ?? 'file', size: file.size },

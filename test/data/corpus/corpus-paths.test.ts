@@ -77,7 +77,7 @@ const PATHS: Record<string, (w: CorpusWarehouse, sql: string) => Promise<Answer>
   },
   async download_csv(w, sql) {
     const chat = `corpus-dl-${++seq}`;
-    seedChat(c.app, principalOf(c.app, c.german, c.org), chat, [{ question: 'q', answer: 'a', answerData: { tables: [{ df_key: 'df', sql, connection_id: w.connectionId, dialect: w.dialect }] } }]);
+    await seedChat(c.app, principalOf(c.app, c.german, c.org), chat, [{ question: 'q', answer: 'a', answerData: { tables: [{ df_key: 'df', sql, connection_id: w.connectionId, dialect: w.dialect }] } }]);
     // DuckDB's CSV writer runs once the download has started: a query failing there (a cast error
     // over the rows) ends the connection without a status. Counted as not answered (and reported).
     const res = await c.app.fetch(`/api/download_big_csv_agentic?chat_id=${chat}&df_key=df`, { headers: { authorization: `Bearer ${c.app.session(c.german)}` } }).catch(() => undefined);

@@ -237,11 +237,12 @@ for (const dialect of Object.keys(BOMBS)) {
 
 test.serial('a download stops its query when the client goes away, on the streaming (SQLite) and the copy (DuckDB) path', async (t) => {
   const sql = 'SELECT a.id AS x, b.id AS y, c.id AS z FROM events a, events b, events c';
-  const chats = ['sqlite', 'duckdb'].map((connection) => {
+  const chats = [];
+  for (const connection of ['sqlite', 'duckdb']) {
     const chatId = `dl-${connection}`;
-    seedChat(app, principalOf(app, analystUser, org), chatId, [{ question: 'all', answer: 'here', answerData: { sql, connection_id: `${connection}${PATIENT}`, dialect: connection, tables: [] } }]);
-    return { connection, chatId };
-  });
+    await seedChat(app, principalOf(app, analystUser, org), chatId, [{ question: 'all', answer: 'here', answerData: { sql, connection_id: `${connection}${PATIENT}`, dialect: connection, tables: [] } }]);
+    chats.push({ connection, chatId });
+  }
   for (const { connection, chatId } of chats) {
     const abort = new AbortController();
     const get = () => app.fetch(`/api/download_big_csv?chat_id=${chatId}`, { headers: { authorization: `Bearer ${analyst}` }, signal: abort.signal });
@@ -274,9 +275,9 @@ test.serial('an MCP client that goes away in the middle of run_query stops the q
 test.serial('a DuckDB CSV download that fails before DuckDB wrote a byte answers its typed error; one that fails mid-stream ends without the closing chunk', async (t) => {
   const seed = (chatId: string, sql: string, connection: string) =>
     seedChat(app, principalOf(app, analystUser, org), chatId, [{ question: 'q', answer: 'a', answerData: { sql, connection_id: connection, dialect: 'duckdb', tables: [] } }]);
-  seed('dl-fail-early', CROSS, 'duckdb');
+  await seed('dl-fail-early', CROSS, 'duckdb');
   // Rows come at once and keep coming until the connection's 5 s timeout cuts the COPY.
-  seed('dl-fail-late', 'SELECT a.id AS x, b.id AS y, c.id AS z FROM events a, events b, events c', MIDSTREAM);
+  await seed('dl-fail-late', 'SELECT a.id AS x, b.id AS y, c.id AS z FROM events a, events b, events c', MIDSTREAM);
   const early = await app.fetch('/api/download_big_csv?chat_id=dl-fail-early', { headers: { authorization: `Bearer ${analyst}` } });
   t.is(early.status, 400);
   t.like(await early.json(), { code: 'QUERY_TIMEOUT' });

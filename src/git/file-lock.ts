@@ -1,0 +1,96 @@
+// The shared write lock as a lock file beside each repository (`<org>.git.lock`, a folder that
+// proper-lockfile creates with mkdir, atomic on local and network file systems). Its holder touches it
+// every staleMs / 2; a lock untouched for staleMs belongs to a dead holder (kill -9, a lost machine)
+// and is taken over, so no crash blocks the other processes for ever. Every process that takes the lock
+// first leaves a claim beside it (`<org>.git.lock.owner-<host>-<pid>`, once): when every other claimant
+// is a process of this machine that no longer runs, the holder is known dead at once, so a restart
+// after kill -9, or the one surviving replica, does not wait out the stale limit.
+import { hostname } from 'node:os';
+import * as fs from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { RepositoryBusy } from './errors.ts';
+import type { SharedLock } from './lock.ts';
+
+// Polled while another process holds the lock: short first waits, since writes take milliseconds,
+// then at most 100 ms apart, for two minutes before the write gives up.
+const WAIT_MS = 120_000;
+const MAX_DELAY_MS = 100;
+const HOST = hostname();
+
+/**
+ * A lock file per repository on the disk (proper-lockfile keeps its locks by path, process-wide, so not
+ * for in-memory file systems); `onLost` hears of a lock taken from this process while it held it.
+ */
+export function createFileLock({ staleMs = 10_000, onLost }: { staleMs?: number; onLost(err: Error): void }): SharedLock {
+  const claimed = new Set<string>();
+  return {
+    async acquire({ gitdir }) {
+      const path = `${gitdir}.lock`;
+      if (!claimed.has(path)) {
+        await fs.writeFile(`${path}.owner-${HOST}-${process.pid}`, '');
+        claimed.add(path);
+      }
+      const deadline = Date.now() + WAIT_MS;
+      for (let delay = 2; ; delay = Math.min(delay * 1.5, MAX_DELAY_MS)) {
+        const release = await tryLock(gitdir, path, staleMs, onLost);
+        if (release) return release;
+        if (Date.now() > deadline) throw new RepositoryBusy();
+        await reapDeadHolder(path, staleMs);
+        await new Promise((resolve) => setTimeout(resolve, delay * (1 + Math.random())));
+      }
+    },
+  };
+}
+
+async function tryLock(gitdir: string, path: string, staleMs: number, onLost: (err: Error) => void): Promise<(() => Promise<void>) | undefined> {
+  let release: () => Promise<void>;
+  try {
+    // A lost lock costs no acknowledged write (the ref is still compare-and-swapped); proper-lockfile's
+    // default would throw from a timer and end the process.
+    release = await lockfile.lock(gitdir, { lockfilePath: path, realpath: false, stale: staleMs, retries: 0, onCompromised: onLost });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ELOCKED') return undefined;
+    throw err;
+  }
+  // Releasing a lock that was taken over fails; the other holder owns it now.
+  return () => release().catch(() => undefined);
+}
+
+/**
+ * Ages the lock past the stale limit when no other process that ever claimed it still runs (all of
+ * them on this machine, their pids gone), so the next attempt takes it over. One reaper at a time
+ * (`.reap`, created exclusively); claims from other machines leave it to the stale limit.
+ */
+async function reapDeadHolder(path: string, staleMs: number): Promise<void> {
+  const reap = `${path}.reap`;
+  const marker = await fs.open(reap, 'wx').catch(async (err: { code?: string }) => {
+    // A reaper that died leaves its marker: past the stale limit it no longer counts.
+    if (err.code === 'EEXIST' && Date.now() - (await fs.stat(reap).then((s) => s.mtimeMs, () => Date.now())) > staleMs) await fs.unlink(reap).catch(() => undefined);
+    return undefined;
+  });
+  if (!marker) return;
+  try {
+    const prefix = `${basename(path)}.owner-`;
+    const mine = `${prefix}${HOST}-${process.pid}`;
+    const others = (await fs.readdir(dirname(path))).filter((n) => n.startsWith(prefix) && n !== mine);
+    const local = `${prefix}${HOST}-`;
+    if (others.some((n) => !n.startsWith(local) || !/^\d+$/.test(n.slice(local.length)) || isAlive(Number(n.slice(local.length))))) return;
+    await Promise.all(others.map((n) => fs.unlink(join(dirname(path), n)).catch(() => undefined)));
+    const past = new Date(Date.now() - 2 * staleMs);
+    await fs.utimes(path, past, past).catch(() => undefined);
+  } finally {
+    await marker.close();
+    await fs.unlink(reap).catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, under another user.
+    return (err as { code?: string }).code === 'EPERM';
+  }
+}

@@ -1,0 +1,136 @@
+// Running an organization gives the same answers on SQLite and PostgreSQL, and its races have one
+// winner on PostgreSQL, where `other` is a second pool standing for a second replica: two admins
+// demoting, deactivating or removing each other at once leave one admin; twenty parallel accepts of
+// one invitation spread over both pools make one member; parallel invitations of one address leave one pending.
+import type { ExecutionContext } from 'ava';
+import { sql } from 'kysely';
+import type { Principal, Role } from '../../../src/auth/index.ts';
+import { acceptInvitation, changeRole, deactivateMember, getOrgSettings, listMembers, removeMember, updateOrgSettings } from '../../../src/auth/members/index.ts';
+import type { MemberStoreDeps } from '../../../src/auth/members/deps.ts';
+import { insertInvitationQuery } from '../../../src/auth/members/invitation-rows.ts';
+import { storeInvitation } from '../../../src/auth/members/invite-member.ts';
+import { FakeClock } from '../../../src/clock.ts';
+import type { Executor } from '../../../src/store/index.ts';
+import { dialectTest } from '../../helpers/executors.ts';
+
+const client = { ip: '127.0.0.1' };
+const noFacts = { factsOf: () => new Map(), unknownGroups: () => [], setFacts: () => {}, forget: () => {} };
+const depsOn = (x: Executor, clock: FakeClock): MemberStoreDeps => ({ x, clock, facts: noFacts });
+
+async function seedOrg(x: Executor, orgId: string, members: [string, Role][]): Promise<void> {
+  await x.run(sql`INSERT INTO organizations (id, name, created_at) VALUES (${orgId}, ${orgId}, 0)`);
+  for (const [id, role] of members) {
+    await x.run(sql`INSERT INTO users (id, email, name, created_at) VALUES (${id}, ${`${id}@${orgId}.test`}, ${id}, 0)`);
+    await x.run(sql`INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (${id}, ${orgId}, ${role}, 0)`);
+  }
+}
+
+const principal = (userId: string, orgId: string): Principal => ({ userId, orgId, email: `${userId}@${orgId}.test`, role: 'admin' }) as Principal;
+
+async function activeAdmins(x: Executor, orgId: string): Promise<number> {
+  const rows = await x.all(sql`SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id
+    WHERE m.org_id = ${orgId} AND m.role = 'admin' AND m.deactivated_at IS NULL AND u.disabled_at IS NULL`);
+  return rows.length;
+}
+
+type Act = (deps: MemberStoreDeps, admin: Principal, userId: string) => Promise<unknown>;
+
+/** Two admins act on each other at once through the two executors, trial after trial: one wins, one gets LAST_ADMIN. */
+async function mutualRace(t: ExecutionContext, x: Executor, other: Executor, act: Act): Promise<void> {
+  const clock = new FakeClock();
+  for (let trial = 0; trial < 10; trial++) {
+    const org = `org${trial}`;
+    await seedOrg(x, org, [[`a${trial}`, 'admin'], [`b${trial}`, 'admin']]);
+    const outcomes = await Promise.allSettled([
+      act(depsOn(x, clock), principal(`a${trial}`, org), `b${trial}`),
+      act(depsOn(other, clock), principal(`b${trial}`, org), `a${trial}`),
+    ]);
+    t.is(outcomes.filter((o) => o.status === 'fulfilled').length, 1, `trial ${trial}`);
+    const refused = outcomes.find((o) => o.status === 'rejected');
+    t.is((refused?.reason as { code?: string } | undefined)?.code, 'LAST_ADMIN');
+    t.is(await activeAdmins(x, org), 1);
+  }
+}
+
+dialectTest('two admins demoting each other at once leave one admin', async (t, { x, other }) => {
+  await mutualRace(t, x, other, (deps, admin, userId) => changeRole(deps, admin, client, userId, { role: 'user' }));
+});
+
+dialectTest('two admins deactivating each other at once leave one admin', async (t, { x, other }) => {
+  await mutualRace(t, x, other, (deps, admin, userId) => deactivateMember(deps, admin, client, userId));
+});
+
+dialectTest('two admins removing each other at once leave one admin', async (t, { x, other }) => {
+  await mutualRace(t, x, other, (deps, admin, userId) => removeMember(deps, admin, client, userId));
+});
+
+dialectTest('a refused demotion of the last admin is audited as a failure and changes nothing', async (t, { x }) => {
+  const clock = new FakeClock();
+  await seedOrg(x, 'acme', [['boss', 'admin'], ['dev', 'user']]);
+  const err = await t.throwsAsync(changeRole(depsOn(x, clock), principal('boss', 'acme'), client, 'boss', { role: 'user' }));
+  t.is((err as { code?: string }).code, 'LAST_ADMIN');
+  t.is(await activeAdmins(x, 'acme'), 1);
+  const audit = await x.all(sql<{ action: string; outcome: string }>`SELECT action, outcome FROM audit_log WHERE org_id = 'acme'`);
+  t.deepEqual(audit, [{ action: 'member_role_changed', outcome: 'failure' }]);
+});
+
+dialectTest('the member list searches name and email in any case and pages by email', async (t, { x }) => {
+  const clock = new FakeClock();
+  await seedOrg(x, 'acme', [['ann', 'admin'], ['bob', 'user'], ['cyd', 'modeler'], ['dan_x', 'user']]);
+  const deps = depsOn(x, clock);
+  const admin = principal('ann', 'acme');
+  const first = await listMembers(deps, admin, { limit: 2 });
+  t.deepEqual(first.members.map((m) => m.user_id), ['ann', 'bob']);
+  const second = await listMembers(deps, admin, { limit: 2, cursor: first.next_cursor! });
+  t.deepEqual(second.members.map((m) => m.user_id), ['cyd', 'dan_x']);
+  t.is(second.next_cursor, null);
+  t.deepEqual((await listMembers(deps, admin, { q: 'BOB' })).members.map((m) => m.user_id), ['bob']);
+  t.deepEqual((await listMembers(deps, admin, { q: 'n_' })).members.map((m) => m.user_id), ['dan_x'], 'LIKE wildcards are literal');
+  t.like(first.members[0], { role: 'admin', can_merge: true, status: 'active' });
+});
+
+dialectTest("a join domain another organization serves is refused and nothing of the change is kept", async (t, { x }) => {
+  const clock = new FakeClock();
+  await seedOrg(x, 'acme', [['ann', 'admin']]);
+  await seedOrg(x, 'zeta', [['zed', 'admin']]);
+  const deps = depsOn(x, clock);
+  await updateOrgSettings(deps, principal('zed', 'zeta'), client, { allowed_email_domains: ['zeta.test'] });
+  const err = await t.throwsAsync(updateOrgSettings(deps, principal('ann', 'acme'), client, { mfa_required: true, allowed_email_domains: ['acme.test', 'zeta.test'] }));
+  t.is((err as { code?: string }).code, 'DOMAIN_TAKEN');
+  t.like(await getOrgSettings(deps, principal('ann', 'acme')), { mfa_required: false, allowed_email_domains: [] });
+  const saved = await updateOrgSettings(deps, principal('ann', 'acme'), client, { mfa_required: true, allowed_email_domains: ['Acme.test'], join_default_role: 'modeler' });
+  t.like(saved, { mfa_required: true, allowed_email_domains: ['acme.test'], join_default_role: 'modeler' });
+});
+
+dialectTest('twenty parallel accepts of one invitation through two executors have exactly one winner', async (t, { x, other }) => {
+  const clock = new FakeClock();
+  await seedOrg(x, 'acme', [['ann', 'admin']]);
+  await x.run(sql`INSERT INTO sso_configs (org_id, type, issuer, client_id, created_at) VALUES ('acme', 'oidc', 'https://idp.test', 'c', 0)`);
+  const { token, query } = insertInvitationQuery({ orgId: 'acme', email: 'new@acme.test', role: 'modeler', invitedBy: 'ann', now: clock.now() });
+  await x.run(query);
+  const accept = (ex: Executor) => acceptInvitation({ x: ex, clock } as unknown as Parameters<typeof acceptInvitation>[0], { token, method: 'sso' }, client);
+  const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => accept(i % 2 ? other : x)));
+  t.is(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+  const codes = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as { code?: string }).code ?? String(o.reason)] : []));
+  t.deepEqual([...new Set(codes)], ['INVALID_INVITATION']);
+  const users = await x.all(sql<{ id: string }>`SELECT id FROM users WHERE email = 'new@acme.test'`);
+  t.is(users.length, 1);
+  const memberships = await x.all(sql<{ role: string }>`SELECT role FROM memberships WHERE user_id = ${users[0]!.id}`);
+  t.deepEqual(memberships, [{ role: 'modeler' }]);
+  const invitation = await x.one(sql<{ accepted_user_id: string }>`SELECT accepted_user_id FROM invitations WHERE org_id = 'acme'`);
+  t.is(invitation?.accepted_user_id, users[0]!.id);
+  const audit = await x.all(sql<{ outcome: string }>`SELECT outcome FROM audit_log WHERE action = 'invitation_accepted' ORDER BY outcome`);
+  t.is(audit.filter((a) => a.outcome === 'success').length, 1);
+  t.is(audit.filter((a) => a.outcome === 'failure').length, 19);
+});
+
+dialectTest('parallel invitations of one address through two executors leave one pending invitation', async (t, { x, other }) => {
+  const clock = new FakeClock();
+  await seedOrg(x, 'acme', [['ann', 'admin'], ['bea', 'admin']]);
+  const invite = (ex: Executor, by: string) => storeInvitation({ x: ex, clock }, principal(by, 'acme'), client, { email: 'new@acme.test', role: 'user' });
+  const stored = await Promise.all(Array.from({ length: 10 }, (_, i) => invite(i % 2 ? other : x, i % 2 ? 'bea' : 'ann')));
+  t.is(stored.filter(Boolean).length, 1);
+  const rows = await x.all(sql`SELECT id FROM invitations WHERE org_id = 'acme' AND email = 'new@acme.test'`);
+  t.is(rows.length, 1);
+  t.is((await x.all(sql`SELECT id FROM audit_log WHERE action = 'invitation_created'`)).length, 1);
+});

@@ -1,0 +1,116 @@
+// Shares, downloads' sources, exports and suggestions on SQLite and PostgreSQL: the public view shows
+// displayed messages only, a chat share's id belongs to one organization's chat, downloads reach a
+// shared chat only inside its organization, and exports list only what the caller may see.
+import { sql } from 'kysely';
+import type { Principal } from '../../src/auth/index.ts';
+import {
+  appendMessage,
+  deleteMessage,
+  deleteSharedChat,
+  exportHistory,
+  findDownloadSource,
+  initialSuggestions,
+  listShares,
+  loadSharedChat,
+  recordAnswer,
+  shareChat,
+  shareMessage,
+  type ExportRow,
+} from '../../src/chats/index.ts';
+import { FakeClock } from '../../src/clock.ts';
+import type { Executor } from '../../src/store/executor.ts';
+import { dialectTest } from '../helpers/executors.ts';
+import { seedAccounts, who } from './dialects.ts';
+
+const as = (orgId: string, userId: string, role: Principal['role'] = 'user') => ({ ...who(orgId, userId), role }) as Principal;
+const OWNER = as('acme', 'u1');
+const COLLEAGUE = as('acme', 'u2');
+const ELSEWHERE = as('other', 'u2');
+const answer = (n: number) => ({ tables: [{ df_key: `df_${n}`, sql: `SELECT ${n}`, connection_id: 'wh', dialect: 'duckdb', columns: ['x'] }] });
+
+/** The owner's chat 'c': q1 a1, a hidden note, q2 a2. */
+async function setup(x: Executor) {
+  await seedAccounts(x);
+  const deps = { store: x, clock: new FakeClock(1_000) };
+  const ids: string[] = [];
+  for (const n of [1, 2]) {
+    ids.push((await appendMessage(deps, OWNER, { chatId: 'c', role: 'user', content: `q${n}` })).message_uuid);
+    if (n === 1) await appendMessage(deps, OWNER, { chatId: 'c', role: 'system', content: 'hidden note', displayed: false });
+    ids.push((await recordAnswer(deps, OWNER, { chatId: 'c', content: `a${n}`, answer: answer(n), credits: 1 })).message_uuid);
+    deps.clock.advance(10);
+  }
+  return { deps, ids };
+}
+
+dialectTest('a shared chat shows its displayed messages to anyone; a shared message only its pair; both list and delete', async (t, { x }) => {
+  const { deps, ids } = await setup(x);
+  const whole = await shareChat(deps, OWNER, { chatId: 'c' });
+  t.deepEqual(await shareChat(deps, OWNER, { chatId: 'c' }), whole, 'sharing again keeps the share');
+  const page = await loadSharedChat(deps, 'c', { pairs: 10 });
+  t.deepEqual(page.messages.map((m) => m.content), ['q1', 'a1', 'q2', 'a2']);
+  t.like(page.chat, { chat_id: 'c', labels: [], pinned: false, recently_completed: false });
+  deps.clock.advance(10);
+  const one = await shareMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[1]! });
+  t.deepEqual((await loadSharedChat(deps, one.chat_id, {})).messages.map((m) => m.content), ['q1', 'a1']);
+  t.deepEqual(await listShares(deps, OWNER, { chatId: 'c' }), [
+    { chat_id: one.chat_id, message_uuid: ids[1], shared_at: one.shared_at },
+    { chat_id: 'c', message_uuid: null, shared_at: whole.shared_at },
+  ]);
+  await t.throwsAsync(shareMessage(deps, OWNER, { chatId: 'c', messageUuid: 'nope' }), { code: 'MESSAGE_NOT_FOUND' });
+  await deleteMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[1]! });
+  await deleteMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[0]! });
+  await t.throwsAsync(loadSharedChat(deps, one.chat_id, {}), { code: 'SHARE_NOT_FOUND' });
+  t.deepEqual((await listShares(deps, OWNER, { chatId: 'c' })).map((s) => s.chat_id), ['c'], 'a share of a deleted message is left out');
+  await t.throwsAsync(deleteSharedChat(deps, COLLEAGUE, { chatId: 'c' }), { code: 'SHARE_NOT_FOUND' });
+  await deleteSharedChat(deps, OWNER, { chatId: 'c' });
+  await t.throwsAsync(loadSharedChat(deps, 'c', {}), { code: 'SHARE_NOT_FOUND' });
+});
+
+dialectTest('others cannot share, list or take a chat\'s public id; another organization\'s chat with that id is refused', async (t, { x }) => {
+  const { deps } = await setup(x);
+  await t.throwsAsync(shareChat(deps, COLLEAGUE, { chatId: 'c' }), { code: 'CHAT_NOT_FOUND' });
+  await t.throwsAsync(listShares(deps, COLLEAGUE, { chatId: 'c' }), { code: 'CHAT_NOT_FOUND' });
+  await shareChat(deps, OWNER, { chatId: 'c' });
+  await appendMessage(deps, ELSEWHERE, { chatId: 'c', role: 'user', content: 'same id elsewhere' });
+  await t.throwsAsync(shareChat(deps, ELSEWHERE, { chatId: 'c' }), { code: 'SHARE_ID_TAKEN' });
+  t.deepEqual((await loadSharedChat(deps, 'c', { pairs: 10 })).messages.map((m) => m.content), ['q1', 'a1', 'q2', 'a2']);
+});
+
+dialectTest('downloads read the owner\'s answers, a shared chat\'s inside its organization, and nothing else', async (t, { x }) => {
+  const { deps, ids } = await setup(x);
+  t.like(await findDownloadSource(deps, OWNER, 'c', { dfKey: 'df_2' }), { access: 'owner', sql: 'SELECT 2' });
+  await t.throwsAsync(findDownloadSource(deps, COLLEAGUE, 'c', { dfKey: 'df_1' }), { code: 'CHAT_NOT_FOUND' });
+  const one = await shareMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[3]! });
+  t.like(await findDownloadSource(deps, COLLEAGUE, one.chat_id, { dfKey: 'df_2' }), { access: 'shared', chat_id: one.chat_id });
+  await t.throwsAsync(findDownloadSource(deps, COLLEAGUE, one.chat_id, { dfKey: 'df_1' }), { code: 'DF_KEY_NOT_FOUND' }, 'outside the shared pair');
+  await t.throwsAsync(findDownloadSource(deps, ELSEWHERE, one.chat_id, { dfKey: 'df_2' }), { code: 'CHAT_NOT_FOUND' });
+  await shareChat(deps, OWNER, { chatId: 'c' });
+  t.like(await findDownloadSource(deps, COLLEAGUE, 'c', { dfKey: 'df_1' }), { access: 'shared', sql: 'SELECT 1' });
+  t.like(await findDownloadSource(deps, as('acme', 'u2', 'modeler'), 'c', { latest: true }), { access: 'role', sql: 'SELECT 2' });
+});
+
+dialectTest('an export lists displayed messages oldest first: the caller\'s own, or an admin\'s pick, in the organization only', async (t, { x }) => {
+  const { deps } = await setup(x);
+  await appendMessage(deps, COLLEAGUE, { chatId: 'theirs', role: 'user', content: 'colleague question' });
+  await appendMessage(deps, ELSEWHERE, { chatId: 'far', role: 'user', content: 'other organization' });
+  const users = { emails: (ids: readonly string[]) => new Map(ids.map((id) => [id, `${id}@example.com`])) };
+  const rows = async (p: Principal, filter = {}) => {
+    const out: ExportRow[] = [];
+    for await (const r of exportHistory({ ...deps, users }, p, filter)) out.push(r);
+    return out;
+  };
+  const mine = await rows(OWNER, { userId: 'u2' });
+  t.deepEqual(mine.map((r) => r.content), ['q1', 'a1', 'q2', 'a2'], 'a user\'s filter is ignored');
+  t.like(mine[1], { chat_id: 'c', user_email: 'u1@example.com', role: 'assistant', sql: 'SELECT 1', connection_id: 'wh', credits: 1, created_at: new Date(1_000).toISOString() });
+  t.deepEqual((await rows(as('acme', 'u1', 'admin'))).map((r) => r.content), ['q1', 'a1', 'q2', 'a2', 'colleague question']);
+  t.deepEqual((await rows(as('acme', 'u1', 'admin'), { userId: 'u2' })).map((r) => r.content), ['colleague question']);
+  t.deepEqual((await rows(OWNER, { from: 1_010, to: 1_011 })).map((r) => r.content), ['q2', 'a2']);
+});
+
+dialectTest('suggestions start with the caller\'s own recent questions', async (t, { x }) => {
+  const { deps } = await setup(x);
+  await appendMessage(deps, COLLEAGUE, { chatId: 'theirs', role: 'user', content: 'colleague question' });
+  const none = { tables: async () => [], reports: async () => [] };
+  t.deepEqual((await initialSuggestions(deps, none, OWNER)).map((s) => s.text), ['q2', 'q1']);
+  t.like(await x.one(sql<{ n: number }>`SELECT COUNT(*) AS n FROM chats`), { n: 2 });
+});
