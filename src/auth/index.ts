@@ -25,7 +25,7 @@ export { passwordSignIn, mfaSignIn, completeFirstFactor, userOfMfaToken, signInO
 export type { SignInResult, FirstFactor } from './credentials/sign-in.ts';
 export { embeddedUserLogin } from './credentials/embedded-login.ts';
 // tokens/
-export { insertToken, looksLikeApiToken, TOKEN_PREFIX } from './tokens/api-tokens.ts';
+export { insertTokenQuery, looksLikeApiToken, TOKEN_PREFIX } from './tokens/api-tokens.ts';
 export type { ApiTokenRow, TokenKind } from './tokens/api-tokens.ts';
 // account/
 export type { AccountDeps, ClientInfo } from './account/account-deps.ts';

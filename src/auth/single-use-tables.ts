@@ -2,6 +2,7 @@
 // 0020): account tokens, recovery codes, the TOTP columns of users, CLI sign-ins and the CLI tokens
 // they hand over. Only the columns these stores read or write are named.
 import type { Executor } from '../store/index.ts';
+import type { UserTables } from './user-tables.ts';
 
 export type AccountTokenPurpose = 'verify_email' | 'reset_password' | 'magic_link' | 'magic_code' | 'mfa_recovery';
 
@@ -40,5 +41,8 @@ export interface SingleUseTables {
   api_tokens: { id: string; user_id: string; org_id: string; scopes: string; revoked_at: number | null };
 }
 
-/** The asynchronous store typed with these tables. */
-export type SingleUseStore = Executor<SingleUseTables>;
+/** The asynchronous store typed with the auth tables converted so far (one executor serves them all). */
+export type AuthStore = Executor<SingleUseTables & UserTables>;
+
+/** The store of the single-use credentials: the same executor. */
+export type SingleUseStore = AuthStore;

@@ -4,11 +4,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App, type AppDeps } from '../../src/app.ts';
-import { insertToken, createOrganization, createUser, setMembership, startSession, type Permission, type Role, type TokenKind, type UserRow } from '../../src/auth/index.ts';
+import { insertTokenQuery, createOrganization, createUser, setMembership, startSession, type Permission, type Role, type TokenKind, type UserRow } from '../../src/auth/index.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
+import { sqliteExecutor } from '../../src/store/index.ts';
 import { Writable } from 'node:stream';
 
 export interface TestApp {
@@ -97,7 +98,11 @@ export async function startTestApp(
     },
     token(user, kind = 'api', orgId = firstOrg.get(user.id)!) {
       const scopes = kind === 'mcp' ? ['mcp:*'] : ['api:full'];
-      return insertToken(db, clock, { userId: user.id, orgId, kind, scopes }).value;
+      // On SQLite the executor has stored the row when `run` returns: the helper stays synchronous.
+      const x = sqliteExecutor(db);
+      const { value, insert } = insertTokenQuery(x, clock, { userId: user.id, orgId, kind, scopes });
+      void x.run(insert);
+      return value;
     },
     async stop() {
       await running.stop();

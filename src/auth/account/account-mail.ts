@@ -3,7 +3,6 @@
 // durable queue) and answers; nothing on its path looks the address up. After the answer the queue is
 // turned into tokens and mail, or dropped for addresses without a (suitable) account.
 import { newId } from '../../security/index.ts';
-import { statement } from '../../store/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
 import type { ComposedMail } from './composed-mail.ts';
 import { findUserByEmail, type UserRow } from '../directory.ts';
@@ -60,7 +59,7 @@ export function createAccountMail(deps: AccountDeps): AccountMail {
     async request(kind, email, client) {
       const address = email.trim().toLowerCase();
       await consumeMailQuota(deps.db, deps.clock, { email: address, ip: client.ip }, deps.mailLimits);
-      statement(deps.db, 'INSERT INTO account_mail_requests (id, kind, email, created_at) VALUES (?, ?, ?, ?)').run(newId(), kind, address, deps.clock.now());
+      await deps.store.run(deps.store.db.insertInto('account_mail_requests').values({ id: newId(), kind, email: address, created_at: deps.clock.now() }));
       schedule();
     },
     idle: async () => {
@@ -77,19 +76,16 @@ export function createAccountMail(deps: AccountDeps): AccountMail {
 export async function processAccountMailRequests(deps: AccountDeps): Promise<void> {
   for (;;) {
     if (!deps.db.open) return;
-    const rows = statement(deps.db, 'SELECT id, kind, email FROM account_mail_requests ORDER BY created_at, rowid LIMIT 50').all() as {
-      id: string;
-      kind: AccountMailKind;
-      email: string;
-    }[];
+    // Requests of one millisecond go in the order of their ids: any order is fine, but a portable one.
+    const rows = await deps.store.all(deps.store.db.selectFrom('account_mail_requests').select(['id', 'kind', 'email']).orderBy('created_at').orderBy('id').limit(50));
     if (rows.length === 0) return;
     for (const row of rows) {
-      const mail = COMPOSE[row.kind](deps, findUserByEmail(deps.db, row.email));
+      const mail = COMPOSE[row.kind as AccountMailKind](deps, findUserByEmail(deps.db, row.email));
       if (mail) {
         await deps.store.batch(mail.writes);
         deps.mailer.enqueue(mail.message);
       }
-      statement(deps.db, 'DELETE FROM account_mail_requests WHERE id = ?').run(row.id);
+      await deps.store.run(deps.store.db.deleteFrom('account_mail_requests').where('id', '=', row.id));
     }
   }
 }

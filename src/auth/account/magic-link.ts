@@ -1,5 +1,6 @@
 // Magic links: a mailed link token plus a short fallback code, one credential used once (either
 // spends both). Consumption continues the normal sign-in, so MFA still applies.
+import { sql } from 'kysely';
 import { randomInt } from 'node:crypto';
 import { newId } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
@@ -53,12 +54,18 @@ export async function consumeMagicLink(deps: AccountDeps, credential: MagicCrede
   return finish(deps, userId, client.ip);
 }
 
-function finish(deps: AccountDeps, userId: string | undefined, ip: string): SignInResult {
+async function finish(deps: AccountDeps, userId: string | undefined, ip: string): Promise<SignInResult> {
   const user = userId ? getUser(deps.db, userId) : undefined;
   if (!user || user.disabled_at !== null) throw new InvalidAccountToken();
   // Opening the mail proves the address; a passwordless account is classified as a magic-link identity.
-  deps.db
-    .prepare("UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?), identity_kind = COALESCE(identity_kind, CASE WHEN password_hash IS NULL THEN 'magic_link' END) WHERE id = ?")
-    .run(deps.clock.now(), user.id);
+  await deps.store.run(
+    deps.store.db
+      .updateTable('users')
+      .set({
+        email_verified_at: sql`coalesce(email_verified_at, ${deps.clock.now()})`,
+        identity_kind: sql`coalesce(identity_kind, case when password_hash is null then 'magic_link' end)`,
+      })
+      .where('id', '=', user.id),
+  );
   return completeFirstFactor(deps, getUser(deps.db, user.id)!, 'magic_link', undefined, ip);
 }

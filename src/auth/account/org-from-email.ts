@@ -1,7 +1,6 @@
 // Which organization serves an email domain and how its people sign in. Answers from the domain
 // alone, so it never reveals whether a user with that address exists.
-import type { Db } from '../../store/index.ts';
-import { getOrganization, type OrgRow } from '../directory.ts';
+import type { AuthStore } from '../single-use-tables.ts';
 import { ssoLoginUrl } from '../sso/sso-login.ts';
 
 export interface OrgForEmail {
@@ -14,18 +13,19 @@ export interface OrgForEmail {
 }
 
 /** The organization registered for the domain of an address, if any. */
-export function orgForEmailDomain(db: Db, email: string): OrgRow | undefined {
+export async function orgForEmailDomain(store: AuthStore, email: string): Promise<{ id: string; name: string } | undefined> {
   const domain = email.trim().toLowerCase().split('@')[1];
   if (!domain) return undefined;
-  const row = db.prepare('SELECT org_id FROM org_email_domains WHERE domain = ?').get(domain) as { org_id: string } | undefined;
-  return row ? getOrganization(db, row.org_id) : undefined;
+  return store.one(
+    store.db.selectFrom('org_email_domains as d').innerJoin('organizations as o', 'o.id', 'd.org_id').select(['o.id', 'o.name']).where('d.domain', '=', domain),
+  );
 }
 
 /** The organization and sign-in methods for an address's domain. */
-export function orgFromEmail({ db }: { db: Db }, baseUrl: string, email: string): OrgForEmail {
-  const org = orgForEmailDomain(db, email);
+export async function orgFromEmail({ store }: { store: AuthStore }, baseUrl: string, email: string): Promise<OrgForEmail> {
+  const org = await orgForEmailDomain(store, email);
   if (!org) return { org_id: null, org_name: null, methods: ['password', 'magic_link'], sso: [] };
-  const providers = db.prepare('SELECT type, name FROM sso_configs WHERE org_id = ? AND enabled = 1 ORDER BY type').all(org.id) as { type: string; name: string }[];
+  const providers = await store.all(store.db.selectFrom('sso_configs').select(['type', 'name']).where('org_id', '=', org.id).where('enabled', '=', 1).orderBy('type'));
   const types = providers.map((p) => p.type);
   return {
     org_id: org.id,

@@ -1,5 +1,6 @@
 // Registration and email verification. Every answer is the same whether the address is known, so
 // these endpoints never reveal who has an account; the mailbox owner learns the truth by mail.
+import { sql } from 'kysely';
 import { hashPassword } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
 import { consumeAccountToken, issueAccountTokenWrites, revokeAccountTokensQuery } from './account-tokens.ts';
@@ -29,9 +30,9 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
     deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
     return;
   }
+  const domainOrg = await orgForEmailDomain(deps.store, email);
   const created = transact(deps.db, () => {
     const user = createUser(deps.db, deps.clock, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash });
-    const domainOrg = orgForEmailDomain(deps.db, email);
     if (domainOrg) {
       setMembership(deps.db, deps.clock, { userId: user.id, orgId: domainOrg.id, role: orgSettingsOf(deps.db, domainOrg.id).join_default_role });
     } else {
@@ -60,6 +61,6 @@ export function verificationMailFor(deps: AccountDeps, user: UserRow | undefined
 export async function verifyEmail(deps: AccountDeps, token: string): Promise<void> {
   const row = await consumeAccountToken(deps.store, deps.clock, 'verify_email', token);
   if (!row) throw new InvalidAccountToken();
-  deps.db.prepare('UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?').run(deps.clock.now(), row.user_id);
+  await deps.store.run(deps.store.db.updateTable('users').set({ email_verified_at: sql`coalesce(email_verified_at, ${deps.clock.now()})` }).where('id', '=', row.user_id));
   writeAudit(deps, { action: 'email_verified', userId: row.user_id });
 }

@@ -1,5 +1,6 @@
 // Password reset: a request (queued by account-mail.ts, same answer and work for every address) mails a
 // single-use, expiring token; confirming sets the new password and signs the user out everywhere.
+import { sql } from 'kysely';
 import { hashPassword } from '../../security/index.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { consumeAccountToken, issueAccountTokenWrites, peekAccountToken, revokeAccountTokensQuery } from './account-tokens.ts';
@@ -7,10 +8,9 @@ import type { ComposedMail } from './composed-mail.ts';
 import { writeAudit } from '../audit.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { InvalidAccountToken } from '../errors.ts';
-import { invalidateSessions } from '../credentials/invalidate-sessions.ts';
+import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
 import { resetPasswordMail } from './mails.ts';
 import { assertPasswordStrength } from '../credentials/password-policy.ts';
-import { transact } from '../../store/index.ts';
 
 export const RESET_TTL_MS = 3600_000;
 
@@ -32,11 +32,13 @@ export async function confirmPasswordReset(deps: AccountDeps, { token, newPasswo
   const hash = await hashPassword(newPassword, deps.bcryptCost);
   const consumed = await consumeAccountToken(deps.store, deps.clock, 'reset_password', token);
   if (!consumed) throw new InvalidAccountToken();
-  transact(deps.db, () => {
-    deps.db
-      .prepare("UPDATE users SET password_hash = ?, identity_kind = 'password', email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?")
-      .run(hash, deps.clock.now(), consumed.user_id);
-    invalidateSessions(deps.db, deps.clock, consumed.user_id);
-  });
+  const x = deps.store;
+  await x.batch([
+    x.db
+      .updateTable('users')
+      .set({ password_hash: hash, identity_kind: 'password', email_verified_at: sql`coalesce(email_verified_at, ${deps.clock.now()})` })
+      .where('id', '=', consumed.user_id),
+    ...invalidateSessionsQueries(consumed.user_id, deps.clock.now()),
+  ]);
   writeAudit(deps, { action: 'password_reset', userId: consumed.user_id });
 }

@@ -1,9 +1,10 @@
 // Workspaces: organizations under a base organization. Switching mints a session JWT for the target
-// organization; only members may switch.
+// organization (the session itself is the credentials' synchronous store); only members may switch.
 import type { Clock } from '../../clock.ts';
 import { Forbidden, NotFound } from '../../errors.ts';
 import type { Db } from '../../store/index.ts';
-import { getMembership, getOrganization, getUser } from '../directory.ts';
+import { getUser } from '../directory.ts';
+import type { AuthStore } from '../single-use-tables.ts';
 import type { Principal } from '../principal.ts';
 import { startSession, type StartedSession } from '../credentials/sessions.ts';
 
@@ -14,27 +15,55 @@ export interface WorkspaceList {
   default_workspace_id: string | null;
 }
 
+/** What workspace operations need: the asynchronous store, and what a new session is signed with. */
+export interface WorkspaceDeps {
+  store: AuthStore;
+  db: Db;
+  clock: Clock;
+  jwtKey: string;
+}
+
 /** The base organization plus the workspaces of it the user belongs to. */
-export function listWorkspaces({ db }: { db: Db }, principal: Principal): WorkspaceList {
-  const base = getOrganization(db, principal.baseOrgId)!;
-  const workspaces = db
-    .prepare(
-      `SELECT o.id AS org_id, o.name, m.role FROM organizations o JOIN memberships m ON m.org_id = o.id AND m.user_id = ?
-       WHERE o.base_org_id = ? ORDER BY o.name, o.id`,
-    )
-    .all(principal.userId, base.id) as WorkspaceList['workspaces'];
+export async function listWorkspaces({ store }: Pick<WorkspaceDeps, 'store'>, principal: Principal): Promise<WorkspaceList> {
+  const { db } = store;
+  const [base, workspaces, user] = await Promise.all([
+    store.one(
+      db
+        .selectFrom('organizations as o')
+        .leftJoin('memberships as m', (j) => j.onRef('m.org_id', '=', 'o.id').on('m.user_id', '=', principal.userId))
+        .select(['o.id', 'o.name', 'm.role'])
+        .where('o.id', '=', principal.baseOrgId),
+    ),
+    store.all(
+      db
+        .selectFrom('organizations as o')
+        .innerJoin('memberships as m', (j) => j.onRef('m.org_id', '=', 'o.id').on('m.user_id', '=', principal.userId))
+        .select(['o.id as org_id', 'o.name', 'm.role'])
+        .where('o.base_org_id', '=', principal.baseOrgId)
+        .orderBy('o.name')
+        .orderBy('o.id'),
+    ),
+    store.one(db.selectFrom('users').select('default_workspace_id').where('id', '=', principal.userId)),
+  ]);
   return {
-    base_org: { org_id: base.id, name: base.name, role: getMembership(db, principal.userId, base.id)?.role ?? null },
+    base_org: { org_id: principal.baseOrgId, name: base?.name ?? '', role: base?.role ?? null },
     workspaces,
     current_org_id: principal.orgId,
-    default_workspace_id: getUser(db, principal.userId)?.default_workspace_id ?? null,
+    default_workspace_id: user?.default_workspace_id ?? null,
   };
 }
 
 /** A workspace of the caller's base organization that the caller belongs to, or 404. */
-function memberWorkspace(db: Db, principal: Principal, workspaceId: string): string {
-  const ws = getOrganization(db, workspaceId);
-  if (!ws || ws.base_org_id !== principal.baseOrgId || !getMembership(db, principal.userId, ws.id)) throw new NotFound('Workspace not found', 'WORKSPACE_NOT_FOUND');
+async function memberWorkspace(store: AuthStore, principal: Principal, workspaceId: string): Promise<string> {
+  const ws = await store.one(
+    store.db
+      .selectFrom('organizations as o')
+      .innerJoin('memberships as m', (j) => j.onRef('m.org_id', '=', 'o.id').on('m.user_id', '=', principal.userId))
+      .select('o.id')
+      .where('o.id', '=', workspaceId)
+      .where('o.base_org_id', '=', principal.baseOrgId),
+  );
+  if (!ws) throw new NotFound('Workspace not found', 'WORKSPACE_NOT_FOUND');
   return ws.id;
 }
 
@@ -44,21 +73,22 @@ function assertSession(principal: Principal): void {
 }
 
 /** A session in a workspace the caller belongs to. */
-export function switchToWorkspace(deps: { db: Db; clock: Clock; jwtKey: string }, principal: Principal, workspaceId: string): StartedSession & { orgId: string } {
+export async function switchToWorkspace(deps: WorkspaceDeps, principal: Principal, workspaceId: string): Promise<StartedSession & { orgId: string }> {
   assertSession(principal);
-  const orgId = memberWorkspace(deps.db, principal, workspaceId);
+  const orgId = await memberWorkspace(deps.store, principal, workspaceId);
   return { ...startSession(deps, getUser(deps.db, principal.userId)!, orgId), orgId };
 }
 
 /** A session in the base organization (works from a workspace or the base itself). */
-export function switchToBaseOrg(deps: { db: Db; clock: Clock; jwtKey: string }, principal: Principal): StartedSession & { orgId: string } {
+export async function switchToBaseOrg(deps: WorkspaceDeps, principal: Principal): Promise<StartedSession & { orgId: string }> {
   assertSession(principal);
-  if (!getMembership(deps.db, principal.userId, principal.baseOrgId)) throw new NotFound('Organization not found', 'ORG_NOT_FOUND');
+  const member = await deps.store.one(deps.store.db.selectFrom('memberships').select('user_id').where('user_id', '=', principal.userId).where('org_id', '=', principal.baseOrgId));
+  if (!member) throw new NotFound('Organization not found', 'ORG_NOT_FOUND');
   return { ...startSession(deps, getUser(deps.db, principal.userId)!, principal.baseOrgId), orgId: principal.baseOrgId };
 }
 
 /** Sets (or clears, with null) the workspace new sign-ins start in. */
-export function setDefaultWorkspace({ db }: { db: Db }, principal: Principal, workspaceId: string | null): void {
-  const id = workspaceId === null ? null : memberWorkspace(db, principal, workspaceId);
-  db.prepare('UPDATE users SET default_workspace_id = ? WHERE id = ?').run(id, principal.userId);
+export async function setDefaultWorkspace({ store }: Pick<WorkspaceDeps, 'store'>, principal: Principal, workspaceId: string | null): Promise<void> {
+  const id = workspaceId === null ? null : await memberWorkspace(store, principal, workspaceId);
+  await store.run(store.db.updateTable('users').set({ default_workspace_id: id }).where('id', '=', principal.userId));
 }

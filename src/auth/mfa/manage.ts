@@ -5,13 +5,11 @@ import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, MfaNotEnabled, SecondFactorRejected } from '../errors.ts';
-import { invalidateSessions } from '../credentials/invalidate-sessions.ts';
 import type { Principal } from '../principal.ts';
 import { attemptKeys, clearAccountFailures, limited } from '../credentials/rate-limit.ts';
 import { assertInteractive } from './enroll.ts';
 import { remainingRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
 import { consumeSecondFactor, wipeMfa } from './second-factor.ts';
-import { transact } from '../../store/index.ts';
 
 export interface MfaStatus {
   enabled: boolean;
@@ -49,7 +47,7 @@ export async function disableMfa(deps: AccountDeps, principal: Principal, input:
   assertInteractive(principal);
   const user = mustUser(deps, principal.userId);
   await proveFactors(deps, user, input, client);
-  wipeMfa(deps, user.id);
+  await wipeMfa(deps, user.id);
   writeAudit(deps, { action: 'mfa_disabled', userId: user.id, orgId: principal.orgId, ip: client.ip });
 }
 
@@ -64,13 +62,10 @@ export async function regenerateRecoveryCodes(deps: AccountDeps, principal: Prin
 }
 
 /** An admin removes a member's MFA; 404 when the target is not in the admin's organization. */
-export function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId: string, client?: ClientInfo): void {
+export async function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId: string, client?: ClientInfo): Promise<void> {
   const target = getUser(deps.db, targetUserId);
   if (!target || !getMembership(deps.db, target.id, admin.orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
-  transact(deps.db, () => {
-    wipeMfa(deps, target.id);
-    invalidateSessions(deps.db, deps.clock, target.id);
-  });
+  await wipeMfa(deps, target.id, { endSessions: true });
   writeAudit(deps, { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId, ip: client?.ip });
 }
 

@@ -2,7 +2,9 @@ import type { AccountDeps } from '../account/account-deps.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { consumeRecoveryCode } from './recovery-codes.ts';
 import { consumeTotp } from './totp.ts';
-import { transact } from '../../store/index.ts';
+import type { Query } from '../../store/index.ts';
+import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
+import type { AuthStore } from '../single-use-tables.ts';
 
 /** Spends a TOTP code (six digits) or a recovery code of a user with MFA enabled; false if neither is valid and unused. */
 export async function consumeSecondFactor(deps: AccountDeps, user: UserRow, code: string): Promise<boolean> {
@@ -13,10 +15,16 @@ export async function consumeSecondFactor(deps: AccountDeps, user: UserRow, code
   return consumeRecoveryCode(deps, fresh.id, trimmed);
 }
 
-/** Wipes every MFA field and recovery code of a user. */
-export function wipeMfa(deps: Pick<AccountDeps, 'db'>, userId: string): void {
-  transact(deps.db, () => {
-    deps.db.prepare('UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL WHERE id = ?').run(userId);
-    deps.db.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
-  });
+/** The statements wiping every MFA field and recovery code of a user (for a batch). */
+export function wipeMfaQueries(x: AuthStore, userId: string): Query[] {
+  return [
+    x.db.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null }).where('id', '=', userId),
+    x.db.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId),
+  ];
+}
+
+/** Wipes every MFA field and recovery code of a user, and with `endSessions` ends their sessions too, in one batch. */
+export async function wipeMfa(deps: Pick<AccountDeps, 'store' | 'clock'>, userId: string, { endSessions = false } = {}): Promise<void> {
+  const x = deps.store;
+  await x.batch([...wipeMfaQueries(x, userId), ...(endSessions ? invalidateSessionsQueries(userId, deps.clock.now()) : [])]);
 }

@@ -7,12 +7,10 @@ import { consumeAccountToken, issueAccountTokenWrites, peekAccountToken, revokeA
 import { writeAudit } from '../audit.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, InvalidAccountToken, MfaNotEnabled, MfaRecoveryIneligible, SecondFactorRejected } from '../errors.ts';
-import { invalidateSessions } from '../credentials/invalidate-sessions.ts';
 import { mfaRecoveryAdminMail, mfaRecoveryMail, mfaRemovedMail } from '../account/mails.ts';
 import { attemptKeys, clearAccountFailures, consumeMailQuota, limited } from '../credentials/rate-limit.ts';
 import { userOfMfaToken } from '../credentials/sign-in.ts';
 import { wipeMfa } from './second-factor.ts';
-import { transact } from '../../store/index.ts';
 
 export const MFA_RECOVERY_TTL_MS = 3600_000;
 
@@ -44,7 +42,7 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
   await deps.store.batch([revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'mfa_recovery'), ...writes]);
   writeAudit(deps, { action: 'mfa_recovery_requested', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
   deps.mailer.enqueue(mfaRecoveryMail(deps.baseUrl, user.email, token, client));
-  notifyAdmins(deps, orgId, user, 'requested');
+  await notifyAdmins(deps, orgId, user, 'requested');
 }
 
 /** What a recovery token stands for, without spending it. */
@@ -62,23 +60,29 @@ export async function consumeMfaRecovery(deps: AccountDeps, token: string, clien
   const user = row && getUser(deps.db, row.user_id);
   if (!row || !user) throw new InvalidAccountToken();
   const orgId = (JSON.parse(row.data) as { org_id?: string }).org_id ?? null;
-  transact(deps.db, () => {
-    wipeMfa(deps, user.id);
-    invalidateSessions(deps.db, deps.clock, user.id);
-  });
+  await wipeMfa(deps, user.id, { endSessions: true });
   writeAudit(deps, { action: 'mfa_recovery_completed', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
   deps.mailer.enqueue(mfaRemovedMail(user.email));
-  if (orgId) notifyAdmins(deps, orgId, user, 'completed');
+  if (orgId) await notifyAdmins(deps, orgId, user, 'completed');
 }
 
-function notifyAdmins(deps: AccountDeps, orgId: string, user: UserRow, what: 'requested' | 'completed'): void {
-  const admins = deps.db
-    .prepare(
-      `SELECT DISTINCT u.email FROM memberships m JOIN users u ON u.id = m.user_id
-       WHERE m.role = 'admin' AND u.disabled_at IS NULL AND u.id != ?
-         AND m.org_id IN (SELECT id FROM organizations WHERE id = ? OR id = (SELECT base_org_id FROM organizations WHERE id = ?))`,
-    )
-    .pluck()
-    .all(user.id, orgId, orgId) as string[];
-  for (const email of admins) deps.mailer.enqueue(mfaRecoveryAdminMail(email, user.email, what));
+/** Mails every active admin of the organization (and of its base organization, for a workspace) but the user. */
+async function notifyAdmins(deps: AccountDeps, orgId: string, user: UserRow, what: 'requested' | 'completed'): Promise<void> {
+  const { db } = deps.store;
+  const orgs = db
+    .selectFrom('organizations')
+    .select('id')
+    .where((eb) => eb.or([eb('id', '=', orgId), eb('id', '=', db.selectFrom('organizations').select('base_org_id').where('id', '=', orgId))]));
+  const admins = await deps.store.all(
+    db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select('u.email')
+      .distinct()
+      .where('m.role', '=', 'admin')
+      .where('u.disabled_at', 'is', null)
+      .where('u.id', '!=', user.id)
+      .where('m.org_id', 'in', orgs),
+  );
+  for (const { email } of admins) deps.mailer.enqueue(mfaRecoveryAdminMail(email, user.email, what));
 }

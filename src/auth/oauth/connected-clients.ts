@@ -1,9 +1,10 @@
 // The MCP clients a user has connected with OAuth (one per grant) and disconnecting one, which
 // deletes the grant with every token and code issued from it.
-import type { Principal } from '../index.ts';
+import { sql } from 'kysely';
+import type { Principal } from '../principal.ts';
 import type { Clock } from '../../clock.ts';
 import { NotFound } from '../../errors.ts';
-import type { Db } from '../../store/index.ts';
+import type { AuthStore } from '../single-use-tables.ts';
 import { parseAccountId } from './account.ts';
 
 export interface ConnectedClient {
@@ -20,28 +21,44 @@ export interface ConnectedClient {
 interface GrantRow {
   id: string;
   payload: string;
-  account_id: string;
-  client_id: string;
+  account_id: string | null;
+  client_id: string | null;
   created_at: number;
   expires_at: number | null;
   client_payload: string | null;
 }
 
-const ownGrants = `SELECT g.id, g.payload, g.account_id, g.client_id, g.created_at, g.expires_at, c.payload AS client_payload
-  FROM oauth_models g LEFT JOIN oauth_models c ON c.model = 'Client' AND c.id = g.client_id
-  WHERE g.model = 'Grant' AND substr(g.account_id, 1, length(@user) + 1) = @user || ':' AND (g.expires_at IS NULL OR g.expires_at > @now)`;
+type Deps = { store: AuthStore; clock: Clock };
+
+/** The caller's live grants (account ids are `<user>:<org>`), with their clients' metadata. */
+function ownGrants({ store, clock }: Deps, principal: Principal) {
+  const prefix = `${principal.userId}:`;
+  return store.db
+    .selectFrom('oauth_models as g')
+    .leftJoin('oauth_models as c', (j) => j.on('c.model', '=', 'Client').onRef('c.id', '=', 'g.client_id'))
+    .select(['g.id', 'g.payload', 'g.account_id', 'g.client_id', 'g.created_at', 'g.expires_at', 'c.payload as client_payload'])
+    .where('g.model', '=', 'Grant')
+    .where(sql<boolean>`substr(g.account_id, 1, length(cast(${prefix} as text))) = ${prefix}`)
+    .where((eb) => eb.or([eb('g.expires_at', 'is', null), eb('g.expires_at', '>', clock.now())]));
+}
 
 /** Lists the caller's connected clients across their organizations, newest first. */
-export function listConnectedClients({ db, clock }: { db: Db; clock: Clock }, principal: Principal): ConnectedClient[] {
-  const rows = db.prepare(`${ownGrants} ORDER BY g.created_at DESC`).all({ user: principal.userId, now: clock.now() }) as GrantRow[];
+export async function listConnectedClients(deps: Deps, principal: Principal): Promise<ConnectedClient[]> {
+  const rows: GrantRow[] = await deps.store.all(ownGrants(deps, principal).orderBy('g.created_at', 'desc'));
   return rows.map(toClient);
 }
 
 /** Revokes one of the caller's grants and everything issued from it; 404 for anyone else's. */
-export function disconnectClient({ db, clock }: { db: Db; clock: Clock }, principal: Principal, grantId: string): void {
-  const row = db.prepare(`${ownGrants} AND g.id = @grant`).get({ user: principal.userId, now: clock.now(), grant: grantId });
-  if (!row) throw new NotFound('Connected client not found', 'CONNECTED_CLIENT_NOT_FOUND');
-  db.prepare("DELETE FROM oauth_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)").run(grantId, grantId);
+export async function disconnectClient(deps: Deps, principal: Principal, grantId: string): Promise<void> {
+  const { db } = deps.store;
+  const removed = await deps.store.batch(
+    [
+      ownGrants(deps, principal).where('g.id', '=', grantId),
+      db.deleteFrom('oauth_models').where((eb) => eb.or([eb('grant_id', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])])),
+    ],
+    { require: [0] },
+  );
+  if (!removed.ok) throw new NotFound('Connected client not found', 'CONNECTED_CLIENT_NOT_FOUND');
 }
 
 function toClient(row: GrantRow): ConnectedClient {
@@ -50,10 +67,10 @@ function toClient(row: GrantRow): ConnectedClient {
   const scopes = new Set([...(grant.openid?.scope?.split(' ') ?? []), ...Object.values(grant.resources ?? {}).flatMap((s) => s.split(' '))]);
   return {
     grant_id: row.id,
-    client_id: row.client_id,
+    client_id: row.client_id ?? '',
     client_name: client.client_name ?? null,
     client_uri: client.client_uri ?? null,
-    org_id: parseAccountId(row.account_id)?.orgId ?? '',
+    org_id: parseAccountId(row.account_id ?? '')?.orgId ?? '',
     scopes: [...scopes].filter(Boolean),
     connected_at: row.created_at,
     expires_at: row.expires_at,

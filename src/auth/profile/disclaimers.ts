@@ -1,19 +1,23 @@
-import type { Clock } from '../../clock.ts';
-import type { Db } from '../../store/index.ts';
 import type { Principal } from '../principal.ts';
+import type { ProfileDeps } from './deps.ts';
 
 /** The caller's dismissed disclaimers as `{ hash: true }`. */
-export function dismissedDisclaimers({ db }: { db: Db }, principal: Principal): Record<string, true> {
-  const hashes = db.prepare('SELECT disclaimer_hash FROM dismissed_disclaimers WHERE user_id = ?').pluck().all(principal.userId) as string[];
-  return Object.fromEntries(hashes.map((h) => [h, true as const]));
+export async function dismissedDisclaimers({ store }: Pick<ProfileDeps, 'store'>, principal: Principal): Promise<Record<string, true>> {
+  const rows = await store.all(store.db.selectFrom('dismissed_disclaimers').select('disclaimer_hash').where('user_id', '=', principal.userId));
+  return Object.fromEntries(rows.map((r) => [r.disclaimer_hash, true as const]));
 }
 
 /** Records a dismissal (idempotent). */
-export function dismissDisclaimer({ db, clock }: { db: Db; clock: Clock }, principal: Principal, hash: string): void {
-  db.prepare('INSERT OR IGNORE INTO dismissed_disclaimers (user_id, disclaimer_hash, created_at) VALUES (?, ?, ?)').run(principal.userId, hash, clock.now());
+export async function dismissDisclaimer({ store, clock }: ProfileDeps, principal: Principal, hash: string): Promise<void> {
+  await store.run(
+    store.db
+      .insertInto('dismissed_disclaimers')
+      .values({ user_id: principal.userId, disclaimer_hash: hash, created_at: clock.now() })
+      .onConflict((oc) => oc.columns(['user_id', 'disclaimer_hash']).doNothing()),
+  );
 }
 
 /** Shows a dismissed disclaimer again (idempotent; only the caller's own dismissal). */
-export function restoreDisclaimer({ db }: { db: Db }, principal: Principal, hash: string): void {
-  db.prepare('DELETE FROM dismissed_disclaimers WHERE user_id = ? AND disclaimer_hash = ?').run(principal.userId, hash);
+export async function restoreDisclaimer({ store }: Pick<ProfileDeps, 'store'>, principal: Principal, hash: string): Promise<void> {
+  await store.run(store.db.deleteFrom('dismissed_disclaimers').where('user_id', '=', principal.userId).where('disclaimer_hash', '=', hash));
 }

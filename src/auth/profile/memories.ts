@@ -1,10 +1,9 @@
 // Personal memories (notes the agent reads). A user-supplied title wins; otherwise the title is
 // derived from the content, and derived again whenever the content is edited.
-import type { Clock } from '../../clock.ts';
 import { NotFound } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
-import { statement, type Db } from '../../store/index.ts';
 import type { Principal } from '../principal.ts';
+import type { ProfileDeps } from './deps.ts';
 
 export interface Memory {
   memory_id: string;
@@ -25,6 +24,7 @@ interface MemoryRow {
 }
 
 const TITLE_MAX = 60;
+const MEMORY_COLUMNS = ['id', 'title', 'title_from_user', 'content', 'created_at', 'updated_at'] as const;
 
 /** A title from the first words of the content, cut at a word boundary. */
 export function titleFromContent(content: string): string {
@@ -43,52 +43,65 @@ const toMemory = (r: MemoryRow): Memory => ({
   updated_at: r.updated_at,
 });
 
-/** The caller's memories, oldest first. */
-export function listMemories(db: Db, principal: Principal): Memory[] {
-  return (statement(db, 'SELECT * FROM user_memories WHERE user_id = ? ORDER BY created_at, rowid').all(principal.userId) as MemoryRow[]).map(toMemory);
+/** The caller's memories, oldest first (memories made in the same millisecond in the order of their ids). */
+export async function listMemories({ store }: Pick<ProfileDeps, 'store'>, principal: Principal): Promise<Memory[]> {
+  const rows = await store.all(store.db.selectFrom('user_memories').select(MEMORY_COLUMNS).where('user_id', '=', principal.userId).orderBy('created_at').orderBy('id'));
+  return rows.map(toMemory);
 }
 
 /** Adds a memory. */
-export function addMemory({ db, clock }: { db: Db; clock: Clock }, principal: Principal, input: { content: string; title?: string | undefined }): Memory {
-  const id = newId();
+export async function addMemory({ store, clock }: ProfileDeps, principal: Principal, input: { content: string; title?: string | undefined }): Promise<Memory> {
   const now = clock.now();
   const userTitle = input.title?.trim();
-  db.prepare('INSERT INTO user_memories (id, user_id, title, title_from_user, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    id,
-    principal.userId,
-    userTitle || titleFromContent(input.content),
-    userTitle ? 1 : 0,
-    input.content,
-    now,
-    now,
+  const row = await store.one(
+    store.db
+      .insertInto('user_memories')
+      .values({ id: newId(), user_id: principal.userId, title: userTitle || titleFromContent(input.content), title_from_user: userTitle ? 1 : 0, content: input.content, created_at: now, updated_at: now })
+      .returning(MEMORY_COLUMNS),
   );
-  return getMemory(db, principal, id);
+  return toMemory(row!);
 }
 
-/** Edits a memory of the caller (404 for anyone else's). */
-export function editMemory({ db, clock }: { db: Db; clock: Clock }, principal: Principal, id: string, input: { content?: string | undefined; title?: string | undefined }): Memory {
-  const current = getMemory(db, principal, id);
-  const content = input.content ?? current.content;
-  const userTitle = input.title?.trim();
-  const [title, fromUser] = userTitle ? [userTitle, 1] : current.title_from_user ? [current.title, 1] : [titleFromContent(content), 0];
-  db.prepare('UPDATE user_memories SET title = ?, title_from_user = ?, content = ?, updated_at = ? WHERE id = ? AND user_id = ?').run(
-    title,
-    fromUser,
-    content,
-    clock.now(),
-    id,
-    principal.userId,
-  );
-  return getMemory(db, principal, id);
+/**
+ * Edits a memory of the caller (404 for anyone else's). The title depends on the stored one, so the
+ * update is conditional on the row read: an edit that lost a race to another is made again on the
+ * row that won, as if it had come second.
+ */
+export async function editMemory(deps: ProfileDeps, principal: Principal, id: string, input: { content?: string | undefined; title?: string | undefined }): Promise<Memory> {
+  for (;;) {
+    const current = await getMemory(deps, principal, id);
+    const content = input.content ?? current.content;
+    const userTitle = input.title?.trim();
+    const [title, fromUser] = userTitle ? [userTitle, 1] : current.title_from_user ? [current.title, 1] : [titleFromContent(content), 0];
+    const row = await deps.store.one(
+      deps.store.db
+        .updateTable('user_memories')
+        .set({ title, title_from_user: fromUser, content, updated_at: deps.clock.now() })
+        .where('id', '=', id)
+        .where('user_id', '=', principal.userId)
+        .where('title', '=', current.title)
+        .where('title_from_user', '=', current.title_from_user ? 1 : 0)
+        .where('content', '=', current.content)
+        .returning(MEMORY_COLUMNS),
+    );
+    if (row) return toMemory(row);
+  }
 }
 
 /** Deletes a memory of the caller (404 for anyone else's). */
-export function deleteMemory({ db }: { db: Db }, principal: Principal, id: string): void {
-  if (db.prepare('DELETE FROM user_memories WHERE id = ? AND user_id = ?').run(id, principal.userId).changes !== 1) throw new NotFound('Memory not found', 'MEMORY_NOT_FOUND');
+export async function deleteMemory({ store }: Pick<ProfileDeps, 'store'>, principal: Principal, id: string): Promise<void> {
+  const { changes } = await store.run(store.db.deleteFrom('user_memories').where('id', '=', id).where('user_id', '=', principal.userId));
+  if (changes !== 1) throw new MemoryNotFound();
 }
 
-function getMemory(db: Db, principal: Principal, id: string): Memory {
-  const row = db.prepare('SELECT * FROM user_memories WHERE id = ? AND user_id = ?').get(id, principal.userId) as MemoryRow | undefined;
-  if (!row) throw new NotFound('Memory not found', 'MEMORY_NOT_FOUND');
+async function getMemory({ store }: Pick<ProfileDeps, 'store'>, principal: Principal, id: string): Promise<Memory> {
+  const row = await store.one(store.db.selectFrom('user_memories').select(MEMORY_COLUMNS).where('id', '=', id).where('user_id', '=', principal.userId));
+  if (!row) throw new MemoryNotFound();
   return toMemory(row);
+}
+
+class MemoryNotFound extends NotFound {
+  constructor() {
+    super('Memory not found', 'MEMORY_NOT_FOUND');
+  }
 }

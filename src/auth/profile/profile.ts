@@ -1,8 +1,7 @@
 import { NotFound } from '../../errors.ts';
-import type { Db } from '../../store/index.ts';
-import { getUser } from '../directory.ts';
 import { listMemories, type Memory } from './memories.ts';
 import type { Principal } from '../principal.ts';
+import type { ProfileDeps } from './deps.ts';
 
 export interface Profile {
   user_id: string;
@@ -14,14 +13,16 @@ export interface Profile {
 }
 
 /** The caller's profile with their saved memories. */
-export function getProfile({ db }: { db: Db }, principal: Principal): Profile {
-  const user = getUser(db, principal.userId);
+export async function getProfile(deps: Pick<ProfileDeps, 'store'>, principal: Principal): Promise<Profile> {
+  const { store } = deps;
+  const user = await store.one(store.db.selectFrom('users').select(['id', 'email', 'name', 'slack_title']).where('id', '=', principal.userId));
   if (!user) throw new NotFound();
-  return { user_id: user.id, email: user.email, name: user.name, slack_title: user.slack_title, memories: listMemories(db, principal) };
+  return { user_id: user.id, email: user.email, name: user.name, slack_title: user.slack_title, memories: await listMemories(deps, principal) };
 }
 
 /** Changes name and/or Background; omitted fields stay. */
-export function updateProfile({ db }: { db: Db }, principal: Principal, input: { name?: string | undefined; slack_title?: string | undefined }): Profile {
-  db.prepare('UPDATE users SET name = COALESCE(?, name), slack_title = COALESCE(?, slack_title) WHERE id = ?').run(input.name ?? null, input.slack_title ?? null, principal.userId);
-  return getProfile({ db }, principal);
+export async function updateProfile(deps: Pick<ProfileDeps, 'store'>, principal: Principal, input: { name?: string | undefined; slack_title?: string | undefined }): Promise<Profile> {
+  const set = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.slack_title !== undefined ? { slack_title: input.slack_title } : {}) };
+  if (Object.keys(set).length > 0) await deps.store.run(deps.store.db.updateTable('users').set(set).where('id', '=', principal.userId));
+  return getProfile(deps, principal);
 }

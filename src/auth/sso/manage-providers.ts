@@ -2,7 +2,6 @@
 // document is fetched and checked at every save; the client secret is sealed and never read back.
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
-import { transact } from '../../store/index.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import type { Principal, Role } from '../principal.ts';
@@ -10,7 +9,7 @@ import { fetchDiscovery } from './discovery.ts';
 import { deleteProviderRow, insertProviderRow, listProviderRows, providerRow, updateProviderRow, type GroupMapping, type SsoProviderFields, type SsoProviderRow } from './provider-store.ts';
 import { ssoLoginUrl, ssoRedirectUri } from './sso-login.ts';
 
-export type ProviderDeps = Pick<AccountDeps, 'db' | 'clock' | 'secretBox' | 'baseUrl'>;
+export type ProviderDeps = Pick<AccountDeps, 'db' | 'store' | 'clock' | 'secretBox' | 'baseUrl'>;
 
 /** What an admin sends; on a change every field is optional and `client_secret: null` removes the secret. */
 export interface ProviderInput {
@@ -59,13 +58,13 @@ export function providerView(baseUrl: string, row: SsoProviderRow): ProviderView
 }
 
 /** Lists the organization's providers. */
-export function listSsoProviders(deps: ProviderDeps, admin: Principal): ProviderView[] {
-  return listProviderRows(deps.db, admin.orgId).map((r) => providerView(deps.baseUrl, r));
+export async function listSsoProviders(deps: ProviderDeps, admin: Principal): Promise<ProviderView[]> {
+  return (await listProviderRows(deps.store, admin.orgId)).map((r) => providerView(deps.baseUrl, r));
 }
 
 /** One provider of the organization (another organization's: 404). */
-export function getSsoProvider(deps: ProviderDeps, admin: Principal, id: string): ProviderView {
-  return providerView(deps.baseUrl, mustFind(deps, admin, id));
+export async function getSsoProvider(deps: ProviderDeps, admin: Principal, id: string): Promise<ProviderView> {
+  return providerView(deps.baseUrl, await mustFind(deps, admin, id));
 }
 
 /** Adds a provider after checking the issuer's discovery document. */
@@ -73,7 +72,7 @@ export async function addSsoProvider(deps: ProviderDeps, admin: Principal, input
   await checkIssuer(input.issuer);
   const id = newId();
   const fields = toFields(deps, input, null);
-  if (!insertProviderRow(deps.db, { id, orgId: admin.orgId, now: deps.clock.now(), fields })) {
+  if (!(await insertProviderRow(deps.store, { id, orgId: admin.orgId, now: deps.clock.now(), fields }))) {
     throw new Conflict(`A provider of type ${input.type} already exists`, 'SSO_PROVIDER_EXISTS');
   }
   audit(deps, admin, 'sso_provider_added', id, ip, { type: input.type, issuer: input.issuer });
@@ -82,30 +81,28 @@ export async function addSsoProvider(deps: ProviderDeps, admin: Principal, input
 
 /** Changes a provider; the issuer is checked again when it changes. */
 export async function changeSsoProvider(deps: ProviderDeps, admin: Principal, id: string, change: Partial<ProviderInput>, ip: string): Promise<ProviderView> {
-  const row = mustFind(deps, admin, id);
+  const row = await mustFind(deps, admin, id);
   const current = { ...providerView(deps.baseUrl, row), client_secret: undefined };
   const next: ProviderInput = { ...current, ...change };
   if (next.issuer !== row.issuer) await checkIssuer(next.issuer);
   const fields = toFields(deps, next, row.client_secret);
-  transact(deps.db, () => {
-    if (next.type !== row.type && listProviderRows(deps.db, admin.orgId).some((r) => r.type === next.type)) {
-      throw new Conflict(`A provider of type ${next.type} already exists`, 'SSO_PROVIDER_EXISTS');
-    }
-    updateProviderRow(deps.db, { id, orgId: admin.orgId, now: deps.clock.now(), fields });
-  });
+  if (!(await updateProviderRow(deps.store, { id, orgId: admin.orgId, now: deps.clock.now(), fields }))) {
+    await mustFind(deps, admin, id); // removed meanwhile: 404, else the new type is taken
+    throw new Conflict(`A provider of type ${next.type} already exists`, 'SSO_PROVIDER_EXISTS');
+  }
   audit(deps, admin, 'sso_provider_changed', id, ip, { fields: Object.keys(change).sort() });
   return getSsoProvider(deps, admin, id);
 }
 
 /** Removes a provider: its sign-in URL stops working at once. */
-export function removeSsoProvider(deps: ProviderDeps, admin: Principal, id: string, ip: string): void {
-  const row = mustFind(deps, admin, id);
-  transact(deps.db, () => deleteProviderRow(deps.db, row));
+export async function removeSsoProvider(deps: ProviderDeps, admin: Principal, id: string, ip: string): Promise<void> {
+  const row = await mustFind(deps, admin, id);
+  await deleteProviderRow(deps.store, row);
   audit(deps, admin, 'sso_provider_removed', id, ip, { type: row.type, issuer: row.issuer });
 }
 
-export function mustFind(deps: Pick<ProviderDeps, 'db'>, admin: Principal, id: string): SsoProviderRow {
-  const row = providerRow(deps.db, admin.orgId, id);
+export async function mustFind(deps: Pick<ProviderDeps, 'store'>, admin: Principal, id: string): Promise<SsoProviderRow> {
+  const row = await providerRow(deps.store, admin.orgId, id);
   if (!row) throw new NotFound('SSO provider not found', 'SSO_PROVIDER_NOT_FOUND');
   return row;
 }

@@ -1,6 +1,7 @@
 // The SQL of an organization's OIDC providers (table sso_configs). Every read and write is scoped
 // to one organization, so another organization's provider is simply not found.
-import type { Db } from '../../store/index.ts';
+import type { AuthStore } from '../single-use-tables.ts';
+import type { SsoProviderRow } from '../user-tables.ts';
 import type { Role } from '../principal.ts';
 
 /** One IdP group and what membership of it gives: a role and row-level-security groups. */
@@ -10,25 +11,7 @@ export interface GroupMapping {
   rls_groups?: string[] | undefined;
 }
 
-export interface SsoProviderRow {
-  id: string;
-  org_id: string;
-  /** The slug in the sign-in URL (`/api/auth/{org}/{type}/login`). */
-  type: string;
-  name: string;
-  issuer: string;
-  client_id: string;
-  client_secret: string | null;
-  scopes: string;
-  email_claim: string;
-  groups_claim: string | null;
-  jit_provisioning: number;
-  default_role: Role;
-  group_mappings: string;
-  enabled: number;
-  created_at: number;
-  updated_at: number | null;
-}
+export type { SsoProviderRow } from '../user-tables.ts';
 
 /** The settings an admin gives; the secret is sealed by the caller. */
 export interface SsoProviderFields {
@@ -45,45 +28,68 @@ export interface SsoProviderFields {
   groupMappings: GroupMapping[];
 }
 
-export function listProviderRows(db: Db, orgId: string): SsoProviderRow[] {
-  return db.prepare('SELECT * FROM sso_configs WHERE org_id = ? ORDER BY type').all(orgId) as SsoProviderRow[];
+/** The organization's providers, by type. */
+export function listProviderRows(x: AuthStore, orgId: string): Promise<SsoProviderRow[]> {
+  return x.all(x.db.selectFrom('sso_configs').selectAll().where('org_id', '=', orgId).orderBy('type'));
 }
 
-export function providerRow(db: Db, orgId: string, id: string): SsoProviderRow | undefined {
-  return db.prepare('SELECT * FROM sso_configs WHERE org_id = ? AND id = ?').get(orgId, id) as SsoProviderRow | undefined;
+export function providerRow(x: AuthStore, orgId: string, id: string): Promise<SsoProviderRow | undefined> {
+  return x.one(x.db.selectFrom('sso_configs').selectAll().where('org_id', '=', orgId).where('id', '=', id));
 }
 
 /** The enabled provider behind a sign-in URL. */
-export function providerByType(db: Db, orgId: string, type: string): SsoProviderRow | undefined {
-  return db.prepare('SELECT * FROM sso_configs WHERE org_id = ? AND type = ? AND enabled = 1').get(orgId, type) as SsoProviderRow | undefined;
+export function providerByType(x: AuthStore, orgId: string, type: string): Promise<SsoProviderRow | undefined> {
+  return x.one(x.db.selectFrom('sso_configs').selectAll().where('org_id', '=', orgId).where('type', '=', type).where('enabled', '=', 1));
 }
 
-function values(f: SsoProviderFields): unknown[] {
-  return [f.type, f.name, f.issuer, f.clientId, f.sealedSecret, f.scopes.join(' '), f.emailClaim, f.groupsClaim, f.jitProvisioning ? 1 : 0, f.defaultRole, JSON.stringify(f.groupMappings)];
+function columns(f: SsoProviderFields) {
+  return {
+    type: f.type,
+    name: f.name,
+    issuer: f.issuer,
+    client_id: f.clientId,
+    client_secret: f.sealedSecret,
+    scopes: f.scopes.join(' '),
+    email_claim: f.emailClaim,
+    groups_claim: f.groupsClaim,
+    jit_provisioning: f.jitProvisioning ? 1 : 0,
+    default_role: f.defaultRole,
+    group_mappings: JSON.stringify(f.groupMappings),
+  };
 }
 
 /** Inserts a provider; false when the organization already has one with this type. */
-export function insertProviderRow(db: Db, p: { id: string; orgId: string; now: number; fields: SsoProviderFields }): boolean {
-  const res = db
-    .prepare(
-      `INSERT INTO sso_configs (type, name, issuer, client_id, client_secret, scopes, email_claim, groups_claim, jit_provisioning, default_role, group_mappings, id, org_id, enabled, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT (org_id, type) DO NOTHING`,
-    )
-    .run(...values(p.fields), p.id, p.orgId, p.now, p.now);
-  return res.changes === 1;
+export async function insertProviderRow(x: AuthStore, p: { id: string; orgId: string; now: number; fields: SsoProviderFields }): Promise<boolean> {
+  const { changes } = await x.run(
+    x.db
+      .insertInto('sso_configs')
+      .values({ ...columns(p.fields), id: p.id, org_id: p.orgId, enabled: 1, created_at: p.now, updated_at: p.now })
+      .onConflict((oc) => oc.columns(['org_id', 'type']).doNothing()),
+  );
+  return changes === 1;
 }
 
-/** Replaces a provider's settings (its type stays: it is in the URL registered at the IdP). */
-export function updateProviderRow(db: Db, p: { id: string; orgId: string; now: number; fields: SsoProviderFields }): void {
-  db.prepare(
-    `UPDATE sso_configs SET type = ?, name = ?, issuer = ?, client_id = ?, client_secret = ?, scopes = ?, email_claim = ?, groups_claim = ?,
-       jit_provisioning = ?, default_role = ?, group_mappings = ?, updated_at = ? WHERE org_id = ? AND id = ?`,
-  ).run(...values(p.fields), p.now, p.orgId, p.id);
+/**
+ * Replaces a provider's settings (its type stays: it is in the URL registered at the IdP); false when
+ * another provider of the organization already has the new type, or the provider is gone.
+ */
+export async function updateProviderRow(x: AuthStore, p: { id: string; orgId: string; now: number; fields: SsoProviderFields }): Promise<boolean> {
+  const { changes } = await x.run(
+    x.db
+      .updateTable('sso_configs')
+      .set({ ...columns(p.fields), updated_at: p.now })
+      .where('org_id', '=', p.orgId)
+      .where('id', '=', p.id)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('sso_configs as other').select('other.id').where('other.org_id', '=', p.orgId).where('other.type', '=', p.fields.type).where('other.id', '!=', p.id)))),
+  );
+  return changes === 1;
 }
 
 /** Deletes a provider and its pending logins; its linked identities go too, so a new one starts fresh. */
-export function deleteProviderRow(db: Db, row: SsoProviderRow): void {
-  db.prepare('DELETE FROM sso_logins WHERE org_id = ? AND type = ?').run(row.org_id, row.type);
-  db.prepare('DELETE FROM sso_identities WHERE org_id = ? AND issuer = ?').run(row.org_id, row.issuer);
-  db.prepare('DELETE FROM sso_configs WHERE org_id = ? AND id = ?').run(row.org_id, row.id);
+export async function deleteProviderRow(x: AuthStore, row: SsoProviderRow): Promise<void> {
+  await x.batch([
+    x.db.deleteFrom('sso_logins').where('org_id', '=', row.org_id).where('type', '=', row.type),
+    x.db.deleteFrom('sso_identities').where('org_id', '=', row.org_id).where('issuer', '=', row.issuer),
+    x.db.deleteFrom('sso_configs').where('org_id', '=', row.org_id).where('id', '=', row.id),
+  ]);
 }

@@ -15,8 +15,8 @@ import { transact } from '../../store/index.ts';
 
 export const SSO_LOGIN_TTL_MS = 10 * 60_000;
 
-function ssoConfig(deps: Pick<AccountDeps, 'db'>, orgId: string, type: string): SsoProviderRow {
-  const row = providerByType(deps.db, orgId, type);
+async function ssoConfig(deps: Pick<AccountDeps, 'store'>, orgId: string, type: string): Promise<SsoProviderRow> {
+  const row = await providerByType(deps.store, orgId, type);
   if (!row) throw new NotFound('SSO is not configured for this organization', 'SSO_NOT_CONFIGURED');
   return row;
 }
@@ -33,7 +33,7 @@ export function ssoLoginUrl(baseUrl: string, orgId: string, type: string): strin
 
 /** Starts a login: returns the provider URL and the state to bind to the browser (cookie). */
 export async function startSsoLogin(deps: AccountDeps, orgId: string, type: string, next: string | undefined): Promise<{ url: string; state: string }> {
-  const config = ssoConfig(deps, orgId, type);
+  const config = await ssoConfig(deps, orgId, type);
   const meta = await discover(config.issuer);
   const secrets = newLoginSecrets();
   const now = deps.clock.now();
@@ -74,7 +74,7 @@ interface LoginRow {
 }
 
 async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string; code: string; ip?: string }, login: LoginRow): Promise<{ result: SignInResult; next: string }> {
-  const config = ssoConfig(deps, p.orgId, p.type);
+  const config = await ssoConfig(deps, p.orgId, p.type);
   const meta = await discover(config.issuer);
   const claims = await exchangeCode(meta, deps.clock, {
     clientId: config.client_id,

@@ -12,7 +12,7 @@ export interface ProviderTestReport {
 
 /** Checks discovery and, where the provider lets us, the client credentials. */
 export async function testSsoProvider(deps: ProviderDeps, admin: Principal, id: string): Promise<ProviderTestReport> {
-  const row = mustFind(deps, admin, id);
+  const row = await mustFind(deps, admin, id);
   const found = await fetchDiscovery(row.issuer);
   if (!found.ok) {
     return { ok: false, checks: [{ name: 'discovery', ok: false, problem: found.problem, detail: found.detail }] };

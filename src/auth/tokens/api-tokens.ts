@@ -3,23 +3,10 @@
 import type { Clock } from '../../clock.ts';
 import { hashSecret, newId, newSecret } from '../../security/index.ts';
 import { statement, type Db } from '../../store/index.ts';
+import type { ApiTokenRow, TokenKind } from '../user-tables.ts';
+import type { AuthStore } from '../single-use-tables.ts';
 
-export type TokenKind = 'api' | 'cli' | 'mcp';
-
-export interface ApiTokenRow {
-  id: string;
-  user_id: string;
-  org_id: string;
-  kind: TokenKind;
-  name: string;
-  description: string;
-  prefix: string;
-  scopes: string;
-  created_at: number;
-  expires_at: number | null;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
+export type { ApiTokenRow, TokenKind } from '../user-tables.ts';
 
 /** Value prefixes make leaked tokens recognizable to secret scanners and people. */
 export const TOKEN_PREFIX: Record<TokenKind, string> = { api: 'sxt_api_', cli: 'sxt_cli_', mcp: 'sxt_mcp_' };
@@ -35,30 +22,50 @@ export function touchToken(db: Db, clock: Clock, id: string): void {
   statement(db, 'UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)').run(now, id, now - 60_000);
 }
 
-/** Stores a new token and returns its value, which is never stored or shown again. */
-export function insertToken(
-  db: Db,
-  clock: Clock,
-  t: { userId: string; orgId: string; kind: TokenKind; scopes: string[]; name?: string; description?: string; expiresAt?: number | null; createdBy?: string },
-): { id: string; value: string; row: ApiTokenRow } {
-  const id = newId();
+/** The columns of a token row (everything but its hash). */
+export const TOKEN_COLUMNS = ['id', 'user_id', 'org_id', 'kind', 'name', 'description', 'prefix', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'] as const;
+
+export interface NewToken {
+  userId: string;
+  orgId: string;
+  kind: TokenKind;
+  scopes: string[];
+  name?: string;
+  description?: string;
+  expiresAt?: number | null;
+  createdBy?: string;
+}
+
+/**
+ * The statement storing a new token (it returns the stored row, for a batch) and the token's value,
+ * which is never stored or shown again.
+ */
+export function insertTokenQuery(x: AuthStore, clock: Clock, t: NewToken) {
   const value = newSecret(TOKEN_PREFIX[t.kind]);
-  db.prepare(
-    `INSERT INTO api_tokens (id, user_id, org_id, kind, name, description, token_hash, prefix, scopes, created_by, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    id,
-    t.userId,
-    t.orgId,
-    t.kind,
-    t.name ?? '',
-    t.description ?? '',
-    hashSecret(value),
-    value.slice(0, TOKEN_PREFIX[t.kind].length + 4),
-    t.scopes.join(' '),
-    t.createdBy ?? t.userId,
-    clock.now(),
-    t.expiresAt ?? null,
-  );
-  return { id, value, row: db.prepare('SELECT * FROM api_tokens WHERE id = ?').get(id) as ApiTokenRow };
+  const insert = x.db
+    .insertInto('api_tokens')
+    .values({
+      id: newId(),
+      user_id: t.userId,
+      org_id: t.orgId,
+      kind: t.kind,
+      name: t.name ?? '',
+      description: t.description ?? '',
+      token_hash: hashSecret(value),
+      prefix: value.slice(0, TOKEN_PREFIX[t.kind].length + 4),
+      scopes: t.scopes.join(' '),
+      created_by: t.createdBy ?? t.userId,
+      created_at: clock.now(),
+      expires_at: t.expiresAt ?? null,
+    })
+    .returning(TOKEN_COLUMNS);
+  return { value, insert };
+}
+
+/** Stores a new token; returns its value and its row. */
+export async function insertToken(x: AuthStore, clock: Clock, t: NewToken): Promise<{ value: string; row: ApiTokenRow }> {
+  const { value, insert } = insertTokenQuery(x, clock, t);
+  const row = await x.one(insert);
+  if (!row) throw new Error('the token insert returned no row');
+  return { value, row };
 }

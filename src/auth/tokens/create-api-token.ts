@@ -2,11 +2,9 @@
 // organization. The token acts with its user's permissions as they are at each request.
 import { ValidationFailed } from '../../errors.ts';
 import { insertToken } from './api-tokens.ts';
-import { getMembership } from '../directory.ts';
 import { SCOPE_API_FULL, type Principal } from '../principal.ts';
 import type { TokenDeps } from './deps.ts';
-import { TokenUserNotFound } from './errors.ts';
-import { requireAdminFor } from './require-admin.ts';
+import { requireAdminOfMember } from './member-check.ts';
 import { toTokenView, type CreatedToken } from './token-view.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -21,17 +19,14 @@ export interface NewApiToken {
 }
 
 /** Creates a general API token and returns it with its value, shown this once. */
-export function createApiToken(deps: TokenDeps, principal: Principal, input: NewApiToken): CreatedToken {
+export async function createApiToken(deps: TokenDeps, principal: Principal, input: NewApiToken): Promise<CreatedToken> {
   const userId = input.userId ?? principal.userId;
-  if (userId !== principal.userId) {
-    requireAdminFor(principal);
-    if (!getMembership(deps.db, userId, principal.orgId)) throw new TokenUserNotFound();
-  }
+  if (userId !== principal.userId) await requireAdminOfMember(deps, principal, userId);
   const name = input.name.trim();
   if (!name) throw new ValidationFailed([{ loc: ['body', 'name'], msg: 'Name must not be blank', type: 'value_error' }]);
   const days = input.expiresInDays ?? null;
   const now = deps.clock.now();
-  const { value, row } = insertToken(deps.db, deps.clock, {
+  const { value, row } = await insertToken(deps.store, deps.clock, {
     userId,
     orgId: principal.orgId,
     kind: 'api',

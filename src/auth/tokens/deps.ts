@@ -1,8 +1,8 @@
 import type { Clock } from '../../clock.ts';
-import type { Db } from '../../store/index.ts';
+import type { AuthStore } from '../single-use-tables.ts';
 
-/** What token operations need: the database and the clock. */
+/** What token operations need: the asynchronous store and the clock. */
 export interface TokenDeps {
-  db: Db;
+  store: AuthStore;
   clock: Clock;
 }

@@ -1,10 +1,11 @@
 // Revocation: a revoked token stops working on the next request (authentication reads the store).
+// Each is one conditional UPDATE whose returned row says it was live and the caller's.
+import type { Query } from '../../store/index.ts';
 import type { TokenKind } from './api-tokens.ts';
-import { getMembership } from '../directory.ts';
 import type { Principal } from '../principal.ts';
 import type { TokenDeps } from './deps.ts';
-import { TokenNotFound, TokenUserNotFound } from './errors.ts';
-import { requireAdminFor } from './require-admin.ts';
+import { TokenNotFound } from './errors.ts';
+import { requireAdminOfMember } from './member-check.ts';
 
 /** What a revocation touched, for follow-up work (e.g. ending OAuth grants when an MCP token goes). */
 export interface RevokedToken {
@@ -15,35 +16,52 @@ export interface RevokedToken {
 }
 
 /** Revokes one of the caller's own tokens of the given kinds; anyone else's, or another kind, is 404. */
-export function revokeOwnToken(deps: TokenDeps, principal: Principal, tokenId: string, kinds: TokenKind[]): RevokedToken {
-  const row = deps.db
-    .prepare(
-      `UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL
-       AND kind IN (SELECT value FROM json_each(?)) RETURNING id, user_id, org_id, kind`,
-    )
-    .get(deps.clock.now(), tokenId, principal.userId, JSON.stringify(kinds)) as RevokedToken | undefined;
+export async function revokeOwnToken(deps: TokenDeps, principal: Principal, tokenId: string, kinds: TokenKind[]): Promise<RevokedToken> {
+  const { store } = deps;
+  const row = await store.one(
+    store.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: deps.clock.now() })
+      .where('id', '=', tokenId)
+      .where('user_id', '=', principal.userId)
+      .where('revoked_at', 'is', null)
+      .where('kind', 'in', kinds)
+      .returning(['id', 'user_id', 'org_id', 'kind']),
+  );
   if (!row) throw new TokenNotFound();
   return row;
 }
 
 /** Admin: revokes any token of a member that belongs to the admin's organization. */
-export function revokeUserToken(deps: TokenDeps, principal: Principal, userId: string, tokenId: string): RevokedToken {
-  requireAdminFor(principal);
-  if (!getMembership(deps.db, userId, principal.orgId)) throw new TokenUserNotFound();
-  const row = deps.db
-    .prepare(
-      `UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND org_id = ? AND revoked_at IS NULL
-       RETURNING id, user_id, org_id, kind`,
-    )
-    .get(deps.clock.now(), tokenId, userId, principal.orgId) as RevokedToken | undefined;
+export async function revokeUserToken(deps: TokenDeps, principal: Principal, userId: string, tokenId: string): Promise<RevokedToken> {
+  await requireAdminOfMember(deps, principal, userId);
+  const { store } = deps;
+  const row = await store.one(
+    store.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: deps.clock.now() })
+      .where('id', '=', tokenId)
+      .where('user_id', '=', userId)
+      .where('org_id', '=', principal.orgId)
+      .where('revoked_at', 'is', null)
+      .returning(['id', 'user_id', 'org_id', 'kind']),
+  );
   if (!row) throw new TokenNotFound();
   return row;
 }
 
-/** Revokes every live token of a kind for a user; returns the ids revoked (e.g. for OAuth grant cleanup). */
-export function revokeTokensOfKind(deps: TokenDeps, userId: string, kind: TokenKind): string[] {
-  return deps.db
-    .prepare('UPDATE api_tokens SET revoked_at = ? WHERE user_id = ? AND kind = ? AND revoked_at IS NULL RETURNING id')
-    .pluck()
-    .all(deps.clock.now(), userId, kind) as string[];
+/** The statement revoking every live token of a kind for a user; it returns the ids revoked (e.g. for OAuth grant cleanup). */
+export function revokeTokensOfKindQuery(deps: TokenDeps, userId: string, kind: TokenKind): Query<{ id: string }> {
+  return deps.store.db
+    .updateTable('api_tokens')
+    .set({ revoked_at: deps.clock.now() })
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .where('revoked_at', 'is', null)
+    .returning('id');
+}
+
+/** Revokes every live token of a kind for a user; returns the ids revoked. */
+export async function revokeTokensOfKind(deps: TokenDeps, userId: string, kind: TokenKind): Promise<string[]> {
+  return (await deps.store.all(revokeTokensOfKindQuery(deps, userId, kind))).map((r) => r.id);
 }

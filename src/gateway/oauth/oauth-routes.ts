@@ -85,7 +85,7 @@ export function mcpOAuthRoutes(s: Services) {
       tags,
       auth: 'user',
       response: z.object({ clients: z.array(ConnectedClient) }),
-      handler: ({ principal }) => ({ clients: listConnectedClients(s.auth, principal) }),
+      handler: async ({ principal }) => ({ clients: await listConnectedClients({ store: s.executor, clock: s.clock }, principal) }),
     }),
     route({
       method: 'DELETE',
@@ -96,7 +96,7 @@ export function mcpOAuthRoutes(s: Services) {
       auth: 'user',
       params: z.object({ grant_id: z.string().min(1).max(200) }),
       status: 204,
-      handler: ({ params, principal }) => disconnectClient(s.auth, principal, params.grant_id),
+      handler: async ({ params, principal }) => disconnectClient({ store: s.executor, clock: s.clock }, principal, params.grant_id),
     }),
   ];
 }

@@ -5,6 +5,7 @@ import { embeddedUserLogin } from '../../auth/credentials/embedded-login.ts';
 import { addMemory, deleteMemory, editMemory } from '../../auth/profile/memories.ts';
 import { orgFromEmail } from '../../auth/account/org-from-email.ts';
 import { getProfile, updateProfile } from '../../auth/profile/profile.ts';
+import type { ProfileDeps } from '../../auth/profile/deps.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
@@ -14,6 +15,7 @@ const MemoryParams = z.object({ memory_id: z.string().min(1).max(100) });
 const DisclaimerBody = z.object({ disclaimer_hash: z.string().trim().min(1).max(200) });
 
 export function accountRoutes(s: Services) {
+  const profile: ProfileDeps = { store: s.executor, clock: s.clock };
   return [
     route({
       method: 'GET',
@@ -23,7 +25,7 @@ export function accountRoutes(s: Services) {
       tags: ['account'],
       auth: 'user',
       response: Profile,
-      handler: ({ principal }) => getProfile(s.auth, principal),
+      handler: async ({ principal }) => getProfile(profile, principal),
     }),
     route({
       method: 'PUT',
@@ -34,7 +36,7 @@ export function accountRoutes(s: Services) {
       auth: 'user',
       body: z.object({ name: z.string().trim().min(1).max(200).optional(), slack_title: z.string().max(2000).optional() }),
       response: Profile,
-      handler: ({ principal, body }) => updateProfile(s.auth, principal, body),
+      handler: async ({ principal, body }) => updateProfile(profile, principal, body),
     }),
     route({
       method: 'POST',
@@ -46,7 +48,7 @@ export function accountRoutes(s: Services) {
       status: 201,
       body: z.object({ content: z.string().trim().min(1).max(10_000), title: z.string().max(200).optional() }),
       response: Memory,
-      handler: ({ principal, body }) => addMemory(s.auth, principal, body),
+      handler: async ({ principal, body }) => addMemory(profile, principal, body),
     }),
     route({
       method: 'PUT',
@@ -58,7 +60,7 @@ export function accountRoutes(s: Services) {
       params: MemoryParams,
       body: z.object({ content: z.string().trim().min(1).max(10_000).optional(), title: z.string().max(200).optional() }),
       response: Memory,
-      handler: ({ principal, params, body }) => editMemory(s.auth, principal, params.memory_id, body),
+      handler: async ({ principal, params, body }) => editMemory(profile, principal, params.memory_id, body),
     }),
     route({
       method: 'DELETE',
@@ -69,8 +71,8 @@ export function accountRoutes(s: Services) {
       auth: 'user',
       params: MemoryParams,
       response: z.object({ status: z.literal('deleted') }),
-      handler: ({ principal, params }) => {
-        deleteMemory(s.auth, principal, params.memory_id);
+      handler: async ({ principal, params }) => {
+        await deleteMemory(profile, principal, params.memory_id);
         return { status: 'deleted' as const };
       },
     }),
@@ -82,7 +84,7 @@ export function accountRoutes(s: Services) {
       tags: ['account'],
       auth: 'user',
       response: z.record(z.string(), z.literal(true)),
-      handler: ({ principal }) => dismissedDisclaimers(s.auth, principal),
+      handler: async ({ principal }) => dismissedDisclaimers(profile, principal),
     }),
     route({
       method: 'POST',
@@ -93,8 +95,8 @@ export function accountRoutes(s: Services) {
       auth: 'user',
       body: DisclaimerBody,
       response: z.object({ status: z.literal('dismissed') }),
-      handler: ({ principal, body }) => {
-        dismissDisclaimer(s.auth, principal, body.disclaimer_hash);
+      handler: async ({ principal, body }) => {
+        await dismissDisclaimer(profile, principal, body.disclaimer_hash);
         return { status: 'dismissed' as const };
       },
     }),
@@ -107,8 +109,8 @@ export function accountRoutes(s: Services) {
       auth: 'user',
       body: DisclaimerBody,
       response: z.object({ status: z.literal('restored') }),
-      handler: ({ principal, body }) => {
-        restoreDisclaimer(s.auth, principal, body.disclaimer_hash);
+      handler: async ({ principal, body }) => {
+        await restoreDisclaimer(profile, principal, body.disclaimer_hash);
         return { status: 'restored' as const };
       },
     }),
@@ -126,7 +128,7 @@ export function accountRoutes(s: Services) {
         methods: z.array(z.string()).describe("'password', 'magic_link' and 'sso:<type>' per enabled provider"),
         sso: z.array(z.object({ type: z.string(), name: z.string().describe('Display name set by the admin'), login_url: z.string() })),
       }),
-      handler: ({ query }) => orgFromEmail(s.auth, s.config.baseUrl, query.email),
+      handler: async ({ query }) => orgFromEmail(profile, s.config.baseUrl, query.email),
     }),
     route({
       method: 'POST',

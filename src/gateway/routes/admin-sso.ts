@@ -66,7 +66,7 @@ export function adminSsoRoutes(s: Services) {
     route({
       ...common, method: 'GET', path: base, operationId: 'admin_list_sso_providers', response: z.object({ providers: z.array(Provider) }),
       summary: "Admin: lists the organization's SSO (OIDC) providers",
-      handler: ({ principal }) => ({ providers: listSsoProviders(deps, principal) }),
+      handler: async ({ principal }) => ({ providers: await listSsoProviders(deps, principal) }),
     }),
     route({
       ...common, method: 'POST', path: base, operationId: 'admin_add_sso_provider', status: 201, body: NewProvider, response: Provider,

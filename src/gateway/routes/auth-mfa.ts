@@ -92,8 +92,8 @@ export function authMfaRoutes(s: Services) {
       role: 'admin',
       params: z.object({ user_id: z.string().min(1).max(100) }),
       response: z.object({ status: z.string() }),
-      handler: ({ principal, params, ctx }) => {
-        adminResetMfa(deps, principal, params.user_id, clientInfo(ctx));
+      handler: async ({ principal, params, ctx }) => {
+        await adminResetMfa(deps, principal, params.user_id, clientInfo(ctx));
         return { status: 'reset' };
       },
     }),

@@ -50,13 +50,13 @@ const me = (p: Principal | undefined): Principal => p!;
 
 /** Token management routes. */
 export function tokenRoutes(s: Services) {
-  const deps: TokenDeps = s.auth;
+  const deps: TokenDeps = { store: s.executor, clock: s.clock };
   const tags = ['tokens'];
   return [
     route({
       method: 'GET', path: '/api/auth/user/tokens', operationId: 'list_api_tokens', tags, auth: 'user', response: TokenList,
       summary: "Lists the caller's general API tokens (metadata only, never values)",
-      handler: ({ principal }) => ({ tokens: listOwnTokens(deps, me(principal), ['api']) }),
+      handler: async ({ principal }) => ({ tokens: await listOwnTokens(deps, me(principal), ['api']) }),
     }),
     route({
       method: 'POST', path: '/api/auth/user/tokens', operationId: 'create_api_token', tags, auth: 'user', status: 201,
@@ -68,13 +68,15 @@ export function tokenRoutes(s: Services) {
     route({
       method: 'DELETE', path: '/api/auth/user/tokens/{token_id}', operationId: 'delete_api_token', tags, auth: 'user', params: TokenId,
       summary: "Revokes one of the caller's general API tokens (another user's: 404)",
-      handler: ({ principal, params }) => void revokeOwnToken(deps, me(principal), params.token_id, ['api']),
+      handler: async ({ principal, params }) => {
+        await revokeOwnToken(deps, me(principal), params.token_id, ['api']);
+      },
     }),
     route({
       method: 'GET', path: '/api/auth/admin/users/{user_id}/tokens', operationId: 'admin_list_user_tokens', tags, auth: 'user', role: 'admin',
       params: UserId, response: TokenList,
       summary: "Admin: lists a member's tokens of every kind in the admin's organization (404 outside it)",
-      handler: ({ principal, params }) => ({ tokens: listUserTokens(deps, me(principal), params.user_id) }),
+      handler: async ({ principal, params }) => ({ tokens: await listUserTokens(deps, me(principal), params.user_id) }),
     }),
     route({
       method: 'POST', path: '/api/auth/admin/users/{user_id}/tokens', operationId: 'admin_create_user_token', tags, auth: 'user', role: 'admin',
@@ -92,12 +94,14 @@ export function tokenRoutes(s: Services) {
       method: 'DELETE', path: '/api/auth/admin/users/{user_id}/tokens/{token_id}', operationId: 'admin_delete_user_token', tags, auth: 'user',
       role: 'admin', params: UserTokenId,
       summary: "Admin: revokes any token of a member of the admin's organization",
-      handler: ({ principal, params }) => void revokeUserToken(deps, me(principal), params.user_id, params.token_id),
+      handler: async ({ principal, params }) => {
+        await revokeUserToken(deps, me(principal), params.user_id, params.token_id);
+      },
     }),
     route({
       method: 'GET', path: '/api/auth/user/tokens/mcp', operationId: 'list_mcp_tokens', tags, auth: 'user', response: TokenList,
       summary: "Lists the caller's MCP tokens without values",
-      handler: ({ principal }) => ({ tokens: listOwnTokens(deps, me(principal), ['mcp']) }),
+      handler: async ({ principal }) => ({ tokens: await listOwnTokens(deps, me(principal), ['mcp']) }),
     }),
     route({
       method: 'POST', path: '/api/auth/user/tokens/mcp', operationId: 'create_mcp_token', tags, auth: 'user', status: 201,
@@ -110,17 +114,21 @@ export function tokenRoutes(s: Services) {
       summary: "Deletes (revokes) one of the caller's MCP tokens; another user's: 404",
       // Revoking here is what "deleting the MCP token revokes" means (interface part 5, MCP OAuth);
       // OAuth grant cleanup for the user can hook in after this call.
-      handler: ({ principal, params }) => void revokeOwnToken(deps, me(principal), params.token_id, ['mcp']),
+      handler: async ({ principal, params }) => {
+        await revokeOwnToken(deps, me(principal), params.token_id, ['mcp']);
+      },
     }),
     route({
       method: 'GET', path: '/api/auth/user/tokens/cli', operationId: 'list_cli_tokens', tags, auth: 'user', response: TokenList,
       summary: "Lists the caller's CLI tokens without values (at most one is active)",
-      handler: ({ principal }) => ({ tokens: listOwnTokens(deps, me(principal), ['cli']) }),
+      handler: async ({ principal }) => ({ tokens: await listOwnTokens(deps, me(principal), ['cli']) }),
     }),
     route({
       method: 'DELETE', path: '/api/auth/user/tokens/cli/{token_id}', operationId: 'delete_cli_token', tags, auth: 'user', params: TokenId,
       summary: "Revokes one of the caller's CLI tokens (signs that CLI out); another user's: 404",
-      handler: ({ principal, params }) => void revokeOwnToken(deps, me(principal), params.token_id, ['cli']),
+      handler: async ({ principal, params }) => {
+        await revokeOwnToken(deps, me(principal), params.token_id, ['cli']);
+      },
     }),
     route({
       method: 'POST', path: '/api/auth/user/tokens/cli', operationId: 'create_cli_token', tags, auth: 'user', status: 201,

@@ -1,7 +1,7 @@
 // Workspace listing and switching (interface part 4). Switching answers with a session JWT for the
 // target organization, sets it as the cookie and leaves a short-lived last-workspace hint.
 import { z } from 'zod';
-import { listWorkspaces, setDefaultWorkspace, switchToBaseOrg, switchToWorkspace } from '../../auth/account/workspaces.ts';
+import { listWorkspaces, setDefaultWorkspace, switchToBaseOrg, switchToWorkspace, type WorkspaceDeps } from '../../auth/account/workspaces.ts';
 import { setWorkspaceHintCookie } from '../cookies.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
@@ -17,7 +17,7 @@ const WorkspaceList = z.object({
 });
 
 export function workspaceRoutes(s: Services) {
-  const deps = s.auth;
+  const deps: WorkspaceDeps = { ...s.auth, store: s.executor };
   const https = s.config.baseUrl.startsWith('https://');
   return [
     route({
@@ -28,7 +28,7 @@ export function workspaceRoutes(s: Services) {
       tags: ['workspaces'],
       auth: 'user',
       response: WorkspaceList,
-      handler: ({ principal }) => listWorkspaces(s.auth, principal),
+      handler: async ({ principal }) => listWorkspaces(deps, principal),
     }),
     route({
       method: 'POST',
@@ -39,8 +39,8 @@ export function workspaceRoutes(s: Services) {
       auth: 'user',
       body: z.object({ workspace_org_id: z.string().min(1).max(100) }),
       response: Switched,
-      handler: ({ principal, body, ctx }) => {
-        const switched = switchToWorkspace(deps, principal, body.workspace_org_id);
+      handler: async ({ principal, body, ctx }) => {
+        const switched = await switchToWorkspace(deps, principal, body.workspace_org_id);
         setWorkspaceHintCookie(ctx, switched.orgId, https);
         return { ...sessionAnswer(s, ctx, switched), org_id: switched.orgId };
       },
@@ -54,8 +54,8 @@ export function workspaceRoutes(s: Services) {
       auth: 'user',
       body: z.object({}).optional(),
       response: Switched,
-      handler: ({ principal, ctx }) => {
-        const switched = switchToBaseOrg(deps, principal);
+      handler: async ({ principal, ctx }) => {
+        const switched = await switchToBaseOrg(deps, principal);
         setWorkspaceHintCookie(ctx, null, https);
         return { ...sessionAnswer(s, ctx, switched), org_id: switched.orgId };
       },
@@ -69,8 +69,8 @@ export function workspaceRoutes(s: Services) {
       auth: 'user',
       body: z.object({ workspace_org_id: z.string().min(1).max(100).nullable(), confirm: z.literal(true) }),
       response: z.object({ status: z.literal('ok'), default_workspace_id: z.string().nullable() }),
-      handler: ({ principal, body }) => {
-        setDefaultWorkspace(s.auth, principal, body.workspace_org_id);
+      handler: async ({ principal, body }) => {
+        await setDefaultWorkspace(deps, principal, body.workspace_org_id);
         return { status: 'ok' as const, default_workspace_id: body.workspace_org_id };
       },
     }),

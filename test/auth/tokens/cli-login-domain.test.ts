@@ -10,7 +10,6 @@ function setup(maxLive?: number) {
   const store = openStore({ file: ':memory:' });
   const clock = new FakeClock();
   const deps: CliLoginDeps = {
-    db: store.db,
     store: sqliteExecutor(store.db),
     clock,
     secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')),

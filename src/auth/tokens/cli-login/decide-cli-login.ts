@@ -45,7 +45,7 @@ async function decide(deps: CliLoginStoreDeps, principal: Pick<Principal, 'userI
  */
 export async function completeCliLogin(deps: CliLoginDeps, principal: Principal, code: string): Promise<{ status: 'approved'; user_code: string }> {
   const row = await decide(deps, principal, code, 'approved');
-  const token = createCliToken(deps, principal);
+  const token = await createCliToken(deps, principal);
   await deps.store.run(
     deps.store.db.updateTable('cli_logins').set({ token_id: token.token_id, token_sealed: deps.secretBox.seal(token.token) }).where('id', '=', row.id),
   );
