@@ -185,6 +185,8 @@ test('the new-answer mark is dismissed from the history, and opening a marked ch
   const cleared = page.waitForResponse((r) => r.url().endsWith('/api/dismiss_chat_completion') && r.ok());
   await recent.getByRole('link', { name: 'Marked B' }).click();
   await cleared;
+  // The page drops the mark when it renders the answer to that request, a moment after it arrives.
+  await recent.getByText('New answer').first().waitFor({ state: 'detached' });
   t.is(await recent.getByText('New answer').count(), 0);
   t.false((await chatOf(page, 'marked-b')).chat.recently_completed);
 });
