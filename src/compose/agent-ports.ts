@@ -119,7 +119,7 @@ export function knowledgePort(k: KnowledgeDeps, commit?: string): KnowledgeSourc
     },
     async environmentName(p, envId) {
       const effective = effectiveEnvironment(p, envId);
-      return effective === undefined ? undefined : environmentOf(k, p.orgId, effective).name;
+      return effective === undefined ? undefined : (await environmentOf(k, p.orgId, effective)).name;
     },
     async startQuickFix(p) {
       const env = await startQuickFixEnvironment(k, p);

@@ -112,12 +112,12 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
   // Environment sync_target reads the dev targets' metadata through the data plane, built below.
-  const { knowledge, knowledgeLock } = await openKnowledge(config, { store, clock, log, secretBox, data: () => core.data });
+  // The asynchronous store on the service's SQLite handle, one for every domain converted to it.
+  const executor = sqliteExecutor(store.db);
+  const { knowledge, knowledgeLock } = await openKnowledge(config, { store, executor, clock, log, secretBox, data: () => core.data });
   const duckdbSql = await openDuckDbSql();
   const ops = await openOperations({ config, store, draining: draining.signal });
   const mailer = createMailQueue({ db: store.db, clock, log, transport: deps.mailer ?? smtp });
-  // The asynchronous store on the service's SQLite handle, one for every domain converted to it.
-  const executor = sqliteExecutor(store.db);
   const core: CoreServices = {
     config,
     clock,
@@ -154,10 +154,11 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
 }
 
 /** Knowledge under its cross-process write lock, with the branches a crash left damaged restored before anything reads or seeds them. */
-async function openKnowledge(config: Config, a: { store: CoreServices['store']; clock: Clock; log: Logger; secretBox: SecretBox; data: () => DataDeps }) {
+async function openKnowledge(config: Config, a: { store: CoreServices['store']; executor: CoreServices['executor']; clock: Clock; log: Logger; secretBox: SecretBox; data: () => DataDeps }) {
   const knowledgeLock = await knowledgeWriteLock(config);
   const knowledge = createKnowledgeDeps({
     db: a.store.db,
+    store: a.executor,
     clock: a.clock,
     log: a.log,
     secretBox: a.secretBox,

@@ -12,7 +12,7 @@ import { getEnvironment, getItem, listItems, readEvaluationFile, scopeFor, type 
 export function evaluationKnowledgePort(k: KnowledgeDeps): EvaluationKnowledge {
   return {
     async resolveTarget(p: Principal, environmentId: string | undefined): Promise<ResolvedTarget> {
-      const env = environmentId === undefined ? undefined : getEnvironment(k, p, environmentId);
+      const env = environmentId === undefined ? undefined : await getEnvironment(k, p, environmentId);
       const scope = await scopeFor(k, p.orgId, environmentId);
       const commit = (await resolveRef({ repo: scope.repo, ref: scope.branch })) ?? null;
       if (!env) return { kind: 'production', environment_id: null, name: 'production', commit, git_branch: null, overrides: {} };

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts';
 import { createFileLock, createRepoRegistry, createWriteLock, type RepoRegistry, type SharedLock, type WriteLock } from '../git/index.ts';
 import type { Logger } from '../log.ts';
 import type { SecretBox } from '../security/index.ts';
-import type { Db } from '../store/index.ts';
+import type { Db, Executor } from '../store/index.ts';
 import type { EnvironmentTarget } from './environments-store.ts';
 import type { Item } from './item.ts';
 
@@ -34,6 +34,8 @@ export interface TargetMetadataReader {
 
 export interface KnowledgeDeps {
   db: Db;
+  /** The asynchronous store: the environments' rows (the rest of the domain's tables still use `db`). */
+  store: Executor;
   clock: Clock;
   log: Logger;
   secretBox: SecretBox;
@@ -58,6 +60,7 @@ export interface KnowledgeDeps {
  */
 export function createKnowledgeDeps(a: {
   db: Db;
+  store: Executor;
   clock: Clock;
   log: Logger;
   secretBox: SecretBox;
@@ -75,6 +78,7 @@ export function createKnowledgeDeps(a: {
   const sharedLock = a.sharedLock ?? (a.fs ? undefined : createFileLock({ onLost }));
   return {
     db: a.db,
+    store: a.store,
     clock: a.clock,
     log: a.log,
     secretBox: a.secretBox,

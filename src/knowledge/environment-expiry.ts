@@ -1,12 +1,12 @@
 // Throwaway environments are deleted after 7 days without activity.
 import type { KnowledgeDeps } from './deps.ts';
 import { dropEnvironment, THROWAWAY_IDLE_MS } from './environments.ts';
-import type { EnvironmentRow } from './environments-store.ts';
+import { idleThrowawayRows } from './environments-store.ts';
 
 /** Deletes every throwaway environment idle for 7 days; returns their ids. */
 export async function expireThrowawayEnvironments(deps: KnowledgeDeps): Promise<string[]> {
   const cutoff = deps.clock.now() - THROWAWAY_IDLE_MS;
-  const idle = deps.db.prepare('SELECT * FROM environments WHERE throwaway = 1 AND last_activity_at <= ?').all(cutoff) as EnvironmentRow[];
+  const idle = await idleThrowawayRows(deps.store, cutoff);
   const done: string[] = [];
   for (const env of idle) {
     try {

@@ -13,8 +13,8 @@ import { authorOf, environmentOf, requireEnvironmentRole } from './scope.ts';
 /** Files the environment changed since it forked from production (or last took production's changes). */
 export async function environmentDiff(deps: KnowledgeDeps, p: Principal, id: string, opts: { lines?: boolean } = {}): Promise<{ files: FileDiff[] | FileDiffWithLines[] }> {
   requireEnvironmentRole(p);
-  const env = environmentOf(deps, p.orgId, id);
-  touchEnvironment(deps.db, env.id, deps.clock.now());
+  const env = await environmentOf(deps, p.orgId, id);
+  await touchEnvironment(deps.store, p.orgId, env.id, deps.clock.now());
   const repo = await deps.repos.repo(p.orgId);
   const base = (await mergeBase({ repo, a: MAIN_BRANCH, b: envBranch(env) })) ?? MAIN_BRANCH;
   const files = await diffRefs({ repo, from: base, to: envBranch(env) });
@@ -24,8 +24,8 @@ export async function environmentDiff(deps: KnowledgeDeps, p: Principal, id: str
 /** Predicts the merge into production without moving any ref. */
 export async function environmentConflicts(deps: KnowledgeDeps, p: Principal, id: string) {
   requireEnvironmentRole(p);
-  const env = environmentOf(deps, p.orgId, id);
-  touchEnvironment(deps.db, env.id, deps.clock.now());
+  const env = await environmentOf(deps, p.orgId, id);
+  await touchEnvironment(deps.store, p.orgId, env.id, deps.clock.now());
   const repo = await deps.repos.repo(p.orgId);
   const outcome = await mergeBranch({ repo, from: envBranch(env), into: MAIN_BRANCH, author: authorOf(deps, p), dryRun: true, fastForward: false });
   const conflicts = outcome.status === 'conflict' ? outcome.conflicts : [];
@@ -42,7 +42,7 @@ export type MergeGate = (environmentId: string) => Promise<string | undefined>;
  */
 export async function mergeEnvironment(deps: KnowledgeDeps, p: Principal, id: string, body: { confirm?: unknown; delete_after?: boolean }, gate?: MergeGate) {
   requireEnvironmentRole(p);
-  const env = environmentOf(deps, p.orgId, id);
+  const env = await environmentOf(deps, p.orgId, id);
   if (!canMergeToProduction(p)) throw new MergeForbidden();
   requireConfirm(body.confirm, 'body');
   const note = gate ? await gate(env.id) : undefined;
@@ -61,7 +61,7 @@ export async function mergeEnvironment(deps: KnowledgeDeps, p: Principal, id: st
   await mirrorProduction(deps, p.orgId);
   if (deleted) await dropEnvironment(deps, env);
   else {
-    touchEnvironment(deps.db, env.id, deps.clock.now());
+    await touchEnvironment(deps.store, p.orgId, env.id, deps.clock.now());
     await mirrorEnvironment(deps, p.orgId, env);
   }
   return { merge: outcome.status, commit: outcome.oid ?? null, deleted };

@@ -11,7 +11,7 @@ import { writeSyncedTables } from './table-docs.ts';
 /** Reads every targeted connection's dev schema and commits the documentation on the environment. */
 export async function syncEnvironmentTargets(deps: KnowledgeDeps, p: Principal, id: string) {
   requireEnvironmentRole(p);
-  const env = environmentOf(deps, p.orgId, id);
+  const env = await environmentOf(deps, p.orgId, id);
   const targets = parseTargets(env);
   if (Object.keys(targets).length === 0) throw new Conflict('Set warehouse targets before syncing them', 'NO_TARGETS');
   const reader = deps.targetSync;

@@ -1,5 +1,6 @@
 // SQL of the environments table.
-import type { Db } from '../store/index.ts';
+import { sql } from 'kysely';
+import type { Executor } from '../store/index.ts';
 
 /** A warehouse target override of one connection. */
 export interface EnvironmentTarget {
@@ -33,35 +34,57 @@ export function mirrorBranch(env: Pick<EnvironmentRow, 'slug'>): string {
   return `service/env-${env.slug}`;
 }
 
-export function findEnvironment(db: Db, orgId: string, id: string): EnvironmentRow | undefined {
-  return db.prepare('SELECT * FROM environments WHERE org_id = ? AND id = ?').get(orgId, id) as EnvironmentRow | undefined;
+export async function findEnvironment(x: Executor, orgId: string, id: string): Promise<EnvironmentRow | undefined> {
+  return x.one(sql<EnvironmentRow>`SELECT * FROM environments WHERE org_id = ${orgId} AND id = ${id}`);
 }
 
-export function listEnvironmentRows(db: Db, orgId: string): EnvironmentRow[] {
-  return db.prepare('SELECT * FROM environments WHERE org_id = ? ORDER BY created_at, id').all(orgId) as EnvironmentRow[];
+export async function listEnvironmentRows(x: Executor, orgId: string, only?: { throwaway: boolean }): Promise<EnvironmentRow[]> {
+  const kind = only === undefined ? sql`` : sql` AND throwaway = ${only.throwaway ? 1 : 0}`;
+  return x.all(sql<EnvironmentRow>`SELECT * FROM environments WHERE org_id = ${orgId}${kind} ORDER BY created_at, id`);
 }
 
-export function insertEnvironment(db: Db, row: EnvironmentRow): void {
-  db.prepare(
-    `INSERT INTO environments (id, org_id, name, slug, color, source_env_id, throwaway, targets, created_by, created_at, last_activity_at)
-     VALUES (@id, @org_id, @name, @slug, @color, @source_env_id, @throwaway, @targets, @created_by, @created_at, @last_activity_at)`,
-  ).run(row);
+/** Throwaway environments of every organization idle since `cutoff` (the expiry's candidates). */
+export async function idleThrowawayRows(x: Executor, cutoff: number): Promise<EnvironmentRow[]> {
+  return x.all(sql<EnvironmentRow>`SELECT * FROM environments WHERE throwaway = 1 AND last_activity_at <= ${cutoff} ORDER BY last_activity_at, id`);
 }
 
-export function removeEnvironment(db: Db, orgId: string, id: string): void {
-  db.prepare('DELETE FROM environments WHERE org_id = ? AND id = ?').run(orgId, id);
+/** Inserts the row unless its slug is taken in the organization meanwhile; false then. */
+export async function insertEnvironment(x: Executor, r: EnvironmentRow): Promise<boolean> {
+  const { changes } = await x.run(sql`INSERT INTO environments (id, org_id, name, slug, color, source_env_id, throwaway, targets, created_by, created_at, last_activity_at)
+     VALUES (${r.id}, ${r.org_id}, ${r.name}, ${r.slug}, ${r.color}, ${r.source_env_id}, ${r.throwaway}, ${r.targets}, ${r.created_by}, ${r.created_at}, ${r.last_activity_at})
+     ON CONFLICT DO NOTHING`);
+  return changes === 1;
+}
+
+export async function removeEnvironment(x: Executor, orgId: string, id: string): Promise<void> {
+  await x.run(sql`DELETE FROM environments WHERE org_id = ${orgId} AND id = ${id}`);
 }
 
 /** Records activity (reads and writes scoped to the environment keep a throwaway one alive). */
-export function touchEnvironment(db: Db, id: string, now: number): void {
-  db.prepare('UPDATE environments SET last_activity_at = ? WHERE id = ? AND last_activity_at < ?').run(now, id, now);
+export async function touchEnvironment(x: Executor, orgId: string, id: string, now: number): Promise<void> {
+  await x.run(sql`UPDATE environments SET last_activity_at = ${now} WHERE org_id = ${orgId} AND id = ${id} AND last_activity_at < ${now}`);
+}
+
+/** Changes some columns of the organization's environment and records activity; the row after, or undefined when gone. */
+export async function updateEnvironment(
+  x: Executor,
+  orgId: string,
+  id: string,
+  set: { throwaway?: 0; targets?: string },
+  now: number,
+): Promise<EnvironmentRow | undefined> {
+  const columns = [
+    ...(set.throwaway === undefined ? [] : [sql`throwaway = ${set.throwaway}`]),
+    ...(set.targets === undefined ? [] : [sql`targets = ${set.targets}`]),
+    sql`last_activity_at = ${now}`,
+  ];
+  return x.one(sql<EnvironmentRow>`UPDATE environments SET ${sql.join(columns)} WHERE org_id = ${orgId} AND id = ${id} RETURNING *`);
 }
 
 /** A slug not yet used in the organization: `name`, `name-2`, `name-3`... */
-export function freeSlug(db: Db, orgId: string, base: string): string {
-  const taken = new Set(
-    (db.prepare("SELECT slug FROM environments WHERE org_id = ? AND (slug = ? OR slug LIKE ? || '-%')").pluck().all(orgId, base, base) as string[]),
-  );
+export async function freeSlug(x: Executor, orgId: string, base: string): Promise<string> {
+  const rows = await x.all(sql<{ slug: string }>`SELECT slug FROM environments WHERE org_id = ${orgId} AND (slug = ${base} OR slug LIKE ${base} || '-%')`);
+  const taken = new Set(rows.map((r) => r.slug));
   if (!taken.has(base)) return base;
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }

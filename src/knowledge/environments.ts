@@ -5,7 +5,7 @@ import type { Principal } from '../auth/index.ts';
 import { ValidationFailed } from '../errors.ts';
 import { commitChanges, createBranch, deleteBranch, MAIN_BRANCH, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
-import { requireConfirm } from './errors.ts';
+import { EnvironmentNotFound, requireConfirm } from './errors.ts';
 import {
   envBranch,
   findEnvironment,
@@ -16,6 +16,7 @@ import {
   parseTargets,
   removeEnvironment,
   touchEnvironment,
+  updateEnvironment,
   type EnvironmentRow,
   type EnvironmentTarget,
 } from './environments-store.ts';
@@ -62,15 +63,15 @@ export function environmentView(deps: KnowledgeDeps, env: EnvironmentRow): Envir
 }
 
 /** Environments of the caller's organization (admins and modelers). */
-export function listEnvironments(deps: KnowledgeDeps, p: Principal): EnvironmentView[] {
+export async function listEnvironments(deps: KnowledgeDeps, p: Principal): Promise<EnvironmentView[]> {
   requireEnvironmentRole(p);
-  return listEnvironmentRows(deps.db, p.orgId).map((e) => environmentView(deps, e));
+  return (await listEnvironmentRows(deps.store, p.orgId)).map((e) => environmentView(deps, e));
 }
 
 /** One environment (admins and modelers); 404 for unknown ids and other organizations' environments. */
-export function getEnvironment(deps: KnowledgeDeps, p: Principal, id: string): EnvironmentView {
+export async function getEnvironment(deps: KnowledgeDeps, p: Principal, id: string): Promise<EnvironmentView> {
   requireEnvironmentRole(p);
-  return environmentView(deps, environmentOf(deps, p.orgId, id));
+  return environmentView(deps, await environmentOf(deps, p.orgId, id));
 }
 
 export interface CreateEnvironmentInput {
@@ -98,25 +99,24 @@ export async function startQuickFixEnvironment(deps: KnowledgeDeps, p: Principal
 /** "Keep it": a throwaway environment becomes lasting (and is mirrored when mirroring is on). */
 export async function keepEnvironment(deps: KnowledgeDeps, p: Principal, id: string): Promise<EnvironmentView> {
   requireEnvironmentRole(p);
-  const env = environmentOf(deps, p.orgId, id);
-  deps.db.prepare('UPDATE environments SET throwaway = 0, last_activity_at = ? WHERE id = ?').run(deps.clock.now(), env.id);
-  const kept = findEnvironment(deps.db, p.orgId, id)!;
+  const kept = await updateEnvironment(deps.store, p.orgId, id, { throwaway: 0 }, deps.clock.now());
+  if (!kept) throw new EnvironmentNotFound();
   await mirrorEnvironment(deps, p.orgId, kept);
   return environmentView(deps, kept);
 }
 
 /** Replaces the environment's warehouse target overrides. */
-export function setTargets(deps: KnowledgeDeps, p: Principal, id: string, targets: Record<string, EnvironmentTarget>): EnvironmentView {
+export async function setTargets(deps: KnowledgeDeps, p: Principal, id: string, targets: Record<string, EnvironmentTarget>): Promise<EnvironmentView> {
   requireEnvironmentRole(p);
-  const env = environmentOf(deps, p.orgId, id);
-  deps.db.prepare('UPDATE environments SET targets = ?, last_activity_at = ? WHERE id = ?').run(JSON.stringify(targets), deps.clock.now(), env.id);
-  return environmentView(deps, findEnvironment(deps.db, p.orgId, id)!);
+  const env = await updateEnvironment(deps.store, p.orgId, id, { targets: JSON.stringify(targets) }, deps.clock.now());
+  if (!env) throw new EnvironmentNotFound();
+  return environmentView(deps, env);
 }
 
 /** Deletes an environment and its branch (and its mirrored branch); `confirm` must be true. */
 export async function deleteEnvironment(deps: KnowledgeDeps, p: Principal, id: string, confirm: unknown): Promise<void> {
   requireEnvironmentRole(p);
-  const env = environmentOf(deps, p.orgId, id);
+  const env = await environmentOf(deps, p.orgId, id);
   requireConfirm(confirm, 'query');
   await dropEnvironment(deps, env);
 }
@@ -125,7 +125,7 @@ export async function deleteEnvironment(deps: KnowledgeDeps, p: Principal, id: s
 export async function dropEnvironment(deps: KnowledgeDeps, env: EnvironmentRow): Promise<void> {
   await mirrorEnvironment(deps, env.org_id, env, true);
   await deleteBranch({ repo: await deps.repos.repo(env.org_id), branch: envBranch(env) });
-  removeEnvironment(deps.db, env.org_id, env.id);
+  await removeEnvironment(deps.store, env.org_id, env.id);
 }
 
 async function forkEnvironment(
@@ -133,7 +133,7 @@ async function forkEnvironment(
   p: Principal,
   input: { name: string; color: string; source_env_id?: string | null; throwaway: boolean },
 ): Promise<EnvironmentRow> {
-  const source = input.source_env_id ? findEnvironment(deps.db, p.orgId, input.source_env_id) : undefined;
+  const source = input.source_env_id ? await findEnvironment(deps.store, p.orgId, input.source_env_id) : undefined;
   if (input.source_env_id && !source) {
     throw new ValidationFailed([{ loc: ['body', 'source_env_id'], msg: 'Unknown environment', type: 'value_error' }]);
   }
@@ -144,11 +144,11 @@ async function forkEnvironment(
   }
   const now = deps.clock.now();
   const id = `env_${randomBytes(8).toString('hex')}`;
-  const row: EnvironmentRow = {
+  const base = input.throwaway ? `quick-fix-${id.slice(4, 12)}` : slugify(input.name);
+  const fields = {
     id,
     org_id: p.orgId,
     name: input.name,
-    slug: freeSlug(deps.db, p.orgId, input.throwaway ? `quick-fix-${id.slice(4, 12)}` : slugify(input.name)),
     color: input.color,
     source_env_id: source?.id ?? null,
     throwaway: input.throwaway ? 1 : 0,
@@ -157,9 +157,20 @@ async function forkEnvironment(
     created_at: now,
     last_activity_at: now,
   };
-  await createBranch({ repo, branch: envBranch(row), from: source ? envBranch(source) : MAIN_BRANCH });
-  insertEnvironment(deps.db, row);
-  if (source) touchEnvironment(deps.db, source.id, now);
+  await createBranch({ repo, branch: envBranch(fields), from: source ? envBranch(source) : MAIN_BRANCH });
+  const row = await insertWithFreeSlug(deps, fields, base);
+  if (source) await touchEnvironment(deps.store, p.orgId, source.id, now);
   await mirrorEnvironment(deps, p.orgId, row);
   return row;
+}
+
+/**
+ * Inserts the environment under the first free slug from `base`. Another request (or replica) may
+ * take that slug between the read and the insert: the unique index refuses the second, which picks again.
+ */
+async function insertWithFreeSlug(deps: KnowledgeDeps, fields: Omit<EnvironmentRow, 'slug'>, base: string): Promise<EnvironmentRow> {
+  for (;;) {
+    const row = { ...fields, slug: await freeSlug(deps.store, fields.org_id, base) };
+    if (await insertEnvironment(deps.store, row)) return row;
+  }
 }

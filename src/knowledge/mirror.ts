@@ -5,7 +5,7 @@ import { hasRole, type Principal } from '../auth/index.ts';
 import { Forbidden, ValidationFailed } from '../errors.ts';
 import { MAIN_BRANCH, pushBranch, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
-import { envBranch, mirrorBranch, type EnvironmentRow } from './environments-store.ts';
+import { envBranch, listEnvironmentRows, mirrorBranch, type EnvironmentRow } from './environments-store.ts';
 import type { Scope } from './scope.ts';
 
 export interface MirrorRow {
@@ -122,7 +122,7 @@ export async function mirrorEnvironment(deps: KnowledgeDeps, orgId: string, env:
 
 async function pushAll(deps: KnowledgeDeps, orgId: string): Promise<void> {
   await mirrorProduction(deps, orgId);
-  const envs = deps.db.prepare('SELECT * FROM environments WHERE org_id = ? AND throwaway = 0').all(orgId) as EnvironmentRow[];
+  const envs = await listEnvironmentRows(deps.store, orgId, { throwaway: false });
   for (const env of envs) await mirrorEnvironment(deps, orgId, env);
 }
 

@@ -16,7 +16,7 @@ export function repositoryOf(url: string): { owner: string; repo: string } | und
 
 /** Pushes the environment's branch and opens a pull request into the mirror's main branch. */
 export async function openPullRequest(deps: KnowledgeDeps, p: Principal, id: string, input: { title?: string; body?: string }) {
-  const env = environmentOf(deps, p.orgId, id);
+  const env = await environmentOf(deps, p.orgId, id);
   const mirror = mirrorOf(deps, p.orgId);
   if (!mirror) throw new MirrorNotConfigured();
   if (env.throwaway) throw new Conflict('A throwaway environment has no branch; keep it first', 'THROWAWAY_NOT_MIRRORED');

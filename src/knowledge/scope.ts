@@ -17,16 +17,16 @@ export interface Scope {
 }
 
 /** The environment of the organization, or 404 (also for another organization's environment). */
-export function environmentOf(deps: KnowledgeDeps, orgId: string, envId: string): EnvironmentRow {
-  const env = findEnvironment(deps.db, orgId, envId);
+export async function environmentOf(deps: KnowledgeDeps, orgId: string, envId: string): Promise<EnvironmentRow> {
+  const env = await findEnvironment(deps.store, orgId, envId);
   if (!env) throw new EnvironmentNotFound();
   return env;
 }
 
 /** Scope of a read by `orgId` at an environment, with no role rule (internal callers). */
 export async function scopeFor(deps: KnowledgeDeps, orgId: string, envId: string | undefined): Promise<Scope> {
-  const env = envId ? environmentOf(deps, orgId, envId) : undefined;
-  if (env) touchEnvironment(deps.db, env.id, deps.clock.now());
+  const env = envId ? await environmentOf(deps, orgId, envId) : undefined;
+  if (env) await touchEnvironment(deps.store, orgId, env.id, deps.clock.now());
   return { orgId, repo: await deps.repos.repo(orgId), branch: env ? envBranch(env) : MAIN_BRANCH, env };
 }
 

@@ -11,7 +11,7 @@ import { FakeClock } from '../../src/clock.ts';
 import { checkKnowledgeRepositories, createItem, createKnowledgeDeps, getItem, listItems, seedKnowledge } from '../../src/knowledge/index.ts';
 import { createLogger } from '../../src/log.ts';
 import { createSecretBox } from '../../src/security/index.ts';
-import { openStore } from '../../src/store/index.ts';
+import { openStore, sqliteExecutor } from '../../src/store/index.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/knowledge', import.meta.url));
 const seedAuthor = { name: 'Seed', email: 'seed@example.com', timestamp: 1 };
@@ -29,7 +29,7 @@ function setup(t: { teardown(fn: () => void): void }) {
   setMembership(store.db, clock, { userId: u.id, orgId: 'demo', role: 'admin', permissions: ['merge_to_production'] });
   const p: Principal = { userId: u.id, email: 'ada@example.com', orgId: 'demo', baseOrgId: 'demo', role: 'admin', permissions: ['merge_to_production'], credential: 'session', scopes: [] };
   /** A fresh start of the service on the same data directory. */
-  const start = () => createKnowledgeDeps({ db: store.db, clock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')), dataDir });
+  const start = () => createKnowledgeDeps({ db: store.db, store: sqliteExecutor(store.db), clock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')), dataDir });
   const mainRef = join(dataDir, 'knowledge', 'demo.git', 'refs', 'heads', 'main');
   return { p, start, mainRef, dataDir };
 }

@@ -18,7 +18,7 @@ import {
 } from '../../src/knowledge/index.ts';
 import { createLogger } from '../../src/log.ts';
 import { createSecretBox } from '../../src/security/index.ts';
-import { openStore } from '../../src/store/index.ts';
+import { openStore, sqliteExecutor } from '../../src/store/index.ts';
 
 // The domain without HTTP: an in-memory database and an in-memory file system for the repositories.
 function setup(fs = createFsFromVolume(new Volume())): { deps: KnowledgeDeps; admin: Principal; user: Principal } {
@@ -32,6 +32,7 @@ function setup(fs = createFsFromVolume(new Volume())): { deps: KnowledgeDeps; ad
   };
   const deps = createKnowledgeDeps({
     db: store.db,
+    store: sqliteExecutor(store.db),
     clock,
     log: createLogger('silent'),
     secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')),
@@ -165,7 +166,7 @@ test('questions arriving together share one read of a commit; a read that failed
   const { deps } = setup(fs);
   await seedKnowledge(deps, { orgId: 'demo', dir: DEMO_KNOWLEDGE_DIR, author });
   // A service started on the same repositories: nothing read or cached yet.
-  const fresh = createKnowledgeDeps({ db: deps.db, clock: deps.clock, log: deps.log, secretBox: deps.secretBox, dataDir: '/data', fs: fs as unknown as FsClient });
+  const fresh = createKnowledgeDeps({ db: deps.db, store: deps.store, clock: deps.clock, log: deps.log, secretBox: deps.secretBox, dataDir: '/data', fs: fs as unknown as FsClient });
   const objects = '/data/knowledge/demo.git/objects';
   fs.renameSync(objects, `${objects}-away`);
   await t.throwsAsync(knowledgeAt(fresh, 'demo', undefined));
