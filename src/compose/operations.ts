@@ -74,7 +74,7 @@ export function watchQueues(ops: Ops, { store, executor, agent, queryProcesses }
   ops.metrics.setSources({
     runningAnswers: () => agent.activeCount(),
     queues: {
-      mail: whileOpen(() => pendingMailCount(store.db)),
+      mail: whileOpen(() => pendingMailCount(executor)),
       evaluation: whileOpen(() => countPendingQuestions(executor)),
       query_processes: () => queryProcesses.waiting,
     },

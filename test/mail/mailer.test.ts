@@ -2,7 +2,7 @@ import test from 'ava';
 import { FakeClock } from '../../src/clock.ts';
 import { createLogger } from '../../src/log.ts';
 import { createMailQueue, createSmtpMailer, listOutbox, MAX_ATTEMPTS, type Mailer, type MailMessage } from '../../src/mail/index.ts';
-import { openStore } from '../../src/store/index.ts';
+import { openStore, sqliteExecutor } from '../../src/store/index.ts';
 import { Writable } from 'node:stream';
 import { startTestSmtp } from '../helpers/smtp.ts';
 
@@ -24,7 +24,7 @@ test('without SMTP, mail lands in the outbox and the log says so without the bod
   const store = openStore({ file: ':memory:' });
   const lines: string[] = [];
   const log = createLogger('info', new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) }));
-  const mailer = createMailQueue({ db: store.db, clock: new FakeClock(), log });
+  const mailer = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock: new FakeClock(), log });
   mailer.enqueue({ to: 'bob@example.com', subject: 'Sign in', text: 'secret-link-token-123' });
   await mailer.idle();
   const [mail] = listOutbox(store.db);
@@ -72,7 +72,7 @@ test('a queued message is delivered after the caller moves on, and keeps no body
   const store = openStore({ file: ':memory:' });
   const transport = flakyTransport();
   transport.failing = false;
-  const queue = createMailQueue({ db: store.db, clock: new FakeClock(), log: quietLog(), transport });
+  const queue = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock: new FakeClock(), log: quietLog(), transport });
   queue.enqueue({ to: 'ann@example.com', subject: 'Sign in', text: 'token-abc' });
   t.is(transport.sent.length, 0, 'nothing is sent while the caller is still running');
   await queue.idle();
@@ -88,7 +88,7 @@ test('a failing server is retried with growing waits, then the message is delive
   const store = openStore({ file: ':memory:' });
   const clock = new FakeClock();
   const transport = flakyTransport();
-  const queue = createMailQueue({ db: store.db, clock, log: quietLog(), transport });
+  const queue = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock, log: quietLog(), transport });
   queue.enqueue({ to: 'ann@example.com', subject: 'Reset', text: 'token-def' });
   await queue.idle();
   t.is(transport.sent.length, 0);
@@ -109,7 +109,7 @@ test('a failing server is retried with growing waits, then the message is delive
 test('a message that never goes through is given up after the last attempt and its body dropped', async (t) => {
   const store = openStore({ file: ':memory:' });
   const clock = new FakeClock();
-  const queue = createMailQueue({ db: store.db, clock, log: quietLog(), transport: flakyTransport() });
+  const queue = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock, log: quietLog(), transport: flakyTransport() });
   queue.enqueue({ to: 'ann@example.com', subject: 'Reset', text: 'token-ghi' });
   for (let i = 0; i < MAX_ATTEMPTS + 2; i++) {
     await queue.deliverDue();
@@ -125,13 +125,13 @@ test('a message that never goes through is given up after the last attempt and i
 test('mail queued before a crash is delivered when the service starts again', async (t) => {
   const store = openStore({ file: ':memory:' });
   const clock = new FakeClock();
-  const before = createMailQueue({ db: store.db, clock, log: quietLog(), transport: { send: () => new Promise<void>(() => {}) } });
+  const before = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock, log: quietLog(), transport: { send: () => new Promise<void>(() => {}) } });
   // The process dies while the server is still being asked: the row is all that is left.
   before.enqueue({ to: 'ann@example.com', subject: 'Sign in', text: 'token-jkl' });
   before.close();
   const transport = flakyTransport();
   transport.failing = false;
-  const after = createMailQueue({ db: store.db, clock, log: quietLog(), transport });
+  const after = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock, log: quietLog(), transport });
   await new Promise((resolve) => setImmediate(resolve));
   await after.idle();
   t.deepEqual(transport.sent.map((m) => m.text), ['token-jkl']);
