@@ -157,7 +157,6 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
 async function openKnowledge(config: Config, a: { store: CoreServices['store']; executor: CoreServices['executor']; clock: Clock; log: Logger; secretBox: SecretBox; data: () => DataDeps }) {
   const knowledgeLock = await knowledgeWriteLock(config);
   const knowledge = createKnowledgeDeps({
-    db: a.store.db,
     store: a.executor,
     clock: a.clock,
     log: a.log,

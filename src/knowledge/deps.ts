@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts';
 import { createFileLock, createRepoRegistry, createWriteLock, type RepoRegistry, type SharedLock, type WriteLock } from '../git/index.ts';
 import type { Logger } from '../log.ts';
 import type { SecretBox } from '../security/index.ts';
-import type { Db, Executor } from '../store/index.ts';
+import type { Executor } from '../store/index.ts';
 import type { EnvironmentTarget } from './environments-store.ts';
 import type { Item } from './item.ts';
 
@@ -33,8 +33,7 @@ export interface TargetMetadataReader {
 }
 
 export interface KnowledgeDeps {
-  db: Db;
-  /** The asynchronous store: the environments' rows (the rest of the domain's tables still use `db`). */
+  /** The asynchronous store: environments and mirror settings. */
   store: Executor;
   clock: Clock;
   log: Logger;
@@ -59,7 +58,6 @@ export interface KnowledgeDeps {
  * beside each repository, so processes sharing the data folder never write one repository at once.
  */
 export function createKnowledgeDeps(a: {
-  db: Db;
   store: Executor;
   clock: Clock;
   log: Logger;
@@ -77,7 +75,6 @@ export function createKnowledgeDeps(a: {
   // is all it needs (proper-lockfile keeps its locks by path, process-wide, across file systems).
   const sharedLock = a.sharedLock ?? (a.fs ? undefined : createFileLock({ onLost }));
   return {
-    db: a.db,
     store: a.store,
     clock: a.clock,
     log: a.log,

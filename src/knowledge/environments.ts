@@ -44,9 +44,9 @@ export interface EnvironmentView {
   expires_at: string | null;
 }
 
-/** The API view of an environment. */
-export function environmentView(deps: KnowledgeDeps, env: EnvironmentRow): EnvironmentView {
-  const mirrored = !env.throwaway && mirrorOf(deps, env.org_id) !== undefined;
+/** The API view of an environment, given whether its organization mirrors to a remote. */
+function environmentView(env: EnvironmentRow, mirroring: boolean): EnvironmentView {
+  const mirrored = !env.throwaway && mirroring;
   return {
     id: env.id,
     name: env.name,
@@ -62,16 +62,21 @@ export function environmentView(deps: KnowledgeDeps, env: EnvironmentRow): Envir
   };
 }
 
+async function viewOf(deps: KnowledgeDeps, env: EnvironmentRow): Promise<EnvironmentView> {
+  return environmentView(env, (await mirrorOf(deps, env.org_id)) !== undefined);
+}
+
 /** Environments of the caller's organization (admins and modelers). */
 export async function listEnvironments(deps: KnowledgeDeps, p: Principal): Promise<EnvironmentView[]> {
   requireEnvironmentRole(p);
-  return (await listEnvironmentRows(deps.store, p.orgId)).map((e) => environmentView(deps, e));
+  const mirroring = (await mirrorOf(deps, p.orgId)) !== undefined;
+  return (await listEnvironmentRows(deps.store, p.orgId)).map((e) => environmentView(e, mirroring));
 }
 
 /** One environment (admins and modelers); 404 for unknown ids and other organizations' environments. */
 export async function getEnvironment(deps: KnowledgeDeps, p: Principal, id: string): Promise<EnvironmentView> {
   requireEnvironmentRole(p);
-  return environmentView(deps, await environmentOf(deps, p.orgId, id));
+  return viewOf(deps, await environmentOf(deps, p.orgId, id));
 }
 
 export interface CreateEnvironmentInput {
@@ -83,7 +88,7 @@ export interface CreateEnvironmentInput {
 /** Creates a lasting environment forked from production or `source_env_id` (admins and modelers). */
 export async function createEnvironment(deps: KnowledgeDeps, p: Principal, input: CreateEnvironmentInput): Promise<EnvironmentView> {
   requireEnvironmentRole(p);
-  return environmentView(deps, await forkEnvironment(deps, p, { ...input, throwaway: false }));
+  return viewOf(deps, await forkEnvironment(deps, p, { ...input, throwaway: false }));
 }
 
 /**
@@ -93,7 +98,7 @@ export async function createEnvironment(deps: KnowledgeDeps, p: Principal, input
 export async function startQuickFixEnvironment(deps: KnowledgeDeps, p: Principal, input: { name?: string; color?: string } = {}): Promise<EnvironmentView> {
   requireEnvironmentRole(p);
   const name = input.name ?? `Quick fix ${new Date(deps.clock.now()).toISOString().slice(0, 16).replace('T', ' ')}`;
-  return environmentView(deps, await forkEnvironment(deps, p, { name, color: input.color ?? '#9e9e9e', throwaway: true }));
+  return viewOf(deps, await forkEnvironment(deps, p, { name, color: input.color ?? '#9e9e9e', throwaway: true }));
 }
 
 /** "Keep it": a throwaway environment becomes lasting (and is mirrored when mirroring is on). */
@@ -102,7 +107,7 @@ export async function keepEnvironment(deps: KnowledgeDeps, p: Principal, id: str
   const kept = await updateEnvironment(deps.store, p.orgId, id, { throwaway: 0 }, deps.clock.now());
   if (!kept) throw new EnvironmentNotFound();
   await mirrorEnvironment(deps, p.orgId, kept);
-  return environmentView(deps, kept);
+  return viewOf(deps, kept);
 }
 
 /** Replaces the environment's warehouse target overrides. */
@@ -110,7 +115,7 @@ export async function setTargets(deps: KnowledgeDeps, p: Principal, id: string, 
   requireEnvironmentRole(p);
   const env = await updateEnvironment(deps.store, p.orgId, id, { targets: JSON.stringify(targets) }, deps.clock.now());
   if (!env) throw new EnvironmentNotFound();
-  return environmentView(deps, env);
+  return viewOf(deps, env);
 }
 
 /** Deletes an environment and its branch (and its mirrored branch); `confirm` must be true. */

@@ -1,6 +1,7 @@
 // Mirroring to a git remote: with a remote configured, production is pushed to its main branch and
 // each lasting environment to `service/env-<slug>` after every change. Throwaway environments are
 // never pushed. A failed push never fails the change; it is logged and shown in the mirror status.
+import { sql } from 'kysely';
 import { hasRole, type Principal } from '../auth/index.ts';
 import { Forbidden, ValidationFailed } from '../errors.ts';
 import { MAIN_BRANCH, pushBranch, resolveRef } from '../git/index.ts';
@@ -33,8 +34,8 @@ export interface MirrorInput {
 }
 
 /** The mirror settings of an organization, if any. */
-export function mirrorOf(deps: KnowledgeDeps, orgId: string): MirrorRow | undefined {
-  return deps.db.prepare('SELECT * FROM knowledge_mirrors WHERE org_id = ?').get(orgId) as MirrorRow | undefined;
+export async function mirrorOf(deps: KnowledgeDeps, orgId: string): Promise<MirrorRow | undefined> {
+  return deps.store.one(sql<MirrorRow>`SELECT * FROM knowledge_mirrors WHERE org_id = ${orgId}`);
 }
 
 /** What the API shows: never the credential. */
@@ -67,37 +68,33 @@ function requireAdmin(p: Principal): void {
 }
 
 /** Reads the mirror settings (admins). */
-export function getMirror(deps: KnowledgeDeps, p: Principal) {
+export async function getMirror(deps: KnowledgeDeps, p: Principal) {
   requireAdmin(p);
-  return mirrorView(mirrorOf(deps, p.orgId));
+  return mirrorView(await mirrorOf(deps, p.orgId));
 }
 
 /** Sets the remote (admins), then pushes production once so the mirror starts complete. */
 export async function setMirror(deps: KnowledgeDeps, p: Principal, input: MirrorInput) {
   requireAdmin(p);
-  const old = mirrorOf(deps, p.orgId);
+  const old = await mirrorOf(deps, p.orgId);
   // A stored token goes only to the host it was given for: a new host needs it again.
   if (input.token === undefined && old?.secret_sealed && originOf(old.url) !== originOf(input.url)) {
     throw new ValidationFailed([{ loc: ['body', 'token'], msg: `The remote moved to ${originOf(input.url)}: send its token (or an empty token for none); the stored one is kept for ${originOf(old.url)} only`, type: 'missing' }]);
   }
   const sealed = input.token !== undefined ? (input.token ? deps.secretBox.seal(input.token) : null) : (old?.secret_sealed ?? null);
-  deps.db
-    .prepare(
-      `INSERT INTO knowledge_mirrors (org_id, url, username, secret_sealed, main_branch, api_base_url, repository, updated_by, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (org_id) DO UPDATE SET url = excluded.url, username = excluded.username, secret_sealed = excluded.secret_sealed,
-         main_branch = excluded.main_branch, api_base_url = excluded.api_base_url, repository = excluded.repository,
-         updated_by = excluded.updated_by, updated_at = excluded.updated_at, last_push_error = NULL`,
-    )
-    .run(p.orgId, input.url, input.username ?? '', sealed, input.main_branch ?? 'main', input.api_base_url ?? null, input.repository ?? null, p.userId, deps.clock.now());
+  await deps.store.run(sql`INSERT INTO knowledge_mirrors (org_id, url, username, secret_sealed, main_branch, api_base_url, repository, updated_by, updated_at)
+     VALUES (${p.orgId}, ${input.url}, ${input.username ?? ''}, ${sealed}, ${input.main_branch ?? 'main'}, ${input.api_base_url ?? null}, ${input.repository ?? null}, ${p.userId}, ${deps.clock.now()})
+     ON CONFLICT (org_id) DO UPDATE SET url = excluded.url, username = excluded.username, secret_sealed = excluded.secret_sealed,
+       main_branch = excluded.main_branch, api_base_url = excluded.api_base_url, repository = excluded.repository,
+       updated_by = excluded.updated_by, updated_at = excluded.updated_at, last_push_error = NULL`);
   await pushAll(deps, p.orgId);
-  return mirrorView(mirrorOf(deps, p.orgId));
+  return mirrorView(await mirrorOf(deps, p.orgId));
 }
 
 /** Turns mirroring off (admins). */
-export function deleteMirror(deps: KnowledgeDeps, p: Principal): void {
+export async function deleteMirror(deps: KnowledgeDeps, p: Principal): Promise<void> {
   requireAdmin(p);
-  deps.db.prepare('DELETE FROM knowledge_mirrors WHERE org_id = ?').run(p.orgId);
+  await deps.store.run(sql`DELETE FROM knowledge_mirrors WHERE org_id = ${p.orgId}`);
 }
 
 /** Pushes the branch a change was made on, when mirroring is on and it is production or a lasting environment. */
@@ -108,13 +105,13 @@ export async function mirrorAfterChange(deps: KnowledgeDeps, scope: Pick<Scope, 
 
 /** Pushes production to the mirror's main branch, when mirroring is on. */
 export async function mirrorProduction(deps: KnowledgeDeps, orgId: string): Promise<void> {
-  const row = mirrorOf(deps, orgId);
+  const row = await mirrorOf(deps, orgId);
   if (row) await push(deps, row, MAIN_BRANCH, row.main_branch, false);
 }
 
 /** Pushes (or removes) a lasting environment's mirrored branch; false when the push failed. */
 export async function mirrorEnvironment(deps: KnowledgeDeps, orgId: string, env: EnvironmentRow, remove = false): Promise<boolean> {
-  const row = mirrorOf(deps, orgId);
+  const row = await mirrorOf(deps, orgId);
   if (!row || env.throwaway) return false;
   // The service owns service/env-* branches, so they are force-pushed.
   return push(deps, row, envBranch(env), mirrorBranch(env), true, remove);
@@ -135,12 +132,12 @@ async function push(deps: KnowledgeDeps, row: MirrorRow, branch: string, remoteB
       const token = row.secret_sealed ? deps.secretBox.open(row.secret_sealed) : undefined;
       const auth = token !== undefined ? { username: row.username || 'x-access-token', password: token } : undefined;
       await pushBranch({ repo, url: row.url, branch, remoteBranch, auth, force, remove });
-      deps.db.prepare('UPDATE knowledge_mirrors SET last_push_at = ?, last_push_error = NULL WHERE org_id = ?').run(deps.clock.now(), row.org_id);
+      await deps.store.run(sql`UPDATE knowledge_mirrors SET last_push_at = ${deps.clock.now()}, last_push_error = NULL WHERE org_id = ${row.org_id}`);
       return true;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       deps.log.warn({ err, org_id: row.org_id, branch: remoteBranch }, 'knowledge mirror push failed');
-      deps.db.prepare('UPDATE knowledge_mirrors SET last_push_error = ? WHERE org_id = ?').run(`${remoteBranch}: ${message}`, row.org_id);
+      await deps.store.run(sql`UPDATE knowledge_mirrors SET last_push_error = ${`${remoteBranch}: ${message}`} WHERE org_id = ${row.org_id}`);
       return false;
     }
   });

@@ -17,7 +17,7 @@ export function repositoryOf(url: string): { owner: string; repo: string } | und
 /** Pushes the environment's branch and opens a pull request into the mirror's main branch. */
 export async function openPullRequest(deps: KnowledgeDeps, p: Principal, id: string, input: { title?: string; body?: string }) {
   const env = await environmentOf(deps, p.orgId, id);
-  const mirror = mirrorOf(deps, p.orgId);
+  const mirror = await mirrorOf(deps, p.orgId);
   if (!mirror) throw new MirrorNotConfigured();
   if (env.throwaway) throw new Conflict('A throwaway environment has no branch; keep it first', 'THROWAWAY_NOT_MIRRORED');
   const target = mirror.repository ? { owner: mirror.repository.split('/')[0]!, repo: mirror.repository.split('/')[1] ?? '' } : repositoryOf(mirror.url);

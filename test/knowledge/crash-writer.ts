@@ -32,7 +32,7 @@ if (!getOrganization(db, 'crash')) {
   setMembership(db, systemClock, { userId: u.id, orgId: 'crash', role: 'admin', permissions: ['merge_to_production'] });
 }
 const p: Principal = { userId: 'writer', email: 'writer@example.com', orgId: 'crash', baseOrgId: 'crash', role: 'admin', permissions: ['merge_to_production'], credential: 'session', scopes: [] };
-const deps = createKnowledgeDeps({ db, store: sqliteExecutor(db), clock: systemClock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 3).toString('base64')), dataDir });
+const deps = createKnowledgeDeps({ store: sqliteExecutor(db), clock: systemClock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 3).toString('base64')), dataDir });
 
 const checks = await checkKnowledgeRepositories(deps, { repair: true });
 const seeded = await seedKnowledge(deps, { orgId: 'crash', dir: fixtures, author: { name: 'Seed', email: 'seed@example.com', timestamp: 1 } });

@@ -80,7 +80,7 @@ test('a broken metric pushed around validation drops only itself: the table and 
   const store = openStore({ file: ':memory:' });
   createOrganization(store.db, clock, { id: 'o1', name: 'O' });
   const fs = createFsFromVolume(new Volume()) as unknown as FsClient;
-  const deps = createKnowledgeDeps({ db: store.db, store: sqliteExecutor(store.db), clock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')), dataDir: '/data', fs });
+  const deps = createKnowledgeDeps({ store: sqliteExecutor(store.db), clock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')), dataDir: '/data', fs });
   const scope = await scopeFor(deps, 'o1', undefined);
   const bad = { ...ORDERS, metrics: [ORDERS.metrics[0]!, { name: 'evil', description: 'x', expression: 'SUM(x) FROM secrets' }], coverage: { first: 'soon', last: '2025-01-01' } };
   await commitChanges({ repo: scope.repo, branch: scope.branch, author: { name: 'git', email: 'git@example.com', timestamp: 1 }, message: 'pushed', changes: async () => [{ path: 'tables/wh/main.orders.yaml', content: JSON.stringify(bad) }] });

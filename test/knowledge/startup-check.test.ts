@@ -29,7 +29,7 @@ function setup(t: { teardown(fn: () => void): void }) {
   setMembership(store.db, clock, { userId: u.id, orgId: 'demo', role: 'admin', permissions: ['merge_to_production'] });
   const p: Principal = { userId: u.id, email: 'ada@example.com', orgId: 'demo', baseOrgId: 'demo', role: 'admin', permissions: ['merge_to_production'], credential: 'session', scopes: [] };
   /** A fresh start of the service on the same data directory. */
-  const start = () => createKnowledgeDeps({ db: store.db, store: sqliteExecutor(store.db), clock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')), dataDir });
+  const start = () => createKnowledgeDeps({ store: sqliteExecutor(store.db), clock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')), dataDir });
   const mainRef = join(dataDir, 'knowledge', 'demo.git', 'refs', 'heads', 'main');
   return { p, start, mainRef, dataDir };
 }

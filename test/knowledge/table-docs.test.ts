@@ -31,7 +31,6 @@ function setup(fs = createFsFromVolume(new Volume())): { deps: KnowledgeDeps; ad
     return { userId: u.id, email, orgId: 'demo', baseOrgId: 'demo', role, permissions: role === 'admin' ? ['merge_to_production'] : [], credential: 'session', scopes: [] };
   };
   const deps = createKnowledgeDeps({
-    db: store.db,
     store: sqliteExecutor(store.db),
     clock,
     log: createLogger('silent'),
@@ -166,7 +165,7 @@ test('questions arriving together share one read of a commit; a read that failed
   const { deps } = setup(fs);
   await seedKnowledge(deps, { orgId: 'demo', dir: DEMO_KNOWLEDGE_DIR, author });
   // A service started on the same repositories: nothing read or cached yet.
-  const fresh = createKnowledgeDeps({ db: deps.db, store: deps.store, clock: deps.clock, log: deps.log, secretBox: deps.secretBox, dataDir: '/data', fs: fs as unknown as FsClient });
+  const fresh = createKnowledgeDeps({ store: deps.store, clock: deps.clock, log: deps.log, secretBox: deps.secretBox, dataDir: '/data', fs: fs as unknown as FsClient });
   const objects = '/data/knowledge/demo.git/objects';
   fs.renameSync(objects, `${objects}-away`);
   await t.throwsAsync(knowledgeAt(fresh, 'demo', undefined));
