@@ -52,7 +52,7 @@ export async function idleThrowawayRows(x: Executor, cutoff: number): Promise<En
 export async function insertEnvironment(x: Executor, r: EnvironmentRow): Promise<boolean> {
   const { changes } = await x.run(sql`INSERT INTO environments (id, org_id, name, slug, color, source_env_id, throwaway, targets, created_by, created_at, last_activity_at)
      VALUES (${r.id}, ${r.org_id}, ${r.name}, ${r.slug}, ${r.color}, ${r.source_env_id}, ${r.throwaway}, ${r.targets}, ${r.created_by}, ${r.created_at}, ${r.last_activity_at})
-     ON CONFLICT DO NOTHING`);
+     ON CONFLICT (org_id, slug) DO NOTHING`);
   return changes === 1;
 }
 
