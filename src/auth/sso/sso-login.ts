@@ -85,7 +85,7 @@ async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string;
     nonce: login.nonce,
   });
   const user = linkUser(deps, config, claims);
-  applyGroupMappings(deps, config, user.id, claims);
+  await applyGroupMappings(deps, config, user.id, claims);
   writeAudit(deps, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
   return { result: completeFirstFactor(deps, user, 'sso', p.orgId, p.ip), next: login.next_path };
 }
