@@ -11,13 +11,3 @@ export function writeAudit(deps: { db: Db; clock: Clock }, e: AuditEntry): void 
     'INSERT INTO audit_log (id, org_id, user_id, actor_id, action, data, created_at, target_type, target_id, ip, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   ).run(r.id, r.org_id, r.user_id, r.actor_id, r.action, r.data, r.created_at, r.target_type, r.target_id, r.ip, r.outcome);
 }
-
-/** Audit entries of a user, oldest first. */
-export function auditOf(db: Db, userId: string): { action: string; actor_id: string | null; data: string; created_at: number }[] {
-  return db.prepare('SELECT action, actor_id, data, created_at FROM audit_log WHERE user_id = ? ORDER BY created_at, rowid').all(userId) as {
-    action: string;
-    actor_id: string | null;
-    data: string;
-    created_at: number;
-  }[];
-}

@@ -1,11 +1,11 @@
-// How the agent (and the plain query flow) writes into chats: ensureChat, appendMessage, recordAnswer.
+// How the agent (and the plain query flow) writes into chats: appendMessage, recordAnswer.
 // Nothing else writes messages, so the title, the full-text index and recently_completed stay right.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Principal } from '../auth/index.ts';
 import { ValidationFailed } from '../errors.ts';
 import { ChatNotFound } from './errors.ts';
-import { ownChat, ownedBy, toMessage, type ChatDeps, type ChatRowWithLabels, type MessageRow } from './rows.ts';
+import { ownedBy, toMessage, type ChatDeps, type MessageRow } from './rows.ts';
 import { Answer, type AnswerInput, type ChatMessage, type KnowledgeItem, type MessageRole } from './schemas.ts';
 
 export interface EnsureChatInput {
@@ -33,13 +33,6 @@ function insertChatQuery(principal: Principal, input: EnsureChatInput, now: numb
      VALUES (${principal.orgId}, ${input.chatId}, ${principal.userId}, ${(input.title ?? '').slice(0, TITLE_MAX)}, ${input.agentic === false ? 0 : 1},
              ${input.environment?.id ?? null}, ${input.environment?.name ?? null}, ${input.hidden ? 1 : 0}, ${now}, ${now})
      ON CONFLICT (org_id, chat_id) DO NOTHING`;
-}
-
-/** Returns the caller's chat, creating it when new; another user's chat_id answers ChatNotFound. */
-export async function ensureChat(deps: ChatDeps, principal: Principal, input: EnsureChatInput): Promise<ChatRowWithLabels> {
-  checkChatId(input.chatId);
-  await deps.store.run(insertChatQuery(principal, input, deps.clock.now()));
-  return ownChat(deps.store, principal, input.chatId);
 }
 
 export interface AppendMessageInput extends EnsureChatInput {

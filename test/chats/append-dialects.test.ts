@@ -3,7 +3,7 @@
 // chat is never read or changed; concurrent appends to one chat keep every message, in order.
 import { sql } from 'kysely';
 import type { Principal } from '../../src/auth/index.ts';
-import { appendMessage, chatTranscript, ensureChat, findAnswerSource, loadChat, recordAnswer } from '../../src/chats/index.ts';
+import { appendMessage, chatTranscript, findAnswerSource, loadChat, recordAnswer } from '../../src/chats/index.ts';
 import { FakeClock } from '../../src/clock.ts';
 import type { Executor } from '../../src/store/executor.ts';
 import { dialectTest } from '../helpers/executors.ts';
@@ -65,7 +65,6 @@ dialectTest('another user\'s chat is never written or read; the same chat_id in 
   deps.clock.advance(60_000);
   await t.throwsAsync(appendMessage(deps, COLLEAGUE, { chatId: 'mine', role: 'user', content: 'intrusion' }), { code: 'CHAT_NOT_FOUND' });
   await t.throwsAsync(recordAnswer(deps, COLLEAGUE, { chatId: 'mine', content: 'intrusion', credits: 1 }), { code: 'CHAT_NOT_FOUND' });
-  await t.throwsAsync(ensureChat(deps, COLLEAGUE, { chatId: 'mine' }), { code: 'CHAT_NOT_FOUND' });
   await t.throwsAsync(loadChat(deps, COLLEAGUE, 'mine'), { code: 'CHAT_NOT_FOUND' });
   await t.throwsAsync(findAnswerSource(deps, COLLEAGUE, 'mine', { latest: true }), { code: 'CHAT_NOT_FOUND' });
   t.deepEqual(await chatTranscript(deps, COLLEAGUE, 'mine'), []);

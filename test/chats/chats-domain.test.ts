@@ -10,7 +10,6 @@ import {
   blocksOf,
   chatTranscript,
   deleteMessage,
-  ensureChat,
   exportHistory,
   findAnswerSource,
   ftsTerms,
@@ -74,7 +73,6 @@ test('a chat_id owned by another user of the organization is never written to', 
   const b = member('admin', org);
   await appendMessage(deps(t0), a, { chatId: 'mine', role: 'user', content: 'x' });
   await t.throwsAsync(appendMessage(deps(t0), b, { chatId: 'mine', role: 'user', content: 'y' }), { code: 'CHAT_NOT_FOUND' });
-  await t.throwsAsync(ensureChat(deps(t0), b, { chatId: 'mine' }), { code: 'CHAT_NOT_FOUND' });
 });
 
 test('recordAnswer takes credits or copied_from_chat_id, not both, and refuses duplicate uuids', async (t) => {

@@ -116,3 +116,19 @@ dialectTest("relations are replaced per schema, and another organization's are n
   ]);
   t.deepEqual(await loadRelations(store, 'globex', 'wh'), [{ schema: 'main', name: 'theirs', kind: 'table' }]);
 });
+
+dialectTest('two admins saving groups of one name at once through two connections: one saves, the other is told the name is taken', async (t, { x, other }) => {
+  const store = await twoOrganizations(x);
+  for (let trial = 0; trial < 10; trial++) {
+    const name = `Team ${trial}`;
+    const results = await Promise.allSettled([
+      saveGroup(store, 'acme', { id: `a${trial}`, name, members: ['ann'] }),
+      saveGroup(other as DataStore, 'acme', { id: `b${trial}`, name, members: [] }),
+    ]);
+    const saved = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    t.is(saved.length, 1, `trial ${trial}`);
+    t.is((refused[0]?.reason as { code?: string }).code, 'GROUP_EXISTS', `trial ${trial}`);
+    t.is((await listGroups(store, 'acme')).filter((g) => g.name === name).length, 1);
+  }
+});

@@ -69,7 +69,7 @@ export async function saveGroup(store: DataStore, orgId: string, { id = newId(8)
   const { db } = store;
   const taken = db.selectFrom('groups').select('id').where('org_id', '=', orgId).where('name', '=', name).where('id', '<>', id);
   const users = [...new Set(members)];
-  const res = await store.batch(
+  const save = store.batch(
     [
       db
         .insertInto('groups')
@@ -81,6 +81,12 @@ export async function saveGroup(store: DataStore, orgId: string, { id = newId(8)
     ],
     { require: [0] },
   );
+  // Two saves of one name under different ids at once both pass the check on PostgreSQL, and the
+  // unique index on (org_id, name) refuses the later one: a clash to be named, not a failure.
+  const res = await save.catch(async (err: unknown) => {
+    if (await store.one(taken)) return { ok: false as const };
+    throw err;
+  });
   if (!res.ok) throw new Conflict(`A group named ${name} already exists`, 'GROUP_EXISTS');
   return (await listGroups(store, orgId)).find((g) => g.id === id)!;
 }
