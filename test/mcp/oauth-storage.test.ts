@@ -4,6 +4,7 @@ import { loadOrCreateSigningKey } from '../../src/auth/oauth/signing-key.ts';
 import { interactionCreatedAt, purgeExpiredOAuthModels, sqliteAdapterFactory } from '../../src/auth/oauth/sqlite-adapter.ts';
 import { createSecretBox } from '../../src/security/index.ts';
 import { openStore } from '../../src/store/index.ts';
+import { sqliteExecutor } from '../../src/store/sqlite-executor.ts';
 
 const setup = () => {
   const store = openStore({ file: ':memory:' });
@@ -63,11 +64,11 @@ test('expired rows are purged, and after a week so are clients that never got a 
   t.truthy(await adapter('Client').find('used'));
 });
 
-test('the signing key is generated once, sealed at rest and reused', (t) => {
+test('the signing key is generated once, sealed at rest and reused', async (t) => {
   const { store, clock } = setup();
   const box = createSecretBox(Buffer.alloc(32, 1).toString('base64'));
-  const first = loadOrCreateSigningKey(store.db, clock, box);
-  const again = loadOrCreateSigningKey(store.db, clock, box);
+  const first = await loadOrCreateSigningKey(sqliteExecutor(store.db), clock, box);
+  const again = await loadOrCreateSigningKey(sqliteExecutor(store.db), clock, box);
   t.is(again.kid, first.kid);
   t.is(again.d, first.d);
   const stored = store.db.prepare('SELECT sealed_jwk FROM oauth_keys').pluck().get() as string;

@@ -12,7 +12,7 @@ import { loadOrCreateSigningKey } from './signing-key.ts';
 import { sqliteAdapterFactory } from './sqlite-adapter.ts';
 import { isPublicHttpsUrl } from './public-host.ts';
 import type { SecretBox } from '../../security/index.ts';
-import type { Store } from '../../store/index.ts';
+import type { Executor, Store } from '../../store/index.ts';
 
 export const OAUTH_PATH = '/oauth';
 const DAY = 24 * 3600;
@@ -35,6 +35,8 @@ export interface OAuthDeps {
   config: Config;
   clock: Clock;
   store: Store;
+  /** The asynchronous store, where the signing key is kept. */
+  executor: Executor;
   secretBox: SecretBox;
   log: Logger;
 }
@@ -80,11 +82,11 @@ function features(errors: typeof import('oidc-provider').errors, resource: strin
 };
 }
 
-async function buildProvider({ config, clock, store, secretBox, log }: OAuthDeps, issuer: string, resource: string): Promise<Provider> {
+async function buildProvider({ config, clock, store, executor, secretBox, log }: OAuthDeps, issuer: string, resource: string): Promise<Provider> {
   const { default: Provider, errors } = await import('oidc-provider');
   const configuration: Configuration = {
     adapter: sqliteAdapterFactory(store.db, clock),
-    jwks: { keys: [loadOrCreateSigningKey(store.db, clock, secretBox)] },
+    jwks: { keys: [await loadOrCreateSigningKey(executor, clock, secretBox)] },
     cookies: { keys: config.secrets.cookieKeys },
     scopes: ['openid', 'offline_access', MCP_SCOPE],
     claims: { openid: ['sub'] },

@@ -1,17 +1,15 @@
 // SSO sign-in per organization: start (state, nonce, PKCE stored once) and finish (state consumed
 // once, code exchanged, user linked or created, then the normal sign-in continues, MFA included).
-import type { IdTokenClaims } from './id-token.ts';
-import { AppError, Forbidden, NotFound } from '../../errors.ts';
+import { AppError, NotFound } from '../../errors.ts';
 import { consumeOnce, hashSecret } from '../../security/index.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { applyGroupMappings, type SsoDeps } from './group-mappings.ts';
 import { providerByType, type SsoProviderRow } from './provider-store.ts';
-import { createUser, findUserByEmail, getMembership, getUser, setMembership, type UserRow } from '../directory.ts';
+import { linkUser } from './link-user.ts';
 import { safeNextPath } from '../credentials/safe-next.ts';
 import { completeFirstFactor, type SignInResult } from '../credentials/sign-in.ts';
 import { authorizationUrl, discover, exchangeCode, newLoginSecrets, SsoFailed } from './oidc-client.ts';
-import { transact } from '../../store/index.ts';
 
 export const SSO_LOGIN_TTL_MS = 10 * 60_000;
 
@@ -84,36 +82,8 @@ async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string;
     codeVerifier: login.code_verifier,
     nonce: login.nonce,
   });
-  const user = linkUser(deps, config, claims);
-  applyGroupMappings(deps, config, user.id, claims);
+  const user = await linkUser(deps, config, claims);
+  await applyGroupMappings(deps, config, user.id, claims);
   writeAudit(deps, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
   return { result: completeFirstFactor(deps, user, 'sso', p.orgId, p.ip), next: login.next_path };
-}
-
-/** The user for the provider's subject: linked before, or matched by verified email among members, or created. */
-function linkUser(deps: AccountDeps, config: SsoProviderRow, claims: IdTokenClaims): UserRow {
-  const subject = claims.sub;
-  if (!subject) throw new SsoFailed('no_subject');
-  const linked = deps.db.prepare('SELECT user_id FROM sso_identities WHERE issuer = ? AND subject = ?').get(config.issuer, subject) as { user_id: string } | undefined;
-  if (linked) {
-    const user = getUser(deps.db, linked.user_id);
-    if (!user || user.disabled_at !== null || !getMembership(deps.db, user.id, config.org_id)) throw new Forbidden('Account is not a member of this organization', 'NOT_A_MEMBER');
-    return user;
-  }
-  const claimed = claims[config.email_claim];
-  const email = typeof claimed === 'string' ? claimed : undefined;
-  // A custom email claim is the provider's own statement; the standard one must be verified.
-  if (!email || (config.email_claim === 'email' && claims['email_verified'] !== true)) throw new SsoFailed('email_not_verified');
-  return transact(deps.db, () => {
-    let user = findUserByEmail(deps.db, email);
-    if (user && !getMembership(deps.db, user.id, config.org_id)) throw new Forbidden('Account is not a member of this organization', 'NOT_A_MEMBER');
-    if (!user) {
-      if (config.jit_provisioning !== 1) throw new Forbidden('Account is not a member of this organization', 'NOT_A_MEMBER');
-      const name = typeof claims['name'] === 'string' ? claims['name'] : '';
-      user = createUser(deps.db, deps.clock, { email, name, identityKind: 'sso', emailVerified: true });
-      setMembership(deps.db, deps.clock, { userId: user.id, orgId: config.org_id, role: config.default_role });
-    }
-    deps.db.prepare('INSERT INTO sso_identities (org_id, issuer, subject, user_id, created_at) VALUES (?, ?, ?, ?, ?)').run(config.org_id, config.issuer, subject, user.id, deps.clock.now());
-    return user;
-  });
 }

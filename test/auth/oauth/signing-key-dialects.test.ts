@@ -1,0 +1,31 @@
+// The OAuth signing key on both dialects: replicas starting together end with one stored key and all
+// sign with it (on PostgreSQL `other` is a second pool standing for a second replica), and a key
+// stored before, under any row id, is kept rather than replaced.
+import { sql } from 'kysely';
+import { loadOrCreateSigningKey } from '../../../src/auth/oauth/signing-key.ts';
+import { FakeClock } from '../../../src/clock.ts';
+import { createSecretBox } from '../../../src/security/index.ts';
+import { dialectTest } from '../../helpers/executors.ts';
+
+const box = createSecretBox(Buffer.alloc(32, 1).toString('base64'));
+
+dialectTest('two replicas starting at once end with one signing key and both sign with it', async (t, { x, other }) => {
+  const clock = new FakeClock();
+  const keys = await Promise.all([loadOrCreateSigningKey(x, clock, box), loadOrCreateSigningKey(other, clock, box)]);
+  t.is(keys[0].kid, keys[1].kid);
+  t.is(keys[0].d, keys[1].d);
+  const rows = await x.all(sql<{ sealed_jwk: string }>`SELECT sealed_jwk FROM oauth_keys`);
+  t.is(rows.length, 1);
+  t.is((JSON.parse(box.open(rows[0]!.sealed_jwk)) as { kid: string }).kid, keys[0].kid);
+  t.false(rows[0]!.sealed_jwk.includes(String(keys[0].d)), 'sealed at rest');
+});
+
+dialectTest('a restart reuses the stored key, including one stored before under its kid as row id', async (t, { x, other }) => {
+  const clock = new FakeClock();
+  const jwk = { kty: 'RSA', kid: 'oldkid01', d: 'secret' };
+  await x.run(sql`INSERT INTO oauth_keys (id, sealed_jwk, created_at) VALUES ('oldkid01', ${box.seal(JSON.stringify(jwk))}, 0)`);
+  clock.advance(1000);
+  t.like(await loadOrCreateSigningKey(other, clock, box), jwk);
+  t.like(await loadOrCreateSigningKey(x, clock, box), jwk);
+  t.is((await x.all(sql`SELECT id FROM oauth_keys`)).length, 1);
+});
