@@ -7,35 +7,22 @@ import { toTokenView, type TokenView } from './token-view.ts';
 
 /** The caller's own unrevoked tokens of the given kinds, across their organizations, newest first. */
 export async function listOwnTokens(deps: TokenDeps, principal: Principal, kinds: TokenKind[]): Promise<TokenView[]> {
-  const { store } = deps;
-  const rows = await store.all(
-    store.db
-      .selectFrom('api_tokens')
-      .select(TOKEN_COLUMNS)
-      .where('user_id', '=', principal.userId)
-      .where('revoked_at', 'is', null)
-      .where('kind', 'in', kinds)
-      .orderBy('created_at', 'desc')
-      .orderBy('id'),
-  );
-  const now = deps.clock.now();
-  return rows.map((r) => toTokenView(r, now));
+  return views(deps, liveTokensOf(deps, principal.userId).where('kind', 'in', kinds));
 }
 
 /** Admin view: every unrevoked token (all kinds) of a member, within the admin's organization. */
 export async function listUserTokens(deps: TokenDeps, principal: Principal, userId: string): Promise<TokenView[]> {
   await requireAdminOfMember(deps, principal, userId);
-  const { store } = deps;
-  const rows = await store.all(
-    store.db
-      .selectFrom('api_tokens')
-      .select(TOKEN_COLUMNS)
-      .where('org_id', '=', principal.orgId)
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .orderBy('id'),
-  );
+  return views(deps, liveTokensOf(deps, userId).where('org_id', '=', principal.orgId));
+}
+
+/** A user's unrevoked tokens, newest first (callers narrow it further). */
+function liveTokensOf({ store }: TokenDeps, userId: string) {
+  return store.db.selectFrom('api_tokens').select(TOKEN_COLUMNS).where('user_id', '=', userId).where('revoked_at', 'is', null).orderBy('created_at', 'desc').orderBy('id');
+}
+
+async function views(deps: TokenDeps, q: ReturnType<typeof liveTokensOf>): Promise<TokenView[]> {
+  const rows = await deps.store.all(q);
   const now = deps.clock.now();
   return rows.map((r) => toTokenView(r, now));
 }

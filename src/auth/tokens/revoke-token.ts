@@ -17,35 +17,28 @@ export interface RevokedToken {
 
 /** Revokes one of the caller's own tokens of the given kinds; anyone else's, or another kind, is 404. */
 export async function revokeOwnToken(deps: TokenDeps, principal: Principal, tokenId: string, kinds: TokenKind[]): Promise<RevokedToken> {
-  const { store } = deps;
-  const row = await store.one(
-    store.db
-      .updateTable('api_tokens')
-      .set({ revoked_at: deps.clock.now() })
-      .where('id', '=', tokenId)
-      .where('user_id', '=', principal.userId)
-      .where('revoked_at', 'is', null)
-      .where('kind', 'in', kinds)
-      .returning(['id', 'user_id', 'org_id', 'kind']),
-  );
-  if (!row) throw new TokenNotFound();
-  return row;
+  return revoked(deps, revokeLive(deps, tokenId, principal.userId).where('kind', 'in', kinds));
 }
 
 /** Admin: revokes any token of a member that belongs to the admin's organization. */
 export async function revokeUserToken(deps: TokenDeps, principal: Principal, userId: string, tokenId: string): Promise<RevokedToken> {
   await requireAdminOfMember(deps, principal, userId);
-  const { store } = deps;
-  const row = await store.one(
-    store.db
-      .updateTable('api_tokens')
-      .set({ revoked_at: deps.clock.now() })
-      .where('id', '=', tokenId)
-      .where('user_id', '=', userId)
-      .where('org_id', '=', principal.orgId)
-      .where('revoked_at', 'is', null)
-      .returning(['id', 'user_id', 'org_id', 'kind']),
-  );
+  return revoked(deps, revokeLive(deps, tokenId, userId).where('org_id', '=', principal.orgId));
+}
+
+/** Revokes a user's token if it is live (callers narrow it further); returns what it revoked. */
+function revokeLive(deps: TokenDeps, tokenId: string, userId: string) {
+  return deps.store.db
+    .updateTable('api_tokens')
+    .set({ revoked_at: deps.clock.now() })
+    .where('id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'user_id', 'org_id', 'kind']);
+}
+
+async function revoked(deps: TokenDeps, q: ReturnType<typeof revokeLive>): Promise<RevokedToken> {
+  const row = await deps.store.one(q);
   if (!row) throw new TokenNotFound();
   return row;
 }
