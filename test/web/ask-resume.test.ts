@@ -82,7 +82,11 @@ test.serial('Stop asks the running answer to wrap up; a remark goes to it while 
   const { page } = await askAndWaitForFirstPiece(t);
   const box = page.getByRole('textbox', { name: 'Add a remark for the running answer' });
   await box.fill('Only count shipped orders');
+  // The box empties once the remark is accepted (it keeps the text when sending fails).
+  const accepted = page.waitForResponse((r) => r.url().endsWith('/api/agentic/feedback') && r.ok());
   await box.press('Enter');
+  await accepted;
+  await page.waitForFunction(`document.querySelector('textarea[placeholder^="Add a remark"]')?.value === ''`);
   t.is(await box.inputValue(), '');
   await page.getByRole('button', { name: 'Stop' }).click();
   release();
