@@ -47,7 +47,7 @@ test('sessions are found by uid, and an interaction keeps its first creation tim
   await adapter('Interaction').upsert('i1', { uid: 'i1' }, 600);
   clock.advance(5000);
   await adapter('Interaction').upsert('i1', { uid: 'i1', result: {} }, 600);
-  t.is(interactionCreatedAt({ db: store.db }, 'i1'), created);
+  t.is(await interactionCreatedAt({ store: sqliteExecutor(store.db) }, 'i1'), created);
 });
 
 test('expired rows are purged, and after a week so are clients that never got a grant', async (t) => {

@@ -52,7 +52,7 @@ export async function confirmMfa(deps: AccountDeps, principal: Principal, code: 
   await writeAudit(deps, { action: 'mfa_enabled', userId: user.id, orgId: principal.orgId, ip: client?.ip });
   if (principal.credential !== 'enrollment') return { recoveryCodes };
   await writeAudit(deps, { action: 'sign_in', userId: user.id, orgId: principal.orgId, ip: client?.ip, data: { factor: 'enrollment', mfa: true } });
-  return { recoveryCodes, session: startSession(deps, user, principal.orgId) };
+  return { recoveryCodes, session: await startSession(deps, user, principal.orgId) };
 }
 
 /**

@@ -2,7 +2,8 @@
 // (the provider checks its own expiry on top), revocation by grant in one statement.
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../../clock.ts';
-import type { Db } from '../../store/index.ts';
+import { sql } from 'kysely';
+import type { Db, Executor } from '../../store/index.ts';
 
 interface Row {
   payload: string;
@@ -66,8 +67,8 @@ function createSqliteAdapter(db: Db, clock: Clock, model: string): Adapter {
 }
 
 /** When the provider first stored an interaction, by the injected Clock (undefined if unknown). */
-export function interactionCreatedAt(deps: { db: Db }, uid: string): number | undefined {
-  const row = deps.db.prepare("SELECT created_at FROM oauth_models WHERE model = 'Interaction' AND id = ?").get(uid) as { created_at: number } | undefined;
+export async function interactionCreatedAt(deps: { store: Executor }, uid: string): Promise<number | undefined> {
+  const row = await deps.store.one<{ created_at: number }>(sql`SELECT created_at FROM oauth_models WHERE model = 'Interaction' AND id = ${uid}`);
   return row?.created_at;
 }
 

@@ -19,7 +19,7 @@ export async function loadInteraction(s: Services, ctx: Context, uid: string): P
   } catch {
     throw new AuthorizationSessionExpired();
   }
-  const created = interactionCreatedAt(s.auth, details.uid);
+  const created = await interactionCreatedAt(s.auth, details.uid);
   if (details.uid !== uid || created === undefined || s.clock.now() - created >= INTERACTION_TTL_SECONDS * 1000) {
     throw new AuthorizationSessionExpired();
   }
