@@ -177,8 +177,8 @@ function domainDeps(config: Config, store: CoreServices['store'], executor: Core
     chats: { store: executor, clock },
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db, executor),
-    memberFacts: memberFactsPort(store.db),
-    ssoGroups: ssoGroupPort(store.db),
+    memberFacts: memberFactsPort(executor),
+    ssoGroups: ssoGroupPort(executor),
   };
 }
 

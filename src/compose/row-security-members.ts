@@ -19,9 +19,9 @@ export function rowSecurityAdmin(db: Db, store: DataStore) {
       const u = await loadRlsUser(store, admin.orgId, { id: userId, email: '', role: 'user' });
       return { attributes: u.attributes, groups: u.groups };
     },
-    setAttributes(admin: Principal, userId: string, attributes: Record<string, string>) {
+    async setAttributes(admin: Principal, userId: string, attributes: Record<string, string>) {
       member(admin.orgId, userId);
-      setUserAttributes(db, admin.orgId, userId, attributes);
+      await setUserAttributes(store, admin.orgId, userId, attributes);
     },
     listGroups: (admin: Principal) => listGroups(store, admin.orgId),
     saveGroup(admin: Principal, group: GroupRow): Promise<GroupRow> {
