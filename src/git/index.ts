@@ -24,6 +24,6 @@ export { history, mergeBase, commitExists } from './file-history.ts';
 export type { CommitInfo } from './file-history.ts';
 export { pushBranch } from './push-branch.ts';
 export type { RemoteAuth } from './push-branch.ts';
-export { checkRepo } from './check-repo.ts';
+export { checkRepo, STALE_OBJECT_TMP_MS } from './check-repo.ts';
 export type { RepoCheck, RefCheck } from './check-repo.ts';
 export { BranchNotFound, BranchExists, BranchMoved, MergeNotSupported, RefDamaged, RefLocked, RepositoryBusy, InvalidPath } from './errors.ts';
