@@ -2,7 +2,6 @@
 // crash never loses or corrupts what was acknowledged. Knows nothing of knowledge kinds.
 export { openRepo, createRepoRegistry, branchRef, MAIN_BRANCH } from './repo.ts';
 export type { GitRepo, GitAuthor, RepoRegistry } from './repo.ts';
-export { createWriteLock } from './lock.ts';
 export type { WriteLock, SharedLock, LockTarget } from './lock.ts';
 export { createFileLock } from './file-lock.ts';
 export { openAdvisoryLock, advisoryKey } from './advisory-lock.ts';
