@@ -135,7 +135,7 @@ async function buildProvider({ config, clock, executor, secretBox, log }: OAuthD
  * The answer to a request that lost a race to consume a code, refresh token or pushed request: the
  * one the provider gives a second use of it (`AuthorizationCode` -> "authorization code already consumed").
  */
-function alreadyConsumed(errors: typeof import('oidc-provider').errors, model: string): Error {
+export function alreadyConsumed(errors: typeof import('oidc-provider').errors, model: string): Error {
   if (model === 'PushedAuthorizationRequest') return new errors.InvalidRequestUri('request_uri is invalid, expired, or was already used');
   return new errors.InvalidGrant(`${model.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()} already consumed`);
 }
