@@ -1,7 +1,8 @@
 // Two replicas of the authorization server (one provider per executor, on one database) redeeming the
-// same refresh token at once: the provider reads `consumed` before it consumes, so the test holds both
-// requests until both have read the token unconsumed, then lets them consume one after the other.
-// Exactly one gets new tokens; the other gets invalid_grant, as a second use would.
+// same authorization code, or refresh token, at once: the provider reads `consumed` before it consumes,
+// so the test holds both requests until both have read it unconsumed, then lets them consume one after
+// the other. Exactly one gets tokens; the other gets invalid_grant, as a second use would.
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/log.ts';
 import { createSecretBox } from '../../../src/security/index.ts';
 import { compile, type Executor, type Query } from '../../../src/store/executor.ts';
-import { dialectTest } from '../../helpers/executors.ts';
+import { dialectTest, type DialectCase } from '../../helpers/executors.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sextant-oauth-race-'));
 test.after.always(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -49,7 +50,7 @@ function observed(x: Executor, hooks: { before?: (sql: string, params: readonly 
 }
 
 const consumes = (sql: string) => /^update "oauth_models" set "consumed_at"/i.test(sql);
-const readsRefreshToken = (sql: string, params: readonly unknown[]) => /^select/i.test(sql) && params.includes('RefreshToken');
+const reads = (sql: string, params: readonly unknown[], model: string) => /^select/i.test(sql) && params.includes(model);
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -67,12 +68,21 @@ async function serve(t: ExecutionContext, store: Executor): Promise<{ provider: 
   return { provider, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
 }
 
-/** A registered public client with a grant for the MCP resource, and a refresh token issued from it. */
-async function issueRefreshToken(store: Executor, provider: Provider, resource: string): Promise<{ clientId: string; token: string }> {
+const REDIRECT = 'http://127.0.0.1:1/callback';
+const VERIFIER = 'a'.repeat(43);
+
+interface Issued {
+  clientId: string;
+  code: string;
+  refreshToken: string;
+}
+
+/** A registered public client with a grant for the MCP resource, and a code (PKCE) and a refresh token issued from it. */
+async function issue(store: Executor, provider: Provider, resource: string): Promise<Issued> {
   const clientId = 'race-client';
   await store.run(sql`INSERT INTO oauth_models (model, id, payload, client_id, created_at) VALUES ('Client', ${clientId}, ${JSON.stringify({
     client_id: clientId,
-    redirect_uris: ['http://127.0.0.1:1/callback'],
+    redirect_uris: [REDIRECT],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
@@ -83,30 +93,51 @@ async function issueRefreshToken(store: Executor, provider: Provider, resource: 
   const grant = new provider.Grant({ accountId: 'u1:o1', clientId });
   grant.addResourceScope(resource, MCP_SCOPE);
   const grantId = await grant.save();
-  const token = await new provider.RefreshToken({ accountId: 'u1:o1', client, grantId, gty: 'authorization_code', resource, scope: MCP_SCOPE }).save();
-  return { clientId, token };
+  const issued = { accountId: 'u1:o1', client, grantId, gty: 'authorization_code', resource, scope: MCP_SCOPE };
+  const codeChallenge = createHash('sha256').update(VERIFIER).digest('base64url');
+  const code = await new provider.AuthorizationCode({ ...issued, redirectUri: REDIRECT, codeChallenge, codeChallengeMethod: 'S256' }).save();
+  const refreshToken = await new provider.RefreshToken(issued).save();
+  return { clientId, code, refreshToken };
 }
 
-const refresh = (url: string, clientId: string, token: string) =>
-  fetch(`${url}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token, client_id: clientId }),
-  }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: string; refresh_token?: string } }));
+const tokenRequest = (url: string, params: Record<string, string>) =>
+  fetch(`${url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) }).then(async (r) => ({
+    status: r.status,
+    body: (await r.json()) as { error?: string; access_token?: string; refresh_token?: string },
+  }));
 
-dialectTest('two replicas redeeming one refresh token at once: one gets new tokens, the other invalid_grant', async (t, { x, other }) => {
+const redeemCode = (url: string, i: Issued) => tokenRequest(url, { grant_type: 'authorization_code', code: i.code, redirect_uri: REDIRECT, code_verifier: VERIFIER, client_id: i.clientId });
+const refresh = (url: string, i: Issued, token = i.refreshToken) => tokenRequest(url, { grant_type: 'refresh_token', refresh_token: token, client_id: i.clientId });
+
+/**
+ * Two replicas of one database, the second holding its consume until the first has consumed, the
+ * first holding its own until the second has read the `model` row: both have read it unconsumed.
+ */
+async function racingReplicas(t: ExecutionContext, { x, other }: DialectCase, model: string) {
   const secondRead = deferred();
   const firstConsumed = deferred();
-  const first = await serve(t, observed(x, { before: async (sql) => (consumes(sql) ? secondRead.promise : undefined), after: (sql) => consumes(sql) && firstConsumed.resolve() }));
-  const second = await serve(t, observed(other, { before: async (sql) => (consumes(sql) ? firstConsumed.promise : undefined), after: (sql, p) => readsRefreshToken(sql, p) && secondRead.resolve() }));
-  const resource = `${config.baseUrl}/ai/mcp`;
-  const { clientId, token } = await issueRefreshToken(x, first.provider, resource);
-  const [won, lost] = await Promise.all([refresh(first.url, clientId, token), refresh(second.url, clientId, token)]);
+  const first = await serve(t, observed(x, { before: async (q) => (consumes(q) ? secondRead.promise : undefined), after: (q) => consumes(q) && firstConsumed.resolve() }));
+  const second = await serve(t, observed(other, { before: async (q) => (consumes(q) ? firstConsumed.promise : undefined), after: (q, p) => reads(q, p, model) && secondRead.resolve() }));
+  return { first, second, issued: await issue(x, first.provider, `${config.baseUrl}/ai/mcp`) };
+}
+
+dialectTest('two replicas redeeming one authorization code at once: one gets tokens, the other invalid_grant', async (t, c) => {
+  const { first, second, issued } = await racingReplicas(t, c, 'AuthorizationCode');
+  const [won, lost] = await Promise.all([redeemCode(first.url, issued), redeemCode(second.url, issued)]);
+  t.is(won.status, 200);
+  t.truthy(won.body.access_token);
+  t.is(lost.status, 400);
+  t.is(lost.body.error, 'invalid_grant');
+});
+
+dialectTest('two replicas redeeming one refresh token at once: one gets new tokens, the other invalid_grant', async (t, c) => {
+  const { first, second, issued } = await racingReplicas(t, c, 'RefreshToken');
+  const [won, lost] = await Promise.all([refresh(first.url, issued), refresh(second.url, issued)]);
   t.is(won.status, 200);
   t.truthy(won.body.refresh_token);
   t.is(lost.status, 400);
   t.is(lost.body.error, 'invalid_grant');
-  t.is((await refresh(second.url, clientId, won.body.refresh_token!)).status, 200, 'the winner’s rotated token works on the other replica');
+  t.is((await refresh(second.url, issued, won.body.refresh_token)).status, 200, 'the winner’s rotated token works on the other replica');
 });
 
 test('a lost race is answered as the provider answers a second use of the same artifact', async (t) => {
