@@ -1,11 +1,13 @@
 // oidc-provider's storage on the asynchronous store (SQLite or PostgreSQL): one row per (model, id),
 // expiry measured with the injected Clock (the provider checks its own expiry on top), revocation by
 // grant in one statement. The provider reads `consumed` before it consumes a code or refresh token,
-// which alone lets two replicas redeeming the same one at once both pass; so consuming is one
-// conditional UPDATE, and the request that changes no row fails as a second use would.
+// which alone lets two replicas redeeming the same one at once both pass; so consuming goes through the
+// single-use consumer (one conditional UPDATE), and the request that changes no row fails as a second
+// use would.
 import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../../clock.ts';
+import { consumeOnce } from '../../security/index.ts';
 import type { AuthStore } from '../single-use-tables.ts';
 
 export interface StoreAdapterDeps {
@@ -76,8 +78,8 @@ function createStoreAdapter({ store, clock, alreadyConsumed }: StoreAdapterDeps,
       return undefined; // device flow is off
     },
     async consume(id) {
-      const consumed = db.updateTable('oauth_models').set({ consumed_at: clock.now() }).where('model', '=', model).where('id', '=', id).where('consumed_at', 'is', null);
-      if ((await store.run(consumed)).changes === 0) throw alreadyConsumed(model);
+      const won = await consumeOnce(store, { table: 'oauth_models', usedColumn: 'consumed_at', where: { model, id }, now: clock.now() });
+      if (!won) throw alreadyConsumed(model);
     },
     async destroy(id) {
       await store.run(db.deleteFrom('oauth_models').where('model', '=', model).where('id', '=', id));
