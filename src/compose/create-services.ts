@@ -137,7 +137,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     shutdown: shutdown.signal,
     draining: draining.signal,
     ops,
-    oauth: createOAuthServer({ config, clock, store, executor, secretBox, log }),
+    oauth: createOAuthServer({ config, clock, executor, secretBox, log }),
     ...domainDeps(config, store, executor, clock),
     chatSources: { ...chatSourcesFrom(knowledge, executor), ...deps.chatSources },
   };
