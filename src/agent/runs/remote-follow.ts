@@ -21,7 +21,7 @@ export interface RemoteFollow {
   runId: string;
   afterId: number;
   /** The run's committed events after an id, in order. */
-  readCommitted(afterId: number): StoredEvent[];
+  readCommitted(afterId: number): Promise<StoredEvent[]>;
   onEvent(e: StoredEvent): void;
   /** Called once, after the run's `completed`. */
   onEnd(): void;
@@ -52,24 +52,27 @@ export function followRemote(f: RemoteFollow): () => void {
       f.onEnd();
     }
   };
-  const catchUp = () => {
-    for (const e of f.readCommitted(last)) deliver(e);
+  const catchUp = async () => {
+    for (const e of await f.readCommitted(last)) deliver(e);
   };
-  const drain = () => {
+  const drain = async () => {
     while (!closed && buffer.length > 0) {
       const batch = buffer.shift()!;
-      if (batch.prev > last) catchUp();
+      if (batch.prev > last) await catchUp();
       for (const e of batch.events) deliver(e);
     }
   };
-  const guarded = (work: () => void) => {
+  // One piece of work at a time, in order: a batch that arrives during a read of the store waits.
+  let working = Promise.resolve();
+  const guarded = (work: () => Promise<void>) => {
     if (closed || !attached) return;
-    try {
-      work();
-    } catch (err) {
-      stop();
-      f.onError(err);
-    }
+    working = working
+      .then(() => (closed ? undefined : work()))
+      .catch((err: unknown) => {
+        if (closed) return;
+        stop();
+        f.onError(err);
+      });
   };
   const subscription = f.bus.subscribe(
     runChannel(f.runId),
@@ -78,12 +81,12 @@ export function followRemote(f: RemoteFollow): () => void {
       buffer.push(message as RunBatch);
       guarded(drain);
     },
-    () => guarded(() => (catchUp(), drain())),
+    () => guarded(async () => (await catchUp(), await drain())),
   );
   subscription.ready.then(
     () => {
       attached = true;
-      guarded(() => (catchUp(), drain()));
+      guarded(async () => (await catchUp(), await drain()));
     },
     (err: unknown) => {
       if (!closed) {
