@@ -1,7 +1,9 @@
 // The SQL of the event log: a run's events after an id, and a batch of events stored as few
 // multi-row INSERTs in one transaction. Row counts are cut in powers of two (at most MAX_ROWS a
-// statement), so a handful of statement texts serve every batch size: each is prepared once on SQLite
-// and a batch costs a few statements (round trips on PostgreSQL) rather than one per event.
+// statement), so a handful of statement texts serve every batch size: each is compiled once per
+// dialect and prepared once on SQLite, and a batch costs a few statements (round trips on PostgreSQL)
+// rather than one per event.
+import { CompiledQuery, type Compilable } from 'kysely';
 import type { AgentEvent, StoredEvent } from '../events.ts';
 import { eventJson } from '../events.ts';
 import type { RunRow } from './event-log.ts';
@@ -17,8 +19,25 @@ export async function eventRows(x: AgentStore, run: Run, afterId: number): Promi
   return rows.map((r): StoredEvent => ({ id: r.id, run_id: run.id, chat_id: run.chat_id, created_at: r.created_at, event: JSON.parse(r.data) as AgentEvent }));
 }
 
-function insertQuery(x: AgentStore, events: StoredEvent[]) {
-  return x.db.insertInto('agent_events').values(events.map((e) => ({ id: e.id, run_id: e.run_id, type: e.event.type, data: eventJson(e.event), created_at: e.created_at })));
+const COLUMNS = ['id', 'run_id', 'type', 'data', 'created_at'] as const;
+/** The INSERT of n rows as each executor's dialect spells it, compiled once per size (the hot path pays no query building). */
+const insertTexts = new WeakMap<AgentStore, Map<number, string>>();
+
+function insertText(x: AgentStore, rows: number): string {
+  let bySize = insertTexts.get(x);
+  if (!bySize) insertTexts.set(x, (bySize = new Map()));
+  let text = bySize.get(rows);
+  if (text === undefined) {
+    const row = Object.fromEntries(COLUMNS.map((c) => [c, null])) as never;
+    bySize.set(rows, (text = x.db.insertInto('agent_events').values(Array.from({ length: rows }, () => row)).compile().sql));
+  }
+  return text;
+}
+
+function insertQuery(x: AgentStore, events: StoredEvent[]): Compilable<unknown> {
+  const parameters = events.flatMap((e) => [e.id, e.run_id, e.event.type, eventJson(e.event), e.created_at]);
+  const text = insertText(x, events.length);
+  return { compile: () => CompiledQuery.raw(text, parameters) };
 }
 
 /** The batch in statements of MAX_ROWS, then of the powers of two that make up the rest. */
