@@ -2,32 +2,9 @@
 // event-journal.ts). Written once for SQLite and PostgreSQL.
 import { sql } from 'kysely';
 import { RunInProgress } from './run-errors.ts';
-import type { AgentStore } from './tables.ts';
+import type { AgentStore, NewRunRow, RunRow, RunStatus, UsageRow } from './tables.ts';
 
-export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
-
-export interface RunRow {
-  id: string;
-  org_id: string;
-  user_id: string;
-  chat_id: string;
-  message_uuid: string;
-  answer_uuid: string;
-  environment_id: string | null;
-  provider: string;
-  model: string;
-  question: string;
-  status: RunStatus;
-  answer: string | null;
-  created_at: number;
-  finished_at: number | null;
-  /** The replica that runs it (run-owners.ts); null for runs from before replicas had ids. */
-  replica_id: string | null;
-  /** When its replica last said it still runs it. */
-  heartbeat_at: number;
-}
-
-export type NewRunRow = Omit<RunRow, 'status' | 'answer' | 'finished_at' | 'replica_id' | 'heartbeat_at'>;
+export type { NewRunRow, RunRow, RunStatus, UsageRow } from './tables.ts';
 
 /**
  * The insert of a run in state running, owned by a replica (its first heartbeat is its start). It
@@ -91,19 +68,6 @@ export async function insertFeedback(x: AgentStore, f: { id: string; runId: stri
 
 export async function markFeedbackApplied(x: AgentStore, id: string, at: number): Promise<void> {
   await x.run(x.db.updateTable('agent_feedback').set({ applied_at: at }).where('id', '=', id).where('applied_at', 'is', null));
-}
-
-export interface UsageRow {
-  run_id: string;
-  org_id: string;
-  user_id: string;
-  provider: string;
-  model: string;
-  input_tokens: number;
-  output_tokens: number;
-  queries: number;
-  credits: number;
-  created_at: number;
 }
 
 export function insertUsageQuery(x: AgentStore, u: UsageRow) {

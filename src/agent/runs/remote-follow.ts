@@ -62,18 +62,18 @@ export function followRemote(f: RemoteFollow): () => void {
       for (const e of batch.events) deliver(e);
     }
   };
+  const fail = (err: unknown) => {
+    if (closed) return;
+    stop();
+    f.onError(err);
+  };
   // One piece of work at a time, in order: a batch that arrives during a read of the store waits.
   let working = Promise.resolve();
   const guarded = (work: () => Promise<void>) => {
     if (closed || !attached) return;
-    working = working
-      .then(() => (closed ? undefined : work()))
-      .catch((err: unknown) => {
-        if (closed) return;
-        stop();
-        f.onError(err);
-      });
+    working = working.then(() => (closed ? undefined : work())).catch(fail);
   };
+  const resync = () => guarded(async () => (await catchUp(), await drain()));
   const subscription = f.bus.subscribe(
     runChannel(f.runId),
     (message) => {
@@ -81,19 +81,11 @@ export function followRemote(f: RemoteFollow): () => void {
       buffer.push(message as RunBatch);
       guarded(drain);
     },
-    () => guarded(async () => (await catchUp(), await drain())),
+    resync,
   );
-  subscription.ready.then(
-    () => {
-      attached = true;
-      guarded(async () => (await catchUp(), await drain()));
-    },
-    (err: unknown) => {
-      if (!closed) {
-        stop();
-        f.onError(err);
-      }
-    },
-  );
+  subscription.ready.then(() => {
+    attached = true;
+    resync();
+  }, fail);
   return stop;
 }
