@@ -137,7 +137,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     shutdown: shutdown.signal,
     draining: draining.signal,
     ops,
-    oauth: createOAuthServer({ config, clock, store, executor, secretBox, log }),
+    oauth: createOAuthServer({ config, clock, executor, secretBox, log }),
     ...domainDeps(config, store, executor, clock),
     chatSources: { ...chatSourcesFrom(knowledge, executor), ...deps.chatSources },
   };
@@ -176,9 +176,9 @@ function domainDeps(config: Config, store: CoreServices['store'], executor: Core
     auth: { db: store.db, store: executor, clock, jwtKey: config.secrets.jwtKey },
     chats: { store: executor, clock },
     usage: { store: executor, clock },
-    rowSecurity: rowSecurityAdmin(store.db, executor),
-    memberFacts: memberFactsPort(store.db),
-    ssoGroups: ssoGroupPort(store.db),
+    rowSecurity: rowSecurityAdmin(executor),
+    memberFacts: memberFactsPort(executor),
+    ssoGroups: ssoGroupPort(executor),
   };
 }
 
