@@ -5,14 +5,16 @@
 // (POST /api/agentic/stream, read to the last event, a new chat each). Every installation runs the
 // demo (a small warehouse) and holds the same number of chats before anything is measured.
 //
-// Printed per workload: requests per second, p50/p99 and errors, and the CPU time spent per request by
-// the installation's gateway processes (with their warehouse query processes) plus its PostgreSQL server processes (on a shared machine
-// throughput measures the neighbours too, CPU per request much less so); then every figure as a
-// ratio to the SQLite process of the same run. Redis's own CPU is not counted (other users share it).
+// Printed per workload: requests per second, p50/p99 and errors, and the CPU time spent per request
+// by the installation's gateway processes (with their warehouse query processes) plus its PostgreSQL
+// server processes (on a shared machine throughput measures the neighbours too, CPU per request much
+// less so); then every figure as a ratio to the SQLite process of the same run. Redis's own CPU is not
+// counted (other users share it).
 //
 // BENCH_SECONDS sets the seconds each installation is measured per workload (default 3, taken as
-// one-second slices in turn), BENCH_INSTALLATIONS which installations run (default `sqlite,postgres,replicas`; SQLite always runs,
-// it is the reference). The gateway is built once (`npm run build`), as `npm start` would.
+// one-second slices in turn); BENCH_INSTALLATIONS which run (default `sqlite,postgres,replicas`;
+// SQLite always runs, it is the reference). The gateway is built once (`npm run build`), as
+// `npm start` would; BENCH_GATEWAY_STDOUT=1 shows the gateways' logs.
 import { cpus, loadavg } from 'node:os';
 import { credentials } from './gateway.ts';
 import { buildGateway } from './gateway-process.ts';
