@@ -117,7 +117,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const { knowledge, knowledgeLock } = await openKnowledge(config, { store, executor, clock, log, secretBox, data: () => core.data });
   const duckdbSql = await openDuckDbSql();
   const ops = await openOperations({ config, store, draining: draining.signal });
-  const mailer = createMailQueue({ db: store.db, x: executor, clock, log, transport: deps.mailer ?? smtp });
+  const mailer = createMailQueue({ store: executor, clock, log, transport: deps.mailer ?? smtp });
   const core: CoreServices = {
     config,
     clock,
@@ -142,6 +142,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
   };
   const closeCore = async () => {
+    await core.accountMail.close();
     mailer.close();
     smtp?.close();
     duckdbSql.close();

@@ -27,7 +27,7 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
   const passwordHash = await hashPassword(input.password, deps.bcryptCost);
   const existing = findUserByEmail(deps.db, email);
   if (existing) {
-    deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
+    await deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
     return;
   }
   const domainOrg = await orgForEmailDomain(deps.store, email);
@@ -43,11 +43,11 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
     writeAudit(deps, { action: 'registered', userId: user.id, orgId: domainOrg?.id ?? null });
     return user;
   });
-  // The token is stored before its mail is queued; a crash in between leaves an account whose owner
-  // asks for the verification mail again.
+  // A crash before the token and its mail are stored leaves an account whose owner asks for the verification mail again.
   const mail = verificationMailFor(deps, created)!;
-  await deps.store.batch(mail.writes);
-  deps.mailer.enqueue(mail.message);
+  const staged = deps.mailer.stage(mail.message);
+  await deps.store.batch([...mail.writes, staged.query]);
+  staged.committed();
 }
 
 /** The verification mail of an unverified, enabled account (older links voided); undefined otherwise. */

@@ -39,9 +39,10 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
   await consumeMailQuota(deps.db, deps.clock, { email: user.email, ip: client.ip }, deps.mailLimits);
   const data = { ip: client.ip, user_agent: client.userAgent, requested_at: deps.clock.now(), org_id: orgId };
   const { value: token, writes } = issueAccountTokenWrites(deps.store, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });
-  await deps.store.batch([revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'mfa_recovery'), ...writes]);
+  const mail = deps.mailer.stage(mfaRecoveryMail(deps.baseUrl, user.email, token, client));
+  await deps.store.batch([revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'mfa_recovery'), ...writes, mail.query]);
+  mail.committed();
   writeAudit(deps, { action: 'mfa_recovery_requested', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
-  deps.mailer.enqueue(mfaRecoveryMail(deps.baseUrl, user.email, token, client));
   await notifyAdmins(deps, orgId, user, 'requested');
 }
 
@@ -62,7 +63,7 @@ export async function consumeMfaRecovery(deps: AccountDeps, token: string, clien
   const orgId = (JSON.parse(row.data) as { org_id?: string }).org_id ?? null;
   await wipeMfa(deps, user.id, { endSessions: true });
   writeAudit(deps, { action: 'mfa_recovery_completed', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
-  deps.mailer.enqueue(mfaRemovedMail(user.email));
+  await deps.mailer.enqueue(mfaRemovedMail(user.email));
   if (orgId) await notifyAdmins(deps, orgId, user, 'completed');
 }
 
@@ -84,5 +85,5 @@ async function notifyAdmins(deps: AccountDeps, orgId: string, user: UserRow, wha
       .where('u.id', '!=', user.id)
       .where('m.org_id', 'in', orgs),
   );
-  for (const { email } of admins) deps.mailer.enqueue(mfaRecoveryAdminMail(email, user.email, what));
+  for (const { email } of admins) await deps.mailer.enqueue(mfaRecoveryAdminMail(email, user.email, what));
 }

@@ -10,6 +10,8 @@ import type { MemberStoreDeps } from '../../../src/auth/members/deps.ts';
 import { insertInvitationQuery } from '../../../src/auth/members/invitation-rows.ts';
 import { storeInvitation } from '../../../src/auth/members/invite-member.ts';
 import { FakeClock } from '../../../src/clock.ts';
+import { createLogger } from '../../../src/log.ts';
+import { createMailQueue, listOutbox } from '../../../src/mail/index.ts';
 import type { Executor } from '../../../src/store/index.ts';
 import { dialectTest } from '../../helpers/executors.ts';
 
@@ -127,10 +129,13 @@ dialectTest('twenty parallel accepts of one invitation through two executors hav
 dialectTest('parallel invitations of one address through two executors leave one pending invitation', async (t, { x, other }) => {
   const clock = new FakeClock();
   await seedOrg(x, 'acme', [['ann', 'admin'], ['bea', 'admin']]);
-  const invite = (ex: Executor, by: string) => storeInvitation({ x: ex, clock }, principal(by, 'acme'), client, { email: 'new@acme.test', role: 'user' });
+  const log = createLogger('silent');
+  const deps = (ex: Executor) => ({ x: ex, clock, mailer: createMailQueue({ store: ex, clock, log }), baseUrl: 'https://sextant.test' });
+  const invite = (ex: Executor, by: string) => storeInvitation(deps(ex), principal(by, 'acme'), client, { email: 'new@acme.test', role: 'user' });
   const stored = await Promise.all(Array.from({ length: 10 }, (_, i) => invite(i % 2 ? other : x, i % 2 ? 'bea' : 'ann')));
   t.is(stored.filter(Boolean).length, 1);
   const rows = await x.all(sql`SELECT id FROM invitations WHERE org_id = 'acme' AND email = 'new@acme.test'`);
   t.is(rows.length, 1);
   t.is((await x.all(sql`SELECT id FROM audit_log WHERE action = 'invitation_created'`)).length, 1);
+  t.is((await listOutbox(x)).filter((m) => m.to === 'new@acme.test').length, 1, 'one mail, of the invitation that was stored');
 });
