@@ -3,9 +3,10 @@
 import { sql } from 'kysely';
 import { hashPassword } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
-import { consumeAccountToken, issueAccountTokenWrites, revokeAccountTokensQuery } from './account-tokens.ts';
+import { issueAccountTokenWrites, peekAccountToken, revokeAccountTokensQuery, spendAccountTokenQuery } from './account-tokens.ts';
 import type { ComposedMail } from './composed-mail.ts';
 import { writeAudit } from '../audit.ts';
+import { auditEntryQuery } from '../audit-log/write-audit.ts';
 import { consumeMailQuota } from '../credentials/rate-limit.ts';
 import { createOrganization, createUser, findUserByEmail, setMembership, type UserRow } from '../directory.ts';
 import { InvalidAccountToken } from '../errors.ts';
@@ -57,10 +58,19 @@ export function verificationMailFor(deps: AccountDeps, user: UserRow | undefined
   return { writes: [revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'verify_email'), ...token.writes], message: verificationMail(deps.baseUrl, user.email, token.value) };
 }
 
-/** Marks the address verified with a single-use token. */
+/** Marks the address verified with a single-use token, spent in the batch that verifies and audits. */
 export async function verifyEmail(deps: AccountDeps, token: string): Promise<void> {
-  const row = await consumeAccountToken(deps.store, deps.clock, 'verify_email', token);
-  if (!row) throw new InvalidAccountToken();
-  await deps.store.run(deps.store.db.updateTable('users').set({ email_verified_at: sql`coalesce(email_verified_at, ${deps.clock.now()})` }).where('id', '=', row.user_id));
-  writeAudit(deps, { action: 'email_verified', userId: row.user_id });
+  const x = deps.store;
+  const live = await peekAccountToken(x, deps.clock, 'verify_email', token);
+  if (!live) throw new InvalidAccountToken();
+  const now = deps.clock.now();
+  const done = await x.batch(
+    [
+      spendAccountTokenQuery(x, deps.clock, 'verify_email', token),
+      x.db.updateTable('users').set({ email_verified_at: sql`coalesce(email_verified_at, ${now})` }).where('id', '=', live.user_id),
+      auditEntryQuery(x, { action: 'email_verified', userId: live.user_id }, now),
+    ],
+    { require: [0] },
+  );
+  if (!done.ok) throw new InvalidAccountToken();
 }
