@@ -170,7 +170,7 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
     },
     profiles: {
       async profile(p) {
-        const user = getUser(s.store.db, p.userId);
+        const user = await getUser(s.executor, p.userId);
         return { name: user?.name ?? '', background: user?.slack_title ?? '', memories: (await listMemories({ store: s.executor }, p)).map((m) => `${m.title}: ${m.content}`) };
       },
     },

@@ -139,7 +139,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     ops,
     oauth: createOAuthServer({ config, clock, store, executor, secretBox, log }),
     ...domainDeps(config, store, executor, clock),
-    chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
+    chatSources: { ...chatSourcesFrom(knowledge, executor), ...deps.chatSources },
   };
   const closeCore = async () => {
     await core.accountMail.close();
@@ -164,7 +164,7 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
     secretBox: a.secretBox,
     dataDir: config.dataDir,
     targetSync: targetMetadataReader(a.data),
-    userName: (userId) => getUser(a.store.db, userId)?.name,
+    userName: async (userId) => (await getUser(a.executor, userId))?.name,
     sharedLock: knowledgeLock.shared,
   });
   await checkKnowledgeRepositories(knowledge, { repair: true });
@@ -174,7 +174,7 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
 /** What the route tables hand to the domains, built once: their deps and the ports between them. */
 function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock) {
   return {
-    auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
+    auth: { db: store.db, store: executor, clock, jwtKey: config.secrets.jwtKey },
     chats: { store: executor, clock },
     usage: { db: store.db, clock },
     rowSecurity: rowSecurityAdmin(store.db, executor),
@@ -221,7 +221,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
     config: config.evaluations,
     // Questions in flight when the drain begins stay pending for the next start (or another replica).
     shutdown: AbortSignal.any([core.draining, shutdown]),
-    ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(store.db) },
+    ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(executor) },
   });
   watchQueues(core.ops, { store, executor, agent, queryProcesses: core.data.queryProcesses });
   return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };

@@ -89,7 +89,7 @@ export async function processAccountMailRequests(deps: AccountDeps, stopped: () 
     for (const row of rows) {
       if (stopped()) return;
       const take = x.db.deleteFrom('account_mail_requests').where('id', '=', row.id);
-      const mail = COMPOSE[row.kind as AccountMailKind](deps, findUserByEmail(deps.db, row.email));
+      const mail = COMPOSE[row.kind as AccountMailKind](deps, await findUserByEmail(deps.store, row.email));
       const staged = mail && deps.mailer.stage(mail.message);
       const done = await x.batch(mail && staged ? [take, ...mail.writes, staged.query] : [take], { require: [0] });
       if (done.ok) staged?.committed();

@@ -1,20 +1,18 @@
 // Registration and email verification. Every answer is the same whether the address is known, so
 // these endpoints never reveal who has an account; the mailbox owner learns the truth by mail.
 import { sql } from 'kysely';
-import { hashPassword } from '../../security/index.ts';
+import { hashPassword, newId } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
 import { issueAccountTokenWrites, peekAccountToken, revokeAccountTokensQuery, spendAccountTokenQuery } from './account-tokens.ts';
 import type { ComposedMail } from './composed-mail.ts';
-import { writeAudit } from '../audit.ts';
-import { auditEntryQuery } from '../audit-log/write-audit.ts';
 import { consumeMailQuota } from '../credentials/rate-limit.ts';
-import { createOrganization, createUser, findUserByEmail, setMembership, type UserRow } from '../directory.ts';
+import { auditEntryQuery } from '../audit-log/write-audit.ts';
+import { findUserByEmail, membershipUpsert, organizationInsert, userInsert, type UserRow } from '../directory.ts';
 import { InvalidAccountToken } from '../errors.ts';
 import { alreadyRegisteredMail, verificationMail } from './mails.ts';
-import { orgSettingsOf } from '../members/org-settings-rows.ts';
+import { readOrgSettings } from '../members/org-settings-rows.ts';
 import { orgForEmailDomain } from './org-from-email.ts';
 import { assertPasswordStrength } from '../credentials/password-policy.ts';
-import { transact } from '../../store/index.ts';
 
 export const VERIFY_TTL_MS = 24 * 3600_000;
 
@@ -26,36 +24,53 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
   await consumeMailQuota(deps.db, deps.clock, { email, ip: client.ip }, deps.mailLimits);
   // Hash before looking the address up so both paths take the same time.
   const passwordHash = await hashPassword(input.password, deps.bcryptCost);
-  const existing = findUserByEmail(deps.db, email);
-  if (existing) {
-    await deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
-    return;
-  }
+  if (await findUserByEmail(deps.store, email)) return deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
   const domainOrg = await orgForEmailDomain(deps.store, email);
-  const created = transact(deps.db, () => {
-    const user = createUser(deps.db, deps.clock, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash });
-    if (domainOrg) {
-      setMembership(deps.db, deps.clock, { userId: user.id, orgId: domainOrg.id, role: orgSettingsOf(deps.db, domainOrg.id).join_default_role });
-    } else {
-      // No organization serves the domain: the new user starts their own and administers it.
-      const org = createOrganization(deps.db, deps.clock, { name: `${user.name || email}'s organization` });
-      setMembership(deps.db, deps.clock, { userId: user.id, orgId: org.id, role: 'admin' });
-    }
-    writeAudit(deps, { action: 'registered', userId: user.id, orgId: domainOrg?.id ?? null });
-    return user;
-  });
-  // A crash before the token and its mail are stored leaves an account whose owner asks for the verification mail again.
-  const mail = verificationMailFor(deps, created)!;
-  const staged = deps.mailer.stage(mail.message);
-  await deps.store.batch([...mail.writes, staged.query]);
-  staged.committed();
+  const created = await createAccount(deps, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash }, domainOrg?.id).then(
+    () => true,
+    async (err: unknown) => {
+      // The address was registered at the same moment by another request (on any replica): its unique
+      // index refused this one, which then answers as for any known address.
+      if (await findUserByEmail(deps.store, email)) return false;
+      throw err;
+    },
+  );
+  if (!created) await deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
+}
+
+/**
+ * The user, their membership of the organization serving their domain (or of a new one they
+ * administer), the audit entry, the verification link and its mail, in one batch.
+ */
+async function createAccount(deps: AccountDeps, user: { email: string; name: string; passwordHash: string }, domainOrgId: string | undefined): Promise<void> {
+  const x = deps.store;
+  const userId = newId();
+  const orgId = domainOrgId ?? newId(8);
+  // No organization serves the domain: the new user starts their own and administers it.
+  const role = domainOrgId ? (await readOrgSettings(x, domainOrgId)).join_default_role : 'admin';
+  const newOrg = domainOrgId ? [] : [organizationInsert(x, deps.clock, { id: orgId, name: `${user.name || user.email}'s organization` })];
+  const verification = verificationMailOf(deps, userId, user.email);
+  const mail = deps.mailer.stage(verification.message);
+  await x.batch([
+    userInsert(x, deps.clock, { id: userId, ...user }),
+    ...newOrg,
+    membershipUpsert(x, deps.clock, { userId, orgId, role }),
+    auditEntryQuery(x, { action: 'registered', userId, orgId: domainOrgId ?? null }, deps.clock.now()),
+    ...verification.writes,
+    mail.query,
+  ]);
+  mail.committed();
 }
 
 /** The verification mail of an unverified, enabled account (older links voided); undefined otherwise. */
 export function verificationMailFor(deps: AccountDeps, user: UserRow | undefined): ComposedMail | undefined {
   if (!user || user.email_verified_at !== null || user.disabled_at !== null) return undefined;
-  const token = issueAccountTokenWrites(deps.store, deps.clock, { purpose: 'verify_email', userId: user.id, ttlMs: VERIFY_TTL_MS });
-  return { writes: [revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'verify_email'), ...token.writes], message: verificationMail(deps.baseUrl, user.email, token.value) };
+  return verificationMailOf(deps, user.id, user.email);
+}
+
+function verificationMailOf(deps: AccountDeps, userId: string, email: string): ComposedMail {
+  const token = issueAccountTokenWrites(deps.store, deps.clock, { purpose: 'verify_email', userId, ttlMs: VERIFY_TTL_MS });
+  return { writes: [revokeAccountTokensQuery(deps.store, deps.clock, userId, 'verify_email'), ...token.writes], message: verificationMail(deps.baseUrl, email, token.value) };
 }
 
 /** Marks the address verified with a single-use token, spent in the batch that verifies and audits. */

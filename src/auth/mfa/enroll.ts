@@ -16,7 +16,7 @@ import type { SingleUseStore } from '../single-use-tables.ts';
 /** Starts (or restarts) enrollment: a new pending secret and its provisioning URI. Refused when MFA is on. */
 export async function setupMfa(deps: AccountDeps, principal: Principal): Promise<{ provisioning_uri: string; secret: string }> {
   assertInteractive(principal);
-  const user = getUser(deps.db, principal.userId);
+  const user = await getUser(deps.store, principal.userId);
   if (!user) throw new NotFound();
   if (user.totp_enabled_at) throw new MfaAlreadyEnabled();
   const secret = newTotpSecret();
@@ -37,7 +37,7 @@ export interface ConfirmedMfa {
 /** Activates the pending secret with a valid code; with an enrollment token also starts the session. */
 export async function confirmMfa(deps: AccountDeps, principal: Principal, code: string, client?: ClientInfo): Promise<ConfirmedMfa> {
   assertInteractive(principal);
-  const user = getUser(deps.db, principal.userId);
+  const user = await getUser(deps.store, principal.userId);
   if (!user) throw new NotFound();
   if (user.totp_enabled_at) throw new MfaAlreadyEnabled();
   if (!user.totp_pending_secret) throw new MfaSetupNotStarted();

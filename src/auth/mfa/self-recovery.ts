@@ -26,7 +26,7 @@ export interface RecoveryInfo {
 
 /** Checks eligibility and mails a recovery link to the user; admins are told. */
 export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: string; password?: string | undefined }, client: ClientInfo): Promise<void> {
-  const { user, orgId, factor } = userOfMfaToken(deps, input.mfaToken);
+  const { user, orgId, factor } = await userOfMfaToken(deps, input.mfaToken);
   if (!user.totp_enabled_at) throw new MfaNotEnabled();
   if (user.password_hash) {
     if (!input.password) throw fieldRequired('password', 'Re-enter your password');
@@ -51,7 +51,7 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
 /** What a recovery token stands for, without spending it. */
 export async function mfaRecoveryInfo(deps: AccountDeps, token: string): Promise<RecoveryInfo> {
   const row = await peekAccountToken(deps.store, deps.clock, 'mfa_recovery', token);
-  const user = row && getUser(deps.db, row.user_id);
+  const user = row && (await getUser(deps.store, row.user_id));
   if (!row || !user) throw new InvalidAccountToken();
   const data = JSON.parse(row.data) as { ip: string; user_agent: string; requested_at: number };
   return { email: user.email, ip: data.ip, user_agent: data.user_agent, requested_at: data.requested_at, expires_at: row.expires_at };
@@ -64,7 +64,7 @@ export async function mfaRecoveryInfo(deps: AccountDeps, token: string): Promise
 export async function consumeMfaRecovery(deps: AccountDeps, token: string, client: ClientInfo): Promise<void> {
   const x = deps.store;
   const row = await peekAccountToken(x, deps.clock, 'mfa_recovery', token);
-  const user = row && getUser(deps.db, row.user_id);
+  const user = row && (await getUser(deps.store, row.user_id));
   if (!row || !user) throw new InvalidAccountToken();
   const orgId = (JSON.parse(row.data) as { org_id?: string }).org_id ?? null;
   const mails = [deps.mailer.stage(mfaRemovedMail(user.email)), ...(orgId ? await adminMails(deps, orgId, user, 'completed') : [])];

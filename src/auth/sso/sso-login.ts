@@ -1,5 +1,6 @@
 // SSO sign-in per organization: start (state, nonce, PKCE stored once) and finish (state consumed
 // once, code exchanged, user linked or created, then the normal sign-in continues, MFA included).
+import { sql } from 'kysely';
 import { AppError, NotFound } from '../../errors.ts';
 import { consumeOnce, hashSecret } from '../../security/index.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
@@ -51,7 +52,8 @@ export async function finishSsoLogin(
   if (!p.browserState || p.browserState !== p.state) throw new SsoFailed('state_mismatch');
   const now = deps.clock.now();
   const stateHash = hashSecret(p.state);
-  const won = consumeOnce(deps.db, { table: 'sso_logins', usedColumn: 'used_at', where: 'state_hash = ? AND org_id = ? AND type = ? AND expires_at > ?', params: [stateHash, p.orgId, p.type, now], now });
+  const where = sql<boolean>`state_hash = ${stateHash} AND org_id = ${p.orgId} AND type = ${p.type} AND expires_at > ${now}`;
+  const won = await consumeOnce(deps.store, { table: 'sso_logins', usedColumn: 'used_at', where, now });
   if (!won) throw new SsoFailed('unknown_or_used_state');
   const login = deps.db.prepare('SELECT code_verifier, nonce, next_path FROM sso_logins WHERE state_hash = ?').get(stateHash) as LoginRow;
   // From here the callback belongs to a sign-in this organization started: failures are audited.
@@ -60,7 +62,7 @@ export async function finishSsoLogin(
   } catch (err) {
     const code = err instanceof AppError ? err.code : 'INTERNAL_ERROR';
     const reason = err instanceof AppError ? err.data?.['reason'] : undefined;
-    writeAudit(deps, { action: 'sso_sign_in_failed', orgId: p.orgId, ip: p.ip, outcome: 'failure', data: { type: p.type, code, ...(reason ? { reason } : {}) } });
+    await writeAudit(deps, { action: 'sso_sign_in_failed', orgId: p.orgId, ip: p.ip, outcome: 'failure', data: { type: p.type, code, ...(reason ? { reason } : {}) } });
     throw err;
   }
 }
@@ -84,6 +86,6 @@ async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string;
   });
   const user = await linkUser(deps, config, claims);
   await applyGroupMappings(deps, config, user.id, claims);
-  writeAudit(deps, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
-  return { result: completeFirstFactor(deps, user, 'sso', p.orgId, p.ip), next: login.next_path };
+  await writeAudit(deps, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
+  return { result: await completeFirstFactor(deps, user, 'sso', p.orgId, p.ip), next: login.next_path };
 }

@@ -51,7 +51,7 @@ export function adminUsageRoutes(s: Services) {
       ...common, method: 'PUT', path: '/api/admin/credit-limits/users/{user_id}', operationId: 'admin_set_user_credit_limit',
       params: z.object({ user_id: z.string().min(1).max(100) }), body: LimitBody,
       summary: "Admin: sets or removes a member's monthly credit limit (404 outside the organization)",
-      handler: ({ principal, params, body }) => setMemberCreditLimit(s.usage, principal, params.user_id, body.monthly_credits),
+      handler: ({ principal, params, body }) => setMemberCreditLimit(s.usage, s.executor, principal, params.user_id, body.monthly_credits),
     }),
   ];
 }
