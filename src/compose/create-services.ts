@@ -116,7 +116,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const executor = sqliteExecutor(store.db);
   const { knowledge, knowledgeLock } = await openKnowledge(config, { store, executor, clock, log, secretBox, data: () => core.data });
   const duckdbSql = await openDuckDbSql();
-  const ops = await openOperations({ config, store, draining: draining.signal });
+  const ops = await openOperations({ config, store, executor, draining: draining.signal });
   const mailer = createMailQueue({ store: executor, clock, log, transport: deps.mailer ?? smtp });
   const core: CoreServices = {
     config,
@@ -137,7 +137,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     shutdown: shutdown.signal,
     draining: draining.signal,
     ops,
-    oauth: createOAuthServer({ config, clock, store, executor, secretBox, log }),
+    oauth: createOAuthServer({ config, clock, executor, secretBox, log }),
     ...domainDeps(config, store, executor, clock),
     chatSources: { ...chatSourcesFrom(knowledge, executor), ...deps.chatSources },
   };
@@ -174,12 +174,12 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
 /** What the route tables hand to the domains, built once: their deps and the ports between them. */
 function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock) {
   return {
-    auth: { db: store.db, store: executor, clock, jwtKey: config.secrets.jwtKey },
+    auth: { store: executor, clock, jwtKey: config.secrets.jwtKey },
     chats: { store: executor, clock },
     usage: { db: store.db, clock },
-    rowSecurity: rowSecurityAdmin(store.db, executor),
-    memberFacts: memberFactsPort(store.db),
-    ssoGroups: ssoGroupPort(store.db),
+    rowSecurity: rowSecurityAdmin(executor),
+    memberFacts: memberFactsPort(executor),
+    ssoGroups: ssoGroupPort(executor),
   };
 }
 

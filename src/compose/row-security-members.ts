@@ -4,12 +4,11 @@ import { getMembership, type Principal } from '../auth/index.ts';
 import { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes, type GroupRow } from '../data/rls/index.ts';
 import type { DataStore } from '../data/tables.ts';
 import { NotFound } from '../errors.ts';
-import type { Db } from '../store/index.ts';
 
 export type RowSecurityAdmin = ReturnType<typeof rowSecurityAdmin>;
 
 /** The admin's row-security operations; each answers 404 for a user outside the admin's organization. */
-export function rowSecurityAdmin(db: Db, store: DataStore) {
+export function rowSecurityAdmin(store: DataStore) {
   const member = async (orgId: string, userId: string) => {
     if (!(await getMembership(store, userId, orgId))) throw new NotFound('User not found', 'USER_NOT_FOUND');
   };
@@ -21,11 +20,11 @@ export function rowSecurityAdmin(db: Db, store: DataStore) {
     },
     async setAttributes(admin: Principal, userId: string, attributes: Record<string, string>) {
       await member(admin.orgId, userId);
-      setUserAttributes(db, admin.orgId, userId, attributes);
+      await setUserAttributes(store, admin.orgId, userId, attributes);
     },
     listGroups: (admin: Principal) => listGroups(store, admin.orgId),
     async saveGroup(admin: Principal, group: GroupRow): Promise<GroupRow> {
-      for (const m of group.members) await member(admin.orgId, m);
+      await Promise.all([...new Set(group.members)].map((m) => member(admin.orgId, m)));
       return saveGroup(store, admin.orgId, group);
     },
     async deleteGroup(admin: Principal, groupId: string) {

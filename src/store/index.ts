@@ -10,4 +10,4 @@ export { SchemaNewerThanCode } from './schema-version.ts';
 // The PostgreSQL modules (pg-open, pg-migrate, copy-store) are imported by path: pg loads only in
 // the programs that use it, never in a started gateway.
 export { sqliteExecutor } from './sqlite-executor.ts';
-export type { BatchResult, Executor, Outcome, Query } from './executor.ts';
+export type { BatchResult, Executor, Outcome, Query, WatchedTables } from './executor.ts';

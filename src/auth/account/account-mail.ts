@@ -60,7 +60,7 @@ export function createAccountMail(deps: AccountDeps): AccountMail {
   return {
     async request(kind, email, client) {
       const address = email.trim().toLowerCase();
-      await consumeMailQuota(deps.db, deps.clock, { email: address, ip: client.ip }, deps.mailLimits);
+      await consumeMailQuota(deps.store, deps.clock, { email: address, ip: client.ip }, deps.mailLimits);
       await deps.store.run(deps.store.db.insertInto('account_mail_requests').values({ id: newId(), kind, email: address, created_at: deps.clock.now() }));
       schedule();
     },

@@ -21,7 +21,7 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
   const email = input.email.trim().toLowerCase();
   assertPasswordStrength(input.password, email);
   // Both answers mail the address, so registration is flood-limited like every account mail.
-  await consumeMailQuota(deps.db, deps.clock, { email, ip: client.ip }, deps.mailLimits);
+  await consumeMailQuota(deps.store, deps.clock, { email, ip: client.ip }, deps.mailLimits);
   // Hash before looking the address up so both paths take the same time.
   const passwordHash = await hashPassword(input.password, deps.bcryptCost);
   if (await findUserByEmail(deps.store, email)) return deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));

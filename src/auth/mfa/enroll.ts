@@ -53,7 +53,7 @@ export async function confirmMfa(deps: AccountDeps, principal: Principal, code: 
   const done = await x.batch([promote, ...recoveryCodeWrites(x, user.id, hashes, now), ...audit.map((e) => auditEntryQuery(x, e, now))], { require: [0] });
   if (!done.ok) throw new SecondFactorRejected('code');
   if (principal.credential !== 'enrollment') return { recoveryCodes };
-  return { recoveryCodes, session: startSession(deps, user, principal.orgId) };
+  return { recoveryCodes, session: await startSession(deps, user, principal.orgId) };
 }
 
 /**

@@ -34,11 +34,11 @@ export async function mfaStatus(deps: AccountDeps, principal: Principal): Promis
 async function proveFactors(deps: AccountDeps, user: UserRow, input: { code: string; password?: string | undefined }, client: ClientInfo): Promise<void> {
   if (!user.totp_enabled_at) throw new MfaNotEnabled();
   if (user.password_hash && !input.password) throw fieldRequired('password', 'Password required for accounts with a password');
-  await limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
+  await limited(deps.store, deps.clock, attemptKeys(user.id, client.ip), async () => {
     if (user.password_hash && !(await verifyPassword(input.password ?? '', user.password_hash))) throw new SecondFactorRejected('password');
     if (!(await consumeSecondFactor(deps, user, input.code))) throw new SecondFactorRejected('code');
   });
-  await clearAccountFailures(deps.db, deps.clock, user.id, client.ip);
+  await clearAccountFailures(deps.store, deps.clock, user.id, client.ip);
 }
 
 /** Turns MFA off after proving the factors. */

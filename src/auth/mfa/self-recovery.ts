@@ -30,15 +30,15 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
   if (!user.totp_enabled_at) throw new MfaNotEnabled();
   if (user.password_hash) {
     if (!input.password) throw fieldRequired('password', 'Re-enter your password');
-    await limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
+    await limited(deps.store, deps.clock, attemptKeys(user.id, client.ip), async () => {
       if (!(await verifyPassword(input.password ?? '', user.password_hash!))) throw new SecondFactorRejected('password');
     });
-    await clearAccountFailures(deps.db, deps.clock, user.id, client.ip);
+    await clearAccountFailures(deps.store, deps.clock, user.id, client.ip);
   } else if (!(user.identity_kind === 'magic_link' && factor === 'magic_link')) {
     throw new MfaRecoveryIneligible();
   }
   // The user and every admin get mail: flood-limited like every account mail.
-  await consumeMailQuota(deps.db, deps.clock, { email: user.email, ip: client.ip }, deps.mailLimits);
+  await consumeMailQuota(deps.store, deps.clock, { email: user.email, ip: client.ip }, deps.mailLimits);
   const x = deps.store;
   const data = { ip: client.ip, user_agent: client.userAgent, requested_at: deps.clock.now(), org_id: orgId };
   const { value: token, writes } = issueAccountTokenWrites(x, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });

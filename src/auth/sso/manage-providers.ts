@@ -9,7 +9,7 @@ import { fetchDiscovery } from './discovery.ts';
 import { deleteProviderRow, insertProviderRow, listProviderRows, providerRow, updateProviderRow, type GroupMapping, type SsoProviderFields, type SsoProviderRow } from './provider-store.ts';
 import { ssoLoginUrl, ssoRedirectUri } from './sso-login.ts';
 
-export type ProviderDeps = Pick<AccountDeps, 'db' | 'store' | 'clock' | 'secretBox' | 'baseUrl'>;
+export type ProviderDeps = Pick<AccountDeps, 'store' | 'clock' | 'secretBox' | 'baseUrl'>;
 
 /** What an admin sends; on a change every field is optional and `client_secret: null` removes the secret. */
 export interface ProviderInput {

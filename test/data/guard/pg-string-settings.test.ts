@@ -35,7 +35,7 @@ test.after.always(async () => {
 async function asUser(country: string, sql: string) {
   const db = app.app.services.store.db;
   const u = app.user({ orgId: 'acme' });
-  setUserAttributes(db, 'acme', u.id, { country });
+  await setUserAttributes(app.app.services.executor, 'acme', u.id, { country });
   const p = (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), u.id))!, 'acme', 'session', []))!;
   return executeQuery(app.app.services.data, { principal: p, environmentId: undefined, connectionId: 'pg', sql });
 }

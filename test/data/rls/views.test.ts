@@ -80,7 +80,7 @@ test.serial('PostgreSQL: a partition of a filtered table is refused to a filtere
     const org = app.org();
     const admin = app.user({ orgId: org, role: 'admin' });
     const user = app.user({ orgId: org });
-    setUserAttributes(app.app.services.store.db, org, user.id, { country: 'Germany' });
+    await setUserAttributes(app.app.services.executor, org, user.id, { country: 'Germany' });
     const auth = { authorization: `Bearer ${app.session(admin)}`, 'content-type': 'application/json' };
     await app.fetch('/api/connections', { method: 'POST', headers: auth, body: JSON.stringify({ id: 'pg', name: 'pg', type: 'postgresql', settings: f.settings }) });
     const sync = (await (await app.fetch('/api/sync/postgresql/pg', { method: 'POST', headers: auth, body: '{}' })).json()) as { flagged_views: unknown[] };

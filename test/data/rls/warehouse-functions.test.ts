@@ -39,7 +39,7 @@ async function scenario(t: import('ava').ExecutionContext, dialect: SqlDialect) 
     }
     const admin = app.user({ orgId: org, role: 'admin' });
     const user = app.user({ orgId: org });
-    setUserAttributes(app.app.services.store.db, org, user.id, { country: 'Germany' });
+    await setUserAttributes(app.app.services.executor, org, user.id, { country: 'Germany' });
     const auth = { authorization: `Bearer ${app.session(admin)}`, 'content-type': 'application/json' };
     t.is((await app.fetch('/api/connections', { method: 'POST', headers: auth, body: JSON.stringify({ id: 'wh', name: 'wh', type: dialect, settings }) })).status, 201);
     t.is((await app.fetch(`/api/sync/${dialect}/wh`, { method: 'POST', headers: auth, body: '{}' })).status, 200);
