@@ -125,7 +125,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     executor,
     log,
     mailer,
-    accountMail: createAccountMail(accountDeps({ store, executor, clock, config, secretBox, mailer, log })),
+    accountMail: createAccountMail(accountDeps({ executor, clock, config, secretBox, mailer, log })),
     secretBox,
     knowledge,
     data: dataDeps(config, { executor, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge), observeQuery: ops.observeQuery }),

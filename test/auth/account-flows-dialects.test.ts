@@ -20,7 +20,7 @@ import { AppError } from '../../src/errors.ts';
 import { createLogger } from '../../src/log.ts';
 import { createMailQueue, listOutbox } from '../../src/mail/index.ts';
 import { hashPassword, verifyPassword } from '../../src/security/index.ts';
-import { openStore, type Executor } from '../../src/store/index.ts';
+import type { Executor } from '../../src/store/index.ts';
 import { dialectTest } from '../helpers/executors.ts';
 import { secretBox, totpAt } from '../helpers/single-use.ts';
 
@@ -28,13 +28,9 @@ const log = createLogger('silent');
 const client = { ip: '203.0.113.7', userAgent: 'test' };
 const codeOf = (err: unknown) => (err instanceof AppError ? err.code : String(err));
 
-// The rate limits are still found by a SQLite handle (this process's memory holds the counters).
-const limiterKey = openStore({ file: ':memory:' }).db;
-
 /** The account dependencies of one replica: its own executor and its own mail queue (no transport: mail stays in the outbox). */
 function depsOn(x: Executor, clock: FakeClock): AccountDeps {
   return {
-    db: limiterKey,
     store: x,
     clock,
     jwtKey: 'k'.repeat(32),

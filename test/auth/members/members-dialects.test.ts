@@ -13,7 +13,7 @@ import { storeInvitation } from '../../../src/auth/members/invite-member.ts';
 import { FakeClock } from '../../../src/clock.ts';
 import { createLogger } from '../../../src/log.ts';
 import { createMailQueue, listOutbox } from '../../../src/mail/index.ts';
-import { openStore, type Executor } from '../../../src/store/index.ts';
+import type { Executor } from '../../../src/store/index.ts';
 import { dialectTest } from '../../helpers/executors.ts';
 
 const client = { ip: '127.0.0.1' };
@@ -141,13 +141,11 @@ dialectTest('parallel invitations of one address through two executors leave one
   t.is((await listOutbox(x)).filter((m) => m.to === 'new@acme.test').length, 1, 'one mail, of the invitation that was stored');
 });
 
-/** What resending needs: the executor, a mail queue on it, and a SQLite handle the rate limits are still found by. */
-function resendDeps(t: ExecutionContext, ex: Executor, clock: FakeClock): MembersDeps {
-  const limiterKey = openStore({ file: ':memory:' });
-  t.teardown(() => limiterKey.close());
+/** What resending needs: the executor (the rate limits are found by it) and a mail queue on it. */
+function resendDeps(ex: Executor, clock: FakeClock): MembersDeps {
   const mailer = createMailQueue({ store: ex, clock, log: createLogger('silent') });
   const mailLimits = { perAddressPerHour: 100, perClientPerHour: 100 };
-  return { db: limiterKey.db, x: ex, store: ex, clock, mailer, baseUrl: 'https://sextant.test', mailLimits } as unknown as MembersDeps;
+  return { x: ex, store: ex, clock, mailer, baseUrl: 'https://sextant.test', mailLimits } as unknown as MembersDeps;
 }
 
 async function pendingInvitation(x: Executor, clock: FakeClock): Promise<string> {
@@ -161,7 +159,7 @@ dialectTest('two resends of one invitation at once through two executors mail tw
   const clock = new FakeClock();
   const id = await pendingInvitation(x, clock);
   clock.advance(1_000);
-  await Promise.all([resendInvitation(resendDeps(t, x, clock), principal('ann', 'acme'), client, id), resendInvitation(resendDeps(t, other, clock), principal('ann', 'acme'), client, id)]);
+  await Promise.all([resendInvitation(resendDeps(x, clock), principal('ann', 'acme'), client, id), resendInvitation(resendDeps(other, clock), principal('ann', 'acme'), client, id)]);
   const tokens = (await listOutbox(x)).map((m) => /Invitation token: (\S+)/.exec(m.text)![1]!);
   t.is(tokens.length, 2);
   const live = await Promise.all(tokens.map((token) => pendingInvitationByToken(x, clock.now(), token)));
@@ -172,7 +170,7 @@ dialectTest('two resends of one invitation at once through two executors mail tw
 dialectTest('a resend of an invitation accepted meanwhile fails and mails nothing', async (t, { x }) => {
   const clock = new FakeClock();
   const id = await pendingInvitation(x, clock);
-  const deps = resendDeps(t, x, clock);
+  const deps = resendDeps(x, clock);
   // Accepted between the resend's read and its batch: the batch's renewal finds nothing pending.
   const batch = x.batch.bind(x);
   x.batch = async (qs, options) => (await x.run(sql`UPDATE invitations SET accepted_at = ${clock.now()} WHERE id = ${id}`), batch(qs, options));
