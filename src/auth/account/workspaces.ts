@@ -1,5 +1,5 @@
 // Workspaces: organizations under a base organization. Switching mints a session JWT for the target
-// organization (the session itself is the credentials' synchronous store); only members may switch.
+// organization (a session row and its JWT); only members may switch.
 import type { Clock } from '../../clock.ts';
 import { Forbidden, NotFound } from '../../errors.ts';
 import { getUser } from '../directory.ts';
