@@ -92,7 +92,7 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
       await closeCore();
       const { store } = services;
       if (store.db.open) {
-        services.agent.flush();
+        await services.agent.flush();
         await indexPendingMessages(services.chats.store);
         store.close();
       }
@@ -176,7 +176,7 @@ function domainDeps(config: Config, store: CoreServices['store'], executor: Core
   return {
     auth: { store: executor, clock, jwtKey: config.secrets.jwtKey },
     chats: { store: executor, clock },
-    usage: { db: store.db, clock },
+    usage: { store: executor, clock },
     rowSecurity: rowSecurityAdmin(executor),
     memberFacts: memberFactsPort(executor),
     ssoGroups: ssoGroupPort(executor),
@@ -208,7 +208,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
   // A new id per process: the runs it starts are its own, and a restart's runs are another replica's.
   const replicaId = newId();
-  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId, exclusiveStore: deps.exclusiveStore });
+  const agent = new AgentRuns({ store: executor, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId, exclusiveStore: deps.exclusiveStore });
   // Stop and feedback for this replica's runs may come from the others from the first request on.
   await agent.ready();
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
