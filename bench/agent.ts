@@ -115,7 +115,7 @@ export async function run(): Promise<void> {
     await createOrganization(sqliteExecutor(db), clock, { id: 'bench', name: 'Bench' });
     const user = await createUser(sqliteExecutor(db), clock, { email: 'bench@example.com', emailVerified: true });
     await setMembership(sqliteExecutor(db), clock, { userId: user.id, orgId: 'bench', role: 'user' });
-    const session = startSession({ db, clock, jwtKey: config.secrets.jwtKey }, user, 'bench').token;
+    const session = (await startSession({ store: sqliteExecutor(db), clock, jwtKey: config.secrets.jwtKey }, user, 'bench')).token;
     await seeding.close();
     buildGateway();
     const running = await startGateway(env);

@@ -93,7 +93,7 @@ export async function run(): Promise<void> {
 
     const server = await listen(app, { host: '127.0.0.1', port: 0, graceMs: 500 });
     try {
-      const token = startSession({ db, clock: systemClock, jwtKey: cursorKey }, user, 'bench').token;
+      const token = (await startSession({ store: sqliteExecutor(db), clock: systemClock, jwtKey: cursorKey }, user, 'bench')).token;
       const get = (path: string) => fetch(server.url + path, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json());
       const http: number[] = [];
       for (let i = 0; i < 300; i++) http.push((await time(() => get('/api/chat_history')))[0]);

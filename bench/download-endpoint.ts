@@ -111,7 +111,7 @@ export async function benchEndpoint(rows: number, query: string, measured: Measu
       content: 'All orders.',
       answer: { tables: [{ df_key: 'df_orders', sql: 'SELECT * FROM orders', connection_id: 'wh', dialect: 'duckdb' }] },
     });
-    token = startSession({ db, clock, jwtKey: config.secrets.jwtKey }, user, 'bench').token;
+    token = (await startSession({ store: sqliteExecutor(db), clock, jwtKey: config.secrets.jwtKey }, user, 'bench')).token;
   } finally {
     await seeding.close();
   }

@@ -116,8 +116,8 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const executor = sqliteExecutor(store.db);
   const { knowledge, knowledgeLock } = await openKnowledge(config, { store, executor, clock, log, secretBox, data: () => core.data });
   const duckdbSql = await openDuckDbSql();
-  const ops = await openOperations({ config, store, draining: draining.signal });
-  const mailer = createMailQueue({ db: store.db, x: executor, clock, log, transport: deps.mailer ?? smtp });
+  const ops = await openOperations({ config, store, executor, draining: draining.signal });
+  const mailer = createMailQueue({ store: executor, clock, log, transport: deps.mailer ?? smtp });
   const core: CoreServices = {
     config,
     clock,
@@ -125,7 +125,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     executor,
     log,
     mailer,
-    accountMail: createAccountMail(accountDeps({ store, executor, clock, config, secretBox, mailer, log })),
+    accountMail: createAccountMail(accountDeps({ executor, clock, config, secretBox, mailer, log })),
     secretBox,
     knowledge,
     data: dataDeps(config, { executor, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge), observeQuery: ops.observeQuery }),
@@ -142,6 +142,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     chatSources: { ...chatSourcesFrom(knowledge, executor), ...deps.chatSources },
   };
   const closeCore = async () => {
+    await core.accountMail.close();
     mailer.close();
     smtp?.close();
     duckdbSql.close();
@@ -173,7 +174,7 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
 /** What the route tables hand to the domains, built once: their deps and the ports between them. */
 function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock) {
   return {
-    auth: { db: store.db, store: executor, clock, jwtKey: config.secrets.jwtKey },
+    auth: { store: executor, clock, jwtKey: config.secrets.jwtKey },
     chats: { store: executor, clock },
     usage: { store: executor, clock },
     rowSecurity: rowSecurityAdmin(executor),

@@ -28,13 +28,13 @@ export interface Operations extends Ops {
 }
 
 /** Opens Redis when configured (a start fails loudly when it is unreachable) and builds metrics and readiness. */
-export async function openOperations({ config, store, draining }: { config: Config; store: Store; draining: AbortSignal }): Promise<Operations> {
+export async function openOperations({ config, store, executor, draining }: { config: Config; store: Store; executor: Executor; draining: AbortSignal }): Promise<Operations> {
   const redis = config.ops.redisUrl ? await openRedis(config.ops.redisUrl) : undefined;
   // Replicas must see each other's failed attempts: the counters move to Redis.
-  if (redis) shareRateLimits(store.db, redis, config.ops.redisPrefix);
+  if (redis) shareRateLimits(executor, redis, config.ops.redisPrefix);
   const bus = redis ? await openRedisBus(redis, config.ops.redisPrefix) : memoryBus();
   // A session ended or a token_version bumped through one replica is seen by the others' next request.
-  if (redis) shareCredentialChanges(store.db, bus);
+  if (redis) shareCredentialChanges(executor, bus);
   const knowledgeDir = join(config.dataDir, 'knowledge');
   const checks: Record<string, ReadinessCheck> = {
     store: () => store.ping(),

@@ -68,7 +68,7 @@ function routeHandler(s: Services, def: RouteDef) {
   const audit = isAudited(def.operationId);
   const parse = def.body ? bodyParser(def.bodyType ?? 'json', { jsonBytes: s.config.bodyLimitBytes, multipartFileBytes: s.config.uploadLimitBytes }) : undefined;
   return async function handle(ctx: Context): Promise<void> {
-    const principal = resolvePrincipal(s.auth, ctx, def);
+    const principal = await resolvePrincipal(s.auth, ctx, def);
     ctx.state.principal = principal;
     if (def.role && principal && !hasRole(principal, def.role)) throw new Forbidden();
     const params = def.params ? validate(def.params, ctx.params, 'path') : {};

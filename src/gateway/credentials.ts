@@ -45,14 +45,14 @@ export function presentedCredential(ctx: Context, def: Pick<RouteDef, 'queryCred
 }
 
 /** Resolves the route's principal, enforcing its auth mode and the accepted credential kinds. */
-export function resolvePrincipal(deps: AuthDeps, ctx: Context, def: RouteDef): Principal | undefined {
+export async function resolvePrincipal(deps: AuthDeps, ctx: Context, def: RouteDef): Promise<Principal | undefined> {
   if (def.auth === 'none') return undefined;
   const presented = presentedCredential(ctx, def);
   if (!presented) {
     if (def.auth === 'optional') return undefined;
     throw new Unauthorized();
   }
-  const principal = authenticate(deps, presented);
+  const principal = await authenticate(deps, presented);
   if (!REST_KINDS.includes(principal.credential) && !def.alsoAccepts?.includes(principal.credential)) {
     throw principal.credential === 'enrollment' ? new Forbidden('Complete MFA enrollment first', 'MFA_ENROLLMENT_REQUIRED') : new WrongTokenKind();
   }

@@ -11,11 +11,11 @@ import type { Services } from '../compose/services.ts';
  * The browser's fully signed-in principal (session cookie after every sign-in step, MFA included), or
  * undefined. Pending-MFA and enrollment tokens never count: they are not sessions.
  */
-export function signedInPrincipal(s: Services, ctx: Context): Principal | undefined {
+export async function signedInPrincipal(s: Services, ctx: Context): Promise<Principal | undefined> {
   const value = ctx.cookies.get(SESSION_COOKIE);
   if (!value) return undefined;
   try {
-    const principal = authenticate(s.auth, { via: 'cookie', value });
+    const principal = await authenticate(s.auth, { via: 'cookie', value });
     return principal.credential === 'session' ? principal : undefined;
   } catch (err) {
     if (err instanceof AppError) return undefined;

@@ -39,7 +39,17 @@ export interface Executor<DB = any> { // eslint-disable-line @typescript-eslint/
    * the first. An error rolls back too and rejects.
    */
   batch(qs: Query[], options?: { require?: number[] }): Promise<BatchResult>;
+  /**
+   * Calls `changed` after each committed write of this process that may have changed a row of the
+   * watched tables (conservatively: also for some that changed nothing). On SQLite that is every
+   * write through the shared handle (temporary triggers); on PostgreSQL every write through this
+   * executor. Other processes' writes are not seen here (see pg-listen.ts).
+   */
+  watch(tables: WatchedTables, changed: () => void): void;
 }
+
+/** Tables to watch: every INSERT, UPDATE and DELETE, or only some, an UPDATE only of some columns. */
+export type WatchedTables = Record<string, { insert?: boolean; update: true | readonly string[]; delete: boolean }>;
 
 /** Compiles a query with the dialect of `db` (a `sql` template needs it named; a builder knows its own). */
 export function compile(db: Kysely<unknown>, q: Query): CompiledQuery {

@@ -11,4 +11,4 @@ export { SchemaNewerThanCode } from './schema-version.ts';
 // the programs that use it, never in a started gateway.
 export { sqliteExecutor } from './sqlite-executor.ts';
 export { byteOrder, onPostgres } from './dialect.ts';
-export type { BatchResult, Executor, Outcome, Query } from './executor.ts';
+export type { BatchResult, Executor, Outcome, Query, WatchedTables } from './executor.ts';

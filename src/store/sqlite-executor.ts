@@ -4,6 +4,7 @@
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery } from 'kysely';
 import type { Db } from './db.ts';
 import { compile, RequiredStatementMissed, type BatchResult, type Executor, type Outcome, type Query } from './executor.ts';
+import { watchSqliteTables } from './sqlite-watch.ts';
 import { statement } from './statement.ts';
 import { transact } from './transact.ts';
 
@@ -58,5 +59,6 @@ export function sqliteExecutor(db: Db): Executor {
         throw err;
       }
     },
+    watch: (tables, changed) => watchSqliteTables(db, tables, changed),
   };
 }

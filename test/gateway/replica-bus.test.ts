@@ -3,7 +3,7 @@
 // with Last-Event-ID, stopped and steered through B, and a token_version bump through A is seen by
 // B's next request. A Redis connection cut in the middle of a stream loses no event.
 import { randomUUID } from 'node:crypto';
-import { invalidateSessions } from '../../src/auth/credentials/invalidate-sessions.ts';
+import { invalidateSessionsQueries } from '../../src/auth/credentials/invalidate-sessions.ts';
 import type { UserRow } from '../../src/auth/index.ts';
 import { startAgentApp, type AgentTestApp } from '../helpers/agent-app.ts';
 import { REDIS_URL, redisTest } from '../helpers/redis.ts';
@@ -126,7 +126,7 @@ redis.serial('a token_version bump through A is seen by B\'s next request, thoug
       resolve();
     });
   });
-  invalidateSessions(a.app.services.store.db, a.clock, user.id);
+  await a.app.services.executor.batch(invalidateSessionsQueries(user.id, a.clock.now()));
   await told;
   t.is((await b.fetch('/api/auth/me', { headers })).status, 401);
 });

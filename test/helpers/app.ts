@@ -4,13 +4,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App, type AppDeps } from '../../src/app.ts';
-import { insertTokenQuery, membershipUpsert, organizationInsert, userInsert, startSession, type Permission, type Role, type TokenKind, type UserRow } from '../../src/auth/index.ts';
+import { insertTokenQuery, membershipUpsert, organizationInsert, userInsert, sessionWrite, SESSION_TTL_SECONDS, type Permission, type Role, type TokenKind, type UserRow } from '../../src/auth/index.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
 import { sqliteExecutor } from '../../src/store/index.ts';
 import { sqliteNow } from './sqlite-now.ts';
+import { orgSettingsQuery } from '../../src/auth/members/org-settings-rows.ts';
 import { Writable } from 'node:stream';
 
 export interface TestApp {
@@ -95,7 +96,11 @@ export async function startTestApp(
       return user;
     },
     session(user, orgId = firstOrg.get(user.id)!) {
-      return startSession({ db, clock, jwtKey: config.secrets.jwtKey }, user, orgId).token;
+      // Stored at once, so that the many callers stay synchronous; the lifetime as startSession decides it.
+      const ttlSeconds = sqliteNow(db, () => orgSettingsQuery(orgId))[0]?.session_lifetime_seconds ?? SESSION_TTL_SECONDS;
+      const { insert, session } = sessionWrite({ store: sqliteExecutor(db), clock, jwtKey: config.secrets.jwtKey }, user, orgId, { ttlSeconds });
+      sqliteNow(db, () => insert);
+      return session.token;
     },
     token(user, kind = 'api', orgId = firstOrg.get(user.id)!) {
       const scopes = kind === 'mcp' ? ['mcp:*'] : ['api:full'];

@@ -17,6 +17,8 @@ export interface DialectCase {
   sqlite: Db | undefined;
   /** A second executor on the same database (another replica, another pooled client). */
   other: Executor;
+  /** The PostgreSQL database's URL (for a listener of its own); undefined on SQLite. */
+  url?: string | undefined;
 }
 
 export interface DialectOptions {
@@ -40,7 +42,7 @@ async function openCase(t: ExecutionContext, dialect: DialectCase['dialect'], op
     await pg2.close();
   });
   await migratePostgres(pg.db);
-  return { dialect, x: pgExecutor(pg.db), sqlite: undefined, other: pgExecutor(pg2.db) };
+  return { dialect, x: pgExecutor(pg.db), sqlite: undefined, other: pgExecutor(pg2.db), url };
 }
 
 export function dialectTest(title: string, body: (t: ExecutionContext, c: DialectCase) => Promise<void>, options: DialectOptions = {}): void {

@@ -25,6 +25,7 @@ function refusingInserts(x: Executor, refuse: { on: boolean }): Executor {
     all: (q) => (refused(q) ? fail() : x.all(q)),
     run: (q) => (refused(q) ? fail() : x.run(q)),
     batch: (qs, o) => (qs.some(refused) ? fail() : x.batch(qs, o)),
+    watch: (tables, changed) => x.watch(tables, changed),
   };
 }
 

@@ -45,10 +45,10 @@ export async function consumeMagicLink(deps: AccountDeps, credential: MagicCrede
   }
   const user = await findUserByEmail(deps.store, credential.email);
   const account = user?.id ?? credential.email.trim().toLowerCase();
-  const userId = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
+  const userId = await limited(deps.store, deps.clock, attemptKeys(account, client.ip), async () => {
     const row = user ? await consumeAccountToken(deps.store, deps.clock, 'magic_code', codeValue(user.id, credential.code.trim())) : undefined;
     if (!row) throw new InvalidAccountToken();
-    await clearAccountFailures(deps.db, deps.clock, account, client.ip);
+    await clearAccountFailures(deps.store, deps.clock, account, client.ip);
     return row.user_id;
   });
   return finish(deps, userId, client.ip);

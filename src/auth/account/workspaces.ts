@@ -1,8 +1,7 @@
-// Workspaces: organizations under a base organization. Switching mints a session JWT for the target
-// organization (the session itself is the credentials' synchronous store); only members may switch.
+// Workspaces: organizations under a base organization. Switching starts a session (a row and its JWT)
+// in the target organization; only members may switch.
 import type { Clock } from '../../clock.ts';
 import { Forbidden, NotFound } from '../../errors.ts';
-import type { Db } from '../../store/index.ts';
 import { getUser } from '../directory.ts';
 import type { AuthStore } from '../single-use-tables.ts';
 import type { Principal } from '../principal.ts';
@@ -18,7 +17,6 @@ export interface WorkspaceList {
 /** What workspace operations need: the asynchronous store, and what a new session is signed with. */
 export interface WorkspaceDeps {
   store: AuthStore;
-  db: Db;
   clock: Clock;
   jwtKey: string;
 }
@@ -76,7 +74,7 @@ function assertSession(principal: Principal): void {
 export async function switchToWorkspace(deps: WorkspaceDeps, principal: Principal, workspaceId: string): Promise<StartedSession & { orgId: string }> {
   assertSession(principal);
   const orgId = await memberWorkspace(deps.store, principal, workspaceId);
-  return { ...startSession(deps, (await getUser(deps.store, principal.userId))!, orgId), orgId };
+  return { ...(await startSession(deps, (await getUser(deps.store, principal.userId))!, orgId)), orgId };
 }
 
 /** A session in the base organization (works from a workspace or the base itself). */
@@ -84,7 +82,7 @@ export async function switchToBaseOrg(deps: WorkspaceDeps, principal: Principal)
   assertSession(principal);
   const member = await deps.store.one(deps.store.db.selectFrom('memberships').select('user_id').where('user_id', '=', principal.userId).where('org_id', '=', principal.baseOrgId));
   if (!member) throw new NotFound('Organization not found', 'ORG_NOT_FOUND');
-  return { ...startSession(deps, (await getUser(deps.store, principal.userId))!, principal.baseOrgId), orgId: principal.baseOrgId };
+  return { ...(await startSession(deps, (await getUser(deps.store, principal.userId))!, principal.baseOrgId)), orgId: principal.baseOrgId };
 }
 
 /** Sets (or clears, with null) the workspace new sign-ins start in. */

@@ -4,7 +4,7 @@
 import type { Clock } from '../../clock.ts';
 import { Unauthorized } from '../../errors.ts';
 import { hashSecret } from '../../security/index.ts';
-import type { Db, Executor } from '../../store/index.ts';
+import type { Executor } from '../../store/index.ts';
 import { looksLikeApiToken, touchToken, type TokenKind } from '../tokens/api-tokens.ts';
 import { credentialCache } from './credential-cache.ts';
 import { sessionCaller, tokenCaller, type CallerRow } from './credential-rows.ts';
@@ -14,7 +14,6 @@ import type { CredentialKind, Permission, Principal } from '../principal.ts';
 import { sessionIsLive } from './sessions.ts';
 
 export interface AuthDeps {
-  db: Db;
   store: Executor;
   clock: Clock;
   jwtKey: string;
@@ -42,10 +41,10 @@ export class InvalidSession extends Unauthorized {
 const TOKEN_CREDENTIAL: Record<TokenKind, CredentialKind> = { api: 'api_token', cli: 'cli_token', mcp: 'mcp_token' };
 
 /** Resolves a presented credential to a Principal or throws Unauthorized. */
-export function authenticate(deps: AuthDeps, presented: PresentedCredential): Principal {
+export async function authenticate(deps: AuthDeps, presented: PresentedCredential): Promise<Principal> {
   const { value } = presented;
   if (presented.via === 'api_key' || presented.via === 'query_token' || (presented.via === 'bearer' && looksLikeApiToken(value))) {
-    const principal = authenticateApiToken(deps, value);
+    const principal = await authenticateApiToken(deps, value);
     if (presented.via === 'query_token' && presented.userId !== principal.userId) throw new InvalidApiToken();
     return principal;
   }
@@ -54,19 +53,20 @@ export function authenticate(deps: AuthDeps, presented: PresentedCredential): Pr
 }
 
 /** Checks an API, CLI or MCP token value. */
-export function authenticateApiToken(deps: AuthDeps, value: string): Principal {
+export async function authenticateApiToken(deps: AuthDeps, value: string): Promise<Principal> {
   const now = deps.clock.now();
-  const cache = credentialCache(deps.db);
+  const cache = credentialCache(deps.store);
   const cached = cache.get(`token:${value}`, now);
   if (cached) return cached;
-  const row = looksLikeApiToken(value) ? tokenCaller(deps.db, hashSecret(value)) : undefined;
+  const generation = cache.generation();
+  const row = looksLikeApiToken(value) ? await tokenCaller(deps.store, hashSecret(value)) : undefined;
   if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) throw new InvalidApiToken();
   const principal = callerPrincipal(row, TOKEN_CREDENTIAL[row.kind], row.scopes.split(' ').filter(Boolean));
   if (!principal) throw new InvalidApiToken();
   // At most once a minute per token, so a busy token does not write on every request.
-  if (row.last_used_at === null || row.last_used_at < now - 60_000) touchToken(deps.db, deps.clock, row.token_id);
+  if (row.last_used_at === null || row.last_used_at < now - 60_000) await touchToken(deps.store, deps.clock, row.token_id);
   const result = { ...principal, tokenId: row.token_id };
-  cache.set(`token:${value}`, result, row.expires_at ?? Infinity, now);
+  cache.set(`token:${value}`, result, row.expires_at ?? Infinity, now, generation);
   return result;
 }
 
@@ -76,16 +76,17 @@ const JWT_CREDENTIAL: [Extract<JwtPurpose, 'session' | 'enrollment' | 'embedded'
   ['embedded', 'embedded'],
 ];
 
-function authenticateJwt(deps: AuthDeps, value: string): Principal {
+async function authenticateJwt(deps: AuthDeps, value: string): Promise<Principal> {
   for (const [purpose, credential] of JWT_CREDENTIAL) {
     const claims = verifyJwt(deps.jwtKey, deps.clock, purpose, value);
     if (!claims) continue;
     const now = deps.clock.now();
-    const cache = credentialCache(deps.db);
+    const cache = credentialCache(deps.store);
     const cached = cache.get(`${purpose}:${value}`, now);
     if (cached) return cached;
+    const generation = cache.generation();
     // The user, organization, membership and session come back in one statement: one snapshot.
-    const row = sessionCaller(deps.db, claims.sub, claims.org, claims.sid ?? null);
+    const row = await sessionCaller(deps.store, claims.sub, claims.org, claims.sid ?? null);
     if (!row || row.token_version !== claims.tv) throw new InvalidSession();
     // Session and embedded tokens stand for a session row, which must be live and belong to this
     // user in this organization: a token naming someone else's session is refused.
@@ -94,7 +95,7 @@ function authenticateJwt(deps: AuthDeps, value: string): Principal {
     if (!principal) throw new InvalidSession();
     const result = claims.sid ? { ...principal, sessionId: claims.sid } : principal;
     const expiries = [(claims['exp'] as number) * 1000, row.s_expires_at, row.p_expires_at, row.t_expires_at].filter((x): x is number => typeof x === 'number');
-    cache.set(`${purpose}:${value}`, result, Math.min(...expiries), now);
+    cache.set(`${purpose}:${value}`, result, Math.min(...expiries), now, generation);
     return result;
   }
   throw new InvalidSession();

@@ -4,7 +4,7 @@
 // password change, a token_version change or revoking that token ends it on the next request.
 import type { Clock } from '../../clock.ts';
 import { Forbidden, NotFound } from '../../errors.ts';
-import type { Db, Executor } from '../../store/index.ts';
+import type { Executor } from '../../store/index.ts';
 import { getMembership, getUser } from '../directory.ts';
 import type { Principal } from '../principal.ts';
 import { startSession } from './sessions.ts';
@@ -13,7 +13,7 @@ export const EMBEDDED_TTL_SECONDS = 15 * 60;
 
 /** Mints an embedded-user token for a member of the caller's organization. */
 export async function embeddedUserLogin(
-  deps: { db: Db; store: Executor; clock: Clock; jwtKey: string; ttlSeconds?: number },
+  deps: { store: Executor; clock: Clock; jwtKey: string; ttlSeconds?: number },
   principal: Principal,
   userId: string = principal.userId,
 ): Promise<{ access_token: string; token_type: 'bearer'; expires_in: number; org_id: string }> {
@@ -23,6 +23,6 @@ export async function embeddedUserLogin(
   if (!user || user.disabled_at !== null || !(await getMembership(deps.store, user.id, principal.orgId))) throw new NotFound('User not found', 'USER_NOT_FOUND');
   const ttlSeconds = deps.ttlSeconds ?? EMBEDDED_TTL_SECONDS;
   const parent = { sessionId: principal.sessionId, tokenId: principal.sessionId ? undefined : principal.tokenId };
-  const { token } = startSession(deps, user, principal.orgId, { kind: 'embedded', ttlSeconds, parent });
+  const { token } = await startSession(deps, user, principal.orgId, { kind: 'embedded', ttlSeconds, parent });
   return { access_token: token, token_type: 'bearer', expires_in: ttlSeconds, org_id: principal.orgId };
 }

@@ -9,7 +9,7 @@ import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type Rat
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock.ts';
 import { RateLimited } from '../../errors.ts';
-import type { Db } from '../../store/index.ts';
+import type { Executor } from '../../store/index.ts';
 
 export interface Limit {
   max: number;
@@ -43,17 +43,18 @@ interface Backend {
   limiters: Map<string, RateLimiterAbstract>;
 }
 
-// The counters of each service, found by its database handle: the one thing every caller already holds.
-const backends = new WeakMap<Db, Backend>();
+// The counters of each service, found by its store (the executor, made once per service): the one
+// thing every caller already holds, on either dialect.
+const backends = new WeakMap<Executor, Backend>();
 
-/** Keeps the counters of the service using `db` in Redis, under `prefix`, instead of this process's memory. */
-export function shareRateLimits(db: Db, client: Redis, prefix: string): void {
-  backends.set(db, { redis: { client, prefix }, limiters: new Map() });
+/** Keeps the counters of the service using `store` in Redis, under `prefix`, instead of this process's memory. */
+export function shareRateLimits(store: Executor, client: Redis, prefix: string): void {
+  backends.set(store, { redis: { client, prefix }, limiters: new Map() });
 }
 
-function limiterFor(db: Db, limit: Limit): RateLimiterAbstract {
-  let backend = backends.get(db);
-  if (!backend) backends.set(db, (backend = { limiters: new Map() }));
+function limiterFor(store: Executor, limit: Limit): RateLimiterAbstract {
+  let backend = backends.get(store);
+  if (!backend) backends.set(store, (backend = { limiters: new Map() }));
   const id = `${limit.max}/${limit.windowMs}`;
   let limiter = backend.limiters.get(id);
   if (!limiter) {
@@ -85,52 +86,52 @@ export function attemptKeys(account: string, ip: string): LimitKeys {
 const pointsOf = (res: RateLimiterRes | null | undefined) => res?.consumedPoints ?? 0;
 
 /** The key as stored: account-scoped keys carry the account's unlock generation. */
-async function storedKey(db: Db, [key, , account]: LimitKeys[number]): Promise<string> {
+async function storedKey(store: Executor, [key, , account]: LimitKeys[number]): Promise<string> {
   if (account === undefined) return key;
-  return `${key}#${pointsOf(await limiterFor(db, GENERATION).get(`generation:${account}`))}`;
+  return `${key}#${pointsOf(await limiterFor(store, GENERATION).get(`generation:${account}`))}`;
 }
 
 /** When a key may be tried again (ms), or undefined when it may be tried now. */
-async function retryAt(db: Db, entry: LimitKeys[number], now: number): Promise<number | undefined> {
+async function retryAt(store: Executor, entry: LimitKeys[number], now: number): Promise<number | undefined> {
   const [, limit] = entry;
-  const key = await storedKey(db, entry);
-  const failures = pointsOf(await limiterFor(db, limit).get(windowKey(key, limit, now)));
+  const key = await storedKey(store, entry);
+  const failures = pointsOf(await limiterFor(store, limit).get(windowKey(key, limit, now)));
   if (failures < limit.max) return undefined;
   if (!limit.backoff) return (windowOf(limit, now) + 1) * limit.windowMs;
   const wait = Math.min(limit.backoff.baseMs * 2 ** (failures - limit.max), limit.backoff.maxMs);
-  const at = pointsOf(await limiterFor(db, LAST_FAILURE).get(key)) + wait;
+  const at = pointsOf(await limiterFor(store, LAST_FAILURE).get(key)) + wait;
   return at > now ? at : undefined;
 }
 
 /** Throws RateLimited (with the seconds until it may try again) when any key is over its limit. */
-export async function assertNotLimited(db: Db, clock: Clock, keys: LimitKeys): Promise<void> {
+export async function assertNotLimited(store: Executor, clock: Clock, keys: LimitKeys): Promise<void> {
   const now = clock.now();
   for (const entry of keys) {
-    const at = await retryAt(db, entry, now);
+    const at = await retryAt(store, entry, now);
     if (at !== undefined) throw new RateLimited(Math.max(1, Math.ceil((at - now) / 1000)));
   }
 }
 
 /** Counts one failed attempt against every key. */
-export async function recordFailure(db: Db, clock: Clock, keys: LimitKeys): Promise<void> {
+export async function recordFailure(store: Executor, clock: Clock, keys: LimitKeys): Promise<void> {
   const now = clock.now();
   await Promise.all(
     keys.map(async (entry) => {
       const [, limit] = entry;
-      const key = await storedKey(db, entry);
-      await limiterFor(db, limit).penalty(windowKey(key, limit, now), 1);
-      if (limit.backoff) await limiterFor(db, LAST_FAILURE).set(key, now, Math.ceil(LAST_FAILURE.windowMs / 1000));
+      const key = await storedKey(store, entry);
+      await limiterFor(store, limit).penalty(windowKey(key, limit, now), 1);
+      if (limit.backoff) await limiterFor(store, LAST_FAILURE).set(key, now, Math.ceil(LAST_FAILURE.windowMs / 1000));
     }),
   );
 }
 
 /** Forgets the account's failures after a success from `ip` (the address keeps its count against other accounts). */
-export async function clearAccountFailures(db: Db, clock: Clock, account: string, ip: string): Promise<void> {
+export async function clearAccountFailures(store: Executor, clock: Clock, account: string, ip: string): Promise<void> {
   const now = clock.now();
   const [pair] = attemptKeys(account, ip);
   await Promise.all([
-    limiterFor(db, ACCOUNT_LIMIT).delete(windowKey(`account:${account}`, ACCOUNT_LIMIT, now)),
-    limiterFor(db, PAIR_LIMIT).delete(windowKey(await storedKey(db, pair!), PAIR_LIMIT, now)),
+    limiterFor(store, ACCOUNT_LIMIT).delete(windowKey(`account:${account}`, ACCOUNT_LIMIT, now)),
+    limiterFor(store, PAIR_LIMIT).delete(windowKey(await storedKey(store, pair!), PAIR_LIMIT, now)),
   ]);
 }
 
@@ -139,21 +140,21 @@ export async function clearAccountFailures(db: Db, clock: Clock, account: string
  * account's counter goes, and its unlock generation moves on, so every pair key of it starts afresh.
  * Answers how many failures the account had in its current window.
  */
-export async function clearAllAccountFailures(db: Db, clock: Clock, account: string): Promise<number> {
+export async function clearAllAccountFailures(store: Executor, clock: Clock, account: string): Promise<number> {
   const key = windowKey(`account:${account}`, ACCOUNT_LIMIT, clock.now());
-  const cleared = pointsOf(await limiterFor(db, ACCOUNT_LIMIT).get(key));
-  await limiterFor(db, ACCOUNT_LIMIT).delete(key);
-  await limiterFor(db, GENERATION).penalty(`generation:${account}`, 1);
+  const cleared = pointsOf(await limiterFor(store, ACCOUNT_LIMIT).get(key));
+  await limiterFor(store, ACCOUNT_LIMIT).delete(key);
+  await limiterFor(store, GENERATION).penalty(`generation:${account}`, 1);
   return cleared;
 }
 
 /** Runs an attempt under the limits: refused when limited, counted when it fails (throws). */
-export async function limited<T>(db: Db, clock: Clock, keys: LimitKeys, attempt: () => Promise<T>): Promise<T> {
-  await assertNotLimited(db, clock, keys);
+export async function limited<T>(store: Executor, clock: Clock, keys: LimitKeys, attempt: () => Promise<T>): Promise<T> {
+  await assertNotLimited(store, clock, keys);
   try {
     return await attempt();
   } catch (err) {
-    await recordFailure(db, clock, keys);
+    await recordFailure(store, clock, keys);
     throw err;
   }
 }
@@ -164,7 +165,7 @@ export async function limited<T>(db: Db, clock: Clock, keys: LimitKeys, attempt:
  * not, so the limiter reveals no more than the answer does.
  */
 export async function consumeMailQuota(
-  db: Db,
+  store: Executor,
   clock: Clock,
   { email, ip }: { email: string; ip: string },
   limits: { perAddressPerHour: number; perClientPerHour: number },
@@ -173,21 +174,21 @@ export async function consumeMailQuota(
     [`mail:${email.trim().toLowerCase()}`, { max: limits.perAddressPerHour, windowMs: 3600_000 }],
     [`mail-ip:${ip}`, { max: limits.perClientPerHour, windowMs: 3600_000 }],
   ];
-  await consumeAll(db, clock, keys);
+  await consumeAll(store, clock, keys);
 }
 
 /** Counts one use against a quota (e.g. help questions per user per hour); 429 once it is spent. */
-export async function consumeQuota(deps: { db: Db; clock: Clock }, key: string, limit: Limit): Promise<void> {
-  await consumeAll(deps.db, deps.clock, [[key, limit]]);
+export async function consumeQuota(deps: { store: Executor; clock: Clock }, key: string, limit: Limit): Promise<void> {
+  await consumeAll(deps.store, deps.clock, [[key, limit]]);
 }
 
 /** Counts one use against every key at once (one atomic increment each); 429 when any went over. */
-async function consumeAll(db: Db, clock: Clock, keys: LimitKeys): Promise<void> {
+async function consumeAll(store: Executor, clock: Clock, keys: LimitKeys): Promise<void> {
   const now = clock.now();
   // consume() rejects with the counter (not an Error) when it went over the limit.
   const counts = await Promise.all(
     keys.map(([key, limit]) =>
-      limiterFor(db, limit)
+      limiterFor(store, limit)
         .consume(windowKey(key, limit, now), 1)
         .catch((res: unknown) => {
           if (res instanceof Error) throw res;

@@ -2,11 +2,11 @@
 // tokens are sessions too (kind 'embedded'), tied to the session or API token that minted them.
 import type { Clock } from '../../clock.ts';
 import { newId } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
+import type { Executor, Query } from '../../store/index.ts';
 import type { SessionCallerRow } from './credential-rows.ts';
 import type { UserRow } from '../directory.ts';
 import { signJwt } from './jwt.ts';
-import { orgSettingsOf } from '../members/org-settings-rows.ts';
+import { readOrgSettings } from '../members/org-settings-rows.ts';
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -24,37 +24,59 @@ export interface SessionParent {
   tokenId?: string | undefined;
 }
 
+/** What signing a session needs: the store, the clock and the JWT key. */
+export interface SessionDeps {
+  store: Executor;
+  clock: Clock;
+  jwtKey: string;
+}
+
+/**
+ * A new session row's INSERT and the session it stands for (its JWT, purpose = kind), for a caller
+ * that stores it itself; `ttlSeconds` is decided by the caller.
+ */
+export function sessionWrite(
+  { store, clock, jwtKey }: SessionDeps,
+  user: Pick<UserRow, 'id' | 'token_version'>,
+  orgId: string,
+  { ttlSeconds, kind = 'session', parent = {} }: { ttlSeconds: number; kind?: SessionKind; parent?: SessionParent },
+): { insert: Query; session: StartedSession } {
+  const sessionId = newId();
+  const now = clock.now();
+  const expiresAt = now + ttlSeconds * 1000;
+  const insert = store.db.insertInto('sessions').values({
+    id: sessionId,
+    user_id: user.id,
+    org_id: orgId,
+    kind,
+    parent_session_id: parent.sessionId ?? null,
+    parent_token_id: parent.tokenId ?? null,
+    created_at: now,
+    expires_at: expiresAt,
+  });
+  const token = signJwt(jwtKey, clock, kind, { sub: user.id, org: orgId, tv: user.token_version, sid: sessionId }, ttlSeconds);
+  return { insert, session: { token, sessionId, expiresAt } };
+}
+
 /**
  * Starts a session for a user acting in an organization and returns its JWT (purpose = kind). A
  * signed-in session lives as long as the organization's settings say, unless `ttlSeconds` is given.
  */
-export function startSession(
-  { db, clock, jwtKey }: { db: Db; clock: Clock; jwtKey: string },
+export async function startSession(
+  deps: SessionDeps,
   user: Pick<UserRow, 'id' | 'token_version'>,
   orgId: string,
   { ttlSeconds: ttl, kind = 'session', parent = {} }: { ttlSeconds?: number; kind?: SessionKind; parent?: SessionParent } = {},
-): StartedSession {
-  const ttlSeconds = ttl ?? (kind === 'session' ? orgSettingsOf(db, orgId).session_lifetime_seconds : null) ?? SESSION_TTL_SECONDS;
-  const sessionId = newId();
-  const now = clock.now();
-  const expiresAt = now + ttlSeconds * 1000;
-  db.prepare('INSERT INTO sessions (id, user_id, org_id, kind, parent_session_id, parent_token_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-    sessionId,
-    user.id,
-    orgId,
-    kind,
-    parent.sessionId ?? null,
-    parent.tokenId ?? null,
-    now,
-    expiresAt,
-  );
-  const token = signJwt(jwtKey, clock, kind, { sub: user.id, org: orgId, tv: user.token_version, sid: sessionId }, ttlSeconds);
-  return { token, sessionId, expiresAt };
+): Promise<StartedSession> {
+  const ttlSeconds = ttl ?? (kind === 'session' ? (await readOrgSettings(deps.store, orgId)).session_lifetime_seconds : null) ?? SESSION_TTL_SECONDS;
+  const { insert, session } = sessionWrite(deps, user, orgId, { ttlSeconds, kind, parent });
+  await deps.store.run(insert);
+  return session;
 }
 
 /** Ends one session (logout); embedded sessions it minted die with it (checked on use). */
-export function endSession(deps: { db: Db; clock: Clock }, sessionId: string): void {
-  deps.db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL').run(deps.clock.now(), sessionId);
+export async function endSession({ store, clock }: { store: Executor; clock: Clock }, sessionId: string): Promise<void> {
+  await store.run(store.db.updateTable('sessions').set({ ended_at: clock.now() }).where('id', '=', sessionId).where('ended_at', 'is', null));
 }
 
 /**

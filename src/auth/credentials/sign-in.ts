@@ -43,7 +43,7 @@ export async function completeFirstFactor(deps: AccountDeps, user: UserRow, fact
     return { kind: 'enrollment_required', enrollmentToken: signJwt(deps.jwtKey, deps.clock, 'enrollment', claims, ENROLLMENT_TTL_SECONDS), expiresIn: ENROLLMENT_TTL_SECONDS };
   }
   await writeAudit(deps, { action: 'sign_in', userId: user.id, orgId, ip, data: { factor } });
-  return { kind: 'session', session: startSession(deps, user, orgId), user, orgId };
+  return { kind: 'session', session: await startSession(deps, user, orgId), user, orgId };
 }
 
 /** Checks email and password (same answer and similar time for unknown accounts), then continues the sign-in. */
@@ -51,10 +51,10 @@ export async function passwordSignIn(deps: AccountDeps, { email, password }: { e
   const user = await findUserByEmail(deps.store, email);
   const account = user?.id ?? email.trim().toLowerCase();
   const verified = await auditFailure(deps, user, client, 'password', () =>
-    limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
+    limited(deps.store, deps.clock, attemptKeys(account, client.ip), async () => {
       const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash(deps.bcryptCost)));
       if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
-      await clearAccountFailures(deps.db, deps.clock, account, client.ip);
+      await clearAccountFailures(deps.store, deps.clock, account, client.ip);
       return user;
     }),
   );
@@ -71,7 +71,7 @@ async function rehashIfOld(deps: AccountDeps, user: UserRow, password: string): 
   const old = user.password_hash;
   if (!old || !needsRehash(old, deps.bcryptCost)) return;
   const hash = await hashPassword(password, deps.bcryptCost);
-  deps.db.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?').run(hash, user.id, old);
+  await deps.store.run(deps.store.db.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).where('password_hash', '=', old));
 }
 
 /** The user behind a live pending-MFA token, or InvalidMfaToken. */
@@ -86,11 +86,11 @@ export async function userOfMfaToken(deps: AccountDeps, mfaToken: string): Promi
 export async function mfaSignIn(deps: AccountDeps, { mfaToken, code }: { mfaToken: string; code: string }, client: ClientInfo): Promise<StartedSession & { user: UserRow; orgId: string }> {
   const { user, orgId, factor } = await userOfMfaToken(deps, mfaToken);
   return auditFailure(deps, user, client, 'mfa', () =>
-    limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
+    limited(deps.store, deps.clock, attemptKeys(user.id, client.ip), async () => {
       if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
-      await clearAccountFailures(deps.db, deps.clock, user.id, client.ip);
+      await clearAccountFailures(deps.store, deps.clock, user.id, client.ip);
       await writeAudit(deps, { action: 'sign_in', userId: user.id, orgId, ip: client.ip, data: { factor, mfa: true } });
-      return { ...startSession(deps, user, orgId), user, orgId };
+      return { ...(await startSession(deps, user, orgId)), user, orgId };
     }),
   );
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.ts';
-import type { Db } from '../../store/index.ts';
+import type { Executor } from '../../store/index.ts';
 import { consumeQuota } from '../credentials/rate-limit.ts';
 
 /** Invitation mails one organization may send per hour: enough to onboard a team, not to spam. */
@@ -10,7 +10,7 @@ export const ORG_INVITATIONS_PER_HOUR = 500;
  * mail, so nobody's mailbox is flooded) and against the organization. Not per client address: an
  * admin inviting a whole team from one office is the normal case.
  */
-export async function consumeInvitationQuota(db: Db, clock: Clock, { orgId, email, perAddressPerHour }: { orgId: string; email: string; perAddressPerHour: number }): Promise<void> {
-  await consumeQuota({ db, clock }, `invite-org:${orgId}`, { max: ORG_INVITATIONS_PER_HOUR, windowMs: 3600_000 });
-  await consumeQuota({ db, clock }, `mail:${email}`, { max: perAddressPerHour, windowMs: 3600_000 });
+export async function consumeInvitationQuota(store: Executor, clock: Clock, { orgId, email, perAddressPerHour }: { orgId: string; email: string; perAddressPerHour: number }): Promise<void> {
+  await consumeQuota({ store, clock }, `invite-org:${orgId}`, { max: ORG_INVITATIONS_PER_HOUR, windowMs: 3600_000 });
+  await consumeQuota({ store, clock }, `mail:${email}`, { max: perAddressPerHour, windowMs: 3600_000 });
 }

@@ -2,7 +2,6 @@
 // together with its user and organization (credential-rows.ts).
 import type { Clock } from '../../clock.ts';
 import { hashSecret, newId, newSecret } from '../../security/index.ts';
-import { statement, type Db } from '../../store/index.ts';
 import type { ApiTokenRow, TokenKind } from '../user-tables.ts';
 import type { AuthStore } from '../single-use-tables.ts';
 
@@ -17,9 +16,15 @@ export function looksLikeApiToken(value: string): boolean {
 }
 
 /** Records use, at most once a minute per token so hot tokens do not write on every request. */
-export function touchToken(db: Db, clock: Clock, id: string): void {
+export async function touchToken(store: AuthStore, clock: Clock, id: string): Promise<void> {
   const now = clock.now();
-  statement(db, 'UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)').run(now, id, now - 60_000);
+  await store.run(
+    store.db
+      .updateTable('api_tokens')
+      .set({ last_used_at: now })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', now - 60_000)])),
+  );
 }
 
 /** The columns of a token row (everything but its hash). */

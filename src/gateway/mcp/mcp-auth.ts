@@ -37,7 +37,7 @@ export async function mcpCaller(s: Services, ctx: Context): Promise<McpCaller> {
   }
   const apiKey = ctx.get('X-API-KEY');
   if (apiKey) {
-    const principal = authenticateApiToken(s.auth, apiKey);
+    const principal = await authenticateApiToken(s.auth, apiKey);
     if (!MCP_KINDS.includes(principal.credential)) throw new McpAccessRefused();
     return { principal, token: apiKey, clientId: `mcp_token:${principal.tokenId ?? ''}` };
   }

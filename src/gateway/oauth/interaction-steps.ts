@@ -11,7 +11,7 @@ import { consentCsrf, consentCsrfValid, finishInteraction, loadInteraction, type
 /** GET /interaction/<uid>: sign-in hand-over, or the consent page. */
 export async function showInteraction(s: Services, ctx: Context, uid: string): Promise<void> {
   const details = await loadInteraction(s, ctx, uid);
-  const user = signedInPrincipal(s, ctx);
+  const user = await signedInPrincipal(s, ctx);
   if (!user) return ctx.redirect(loginUrl(`/interaction/${uid}`));
   const accountId = accountIdFor(user.userId, user.orgId);
   // The provider's own session may remember someone else (signed out since, or another organization):
@@ -51,7 +51,7 @@ export async function confirmConsent(s: Services, ctx: Context, uid: string, csr
 /** Checks a consent form post: fresh interaction at the consent step, same signed-in user, CSRF. */
 export async function consentStep(s: Services, ctx: Context, uid: string, csrf: string): Promise<Interaction> {
   const details = await loadInteraction(s, ctx, uid);
-  const user = signedInPrincipal(s, ctx);
+  const user = await signedInPrincipal(s, ctx);
   if (!user || details.prompt.name !== 'consent' || !consentCsrfValid(s, uid, user, csrf)) throw new Forbidden('Invalid consent form', 'CONSENT_FORM_INVALID');
   if (details.session?.accountId !== accountIdFor(user.userId, user.orgId)) throw new SignedInUserChanged();
   return details;

@@ -95,8 +95,8 @@ export function authRoutes(s: Services) {
       auth: 'user',
       body: z.object({}),
       response: Status,
-      handler: ({ principal, ctx }) => {
-        if (principal?.sessionId) endSession(s.auth, principal.sessionId);
+      handler: async ({ principal, ctx }) => {
+        if (principal?.sessionId) await endSession(s.auth, principal.sessionId);
         clearSessionCookie(ctx, https);
         return { status: 'logged_out' };
       },

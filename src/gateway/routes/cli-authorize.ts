@@ -26,9 +26,9 @@ const OUTCOME: Record<string, [string, string]> = {
 };
 
 /** The signed-in browser session, or undefined (no cookie, expired, other credential kinds). */
-function browserSession(s: Services, ctx: Context): (Principal & { sessionId: string }) | undefined {
+async function browserSession(s: Services, ctx: Context): Promise<(Principal & { sessionId: string }) | undefined> {
   try {
-    const p = resolvePrincipal(s.auth, ctx, { auth: 'user' } as RouteDef);
+    const p = await resolvePrincipal(s.auth, ctx, { auth: 'user' } as RouteDef);
     return p?.credential === 'session' && p.sessionId ? { ...p, sessionId: p.sessionId } : undefined;
   } catch {
     return undefined;
@@ -65,7 +65,7 @@ export function cliAuthorizeRoutes(s: Services) {
       body: Form, bodyType: 'form',
       summary: `Approval page form: ${action} a CLI sign-in (session cookie and CSRF token required)`,
       handler: async ({ ctx, body }) => {
-        const session = browserSession(s, ctx);
+        const session = await browserSession(s, ctx);
         if (!session) return toLogin(ctx, body.code, 303);
         if (!checkCsrfToken(key, CSRF_PURPOSE, [session.sessionId, body.code], body.csrf)) {
           return failure(ctx, new CsrfRefused('token'));
@@ -89,7 +89,7 @@ export function cliAuthorizeRoutes(s: Services) {
       summary: 'Approval page of a CLI sign-in: shows the user_code to compare (redirects to /login without a session)',
       handler: async ({ ctx, query }) => {
         if (!query.code) return failure(ctx, new CliLoginNotFound());
-        const session = browserSession(s, ctx);
+        const session = await browserSession(s, ctx);
         if (!session) return toLogin(ctx, query.code, 302);
         try {
           const info = await getCliLoginInfo(deps, session, query.code);

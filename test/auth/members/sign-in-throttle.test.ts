@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { ACCOUNT_LIMIT, assertNotLimited, attemptKeys, clearAccountFailures, clearAllAccountFailures, recordFailure } from '../../../src/auth/credentials/rate-limit.ts';
 import { FakeClock } from '../../../src/clock.ts';
 import { RateLimited } from '../../../src/errors.ts';
-import { openStore } from '../../../src/store/index.ts';
+import { openStore, sqliteExecutor } from '../../../src/store/index.ts';
 
 function setup(t: { teardown(fn: () => void): void }) {
   const store = openStore({ file: join(mkdtempSync(join(tmpdir(), 'sextant-throttle-')), 'db.sqlite') });
   t.teardown(() => store.close());
-  return { db: store.db, clock: new FakeClock() };
+  return { db: sqliteExecutor(store.db), clock: new FakeClock() };
 }
 
 /** Seconds to wait before the pair may try again, or 0 when it may try now. */

@@ -46,6 +46,7 @@ function observed(x: Executor, hooks: { before?: (sql: string, params: readonly 
     all: (q) => around(q, () => x.all(q)),
     run: (q) => around(q, () => x.run(q)),
     batch: (qs, options) => x.batch(qs, options),
+    watch: (tables, changed) => x.watch(tables, changed),
   };
 }
 

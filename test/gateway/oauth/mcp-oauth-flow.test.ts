@@ -3,7 +3,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, Unaut
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { invalidateSessions } from '../../../src/auth/index.ts';
+import { invalidateSessionsQueries } from '../../../src/auth/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { fakeMcpPorts, type FakePorts } from '../../helpers/fake-mcp-ports.ts';
 import { authorize, connectV1, CookieJar, expectUnauthorized, MemoryOAuthProvider, tokenRequest } from '../../helpers/oauth-browser.ts';
@@ -159,7 +159,7 @@ test('a password change (which ends sessions) does not revoke OAuth grants', asy
   await client.close();
   // What a password reset does to the account: new hash, every session ended.
   t0.app.services.store.db.prepare("UPDATE users SET password_hash = 'changed' WHERE id = ?").run(user.id);
-  invalidateSessions(t0.app.services.store.db, t0.clock, user.id);
+  await t0.app.services.executor.batch(invalidateSessionsQueries(user.id, t0.clock.now()));
   t.is((await mcpPost(t0, { Authorization: `Bearer ${provider.saved!.access_token}` })).status, 200);
   const refresh = await tokenRequest(t0.url, { grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token!, client_id: provider.info!.client_id });
   t.is(refresh.status, 200);
