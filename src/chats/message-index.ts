@@ -3,8 +3,7 @@
 // message written; the service indexes it every second in bounded slices, one per event-loop turn, so
 // that a busy second's queue (hundreds of questions and answers) never blocks the loop for long.
 import { sql } from 'kysely';
-import type { Executor } from '../store/index.ts';
-import { onPostgres } from './dialect.ts';
+import { onPostgres, type Executor } from '../store/index.ts';
 
 /** Messages indexed per turn of the background indexer: about a millisecond of work. */
 const SLICE = 50;

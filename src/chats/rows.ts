@@ -3,8 +3,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { hasRole, type Principal } from '../auth/index.ts';
 import type { Clock } from '../clock.ts';
-import type { Executor } from '../store/index.ts';
-import { onPostgres } from './dialect.ts';
+import { onPostgres, type Executor } from '../store/index.ts';
 import { ChatNotFound, MessageNotFound } from './errors.ts';
 import type { Answer, ChatMessage, ChatSummary, KnowledgeItem, MessageRole } from './schemas.ts';
 
@@ -53,9 +52,10 @@ export interface MessageRow {
 }
 
 // The chat's columns and its labels, sorted, as a JSON array in text (`labels_json`, what toSummary
-// parses): the one statement spelled per dialect.
+// parses): the one statement spelled per dialect. Sorted by their bytes on both: PostgreSQL's own
+// collation would put `apple` before `Banana` where SQLite puts it after (store/dialect.ts).
 const SQLITE_COLUMNS = sql.raw(`c.*, (SELECT json_group_array(label) FROM (SELECT label FROM chat_labels l WHERE l.chat_pk = c.id ORDER BY label)) AS labels_json`);
-const POSTGRES_COLUMNS = sql`c.*, (SELECT coalesce(json_agg(label ORDER BY label)::text, '[]') FROM chat_labels l WHERE l.chat_pk = c.id) AS labels_json`;
+const POSTGRES_COLUMNS = sql`c.*, (SELECT coalesce(json_agg(label ORDER BY label COLLATE "C")::text, '[]') FROM chat_labels l WHERE l.chat_pk = c.id) AS labels_json`;
 
 /** The columns of `chats c` with its labels, in the executor's dialect. */
 export function chatColumns(x: Executor): RawBuilder<unknown> {

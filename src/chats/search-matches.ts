@@ -8,8 +8,7 @@
 //   text search configuration as the bodies, as a phrase query (phraseto_tsquery), `:*` for the prefix.
 import { sql, type RawBuilder } from 'kysely';
 import type { Principal } from '../auth/index.ts';
-import type { Executor } from '../store/index.ts';
-import { onPostgres } from './dialect.ts';
+import { onPostgres, type Executor } from '../store/index.ts';
 import type { MessageRole } from './schemas.ts';
 
 /** How many of the newest matches are ranked; rarer words are ranked over every match. */

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Principal } from '../auth/index.ts';
 import { newId } from '../security/index.ts';
+import { byteOrder } from '../store/index.ts';
 import { MessageNotFound, ShareIdTaken, ShareNotFound } from './errors.ts';
 import { pageOf } from './load-chat.ts';
 import { chatColumns, ownChat, type ChatDeps, type ChatRowWithLabels, type ChatStore } from './rows.ts';
@@ -46,13 +47,13 @@ export interface OwnShare extends ShareRef {
   message_uuid: string | null;
 }
 
-/** The shares of the caller's chat, newest first; shares of deleted messages are left out (they show nothing). */
+/** The shares of the caller's chat, newest first (then by id's bytes, on both dialects); shares of deleted messages are left out (they show nothing). */
 export async function listShares(deps: ChatStore, principal: Principal, { chatId }: { chatId: string }): Promise<OwnShare[]> {
   const chat = await ownChat(deps.store, principal, chatId);
   return deps.store.all(
     sql<OwnShare>`SELECT s.share_id AS chat_id, s.message_uuid, s.created_at AS shared_at FROM chat_shares s
        WHERE s.chat_pk = ${chat.id} AND (s.message_uuid IS NULL OR EXISTS (SELECT 1 FROM chat_messages m WHERE m.chat_pk = s.chat_pk AND m.message_uuid = s.message_uuid))
-       ORDER BY s.created_at DESC, s.share_id DESC`,
+       ORDER BY s.created_at DESC, ${byteOrder(deps.store, 's.share_id')} DESC`,
   );
 }
 

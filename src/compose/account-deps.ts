@@ -3,9 +3,8 @@ import type { AccountDeps } from '../auth/account/account-deps.ts';
 import type { Services } from './services.ts';
 
 /** The account domain's dependencies, taken from the services. */
-export function accountDeps(s: Pick<Services, 'store' | 'executor' | 'clock' | 'config' | 'secretBox' | 'mailer' | 'log'>): AccountDeps {
+export function accountDeps(s: Pick<Services, 'executor' | 'clock' | 'config' | 'secretBox' | 'mailer' | 'log'>): AccountDeps {
   return {
-    db: s.store.db,
     store: s.executor,
     clock: s.clock,
     jwtKey: s.config.secrets.jwtKey,

@@ -92,7 +92,7 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
       await closeCore();
       const { store } = services;
       if (store.db.open) {
-        services.agent.flush();
+        await services.agent.flush();
         await indexPendingMessages(services.chats.store);
         store.close();
       }
@@ -117,7 +117,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const { knowledge, knowledgeLock } = await openKnowledge(config, { store, executor, clock, log, secretBox, data: () => core.data });
   const duckdbSql = await openDuckDbSql();
   const ops = await openOperations({ config, store, executor, draining: draining.signal });
-  const mailer = createMailQueue({ db: store.db, x: executor, clock, log, transport: deps.mailer ?? smtp });
+  const mailer = createMailQueue({ store: executor, clock, log, transport: deps.mailer ?? smtp });
   const core: CoreServices = {
     config,
     clock,
@@ -125,7 +125,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     executor,
     log,
     mailer,
-    accountMail: createAccountMail(accountDeps({ store, executor, clock, config, secretBox, mailer, log })),
+    accountMail: createAccountMail(accountDeps({ executor, clock, config, secretBox, mailer, log })),
     secretBox,
     knowledge,
     data: dataDeps(config, { executor, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge), observeQuery: ops.observeQuery }),
@@ -142,6 +142,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     chatSources: { ...chatSourcesFrom(knowledge, executor), ...deps.chatSources },
   };
   const closeCore = async () => {
+    await core.accountMail.close();
     mailer.close();
     smtp?.close();
     duckdbSql.close();
@@ -175,7 +176,7 @@ function domainDeps(config: Config, store: CoreServices['store'], executor: Core
   return {
     auth: { store: executor, clock, jwtKey: config.secrets.jwtKey },
     chats: { store: executor, clock },
-    usage: { db: store.db, clock },
+    usage: { store: executor, clock },
     rowSecurity: rowSecurityAdmin(executor),
     memberFacts: memberFactsPort(executor),
     ssoGroups: ssoGroupPort(executor),
@@ -207,7 +208,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
   // A new id per process: the runs it starts are its own, and a restart's runs are another replica's.
   const replicaId = newId();
-  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId, exclusiveStore: deps.exclusiveStore });
+  const agent = new AgentRuns({ store: executor, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId, exclusiveStore: deps.exclusiveStore });
   // Stop and feedback for this replica's runs may come from the others from the first request on.
   await agent.ready();
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.

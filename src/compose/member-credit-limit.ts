@@ -8,5 +8,5 @@ import type { Executor } from '../store/index.ts';
 /** Sets (or, with null, removes) a member's monthly credit limit; 404 when the user is not in the admin's organization. */
 export async function setMemberCreditLimit(deps: UsageDeps, store: Executor, admin: Principal, userId: string, monthlyCredits: number | null): Promise<void> {
   if (!(await getMembership(store, userId, admin.orgId))) throw new NotFound('User not found', 'USER_NOT_FOUND');
-  setCreditLimit(deps, { orgId: admin.orgId, userId, monthlyCredits, by: admin.userId });
+  await setCreditLimit(deps, { orgId: admin.orgId, userId, monthlyCredits, by: admin.userId });
 }

@@ -51,7 +51,7 @@ export function streamRun(ctx: Context, s: Services, run: RunRow, afterId: numbe
   };
   out.write('retry: 2000\n\n');
   const keepAlive = setInterval(() => out.write(': keep-alive\n\n'), s.config.agent.keepAliveMs);
-  // Must come before follow(): a finished run ends synchronously inside it.
+  // Declared before follow(): close() unsubscribes, and follow's callbacks may lead to it.
   let unsubscribe: () => void = () => {};
   unsubscribe = s.agent.follow(run, afterId, (e) => {
     if (!closed) out.write(sseFrame(e));

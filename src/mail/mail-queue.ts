@@ -1,15 +1,17 @@
 // Every mail goes through the outbox table: stored in the request that causes it (so an answered
-// request never loses its mail, even to a crash), delivered after the answer by the transport, and
+// request never loses its mail, even to a crash; a caller with a batch puts the mail's INSERT in it, so
+// the mail and the change it reports commit together or not at all), delivered after the answer by the
+// transport, and
 // retried with backoff while the transport fails. Without a transport (no SMTP server configured) the
 // mail stays in the outbox for an operator, and a log line says so (never the body: links, codes).
 // Delivery runs on the asynchronous store: replicas draining one outbox each claim a message with one
 // conditional statement before sending it, so none is sent twice.
 import { sql } from 'kysely';
+import { monotonicFactory } from 'ulid';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
-import { newId } from '../security/index.ts';
-import { statement, type Db, type Executor } from '../store/index.ts';
-import type { Mailer, MailMessage, MailQueue } from './mailer.ts';
+import type { Executor } from '../store/index.ts';
+import type { Mailer, MailMessage, MailQueue, StagedMail } from './mailer.ts';
 
 /** Attempts before a message is given up; the waits between them double from 30 s up to an hour. */
 export const MAX_ATTEMPTS = 8;
@@ -31,16 +33,18 @@ interface DueRow {
 }
 
 interface QueueDeps {
-  /** The service's SQLite handle: a message is stored in the caller's synchronous transaction. */
-  db: Db;
-  /** The asynchronous store the delivery runs on. */
-  x: Executor;
+  /** The store the outbox lives in: messages are stored, claimed and marked through it. */
+  store: Executor;
   clock: Clock;
   log: Logger;
 }
 
+// Ids of one millisecond sort in the order they were queued (newest first in listOutbox, on both
+// dialects: PostgreSQL has no rowid to break ties with).
+const outboxId = monotonicFactory();
+
 /** The outbox queue; with `transport`, messages are delivered through it. */
-export function createMailQueue({ db, x, clock, log, transport }: QueueDeps & { transport?: Mailer | undefined }): MailQueue {
+export function createMailQueue({ store, clock, log, transport }: QueueDeps & { transport?: Mailer | undefined }): MailQueue {
   let running: Promise<void> | undefined;
   let again = false;
   let scheduled = false;
@@ -52,7 +56,7 @@ export function createMailQueue({ db, x, clock, log, transport }: QueueDeps & { 
       again = true;
       return running;
     }
-    running = drain({ db, x, clock, log }, transport, () => closed)
+    running = drain({ store, clock, log }, transport, () => closed)
       .catch((err: unknown) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'mail queue: delivery loop failed'))
       .finally(() => {
         running = undefined;
@@ -67,7 +71,7 @@ export function createMailQueue({ db, x, clock, log, transport }: QueueDeps & { 
   // the retry tick. Delivered messages are forgotten after 30 days.
   const timer = transport
     ? setInterval(() => {
-        void x
+        void store
           .run(sql`DELETE FROM outbox WHERE sent_at < ${clock.now() - KEEP_DELIVERED_MS}`)
           .catch((err: unknown) => log.warn({ err }, 'mail queue: could not forget delivered mail'))
           .then(deliverDue);
@@ -75,28 +79,32 @@ export function createMailQueue({ db, x, clock, log, transport }: QueueDeps & { 
     : undefined;
   timer?.unref();
   if (transport) setImmediate(() => void deliverDue());
-  return {
-    enqueue({ to, subject, text }: MailMessage) {
-      const id = newId();
-      statement(db, 'INSERT INTO outbox (id, to_address, subject, text_body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-        id,
-        to,
-        subject,
-        text,
-        clock.now(),
-        transport ? clock.now() : null,
-      );
-      if (!transport) {
+  // After the current request has answered: delivery never adds to a response's time.
+  const deliverSoon = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      void deliverDue();
+    });
+  };
+  const stage = ({ to, subject, text }: MailMessage): StagedMail => {
+    const now = clock.now();
+    const id = outboxId(now);
+    return {
+      query: sql`INSERT INTO outbox (id, to_address, subject, text_body, created_at, next_attempt_at) VALUES (${id}, ${to}, ${subject}, ${text}, ${now}, ${transport ? now : null})`,
+      committed: () => {
+        if (transport) return deliverSoon();
         log.info({ outbox_id: id, subject }, 'mail queued in the outbox (no SMTP server configured)');
-        return;
-      }
-      // After the current request has answered: delivery never adds to a response's time.
-      if (scheduled) return;
-      scheduled = true;
-      setImmediate(() => {
-        scheduled = false;
-        void deliverDue();
-      });
+      },
+    };
+  };
+  return {
+    stage,
+    async enqueue(message) {
+      const staged = stage(message);
+      await store.run(staged.query);
+      staged.committed();
     },
     deliverDue,
     idle: async () => {
@@ -113,7 +121,7 @@ export function createMailQueue({ db, x, clock, log, transport }: QueueDeps & { 
 async function drain(deps: QueueDeps, transport: Mailer, closed: () => boolean): Promise<void> {
   for (;;) {
     if (closed()) return;
-    const row = await claimNext(deps.x, deps.clock.now());
+    const row = await claimNext(deps.store, deps.clock.now());
     if (!row) return;
     await deliverOne(deps, transport, row, closed);
   }
@@ -136,7 +144,7 @@ export async function claimNext(x: Executor, now: number): Promise<DueRow | unde
   }
 }
 
-async function deliverOne({ x, clock, log }: QueueDeps, transport: Mailer, row: DueRow, closed: () => boolean): Promise<void> {
+async function deliverOne({ store: x, clock, log }: QueueDeps, transport: Mailer, row: DueRow, closed: () => boolean): Promise<void> {
   try {
     await transport.send({ to: row.to_address, subject: row.subject, text: row.text_body });
     if (closed()) return;
@@ -156,8 +164,7 @@ async function deliverOne({ x, clock, log }: QueueDeps, transport: Mailer, row: 
 }
 
 /** Messages in the outbox, newest first. */
-export function listOutbox(db: Db, limit = 50): (MailMessage & { id: string; created_at: number; sent_at: number | null })[] {
-  return db
-    .prepare('SELECT id, to_address AS "to", subject, text_body AS text, created_at, sent_at FROM outbox ORDER BY created_at DESC, rowid DESC LIMIT ?')
-    .all(limit) as (MailMessage & { id: string; created_at: number; sent_at: number | null })[];
+export function listOutbox(store: Executor, limit = 50): Promise<(MailMessage & { id: string; created_at: number; sent_at: number | null })[]> {
+  return store.all(sql<MailMessage & { id: string; created_at: number; sent_at: number | null }>`SELECT id, to_address AS "to", subject, text_body AS text, created_at, sent_at
+    FROM outbox ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
 }

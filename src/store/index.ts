@@ -10,4 +10,5 @@ export { SchemaNewerThanCode } from './schema-version.ts';
 // The PostgreSQL modules (pg-open, pg-migrate, copy-store) are imported by path: pg loads only in
 // the programs that use it, never in a started gateway.
 export { sqliteExecutor } from './sqlite-executor.ts';
+export { byteOrder, onPostgres } from './dialect.ts';
 export type { BatchResult, Executor, Outcome, Query, WatchedTables } from './executor.ts';

@@ -26,7 +26,7 @@ test.serial('requests queued before a crash are mailed when the service starts a
   const restarted = createAccountMail(accountDeps(t0.app.services));
   await restarted.idle();
   await t0.app.services.accountMail.idle();
-  const mails = listOutbox(db, 1000);
+  const mails = await listOutbox(t0.app.services.executor, 1000);
   t.is(mails.filter((m) => m.to === known.email && /sign-in link/.test(m.subject)).length, 1);
   t.false(mails.some((m) => m.to === 'nobody@example.com' || m.to === sso.email));
   t.is(db.prepare('SELECT COUNT(*) FROM account_mail_requests').pluck().get(), 0);
@@ -37,7 +37,7 @@ test.serial('a mailed sign-in link works, and a second request voids the first l
   const linkOf = async () => {
     t.is((await t0.fetch('/api/auth/magic_link/request', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email }) })).status, 202);
     await t0.app.services.accountMail.idle();
-    const mail = listOutbox(t0.app.services.store.db).find((m) => m.to === user.email)!;
+    const mail = (await listOutbox(t0.app.services.executor)).find((m) => m.to === user.email)!;
     return /Magic link token: (\S+)/.exec(mail.text)![1]!;
   };
   const first = await linkOf();

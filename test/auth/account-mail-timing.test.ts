@@ -6,7 +6,7 @@
 import test from 'ava';
 import type { Statement } from 'better-sqlite3';
 import { createAccountMail, type AccountMailKind } from '../../src/auth/index.ts';
-import type { Db } from '../../src/store/index.ts';
+import { sqliteExecutor, type Db } from '../../src/store/index.ts';
 import { accountDeps } from '../../src/compose/account-deps.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startAuthApp } from '../helpers/auth.ts';
@@ -53,7 +53,7 @@ const KINDS: AccountMailKind[] = ['magic_link', 'reset_password', 'verify_email'
 
 test.serial('answering a mail request runs the same statements for a known and an unknown address', async (t) => {
   const { db, trace } = traced(t0.app.services.store.db);
-  const mail = createAccountMail({ ...accountDeps(t0.app.services), db });
+  const mail = createAccountMail({ ...accountDeps(t0.app.services), store: sqliteExecutor(db) });
   await mail.idle();
   const known = t0.user();
   const unverified = t0.user();

@@ -43,6 +43,19 @@ dialectTest('memories: derived titles follow the content, a user title wins, old
   t.deepEqual((await listMemories(deps, alice)).map((m) => m.memory_id), [first.memory_id, titled.memory_id]);
 });
 
+dialectTest(
+  'memories of one millisecond are listed by the bytes of their ids whatever the collation of the database',
+  async (t, { x }) => {
+    await seed(x);
+    const deps = { store: x, clock: new FakeClock() };
+    const made = [await addMemory(deps, alice, { content: 'one' }), await addMemory(deps, alice, { content: 'two' }), await addMemory(deps, alice, { content: 'three' })];
+    // Ids chosen so that byte order (capitals first) and a linguistic order disagree.
+    for (const [i, id] of ['b1', 'B2', 'a3'].entries()) await x.run(sql`UPDATE user_memories SET id = ${id} WHERE id = ${made[i]!.memory_id}`);
+    t.deepEqual((await listMemories(deps, alice)).map((m) => m.memory_id), ['B2', 'a3', 'b1']);
+  },
+  { pgCollation: 'linguistic' },
+);
+
 dialectTest("another user's memory is never read, edited or deleted", async (t, { x }) => {
   await seed(x);
   const deps = { store: x, clock: new FakeClock() };

@@ -1,10 +1,13 @@
 // Workspaces and the domain lookup give the same answers on SQLite and PostgreSQL: a member sees the
 // workspaces of their base organization they belong to, never another organization's; the default
-// workspace is one they belong to; an email domain names its organization and enabled SSO logins.
+// workspace is one they belong to, and switching starts a session only in one of them; an email
+// domain names its organization and enabled SSO logins.
 import { sql } from 'kysely';
 import { orgFromEmail } from '../../src/auth/account/org-from-email.ts';
-import { listWorkspaces, setDefaultWorkspace } from '../../src/auth/account/workspaces.ts';
+import { listWorkspaces, setDefaultWorkspace, switchToBaseOrg, switchToWorkspace } from '../../src/auth/account/workspaces.ts';
+import { verifyJwt } from '../../src/auth/credentials/jwt.ts';
 import type { Principal } from '../../src/auth/index.ts';
+import { FakeClock } from '../../src/clock.ts';
 import { AppError } from '../../src/errors.ts';
 import type { Executor } from '../../src/store/index.ts';
 import { dialectTest } from '../helpers/executors.ts';
@@ -51,4 +54,16 @@ dialectTest('an email domain names its organization and its enabled SSO logins, 
   t.like(found, { org_id: 'base', org_name: 'Base', methods: ['password', 'magic_link', 'sso:okta'] });
   t.is(found.sso.length, 1);
   t.like(await orgFromEmail({ store: x }, 'https://sextant.example', 'a@unknown.example'), { org_id: null, sso: [] });
+});
+
+dialectTest("switching starts a session in a workspace the member belongs to, or back in the base; never another organization's", async (t, { x }) => {
+  await seed(x);
+  const deps = { store: x, clock: new FakeClock(), jwtKey: 'k'.repeat(32) };
+  const switched = await switchToWorkspace(deps, ada, 'w-a');
+  t.is(switched.orgId, 'w-a');
+  t.like(verifyJwt(deps.jwtKey, deps.clock, 'session', switched.token), { sub: 'ada', org: 'w-a', sid: switched.sessionId });
+  t.like(await x.one(sql<{ org_id: string; ended_at: number | null }>`SELECT org_id, ended_at FROM sessions WHERE id = ${switched.sessionId}`), { org_id: 'w-a', ended_at: null });
+  for (const id of ['w-c', 'w-x', 'other']) t.is(codeOf(await switchToWorkspace(deps, ada, id).catch((e: unknown) => e)), 'WORKSPACE_NOT_FOUND', id);
+  t.is((await switchToBaseOrg(deps, { ...ada, orgId: 'w-a' })).orgId, 'base');
+  t.is(codeOf(await switchToWorkspace(deps, { ...ada, credential: 'api_token' }, 'w-a').catch((e: unknown) => e)), 'SESSION_REQUIRED');
 });

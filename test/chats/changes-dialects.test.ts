@@ -64,6 +64,16 @@ dialectTest('labels are added once, sorted, removed, and refused past the limit'
   t.is((await addLabelToChat(deps, OWNER, { chatId: 'c', label: 'alpha' })).labels.length, MAX_LABELS, 'a label already there is still fine at the limit');
 });
 
+dialectTest(
+  'labels are sorted by their bytes whatever the collation of the database: capitals, then punctuation, then small letters',
+  async (t, { x }) => {
+    const { deps } = await setup(x);
+    for (const label of ['beta', 'Alpha', 'alpha', '_draft', 'Zed']) await addLabelToChat(deps, OWNER, { chatId: 'c', label });
+    t.deepEqual((await loadChat(deps, OWNER, 'c')).chat?.labels, ['Alpha', 'Zed', '_draft', 'alpha', 'beta']);
+  },
+  { pgCollation: 'linguistic' },
+);
+
 dialectTest('labels added concurrently through two connections never pass the limit', async (t, { x, other }) => {
   const { deps } = await setup(x);
   const results = await Promise.allSettled(

@@ -66,6 +66,18 @@ dialectTest('a shared chat shows its displayed messages to anyone; a shared mess
   await t.throwsAsync(loadSharedChat(deps, 'c', {}), { code: 'SHARE_NOT_FOUND' });
 });
 
+dialectTest(
+  'shares of one millisecond are listed by the bytes of their ids, last first, whatever the collation of the database',
+  async (t, { x }) => {
+    const { deps, ids } = await setup(x);
+    const made = [await shareMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[1]! }), await shareMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[3]! }), await shareMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[1]! })];
+    // Ids chosen so that byte order (capitals first) and a linguistic order disagree.
+    for (const [i, id] of ['b1', 'B2', 'a3'].entries()) await x.run(sql`UPDATE chat_shares SET share_id = ${id} WHERE share_id = ${made[i]!.chat_id}`);
+    t.deepEqual((await listShares(deps, OWNER, { chatId: 'c' })).map((s) => s.chat_id), ['b1', 'a3', 'B2']);
+  },
+  { pgCollation: 'linguistic' },
+);
+
 dialectTest('others cannot share, list or take a chat\'s public id; another organization\'s chat with that id is refused', async (t, { x }) => {
   const { deps } = await setup(x);
   await t.throwsAsync(shareChat(deps, COLLEAGUE, { chatId: 'c' }), { code: 'CHAT_NOT_FOUND' });

@@ -29,6 +29,16 @@ dialectTest('a connection is saved with its password sealed, listed and opened w
   t.is(await connectionToQuery(deps, 'acme', undefined), 'main_warehouse');
 });
 
+dialectTest(
+  'connections are listed by name as SQLite orders it (capitals first) whatever the collation of the database',
+  async (t, { x }) => {
+    const deps = connectionDeps(await twoOrganizations(x));
+    for (const name of ['billing', 'Archive', 'analytics', 'Zeta']) await createConnection(deps, 'acme', 'ann', { ...pg, name });
+    t.deepEqual((await listConnections(deps, 'acme')).map((c) => c.name), ['Archive', 'Zeta', 'analytics', 'billing']);
+  },
+  { pgCollation: 'linguistic' },
+);
+
 dialectTest('an id already taken in the organization is a conflict, and the first connection stays', async (t, { x }) => {
   const deps = connectionDeps(await twoOrganizations(x));
   await createConnection(deps, 'acme', 'ann', { ...pg, id: 'wh' });

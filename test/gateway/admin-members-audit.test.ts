@@ -27,15 +27,15 @@ async function auditOf(as: { session: string }, query = ''): Promise<Entry[]> {
   return (res.body['entries'] as Entry[]).reverse();
 }
 
-function mailedToken(to: string): string {
-  const mail = listOutbox(t0.app.services.store.db, 500).find((m) => m.to === to);
+async function mailedToken(to: string): Promise<string> {
+  const mail = (await listOutbox(t0.app.services.executor, 500)).find((m) => m.to === to);
   return /Invitation token: (\S+)/.exec(mail?.text ?? '')![1]!;
 }
 
 async function invite(as: { session: string; ip: string }) {
   const email = `audited${++n}@invited.test`;
   const res = await call(t0, 'POST', '/api/admin/invitations', as, { email, role: 'user' });
-  return { email, id: res.body['invitation_id'] as string, token: mailedToken(email) };
+  return { email, id: res.body['invitation_id'] as string, token: await mailedToken(email) };
 }
 
 test('every member action is audited with the acting admin, the member as target, the client address and success', async (t) => {

@@ -22,15 +22,15 @@ function team() {
 }
 
 /** The token of the newest invitation mailed to `to`. */
-function mailedToken(to: string): string {
-  const mail = listOutbox(t0.app.services.store.db, 500).find((m) => m.to === to);
+async function mailedToken(to: string): Promise<string> {
+  const mail = (await listOutbox(t0.app.services.executor, 500)).find((m) => m.to === to);
   return /Invitation token: (\S+)/.exec(mail?.text ?? '')![1]!;
 }
 
 async function invite(as: { session: string }, role = 'user') {
   const email = `invitee${++n}@invited.test`;
   const res = await call(t0, 'POST', '/api/admin/invitations', as, { email, role });
-  return { email, res, token: mailedToken(email) };
+  return { email, res, token: await mailedToken(email) };
 }
 
 test('an invited person accepts with a password and is signed in to the organization with the role', async (t) => {
@@ -94,7 +94,7 @@ test('a resent invitation gets a new link and the old one dies; a revoked one di
   t0.clock.advance(1000);
   const resent = await call(t0, 'POST', `/api/admin/invitations/${id}/resend`, as);
   t.is(resent.status, 200);
-  const fresh = mailedToken(email);
+  const fresh = await mailedToken(email);
   t.not(fresh, old);
   t.is((await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token: old, method: 'magic_link' })).body.code, 'INVALID_INVITATION');
   t.is((await call(t0, 'DELETE', `/api/admin/invitations/${id}`, as)).status, 204);
@@ -119,7 +119,7 @@ test('inviting a member or an address already invited is a conflict; an account 
   const res = await call(t0, 'POST', '/api/admin/invitations', as, { email: outsider.email });
   // The inviter sees what any invitation gets: no hint that the address has an account elsewhere.
   t.is(res.status, 201);
-  const accept = await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token: mailedToken(outsider.email), method: 'magic_link' });
+  const accept = await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token: await mailedToken(outsider.email), method: 'magic_link' });
   t.is(accept.status, 409);
   t.is(accept.body.code, 'ACCOUNT_IN_OTHER_ORGANIZATION');
   const pending = (await call(t0, 'GET', '/api/admin/invitations', as)).body['invitations'] as { email: string }[];
@@ -184,7 +184,7 @@ test('a workspace invitation takes in a member of its base organization, who is 
   const colleague = t0.user({ orgId });
   const res = await call(t0, 'POST', '/api/admin/invitations', wsAs, { email: colleague.email, role: 'modeler' });
   t.is(res.status, 201);
-  const accepted = await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token: mailedToken(colleague.email), method: 'magic_link' });
+  const accepted = await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token: await mailedToken(colleague.email), method: 'magic_link' });
   t.is(accepted.status, 200);
   t.like((await call(t0, 'GET', '/api/auth/me', { bearer: accepted.body['access_token'] as string })).body, { user_id: colleague.id, org_id: ws, role: 'modeler' });
 });
@@ -196,7 +196,7 @@ test('an invitation does not revive a deactivated account', async (t) => {
   const colleague = t0.user({ orgId });
   await call(t0, 'POST', `/api/admin/members/${colleague.id}/deactivate`, as);
   await call(t0, 'POST', '/api/admin/invitations', wsAs, { email: colleague.email });
-  const token = mailedToken(colleague.email);
+  const token = await mailedToken(colleague.email);
   const refused = await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token, method: 'magic_link' });
   t.is(refused.status, 403);
   t.is(refused.body.code, 'ACCOUNT_DEACTIVATED');

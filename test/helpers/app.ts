@@ -11,7 +11,7 @@ import { createLogger } from '../../src/log.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
 import { sqliteExecutor } from '../../src/store/index.ts';
 import { sqliteNow } from './sqlite-now.ts';
-import { orgSettingsOf } from '../../src/auth/members/org-settings-rows.ts';
+import { orgSettingsQuery } from '../../src/auth/members/org-settings-rows.ts';
 import { Writable } from 'node:stream';
 
 export interface TestApp {
@@ -97,7 +97,7 @@ export async function startTestApp(
     },
     session(user, orgId = firstOrg.get(user.id)!) {
       // Stored at once, so that the many callers stay synchronous; the lifetime as startSession decides it.
-      const ttlSeconds = orgSettingsOf(db, orgId).session_lifetime_seconds ?? SESSION_TTL_SECONDS;
+      const ttlSeconds = sqliteNow(db, () => orgSettingsQuery(orgId))[0]?.session_lifetime_seconds ?? SESSION_TTL_SECONDS;
       const { insert, session } = sessionWrite({ store: sqliteExecutor(db), clock, jwtKey: config.secrets.jwtKey }, user, orgId, { ttlSeconds });
       sqliteNow(db, () => insert);
       return session.token;

@@ -8,7 +8,7 @@ import { pgExecutor } from '../../src/store/pg-executor.ts';
 import { migratePostgres } from '../../src/store/pg-migrate.ts';
 import { openPostgres } from '../../src/store/pg-open.ts';
 import { sqliteExecutor } from '../../src/store/sqlite-executor.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from './pg-database.ts';
+import { freshPgDatabase, SKIP_PG_STORE, type PgCollation } from './pg-database.ts';
 
 export interface DialectCase {
   dialect: 'sqlite' | 'postgres';
@@ -21,14 +21,19 @@ export interface DialectCase {
   url?: string | undefined;
 }
 
-async function openCase(t: ExecutionContext, dialect: DialectCase['dialect']): Promise<DialectCase | undefined> {
+export interface DialectOptions {
+  /** How the PostgreSQL database orders text (default: as SQLite, by bytes). */
+  pgCollation?: PgCollation;
+}
+
+async function openCase(t: ExecutionContext, dialect: DialectCase['dialect'], options: DialectOptions): Promise<DialectCase | undefined> {
   if (dialect === 'sqlite') {
     const store = openStore({ file: ':memory:' });
     t.teardown(() => store.close());
     const x = sqliteExecutor(store.db);
     return { dialect, x, sqlite: store.db, other: x };
   }
-  const url = await freshPgDatabase(t);
+  const url = await freshPgDatabase(t, { collation: options.pgCollation ?? 'bytes' });
   if (!url) return undefined;
   const pg = openPostgres(url);
   const pg2 = openPostgres(url);
@@ -40,10 +45,10 @@ async function openCase(t: ExecutionContext, dialect: DialectCase['dialect']): P
   return { dialect, x: pgExecutor(pg.db), sqlite: undefined, other: pgExecutor(pg2.db), url };
 }
 
-export function dialectTest(title: string, body: (t: ExecutionContext, c: DialectCase) => Promise<void>): void {
+export function dialectTest(title: string, body: (t: ExecutionContext, c: DialectCase) => Promise<void>, options: DialectOptions = {}): void {
   for (const dialect of ['sqlite', 'postgres'] as const) {
     test(`${dialect}: ${title}`, async (t) => {
-      const c = await openCase(t, dialect);
+      const c = await openCase(t, dialect, options);
       if (!c) return t.log(SKIP_PG_STORE), t.pass();
       await body(t, c);
     });

@@ -8,8 +8,20 @@ export const SKIP_PG_STORE = 'PostgreSQL is not reachable on 127.0.0.1:5432 (use
 
 const admin = () => new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 3000 });
 
-/** Creates an empty database and returns its URL (dropped after the test), or undefined when PostgreSQL is absent. */
-export async function freshPgDatabase(t: ExecutionContext): Promise<string | undefined> {
+/**
+ * How the database orders text. `bytes`: the test server's default (C.UTF-8), which orders as SQLite
+ * does. `linguistic`: ICU en-US, as a server initialised under en_US.UTF-8 (the official image, most
+ * hosted services) orders it: case and punctuation weigh less than letters, so `apple` < `Banana`.
+ */
+export type PgCollation = 'bytes' | 'linguistic';
+
+const CREATE_OPTIONS: Record<PgCollation, string> = {
+  bytes: '',
+  linguistic: " TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'",
+};
+
+/** An empty database on the local server, or undefined when PostgreSQL is absent (an error under CI=true). */
+export async function createPgDatabase({ collation = 'bytes' }: { collation?: PgCollation } = {}): Promise<{ url: string; name: string; drop(): Promise<void> } | undefined> {
   const client = admin();
   try {
     await client.connect();
@@ -19,15 +31,23 @@ export async function freshPgDatabase(t: ExecutionContext): Promise<string | und
   }
   const name = `sextant_t_${randomBytes(6).toString('hex')}`;
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${CREATE_OPTIONS[collation]}`);
   } finally {
     await client.end();
   }
-  t.teardown(async () => {
+  const drop = async () => {
     const c = admin();
     await c.connect();
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await c.end();
-  });
-  return `postgres://postgres@127.0.0.1:5432/${name}`;
+  };
+  return { url: `postgres://postgres@127.0.0.1:5432/${name}`, name, drop };
+}
+
+/** Creates an empty database and returns its URL (dropped after the test), or undefined when PostgreSQL is absent. */
+export async function freshPgDatabase(t: ExecutionContext, options: { collation?: PgCollation } = {}): Promise<string | undefined> {
+  const db = await createPgDatabase(options);
+  if (!db) return undefined;
+  t.teardown(db.drop);
+  return db.url;
 }

@@ -1,12 +1,12 @@
-// Claiming outbox messages on SQLite and PostgreSQL: replicas draining one outbox through their own
-// pools send each message once; a claim whose sender died runs out, and the message is due again.
+// The outbox on SQLite and PostgreSQL: a staged mail commits with its caller's batch; replicas
+// draining one outbox through their own pools send each message once; a claim whose sender died runs
+// out, and the message is due again.
 import { sql } from 'kysely';
 import { FakeClock } from '../../src/clock.ts';
 import { createLogger } from '../../src/log.ts';
-import type { MailMessage } from '../../src/mail/index.ts';
+import { listOutbox, type MailMessage } from '../../src/mail/index.ts';
 import { CLAIM_MS, claimNext, createMailQueue } from '../../src/mail/mail-queue.ts';
 import type { Executor } from '../../src/store/executor.ts';
-import { openStore } from '../../src/store/index.ts';
 import { dialectTest } from '../helpers/executors.ts';
 
 async function enqueue(x: Executor, count: number, due: number): Promise<string[]> {
@@ -45,19 +45,34 @@ dialectTest('only due messages are claimed, oldest first, and a claim holds them
   t.like(await claimNext(x, 1_000 + CLAIM_MS), { id: 'm000' });
 });
 
-dialectTest('two mail queues on their own pools deliver a shared outbox, each message once and marked sent', async (t, { x, other, sqlite }) => {
+dialectTest('two mail queues on their own pools deliver a shared outbox, each message once and marked sent', async (t, { x, other }) => {
   const ids = await enqueue(x, 30, 0);
-  // Messages are seeded on the shared database above; the handle is only what enqueue would write through.
-  const spare = sqlite ? undefined : openStore({ file: ':memory:' });
-  if (spare) t.teardown(() => spare.close());
-  const handle = sqlite ?? spare!.db;
   const sent: MailMessage[] = [];
   // Each send yields, so the two queues' claims interleave.
   const transport = { send: async (m: MailMessage) => void sent.push(await new Promise<MailMessage>((r) => setImmediate(() => r(m)))) };
-  const queues = [x, other].map((store) => createMailQueue({ db: handle, x: store, clock: new FakeClock(1_000), log: createLogger('silent'), transport }));
+  const queues = [x, other].map((store) => createMailQueue({ store, clock: new FakeClock(1_000), log: createLogger('silent'), transport }));
   await Promise.all(queues.map((q) => q.deliverDue()));
   await Promise.all(queues.map((q) => q.idle()));
   for (const q of queues) q.close();
   t.deepEqual(sent.map((m) => m.to).toSorted(), ids.map((id) => `${id}@example.com`));
   t.is((await x.one(sql<{ n: number }>`SELECT count(*) AS n FROM outbox WHERE sent_at IS NOT NULL AND next_attempt_at IS NULL AND text_body = ''`))?.n, 30);
+});
+
+dialectTest('a staged mail is stored with the batch it joins, or not at all when the batch rolls back', async (t, { x }) => {
+  const queue = createMailQueue({ store: x, clock: new FakeClock(1_000), log: createLogger('silent') });
+  const kept = queue.stage({ to: 'kept@example.com', subject: 'Hi', text: 'kept' });
+  t.true((await x.batch([kept.query, sql`UPDATE outbox SET subject = subject WHERE id = 'none'`])).ok);
+  const dropped = queue.stage({ to: 'dropped@example.com', subject: 'Hi', text: 'dropped' });
+  t.deepEqual(await x.batch([dropped.query, sql`UPDATE outbox SET subject = subject WHERE id = 'none'`], { require: [1] }), { ok: false, failed: 1 });
+  t.deepEqual((await listOutbox(x)).map((m) => m.to), ['kept@example.com']);
+});
+
+dialectTest('the outbox lists the newest mail first, in queued order within one millisecond', async (t, { x }) => {
+  const clock = new FakeClock(1_000);
+  const queue = createMailQueue({ store: x, clock, log: createLogger('silent') });
+  for (const n of [1, 2, 3]) await queue.enqueue({ to: `m${n}@example.com`, subject: 'Hi', text: String(n) });
+  clock.advance(1);
+  await queue.enqueue({ to: 'm4@example.com', subject: 'Hi', text: '4' });
+  t.deepEqual((await listOutbox(x)).map((m) => m.text), ['4', '3', '2', '1']);
+  t.deepEqual((await listOutbox(x, 2)).map((m) => m.text), ['4', '3']);
 });

@@ -24,10 +24,10 @@ test('without SMTP, mail lands in the outbox and the log says so without the bod
   const store = openStore({ file: ':memory:' });
   const lines: string[] = [];
   const log = createLogger('info', new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) }));
-  const mailer = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock: new FakeClock(), log });
-  mailer.enqueue({ to: 'bob@example.com', subject: 'Sign in', text: 'secret-link-token-123' });
+  const mailer = createMailQueue({ store: sqliteExecutor(store.db), clock: new FakeClock(), log });
+  await mailer.enqueue({ to: 'bob@example.com', subject: 'Sign in', text: 'secret-link-token-123' });
   await mailer.idle();
-  const [mail] = listOutbox(store.db);
+  const [mail] = await listOutbox(sqliteExecutor(store.db));
   t.is(mail?.to, 'bob@example.com');
   t.is(mail?.text, 'secret-link-token-123');
   t.is(lines.length, 1);
@@ -42,7 +42,7 @@ test('a service without SMTP keeps account mail in the outbox and logs only that
     const res = await t0.fetch('/api/auth/magic_link/request', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: t0.user().email }) });
     t.is(res.status, 202);
     await t0.app.services.accountMail.idle();
-    const [mail] = listOutbox(t0.app.services.store.db);
+    const [mail] = await listOutbox(t0.app.services.executor);
     const token = /Magic link token: (\S+)/.exec(mail?.text ?? '')?.[1];
     t.truthy(token);
     t.true(t0.logs.some((l) => l['msg'] === 'mail queued in the outbox (no SMTP server configured)'));
@@ -72,12 +72,12 @@ test('a queued message is delivered after the caller moves on, and keeps no body
   const store = openStore({ file: ':memory:' });
   const transport = flakyTransport();
   transport.failing = false;
-  const queue = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock: new FakeClock(), log: quietLog(), transport });
-  queue.enqueue({ to: 'ann@example.com', subject: 'Sign in', text: 'token-abc' });
+  const queue = createMailQueue({ store: sqliteExecutor(store.db), clock: new FakeClock(), log: quietLog(), transport });
+  await queue.enqueue({ to: 'ann@example.com', subject: 'Sign in', text: 'token-abc' });
   t.is(transport.sent.length, 0, 'nothing is sent while the caller is still running');
   await queue.idle();
   t.deepEqual(transport.sent, [{ to: 'ann@example.com', subject: 'Sign in', text: 'token-abc' }]);
-  const [row] = listOutbox(store.db);
+  const [row] = await listOutbox(sqliteExecutor(store.db));
   t.is(row?.text, '');
   t.truthy(row?.sent_at);
   queue.close();
@@ -88,8 +88,8 @@ test('a failing server is retried with growing waits, then the message is delive
   const store = openStore({ file: ':memory:' });
   const clock = new FakeClock();
   const transport = flakyTransport();
-  const queue = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock, log: quietLog(), transport });
-  queue.enqueue({ to: 'ann@example.com', subject: 'Reset', text: 'token-def' });
+  const queue = createMailQueue({ store: sqliteExecutor(store.db), clock, log: quietLog(), transport });
+  await queue.enqueue({ to: 'ann@example.com', subject: 'Reset', text: 'token-def' });
   await queue.idle();
   t.is(transport.sent.length, 0);
   await queue.deliverDue();
@@ -109,8 +109,8 @@ test('a failing server is retried with growing waits, then the message is delive
 test('a message that never goes through is given up after the last attempt and its body dropped', async (t) => {
   const store = openStore({ file: ':memory:' });
   const clock = new FakeClock();
-  const queue = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock, log: quietLog(), transport: flakyTransport() });
-  queue.enqueue({ to: 'ann@example.com', subject: 'Reset', text: 'token-ghi' });
+  const queue = createMailQueue({ store: sqliteExecutor(store.db), clock, log: quietLog(), transport: flakyTransport() });
+  await queue.enqueue({ to: 'ann@example.com', subject: 'Reset', text: 'token-ghi' });
   for (let i = 0; i < MAX_ATTEMPTS + 2; i++) {
     await queue.deliverDue();
     clock.advance(3600_000);
@@ -125,13 +125,13 @@ test('a message that never goes through is given up after the last attempt and i
 test('mail queued before a crash is delivered when the service starts again', async (t) => {
   const store = openStore({ file: ':memory:' });
   const clock = new FakeClock();
-  const before = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock, log: quietLog(), transport: { send: () => new Promise<void>(() => {}) } });
+  const before = createMailQueue({ store: sqliteExecutor(store.db), clock, log: quietLog(), transport: { send: () => new Promise<void>(() => {}) } });
   // The process dies while the server is still being asked: the row is all that is left.
-  before.enqueue({ to: 'ann@example.com', subject: 'Sign in', text: 'token-jkl' });
+  await before.enqueue({ to: 'ann@example.com', subject: 'Sign in', text: 'token-jkl' });
   before.close();
   const transport = flakyTransport();
   transport.failing = false;
-  const after = createMailQueue({ db: store.db, x: sqliteExecutor(store.db), clock, log: quietLog(), transport });
+  const after = createMailQueue({ store: sqliteExecutor(store.db), clock, log: quietLog(), transport });
   await new Promise((resolve) => setImmediate(resolve));
   await after.idle();
   t.deepEqual(transport.sent.map((m) => m.text), ['token-jkl']);

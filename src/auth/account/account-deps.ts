@@ -2,18 +2,16 @@ import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../log.ts';
 import type { MailQueue } from '../../mail/index.ts';
 import type { SecretBox } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
 import type { SingleUseStore } from '../single-use-tables.ts';
 
 /** What account operations need: storage, time, keys, mail. Built once by the gateway from Services. */
 export interface AccountDeps {
-  db: Db;
-  /** The asynchronous store of the single-use credentials (account tokens, TOTP steps, recovery codes). */
+  /** The store every account statement runs on (SQLite or PostgreSQL); the rate limits are found by it too. */
   store: SingleUseStore;
   clock: Clock;
   jwtKey: string;
   secretBox: SecretBox;
-  /** Outgoing mail: enqueued in the caller's transaction, delivered after the answer. */
+  /** Outgoing mail: staged in the caller's batch (or enqueued on its own), delivered after the answer. */
   mailer: MailQueue;
   /** Account mails per hour to one address and from one client address (429 beyond). */
   mailLimits: { perAddressPerHour: number; perClientPerHour: number };

@@ -24,6 +24,8 @@ export interface AccountMail {
   request(kind: AccountMailKind, email: string, client: ClientInfo): Promise<void>;
   /** Resolves once the queue has been worked through (tests wait on it instead of sleeping). */
   idle(): Promise<void>;
+  /** Starts no further work and resolves once the pass under way has stopped (before the store closes). */
+  close(): Promise<void>;
 }
 
 /** The account mail queue; queued requests left by a previous run are worked through at once. */
@@ -31,7 +33,9 @@ export function createAccountMail(deps: AccountDeps): AccountMail {
   let pending: Promise<void> | undefined;
   // A request queued while a pass is under way may come after its last read: one more pass follows.
   let again = false;
+  let closed = false;
   const schedule = (): void => {
+    if (closed) return;
     if (pending) {
       again = true;
       return;
@@ -39,10 +43,8 @@ export function createAccountMail(deps: AccountDeps): AccountMail {
     // After the current request has answered, so none of this work shows in its response time.
     pending = new Promise<void>((resolve) =>
       setImmediate(() => {
-        processAccountMailRequests(deps)
-          .catch((err: unknown) => {
-            if (deps.db.open) deps.log.error({ err }, 'account mail queue: processing failed; the next request retries');
-          })
+        processAccountMailRequests(deps, () => closed)
+          .catch((err: unknown) => deps.log.error({ err }, 'account mail queue: processing failed; the next request retries'))
           .finally(() => {
             pending = undefined;
             if (again) {
@@ -65,27 +67,32 @@ export function createAccountMail(deps: AccountDeps): AccountMail {
     idle: async () => {
       while (pending) await pending;
     },
+    close: async () => {
+      closed = true;
+      while (pending) await pending;
+    },
   };
 }
 
 /**
- * Turns queued requests into mail, oldest first. A request's tokens are stored (one batch), then its
- * mail queued, then the request removed: a crash in between sends the mail again with new tokens (the
- * older ones voided), never a mail whose tokens were not stored.
+ * Turns queued requests into mail, oldest first. Each request is removed in the batch that stores its
+ * tokens and its mail: a crash leaves all of it or none (the request is then worked again), and of two
+ * replicas working one request, the one whose removal changes no row stores nothing and mails nothing.
  */
-export async function processAccountMailRequests(deps: AccountDeps): Promise<void> {
+export async function processAccountMailRequests(deps: AccountDeps, stopped: () => boolean = () => false): Promise<void> {
+  const x = deps.store;
   for (;;) {
-    if (!deps.db.open) return;
+    if (stopped()) return;
     // Requests of one millisecond go in the order of their ids: any order is fine, but a portable one.
-    const rows = await deps.store.all(deps.store.db.selectFrom('account_mail_requests').select(['id', 'kind', 'email']).orderBy('created_at').orderBy('id').limit(50));
+    const rows = await x.all(x.db.selectFrom('account_mail_requests').select(['id', 'kind', 'email']).orderBy('created_at').orderBy('id').limit(50));
     if (rows.length === 0) return;
     for (const row of rows) {
+      if (stopped()) return;
+      const take = x.db.deleteFrom('account_mail_requests').where('id', '=', row.id);
       const mail = COMPOSE[row.kind as AccountMailKind](deps, await findUserByEmail(deps.store, row.email));
-      if (mail) {
-        await deps.store.batch(mail.writes);
-        deps.mailer.enqueue(mail.message);
-      }
-      await deps.store.run(deps.store.db.deleteFrom('account_mail_requests').where('id', '=', row.id));
+      const staged = mail && deps.mailer.stage(mail.message);
+      const done = await x.batch(mail && staged ? [take, ...mail.writes, staged.query] : [take], { require: [0] });
+      if (done.ok) staged?.committed();
     }
   }
 }

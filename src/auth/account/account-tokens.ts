@@ -46,31 +46,34 @@ export async function issueAccountToken(x: SingleUseStore, clock: Clock, t: NewA
 }
 
 /**
- * Marks a live token used and returns it; undefined if it is unknown, expired or already used.
- * A magic link and its fallback code are one credential: the one statement spends the token and its
- * group together, so whichever of them is presented, exactly one concurrent caller gets its row back.
+ * The statement spending a live token (for a batch that `require`s it): it changes no row when the
+ * token is unknown, expired or already used. A magic link and its fallback code are one credential: the
+ * one statement spends the token and its group together, so whichever of them is presented, exactly one
+ * concurrent caller changes rows.
  */
-export async function consumeAccountToken(x: SingleUseStore, clock: Clock, purpose: AccountTokenPurpose, value: string): Promise<AccountTokenRow | undefined> {
+export function spendAccountTokenQuery(x: SingleUseStore, clock: Clock, purpose: AccountTokenPurpose, value: string) {
   const now = clock.now();
+  return x.db
+    .updateTable('account_tokens')
+    .set({ used_at: now })
+    .where('used_at', 'is', null)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('account_tokens as presented')
+        .innerJoin('account_tokens as member', (j) =>
+          j.on((on) => on.or([on('member.id', '=', on.ref('presented.id')), on('member.group_id', '=', on.ref('presented.group_id'))])),
+        )
+        .select('member.id')
+        .where('presented.token_hash', '=', hashSecret(value))
+        .where('presented.purpose', '=', purpose)
+        .where('presented.expires_at', '>', now),
+    );
+}
+
+/** Marks a live token used and returns it; undefined if it is unknown, expired or already used (exactly one concurrent caller gets it). */
+export async function consumeAccountToken(x: SingleUseStore, clock: Clock, purpose: AccountTokenPurpose, value: string): Promise<AccountTokenRow | undefined> {
   const hash = hashSecret(value);
-  const spent = await x.all(
-    x.db
-      .updateTable('account_tokens')
-      .set({ used_at: now })
-      .where('used_at', 'is', null)
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('account_tokens as presented')
-          .innerJoin('account_tokens as member', (j) =>
-            j.on((on) => on.or([on('member.id', '=', on.ref('presented.id')), on('member.group_id', '=', on.ref('presented.group_id'))])),
-          )
-          .select('member.id')
-          .where('presented.token_hash', '=', hash)
-          .where('presented.purpose', '=', purpose)
-          .where('presented.expires_at', '>', now),
-      )
-      .returningAll(),
-  );
+  const spent = await x.all(spendAccountTokenQuery(x, clock, purpose, value).returningAll());
   const row = spent.find((r) => r.token_hash === hash);
   if (!row) return undefined;
   const { token_hash: _hash, ...token } = row;

@@ -3,15 +3,14 @@
 import { sql } from 'kysely';
 import { hashPassword, newId } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
-import { consumeAccountToken, issueAccountTokenWrites, revokeAccountTokensQuery } from './account-tokens.ts';
+import { issueAccountTokenWrites, peekAccountToken, revokeAccountTokensQuery, spendAccountTokenQuery } from './account-tokens.ts';
 import type { ComposedMail } from './composed-mail.ts';
-import { writeAudit } from '../audit.ts';
 import { consumeMailQuota } from '../credentials/rate-limit.ts';
 import { auditEntryQuery } from '../audit-log/write-audit.ts';
 import { findUserByEmail, membershipUpsert, organizationInsert, userInsert, type UserRow } from '../directory.ts';
 import { InvalidAccountToken } from '../errors.ts';
 import { alreadyRegisteredMail, verificationMail } from './mails.ts';
-import { orgSettingsOf } from '../members/org-settings-rows.ts';
+import { readOrgSettings } from '../members/org-settings-rows.ts';
 import { orgForEmailDomain } from './org-from-email.ts';
 import { assertPasswordStrength } from '../credentials/password-policy.ts';
 
@@ -25,52 +24,68 @@ export async function registerAccount(deps: AccountDeps, input: { email: string;
   await consumeMailQuota(deps.store, deps.clock, { email, ip: client.ip }, deps.mailLimits);
   // Hash before looking the address up so both paths take the same time.
   const passwordHash = await hashPassword(input.password, deps.bcryptCost);
-  const existing = await findUserByEmail(deps.store, email);
-  if (existing) {
-    deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
-    return;
-  }
+  if (await findUserByEmail(deps.store, email)) return deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
   const domainOrg = await orgForEmailDomain(deps.store, email);
-  const created = await createAccount(deps, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash }, domainOrg?.id);
-  // The token is stored before its mail is queued; a crash in between leaves an account whose owner
-  // asks for the verification mail again.
-  const mail = verificationMailFor(deps, created)!;
-  await deps.store.batch(mail.writes);
-  deps.mailer.enqueue(mail.message);
+  const created = await createAccount(deps, { email, name: input.name ?? email.split('@')[0] ?? '', passwordHash }, domainOrg?.id).then(
+    () => true,
+    async (err: unknown) => {
+      // The address was registered at the same moment by another request (on any replica): its unique
+      // index refused this one, which then answers as for any known address.
+      if (await findUserByEmail(deps.store, email)) return false;
+      throw err;
+    },
+  );
+  if (!created) await deps.mailer.enqueue(alreadyRegisteredMail(deps.baseUrl, email));
 }
 
 /**
  * The user, their membership of the organization serving their domain (or of a new one they
- * administer) and the audit entry, in one batch.
+ * administer), the audit entry, the verification link and its mail, in one batch.
  */
-async function createAccount(deps: AccountDeps, user: { email: string; name: string; passwordHash: string }, domainOrgId: string | undefined): Promise<UserRow> {
+async function createAccount(deps: AccountDeps, user: { email: string; name: string; passwordHash: string }, domainOrgId: string | undefined): Promise<void> {
+  const x = deps.store;
   const userId = newId();
   const orgId = domainOrgId ?? newId(8);
   // No organization serves the domain: the new user starts their own and administers it.
-  const role = domainOrgId ? orgSettingsOf(deps.db, domainOrgId).join_default_role : 'admin';
-  const newOrg = domainOrgId ? [] : [organizationInsert(deps.store, deps.clock, { id: orgId, name: `${user.name || user.email}'s organization` })];
-  const done = await deps.store.batch([
-    userInsert(deps.store, deps.clock, { id: userId, ...user }),
+  const role = domainOrgId ? (await readOrgSettings(x, domainOrgId)).join_default_role : 'admin';
+  const newOrg = domainOrgId ? [] : [organizationInsert(x, deps.clock, { id: orgId, name: `${user.name || user.email}'s organization` })];
+  const verification = verificationMailOf(deps, userId, user.email);
+  const mail = deps.mailer.stage(verification.message);
+  await x.batch([
+    userInsert(x, deps.clock, { id: userId, ...user }),
     ...newOrg,
-    membershipUpsert(deps.store, deps.clock, { userId, orgId, role }),
-    auditEntryQuery(deps.store, { action: 'registered', userId, orgId: domainOrgId ?? null }, deps.clock.now()),
+    membershipUpsert(x, deps.clock, { userId, orgId, role }),
+    auditEntryQuery(x, { action: 'registered', userId, orgId: domainOrgId ?? null }, deps.clock.now()),
+    ...verification.writes,
+    mail.query,
   ]);
-  const row = done.ok ? (done.results[0]?.rows[0] as UserRow | undefined) : undefined;
-  if (!row) throw new Error('the user insert returned no row');
-  return row;
+  mail.committed();
 }
 
 /** The verification mail of an unverified, enabled account (older links voided); undefined otherwise. */
 export function verificationMailFor(deps: AccountDeps, user: UserRow | undefined): ComposedMail | undefined {
   if (!user || user.email_verified_at !== null || user.disabled_at !== null) return undefined;
-  const token = issueAccountTokenWrites(deps.store, deps.clock, { purpose: 'verify_email', userId: user.id, ttlMs: VERIFY_TTL_MS });
-  return { writes: [revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'verify_email'), ...token.writes], message: verificationMail(deps.baseUrl, user.email, token.value) };
+  return verificationMailOf(deps, user.id, user.email);
 }
 
-/** Marks the address verified with a single-use token. */
+function verificationMailOf(deps: AccountDeps, userId: string, email: string): ComposedMail {
+  const token = issueAccountTokenWrites(deps.store, deps.clock, { purpose: 'verify_email', userId, ttlMs: VERIFY_TTL_MS });
+  return { writes: [revokeAccountTokensQuery(deps.store, deps.clock, userId, 'verify_email'), ...token.writes], message: verificationMail(deps.baseUrl, email, token.value) };
+}
+
+/** Marks the address verified with a single-use token, spent in the batch that verifies and audits. */
 export async function verifyEmail(deps: AccountDeps, token: string): Promise<void> {
-  const row = await consumeAccountToken(deps.store, deps.clock, 'verify_email', token);
-  if (!row) throw new InvalidAccountToken();
-  await deps.store.run(deps.store.db.updateTable('users').set({ email_verified_at: sql`coalesce(email_verified_at, ${deps.clock.now()})` }).where('id', '=', row.user_id));
-  await writeAudit(deps, { action: 'email_verified', userId: row.user_id });
+  const x = deps.store;
+  const live = await peekAccountToken(x, deps.clock, 'verify_email', token);
+  if (!live) throw new InvalidAccountToken();
+  const now = deps.clock.now();
+  const done = await x.batch(
+    [
+      spendAccountTokenQuery(x, deps.clock, 'verify_email', token),
+      x.db.updateTable('users').set({ email_verified_at: sql`coalesce(email_verified_at, ${now})` }).where('id', '=', live.user_id),
+      auditEntryQuery(x, { action: 'email_verified', userId: live.user_id }, now),
+    ],
+    { require: [0] },
+  );
+  if (!done.ok) throw new InvalidAccountToken();
 }

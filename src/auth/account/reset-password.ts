@@ -3,9 +3,9 @@
 import { sql } from 'kysely';
 import { hashPassword } from '../../security/index.ts';
 import type { AccountDeps } from './account-deps.ts';
-import { consumeAccountToken, issueAccountTokenWrites, peekAccountToken, revokeAccountTokensQuery } from './account-tokens.ts';
+import { issueAccountTokenWrites, peekAccountToken, revokeAccountTokensQuery, spendAccountTokenQuery } from './account-tokens.ts';
 import type { ComposedMail } from './composed-mail.ts';
-import { writeAudit } from '../audit.ts';
+import { auditEntryQuery } from '../audit-log/write-audit.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { InvalidAccountToken } from '../errors.ts';
 import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
@@ -22,7 +22,10 @@ export function resetMailFor(deps: AccountDeps, user: UserRow | undefined): Comp
   return { writes: [revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'reset_password'), ...token.writes], message: resetPasswordMail(deps.baseUrl, user.email, token.value) };
 }
 
-/** Sets a new password with a reset token; the token is spent once even if two requests race. */
+/**
+ * Sets a new password with a reset token. The token is spent in the batch that sets the password, ends
+ * the sessions and audits: of two uses at once (on any replica) exactly one changes anything.
+ */
 export async function confirmPasswordReset(deps: AccountDeps, { token, newPassword }: { token: string; newPassword: string }): Promise<void> {
   // Strength is checked before the token is spent, so a weak choice can be retried with the same link.
   const live = await peekAccountToken(deps.store, deps.clock, 'reset_password', token);
@@ -30,15 +33,16 @@ export async function confirmPasswordReset(deps: AccountDeps, { token, newPasswo
   if (!user) throw new InvalidAccountToken();
   assertPasswordStrength(newPassword, user.email, 'new_password');
   const hash = await hashPassword(newPassword, deps.bcryptCost);
-  const consumed = await consumeAccountToken(deps.store, deps.clock, 'reset_password', token);
-  if (!consumed) throw new InvalidAccountToken();
   const x = deps.store;
-  await x.batch([
-    x.db
-      .updateTable('users')
-      .set({ password_hash: hash, identity_kind: 'password', email_verified_at: sql`coalesce(email_verified_at, ${deps.clock.now()})` })
-      .where('id', '=', consumed.user_id),
-    ...invalidateSessionsQueries(consumed.user_id, deps.clock.now()),
-  ]);
-  await writeAudit(deps, { action: 'password_reset', userId: consumed.user_id });
+  const now = deps.clock.now();
+  const done = await x.batch(
+    [
+      spendAccountTokenQuery(x, deps.clock, 'reset_password', token),
+      x.db.updateTable('users').set({ password_hash: hash, identity_kind: 'password', email_verified_at: sql`coalesce(email_verified_at, ${now})` }).where('id', '=', user.id),
+      ...invalidateSessionsQueries(user.id, now),
+      auditEntryQuery(x, { action: 'password_reset', userId: user.id }, now),
+    ],
+    { require: [0] },
+  );
+  if (!done.ok) throw new InvalidAccountToken();
 }

@@ -1,5 +1,5 @@
-// Workspaces: organizations under a base organization. Switching mints a session JWT for the target
-// organization (the session itself is the credentials' synchronous store); only members may switch.
+// Workspaces: organizations under a base organization. Switching starts a session (a row and its JWT)
+// in the target organization; only members may switch.
 import type { Clock } from '../../clock.ts';
 import { Forbidden, NotFound } from '../../errors.ts';
 import { getUser } from '../directory.ts';

@@ -71,7 +71,7 @@ async function rehashIfOld(deps: AccountDeps, user: UserRow, password: string): 
   const old = user.password_hash;
   if (!old || !needsRehash(old, deps.bcryptCost)) return;
   const hash = await hashPassword(password, deps.bcryptCost);
-  deps.db.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?').run(hash, user.id, old);
+  await deps.store.run(deps.store.db.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).where('password_hash', '=', old));
 }
 
 /** The user behind a live pending-MFA token, or InvalidMfaToken. */

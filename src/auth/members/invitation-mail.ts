@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { MailMessage } from '../../mail/index.ts';
+import type { MailMessage, StagedMail } from '../../mail/index.ts';
 import type { Principal } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 
@@ -16,14 +16,13 @@ export function invitationMail(baseUrl: string, to: string, token: string, orgNa
 }
 
 /**
- * Queues the mail of a stored invitation. It follows the invitation's commit rather than sharing it: a
- * crash in between leaves an invitation without a mail, which the admin resends, never a mail whose
- * link was rolled back.
+ * The mail of an invitation's link, staged for the batch that stores the invitation (or its new link):
+ * it goes out if and only if that commits, never for a link that was rolled back.
  */
-export async function sendInvitationMail(deps: Pick<MembersDeps, 'x' | 'mailer' | 'baseUrl'>, admin: Principal, to: string, token: string): Promise<void> {
+export async function stageInvitationMail(deps: Pick<MembersDeps, 'x' | 'mailer' | 'baseUrl'>, admin: Principal, to: string, token: string): Promise<StagedMail> {
   const names = await deps.x.one(
     sql<{ org_name: string; inviter_name: string | null }>`SELECT o.name AS org_name, (SELECT u.name FROM users u WHERE u.id = ${admin.userId}) AS inviter_name
       FROM organizations o WHERE o.id = ${admin.orgId}`,
   );
-  deps.mailer.enqueue(invitationMail(deps.baseUrl, to, token, names?.org_name ?? '', names?.inviter_name || admin.email));
+  return deps.mailer.stage(invitationMail(deps.baseUrl, to, token, names?.org_name ?? '', names?.inviter_name || admin.email));
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Principal, Role } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 import { AlreadyMember, InvitationPending } from './errors.ts';
-import { sendInvitationMail } from './invitation-mail.ts';
+import { stageInvitationMail } from './invitation-mail.ts';
 import { consumeInvitationQuota } from './invitation-quota.ts';
 import { insertInvitationQuery, invitationRow, pendingInvitationFor } from './invitation-rows.ts';
 import { lockOrganization } from './org-rows.ts';
@@ -27,24 +27,26 @@ async function invite(deps: MembersDeps, admin: Principal, client: RequestClient
   await consumeInvitationQuota(deps.store, deps.clock, { orgId: admin.orgId, email, perAddressPerHour: deps.mailLimits.perAddressPerHour });
   const stored = await storeInvitation(deps, admin, client, { email, role });
   if (!stored) throw new InvitationPending();
-  const { id, token } = stored;
-  await sendInvitationMail(deps, admin, email, token);
-  return invitationView((await invitationRow(deps.x, admin.orgId, id))!);
+  return invitationView((await invitationRow(deps.x, admin.orgId, stored.id))!);
 }
 
 /**
- * Stores the invitation and its audit entry unless the address has a pending invitation to the
- * organization (undefined then). The organization's row lock makes concurrent invitations of one
- * address (on any replica) run one after the other, so the second one's check sees the first.
+ * Stores the invitation, its audit entry and its mail unless the address has a pending invitation to
+ * the organization (undefined then, and nothing is mailed). The organization's row lock makes
+ * concurrent invitations of one address (on any replica) run one after the other, so the second one's
+ * check sees the first.
  */
 export async function storeInvitation(
-  deps: Pick<MembersDeps, 'x' | 'clock'>,
+  deps: Pick<MembersDeps, 'x' | 'clock' | 'mailer' | 'baseUrl'>,
   admin: Principal,
   client: RequestClient,
   { email, role }: { email: string; role: Role },
-): Promise<{ id: string; token: string } | undefined> {
+): Promise<{ id: string } | undefined> {
   const { id, token, query } = insertInvitationQuery({ orgId: admin.orgId, email, role, invitedBy: admin.userId, now: deps.clock.now() });
+  const mail = await stageInvitationMail(deps, admin, email, token);
   const act = { action: 'invitation_created', target: { type: 'invitation', id }, data: { invitation_id: id, email, role } };
-  const done = await deps.x.batch([lockOrganization(admin.orgId), query, adminAuditQuery(deps, admin, client, act)], { require: [0, 1] });
-  return done.ok ? { id, token } : undefined;
+  const done = await deps.x.batch([lockOrganization(admin.orgId), query, adminAuditQuery(deps, admin, client, act), mail.query], { require: [0, 1] });
+  if (!done.ok) return undefined;
+  mail.committed();
+  return { id };
 }

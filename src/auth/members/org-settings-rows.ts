@@ -1,9 +1,7 @@
 // The SQL of organization settings (org_settings, migration 0014). Workspaces follow their base
 // organization, so every reader resolves the base first.
 import { sql } from 'kysely';
-import { compile } from '../../store/executor.ts';
-import { sqliteBuilder } from '../../store/sqlite-executor.ts';
-import { statement, type Db, type Executor, type Query } from '../../store/index.ts';
+import type { Executor, Query } from '../../store/index.ts';
 import type { Role } from '../principal.ts';
 
 export interface OrgSettingsRow {
@@ -13,24 +11,16 @@ export interface OrgSettingsRow {
 
 const DEFAULTS: OrgSettingsRow = { join_default_role: 'user', session_lifetime_seconds: null };
 
-const settingsQuery = (orgId: string) =>
+/** The settings row of an organization (of its base organization, for a workspace); no row when unset. */
+export const orgSettingsQuery = (orgId: string) =>
   sql<OrgSettingsRow>`SELECT s.join_default_role, s.session_lifetime_seconds FROM organizations o
     JOIN org_settings s ON s.org_id = COALESCE(o.base_org_id, o.id) WHERE o.id = ${orgId}`;
 
-/**
- * The settings of an organization (or of the base organization of a workspace); defaults when unset.
- * Synchronous, on SQLite, for the callers not yet on the executor (sessions, sign-up): the same
- * statement, compiled for SQLite.
- */
-export function orgSettingsOf(db: Db, orgId: string): OrgSettingsRow {
-  const c = compile(sqliteBuilder(), settingsQuery(orgId));
-  return (statement(db, c.sql).get(...c.parameters) as OrgSettingsRow | undefined) ?? DEFAULTS;
+/** The settings of an organization (or of the base organization of a workspace); defaults when unset. */
+export async function readOrgSettings(x: Executor, orgId: string): Promise<OrgSettingsRow> {
+  return (await x.one(orgSettingsQuery(orgId))) ?? DEFAULTS;
 }
 
-/** The settings through the asynchronous store. */
-export async function readOrgSettings(x: Executor, orgId: string): Promise<OrgSettingsRow> {
-  return (await x.one(settingsQuery(orgId))) ?? DEFAULTS;
-}
 /** The write of a base organization's settings row, for a batch. */
 export function saveOrgSettingsQuery(orgId: string, s: OrgSettingsRow, now: number): Query {
   return sql`INSERT INTO org_settings (org_id, join_default_role, session_lifetime_seconds, updated_at)

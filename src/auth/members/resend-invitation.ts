@@ -1,7 +1,7 @@
 import type { Principal } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 import { InvitationNotFound } from './errors.ts';
-import { sendInvitationMail } from './invitation-mail.ts';
+import { stageInvitationMail } from './invitation-mail.ts';
 import { consumeInvitationQuota } from './invitation-quota.ts';
 import { invitationRow, renewInvitationQuery } from './invitation-rows.ts';
 import { invitationView, type InvitationView } from './invitation-view.ts';
@@ -13,9 +13,11 @@ export async function resendInvitation(deps: MembersDeps, admin: Principal, clie
   if (!row || row.accepted_at !== null || row.revoked_at !== null) throw new InvitationNotFound();
   await consumeInvitationQuota(deps.store, deps.clock, { orgId: admin.orgId, email: row.email, perAddressPerHour: deps.mailLimits.perAddressPerHour });
   const { token, query } = renewInvitationQuery(row.id, deps.clock.now());
+  const mail = await stageInvitationMail(deps, admin, row.email, token);
   const act = { action: 'invitation_resent', target: { type: 'invitation', id: row.id }, data: { invitation_id: row.id, email: row.email } };
-  const done = await deps.x.batch([query, adminAuditQuery(deps, admin, client, act)], { require: [0] });
+  // The new link, its audit entry and its mail together: an invitation accepted or revoked meanwhile gets none of them.
+  const done = await deps.x.batch([query, adminAuditQuery(deps, admin, client, act), mail.query], { require: [0] });
   if (!done.ok) throw new InvitationNotFound();
-  await sendInvitationMail(deps, admin, row.email, token);
+  mail.committed();
   return invitationView((await invitationRow(deps.x, admin.orgId, row.id))!);
 }

@@ -3,7 +3,7 @@
 // asynchronous store: a concurrent setup or confirm changes nothing and loses.
 import { NotFound } from '../../errors.ts';
 import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
-import { writeAudit } from '../audit.ts';
+import { auditEntryQuery, type AuditEntry } from '../audit-log/write-audit.ts';
 import { getUser } from '../directory.ts';
 import { InteractiveSessionRequired, MfaAlreadyEnabled, MfaSetupNotStarted, SecondFactorRejected } from '../errors.ts';
 import type { Principal } from '../principal.ts';
@@ -45,13 +45,14 @@ export async function confirmMfa(deps: AccountDeps, principal: Principal, code: 
   if (step === undefined) throw new SecondFactorRejected('code');
   const { codes: recoveryCodes, hashes } = await newRecoveryCodes(deps.bcryptCost);
   const now = deps.clock.now();
-  const promote = promotePendingSecret(deps.store, user.id, user.totp_pending_secret, step, now);
-  // MFA goes on together with its recovery codes, or not at all.
-  const done = await deps.store.batch([promote, ...recoveryCodeWrites(deps.store, user.id, hashes, now)], { require: [0] });
+  const x = deps.store;
+  const audit: AuditEntry[] = [{ action: 'mfa_enabled', userId: user.id, orgId: principal.orgId, ip: client?.ip }];
+  if (principal.credential === 'enrollment') audit.push({ action: 'sign_in', userId: user.id, orgId: principal.orgId, ip: client?.ip, data: { factor: 'enrollment', mfa: true } });
+  // MFA goes on together with its recovery codes and its audit, or not at all: of two confirms at once, one.
+  const promote = promotePendingSecret(x, user.id, user.totp_pending_secret, step, now);
+  const done = await x.batch([promote, ...recoveryCodeWrites(x, user.id, hashes, now), ...audit.map((e) => auditEntryQuery(x, e, now))], { require: [0] });
   if (!done.ok) throw new SecondFactorRejected('code');
-  await writeAudit(deps, { action: 'mfa_enabled', userId: user.id, orgId: principal.orgId, ip: client?.ip });
   if (principal.credential !== 'enrollment') return { recoveryCodes };
-  await writeAudit(deps, { action: 'sign_in', userId: user.id, orgId: principal.orgId, ip: client?.ip, data: { factor: 'enrollment', mfa: true } });
   return { recoveryCodes, session: await startSession(deps, user, principal.orgId) };
 }
 

@@ -2,7 +2,6 @@
 import { NotFound } from '../../errors.ts';
 import { verifyPassword } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
-import { writeAudit } from '../audit.ts';
 import { getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, MfaNotEnabled, SecondFactorRejected } from '../errors.ts';
 import type { Principal } from '../principal.ts';
@@ -47,8 +46,7 @@ export async function disableMfa(deps: AccountDeps, principal: Principal, input:
   assertInteractive(principal);
   const user = await mustUser(deps, principal.userId);
   await proveFactors(deps, user, input, client);
-  await wipeMfa(deps, user.id);
-  await writeAudit(deps, { action: 'mfa_disabled', userId: user.id, orgId: principal.orgId, ip: client.ip });
+  await wipeMfa(deps, user.id, { audit: { action: 'mfa_disabled', userId: user.id, orgId: principal.orgId, ip: client.ip } });
 }
 
 /** Replaces the recovery codes after proving the factors; returns the new set once. */
@@ -56,17 +54,14 @@ export async function regenerateRecoveryCodes(deps: AccountDeps, principal: Prin
   assertInteractive(principal);
   const user = await mustUser(deps, principal.userId);
   await proveFactors(deps, user, input, client);
-  const codes = await replaceRecoveryCodes(deps, user.id);
-  await writeAudit(deps, { action: 'mfa_recovery_codes_regenerated', userId: user.id, orgId: principal.orgId, ip: client.ip });
-  return codes;
+  return replaceRecoveryCodes(deps, user.id, { action: 'mfa_recovery_codes_regenerated', userId: user.id, orgId: principal.orgId, ip: client.ip });
 }
 
 /** An admin removes a member's MFA; 404 when the target is not in the admin's organization. */
 export async function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId: string, client?: ClientInfo): Promise<void> {
   const target = await getUser(deps.store, targetUserId);
   if (!target || !(await getMembership(deps.store, target.id, admin.orgId))) throw new NotFound('User not found', 'USER_NOT_FOUND');
-  await wipeMfa(deps, target.id, { endSessions: true });
-  await writeAudit(deps, { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId, ip: client?.ip });
+  await wipeMfa(deps, target.id, { endSessions: true, audit: { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId, ip: client?.ip } });
 }
 
 async function mustUser(deps: AccountDeps, id: string): Promise<UserRow> {

@@ -5,6 +5,8 @@ import type { Clock } from '../../clock.ts';
 import { hashShortSecret, newId, verifyShortSecret } from '../../security/index.ts';
 import type { Query } from '../../store/index.ts';
 import type { SingleUseStore } from '../single-use-tables.ts';
+import { auditEntryQuery, type AuditEntry } from '../audit-log/write-audit.ts';
+import { MfaNotEnabled } from '../errors.ts';
 
 export const RECOVERY_CODE_COUNT = 10;
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -34,10 +36,18 @@ export function recoveryCodeWrites(store: SingleUseStore, userId: string, hashes
   ];
 }
 
-/** Replaces the user's recovery codes with a new set and returns the plaintext codes (once). */
-export async function replaceRecoveryCodes(deps: { store: SingleUseStore; clock: Clock; bcryptCost: number }, userId: string): Promise<string[]> {
+/**
+ * Replaces the recovery codes of a user with MFA on by a new set (with its `audit` entry) and returns
+ * the plaintext codes (once); MFA_NOT_ENABLED when it is off. The batch opens by locking the user's row:
+ * two replacements at once (on any replica) run one after the other and leave one set, not both.
+ */
+export async function replaceRecoveryCodes(deps: { store: SingleUseStore; clock: Clock; bcryptCost: number }, userId: string, audit?: AuditEntry): Promise<string[]> {
   const { codes, hashes } = await newRecoveryCodes(deps.bcryptCost);
-  await deps.store.batch(recoveryCodeWrites(deps.store, userId, hashes, deps.clock.now()));
+  const x = deps.store;
+  const now = deps.clock.now();
+  const lock = x.db.updateTable('users').set((eb) => ({ totp_enabled_at: eb.ref('totp_enabled_at') })).where('id', '=', userId).where('totp_enabled_at', 'is not', null);
+  const done = await x.batch([lock, ...recoveryCodeWrites(x, userId, hashes, now), ...(audit ? [auditEntryQuery(x, audit, now)] : [])], { require: [0] });
+  if (!done.ok) throw new MfaNotEnabled();
   return codes;
 }
 

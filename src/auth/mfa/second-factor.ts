@@ -5,6 +5,7 @@ import { consumeTotp } from './totp.ts';
 import type { Query } from '../../store/index.ts';
 import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
 import type { AuthStore } from '../single-use-tables.ts';
+import { auditEntryQuery, type AuditEntry } from '../audit-log/write-audit.ts';
 
 /** Spends a TOTP code (six digits) or a recovery code of a user with MFA enabled; false if neither is valid and unused. */
 export async function consumeSecondFactor(deps: AccountDeps, user: UserRow, code: string): Promise<boolean> {
@@ -23,8 +24,12 @@ export function wipeMfaQueries(x: AuthStore, userId: string): Query[] {
   ];
 }
 
-/** Wipes every MFA field and recovery code of a user, and with `endSessions` ends their sessions too, in one batch. */
-export async function wipeMfa(deps: Pick<AccountDeps, 'store' | 'clock'>, userId: string, { endSessions = false } = {}): Promise<void> {
+/**
+ * Wipes every MFA field and recovery code of a user, with `endSessions` ends their sessions too, and
+ * writes the `audit` entry, in one batch.
+ */
+export async function wipeMfa(deps: Pick<AccountDeps, 'store' | 'clock'>, userId: string, { endSessions = false, audit }: { endSessions?: boolean; audit?: AuditEntry } = {}): Promise<void> {
   const x = deps.store;
-  await x.batch([...wipeMfaQueries(x, userId), ...(endSessions ? invalidateSessionsQueries(userId, deps.clock.now()) : [])]);
+  const now = deps.clock.now();
+  await x.batch([...wipeMfaQueries(x, userId), ...(endSessions ? invalidateSessionsQueries(userId, now) : []), ...(audit ? [auditEntryQuery(x, audit, now)] : [])]);
 }

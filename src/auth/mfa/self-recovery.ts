@@ -3,14 +3,16 @@
 // unclassified passwordless identities must ask an admin. A mailed, single-use token then wipes MFA.
 import { verifyPassword } from '../../security/index.ts';
 import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
-import { consumeAccountToken, issueAccountTokenWrites, peekAccountToken, revokeAccountTokensQuery } from '../account/account-tokens.ts';
-import { writeAudit } from '../audit.ts';
+import { issueAccountTokenWrites, peekAccountToken, revokeAccountTokensQuery, spendAccountTokenQuery } from '../account/account-tokens.ts';
+import { auditEntryQuery } from '../audit-log/write-audit.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, InvalidAccountToken, MfaNotEnabled, MfaRecoveryIneligible, SecondFactorRejected } from '../errors.ts';
 import { mfaRecoveryAdminMail, mfaRecoveryMail, mfaRemovedMail } from '../account/mails.ts';
 import { attemptKeys, clearAccountFailures, consumeMailQuota, limited } from '../credentials/rate-limit.ts';
 import { userOfMfaToken } from '../credentials/sign-in.ts';
-import { wipeMfa } from './second-factor.ts';
+import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
+import type { StagedMail } from '../../mail/index.ts';
+import { wipeMfaQueries } from './second-factor.ts';
 
 export const MFA_RECOVERY_TTL_MS = 3600_000;
 
@@ -37,12 +39,13 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
   }
   // The user and every admin get mail: flood-limited like every account mail.
   await consumeMailQuota(deps.store, deps.clock, { email: user.email, ip: client.ip }, deps.mailLimits);
+  const x = deps.store;
   const data = { ip: client.ip, user_agent: client.userAgent, requested_at: deps.clock.now(), org_id: orgId };
-  const { value: token, writes } = issueAccountTokenWrites(deps.store, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });
-  await deps.store.batch([revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'mfa_recovery'), ...writes]);
-  await writeAudit(deps, { action: 'mfa_recovery_requested', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
-  deps.mailer.enqueue(mfaRecoveryMail(deps.baseUrl, user.email, token, client));
-  await notifyAdmins(deps, orgId, user, 'requested');
+  const { value: token, writes } = issueAccountTokenWrites(x, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });
+  const mails = [deps.mailer.stage(mfaRecoveryMail(deps.baseUrl, user.email, token, client)), ...(await adminMails(deps, orgId, user, 'requested'))];
+  const audit = { action: 'mfa_recovery_requested', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } };
+  await x.batch([revokeAccountTokensQuery(x, deps.clock, user.id, 'mfa_recovery'), ...writes, auditEntryQuery(x, audit, deps.clock.now()), ...mails.map((m) => m.query)]);
+  for (const m of mails) m.committed();
 }
 
 /** What a recovery token stands for, without spending it. */
@@ -54,20 +57,29 @@ export async function mfaRecoveryInfo(deps: AccountDeps, token: string): Promise
   return { email: user.email, ip: data.ip, user_agent: data.user_agent, requested_at: data.requested_at, expires_at: row.expires_at };
 }
 
-/** Spends a recovery token: MFA wiped, every session ended, audit and notifications. */
+/**
+ * Spends a recovery token: MFA wiped, every session ended, audit and mail to the user and the admins,
+ * all in the batch that spends it, so of two uses at once (on any replica) exactly one does anything.
+ */
 export async function consumeMfaRecovery(deps: AccountDeps, token: string, client: ClientInfo): Promise<void> {
-  const row = await consumeAccountToken(deps.store, deps.clock, 'mfa_recovery', token);
+  const x = deps.store;
+  const row = await peekAccountToken(x, deps.clock, 'mfa_recovery', token);
   const user = row && (await getUser(deps.store, row.user_id));
   if (!row || !user) throw new InvalidAccountToken();
   const orgId = (JSON.parse(row.data) as { org_id?: string }).org_id ?? null;
-  await wipeMfa(deps, user.id, { endSessions: true });
-  await writeAudit(deps, { action: 'mfa_recovery_completed', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
-  deps.mailer.enqueue(mfaRemovedMail(user.email));
-  if (orgId) await notifyAdmins(deps, orgId, user, 'completed');
+  const mails = [deps.mailer.stage(mfaRemovedMail(user.email)), ...(orgId ? await adminMails(deps, orgId, user, 'completed') : [])];
+  const now = deps.clock.now();
+  const audit = { action: 'mfa_recovery_completed', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } };
+  const done = await x.batch(
+    [spendAccountTokenQuery(x, deps.clock, 'mfa_recovery', token), ...wipeMfaQueries(x, user.id), ...invalidateSessionsQueries(user.id, now), auditEntryQuery(x, audit, now), ...mails.map((m) => m.query)],
+    { require: [0] },
+  );
+  if (!done.ok) throw new InvalidAccountToken();
+  for (const m of mails) m.committed();
 }
 
-/** Mails every active admin of the organization (and of its base organization, for a workspace) but the user. */
-async function notifyAdmins(deps: AccountDeps, orgId: string, user: UserRow, what: 'requested' | 'completed'): Promise<void> {
+/** The mail to every active admin of the organization (and of its base organization, for a workspace) but the user, staged for a batch. */
+async function adminMails(deps: AccountDeps, orgId: string, user: UserRow, what: 'requested' | 'completed'): Promise<StagedMail[]> {
   const { db } = deps.store;
   const orgs = db
     .selectFrom('organizations')
@@ -84,5 +96,5 @@ async function notifyAdmins(deps: AccountDeps, orgId: string, user: UserRow, wha
       .where('u.id', '!=', user.id)
       .where('m.org_id', 'in', orgs),
   );
-  for (const { email } of admins) deps.mailer.enqueue(mfaRecoveryAdminMail(email, user.email, what));
+  return admins.map(({ email }) => deps.mailer.stage(mfaRecoveryAdminMail(email, user.email, what)));
 }

@@ -2,6 +2,7 @@
 // derived from the content, and derived again whenever the content is edited.
 import { NotFound } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
+import { byteOrder } from '../../store/index.ts';
 import type { Principal } from '../principal.ts';
 import type { ProfileDeps } from './deps.ts';
 
@@ -43,9 +44,9 @@ const toMemory = (r: MemoryRow): Memory => ({
   updated_at: r.updated_at,
 });
 
-/** The caller's memories, oldest first (memories made in the same millisecond in the order of their ids). */
+/** The caller's memories, oldest first (memories made in the same millisecond in the byte order of their ids, on both dialects). */
 export async function listMemories({ store }: Pick<ProfileDeps, 'store'>, principal: Principal): Promise<Memory[]> {
-  const rows = await store.all(store.db.selectFrom('user_memories').select(MEMORY_COLUMNS).where('user_id', '=', principal.userId).orderBy('created_at').orderBy('id'));
+  const rows = await store.all(store.db.selectFrom('user_memories').select(MEMORY_COLUMNS).where('user_id', '=', principal.userId).orderBy('created_at').orderBy(byteOrder(store, 'id')));
   return rows.map(toMemory);
 }
 

@@ -1,4 +1,5 @@
 // Token listings: metadata only, never values; revoked tokens are gone from every list.
+import { byteOrder } from '../../store/index.ts';
 import { TOKEN_COLUMNS, type TokenKind } from './api-tokens.ts';
 import type { Principal } from '../principal.ts';
 import type { TokenDeps } from './deps.ts';
@@ -16,9 +17,9 @@ export async function listUserTokens(deps: TokenDeps, principal: Principal, user
   return views(deps, liveTokensOf(deps, userId).where('org_id', '=', principal.orgId));
 }
 
-/** A user's unrevoked tokens, newest first (callers narrow it further). */
+/** A user's unrevoked tokens, newest first, then by id in byte order on both dialects (callers narrow it further). */
 function liveTokensOf({ store }: TokenDeps, userId: string) {
-  return store.db.selectFrom('api_tokens').select(TOKEN_COLUMNS).where('user_id', '=', userId).where('revoked_at', 'is', null).orderBy('created_at', 'desc').orderBy('id');
+  return store.db.selectFrom('api_tokens').select(TOKEN_COLUMNS).where('user_id', '=', userId).where('revoked_at', 'is', null).orderBy('created_at', 'desc').orderBy(byteOrder(store, 'id'));
 }
 
 async function views(deps: TokenDeps, q: ReturnType<typeof liveTokensOf>): Promise<TokenView[]> {

@@ -48,17 +48,30 @@ async function seedDemoKnowledge(s: SeedServices): Promise<void> {
   if (seeded) s.log.info({ org_id: DEMO_ORG_ID }, 'seeded the demo knowledge');
 }
 
-async function seedDemoOrg(s: Pick<Services, 'executor' | 'clock' | 'log'>): Promise<void> {
+/**
+ * The demo organization and its users, in one batch, unless they exist. Replicas starting together on
+ * one fresh database may both try: the organization's key lets one batch in and refuses the other,
+ * whose replica then finds the demo seeded and starts as well.
+ */
+export async function seedDemoOrg(s: Pick<Services, 'executor' | 'clock' | 'log'>): Promise<void> {
   const x = s.executor;
   if (await getOrganization(x, DEMO_ORG_ID)) return;
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));
   const users = DEMO_USERS.map((u, i) => ({ ...u, id: newId(), passwordHash: hashes[i]! }));
-  await x.batch([
-    organizationInsert(x, s.clock, { id: DEMO_ORG_ID, name: 'Demo Retail' }),
-    ...users.flatMap((u) => [
-      userInsert(x, s.clock, { id: u.id, email: u.email, name: u.name, passwordHash: u.passwordHash, emailVerified: true }),
-      membershipUpsert(x, s.clock, { userId: u.id, orgId: DEMO_ORG_ID, role: u.role, permissions: u.canMerge ? ['merge_to_production'] : [] }),
-    ]),
-  ]);
-  s.log.info({ org_id: DEMO_ORG_ID, users: DEMO_USERS.map((u) => u.email) }, 'seeded the demo organization');
+  const seeded = await x
+    .batch([
+      organizationInsert(x, s.clock, { id: DEMO_ORG_ID, name: 'Demo Retail' }),
+      ...users.flatMap((u) => [
+        userInsert(x, s.clock, { id: u.id, email: u.email, name: u.name, passwordHash: u.passwordHash, emailVerified: true }),
+        membershipUpsert(x, s.clock, { userId: u.id, orgId: DEMO_ORG_ID, role: u.role, permissions: u.canMerge ? ['merge_to_production'] : [] }),
+      ]),
+    ])
+    .then(
+      () => true,
+      async (err: unknown) => {
+        if (await getOrganization(x, DEMO_ORG_ID)) return false;
+        throw err;
+      },
+    );
+  if (seeded) s.log.info({ org_id: DEMO_ORG_ID, users: DEMO_USERS.map((u) => u.email) }, 'seeded the demo organization');
 }

@@ -3,6 +3,7 @@
 import type { Clock } from '../../clock.ts';
 import { Conflict, ValidationFailed } from '../../errors.ts';
 import type { SecretBox } from '../../security/index.ts';
+import { byteOrder } from '../../store/index.ts';
 import type { ConnectionSettings } from '../drivers/driver.ts';
 import { DRIVERS, type ConnectionType } from '../drivers/registry.ts';
 import { ConnectionNotFound } from '../errors.ts';
@@ -69,9 +70,9 @@ function normalize(deps: ConnectionDeps, orgId: string, input: Pick<ConnectionIn
   return s;
 }
 
-/** Lists an organization's connections. */
+/** Lists an organization's connections by name (by its bytes, as on SQLite, whatever PostgreSQL's collation). */
 export async function listConnections({ store }: { store: DataStore }, orgId: string): Promise<ConnectionView[]> {
-  const rows = await store.all(store.db.selectFrom('connections').selectAll().where('org_id', '=', orgId).orderBy('name').orderBy('id'));
+  const rows = await store.all(store.db.selectFrom('connections').selectAll().where('org_id', '=', orgId).orderBy(byteOrder(store, 'name')).orderBy(byteOrder(store, 'id')));
   return (rows as Row[]).map(view);
 }
 

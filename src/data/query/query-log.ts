@@ -4,6 +4,7 @@ import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import { NotFound } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
+import { byteOrder } from '../../store/index.ts';
 import type { DataStore, QueryLogRow } from '../tables.ts';
 
 export type QueryStatus = 'ok' | 'refused' | 'failed';
@@ -62,7 +63,7 @@ export interface TableUsage {
   query_count: number;
 }
 
-/** Tables of the organization ranked by how many successful queries read them. */
+/** Tables of the organization ranked by how many successful queries read them; ties by name (its bytes, on both dialects). */
 export async function topTables(store: DataStore, orgId: string, limit = 50): Promise<TableUsage[]> {
   const rows = await store.all(
     store.db
@@ -73,7 +74,8 @@ export async function topTables(store: DataStore, orgId: string, limit = 50): Pr
       .where('q.status', '=', 'ok')
       .groupBy(['t.connection_id', 't.table_name'])
       .orderBy('query_count', 'desc')
-      .orderBy('t.table_name')
+      .orderBy(byteOrder(store, 't.table_name'))
+      .orderBy(byteOrder(store, 't.connection_id'))
       .limit(limit),
   );
   // PostgreSQL's count is a bigint: a number here on both dialects.

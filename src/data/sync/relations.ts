@@ -21,6 +21,12 @@ export interface WarehouseRelation {
   primaryKey?: string[];
 }
 
+/**
+ * Rows per INSERT: a statement holds at most 32,766 parameters on SQLite and 65,535 on PostgreSQL, and
+ * a warehouse's schema (partitions especially) can hold thousands of relations of 8 columns each.
+ */
+const INSERT_ROWS = 1000;
+
 /** Replaces the recorded relations of the given schemas of a connection, in one batch. */
 export async function saveRelations(store: DataStore, clock: Clock, orgId: string, connectionId: string, relations: WarehouseRelation[]): Promise<void> {
   const schemas = [...new Set(relations.map((r) => r.schema))];
@@ -42,10 +48,11 @@ export async function saveRelations(store: DataStore, clock: Clock, orgId: strin
       },
     ]),
   );
-  await store.batch([
-    store.db.deleteFrom('warehouse_relations').where('org_id', '=', orgId).where('connection_id', '=', connectionId).where('schema_name', 'in', schemas),
-    store.db.insertInto('warehouse_relations').values([...rows.values()]),
-  ]);
+  const values = [...rows.values()];
+  const inserts = Array.from({ length: Math.ceil(values.length / INSERT_ROWS) }, (_, i) =>
+    store.db.insertInto('warehouse_relations').values(values.slice(i * INSERT_ROWS, (i + 1) * INSERT_ROWS)),
+  );
+  await store.batch([store.db.deleteFrom('warehouse_relations').where('org_id', '=', orgId).where('connection_id', '=', connectionId).where('schema_name', 'in', schemas), ...inserts]);
 }
 
 /** The recorded relations of a connection. */

@@ -1,15 +1,18 @@
 // Running an organization gives the same answers on SQLite and PostgreSQL, and its races have one
 // winner on PostgreSQL, where `other` is a second pool standing for a second replica: two admins
 // demoting, deactivating or removing each other at once leave one admin; twenty parallel accepts of
-// one invitation spread over both pools make one member; parallel invitations of one address leave one pending.
+// one invitation spread over both pools make one member; parallel invitations of one address leave one pending;
+// two resends at once leave one working link.
 import type { ExecutionContext } from 'ava';
 import { sql } from 'kysely';
 import type { Principal, Role } from '../../../src/auth/index.ts';
-import { acceptInvitation, changeRole, deactivateMember, getOrgSettings, listMembers, removeMember, updateOrgSettings } from '../../../src/auth/members/index.ts';
+import { acceptInvitation, changeRole, deactivateMember, getOrgSettings, listMembers, removeMember, resendInvitation, updateOrgSettings, type MembersDeps } from '../../../src/auth/members/index.ts';
 import type { MemberStoreDeps } from '../../../src/auth/members/deps.ts';
-import { insertInvitationQuery } from '../../../src/auth/members/invitation-rows.ts';
+import { insertInvitationQuery, pendingInvitationByToken } from '../../../src/auth/members/invitation-rows.ts';
 import { storeInvitation } from '../../../src/auth/members/invite-member.ts';
 import { FakeClock } from '../../../src/clock.ts';
+import { createLogger } from '../../../src/log.ts';
+import { createMailQueue, listOutbox } from '../../../src/mail/index.ts';
 import type { Executor } from '../../../src/store/index.ts';
 import { dialectTest } from '../../helpers/executors.ts';
 
@@ -127,10 +130,52 @@ dialectTest('twenty parallel accepts of one invitation through two executors hav
 dialectTest('parallel invitations of one address through two executors leave one pending invitation', async (t, { x, other }) => {
   const clock = new FakeClock();
   await seedOrg(x, 'acme', [['ann', 'admin'], ['bea', 'admin']]);
-  const invite = (ex: Executor, by: string) => storeInvitation({ x: ex, clock }, principal(by, 'acme'), client, { email: 'new@acme.test', role: 'user' });
+  const log = createLogger('silent');
+  const deps = (ex: Executor) => ({ x: ex, clock, mailer: createMailQueue({ store: ex, clock, log }), baseUrl: 'https://sextant.test' });
+  const invite = (ex: Executor, by: string) => storeInvitation(deps(ex), principal(by, 'acme'), client, { email: 'new@acme.test', role: 'user' });
   const stored = await Promise.all(Array.from({ length: 10 }, (_, i) => invite(i % 2 ? other : x, i % 2 ? 'bea' : 'ann')));
   t.is(stored.filter(Boolean).length, 1);
   const rows = await x.all(sql`SELECT id FROM invitations WHERE org_id = 'acme' AND email = 'new@acme.test'`);
   t.is(rows.length, 1);
   t.is((await x.all(sql`SELECT id FROM audit_log WHERE action = 'invitation_created'`)).length, 1);
+  t.is((await listOutbox(x)).filter((m) => m.to === 'new@acme.test').length, 1, 'one mail, of the invitation that was stored');
+});
+
+/** What resending needs: the executor (the rate limits are found by it) and a mail queue on it. */
+function resendDeps(ex: Executor, clock: FakeClock): MembersDeps {
+  const mailer = createMailQueue({ store: ex, clock, log: createLogger('silent') });
+  const mailLimits = { perAddressPerHour: 100, perClientPerHour: 100 };
+  return { x: ex, store: ex, clock, mailer, baseUrl: 'https://sextant.test', mailLimits } as unknown as MembersDeps;
+}
+
+async function pendingInvitation(x: Executor, clock: FakeClock): Promise<string> {
+  await seedOrg(x, 'acme', [['ann', 'admin']]);
+  const { id, query } = insertInvitationQuery({ orgId: 'acme', email: 'new@acme.test', role: 'user', invitedBy: 'ann', now: clock.now() });
+  await x.run(query);
+  return id;
+}
+
+dialectTest('two resends of one invitation at once through two executors mail two links, of which exactly the stored one works', async (t, { x, other }) => {
+  const clock = new FakeClock();
+  const id = await pendingInvitation(x, clock);
+  clock.advance(1_000);
+  await Promise.all([resendInvitation(resendDeps(x, clock), principal('ann', 'acme'), client, id), resendInvitation(resendDeps(other, clock), principal('ann', 'acme'), client, id)]);
+  const tokens = (await listOutbox(x)).map((m) => /Invitation token: (\S+)/.exec(m.text)![1]!);
+  t.is(tokens.length, 2);
+  const live = await Promise.all(tokens.map((token) => pendingInvitationByToken(x, clock.now(), token)));
+  t.is(live.filter(Boolean).length, 1, 'the link stored last works, the other died with its hash');
+  t.is((await x.all(sql`SELECT id FROM audit_log WHERE action = 'invitation_resent'`)).length, 2);
+});
+
+dialectTest('a resend of an invitation accepted meanwhile fails and mails nothing', async (t, { x }) => {
+  const clock = new FakeClock();
+  const id = await pendingInvitation(x, clock);
+  const deps = resendDeps(x, clock);
+  // Accepted between the resend's read and its batch: the batch's renewal finds nothing pending.
+  const batch = x.batch.bind(x);
+  x.batch = async (qs, options) => (await x.run(sql`UPDATE invitations SET accepted_at = ${clock.now()} WHERE id = ${id}`), batch(qs, options));
+  const err = await t.throwsAsync(resendInvitation(deps, principal('ann', 'acme'), client, id));
+  t.is((err as { code?: string }).code, 'INVITATION_NOT_FOUND');
+  t.deepEqual(await listOutbox(x), []);
+  t.deepEqual(await x.all(sql`SELECT id FROM audit_log WHERE action = 'invitation_resent'`), []);
 });

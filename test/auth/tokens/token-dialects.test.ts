@@ -54,6 +54,19 @@ dialectTest('an API token is created, listed newest first without its value, and
   t.deepEqual((await listOwnTokens(deps, alice, ['api'])).map((v) => v.token_id), [second.token_id]);
 });
 
+dialectTest(
+  'tokens of one millisecond are listed by the bytes of their ids whatever the collation of the database',
+  async (t, { x }) => {
+    await seed(x);
+    const deps: TokenDeps = { store: x, clock: new FakeClock() };
+    const made = [await createApiToken(deps, alice, { name: 'one' }), await createApiToken(deps, alice, { name: 'two' }), await createApiToken(deps, alice, { name: 'three' })];
+    // Ids chosen so that byte order (capitals first) and a linguistic order disagree.
+    for (const [i, id] of ['b1', 'B2', 'a3'].entries()) await x.run(sql`UPDATE api_tokens SET id = ${id} WHERE id = ${made[i]!.token_id}`);
+    t.deepEqual((await listOwnTokens(deps, alice, ['api'])).map((v) => v.token_id), ['B2', 'a3', 'b1']);
+  },
+  { pgCollation: 'linguistic' },
+);
+
 dialectTest("another user's tokens are never listed or revoked, and another kind is not found", async (t, { x }) => {
   await seed(x);
   const deps: TokenDeps = { store: x, clock: new FakeClock() };

@@ -1,0 +1,16 @@
+// What cannot be written once for both dialects: which one an executor speaks, and the order of text.
+// SQLite compares text by its bytes (BINARY); PostgreSQL by the database's collation, which on a server
+// initialised under en_US.UTF-8 (the official image, most hosted services) puts `apple` before
+// `Banana` and weighs punctuation last. Where an order is part of an answer, both use the bytes'.
+import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
+import type { Executor } from './executor.ts';
+
+/** True when the executor runs on PostgreSQL. */
+export function onPostgres(x: Executor): boolean {
+  return x.db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** A text column (`name`, `t.name`) ordered and compared by its bytes, as SQLite does, on both dialects. */
+export function byteOrder(x: Executor, column: string): RawBuilder<string> {
+  return onPostgres(x) ? sql<string>`${sql.ref(column)} COLLATE "C"` : sql<string>`${sql.ref(column)}`;
+}
