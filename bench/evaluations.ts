@@ -107,7 +107,7 @@ async function timedRun(app: App, admin: Principal): Promise<{ ms: number; cpuMs
   return { ms, cpuMs: (used.user + used.system) / 1000, childMs: childrenCpuMs() - children, summary: (await app.services.evaluations.get(admin, id)).summary as unknown as Record<string, number> };
 }
 
-const adminOf = (app: App) => principalFor(app.services.store.db, findUserByEmail(app.services.store.db, DEMO_USERS[0]!.email)!, DEMO_ORG_ID, 'session', [SCOPE_API_FULL])!;
+const adminOf = (app: App) => principalFor(app.services.store.sqlite!, findUserByEmail(app.services.store.sqlite!, DEMO_USERS[0]!.email)!, DEMO_ORG_ID, 'session', [SCOPE_API_FULL])!;
 
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-eval-'));

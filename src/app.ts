@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { indexQueueInSlices } from './chats/index.ts';
 import { confineLegacyWarehouseFiles, seedDemo } from './compose/demo/seed-demo.ts';
 import { createServices, type ServiceDeps } from './compose/create-services.ts';
+import { unconvertedDb } from './compose/unconverted-db.ts';
 import { purgeExpiredOAuthModels } from './auth/oauth/sqlite-adapter.ts';
 import { createGateway, MOUNTED_OPERATIONS, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { startEnvironmentJanitor } from './knowledge/index.ts';
@@ -38,14 +39,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const { services } = built;
   const { store, clock, log } = services;
   // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
-  const purge = setInterval(() => purgeExpiredOAuthModels(store.db, clock), 3600_000);
+  const purge = setInterval(() => purgeExpiredOAuthModels(unconvertedDb(store), clock), 3600_000);
   purge.unref();
   // Chat messages queued for search are indexed every second, in slices (a search indexes the queue first).
   let indexing: Promise<void> | undefined;
   const indexer = setInterval(() => {
     indexing ??= indexQueueInSlices(services.chats.store)
       .catch((err: unknown) => {
-        if (store.db.open) log.warn({ err }, 'indexing chat messages for search failed; the next search or tick retries');
+        if (store.open) log.warn({ err }, 'indexing chat messages for search failed; the next search or tick retries');
       })
       .finally(() => (indexing = undefined));
   }, 1000);

@@ -1,11 +1,12 @@
 // The account domain's port onto configuration, storage and mail.
 import type { AccountDeps } from '../auth/account/account-deps.ts';
 import type { Services } from './services.ts';
+import { unconvertedDb } from './unconverted-db.ts';
 
 /** The account domain's dependencies, taken from the services. */
 export function accountDeps(s: Pick<Services, 'store' | 'executor' | 'clock' | 'config' | 'secretBox' | 'mailer' | 'log'>): AccountDeps {
   return {
-    db: s.store.db,
+    db: unconvertedDb(s.store),
     store: s.executor,
     clock: s.clock,
     jwtKey: s.config.secrets.jwtKey,

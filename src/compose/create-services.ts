@@ -1,7 +1,6 @@
 // Builds the services object: configuration, storage and every domain, wired through the ports in
 // this folder. The gateway receives the result; nothing here knows of HTTP.
 import { setMaxListeners } from 'node:events';
-import { join } from 'node:path';
 import { AgentRuns, createProvider, type AgentPorts, type LlmProvider } from '../agent/index.ts';
 import { createAccountMail } from '../auth/account/account-mail.ts';
 import { getUser } from '../auth/index.ts';
@@ -20,7 +19,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { createMailQueue, createSmtpMailer, type Mailer } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import { createSecretBox, newId, type SecretBox } from '../security/index.ts';
-import { openStore, sqliteExecutor } from '../store/index.ts';
+import { openServiceStore } from '../store/index.ts';
 import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
 import { chatSourcesFrom } from './chat-sources.ts';
@@ -37,6 +36,7 @@ import { gatedMerge } from './merge-gate.ts';
 import { openOperations, watchQueues } from './operations.ts';
 import type { CoreServices, Services } from './services.ts';
 import { ssoGroupPort } from './sso-groups.ts';
+import { unconvertedDb, unconvertedStore } from './unconverted-db.ts';
 import { createTableDocsSource } from './table-docs-source.ts';
 import { targetMetadataReader } from './target-metadata.ts';
 
@@ -91,10 +91,10 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
       shutdown.abort();
       await closeCore();
       const { store } = services;
-      if (store.db.open) {
+      if (store.open) {
         services.agent.flush();
         await indexPendingMessages(services.chats.store);
-        store.close();
+        await store.close();
       }
     },
   };
@@ -103,7 +103,9 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
 /** Storage, mail, secrets, knowledge and the data plane: everything the agent's ports are built from. */
 async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: CoreServices; shutdown: AbortController; draining: AbortController; closeCore(): Promise<void> }> {
   const log = deps.log ?? createLogger(config.logLevel);
-  const store = openStore({ file: join(config.dataDir, 'sextant.db') });
+  const store = await openServiceStore(config);
+  // What is not yet on the executor still takes the SQLite handle (a stand-in on PostgreSQL).
+  const db = unconvertedDb(store);
   const shutdown = new AbortController();
   const draining = new AbortController();
   // Every open event stream listens for shutdown.
@@ -112,12 +114,11 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
   // Environment sync_target reads the dev targets' metadata through the data plane, built below.
-  // The asynchronous store on the service's SQLite handle, one for every domain converted to it.
-  const executor = sqliteExecutor(store.db);
+  const { executor } = store;
   const { knowledge, knowledgeLock } = await openKnowledge(config, { store, executor, clock, log, secretBox, data: () => core.data });
   const duckdbSql = await openDuckDbSql();
   const ops = await openOperations({ config, store, draining: draining.signal });
-  const mailer = createMailQueue({ db: store.db, x: executor, clock, log, transport: deps.mailer ?? smtp });
+  const mailer = createMailQueue({ db, x: executor, clock, log, transport: deps.mailer ?? smtp });
   const core: CoreServices = {
     config,
     clock,
@@ -137,9 +138,9 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     shutdown: shutdown.signal,
     draining: draining.signal,
     ops,
-    oauth: createOAuthServer({ config, clock, store, executor, secretBox, log }),
+    oauth: createOAuthServer({ config, clock, store: unconvertedStore(store), executor, secretBox, log }),
     ...domainDeps(config, store, executor, clock),
-    chatSources: { ...chatSourcesFrom(knowledge, store.db), ...deps.chatSources },
+    chatSources: { ...chatSourcesFrom(knowledge, db), ...deps.chatSources },
   };
   const closeCore = async () => {
     mailer.close();
@@ -163,7 +164,7 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
     secretBox: a.secretBox,
     dataDir: config.dataDir,
     targetSync: targetMetadataReader(a.data),
-    userName: (userId) => getUser(a.store.db, userId)?.name,
+    userName: (userId) => getUser(unconvertedDb(a.store), userId)?.name,
     sharedLock: knowledgeLock.shared,
   });
   await checkKnowledgeRepositories(knowledge, { repair: true });
@@ -173,12 +174,12 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
 /** What the route tables hand to the domains, built once: their deps and the ports between them. */
 function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock) {
   return {
-    auth: { db: store.db, clock, jwtKey: config.secrets.jwtKey },
+    auth: { db: unconvertedDb(store), clock, jwtKey: config.secrets.jwtKey },
     chats: { store: executor, clock },
-    usage: { db: store.db, clock },
-    rowSecurity: rowSecurityAdmin(store.db, executor),
-    memberFacts: memberFactsPort(store.db),
-    ssoGroups: ssoGroupPort(store.db),
+    usage: { db: unconvertedDb(store), clock },
+    rowSecurity: rowSecurityAdmin(unconvertedDb(store), executor),
+    memberFacts: memberFactsPort(unconvertedDb(store)),
+    ssoGroups: ssoGroupPort(unconvertedDb(store)),
   };
 }
 
@@ -207,7 +208,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
   // A new id per process: the runs it starts are its own, and a restart's runs are another replica's.
   const replicaId = newId();
-  const agent = new AgentRuns({ db: store.db, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId, exclusiveStore: deps.exclusiveStore });
+  const agent = new AgentRuns({ db: unconvertedDb(store), clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId, exclusiveStore: deps.exclusiveStore });
   // Stop and feedback for this replica's runs may come from the others from the first request on.
   await agent.ready();
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
@@ -220,8 +221,8 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
     config: config.evaluations,
     // Questions in flight when the drain begins stay pending for the next start (or another replica).
     shutdown: AbortSignal.any([core.draining, shutdown]),
-    ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(store.db) },
+    ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(unconvertedDb(store)) },
   });
-  watchQueues(core.ops, { store, executor, agent, queryProcesses: core.data.queryProcesses });
+  watchQueues(core.ops, { store, agent, queryProcesses: core.data.queryProcesses });
   return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
 }

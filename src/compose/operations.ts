@@ -11,9 +11,10 @@ import type { QueryProcessPool } from '../data/index.ts';
 import { countPendingQuestions } from '../evaluations/index.ts';
 import { pendingMailCount } from '../mail/index.ts';
 import { checkReadiness, createMetrics, startTracing, type Ops, type ReadinessCheck } from '../ops/index.ts';
-import { observeTransactions, type Executor, type Store } from '../store/index.ts';
+import type { ServiceStore } from '../store/index.ts';
 import { openRedis, type Redis } from '../store/open-redis.ts';
 import { memoryBus, openRedisBus, type MessageBus } from '../ops/bus/index.ts';
+import { unconvertedDb } from './unconverted-db.ts';
 
 export interface Operations extends Ops {
   /** Set when SEXTANT_REDIS_URL is. */
@@ -28,13 +29,13 @@ export interface Operations extends Ops {
 }
 
 /** Opens Redis when configured (a start fails loudly when it is unreachable) and builds metrics and readiness. */
-export async function openOperations({ config, store, draining }: { config: Config; store: Store; draining: AbortSignal }): Promise<Operations> {
+export async function openOperations({ config, store, draining }: { config: Config; store: ServiceStore; draining: AbortSignal }): Promise<Operations> {
   const redis = config.ops.redisUrl ? await openRedis(config.ops.redisUrl) : undefined;
   // Replicas must see each other's failed attempts: the counters move to Redis.
-  if (redis) shareRateLimits(store.db, redis, config.ops.redisPrefix);
+  if (redis) shareRateLimits(unconvertedDb(store), redis, config.ops.redisPrefix);
   const bus = redis ? await openRedisBus(redis, config.ops.redisPrefix) : memoryBus();
   // A session ended or a token_version bumped through one replica is seen by the others' next request.
-  if (redis) shareCredentialChanges(store.db, bus);
+  if (redis) shareCredentialChanges(unconvertedDb(store), bus);
   const knowledgeDir = join(config.dataDir, 'knowledge');
   const checks: Record<string, ReadinessCheck> = {
     store: () => store.ping(),
@@ -43,7 +44,7 @@ export async function openOperations({ config, store, draining }: { config: Conf
     ...(redis ? { redis: () => redis.ping() } : {}),
   };
   const metrics = createMetrics();
-  if (config.ops.metrics) observeTransactions(store.db, metrics.observeStoreTransaction);
+  if (config.ops.metrics) store.observeTransactions(metrics.observeStoreTransaction);
   const tracing = config.ops.otelEndpoint ? await startTracing(config.ops.otelEndpoint, config.version) : undefined;
   const counting = config.ops.metrics;
   return {
@@ -69,8 +70,10 @@ export async function openOperations({ config, store, draining }: { config: Conf
 }
 
 /** Connects the gauges: running answers, and the mail, evaluation and query-process queues. */
-export function watchQueues(ops: Ops, { store, executor, agent, queryProcesses }: { store: Store; executor: Executor; agent: AgentRuns; queryProcesses: QueryProcessPool }): void {
-  const whileOpen = (read: () => number | Promise<number>) => () => (store.db.open ? read() : 0);
+export function watchQueues(ops: Ops, { store, agent, queryProcesses }: { store: ServiceStore; agent: AgentRuns; queryProcesses: QueryProcessPool }): void {
+  const { executor } = store;
+  // A scrape during shutdown reads nothing from a store being closed.
+  const whileOpen = (read: () => number | Promise<number>) => () => (store.open ? read() : 0);
   ops.metrics.setSources({
     runningAnswers: () => agent.activeCount(),
     queues: {

@@ -14,7 +14,7 @@ test.before(async () => {
 test.after.always(() => t0.stop());
 
 test.serial('requests queued before a crash are mailed when the service starts again, and only once', async (t) => {
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   const known = t0.user();
   const sso = t0.user();
   db.prepare("UPDATE users SET identity_kind = 'sso' WHERE id = ?").run(sso.id);
@@ -37,7 +37,7 @@ test.serial('a mailed sign-in link works, and a second request voids the first l
   const linkOf = async () => {
     t.is((await t0.fetch('/api/auth/magic_link/request', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email }) })).status, 202);
     await t0.app.services.accountMail.idle();
-    const mail = listOutbox(t0.app.services.store.db).find((m) => m.to === user.email)!;
+    const mail = listOutbox(t0.app.services.store.sqlite!).find((m) => m.to === user.email)!;
     return /Magic link token: (\S+)/.exec(mail.text)![1]!;
   };
   const first = await linkOf();

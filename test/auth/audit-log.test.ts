@@ -10,7 +10,7 @@ test.before(async () => {
 test.after.always(() => t0.stop());
 
 interface Entry { id: string; action: string; outcome: string; actor_id: string | null; target_id: string | null; target_type: string | null; ip: string | null; data: Record<string, unknown> }
-const db = () => t0.app.services.store.db;
+const db = () => t0.app.services.store.sqlite!;
 
 function team() {
   const orgId = t0.org();

@@ -29,12 +29,12 @@ const ROUTES: [string, string, (email: string) => unknown][] = [
   ['registration', '/api/auth/register', (email) => ({ email, password: 'a long enough passphrase 1' })],
 ];
 
-const mailsTo = (email: string) => listOutbox(t0.app.services.store.db, 10_000).filter((m) => m.to === email).length;
+const mailsTo = (email: string) => listOutbox(t0.app.services.store.sqlite!, 10_000).filter((m) => m.to === email).length;
 
 for (const [name, path, body] of ROUTES) {
   test.serial(`${name}: a sixth request for one address within the hour answers 429, for a known and an unknown address alike`, async (t) => {
     const known = t0.user();
-    t0.app.services.store.db.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(known.id);
+    t0.app.services.store.sqlite!.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(known.id);
     const unknown = known.email.replace('@', 'zz@');
     const answers: Record<string, { status: number; retryAfter: string | null; body: Record<string, unknown> }[]> = { known: [], unknown: [] };
     for (const [side, email] of [['known', known.email], ['unknown', unknown]] as const) {
@@ -87,7 +87,7 @@ test.serial('MFA recovery mail (to the user and every admin) is flood-limited li
   const statuses = [];
   for (let i = 0; i < 6; i++) statuses.push((await post('/api/auth/mfa/recovery/request', { mfa_token: pending, password: PASSWORD })).status);
   t.deepEqual(statuses, [202, 202, 202, 202, 202, 429]);
-  t.is(listOutbox(t0.app.services.store.db, 10_000).filter((m) => m.to === user.email && /Recover access/.test(m.subject)).length, 5);
+  t.is(listOutbox(t0.app.services.store.sqlite!, 10_000).filter((m) => m.to === user.email && /Recover access/.test(m.subject)).length, 5);
   t0.clock.advance(3600_000);
 });
 
@@ -98,7 +98,7 @@ test('a request answers without waiting for a mail server that hangs, and its ma
     const res = await stuck.fetch('/api/auth/magic_link/request', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email }) });
     t.is(res.status, 202);
     await stuck.app.services.accountMail.idle();
-    const queued = listOutbox(stuck.app.services.store.db).filter((m) => m.to === user.email);
+    const queued = listOutbox(stuck.app.services.store.sqlite!).filter((m) => m.to === user.email);
     t.is(queued.length, 1);
     t.is(queued[0]?.sent_at, null);
   } finally {

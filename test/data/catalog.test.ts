@@ -18,7 +18,7 @@ let analyst: string;
 let admin: string;
 test.before(async () => {
   t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500' });
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   analyst = t0.token(findUserByEmail(db, 'analyst@demo.sextant.local')!, 'api', DEMO_ORG_ID);
   admin = t0.token(findUserByEmail(db, 'admin@demo.sextant.local')!, 'api', DEMO_ORG_ID);
 });
@@ -38,7 +38,7 @@ test.serial('on a fresh installation the catalog lists every documented table wi
 });
 
 test.serial('the MCP catalog, an assistant’s first call, shows the same tables and metrics', async (t) => {
-  const user = findUserByEmail(t0.app.services.store.db, 'analyst@demo.sextant.local')!;
+  const user = findUserByEmail(t0.app.services.store.sqlite!, 'analyst@demo.sextant.local')!;
   const c = new Client({ name: 'catalog', version: '1' });
   await c.connect(new StreamableHTTPClientTransport(new URL(`${t0.url}/ai/mcp`), { requestInit: { headers: { 'X-API-KEY': t0.token(user, 'mcp', DEMO_ORG_ID) } } }));
   t.teardown(() => c.close());

@@ -126,7 +126,7 @@ redis.serial('a token_version bump through A is seen by B\'s next request, thoug
       resolve();
     });
   });
-  invalidateSessions(a.app.services.store.db, a.clock, user.id);
+  invalidateSessions(a.app.services.store.sqlite!, a.clock, user.id);
   await told;
   t.is((await b.fetch('/api/auth/me', { headers })).status, 401);
 });

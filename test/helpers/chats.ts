@@ -6,7 +6,7 @@ import type { TestApp } from './app.ts';
 
 /** The principal of a user acting in an organization (their membership's role). */
 export function principalOf(t: TestApp, user: UserRow, orgId: string): Principal {
-  const db = t.app.services.store.db;
+  const db = t.app.services.store.sqlite!;
   if (!getMembership(db, user.id, orgId)) throw new Error('not a member');
   return principalFor(db, user, orgId, 'session', [])!;
 }

@@ -42,7 +42,7 @@ test('a service without SMTP keeps account mail in the outbox and logs only that
     const res = await t0.fetch('/api/auth/magic_link/request', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: t0.user().email }) });
     t.is(res.status, 202);
     await t0.app.services.accountMail.idle();
-    const [mail] = listOutbox(t0.app.services.store.db);
+    const [mail] = listOutbox(t0.app.services.store.sqlite!);
     const token = /Magic link token: (\S+)/.exec(mail?.text ?? '')?.[1];
     t.truthy(token);
     t.true(t0.logs.some((l) => l['msg'] === 'mail queued in the outbox (no SMTP server configured)'));

@@ -75,7 +75,7 @@ test('an expired session sends the person to sign in and back, with the unsent q
   // The server ends every session of the person (as a password change would).
   const session = (await page.context().cookies()).find((c) => c.name === 'sextant_session')!.value;
   const sid = JSON.parse(Buffer.from(session.split('.')[1]!, 'base64url').toString()) as { sid: string };
-  endSession({ db: w.app.services.store.db, clock: w.clock }, sid.sid);
+  endSession({ db: w.app.services.store.sqlite!, clock: w.clock }, sid.sid);
   await box.press('Enter');
   await page.waitForURL('**/login?*expired=1*');
   await page.getByText('Your session ended').waitFor();

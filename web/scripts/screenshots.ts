@@ -21,7 +21,7 @@ const EARLIER = [
 ];
 
 function seedHistory(w: WebTestApp): void {
-  const analyst = findUserByEmail(w.app.services.store.db, DEMO.analyst.email)!;
+  const analyst = findUserByEmail(w.app.services.store.sqlite!, DEMO.analyst.email)!;
   const p = principalOf(w, analyst, DEMO_ORG_ID);
   EARLIER.forEach((question, i) => {
     w.clock.advance(3_600_000);

@@ -7,6 +7,8 @@ import { answersFromWarehouse } from './demo-evaluation.ts';
 import type { Services } from '../services.ts';
 import { seedKnowledge } from '../../knowledge/index.ts';
 import { hashPassword } from '../../security/index.ts';
+import { transact } from '../../store/index.ts';
+import { unconvertedDb } from '../unconverted-db.ts';
 
 export const DEMO_ORG_ID = 'demo';
 
@@ -41,7 +43,7 @@ export async function confineLegacyWarehouseFiles(s: Pick<Services, 'data' | 'cl
 }
 
 async function seedDemoKnowledge(s: SeedServices): Promise<void> {
-  const admin = findUserByEmail(s.store.db, DEMO_USERS[0]!.email);
+  const admin = findUserByEmail(unconvertedDb(s.store), DEMO_USERS[0]!.email);
   const author = { name: admin?.name ?? 'Sextant', email: admin?.email ?? 'demo@sextant.local', timestamp: Math.floor(s.clock.now() / 1000) };
   const transform = answersFromWarehouse(s, DEMO_ORG_ID, DEMO_CONNECTION_ID);
   const seeded = await seedKnowledge(s.knowledge, { orgId: DEMO_ORG_ID, dir: DEMO_KNOWLEDGE_DIR, author, message: 'Document the demo warehouse', transform });
@@ -49,10 +51,10 @@ async function seedDemoKnowledge(s: SeedServices): Promise<void> {
 }
 
 async function seedDemoOrg(s: Pick<Services, 'store' | 'clock' | 'log'>): Promise<void> {
-  const { db } = s.store;
+  const db = unconvertedDb(s.store);
   if (getOrganization(db, DEMO_ORG_ID)) return;
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));
-  s.store.tx(() => {
+  transact(db, () => {
     createOrganization(db, s.clock, { id: DEMO_ORG_ID, name: 'Demo Retail' });
     DEMO_USERS.forEach((u, i) => {
       const user = createUser(db, s.clock, { email: u.email, name: u.name, passwordHash: hashes[i]!, emailVerified: true });

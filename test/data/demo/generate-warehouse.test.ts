@@ -57,10 +57,10 @@ test('seeding the demo creates the demo_warehouse connection once, and it answer
     t.true(existsSync(join(app.config.dataDir, 'warehouse', 'demo', 'demo.duckdb')), "in the demo organization's own folder");
     const { seedDemo } = await import('../../../src/compose/demo/seed-demo.ts');
     await seedDemo(s);
-    const rows = s.store.db.prepare("SELECT id, type FROM connections WHERE org_id = 'demo'").all();
+    const rows = s.store.sqlite!.prepare("SELECT id, type FROM connections WHERE org_id = 'demo'").all();
     t.deepEqual(rows, [{ id: 'demo_warehouse', type: 'duckdb' }]);
-    const adminId = (s.store.db.prepare("SELECT user_id FROM memberships WHERE org_id = 'demo' AND role = 'admin'").get() as { user_id: string }).user_id;
-    const principal = principalFor(s.store.db, getUser(s.store.db, adminId)!, 'demo', 'session', [])!;
+    const adminId = (s.store.sqlite!.prepare("SELECT user_id FROM memberships WHERE org_id = 'demo' AND role = 'admin'").get() as { user_id: string }).user_id;
+    const principal = principalFor(s.store.sqlite!, getUser(s.store.sqlite!, adminId)!, 'demo', 'session', [])!;
     const r = await executeQuery(s.data, { principal, environmentId: undefined, connectionId: 'demo_warehouse', sql: 'SELECT count(*) FROM orders' });
     t.deepEqual(r.rows, [['500']]);
   } finally {

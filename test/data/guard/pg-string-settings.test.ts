@@ -32,7 +32,7 @@ test.after.always(async () => {
 });
 
 async function asUser(country: string, sql: string) {
-  const db = app.app.services.store.db;
+  const db = app.app.services.store.sqlite!;
   const u = app.user({ orgId: 'acme' });
   setUserAttributes(db, 'acme', u.id, { country });
   const p = principalFor(db, getUser(db, u.id)!, 'acme', 'session', [])!;

@@ -26,7 +26,7 @@ test('exports stream every row in batches without the default limit, and the log
     type: 'duckdb',
     settings: { path: 'wh.duckdb' },
   });
-  const principal = principalFor(s.store.db, getUser(s.store.db, u.id)!, org, 'session', [])!;
+  const principal = principalFor(s.store.sqlite!, getUser(s.store.sqlite!, u.id)!, org, 'session', [])!;
   const stream = await streamQuery(s.data, { principal, environmentId: undefined, connectionId: 'wh', sql: 'SELECT id FROM big', source: 'export' });
   t.deepEqual(stream.columns, [{ name: 'id', type: 'BIGINT' }]);
   t.is(stream.queryId(), undefined);
@@ -39,7 +39,7 @@ test('exports stream every row in batches without the default limit, and the log
   t.is(rows, 25000);
   t.true(batches >= 25);
   t.false(stream.truncated());
-  const logged = s.store.db.prepare('SELECT row_count, source, status FROM query_log WHERE id = ?').get(stream.queryId()!);
+  const logged = s.store.sqlite!.prepare('SELECT row_count, source, status FROM query_log WHERE id = ?').get(stream.queryId()!);
   t.deepEqual(logged, { row_count: 25000, source: 'export', status: 'ok' });
 });
 
@@ -54,7 +54,7 @@ test('stopping early closes the session and logs the rows read', async (t) => {
     type: 'duckdb',
     settings: { path: 'wh.duckdb' },
   });
-  const principal = principalFor(s.store.db, getUser(s.store.db, u.id)!, org, 'session', [])!;
+  const principal = principalFor(s.store.sqlite!, getUser(s.store.sqlite!, u.id)!, org, 'session', [])!;
   const stream = await streamQuery(s.data, { principal, environmentId: undefined, connectionId: 'wh', sql: 'SELECT id FROM big', rowLimit: 1500 });
   let rows = 0;
   for await (const b of stream.batches) rows += b.length;

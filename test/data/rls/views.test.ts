@@ -15,7 +15,7 @@ import { startTestApp } from '../../helpers/app.ts';
 
 let c: CorpusSetup;
 const principal = (id: string): Principal => {
-  const db = c.app.app.services.store.db;
+  const db = c.app.app.services.store.sqlite!;
   return principalFor(db, getUser(db, id)!, c.org, 'session', [])!;
 };
 test.before(async () => {
@@ -79,13 +79,13 @@ test.serial('PostgreSQL: a partition of a filtered table is refused to a filtere
     const org = app.org();
     const admin = app.user({ orgId: org, role: 'admin' });
     const user = app.user({ orgId: org });
-    setUserAttributes(app.app.services.store.db, org, user.id, { country: 'Germany' });
+    setUserAttributes(app.app.services.store.sqlite!, org, user.id, { country: 'Germany' });
     const auth = { authorization: `Bearer ${app.session(admin)}`, 'content-type': 'application/json' };
     await app.fetch('/api/connections', { method: 'POST', headers: auth, body: JSON.stringify({ id: 'pg', name: 'pg', type: 'postgresql', settings: f.settings }) });
     const sync = (await (await app.fetch('/api/sync/postgresql/pg', { method: 'POST', headers: auth, body: '{}' })).json()) as { flagged_views: unknown[] };
     t.deepEqual(sync.flagged_views, []);
     docs.setTables(org, undefined, ['events', 'events_fr', 'events_de'].map((name) => ({ connection: 'pg', schema: 'public', name, active: true, ...(name === 'events' ? { row_filters: [{ filter: 'country = {{user.country}}' }] } : {}) })));
-    const db = app.app.services.store.db;
+    const db = app.app.services.store.sqlite!;
     const p = principalFor(db, getUser(db, user.id)!, org, 'session', [])!;
     const err = await t.throwsAsync(executeQuery(app.app.services.data, { principal: p, environmentId: undefined, connectionId: 'pg', sql: 'SELECT * FROM events_fr' }), { instanceOf: QueryRefused });
     t.is(err?.reason, 'view_over_filtered_table');

@@ -38,13 +38,13 @@ async function scenario(t: import('ava').ExecutionContext, dialect: SqlDialect) 
     }
     const admin = app.user({ orgId: org, role: 'admin' });
     const user = app.user({ orgId: org });
-    setUserAttributes(app.app.services.store.db, org, user.id, { country: 'Germany' });
+    setUserAttributes(app.app.services.store.sqlite!, org, user.id, { country: 'Germany' });
     const auth = { authorization: `Bearer ${app.session(admin)}`, 'content-type': 'application/json' };
     t.is((await app.fetch('/api/connections', { method: 'POST', headers: auth, body: JSON.stringify({ id: 'wh', name: 'wh', type: dialect, settings }) })).status, 201);
     t.is((await app.fetch(`/api/sync/${dialect}/wh`, { method: 'POST', headers: auth, body: '{}' })).status, 200);
     docs.setTables(org, undefined, [{ connection: 'wh', schema, name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] }]);
     const run = (who: UserRow, sql: string) => {
-      const db = app.app.services.store.db;
+      const db = app.app.services.store.sqlite!;
       return executeQuery(app.app.services.data, { principal: principalFor(db, getUser(db, who.id)!, org, 'session', [])!, environmentId: undefined, connectionId: 'wh', sql });
     };
     const err = await t.throwsAsync(run(user, 'SELECT hidden_total() AS total'), { instanceOf: QueryRefused });

@@ -13,7 +13,7 @@ let t0: TestApp;
 let admin: string, modeler: string, analyst: string;
 test.before(async () => {
   t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500' });
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   const token = (email: string) => t0.session(findUserByEmail(db, email)!, DEMO_ORG_ID);
   admin = token('admin@demo.sextant.local');
   modeler = token('modeler@demo.sextant.local');
