@@ -1,6 +1,6 @@
 import test from 'ava';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateDemoWarehouse } from '../../../src/data/demo/generate-warehouse.ts';
 import { executeQuery } from '../../../src/data/query/index.ts';
@@ -30,6 +30,17 @@ async function facts(path: string) {
   inst.closeSync();
   return out;
 }
+
+test('two generations of one demo warehouse at once (replicas on a shared folder) leave one complete file and no temp file', async (t) => {
+  const dir = join(tempDir(), 'shared');
+  const path = join(dir, 'demo.duckdb');
+  const made = await Promise.all([generateDemoWarehouse(path, SIZE), generateDemoWarehouse(path, SIZE)]);
+  t.is(made.filter(Boolean).length, 1, 'one of them put its file in place');
+  t.deepEqual(readdirSync(dir), ['demo.duckdb']);
+  const alone = join(tempDir(), 'alone', 'demo.duckdb');
+  await generateDemoWarehouse(alone, SIZE);
+  t.deepEqual(await facts(path), await facts(alone), 'the file in place is whole');
+});
 
 test('the demo warehouse is deterministic and follows the shared contract', async (t) => {
   const a = join(tempDir(), 'a', 'demo.duckdb');
