@@ -102,8 +102,8 @@ async function recoverRef(repo: GitRepo, ref: string, problem: string, timestamp
   return undefined;
 }
 
-// Left by a crash: ref lock files and temporary files of atomic writes. Only safe while no other
-// process writes the repository (start-up, or the check with the service stopped).
+// Left by a crash: ref lock files and temporary files of atomic writes. Runs at start-up under the
+// repository's cross-process lock, or from the check with the service stopped: no ref is mid-write.
 async function removeStaleFiles(repo: GitRepo): Promise<string[]> {
   const removed: string[] = [];
   const drop = async (path: string) => {
@@ -116,9 +116,24 @@ async function removeStaleFiles(repo: GitRepo): Promise<string[]> {
   // Names only: a stat of every loose object would cost a start-up thousands of calls.
   const objects = join(repo.gitdir, 'objects');
   for (const dir of (await repo.dfs.io.readdir(objects).catch(() => [] as string[])).map(String).filter((d) => /^[0-9a-f]{2}$/.test(d))) {
-    for (const f of (await repo.dfs.io.readdir(join(objects, dir)).catch(() => [] as string[])).map(String)) if (f.startsWith('tmp_')) await drop(join(objects, dir, f));
+    for (const f of (await repo.dfs.io.readdir(join(objects, dir)).catch(() => [] as string[])).map(String)) {
+      if (f.startsWith('tmp_') && (await leftLongAgo(repo, join(objects, dir, f)))) await drop(join(objects, dir, f));
+    }
   }
   return removed;
+}
+
+/** How old a temporary object file must be before the check takes it for a crash's leftover. */
+export const STALE_OBJECT_TMP_MS = 3600_000;
+
+// Unlike ref lock files (written only under the repository's cross-process lock, which the check
+// holds), temporary object files are also written without it, by a dry-run merge that predicts
+// conflicts, and stay pending until that merge ends. On a data folder shared by replicas a fresh one
+// may belong to another live process, so only old ones go. Modification times are the file system's
+// wall clock, hence Date.now() rather than the service's clock.
+async function leftLongAgo(repo: GitRepo, path: string): Promise<boolean> {
+  const stat = await repo.dfs.io.stat(path).catch(() => undefined);
+  return stat !== undefined && Date.now() - stat.mtimeMs >= STALE_OBJECT_TMP_MS;
 }
 
 /** Files under `dir`, relative and slash-separated, at most `depth` levels down. */

@@ -17,7 +17,7 @@ export interface FsPromises {
   mkdir(path: string, opts?: unknown): Promise<unknown>;
   rmdir(path: string, opts?: unknown): Promise<void>;
   unlink(path: string): Promise<void>;
-  stat(path: string, opts?: unknown): Promise<{ size: number; isDirectory(): boolean }>;
+  stat(path: string, opts?: unknown): Promise<{ size: number; mtimeMs: number; isDirectory(): boolean }>;
   lstat(path: string, opts?: unknown): Promise<{ size: number; isDirectory(): boolean }>;
   readdir(path: string, opts?: unknown): Promise<string[]>;
   readlink(path: string, opts?: unknown): Promise<string>;

@@ -2,7 +2,6 @@
 // crash never loses or corrupts what was acknowledged. Knows nothing of knowledge kinds.
 export { openRepo, createRepoRegistry, branchRef, MAIN_BRANCH } from './repo.ts';
 export type { GitRepo, GitAuthor, RepoRegistry } from './repo.ts';
-export { createWriteLock } from './lock.ts';
 export type { WriteLock, SharedLock, LockTarget } from './lock.ts';
 export { createFileLock } from './file-lock.ts';
 export { openAdvisoryLock, advisoryKey } from './advisory-lock.ts';
@@ -24,6 +23,6 @@ export { history, mergeBase, commitExists } from './file-history.ts';
 export type { CommitInfo } from './file-history.ts';
 export { pushBranch } from './push-branch.ts';
 export type { RemoteAuth } from './push-branch.ts';
-export { checkRepo } from './check-repo.ts';
+export { checkRepo, STALE_OBJECT_TMP_MS } from './check-repo.ts';
 export type { RepoCheck, RefCheck } from './check-repo.ts';
 export { BranchNotFound, BranchExists, BranchMoved, MergeNotSupported, RefDamaged, RefLocked, RepositoryBusy, InvalidPath } from './errors.ts';

@@ -31,3 +31,20 @@ export function createWriteLock(): WriteLock {
     },
   };
 }
+
+/** This process's chain, then `shared` (when given) on `target`, released after fn settles. */
+export function createSharedWriteLock(shared: SharedLock | undefined, target: LockTarget): WriteLock {
+  const chain = createWriteLock();
+  if (!shared) return chain;
+  return {
+    run: <T>(fn: () => Promise<T>): Promise<T> =>
+      chain.run(async () => {
+        const release = await shared.acquire(target);
+        try {
+          return await fn();
+        } finally {
+          await release();
+        }
+      }),
+  };
+}

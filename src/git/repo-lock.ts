@@ -5,30 +5,27 @@
 // refusing every write on those branches until a restart runs the start-up check.
 import { join } from 'node:path';
 import type { FsPromises } from './durable-fs.ts';
-import { createWriteLock, type SharedLock, type WriteLock } from './lock.ts';
+import { createSharedWriteLock, type SharedLock, type WriteLock } from './lock.ts';
 
 const MARKER = 'sextant-writing';
 
 /** The lock every commit, merge and branch change of the repository at `gitdir` runs under. */
 export function createRepoLock({ io, gitdir, key, shared }: { io: FsPromises; gitdir: string; key: string; shared: SharedLock | undefined }): WriteLock {
-  const chain = createWriteLock();
-  if (!shared) return chain;
+  const lock = createSharedWriteLock(shared, { key, gitdir });
+  if (!shared) return lock;
   const marker = join(gitdir, MARKER);
   return {
-    run<T>(fn: () => Promise<T>): Promise<T> {
-      return chain.run(async () => {
-        const release = await shared.acquire({ key, gitdir });
+    run: <T>(fn: () => Promise<T>): Promise<T> =>
+      lock.run(async () => {
+        if (await io.stat(marker).then(() => true, () => false)) await removeRefLockFiles(io, join(gitdir, 'refs'));
+        await io.writeFile(marker, `${process.pid}\n`);
         try {
-          if (await io.stat(marker).then(() => true, () => false)) await removeRefLockFiles(io, join(gitdir, 'refs'));
-          await io.writeFile(marker, `${process.pid}\n`);
           return await fn();
         } finally {
           // A failed write has removed its own ref lock file (ref-store.ts): only a crash leaves the marker.
           await io.unlink(marker).catch(() => undefined);
-          await release();
         }
-      });
-    },
+      }),
   };
 }
 

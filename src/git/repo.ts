@@ -3,7 +3,7 @@
 import { basename, dirname, join } from 'node:path';
 import git, { type FsClient, type TreeEntry } from 'isomorphic-git';
 import { createDurableFs, type DurableFs, type FsPromises } from './durable-fs.ts';
-import type { SharedLock, WriteLock } from './lock.ts';
+import { createSharedWriteLock, type SharedLock, type WriteLock } from './lock.ts';
 import { createRepoLock } from './repo-lock.ts';
 
 /** A bare repository and the lock that serializes writes to it. */
@@ -13,6 +13,12 @@ export interface GitRepo {
   dfs: DurableFs;
   gitdir: string;
   lock: WriteLock;
+  /**
+   * Orders pushes of this repository to its mirror, across processes when `shared` is given: each push
+   * sends the tip it reads, so pushes out of order could move a force-pushed branch back. Apart from
+   * `lock`, so that a slow push never holds up knowledge writes.
+   */
+  pushLock: WriteLock;
   /** Object cache shared by reads of this repository (isomorphic-git's `cache` argument). */
   cache: object;
   /** Parsed trees by id (see tree-cache.ts). */
@@ -60,8 +66,10 @@ export async function openRepo({ fs, gitdir, shared }: { fs: FsClient; gitdir: s
     // A repository whose HEAD was lost is still a repository: git needs HEAD to recognize it.
     await dfs.writeAtomic(join(gitdir, 'HEAD'), `ref: refs/heads/${MAIN_BRANCH}\n`);
   }
-  const lock = createRepoLock({ io: dfs.io, gitdir, key: basename(gitdir, '.git'), shared });
-  return { fs: dfs.client, dfs, gitdir, lock, cache: {}, trees: new Map(), refs: new Map() };
+  const key = basename(gitdir, '.git');
+  const lock = createRepoLock({ io: dfs.io, gitdir, key, shared });
+  const pushLock = createSharedWriteLock(shared, { key: `${key}:mirror-push`, gitdir: `${gitdir}.push` });
+  return { fs: dfs.client, dfs, gitdir, lock, pushLock, cache: {}, trees: new Map(), refs: new Map() };
 }
 
 /** Hands out one GitRepo per key (organization), so all writers of a repository share its lock. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FsClient } from 'isomorphic-git';
 import type { Principal } from '../auth/index.ts';
 import type { Clock } from '../clock.ts';
-import { createFileLock, createRepoRegistry, createWriteLock, type RepoRegistry, type SharedLock, type WriteLock } from '../git/index.ts';
+import { createFileLock, createRepoRegistry, type RepoRegistry, type SharedLock } from '../git/index.ts';
 import type { Logger } from '../log.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Executor } from '../store/index.ts';
@@ -40,8 +40,6 @@ export interface KnowledgeDeps {
   secretBox: SecretBox;
   /** One bare repository per organization: `<dataDir>/knowledge/<org_id>.git`, written under a lock shared with other processes. */
   repos: RepoRegistry;
-  /** Serializes pushes per organization, so the mirror sees changes in order. */
-  pushLock(orgId: string): WriteLock;
   /** The data plane's reader, passed at construction by src/compose; sync_target answers 503 while it is missing. */
   targetSync: TargetMetadataReader | undefined;
   /** A user's display name for commit authors, from the accounts (src/auth owns users); the address stands in without one. */
@@ -68,7 +66,6 @@ export function createKnowledgeDeps(a: {
   userName?: (userId: string) => string | undefined;
   sharedLock?: SharedLock;
 }): KnowledgeDeps {
-  const locks = new Map<string, WriteLock>();
   const fs = a.fs ?? (nodeFs as unknown as FsClient);
   const onLost = (err: Error) => a.log.warn({ err }, 'knowledge repository lock was lost while held (its holder stalled past the stale limit); the write still compared the branch before moving it');
   // A file system given by the caller (memfs in tests) is this process's alone: the in-process chain
@@ -80,11 +77,6 @@ export function createKnowledgeDeps(a: {
     log: a.log,
     secretBox: a.secretBox,
     repos: createRepoRegistry({ fs, root: join(a.dataDir, 'knowledge'), shared: sharedLock }),
-    pushLock(orgId) {
-      let l = locks.get(orgId);
-      if (!l) locks.set(orgId, (l = createWriteLock()));
-      return l;
-    },
     targetSync: a.targetSync,
     userName: a.userName ?? (() => undefined),
     fetch: (...args) => fetch(...args),

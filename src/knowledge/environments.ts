@@ -162,8 +162,13 @@ async function forkEnvironment(
     created_at: now,
     last_activity_at: now,
   };
+  // The branch comes first: a row never names a branch that is missing. A failed insert takes the
+  // new branch away again, so no orphan branch is left behind.
   await createBranch({ repo, branch: envBranch(fields), from: source ? envBranch(source) : MAIN_BRANCH });
-  const row = await insertWithFreeSlug(deps, fields, base);
+  const row = await insertWithFreeSlug(deps, fields, base).catch(async (err: unknown) => {
+    await deleteBranch({ repo, branch: envBranch(fields) });
+    throw err;
+  });
   if (source) await touchEnvironment(deps.store, p.orgId, source.id, now);
   await mirrorEnvironment(deps, p.orgId, row);
   return row;

@@ -125,7 +125,7 @@ async function pushAll(deps: KnowledgeDeps, orgId: string): Promise<void> {
 
 async function push(deps: KnowledgeDeps, row: MirrorRow, branch: string, remoteBranch: string, force: boolean, remove = false): Promise<boolean> {
   const repo = await deps.repos.repo(row.org_id);
-  return deps.pushLock(row.org_id).run(async () => {
+  return repo.pushLock.run(async () => {
     // Nothing to push yet (an organization without knowledge).
     if (!remove && !(await resolveRef({ repo, ref: branch }))) return false;
     try {

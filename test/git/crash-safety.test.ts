@@ -17,6 +17,7 @@ import {
   readReflog,
   RefDamaged,
   RefLocked,
+  STALE_OBJECT_TMP_MS,
   resolveRef,
   type GitRepo,
 } from '../../src/git/index.ts';
@@ -103,13 +104,27 @@ test('a stale lock file refuses writes until the start-up check removes it with 
   const { repo, gitdir, reopen } = await diskRepo(t);
   const first = await write(repo, 'notes/a.yaml', 'a: 1\n');
   fs.writeFileSync(join(gitdir, 'refs', 'heads', 'main.lock'), '');
-  fs.writeFileSync(join(gitdir, 'objects', first.oid.slice(0, 2), 'tmp_obj_1_x_0'), 'half');
+  const leftover = join(gitdir, 'objects', first.oid.slice(0, 2), 'tmp_obj_1_x_0');
+  fs.writeFileSync(leftover, 'half');
+  const longAgo = new Date(Date.now() - STALE_OBJECT_TMP_MS);
+  fs.utimesSync(leftover, longAgo, longAgo);
   await t.throwsAsync(write(repo, 'notes/b.yaml', 'b: 1\n'), { instanceOf: RefLocked });
   t.is(await resolveRef({ repo: await reopen(), ref: 'main' }), first.oid);
   const report = await checkRepo({ repo, repair: true });
   t.deepEqual(report.removed.sort(), [`objects/${first.oid.slice(0, 2)}/tmp_obj_1_x_0`, 'refs/heads/main.lock']);
   t.true((await write(repo, 'notes/b.yaml', 'b: 1\n')).changed);
   t.deepEqual(fsck(gitdir), { status: 0, out: '' });
+});
+
+test('a fresh temporary object file is left by the start-up check: on a shared folder it may be the pending merge of another replica', async (t) => {
+  const { repo, gitdir } = await diskRepo(t);
+  const first = await write(repo, 'notes/a.yaml', 'a: 1\n');
+  const pending = join(gitdir, 'objects', first.oid.slice(0, 2), 'tmp_obj_2_y_0');
+  fs.writeFileSync(pending, 'being written');
+  const report = await checkRepo({ repo, repair: true });
+  t.deepEqual(report.removed, []);
+  t.is(fs.readFileSync(pending, 'utf8'), 'being written');
+  t.true(report.ok);
 });
 
 test('a second writer whose idea of the branch is stale reads the moved tip under the lock and commits on top, so the first write stays', async (t) => {
