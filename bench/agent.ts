@@ -14,6 +14,7 @@
 // `--only=burst` or `--only=spread` runs one pattern; `--warm-rounds=N` sets the warm-up bursts; `--cold`
 // gives every measured request a new connection.
 import { spawn } from 'node:child_process';
+import { sqliteExecutor } from '../src/store/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,9 +112,9 @@ export async function run(): Promise<void> {
     const seeding = await createApp(config, { log: createLogger('silent') });
     const db = seeding.services.store.sqlite!;
     const clock = seeding.services.clock;
-    createOrganization(db, clock, { id: 'bench', name: 'Bench' });
-    const user = createUser(db, clock, { email: 'bench@example.com', emailVerified: true });
-    setMembership(db, clock, { userId: user.id, orgId: 'bench', role: 'user' });
+    await createOrganization(sqliteExecutor(db), clock, { id: 'bench', name: 'Bench' });
+    const user = await createUser(sqliteExecutor(db), clock, { email: 'bench@example.com', emailVerified: true });
+    await setMembership(sqliteExecutor(db), clock, { userId: user.id, orgId: 'bench', role: 'user' });
     const session = startSession({ db, clock, jwtKey: config.secrets.jwtKey }, user, 'bench').token;
     await seeding.close();
     buildGateway();

@@ -53,7 +53,7 @@ export async function run(): Promise<void> {
   const t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: ORDERS, SEXTANT_LOG_LEVEL: 'warn' });
   try {
     t0.clock.set(DEMO_QUESTIONS_NOW);
-    const admin = t0.session(findUserByEmail(t0.app.services.store.sqlite!, 'admin@demo.sextant.local')!, DEMO_ORG_ID);
+    const admin = t0.session((await findUserByEmail(t0.app.services.executor, 'admin@demo.sextant.local'))!, DEMO_ORG_ID);
     const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
     const conn = await instance.connect();
     const expected = async (sql: string) => (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][];

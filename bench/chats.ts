@@ -3,6 +3,7 @@
 // search_chats query. Measured in-process on the domain functions (the SQL is the cost) and through
 // the HTTP gateway on loopback.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { sqliteExecutor } from '../src/store/index.ts';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.ts';
@@ -51,10 +52,10 @@ export async function run(): Promise<void> {
   const app = await createApp(config, { log: createLogger('silent') });
   const db = app.services.store.sqlite!;
   try {
-    createOrganization(db, systemClock, { id: 'bench', name: 'Bench' });
-    const user = createUser(db, systemClock, { email: 'bench@example.com', name: 'bench', passwordHash: null, emailVerified: true });
-    setMembership(db, systemClock, { userId: user.id, orgId: 'bench', role: 'user', permissions: [] });
-    const principal = principalFor(db, user, 'bench', 'session', [])!;
+    await createOrganization(sqliteExecutor(db), systemClock, { id: 'bench', name: 'Bench' });
+    const user = await createUser(sqliteExecutor(db), systemClock, { email: 'bench@example.com', name: 'bench', passwordHash: null, emailVerified: true });
+    await setMembership(sqliteExecutor(db), systemClock, { userId: user.id, orgId: 'bench', role: 'user', permissions: [] });
+    const principal = (await principalFor(sqliteExecutor(db), user, 'bench', 'session', []))!;
 
     const [buildMs] = await time(() => seed(db, user.id));
     console.log(`seeded ${CHATS} chats, ${CHATS * MESSAGES_PER_CHAT} messages in ${(buildMs / 1000).toFixed(1)} s`);

@@ -7,6 +7,7 @@
 // 10 ms). The row count is the server's own, from the query log. The reference is DuckDB's COPY of the
 // same table in this process (copy-reference.ts).
 import { DuckDBInstance } from '@duckdb/node-api';
+import { sqliteExecutor } from '../src/store/index.ts';
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,19 +94,19 @@ export async function benchEndpoint(rows: number, query: string, measured: Measu
   try {
     const db = seeding.services.store.sqlite!;
     const clock = seeding.services.clock;
-    createOrganization(db, clock, { id: 'bench', name: 'Bench' });
-    const admin = createUser(db, clock, { email: 'admin@example.com', name: 'admin', passwordHash: null, emailVerified: true });
-    setMembership(db, clock, { userId: admin.id, orgId: 'bench', role: 'admin' });
-    const user = createUser(db, clock, { email: 'bench@example.com', name: 'bench', passwordHash: null, emailVerified: true });
-    setMembership(db, clock, { userId: user.id, orgId: 'bench', role: 'user' });
+    await createOrganization(sqliteExecutor(db), clock, { id: 'bench', name: 'Bench' });
+    const admin = await createUser(sqliteExecutor(db), clock, { email: 'admin@example.com', name: 'admin', passwordHash: null, emailVerified: true });
+    await setMembership(sqliteExecutor(db), clock, { userId: admin.id, orgId: 'bench', role: 'admin' });
+    const user = await createUser(sqliteExecutor(db), clock, { email: 'bench@example.com', name: 'bench', passwordHash: null, emailVerified: true });
+    await setMembership(sqliteExecutor(db), clock, { userId: user.id, orgId: 'bench', role: 'user' });
     createConnection(seeding.services.data, 'bench', null, { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } });
-    await createItem(seeding.services.knowledge, principalFor(db, admin, 'bench', 'session', [])!, undefined, 'tables', {
+    await createItem(seeding.services.knowledge, (await principalFor(sqliteExecutor(db), admin, 'bench', 'session', []))!, undefined, 'tables', {
       connection: 'wh',
       schema: 'main',
       name: 'orders',
       row_filters: [{ filter: "status <> 'unknown'" }],
     });
-    await recordAnswer(seeding.services.chats, principalFor(db, user, 'bench', 'session', [])!, {
+    await recordAnswer(seeding.services.chats, (await principalFor(sqliteExecutor(db), user, 'bench', 'session', []))!, {
       chatId: 'bench-chat',
       content: 'All orders.',
       answer: { tables: [{ df_key: 'df_orders', sql: 'SELECT * FROM orders', connection_id: 'wh', dialect: 'duckdb' }] },

@@ -107,14 +107,14 @@ async function timedRun(app: App, admin: Principal): Promise<{ ms: number; cpuMs
   return { ms, cpuMs: (used.user + used.system) / 1000, childMs: childrenCpuMs() - children, summary: (await app.services.evaluations.get(admin, id)).summary as unknown as Record<string, number> };
 }
 
-const adminOf = (app: App) => principalFor(app.services.store.sqlite!, findUserByEmail(app.services.store.sqlite!, DEMO_USERS[0]!.email)!, DEMO_ORG_ID, 'session', [SCOPE_API_FULL])!;
+const adminOf = async (app: App) => (await principalFor(app.services.executor, (await findUserByEmail(app.services.executor, DEMO_USERS[0]!.email))!, DEMO_ORG_ID, 'session', [SCOPE_API_FULL]))!;
 
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-eval-'));
   try {
     // First start: the demo (warehouse and knowledge), and the 100-question suite with answers from the warehouse.
     const setup = await openApp(dataDir, 4);
-    const admin = adminOf(setup);
+    const admin = await adminOf(setup);
     const questions = await Promise.all(
       questionSet().map(async (q) => {
         const r = await executeQuery(setup.services.data, { principal: admin, environmentId: undefined, connectionId: 'demo_warehouse', sql: q.sql, source: 'bench' });
@@ -133,8 +133,8 @@ export async function run(): Promise<void> {
       let cpuPerQuestion = 0;
       for (const concurrency of [1, 4]) {
         const app = await openApp(dataDir, concurrency, latency);
-        await timedRun(app, adminOf(app)); // this process's caches, as in a service that has been up a while
-        const { ms, cpuMs, childMs, summary } = await timedRun(app, adminOf(app));
+        await timedRun(app, await adminOf(app)); // this process's caches, as in a service that has been up a while
+        const { ms, cpuMs, childMs, summary } = await timedRun(app, await adminOf(app));
         await app.close();
         results[concurrency] = ms;
         cpuPerQuestion = (cpuMs + childMs) / QUESTIONS;

@@ -4,8 +4,7 @@ import type { Config } from './config.ts';
 import { indexQueueInSlices } from './chats/index.ts';
 import { confineLegacyWarehouseFiles, seedDemo } from './compose/demo/seed-demo.ts';
 import { createServices, type ServiceDeps } from './compose/create-services.ts';
-import { unconvertedDb } from './compose/unconverted-db.ts';
-import { purgeExpiredOAuthModels } from './auth/oauth/sqlite-adapter.ts';
+import { purgeExpiredOAuthModels } from './auth/oauth/store-adapter.ts';
 import { createGateway, MOUNTED_OPERATIONS, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { startEnvironmentJanitor } from './knowledge/index.ts';
 
@@ -39,7 +38,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const { services } = built;
   const { store, clock, log } = services;
   // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
-  const purge = setInterval(() => purgeExpiredOAuthModels(unconvertedDb(store), clock), 3600_000);
+  const purge = setInterval(() => {
+    purgeExpiredOAuthModels(services.executor, clock).catch((err: unknown) => log.warn({ err }, 'purging expired OAuth artifacts failed; the next hour retries'));
+  }, 3600_000);
   purge.unref();
   // Chat messages queued for search are indexed every second, in slices (a search indexes the queue first).
   let indexing: Promise<void> | undefined;

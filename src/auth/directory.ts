@@ -1,7 +1,8 @@
-// Organizations, workspaces, users and memberships: the SQL of the core tables.
+// Organizations, workspaces, users and memberships: the statements of the core tables, on the
+// asynchronous store (one executor serves both dialects).
 import type { Clock } from '../clock.ts';
 import { newId } from '../security/index.ts';
-import { statement, type Db } from '../store/index.ts';
+import type { Executor, Query } from '../store/index.ts';
 import type { Permission, Role } from './principal.ts';
 
 export interface OrgRow {
@@ -40,89 +41,117 @@ export interface MembershipRow {
   deactivated_at: number | null;
 }
 
+export interface NewOrganization {
+  id?: string;
+  name: string;
+  baseOrgId?: string | null;
+  mfaEnforced?: boolean;
+}
+
+/** The INSERT of an organization (or a workspace when `baseOrgId` is given), returning its row: for a batch. */
+export function organizationInsert(store: Executor, clock: Clock, { id = newId(8), name, baseOrgId = null, mfaEnforced = false }: NewOrganization): Query<OrgRow> {
+  return store.db
+    .insertInto('organizations')
+    .values({ id, name, base_org_id: baseOrgId, mfa_enforced: mfaEnforced ? 1 : 0, created_at: clock.now() })
+    .returningAll();
+}
+
 /** Creates an organization, or a workspace when `baseOrgId` is given. */
-export function createOrganization(
-  db: Db,
-  clock: Clock,
-  { id = newId(8), name, baseOrgId = null, mfaEnforced = false }: { id?: string; name: string; baseOrgId?: string | null; mfaEnforced?: boolean },
-): OrgRow {
-  db.prepare('INSERT INTO organizations (id, name, base_org_id, mfa_enforced, created_at) VALUES (?, ?, ?, ?, ?)').run(
-    id,
-    name,
-    baseOrgId,
-    mfaEnforced ? 1 : 0,
-    clock.now(),
-  );
-  return getOrganization(db, id)!;
+export async function createOrganization(store: Executor, clock: Clock, org: NewOrganization): Promise<OrgRow> {
+  return inserted(await store.one(organizationInsert(store, clock, org)));
 }
 
-export function getOrganization(db: Db, id: string): OrgRow | undefined {
-  return statement(db, 'SELECT * FROM organizations WHERE id = ?').get(id) as OrgRow | undefined;
+export function getOrganization(store: Executor, id: string): Promise<OrgRow | undefined> {
+  return store.one<OrgRow>(store.db.selectFrom('organizations').selectAll().where('id', '=', id));
 }
 
-/** Creates a user; `passwordHash` is already hashed (see security/password.ts). */
-export function createUser(
-  db: Db,
+export interface NewUser {
+  id?: string;
+  email: string;
+  name?: string;
+  /** Already hashed (see security/password.ts). */
+  passwordHash?: string | null;
+  identityKind?: string | null;
+  emailVerified?: boolean;
+}
+
+/** The INSERT of a user, returning its row: for a batch. */
+export function userInsert(
+  store: Executor,
   clock: Clock,
-  {
-    id = newId(),
-    email,
-    name = '',
-    passwordHash = null,
-    identityKind = passwordHash ? 'password' : null,
-    emailVerified = false,
-  }: { id?: string; email: string; name?: string; passwordHash?: string | null; identityKind?: string | null; emailVerified?: boolean },
-): UserRow {
+  { id = newId(), email, name = '', passwordHash = null, identityKind = passwordHash ? 'password' : null, emailVerified = false }: NewUser,
+): Query<UserRow> {
   const now = clock.now();
-  db.prepare(
-    `INSERT INTO users (id, email, name, password_hash, identity_kind, email_verified_at, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, email.trim().toLowerCase(), name, passwordHash, identityKind, emailVerified ? now : null, now);
-  return getUser(db, id)!;
+  return store.db
+    .insertInto('users')
+    .values({ id, email: normalEmail(email), name, password_hash: passwordHash, identity_kind: identityKind, email_verified_at: emailVerified ? now : null, created_at: now })
+    .returningAll();
 }
 
-export function getUser(db: Db, id: string): UserRow | undefined {
-  return statement(db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+/** Creates a user. */
+export async function createUser(store: Executor, clock: Clock, user: NewUser): Promise<UserRow> {
+  return inserted(await store.one(userInsert(store, clock, user)));
+}
+
+export function getUser(store: Executor, id: string): Promise<UserRow | undefined> {
+  return store.one<UserRow>(store.db.selectFrom('users').selectAll().where('id', '=', id));
 }
 
 /** Email addresses of the given users, by id (unknown ids are left out). */
-export function userEmails(db: Db, ids: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const id of new Set(ids)) {
-    const row = statement(db, 'SELECT email FROM users WHERE id = ?').get(id) as { email: string } | undefined;
-    if (row) out.set(id, row.email);
-  }
-  return out;
+export async function userEmails(store: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await store.all<{ id: string; email: string }>(store.db.selectFrom('users').select(['id', 'email']).where('id', 'in', unique));
+  return new Map(rows.map((r) => [r.id, r.email]));
 }
 
-export function findUserByEmail(db: Db, email: string): UserRow | undefined {
-  return db.prepare('SELECT * FROM users WHERE email = ?').get(email.trim().toLowerCase()) as UserRow | undefined;
+export function findUserByEmail(store: Executor, email: string): Promise<UserRow | undefined> {
+  return store.one<UserRow>(store.db.selectFrom('users').selectAll().where('email', '=', normalEmail(email)));
+}
+
+export interface NewMembership {
+  userId: string;
+  orgId: string;
+  role: Role;
+  permissions?: Permission[];
+}
+
+/** The upsert of a user's membership of an organization: for a batch. */
+export function membershipUpsert(store: Executor, clock: Clock, { userId, orgId, role, permissions = [] }: NewMembership): Query {
+  return store.db
+    .insertInto('memberships')
+    .values({ user_id: userId, org_id: orgId, role, can_merge: permissions.includes('merge_to_production') ? 1 : 0, created_at: clock.now() })
+    .onConflict((oc) => oc.columns(['user_id', 'org_id']).doUpdateSet((eb) => ({ role: eb.ref('excluded.role'), can_merge: eb.ref('excluded.can_merge') })));
 }
 
 /** Adds (or changes) a user's membership of an organization. */
-export function setMembership(
-  db: Db,
-  clock: Clock,
-  { userId, orgId, role, permissions = [] }: { userId: string; orgId: string; role: Role; permissions?: Permission[] },
-): void {
-  db.prepare(
-    `INSERT INTO memberships (user_id, org_id, role, can_merge, created_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (user_id, org_id) DO UPDATE SET role = excluded.role, can_merge = excluded.can_merge`,
-  ).run(userId, orgId, role, permissions.includes('merge_to_production') ? 1 : 0, clock.now());
+export async function setMembership(store: Executor, clock: Clock, membership: NewMembership): Promise<void> {
+  await store.run(membershipUpsert(store, clock, membership));
 }
 
-export function getMembership(db: Db, userId: string, orgId: string): MembershipRow | undefined {
-  return statement(db, 'SELECT user_id, org_id, role, can_merge, deactivated_at FROM memberships WHERE user_id = ? AND org_id = ?').get(userId, orgId) as
-    | MembershipRow
-    | undefined;
+export function getMembership(store: Executor, userId: string, orgId: string): Promise<MembershipRow | undefined> {
+  return store.one<MembershipRow>(
+    store.db.selectFrom('memberships').select(['user_id', 'org_id', 'role', 'can_merge', 'deactivated_at']).where('user_id', '=', userId).where('org_id', '=', orgId),
+  );
 }
 
 /** The user's base organization: the one non-workspace organization they belong to. */
-export function baseOrgOf(db: Db, userId: string): OrgRow | undefined {
-  return db
-    .prepare(
-      `SELECT o.* FROM organizations o JOIN memberships m ON m.org_id = o.id
-       WHERE m.user_id = ? AND o.base_org_id IS NULL ORDER BY m.created_at LIMIT 1`,
-    )
-    .get(userId) as OrgRow | undefined;
+export function baseOrgOf(store: Executor, userId: string): Promise<OrgRow | undefined> {
+  return store.one<OrgRow>(
+    store.db
+      .selectFrom('organizations as o')
+      .innerJoin('memberships as m', 'm.org_id', 'o.id')
+      .selectAll('o')
+      .where('m.user_id', '=', userId)
+      .where('o.base_org_id', 'is', null)
+      .orderBy('m.created_at')
+      .limit(1),
+  );
+}
+
+const normalEmail = (email: string) => email.trim().toLowerCase();
+
+function inserted<R>(row: R | undefined): R {
+  if (!row) throw new Error('the insert returned no row');
+  return row;
 }

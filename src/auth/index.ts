@@ -14,7 +14,7 @@ export * from './errors.ts';
 // credentials/
 export { signJwt, verifyJwt, looksLikeJwt } from './credentials/jwt.ts';
 export type { JwtClaims, JwtPurpose } from './credentials/jwt.ts';
-export { authenticate, authenticateApiToken, principalFor, oauthPrincipal, InvalidApiToken, InvalidSession } from './credentials/authenticate.ts';
+export { authenticate, authenticateApiToken, principalFor, memberPrincipal, oauthPrincipal, InvalidApiToken, InvalidSession } from './credentials/authenticate.ts';
 export type { AuthDeps, PresentedCredential } from './credentials/authenticate.ts';
 export { startSession, endSession, SESSION_TTL_SECONDS } from './credentials/sessions.ts';
 export type { StartedSession } from './credentials/sessions.ts';

@@ -53,7 +53,7 @@ export interface UserTables {
   memberships: { user_id: string; org_id: string; role: string; deactivated_at: number | null };
   users: { id: string; email: string; name: string; slack_title: string; default_workspace_id: string | null; token_version: number; email_verified_at: number | null; password_hash: string | null; identity_kind: string | null; disabled_at: number | null };
   account_mail_requests: { id: string; kind: string; email: string; created_at: number };
-  oauth_models: { model: string; id: string; payload: string; grant_id: string | null; account_id: string | null; client_id: string | null; created_at: number; expires_at: number | null };
+  oauth_models: { model: string; id: string; payload: string; grant_id: string | null; uid: string | null; account_id: string | null; client_id: string | null; created_at: number; expires_at: number | null; consumed_at: number | null };
   sessions: { id: string; user_id: string; ended_at: number | null };
   user_memories: { id: string; user_id: string; title: string; title_from_user: number; content: string; created_at: number; updated_at: number };
   dismissed_disclaimers: { user_id: string; disclaimer_hash: string; created_at: number };

@@ -69,7 +69,7 @@ export async function* exportHistory(deps: ExportDeps, principal: Principal, fil
        WHERE c.org_id = ${principal.orgId} ${byUser} AND m.displayed = 1 AND m.created_at >= ${filter.from ?? 0} AND m.created_at < ${filter.to ?? Number.MAX_SAFE_INTEGER} AND m.id > ${after}
        ORDER BY m.id LIMIT ${BATCH}`,
     );
-    const emails = deps.users.emails(rows.map((r) => r.user_id));
+    const emails = await deps.users.emails(rows.map((r) => r.user_id));
     for (const r of rows) yield toRow(r, emails.get(r.user_id) ?? '');
     if (rows.length < BATCH) return;
     after = rows[rows.length - 1]!.id;

@@ -5,7 +5,7 @@ import type { SuggestionSources } from './suggestions.ts';
 /** Who wrote a chat, as the accounts know them (src/auth owns the users table). */
 export interface ChatUsers {
   /** Email addresses of the given users, by id. */
-  emails(userIds: readonly string[]): Map<string, string>;
+  emails(userIds: readonly string[]): Promise<Map<string, string>>;
 }
 
 /** SQL lineage (src/data), suggestion sources (knowledge) and the users' addresses (auth). */

@@ -11,7 +11,6 @@ import { queryUploads, uploadSessionDir } from '../data/uploads/index.ts';
 import type { CoreServices } from './services.ts';
 import { effectiveEnvironment, environmentOf, knowledgeAt, schemas, startQuickFixEnvironment, type KnowledgeDeps } from '../knowledge/index.ts';
 import { singularKind } from './knowledge-kinds.ts';
-import { unconvertedDb } from './unconverted-db.ts';
 
 type Data = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -171,7 +170,7 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
     },
     profiles: {
       async profile(p) {
-        const user = getUser(unconvertedDb(s.store), p.userId);
+        const user = await getUser(s.executor, p.userId);
         return { name: user?.name ?? '', background: user?.slack_title ?? '', memories: (await listMemories({ store: s.executor }, p)).map((m) => `${m.title}: ${m.content}`) };
       },
     },

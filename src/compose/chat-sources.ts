@@ -2,7 +2,7 @@
 import { userEmails } from '../auth/index.ts';
 import type { ChatSources } from '../chats/index.ts';
 import { columnLineage, type LineageDialect } from '../data/lineage/index.ts';
-import type { Db } from '../store/index.ts';
+import type { Executor } from '../store/index.ts';
 import { effectiveEnvironment, knowledgeAt, type KnowledgeDeps } from '../knowledge/index.ts';
 
 const DIALECTS: LineageDialect[] = ['postgresql', 'mysql', 'mariadb', 'sqlite', 'duckdb'];
@@ -14,11 +14,11 @@ function splitTable(name: string): { schema?: string; table: string } {
 }
 
 /** Lineage through src/data/lineage; suggestions from the documented tables and reports of the caller's environment; addresses from auth. */
-export function chatSourcesFrom(knowledge: KnowledgeDeps, db: Db): ChatSources {
+export function chatSourcesFrom(knowledge: KnowledgeDeps, store: Executor): ChatSources {
   const describedItems = async (orgId: string, envId: string | undefined, kind: 'tables' | 'reports') =>
     (await knowledgeAt(knowledge, orgId, envId)).items.filter((item) => item.kind === kind && item.data && item.data['active'] !== false);
   return {
-    users: { emails: (ids) => userEmails(db, ids) },
+    users: { emails: (ids) => userEmails(store, ids) },
     async lineage(sql, dialect) {
       const d = (DIALECTS as string[]).includes(dialect) ? (dialect as LineageDialect) : 'postgresql';
       const result = await columnLineage(sql, d);

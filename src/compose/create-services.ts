@@ -36,7 +36,7 @@ import { gatedMerge } from './merge-gate.ts';
 import { openOperations, watchQueues } from './operations.ts';
 import type { CoreServices, Services } from './services.ts';
 import { ssoGroupPort } from './sso-groups.ts';
-import { unconvertedDb, unconvertedStore } from './unconverted-db.ts';
+import { unconvertedDb } from './unconverted-db.ts';
 import { createTableDocsSource } from './table-docs-source.ts';
 import { targetMetadataReader } from './target-metadata.ts';
 
@@ -92,7 +92,7 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
       await closeCore();
       const { store } = services;
       if (store.open) {
-        services.agent.flush();
+        await services.agent.flush();
         await indexPendingMessages(services.chats.store);
         await store.close();
       }
@@ -138,9 +138,9 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     shutdown: shutdown.signal,
     draining: draining.signal,
     ops,
-    oauth: createOAuthServer({ config, clock, store: unconvertedStore(store), executor, secretBox, log }),
+    oauth: createOAuthServer({ config, clock, executor, secretBox, log }),
     ...domainDeps(config, store, executor, clock),
-    chatSources: { ...chatSourcesFrom(knowledge, db), ...deps.chatSources },
+    chatSources: { ...chatSourcesFrom(knowledge, executor), ...deps.chatSources },
   };
   const closeCore = async () => {
     mailer.close();
@@ -164,7 +164,7 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
     secretBox: a.secretBox,
     dataDir: config.dataDir,
     targetSync: targetMetadataReader(a.data),
-    userName: (userId) => getUser(unconvertedDb(a.store), userId)?.name,
+    userName: async (userId) => (await getUser(a.executor, userId))?.name,
     sharedLock: knowledgeLock.shared,
   });
   await checkKnowledgeRepositories(knowledge, { repair: true });
@@ -174,12 +174,12 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
 /** What the route tables hand to the domains, built once: their deps and the ports between them. */
 function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock) {
   return {
-    auth: { db: unconvertedDb(store), clock, jwtKey: config.secrets.jwtKey },
+    auth: { db: unconvertedDb(store), store: executor, clock, jwtKey: config.secrets.jwtKey },
     chats: { store: executor, clock },
-    usage: { db: unconvertedDb(store), clock },
-    rowSecurity: rowSecurityAdmin(unconvertedDb(store), executor),
-    memberFacts: memberFactsPort(unconvertedDb(store)),
-    ssoGroups: ssoGroupPort(unconvertedDb(store)),
+    usage: { store: executor, clock },
+    rowSecurity: rowSecurityAdmin(executor),
+    memberFacts: memberFactsPort(executor),
+    ssoGroups: ssoGroupPort(executor),
   };
 }
 
@@ -208,7 +208,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   const provider = deps.llmProvider ?? (await createProvider(config.agent, clock));
   // A new id per process: the runs it starts are its own, and a restart's runs are another replica's.
   const replicaId = newId();
-  const agent = new AgentRuns({ db: unconvertedDb(store), clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId, exclusiveStore: deps.exclusiveStore });
+  const agent = new AgentRuns({ store: executor, clock, log, config: config.agent, provider, ports: agentPorts, shutdown, observeRun: core.ops.observeRun, bus: core.ops.bus, replicaId, exclusiveStore: deps.exclusiveStore });
   // Stop and feedback for this replica's runs may come from the others from the first request on.
   await agent.ready();
   // MCP tools: the data plane answers catalog and run_query, knowledge answers search, the agent answers questions.
@@ -221,7 +221,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
     config: config.evaluations,
     // Questions in flight when the drain begins stay pending for the next start (or another replica).
     shutdown: AbortSignal.any([core.draining, shutdown]),
-    ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(unconvertedDb(store)) },
+    ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(executor) },
   });
   watchQueues(core.ops, { store, agent, queryProcesses: core.data.queryProcesses });
   return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };

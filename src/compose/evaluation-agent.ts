@@ -16,7 +16,7 @@ export function evaluationAgentPort(agent: AgentRuns, k: KnowledgeDeps): Evaluat
       signal.addEventListener('abort', stop, { once: true });
       if (signal.aborted) stop();
       const finished = await done.finally(() => signal.removeEventListener('abort', stop));
-      const events = agent.events(row).map((e) => e.event);
+      const events = (await agent.events(row)).map((e) => e.event);
       const tables = events.flatMap((e) => (e.type === 'table' ? [e] : []));
       const last = tables[tables.length - 1];
       return {

@@ -2,13 +2,13 @@
 // current role and permissions in the organization (undefined once they left or were disabled).
 import { getUser, principalFor, SCOPE_API_FULL } from '../auth/index.ts';
 import type { EvaluationPrincipals } from '../evaluations/index.ts';
-import type { Db } from '../store/index.ts';
+import type { Executor } from '../store/index.ts';
 
-export function evaluationPrincipalsPort(db: Db): EvaluationPrincipals {
+export function evaluationPrincipalsPort(store: Executor): EvaluationPrincipals {
   return {
-    principalOf(orgId, userId) {
-      const user = getUser(db, userId);
-      return user ? principalFor(db, user, orgId, 'session', [SCOPE_API_FULL]) : undefined;
+    async principalOf(orgId, userId) {
+      const user = await getUser(store, userId);
+      return user ? principalFor(store, user, orgId, 'session', [SCOPE_API_FULL]) : undefined;
     },
   };
 }

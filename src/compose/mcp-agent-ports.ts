@@ -17,16 +17,16 @@ export function agentMcpPorts(agent: AgentRuns): Pick<McpPorts, 'askQuestion' | 
     async getResult(principal: Principal, chatId: string): Promise<ChatResult> {
       let run;
       try {
-        run = agent.ownRun(principal, chatId);
+        run = await agent.ownRun(principal, chatId);
       } catch (err) {
         if (err instanceof AppError && err.kind === 'not_found') return { status: 'not_found', chatId };
         throw err;
       }
       if (run.status === 'running' || agent.isActive(run.id)) {
-        const last = agent.events(run).filter((e) => e.event.type === 'tool_call').pop();
+        const last = (await agent.events(run)).filter((e) => e.event.type === 'tool_call').pop();
         return { status: 'running', chatId, ...(last && last.event.type === 'tool_call' ? { progress: `running ${last.event.name}` } : {}) };
       }
-      const r = agent.result(run);
+      const r = await agent.result(run);
       if (run.status === 'failed') return { status: 'failed', chatId, error: r.errors[0]?.message ?? run.answer ?? 'The run failed' };
       const tables: ResultTable[] = r.tables.map((t) => ({ name: t.dfKey, columns: t.columns, rows: t.rows, ...(t.sql === undefined ? {} : { sql: t.sql }) }));
       const charts: ResultChart[] = r.charts.map((c) => ({ title: c.title, spec: c.spec }));

@@ -3,9 +3,10 @@
 import { setCreditLimit, type UsageDeps } from '../agent/index.ts';
 import { getMembership, type Principal } from '../auth/index.ts';
 import { NotFound } from '../errors.ts';
+import type { Executor } from '../store/index.ts';
 
 /** Sets (or, with null, removes) a member's monthly credit limit; 404 when the user is not in the admin's organization. */
-export function setMemberCreditLimit(deps: UsageDeps, admin: Principal, userId: string, monthlyCredits: number | null): void {
-  if (!getMembership(deps.db, userId, admin.orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
-  setCreditLimit(deps, { orgId: admin.orgId, userId, monthlyCredits, by: admin.userId });
+export async function setMemberCreditLimit(deps: UsageDeps, store: Executor, admin: Principal, userId: string, monthlyCredits: number | null): Promise<void> {
+  if (!(await getMembership(store, userId, admin.orgId))) throw new NotFound('User not found', 'USER_NOT_FOUND');
+  await setCreditLimit(deps, { orgId: admin.orgId, userId, monthlyCredits, by: admin.userId });
 }

@@ -4,28 +4,27 @@ import { getMembership, type Principal } from '../auth/index.ts';
 import { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes, type GroupRow } from '../data/rls/index.ts';
 import type { DataStore } from '../data/tables.ts';
 import { NotFound } from '../errors.ts';
-import type { Db } from '../store/index.ts';
 
 export type RowSecurityAdmin = ReturnType<typeof rowSecurityAdmin>;
 
 /** The admin's row-security operations; each answers 404 for a user outside the admin's organization. */
-export function rowSecurityAdmin(db: Db, store: DataStore) {
-  const member = (orgId: string, userId: string) => {
-    if (!getMembership(db, userId, orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
+export function rowSecurityAdmin(store: DataStore) {
+  const member = async (orgId: string, userId: string) => {
+    if (!(await getMembership(store, userId, orgId))) throw new NotFound('User not found', 'USER_NOT_FOUND');
   };
   return {
     async attributesOf(admin: Principal, userId: string) {
-      member(admin.orgId, userId);
+      await member(admin.orgId, userId);
       const u = await loadRlsUser(store, admin.orgId, { id: userId, email: '', role: 'user' });
       return { attributes: u.attributes, groups: u.groups };
     },
-    setAttributes(admin: Principal, userId: string, attributes: Record<string, string>) {
-      member(admin.orgId, userId);
-      setUserAttributes(db, admin.orgId, userId, attributes);
+    async setAttributes(admin: Principal, userId: string, attributes: Record<string, string>) {
+      await member(admin.orgId, userId);
+      await setUserAttributes(store, admin.orgId, userId, attributes);
     },
     listGroups: (admin: Principal) => listGroups(store, admin.orgId),
-    saveGroup(admin: Principal, group: GroupRow): Promise<GroupRow> {
-      group.members.forEach((m) => member(admin.orgId, m));
+    async saveGroup(admin: Principal, group: GroupRow): Promise<GroupRow> {
+      await Promise.all([...new Set(group.members)].map((m) => member(admin.orgId, m)));
       return saveGroup(store, admin.orgId, group);
     },
     async deleteGroup(admin: Principal, groupId: string) {

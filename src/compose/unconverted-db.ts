@@ -2,7 +2,7 @@
 // such handle: a stand-in takes its place that fails, naming what was asked of it, the first time that
 // code touches it, so a gateway on PostgreSQL serves everything already converted and refuses loudly
 // (a 500 with the cause in the log) what is not, instead of writing to a database nobody reads.
-import { transact, type Db, type Store } from '../store/index.ts';
+import type { Db } from '../store/index.ts';
 import type { ServiceStore } from '../store/open-service-store.ts';
 
 export class UnconvertedOnPostgres extends Error {
@@ -24,10 +24,4 @@ const standIn = new Proxy({} as Db, {
 /** The SQLite handle of `store`, or on PostgreSQL the stand-in above. */
 export function unconvertedDb(store: ServiceStore): Db {
   return store.sqlite ?? standIn;
-}
-
-/** The old synchronous Store over that handle, for wiring that still takes one (closed with the service store). */
-export function unconvertedStore(store: ServiceStore): Store {
-  const db = unconvertedDb(store);
-  return { db, tx: (fn) => transact(db, fn), ping: () => void db.prepare('SELECT 1').get(), close: () => {} };
 }

@@ -50,7 +50,7 @@ export interface EvaluationAgent {
 
 /** Who a run acts as after a restart: the user's current role and permissions, or undefined when they left the organization. */
 export interface EvaluationPrincipals {
-  principalOf(orgId: string, userId: string): Principal | undefined;
+  principalOf(orgId: string, userId: string): Promise<Principal | undefined>;
 }
 
 export interface EvaluationPorts {

@@ -51,7 +51,7 @@ export class EvaluationRunner {
 
   private async execute(run: RunRow, cancelled: AbortSignal): Promise<void> {
     const { store, clock, log, ports, shutdown } = this.deps;
-    const principal = ports.principals.principalOf(run.org_id, run.user_id);
+    const principal = await ports.principals.principalOf(run.org_id, run.user_id);
     if (!principal || !hasRole(principal, 'modeler')) {
       // The user left the organization or lost the right to run evaluations since the run started.
       await closePending(store, run.id, 'access_lost', clock.now());

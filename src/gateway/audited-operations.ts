@@ -63,24 +63,24 @@ export async function audited<T>(s: Services, ctx: Context, p: { operationId: st
   const spec = AUDITED_OPERATIONS[p.operationId];
   if (!spec || !p.principal) return handle();
   const principal = p.principal;
-  const write = (outcome: 'success' | 'failure', result: unknown, data: Record<string, unknown>) => {
+  const write = async (outcome: 'success' | 'failure', result: unknown, data: Record<string, unknown>) => {
     const fromParam = spec.param ? p.params[spec.param] : undefined;
     const id = typeof fromParam === 'string' ? fromParam : resultId(result);
     const userId = typeof p.params['user_id'] === 'string' ? p.params['user_id'] : principal.userId;
     const kind = typeof p.params['kind'] === 'string' && spec.param !== 'kind' ? { kind: p.params['kind'] } : {};
-    writeAudit(s.auth, {
+    await writeAudit(s.auth, {
       action: spec.action, orgId: principal.orgId, actorId: principal.userId, userId, ip: ctx.ip || 'unknown', outcome,
       ...(id ? { target: { type: spec.targetType, id } } : {}), data: { ...kind, ...data },
     });
   };
   try {
     const result = await handle();
-    write('success', result, {});
+    await write('success', result, {});
     return result;
   } catch (err) {
     // The caller gets the operation's own error even if the audit write fails too (store closing).
     try {
-      write('failure', undefined, { code: err instanceof AppError ? err.code : 'INTERNAL_ERROR' });
+      await write('failure', undefined, { code: err instanceof AppError ? err.code : 'INTERNAL_ERROR' });
     } catch {
       /* the original error below says what happened */
     }

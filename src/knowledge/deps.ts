@@ -43,7 +43,7 @@ export interface KnowledgeDeps {
   /** The data plane's reader, passed at construction by src/compose; sync_target answers 503 while it is missing. */
   targetSync: TargetMetadataReader | undefined;
   /** A user's display name for commit authors, from the accounts (src/auth owns users); the address stands in without one. */
-  userName(userId: string): string | undefined;
+  userName(userId: string): Promise<string | undefined>;
   /** fetch used for the GitHub API (tests may pass their own). */
   fetch: typeof fetch;
   /** Parsed items per `<org>:<commit>`, as they are read (a commit never changes, so entries never go stale). */
@@ -63,7 +63,7 @@ export function createKnowledgeDeps(a: {
   dataDir: string;
   fs?: FsClient;
   targetSync?: TargetMetadataReader;
-  userName?: (userId: string) => string | undefined;
+  userName?: (userId: string) => Promise<string | undefined>;
   sharedLock?: SharedLock;
 }): KnowledgeDeps {
   const fs = a.fs ?? (nodeFs as unknown as FsClient);
@@ -78,7 +78,7 @@ export function createKnowledgeDeps(a: {
     secretBox: a.secretBox,
     repos: createRepoRegistry({ fs, root: join(a.dataDir, 'knowledge'), shared: sharedLock }),
     targetSync: a.targetSync,
-    userName: a.userName ?? (() => undefined),
+    userName: a.userName ?? (async () => undefined),
     fetch: (...args) => fetch(...args),
     snapshotCache: new Map(),
   };

@@ -27,7 +27,7 @@ export async function environmentConflicts(deps: KnowledgeDeps, p: Principal, id
   const env = await environmentOf(deps, p.orgId, id);
   await touchEnvironment(deps.store, p.orgId, env.id, deps.clock.now());
   const repo = await deps.repos.repo(p.orgId);
-  const outcome = await mergeBranch({ repo, from: envBranch(env), into: MAIN_BRANCH, author: authorOf(deps, p), dryRun: true, fastForward: false });
+  const outcome = await mergeBranch({ repo, from: envBranch(env), into: MAIN_BRANCH, author: await authorOf(deps, p), dryRun: true, fastForward: false });
   const conflicts = outcome.status === 'conflict' ? outcome.conflicts : [];
   return { mergeable: outcome.status !== 'conflict', merge: outcome.status, conflicts };
 }
@@ -51,7 +51,7 @@ export async function mergeEnvironment(deps: KnowledgeDeps, p: Principal, id: st
     repo,
     from: envBranch(env),
     into: MAIN_BRANCH,
-    author: authorOf(deps, p),
+    author: await authorOf(deps, p),
     message: [`Merge environment "${env.name}" into production`, note].filter(Boolean).join('\n\n'),
     // Always a merge commit, so production's history says who merged (a fast-forward records no one).
     fastForward: false,

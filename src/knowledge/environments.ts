@@ -145,7 +145,7 @@ async function forkEnvironment(
   const repo = await deps.repos.repo(p.orgId);
   // An organization without knowledge yet gets an empty first commit on production to fork from.
   if (!(await resolveRef({ repo, ref: MAIN_BRANCH }))) {
-    await commitChanges({ repo, branch: MAIN_BRANCH, author: authorOf(deps, p), message: 'Start knowledge', changes: [] });
+    await commitChanges({ repo, branch: MAIN_BRANCH, author: await authorOf(deps, p), message: 'Start knowledge', changes: [] });
   }
   const now = deps.clock.now();
   const id = `env_${randomBytes(8).toString('hex')}`;

@@ -35,7 +35,7 @@ export async function revertItem(deps: KnowledgeDeps, p: Principal, envId: strin
   const result = await commitChanges({
     repo: scope.repo,
     branch: scope.branch,
-    author: authorOf(deps, p),
+    author: await authorOf(deps, p),
     message: `Revert ${path} to ${commit.slice(0, 7)}`,
     changes: [{ path, content }],
   });
@@ -50,7 +50,7 @@ export async function revertModel(deps: KnowledgeDeps, p: Principal, envId: stri
   const result = await commitChanges({
     repo: scope.repo,
     branch: scope.branch,
-    author: authorOf(deps, p),
+    author: await authorOf(deps, p),
     message: `Revert knowledge to ${commit.slice(0, 7)}`,
     changes: async (parent) => {
       if (!parent) return [];

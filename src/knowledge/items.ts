@@ -91,7 +91,7 @@ export async function createItem(deps: KnowledgeDeps, p: Principal, envId: strin
   const result = await commitChanges({
     repo: scope.repo,
     branch: scope.branch,
-    author: authorOf(deps, p),
+    author: await authorOf(deps, p),
     message: `Create ${def.pathOf(base)}`,
     changes: async (parent) => {
       const exists = async (candidate: string) => parent !== undefined && (await readFileVersion({ repo: scope.repo, ref: parent, path: def.pathOf(candidate) })) !== undefined;
@@ -118,7 +118,7 @@ export async function updateItem(deps: KnowledgeDeps, p: Principal, envId: strin
   const result = await commitChanges({
     repo: scope.repo,
     branch: scope.branch,
-    author: authorOf(deps, p),
+    author: await authorOf(deps, p),
     message: `Update ${path}`,
     changes: async (parent) => {
       const current = parent ? await readFileVersion({ repo: scope.repo, ref: parent, path }) : undefined;
@@ -140,7 +140,7 @@ export async function deleteItem(deps: KnowledgeDeps, p: Principal, envId: strin
   const result = await commitChanges({
     repo: scope.repo,
     branch: scope.branch,
-    author: authorOf(deps, p),
+    author: await authorOf(deps, p),
     message: `Delete ${path}`,
     changes: async (parent) => {
       const current = parent ? await readFileVersion({ repo: scope.repo, ref: parent, path }) : undefined;

@@ -53,6 +53,6 @@ export function requireEnvironmentRole(p: Principal): void {
 }
 
 /** The commit author for the acting user. */
-export function authorOf(deps: KnowledgeDeps, p: Principal): GitAuthor {
-  return { name: deps.userName(p.userId) || p.email, email: p.email, timestamp: Math.floor(deps.clock.now() / 1000) };
+export async function authorOf(deps: KnowledgeDeps, p: Principal): Promise<GitAuthor> {
+  return { name: (await deps.userName(p.userId)) || p.email, email: p.email, timestamp: Math.floor(deps.clock.now() / 1000) };
 }

@@ -83,7 +83,7 @@ export async function writeSyncedTables(deps: KnowledgeDeps, principal: Principa
   const result = await commitChanges({
     repo: scope.repo,
     branch: scope.branch,
-    author: authorOf(deps, principal),
+    author: await authorOf(deps, principal),
     message: `Sync table documentation (${tables.length} table${tables.length === 1 ? '' : 's'})`,
     changes: async (parent) =>
       Promise.all(

@@ -20,7 +20,7 @@ const verdicts = new Map<DemoQuestion, Verdict>();
 test.before(async () => {
   t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '3000' });
   t0.clock.set(DEMO_QUESTIONS_NOW);
-  token = t0.token(findUserByEmail(t0.app.services.store.sqlite!, 'analyst@demo.sextant.local')!, 'api', DEMO_ORG_ID);
+  token = t0.token((await findUserByEmail(t0.app.services.executor, 'analyst@demo.sextant.local'))!, 'api', DEMO_ORG_ID);
   const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
   expected = async (sql) => (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][];

@@ -37,7 +37,7 @@ let token: string;
 test.before(async () => {
   llm = await startScriptedServer('openai', script);
   t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '2000' }, { llmProvider: openAiProvider({ model: 'scripted', apiKey: 'k', baseUrl: llm.url, maxRetries: 0 }) });
-  token = t0.token(findUserByEmail(t0.app.services.store.sqlite!, 'analyst@demo.sextant.local')!, 'api', DEMO_ORG_ID);
+  token = t0.token((await findUserByEmail(t0.app.services.executor, 'analyst@demo.sextant.local'))!, 'api', DEMO_ORG_ID);
 });
 test.after.always(async () => {
   await t0.stop();

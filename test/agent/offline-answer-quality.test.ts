@@ -2,6 +2,7 @@
 // expected number is computed here by DuckDB from the same warehouse file; the clock stands where
 // the demo data has ended (2026-11-20), as it does for a new user today.
 import test from 'ava';
+import { sqliteExecutor } from '../../src/store/index.ts';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { OFFLINE_UNSUPPORTED } from '../../src/agent/index.ts';
@@ -19,8 +20,8 @@ test.before(async () => {
   t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '1500' });
   t0.clock.set(DEMO_QUESTIONS_NOW);
   const db = t0.app.services.store.sqlite!;
-  analyst = t0.session(findUserByEmail(db, 'analyst@demo.sextant.local')!, DEMO_ORG_ID);
-  modeler = t0.session(findUserByEmail(db, 'modeler@demo.sextant.local')!, DEMO_ORG_ID);
+  analyst = t0.session((await findUserByEmail(sqliteExecutor(db), 'analyst@demo.sextant.local'))!, DEMO_ORG_ID);
+  modeler = t0.session((await findUserByEmail(sqliteExecutor(db), 'modeler@demo.sextant.local'))!, DEMO_ORG_ID);
   const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
   conn = await instance.connect();
 });
@@ -121,7 +122,7 @@ test.serial('a metric changed in an environment governs answers there, and in pr
   t.is(Number(inEnv.tables[0]!.rows[0]![0]), completed);
   t.regex(inEnv.content, /where status = 'completed'/);
   t.is(Number((await ask('What was revenue in 2025?', { token: modeler })).tables[0]!.rows[0]![0]), await value(REVENUE_2025), 'production until merged');
-  const admin = t0.session(findUserByEmail(t0.app.services.store.sqlite!, 'admin@demo.sextant.local')!, DEMO_ORG_ID);
+  const admin = t0.session((await findUserByEmail(t0.app.services.executor, 'admin@demo.sextant.local'))!, DEMO_ORG_ID);
   t.is((await call(t0, 'POST', `/api/environments/${env}/merge`, { token: admin, body: { confirm: true } })).status, 200);
   t.is(Number((await ask('What was revenue in 2025?')).tables[0]!.rows[0]![0]), completed);
 });

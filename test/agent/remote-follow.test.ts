@@ -30,10 +30,10 @@ const event = (id: number, type = 'text_delta'): StoredEvent => ({ id, run_id: '
 /** The owner's journal as far as it is committed. */
 function journal() {
   const committed: StoredEvent[] = [];
-  return { committed, read: (after: number) => committed.filter((e) => e.id > after) };
+  return { committed, read: async (after: number) => committed.filter((e) => e.id > after) };
 }
 
-function follow(bus: MessageBus, read: (after: number) => StoredEvent[], afterId = 0) {
+function follow(bus: MessageBus, read: (after: number) => Promise<StoredEvent[]>, afterId = 0) {
   const seen: number[] = [];
   let ended = false;
   followRemote({ bus, runId: 'r1', afterId, readCommitted: read, onEvent: (e) => seen.push(e.id), onEnd: () => (ended = true), onError: (err) => { throw err; } });
@@ -56,6 +56,7 @@ test('batches that arrive while the store is read are delivered after it, withou
   t.deepEqual(f.seen, [5, 8, 9]);
   j.committed.push(event(11), event(12, 'completed'));
   s.deliver({ prev: 9, events: [event(11), event(12, 'completed')] });
+  await tick();
   t.deepEqual(f.seen, [5, 8, 9, 11, 12]);
   t.true(f.ended());
 });
@@ -71,6 +72,7 @@ test('a batch after a gap (messages lost while Redis was away) fills the gap fro
   // The batch with 4 and 6 is lost; the next one says it came after 6.
   j.committed.push(event(4), event(6), event(7));
   s.deliver({ prev: 6, events: [event(7)] });
+  await tick();
   t.deepEqual(f.seen, [1, 2, 4, 6, 7]);
 });
 
@@ -83,10 +85,12 @@ test('a lost last batch is read from the store at the resync, and the follow end
   j.committed.push(event(1), event(2, 'completed'));
   t.false(f.ended());
   s.resync();
+  await tick();
   t.deepEqual(f.seen, [1, 2]);
   t.true(f.ended());
   // A late copy changes nothing.
   s.deliver({ prev: 0, events: [event(1), event(2, 'completed')] });
+  await tick();
   t.deepEqual(f.seen, [1, 2]);
 });
 

@@ -6,7 +6,7 @@ import type { Principal } from '../../src/auth/index.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { openStore } from '../../src/store/index.ts';
+import { openStore, sqliteExecutor } from '../../src/store/index.ts';
 
 const [file, chatId] = process.argv.slice(2) as [string, string];
 const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'o1', baseOrgId: 'o1', role: 'user', permissions: [], credential: 'session', scopes: [] };
@@ -22,7 +22,7 @@ const hanging: LlmProvider = {
 
 const store = openStore({ file });
 const runs = new AgentRuns({
-  db: store.db,
+  store: sqliteExecutor(store.db),
   clock: systemClock,
   log: createLogger('silent'),
   config,
@@ -30,10 +30,11 @@ const runs = new AgentRuns({
   ports: { knowledge: memoryKnowledge({ tables: [] }), queries: { run: () => Promise.reject(new Error('no warehouse')) }, uploads: noUploads, chats: memoryChats(), profiles: { profile: async () => ({ name: '', background: '', memories: [] }) } },
   shutdown: new AbortController().signal,
 });
+await runs.ready();
 const started = await runs.start(principal, { chatId, message: 'How many orders?', environmentId: undefined });
 // The model's first piece joins the log in a later turn; then everything so far is committed.
-while (!runs.events(started.row).some((e) => e.event.type === 'text_delta')) await new Promise((resolve) => setImmediate(resolve));
-runs.flush();
-process.stdout.write(`${JSON.stringify({ runId: started.row.id, replicaId: runs.replicaId, lastEventId: runs.events(started.row).at(-1)!.id })}\n`);
+while (!(await runs.events(started.row)).some((e) => e.event.type === 'text_delta')) await new Promise((resolve) => setImmediate(resolve));
+await runs.flush();
+process.stdout.write(`${JSON.stringify({ runId: started.row.id, replicaId: runs.replicaId, lastEventId: (await runs.events(started.row)).at(-1)!.id })}\n`);
 // Heartbeat timers are unref'd: this keeps the process (and its run) alive until the kill.
 setInterval(() => {}, 60_000);

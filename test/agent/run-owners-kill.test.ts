@@ -15,7 +15,7 @@ import type { Principal } from '../../src/auth/index.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { openStore } from '../../src/store/index.ts';
+import { openStore, sqliteExecutor } from '../../src/store/index.ts';
 
 const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'o1', baseOrgId: 'o1', role: 'user', permissions: [], credential: 'session', scopes: [] };
 const config = loadConfig({ SEXTANT_DATA_DIR: '/tmp/sextant-run-owners-kill', SEXTANT_JWT_SECRET: 'x'.repeat(40), SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), SEXTANT_COOKIE_KEYS: 'k' }).agent;
@@ -41,22 +41,24 @@ test('a run whose owner process is killed with kill -9 is failed with REPLICA_LO
 
   const store = openStore({ file });
   t.teardown(() => store.close());
+  const x = sqliteExecutor(store.db);
   const clock = new FakeClock(Date.now());
   const shutdown = new AbortController();
   t.teardown(() => shutdown.abort());
-  const runs = new AgentRuns({ db: store.db, clock, log: createLogger('silent'), config, provider: quick, ports: { knowledge: memoryKnowledge({ tables: [] }), queries: { run: () => Promise.reject(new Error('no warehouse')) }, uploads: noUploads, chats: memoryChats(), profiles: { profile: async () => ({ name: '', background: '', memories: [] }) } }, shutdown: shutdown.signal, ticker: () => () => {} });
+  const runs = new AgentRuns({ store: x, clock, log: createLogger('silent'), config, provider: quick, ports: { knowledge: memoryKnowledge({ tables: [] }), queries: { run: () => Promise.reject(new Error('no warehouse')) }, uploads: noUploads, chats: memoryChats(), profiles: { profile: async () => ({ name: '', background: '', memories: [] }) } }, shutdown: shutdown.signal, ticker: () => () => {} });
+  await runs.ready();
   // Started next to a live owner: its run stays.
-  t.like(getRun(store.db, owner.runId), { status: 'running', replica_id: owner.replicaId });
+  t.like(await getRun(x, owner.runId), { status: 'running', replica_id: owner.replicaId });
 
   child.kill('SIGKILL');
   await once(child, 'exit');
   clock.advance(runs.liveness.lostAfterMs + runs.liveness.intervalMs);
-  t.is(runs.liveness.sweep(), 1);
-  t.like(getRun(store.db, owner.runId), { status: 'failed', answer: LOST_ANSWER });
-  const run = getRun(store.db, owner.runId)!;
-  const resumed = runs.events(run, owner.lastEventId).map((e) => e.event);
+  t.is(await runs.liveness.sweep(), 1);
+  t.like(await getRun(x, owner.runId), { status: 'failed', answer: LOST_ANSWER });
+  const run = (await getRun(x, owner.runId))!;
+  const resumed = (await runs.events(run, owner.lastEventId)).map((e) => e.event);
   t.like(resumed, [{ type: 'error', code: REPLICA_LOST }, { type: 'completed', status: 'failed', content: LOST_ANSWER }]);
-  t.deepEqual(runs.events(run).map((e) => e.event.type), ['run_started', 'text_delta', 'error', 'completed']);
+  t.deepEqual((await runs.events(run)).map((e) => e.event.type), ['run_started', 'text_delta', 'error', 'completed']);
 
   const again = await runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
   t.is((await again.done).status, 'completed');

@@ -1,11 +1,8 @@
 // Runs belong to the replica that started them. Two replicas here are two run managers in one test
-// process on one SQLite file (a connection each) and one shared bus; a replica "dies" by no longer
+// process on one store (on PostgreSQL a pool each, taken in turn) and one shared bus; a replica "dies" by no longer
 // heartbeating (its ticker never ticks) while its run hangs in the model. Time is a fake clock.
 import test from 'ava';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AgentRuns, memoryChats, memoryKnowledge, noUploads, type AgentPorts, type LlmProvider, type StoredEvent } from '../../src/agent/index.ts';
 import { getRun, insertRun } from '../../src/agent/runs/event-log.ts';
 import { RunInProgress } from '../../src/agent/runs/run-errors.ts';
@@ -14,7 +11,8 @@ import type { Principal } from '../../src/auth/index.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { listMigrations, migrate, openStore } from '../../src/store/index.ts';
+import { listMigrations, migrate } from '../../src/store/index.ts';
+import { dialectTest, type DialectCase } from '../helpers/executors.ts';
 import { sharedBuses } from './shared-buses.ts';
 
 const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'o1', baseOrgId: 'o1', role: 'user', permissions: [], credential: 'session', scopes: [] };
@@ -40,25 +38,24 @@ const quickModel: LlmProvider = {
   },
 };
 
-function setup(t: { teardown(fn: () => unknown): void }) {
-  const dir = mkdtempSync(join(tmpdir(), 'sextant-run-owners-'));
-  const file = join(dir, 'sextant.db');
+function setup(t: { teardown(fn: () => unknown): void }, c: DialectCase) {
   const clock = new FakeClock();
   const chats = memoryChats();
   const ports: AgentPorts = { knowledge: memoryKnowledge({ tables: [] }), queries: { run: () => Promise.reject(new Error('no warehouse')) }, uploads: noUploads, chats, profiles: { profile: async () => ({ name: '', background: '', memories: [] }) } };
   const buses = sharedBuses();
   const cleanups: (() => unknown)[] = [];
-  /** A replica: its own connection to the store, the shared bus; it heartbeats only when the test says. */
-  const replica = (provider: LlmProvider, { exclusiveStore = false } = {}) => {
-    const store = openStore({ file });
+  let replicas = 0;
+  /** A replica: a connection to the store (the two pools in turn), the shared bus; it heartbeats only when the test says. */
+  const replica = async (provider: LlmProvider, { exclusiveStore = false } = {}) => {
+    const store = replicas++ % 2 === 0 ? c.x : c.other;
     const shutdown = new AbortController();
-    const runs = new AgentRuns({ db: store.db, clock, log: createLogger('silent'), config: agentConfig, provider, ports, shutdown: shutdown.signal, bus: buses.next(), ticker: () => () => {}, exclusiveStore });
-    cleanups.push(() => shutdown.abort(), () => runs.finishRuns(0), () => store.close());
+    const runs = new AgentRuns({ store, clock, log: createLogger('silent'), config: agentConfig, provider, ports, shutdown: shutdown.signal, bus: buses.next(), ticker: () => () => {}, exclusiveStore });
+    cleanups.push(() => shutdown.abort(), () => runs.finishRuns(0));
+    await runs.ready();
     return { runs, store, shutdown };
   };
   t.teardown(async () => {
     for (const fn of cleanups) await fn();
-    rmSync(dir, { recursive: true, force: true });
   });
   return { clock, chats, replica };
 }
@@ -68,32 +65,32 @@ const turns = async (n = 5) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-function follow(runs: AgentRuns, runId: string, chatId: string, afterId = 0) {
+async function follow(runs: AgentRuns, runId: string, chatId: string, afterId = 0) {
   const seen: StoredEvent[] = [];
   let ended = false;
-  const row = runs.ownRun(principal, chatId);
+  const row = await runs.ownRun(principal, chatId);
   if (row.id !== runId) throw new Error('not the run');
   runs.follow(row, afterId, (e) => seen.push(e), () => (ended = true));
   return { seen, ended: () => ended };
 }
 
-test('a run whose replica stops heartbeating is failed with REPLICA_LOST by another replica within the keep-alive interval', async (t) => {
-  const s = setup(t);
-  const a = s.replica(hangingModel);
-  const b = s.replica(quickModel);
+dialectTest('a run whose replica stops heartbeating is failed with REPLICA_LOST by another replica within the keep-alive interval', async (t, dc) => {
+  const s = setup(t, dc);
+  const a = await s.replica(hangingModel);
+  const b = await s.replica(quickModel);
   const started = await a.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
   await turns();
-  a.runs.flush();
-  const follower = follow(b.runs, started.row.id, 'c1');
+  await a.runs.flush();
+  const follower = await follow(b.runs, started.row.id, 'c1');
   await turns();
   const { lostAfterMs, intervalMs } = b.runs.liveness;
   // Lost at the latest one sweep interval after the threshold: within one keep-alive interval.
   t.true(lostAfterMs + intervalMs <= agentConfig.keepAliveMs);
   s.clock.advance(lostAfterMs);
-  t.is(b.runs.liveness.sweep(), 0, 'not lost before the threshold');
+  t.is(await b.runs.liveness.sweep(), 0, 'not lost before the threshold');
   s.clock.advance(1);
-  t.is(b.runs.liveness.sweep(), 1);
-  const row = getRun(b.store.db, started.row.id)!;
+  t.is(await b.runs.liveness.sweep(), 1);
+  const row = (await getRun(b.store, started.row.id))!;
   t.is(row.status, 'failed');
   t.regex(row.answer ?? '', /interrupted/);
   const types = follower.seen.map((e) => e.event);
@@ -107,47 +104,47 @@ test('a run whose replica stops heartbeating is failed with REPLICA_LOST by anot
   t.regex(answer.content, /interrupted/);
 });
 
-test('after a lost run the chat stays usable: a new question in it is answered on another replica', async (t) => {
-  const s = setup(t);
-  const a = s.replica(hangingModel);
-  const b = s.replica(quickModel);
+dialectTest('after a lost run the chat stays usable: a new question in it is answered on another replica', async (t, dc) => {
+  const s = setup(t, dc);
+  const a = await s.replica(hangingModel);
+  const b = await s.replica(quickModel);
   await a.runs.start(principal, { chatId: 'c1', message: 'first', environmentId: undefined });
   await turns();
   s.clock.advance(b.runs.liveness.lostAfterMs + 1);
-  b.runs.liveness.sweep();
+  await b.runs.liveness.sweep();
   const again = await b.runs.start(principal, { chatId: 'c1', message: 'second', environmentId: undefined });
   const row = await again.done;
   t.is(row.status, 'completed');
   t.deepEqual(s.chats.chats.get('o1/c1')!.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
-  t.is(b.runs.ownRun(principal, 'c1').id, again.row.id);
+  t.is((await b.runs.ownRun(principal, 'c1')).id, again.row.id);
 });
 
-test('a replica that starts does not fail the runs another live replica keeps alive', async (t) => {
-  const s = setup(t);
-  const a = s.replica(hangingModel);
+dialectTest('a replica that starts does not fail the runs another live replica keeps alive', async (t, dc) => {
+  const s = setup(t, dc);
+  const a = await s.replica(hangingModel);
   const started = await a.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
   await turns();
   const { lostAfterMs, intervalMs } = a.runs.liveness;
   for (let i = 0; i < 10; i++) {
     s.clock.advance(intervalMs);
-    a.runs.liveness.heartbeat();
+    await a.runs.liveness.heartbeat();
   }
   t.true(10 * intervalMs > lostAfterMs);
-  const b = s.replica(quickModel);
-  t.is(b.runs.liveness.sweep(), 0);
-  t.is(getRun(b.store.db, started.row.id)!.status, 'running');
+  const b = await s.replica(quickModel);
+  t.is(await b.runs.liveness.sweep(), 0);
+  t.is((await getRun(b.store, started.row.id))!.status, 'running');
   t.true(a.runs.isActive(started.row.id));
 });
 
-test('a process that holds the store alone fails at start every run left running, even one whose heartbeat is fresh', async (t) => {
-  const s = setup(t);
+dialectTest('a process that holds the store alone fails at start every run left running, even one whose heartbeat is fresh', async (t, dc) => {
+  const s = setup(t, dc);
   // The previous process (killed a moment ago: its heartbeat is fresh) left a run running.
-  const before = s.replica(hangingModel);
+  const before = await s.replica(hangingModel);
   const started = await before.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
   await turns();
-  before.runs.liveness.heartbeat();
-  const after = s.replica(quickModel, { exclusiveStore: true });
-  const row = getRun(after.store.db, started.row.id)!;
+  await before.runs.liveness.heartbeat();
+  const after = await s.replica(quickModel, { exclusiveStore: true });
+  const row = (await getRun(after.store, started.row.id))!;
   t.is(row.status, 'failed');
   t.is(row.answer, LOST_ANSWER);
   // The chat takes a new question at once instead of answering RUN_IN_PROGRESS until the threshold.
@@ -155,61 +152,61 @@ test('a process that holds the store alone fails at start every run left running
   t.is(next.row.status, 'running');
 });
 
-test('a replica never fails its own runs, however late its heartbeat', async (t) => {
-  const s = setup(t);
-  const a = s.replica(hangingModel);
+dialectTest('a replica never fails its own runs, however late its heartbeat', async (t, dc) => {
+  const s = setup(t, dc);
+  const a = await s.replica(hangingModel);
   const started = await a.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
   await turns();
   s.clock.advance(10 * a.runs.liveness.lostAfterMs);
-  t.is(a.runs.liveness.sweep(), 0);
-  t.is(getRun(a.store.db, started.row.id)!.status, 'running');
+  t.is(await a.runs.liveness.sweep(), 0);
+  t.is((await getRun(a.store, started.row.id))!.status, 'running');
 });
 
-test('two replicas sweeping one lost run write its end once', async (t) => {
-  const s = setup(t);
-  const a = s.replica(hangingModel);
-  const b = s.replica(quickModel);
-  const c = s.replica(quickModel);
+dialectTest('two replicas sweeping one lost run write its end once', async (t, dc) => {
+  const s = setup(t, dc);
+  const a = await s.replica(hangingModel);
+  const b = await s.replica(quickModel);
+  const c = await s.replica(quickModel);
   const started = await a.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
   await turns();
-  a.runs.flush();
+  await a.runs.flush();
   s.clock.advance(b.runs.liveness.lostAfterMs + 1);
-  t.is(b.runs.liveness.sweep() + c.runs.liveness.sweep(), 1);
-  const ends = b.runs.events(getRun(b.store.db, started.row.id)!).filter((e) => e.event.type === 'completed' || e.event.type === 'error');
+  t.is(await b.runs.liveness.sweep() + await c.runs.liveness.sweep(), 1);
+  const ends = (await b.runs.events((await getRun(b.store, started.row.id))!)).filter((e) => e.event.type === 'completed' || e.event.type === 'error');
   t.deepEqual(ends.map((e) => e.event.type), ['error', 'completed']);
   t.is(s.chats.chats.get('o1/c1')!.messages.filter((m) => m.role === 'assistant').length, 1);
 });
 
-test('the end of a lost run comes after every event of it, so a resume from its last event gets the end', async (t) => {
-  const s = setup(t);
-  const b = s.replica(quickModel);
+dialectTest('the end of a lost run comes after every event of it, so a resume from its last event gets the end', async (t, dc) => {
+  const s = setup(t, dc);
+  const b = await s.replica(quickModel);
   // The sweeper took its block of ids first; the lost replica's are all higher.
   await (await b.runs.start(principal, { chatId: 'early', message: 'hi', environmentId: undefined })).done;
-  const a = s.replica(hangingModel);
+  const a = await s.replica(hangingModel);
   const started = await a.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
   await turns();
-  a.runs.flush();
-  const run = getRun(b.store.db, started.row.id)!;
-  const before = b.runs.events(run);
+  await a.runs.flush();
+  const run = (await getRun(b.store, started.row.id))!;
+  const before = await b.runs.events(run);
   const lastSeen = before.at(-1)!.id;
   s.clock.advance(b.runs.liveness.lostAfterMs + 1);
-  b.runs.liveness.sweep();
-  const resumed = b.runs.events(getRun(b.store.db, started.row.id)!, lastSeen);
+  await b.runs.liveness.sweep();
+  const resumed = await b.runs.events((await getRun(b.store, started.row.id))!, lastSeen);
   t.deepEqual(resumed.map((e) => e.event.type), ['error', 'completed']);
   t.true(resumed.every((e) => e.id > lastSeen));
 });
 
-test('a replica whose run another failed as lost neither overwrites that end nor leaves its own followers hanging', async (t) => {
-  const s = setup(t);
-  const a = s.replica(hangingModel);
-  const b = s.replica(quickModel);
+dialectTest('a replica whose run another failed as lost neither overwrites that end nor leaves its own followers hanging', async (t, dc) => {
+  const s = setup(t, dc);
+  const a = await s.replica(hangingModel);
+  const b = await s.replica(quickModel);
   const started = await a.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
   await turns();
-  const local = follow(a.runs, started.row.id, 'c1');
+  const local = await follow(a.runs, started.row.id, 'c1');
   s.clock.advance(b.runs.liveness.lostAfterMs + 1);
-  b.runs.liveness.sweep();
+  await b.runs.liveness.sweep();
   // The cut-off replica comes back: its next heartbeat finds the run lost and stops its wasted work.
-  a.runs.liveness.heartbeat();
+  await a.runs.liveness.heartbeat();
   const row = await started.done;
   t.is(a.runs.activeCount(), 0);
   t.is(row.status, 'failed');
@@ -217,33 +214,33 @@ test('a replica whose run another failed as lost neither overwrites that end nor
   t.like(local.seen.at(-1)?.event, { type: 'completed', status: 'failed' });
   t.true(local.ended());
   // Once found lost, the replica adds nothing to the run's log: its end stays the last event.
-  a.runs.flush();
-  t.like(b.runs.events(row).at(-1)?.event, { type: 'completed', content: LOST_ANSWER });
+  await a.runs.flush();
+  t.like((await b.runs.events(row)).at(-1)?.event, { type: 'completed', content: LOST_ANSWER });
   t.is(s.chats.chats.get('o1/c1')!.messages.filter((m) => m.role === 'assistant').length, 1);
 });
 
-test('two replicas that both found a run stale and claim it at once: one writes its end, the other nothing', async (t) => {
-  const s = setup(t);
-  const a = s.replica(hangingModel);
-  const b = s.replica(quickModel);
-  const c = s.replica(quickModel);
+dialectTest('two replicas that both found a run stale and claim it at once: one writes its end, the other nothing', async (t, dc) => {
+  const s = setup(t, dc);
+  const a = await s.replica(hangingModel);
+  const b = await s.replica(quickModel);
+  const c = await s.replica(quickModel);
   const started = await a.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
   await turns();
-  a.runs.flush();
+  await a.runs.flush();
   s.clock.advance(b.runs.liveness.lostAfterMs + 1);
   const before = s.clock.now() - b.runs.liveness.lostAfterMs;
-  const stale = getRun(b.store.db, started.row.id)!;
-  const sweeper = (r: typeof b) => ({ db: r.store.db, clock: s.clock, log: createLogger('silent'), chats: s.chats, replicaId: r.runs.replicaId, lostAfterMs: r.runs.liveness.lostAfterMs });
-  const results = [failLostRun(sweeper(b), stale, before), failLostRun(sweeper(c), stale, before)];
+  const stale = (await getRun(b.store, started.row.id))!;
+  const sweeper = (r: typeof b) => ({ store: r.store, clock: s.clock, log: createLogger('silent'), chats: s.chats, replicaId: r.runs.replicaId, lostAfterMs: r.runs.liveness.lostAfterMs });
+  const results = await Promise.all([failLostRun(sweeper(b), stale, before), failLostRun(sweeper(c), stale, before)]);
   t.is(results.filter((r) => r !== undefined).length, 1);
-  const ends = b.runs.events(getRun(b.store.db, started.row.id)!).filter(endsLostRun);
+  const ends = (await b.runs.events((await getRun(b.store, started.row.id))!)).filter(endsLostRun);
   t.deepEqual(ends.map((e) => e.event.type), ['error', 'completed']);
 });
 
-test('a question in a chat another live replica is answering is refused with RUN_IN_PROGRESS, and answered at once when that replica is lost', async (t) => {
-  const s = setup(t);
-  const a = s.replica(hangingModel);
-  const b = s.replica(quickModel);
+dialectTest('a question in a chat another live replica is answering is refused with RUN_IN_PROGRESS, and answered at once when that replica is lost', async (t, dc) => {
+  const s = setup(t, dc);
+  const a = await s.replica(hangingModel);
+  const b = await s.replica(quickModel);
   await a.runs.start(principal, { chatId: 'c1', message: 'first', environmentId: undefined });
   await turns();
   const refused = await t.throwsAsync(b.runs.start(principal, { chatId: 'c1', message: 'second', environmentId: undefined }));
@@ -255,22 +252,22 @@ test('a question in a chat another live replica is answering is refused with RUN
   t.deepEqual(s.chats.chats.get('o1/c1')!.messages.map((m) => [m.role, m.content]), [['user', 'first'], ['assistant', LOST_ANSWER], ['user', 'second'], ['assistant', 'ok']]);
 });
 
-test('two replicas starting a question in one chat at once: one runs, the other is refused with RUN_IN_PROGRESS', async (t) => {
-  const s = setup(t);
-  const a = s.replica(hangingModel);
-  const b = s.replica(hangingModel);
+dialectTest('two replicas starting a question in one chat at once: one runs, the other is refused with RUN_IN_PROGRESS', async (t, dc) => {
+  const s = setup(t, dc);
+  const a = await s.replica(hangingModel);
+  const b = await s.replica(hangingModel);
   const results = await Promise.allSettled([a.runs.start(principal, { chatId: 'c1', message: 'one', environmentId: undefined }), b.runs.start(principal, { chatId: 'c1', message: 'two', environmentId: undefined })]);
   t.is(results.filter((r) => r.status === 'fulfilled').length, 1);
   t.is(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as { code?: string }).code, 'RUN_IN_PROGRESS');
 });
 
-test('the store holds one running run per chat: a second one is refused with RUN_IN_PROGRESS', (t) => {
-  const s = setup(t);
-  const { store } = s.replica(quickModel);
+dialectTest('the store holds one running run per chat: a second one is refused with RUN_IN_PROGRESS', async (t, dc) => {
+  const s = setup(t, dc);
+  const { store } = await s.replica(quickModel);
   const row = (id: string) => ({ id, org_id: 'o1', user_id: 'u1', chat_id: 'c1', message_uuid: 'm', answer_uuid: 'a', environment_id: null, provider: 'p', model: 'm', question: 'q', created_at: s.clock.now() });
-  insertRun(store.db, row('r1'), 'replica-a');
-  t.is(t.throws(() => insertRun(store.db, row('r2'), 'replica-b'))?.constructor, RunInProgress);
-  t.notThrows(() => insertRun(store.db, { ...row('r3'), chat_id: 'c2' }, 'replica-b'));
+  await insertRun(store, row('r1'), 'replica-a');
+  t.is((await t.throwsAsync(insertRun(store, row('r2'), 'replica-b')))?.constructor, RunInProgress);
+  await t.notThrowsAsync(insertRun(store, { ...row('r3'), chat_id: 'c2' }, 'replica-b'));
 });
 
 test('upgrading a store where a chat holds several running runs keeps only the latest of them running', (t) => {
@@ -285,15 +282,15 @@ test('upgrading a store where a chat holds several running runs keeps only the l
   t.deepEqual(db.prepare("SELECT id FROM agent_runs WHERE status = 'running' ORDER BY id").pluck().all(), ['new', 'other']);
 });
 
-test('a heartbeat refreshes every running run of its replica, and only those', async (t) => {
-  const s = setup(t);
-  const a = s.replica(hangingModel);
-  const b = s.replica(hangingModel);
+dialectTest('a heartbeat refreshes every running run of its replica, and only those', async (t, dc) => {
+  const s = setup(t, dc);
+  const a = await s.replica(hangingModel);
+  const b = await s.replica(hangingModel);
   const mine = [await a.runs.start(principal, { chatId: 'c1', message: 'one', environmentId: undefined }), await a.runs.start(principal, { chatId: 'c2', message: 'two', environmentId: undefined })];
   const theirs = await b.runs.start(principal, { chatId: 'c3', message: 'three', environmentId: undefined });
   await turns();
   s.clock.advance(1234);
-  a.runs.liveness.heartbeat();
-  for (const run of mine) t.is(getRun(a.store.db, run.row.id)!.heartbeat_at, s.clock.now());
-  t.is(getRun(a.store.db, theirs.row.id)!.heartbeat_at, theirs.row.created_at);
+  await a.runs.liveness.heartbeat();
+  for (const run of mine) t.is((await getRun(a.store, run.row.id))!.heartbeat_at, s.clock.now());
+  t.is((await getRun(a.store, theirs.row.id))!.heartbeat_at, theirs.row.created_at);
 });

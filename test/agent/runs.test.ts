@@ -5,7 +5,7 @@ import type { Principal } from '../../src/auth/index.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { openStore } from '../../src/store/index.ts';
+import { openStore, sqliteExecutor } from '../../src/store/index.ts';
 import { relationshipDocs, startWarehouse, tableDocs } from '../helpers/agent-warehouse.ts';
 
 const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'o1', baseOrgId: 'o1', role: 'user', permissions: [], credential: 'session', scopes: [] };
@@ -13,12 +13,14 @@ const agentConfig = loadConfig({ SEXTANT_DATA_DIR: '/tmp/sextant-runs-test', SEX
 
 async function setup() {
   const store = openStore({ file: ':memory:' });
+  const x = sqliteExecutor(store.db);
   const clock = new FakeClock();
   const wh = await startWarehouse();
   const ports = { knowledge: memoryKnowledge({ tables: tableDocs(), relationships: relationshipDocs() }), queries: wh.runner, uploads: noUploads, chats: memoryChats(), profiles: { profile: async () => ({ name: 'Ana', background: 'Sales lead', memories: ['Fiscal year starts in April'] }) } };
   const shutdown = new AbortController();
-  const runs = new AgentRuns({ db: store.db, clock, log: createLogger('silent'), config: agentConfig, provider: offlineProvider({ clock }), ports, shutdown: shutdown.signal });
-  return { store, clock, wh, runs, ports, shutdown, close: async () => {
+  const runs = new AgentRuns({ store: x, clock, log: createLogger('silent'), config: agentConfig, provider: offlineProvider({ clock }), ports, shutdown: shutdown.signal });
+  await runs.ready();
+  return { store, x, clock, wh, runs, ports, shutdown, close: async () => {
     await wh.close();
     store.close();
   } };
@@ -28,7 +30,7 @@ test('a subscriber that throws is dropped and the run still completes for the ot
   const s = await setup();
   t.teardown(s.close);
   const started = await s.runs.start(principal, { chatId: 'c1', message: 'How many orders by status?', environmentId: undefined });
-  const run = s.runs.ownRun(principal, 'c1');
+  const run = await s.runs.ownRun(principal, 'c1');
   const seen: string[] = [];
   s.runs.follow(run, 0, () => {
     throw new Error('broken client');
@@ -45,9 +47,9 @@ test('usage is recorded per user and per organization with the configured prices
   await (await s.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined })).done;
   await (await s.runs.start({ ...principal, userId: 'u2' }, { chatId: 'c2', message: 'Total revenue by channel', environmentId: undefined })).done;
   const perQuery = agentConfig.credits.perQuery;
-  t.like(usageTotals(s.store.db, { orgId: 'o1', userId: 'u1' }), { runs: 1, queries: 1, credits: perQuery });
-  t.like(usageTotals(s.store.db, { orgId: 'o1' }), { runs: 2, queries: 2, credits: 2 * perQuery });
-  t.like(usageTotals(s.store.db, { orgId: 'other' }), { runs: 0, credits: 0 });
+  t.like(await usageTotals(s.x, { orgId: 'o1', userId: 'u1' }), { runs: 1, queries: 1, credits: perQuery });
+  t.like(await usageTotals(s.x, { orgId: 'o1' }), { runs: 2, queries: 2, credits: 2 * perQuery });
+  t.like(await usageTotals(s.x, { orgId: 'other' }), { runs: 0, credits: 0 });
 });
 
 test('credits add token and query prices, rounded to 4 decimals', (t) => {
@@ -64,7 +66,7 @@ test('the context carries the user\'s profile, memories and retrieved knowledge'
     yield { type: 'text_delta' as const, text: 'ok' };
     yield { type: 'finish' as const, reason: 'stop' as const };
   } };
-  const runs = new AgentRuns({ db: s.store.db, clock: s.clock, log: createLogger('silent'), config: agentConfig, provider: spy, ports: s.ports, shutdown: s.shutdown.signal });
+  const runs = new AgentRuns({ store: s.x, clock: s.clock, log: createLogger('silent'), config: agentConfig, provider: spy, ports: s.ports, shutdown: s.shutdown.signal });
   await (await runs.start(principal, { chatId: 'ctx', message: 'revenue by country', environmentId: undefined })).done;
   t.regex(system, /Background: Sales lead/);
   t.regex(system, /Fiscal year starts in April/);
@@ -75,9 +77,9 @@ test('the context carries the user\'s profile, memories and retrieved knowledge'
 test('runs left running by a previous process are marked failed at start', async (t) => {
   const s = await setup();
   t.teardown(s.close);
-  insertRun(s.store.db, { id: 'r-old', org_id: 'o1', user_id: 'u1', chat_id: 'old', message_uuid: 'm', answer_uuid: 'a', environment_id: null, provider: 'offline', model: 'm', question: 'q', created_at: 1 });
-  new AgentRuns({ db: s.store.db, clock: s.clock, log: createLogger('silent'), config: agentConfig, provider: offlineProvider({ clock: s.clock }), ports: s.ports, shutdown: s.shutdown.signal });
-  t.is(s.runs.ownRun(principal, 'old').status, 'failed');
+  await insertRun(s.x, { id: 'r-old', org_id: 'o1', user_id: 'u1', chat_id: 'old', message_uuid: 'm', answer_uuid: 'a', environment_id: null, provider: 'offline', model: 'm', question: 'q', created_at: 1 });
+  await new AgentRuns({ store: s.x, clock: s.clock, log: createLogger('silent'), config: agentConfig, provider: offlineProvider({ clock: s.clock }), ports: s.ports, shutdown: s.shutdown.signal }).ready();
+  t.is((await s.runs.ownRun(principal, 'old')).status, 'failed');
 });
 
 test('a second run in a chat while one is running is refused with RUN_IN_PROGRESS', async (t) => {
@@ -95,14 +97,14 @@ test('an answer the chat cannot save still ends the run, with ANSWER_NOT_RECORDE
   const chats = { ...s.ports.chats, recordAnswer: () => {
     throw new Error('disk full');
   } };
-  const runs = new AgentRuns({ db: s.store.db, clock: s.clock, log: createLogger('silent'), config: agentConfig, provider: offlineProvider({ clock: s.clock }), ports: { ...s.ports, chats }, shutdown: s.shutdown.signal });
+  const runs = new AgentRuns({ store: s.x, clock: s.clock, log: createLogger('silent'), config: agentConfig, provider: offlineProvider({ clock: s.clock }), ports: { ...s.ports, chats }, shutdown: s.shutdown.signal });
   const started = await runs.start(principal, { chatId: 'unsaved', message: 'How many orders?', environmentId: undefined });
   const row = await started.done;
   t.is(row.status, 'completed');
-  const types = runs.events(row).map((e) => e.event);
+  const types = (await runs.events(row)).map((e) => e.event);
   t.like(types.find((e) => e.type === 'error'), { code: 'ANSWER_NOT_RECORDED' });
   t.is(types.at(-1)?.type, 'completed');
-  t.like(usageTotals(s.store.db, { orgId: 'o1', userId: 'u1' }), { runs: 1, queries: 1 });
+  t.like(await usageTotals(s.x, { orgId: 'o1', userId: 'u1' }), { runs: 1, queries: 1 });
 });
 
 test('two starts racing on one chat: exactly one runs, the other is refused with RUN_IN_PROGRESS', async (t) => {

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { writeAudit } from '../../src/auth/index.ts';
+import { auditEntryQuery } from '../../src/auth/audit-log/write-audit.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { call, enrollMfa, passwordUser, signIn, startAuthApp } from '../helpers/auth.ts';
 
@@ -10,7 +11,6 @@ test.before(async () => {
 test.after.always(() => t0.stop());
 
 interface Entry { id: string; action: string; outcome: string; actor_id: string | null; target_id: string | null; target_type: string | null; ip: string | null; data: Record<string, unknown> }
-const db = () => t0.app.services.store.sqlite!;
 
 function team() {
   const orgId = t0.org();
@@ -72,7 +72,7 @@ test('admins filter by actor, action and time and page with a cursor without gap
   const other = t0.user({ orgId });
   const start = t0.clock.now();
   for (let i = 0; i < 25; i++) {
-    writeAudit({ db: db(), clock: t0.clock }, { action: i % 2 ? 'odd' : 'even', orgId, actorId: i % 5 ? admin.id : other.id, target: { type: 't', id: `x${i}` } });
+    await writeAudit({ store: t0.app.services.executor, clock: t0.clock }, { action: i % 2 ? 'odd' : 'even', orgId, actorId: i % 5 ? admin.id : other.id, target: { type: 't', id: `x${i}` } });
     if (i === 9) t0.clock.advance(3_600_000);
   }
   const seen: string[] = [];
@@ -96,7 +96,7 @@ test('admins filter by actor, action and time and page with a cursor without gap
 test("another organization's admin never reads this organization's entries, by filter, page or export", async (t) => {
   const a = team();
   const b = team();
-  writeAudit({ db: db(), clock: t0.clock }, { action: 'secret_thing', orgId: a.orgId, actorId: a.admin.id, target: { type: 't', id: 'a-only' } });
+  await writeAudit({ store: t0.app.services.executor, clock: t0.clock }, { action: 'secret_thing', orgId: a.orgId, actorId: a.admin.id, target: { type: 't', id: 'a-only' } });
   t.deepEqual(await entries(b.session, `&actor_id=${a.admin.id}`), []);
   t.deepEqual(await entries(b.session, '&target_id=a-only'), []);
   const exp = await t0.fetch('/api/admin/audit/export?action=secret_thing', { headers: { authorization: `Bearer ${b.session}` } });
@@ -106,11 +106,9 @@ test("another organization's admin never reads this organization's entries, by f
 
 test('the export streams every entry as JSON lines and as CSV with formula cells defused', async (t) => {
   const { orgId, session } = team();
-  const insert = db().transaction(() => {
-    for (let i = 0; i < 1200; i++) writeAudit({ db: db(), clock: t0.clock }, { action: 'bulk', orgId, target: { type: 't', id: `r${i}` } });
-    writeAudit({ db: db(), clock: t0.clock }, { action: 'bulk', orgId, target: { type: 't', id: '=HYPERLINK("http://evil.test")' } });
-  });
-  insert();
+  const x = t0.app.services.executor;
+  const ids = [...Array.from({ length: 1200 }, (_, i) => `r${i}`), '=HYPERLINK("http://evil.test")'];
+  await x.batch(ids.map((id) => auditEntryQuery(x, { action: 'bulk', orgId, target: { type: 't', id } }, t0.clock.now())));
   const res = await t0.fetch('/api/admin/audit/export?action=bulk', { headers: { authorization: `Bearer ${session}` } });
   t.is(res.headers.get('content-type'), 'application/x-ndjson');
   t.is(res.headers.get('content-length'), null);

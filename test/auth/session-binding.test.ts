@@ -45,7 +45,7 @@ test('a session token whose sid names another user\'s live session is refused as
 test('a session token naming the user\'s own session but another organization of theirs is refused', async (t) => {
   const user = t0.user();
   const other = t0.org();
-  setMembership(t0.app.services.store.sqlite!, t0.clock, { userId: user.id, orgId: other, role: 'admin' });
+  await setMembership(t0.app.services.executor, t0.clock, { userId: user.id, orgId: other, role: 'admin' });
   const sid = sidOf(t0.session(user, 'acme'));
   const crossed = signJwt(key(), t0.clock, 'session', { sub: user.id, org: other, tv: user.token_version, sid }, 3600);
   t.deepEqual(await meStatuses(crossed), [401, 401]);

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { sqliteExecutor } from '../../src/store/index.ts';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -204,10 +205,10 @@ test('closing the service indexes the messages still queued for search', async (
   const app = await createApp(config, { log: createLogger('silent') });
   const db = app.services.store.sqlite!;
   const clock = app.services.clock;
-  createOrganization(db, clock, { id: 'o', name: 'O' });
-  const user = createUser(db, clock, { email: 'close@example.com', emailVerified: true });
-  setMembership(db, clock, { userId: user.id, orgId: 'o', role: 'user' });
-  await appendMessage(app.services.chats, principalFor(db, user, 'o', 'session', [])!, { chatId: 'c', role: 'user', content: 'kookaburra calls' });
+  await createOrganization(sqliteExecutor(db), clock, { id: 'o', name: 'O' });
+  const user = await createUser(sqliteExecutor(db), clock, { email: 'close@example.com', emailVerified: true });
+  await setMembership(sqliteExecutor(db), clock, { userId: user.id, orgId: 'o', role: 'user' });
+  await appendMessage(app.services.chats, (await principalFor(sqliteExecutor(db), user, 'o', 'session', []))!, { chatId: 'c', role: 'user', content: 'kookaburra calls' });
   await app.close();
   const file = new Database(join(dataDir, 'sextant.db'), { readonly: true });
   t.teardown(() => file.close());

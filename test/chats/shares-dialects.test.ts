@@ -93,7 +93,7 @@ dialectTest('an export lists displayed messages oldest first: the caller\'s own,
   const { deps } = await setup(x);
   await appendMessage(deps, COLLEAGUE, { chatId: 'theirs', role: 'user', content: 'colleague question' });
   await appendMessage(deps, ELSEWHERE, { chatId: 'far', role: 'user', content: 'other organization' });
-  const users = { emails: (ids: readonly string[]) => new Map(ids.map((id) => [id, `${id}@example.com`])) };
+  const users = { emails: async (ids: readonly string[]) => new Map(ids.map((id) => [id, `${id}@example.com`])) };
   const rows = async (p: Principal, filter = {}) => {
     const out: ExportRow[] = [];
     for await (const r of exportHistory({ ...deps, users }, p, filter)) out.push(r);

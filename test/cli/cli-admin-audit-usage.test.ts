@@ -22,7 +22,7 @@ function team() {
 
 test('sextant admin audit lists entries with --json and exports CSV to a file', async (t) => {
   const { orgId, admin, adminToken } = team();
-  writeAudit(t0.app.services.auth, { action: 'sso_provider_added', orgId, actorId: admin.id, target: { type: 'sso_provider', id: 'p1' }, ip: '10.0.0.1' });
+  await writeAudit(t0.app.services.auth, { action: 'sso_provider_added', orgId, actorId: admin.id, target: { type: 'sso_provider', id: 'p1' }, ip: '10.0.0.1' });
   const runner = cli();
   const json = await runner.run(['admin', 'audit', '--action', 'sso_provider_added', '--json', '--token', adminToken]);
   t.is(json.code, 0, json.stderr);

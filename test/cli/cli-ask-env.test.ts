@@ -1,5 +1,6 @@
 // The real CLI process against a gateway seeded with the demo organization (small warehouse).
 import test from 'ava';
+import { sqliteExecutor } from '../../src/store/index.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findUserByEmail, principalFor } from '../../src/auth/index.ts';
@@ -19,8 +20,8 @@ test.before(async () => {
   bundle = join(t0.config.dataDir, 'sextant.mjs');
   writeFileSync(bundle, Buffer.from(await res.arrayBuffer()));
   const db = t0.app.services.store.sqlite!;
-  analyst = t0.token(findUserByEmail(db, 'analyst@demo.sextant.local')!, 'cli', DEMO_ORG_ID);
-  admin = t0.token(findUserByEmail(db, 'admin@demo.sextant.local')!, 'cli', DEMO_ORG_ID);
+  analyst = t0.token((await findUserByEmail(sqliteExecutor(db), 'analyst@demo.sextant.local'))!, 'cli', DEMO_ORG_ID);
+  admin = t0.token((await findUserByEmail(sqliteExecutor(db), 'admin@demo.sextant.local'))!, 'cli', DEMO_ORG_ID);
 });
 test.after.always(() => t0.stop());
 
@@ -85,7 +86,7 @@ test('the plain-text catalog prints the documented tables with their metrics', a
 
 test('env list says which environments are throwaway', async (t) => {
   const db = t0.app.services.store.sqlite!;
-  const principal = principalFor(db, findUserByEmail(db, 'admin@demo.sextant.local')!, DEMO_ORG_ID, 'session', [])!;
+  const principal = (await principalFor(sqliteExecutor(db), (await findUserByEmail(sqliteExecutor(db), 'admin@demo.sextant.local'))!, DEMO_ORG_ID, 'session', []))!;
   const quick = await startQuickFixEnvironment(t0.app.services.knowledge, principal);
   const runner = signedIn(admin);
   await runner.run(['env', 'create', 'Lasting one']);

@@ -1,6 +1,7 @@
 // The catalog an assistant's first call and `sextant catalog` read: every active documented table
 // with its columns and governed metrics, the most used first, also on a fresh installation.
 import test from 'ava';
+import { sqliteExecutor } from '../../src/store/index.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -19,8 +20,8 @@ let admin: string;
 test.before(async () => {
   t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500' });
   const db = t0.app.services.store.sqlite!;
-  analyst = t0.token(findUserByEmail(db, 'analyst@demo.sextant.local')!, 'api', DEMO_ORG_ID);
-  admin = t0.token(findUserByEmail(db, 'admin@demo.sextant.local')!, 'api', DEMO_ORG_ID);
+  analyst = t0.token((await findUserByEmail(sqliteExecutor(db), 'analyst@demo.sextant.local'))!, 'api', DEMO_ORG_ID);
+  admin = t0.token((await findUserByEmail(sqliteExecutor(db), 'admin@demo.sextant.local'))!, 'api', DEMO_ORG_ID);
 });
 test.after.always(() => t0.stop());
 
@@ -38,7 +39,7 @@ test.serial('on a fresh installation the catalog lists every documented table wi
 });
 
 test.serial('the MCP catalog, an assistant’s first call, shows the same tables and metrics', async (t) => {
-  const user = findUserByEmail(t0.app.services.store.sqlite!, 'analyst@demo.sextant.local')!;
+  const user = (await findUserByEmail(t0.app.services.executor, 'analyst@demo.sextant.local'))!;
   const c = new Client({ name: 'catalog', version: '1' });
   await c.connect(new StreamableHTTPClientTransport(new URL(`${t0.url}/ai/mcp`), { requestInit: { headers: { 'X-API-KEY': t0.token(user, 'mcp', DEMO_ORG_ID) } } }));
   t.teardown(() => c.close());

@@ -15,8 +15,8 @@ test('the demo organization is seeded with an admin, a modeler and a user, and s
   await seedDemo(s);
   t.is(count(), 3);
   for (const u of DEMO_USERS) {
-    const row = findUserByEmail(s.store.sqlite!, u.email)!;
-    t.is(getMembership(s.store.sqlite!, row.id, DEMO_ORG_ID)?.role, u.role);
+    const row = (await findUserByEmail(s.executor, u.email))!;
+    t.is((await getMembership(s.executor, row.id, DEMO_ORG_ID))?.role, u.role);
     t.true(await verifyPassword(u.password, row.password_hash!));
   }
 });

@@ -1,6 +1,7 @@
 // A run asks as the user who started it: on the demo, a modeler whose rows are limited to Japanese
 // customers sees the evaluation through that filter, while the admin (exempt) sees every customer.
 import test from 'ava';
+import { sqliteExecutor } from '../../src/store/index.ts';
 import { findUserByEmail } from '../../src/auth/index.ts';
 import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { call } from '../helpers/api.ts';
@@ -10,8 +11,8 @@ test('row-level security of the user who started a run applies to every question
   const t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '3000' });
   t.teardown(() => t0.stop());
   const db = t0.app.services.store.sqlite!;
-  const adminUser = findUserByEmail(db, 'admin@demo.sextant.local')!;
-  const modelerUser = findUserByEmail(db, 'modeler@demo.sextant.local')!;
+  const adminUser = (await findUserByEmail(sqliteExecutor(db), 'admin@demo.sextant.local'))!;
+  const modelerUser = (await findUserByEmail(sqliteExecutor(db), 'modeler@demo.sextant.local'))!;
   const admin = t0.token(adminUser, 'api', DEMO_ORG_ID);
   const modeler = t0.token(modelerUser, 'api', DEMO_ORG_ID);
   t.is((await call(t0, 'PUT', `/api/row-security/users/${modelerUser.id}/attributes`, { token: admin, body: { attributes: { country: 'Japan' } } })).status, 200);

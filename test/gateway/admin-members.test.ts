@@ -190,7 +190,7 @@ test("a deactivated member's session, API, CLI and MCP tokens are refused on the
   t.is(back.body['status'], 'active');
   // The old session stays ended; a new one works.
   t.is((await call(t0, 'GET', '/api/auth/me', { session })).status, 401);
-  t.is((await call(t0, 'GET', '/api/auth/me', { session: t0.session(getUser(t0.app.services.store.sqlite!, member.id)!) })).status, 200);
+  t.is((await call(t0, 'GET', '/api/auth/me', { session: t0.session((await getUser(t0.app.services.executor, member.id))!) })).status, 200);
 });
 
 test('a removed member loses access; their account row (and so their chats) stays', async (t) => {

@@ -44,9 +44,9 @@ test.serial('POST /api/agentic answers synchronously; a failed query goes back t
   t.is(body.credits, 4.1);
   const errorSeen = llm.requests.at(-2)!.body['messages'] as Msg[];
   t.regex(String(errorSeen.at(-1)!.content), /QUERY_FAILED/);
-  const totals = usageTotals(t0.app.services.store.sqlite!, { orgId: 'acme', userId: u.id });
+  const totals = await usageTotals(t0.app.services.executor, { orgId: 'acme', userId: u.id });
   t.like(totals, { runs: 1, input_tokens: 3000, output_tokens: 50, queries: 2, credits: 4.1 });
-  t.true(usageTotals(t0.app.services.store.sqlite!, { orgId: 'acme' }).credits >= 4.1);
+  t.true((await usageTotals(t0.app.services.executor, { orgId: 'acme' })).credits >= 4.1);
 });
 
 test.serial('agentic_with_history sends earlier turns to the model and returns the chat history', async (t) => {

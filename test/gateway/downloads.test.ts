@@ -47,9 +47,9 @@ test.before(async () => {
   colleague = t0.user({ orgId: org });
   admin = t0.user({ orgId: org, role: 'admin' });
   outsider = t0.user({ orgId: otherOrg, role: 'admin' });
-  const db = t0.app.services.store.sqlite!;
-  setUserAttributes(db, org, owner.id, { country: 'France' });
-  setUserAttributes(db, org, colleague.id, { country: 'Germany' });
+  const x = t0.app.services.executor;
+  await setUserAttributes(x, org, owner.id, { country: 'France' });
+  await setUserAttributes(x, org, colleague.id, { country: 'Germany' });
   const liteDocs = DOCS.map((d) => ({ ...d, connection: 'lite' }));
   docs.setTables(org, undefined, [...DOCS, ...liteDocs]);
   docs.setTables(otherOrg, undefined, DOCS);

@@ -27,7 +27,7 @@ test.before(async () => {
   outsider = t0.user({ orgId: 'rows-other', role: 'admin' });
   const admin = t0.user({ orgId: org, role: 'admin' });
   docs.setTables(org, undefined, [{ connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] }]);
-  setUserAttributes(t0.app.services.store.sqlite!, org, owner.id, { country: 'France' });
+  await setUserAttributes(t0.app.services.executor, org, owner.id, { country: 'France' });
   const res = await client(t0, t0.session(admin)).post('/api/connections', { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } });
   if (res.status !== 201) throw new Error(await res.text());
   await seedChat(t0, principalOf(t0, owner, org), 'c-rows', [

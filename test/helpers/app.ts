@@ -4,12 +4,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App, type AppDeps } from '../../src/app.ts';
-import { insertTokenQuery, createOrganization, createUser, setMembership, startSession, type Permission, type Role, type TokenKind, type UserRow } from '../../src/auth/index.ts';
+import { insertTokenQuery, membershipUpsert, organizationInsert, userInsert, startSession, type Permission, type Role, type TokenKind, type UserRow } from '../../src/auth/index.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
 import { sqliteExecutor } from '../../src/store/index.ts';
+import { sqliteNow } from './sqlite-now.ts';
 import { Writable } from 'node:stream';
 
 export interface TestApp {
@@ -84,12 +85,12 @@ export async function startTestApp(
     logs,
     fetch: (path, init) => fetch(running.url + path, init),
     org(id = `org${++counter}`, opts = {}) {
-      if (!db.prepare('SELECT 1 FROM organizations WHERE id = ?').get(id)) createOrganization(db, clock, { id, name: `Org ${id}`, ...opts });
+      if (!db.prepare('SELECT 1 FROM organizations WHERE id = ?').get(id)) sqliteNow(db, (x) => organizationInsert(x, clock, { id, name: `Org ${id}`, ...opts }));
       return id;
     },
     user({ orgId = t.org('acme'), role = 'user', permissions = [], email = `user${++counter}@example.com`, passwordHash = null } = {}) {
-      const user = createUser(db, clock, { email, name: email.split('@')[0]!, passwordHash, emailVerified: true });
-      setMembership(db, clock, { userId: user.id, orgId, role, permissions });
+      const user = sqliteNow(db, (x) => userInsert(x, clock, { email, name: email.split('@')[0]!, passwordHash, emailVerified: true }))[0]!;
+      sqliteNow(db, (x) => membershipUpsert(x, clock, { userId: user.id, orgId, role, permissions }));
       firstOrg.set(user.id, orgId);
       return user;
     },

@@ -1,14 +1,18 @@
 // Helpers for chat tests: principals for domain calls, authenticated requests, and chats written
 // through the chats domain API (the way the agent will write them).
-import { getMembership, principalFor, type Principal, type UserRow } from '../../src/auth/index.ts';
+import { memberPrincipal, type MembershipRow, type OrgRow, type Principal, type UserRow } from '../../src/auth/index.ts';
 import { appendMessage, recordAnswer, type AnswerInput } from '../../src/chats/index.ts';
 import type { TestApp } from './app.ts';
+import { sqliteNow } from './sqlite-now.ts';
 
 /** The principal of a user acting in an organization (their membership's role). */
 export function principalOf(t: TestApp, user: UserRow, orgId: string): Principal {
+  // Read at once on the SQLite handle, so that the many callers stay synchronous.
   const db = t.app.services.store.sqlite!;
-  if (!getMembership(db, user.id, orgId)) throw new Error('not a member');
-  return principalFor(db, user, orgId, 'session', [])!;
+  const [org] = sqliteNow(db, (x) => x.db.selectFrom('organizations').selectAll().where('id', '=', orgId)) as OrgRow[];
+  const [membership] = sqliteNow(db, (x) => x.db.selectFrom('memberships').selectAll().where('user_id', '=', user.id).where('org_id', '=', orgId)) as MembershipRow[];
+  if (!membership) throw new Error('not a member');
+  return memberPrincipal(user, org, membership, 'session', [])!;
 }
 
 export function deps(t: TestApp) {

@@ -5,7 +5,8 @@ import type { ExecutionContext } from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createOrganization, type Principal } from '../../src/auth/index.ts';
+import { organizationInsert, type Principal } from '../../src/auth/index.ts';
+import { sqliteNow } from './sqlite-now.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { Evaluations, type AgentReply, type EvaluationDefinition, type EvaluationPorts } from '../../src/evaluations/index.ts';
 import { createLogger } from '../../src/log.ts';
@@ -50,7 +51,7 @@ export function evaluationFixture(
   const path = file ?? join(mkdtempSync(join(tmpdir(), 'sextant-eval-')), 'sextant.db');
   const store = openStore({ file: path });
   const clock = new FakeClock();
-  if (!store.db.prepare('SELECT 1 FROM organizations WHERE id = ?').get('acme')) createOrganization(store.db, clock, { id: 'acme', name: 'Acme' });
+  if (!store.db.prepare('SELECT 1 FROM organizations WHERE id = ?').get('acme')) sqliteNow(store.db, (x) => organizationInsert(x, clock, { id: 'acme', name: 'Acme' }));
   const shutdown = new AbortController();
   const calls: string[] = [];
   let inFlight = 0;
@@ -76,7 +77,7 @@ export function evaluationFixture(
         }
       },
     },
-    principals: { principalOf: () => principal.current },
+    principals: { principalOf: async () => principal.current },
   };
   const evaluations = new Evaluations({ store: sqliteExecutor(store.db), clock, log: createLogger('silent'), ports, config: { concurrency, questionTimeoutMs }, shutdown: shutdown.signal });
   t.teardown(() => {

@@ -26,10 +26,10 @@ const out = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const store = openStore({ file: join(dataDir, 'sextant.db') });
 const { db } = store;
-if (!getOrganization(db, 'crash')) {
-  createOrganization(db, systemClock, { id: 'crash', name: 'Crash' });
-  const u = createUser(db, systemClock, { id: 'writer', email: 'writer@example.com', name: 'Writer' });
-  setMembership(db, systemClock, { userId: u.id, orgId: 'crash', role: 'admin', permissions: ['merge_to_production'] });
+if (!(await getOrganization(sqliteExecutor(db), 'crash'))) {
+  await createOrganization(sqliteExecutor(db), systemClock, { id: 'crash', name: 'Crash' });
+  const u = await createUser(sqliteExecutor(db), systemClock, { id: 'writer', email: 'writer@example.com', name: 'Writer' });
+  await setMembership(sqliteExecutor(db), systemClock, { userId: u.id, orgId: 'crash', role: 'admin', permissions: ['merge_to_production'] });
 }
 const p: Principal = { userId: 'writer', email: 'writer@example.com', orgId: 'crash', baseOrgId: 'crash', role: 'admin', permissions: ['merge_to_production'], credential: 'session', scopes: [] };
 const deps = createKnowledgeDeps({ store: sqliteExecutor(db), clock: systemClock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 3).toString('base64')), dataDir });

@@ -78,7 +78,7 @@ test('a sync writes the measured coverage, keeping the coverage column, the metr
 test('a broken metric pushed around validation drops only itself: the table and its row filters stay', async (t) => {
   const clock = new FakeClock();
   const store = openStore({ file: ':memory:' });
-  createOrganization(store.db, clock, { id: 'o1', name: 'O' });
+  await createOrganization(sqliteExecutor(store.db), clock, { id: 'o1', name: 'O' });
   const fs = createFsFromVolume(new Volume()) as unknown as FsClient;
   const deps = createKnowledgeDeps({ store: sqliteExecutor(store.db), clock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')), dataDir: '/data', fs });
   const scope = await scopeFor(deps, 'o1', undefined);

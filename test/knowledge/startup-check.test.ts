@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createOrganization, createUser, setMembership, type Principal } from '../../src/auth/index.ts';
+import { type Principal, organizationInsert, userInsert, membershipUpsert } from '../../src/auth/index.ts';
+import { sqliteNow } from '../helpers/sqlite-now.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { checkKnowledgeRepositories, createItem, createKnowledgeDeps, getItem, listItems, seedKnowledge } from '../../src/knowledge/index.ts';
 import { createLogger } from '../../src/log.ts';
@@ -24,9 +25,9 @@ function setup(t: { teardown(fn: () => void): void }) {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   const clock = new FakeClock();
-  createOrganization(store.db, clock, { id: 'demo', name: 'Demo' });
-  const u = createUser(store.db, clock, { email: 'ada@example.com', name: 'Ada' });
-  setMembership(store.db, clock, { userId: u.id, orgId: 'demo', role: 'admin', permissions: ['merge_to_production'] });
+  sqliteNow(store.db, (x) => organizationInsert(x, clock, { id: 'demo', name: 'Demo' }));
+  const u = sqliteNow(store.db, (x) => userInsert(x, clock, { email: 'ada@example.com', name: 'Ada' }))[0]!;
+  sqliteNow(store.db, (x) => membershipUpsert(x, clock, { userId: u.id, orgId: 'demo', role: 'admin', permissions: ['merge_to_production'] }));
   const p: Principal = { userId: u.id, email: 'ada@example.com', orgId: 'demo', baseOrgId: 'demo', role: 'admin', permissions: ['merge_to_production'], credential: 'session', scopes: [] };
   /** A fresh start of the service on the same data directory. */
   const start = () => createKnowledgeDeps({ store: sqliteExecutor(store.db), clock, log: createLogger('silent'), secretBox: createSecretBox(Buffer.alloc(32, 1).toString('base64')), dataDir });

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { createFsFromVolume, Volume } from 'memfs';
 import type { FsClient } from 'isomorphic-git';
-import { createOrganization, createUser, setMembership, type Principal } from '../../src/auth/index.ts';
+import { type Principal, organizationInsert, userInsert, membershipUpsert } from '../../src/auth/index.ts';
+import { sqliteNow } from '../helpers/sqlite-now.ts';
 import { FakeClock } from '../../src/clock.ts';
 import { DEMO_KNOWLEDGE_DIR } from '../../src/compose/demo/seed-demo.ts';
 import { commitChanges, readFile } from '../../src/git/index.ts';
@@ -24,10 +25,10 @@ import { openStore, sqliteExecutor } from '../../src/store/index.ts';
 function setup(fs = createFsFromVolume(new Volume())): { deps: KnowledgeDeps; admin: Principal; user: Principal } {
   const clock = new FakeClock();
   const store = openStore({ file: ':memory:' });
-  createOrganization(store.db, clock, { id: 'demo', name: 'Demo' });
+  sqliteNow(store.db, (x) => organizationInsert(x, clock, { id: 'demo', name: 'Demo' }));
   const mk = (email: string, role: Principal['role']): Principal => {
-    const u = createUser(store.db, clock, { email, name: email.split('@')[0]! });
-    setMembership(store.db, clock, { userId: u.id, orgId: 'demo', role, permissions: role === 'admin' ? ['merge_to_production'] : [] });
+    const u = sqliteNow(store.db, (x) => userInsert(x, clock, { email, name: email.split('@')[0]! }))[0]!;
+    sqliteNow(store.db, (x) => membershipUpsert(x, clock, { userId: u.id, orgId: 'demo', role, permissions: role === 'admin' ? ['merge_to_production'] : [] }));
     return { userId: u.id, email, orgId: 'demo', baseOrgId: 'demo', role, permissions: role === 'admin' ? ['merge_to_production'] : [], credential: 'session', scopes: [] };
   };
   const deps = createKnowledgeDeps({

@@ -14,7 +14,7 @@ test.before(async () => {
 test.after.always(() => t0.stop());
 
 async function connect(email: string) {
-  const user = findUserByEmail(t0.app.services.store.sqlite!, email)!;
+  const user = (await findUserByEmail(t0.app.services.executor, email))!;
   const c = new Client({ name: 'e2e', version: '1' });
   await c.connect(new StreamableHTTPClientTransport(new URL(`${t0.url}/ai/mcp`), { requestInit: { headers: { 'X-API-KEY': t0.token(user, 'mcp', DEMO_ORG_ID) } } }));
   return c;

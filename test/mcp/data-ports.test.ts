@@ -1,4 +1,5 @@
 import test from 'ava';
+import { sqliteExecutor } from '../../src/store/index.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -84,7 +85,7 @@ test('a modeler may not query an undocumented table, and a write is refused for 
 test('search_knowledge finds production knowledge of the caller’s organization only, never row-access rules', async (t) => {
   const s = t0.app.services;
   const db = s.store.sqlite!;
-  const admin = principalFor(db, t0.user({ orgId: 'alpha', role: 'admin' }), 'alpha', 'session', [])!;
+  const admin = (await principalFor(sqliteExecutor(db), t0.user({ orgId: 'alpha', role: 'admin' }), 'alpha', 'session', []))!;
   await createItem(s.knowledge, admin, undefined, 'notes', { title: 'Net revenue', body: 'Net revenue excludes cancelled and returned orders.', tags: ['finance'] });
   await createItem(s.knowledge, admin, undefined, 'tables', {
     // Not `orders`: its row filter would reach the other tests' queries, which run at the same time.

@@ -1,54 +1,63 @@
 import test from 'ava';
+import { sql } from 'kysely';
 import { CommitGroup } from '../../src/store/commit-group.ts';
-import { storeWithTable } from '../helpers/store.ts';
+import { openStore, sqliteExecutor } from '../../src/store/index.ts';
+import { dialectTest } from '../helpers/executors.ts';
 
-function setup(t: import('ava').ExecutionContext) {
-  const { db, committed } = storeWithTable(t);
-  return { db, group: new CommitGroup(db), committed };
+// A table of the test's own: `t (x INTEGER UNIQUE)`, read through the second executor (on
+// PostgreSQL another pool, which sees only what has committed).
+async function setup(c: Parameters<Parameters<typeof dialectTest>[1]>[1]) {
+  await c.x.run(sql`CREATE TABLE t (x INTEGER UNIQUE)`);
+  const committed = async () => (await c.other.all<{ x: number }>(sql`SELECT x FROM t ORDER BY x`)).map((r) => r.x);
+  return { group: new CommitGroup(c.x), committed };
 }
+const insert = (x: number) => sql`INSERT INTO t VALUES (${x})`;
 
-test('writes queued in one turn commit together in one transaction, after which their promises settle', async (t) => {
-  const { db, group, committed } = setup(t);
-  const seen: boolean[] = [];
-  const insert = (x: number) => () => {
-    seen.push(db.inTransaction);
-    return db.prepare('INSERT INTO t VALUES (?)').run(x).changes;
-  };
+dialectTest('writes queued in one turn commit together in one batch, after which their promises settle', async (t, c) => {
+  const { committed } = await setup(c);
+  // The executor as the group uses it, with its batches counted.
+  const batches: number[] = [];
+  const group = new CommitGroup({ ...c.x, batch: (qs, options) => (batches.push(qs.length), c.x.batch(qs, options)) });
   const both = Promise.all([group.run(insert(1)), group.run(insert(2))]);
-  t.deepEqual(committed(), [], 'nothing runs before the end of the turn');
-  t.deepEqual(await both, [1, 1]);
-  t.deepEqual(seen, [true, true]);
-  t.deepEqual(committed(), [1, 2]);
-  t.false(db.inTransaction);
+  t.deepEqual(batches, [], 'nothing runs before the end of the turn');
+  t.deepEqual((await both).map((o) => o.changes), [1, 1]);
+  t.deepEqual(batches, [2]);
+  t.deepEqual(await committed(), [1, 2]);
 });
 
-test('a write that throws rolls back alone: only its caller sees the error, the others commit', async (t) => {
-  const { db, group, committed } = setup(t);
-  const ok = group.run(() => db.prepare('INSERT INTO t VALUES (1)').run());
-  const failing = group.run(() => {
-    db.prepare('INSERT INTO t VALUES (2)').run();
-    db.prepare('INSERT INTO t VALUES (1)').run(); // the unique x = 1 is taken by the first write
-  });
-  const after = group.run(() => db.prepare('INSERT INTO t VALUES (3)').run());
-  await t.throwsAsync(failing, { any: true, code: 'SQLITE_CONSTRAINT_UNIQUE' });
+dialectTest('a write that fails rolls back alone: only its caller sees the error, the others commit', async (t, c) => {
+  const { group, committed } = await setup(c);
+  const ok = group.run(insert(1));
+  const failing = group.run(insert(1)); // the unique x = 1 is taken by the first write
+  const after = group.run(insert(3));
+  await t.throwsAsync(failing, { any: true });
   await ok;
   await after;
-  t.deepEqual(committed(), [1, 3]);
+  t.deepEqual(await committed(), [1, 3]);
 });
 
-test('writes of a later turn make a group of their own', async (t) => {
-  const { db, group, committed } = setup(t);
-  await group.run(() => db.prepare('INSERT INTO t VALUES (1)').run());
-  t.deepEqual(committed(), [1]);
-  await group.run(() => db.prepare('INSERT INTO t VALUES (2)').run());
-  t.deepEqual(committed(), [1, 2]);
+dialectTest('a conditional write tells its caller by its row count whether it took effect', async (t, c) => {
+  const { group, committed } = await setup(c);
+  const [first, second] = await Promise.all([group.run(sql`INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING`), group.run(sql`INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING`)]);
+  t.deepEqual([first.changes, second.changes], [1, 0]);
+  t.deepEqual(await committed(), [1]);
+});
+
+dialectTest('writes of a later turn make a group of their own', async (t, c) => {
+  const { group, committed } = await setup(c);
+  await group.run(insert(1));
+  t.deepEqual(await committed(), [1]);
+  await group.run(insert(2));
+  t.deepEqual(await committed(), [1, 2]);
 });
 
 test('when the commit itself fails every caller of the group sees the error', async (t) => {
-  const { db, group } = setup(t);
-  const a = group.run(() => db.prepare('INSERT INTO t VALUES (1)').run());
-  const b = group.run(() => db.prepare('INSERT INTO t VALUES (2)').run());
-  db.close();
+  const store = openStore({ file: ':memory:' });
+  store.db.exec('CREATE TABLE t (x INTEGER UNIQUE)');
+  const group = new CommitGroup(sqliteExecutor(store.db));
+  const a = group.run(insert(1));
+  const b = group.run(insert(2));
+  store.close();
   await t.throwsAsync(a, { message: /not open/ });
   await t.throwsAsync(b, { message: /not open/ });
 });

@@ -2,6 +2,7 @@
 // answered questions arrives row for row; a target with rows is refused unless --truncate; values
 // PostgreSQL cannot hold are reported; sextant-admin prints the per-table report.
 import test from 'ava';
+import { sqliteExecutor } from '../../src/store/index.ts';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { mkdtempSync } from 'node:fs';
@@ -28,7 +29,7 @@ test.before(async () => {
   demo = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '200' });
   demoDir = demo.config.dataDir;
   const db = demo.app.services.store.sqlite!;
-  const analyst = findUserByEmail(db, 'analyst@demo.sextant.local')!;
+  const analyst = (await findUserByEmail(sqliteExecutor(db), 'analyst@demo.sextant.local'))!;
   const token = demo.token(analyst, 'api', DEMO_ORG_ID);
   for (const [chat, message] of [['copy-1', 'How many orders are there?'], ['copy-1', 'Total revenue by channel'], ['copy-2', 'Number of customers per country']]) {
     const res = await demo.fetch('/api/agentic_with_history', { method: 'POST', headers: { 'API-KEY': token, 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chat, message }) });

@@ -194,7 +194,7 @@ test('two-factor authentication is turned on with a real TOTP code, gets new rec
 test('a person switches into a workspace and back, and chooses where new sign-ins start', async (t) => {
   const { page, m } = await settingsPage(t, '/settings/workspaces');
   const workspace = w.org(`ws-${m.user.id}`, { baseOrgId: DEMO_ORG_ID });
-  setMembership(w.app.services.store.sqlite!, w.clock, { userId: m.user.id, orgId: workspace, role: 'user', permissions: [] });
+  await setMembership(w.app.services.executor, w.clock, { userId: m.user.id, orgId: workspace, role: 'user', permissions: [] });
   await page.reload();
   const here = page.getByRole('row').filter({ hasText: 'You are here' });
   await here.getByText('(base organization)').waitFor();

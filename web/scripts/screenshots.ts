@@ -20,8 +20,8 @@ const EARLIER = [
   'Which products sell together?',
 ];
 
-function seedHistory(w: WebTestApp): void {
-  const analyst = findUserByEmail(w.app.services.store.sqlite!, DEMO.analyst.email)!;
+async function seedHistory(w: WebTestApp): Promise<void> {
+  const analyst = (await findUserByEmail(w.app.services.executor, DEMO.analyst.email))!;
   const p = principalOf(w, analyst, DEMO_ORG_ID);
   EARLIER.forEach((question, i) => {
     w.clock.advance(3_600_000);
@@ -112,7 +112,7 @@ async function adminMembersPage(page: Page, suffix: string): Promise<void> {
 const w = await startWebApp();
 const browser = w.browser;
 try {
-  seedHistory(w);
+  await seedHistory(w);
   let chat: string | undefined;
   let adminState: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
   for (const colorScheme of ['light', 'dark'] as const) {

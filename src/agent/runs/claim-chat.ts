@@ -1,23 +1,24 @@
 // A start's claim on its chat: the checks, then the history (read before the question joins the chat)
 // and the question through the chats' store (asynchronous, perhaps another database), then the checks
-// again with the run's insert, as one piece of work stored with the other starts of this turn
-// (CommitGroup). One run per chat runs at a time across replicas: this replica's by its own list (taken
-// before the first await), the others' by the store. A start refused by the first checks leaves the
+// the run's insert, stored with the other starts of this turn (CommitGroup). One run per chat runs at
+// a time across replicas: this replica's by its own list (taken before the first await), the others'
+// by the store's unique index on running runs, which refuses the insert. A start refused by the first checks leaves the
 // chat untouched; one refused by the second (another replica started a run in the chat meanwhile)
 // leaves its question without an answer, as a failed run does.
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
-import type { CommitGroup, Db } from '../../store/index.ts';
+import type { CommitGroup } from '../../store/index.ts';
 import type { AgentPorts } from '../ports.ts';
 import { checkCreditLimit } from '../usage/credit-limits.ts';
-import { insertRun, latestRun, type NewRunRow, type RunRow } from './event-log.ts';
+import { insertRunQuery, latestRun, type NewRunRow, type RunRow } from './event-log.ts';
 import { ChatNotFound, RunInProgress } from './run-errors.ts';
 import type { RunLiveness } from './run-liveness.ts';
+import type { AgentStore } from './tables.ts';
 
 type History = { role: 'user' | 'assistant'; content: string }[];
 
 export interface ChatClaims {
-  db: Db;
+  store: AgentStore;
   clock: Clock;
   startWrites: CommitGroup;
   /** Chats (`org/chat`) with a run of this replica starting or running. */
@@ -35,7 +36,7 @@ export interface ClaimInput {
   environment: { id: string; name: string } | undefined;
 }
 
-/** The chat's running run belongs to a lost replica (thrown inside the start's writes, handled below). */
+/** The chat's running run belongs to a lost replica (thrown by the first checks, handled below). */
 class LostRunInChat extends Error {
   constructor(readonly run: RunRow) {
     super("the chat's running run belongs to a lost replica");
@@ -52,7 +53,7 @@ export async function claimChat(c: ChatClaims, principal: Principal, input: Clai
     return await claimOnce(c, principal, input, run);
   } catch (err) {
     if (!(err instanceof LostRunInChat)) throw err;
-    c.liveness.sweepChat(err.run);
+    await c.liveness.sweepChat(err.run);
     return claimOnce(c, principal, input, run);
   }
 }
@@ -61,17 +62,14 @@ async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput,
   const { ports, environment } = input;
   const chatKey = `${principal.orgId}/${input.chatId}`;
   // Owner first: another user's chat is not found, whether busy or not.
-  checkClaim(c, principal, input.chatId, (previous) => (c.liveness.isLost(previous) ? new LostRunInChat(previous) : new RunInProgress()));
+  await checkClaim(c, principal, input.chatId, (previous) => (c.liveness.isLost(previous) ? new LostRunInChat(previous) : new RunInProgress()));
   if (c.busyChats.has(chatKey)) throw new RunInProgress();
   c.busyChats.add(chatKey);
   try {
     const history = input.history ?? (await ports.chats.history(principal, input.chatId));
     await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
-    await c.startWrites.run(() => {
-      // The question is in: a run started meanwhile is refused, not swept and retried.
-      checkClaim(c, principal, input.chatId, () => new RunInProgress());
-      insertRun(c.db, run, c.replicaId);
-    });
+    // The question is in: a run started meanwhile (by another replica) is refused, not swept and retried.
+    if ((await c.startWrites.run(insertRunQuery(c.store, run, c.replicaId))).changes === 0) throw new RunInProgress();
     return history;
   } catch (err) {
     // A start that failed after claiming the chat gives it back.
@@ -81,9 +79,9 @@ async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput,
 }
 
 /** Throws unless the caller may start a run in the chat now; `running` names the error for a running run. */
-function checkClaim(c: ChatClaims, principal: Principal, chatId: string, running: (previous: RunRow) => Error): void {
-  const previous = latestRun(c.db, principal.orgId, chatId);
+async function checkClaim(c: ChatClaims, principal: Principal, chatId: string, running: (previous: RunRow) => Error): Promise<void> {
+  const previous = await latestRun(c.store, principal.orgId, chatId);
   if (previous && previous.user_id !== principal.userId) throw new ChatNotFound();
   if (previous?.status === 'running') throw running(previous);
-  checkCreditLimit(c.db, principal, c.clock.now());
+  await checkCreditLimit(c.store, principal, c.clock.now());
 }

@@ -1,101 +1,71 @@
-// The SQL of the agent's tables: runs, their event log, feedback and usage.
-import { statement as stmt, type Db } from '../../store/index.ts';
+// The SQL of the agent's tables: runs, their feedback and usage (the event log itself is
+// event-journal.ts). Written once for SQLite and PostgreSQL.
+import { sql } from 'kysely';
 import { RunInProgress } from './run-errors.ts';
+import type { AgentStore, NewRunRow, RunRow, RunStatus, UsageRow } from './tables.ts';
 
-export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
-
-export interface RunRow {
-  id: string;
-  org_id: string;
-  user_id: string;
-  chat_id: string;
-  message_uuid: string;
-  answer_uuid: string;
-  environment_id: string | null;
-  provider: string;
-  model: string;
-  question: string;
-  status: RunStatus;
-  answer: string | null;
-  created_at: number;
-  finished_at: number | null;
-  /** The replica that runs it (run-owners.ts); null for runs from before replicas had ids. */
-  replica_id: string | null;
-  /** When its replica last said it still runs it. */
-  heartbeat_at: number;
-}
-
-export type NewRunRow = Omit<RunRow, 'status' | 'answer' | 'finished_at' | 'replica_id' | 'heartbeat_at'>;
+export type { NewRunRow, RunRow, RunStatus, UsageRow } from './tables.ts';
 
 /**
- * Inserts a run in state running, owned by a replica (its first heartbeat is its start);
- * RunInProgress when the chat has a running run already (another replica's start won).
+ * The insert of a run in state running, owned by a replica (its first heartbeat is its start). It
+ * changes no row when the chat has a running run already (the unique index on running runs refused it).
  */
-export function insertRun(db: Db, row: NewRunRow, replicaId: string | null = null): void {
-  try {
-    insertRunRow(db, row, replicaId);
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new RunInProgress();
-    throw err;
-  }
+export function insertRunQuery(x: AgentStore, row: NewRunRow, replicaId: string | null = null) {
+  return x.db
+    .insertInto('agent_runs')
+    .values({ ...row, status: 'running', replica_id: replicaId, heartbeat_at: row.created_at })
+    .onConflict((oc) => oc.doNothing());
 }
 
-function insertRunRow(db: Db, row: NewRunRow, replicaId: string | null): void {
-  stmt(db,
-    `INSERT INTO agent_runs (id, org_id, user_id, chat_id, message_uuid, answer_uuid, environment_id, provider, model, question, status, created_at, replica_id, heartbeat_at)
-     VALUES (@id, @org_id, @user_id, @chat_id, @message_uuid, @answer_uuid, @environment_id, @provider, @model, @question, 'running', @created_at, @replica_id, @created_at)`,
-  ).run({ ...row, replica_id: replicaId });
+/** Inserts a run (insertRunQuery); RunInProgress when the chat has a running run already (another replica's start won). */
+export async function insertRun(x: AgentStore, row: NewRunRow, replicaId: string | null = null): Promise<void> {
+  if ((await x.run(insertRunQuery(x, row, replicaId))).changes === 0) throw new RunInProgress();
+}
+
+/** Ends a run still running: no row changes when it had already ended (another replica failed it as lost, see lost-runs.ts). */
+export function finishRunQuery(x: AgentStore, id: string, status: RunStatus, answer: string, at: number) {
+  return x.db.updateTable('agent_runs').set({ status, answer, finished_at: at }).where('id', '=', id).where('status', '=', 'running');
+}
+
+export function getRun(x: AgentStore, id: string): Promise<RunRow | undefined> {
+  return x.one(sql<RunRow>`SELECT * FROM agent_runs WHERE id = ${id}`);
 }
 
 /**
- * Ends a run still running; false when it had already ended (another replica failed it as lost,
- * see lost-runs.ts): its end stays as recorded.
+ * The latest run of a chat in an organization. Runs of one chat follow one another (one runs at a
+ * time), so among runs started in the same millisecond the running one, else the one that ended last
+ * (on a full tie, the last the store returns), is the latest. Two index lookups and no sort: every start and resume asks.
  */
-export function finishRun(db: Db, id: string, status: RunStatus, answer: string, at: number): boolean {
-  return stmt(db, "UPDATE agent_runs SET status = ?, answer = ?, finished_at = ? WHERE id = ? AND status = 'running'").run(status, answer, at, id).changes === 1;
-}
-
-export function getRun(db: Db, id: string): RunRow | undefined {
-  return stmt(db, 'SELECT * FROM agent_runs WHERE id = ?').get(id) as RunRow | undefined;
-}
-
-/** The latest run of a chat in an organization. */
-export function latestRun(db: Db, orgId: string, chatId: string): RunRow | undefined {
-  return stmt(db, 'SELECT * FROM agent_runs WHERE org_id = ? AND chat_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(orgId, chatId) as RunRow | undefined;
+export async function latestRun(x: AgentStore, orgId: string, chatId: string): Promise<RunRow | undefined> {
+  const ties = await x.all(sql<RunRow>`SELECT * FROM agent_runs WHERE org_id = ${orgId} AND chat_id = ${chatId}
+    AND created_at = (SELECT MAX(created_at) FROM agent_runs WHERE org_id = ${orgId} AND chat_id = ${chatId})`);
+  const rank = (r: RunRow) => r.finished_at ?? Number.MAX_SAFE_INTEGER;
+  return ties.reduce<RunRow | undefined>((latest, r) => (latest === undefined || rank(r) >= rank(latest) ? r : latest), undefined);
 }
 
 /** The user's run in a chat that produced an answer, by the answer's or the question's uuid. */
-export function userRunOfMessage(db: Db, run: Pick<RunRow, 'org_id' | 'chat_id' | 'user_id'>, messageUuid: string): RunRow | undefined {
-  return stmt(db, 'SELECT * FROM agent_runs WHERE org_id = ? AND chat_id = ? AND user_id = ? AND (answer_uuid = ? OR message_uuid = ?)')
-    .get(run.org_id, run.chat_id, run.user_id, messageUuid, messageUuid) as RunRow | undefined;
+export function userRunOfMessage(x: AgentStore, run: Pick<RunRow, 'org_id' | 'chat_id' | 'user_id'>, messageUuid: string): Promise<RunRow | undefined> {
+  return x.one(
+    x.db
+      .selectFrom('agent_runs')
+      .selectAll()
+      .where('org_id', '=', run.org_id)
+      .where('chat_id', '=', run.chat_id)
+      .where('user_id', '=', run.user_id)
+      .where((w) => w.or([w('answer_uuid', '=', messageUuid), w('message_uuid', '=', messageUuid)])),
+  );
 }
 
-export function insertFeedback(db: Db, f: { id: string; runId: string; userId: string; text: string; at: number }): void {
-  stmt(db, 'INSERT INTO agent_feedback (id, run_id, user_id, text, created_at) VALUES (?, ?, ?, ?, ?)').run(f.id, f.runId, f.userId, f.text, f.at);
+export async function insertFeedback(x: AgentStore, f: { id: string; runId: string; userId: string; text: string; at: number }): Promise<void> {
+  await x.run(x.db.insertInto('agent_feedback').values({ id: f.id, run_id: f.runId, user_id: f.userId, text: f.text, created_at: f.at, applied_at: null }));
 }
 
-export function markFeedbackApplied(db: Db, id: string, at: number): void {
-  stmt(db, 'UPDATE agent_feedback SET applied_at = ? WHERE id = ? AND applied_at IS NULL').run(at, id);
+export async function markFeedbackApplied(x: AgentStore, id: string, at: number): Promise<void> {
+  await x.run(x.db.updateTable('agent_feedback').set({ applied_at: at }).where('id', '=', id).where('applied_at', 'is', null));
 }
 
-export interface UsageRow {
-  run_id: string;
-  org_id: string;
-  user_id: string;
-  provider: string;
-  model: string;
-  input_tokens: number;
-  output_tokens: number;
-  queries: number;
-  credits: number;
-  created_at: number;
-}
-
-export function insertUsage(db: Db, u: UsageRow): void {
-  stmt(db,
-    `INSERT INTO agent_usage (run_id, org_id, user_id, provider, model, input_tokens, output_tokens, queries, credits, created_at)
-     VALUES (@run_id, @org_id, @user_id, @provider, @model, @input_tokens, @output_tokens, @queries, @credits, @created_at)`,
-  ).run(u);
+export function insertUsageQuery(x: AgentStore, u: UsageRow) {
+  return x.db.insertInto('agent_usage').values(u);
 }
 
 export interface UsageTotals {
@@ -106,14 +76,27 @@ export interface UsageTotals {
   credits: number;
 }
 
+/** Rounds a sum of credits to the 4 decimals they are priced in. */
+export const roundCredits = (credits: number): number => Math.round(credits * 10_000) / 10_000;
+
+/** The usage rows of an organization, or of one user in it, from a time (ms) on. */
+export function usageOf(x: AgentStore, orgId: string, userId: string | null | undefined, since: number) {
+  const rows = x.db.selectFrom('agent_usage').where('org_id', '=', orgId).where('created_at', '>=', since);
+  return userId ? rows.where('user_id', '=', userId) : rows;
+}
+
 /** Usage of an organization, or of one user in it, since a time (ms). */
-export function usageTotals(db: Db, { orgId, userId, since = 0 }: { orgId: string; userId?: string; since?: number }): UsageTotals {
-  const row = db
-    .prepare(
-      `SELECT COUNT(*) AS runs, COALESCE(SUM(input_tokens), 0) AS input_tokens, COALESCE(SUM(output_tokens), 0) AS output_tokens,
-              COALESCE(SUM(queries), 0) AS queries, COALESCE(SUM(credits), 0) AS credits
-       FROM agent_usage WHERE org_id = ? AND (? IS NULL OR user_id = ?) AND created_at >= ?`,
-    )
-    .get(orgId, userId ?? null, userId ?? null, since) as UsageTotals;
-  return { ...row, credits: Math.round(row.credits * 10_000) / 10_000 };
+export async function usageTotals(x: AgentStore, { orgId, userId, since = 0 }: { orgId: string; userId?: string; since?: number }): Promise<UsageTotals> {
+  // PostgreSQL sums BIGINT columns as NUMERIC (a string to pg): cast back to what SQLite gives.
+  const total = (column: string) => sql<number>`CAST(COALESCE(SUM(${sql.ref(column)}), 0) AS BIGINT)`;
+  const row = await x.one(
+    usageOf(x, orgId, userId, since).select([
+      sql<number>`COUNT(*)`.as('runs'),
+      total('input_tokens').as('input_tokens'),
+      total('output_tokens').as('output_tokens'),
+      total('queries').as('queries'),
+      sql<number>`COALESCE(SUM(credits), 0)`.as('credits'),
+    ]),
+  );
+  return { ...row!, credits: roundCredits(row!.credits) };
 }

@@ -4,7 +4,6 @@ import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { AgentConfig } from '../../config.ts';
 import type { Logger } from '../../log.ts';
-import type { Db } from '../../store/index.ts';
 import type { AgentEvent } from '../events.ts';
 import { buildContext } from '../loop/build-context.ts';
 import { runAgentLoop, type AgentLoopResult } from '../loop/run-agent.ts';
@@ -12,15 +11,16 @@ import type { AgentPorts, AnswerRecord } from '../ports.ts';
 import type { LlmMessage, LlmProvider } from '../providers/types.ts';
 import { newRunState, type AgentTool, type RunState } from '../tools/index.ts';
 import { computeCredits } from './credits.ts';
-import { finishRun, insertUsage, markFeedbackApplied, type NewRunRow } from './event-log.ts';
-import { transact } from '../../store/index.ts';
+import { finishRunQuery, insertUsageQuery, markFeedbackApplied, type NewRunRow } from './event-log.ts';
+import type { AgentStore } from './tables.ts';
 
 export interface ActiveRun {
   row: NewRunRow;
   principal: Principal;
   /** The id of its run_started: every event of the run comes at or after it. */
   firstEventId: number;
-  feedback: { id: string; text: string }[];
+  /** Feedback not yet given to the model; `stored` settles when its row is (it is marked applied after). */
+  feedback: { id: string; text: string; stored: Promise<void> }[];
   /** Graceful stop (POST /api/agentic/stop). */
   stop: AbortController;
   /** Hard stop (shutdown). */
@@ -31,7 +31,7 @@ export interface ActiveRun {
 }
 
 export interface ExecuteDeps {
-  db: Db;
+  store: AgentStore;
   clock: Clock;
   log: Logger;
   config: AgentConfig;
@@ -42,9 +42,6 @@ export interface ExecuteDeps {
 }
 
 type RunInput = { message: string; environmentId: string | undefined; environmentName: string | undefined; appPreview?: unknown; history: { role: 'user' | 'assistant'; content: string }[] };
-
-/** Thrown inside the recording transaction when the run had already been ended by another replica. */
-class RunEndedElsewhere extends Error {}
 
 /**
  * Executes a started run to its end; the answer is recorded even when the model failed. False when
@@ -70,7 +67,7 @@ export async function executeRun(deps: ExecuteDeps, run: ActiveRun, input: RunIn
 
 /** Builds the context and runs the loop; a context that cannot be built still ends in an answer. */
 async function answer(deps: ExecuteDeps, run: ActiveRun, input: RunInput, state: RunState): Promise<AgentLoopResult> {
-  const { db, clock, config, ports, emit } = deps;
+  const { store, clock, config, ports, emit, log } = deps;
   try {
     const system = await buildContext(ports, state, {
       principal: run.principal,
@@ -94,8 +91,10 @@ async function answer(deps: ExecuteDeps, run: ActiveRun, input: RunInput, state:
       control: {
         takeFeedback: () => {
           const taken = run.feedback.splice(0);
-          for (const f of taken) markFeedbackApplied(db, f.id, clock.now());
-          return taken;
+          // Only a mark for the record: the loop does not wait for it.
+          const at = clock.now();
+          for (const f of taken) void f.stored.then(() => markFeedbackApplied(store, f.id, at)).catch((err: unknown) => log.warn({ err, run_id: run.row.id }, 'could not mark feedback applied'));
+          return taken.map(({ id, text }) => ({ id, text }));
         },
         stopRequested: () => run.stop.signal.aborted,
         stopSignal: run.stop.signal,
@@ -117,7 +116,7 @@ async function answer(deps: ExecuteDeps, run: ActiveRun, input: RunInput, state:
  * False, recording nothing, for a run another replica already ended.
  */
 async function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result: AgentLoopResult, credits: number): Promise<boolean> {
-  const { db, clock, ports } = deps;
+  const { store: x, clock, ports } = deps;
   const now = clock.now();
   const recordAnswer = () =>
     ports.chats.recordAnswer(run.principal, {
@@ -129,9 +128,8 @@ async function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result
       knowledgeCommit: state.knowledgeCommit,
       knowledgeItems: [...state.knowledgeItems.values()],
     });
-  const finish = () => {
-    if (!finishRun(db, run.row.id, result.status, result.text, now)) throw new RunEndedElsewhere();
-    insertUsage(db, {
+  const finish = () =>
+    x.batch([finishRunQuery(x, run.row.id, result.status, result.text, now), insertUsageQuery(x, {
       run_id: run.row.id,
       org_id: run.row.org_id,
       user_id: run.row.user_id,
@@ -142,15 +140,13 @@ async function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result
       queries: state.queries,
       credits,
       created_at: now,
-    });
-  };
+    })], { require: [0] });
   try {
-    transact(db, finish);
-  } catch (err) {
-    if (err instanceof RunEndedElsewhere) {
+    if (!(await finish()).ok) {
       deps.log.warn({ run_id: run.row.id }, 'an agent run of this replica was failed as lost by another one');
       return false;
     }
+  } catch (err) {
     deps.log.warn({ err, run_id: run.row.id }, 'could not record the end of a run (store closed?)');
   }
   try {

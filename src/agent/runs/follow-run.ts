@@ -1,5 +1,6 @@
 // Following a run: its events after an id, then live until `completed`. A run of this process is
-// replayed from the journal and followed on the in-process bus; a run another replica executes is
+// replayed from the journal and followed on the in-process bus (events are delivered when the replay
+// has been read: never synchronously inside follow()); a run another replica executes is
 // followed through the shared bus (remote-follow.ts); a finished run is only replayed.
 import type { Logger } from '../../log.ts';
 import type { StoredEvent } from '../events.ts';
@@ -23,11 +24,13 @@ export interface FollowRun {
 
 /** Follows the run; returns the unsubscribe function. */
 export function followRun(f: FollowRun): () => void {
-  const { run, active, journal, bus, onEvent } = f;
+  const { run, active, journal, bus } = f;
   if (!active && run.status === 'running' && bus.sharesRuns) {
-    return bus.followRemote({ runId: run.id, afterId: f.afterId, readCommitted: (after) => journal.committedAfter(run, after), onEvent, onEnd: f.onEnd });
+    return bus.followRemote({ runId: run.id, afterId: f.afterId, readCommitted: (after) => journal.committedAfter(run, after), onEvent: f.onEvent, onEnd: f.onEnd });
   }
   let ended = false;
+  // A live run has no events before its run_started: a stream from the start reads none of the older log.
+  let last = Math.max(f.afterId, (active?.firstEventId ?? 1) - 1);
   const end = () => {
     if (!ended) {
       ended = true;
@@ -35,25 +38,36 @@ export function followRun(f: FollowRun): () => void {
       f.onEnd();
     }
   };
-  // Replay and attach in one synchronous block: nothing can be appended in between.
-  // A live run has no events before its run_started: a stream from the start reads none of the older log.
-  const past = journal.after(run, Math.max(f.afterId, (active?.firstEventId ?? 1) - 1));
-  const stopListening = active
-    ? bus.listen(run.id, (e) => {
-        onEvent(e);
-        if (e.event.type === 'completed') end();
-      })
-    : () => {};
-  try {
-    for (const e of past) onEvent(e);
-  } catch (err) {
+  const deliver = (e: StoredEvent) => {
+    if (ended || e.id <= last) return;
+    last = e.id;
+    f.onEvent(e);
+    if (e.event.type === 'completed') end();
+  };
+  // Listening starts before the log is read, and what arrives meanwhile waits: every event comes once,
+  // in order, whether the read found it or the bus brought it.
+  let waiting: StoredEvent[] | undefined = [];
+  const stopListening = active ? bus.listen(run.id, (e) => (waiting ? waiting.push(e) : deliver(e))) : () => {};
+  const drop = (err: unknown) => {
     // Same rule as live delivery: a failing subscriber is dropped, the run goes on.
     ended = true;
     stopListening();
     f.log.warn({ err, run_id: run.id }, 'dropped a failing agent event subscriber');
-    return () => {};
-  }
-  if (!active || past.some((e) => e.event.type === 'completed')) end();
+  };
+  void journal.after(run, last).then((past) => {
+    try {
+      for (const e of past) deliver(e);
+      for (const e of waiting!) deliver(e);
+      waiting = undefined;
+    } catch (err) {
+      return drop(err);
+    }
+    if (!active) end();
+  }, (err: unknown) => {
+    // The store could not be read (closing at shutdown): the follower's stream ends rather than hangs.
+    f.log.warn({ err, run_id: run.id }, 'could not read the events of an agent run');
+    end();
+  });
   return () => {
     ended = true;
     stopListening();

@@ -1,18 +1,17 @@
 // Runs whose replica is lost (it died, or cannot reach the store): any replica's sweep fails them, so
 // the chat stays usable and the followers' streams end instead of hanging. Each lost run is claimed with
 // a conditional UPDATE; only the replica whose claim changed the row writes its end, in the same
-// transaction: the `error` event (REPLICA_LOST), `completed` with status failed and the answer stored
+// batch (the claim required): the `error` event (REPLICA_LOST), `completed` with status failed and the answer stored
 // as interrupted (never `completed` with the partial text, which the lost replica may not have stored).
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../log.ts';
-import { transact, type Db } from '../../store/index.ts';
-import type { StoredEvent } from '../events.ts';
+import { eventJson, type StoredEvent } from '../events.ts';
 import type { ChatRecorder } from '../ports.ts';
 import { reserveEventIds } from './event-ids.ts';
-import { insertEvent } from './event-journal.ts';
 import type { RunRow } from './event-log.ts';
-import { claimLostRun, staleRuns } from './run-owners.ts';
+import { claimLostRunQuery, staleRuns } from './run-owners.ts';
+import type { AgentStore } from './tables.ts';
 
 /** The stable code of the `error` event that ends a run whose replica was lost. */
 export const REPLICA_LOST = 'REPLICA_LOST';
@@ -20,7 +19,7 @@ export const REPLICA_LOST = 'REPLICA_LOST';
 export const LOST_ANSWER = 'The answer was interrupted: the service process running it stopped. Please ask again.';
 
 export interface LostRunsDeps {
-  db: Db;
+  store: AgentStore;
   clock: Clock;
   log: Logger;
   chats: ChatRecorder;
@@ -36,37 +35,33 @@ export function endsLostRun(e: StoredEvent): boolean {
 }
 
 /** Fails every run with no heartbeat since `before` that no other sweep got first; the events it wrote, by run. */
-export function failLostRuns(deps: LostRunsDeps, before = deps.clock.now() - deps.lostAfterMs): StoredEvent[][] {
+export async function failLostRuns(deps: LostRunsDeps, before = deps.clock.now() - deps.lostAfterMs): Promise<StoredEvent[][]> {
   const ended: StoredEvent[][] = [];
-  for (const run of staleRuns(deps.db, before, deps.replicaId)) {
-    const events = failLostRun(deps, run, before);
+  for (const run of await staleRuns(deps.store, before, deps.replicaId)) {
+    const events = await failLostRun(deps, run, before);
     if (events) ended.push(events);
   }
   return ended;
 }
 
 /** Fails one run found stale before `before`, if no other sweep did meanwhile; the events it wrote. */
-export function failLostRun(deps: LostRunsDeps, run: RunRow, before: number): StoredEvent[] | undefined {
-  const { db, clock } = deps;
+export async function failLostRun(deps: LostRunsDeps, run: RunRow, before: number): Promise<StoredEvent[] | undefined> {
+  const { store: x, clock } = deps;
   const at = clock.now();
   // Ids reserved now are above every id the lost replica was given: a stream resumed after its last
-  // event gets these. Reserved outside the transaction (event-ids.ts); a lost claim wastes two ids.
-  const last = reserveEventIds(db, 2);
+  // event gets these. Reserved outside the batch (event-ids.ts); a lost claim wastes two ids.
+  const last = await reserveEventIds(x, 2);
   const of = { run_id: run.id, chat_id: run.chat_id, created_at: at };
   const events: StoredEvent[] = [
     { ...of, id: last - 1, event: { type: 'error', code: REPLICA_LOST, message: 'The service process running this answer stopped' } },
     { ...of, id: last, event: { type: 'completed', status: 'failed', answer_uuid: run.answer_uuid, content: LOST_ANSWER, credits: 0, usage: { input_tokens: 0, output_tokens: 0, queries: 0 } } },
   ];
-  const claimed = transact(db, () => {
-    if (!claimLostRun(db, run.id, before, at, LOST_ANSWER)) return false;
-    for (const e of events) insertEvent(db, e);
-    return true;
-  });
-  if (!claimed) return undefined;
+  const rows = events.map((e) => ({ id: e.id, run_id: e.run_id, type: e.event.type, data: eventJson(e.event), created_at: e.created_at }));
+  const claimed = await x.batch([claimLostRunQuery(x, run.id, before, at, LOST_ANSWER), x.db.insertInto('agent_events').values(rows)], { require: [0] });
+  if (!claimed.ok) return undefined;
   deps.log.warn({ run_id: run.id, replica_id: run.replica_id }, 'failed an agent run whose replica was lost');
-  // In the chats' store, after the run's end (only the sweep that ended the run writes it). On SQLite
-  // it is written when the call returns; on PostgreSQL it settles on its own, its failure logged.
-  void recordInterruptedAnswer(deps, run);
+  // In the chats' store, after the run's end (only the sweep that ended the run writes it).
+  await recordInterruptedAnswer(deps, run);
   return events;
 }
 

@@ -21,7 +21,7 @@ export interface RemoteFollow {
   runId: string;
   afterId: number;
   /** The run's committed events after an id, in order. */
-  readCommitted(afterId: number): StoredEvent[];
+  readCommitted(afterId: number): Promise<StoredEvent[]>;
   onEvent(e: StoredEvent): void;
   /** Called once, after the run's `completed`. */
   onEnd(): void;
@@ -52,25 +52,28 @@ export function followRemote(f: RemoteFollow): () => void {
       f.onEnd();
     }
   };
-  const catchUp = () => {
-    for (const e of f.readCommitted(last)) deliver(e);
+  const catchUp = async () => {
+    for (const e of await f.readCommitted(last)) deliver(e);
   };
-  const drain = () => {
+  const drain = async () => {
     while (!closed && buffer.length > 0) {
       const batch = buffer.shift()!;
-      if (batch.prev > last) catchUp();
+      if (batch.prev > last) await catchUp();
       for (const e of batch.events) deliver(e);
     }
   };
-  const guarded = (work: () => void) => {
-    if (closed || !attached) return;
-    try {
-      work();
-    } catch (err) {
-      stop();
-      f.onError(err);
-    }
+  const fail = (err: unknown) => {
+    if (closed) return;
+    stop();
+    f.onError(err);
   };
+  // One piece of work at a time, in order: a batch that arrives during a read of the store waits.
+  let working = Promise.resolve();
+  const guarded = (work: () => Promise<void>) => {
+    if (closed || !attached) return;
+    working = working.then(() => (closed ? undefined : work())).catch(fail);
+  };
+  const resync = () => guarded(async () => (await catchUp(), await drain()));
   const subscription = f.bus.subscribe(
     runChannel(f.runId),
     (message) => {
@@ -78,19 +81,11 @@ export function followRemote(f: RemoteFollow): () => void {
       buffer.push(message as RunBatch);
       guarded(drain);
     },
-    () => guarded(() => (catchUp(), drain())),
+    resync,
   );
-  subscription.ready.then(
-    () => {
-      attached = true;
-      guarded(() => (catchUp(), drain()));
-    },
-    (err: unknown) => {
-      if (!closed) {
-        stop();
-        f.onError(err);
-      }
-    },
-  );
+  subscription.ready.then(() => {
+    attached = true;
+    resync();
+  }, fail);
   return stop;
 }

@@ -46,10 +46,10 @@ export class RunLiveness {
   }
 
   /** Refreshes the heartbeat of this replica's running runs, in one statement; stops those found lost. */
-  heartbeat(): void {
+  async heartbeat(): Promise<void> {
     const own = this.deps.runIds();
     if (own.length === 0) return;
-    const alive = heartbeatRuns(this.deps.db, this.deps.replicaId, this.deps.clock.now());
+    const alive = await heartbeatRuns(this.deps.store, this.deps.replicaId, this.deps.clock.now());
     // A run not refreshed is no longer running in the store: failed as lost, or recorded by this
     // replica a moment ago (its work is over, stopping it changes nothing).
     for (const runId of own) if (!alive.has(runId)) this.deps.lost(runId);
@@ -60,9 +60,9 @@ export class RunLiveness {
    * every running run of another replica counts as lost, however fresh its heartbeat (a store this
    * process alone can open, at start).
    */
-  sweep({ everyOtherReplica = false } = {}): number {
+  async sweep({ everyOtherReplica = false } = {}): Promise<number> {
     const before = everyOtherReplica ? Number.MAX_SAFE_INTEGER : this.deps.clock.now() - this.lostAfterMs;
-    const ended = failLostRuns({ ...this.deps, lostAfterMs: this.lostAfterMs }, before);
+    const ended = await failLostRuns({ ...this.deps, lostAfterMs: this.lostAfterMs }, before);
     for (const events of ended) this.deps.deliver(events);
     return ended.length;
   }
@@ -76,22 +76,26 @@ export class RunLiveness {
    * Fails the running run of a chat now if its replica is lost, rather than at the next sweep: a
    * question in that chat is answered at once instead of refused as in progress.
    */
-  sweepChat(run: RunRow): void {
+  async sweepChat(run: RunRow): Promise<void> {
     if (run.status !== 'running' || !this.isLost(run)) return;
-    const events = failLostRun({ ...this.deps, lostAfterMs: this.lostAfterMs }, run, this.deps.clock.now() - this.lostAfterMs);
+    const events = await failLostRun({ ...this.deps, lostAfterMs: this.lostAfterMs }, run, this.deps.clock.now() - this.lostAfterMs);
     if (events) this.deps.deliver(events);
   }
 
   /** Heartbeat and sweep on `ticker` until the returned function is called. */
   start(ticker: Ticker = intervalTicker): () => void {
+    let busy = false;
     return ticker(this.intervalMs, () => {
-      try {
-        this.heartbeat();
-        this.sweep();
-      } catch (err) {
-        // The store is busy or closing: the next tick tries again.
-        this.deps.log.warn({ err }, 'could not keep agent runs alive or sweep lost ones');
-      }
+      // A tick still waiting on the store (PostgreSQL slow to answer) is not doubled by the next.
+      if (busy) return;
+      busy = true;
+      void this.heartbeat()
+        .then(() => this.sweep())
+        .catch((err: unknown) => {
+          // The store is busy or closing: the next tick tries again.
+          this.deps.log.warn({ err }, 'could not keep agent runs alive or sweep lost ones');
+        })
+        .finally(() => (busy = false));
     });
   }
 }

@@ -87,20 +87,25 @@ export class AgentRuns {
   private shared: MessageBus;
   /** Stop and feedback requests from other replicas (run-control.ts). */
   private control: BusSubscription;
+  /** The first event ids reserved and the runs lost before this process started failed. */
+  private opening: Promise<void>;
 
   constructor(private deps: AgentDeps) {
     this.shared = deps.bus ?? memoryBus();
     this.bus = new LiveBus(deps.log, this.shared);
-    this.journal = new EventJournal(deps.db, deps.log);
+    this.journal = new EventJournal(deps.store, deps.log);
+    this.journal.onAppend = (e) => this.bus.publish(e);
     this.journal.onCommit = (batch) => this.bus.committed(batch);
     this.control = this.shared.subscribe(CONTROL_CHANNEL, (request) => this.applyControl(request as ControlRequest));
-    this.startWrites = new CommitGroup(deps.db);
+    this.startWrites = new CommitGroup(deps.store);
     this.replicaId = deps.replicaId ?? newId();
     this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, runIds: () => [...this.active.keys()], lost: (runId) => this.cutLost(runId), deliver: (events) => this.deliverEnd(events) });
     // Runs left running by a process that died (this one before a restart, or another replica) and
     // no longer kept alive: only those, never the live runs of other replicas. On a store no other
     // process can open, every run found running was left by a dead one.
-    this.liveness.sweep({ everyOtherReplica: deps.exclusiveStore === true });
+    this.opening = Promise.all([this.journal.ready(), this.liveness.sweep({ everyOtherReplica: deps.exclusiveStore === true })]).then(() => {});
+    // Whoever awaits ready() sees a failure; nobody else must be told of it as unhandled.
+    this.opening.catch(() => {});
     const stopTicking = this.liveness.start(deps.ticker);
     this.claims = { ...deps, startWrites: this.startWrites, busyChats: this.busyChats, liveness: this.liveness, replicaId: this.replicaId };
     deps.shutdown.addEventListener('abort', () => {
@@ -109,9 +114,9 @@ export class AgentRuns {
     });
   }
 
-  /** Settles when requests from other replicas reach this one. */
-  ready(): Promise<void> {
-    return this.control.ready;
+  /** Settles when requests from other replicas reach this one and the runs lost before the start are failed. */
+  async ready(): Promise<void> {
+    await Promise.all([this.control.ready, this.opening]);
   }
 
   /** Starts a run in the background; rejects another user's chat (404) and a second run on one chat (409). */
@@ -125,13 +130,13 @@ export class AgentRuns {
     const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
     const history = await claimChat(this.claims, principal, { ...input, ports, environment }, run);
     // Nobody follows the run before start() returns, so its first event may come before it is active.
-    const started = this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
+    const started = await this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
     const stop = new AbortController();
     const active: ActiveRun = { row: run, principal, firstEventId: started.id, feedback: [], stop, hardStop: new AbortController(), stopAnnounced: false };
     this.active.set(run.id, active);
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
     // questions every asker gets run_started first (start-queue.ts).
-    const emit = (e: AgentEvent) => void (active.lost || this.emit(run, e));
+    const emit = (e: AgentEvent) => void (active.lost || this.emit(run, e).catch(() => {}));
     const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit }, active, { ...input, history, environmentName });
     const startedAt = performance.now();
     const done = new Promise<boolean>((resolve) => this.starts.push(() => resolve(execute())))
@@ -143,28 +148,26 @@ export class AgentRuns {
   }
 
   /** A run's work is over: the chat is free again; the run as stored. */
-  private settle(active: ActiveRun, chatKey: string, recorded: boolean | void, startedAt: number): RunRow {
+  private async settle(active: ActiveRun, chatKey: string, recorded: boolean | void, startedAt: number): Promise<RunRow> {
     const run = active.row;
-    // Failed as lost by another replica meanwhile: its stored end ends this replica's streams too.
-    if (recorded === false) this.deliverEnd(this.journal.committedAfter(run, active.firstEventId).filter(endsLostRun));
-    this.active.delete(run.id);
-    this.busyChats.delete(chatKey);
     let row: RunRow;
     try {
-      row = getRun(this.deps.db, run.id)!;
+      // Failed as lost by another replica meanwhile: its stored end ends this replica's streams too.
+      if (recorded === false) this.deliverEnd((await this.journal.committedAfter(run, active.firstEventId)).filter(endsLostRun));
+      row = (await getRun(this.deps.store, run.id))!;
     } catch {
       // The store closed under a run at shutdown: report what is known.
       row = { ...run, status: 'failed', answer: null, finished_at: null, replica_id: this.replicaId, heartbeat_at: run.created_at };
     }
+    this.active.delete(run.id);
+    this.busyChats.delete(chatKey);
     this.deps.observeRun?.(run.id, row.status, (performance.now() - startedAt) / 1000);
     return row;
   }
 
-  /** Adds an event to the run's log and delivers it. */
-  private emit(run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent): StoredEvent {
-    const stored = this.journal.append(run, event, this.deps.clock.now());
-    this.bus.publish(stored);
-    return stored;
+  /** Adds an event to the run's log; the journal delivers it (onAppend) as it gets its id. */
+  private emit(run: Pick<RunRow, 'id' | 'chat_id'>, event: AgentEvent): Promise<StoredEvent> {
+    return this.journal.append(run, event, this.deps.clock.now());
   }
 
   /** Stops a run of this replica that another failed as lost: its log already has its end. */
@@ -182,18 +185,18 @@ export class AgentRuns {
   }
 
   /** A run's events after an id (all of them by default), in order. */
-  events(run: Pick<RunRow, 'id' | 'chat_id'>, afterId = 0): StoredEvent[] {
+  events(run: Pick<RunRow, 'id' | 'chat_id'>, afterId = 0): Promise<StoredEvent[]> {
     return this.journal.after(run, afterId);
   }
 
-  /** Commits the events of this turn now (at shutdown, before the store closes). */
-  flush(): void {
-    this.journal.flush();
+  /** Commits the pending events now (at shutdown, before the store closes); settles once they are stored. */
+  flush(): Promise<void> {
+    return this.journal.flush();
   }
 
   /** The caller's latest run of a chat, or ChatNotFound (also for other users' chats). */
-  ownRun(principal: Principal, chatId: string): RunRow {
-    const run = latestRun(this.deps.db, principal.orgId, chatId);
+  async ownRun(principal: Principal, chatId: string): Promise<RunRow> {
+    const run = await latestRun(this.deps.store, principal.orgId, chatId);
     if (!run || run.user_id !== principal.userId) throw new ChatNotFound();
     return run;
   }
@@ -202,14 +205,14 @@ export class AgentRuns {
    * The caller's run that produced an answer (by the answer's or the question's uuid): ChatNotFound
    * for a chat that is not theirs, undefined when no run of theirs has this uuid.
    */
-  ownRunOfMessage(principal: Principal, chatId: string, messageUuid: string): RunRow | undefined {
-    const latest = this.ownRun(principal, chatId);
-    return userRunOfMessage(this.deps.db, latest, messageUuid);
+  async ownRunOfMessage(principal: Principal, chatId: string, messageUuid: string): Promise<RunRow | undefined> {
+    const latest = await this.ownRun(principal, chatId);
+    return userRunOfMessage(this.deps.store, latest, messageUuid);
   }
 
   /** The result of a run, folded from its event log. */
-  result(run: RunRow): RunResult {
-    return runResult(run, this.events(run).map((e) => e.event));
+  async result(run: RunRow): Promise<RunResult> {
+    return runResult(run, (await this.events(run)).map((e) => e.event));
   }
 
   isActive(runId: string): boolean {
@@ -226,7 +229,7 @@ export class AgentRuns {
 
   /** Queues feedback for the model, given after the current tool execution (by the replica that runs it). */
   async feedback(principal: Principal, chatId: string, text: string): Promise<{ status: 'queued' | 'not_running'; feedback_id: string | null }> {
-    const run = this.ownRun(principal, chatId);
+    const run = await this.ownRun(principal, chatId);
     const request: ControlRequest = { op: 'feedback', run_id: run.id, user_id: principal.userId, feedback_id: newId(), text };
     const answer = this.active.has(run.id) ? this.applyControl(request) : run.status === 'running' ? await askOwner(this.shared, request) : undefined;
     return answer?.status === 'queued' ? { status: 'queued', feedback_id: request.feedback_id } : { status: 'not_running', feedback_id: null };
@@ -234,7 +237,7 @@ export class AgentRuns {
 
   /** Asks the run to wrap up with a short summary (the replica that runs it does). */
   async stop(principal: Principal, chatId: string): Promise<{ status: 'stopping' | 'not_running'; run_id: string }> {
-    const run = this.ownRun(principal, chatId);
+    const run = await this.ownRun(principal, chatId);
     const request: ControlRequest = { op: 'stop', run_id: run.id };
     const answer = this.active.has(run.id) ? this.applyControl(request) : run.status === 'running' ? await askOwner(this.shared, request) : undefined;
     return { status: answer?.status === 'stopping' ? 'stopping' : 'not_running', run_id: run.id };
@@ -245,13 +248,15 @@ export class AgentRuns {
     const active = this.active.get(request.run_id);
     if (!active) return undefined;
     if (request.op === 'feedback') {
-      insertFeedback(this.deps.db, { id: request.feedback_id, runId: active.row.id, userId: request.user_id, text: request.text, at: this.deps.clock.now() });
-      active.feedback.push({ id: request.feedback_id, text: request.text });
+      // The answer is synchronous (a bus request's answer): the row is stored meanwhile, and marked applied after that.
+      const stored = insertFeedback(this.deps.store, { id: request.feedback_id, runId: active.row.id, userId: request.user_id, text: request.text, at: this.deps.clock.now() })
+        .catch((err: unknown) => this.deps.log.warn({ err, run_id: active.row.id }, 'could not store feedback'));
+      active.feedback.push({ id: request.feedback_id, text: request.text, stored });
       return { status: 'queued' };
     }
     if (!active.stopAnnounced) {
       active.stopAnnounced = true;
-      this.emit(active.row, { type: 'stop_requested' });
+      void this.emit(active.row, { type: 'stop_requested' }).catch(() => {});
     }
     active.stop.abort();
     return { status: 'stopping' };

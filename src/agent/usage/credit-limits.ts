@@ -1,14 +1,16 @@
 // Monthly credit limits per organization and per user, set by admins. A new answer is refused once
 // the calendar month's (UTC) credits reach a limit; a running answer is never cut, so a month may
 // end slightly above its limit.
+import { sql } from 'kysely';
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import { RateLimited } from '../../errors.ts';
-import type { Db } from '../../store/index.ts';
+import { roundCredits, usageOf } from '../runs/event-log.ts';
+import type { AgentStore } from '../runs/tables.ts';
 
-/** What the admin's usage and credit-limit functions need (the database and the clock), built once in compose. */
+/** What the admin's usage and credit-limit functions need (the service store and the clock), built once in compose. */
 export interface UsageDeps {
-  db: Db;
+  store: AgentStore;
   clock: Clock;
 }
 
@@ -32,44 +34,46 @@ export function monthBounds(now: number): { start: number; next: number } {
   return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), next: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
 }
 
-function creditsSince(db: Db, orgId: string, userId: string | null, since: number): number {
-  const sum = db
-    .prepare('SELECT COALESCE(SUM(credits), 0) FROM agent_usage WHERE org_id = ? AND (? IS NULL OR user_id = ?) AND created_at >= ?')
-    .pluck()
-    .get(orgId, userId, userId, since) as number;
-  return Math.round(sum * 10_000) / 10_000;
+async function creditsSince(x: AgentStore, orgId: string, userId: string | null, since: number): Promise<number> {
+  const row = await x.one(usageOf(x, orgId, userId, since).select(sql<number>`COALESCE(SUM(credits), 0)`.as('credits')));
+  return roundCredits(row!.credits);
 }
 
 /** Sets (a number) or removes (null) the organization's limit or a user's. */
-export function setCreditLimit({ db, clock }: UsageDeps, p: { orgId: string; userId: string | null; monthlyCredits: number | null; by: string }): void {
+export async function setCreditLimit({ store: x, clock }: UsageDeps, p: { orgId: string; userId: string | null; monthlyCredits: number | null; by: string }): Promise<void> {
   if (p.monthlyCredits === null) {
-    db.prepare('DELETE FROM credit_limits WHERE org_id = ? AND user_id = ?').run(p.orgId, p.userId ?? '');
+    await x.run(x.db.deleteFrom('credit_limits').where('org_id', '=', p.orgId).where('user_id', '=', p.userId ?? ''));
     return;
   }
-  db.prepare(
-    `INSERT INTO credit_limits (org_id, user_id, monthly_credits, updated_by, updated_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (org_id, user_id) DO UPDATE SET monthly_credits = excluded.monthly_credits, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-  ).run(p.orgId, p.userId ?? '', p.monthlyCredits, p.by, clock.now());
+  const limit = { monthly_credits: p.monthlyCredits, updated_by: p.by, updated_at: clock.now() };
+  await x.run(
+    x.db
+      .insertInto('credit_limits')
+      .values({ org_id: p.orgId, user_id: p.userId ?? '', ...limit })
+      .onConflict((oc) => oc.columns(['org_id', 'user_id']).doUpdateSet(limit)),
+  );
 }
 
 /** Every limit of the organization with this month's use. */
-export function creditLimits({ db, clock }: UsageDeps, orgId: string): CreditLimit[] {
+export async function creditLimits({ store: x, clock }: UsageDeps, orgId: string): Promise<CreditLimit[]> {
   const { start } = monthBounds(clock.now());
-  const rows = db.prepare('SELECT user_id, monthly_credits FROM credit_limits WHERE org_id = ? ORDER BY user_id').all(orgId) as { user_id: string; monthly_credits: number }[];
-  return rows.map((r) => {
-    const userId = r.user_id === '' ? null : r.user_id;
-    return { user_id: userId, monthly_credits: r.monthly_credits, used_this_month: creditsSince(db, orgId, userId, start) };
-  });
+  const rows = await x.all(x.db.selectFrom('credit_limits').select(['user_id', 'monthly_credits']).where('org_id', '=', orgId).orderBy('user_id'));
+  return Promise.all(
+    rows.map(async (r) => {
+      const userId = r.user_id === '' ? null : r.user_id;
+      return { user_id: userId, monthly_credits: r.monthly_credits, used_this_month: await creditsSince(x, orgId, userId, start) };
+    }),
+  );
 }
 
 /** Refuses a new answer when the organization's or the user's monthly limit is reached. */
-export function checkCreditLimit(db: Db, principal: Principal, now: number): void {
-  const limits = db.prepare("SELECT user_id, monthly_credits FROM credit_limits WHERE org_id = ? AND user_id IN ('', ?)").all(principal.orgId, principal.userId) as { user_id: string; monthly_credits: number }[];
+export async function checkCreditLimit(x: AgentStore, principal: Principal, now: number): Promise<void> {
+  const limits = await x.all(x.db.selectFrom('credit_limits').select(['user_id', 'monthly_credits']).where('org_id', '=', principal.orgId).where('user_id', 'in', ['', principal.userId]));
   if (limits.length === 0) return;
   const { start, next } = monthBounds(now);
   const retryAfter = Math.max(1, Math.ceil((next - now) / 1000));
   for (const l of limits) {
     const scope = l.user_id === '' ? 'organization' : 'user';
-    if (creditsSince(db, principal.orgId, scope === 'user' ? principal.userId : null, start) >= l.monthly_credits) throw new CreditLimitReached(retryAfter, scope);
+    if ((await creditsSince(x, principal.orgId, scope === 'user' ? principal.userId : null, start)) >= l.monthly_credits) throw new CreditLimitReached(retryAfter, scope);
   }
 }

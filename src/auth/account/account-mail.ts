@@ -80,7 +80,7 @@ export async function processAccountMailRequests(deps: AccountDeps): Promise<voi
     const rows = await deps.store.all(deps.store.db.selectFrom('account_mail_requests').select(['id', 'kind', 'email']).orderBy('created_at').orderBy('id').limit(50));
     if (rows.length === 0) return;
     for (const row of rows) {
-      const mail = COMPOSE[row.kind as AccountMailKind](deps, findUserByEmail(deps.db, row.email));
+      const mail = COMPOSE[row.kind as AccountMailKind](deps, await findUserByEmail(deps.store, row.email));
       if (mail) {
         await deps.store.batch(mail.writes);
         deps.mailer.enqueue(mail.message);

@@ -43,7 +43,7 @@ export async function consumeMagicLink(deps: AccountDeps, credential: MagicCrede
     const row = await consumeAccountToken(deps.store, deps.clock, 'magic_link', credential.token);
     return finish(deps, row?.user_id, client.ip);
   }
-  const user = findUserByEmail(deps.db, credential.email);
+  const user = await findUserByEmail(deps.store, credential.email);
   const account = user?.id ?? credential.email.trim().toLowerCase();
   const userId = await limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
     const row = user ? await consumeAccountToken(deps.store, deps.clock, 'magic_code', codeValue(user.id, credential.code.trim())) : undefined;
@@ -55,7 +55,7 @@ export async function consumeMagicLink(deps: AccountDeps, credential: MagicCrede
 }
 
 async function finish(deps: AccountDeps, userId: string | undefined, ip: string): Promise<SignInResult> {
-  const user = userId ? getUser(deps.db, userId) : undefined;
+  const user = userId ? await getUser(deps.store, userId) : undefined;
   if (!user || user.disabled_at !== null) throw new InvalidAccountToken();
   // Opening the mail proves the address; a passwordless account is classified as a magic-link identity.
   await deps.store.run(
@@ -67,5 +67,5 @@ async function finish(deps: AccountDeps, userId: string | undefined, ip: string)
       })
       .where('id', '=', user.id),
   );
-  return completeFirstFactor(deps, getUser(deps.db, user.id)!, 'magic_link', undefined, ip);
+  return completeFirstFactor(deps, (await getUser(deps.store, user.id))!, 'magic_link', undefined, ip);
 }

@@ -26,7 +26,7 @@ export function resetMailFor(deps: AccountDeps, user: UserRow | undefined): Comp
 export async function confirmPasswordReset(deps: AccountDeps, { token, newPassword }: { token: string; newPassword: string }): Promise<void> {
   // Strength is checked before the token is spent, so a weak choice can be retried with the same link.
   const live = await peekAccountToken(deps.store, deps.clock, 'reset_password', token);
-  const user = live && getUser(deps.db, live.user_id);
+  const user = live && (await getUser(deps.store, live.user_id));
   if (!user) throw new InvalidAccountToken();
   assertPasswordStrength(newPassword, user.email, 'new_password');
   const hash = await hashPassword(newPassword, deps.bcryptCost);
@@ -40,5 +40,5 @@ export async function confirmPasswordReset(deps: AccountDeps, { token, newPasswo
       .where('id', '=', consumed.user_id),
     ...invalidateSessionsQueries(consumed.user_id, deps.clock.now()),
   ]);
-  writeAudit(deps, { action: 'password_reset', userId: consumed.user_id });
+  await writeAudit(deps, { action: 'password_reset', userId: consumed.user_id });
 }

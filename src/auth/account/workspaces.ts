@@ -76,7 +76,7 @@ function assertSession(principal: Principal): void {
 export async function switchToWorkspace(deps: WorkspaceDeps, principal: Principal, workspaceId: string): Promise<StartedSession & { orgId: string }> {
   assertSession(principal);
   const orgId = await memberWorkspace(deps.store, principal, workspaceId);
-  return { ...startSession(deps, getUser(deps.db, principal.userId)!, orgId), orgId };
+  return { ...startSession(deps, (await getUser(deps.store, principal.userId))!, orgId), orgId };
 }
 
 /** A session in the base organization (works from a workspace or the base itself). */
@@ -84,7 +84,7 @@ export async function switchToBaseOrg(deps: WorkspaceDeps, principal: Principal)
   assertSession(principal);
   const member = await deps.store.one(deps.store.db.selectFrom('memberships').select('user_id').where('user_id', '=', principal.userId).where('org_id', '=', principal.baseOrgId));
   if (!member) throw new NotFound('Organization not found', 'ORG_NOT_FOUND');
-  return { ...startSession(deps, getUser(deps.db, principal.userId)!, principal.baseOrgId), orgId: principal.baseOrgId };
+  return { ...startSession(deps, (await getUser(deps.store, principal.userId))!, principal.baseOrgId), orgId: principal.baseOrgId };
 }
 
 /** Sets (or clears, with null) the workspace new sign-ins start in. */

@@ -4,17 +4,18 @@
 import type { Clock } from '../../clock.ts';
 import { Unauthorized } from '../../errors.ts';
 import { hashSecret } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
+import type { Db, Executor } from '../../store/index.ts';
 import { looksLikeApiToken, touchToken, type TokenKind } from '../tokens/api-tokens.ts';
 import { credentialCache } from './credential-cache.ts';
 import { sessionCaller, tokenCaller, type CallerRow } from './credential-rows.ts';
-import { getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
+import { getMembership, getOrganization, getUser, type MembershipRow, type OrgRow, type UserRow } from '../directory.ts';
 import { looksLikeJwt, verifyJwt, type JwtPurpose } from './jwt.ts';
 import type { CredentialKind, Permission, Principal } from '../principal.ts';
 import { sessionIsLive } from './sessions.ts';
 
 export interface AuthDeps {
   db: Db;
+  store: Executor;
   clock: Clock;
   jwtKey: string;
 }
@@ -115,22 +116,31 @@ function callerPrincipal(row: CallerRow, credential: CredentialKind, scopes: str
 }
 
 /** The Principal behind an OAuth grant's account (user and organization), or undefined when it may no longer act. */
-export function oauthPrincipal(deps: { db: Db }, userId: string, orgId: string, scopes: string[]): Principal | undefined {
-  const user = getUser(deps.db, userId);
-  return user && principalFor(deps.db, user, orgId, 'oauth', scopes);
+export async function oauthPrincipal(deps: { store: Executor }, userId: string, orgId: string, scopes: string[]): Promise<Principal | undefined> {
+  const user = await getUser(deps.store, userId);
+  return user && principalFor(deps.store, user, orgId, 'oauth', scopes);
 }
 
 /** The Principal of a user acting in an organization, or undefined if they may not (disabled, not a member). */
-export function principalFor(db: Db, user: UserRow, orgId: string, credential: CredentialKind, scopes: string[]): Principal | undefined {
+export async function principalFor(store: Executor, user: UserRow, orgId: string, credential: CredentialKind, scopes: string[]): Promise<Principal | undefined> {
   if (user.disabled_at !== null) return undefined;
-  const org = getOrganization(db, orgId);
-  const membership = getMembership(db, user.id, orgId);
-  if (!org || !membership || membership.deactivated_at !== null) return undefined;
+  return memberPrincipal(user, await getOrganization(store, orgId), await getMembership(store, user.id, orgId), credential, scopes);
+}
+
+/** The Principal of a user in an organization from its rows, or undefined if they may not act there. */
+export function memberPrincipal(
+  user: UserRow,
+  org: OrgRow | undefined,
+  membership: MembershipRow | undefined,
+  credential: CredentialKind,
+  scopes: string[],
+): Principal | undefined {
+  if (user.disabled_at !== null || !org || !membership || membership.deactivated_at !== null) return undefined;
   const permissions: Permission[] = membership.can_merge ? ['merge_to_production'] : [];
   return {
     userId: user.id,
     email: user.email,
-    orgId,
+    orgId: org.id,
     baseOrgId: org.base_org_id ?? org.id,
     role: membership.role,
     permissions,

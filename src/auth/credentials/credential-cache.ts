@@ -8,7 +8,7 @@
 // from any other process (an operator's sqlite3 shell) are seen within MAX_AGE_MS; expiry is checked
 // against the clock on every use.
 import type { Clock } from '../../clock.ts';
-import type { Db } from '../../store/index.ts';
+import type { Db, Executor } from '../../store/index.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import type { Principal } from '../principal.ts';
 
@@ -29,6 +29,7 @@ export interface CredentialCache {
   set(key: string, principal: Principal, expiresAt: number, now: number): void;
   /** A user's row, kept like principals (the users table is watched): `/api/auth/me` on every page load. */
   user(id: string, now: number): UserRow | undefined;
+  keepUser(row: UserRow, now: number): void;
   /** Drops every entry: another replica wrote to a watched table (shared-credential-changes.ts). */
   drop(): void;
 }
@@ -57,8 +58,14 @@ export function credentialCache(db: Db): CredentialCache {
 }
 
 /** The caller's user row as the credential cache holds it (the principal was just read from it, the same writes empty both). */
-export function cachedUser(deps: { db: Db; clock: Clock }, userId: string): UserRow | undefined {
-  return credentialCache(deps.db).user(userId, deps.clock.now());
+export async function cachedUser(deps: { db: Db; store: Executor; clock: Clock }, userId: string): Promise<UserRow | undefined> {
+  const cache = credentialCache(deps.db);
+  const now = deps.clock.now();
+  const cached = cache.user(userId, now);
+  if (cached) return cached;
+  const row = await getUser(deps.store, userId);
+  if (row) cache.keepUser(row, now);
+  return row;
 }
 
 function createCache(db: Db): CredentialCache {
@@ -94,13 +101,8 @@ function createCache(db: Db): CredentialCache {
   return {
     get: (key, now) => fresh(`p:${key}`, now) as Principal | undefined,
     set: (key, principal, expiresAt, now) => keep(`p:${key}`, principal, expiresAt, now),
-    user(id, now) {
-      const cached = fresh(`u:${id}`, now) as UserRow | undefined;
-      if (cached) return cached;
-      const row = getUser(db, id);
-      if (row) keep(`u:${id}`, row, Infinity, now);
-      return row;
-    },
+    user: (id, now) => fresh(`u:${id}`, now) as UserRow | undefined,
+    keepUser: (row, now) => keep(`u:${row.id}`, row, Infinity, now),
     drop,
   };
 }

@@ -4,7 +4,7 @@
 // password change, a token_version change or revoking that token ends it on the next request.
 import type { Clock } from '../../clock.ts';
 import { Forbidden, NotFound } from '../../errors.ts';
-import type { Db } from '../../store/index.ts';
+import type { Db, Executor } from '../../store/index.ts';
 import { getMembership, getUser } from '../directory.ts';
 import type { Principal } from '../principal.ts';
 import { startSession } from './sessions.ts';
@@ -12,15 +12,15 @@ import { startSession } from './sessions.ts';
 export const EMBEDDED_TTL_SECONDS = 15 * 60;
 
 /** Mints an embedded-user token for a member of the caller's organization. */
-export function embeddedUserLogin(
-  deps: { db: Db; clock: Clock; jwtKey: string; ttlSeconds?: number },
+export async function embeddedUserLogin(
+  deps: { db: Db; store: Executor; clock: Clock; jwtKey: string; ttlSeconds?: number },
   principal: Principal,
   userId: string = principal.userId,
-): { access_token: string; token_type: 'bearer'; expires_in: number; org_id: string } {
+): Promise<{ access_token: string; token_type: 'bearer'; expires_in: number; org_id: string }> {
   if (principal.credential === 'embedded') throw new Forbidden('Embedded tokens cannot mint tokens', 'EMBEDDED_NOT_ALLOWED');
   if (userId !== principal.userId && principal.role !== 'admin') throw new Forbidden();
-  const user = getUser(deps.db, userId);
-  if (!user || user.disabled_at !== null || !getMembership(deps.db, user.id, principal.orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
+  const user = await getUser(deps.store, userId);
+  if (!user || user.disabled_at !== null || !(await getMembership(deps.store, user.id, principal.orgId))) throw new NotFound('User not found', 'USER_NOT_FOUND');
   const ttlSeconds = deps.ttlSeconds ?? EMBEDDED_TTL_SECONDS;
   const parent = { sessionId: principal.sessionId, tokenId: principal.sessionId ? undefined : principal.tokenId };
   const { token } = startSession(deps, user, principal.orgId, { kind: 'embedded', ttlSeconds, parent });

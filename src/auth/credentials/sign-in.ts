@@ -23,32 +23,32 @@ export type SignInResult =
   | { kind: 'enrollment_required'; enrollmentToken: string; expiresIn: number };
 
 /** The organization a fresh sign-in acts in: the default workspace if still a member, else the base organization. */
-export function signInOrg(deps: Pick<AccountDeps, 'db'>, user: UserRow): string {
-  const workspace = user.default_workspace_id ? getMembership(deps.db, user.id, user.default_workspace_id) : undefined;
+export async function signInOrg(deps: Pick<AccountDeps, 'store'>, user: UserRow): Promise<string> {
+  const workspace = user.default_workspace_id ? await getMembership(deps.store, user.id, user.default_workspace_id) : undefined;
   if (workspace && workspace.deactivated_at === null) return workspace.org_id;
-  const base = baseOrgOf(deps.db, user.id);
+  const base = await baseOrgOf(deps.store, user.id);
   if (!base) throw new InvalidCredentials();
   return base.id;
 }
 
 /** Continues after a verified first factor; `inOrg` pins the organization (SSO signs into its own); `ip` goes to the audit log. */
-export function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: FirstFactor, inOrg?: string, ip?: string): SignInResult {
-  const orgId = inOrg ?? signInOrg(deps, user);
+export async function completeFirstFactor(deps: AccountDeps, user: UserRow, factor: FirstFactor, inOrg?: string, ip?: string): Promise<SignInResult> {
+  const orgId = inOrg ?? (await signInOrg(deps, user));
   const claims = { sub: user.id, org: orgId, tv: user.token_version, amr: factor };
   if (user.totp_enabled_at) {
     return { kind: 'mfa_required', mfaToken: signJwt(deps.jwtKey, deps.clock, 'mfa_pending', claims, MFA_PENDING_TTL_SECONDS), expiresIn: MFA_PENDING_TTL_SECONDS };
   }
-  const base = getOrganization(deps.db, getOrganization(deps.db, orgId)?.base_org_id ?? orgId);
+  const base = await getOrganization(deps.store, (await getOrganization(deps.store, orgId))?.base_org_id ?? orgId);
   if (base?.mfa_enforced) {
     return { kind: 'enrollment_required', enrollmentToken: signJwt(deps.jwtKey, deps.clock, 'enrollment', claims, ENROLLMENT_TTL_SECONDS), expiresIn: ENROLLMENT_TTL_SECONDS };
   }
-  writeAudit(deps, { action: 'sign_in', userId: user.id, orgId, ip, data: { factor } });
+  await writeAudit(deps, { action: 'sign_in', userId: user.id, orgId, ip, data: { factor } });
   return { kind: 'session', session: startSession(deps, user, orgId), user, orgId };
 }
 
 /** Checks email and password (same answer and similar time for unknown accounts), then continues the sign-in. */
 export async function passwordSignIn(deps: AccountDeps, { email, password }: { email: string; password: string }, client: ClientInfo): Promise<SignInResult> {
-  const user = findUserByEmail(deps.db, email);
+  const user = await findUserByEmail(deps.store, email);
   const account = user?.id ?? email.trim().toLowerCase();
   const verified = await auditFailure(deps, user, client, 'password', () =>
     limited(deps.db, deps.clock, attemptKeys(account, client.ip), async () => {
@@ -75,21 +75,21 @@ async function rehashIfOld(deps: AccountDeps, user: UserRow, password: string): 
 }
 
 /** The user behind a live pending-MFA token, or InvalidMfaToken. */
-export function userOfMfaToken(deps: AccountDeps, mfaToken: string): { user: UserRow; orgId: string; factor: FirstFactor } {
+export async function userOfMfaToken(deps: AccountDeps, mfaToken: string): Promise<{ user: UserRow; orgId: string; factor: FirstFactor }> {
   const claims = verifyJwt(deps.jwtKey, deps.clock, 'mfa_pending', mfaToken);
-  const user = claims && getUser(deps.db, claims.sub);
+  const user = claims && (await getUser(deps.store, claims.sub));
   if (!claims || !user || user.token_version !== claims.tv || user.disabled_at !== null) throw new InvalidMfaToken();
   return { user, orgId: claims.org, factor: (claims['amr'] as FirstFactor | undefined) ?? 'password' };
 }
 
 /** The second sign-in step: a pending MFA token plus a TOTP or recovery code gives a session. */
 export async function mfaSignIn(deps: AccountDeps, { mfaToken, code }: { mfaToken: string; code: string }, client: ClientInfo): Promise<StartedSession & { user: UserRow; orgId: string }> {
-  const { user, orgId, factor } = userOfMfaToken(deps, mfaToken);
+  const { user, orgId, factor } = await userOfMfaToken(deps, mfaToken);
   return auditFailure(deps, user, client, 'mfa', () =>
     limited(deps.db, deps.clock, attemptKeys(user.id, client.ip), async () => {
       if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
       await clearAccountFailures(deps.db, deps.clock, user.id, client.ip);
-      writeAudit(deps, { action: 'sign_in', userId: user.id, orgId, ip: client.ip, data: { factor, mfa: true } });
+      await writeAudit(deps, { action: 'sign_in', userId: user.id, orgId, ip: client.ip, data: { factor, mfa: true } });
       return { ...startSession(deps, user, orgId), user, orgId };
     }),
   );
@@ -102,7 +102,7 @@ async function auditFailure<T>(deps: AccountDeps, user: UserRow | undefined, cli
   } catch (err) {
     // An unknown address has no organization to file it under; its attempts stay in the rate limiter.
     if (user && err instanceof AppError) {
-      writeAudit(deps, { action: 'sign_in_failed', userId: user.id, orgId: baseOrgOf(deps.db, user.id)?.id ?? null, ip: client.ip, outcome: 'failure', data: { step, code: err.code } });
+      await writeAudit(deps, { action: 'sign_in_failed', userId: user.id, orgId: (await baseOrgOf(deps.store, user.id))?.id ?? null, ip: client.ip, outcome: 'failure', data: { step, code: err.code } });
     }
     throw err;
   }

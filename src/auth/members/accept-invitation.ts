@@ -109,5 +109,5 @@ async function accept(deps: AcceptDeps, input: AcceptInput, client: RequestClien
   if (input.method === 'sso') return { kind: 'sso', orgId: pending.org_id, loginPath: sso! };
   if (user.identity_kind === 'sso') return { kind: 'joined', orgId: pending.org_id };
   const factor = 'existing' in p.account || input.method !== 'password' ? 'magic_link' : 'password';
-  return { kind: 'signed_in', orgId: pending.org_id, result: completeFirstFactor(deps, user, factor, pending.org_id) };
+  return { kind: 'signed_in', orgId: pending.org_id, result: await completeFirstFactor(deps, user, factor, pending.org_id) };
 }

@@ -27,7 +27,7 @@ export async function listMembers(deps: MemberStoreDeps, admin: Principal, { q, 
   const after = cursor ? decodeCursor(cursor) : undefined;
   const rows = await memberRows(deps.x, admin.orgId, { q: q?.trim() || undefined, after, limit: limit + 1 });
   const page = rows.slice(0, limit);
-  const facts = deps.facts.factsOf(admin.orgId, page.map((r) => r.user_id));
+  const facts = await deps.facts.factsOf(admin.orgId, page.map((r) => r.user_id));
   return {
     members: page.map((r) => memberView(r, facts.get(r.user_id))),
     next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.email) : null,

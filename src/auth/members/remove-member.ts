@@ -47,6 +47,6 @@ export async function removeMember(deps: MemberStoreDeps, admin: Principal, clie
       { require: [1] },
     );
     if (!done.ok) await refusal(deps.x, admin.orgId, userId, 'remove');
-    for (const orgId of [admin.orgId, ...workspaces]) deps.facts.forget(orgId, userId);
+    for (const orgId of [admin.orgId, ...workspaces]) await deps.facts.forget(orgId, userId);
   });
 }

@@ -9,11 +9,11 @@ import type { MemberView } from './member-view.ts';
 /** Row filters read `{{user.id}}`, `{{user.email}}`, `{{user.role}}` and `{{user.groups}}` from the account itself. */
 export const RESERVED_ATTRIBUTES = ['id', 'email', 'role', 'groups'];
 
-function issuesOf(deps: MembersDeps, orgId: string, { attributes, groups }: { attributes?: Record<string, string> | undefined; groups?: string[] | undefined }): FieldIssue[] {
+async function issuesOf(deps: MembersDeps, orgId: string, { attributes, groups }: { attributes?: Record<string, string> | undefined; groups?: string[] | undefined }): Promise<FieldIssue[]> {
   const reserved = Object.keys(attributes ?? {})
     .filter((name) => RESERVED_ATTRIBUTES.includes(name.toLowerCase()))
     .map((name): FieldIssue => ({ loc: ['body', 'attributes', name], msg: `${name} is reserved: row filters read it from the account`, type: 'value_error' }));
-  const unknown = new Set(groups ? deps.facts.unknownGroups(orgId, groups) : []);
+  const unknown = new Set(groups ? await deps.facts.unknownGroups(orgId, groups) : []);
   const groupIssues = (groups ?? []).flatMap((g, i): FieldIssue[] => (unknown.has(g) ? [{ loc: ['body', 'groups', i], msg: `No group ${g} in this organization`, type: 'value_error' }] : []));
   return [...reserved, ...groupIssues];
 }
@@ -27,10 +27,10 @@ export async function setMemberAttributes(
   facts: { attributes?: Record<string, string> | undefined; groups?: string[] | undefined },
 ): Promise<MemberView> {
   await memberOf(deps.x, admin, userId);
-  const issues = issuesOf(deps, admin.orgId, facts);
+  const issues = await issuesOf(deps, admin.orgId, facts);
   if (issues.length > 0) throw new ValidationFailed(issues);
   // The facts live in the data domain's tables (its port writes them); the entry follows the write.
-  deps.facts.setFacts(admin.orgId, userId, facts);
+  await deps.facts.setFacts(admin.orgId, userId, facts);
   await auditAdmin(deps, admin, client, {
     action: 'member_attributes_changed',
     userId,

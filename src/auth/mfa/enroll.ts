@@ -16,7 +16,7 @@ import type { SingleUseStore } from '../single-use-tables.ts';
 /** Starts (or restarts) enrollment: a new pending secret and its provisioning URI. Refused when MFA is on. */
 export async function setupMfa(deps: AccountDeps, principal: Principal): Promise<{ provisioning_uri: string; secret: string }> {
   assertInteractive(principal);
-  const user = getUser(deps.db, principal.userId);
+  const user = await getUser(deps.store, principal.userId);
   if (!user) throw new NotFound();
   if (user.totp_enabled_at) throw new MfaAlreadyEnabled();
   const secret = newTotpSecret();
@@ -37,7 +37,7 @@ export interface ConfirmedMfa {
 /** Activates the pending secret with a valid code; with an enrollment token also starts the session. */
 export async function confirmMfa(deps: AccountDeps, principal: Principal, code: string, client?: ClientInfo): Promise<ConfirmedMfa> {
   assertInteractive(principal);
-  const user = getUser(deps.db, principal.userId);
+  const user = await getUser(deps.store, principal.userId);
   if (!user) throw new NotFound();
   if (user.totp_enabled_at) throw new MfaAlreadyEnabled();
   if (!user.totp_pending_secret) throw new MfaSetupNotStarted();
@@ -49,9 +49,9 @@ export async function confirmMfa(deps: AccountDeps, principal: Principal, code: 
   // MFA goes on together with its recovery codes, or not at all.
   const done = await deps.store.batch([promote, ...recoveryCodeWrites(deps.store, user.id, hashes, now)], { require: [0] });
   if (!done.ok) throw new SecondFactorRejected('code');
-  writeAudit(deps, { action: 'mfa_enabled', userId: user.id, orgId: principal.orgId, ip: client?.ip });
+  await writeAudit(deps, { action: 'mfa_enabled', userId: user.id, orgId: principal.orgId, ip: client?.ip });
   if (principal.credential !== 'enrollment') return { recoveryCodes };
-  writeAudit(deps, { action: 'sign_in', userId: user.id, orgId: principal.orgId, ip: client?.ip, data: { factor: 'enrollment', mfa: true } });
+  await writeAudit(deps, { action: 'sign_in', userId: user.id, orgId: principal.orgId, ip: client?.ip, data: { factor: 'enrollment', mfa: true } });
   return { recoveryCodes, session: startSession(deps, user, principal.orgId) };
 }
 

@@ -21,11 +21,11 @@ export interface MfaStatus {
 
 /** The caller's MFA state. */
 export async function mfaStatus(deps: AccountDeps, principal: Principal): Promise<MfaStatus> {
-  const user = mustUser(deps, principal.userId);
+  const user = await mustUser(deps, principal.userId);
   return {
     enabled: user.totp_enabled_at !== null,
     pending: user.totp_pending_secret !== null,
-    enforced: getOrganization(deps.db, principal.baseOrgId)?.mfa_enforced === 1,
+    enforced: (await getOrganization(deps.store, principal.baseOrgId))?.mfa_enforced === 1,
     recovery_codes_remaining: user.totp_enabled_at ? await remainingRecoveryCodes(deps.store, user.id) : 0,
     has_password: user.password_hash !== null,
   };
@@ -45,32 +45,32 @@ async function proveFactors(deps: AccountDeps, user: UserRow, input: { code: str
 /** Turns MFA off after proving the factors. */
 export async function disableMfa(deps: AccountDeps, principal: Principal, input: { code: string; password?: string | undefined }, client: ClientInfo): Promise<void> {
   assertInteractive(principal);
-  const user = mustUser(deps, principal.userId);
+  const user = await mustUser(deps, principal.userId);
   await proveFactors(deps, user, input, client);
   await wipeMfa(deps, user.id);
-  writeAudit(deps, { action: 'mfa_disabled', userId: user.id, orgId: principal.orgId, ip: client.ip });
+  await writeAudit(deps, { action: 'mfa_disabled', userId: user.id, orgId: principal.orgId, ip: client.ip });
 }
 
 /** Replaces the recovery codes after proving the factors; returns the new set once. */
 export async function regenerateRecoveryCodes(deps: AccountDeps, principal: Principal, input: { code: string; password?: string | undefined }, client: ClientInfo): Promise<string[]> {
   assertInteractive(principal);
-  const user = mustUser(deps, principal.userId);
+  const user = await mustUser(deps, principal.userId);
   await proveFactors(deps, user, input, client);
   const codes = await replaceRecoveryCodes(deps, user.id);
-  writeAudit(deps, { action: 'mfa_recovery_codes_regenerated', userId: user.id, orgId: principal.orgId, ip: client.ip });
+  await writeAudit(deps, { action: 'mfa_recovery_codes_regenerated', userId: user.id, orgId: principal.orgId, ip: client.ip });
   return codes;
 }
 
 /** An admin removes a member's MFA; 404 when the target is not in the admin's organization. */
 export async function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId: string, client?: ClientInfo): Promise<void> {
-  const target = getUser(deps.db, targetUserId);
-  if (!target || !getMembership(deps.db, target.id, admin.orgId)) throw new NotFound('User not found', 'USER_NOT_FOUND');
+  const target = await getUser(deps.store, targetUserId);
+  if (!target || !(await getMembership(deps.store, target.id, admin.orgId))) throw new NotFound('User not found', 'USER_NOT_FOUND');
   await wipeMfa(deps, target.id, { endSessions: true });
-  writeAudit(deps, { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId, ip: client?.ip });
+  await writeAudit(deps, { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId, ip: client?.ip });
 }
 
-function mustUser(deps: AccountDeps, id: string): UserRow {
-  const user = getUser(deps.db, id);
+async function mustUser(deps: AccountDeps, id: string): Promise<UserRow> {
+  const user = await getUser(deps.store, id);
   if (!user) throw new NotFound();
   return user;
 }

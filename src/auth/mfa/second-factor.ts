@@ -8,7 +8,7 @@ import type { AuthStore } from '../single-use-tables.ts';
 
 /** Spends a TOTP code (six digits) or a recovery code of a user with MFA enabled; false if neither is valid and unused. */
 export async function consumeSecondFactor(deps: AccountDeps, user: UserRow, code: string): Promise<boolean> {
-  const fresh = getUser(deps.db, user.id);
+  const fresh = await getUser(deps.store, user.id);
   if (!fresh?.totp_enabled_at) return false;
   const trimmed = code.trim();
   if (/^\d{6}$/.test(trimmed)) return consumeTotp(deps, fresh, trimmed);

@@ -24,7 +24,7 @@ export interface RecoveryInfo {
 
 /** Checks eligibility and mails a recovery link to the user; admins are told. */
 export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: string; password?: string | undefined }, client: ClientInfo): Promise<void> {
-  const { user, orgId, factor } = userOfMfaToken(deps, input.mfaToken);
+  const { user, orgId, factor } = await userOfMfaToken(deps, input.mfaToken);
   if (!user.totp_enabled_at) throw new MfaNotEnabled();
   if (user.password_hash) {
     if (!input.password) throw fieldRequired('password', 'Re-enter your password');
@@ -40,7 +40,7 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
   const data = { ip: client.ip, user_agent: client.userAgent, requested_at: deps.clock.now(), org_id: orgId };
   const { value: token, writes } = issueAccountTokenWrites(deps.store, deps.clock, { purpose: 'mfa_recovery', userId: user.id, ttlMs: MFA_RECOVERY_TTL_MS, data });
   await deps.store.batch([revokeAccountTokensQuery(deps.store, deps.clock, user.id, 'mfa_recovery'), ...writes]);
-  writeAudit(deps, { action: 'mfa_recovery_requested', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
+  await writeAudit(deps, { action: 'mfa_recovery_requested', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
   deps.mailer.enqueue(mfaRecoveryMail(deps.baseUrl, user.email, token, client));
   await notifyAdmins(deps, orgId, user, 'requested');
 }
@@ -48,7 +48,7 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
 /** What a recovery token stands for, without spending it. */
 export async function mfaRecoveryInfo(deps: AccountDeps, token: string): Promise<RecoveryInfo> {
   const row = await peekAccountToken(deps.store, deps.clock, 'mfa_recovery', token);
-  const user = row && getUser(deps.db, row.user_id);
+  const user = row && (await getUser(deps.store, row.user_id));
   if (!row || !user) throw new InvalidAccountToken();
   const data = JSON.parse(row.data) as { ip: string; user_agent: string; requested_at: number };
   return { email: user.email, ip: data.ip, user_agent: data.user_agent, requested_at: data.requested_at, expires_at: row.expires_at };
@@ -57,11 +57,11 @@ export async function mfaRecoveryInfo(deps: AccountDeps, token: string): Promise
 /** Spends a recovery token: MFA wiped, every session ended, audit and notifications. */
 export async function consumeMfaRecovery(deps: AccountDeps, token: string, client: ClientInfo): Promise<void> {
   const row = await consumeAccountToken(deps.store, deps.clock, 'mfa_recovery', token);
-  const user = row && getUser(deps.db, row.user_id);
+  const user = row && (await getUser(deps.store, row.user_id));
   if (!row || !user) throw new InvalidAccountToken();
   const orgId = (JSON.parse(row.data) as { org_id?: string }).org_id ?? null;
   await wipeMfa(deps, user.id, { endSessions: true });
-  writeAudit(deps, { action: 'mfa_recovery_completed', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
+  await writeAudit(deps, { action: 'mfa_recovery_completed', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } });
   deps.mailer.enqueue(mfaRemovedMail(user.email));
   if (orgId) await notifyAdmins(deps, orgId, user, 'completed');
 }

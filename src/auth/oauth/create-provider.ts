@@ -9,10 +9,10 @@ import type { Config } from '../../config.ts';
 import type { Logger } from '../../log.ts';
 import { MCP_SCOPE } from './account.ts';
 import { loadOrCreateSigningKey } from './signing-key.ts';
-import { sqliteAdapterFactory } from './sqlite-adapter.ts';
+import { storeAdapterFactory } from './store-adapter.ts';
 import { isPublicHttpsUrl } from './public-host.ts';
 import type { SecretBox } from '../../security/index.ts';
-import type { Executor, Store } from '../../store/index.ts';
+import type { Executor } from '../../store/index.ts';
 
 export const OAUTH_PATH = '/oauth';
 const DAY = 24 * 3600;
@@ -34,14 +34,13 @@ export interface OAuthServer {
 export interface OAuthDeps {
   config: Config;
   clock: Clock;
-  store: Store;
-  /** The asynchronous store, where the signing key is kept. */
+  /** The asynchronous store, where the provider's models and the signing key are kept. */
   executor: Executor;
   secretBox: SecretBox;
   log: Logger;
 }
 
-/** Describes the provider (built on first use, not mounted) with its SQLite storage and persisted signing key. */
+/** Describes the provider (built on first use, not mounted) with its storage and persisted signing key. */
 export function createOAuthServer(deps: OAuthDeps): OAuthServer {
   const issuer = `${deps.config.baseUrl}${OAUTH_PATH}`;
   const resource = `${deps.config.baseUrl}/ai/mcp`;
@@ -82,10 +81,10 @@ function features(errors: typeof import('oidc-provider').errors, resource: strin
 };
 }
 
-async function buildProvider({ config, clock, store, executor, secretBox, log }: OAuthDeps, issuer: string, resource: string): Promise<Provider> {
+async function buildProvider({ config, clock, executor, secretBox, log }: OAuthDeps, issuer: string, resource: string): Promise<Provider> {
   const { default: Provider, errors } = await import('oidc-provider');
   const configuration: Configuration = {
-    adapter: sqliteAdapterFactory(store.db, clock),
+    adapter: storeAdapterFactory({ store: executor, clock, alreadyConsumed: (model) => alreadyConsumed(errors, model) }),
     jwks: { keys: [await loadOrCreateSigningKey(executor, clock, secretBox)] },
     cookies: { keys: config.secrets.cookieKeys },
     scopes: ['openid', 'offline_access', MCP_SCOPE],
@@ -130,6 +129,15 @@ async function buildProvider({ config, clock, store, executor, secretBox, log }:
   provider.proxy = config.trustProxy;
   provider.on('server_error', (_ctx, err) => log.error({ err }, 'oauth server error'));
   return provider;
+}
+
+/**
+ * The answer to a request that lost a race to consume a code, refresh token or pushed request: the
+ * one the provider gives a second use of it (`AuthorizationCode` -> "authorization code already consumed").
+ */
+export function alreadyConsumed(errors: typeof import('oidc-provider').errors, model: string): Error {
+  if (model === 'PushedAuthorizationRequest') return new errors.InvalidRequestUri('request_uri is invalid, expired, or was already used');
+  return new errors.InvalidGrant(`${model.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()} already consumed`);
 }
 
 /** Equal resource URIs, ignoring a fragment and one trailing slash (as the SDK compares them). */

@@ -12,7 +12,7 @@ import type { GroupMapping, SsoProviderRow } from './provider-store.ts';
 
 /** Sets a member's RLS groups among those a provider manages: joins `groups`, leaves the rest of `managed`. */
 export interface SsoGroupPort {
-  syncGroups(p: { orgId: string; userId: string; groups: string[]; managed: string[] }): void;
+  syncGroups(p: { orgId: string; userId: string; groups: string[]; managed: string[] }): Promise<void>;
 }
 
 export type SsoDeps = AccountDeps & { ssoGroups?: SsoGroupPort | undefined };
@@ -48,7 +48,7 @@ export async function applyGroupMappings(
   if (!config.groups_claim || mappings.length === 0) return;
   const { role, rlsGroups, managed } = resolveMappings(mappings, claimedGroups(claims, config.groups_claim));
   if (role) await setMappedRole(deps.store, config.org_id, userId, role);
-  if (managed.length > 0) deps.ssoGroups?.syncGroups({ orgId: config.org_id, userId, groups: rlsGroups, managed });
+  if (managed.length > 0) await deps.ssoGroups?.syncGroups({ orgId: config.org_id, userId, groups: rlsGroups, managed });
 }
 
 /**

@@ -9,7 +9,7 @@ import { fetchDiscovery } from './discovery.ts';
 import { deleteProviderRow, insertProviderRow, listProviderRows, providerRow, updateProviderRow, type GroupMapping, type SsoProviderFields, type SsoProviderRow } from './provider-store.ts';
 import { ssoLoginUrl, ssoRedirectUri } from './sso-login.ts';
 
-export type ProviderDeps = Pick<AccountDeps, 'db' | 'store' | 'clock' | 'secretBox' | 'baseUrl'>;
+export type ProviderDeps = Pick<AccountDeps, 'store' | 'clock' | 'secretBox' | 'baseUrl'>;
 
 /** What an admin sends; on a change every field is optional and `client_secret: null` removes the secret. */
 export interface ProviderInput {
@@ -75,7 +75,7 @@ export async function addSsoProvider(deps: ProviderDeps, admin: Principal, input
   if (!(await insertProviderRow(deps.store, { id, orgId: admin.orgId, now: deps.clock.now(), fields }))) {
     throw new Conflict(`A provider of type ${input.type} already exists`, 'SSO_PROVIDER_EXISTS');
   }
-  audit(deps, admin, 'sso_provider_added', id, ip, { type: input.type, issuer: input.issuer });
+  await audit(deps, admin, 'sso_provider_added', id, ip, { type: input.type, issuer: input.issuer });
   return getSsoProvider(deps, admin, id);
 }
 
@@ -90,7 +90,7 @@ export async function changeSsoProvider(deps: ProviderDeps, admin: Principal, id
     await mustFind(deps, admin, id); // removed meanwhile: 404, else the new type is taken
     throw new Conflict(`A provider of type ${next.type} already exists`, 'SSO_PROVIDER_EXISTS');
   }
-  audit(deps, admin, 'sso_provider_changed', id, ip, { fields: Object.keys(change).sort() });
+  await audit(deps, admin, 'sso_provider_changed', id, ip, { fields: Object.keys(change).sort() });
   return getSsoProvider(deps, admin, id);
 }
 
@@ -98,7 +98,7 @@ export async function changeSsoProvider(deps: ProviderDeps, admin: Principal, id
 export async function removeSsoProvider(deps: ProviderDeps, admin: Principal, id: string, ip: string): Promise<void> {
   const row = await mustFind(deps, admin, id);
   await deleteProviderRow(deps.store, row);
-  audit(deps, admin, 'sso_provider_removed', id, ip, { type: row.type, issuer: row.issuer });
+  await audit(deps, admin, 'sso_provider_removed', id, ip, { type: row.type, issuer: row.issuer });
 }
 
 export async function mustFind(deps: Pick<ProviderDeps, 'store'>, admin: Principal, id: string): Promise<SsoProviderRow> {
@@ -129,6 +129,6 @@ async function checkIssuer(issuer: string): Promise<void> {
   if (!found.ok) throw new ValidationFailed([{ loc: ['body', 'issuer'], msg: found.detail, type: found.problem }], 'The issuer failed OIDC discovery');
 }
 
-function audit(deps: ProviderDeps, admin: Principal, action: string, id: string, ip: string, data: Record<string, unknown>): void {
-  writeAudit(deps, { action, orgId: admin.orgId, actorId: admin.userId, target: { type: 'sso_provider', id }, ip, data });
+function audit(deps: ProviderDeps, admin: Principal, action: string, id: string, ip: string, data: Record<string, unknown>): Promise<void> {
+  return writeAudit(deps, { action, orgId: admin.orgId, actorId: admin.userId, target: { type: 'sso_provider', id }, ip, data });
 }

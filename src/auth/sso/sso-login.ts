@@ -1,10 +1,11 @@
 // SSO sign-in per organization: start (state, nonce, PKCE stored once) and finish (state consumed
 // once, code exchanged, user linked or created, then the normal sign-in continues, MFA included).
 import { AppError, NotFound } from '../../errors.ts';
-import { consumeOnce, hashSecret } from '../../security/index.ts';
+import { hashSecret } from '../../security/index.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { applyGroupMappings, type SsoDeps } from './group-mappings.ts';
+import { consumeLoginState, saveLoginState, type LoginState } from './login-state.ts';
 import { providerByType, type SsoProviderRow } from './provider-store.ts';
 import { linkUser } from './link-user.ts';
 import { safeNextPath } from '../credentials/safe-next.ts';
@@ -30,15 +31,19 @@ export function ssoLoginUrl(baseUrl: string, orgId: string, type: string): strin
 }
 
 /** Starts a login: returns the provider URL and the state to bind to the browser (cookie). */
-export async function startSsoLogin(deps: AccountDeps, orgId: string, type: string, next: string | undefined): Promise<{ url: string; state: string }> {
+export async function startSsoLogin(deps: Pick<AccountDeps, 'store' | 'clock' | 'baseUrl'>, orgId: string, type: string, next: string | undefined): Promise<{ url: string; state: string }> {
   const config = await ssoConfig(deps, orgId, type);
   const meta = await discover(config.issuer);
   const secrets = newLoginSecrets();
   const now = deps.clock.now();
-  deps.db
-    .prepare('INSERT INTO sso_logins (state_hash, org_id, type, code_verifier, nonce, next_path, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(hashSecret(secrets.state), orgId, type, secrets.codeVerifier, secrets.nonce, safeNextPath(next), now, now + SSO_LOGIN_TTL_MS);
-  if (Math.random() < 0.02) deps.db.prepare('DELETE FROM sso_logins WHERE expires_at < ?').run(now - 24 * 3600_000);
+  await saveLoginState(deps.store, {
+    stateHash: hashSecret(secrets.state),
+    orgId,
+    type,
+    login: { code_verifier: secrets.codeVerifier, nonce: secrets.nonce, next_path: safeNextPath(next) },
+    now,
+    expiresAt: now + SSO_LOGIN_TTL_MS,
+  });
   const url = authorizationUrl(meta, { clientId: config.client_id, scope: config.scopes, redirectUri: ssoRedirectUri(deps.baseUrl, orgId, type), ...secrets });
   return { url, state: secrets.state };
 }
@@ -49,29 +54,21 @@ export async function finishSsoLogin(
   p: { orgId: string; type: string; code: string; state: string; browserState: string | undefined; ip?: string },
 ): Promise<{ result: SignInResult; next: string }> {
   if (!p.browserState || p.browserState !== p.state) throw new SsoFailed('state_mismatch');
-  const now = deps.clock.now();
-  const stateHash = hashSecret(p.state);
-  const won = consumeOnce(deps.db, { table: 'sso_logins', usedColumn: 'used_at', where: 'state_hash = ? AND org_id = ? AND type = ? AND expires_at > ?', params: [stateHash, p.orgId, p.type, now], now });
-  if (!won) throw new SsoFailed('unknown_or_used_state');
-  const login = deps.db.prepare('SELECT code_verifier, nonce, next_path FROM sso_logins WHERE state_hash = ?').get(stateHash) as LoginRow;
+  // Consumed once, on every replica: of concurrent callbacks with one state, one goes on.
+  const login = await consumeLoginState(deps.store, { stateHash: hashSecret(p.state), orgId: p.orgId, type: p.type, now: deps.clock.now() });
+  if (!login) throw new SsoFailed('unknown_or_used_state');
   // From here the callback belongs to a sign-in this organization started: failures are audited.
   try {
     return await completeCallback(deps, p, login);
   } catch (err) {
     const code = err instanceof AppError ? err.code : 'INTERNAL_ERROR';
     const reason = err instanceof AppError ? err.data?.['reason'] : undefined;
-    writeAudit(deps, { action: 'sso_sign_in_failed', orgId: p.orgId, ip: p.ip, outcome: 'failure', data: { type: p.type, code, ...(reason ? { reason } : {}) } });
+    await writeAudit(deps, { action: 'sso_sign_in_failed', orgId: p.orgId, ip: p.ip, outcome: 'failure', data: { type: p.type, code, ...(reason ? { reason } : {}) } });
     throw err;
   }
 }
 
-interface LoginRow {
-  code_verifier: string;
-  nonce: string;
-  next_path: string;
-}
-
-async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string; code: string; ip?: string }, login: LoginRow): Promise<{ result: SignInResult; next: string }> {
+async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string; code: string; ip?: string }, login: LoginState): Promise<{ result: SignInResult; next: string }> {
   const config = await ssoConfig(deps, p.orgId, p.type);
   const meta = await discover(config.issuer);
   const claims = await exchangeCode(meta, deps.clock, {
@@ -84,6 +81,6 @@ async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string;
   });
   const user = await linkUser(deps, config, claims);
   await applyGroupMappings(deps, config, user.id, claims);
-  writeAudit(deps, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
-  return { result: completeFirstFactor(deps, user, 'sso', p.orgId, p.ip), next: login.next_path };
+  await writeAudit(deps, { action: 'sso_sign_in', userId: user.id, orgId: p.orgId, ip: p.ip, data: { issuer: config.issuer, provider_id: config.id } });
+  return { result: await completeFirstFactor(deps, user, 'sso', p.orgId, p.ip), next: login.next_path };
 }

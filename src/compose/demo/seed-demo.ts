@@ -1,14 +1,12 @@
 // The demo organization of `npm start`: created once, reused on later starts. Its sign-in details
 // are in the README and are for local trials only.
 import { fileURLToPath } from 'node:url';
-import { createOrganization, createUser, findUserByEmail, getOrganization, setMembership, type Role } from '../../auth/index.ts';
+import { findUserByEmail, getOrganization, membershipUpsert, organizationInsert, userInsert, type Role } from '../../auth/index.ts';
 import { DEMO_CONNECTION_ID, moveDemoWarehouse, seedDemoWarehouse, warnUnconfinedConnections } from '../../data/index.ts';
 import { answersFromWarehouse } from './demo-evaluation.ts';
 import type { Services } from '../services.ts';
 import { seedKnowledge } from '../../knowledge/index.ts';
-import { hashPassword } from '../../security/index.ts';
-import { transact } from '../../store/index.ts';
-import { unconvertedDb } from '../unconverted-db.ts';
+import { hashPassword, newId } from '../../security/index.ts';
 
 export const DEMO_ORG_ID = 'demo';
 
@@ -21,7 +19,7 @@ export const DEMO_USERS: { email: string; name: string; password: string; role: 
 /** Documentation of the demo warehouse, committed as the demo organization's first knowledge commit. */
 export const DEMO_KNOWLEDGE_DIR = fileURLToPath(new URL('../../../fixtures/knowledge', import.meta.url));
 
-type SeedServices = Pick<Services, 'store' | 'clock' | 'log' | 'knowledge' | 'config' | 'secretBox' | 'data'>;
+type SeedServices = Pick<Services, 'store' | 'executor' | 'clock' | 'log' | 'knowledge' | 'config' | 'secretBox' | 'data'>;
 
 /** Seeds the demo organization, its users, its warehouse and its knowledge; steps already done are skipped. */
 export async function seedDemo(s: SeedServices): Promise<void> {
@@ -43,23 +41,24 @@ export async function confineLegacyWarehouseFiles(s: Pick<Services, 'data' | 'cl
 }
 
 async function seedDemoKnowledge(s: SeedServices): Promise<void> {
-  const admin = findUserByEmail(unconvertedDb(s.store), DEMO_USERS[0]!.email);
+  const admin = await findUserByEmail(s.executor, DEMO_USERS[0]!.email);
   const author = { name: admin?.name ?? 'Sextant', email: admin?.email ?? 'demo@sextant.local', timestamp: Math.floor(s.clock.now() / 1000) };
   const transform = answersFromWarehouse(s, DEMO_ORG_ID, DEMO_CONNECTION_ID);
   const seeded = await seedKnowledge(s.knowledge, { orgId: DEMO_ORG_ID, dir: DEMO_KNOWLEDGE_DIR, author, message: 'Document the demo warehouse', transform });
   if (seeded) s.log.info({ org_id: DEMO_ORG_ID }, 'seeded the demo knowledge');
 }
 
-async function seedDemoOrg(s: Pick<Services, 'store' | 'clock' | 'log'>): Promise<void> {
-  const db = unconvertedDb(s.store);
-  if (getOrganization(db, DEMO_ORG_ID)) return;
+async function seedDemoOrg(s: Pick<Services, 'executor' | 'clock' | 'log'>): Promise<void> {
+  const x = s.executor;
+  if (await getOrganization(x, DEMO_ORG_ID)) return;
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));
-  transact(db, () => {
-    createOrganization(db, s.clock, { id: DEMO_ORG_ID, name: 'Demo Retail' });
-    DEMO_USERS.forEach((u, i) => {
-      const user = createUser(db, s.clock, { email: u.email, name: u.name, passwordHash: hashes[i]!, emailVerified: true });
-      setMembership(db, s.clock, { userId: user.id, orgId: DEMO_ORG_ID, role: u.role, permissions: u.canMerge ? ['merge_to_production'] : [] });
-    });
-  });
+  const users = DEMO_USERS.map((u, i) => ({ ...u, id: newId(), passwordHash: hashes[i]! }));
+  await x.batch([
+    organizationInsert(x, s.clock, { id: DEMO_ORG_ID, name: 'Demo Retail' }),
+    ...users.flatMap((u) => [
+      userInsert(x, s.clock, { id: u.id, email: u.email, name: u.name, passwordHash: u.passwordHash, emailVerified: true }),
+      membershipUpsert(x, s.clock, { userId: u.id, orgId: DEMO_ORG_ID, role: u.role, permissions: u.canMerge ? ['merge_to_production'] : [] }),
+    ]),
+  ]);
   s.log.info({ org_id: DEMO_ORG_ID, users: DEMO_USERS.map((u) => u.email) }, 'seeded the demo organization');
 }

@@ -1,4 +1,4 @@
 export { applyRowFilters, docFor, type ApplyRowFiltersArgs } from './apply-row-filters.ts';
 export { policyFor, renderFilter, sqlLiteral } from './render-filter.ts';
-export { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes, type GroupRow, type RlsUser } from './user-attributes.ts';
-export { forgetMemberFacts, memberFactsOf, setMemberGroups, unknownGroupIds, type MemberFactsRow } from './member-facts.ts';
+export { deleteGroup, listGroups, loadRlsUser, saveGroup, setUserAttributes, userAttributesQueries, type GroupRow, type RlsUser } from './user-attributes.ts';
+export { forgetMemberFacts, memberFactsOf, memberGroupsQueries, unknownGroupIds, type MemberFactsRow } from './member-facts.ts';

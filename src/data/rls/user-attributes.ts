@@ -3,8 +3,7 @@ import { sql } from 'kysely';
 import type { Role } from '../../auth/index.ts';
 import { Conflict } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
-import type { Db } from '../../store/index.ts';
-import { transact } from '../../store/index.ts';
+import type { Query } from '../../store/index.ts';
 import type { DataStore } from '../tables.ts';
 
 /** Who a row filter is evaluated for. */
@@ -35,16 +34,19 @@ export async function loadRlsUser(store: DataStore, orgId: string, user: { id: s
   };
 }
 
-/**
- * Replaces a user's attributes in an organization with `attributes`. Still on the synchronous handle:
- * the members module's facts port calls it inside its own transaction until that port is asynchronous.
- */
-export function setUserAttributes(db: Db, orgId: string, userId: string, attributes: Record<string, string>): void {
-  transact(db, () => {
-    db.prepare('DELETE FROM user_attributes WHERE org_id = ? AND user_id = ?').run(orgId, userId);
-    const ins = db.prepare('INSERT INTO user_attributes (org_id, user_id, name, value) VALUES (?, ?, ?, ?)');
-    for (const [name, value] of Object.entries(attributes)) ins.run(orgId, userId, name, value);
-  });
+/** The statements that replace a user's attributes in an organization with `attributes`, for a batch. */
+export function userAttributesQueries(store: DataStore, orgId: string, userId: string, attributes: Record<string, string>): Query[] {
+  const { db } = store;
+  const rows = Object.entries(attributes).map(([name, value]) => ({ org_id: orgId, user_id: userId, name, value }));
+  return [
+    db.deleteFrom('user_attributes').where('org_id', '=', orgId).where('user_id', '=', userId),
+    ...(rows.length ? [db.insertInto('user_attributes').values(rows)] : []),
+  ];
+}
+
+/** Replaces a user's attributes in an organization with `attributes`. */
+export async function setUserAttributes(store: DataStore, orgId: string, userId: string, attributes: Record<string, string>): Promise<void> {
+  await store.batch(userAttributesQueries(store, orgId, userId, attributes));
 }
 
 export interface GroupRow {

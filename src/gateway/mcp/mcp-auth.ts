@@ -55,7 +55,7 @@ async function oauthCaller(s: Services, value: string): Promise<McpCaller> {
   const scopes = (token.scope ?? '').split(' ').filter(Boolean);
   if (!scopes.includes(MCP_SCOPE)) throw new InsufficientScope();
   const account = parseAccountId(token.accountId);
-  const principal = account && oauthPrincipal(s.auth, account.userId, account.orgId, scopes);
+  const principal = account && (await oauthPrincipal(s.auth, account.userId, account.orgId, scopes));
   if (!principal || !token.clientId) throw new InvalidAccessToken();
   const caller: McpCaller = { principal, token: value, clientId: token.clientId };
   if (token.exp !== undefined) caller.expiresAt = token.exp * 1000;

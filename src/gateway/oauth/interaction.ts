@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import type { InteractionResults } from 'oidc-provider';
 import type { Principal } from '../../auth/index.ts';
 import { AuthorizationSessionExpired } from '../../auth/oauth/errors.ts';
-import { interactionCreatedAt } from '../../auth/oauth/sqlite-adapter.ts';
+import { interactionCreatedAt } from '../../auth/oauth/store-adapter.ts';
 import { checkCsrfToken, csrfToken } from '../../security/index.ts';
 import type { Services } from '../../compose/services.ts';
 import { INTERACTION_TTL_SECONDS } from '../../auth/oauth/create-provider.ts';
@@ -19,7 +19,7 @@ export async function loadInteraction(s: Services, ctx: Context, uid: string): P
   } catch {
     throw new AuthorizationSessionExpired();
   }
-  const created = interactionCreatedAt(s.auth, details.uid);
+  const created = await interactionCreatedAt(s.executor, details.uid);
   if (details.uid !== uid || created === undefined || s.clock.now() - created >= INTERACTION_TTL_SECONDS * 1000) {
     throw new AuthorizationSessionExpired();
   }

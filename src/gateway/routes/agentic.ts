@@ -59,8 +59,8 @@ export function agenticRoutes(s: Services) {
     route({
       method: 'GET', path: '/api/agentic/subscribe/{chat_id}', operationId: 'agentic_subscribe', tags: ['agent'], auth: 'user', params: z.object({ chat_id: ChatId }), produces: 'text/event-stream',
       summary: 'Reconnects to the events of the chat\'s latest run, after Last-Event-ID when given',
-      handler: ({ params, principal, ctx }) => {
-        streamRun(ctx, s, s.agent.ownRun(principal, params.chat_id), lastEventId(ctx));
+      handler: async ({ params, principal, ctx }) => {
+        streamRun(ctx, s, await s.agent.ownRun(principal, params.chat_id), lastEventId(ctx));
       },
     }),
     route({
@@ -99,8 +99,8 @@ export function agenticRoutes(s: Services) {
       method: 'POST', path: '/api/rerun_agentic_query', operationId: 'rerun_agentic_query', tags: ['agent'], auth: 'user', body: RerunBody,
       summary: 'Runs the queries of an agent answer again on fresh data, with the caller\'s permissions',
       handler: async ({ body, principal, ctx }) => {
-        const run = runOfAnswer(s, principal, body.chat_id, body.message_uuid);
-        const events = s.agent.events(run).map((e) => e.event);
+        const run = await runOfAnswer(s, principal, body.chat_id, body.message_uuid);
+        const events = (await s.agent.events(run)).map((e) => e.event);
         const deps = { queries: s.agentPorts.queries, rowLimit: s.config.agent.rowLimit, signal: clientSignal(ctx) };
         const tables = await rerunQueries(deps, principal, run, events, body.df_key);
         return { chat_id: body.chat_id, answer_uuid: run.answer_uuid, tables };
@@ -110,16 +110,16 @@ export function agenticRoutes(s: Services) {
 }
 
 /** The run that produced an answer (by the answer's or the question's uuid), or the latest run. */
-function runOfAnswer(s: Services, principal: Principal, chatId: string, messageUuid: string | undefined): RunRow {
+async function runOfAnswer(s: Services, principal: Principal, chatId: string, messageUuid: string | undefined): Promise<RunRow> {
   if (!messageUuid) return s.agent.ownRun(principal, chatId);
-  const row = s.agent.ownRunOfMessage(principal, chatId, messageUuid);
+  const row = await s.agent.ownRunOfMessage(principal, chatId, messageUuid);
   if (!row) throw new ValidationFailed([{ loc: ['body', 'message_uuid'], msg: 'No agent answer with this message_uuid in the chat', type: 'value_error' }]);
   return row;
 }
 
 /** The complete response of a finished run. */
-function responseOf(s: Services, run: RunRow) {
-  const r = s.agent.result(run);
+async function responseOf(s: Services, run: RunRow) {
+  const r = await s.agent.result(run);
   return {
     chat_id: run.chat_id,
     run_id: run.id,

@@ -109,9 +109,9 @@ export function authRoutes(s: Services) {
       tags: ['auth'],
       auth: 'user',
       response: MeResponse,
-      handler: ({ principal }) => {
+      handler: async ({ principal }) => {
         const p = principal;
-        const user = cachedUser(s.auth, p.userId)!;
+        const user = (await cachedUser(s.auth, p.userId))!;
         return {
           user_id: user.id,
           email: user.email,

@@ -37,8 +37,8 @@ export function rowSecurityRoutes(s: Services) {
       params: UserId,
       body: z.object({ attributes: Attributes }),
       response: z.object({ user_id: z.string(), attributes: Attributes }),
-      handler: ({ principal, params, body }) => {
-        rls.setAttributes(principal, params.user_id, body.attributes);
+      handler: async ({ principal, params, body }) => {
+        await rls.setAttributes(principal, params.user_id, body.attributes);
         return { user_id: params.user_id, attributes: body.attributes };
       },
     }),

@@ -1,6 +1,7 @@
 // Deactivation reaches every credential kind, OAuth included (principalFor), and a workspace admin's
 // deactivation closes only that workspace (issue 23).
 import test from 'ava';
+import { sqliteExecutor } from '../../../src/store/index.ts';
 import { getUser, principalFor } from '../../../src/auth/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { call } from '../tokens/requests.ts';
@@ -16,11 +17,11 @@ test('an OAuth client of a deactivated member gets no principal; after reactivat
   const admin = { session: t0.session(t0.user({ orgId, role: 'admin' })) };
   const member = t0.user({ orgId });
   const db = t0.app.services.store.sqlite!;
-  t.truthy(principalFor(db, getUser(db, member.id)!, orgId, 'oauth', ['mcp:tools']));
+  t.truthy((await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), member.id))!, orgId, 'oauth', ['mcp:tools'])));
   await call(t0, 'POST', `/api/admin/members/${member.id}/deactivate`, admin);
-  t.is(principalFor(db, getUser(db, member.id)!, orgId, 'oauth', ['mcp:tools']), undefined);
+  t.is((await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), member.id))!, orgId, 'oauth', ['mcp:tools'])), undefined);
   await call(t0, 'POST', `/api/admin/members/${member.id}/reactivate`, admin);
-  t.truthy(principalFor(db, getUser(db, member.id)!, orgId, 'oauth', ['mcp:tools']));
+  t.truthy((await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), member.id))!, orgId, 'oauth', ['mcp:tools'])));
 });
 
 test("a workspace admin's deactivation closes the workspace only; the base organization still answers", async (t) => {

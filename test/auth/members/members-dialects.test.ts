@@ -14,7 +14,7 @@ import type { Executor } from '../../../src/store/index.ts';
 import { dialectTest } from '../../helpers/executors.ts';
 
 const client = { ip: '127.0.0.1' };
-const noFacts = { factsOf: () => new Map(), unknownGroups: () => [], setFacts: () => {}, forget: () => {} };
+const noFacts = { factsOf: async () => new Map(), unknownGroups: async () => [], setFacts: async () => {}, forget: async () => {} };
 const depsOn = (x: Executor, clock: FakeClock): MemberStoreDeps => ({ x, clock, facts: noFacts });
 
 async function seedOrg(x: Executor, orgId: string, members: [string, Role][]): Promise<void> {

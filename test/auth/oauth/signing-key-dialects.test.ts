@@ -29,3 +29,15 @@ dialectTest('a restart reuses the stored key, including one stored before under 
   t.like(await loadOrCreateSigningKey(x, clock, box), jwk);
   t.is((await x.all(sql`SELECT id FROM oauth_keys`)).length, 1);
 });
+
+dialectTest('the signing key is generated once, sealed at rest and reused', async (t, { x }) => {
+  const clock = new FakeClock();
+  const first = await loadOrCreateSigningKey(x, clock, box);
+  const again = await loadOrCreateSigningKey(x, clock, box);
+  t.is(again.kid, first.kid);
+  t.is(again.d, first.d);
+  const stored = await x.all<{ sealed_jwk: string }>(sql`SELECT sealed_jwk FROM oauth_keys`);
+  t.is(stored.length, 1);
+  t.false(stored[0]!.sealed_jwk.includes(String(first.d)));
+  t.regex(stored[0]!.sealed_jwk, /^v1\./);
+});

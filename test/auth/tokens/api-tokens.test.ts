@@ -139,7 +139,7 @@ test('a token acts with its user\'s role as it is at each request', async (t) =>
   const token = body['token'] as string;
   const path = `/api/auth/admin/users/${member.id}/tokens`;
   t.is((await call(t0, 'GET', path, { key: token })).status, 200);
-  setMembership(t0.app.services.store.sqlite!, t0.clock, { userId: admin.id, orgId, role: 'user' });
+  await setMembership(t0.app.services.executor, t0.clock, { userId: admin.id, orgId, role: 'user' });
   const res = await call(t0, 'GET', path, { key: token });
   t.is(res.status, 403);
   t.is((await call(t0, 'GET', '/api/auth/user/tokens', { key: token })).status, 200);

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { createOrganization, createUser, principalFor, setMembership } from '../../../src/auth/index.ts';
+import { organizationInsert, userInsert, membershipUpsert, type Principal } from '../../../src/auth/index.ts';
+import { sqliteNow } from '../../helpers/sqlite-now.ts';
 import { completeCliLogin, pollCliLogin, startCliLogin, type CliLoginDeps } from '../../../src/auth/tokens/index.ts';
 import { FakeClock } from '../../../src/clock.ts';
 import { AppError } from '../../../src/errors.ts';
@@ -17,10 +18,10 @@ function setup(maxLive?: number) {
     baseUrl: 'https://sextant.example',
     ...(maxLive === undefined ? {} : { maxLive }),
   };
-  createOrganization(store.db, clock, { id: 'o1', name: 'O1' });
-  const user = createUser(store.db, clock, { email: 'a@example.com' });
-  setMembership(store.db, clock, { userId: user.id, orgId: 'o1', role: 'user' });
-  const principal = principalFor(store.db, user, 'o1', 'session', [])!;
+  sqliteNow(store.db, (x) => organizationInsert(x, clock, { id: 'o1', name: 'O1' }));
+  const user = sqliteNow(store.db, (x) => userInsert(x, clock, { email: 'a@example.com' }))[0]!;
+  sqliteNow(store.db, (x) => membershipUpsert(x, clock, { userId: user.id, orgId: 'o1', role: 'user' }));
+  const principal: Principal = { userId: user.id, email: user.email, orgId: 'o1', baseOrgId: 'o1', role: 'user', permissions: [], credential: 'session', scopes: [] };
   return { deps, principal, store };
 }
 

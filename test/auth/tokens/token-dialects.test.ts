@@ -109,9 +109,9 @@ dialectTest('revoking a token is seen on the next request', async (t, { x, sqlit
   const clock = new FakeClock();
   const deps: TokenDeps = { store: x, clock };
   const made = await createApiToken(deps, alice, { name: 'soon gone' });
-  if (sqlite) t.is(authenticateApiToken({ db: sqlite, clock, jwtKey: 'k' }, made.token).userId, 'alice', 'accepted (and cached)');
+  if (sqlite) t.is(authenticateApiToken({ db: sqlite, store: x, clock, jwtKey: 'k' }, made.token).userId, 'alice', 'accepted (and cached)');
   await revokeOwnToken(deps, alice, made.token_id, ['api']);
   const row = await x.one(sql<{ revoked_at: number | null }>`SELECT revoked_at FROM api_tokens WHERE id = ${made.token_id}`);
   t.is(Number(row?.revoked_at), clock.now());
-  if (sqlite) t.is(codeOf((() => { try { return authenticateApiToken({ db: sqlite, clock, jwtKey: 'k' }, made.token); } catch (e) { return e; } })()), 'INVALID_API_TOKEN');
+  if (sqlite) t.is(codeOf((() => { try { return authenticateApiToken({ db: sqlite, store: x, clock, jwtKey: 'k' }, made.token); } catch (e) { return e; } })()), 'INVALID_API_TOKEN');
 });

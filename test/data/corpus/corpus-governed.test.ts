@@ -4,6 +4,7 @@
 // SQLite. Goal: 0 hostile executed, 0 hidden rows seen, 100 % valid answered (and equal to the oracle),
 // no 5xx. test/data/corpus/corpus-paths.test.ts sends a sample through each HTTP path.
 import test from 'ava';
+import { sqliteExecutor } from '../../../src/store/index.ts';
 import { getUser, principalFor, type Principal } from '../../../src/auth/index.ts';
 import { AppError } from '../../../src/errors.ts';
 import { executeQuery } from '../../../src/data/query/index.ts';
@@ -15,7 +16,7 @@ let german: Principal;
 test.before(async () => {
   c = await setUpCorpus();
   const db = c.app.app.services.store.sqlite!;
-  german = principalFor(db, getUser(db, c.german.id)!, c.org, 'session', [])!;
+  german = (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), c.german.id))!, c.org, 'session', []))!;
 });
 test.after.always(() => c?.close());
 

@@ -55,7 +55,7 @@ export async function setUpCorpus(env: Record<string, string> = {}, deps: Parame
   const admin = app.user({ orgId: org, role: 'admin' });
   const german = app.user({ orgId: org });
   const modeler = app.user({ orgId: org, role: 'modeler' });
-  for (const u of [german, modeler]) setUserAttributes(app.app.services.store.sqlite!, org, u.id, { country: VISIBLE });
+  for (const u of [german, modeler]) await setUserAttributes(app.app.services.executor, org, u.id, { country: VISIBLE });
   const warehouses: CorpusWarehouse[] = [];
   const skipped: SqlDialect[] = [];
   const drops: (() => Promise<void>)[] = [];

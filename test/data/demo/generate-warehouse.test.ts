@@ -71,7 +71,7 @@ test('seeding the demo creates the demo_warehouse connection once, and it answer
     const rows = s.store.sqlite!.prepare("SELECT id, type FROM connections WHERE org_id = 'demo'").all();
     t.deepEqual(rows, [{ id: 'demo_warehouse', type: 'duckdb' }]);
     const adminId = (s.store.sqlite!.prepare("SELECT user_id FROM memberships WHERE org_id = 'demo' AND role = 'admin'").get() as { user_id: string }).user_id;
-    const principal = principalFor(s.store.sqlite!, getUser(s.store.sqlite!, adminId)!, 'demo', 'session', [])!;
+    const principal = (await principalFor(s.executor, (await getUser(s.executor, adminId))!, 'demo', 'session', []))!;
     const r = await executeQuery(s.data, { principal, environmentId: undefined, connectionId: 'demo_warehouse', sql: 'SELECT count(*) FROM orders' });
     t.deepEqual(r.rows, [['500']]);
   } finally {

@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createApp } from '../../../src/app.ts';
-import { createOrganization, createUser, getUser, principalFor, setMembership } from '../../../src/auth/index.ts';
+import { getUser, principalFor, organizationInsert, userInsert, membershipUpsert } from '../../../src/auth/index.ts';
+import { sqliteNow } from '../../helpers/sqlite-now.ts';
 import { FakeClock } from '../../../src/clock.ts';
 import { DEMO_CONNECTION_ID, executeQuery, moveDemoWarehouse } from '../../../src/data/index.ts';
 import { loadConfig } from '../../../src/config.ts';
@@ -19,7 +20,7 @@ function oldInstallation(root = join(tempDir(), 'warehouse')) {
   const dir = tempDir();
   const store = openStore({ file: join(dir, 'sextant.db') });
   const clock = new FakeClock();
-  createOrganization(store.db, clock, { id: 'demo', name: 'Demo' });
+  sqliteNow(store.db, (x) => organizationInsert(x, clock, { id: 'demo', name: 'Demo' }));
   const old = join(dir, 'warehouse', 'demo.duckdb');
   mkdirSync(join(dir, 'warehouse'), { recursive: true });
   writeFileSync(old, 'demo data');
@@ -122,9 +123,9 @@ test('an installation of the old layout starts with its demo warehouse in the de
   let db = first.services.store.sqlite!;
   renameSync(moved, old);
   db.prepare("UPDATE connections SET settings = json_set(settings, '$.path', ?) WHERE org_id = 'demo'").run(old);
-  createOrganization(db, clock, { id: 'attacker', name: 'Attacker' });
-  const thiefUser = createUser(db, clock, { email: 'thief@example.com', name: 'thief', passwordHash: null, emailVerified: true });
-  setMembership(db, clock, { userId: thiefUser.id, orgId: 'attacker', role: 'admin' });
+  sqliteNow(db, (x) => organizationInsert(x, clock, { id: 'attacker', name: 'Attacker' }));
+  const thiefUser = sqliteNow(db, (x) => userInsert(x, clock, { email: 'thief@example.com', name: 'thief', passwordHash: null, emailVerified: true }))[0]!;
+  sqliteNow(db, (x) => membershipUpsert(x, clock, { userId: thiefUser.id, orgId: 'attacker', role: 'admin' }));
   db.prepare('INSERT INTO connections (org_id, id, name, type, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0)').run(
     'attacker',
     DEMO_CONNECTION_ID,
@@ -147,10 +148,10 @@ test('an installation of the old layout starts with its demo warehouse in the de
   t.false(existsSync(old));
   db = again.services.store.sqlite!;
   const adminId = db.prepare("SELECT user_id FROM memberships WHERE org_id = 'demo' AND role = 'admin'").pluck().get() as string;
-  const demoAdmin = principalFor(db, getUser(db, adminId)!, 'demo', 'session', [])!;
+  const demoAdmin = (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), adminId))!, 'demo', 'session', []))!;
   const query = { environmentId: undefined, connectionId: DEMO_CONNECTION_ID, sql: 'SELECT count(*) FROM orders' };
   t.deepEqual((await executeQuery(again.services.data, { ...query, principal: demoAdmin })).rows, [['300']]);
-  const thief = principalFor(db, getUser(db, thiefUser.id)!, 'attacker', 'session', [])!;
+  const thief = (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), thiefUser.id))!, 'attacker', 'session', []))!;
   const err = await t.throwsAsync(executeQuery(again.services.data, { ...query, principal: thief }));
   t.is((err as { code?: string }).code, 'WAREHOUSE_PATH_REFUSED');
   // The operator learns about the attacker's old connection at start.

@@ -2,6 +2,7 @@
 // cannot see. The guard reads with it on (the default since 9.1) and sends every string spelled so
 // that both settings read it the same; a server with it off answers what the guard checked.
 import test from 'ava';
+import { sqliteExecutor } from '../../../src/store/index.ts';
 import pg from 'pg';
 import { getUser, principalFor } from '../../../src/auth/index.ts';
 import { QueryRefused } from '../../../src/data/errors.ts';
@@ -34,8 +35,8 @@ test.after.always(async () => {
 async function asUser(country: string, sql: string) {
   const db = app.app.services.store.sqlite!;
   const u = app.user({ orgId: 'acme' });
-  setUserAttributes(db, 'acme', u.id, { country });
-  const p = principalFor(db, getUser(db, u.id)!, 'acme', 'session', [])!;
+  await setUserAttributes(app.app.services.executor, 'acme', u.id, { country });
+  const p = (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), u.id))!, 'acme', 'session', []))!;
   return executeQuery(app.app.services.data, { principal: p, environmentId: undefined, connectionId: 'pg', sql });
 }
 

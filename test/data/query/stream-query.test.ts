@@ -26,7 +26,7 @@ test('exports stream every row in batches without the default limit, and the log
     type: 'duckdb',
     settings: { path: 'wh.duckdb' },
   });
-  const principal = principalFor(s.store.sqlite!, getUser(s.store.sqlite!, u.id)!, org, 'session', [])!;
+  const principal = (await principalFor(s.executor, (await getUser(s.executor, u.id))!, org, 'session', []))!;
   const stream = await streamQuery(s.data, { principal, environmentId: undefined, connectionId: 'wh', sql: 'SELECT id FROM big', source: 'export' });
   t.deepEqual(stream.columns, [{ name: 'id', type: 'BIGINT' }]);
   t.is(stream.queryId(), undefined);
@@ -54,7 +54,7 @@ test('stopping early closes the session and logs the rows read', async (t) => {
     type: 'duckdb',
     settings: { path: 'wh.duckdb' },
   });
-  const principal = principalFor(s.store.sqlite!, getUser(s.store.sqlite!, u.id)!, org, 'session', [])!;
+  const principal = (await principalFor(s.executor, (await getUser(s.executor, u.id))!, org, 'session', []))!;
   const stream = await streamQuery(s.data, { principal, environmentId: undefined, connectionId: 'wh', sql: 'SELECT id FROM big', rowLimit: 1500 });
   let rows = 0;
   for await (const b of stream.batches) rows += b.length;

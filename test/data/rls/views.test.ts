@@ -2,6 +2,7 @@
 // views over filtered tables, and a user whose filter applies is refused such a view (unless the view
 // has a row filter of its own), on every dialect. Admins, exempt from the filter, read it whole.
 import test from 'ava';
+import { sqliteExecutor } from '../../../src/store/index.ts';
 import { getUser, principalFor, type Principal } from '../../../src/auth/index.ts';
 import { QueryRefused } from '../../../src/data/errors.ts';
 import { executeQuery } from '../../../src/data/query/index.ts';
@@ -14,9 +15,9 @@ import { setUserAttributes } from '../../../src/data/rls/index.ts';
 import { startTestApp } from '../../helpers/app.ts';
 
 let c: CorpusSetup;
-const principal = (id: string): Principal => {
+const principal = async (id: string): Promise<Principal> => {
   const db = c.app.app.services.store.sqlite!;
-  return principalFor(db, getUser(db, id)!, c.org, 'session', [])!;
+  return (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), id))!, c.org, 'session', []))!;
 };
 test.before(async () => {
   c = await setUpCorpus();
@@ -37,12 +38,12 @@ for (const dialect of DIALECTS) {
     const relations = await loadRelations(c.app.app.services.data.store, c.org, dialect);
     t.like(relations.find((r) => r.name === 'orders'), { kind: 'table', primaryKey: ['order_id'] });
     t.true(relations.find((r) => r.name === 'customer_orders')?.reads?.some((s) => s.name === 'customers'));
-    const german = principal(c.german.id);
+    const german = await principal(c.german.id);
     for (const view of ['orders_by_country', 'customer_orders', 'big_orders']) {
       const err = await t.throwsAsync(run(german, dialect, `SELECT * FROM ${view}`), { instanceOf: QueryRefused }, view);
       t.is(err?.reason, 'view_over_filtered_table');
     }
-    const all = await run(principal(c.admin.id), dialect, 'SELECT country FROM orders_by_country');
+    const all = await run((await principal(c.admin.id)), dialect, 'SELECT country FROM orders_by_country');
     t.is(all.rows.length, 4);
     const own = await run(german, dialect, 'SELECT DISTINCT country FROM order_totals');
     t.deepEqual(own.rows.map((r) => r[0]), ['Germany']);
@@ -57,7 +58,7 @@ test.serial('a view whose sources sync could not tell is refused to a filtered u
   const schema = before.find((r) => r.name === 'product_catalog')!.schema;
   await saveRelations(db, c.app.clock, c.org, w.connectionId, before.map((r) => (r.name === 'product_catalog' ? { schema, name: r.name, kind: 'view' as const } : r)));
   try {
-    const err = await t.throwsAsync(run(principal(c.german.id), w.connectionId, 'SELECT * FROM product_catalog'), { instanceOf: QueryRefused });
+    const err = await t.throwsAsync(run((await principal(c.german.id)), w.connectionId, 'SELECT * FROM product_catalog'), { instanceOf: QueryRefused });
     t.is(err?.reason, 'view_over_filtered_table');
     t.regex(err!.message, /unknown sources/);
   } finally {
@@ -79,14 +80,14 @@ test.serial('PostgreSQL: a partition of a filtered table is refused to a filtere
     const org = app.org();
     const admin = app.user({ orgId: org, role: 'admin' });
     const user = app.user({ orgId: org });
-    setUserAttributes(app.app.services.store.sqlite!, org, user.id, { country: 'Germany' });
+    await setUserAttributes(app.app.services.executor, org, user.id, { country: 'Germany' });
     const auth = { authorization: `Bearer ${app.session(admin)}`, 'content-type': 'application/json' };
     await app.fetch('/api/connections', { method: 'POST', headers: auth, body: JSON.stringify({ id: 'pg', name: 'pg', type: 'postgresql', settings: f.settings }) });
     const sync = (await (await app.fetch('/api/sync/postgresql/pg', { method: 'POST', headers: auth, body: '{}' })).json()) as { flagged_views: unknown[] };
     t.deepEqual(sync.flagged_views, []);
     docs.setTables(org, undefined, ['events', 'events_fr', 'events_de'].map((name) => ({ connection: 'pg', schema: 'public', name, active: true, ...(name === 'events' ? { row_filters: [{ filter: 'country = {{user.country}}' }] } : {}) })));
     const db = app.app.services.store.sqlite!;
-    const p = principalFor(db, getUser(db, user.id)!, org, 'session', [])!;
+    const p = (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), user.id))!, org, 'session', []))!;
     const err = await t.throwsAsync(executeQuery(app.app.services.data, { principal: p, environmentId: undefined, connectionId: 'pg', sql: 'SELECT * FROM events_fr' }), { instanceOf: QueryRefused });
     t.is(err?.reason, 'view_over_filtered_table');
     t.deepEqual((await executeQuery(app.app.services.data, { principal: p, environmentId: undefined, connectionId: 'pg', sql: 'SELECT id FROM events' })).rows, [[2]]);

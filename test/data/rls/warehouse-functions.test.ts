@@ -2,6 +2,7 @@
 // can read a filtered table with no row filter in the way: sync records such functions, and a user
 // whose filter applies on the connection may not call them. Admins, unfiltered, may.
 import test from 'ava';
+import { sqliteExecutor } from '../../../src/store/index.ts';
 import { getUser, principalFor, type UserRow } from '../../../src/auth/index.ts';
 import { QueryRefused } from '../../../src/data/errors.ts';
 import { executeQuery } from '../../../src/data/query/index.ts';
@@ -38,14 +39,14 @@ async function scenario(t: import('ava').ExecutionContext, dialect: SqlDialect) 
     }
     const admin = app.user({ orgId: org, role: 'admin' });
     const user = app.user({ orgId: org });
-    setUserAttributes(app.app.services.store.sqlite!, org, user.id, { country: 'Germany' });
+    await setUserAttributes(app.app.services.executor, org, user.id, { country: 'Germany' });
     const auth = { authorization: `Bearer ${app.session(admin)}`, 'content-type': 'application/json' };
     t.is((await app.fetch('/api/connections', { method: 'POST', headers: auth, body: JSON.stringify({ id: 'wh', name: 'wh', type: dialect, settings }) })).status, 201);
     t.is((await app.fetch(`/api/sync/${dialect}/wh`, { method: 'POST', headers: auth, body: '{}' })).status, 200);
     docs.setTables(org, undefined, [{ connection: 'wh', schema, name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] }]);
-    const run = (who: UserRow, sql: string) => {
+    const run = async (who: UserRow, sql: string) => {
       const db = app.app.services.store.sqlite!;
-      return executeQuery(app.app.services.data, { principal: principalFor(db, getUser(db, who.id)!, org, 'session', [])!, environmentId: undefined, connectionId: 'wh', sql });
+      return executeQuery(app.app.services.data, { principal: (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), who.id))!, org, 'session', []))!, environmentId: undefined, connectionId: 'wh', sql });
     };
     const err = await t.throwsAsync(run(user, 'SELECT hidden_total() AS total'), { instanceOf: QueryRefused });
     t.is(err?.reason, 'warehouse_function');

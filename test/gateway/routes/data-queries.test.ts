@@ -33,9 +33,8 @@ test.before(async () => {
   analystId = u.id;
   analyst = t0.session(u);
   otherAdmin = t0.session(t0.user({ orgId: other, role: 'admin' }));
-  const db = t0.app.services.store.sqlite!;
-  setUserAttributes(db, org, modelerId, { country: 'Germany' });
-  setUserAttributes(db, org, analystId, { country: 'France' });
+  await setUserAttributes(t0.app.services.executor, org, modelerId, { country: 'Germany' });
+  await setUserAttributes(t0.app.services.executor, org, analystId, { country: 'France' });
   docs.setTables(org, undefined, DOCS);
   const res = await call('/api/connections', admin, { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } });
   if (res.status !== 201) throw new Error(await res.text());

@@ -2,6 +2,7 @@
 // the field named, roles, organizations), documented in the OpenAPI document, and the demo's coverage
 // refreshed by a metadata sync.
 import test from 'ava';
+import { sqliteExecutor } from '../../../src/store/index.ts';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { findUserByEmail } from '../../../src/auth/index.ts';
@@ -14,10 +15,10 @@ let admin: string, modeler: string, analyst: string;
 test.before(async () => {
   t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500' });
   const db = t0.app.services.store.sqlite!;
-  const token = (email: string) => t0.session(findUserByEmail(db, email)!, DEMO_ORG_ID);
-  admin = token('admin@demo.sextant.local');
-  modeler = token('modeler@demo.sextant.local');
-  analyst = token('analyst@demo.sextant.local');
+  const token = async (email: string) => t0.session((await findUserByEmail(sqliteExecutor(db), email))!, DEMO_ORG_ID);
+  admin = await token('admin@demo.sextant.local');
+  modeler = await token('modeler@demo.sextant.local');
+  analyst = await token('analyst@demo.sextant.local');
 });
 test.after.always(() => t0.stop());
 
