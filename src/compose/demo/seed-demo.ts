@@ -48,17 +48,25 @@ async function seedDemoKnowledge(s: SeedServices): Promise<void> {
   if (seeded) s.log.info({ org_id: DEMO_ORG_ID }, 'seeded the demo knowledge');
 }
 
-async function seedDemoOrg(s: Pick<Services, 'executor' | 'clock' | 'log'>): Promise<void> {
+/** The demo organization and its users, once (replicas starting together on one database seed it once). */
+export async function seedDemoOrg(s: Pick<Services, 'executor' | 'clock' | 'log'>): Promise<void> {
   const x = s.executor;
   if (await getOrganization(x, DEMO_ORG_ID)) return;
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));
   const users = DEMO_USERS.map((u, i) => ({ ...u, id: newId(), passwordHash: hashes[i]! }));
-  await x.batch([
-    organizationInsert(x, s.clock, { id: DEMO_ORG_ID, name: 'Demo Retail' }),
-    ...users.flatMap((u) => [
-      userInsert(x, s.clock, { id: u.id, email: u.email, name: u.name, passwordHash: u.passwordHash, emailVerified: true }),
-      membershipUpsert(x, s.clock, { userId: u.id, orgId: DEMO_ORG_ID, role: u.role, permissions: u.canMerge ? ['merge_to_production'] : [] }),
-    ]),
-  ]);
+  const seeded = await x
+    .batch([
+      organizationInsert(x, s.clock, { id: DEMO_ORG_ID, name: 'Demo Retail' }),
+      ...users.flatMap((u) => [
+        userInsert(x, s.clock, { id: u.id, email: u.email, name: u.name, passwordHash: u.passwordHash, emailVerified: true }),
+        membershipUpsert(x, s.clock, { userId: u.id, orgId: DEMO_ORG_ID, role: u.role, permissions: u.canMerge ? ['merge_to_production'] : [] }),
+      ]),
+    ])
+    .catch(async (err: unknown) => {
+      // A replica starting at the same moment seeded it first (its insert won and this batch rolled back).
+      if (await getOrganization(x, DEMO_ORG_ID)) return undefined;
+      throw err;
+    });
+  if (!seeded) return;
   s.log.info({ org_id: DEMO_ORG_ID, users: DEMO_USERS.map((u) => u.email) }, 'seeded the demo organization');
 }
