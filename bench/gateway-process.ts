@@ -1,7 +1,7 @@
 // The gateway as `npm start` runs it, for benchmarks: the compiled build in a process of its own, so
 // that neither the benchmark's own work nor tsx counts as the gateway's time or memory.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The tests' helper: a port free on loopback now.
@@ -25,6 +25,34 @@ export function rssOf(pid: number): { rss: number; hwm: number } {
 export function cpuMsOf(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+}
+
+/** Fields of /proc/<pid>/stat after the command name, or undefined once the process is gone. */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time (ms) of a process and every process below it (the gateway's warehouse query processes), so
+ * far: their user and kernel time, and that of the children they have already reaped.
+ */
+export function treeCpuMsOf(pid: number): number {
+  const parents = new Map<number, number>();
+  const times = new Map<number, number>();
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    const f = statFields(entry);
+    if (!f) continue;
+    parents.set(Number(entry), Number(f[1]));
+    times.set(Number(entry), (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10);
+  }
+  const inTree = (p: number): boolean => p === pid || (parents.has(p) && p > 1 && inTree(parents.get(p)!));
+  let ms = 0;
+  for (const [p, t] of times) if (inTree(p)) ms += t;
+  return ms;
 }
 
 /** Starts `node dist/main.js` with `env` and resolves once it answers /api/health. */

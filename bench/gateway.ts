@@ -64,7 +64,7 @@ async function json(url: string, init: RequestInit): Promise<Record<string, unkn
 }
 
 /** Signs in as the demo analyst twice (a bearer JWT and a cookie session) and creates an API token. */
-async function credentials(base: string): Promise<{ jwt: string; cookie: string; apiKey: string }> {
+export async function credentials(base: string): Promise<{ jwt: string; cookie: string; apiKey: string }> {
   const signIn = () =>
     json(`${base}/api/auth/token`, {
       method: 'POST',

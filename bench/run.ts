@@ -14,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   web: async () => (await import('./web.ts')).run(),
   answers: async () => (await import('./answers.ts')).run(),
   evaluations: async () => (await import('./evaluations.ts')).run(),
+  replicas: async () => (await import('./replicas.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

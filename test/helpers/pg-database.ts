@@ -8,8 +8,8 @@ export const SKIP_PG_STORE = 'PostgreSQL is not reachable on 127.0.0.1:5432 (use
 
 const admin = () => new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 3000 });
 
-/** Creates an empty database and returns its URL (dropped after the test), or undefined when PostgreSQL is absent. */
-export async function freshPgDatabase(t: ExecutionContext): Promise<string | undefined> {
+/** An empty database on the local server, or undefined when PostgreSQL is absent (an error under CI=true). */
+export async function createPgDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> } | undefined> {
   const client = admin();
   try {
     await client.connect();
@@ -23,11 +23,19 @@ export async function freshPgDatabase(t: ExecutionContext): Promise<string | und
   } finally {
     await client.end();
   }
-  t.teardown(async () => {
+  const drop = async () => {
     const c = admin();
     await c.connect();
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await c.end();
-  });
-  return `postgres://postgres@127.0.0.1:5432/${name}`;
+  };
+  return { url: `postgres://postgres@127.0.0.1:5432/${name}`, name, drop };
+}
+
+/** Creates an empty database and returns its URL (dropped after the test), or undefined when PostgreSQL is absent. */
+export async function freshPgDatabase(t: ExecutionContext): Promise<string | undefined> {
+  const db = await createPgDatabase();
+  if (!db) return undefined;
+  t.teardown(db.drop);
+  return db.url;
 }
