@@ -110,7 +110,7 @@ export async function run(): Promise<void> {
     // The organization, its user and a session, written before the gateway starts on the same data.
     const config = loadConfig(env);
     const seeding = await createApp(config, { log: createLogger('silent') });
-    const { db } = seeding.services.store;
+    const db = seeding.services.store.sqlite!;
     const clock = seeding.services.clock;
     await createOrganization(sqliteExecutor(db), clock, { id: 'bench', name: 'Bench' });
     const user = await createUser(sqliteExecutor(db), clock, { email: 'bench@example.com', emailVerified: true });

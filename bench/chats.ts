@@ -50,7 +50,7 @@ export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
   const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_PORT: '0', SEXTANT_SEED_DEMO: 'false', SEXTANT_LOG_LEVEL: 'silent', SEXTANT_JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123456789', SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), SEXTANT_COOKIE_KEYS: 'bench' });
   const app = await createApp(config, { log: createLogger('silent') });
-  const { db } = app.services.store;
+  const db = app.services.store.sqlite!;
   try {
     await createOrganization(sqliteExecutor(db), systemClock, { id: 'bench', name: 'Bench' });
     const user = await createUser(sqliteExecutor(db), systemClock, { email: 'bench@example.com', name: 'bench', passwordHash: null, emailVerified: true });

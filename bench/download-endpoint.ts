@@ -92,7 +92,7 @@ export async function benchEndpoint(rows: number, query: string, measured: Measu
   const seeding = await createApp(config, { log: createLogger('warn') });
   let token: string;
   try {
-    const { db } = seeding.services.store;
+    const db = seeding.services.store.sqlite!;
     const clock = seeding.services.clock;
     await createOrganization(sqliteExecutor(db), clock, { id: 'bench', name: 'Bench' });
     const admin = await createUser(sqliteExecutor(db), clock, { email: 'admin@example.com', name: 'admin', passwordHash: null, emailVerified: true });

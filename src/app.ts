@@ -47,7 +47,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const indexer = setInterval(() => {
     indexing ??= indexQueueInSlices(services.chats.store)
       .catch((err: unknown) => {
-        if (store.db.open) log.warn({ err }, 'indexing chat messages for search failed; the next search or tick retries');
+        if (store.open) log.warn({ err }, 'indexing chat messages for search failed; the next search or tick retries');
       })
       .finally(() => (indexing = undefined));
   }, 1000);

@@ -17,9 +17,9 @@ export interface Config {
   baseUrl: string;
   dataDir: string;
   /**
-   * PostgreSQL service database (SEXTANT_DATABASE_URL, postgres://...). Today only `sextant-admin
-   * migrate` and `copy-store` use it, and the knowledge write lock (an advisory lock there instead of a
-   * lock file, src/compose/knowledge-lock.ts); the server refuses to start with it set.
+   * PostgreSQL service database (SEXTANT_DATABASE_URL, postgres://...): the service is served from it
+   * (migrated at start), knowledge takes its write lock there, and replicas may share the data folder.
+   * Without it, SQLite in the data folder.
    */
   databaseUrl: string | undefined;
   logLevel: LogLevel;

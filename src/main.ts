@@ -1,10 +1,11 @@
-// `node dist/main.js` (and `npm start`): load configuration, take the data folder's lock, build the
+// `node dist/main.js` (and `npm start`): load configuration, take the data folder's lock (SQLite), build the
 // service, listen, and shut down gracefully on SIGTERM/SIGINT (a second signal ends the process at once).
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './log.ts';
 import { listen } from './server.ts';
 import { DataDirLocked, lockDataDir } from './store/data-dir-lock.ts';
+import { DatabaseUnreachable } from './store/open-service-store.ts';
 import { SchemaNewerThanCode } from './store/schema-version.ts';
 
 const config = loadConfig();
@@ -18,25 +19,22 @@ function refuse(code: string, message: string, data: Record<string, unknown> = {
   process.exit(1);
 }
 
-// Serving from PostgreSQL comes with the asynchronous store; until then a server started with the
-// variable would keep everything in SQLite while its operator believes otherwise.
-if (config.databaseUrl) {
-  refuse(
-    'POSTGRES_STORE_NOT_SERVED',
-    'SEXTANT_DATABASE_URL is set, but serving from the PostgreSQL store is not yet supported: this server would keep all data in SQLite. ' +
-      'Unset it to serve from SQLite. `sextant-admin migrate --database-url ...` and `sextant-admin copy-store` already work (README "Moving to PostgreSQL").',
-  );
+// On SQLite the data folder belongs to one process. On PostgreSQL replicas share it (knowledge takes its
+// write lock in the database), so none holds it alone: runs a dead replica left behind are failed by the
+// heartbeat sweep rather than at start.
+const exclusiveStore = !config.databaseUrl;
+if (exclusiveStore) {
+  let lock;
+  try {
+    lock = lockDataDir(config.dataDir);
+  } catch (err) {
+    if (!(err instanceof DataDirLocked)) throw err;
+    refuse(err.code, err.message, { pid: err.pid });
+  }
+  process.on('exit', () => lock.release());
 }
-let lock;
-try {
-  lock = lockDataDir(config.dataDir);
-} catch (err) {
-  if (!(err instanceof DataDirLocked)) throw err;
-  refuse(err.code, err.message, { pid: err.pid });
-}
-process.on('exit', () => lock.release());
-const app = await createApp(config, { log, exclusiveStore: true }).catch((err: unknown) => {
-  if (err instanceof SchemaNewerThanCode) refuse(err.code, err.message);
+const app = await createApp(config, { log, exclusiveStore }).catch((err: unknown) => {
+  if (err instanceof SchemaNewerThanCode || err instanceof DatabaseUnreachable) refuse(err.code, err.message);
   throw err;
 });
 const running = await listen(app, { host: config.host, port: config.port, graceMs: config.shutdownGraceMs });

@@ -1,19 +1,16 @@
 // `npm start` builds src into dist and runs `node dist/main.js`. This checks that the build runs as
 // the sources do: migrations, fixtures and the demo resolve from dist, and a question is answered.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { startGatewayProcess } from './helpers/gateway-process.ts';
+import { buildServer } from './helpers/replicas.ts';
 import { sseFrames } from './helpers/sse.ts';
-
-const ROOT = new URL('..', import.meta.url).pathname;
 
 test('the production build serves the demo and the web client, and answers a question with the offline model', async (t) => {
   t.timeout(120_000);
-  await promisify(execFile)('npm', ['run', '--silent', 'build'], { cwd: ROOT });
+  await buildServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-build-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const { proc, url, exited } = await startGatewayProcess(['dist/main.js'], { SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'info', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500' });

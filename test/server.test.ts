@@ -33,7 +33,7 @@ test('shutdown lets an in-flight request finish, refuses new connections, then c
   t.is(res.status, 200);
   t.deepEqual(await res.json(), { finished: true });
   await stopping;
-  t.false(app.app.services.store.db.open);
+  t.false(app.app.services.store.sqlite!.open);
 });
 
 test('shutdown aborts the signal that long-lived streams watch', async (t) => {

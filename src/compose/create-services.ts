@@ -1,7 +1,6 @@
 // Builds the services object: configuration, storage and every domain, wired through the ports in
 // this folder. The gateway receives the result; nothing here knows of HTTP.
 import { setMaxListeners } from 'node:events';
-import { join } from 'node:path';
 import { AgentRuns, createProvider, type AgentPorts, type LlmProvider } from '../agent/index.ts';
 import { createAccountMail } from '../auth/account/account-mail.ts';
 import { getUser } from '../auth/index.ts';
@@ -20,7 +19,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { createMailQueue, createSmtpMailer, type Mailer } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import { createSecretBox, newId, type SecretBox } from '../security/index.ts';
-import { openStore, sqliteExecutor } from '../store/index.ts';
+import { openServiceStore } from '../store/index.ts';
 import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
 import { chatSourcesFrom } from './chat-sources.ts';
@@ -91,10 +90,10 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
       shutdown.abort();
       await closeCore();
       const { store } = services;
-      if (store.db.open) {
+      if (store.open) {
         await services.agent.flush();
         await indexPendingMessages(services.chats.store);
-        store.close();
+        await store.close();
       }
     },
   };
@@ -103,7 +102,7 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
 /** Storage, mail, secrets, knowledge and the data plane: everything the agent's ports are built from. */
 async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: CoreServices; shutdown: AbortController; draining: AbortController; closeCore(): Promise<void> }> {
   const log = deps.log ?? createLogger(config.logLevel);
-  const store = openStore({ file: join(config.dataDir, 'sextant.db') });
+  const store = await openServiceStore(config);
   const shutdown = new AbortController();
   const draining = new AbortController();
   // Every open event stream listens for shutdown.
@@ -112,11 +111,10 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
   // Environment sync_target reads the dev targets' metadata through the data plane, built below.
-  // The asynchronous store on the service's SQLite handle, one for every domain converted to it.
-  const executor = sqliteExecutor(store.db);
+  const { executor } = store;
   const { knowledge, knowledgeLock } = await openKnowledge(config, { store, executor, clock, log, secretBox, data: () => core.data });
   const duckdbSql = await openDuckDbSql();
-  const ops = await openOperations({ config, store, executor, draining: draining.signal });
+  const ops = await openOperations({ config, store, draining: draining.signal });
   const mailer = createMailQueue({ store: executor, clock, log, transport: deps.mailer ?? smtp });
   const core: CoreServices = {
     config,
@@ -223,6 +221,6 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
     shutdown: AbortSignal.any([core.draining, shutdown]),
     ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(executor) },
   });
-  watchQueues(core.ops, { store, executor, agent, queryProcesses: core.data.queryProcesses });
+  watchQueues(core.ops, { store, agent, queryProcesses: core.data.queryProcesses });
   return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
 }

@@ -11,7 +11,7 @@ import type { QueryProcessPool } from '../data/index.ts';
 import { countPendingQuestions } from '../evaluations/index.ts';
 import { pendingMailCount } from '../mail/index.ts';
 import { checkReadiness, createMetrics, startTracing, type Ops, type ReadinessCheck } from '../ops/index.ts';
-import { observeTransactions, type Executor, type Store } from '../store/index.ts';
+import type { ServiceStore } from '../store/index.ts';
 import { openRedis, type Redis } from '../store/open-redis.ts';
 import { memoryBus, openRedisBus, type MessageBus } from '../ops/bus/index.ts';
 
@@ -28,13 +28,12 @@ export interface Operations extends Ops {
 }
 
 /** Opens Redis when configured (a start fails loudly when it is unreachable) and builds metrics and readiness. */
-export async function openOperations({ config, store, executor, draining }: { config: Config; store: Store; executor: Executor; draining: AbortSignal }): Promise<Operations> {
+export async function openOperations({ config, store, draining }: { config: Config; store: ServiceStore; draining: AbortSignal }): Promise<Operations> {
   const redis = config.ops.redisUrl ? await openRedis(config.ops.redisUrl) : undefined;
   // Replicas must see each other's failed attempts: the counters move to Redis.
-  if (redis) shareRateLimits(executor, redis, config.ops.redisPrefix);
+  if (redis) shareRateLimits(store.executor, redis, config.ops.redisPrefix);
   const bus = redis ? await openRedisBus(redis, config.ops.redisPrefix) : memoryBus();
-  // A session ended or a token_version bumped through one replica is seen by the others' next request.
-  if (redis) shareCredentialChanges(executor, bus);
+  const credentialChanges = await shareCredentials(config, store, redis ? bus : undefined);
   const knowledgeDir = join(config.dataDir, 'knowledge');
   const checks: Record<string, ReadinessCheck> = {
     store: () => store.ping(),
@@ -43,7 +42,7 @@ export async function openOperations({ config, store, executor, draining }: { co
     ...(redis ? { redis: () => redis.ping() } : {}),
   };
   const metrics = createMetrics();
-  if (config.ops.metrics) observeTransactions(store.db, metrics.observeStoreTransaction);
+  if (config.ops.metrics) store.observeTransactions(metrics.observeStoreTransaction);
   const tracing = config.ops.otelEndpoint ? await startTracing(config.ops.otelEndpoint, config.version) : undefined;
   const counting = config.ops.metrics;
   return {
@@ -62,15 +61,33 @@ export async function openOperations({ config, store, executor, draining }: { co
     readiness: () => checkReadiness(checks, draining.aborted),
     async close() {
       await tracing?.close().catch(() => {});
+      await credentialChanges?.close();
       await bus.close();
       await redis?.quit().catch(() => redis.disconnect());
     },
   };
 }
 
+/**
+ * A session ended or a token_version bumped through one replica is seen by the others' next request.
+ * On PostgreSQL the database itself announces every write to the credential tables (migration 0101's
+ * triggers), whoever made it; on SQLite replicas (several processes only with Redis) the writes are
+ * announced on the bus. The listener closes with the operations.
+ */
+async function shareCredentials(config: Config, store: ServiceStore, bus: MessageBus | undefined): Promise<{ close(): Promise<void> } | undefined> {
+  if (store.dialect === 'postgres' && config.databaseUrl) {
+    const { listenForCredentialChanges } = await import('../auth/credentials/pg-credential-changes.ts');
+    return listenForCredentialChanges(store.executor, config.databaseUrl);
+  }
+  if (bus) shareCredentialChanges(store.executor, bus);
+  return undefined;
+}
+
 /** Connects the gauges: running answers, and the mail, evaluation and query-process queues. */
-export function watchQueues(ops: Ops, { store, executor, agent, queryProcesses }: { store: Store; executor: Executor; agent: AgentRuns; queryProcesses: QueryProcessPool }): void {
-  const whileOpen = (read: () => number | Promise<number>) => () => (store.db.open ? read() : 0);
+export function watchQueues(ops: Ops, { store, agent, queryProcesses }: { store: ServiceStore; agent: AgentRuns; queryProcesses: QueryProcessPool }): void {
+  const { executor } = store;
+  // A scrape during shutdown reads nothing from a store being closed.
+  const whileOpen = (read: () => number | Promise<number>) => () => (store.open ? read() : 0);
   ops.metrics.setSources({
     runningAnswers: () => agent.activeCount(),
     queues: {

@@ -19,15 +19,16 @@ import type { MailQueue } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import type { Operations } from './operations.ts';
 import type { SecretBox } from '../security/index.ts';
-import type { Executor, Store } from '../store/index.ts';
+import type { Executor, ServiceStore } from '../store/index.ts';
 import type { OAuthServer } from '../auth/oauth/create-provider.ts';
 
 /** Everything the composition root wires together and hands to the route tables. */
 export interface Services {
   config: Config;
   clock: Clock;
-  store: Store;
-  /** The asynchronous store on the same database (the converted domains' statements run on it). */
+  /** The service database, SQLite or PostgreSQL: its health, metrics and closing (domains use `executor`). */
+  store: ServiceStore;
+  /** The store every domain runs on (`store.executor`). */
   executor: Executor;
   log: Logger;
   secretBox: SecretBox;

@@ -7,6 +7,7 @@ export { CommitGroup } from './commit-group.ts';
 export { observeTransactions, transact } from './transact.ts';
 export type { Dialect } from './migrate.ts';
 export { SchemaNewerThanCode } from './schema-version.ts';
+export { DatabaseUnreachable, openServiceStore, type ServiceStore } from './open-service-store.ts';
 // The PostgreSQL modules (pg-open, pg-migrate, copy-store) are imported by path: pg loads only in
 // the programs that use it, never in a started gateway.
 export { sqliteExecutor } from './sqlite-executor.ts';

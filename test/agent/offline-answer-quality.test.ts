@@ -19,7 +19,7 @@ let modeler: string;
 test.before(async () => {
   t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '1500' });
   t0.clock.set(DEMO_QUESTIONS_NOW);
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   analyst = t0.session((await findUserByEmail(sqliteExecutor(db), 'analyst@demo.sextant.local'))!, DEMO_ORG_ID);
   modeler = t0.session((await findUserByEmail(sqliteExecutor(db), 'modeler@demo.sextant.local'))!, DEMO_ORG_ID);
   const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });

@@ -14,7 +14,7 @@ test.before(async () => {
 test.after.always(() => t0.stop());
 
 test.serial('requests queued before a crash are mailed when the service starts again, and only once', async (t) => {
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   const known = t0.user();
   const sso = t0.user();
   db.prepare("UPDATE users SET identity_kind = 'sso' WHERE id = ?").run(sso.id);

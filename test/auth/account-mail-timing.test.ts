@@ -52,12 +52,12 @@ function traced(db: Db): { db: Db; trace: string[] } {
 const KINDS: AccountMailKind[] = ['magic_link', 'reset_password', 'verify_email'];
 
 test.serial('answering a mail request runs the same statements for a known and an unknown address', async (t) => {
-  const { db, trace } = traced(t0.app.services.store.db);
+  const { db, trace } = traced(t0.app.services.store.sqlite!);
   const mail = createAccountMail({ ...accountDeps(t0.app.services), store: sqliteExecutor(db) });
   await mail.idle();
   const known = t0.user();
   const unverified = t0.user();
-  t0.app.services.store.db.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(unverified.id);
+  t0.app.services.store.sqlite!.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(unverified.id);
   const random = Math.random;
   // The limiter prunes old counters on a random one call in a hundred, whatever the address.
   Math.random = () => 0.5;
@@ -97,7 +97,7 @@ test.serial('the answer path itself costs the same for a known and an unknown ad
   for (const kind of KINDS) {
     // Fresh addresses on both sides: an address asked for before has a limiter counter already.
     const users = Array.from({ length: 300 }, () => t0.user());
-    if (kind === 'verify_email') for (const u of users) t0.app.services.store.db.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(u.id);
+    if (kind === 'verify_email') for (const u of users) t0.app.services.store.sqlite!.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(u.id);
     const diffs: number[] = [];
     const time = (email: string, i: number) => {
       const started = performance.now();
@@ -127,7 +127,7 @@ const ROUTES: [string, string][] = [
 for (const [name, path] of ROUTES) {
   test.serial(`over HTTP, the ${name} request takes the same time for a known and an unknown address`, async (t) => {
     const users = Array.from({ length: 150 }, () => t0.user());
-    if (name === 'verification') for (const u of users) t0.app.services.store.db.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(u.id);
+    if (name === 'verification') for (const u of users) t0.app.services.store.sqlite!.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(u.id);
     const unknown = users.map((u) => u.email.replace('@', `${name.length}x@`));
     const { diffs, all } = await timePairs({ url: t0.url, path, field: 'email', known: users.map((u) => u.email), unknown, warm: 30 });
     const shift = median(diffs);

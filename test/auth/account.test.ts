@@ -80,7 +80,7 @@ test('a dismissed disclaimer is shown again after restore_disclaimer, for the ca
 
 test('org_from_email answers from the domain only, the same for existing and missing users', async (t) => {
   const orgId = t0.org();
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   db.prepare('INSERT INTO org_email_domains (domain, org_id) VALUES (?, ?)').run('bigco.test', orgId);
   db.prepare("INSERT INTO sso_configs (org_id, type, issuer, client_id, created_at) VALUES (?, 'oidc', 'https://idp.test', 'c', 0)").run(orgId);
   t0.user({ orgId, email: 'exists@bigco.test' });

@@ -34,7 +34,7 @@ const mailsTo = async (email: string) => (await listOutbox(t0.app.services.execu
 for (const [name, path, body] of ROUTES) {
   test.serial(`${name}: a sixth request for one address within the hour answers 429, for a known and an unknown address alike`, async (t) => {
     const known = t0.user();
-    t0.app.services.store.db.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(known.id);
+    t0.app.services.store.sqlite!.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(known.id);
     const unknown = known.email.replace('@', 'zz@');
     const answers: Record<string, { status: number; retryAfter: string | null; body: Record<string, unknown> }[]> = { known: [], unknown: [] };
     for (const [side, email] of [['known', known.email], ['unknown', unknown]] as const) {

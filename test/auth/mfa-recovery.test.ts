@@ -14,7 +14,7 @@ test.after.always(async () => {
   await smtp.stop();
 });
 
-const db = () => t0.app.services.store.db;
+const db = () => t0.app.services.store.sqlite!;
 
 async function pendingToken(email: string): Promise<string> {
   const res = await signIn(t0, email);

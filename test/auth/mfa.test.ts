@@ -21,7 +21,7 @@ test.serial('no MFA -> setup -> pending: an otpauth URI; a repeated setup replac
   // A code from the replaced secret no longer confirms.
   const stale = await call(t0, 'POST', '/api/auth/mfa/confirm', { code: totp(t0, first.body['secret'] as string) }, s);
   t.is(stale.status, 400);
-  const sealed = t0.app.services.store.db.prepare('SELECT totp_pending_secret FROM users WHERE id = ?').pluck().get(user.id) as string;
+  const sealed = t0.app.services.store.sqlite!.prepare('SELECT totp_pending_secret FROM users WHERE id = ?').pluck().get(user.id) as string;
   t.false(sealed.includes(second.body['secret'] as string), 'secret is encrypted at rest');
 });
 
@@ -51,7 +51,7 @@ test.serial('pending -> confirm -> enabled: 10 recovery codes once, stored as bc
   t.is(new Set(body.recovery_codes).size, 10);
   t.is(body.access_token, undefined);
   t.is(res.headers.get('set-cookie'), null);
-  const hashes = t0.app.services.store.db.prepare('SELECT code_hash FROM mfa_recovery_codes WHERE user_id = ?').pluck().all(user.id) as string[];
+  const hashes = t0.app.services.store.sqlite!.prepare('SELECT code_hash FROM mfa_recovery_codes WHERE user_id = ?').pluck().all(user.id) as string[];
   t.is(hashes.length, 10);
   t.true(hashes.every((h) => h.startsWith('$2')));
   const status = await call(t0, 'GET', '/api/auth/mfa/status', undefined, s);
@@ -78,7 +78,7 @@ test.serial('enabled -> disable needs a code and the password when the user has 
 
 test.serial('an SSO-only user (no password) disables MFA with the code alone', async (t) => {
   const user = t0.user();
-  t0.app.services.store.db.prepare("UPDATE users SET identity_kind = 'sso' WHERE id = ?").run(user.id);
+  t0.app.services.store.sqlite!.prepare("UPDATE users SET identity_kind = 'sso' WHERE id = ?").run(user.id);
   const s = t0.session(user);
   const { recoveryCodes } = await enrollMfa(t0, s);
   t.is((await call(t0, 'POST', '/api/auth/mfa/disable', { code: recoveryCodes[3] }, s)).status, 200);
@@ -103,10 +103,10 @@ test.serial('enabled -> admin reset: MFA wiped, token_version bumped, live sessi
   const user = await passwordUser(t0);
   const userSession = t0.session(user);
   await enrollMfa(t0, userSession);
-  const before = t0.app.services.store.db.prepare('SELECT token_version FROM users WHERE id = ?').pluck().get(user.id) as number;
+  const before = t0.app.services.store.sqlite!.prepare('SELECT token_version FROM users WHERE id = ?').pluck().get(user.id) as number;
   const res = await call(t0, 'POST', `/api/auth/admin/users/${user.id}/mfa/reset`, undefined, t0.session(admin));
   t.is(res.status, 200);
-  t.is(t0.app.services.store.db.prepare('SELECT token_version FROM users WHERE id = ?').pluck().get(user.id), before + 1);
+  t.is(t0.app.services.store.sqlite!.prepare('SELECT token_version FROM users WHERE id = ?').pluck().get(user.id), before + 1);
   t.is((await call(t0, 'GET', '/api/auth/me', undefined, userSession)).status, 401);
   const again = await signIn(t0, user.email);
   t.truthy(again.body['access_token']);

@@ -11,7 +11,7 @@ test.after.always(() => t0.stop());
 
 const signIn = (email: string, password: string) =>
   t0.fetch('/api/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-const storedHash = (id: string) => t0.app.services.store.db.prepare('SELECT password_hash FROM users WHERE id = ?').pluck().get(id) as string;
+const storedHash = (id: string) => t0.app.services.store.sqlite!.prepare('SELECT password_hash FROM users WHERE id = ?').pluck().get(id) as string;
 
 test.serial('a user with a hash of the earlier format signs in, the stored hash becomes bcrypt, and the next sign-in still works', async (t) => {
   const user = t0.user({ passwordHash: scryptHash('an old password') });

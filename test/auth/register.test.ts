@@ -54,7 +54,7 @@ test('a weak password is refused with a 422 on the password field', async (t) =>
 
 test('registration with a domain owned by an organization joins it as a user', async (t) => {
   const orgId = t0.org();
-  t0.app.services.store.db.prepare('INSERT INTO org_email_domains (domain, org_id) VALUES (?, ?)').run('corp.test', orgId);
+  t0.app.services.store.sqlite!.prepare('INSERT INTO org_email_domains (domain, org_id) VALUES (?, ?)').run('corp.test', orgId);
   await call(t0, 'POST', '/api/auth/register', { email: 'joiner@corp.test', password: PASSWORD });
   const mail = await smtp.next('joiner@corp.test');
   await call(t0, 'POST', '/api/auth/verify', { token: tokenIn(mail.text, 'Verification token') });

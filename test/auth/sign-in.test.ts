@@ -55,7 +55,7 @@ test.serial('a sign-in without email or password answers 422 with located issues
 
 test.serial('an unverified account cannot sign in', async (t) => {
   const user = await passwordUser(t0);
-  t0.app.services.store.db.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(user.id);
+  t0.app.services.store.sqlite!.prepare('UPDATE users SET email_verified_at = NULL WHERE id = ?').run(user.id);
   const res = await signIn(t0, user.email);
   t.is(res.status, 403);
   t.is(res.body.code, 'EMAIL_NOT_VERIFIED');

@@ -19,7 +19,7 @@ test.before(async () => {
   t0.clock.set(Date.now());
   t0.org(ORG);
   t0.org(LAST_ORG);
-  addOrgEmailDomain(t0.app.services.store.db, ORG, 'corp.test');
+  addOrgEmailDomain(t0.app.services.store.sqlite!, ORG, 'corp.test');
   const types = ['corp', 'nojit', 'gone', 'race', 'changed'];
   idp = await startTestIdp({ clientId: 'sextant-corp', clientSecret: SECRET, redirectUris: [...types.map((ty) => `${t0.config.baseUrl}/api/auth/${ORG}/${ty}/auth`), `${t0.config.baseUrl}/api/auth/${LAST_ORG}/corp/auth`] });
 });
@@ -28,7 +28,7 @@ test.after.always(async () => {
   await idp.stop();
 });
 
-const db = () => t0.app.services.store.db;
+const db = () => t0.app.services.store.sqlite!;
 const admin = () => t0.session(t0.user({ orgId: ORG, role: 'admin' }));
 function provider(type: string, extra: Record<string, unknown> = {}) {
   return { type, name: `Corp ${type}`, issuer: idp.issuer, client_id: 'sextant-corp', client_secret: SECRET, ...extra };

@@ -15,7 +15,7 @@ test.before(async () => {
   t0.clock.set(Date.now());
   t0.org(ORG);
   idp = await startTestIdp({ clientId: 'sextant', clientSecret: 'sextant-client-secret-0123456789', redirectUris: [`${t0.config.baseUrl}/api/auth/${ORG}/oidc/auth`] });
-  setSsoConfig({ db: t0.app.services.store.db, clock: t0.clock, secretBox: t0.app.services.secretBox }, { orgId: ORG, type: 'oidc', issuer: idp.issuer, clientId: 'sextant', clientSecret: 'sextant-client-secret-0123456789' });
+  setSsoConfig({ db: t0.app.services.store.sqlite!, clock: t0.clock, secretBox: t0.app.services.secretBox }, { orgId: ORG, type: 'oidc', issuer: idp.issuer, clientId: 'sextant', clientSecret: 'sextant-client-secret-0123456789' });
 });
 test.after.always(async () => {
   await t0.stop();
@@ -36,7 +36,7 @@ test.serial('a new user signs in through the organization\'s OIDC provider, is c
   // A second sign-in links to the same user.
   const again = await browse(`/api/auth/${ORG}/oidc/login`);
   t.is(again.url.pathname, '/');
-  t.is(t0.app.services.store.db.prepare("SELECT COUNT(*) FROM users WHERE email = 'sso.person@bigcorp.test'").pluck().get(), 1);
+  t.is(t0.app.services.store.sqlite!.prepare("SELECT COUNT(*) FROM users WHERE email = 'sso.person@bigcorp.test'").pluck().get(), 1);
 });
 
 test.serial('the authorization request carries PKCE S256, state and nonce', async (t) => {
@@ -103,7 +103,7 @@ test('unknown organization or type answers 404; a bad type 422', async (t) => {
 test.serial('an SSO-only user has no password and gets no reset or magic link mail', async (t) => {
   idp.signInAs({ sub: 'idp-only', email: 'only.sso@bigcorp.test' });
   await browse(`/api/auth/${ORG}/oidc/login`);
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   t.is(db.prepare("SELECT password_hash FROM users WHERE email = 'only.sso@bigcorp.test'").pluck().get(), null);
   t.is((await call(t0, 'POST', '/api/auth/reset_password', { email: 'only.sso@bigcorp.test' })).status, 200);
   t.is((await call(t0, 'POST', '/api/auth/magic_link/request', { email: 'only.sso@bigcorp.test' })).status, 202);

@@ -16,7 +16,7 @@ function workspaceSetup() {
 }
 
 function join(userId: string, orgId: string) {
-  t0.app.services.store.db.prepare("INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (?, ?, 'user', 0)").run(userId, orgId);
+  t0.app.services.store.sqlite!.prepare("INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (?, ?, 'user', 0)").run(userId, orgId);
 }
 
 test('list_workspaces shows the base organization and only the workspaces the user belongs to', async (t) => {

@@ -131,7 +131,7 @@ test('the transcript holds every message of the owner\'s chat, hidden ones inclu
 // Serial: it counts the shared service's whole queue, which concurrent tests would fill meanwhile.
 test.serial('a written message waits for the index off the write path, and the next search finds it', async (t) => {
   const p = member();
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   const x = t0.app.services.chats.store;
   const ftsRow = (uuid: string) => db.prepare('SELECT f.rowid FROM chat_messages_fts f JOIN chat_messages m ON -f.rowid = m.id WHERE m.message_uuid = ?').get(uuid);
   const queued = (uuid: string) => db.prepare('SELECT 1 FROM chat_messages_fts_pending p JOIN chat_messages m ON m.id = p.message_id WHERE m.message_uuid = ?').get(uuid);
@@ -147,7 +147,7 @@ test.serial('a written message waits for the index off the write path, and the n
 // Serial: it counts the shared service's whole queue, which concurrent tests would fill meanwhile.
 test.serial('the background indexer takes the queue oldest first, a bounded slice per turn of the event loop', async (t) => {
   const p = member();
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   const x = t0.app.services.chats.store;
   await indexPendingMessages(x);
   const queuedCount = () => (db.prepare('SELECT COUNT(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n;
@@ -168,7 +168,7 @@ test.serial('the background indexer takes the queue oldest first, a bounded slic
 
 test('an edit or a delete of a message still queued for the index leaves it right', async (t) => {
   const p = member();
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   const [edited, , deleted] = await seedChat(t0, p, 'queued-edits', [
     { question: 'echidna census', answer: 'a' },
     { question: 'numbat census', answer: 'b' },
@@ -187,7 +187,7 @@ test.serial('the search index follows deletes and edits of messages', async (t) 
   const p = member();
   const [q] = await seedChat(t0, p, 'fts', [{ question: 'quokka census', answer: 'a' }]);
   t.is((await searchChats(deps(t0), p, { q: 'quokka' })).results.length, 1);
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   db.prepare("UPDATE chat_messages SET content = 'wombat census' WHERE message_uuid = ?").run(q);
   t.is((await searchChats(deps(t0), p, { q: 'quokka' })).results.length, 0);
   t.is((await searchChats(deps(t0), p, { q: 'wombat' })).results[0]?.message_uuid, q);
@@ -203,7 +203,7 @@ test('closing the service indexes the messages still queued for search', async (
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_SEED_DEMO: 'false', SEXTANT_JWT_SECRET: 'x'.repeat(40), SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), SEXTANT_COOKIE_KEYS: 'k' });
   const app = await createApp(config, { log: createLogger('silent') });
-  const { db } = app.services.store;
+  const db = app.services.store.sqlite!;
   const clock = app.services.clock;
   await createOrganization(sqliteExecutor(db), clock, { id: 'o', name: 'O' });
   const user = await createUser(sqliteExecutor(db), clock, { email: 'close@example.com', emailVerified: true });

@@ -19,7 +19,7 @@ test.before(async () => {
   const res = await t0.fetch('/api/cli/download/node');
   bundle = join(t0.config.dataDir, 'sextant.mjs');
   writeFileSync(bundle, Buffer.from(await res.arrayBuffer()));
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   analyst = t0.token((await findUserByEmail(sqliteExecutor(db), 'analyst@demo.sextant.local'))!, 'cli', DEMO_ORG_ID);
   admin = t0.token((await findUserByEmail(sqliteExecutor(db), 'admin@demo.sextant.local'))!, 'cli', DEMO_ORG_ID);
 });
@@ -85,7 +85,7 @@ test('the plain-text catalog prints the documented tables with their metrics', a
 });
 
 test('env list says which environments are throwaway', async (t) => {
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   const principal = (await principalFor(sqliteExecutor(db), (await findUserByEmail(sqliteExecutor(db), 'admin@demo.sextant.local'))!, DEMO_ORG_ID, 'session', []))!;
   const quick = await startQuickFixEnvironment(t0.app.services.knowledge, principal);
   const runner = signedIn(admin);

@@ -19,7 +19,7 @@ let analyst: string;
 let admin: string;
 test.before(async () => {
   t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500' });
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   analyst = t0.token((await findUserByEmail(sqliteExecutor(db), 'analyst@demo.sextant.local'))!, 'api', DEMO_ORG_ID);
   admin = t0.token((await findUserByEmail(sqliteExecutor(db), 'admin@demo.sextant.local'))!, 'api', DEMO_ORG_ID);
 });

@@ -10,7 +10,7 @@ test('the demo organization is seeded with an admin, a modeler and a user, and s
   const app = await startTestApp({ SEXTANT_SEED_DEMO: 'true' });
   t.teardown(() => app.stop());
   const s = app.app.services;
-  const count = () => s.store.db.prepare('SELECT count(*) FROM users').pluck().get();
+  const count = () => s.store.sqlite!.prepare('SELECT count(*) FROM users').pluck().get();
   t.is(count(), 3);
   await seedDemo(s);
   t.is(count(), 3);
@@ -24,7 +24,7 @@ test('the demo organization is seeded with an admin, a modeler and a user, and s
 test('with seeding disabled no demo organization exists', async (t) => {
   const app = await startTestApp({ SEXTANT_SEED_DEMO: 'false' });
   t.teardown(() => app.stop());
-  t.is(app.app.services.store.db.prepare('SELECT count(*) FROM organizations').pluck().get(), 0);
+  t.is(app.app.services.store.sqlite!.prepare('SELECT count(*) FROM organizations').pluck().get(), 0);
 });
 
 test('the demo organization gets its warehouse documentation as its first commit, once', async (t) => {
@@ -36,7 +36,7 @@ test('the demo organization gets its warehouse documentation as its first commit
     t.is(commits[0]?.author.email, 'admin@demo.sextant.local');
     await seedDemo(t0.app.services);
     t.is((await history({ repo, ref: 'main' })).length, 1);
-    const analyst = t0.app.services.store.db.prepare('SELECT id FROM users WHERE email = ?').get('analyst@demo.sextant.local') as { id: string };
+    const analyst = t0.app.services.store.sqlite!.prepare('SELECT id FROM users WHERE email = ?').get('analyst@demo.sextant.local') as { id: string };
     const token = t0.session({ id: analyst.id, token_version: 0 } as never, DEMO_ORG_ID);
     const tables = await call(t0, 'GET', '/api/knowledge/tables', { token });
     t.is(tables.status, 200);

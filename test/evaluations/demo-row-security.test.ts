@@ -10,7 +10,7 @@ import { startTestApp } from '../helpers/app.ts';
 test('row-level security of the user who started a run applies to every question', async (t) => {
   const t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '3000' });
   t.teardown(() => t0.stop());
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   const adminUser = (await findUserByEmail(sqliteExecutor(db), 'admin@demo.sextant.local'))!;
   const modelerUser = (await findUserByEmail(sqliteExecutor(db), 'modeler@demo.sextant.local'))!;
   const admin = t0.token(adminUser, 'api', DEMO_ORG_ID);

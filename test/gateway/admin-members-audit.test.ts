@@ -106,9 +106,9 @@ test('refused invitations are failures: an address already a member, and a link 
   t.true(usedFailures.every((e) => e.ip === '192.0.2.77' && e.target_type === 'invitation' && e.data['error'] === 'INVALID_INVITATION'));
   t.like(accepts.find((e) => e.target_id === revoked.id), { outcome: 'failure', ip: '192.0.2.78', data: { error: 'INVALID_INVITATION' } });
   // A forged link names no organization: its failure is kept, but in no organization's log.
-  const before = t0.app.services.store.db.prepare("SELECT count(*) FROM audit_log WHERE org_id IS NULL AND action = 'invitation_accepted' AND outcome = 'failure'").pluck().get() as number;
+  const before = t0.app.services.store.sqlite!.prepare("SELECT count(*) FROM audit_log WHERE org_id IS NULL AND action = 'invitation_accepted' AND outcome = 'failure'").pluck().get() as number;
   t.is((await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token: 'sxt_inv_forged', method: 'magic_link' })).status, 400);
-  t.is(t0.app.services.store.db.prepare("SELECT count(*) FROM audit_log WHERE org_id IS NULL AND action = 'invitation_accepted' AND outcome = 'failure'").pluck().get(), before + 1);
+  t.is(t0.app.services.store.sqlite!.prepare("SELECT count(*) FROM audit_log WHERE org_id IS NULL AND action = 'invitation_accepted' AND outcome = 'failure'").pluck().get(), before + 1);
 });
 
 test("another organization's admin reads none of these entries, by list, by target or by export", async (t) => {

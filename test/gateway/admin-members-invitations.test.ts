@@ -40,7 +40,7 @@ test('an invited person accepts with a password and is signed in to the organiza
   t.like(res.body, { email, role: 'modeler' });
   t.false(JSON.stringify(res.body).includes(token));
   // Only a hash of the token is stored.
-  t.falsy(t0.app.services.store.db.prepare('SELECT 1 FROM invitations WHERE token_hash = ?').get(token));
+  t.falsy(t0.app.services.store.sqlite!.prepare('SELECT 1 FROM invitations WHERE token_hash = ?').get(token));
   // The accept page reads what the link is for without spending it.
   const info = await call(t0, 'POST', '/api/auth/invitation/info', {}, { token });
   t.like(info.body, { email, org_name: `Org ${orgId}`, role: 'modeler', sso_available: false });
@@ -69,7 +69,7 @@ test('with SSO set up, accepting for SSO creates the member and points to the pr
   const none = await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token: first.token, method: 'sso' });
   t.is(none.status, 409);
   t.is(none.body.code, 'SSO_NOT_CONFIGURED');
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   const { secretBox } = t0.app.services;
   setSsoConfig({ db, clock: t0.clock, secretBox }, { orgId, type: 'oidc', issuer: 'https://idp.invalid', clientId: 'c', clientSecret: 'secret-secret-secret' });
   const res = await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token: first.token, method: 'sso' });
@@ -84,7 +84,7 @@ test('twenty parallel accepts of one invitation: exactly one wins', async (t) =>
   const results = await Promise.all(Array.from({ length: 20 }, () => call(t0, 'POST', '/api/auth/invitation/accept', {}, { token, method: 'magic_link' })));
   t.is(results.filter((r) => r.status === 200).length, 1);
   t.true(results.filter((r) => r.status !== 200).every((r) => r.status === 400 && r.body.code === 'INVALID_INVITATION'));
-  t.is(t0.app.services.store.db.prepare('SELECT COUNT(*) FROM users WHERE email = ?').pluck().get(email), 1);
+  t.is(t0.app.services.store.sqlite!.prepare('SELECT COUNT(*) FROM users WHERE email = ?').pluck().get(email), 1);
 });
 
 test('a resent invitation gets a new link and the old one dies; a revoked one dies too', async (t) => {
@@ -162,7 +162,7 @@ test('invitations are audited: created, resent, revoked, accepted', async (t) =>
   await call(t0, 'DELETE', `/api/admin/invitations/${a.res.body['invitation_id'] as string}`, as);
   const b = await invite(as);
   await call(t0, 'POST', '/api/auth/invitation/accept', {}, { token: b.token, method: 'magic_link' });
-  const actions = t0.app.services.store.db.prepare("SELECT action FROM audit_log WHERE org_id = ? AND action LIKE 'invitation_%' ORDER BY created_at, rowid").pluck().all(orgId);
+  const actions = t0.app.services.store.sqlite!.prepare("SELECT action FROM audit_log WHERE org_id = ? AND action LIKE 'invitation_%' ORDER BY created_at, rowid").pluck().all(orgId);
   t.deepEqual(actions, ['invitation_created', 'invitation_resent', 'invitation_revoked', 'invitation_created', 'invitation_accepted']);
 });
 

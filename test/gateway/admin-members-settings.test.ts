@@ -47,7 +47,7 @@ test('people signing up with an allowed domain join with the default role', asyn
   await call(t0, 'PATCH', '/api/admin/organization/settings', as, { allowed_email_domains: ['joiners.test'], join_default_role: 'modeler' });
   const reg = await call(t0, 'POST', '/api/auth/register', {}, { email: 'new.person@joiners.test', password: 'a long and varied passphrase 42' });
   t.true(reg.status < 300);
-  const row = t0.app.services.store.db
+  const row = t0.app.services.store.sqlite!
     .prepare('SELECT m.org_id, m.role FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ?')
     .get('new.person@joiners.test');
   t.deepEqual({ ...(row as object) }, { org_id: orgId, role: 'modeler' });
@@ -94,7 +94,7 @@ test('settings answer 401 without a credential, 403 to non-admins and to workspa
 test('settings changes are audited with the values before', async (t) => {
   const { as, orgId, admin } = team();
   await call(t0, 'PATCH', '/api/admin/organization/settings', as, { session_lifetime_seconds: 7200 });
-  const row = t0.app.services.store.db.prepare("SELECT actor_id, data FROM audit_log WHERE org_id = ? AND action = 'org_settings_changed'").get(orgId) as { actor_id: string; data: string };
+  const row = t0.app.services.store.sqlite!.prepare("SELECT actor_id, data FROM audit_log WHERE org_id = ? AND action = 'org_settings_changed'").get(orgId) as { actor_id: string; data: string };
   t.is(row.actor_id, admin.id);
   t.like(JSON.parse(row.data), { changes: { session_lifetime_seconds: 7200 }, before: { session_lifetime_seconds: 7 * 24 * 3600 } });
 });

@@ -152,7 +152,7 @@ test('two admins deactivating each other at once: exactly one succeeds, one admi
   // The loser is refused either as the last admin (409) or because the winner deactivated them first (401).
   t.is(results.filter((r) => r.status === 200).length, 1);
   t.true(results.every((r) => [200, 401, 409].includes(r.status)));
-  const active = t0.app.services.store.db
+  const active = t0.app.services.store.sqlite!
     .prepare("SELECT COUNT(*) FROM memberships WHERE org_id = ? AND role = 'admin' AND deactivated_at IS NULL")
     .pluck()
     .get(orgId);
@@ -199,7 +199,7 @@ test('a removed member loses access; their account row (and so their chats) stay
   t.is((await call(t0, 'DELETE', `/api/admin/members/${member.id}`, as)).status, 204);
   t.is((await call(t0, 'GET', '/api/auth/me', { key: api })).status, 401);
   t.is((await call(t0, 'GET', `/api/admin/members/${member.id}`, as)).status, 404);
-  t.truthy(t0.app.services.store.db.prepare('SELECT 1 FROM users WHERE id = ?').get(member.id));
+  t.truthy(t0.app.services.store.sqlite!.prepare('SELECT 1 FROM users WHERE id = ?').get(member.id));
   t.truthy(orgId);
 });
 
@@ -211,7 +211,7 @@ test('every member action is audited with the acting admin', async (t) => {
   await call(t0, 'POST', `/api/admin/members/${member.id}/reactivate`, as);
   await call(t0, 'POST', `/api/admin/members/${member.id}/unlock`, as);
   await call(t0, 'DELETE', `/api/admin/members/${member.id}`, as);
-  const rows = t0.app.services.store.db.prepare('SELECT action, actor_id, org_id FROM audit_log WHERE user_id = ? ORDER BY created_at, rowid').all(member.id) as Record<string, string>[];
+  const rows = t0.app.services.store.sqlite!.prepare('SELECT action, actor_id, org_id FROM audit_log WHERE user_id = ? ORDER BY created_at, rowid').all(member.id) as Record<string, string>[];
   t.deepEqual(rows.map((r) => r['action']), ['member_role_changed', 'member_attributes_changed', 'member_deactivated', 'member_reactivated', 'member_unlocked', 'member_removed']);
   t.true(rows.every((r) => r['actor_id'] === admin.id && r['org_id'] === orgId));
 });

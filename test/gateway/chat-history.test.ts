@@ -119,7 +119,7 @@ test('history is scoped to the user and the organization', async (t) => {
   t.deepEqual(theirs.chats, []);
   // The same person acting in another organization sees that organization's chats only.
   t0.org('globex');
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   db.prepare("INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (?, 'globex', 'user', 0)").run(a.user.id);
   const elsewhere = client(t0, t0.session(a.user, 'globex'));
   t.deepEqual((await elsewhere.json<ChatHistoryResponse>(elsewhere.get('/api/chat_history'))).chats, []);

@@ -53,7 +53,7 @@ test('search sees only the caller\'s own chats, in the current organization', as
   t.is((await a.api.json<ChatSearchResponse>(a.api.get('/api/search_chats?q=zebra'))).results.length, 1);
   // The same person acting in another organization finds nothing there.
   const elsewhere = t0.org();
-  t0.app.services.store.db.prepare("INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (?, ?, 'user', 0)").run(a.user.id, elsewhere);
+  t0.app.services.store.sqlite!.prepare("INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (?, ?, 'user', 0)").run(a.user.id, elsewhere);
   const there = client(t0, t0.session(a.user, elsewhere));
   t.is((await there.json<ChatSearchResponse>(there.get('/api/search_chats?q=zebra'))).results.length, 0);
 });

@@ -85,7 +85,7 @@ test('bumping token_version invalidates live sessions', async (t) => {
   const u = t0.user();
   const jwt = t0.session(u);
   t.is((await me({ Authorization: `Bearer ${jwt}` })).status, 200);
-  t0.app.services.store.db.prepare('UPDATE users SET token_version = token_version + 1 WHERE id = ?').run(u.id);
+  t0.app.services.store.sqlite!.prepare('UPDATE users SET token_version = token_version + 1 WHERE id = ?').run(u.id);
   t.is((await me({ Authorization: `Bearer ${jwt}` })).status, 401);
 });
 
@@ -95,7 +95,7 @@ test('revoked and expired API tokens are refused', async (t) => {
   const get = (token: string) => own.fetch('/api/probe/me', { headers: { 'API-KEY': token } });
   const u = own.user();
   const token = own.token(u);
-  const { db } = own.app.services.store;
+  const db = own.app.services.store.sqlite!;
   db.prepare('UPDATE api_tokens SET revoked_at = 1 WHERE user_id = ?').run(u.id);
   t.is((await get(token)).status, 401);
   const token2 = own.token(u);
@@ -108,7 +108,7 @@ test('revoked and expired API tokens are refused', async (t) => {
 test('a disabled user or a removed membership stops a token at once', async (t) => {
   const u = t0.user();
   const token = t0.token(u);
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   db.prepare('UPDATE users SET disabled_at = 1 WHERE id = ?').run(u.id);
   t.is((await me({ 'API-KEY': token })).status, 401);
   db.prepare('UPDATE users SET disabled_at = NULL WHERE id = ?').run(u.id);

@@ -151,7 +151,7 @@ test.serial('the query re-runs as the downloader: an admin of the organization g
   const res = await get(`/api/download_big_csv_agentic?${qs({ chat_id: 'c-main', df_key: 'df_orders', org_id: org })}`, t0.session(admin));
   t.is(res.status, 200);
   t.is(parseCsv(await res.text()).length, 6);
-  const logged = t0.app.services.store.db.prepare("SELECT user_id, source, row_count FROM query_log WHERE user_id = ? AND source = 'download_csv' ORDER BY rowid DESC LIMIT 1").get(admin.id);
+  const logged = t0.app.services.store.sqlite!.prepare("SELECT user_id, source, row_count FROM query_log WHERE user_id = ? AND source = 'download_csv' ORDER BY rowid DESC LIMIT 1").get(admin.id);
   t.deepEqual(logged, { user_id: admin.id, source: 'download_csv', row_count: 5 });
 });
 
@@ -241,7 +241,7 @@ test('an answer that reads a source the downloader may not query is refused befo
 
 test.serial('a destination that goes away stops the query, CSV (DuckDB’s writer) and Excel (row stream) alike, and it is logged', async (t) => {
   const adminP = principalOf(t0, admin, org);
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   for (const format of ['csv', 'xlsx'] as const) {
     const download = await prepareDownload(
       { chats: deps(t0), data: t0.app.services.data },
@@ -271,7 +271,7 @@ test.serial('a download that is never written releases its query', async (t) => 
     const download = await prepareDownload({ chats: deps(t0), data: t0.app.services.data }, { principal: adminP, environmentId: undefined, chatId: 'c-big', at: { dfKey: 'df_big' }, format });
     await download.cancel();
     const source = `download_${format === 'csv' ? 'csv' : 'excel'}`;
-    const logged = t0.app.services.store.db.prepare('SELECT status FROM query_log WHERE user_id = ? AND source = ? ORDER BY rowid DESC LIMIT 1').get(admin.id, source);
+    const logged = t0.app.services.store.sqlite!.prepare('SELECT status FROM query_log WHERE user_id = ? AND source = ? ORDER BY rowid DESC LIMIT 1').get(admin.id, source);
     t.deepEqual(logged, { status: 'ok' });
   }
 });

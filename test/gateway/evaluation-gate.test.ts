@@ -132,10 +132,10 @@ test.serial('report: the merge goes through and carries the comparison', async (
 test.serial('the gate checks confirm and the merge permission before starting any run', async (t) => {
   await setGate('required');
   const env = await envWith(6000);
-  const runsBefore = t0.app.services.store.db.prepare('SELECT count(*) FROM evaluation_runs').pluck().get();
+  const runsBefore = t0.app.services.store.sqlite!.prepare('SELECT count(*) FROM evaluation_runs').pluck().get();
   t.is((await call(t0, 'POST', `/api/environments/${env}/merge`, { token: merger, body: {} })).status, 422);
   const modeler = t0.session(t0.user({ orgId: 'acme', role: 'modeler' }));
   t.is((await call(t0, 'POST', `/api/environments/${env}/merge`, { token: modeler, body: { confirm: true } })).status, 403);
-  t.is(t0.app.services.store.db.prepare('SELECT count(*) FROM evaluation_runs').pluck().get(), runsBefore);
+  t.is(t0.app.services.store.sqlite!.prepare('SELECT count(*) FROM evaluation_runs').pluck().get(), runsBefore);
   await setGate('off');
 });

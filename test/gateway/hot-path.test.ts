@@ -53,7 +53,7 @@ test('revocation is seen on the next request with an API key, a bearer JWT and a
   const kinds: Record<string, string>[] = [{ 'api-key': apiKey }, { authorization: `Bearer ${jwt}` }, { cookie: `sextant_session=${cookieJwt}` }];
   for (const headers of kinds) t.is(await me(headers), 200);
   // Warm: each credential was just accepted; now revoke each in the store and ask again at once.
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE user_id = ?').run(t0.clock.now(), user.id);
   t.is(await me(kinds[0]!), 401);
   db.prepare('UPDATE sessions SET ended_at = ? WHERE user_id = ?').run(t0.clock.now(), user.id);
@@ -73,7 +73,7 @@ test('a role change, a disabled user and a removed membership are seen on the ne
     return res.status === 200 ? ((await res.json()) as { role: string }).role : res.status;
   };
   t.is(await me(), 'admin');
-  const db = t0.app.services.store.db;
+  const db = t0.app.services.store.sqlite!;
   db.prepare("UPDATE memberships SET role = 'user' WHERE user_id = ?").run(user.id);
   t.is(await me(), 'user');
   db.prepare('UPDATE users SET disabled_at = ? WHERE id = ?').run(t0.clock.now(), user.id);
@@ -107,6 +107,6 @@ test("the user's own fields in /api/auth/me follow a profile edit and a row writ
   const edit = await t0.fetch('/api/auth/user_profile', { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Renamed Once' }) });
   t.is(edit.status, 200);
   t.is((await me()).name, 'Renamed Once');
-  t0.app.services.store.db.prepare("UPDATE users SET name = 'Renamed Twice', totp_enabled_at = 1 WHERE id = ?").run(user.id);
+  t0.app.services.store.sqlite!.prepare("UPDATE users SET name = 'Renamed Twice', totp_enabled_at = 1 WHERE id = ?").run(user.id);
   t.like(await me(), { name: 'Renamed Twice', mfa_enabled: true });
 });

@@ -24,7 +24,7 @@ test('readiness answers 503 draining once the graceful shutdown begins, while li
 test('readiness answers 503 not_ready naming the store when the database is gone', async (t) => {
   const app = await startTestApp();
   t.teardown(() => app.stop());
-  app.app.services.store.db.close();
+  app.app.services.store.sqlite!.close();
   const res = await app.fetch('/api/ready');
   t.is(res.status, 503);
   t.deepEqual(await res.json(), { status: 'not_ready', checks: { store: 'failed', knowledge: 'ok' } });

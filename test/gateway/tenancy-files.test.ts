@@ -48,7 +48,7 @@ test.before(async () => {
 });
 test.after.always(() => t0.stop());
 
-const queriesOf = (org: string) => t0.app.services.store.db.prepare('SELECT count(*) FROM query_log WHERE org_id = ?').pluck().get(org) as number;
+const queriesOf = (org: string) => t0.app.services.store.sqlite!.prepare('SELECT count(*) FROM query_log WHERE org_id = ?').pluck().get(org) as number;
 const createB = (path: string, id = 'x') => call(t0, 'POST', '/api/connections', { token: bAdmin, body: { id, name: id, type: 'duckdb', settings: { path } } });
 const queryB = (connectionId: string, token = bAdmin) => call(t0, 'POST', '/api/execute_query', { token, body: { connection_id: connectionId, sql: 'SELECT count(*) AS n FROM orders' } });
 

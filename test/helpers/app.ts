@@ -76,7 +76,7 @@ export async function startTestApp(
   // No web client unless a test asks for one: whether dist/web exists must not change what a test sees.
   const app = await createApp(config, { webDir: join(dataDir, 'web-not-built'), ...deps, clock, log: createLogger('info', sink) });
   const running: RunningServer = await listen(app, { host: '127.0.0.1', port, graceMs: 1000 });
-  const { db } = app.services.store;
+  const db = app.services.store.sqlite!;
   const firstOrg = new Map<string, string>();
   const t: TestApp = {
     app,

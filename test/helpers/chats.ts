@@ -8,7 +8,7 @@ import { sqliteNow } from './sqlite-now.ts';
 /** The principal of a user acting in an organization (their membership's role). */
 export function principalOf(t: TestApp, user: UserRow, orgId: string): Principal {
   // Read at once on the SQLite handle, so that the many callers stay synchronous.
-  const db = t.app.services.store.db;
+  const db = t.app.services.store.sqlite!;
   const [org] = sqliteNow(db, (x) => x.db.selectFrom('organizations').selectAll().where('id', '=', orgId)) as OrgRow[];
   const [membership] = sqliteNow(db, (x) => x.db.selectFrom('memberships').selectAll().where('user_id', '=', user.id).where('org_id', '=', orgId)) as MembershipRow[];
   if (!membership) throw new Error('not a member');

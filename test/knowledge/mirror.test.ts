@@ -57,7 +57,7 @@ test.serial('production and lasting environments are pushed after each change; t
   t.is(set.body.has_token, true);
   t.false(JSON.stringify(set.body).includes(TOKEN));
   // The credential is sealed at rest.
-  const row = t0.app.services.store.db.prepare('SELECT secret_sealed FROM knowledge_mirrors WHERE org_id = ?').get('acme') as { secret_sealed: string };
+  const row = t0.app.services.store.sqlite!.prepare('SELECT secret_sealed FROM knowledge_mirrors WHERE org_id = ?').get('acme') as { secret_sealed: string };
   t.false(row.secret_sealed.includes(TOKEN));
   t.truthy(remoteFile(remote, 'main', 'notes/before.yaml'));
 

@@ -41,7 +41,7 @@ test('an admin runs a governed query through run_query; it is logged with source
   t.like(r.structuredContent, { columns: ['country', 'n'], row_count: 3, truncated: false });
   t.regex((r.structuredContent as { csv: string }).csv, /^country,n\r\nFrance,1\r\nGermany,2/);
   t.true(t0.logs.some((l) => l['msg'] === 'mcp tool call' && l['tool'] === 'run_query' && l['org_id'] === 'alpha' && l['credential'] === 'mcp_token'));
-  const logged = t0.app.services.store.db.prepare("SELECT count(*) FROM query_log WHERE org_id = 'alpha' AND source = 'mcp'").pluck().get() as number;
+  const logged = t0.app.services.store.sqlite!.prepare("SELECT count(*) FROM query_log WHERE org_id = 'alpha' AND source = 'mcp'").pluck().get() as number;
   t.true(logged >= 1);
   const cat = await call(c, 'catalog');
   t.like(cat.structuredContent, { connections: [{ id: 'wh', type: 'duckdb', name: 'Alpha warehouse' }] });
@@ -84,7 +84,7 @@ test('a modeler may not query an undocumented table, and a write is refused for 
 
 test('search_knowledge finds production knowledge of the caller’s organization only, never row-access rules', async (t) => {
   const s = t0.app.services;
-  const { db } = s.store;
+  const db = s.store.sqlite!;
   const admin = (await principalFor(sqliteExecutor(db), t0.user({ orgId: 'alpha', role: 'admin' }), 'alpha', 'session', []))!;
   await createItem(s.knowledge, admin, undefined, 'notes', { title: 'Net revenue', body: 'Net revenue excludes cancelled and returned orders.', tags: ['finance'] });
   await createItem(s.knowledge, admin, undefined, 'tables', {

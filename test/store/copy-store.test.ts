@@ -28,7 +28,7 @@ let demoDir: string;
 test.before(async () => {
   demo = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '200' });
   demoDir = demo.config.dataDir;
-  const db = demo.app.services.store.db;
+  const db = demo.app.services.store.sqlite!;
   const analyst = (await findUserByEmail(sqliteExecutor(db), 'analyst@demo.sextant.local'))!;
   const token = demo.token(analyst, 'api', DEMO_ORG_ID);
   for (const [chat, message] of [['copy-1', 'How many orders are there?'], ['copy-1', 'Total revenue by channel'], ['copy-2', 'Number of customers per country']]) {

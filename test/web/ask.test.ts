@@ -74,7 +74,7 @@ test('Shift+Enter adds a line, and a rated answer takes a comment', async (t) =>
   await page.getByLabel('Comment on this answer').fill('Exactly right');
   await page.getByRole('button', { name: 'Send comment' }).click();
   await page.getByText('Thanks for the feedback.').waitFor();
-  const db = w.app.services.store.db;
+  const db = w.app.services.store.sqlite!;
   t.truthy(db.prepare("SELECT 1 FROM chat_feedback WHERE comment = 'Exactly right'").get());
 });
 

@@ -34,7 +34,7 @@ for (const host of ['127.0.0.1', 'localhost']) {
     await page.goto(`http://${host}:${attackerPort}/`);
     const res = await refused;
     t.is(res.status(), 403);
-    const db = w.app.services.store.db;
+    const db = w.app.services.store.sqlite!;
     t.is(db.prepare("SELECT COUNT(*) FROM api_tokens WHERE name = 'stolen'").pluck().get(), 0);
   });
 }

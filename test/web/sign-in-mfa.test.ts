@@ -149,7 +149,7 @@ test.serial('without the authenticator or recovery codes, self-service recovery 
 
 test.serial("the sign-in page offers the SSO providers of the organization that owns the address's domain", async (t) => {
   const orgId = w.org('bigcorp-web');
-  const { db } = w.app.services.store;
+  const db = w.app.services.store.sqlite!;
   const { secretBox } = w.app.services;
   setSsoConfig({ db, clock: w.clock, secretBox }, { orgId, type: 'oidc', issuer: 'http://127.0.0.1:1/idp', clientId: 'sextant' });
   addOrgEmailDomain(db, orgId, 'bigcorp-web.test');

@@ -2,7 +2,8 @@
 // choice is an integer hash of (row, salt), so the same sizes always give the same data,
 // whatever the date, thread count or machine.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface WarehouseSize {
@@ -101,22 +102,33 @@ function statements(size: WarehouseSize): string[] {
   ];
 }
 
-/** Writes the demo warehouse to `path` unless it exists; written to a temp file first, then renamed. */
+/**
+ * Writes the demo warehouse to `path` unless it exists; written to a temp file first. Replicas sharing
+ * the data folder may generate it at the same moment: each writes a temp file of its own and the first
+ * to finish links it into place (link fails on an existing name, where rename would replace); the
+ * others drop theirs and answer false.
+ */
 export async function generateDemoWarehouse(path: string, size: WarehouseSize = DEMO_SIZE): Promise<boolean> {
   if (existsSync(path)) return false;
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.partial`;
-  rmSync(tmp, { force: true });
-  const instance = await DuckDBInstance.create(tmp);
-  const conn = await instance.connect();
+  const tmp = `${path}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    for (const sql of statements(size)) await conn.run(sql);
-    await conn.run('CHECKPOINT');
+    const instance = await DuckDBInstance.create(tmp);
+    const conn = await instance.connect();
+    try {
+      for (const sql of statements(size)) await conn.run(sql);
+      await conn.run('CHECKPOINT');
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+    linkSync(tmp, path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
   } finally {
-    conn.closeSync();
-    instance.closeSync();
+    rmSync(tmp, { force: true });
+    rmSync(`${tmp}.wal`, { force: true });
   }
-  rmSync(`${tmp}.wal`, { force: true });
-  renameSync(tmp, path);
-  return true;
 }

@@ -3,6 +3,7 @@
 // Idempotent.
 import { join } from 'node:path';
 import type { Clock } from '../../clock.ts';
+import { Conflict } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import type { SecretBox } from '../../security/index.ts';
 import { createConnection } from '../connections/index.ts';
@@ -31,5 +32,8 @@ export async function seedDemoWarehouse(
   const { store } = deps;
   const exists = await store.one(store.db.selectFrom('connections').select('id').where('org_id', '=', orgId).where('id', '=', DEMO_CONNECTION_ID));
   if (exists) return;
-  await createConnection(deps, orgId, null, { id: DEMO_CONNECTION_ID, name: 'Demo warehouse', type: 'duckdb', settings: { path: DEMO_FILE, schema: 'main' } });
+  await createConnection(deps, orgId, null, { id: DEMO_CONNECTION_ID, name: 'Demo warehouse', type: 'duckdb', settings: { path: DEMO_FILE, schema: 'main' } }).catch((err: unknown) => {
+    // A replica seeding at the same moment created it first.
+    if (!(err instanceof Conflict && err.code === 'CONNECTION_EXISTS')) throw err;
+  });
 }

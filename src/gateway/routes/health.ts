@@ -16,9 +16,9 @@ export function healthRoutes(s: Services) {
       tags: ['service'],
       auth: 'none',
       response: Health,
-      handler: () => {
+      handler: async () => {
         try {
-          s.store.ping();
+          await s.store.ping();
         } catch {
           throw new AppError('unavailable', 'DATABASE_UNAVAILABLE', 'Database unavailable');
         }

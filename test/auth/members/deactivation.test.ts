@@ -16,7 +16,7 @@ test('an OAuth client of a deactivated member gets no principal; after reactivat
   const orgId = t0.org();
   const admin = { session: t0.session(t0.user({ orgId, role: 'admin' })) };
   const member = t0.user({ orgId });
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   t.truthy((await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), member.id))!, orgId, 'oauth', ['mcp:tools'])));
   await call(t0, 'POST', `/api/admin/members/${member.id}/deactivate`, admin);
   t.is((await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), member.id))!, orgId, 'oauth', ['mcp:tools'])), undefined);
@@ -29,7 +29,7 @@ test("a workspace admin's deactivation closes the workspace only; the base organ
   const ws = t0.org(undefined, { baseOrgId: base });
   const wsAdmin = t0.user({ orgId: ws, role: 'admin' });
   const member = t0.user({ orgId: base });
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   db.prepare("INSERT INTO memberships (user_id, org_id, role, can_merge, created_at) VALUES (?, ?, 'user', 0, 0)").run(member.id, ws);
   const inWs = t0.session(member, ws);
   const inBase = t0.session(member, base);

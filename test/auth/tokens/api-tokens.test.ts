@@ -148,7 +148,7 @@ test('a token acts with its user\'s role as it is at each request', async (t) =>
 test("a disabled user's tokens stop working at once", async (t) => {
   const user = t0.user();
   const { body } = await create(t0.session(user), { name: 'x' });
-  t0.app.services.store.db.prepare('UPDATE users SET disabled_at = ? WHERE id = ?').run(t0.clock.now(), user.id);
+  t0.app.services.store.sqlite!.prepare('UPDATE users SET disabled_at = ? WHERE id = ?').run(t0.clock.now(), user.id);
   const res = await call(t0, 'GET', '/api/auth/user/tokens', { key: body['token'] as string });
   t.is(res.status, 401);
   t.is(res.body.code, 'INVALID_API_TOKEN');

@@ -82,7 +82,7 @@ test('the store keeps only hashes of the codes and the held token sealed', async
   const session = t0.session(t0.user());
   const s = await start();
   await complete(s.browserCode, session);
-  const row = t0.app.services.store.db.prepare('SELECT * FROM cli_logins').all();
+  const row = t0.app.services.store.sqlite!.prepare('SELECT * FROM cli_logins').all();
   const dump = JSON.stringify(row);
   for (const secret of [s.code, s.browserCode, s.user_code]) t.false(dump.includes(secret));
   const token = (await poll(s.code)).body['token'] as string;
@@ -156,11 +156,11 @@ test.serial('a token approved but never claimed is revoked when the code expires
   const user = t0.user();
   const s = await start();
   await complete(s.browserCode, t0.session(user));
-  const tokenId = (t0.app.services.store.db.prepare('SELECT token_id FROM cli_logins WHERE token_id IS NOT NULL').pluck().all() as string[]).at(-1)!;
+  const tokenId = (t0.app.services.store.sqlite!.prepare('SELECT token_id FROM cli_logins WHERE token_id IS NOT NULL').pluck().all() as string[]).at(-1)!;
   t0.clock.advance(10 * 60 * 1000);
   const res = await poll(s.code);
   t.is(res.status, 410);
-  const revoked = t0.app.services.store.db.prepare('SELECT revoked_at FROM api_tokens WHERE id = ?').pluck().get(tokenId);
+  const revoked = t0.app.services.store.sqlite!.prepare('SELECT revoked_at FROM api_tokens WHERE id = ?').pluck().get(tokenId);
   t.is(revoked, t0.clock.now());
 });
 

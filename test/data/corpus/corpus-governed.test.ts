@@ -15,7 +15,7 @@ let c: CorpusSetup;
 let german: Principal;
 test.before(async () => {
   c = await setUpCorpus();
-  const db = c.app.app.services.store.db;
+  const db = c.app.app.services.store.sqlite!;
   german = (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), c.german.id))!, c.org, 'session', []))!;
 });
 test.after.always(() => c?.close());

@@ -72,7 +72,7 @@ const PATHS: Record<string, (w: CorpusWarehouse, sql: string) => Promise<Answer>
     const body = await json(res);
     const ok = (body['sql'] as { ok: boolean }[] | undefined)?.[0]?.ok === true;
     const rows = (body['tables'] as { rows: unknown[][] }[] | undefined)?.[0]?.rows;
-    const refused = !ok && c.app.app.services.store.db.prepare("SELECT status FROM query_log WHERE user_id = ? AND source = 'agent' ORDER BY rowid DESC LIMIT 1").pluck().get(c.german.id) === 'refused';
+    const refused = !ok && c.app.app.services.store.sqlite!.prepare("SELECT status FROM query_log WHERE user_id = ? AND source = 'agent' ORDER BY rowid DESC LIMIT 1").pluck().get(c.german.id) === 'refused';
     return { status: res.status, ...(ok && rows ? { rows } : {}), refused, text: JSON.stringify(body) };
   },
   async download_csv(w, sql) {
@@ -88,10 +88,10 @@ const PATHS: Record<string, (w: CorpusWarehouse, sql: string) => Promise<Answer>
 };
 
 const executed = (connectionId: string, sql: string) =>
-  (c.app.app.services.store.db.prepare("SELECT count(*) FROM query_log WHERE connection_id = ? AND sql = ? AND status <> 'refused'").pluck().get(connectionId, sql) as number) > 0;
+  (c.app.app.services.store.sqlite!.prepare("SELECT count(*) FROM query_log WHERE connection_id = ? AND sql = ? AND status <> 'refused'").pluck().get(connectionId, sql) as number) > 0;
 /** For a statement the warehouse stops (class recursion): it ran, and every run ended with `code`. */
 const stoppedWith = (connectionId: string, sql: string, code: string) =>
-  (c.app.app.services.store.db.prepare("SELECT count(*) FROM query_log WHERE connection_id = ? AND sql = ? AND (status = 'ok' OR coalesce(error_code, '') <> ?)").pluck().get(connectionId, sql, code) as number) === 0;
+  (c.app.app.services.store.sqlite!.prepare("SELECT count(*) FROM query_log WHERE connection_id = ? AND sql = ? AND (status = 'ok' OR coalesce(error_code, '') <> ?)").pluck().get(connectionId, sql, code) as number) === 0;
 const sample = (entries: CorpusEntry[]) => entries.filter((_, i) => i % 8 === 0);
 const csvRows = (csv: string) => csv.split(/\r?\n/).filter(Boolean).length - 1;
 const hidden = (text: string) => HIDDEN_MARKERS.some((m) => text.includes(m));

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateDemoWarehouse } from '../../../src/data/demo/generate-warehouse.ts';
 import { executeQuery } from '../../../src/data/query/index.ts';
@@ -31,6 +31,17 @@ async function facts(path: string) {
   return out;
 }
 
+test('two generations of one demo warehouse at once (replicas on a shared folder) leave one complete file and no temp file', async (t) => {
+  const dir = join(tempDir(), 'shared');
+  const path = join(dir, 'demo.duckdb');
+  const made = await Promise.all([generateDemoWarehouse(path, SIZE), generateDemoWarehouse(path, SIZE)]);
+  t.is(made.filter(Boolean).length, 1, 'one of them put its file in place');
+  t.deepEqual(readdirSync(dir), ['demo.duckdb']);
+  const alone = join(tempDir(), 'alone', 'demo.duckdb');
+  await generateDemoWarehouse(alone, SIZE);
+  t.deepEqual(await facts(path), await facts(alone), 'the file in place is whole');
+});
+
 test('the demo warehouse is deterministic and follows the shared contract', async (t) => {
   const a = join(tempDir(), 'a', 'demo.duckdb');
   const b = join(tempDir(), 'b', 'demo.duckdb');
@@ -57,9 +68,9 @@ test('seeding the demo creates the demo_warehouse connection once, and it answer
     t.true(existsSync(join(app.config.dataDir, 'warehouse', 'demo', 'demo.duckdb')), "in the demo organization's own folder");
     const { seedDemo } = await import('../../../src/compose/demo/seed-demo.ts');
     await seedDemo(s);
-    const rows = s.store.db.prepare("SELECT id, type FROM connections WHERE org_id = 'demo'").all();
+    const rows = s.store.sqlite!.prepare("SELECT id, type FROM connections WHERE org_id = 'demo'").all();
     t.deepEqual(rows, [{ id: 'demo_warehouse', type: 'duckdb' }]);
-    const adminId = (s.store.db.prepare("SELECT user_id FROM memberships WHERE org_id = 'demo' AND role = 'admin'").get() as { user_id: string }).user_id;
+    const adminId = (s.store.sqlite!.prepare("SELECT user_id FROM memberships WHERE org_id = 'demo' AND role = 'admin'").get() as { user_id: string }).user_id;
     const principal = (await principalFor(s.executor, (await getUser(s.executor, adminId))!, 'demo', 'session', []))!;
     const r = await executeQuery(s.data, { principal, environmentId: undefined, connectionId: 'demo_warehouse', sql: 'SELECT count(*) FROM orders' });
     t.deepEqual(r.rows, [['500']]);

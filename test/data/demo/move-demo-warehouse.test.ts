@@ -120,7 +120,7 @@ test('an installation of the old layout starts with its demo warehouse in the de
   const old = join(dataDir, 'warehouse', 'demo.duckdb');
   // Back to the layout of an older version: the file in the shared folder, the row holding its absolute
   // path; and an attacker's organization whose connection named the shared file back then.
-  let db = first.services.store.db;
+  let db = first.services.store.sqlite!;
   renameSync(moved, old);
   db.prepare("UPDATE connections SET settings = json_set(settings, '$.path', ?) WHERE org_id = 'demo'").run(old);
   sqliteNow(db, (x) => organizationInsert(x, clock, { id: 'attacker', name: 'Attacker' }));
@@ -146,7 +146,7 @@ test('an installation of the old layout starts with its demo warehouse in the de
   t.teardown(() => again.close());
   t.true(existsSync(moved));
   t.false(existsSync(old));
-  db = again.services.store.db;
+  db = again.services.store.sqlite!;
   const adminId = db.prepare("SELECT user_id FROM memberships WHERE org_id = 'demo' AND role = 'admin'").pluck().get() as string;
   const demoAdmin = (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), adminId))!, 'demo', 'session', []))!;
   const query = { environmentId: undefined, connectionId: DEMO_CONNECTION_ID, sql: 'SELECT count(*) FROM orders' };

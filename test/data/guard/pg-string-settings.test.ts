@@ -33,7 +33,7 @@ test.after.always(async () => {
 });
 
 async function asUser(country: string, sql: string) {
-  const db = app.app.services.store.db;
+  const db = app.app.services.store.sqlite!;
   const u = app.user({ orgId: 'acme' });
   await setUserAttributes(app.app.services.executor, 'acme', u.id, { country });
   const p = (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), u.id))!, 'acme', 'session', []))!;

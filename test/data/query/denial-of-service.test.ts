@@ -209,7 +209,7 @@ for (const dialect of Object.keys(BOMBS)) {
 
 /** The query log entry of the latest query from `source`, once it is written. */
 async function loggedEnd(source: string): Promise<{ status: string; error_code: string | null } | undefined> {
-  const db = app.app.services.store.db;
+  const db = app.app.services.store.sqlite!;
   for (let i = 0; i < 40; i++) {
     const row = db.prepare('SELECT status, error_code FROM query_log WHERE source = ? ORDER BY rowid DESC LIMIT 1').get(source) as { status: string; error_code: string | null } | undefined;
     if (row) return row;
@@ -221,7 +221,7 @@ async function loggedEnd(source: string): Promise<{ status: string; error_code: 
 for (const dialect of Object.keys(BOMBS)) {
   test.serial(`${dialect}: a query stops in the warehouse as soon as its client goes away`, async (t) => {
     if ((dialect === 'postgresql' && !servers.pg) || (dialect === 'mysql' && !servers.mysql)) return void t.pass('server absent');
-    app.app.services.store.db.prepare("DELETE FROM query_log WHERE source = 'execute_query'").run();
+    app.app.services.store.sqlite!.prepare("DELETE FROM query_log WHERE source = 'execute_query'").run();
     const abort = new AbortController();
     const pending = post('/api/execute_query', analyst, { sql: CROSS, connection_id: `${dialect}${PATIENT}` }, abort.signal).catch(() => undefined);
     t.true(await runningSoon(dialect), 'the query never started');

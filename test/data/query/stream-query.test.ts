@@ -39,7 +39,7 @@ test('exports stream every row in batches without the default limit, and the log
   t.is(rows, 25000);
   t.true(batches >= 25);
   t.false(stream.truncated());
-  const logged = s.store.db.prepare('SELECT row_count, source, status FROM query_log WHERE id = ?').get(stream.queryId()!);
+  const logged = s.store.sqlite!.prepare('SELECT row_count, source, status FROM query_log WHERE id = ?').get(stream.queryId()!);
   t.deepEqual(logged, { row_count: 25000, source: 'export', status: 'ok' });
 });
 

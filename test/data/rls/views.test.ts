@@ -16,7 +16,7 @@ import { startTestApp } from '../../helpers/app.ts';
 
 let c: CorpusSetup;
 const principal = async (id: string): Promise<Principal> => {
-  const db = c.app.app.services.store.db;
+  const db = c.app.app.services.store.sqlite!;
   return (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), id))!, c.org, 'session', []))!;
 };
 test.before(async () => {
@@ -86,7 +86,7 @@ test.serial('PostgreSQL: a partition of a filtered table is refused to a filtere
     const sync = (await (await app.fetch('/api/sync/postgresql/pg', { method: 'POST', headers: auth, body: '{}' })).json()) as { flagged_views: unknown[] };
     t.deepEqual(sync.flagged_views, []);
     docs.setTables(org, undefined, ['events', 'events_fr', 'events_de'].map((name) => ({ connection: 'pg', schema: 'public', name, active: true, ...(name === 'events' ? { row_filters: [{ filter: 'country = {{user.country}}' }] } : {}) })));
-    const db = app.app.services.store.db;
+    const db = app.app.services.store.sqlite!;
     const p = (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), user.id))!, org, 'session', []))!;
     const err = await t.throwsAsync(executeQuery(app.app.services.data, { principal: p, environmentId: undefined, connectionId: 'pg', sql: 'SELECT * FROM events_fr' }), { instanceOf: QueryRefused });
     t.is(err?.reason, 'view_over_filtered_table');

@@ -45,7 +45,7 @@ async function scenario(t: import('ava').ExecutionContext, dialect: SqlDialect) 
     t.is((await app.fetch(`/api/sync/${dialect}/wh`, { method: 'POST', headers: auth, body: '{}' })).status, 200);
     docs.setTables(org, undefined, [{ connection: 'wh', schema, name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] }]);
     const run = async (who: UserRow, sql: string) => {
-      const db = app.app.services.store.db;
+      const db = app.app.services.store.sqlite!;
       return executeQuery(app.app.services.data, { principal: (await principalFor(sqliteExecutor(db), (await getUser(sqliteExecutor(db), who.id))!, org, 'session', []))!, environmentId: undefined, connectionId: 'wh', sql });
     };
     const err = await t.throwsAsync(run(user, 'SELECT hidden_total() AS total'), { instanceOf: QueryRefused });

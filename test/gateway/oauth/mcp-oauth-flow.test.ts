@@ -158,7 +158,7 @@ test('a password change (which ends sessions) does not revoke OAuth grants', asy
   const { provider, client } = await connectV1(t0, t0.session(user));
   await client.close();
   // What a password reset does to the account: new hash, every session ended.
-  t0.app.services.store.db.prepare("UPDATE users SET password_hash = 'changed' WHERE id = ?").run(user.id);
+  t0.app.services.store.sqlite!.prepare("UPDATE users SET password_hash = 'changed' WHERE id = ?").run(user.id);
   await t0.app.services.executor.batch(invalidateSessionsQueries(user.id, t0.clock.now()));
   t.is((await mcpPost(t0, { Authorization: `Bearer ${provider.saved!.access_token}` })).status, 200);
   const refresh = await tokenRequest(t0.url, { grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token!, client_id: provider.info!.client_id });
@@ -169,7 +169,7 @@ test('a disabled user or a removed membership stops OAuth access at once', async
   const user = t0.user();
   const { provider, client } = await connectV1(t0, t0.session(user));
   await client.close();
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   db.prepare('UPDATE users SET disabled_at = 1 WHERE id = ?').run(user.id);
   t.is((await mcpPost(t0, { Authorization: `Bearer ${provider.saved!.access_token}` })).status, 401);
 });

@@ -153,7 +153,7 @@ test('a token bound to another audience, or without the MCP scope, is refused at
   const token = body['access_token'] as string;
   const call = (bearer: string) => t0.fetch('/ai/mcp', { method: 'POST', headers: { Authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
   t.is((await call(token)).status, 200);
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   const row = db.prepare("SELECT * FROM oauth_models WHERE model = 'AccessToken' AND id = ?").get(token) as Record<string, unknown>;
   const forge = (id: string, change: Record<string, unknown>) => {
     const payload = { ...(JSON.parse(row['payload'] as string) as Record<string, unknown>), jti: id, ...change };

@@ -30,7 +30,7 @@ test('the metadata offers the authorization code flow with PKCE (S256) and refre
 });
 
 test('dynamic registration refuses implicit, hybrid and user-less flows with invalid_client_metadata and registers nothing', async (t) => {
-  const registered = () => t0.app.services.store.db.prepare("SELECT count(*) FROM oauth_models WHERE model = 'Client' AND payload LIKE '%Refused flow%'").pluck().get();
+  const registered = () => t0.app.services.store.sqlite!.prepare("SELECT count(*) FROM oauth_models WHERE model = 'Client' AND payload LIKE '%Refused flow%'").pluck().get();
   const refused: Record<string, unknown>[] = [
     { grant_types: ['implicit'] },
     { grant_types: ['implicit'], response_types: ['code'] },

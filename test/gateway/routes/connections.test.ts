@@ -31,7 +31,7 @@ test('an admin creates, lists, gets, updates, tests and deletes a connection; th
   t.is(created['id'], 'wh');
   t.is(created['has_password'], true);
   t.false(JSON.stringify(created).includes('hunter2'));
-  const stored = t0.app.services.store.db.prepare('SELECT * FROM connections WHERE id = ?').get('wh');
+  const stored = t0.app.services.store.sqlite!.prepare('SELECT * FROM connections WHERE id = ?').get('wh');
   t.false(JSON.stringify(stored).includes('hunter2'), 'sealed at rest');
 
   res = await call('GET', '/api/connections', admin);

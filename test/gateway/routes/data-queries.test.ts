@@ -96,13 +96,13 @@ test.serial('hostile SQL is refused with a typed reason and logged', async (t) =
   const res = await ctxQuery(admin, { sql: "SELECT * FROM read_csv('/etc/passwd')", connection_id: 'wh' });
   t.is(res.status, 400);
   t.like(await res.json(), { code: 'QUERY_REFUSED', data: { reason: 'table_function' } });
-  const refused = t0.app.services.store.db.prepare("SELECT count(*) AS n FROM query_log WHERE org_id = ? AND status = 'refused'").get(org) as { n: number };
+  const refused = t0.app.services.store.sqlite!.prepare("SELECT count(*) AS n FROM query_log WHERE org_id = ? AND status = 'refused'").get(org) as { n: number };
   t.true(refused.n >= 1);
 });
 
 test.serial('every query is logged with user, connection, tables, rows and duration', async (t) => {
   await call('/api/execute_query', analyst, { sql: 'SELECT * FROM orders', connection_id: 'wh' });
-  const row = t0.app.services.store.db
+  const row = t0.app.services.store.sqlite!
     .prepare("SELECT * FROM query_log WHERE org_id = ? AND user_id = ? AND status = 'ok' ORDER BY rowid DESC LIMIT 1")
     .get(org, analystId) as Record<string, unknown>;
   t.like(row, { connection_id: 'wh', tables: '["main.orders"]', row_count: 2, source: 'execute_query' });

@@ -14,7 +14,7 @@ let t0: TestApp;
 let admin: string, modeler: string, analyst: string;
 test.before(async () => {
   t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500' });
-  const { db } = t0.app.services.store;
+  const db = t0.app.services.store.sqlite!;
   const token = async (email: string) => t0.session((await findUserByEmail(sqliteExecutor(db), email))!, DEMO_ORG_ID);
   admin = await token('admin@demo.sextant.local');
   modeler = await token('modeler@demo.sextant.local');
