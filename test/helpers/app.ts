@@ -9,10 +9,11 @@ import { FakeClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
-import { sqliteExecutor } from '../../src/store/index.ts';
+import { sqliteExecutor, type Db } from '../../src/store/index.ts';
 import { sqliteNow } from './sqlite-now.ts';
 import { orgSettingsQuery } from '../../src/auth/members/org-settings-rows.ts';
 import { Writable } from 'node:stream';
+import { createPgDatabase } from './pg-database.ts';
 
 export interface TestApp {
   app: App;
@@ -31,7 +32,16 @@ export interface TestApp {
   session(user: UserRow, orgId?: string): string;
   /** Inserts an API, CLI or MCP token straight into the store and returns its value. */
   token(user: UserRow, kind?: TokenKind, orgId?: string): string;
+  /** The same fixtures through the executor: they work on both dialects (the synchronous ones on SQLite only). */
+  make: AsyncFixtures;
   stop(): Promise<void>;
+}
+
+export interface AsyncFixtures {
+  org(id?: string, opts?: { baseOrgId?: string; mfaEnforced?: boolean }): Promise<string>;
+  user(opts?: Parameters<TestApp['user']>[0]): Promise<UserRow>;
+  session(user: UserRow, orgId?: string): Promise<string>;
+  token(user: UserRow, kind?: TokenKind, orgId?: string): Promise<string>;
 }
 
 let counter = 0;
@@ -48,11 +58,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts a gateway for one test. `env` overrides configuration variables. */
-export async function startTestApp(
-  env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'extraRoutes' | 'tableDocs' | 'mailer' | 'chatSources' | 'agentPorts' | 'llmProvider' | 'mcpPorts' | 'webDir'> = {},
-): Promise<TestApp> {
+type TestDeps = Pick<AppDeps, 'extraRoutes' | 'tableDocs' | 'mailer' | 'chatSources' | 'agentPorts' | 'llmProvider' | 'mcpPorts' | 'webDir'>;
+
+/** Starts a gateway for one test. `env` overrides configuration variables (SEXTANT_DATABASE_URL serves from PostgreSQL). */
+export async function startTestApp(env: Record<string, string> = {}, deps: TestDeps = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-test-'));
   const port = await freePort();
   const config = loadConfig({
@@ -76,7 +85,11 @@ export async function startTestApp(
   // No web client unless a test asks for one: whether dist/web exists must not change what a test sees.
   const app = await createApp(config, { webDir: join(dataDir, 'web-not-built'), ...deps, clock, log: createLogger('info', sink) });
   const running: RunningServer = await listen(app, { host: '127.0.0.1', port, graceMs: 1000 });
-  const db = app.services.store.sqlite!;
+  const db = (): Db => {
+    const sqlite = app.services.store.sqlite;
+    if (!sqlite) throw new Error('the synchronous fixtures (t.org, t.user, t.session, t.token) run on SQLite only: use t.make on PostgreSQL');
+    return sqlite;
+  };
   const firstOrg = new Map<string, string>();
   const t: TestApp = {
     app,
@@ -86,34 +99,88 @@ export async function startTestApp(
     logs,
     fetch: (path, init) => fetch(running.url + path, init),
     org(id = `org${++counter}`, opts = {}) {
-      if (!db.prepare('SELECT 1 FROM organizations WHERE id = ?').get(id)) sqliteNow(db, (x) => organizationInsert(x, clock, { id, name: `Org ${id}`, ...opts }));
+      if (!db().prepare('SELECT 1 FROM organizations WHERE id = ?').get(id)) sqliteNow(db(), (x) => organizationInsert(x, clock, { id, name: `Org ${id}`, ...opts }));
       return id;
     },
     user({ orgId = t.org('acme'), role = 'user', permissions = [], email = `user${++counter}@example.com`, passwordHash = null } = {}) {
-      const user = sqliteNow(db, (x) => userInsert(x, clock, { email, name: email.split('@')[0]!, passwordHash, emailVerified: true }))[0]!;
-      sqliteNow(db, (x) => membershipUpsert(x, clock, { userId: user.id, orgId, role, permissions }));
+      const user = sqliteNow(db(), (x) => userInsert(x, clock, { email, name: email.split('@')[0]!, passwordHash, emailVerified: true }))[0]!;
+      sqliteNow(db(), (x) => membershipUpsert(x, clock, { userId: user.id, orgId, role, permissions }));
       firstOrg.set(user.id, orgId);
       return user;
     },
     session(user, orgId = firstOrg.get(user.id)!) {
       // Stored at once, so that the many callers stay synchronous; the lifetime as startSession decides it.
-      const ttlSeconds = sqliteNow(db, () => orgSettingsQuery(orgId))[0]?.session_lifetime_seconds ?? SESSION_TTL_SECONDS;
-      const { insert, session } = sessionWrite({ store: sqliteExecutor(db), clock, jwtKey: config.secrets.jwtKey }, user, orgId, { ttlSeconds });
-      sqliteNow(db, () => insert);
+      const ttlSeconds = sqliteNow(db(), () => orgSettingsQuery(orgId))[0]?.session_lifetime_seconds ?? SESSION_TTL_SECONDS;
+      const { insert, session } = sessionWrite({ store: sqliteExecutor(db()), clock, jwtKey: config.secrets.jwtKey }, user, orgId, { ttlSeconds });
+      sqliteNow(db(), () => insert);
       return session.token;
     },
     token(user, kind = 'api', orgId = firstOrg.get(user.id)!) {
       const scopes = kind === 'mcp' ? ['mcp:*'] : ['api:full'];
       // On SQLite the executor has stored the row when `run` returns: the helper stays synchronous.
-      const x = sqliteExecutor(db);
+      const x = sqliteExecutor(db());
       const { value, insert } = insertTokenQuery(x, clock, { userId: user.id, orgId, kind, scopes });
       void x.run(insert);
       return value;
     },
+    make: asyncFixtures(app, config, firstOrg),
     async stop() {
       await running.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+  return t;
+}
+
+/** Fixtures through the app's executor, awaited: the same rows as the synchronous ones, on either dialect. */
+function asyncFixtures(app: App, config: Config, firstOrg: Map<string, string>): AsyncFixtures {
+  const x = app.services.executor;
+  const clock = app.services.clock;
+  // Concurrent tests asking for one organization share its creation.
+  const orgs = new Map<string, Promise<string>>();
+  const make: AsyncFixtures = {
+    org(id = `org${++counter}`, opts = {}) {
+      const created = orgs.get(id) ?? x.run(organizationInsert(x, clock, { id, name: `Org ${id}`, ...opts })).then(() => id);
+      orgs.set(id, created);
+      return created;
+    },
+    async user({ orgId, role = 'user', permissions = [], email = `user${++counter}@example.com`, passwordHash = null } = {}) {
+      const org = orgId ?? (await make.org('acme'));
+      const user = (await x.one(userInsert(x, clock, { email, name: email.split('@')[0]!, passwordHash, emailVerified: true })))!;
+      await x.run(membershipUpsert(x, clock, { userId: user.id, orgId: org, role, permissions }));
+      firstOrg.set(user.id, org);
+      return user;
+    },
+    async session(user, orgId = firstOrg.get(user.id)!) {
+      const ttlSeconds = (await x.one(orgSettingsQuery(orgId)))?.session_lifetime_seconds ?? SESSION_TTL_SECONDS;
+      const { insert, session } = sessionWrite({ store: x, clock, jwtKey: config.secrets.jwtKey }, user, orgId, { ttlSeconds });
+      await x.run(insert);
+      return session.token;
+    },
+    async token(user, kind = 'api', orgId = firstOrg.get(user.id)!) {
+      const { value, insert } = insertTokenQuery(x, clock, { userId: user.id, orgId, kind, scopes: kind === 'mcp' ? ['mcp:*'] : ['api:full'] });
+      await x.run(insert);
+      return value;
+    },
+  };
+  return make;
+}
+
+/**
+ * A test app served from a fresh PostgreSQL database (dropped at stop), or undefined when PostgreSQL is
+ * absent (an error under CI=true). Use the asynchronous fixtures (`t.make`).
+ */
+export async function startPgTestApp(env: Record<string, string> = {}, deps: TestDeps = {}): Promise<TestApp | undefined> {
+  const database = await createPgDatabase();
+  if (!database) return undefined;
+  const t = await startTestApp({ SEXTANT_DATABASE_URL: database.url, ...env }, deps).catch(async (err: unknown) => {
+    await database.drop();
+    throw err;
+  });
+  const stop = t.stop;
+  t.stop = async () => {
+    await stop();
+    await database.drop();
   };
   return t;
 }
