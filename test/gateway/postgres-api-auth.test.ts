@@ -166,3 +166,103 @@ test('workspaces: list, switch into one, back to the base organization, default;
   ok(t, await call(a, 'POST', '/api/auth/switch_to_base_org', {}, wsSession));
   ok(t, await call(a, 'POST', '/api/auth/set_my_default_workspace', { workspace_org_id: ws, confirm: true }, session));
 });
+
+/** A fresh organization with an admin (a session) in it. */
+async function team(a: TestApp) {
+  const orgId = await a.make.org();
+  const admin = await member(a, { orgId, role: 'admin' });
+  return { orgId, admin: admin.user, as: admin.session };
+}
+
+test('admin members: search with literal wildcards, keyset pages, role, attributes and groups, deactivate, unlock', async (t) => {
+  const a = pgApp(t);
+  if (!a) return t.pass();
+  const { orgId, as } = await team(a);
+  for (let i = 0; i < 5; i++) await a.make.user({ orgId, email: `pager-${i}_x@paging.test` });
+  const found = await call(a, 'GET', '/api/admin/members?q=pager-3_', undefined, as);
+  t.deepEqual((found.body['members'] as { email: string }[]).map((m) => m.email), ['pager-3_x@paging.test']);
+  t.deepEqual((await call(a, 'GET', '/api/admin/members?q=pager-%25', undefined, as)).body['members'], []);
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Json = await call(a, 'GET', `/api/admin/members?limit=2${cursor ? `&cursor=${cursor}` : ''}`, undefined, as);
+    ok(t, page);
+    seen.push(...(page.body['members'] as { email: string }[]).map((m) => m.email));
+    cursor = page.body['next_cursor'] as string | null;
+  } while (cursor);
+  t.is(seen.length, 6);
+  t.deepEqual(seen, [...seen].sort());
+  t.is((await call(a, 'GET', '/api/admin/members?cursor=%%%', undefined, as)).status, 422);
+  const { user: m, session: ms } = await member(a, { orgId });
+  ok(t, await call(a, 'PUT', `/api/admin/members/${m.id}/role`, { role: 'modeler', can_merge: true }, as));
+  t.is((await call(a, 'GET', '/api/auth/me', undefined, ms)).body['role'], 'modeler');
+  ok(t, await call(a, 'PUT', `/api/admin/members/${m.id}/attributes`, { attributes: { region: 'EU' } }, as));
+  ok(t, await call(a, 'PUT', '/api/row-security/groups/sales', { name: 'Sales', members: [m.id] }, as));
+  const one = await call(a, 'GET', `/api/admin/members/${m.id}`, undefined, as);
+  ok(t, one);
+  t.true(JSON.stringify(one.body).includes('EU'), JSON.stringify(one.body));
+  t.true(JSON.stringify(one.body).includes('sales'), JSON.stringify(one.body));
+  ok(t, await call(a, 'POST', `/api/admin/members/${m.id}/deactivate`, undefined, as));
+  t.is((await call(a, 'GET', '/api/auth/me', undefined, ms)).status, 401);
+  ok(t, await call(a, 'POST', `/api/admin/members/${m.id}/reactivate`, undefined, as));
+  ok(t, await call(a, 'POST', `/api/admin/members/${m.id}/unlock`, undefined, as));
+  t.is((await call(a, 'POST', `/api/admin/members/nobody/deactivate`, undefined, as)).status, 404);
+  t.is((await call(a, 'GET', '/api/admin/members', undefined, await a.make.session(m))).status, 403);
+  const settings = await call(a, 'PATCH', '/api/admin/organization/settings', { session_lifetime_seconds: 1800 }, as);
+  ok(t, settings);
+  t.is((await call(a, 'GET', '/api/admin/organization/settings', undefined, as)).body['session_lifetime_seconds'], 1800);
+});
+
+test('invitations: invite, list, accept once with a password; the second accept is refused', async (t) => {
+  const a = pgApp(t);
+  if (!a) return t.pass();
+  const { orgId, as } = await team(a);
+  const email = 'invitee@invited.test';
+  ok(t, await call(a, 'POST', '/api/admin/invitations', { email, role: 'modeler' }, as), 201);
+  t.is(((await call(a, 'GET', '/api/admin/invitations', undefined, as)).body['invitations'] as unknown[]).length, 1);
+  const token = await mailed(a, email, 'Invitation token');
+  ok(t, await call(a, 'POST', '/api/auth/invitation/info', { token }));
+  const accepted = await call(a, 'POST', '/api/auth/invitation/accept', { token, method: 'password', password: 'a long and varied passphrase 42', name: 'Ada' });
+  ok(t, accepted);
+  t.is(accepted.body['org_id'], orgId);
+  t.is((await call(a, 'GET', '/api/auth/me', undefined, accepted.body['access_token'] as string)).body['role'], 'modeler');
+  t.is((await call(a, 'POST', '/api/auth/invitation/accept', { token, method: 'magic_link' })).body.code, 'INVALID_INVITATION');
+  t.deepEqual((await call(a, 'GET', '/api/admin/invitations', undefined, as)).body['invitations'], []);
+});
+
+test('audit log: list, filter by action and actor, export as JSON lines and CSV; members are refused', async (t) => {
+  const a = pgApp(t);
+  if (!a) return t.pass();
+  const { admin, as } = await team(a);
+  const { user: m, session: ms } = await member(a, { orgId: (await call(a, 'GET', '/api/auth/me', undefined, as)).body['org_id'] as string });
+  ok(t, await call(a, 'PUT', `/api/admin/members/${m.id}/role`, { role: 'modeler' }, as));
+  const all = await call(a, 'GET', '/api/admin/audit?limit=500', undefined, as);
+  ok(t, all);
+  const filtered = await call(a, 'GET', `/api/admin/audit?action=member_role_changed&actor_id=${admin.id}`, undefined, as);
+  ok(t, filtered);
+  t.is((filtered.body['entries'] as unknown[]).length, 1);
+  t.deepEqual((await call(a, 'GET', '/api/admin/audit?action=member_role_changed&actor_id=nobody', undefined, as)).body['entries'], []);
+  const jsonl = await (await a.fetch('/api/admin/audit/export?action=member_role_changed', { headers: { authorization: `Bearer ${as}` } })).text();
+  t.is(jsonl.trim().split('\n').length, 1);
+  const csv = await (await a.fetch('/api/admin/audit/export?action=member_role_changed&format=csv', { headers: { authorization: `Bearer ${as}` } })).text();
+  t.is(csv.trim().split('\r\n').length, 2);
+  t.is((await call(a, 'GET', '/api/admin/audit', undefined, ms)).status, 403);
+});
+
+test('usage and credit limits: set, read, clear; members are refused', async (t) => {
+  const a = pgApp(t);
+  if (!a) return t.pass();
+  const { orgId, as } = await team(a);
+  const { user: m, session: ms } = await member(a, { orgId });
+  t.is((await call(a, 'PUT', '/api/admin/credit-limits/organization', { monthly_credits: 2 }, as)).status, 204);
+  t.is((await call(a, 'PUT', `/api/admin/credit-limits/users/${m.id}`, { monthly_credits: 1.5 }, as)).status, 204);
+  const limits = await call(a, 'GET', '/api/admin/credit-limits', undefined, as);
+  ok(t, limits);
+  t.true(JSON.stringify(limits.body).includes('1.5'), JSON.stringify(limits.body));
+  t.is((await call(a, 'PUT', `/api/admin/credit-limits/users/${m.id}`, { monthly_credits: null }, as)).status, 204);
+  const usage = await call(a, 'GET', '/api/admin/usage', undefined, as);
+  ok(t, usage);
+  ok(t, await call(a, 'GET', `/api/admin/usage?from=2026-11-20&to=2026-11-21&user_id=${m.id}`, undefined, as));
+  t.is((await call(a, 'GET', '/api/admin/usage', undefined, ms)).status, 403);
+  t.is((await call(a, 'GET', '/api/admin/audit?action=credit_limit_changed', undefined, as)).body['entries']!.constructor, Array);
+});
