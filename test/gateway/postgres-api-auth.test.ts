@@ -5,6 +5,8 @@ import { call, type Json } from '../helpers/auth.ts';
 import { mailed, pgApp, pgTest as test, sharedPgApp } from '../helpers/pg-app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { hashPassword } from '../../src/security/index.ts';
+import { startTestIdp } from '../helpers/oidc-idp.ts';
+import { browse } from '../helpers/sso-browser.ts';
 
 sharedPgApp();
 
@@ -267,4 +269,31 @@ test('usage and credit limits: set, read, clear; members are refused', async (t)
   ok(t, await call(a, 'GET', `/api/admin/usage?from=2026-11-20&to=2026-11-21&user_id=${m.id}`, undefined, as));
   t.is((await call(a, 'GET', '/api/admin/usage', undefined, ms)).status, 403);
   t.is((await call(a, 'GET', '/api/admin/audit?action=credit_limit_changed', undefined, as)).body['entries']!.constructor, Array);
+});
+
+// Serial: the identity provider's tokens carry real times, so the app's clock moves to now first.
+test.serial('SSO providers: add, list, edit, sign in end to end with group mapping, delete; a member is refused', async (t) => {
+  const a = pgApp(t);
+  if (!a) return t.pass();
+  a.clock.set(Date.now());
+  const { orgId, as } = await team(a);
+  const secret = 'corp-client-secret-0123456789abcdef';
+  const idp = await startTestIdp({ clientId: 'sextant-corp', clientSecret: secret, redirectUris: [`${a.config.baseUrl}/api/auth/${orgId}/corp/auth`] });
+  t.teardown(() => idp.stop());
+  const base = '/api/admin/sso/providers';
+  const provider = { type: 'corp', name: 'Corp', issuer: idp.issuer, client_id: 'sextant-corp', client_secret: secret, groups_claim: 'groups', scopes: ['openid', 'email', 'profile', 'groups'] };
+  t.is((await call(a, 'POST', base, provider, (await member(a, { orgId })).session)).status, 403);
+  const created = await call(a, 'POST', base, provider, as);
+  ok(t, created, 201);
+  const id = created.body['id'] as string;
+  t.false(JSON.stringify((await call(a, 'GET', `${base}/${id}`, undefined, as)).body).includes(secret));
+  t.is(((await call(a, 'GET', base, undefined, as)).body['providers'] as unknown[]).length, 1);
+  ok(t, await call(a, 'PATCH', `${base}/${id}`, { group_mappings: [{ group: 'data-team', role: 'modeler', rls_groups: ['analysts'] }] }, as));
+  idp.signInAs({ sub: 'sso-person', email: 'person@corp.test', groups: ['data-team'] });
+  const { url, jar } = await browse(a, `/api/auth/${orgId}/corp/login?next=/welcome`);
+  t.is(url.pathname, '/welcome');
+  const me = await a.fetch('/api/auth/me', { headers: { cookie: `sextant_session=${jar.get('sextant_session')}` } });
+  t.like(await me.json(), { org_id: orgId, role: 'modeler' });
+  t.is((await call(a, 'DELETE', `${base}/${id}`, undefined, as)).status, 204);
+  t.is((await call(a, 'GET', `${base}/${id}`, undefined, as)).status, 404);
 });

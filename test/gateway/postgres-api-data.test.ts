@@ -4,6 +4,7 @@ import { call } from '../helpers/api.ts';
 import { pgApp, pgTest as test, sharedPgApp } from '../helpers/pg-app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { collectEvents } from '../helpers/sse.ts';
+import { connectV1 } from '../helpers/oauth-browser.ts';
 
 sharedPgApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500', SEXTANT_METRICS: 'true' });
 
@@ -153,4 +154,68 @@ test('MCP: an MCP token initializes and calls a tool; without a token, 401', asy
   const text = await called.text();
   t.is(called.status, 200, text);
   t.false(text.includes('"isError":true'), text.slice(0, 1000));
+});
+
+test('uploads, downloads of an answer (CSV and Excel), feedback on it and the history export', async (t) => {
+  t.timeout(60_000);
+  const a = pgApp(t);
+  if (!a) return t.pass();
+  const analyst = await signIn(a, 'analyst');
+  const fd = new FormData();
+  fd.append('chat_id', 'pg-files');
+  fd.append('file', new Blob(['a,b\n1,2\n']), 'sales.csv');
+  const up = await a.fetch('/api/upload_to_chat', { method: 'POST', body: fd, headers: { authorization: `Bearer ${analyst}` } });
+  t.is(up.status, 200, await up.clone().text());
+  t.like(await up.json(), { original_name: 'sales.csv', size: 8 });
+  t.is((await a.fetch('/api/upload_to_chat', { method: 'POST', body: new FormData() })).status, 401);
+  const asked = await call(a, 'POST', '/api/agentic', { token: analyst, body: { chat_id: 'pg-dl', messages: [{ role: 'user', content: 'total revenue by country in 2024' }] } });
+  t.is(asked.status, 200);
+  const loaded = JSON.stringify((await call(a, 'GET', '/api/c2/pg-dl', { token: analyst })).body);
+  const dfKey = /"df_key":"([^"]+)"/.exec(loaded)?.[1];
+  t.truthy(dfKey, loaded.slice(0, 3000));
+  const csv = await a.fetch(`/api/download_big_csv_agentic?chat_id=pg-dl&df_key=${dfKey}`, { headers: { authorization: `Bearer ${analyst}` } });
+  t.is(csv.status, 200, await csv.clone().text());
+  t.true((await csv.text()).split('\n').length > 2);
+  const xlsx = await a.fetch(`/api/download_excel_agentic?chat_id=pg-dl&df_key=${dfKey}`, { headers: { authorization: `Bearer ${analyst}` } });
+  t.is(xlsx.status, 200);
+  t.is((await a.fetch(`/api/download_big_csv_agentic?chat_id=pg-dl&df_key=${dfKey}&token=not-a-token`)).status, 401);
+  const answerUuid = [...loaded.matchAll(/"message_uuid":"([^"]+)"/g)].map((m) => m[1]!).at(-1);
+  t.truthy(answerUuid, loaded.slice(0, 3000));
+  const feedback = await call(a, 'POST', '/api/feedback', { token: analyst, body: { chat_id: 'pg-dl', message_uuid: answerUuid, rating: 'positive', comment: 'great' } });
+  t.is(feedback.status, 200, JSON.stringify(feedback.body));
+  const me = (await call(a, 'GET', '/api/auth/me', { token: analyst })).body;
+  const apiToken = (await call(a, 'POST', '/api/auth/user/tokens', { token: analyst, body: { name: 'export' } })).body.token as string;
+  const exported = await a.fetch(`/api/export_history?api_token=${apiToken}&user_id=${me.user_id as string}`);
+  t.is(exported.status, 200, await exported.clone().text());
+  t.true((await exported.text()).includes('pg-dl'));
+});
+
+test('row security: groups and user attributes; an analyst is refused', async (t) => {
+  const a = pgApp(t);
+  if (!a) return t.pass();
+  const admin = await signIn(a, 'admin');
+  const analyst = await signIn(a, 'analyst');
+  const analystId = (await call(a, 'GET', '/api/auth/me', { token: analyst })).body.user_id as string;
+  const put = await call(a, 'PUT', '/api/row-security/groups/pg_emea', { token: admin, body: { name: 'EMEA', members: [analystId], attributes: { region: 'EMEA' } } });
+  t.true(put.status === 200 || put.status === 201, JSON.stringify(put.body));
+  t.true(JSON.stringify((await call(a, 'GET', '/api/row-security/groups', { token: admin })).body).includes('pg_emea'));
+  const attrs = await call(a, 'PUT', `/api/row-security/users/${analystId}/attributes`, { token: admin, body: { attributes: { country: 'France' } } });
+  t.true(attrs.status === 200 || attrs.status === 204, JSON.stringify(attrs.body));
+  t.true(JSON.stringify((await call(a, 'GET', `/api/row-security/users/${analystId}/attributes`, { token: admin })).body).includes('France'));
+  t.is((await call(a, 'GET', '/api/row-security/groups', { token: analyst })).status, 403);
+  const removed = await call(a, 'DELETE', '/api/row-security/groups/pg_emea', { token: admin });
+  t.true(removed.status === 200 || removed.status === 204, JSON.stringify(removed.body));
+  t.false(JSON.stringify((await call(a, 'GET', '/api/row-security/groups', { token: admin })).body).includes('pg_emea'));
+});
+
+test('MCP over OAuth: an SDK client registers, signs in, consents and calls a tool', async (t) => {
+  t.timeout(60_000);
+  const a = pgApp(t);
+  if (!a) return t.pass();
+  const { client } = await connectV1(a, await signIn(a, 'analyst'));
+  t.true((await client.listTools()).tools.some((tool) => tool.name === 'catalog'));
+  const catalog = await client.callTool({ name: 'catalog', arguments: {} });
+  t.false(Boolean(catalog.isError), JSON.stringify(catalog).slice(0, 1000));
+  t.true(JSON.stringify(catalog.structuredContent).includes('demo_warehouse'));
+  await client.close();
 });
