@@ -80,6 +80,7 @@ async function script(a: TestApp): Promise<Record<string, unknown>> {
   await step('members', 'admin', 'GET', '/api/admin/members?q=ana&limit=1');
   await step('audit', 'admin', 'GET', '/api/admin/audit?limit=3&action=credit_limit_changed');
   await step('settings', 'admin', 'GET', '/api/admin/organization/settings');
+  await more(step, a);
   // The asynchronous fixtures make the same rows on both dialects.
   const made = await a.make.user({ orgId: await a.make.org('made'), role: 'modeler' });
   for (const [label, token] of [['made session', await a.make.session(made)], ['made token', await a.make.token(made)]] as const) {
@@ -89,13 +90,47 @@ async function script(a: TestApp): Promise<Record<string, unknown>> {
   return out;
 }
 
+type Step = (label: string, who: Who, method: string, path: string, body?: unknown) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The script's second half: knowledge, environments with a conflict, synchronisation, account administration. */
+async function more(step: Step, a: TestApp): Promise<void> {
+  await step('skill', 'admin', 'POST', '/api/knowledge/skills', { name: 'dup', description: '', instructions: 'x' });
+  await step('skill again', 'admin', 'POST', '/api/knowledge/skills', { name: 'dup', description: '', instructions: 'x' });
+  await step('table doc', 'admin', 'POST', '/api/knowledge/tables', { connection: 'demo_warehouse', schema: 'main', name: 'extra', description: 'Extra', columns: [{ name: 'id', type: 'INTEGER' }] });
+  await step('table doc read', 'admin', 'GET', `/api/knowledge/tables/${encodeURIComponent('demo_warehouse/main.extra')}`);
+  await step('note', 'admin', 'POST', '/api/knowledge/notes?id=contested', { title: 'C', body: 'base', tags: [] });
+  const fix = await step('quick fix', 'modeler', 'POST', '/api/environments/quick_fix', { name: 'Fix' });
+  await a.fetch('/api/knowledge/notes/contested', { method: 'PUT', headers: { authorization: `Bearer ${await session(a, 'admin')}`, 'content-type': 'application/json', 'x-service-environment': fix.id }, body: JSON.stringify({ title: 'C', body: 'env', tags: [] }) });
+  await step('note on production', 'admin', 'PUT', '/api/knowledge/notes/contested', { title: 'C', body: 'prod', tags: [] });
+  await step('conflicts found', 'admin', 'GET', `/api/environments/${fix.id}/conflicts`);
+  await step('diff', 'admin', 'GET', `/api/environments/${fix.id}/diff?lines=true`);
+  await step('merge with a conflict', 'admin', 'POST', `/api/environments/${fix.id}/merge`, { confirm: true });
+  await step('pull request', 'admin', 'POST', `/api/environments/${fix.id}/pull_request`, {});
+  await step('sync', 'admin', 'POST', '/api/sync/duckdb/demo_warehouse', {});
+  await step('org from email', 'analyst', 'GET', '/api/auth/org_from_email?email=someone@demo.sextant.local');
+  await step('embedded login', 'analyst', 'POST', '/api/auth/embedded_user_login', {});
+  const me = await step('me again', 'modeler', 'GET', '/api/auth/me');
+  await step('admin token', 'admin', 'POST', `/api/auth/admin/users/${me.user_id}/tokens`, { name: 'svc' });
+  await step('admin tokens', 'admin', 'GET', `/api/auth/admin/users/${me.user_id}/tokens`);
+  await step('admin mfa reset', 'admin', 'POST', `/api/auth/admin/users/${me.user_id}/mfa/reset`, {});
+  await step('register', 'analyst', 'POST', '/api/auth/register', { email: 'new.person@joiners.test', password: 'a long and varied passphrase 42', name: 'New' });
+  await step('page of pairs', 'analyst', 'GET', '/api/c2/c2?pairs=1&offset=0&include_all=true');
+  await step('rerun', 'analyst', 'POST', '/api/rerun_query', { chat_id: 'c1' });
+}
+
+/** A fresh session of a demo user (for requests `step` does not send). */
+async function session(a: TestApp, who: Who): Promise<string> {
+  return (await call(a, 'POST', '/api/auth/token', { body: { username: `${who}@demo.sextant.local`, password: `demo-${who}-password` } })).body.access_token;
+}
+
 test('the demo script answers with the same statuses and body shapes on SQLite and PostgreSQL', async (t) => {
   t.timeout(300_000);
-  const pg = await startPgTestApp(DEMO);
+  const pg = await startPgTestApp(DEMO, {}, { collation: process.env["PGSMOKE_COLLATION"] === "linguistic" ? "linguistic" : "bytes" });
   if (!pg) return t.log(SKIP_PG_STORE), t.pass();
   const lite = await startTestApp(DEMO);
   try {
     const [onSqlite, onPostgres] = [await script(lite), await script(pg)];
+    if (process.env["PGSMOKE_DUMP"]) (await import("node:fs")).writeFileSync(process.env["PGSMOKE_DUMP"], JSON.stringify({ onSqlite, onPostgres }, null, 1));
     t.is(pg.app.services.store.dialect, 'postgres');
     t.is((onSqlite['ask over the limit'] as [number])[0], 429);
     t.deepEqual(onSqlite['made token'], [200, 'made', 'modeler']);

@@ -13,7 +13,7 @@ import { sqliteExecutor, type Db } from '../../src/store/index.ts';
 import { sqliteNow } from './sqlite-now.ts';
 import { orgSettingsQuery } from '../../src/auth/members/org-settings-rows.ts';
 import { Writable } from 'node:stream';
-import { createPgDatabase } from './pg-database.ts';
+import { createPgDatabase, type PgCollation } from './pg-database.ts';
 
 export interface TestApp {
   app: App;
@@ -170,8 +170,8 @@ function asyncFixtures(app: App, config: Config, firstOrg: Map<string, string>):
  * A test app served from a fresh PostgreSQL database (dropped at stop), or undefined when PostgreSQL is
  * absent (an error under CI=true). Use the asynchronous fixtures (`t.make`).
  */
-export async function startPgTestApp(env: Record<string, string> = {}, deps: TestDeps = {}): Promise<TestApp | undefined> {
-  const database = await createPgDatabase();
+export async function startPgTestApp(env: Record<string, string> = {}, deps: TestDeps = {}, options: { collation?: PgCollation } = {}): Promise<TestApp | undefined> {
+  const database = await createPgDatabase(options);
   if (!database) return undefined;
   const t = await startTestApp({ SEXTANT_DATABASE_URL: database.url, ...env }, deps).catch(async (err: unknown) => {
     await database.drop();

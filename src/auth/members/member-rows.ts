@@ -2,7 +2,7 @@
 // sees of the account (status, last sign-in, MFA, sign-in methods). Keyset pages follow the email.
 // Flags are 0/1 on both dialects (CASE rather than a bare comparison, which is boolean on PostgreSQL).
 import { sql } from 'kysely';
-import type { Executor } from '../../store/index.ts';
+import { byteOrder, type Executor } from '../../store/index.ts';
 import type { Role } from '../principal.ts';
 
 export interface MemberRow {
@@ -30,14 +30,19 @@ const COLUMNS = sql.raw(`u.id AS user_id, u.email, u.name, m.role, m.can_merge, 
 /** Escapes LIKE's wildcards so a search for `a_b` finds only `a_b`; lower-cased, as both sides are compared. */
 const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Up to `limit` members after the email `after`, whose name or email contains `q` (any case). */
+/**
+ * Up to `limit` members after the email `after`, whose name or email contains `q` (any case). Pages
+ * follow the email's bytes (without case, as the column compares) on both dialects, whatever the
+ * collation of a PostgreSQL database.
+ */
 export function memberRows(x: Executor, orgId: string, { q, after, limit }: { q: string | undefined; after: string | undefined; limit: number }): Promise<MemberRow[]> {
   const search = q === undefined ? sql`` : sql`AND (lower(u.email) LIKE ${likePattern(q)} ESCAPE '\\' OR lower(u.name) LIKE ${likePattern(q)} ESCAPE '\\')`;
-  const from = after === undefined ? sql`` : sql`AND u.email > ${after}`;
+  const email = byteOrder(x, 'u.email');
+  const from = after === undefined ? sql`` : sql`AND ${email} > ${after}`;
   return x.all(
     sql<MemberRow>`SELECT ${COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id
      WHERE m.org_id = ${orgId} ${search} ${from}
-     ORDER BY u.email LIMIT ${limit}`,
+     ORDER BY ${email} LIMIT ${limit}`,
   );
 }
 
