@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.ts';
 import { RateLimited } from '../../errors.ts';
 import { roundCredits, usageOf } from '../runs/event-log.ts';
 import type { AgentStore } from '../runs/tables.ts';
+import { byteOrder } from '../../store/index.ts';
 
 /** What the admin's usage and credit-limit functions need (the service store and the clock), built once in compose. */
 export interface UsageDeps {
@@ -54,10 +55,10 @@ export async function setCreditLimit({ store: x, clock }: UsageDeps, p: { orgId:
   );
 }
 
-/** Every limit of the organization with this month's use. */
+/** Every limit of the organization with this month's use: its own first, then by the bytes of the user ids. */
 export async function creditLimits({ store: x, clock }: UsageDeps, orgId: string): Promise<CreditLimit[]> {
   const { start } = monthBounds(clock.now());
-  const rows = await x.all(x.db.selectFrom('credit_limits').select(['user_id', 'monthly_credits']).where('org_id', '=', orgId).orderBy('user_id'));
+  const rows = await x.all(x.db.selectFrom('credit_limits').select(['user_id', 'monthly_credits']).where('org_id', '=', orgId).orderBy(byteOrder(x, 'user_id')));
   return Promise.all(
     rows.map(async (r) => {
       const userId = r.user_id === '' ? null : r.user_id;
