@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { Forbidden } from '../../errors.ts';
-import type { Executor } from '../../store/index.ts';
+import { byteOrder, type Executor } from '../../store/index.ts';
 import type { Principal, Role } from '../principal.ts';
 import { SESSION_TTL_SECONDS } from '../credentials/sessions.ts';
 import { readOrgSettings } from './org-settings-rows.ts';
@@ -28,7 +28,7 @@ export async function assertBaseOrg(x: Executor, admin: Principal): Promise<OrgR
 export async function getOrgSettings({ x }: { x: Executor }, admin: Principal): Promise<OrgSettingsView> {
   const org = await assertBaseOrg(x, admin);
   const settings = await readOrgSettings(x, admin.orgId);
-  const domains = await x.all(sql<{ domain: string }>`SELECT domain FROM org_email_domains WHERE org_id = ${admin.orgId} ORDER BY domain`);
+  const domains = await x.all(sql<{ domain: string }>`SELECT domain FROM org_email_domains WHERE org_id = ${admin.orgId} ORDER BY ${byteOrder(x, 'domain')}`);
   return {
     mfa_required: org.mfa_enforced === 1,
     allowed_email_domains: domains.map((d) => d.domain),
