@@ -2,6 +2,7 @@
 // in the target organization; only members may switch.
 import type { Clock } from '../../clock.ts';
 import { Forbidden, NotFound } from '../../errors.ts';
+import { byteOrder } from '../../store/index.ts';
 import { getUser } from '../directory.ts';
 import type { AuthStore } from '../single-use-tables.ts';
 import type { Principal } from '../principal.ts';
@@ -38,8 +39,8 @@ export async function listWorkspaces({ store }: Pick<WorkspaceDeps, 'store'>, pr
         .innerJoin('memberships as m', (j) => j.onRef('m.org_id', '=', 'o.id').on('m.user_id', '=', principal.userId))
         .select(['o.id as org_id', 'o.name', 'm.role'])
         .where('o.base_org_id', '=', principal.baseOrgId)
-        .orderBy('o.name')
-        .orderBy('o.id'),
+        .orderBy(byteOrder(store, 'o.name'))
+        .orderBy(byteOrder(store, 'o.id')),
     ),
     store.one(db.selectFrom('users').select('default_workspace_id').where('id', '=', principal.userId)),
   ]);
