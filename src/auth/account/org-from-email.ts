@@ -1,5 +1,6 @@
 // Which organization serves an email domain and how its people sign in. Answers from the domain
 // alone, so it never reveals whether a user with that address exists.
+import { byteOrder } from '../../store/index.ts';
 import type { AuthStore } from '../single-use-tables.ts';
 import { ssoLoginUrl } from '../sso/sso-login.ts';
 
@@ -25,7 +26,7 @@ export async function orgForEmailDomain(store: AuthStore, email: string): Promis
 export async function orgFromEmail({ store }: { store: AuthStore }, baseUrl: string, email: string): Promise<OrgForEmail> {
   const org = await orgForEmailDomain(store, email);
   if (!org) return { org_id: null, org_name: null, methods: ['password', 'magic_link'], sso: [] };
-  const providers = await store.all(store.db.selectFrom('sso_configs').select(['type', 'name']).where('org_id', '=', org.id).where('enabled', '=', 1).orderBy('type'));
+  const providers = await store.all(store.db.selectFrom('sso_configs').select(['type', 'name']).where('org_id', '=', org.id).where('enabled', '=', 1).orderBy(byteOrder(store, 'type')));
   const types = providers.map((p) => p.type);
   return {
     org_id: org.id,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../../clock.ts';
-import type { Executor } from '../../store/index.ts';
+import { byteOrder, type Executor } from '../../store/index.ts';
 import type { Role } from '../principal.ts';
 import { InvalidInvitation } from './errors.ts';
 import { pendingInvitationByToken } from './invitation-rows.ts';
@@ -19,7 +19,7 @@ export interface InvitationInfo {
 export async function ssoLoginPath(x: Executor, orgId: string): Promise<string | undefined> {
   const org = await orgRow(x, orgId);
   const base = org?.base_org_id ?? orgId;
-  const sso = await x.one(sql<{ type: string }>`SELECT type FROM sso_configs WHERE org_id = ${base} AND enabled = 1 ORDER BY type LIMIT 1`);
+  const sso = await x.one(sql<{ type: string }>`SELECT type FROM sso_configs WHERE org_id = ${base} AND enabled = 1 ORDER BY ${byteOrder(x, 'type')} LIMIT 1`);
   return sso && `/api/auth/${encodeURIComponent(base)}/${encodeURIComponent(sso.type)}/login`;
 }
 

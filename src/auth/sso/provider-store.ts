@@ -1,5 +1,6 @@
 // The SQL of an organization's OIDC providers (table sso_configs). Every read and write is scoped
 // to one organization, so another organization's provider is simply not found.
+import { byteOrder } from '../../store/index.ts';
 import type { AuthStore } from '../single-use-tables.ts';
 import type { SsoProviderRow } from '../user-tables.ts';
 import type { Role } from '../principal.ts';
@@ -30,7 +31,7 @@ export interface SsoProviderFields {
 
 /** The organization's providers, by type. */
 export function listProviderRows(x: AuthStore, orgId: string): Promise<SsoProviderRow[]> {
-  return x.all(x.db.selectFrom('sso_configs').selectAll().where('org_id', '=', orgId).orderBy('type'));
+  return x.all(x.db.selectFrom('sso_configs').selectAll().where('org_id', '=', orgId).orderBy(byteOrder(x, 'type')));
 }
 
 export function providerRow(x: AuthStore, orgId: string, id: string): Promise<SsoProviderRow | undefined> {

@@ -1,6 +1,6 @@
 // Attributes and groups of several members at once, and group membership by member: what the admin
 // member pages read and write (issue 23). The tables are this domain's (user_attributes, groups).
-import type { Query } from '../../store/index.ts';
+import { byteOrder, type Query } from '../../store/index.ts';
 import type { DataStore } from '../tables.ts';
 
 export interface MemberFactsRow {
@@ -14,7 +14,7 @@ export async function memberFactsOf(store: DataStore, orgId: string, userIds: st
   if (userIds.length === 0) return out;
   const entry = (id: string) => out.get(id) ?? (out.set(id, { attributes: {}, groups: [] }).get(id) as MemberFactsRow);
   const attrs = await store.all(
-    store.db.selectFrom('user_attributes').select(['user_id', 'name', 'value']).where('org_id', '=', orgId).where('user_id', 'in', userIds).orderBy('name'),
+    store.db.selectFrom('user_attributes').select(['user_id', 'name', 'value']).where('org_id', '=', orgId).where('user_id', 'in', userIds).orderBy(byteOrder(store, 'name')),
   );
   for (const a of attrs) entry(a.user_id).attributes[a.name] = a.value;
   const groups = await store.all(
@@ -24,7 +24,7 @@ export async function memberFactsOf(store: DataStore, orgId: string, userIds: st
       .select(['m.user_id', 'g.id', 'g.name'])
       .where('m.org_id', '=', orgId)
       .where('m.user_id', 'in', userIds)
-      .orderBy('g.name'),
+      .orderBy(byteOrder(store, 'g.name')),
   );
   for (const g of groups) entry(g.user_id).groups.push({ id: g.id, name: g.name });
   return out;

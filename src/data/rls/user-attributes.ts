@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Role } from '../../auth/index.ts';
 import { Conflict } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
-import type { Query } from '../../store/index.ts';
+import { byteOrder, type Query } from '../../store/index.ts';
 import type { DataStore } from '../tables.ts';
 
 /** Who a row filter is evaluated for. */
@@ -57,8 +57,8 @@ export interface GroupRow {
 
 /** Lists the groups of an organization with their members. */
 export async function listGroups(store: DataStore, orgId: string): Promise<GroupRow[]> {
-  const groups = await store.all(store.db.selectFrom('groups').select(['id', 'name']).where('org_id', '=', orgId).orderBy('name'));
-  const members = await store.all(store.db.selectFrom('group_members').select(['group_id', 'user_id']).where('org_id', '=', orgId).orderBy('user_id'));
+  const groups = await store.all(store.db.selectFrom('groups').select(['id', 'name']).where('org_id', '=', orgId).orderBy(byteOrder(store, 'name')));
+  const members = await store.all(store.db.selectFrom('group_members').select(['group_id', 'user_id']).where('org_id', '=', orgId).orderBy(byteOrder(store, 'user_id')));
   return groups.map((g) => ({ ...g, members: members.filter((m) => m.group_id === g.id).map((m) => m.user_id) }));
 }
 
