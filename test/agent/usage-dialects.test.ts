@@ -75,6 +75,17 @@ dialectTest('credit limits are set, replaced and removed, listed with this month
   t.deepEqual((await creditLimits(deps, 'o1')).map((l) => l.user_id), [null]);
 });
 
+dialectTest(
+  'credit limits are listed by the bytes of their user ids, the organization first, whatever the collation of the database',
+  async (t, { x }) => {
+    await x.run(sql`INSERT INTO organizations (id, name, created_at) VALUES ('o1', 'One', 0)`);
+    const deps = { store: x, clock: new FakeClock(NOV_20) };
+    for (const userId of ['b-user', null, 'B-user', 'a-user']) await setCreditLimit(deps, { orgId: 'o1', userId, monthlyCredits: 1, by: 'admin' });
+    t.deepEqual((await creditLimits(deps, 'o1')).map((l) => l.user_id), [null, 'B-user', 'a-user', 'b-user']);
+  },
+  { pgCollation: 'linguistic' },
+);
+
 dialectTest('the latest run of a chat is the one started last, and among runs started in one millisecond the running one', async (t, { x }) => {
   await answered(x, run('first', 'u1', NOV_20, 'c1'), { queries: 0, credits: 0 });
   await answered(x, run('second', 'u1', NOV_20 + 1, 'c1'), { queries: 0, credits: 0 });

@@ -152,6 +152,20 @@ dialectTest('account mail requests worked by two replicas at once are mailed onc
   t.deepEqual(live.map((r) => r.purpose), ['magic_code', 'magic_link', 'reset_password'], 'each new mail voided the previous links');
 });
 
+dialectTest(
+  'account mail requests of one millisecond are worked in the byte order of their ids whatever the collation of the database',
+  async (t, { x }) => {
+    await seedUser(x);
+    await x.run(sql`INSERT INTO users (id, email, created_at) VALUES ('u2', 'b@example.com', 0), ('u3', 'c@example.com', 0)`);
+    for (const [id, email] of [['b-r', 'a@example.com'], ['B-r', 'b@example.com'], ['a-r', 'c@example.com']]) {
+      await x.run(sql`INSERT INTO account_mail_requests (id, kind, email, created_at) VALUES (${id}, 'magic_link', ${email}, 5)`);
+    }
+    await processAccountMailRequests(depsOn(x, new FakeClock()));
+    t.deepEqual((await listOutbox(x)).map((m) => m.to).reverse(), ['b@example.com', 'c@example.com', 'a@example.com']);
+  },
+  { pgCollation: 'linguistic' },
+);
+
 dialectTest('one address registered twice at once over two replicas makes one account, and its owner is told by mail', async (t, { x, other }) => {
   const clock = new FakeClock();
   const register = (ex: Executor) => () => registerAccount(depsOn(ex, clock), { email: 'new@example.com', password: 'a long new passphrase' }, client);

@@ -36,6 +36,19 @@ dialectTest('a member lists the workspaces of their base organization they belon
   });
 });
 
+dialectTest(
+  'workspaces are listed by the bytes of their names whatever the collation of the database',
+  async (t, { x }) => {
+    await seed(x);
+    for (const [id, name] of [['w-1', 'beta'], ['w-2', 'Zeta'], ['w-3', 'alpha']] as const) {
+      await x.run(sql`INSERT INTO organizations (id, name, base_org_id, created_at) VALUES (${id}, ${name}, 'base', 0)`);
+      await x.run(sql`INSERT INTO memberships (user_id, org_id, role, created_at) VALUES ('ada', ${id}, 'user', 0)`);
+    }
+    t.deepEqual((await listWorkspaces({ store: x }, ada)).workspaces.map((w) => w.name), ['Alpha', 'Beta', 'Zeta', 'alpha', 'beta']);
+  },
+  { pgCollation: 'linguistic' },
+);
+
 dialectTest("the default workspace is one of the member's, never another organization's", async (t, { x }) => {
   await seed(x);
   await setDefaultWorkspace({ store: x }, ada, 'w-a');

@@ -92,3 +92,15 @@ dialectTest('file connections whose stored path lies outside their organization 
   await row('globex', 'rel', 'duckdb', 'rel.duckdb');
   t.deepEqual(await listUnconfinedConnections(store, ['/srv/wh']), [{ orgId: 'acme', connectionId: 'shared', path: '/srv/shared/wh.duckdb', folder: '/srv/wh/acme' }]);
 });
+
+dialectTest(
+  'file connections outside their folder are listed by the bytes of their ids whatever the collation of the database',
+  async (t, { x }) => {
+    const store = await twoOrganizations(x);
+    for (const id of ['b-wh', 'B-wh', 'a-wh']) {
+      await x.run(sql`INSERT INTO connections (org_id, id, name, type, settings, created_at, updated_at) VALUES ('acme', ${id}, ${id}, 'duckdb', ${JSON.stringify({ path: `/srv/shared/${id}.duckdb` })}, 0, 0)`);
+    }
+    t.deepEqual((await listUnconfinedConnections(store, ['/srv/wh'])).map((c) => c.connectionId), ['B-wh', 'a-wh', 'b-wh']);
+  },
+  { pgCollation: 'linguistic' },
+);

@@ -22,7 +22,7 @@ export interface DialectCase {
 }
 
 export interface DialectOptions {
-  /** How the PostgreSQL database orders text (default: as SQLite, by bytes). */
+  /** How the PostgreSQL database orders text (default: linguistic, as en_US servers do; see pg-database.ts). */
   pgCollation?: PgCollation;
 }
 
@@ -33,7 +33,7 @@ async function openCase(t: ExecutionContext, dialect: DialectCase['dialect'], op
     const x = sqliteExecutor(store.db);
     return { dialect, x, sqlite: store.db, other: x };
   }
-  const url = await freshPgDatabase(t, { collation: options.pgCollation ?? 'bytes' });
+  const url = await freshPgDatabase(t, { collation: options.pgCollation ?? 'linguistic' });
   if (!url) return undefined;
   const pg = openPostgres(url);
   const pg2 = openPostgres(url);

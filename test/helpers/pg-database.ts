@@ -9,9 +9,10 @@ export const SKIP_PG_STORE = 'PostgreSQL is not reachable on 127.0.0.1:5432 (use
 const admin = () => new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 3000 });
 
 /**
- * How the database orders text. `bytes`: the test server's default (C.UTF-8), which orders as SQLite
- * does. `linguistic`: ICU en-US, as a server initialised under en_US.UTF-8 (the official image, most
- * hosted services) orders it: case and punctuation weigh less than letters, so `apple` < `Banana`.
+ * How the database orders text. `linguistic` (the default): ICU en-US, as a server initialised under
+ * en_US.UTF-8 (the official image, most hosted services) orders it: case and punctuation weigh less
+ * than letters, so `apple` < `Banana`; tests run where production mostly does, so code that leans on
+ * the database's collation fails here. `bytes`: the test server's own (C.UTF-8), which orders as SQLite.
  */
 export type PgCollation = 'bytes' | 'linguistic';
 
@@ -21,7 +22,7 @@ const CREATE_OPTIONS: Record<PgCollation, string> = {
 };
 
 /** An empty database on the local server, or undefined when PostgreSQL is absent (an error under CI=true). */
-export async function createPgDatabase({ collation = 'bytes' }: { collation?: PgCollation } = {}): Promise<{ url: string; name: string; drop(): Promise<void> } | undefined> {
+export async function createPgDatabase({ collation = 'linguistic' }: { collation?: PgCollation } = {}): Promise<{ url: string; name: string; drop(): Promise<void> } | undefined> {
   const client = admin();
   try {
     await client.connect();

@@ -5,9 +5,9 @@ import { sql } from 'kysely';
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import { RateLimited } from '../../errors.ts';
+import { byteOrder } from '../../store/index.ts';
 import { roundCredits, usageOf } from '../runs/event-log.ts';
 import type { AgentStore } from '../runs/tables.ts';
-import { byteOrder } from '../../store/index.ts';
 
 /** What the admin's usage and credit-limit functions need (the service store and the clock), built once in compose. */
 export interface UsageDeps {
@@ -55,7 +55,7 @@ export async function setCreditLimit({ store: x, clock }: UsageDeps, p: { orgId:
   );
 }
 
-/** Every limit of the organization with this month's use: its own first, then by the bytes of the user ids. */
+/** Every limit of the organization with this month's use. */
 export async function creditLimits({ store: x, clock }: UsageDeps, orgId: string): Promise<CreditLimit[]> {
   const { start } = monthBounds(clock.now());
   const rows = await x.all(x.db.selectFrom('credit_limits').select(['user_id', 'monthly_credits']).where('org_id', '=', orgId).orderBy(byteOrder(x, 'user_id')));

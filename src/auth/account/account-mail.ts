@@ -3,6 +3,7 @@
 // durable queue) and answers; nothing on its path looks the address up. After the answer the queue is
 // turned into tokens and mail, or dropped for addresses without a (suitable) account.
 import { newId } from '../../security/index.ts';
+import { byteOrder } from '../../store/index.ts';
 import type { AccountDeps, ClientInfo } from './account-deps.ts';
 import type { ComposedMail } from './composed-mail.ts';
 import { findUserByEmail, type UserRow } from '../directory.ts';
@@ -83,8 +84,8 @@ export async function processAccountMailRequests(deps: AccountDeps, stopped: () 
   const x = deps.store;
   for (;;) {
     if (stopped()) return;
-    // Requests of one millisecond go in the order of their ids: any order is fine, but a portable one.
-    const rows = await x.all(x.db.selectFrom('account_mail_requests').select(['id', 'kind', 'email']).orderBy('created_at').orderBy('id').limit(50));
+    // Requests of one millisecond go in the byte order of their ids: any order is fine, but one both dialects share.
+    const rows = await x.all(x.db.selectFrom('account_mail_requests').select(['id', 'kind', 'email']).orderBy('created_at').orderBy(byteOrder(x, 'id')).limit(50));
     if (rows.length === 0) return;
     for (const row of rows) {
       if (stopped()) return;

@@ -2,7 +2,7 @@
 // expired; only a SHA-256 of its link's token is kept.
 import { sql } from 'kysely';
 import { hashSecret, newId, newSecret } from '../../security/index.ts';
-import type { Executor, Query } from '../../store/index.ts';
+import { byteOrder, type Executor, type Query } from '../../store/index.ts';
 import type { Role } from '../principal.ts';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
@@ -49,7 +49,7 @@ export function pendingInvitationFor(x: Executor, now: number, orgId: string, em
 
 /** The pending invitations of the organization, newest first. */
 export function pendingInvitations(x: Executor, now: number, orgId: string): Promise<InvitationRow[]> {
-  return x.all(sql<InvitationRow>`SELECT * FROM invitations WHERE org_id = ${orgId} AND ${pending(now)} ORDER BY created_at DESC, id`);
+  return x.all(sql<InvitationRow>`SELECT * FROM invitations WHERE org_id = ${orgId} AND ${pending(now)} ORDER BY created_at DESC, ${byteOrder(x, 'id')}`);
 }
 
 /** The pending invitation behind a link token, if any. */

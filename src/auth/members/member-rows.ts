@@ -1,8 +1,12 @@
 // The SQL behind the member list: one row per membership of the organization, with what an admin
 // sees of the account (status, last sign-in, MFA, sign-in methods). Keyset pages follow the email.
 // Flags are 0/1 on both dialects (CASE rather than a bare comparison, which is boolean on PostgreSQL).
+// Case is folded in ASCII only, for the order and the search alike: it is all SQLite folds (lower(),
+// LIKE, the NOCASE email column), and the only folding both dialects compute the same whatever the
+// server's locale. Unicode folding would need a function of our own on SQLite, and PostgreSQL's own
+// differs by locale (libc or ICU); so `É` matches `É` but not `é`, on both.
 import { sql } from 'kysely';
-import { byteOrder, type Executor } from '../../store/index.ts';
+import { asciiLower, type Executor } from '../../store/index.ts';
 import type { Role } from '../principal.ts';
 
 export interface MemberRow {
@@ -27,18 +31,14 @@ const COLUMNS = sql.raw(`u.id AS user_id, u.email, u.name, m.role, m.can_merge, 
   (SELECT MAX(s.created_at) FROM sessions s WHERE s.user_id = u.id AND s.kind = 'session') AS last_sign_in_at,
   m.created_at AS joined_at`);
 
-/** Escapes LIKE's wildcards so a search for `a_b` finds only `a_b`; lower-cased, as both sides are compared. */
-const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Escapes LIKE's wildcards so a search for `a_b` finds only `a_b`; folded as the searched columns are. */
+const likePattern = (q: string) => `%${q.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/**
- * Up to `limit` members after the email `after`, whose name or email contains `q` (any case). Pages
- * follow the email's bytes (without case, as the column compares) on both dialects, whatever the
- * collation of a PostgreSQL database.
- */
+/** Up to `limit` members after the email `after`, whose name or email contains `q` (any ASCII case). */
 export function memberRows(x: Executor, orgId: string, { q, after, limit }: { q: string | undefined; after: string | undefined; limit: number }): Promise<MemberRow[]> {
-  const search = q === undefined ? sql`` : sql`AND (lower(u.email) LIKE ${likePattern(q)} ESCAPE '\\' OR lower(u.name) LIKE ${likePattern(q)} ESCAPE '\\')`;
-  const email = byteOrder(x, 'u.email');
-  const from = after === undefined ? sql`` : sql`AND ${email} > ${after}`;
+  const email = asciiLower(x, sql.ref('u.email'));
+  const search = q === undefined ? sql`` : sql`AND (${email} LIKE ${likePattern(q)} ESCAPE '\\' OR ${asciiLower(x, sql.ref('u.name'))} LIKE ${likePattern(q)} ESCAPE '\\')`;
+  const from = after === undefined ? sql`` : sql`AND ${email} > ${asciiLower(x, sql.val(after))}`;
   return x.all(
     sql<MemberRow>`SELECT ${COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id
      WHERE m.org_id = ${orgId} ${search} ${from}

@@ -6,7 +6,7 @@ import { generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import { newId, type SecretBox } from '../../security/index.ts';
-import type { Executor } from '../../store/index.ts';
+import { byteOrder, type Executor } from '../../store/index.ts';
 
 type SigningJwk = JsonWebKey & { kid: string };
 
@@ -19,7 +19,7 @@ function newSigningJwk(): SigningJwk {
 }
 
 function newestKey(x: Executor): Promise<{ sealed_jwk: string } | undefined> {
-  return x.one(sql<{ sealed_jwk: string }>`SELECT sealed_jwk FROM oauth_keys ORDER BY created_at DESC, id DESC LIMIT 1`);
+  return x.one(sql<{ sealed_jwk: string }>`SELECT sealed_jwk FROM oauth_keys ORDER BY created_at DESC, ${byteOrder(x, 'id')} DESC LIMIT 1`);
 }
 
 /** The private JWK the provider signs with; created and stored on first use, the same for every replica. */

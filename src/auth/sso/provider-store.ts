@@ -29,7 +29,7 @@ export interface SsoProviderFields {
   groupMappings: GroupMapping[];
 }
 
-/** The organization's providers, by the bytes of their types (as on SQLite, whatever PostgreSQL's collation). */
+/** The organization's providers, by type. */
 export function listProviderRows(x: AuthStore, orgId: string): Promise<SsoProviderRow[]> {
   return x.all(x.db.selectFrom('sso_configs').selectAll().where('org_id', '=', orgId).orderBy(byteOrder(x, 'type')));
 }

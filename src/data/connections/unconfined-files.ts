@@ -3,6 +3,7 @@
 // so that an operator can move the file (Sextant never moves an operator's file on its own).
 import { isAbsolute, relative } from 'node:path';
 import type { Logger } from '../../log.ts';
+import { byteOrder } from '../../store/index.ts';
 import { DRIVERS, type ConnectionType } from '../drivers/registry.ts';
 import type { DataStore } from '../tables.ts';
 import { orgWarehouseFolders } from './confine-path.ts';
@@ -20,7 +21,7 @@ export interface UnconfinedConnection {
 export async function listUnconfinedConnections(store: DataStore, roots: readonly string[]): Promise<UnconfinedConnection[]> {
   const fileTypes = (Object.keys(DRIVERS) as ConnectionType[]).filter((t) => DRIVERS[t].kind === 'file');
   const rows = await store.all(
-    store.db.selectFrom('connections').select(['org_id', 'id', 'settings']).where('type', 'in', fileTypes).orderBy('org_id').orderBy('id'),
+    store.db.selectFrom('connections').select(['org_id', 'id', 'settings']).where('type', 'in', fileTypes).orderBy(byteOrder(store, 'org_id')).orderBy(byteOrder(store, 'id')),
   );
   const out: UnconfinedConnection[] = [];
   for (const r of rows) {

@@ -8,7 +8,7 @@ export interface MemberFactsRow {
   groups: { id: string; name: string }[];
 }
 
-/** Attributes and groups of the given members of an organization, by user id; names in byte order on both dialects. */
+/** Attributes and groups of the given members of an organization, by user id. */
 export async function memberFactsOf(store: DataStore, orgId: string, userIds: string[]): Promise<Map<string, MemberFactsRow>> {
   const out = new Map<string, MemberFactsRow>();
   if (userIds.length === 0) return out;

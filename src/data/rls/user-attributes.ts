@@ -55,12 +55,10 @@ export interface GroupRow {
   members: string[];
 }
 
-/** Lists the groups of an organization with their members (both by the bytes of name and id, as on SQLite). */
+/** Lists the groups of an organization with their members. */
 export async function listGroups(store: DataStore, orgId: string): Promise<GroupRow[]> {
   const groups = await store.all(store.db.selectFrom('groups').select(['id', 'name']).where('org_id', '=', orgId).orderBy(byteOrder(store, 'name')));
-  const members = await store.all(
-    store.db.selectFrom('group_members').select(['group_id', 'user_id']).where('org_id', '=', orgId).orderBy(byteOrder(store, 'user_id')),
-  );
+  const members = await store.all(store.db.selectFrom('group_members').select(['group_id', 'user_id']).where('org_id', '=', orgId).orderBy(byteOrder(store, 'user_id')));
   return groups.map((g) => ({ ...g, members: members.filter((m) => m.group_id === g.id).map((m) => m.user_id) }));
 }
 

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Principal, Role } from '../../../src/auth/index.ts';
 import { acceptInvitation, changeRole, deactivateMember, getOrgSettings, listMembers, removeMember, resendInvitation, updateOrgSettings, type MembersDeps } from '../../../src/auth/members/index.ts';
 import type { MemberStoreDeps } from '../../../src/auth/members/deps.ts';
-import { insertInvitationQuery, pendingInvitationByToken } from '../../../src/auth/members/invitation-rows.ts';
+import { insertInvitationQuery, pendingInvitationByToken, pendingInvitations } from '../../../src/auth/members/invitation-rows.ts';
 import { storeInvitation } from '../../../src/auth/members/invite-member.ts';
 import { FakeClock } from '../../../src/clock.ts';
 import { createLogger } from '../../../src/log.ts';
@@ -92,6 +92,44 @@ dialectTest('the member list searches name and email in any case and pages by em
   t.like(first.members[0], { role: 'admin', can_merge: true, status: 'active' });
 });
 
+/** Members of acme with these emails and names (ids m0, m1, ...). */
+async function seedPeople(x: Executor, people: [email: string, name: string][]): Promise<void> {
+  await seedOrg(x, 'acme', [['ann', 'admin']]);
+  for (const [i, [email, name]] of people.entries()) {
+    await x.run(sql`INSERT INTO users (id, email, name, created_at) VALUES (${`m${i}`}, ${email}, ${name}, 0)`);
+    await x.run(sql`INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (${`m${i}`}, 'acme', 'user', 0)`);
+  }
+}
+
+dialectTest(
+  'members are listed and paged by email folded in ASCII and ordered by its bytes, whatever the collation of the database',
+  async (t, { x }) => {
+    await seedPeople(x, [['zed@z.test', 'Zed'], ['a.c@z.test', 'Ac'], ['Ab@z.test', 'Ab'], ['a_b@z.test', 'A B'], ['émile@z.test', 'Émile'], ['Bo@z.test', 'Bo']]);
+    const deps = depsOn(x, new FakeClock());
+    const expected = ['a.c@z.test', 'a_b@z.test', 'Ab@z.test', 'ann@acme.test', 'Bo@z.test', 'zed@z.test', 'émile@z.test'];
+    t.deepEqual((await listMembers(deps, principal('ann', 'acme'), {})).members.map((m) => m.email), expected);
+    const paged: string[] = [];
+    for (let cursor: string | undefined, n = 0; n < 10; n++) {
+      const page = await listMembers(deps, principal('ann', 'acme'), { limit: 2, cursor });
+      paged.push(...page.members.map((m) => m.email));
+      if (!page.next_cursor) break;
+      cursor = page.next_cursor;
+    }
+    t.deepEqual(paged, expected, 'keyset pages follow the same order');
+  },
+  { pgCollation: 'linguistic' },
+);
+
+dialectTest('the member search folds ASCII letters only, on both dialects', async (t, { x }) => {
+  await seedPeople(x, [['emile@z.test', 'Émile Zola'], ['olga@z.test', 'ÖLGA']]);
+  const search = async (q: string) => (await listMembers(depsOn(x, new FakeClock()), principal('ann', 'acme'), { q })).members.map((m) => m.user_id);
+  t.deepEqual(await search('ÉMILE'), ['m0'], 'A-Z folded, É kept');
+  t.deepEqual(await search('émile'), [], 'é is not É');
+  t.deepEqual(await search('zOLa'), ['m0']);
+  t.deepEqual(await search('Ölga'), ['m1']);
+  t.deepEqual(await search('ölga'), []);
+});
+
 dialectTest("a join domain another organization serves is refused and nothing of the change is kept", async (t, { x }) => {
   const clock = new FakeClock();
   await seedOrg(x, 'acme', [['ann', 'admin']]);
@@ -104,6 +142,30 @@ dialectTest("a join domain another organization serves is refused and nothing of
   const saved = await updateOrgSettings(deps, principal('ann', 'acme'), client, { mfa_required: true, allowed_email_domains: ['Acme.test'], join_default_role: 'modeler' });
   t.like(saved, { mfa_required: true, allowed_email_domains: ['acme.test'], join_default_role: 'modeler' });
 });
+
+dialectTest(
+  'join domains are listed by their bytes whatever the collation of the database',
+  async (t, { x }) => {
+    await seedOrg(x, 'acme', [['ann', 'admin']]);
+    const deps = depsOn(x, new FakeClock());
+    await updateOrgSettings(deps, principal('ann', 'acme'), client, { allowed_email_domains: ['zeta.test', 'ärzte.test', 'beta.test', 'b_c.test', 'b-d.test'] });
+    t.deepEqual((await getOrgSettings(deps, principal('ann', 'acme'))).allowed_email_domains, ['b-d.test', 'b_c.test', 'beta.test', 'zeta.test', 'ärzte.test']);
+  },
+  { pgCollation: 'linguistic' },
+);
+
+dialectTest(
+  'pending invitations made in one millisecond are listed by the bytes of their ids whatever the collation of the database',
+  async (t, { x }) => {
+    await seedOrg(x, 'acme', [['ann', 'admin']]);
+    for (const [i, id] of ['b-inv', 'B-inv', 'a-inv'].entries()) {
+      await x.run(insertInvitationQuery({ orgId: 'acme', email: `i${i}@acme.test`, role: 'user', invitedBy: 'ann', now: 5 }).query);
+      await x.run(sql`UPDATE invitations SET id = ${id} WHERE email = ${`i${i}@acme.test`}`);
+    }
+    t.deepEqual((await pendingInvitations(x, 5, 'acme')).map((i) => i.id), ['B-inv', 'a-inv', 'b-inv']);
+  },
+  { pgCollation: 'linguistic' },
+);
 
 dialectTest('twenty parallel accepts of one invitation through two executors have exactly one winner', async (t, { x, other }) => {
   const clock = new FakeClock();

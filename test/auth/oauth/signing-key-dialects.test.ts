@@ -30,6 +30,15 @@ dialectTest('a restart reuses the stored key, including one stored before under 
   t.is((await x.all(sql`SELECT id FROM oauth_keys`)).length, 1);
 });
 
+dialectTest(
+  'of keys stored in one millisecond the one whose id is last by its bytes signs, whatever the collation of the database',
+  async (t, { x }) => {
+    for (const kid of ['a-key', 'B-key']) await x.run(sql`INSERT INTO oauth_keys (id, sealed_jwk, created_at) VALUES (${kid}, ${box.seal(JSON.stringify({ kty: 'RSA', kid }))}, 7)`);
+    t.is((await loadOrCreateSigningKey(x, new FakeClock(), box)).kid, 'a-key');
+  },
+  { pgCollation: 'linguistic' },
+);
+
 dialectTest('the signing key is generated once, sealed at rest and reused', async (t, { x }) => {
   const clock = new FakeClock();
   const first = await loadOrCreateSigningKey(x, clock, box);

@@ -2,6 +2,8 @@
 // organization, a change to a taken type refused, another organization's providers never read,
 // changed or removed, and removing one takes its pending logins and linked identities with it.
 import { sql } from 'kysely';
+import { orgFromEmail } from '../../../src/auth/account/org-from-email.ts';
+import { ssoLoginPath } from '../../../src/auth/members/invitation-info.ts';
 import { deleteProviderRow, insertProviderRow, listProviderRows, providerByType, providerRow, updateProviderRow, type SsoProviderFields } from '../../../src/auth/sso/provider-store.ts';
 import { dialectTest } from '../../helpers/executors.ts';
 
@@ -38,3 +40,16 @@ dialectTest('removing a provider takes its pending logins and identities, only i
   t.deepEqual((await listProviderRows(x, 'o2')).map((r) => r.id), ['p2']);
   t.deepEqual((await x.all(sql<{ org_id: string }>`SELECT org_id FROM sso_identities`)).map((r) => r.org_id), ['o2']);
 });
+
+dialectTest(
+  'providers are listed, offered at sign-in and to invitees by the bytes of their types whatever the collation of the database',
+  async (t, { x }) => {
+    await x.run(sql`INSERT INTO organizations (id, name, created_at) VALUES ('o1', 'o1', 0)`);
+    await x.run(sql`INSERT INTO org_email_domains (domain, org_id) VALUES ('o1.test', 'o1')`);
+    for (const [id, type] of [['p1', 'okta_us'], ['p2', 'okta-eu'], ['p3', 'oktab']] as const) t.true(await insertProviderRow(x, { id, orgId: 'o1', now: 1, fields: fields(type) }));
+    t.deepEqual((await listProviderRows(x, 'o1')).map((r) => r.type), ['okta-eu', 'okta_us', 'oktab']);
+    t.deepEqual((await orgFromEmail({ store: x }, 'https://sextant.test', 'ann@o1.test')).sso.map((s) => s.type), ['okta-eu', 'okta_us', 'oktab']);
+    t.is(await ssoLoginPath(x, 'o1'), '/api/auth/o1/okta-eu/login');
+  },
+  { pgCollation: 'linguistic' },
+);

@@ -103,3 +103,18 @@ dialectTest('two SSO sign-ins creating the same new group at once through two co
     t.deepEqual(made.map((g) => g.members), [['ann', 'gus'], ['ann', 'gus']], `trial ${trial}`);
   }
 });
+
+dialectTest(
+  'groups, their members and a member\'s facts are listed by their bytes whatever the collation of the database',
+  async (t, { x }) => {
+    const store = await twoOrganizations(x);
+    await x.run(sql`INSERT INTO users (id, email, created_at) VALUES ('Bea', 'bea@acme.test', 0), ('al', 'al@acme.test', 0)`);
+    await setUserAttributes(store, 'acme', 'ann', { region: 'EMEA', Team: 'Data', country: 'France' });
+    for (const [id, name] of [['g1', 'sales'], ['g2', 'Support'], ['g3', 'analysts']] as const) await saveGroup(store, 'acme', { id, name, members: ['ann', 'Bea', 'al'] });
+    t.deepEqual((await listGroups(store, 'acme')).map((g) => [g.name, g.members]), [['Support', ['Bea', 'al', 'ann']], ['analysts', ['Bea', 'al', 'ann']], ['sales', ['Bea', 'al', 'ann']]]);
+    const facts = (await memberFactsOf(store, 'acme', ['ann'])).get('ann')!;
+    t.deepEqual(Object.keys(facts.attributes), ['Team', 'country', 'region']);
+    t.deepEqual(facts.groups.map((g) => g.name), ['Support', 'analysts', 'sales']);
+  },
+  { pgCollation: 'linguistic' },
+);
