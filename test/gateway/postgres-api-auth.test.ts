@@ -181,7 +181,7 @@ test('admin members: search with literal wildcards, keyset pages, role, attribut
   if (!a) return t.pass();
   const { orgId, as } = await team(a);
   for (let i = 0; i < 5; i++) await a.make.user({ orgId, email: `pager-${i}_x@paging.test` });
-  // On this database's linguistic collation `_` sorts before `-`; the pages follow the bytes.
+  // Under the test database's en-US collation `_` sorts before `-`; the pages follow the bytes.
   for (const email of ['pager-x_1@paging.test', 'pager-x-1@paging.test']) await a.make.user({ orgId, email });
   const found = await call(a, 'GET', '/api/admin/members?q=pager-3_', undefined, as);
   t.deepEqual((found.body['members'] as { email: string }[]).map((m) => m.email), ['pager-3_x@paging.test']);

@@ -125,7 +125,7 @@ async function session(a: TestApp, who: Who): Promise<string> {
 
 test('the demo script answers with the same statuses and body shapes on SQLite and PostgreSQL', async (t) => {
   t.timeout(300_000);
-  const pg = await startPgTestApp(DEMO, {}, { collation: 'linguistic' });
+  const pg = await startPgTestApp(DEMO);
   if (!pg) return t.log(SKIP_PG_STORE), t.pass();
   const lite = await startTestApp(DEMO);
   try {

@@ -7,10 +7,10 @@ import { SKIP_PG_STORE } from './pg-database.ts';
 
 export const pgTest = anyTest as TestFn<{ app?: TestApp }>;
 
-/** Starts the file's app before its tests (cheap bcrypt; a database ordering text as production servers do, en-US) and stops it after them. */
+/** Starts the file's app before its tests (cheap bcrypt) and stops it after them. */
 export function sharedPgApp(env: Record<string, string> = {}, deps: Parameters<typeof startPgTestApp>[1] = {}): void {
   pgTest.before(async (t) => {
-    t.context.app = await startPgTestApp({ SEXTANT_BCRYPT_COST: '4', ...env }, deps, { collation: 'linguistic' });
+    t.context.app = await startPgTestApp({ SEXTANT_BCRYPT_COST: '4', ...env }, deps);
   });
   pgTest.after.always(async (t) => {
     await t.context.app?.stop();
