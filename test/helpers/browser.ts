@@ -64,3 +64,18 @@ export async function checkAccessibility(t: ExecutionContext, page: Page, where:
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   t.deepEqual(serious, [], `accessibility violations on ${where}`);
 }
+
+/**
+ * The page's globals as predicates of `page.waitForFunction` read them: write the predicate as a
+ * function, `() => (globalThis as unknown as InPage).document...`, never as a string. Playwright evals
+ * a string predicate at every poll, which the gateway's Content-Security-Policy (no 'unsafe-eval')
+ * refuses once the first, DevTools-run, poll has failed; a function is evaled once, on that first poll.
+ * (The tests compile without the DOM's types, hence this narrow view of it.)
+ */
+export interface InPage {
+  document: {
+    querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
+    querySelector(selector: string): { value?: string } | null;
+    activeElement: { getAttribute(name: string): string | null } | null;
+  };
+}

@@ -7,7 +7,7 @@ import anyTest, { type TestFn } from 'ava';
 import type { Role } from '../../src/auth/index.ts';
 import { call } from '../helpers/api.ts';
 import { enrollMfa, PASSWORD, passwordUser, signIn } from '../helpers/auth.ts';
-import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
+import { browserTest, checkAccessibility, openPage, type InPage } from '../helpers/browser.ts';
 import { startTestIdp } from '../helpers/oidc-idp.ts';
 import { signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
 
@@ -90,12 +90,12 @@ test('the members come in pages of 25, forward and back', async (t) => {
   await page.goto('/admin/members');
   const members = page.getByRole('list', { name: 'Members' }).getByRole('listitem');
   await page.getByRole('button', { name: 'Next page' }).click();
-  await page.waitForFunction(`document.querySelectorAll('[aria-label="Members"] > li').length === 2`);
+  await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelectorAll('[aria-label="Members"] > li').length === 2);
   t.is(await page.getByRole('button', { name: 'Next page' }).count(), 0);
   // The pressed button is gone on the last page: the focus waits on the list's heading.
   t.is(await page.evaluate('document.activeElement.textContent'), 'Members');
   await page.getByRole('button', { name: 'Previous page' }).click();
-  await page.waitForFunction(`document.querySelectorAll('[aria-label="Members"] > li').length === 25`);
+  await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelectorAll('[aria-label="Members"] > li').length === 25);
   t.is(await members.count(), 25);
 });
 
@@ -207,7 +207,7 @@ test('an admin filters the audit log and downloads the filtered CSV export', asy
   await page.getByRole('textbox', { name: 'Action' }).fill('member_role_changed');
   await page.getByRole('button', { name: 'Filter' }).click();
   const rows = page.getByRole('region', { name: 'Audit entries' }).getByRole('row');
-  await page.waitForFunction(`document.querySelectorAll('[aria-label="Audit entries"] tbody tr').length === 2`);
+  await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelectorAll('[aria-label="Audit entries"] tbody tr').length === 2);
   t.is(await rows.filter({ hasText: 'invitation_created' }).count(), 0);
   await checkAccessibility(t, page, 'the filtered audit log');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export as CSV' }).click()]);

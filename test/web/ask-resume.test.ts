@@ -2,7 +2,7 @@
 // the page can be reloaded, lose the network, or stop the answer at a known point.
 import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import { openAiProvider } from '../../src/agent/providers/openai-provider.ts';
-import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
+import { browserTest, checkAccessibility, openPage, type InPage } from '../helpers/browser.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../helpers/llm-servers.ts';
 import { signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
@@ -86,7 +86,7 @@ test.serial('Stop asks the running answer to wrap up; a remark goes to it while 
   const accepted = page.waitForResponse((r) => r.url().endsWith('/api/agentic/feedback') && r.ok());
   await box.press('Enter');
   await accepted;
-  await page.waitForFunction(`document.querySelector('textarea[placeholder^="Add a remark"]')?.value === ''`);
+  await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelector('textarea[placeholder^="Add a remark"]')?.value === '');
   t.is(await box.inputValue(), '');
   await page.getByRole('button', { name: 'Stop' }).click();
   release();

@@ -4,7 +4,7 @@
 import anyTest, { type TestFn } from 'ava';
 import type { Page } from 'playwright-core';
 import { archiveChat, pinChat } from '../../src/chats/index.ts';
-import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
+import { browserTest, checkAccessibility, openPage, type InPage } from '../helpers/browser.ts';
 import { deps, seedChat } from '../helpers/chats.ts';
 import { demoMember, signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
 
@@ -139,10 +139,10 @@ test('a question moves up with its answer, and deleted messages stay deleted aft
   await questions.nth(2).waitFor();
   const third = page.getByRole('article').filter({ hasText: 'Third question' });
   await third.getByRole('button', { name: 'Move up, with its answer' }).click();
-  await page.waitForFunction('document.querySelectorAll(".turn .question")[1]?.textContent === "Third question"');
+  await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelectorAll('.turn .question')[1]?.textContent === 'Third question');
   t.deepEqual(await questions.allTextContents(), ['First question', 'Third question', 'Second question']);
   // The keyboard stays on the moved question's button (focused once the move's re-render has committed).
-  await page.waitForFunction('/^Move (up|down), with its answer$/.test(document.activeElement?.getAttribute("aria-label") ?? "")', undefined, { timeout: 5000 });
+  await page.waitForFunction(() => /^Move (up|down), with its answer$/.test((globalThis as unknown as InPage).document.activeElement?.getAttribute('aria-label') ?? ''), undefined, { timeout: 5000 });
   t.regex((await page.evaluate('document.activeElement?.getAttribute("aria-label")')) as string, /^Move (up|down), with its answer$/);
   t.deepEqual(
     (await chatOf(page, 'order')).messages.map((x) => x.content),
