@@ -68,8 +68,10 @@ function routeHandler(s: Services, def: RouteDef) {
   const audit = isAudited(def.operationId);
   const parse = def.body ? bodyParser(def.bodyType ?? 'json', { jsonBytes: s.config.bodyLimitBytes, multipartFileBytes: s.config.uploadLimitBytes }) : undefined;
   return async function handle(ctx: Context): Promise<void> {
-    // Routes open to anyone (health, login) skip the credential check and its await entirely.
-    const principal = def.auth === 'none' ? undefined : await resolvePrincipal(s.auth, ctx, def);
+    // A credential the cache holds resolves without a promise; awaiting only promises spares the
+    // common request a suspension of this frame.
+    const resolved = resolvePrincipal(s.auth, ctx, def);
+    const principal = resolved instanceof Promise ? await resolved : resolved;
     ctx.state.principal = principal;
     if (def.role && principal && !hasRole(principal, def.role)) throw new Forbidden();
     const params = def.params ? validate(def.params, ctx.params, 'path') : {};
@@ -82,7 +84,8 @@ function routeHandler(s: Services, def: RouteDef) {
     const input = { params, query, body, principal, environmentId, ifMatch, ctx };
     // Operations the gateway audits go through audited(); the rest (every read) call the handler
     // directly, without the two promises and the closure auditing takes.
-    const result = audit && principal ? await audited(s, ctx, { operationId: def.operationId, principal, params: params as Record<string, unknown> }, async () => handler(input)) : await handler(input);
+    const returned = audit && principal ? audited(s, ctx, { operationId: def.operationId, principal, params: params as Record<string, unknown> }, async () => handler(input)) : handler(input);
+    const result = returned instanceof Promise ? await returned : returned;
     const tag = def.etag && result !== undefined ? (def.etag as (r: unknown) => string | undefined)(result) : undefined;
     if (tag) ctx.set('ETag', `"${tag}"`);
     if (ctx.respond === false || ctx.body !== undefined) return;

@@ -5,6 +5,7 @@
 import type { Context } from 'koa';
 import { authenticate, type AuthDeps, type PresentedCredential, type Principal } from '../auth/index.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
+import { andThen, type MaybePromise } from '../settled.ts';
 import { SESSION_COOKIE } from './cookies.ts';
 import type { RouteDef } from './route.ts';
 
@@ -44,15 +45,21 @@ export function presentedCredential(ctx: Context, def: Pick<RouteDef, 'queryCred
   return undefined;
 }
 
-/** Resolves the route's principal, enforcing its auth mode and the accepted credential kinds. */
-export async function resolvePrincipal(deps: AuthDeps, ctx: Context, def: RouteDef): Promise<Principal | undefined> {
+/**
+ * Resolves the route's principal, enforcing its auth mode and the accepted credential kinds; at once
+ * (no promise) when the credential cache holds the credential.
+ */
+export function resolvePrincipal(deps: AuthDeps, ctx: Context, def: RouteDef): MaybePromise<Principal | undefined> {
   if (def.auth === 'none') return undefined;
   const presented = presentedCredential(ctx, def);
   if (!presented) {
     if (def.auth === 'optional') return undefined;
     throw new Unauthorized();
   }
-  const principal = await authenticate(deps, presented);
+  return andThen(authenticate(deps, presented), (principal) => acceptedKind(principal, def));
+}
+
+function acceptedKind(principal: Principal, def: RouteDef): Principal {
   if (!REST_KINDS.includes(principal.credential) && !def.alsoAccepts?.includes(principal.credential)) {
     throw principal.credential === 'enrollment' ? new Forbidden('Complete MFA enrollment first', 'MFA_ENROLLMENT_REQUIRED') : new WrongTokenKind();
   }

@@ -25,8 +25,11 @@ export interface ServiceStore {
   executor: Executor;
   /** False once close() began (background jobs stop reading). */
   readonly open: boolean;
-  /** A round trip to the database (health and readiness); rejects when it does not answer. */
-  ping(): Promise<void>;
+  /**
+   * A round trip to the database (health and readiness). SQLite answers synchronously (and throws when
+   * it cannot), sparing /api/health a promise; PostgreSQL returns one that rejects when it does not answer.
+   */
+  ping(): void | Promise<void>;
   /** Reports the duration of every write transaction (a batch, and on SQLite a legacy transaction) to `observe`. */
   observeTransactions(observe: (seconds: number) => void): void;
   close(): Promise<void>;
@@ -47,7 +50,7 @@ function openSqliteStore(file: string): ServiceStore {
     get open() {
       return store.db.open;
     },
-    ping: async () => store.ping(),
+    ping: () => store.ping(),
     observeTransactions: (observe) => observeTransactions(store.db, observe),
     close: async () => store.close(),
     sqlite: store.db,

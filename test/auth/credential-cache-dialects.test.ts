@@ -22,8 +22,9 @@ async function seed(x: Executor): Promise<void> {
   await x.run(sql`INSERT INTO memberships (user_id, org_id, role, created_at) VALUES ('alice', 'o1', 'user', 0)`);
 }
 
-const codeOf = async (p: Promise<unknown>) => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+/** The error code of a refused credential: `authenticate` throws at once or rejects, depending on the cache. */
+const codeOf = async (authenticating: () => unknown) => {
+  const err = await (async () => authenticating())().then(() => undefined, (e: unknown) => e);
   return err instanceof AppError ? err.code : err;
 };
 
@@ -60,7 +61,7 @@ for (const [title, kind, end] of ENDINGS) {
     const c = await credential(t, deps, kind);
     t.is((await authenticate(deps, c.presented)).userId, 'alice', 'served again (from the cache)');
     await end(x, clock, c);
-    t.is(await codeOf(authenticate(deps, c.presented)), c.refused);
+    t.is(await codeOf(() => authenticate(deps, c.presented)), c.refused);
   });
 }
 
@@ -87,7 +88,7 @@ for (const [title, kind, end] of ENDINGS) {
     const told = replica.notified();
     await end(c.x, clock, made);
     await told;
-    t.is(await codeOf(authenticate(b, made.presented)), made.refused);
+    t.is(await codeOf(() => authenticate(b, made.presented)), made.refused);
   });
 }
 
@@ -103,3 +104,18 @@ dialectTest('recording a token\'s use keeps the cache (no drop on every request)
   await x.run(x.db.updateTable('api_tokens').set({ revoked_at: clock.now() }).where('id', '=', made.tokenId!));
   t.is(drops, 1);
 });
+
+for (const kind of ['token', 'session'] as const) {
+  dialectTest(`a cached ${kind} resolves without a promise, a fresh one after a write through the store`, async (t, { x }) => {
+    await seed(x);
+    const deps = { store: x, clock: new FakeClock(), jwtKey: 'k' };
+    const c = await credential(t, deps, kind);
+    const cached = authenticate(deps, c.presented);
+    t.false(cached instanceof Promise, 'the hot path awaits nothing');
+    t.is((cached as Principal).userId, 'alice');
+    await x.run(sql`UPDATE users SET name = 'Alice' WHERE id = 'alice'`);
+    const reread = authenticate(deps, c.presented);
+    t.true(reread instanceof Promise, 'read again from the store after the cache was dropped');
+    t.is((await reread).userId, 'alice');
+  });
+}

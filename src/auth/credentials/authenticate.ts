@@ -2,14 +2,15 @@
 // against a cache that every write to the store's credential tables empties: credential-cache.ts) so
 // that revocation, role changes and disabled users take effect at once.
 import type { Clock } from '../../clock.ts';
+import { andThen, type MaybePromise } from '../../settled.ts';
 import { Unauthorized } from '../../errors.ts';
 import { hashSecret } from '../../security/index.ts';
 import type { Executor } from '../../store/index.ts';
 import { looksLikeApiToken, touchToken, type TokenKind } from '../tokens/api-tokens.ts';
-import { credentialCache } from './credential-cache.ts';
+import { credentialCache, type CredentialCache } from './credential-cache.ts';
 import { sessionCaller, tokenCaller, type CallerRow } from './credential-rows.ts';
 import { getMembership, getOrganization, getUser, type MembershipRow, type OrgRow, type UserRow } from '../directory.ts';
-import { looksLikeJwt, verifyJwt, type JwtPurpose } from './jwt.ts';
+import { looksLikeJwt, verifyJwt, type JwtClaims, type JwtPurpose } from './jwt.ts';
 import type { CredentialKind, Permission, Principal } from '../principal.ts';
 import { sessionIsLive } from './sessions.ts';
 
@@ -40,24 +41,32 @@ export class InvalidSession extends Unauthorized {
 
 const TOKEN_CREDENTIAL: Record<TokenKind, CredentialKind> = { api: 'api_token', cli: 'cli_token', mcp: 'mcp_token' };
 
-/** Resolves a presented credential to a Principal or throws Unauthorized. */
-export async function authenticate(deps: AuthDeps, presented: PresentedCredential): Promise<Principal> {
+/**
+ * Resolves a presented credential to a Principal or throws Unauthorized. A credential the cache holds
+ * resolves at once, without a promise: that is nearly every request.
+ */
+export function authenticate(deps: AuthDeps, presented: PresentedCredential): MaybePromise<Principal> {
   const { value } = presented;
   if (presented.via === 'api_key' || presented.via === 'query_token' || (presented.via === 'bearer' && looksLikeApiToken(value))) {
-    const principal = await authenticateApiToken(deps, value);
-    if (presented.via === 'query_token' && presented.userId !== principal.userId) throw new InvalidApiToken();
-    return principal;
+    const principal = authenticateApiToken(deps, value);
+    if (presented.via !== 'query_token') return principal;
+    return andThen(principal, (p) => {
+      if (presented.userId !== p.userId) throw new InvalidApiToken();
+      return p;
+    });
   }
   if (!looksLikeJwt(value)) throw presented.via === 'cookie' ? new InvalidSession() : new InvalidApiToken();
   return authenticateJwt(deps, value);
 }
 
-/** Checks an API, CLI or MCP token value. */
-export async function authenticateApiToken(deps: AuthDeps, value: string): Promise<Principal> {
+/** Checks an API, CLI or MCP token value (at once when the cache holds it). */
+export function authenticateApiToken(deps: AuthDeps, value: string): MaybePromise<Principal> {
   const now = deps.clock.now();
   const cache = credentialCache(deps.store);
-  const cached = cache.get(`token:${value}`, now);
-  if (cached) return cached;
+  return cache.get(`token:${value}`, now) ?? readApiToken(deps, cache, value, now);
+}
+
+async function readApiToken(deps: AuthDeps, cache: CredentialCache, value: string, now: number): Promise<Principal> {
   const generation = cache.generation();
   const row = looksLikeApiToken(value) ? await tokenCaller(deps.store, hashSecret(value)) : undefined;
   if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) throw new InvalidApiToken();
@@ -76,29 +85,38 @@ const JWT_CREDENTIAL: [Extract<JwtPurpose, 'session' | 'enrollment' | 'embedded'
   ['embedded', 'embedded'],
 ];
 
-async function authenticateJwt(deps: AuthDeps, value: string): Promise<Principal> {
+function authenticateJwt(deps: AuthDeps, value: string): MaybePromise<Principal> {
   for (const [purpose, credential] of JWT_CREDENTIAL) {
     const claims = verifyJwt(deps.jwtKey, deps.clock, purpose, value);
     if (!claims) continue;
     const now = deps.clock.now();
     const cache = credentialCache(deps.store);
-    const cached = cache.get(`${purpose}:${value}`, now);
-    if (cached) return cached;
-    const generation = cache.generation();
-    // The user, organization, membership and session come back in one statement: one snapshot.
-    const row = await sessionCaller(deps.store, claims.sub, claims.org, claims.sid ?? null);
-    if (!row || row.token_version !== claims.tv) throw new InvalidSession();
-    // Session and embedded tokens stand for a session row, which must be live and belong to this
-    // user in this organization: a token naming someone else's session is refused.
-    if (purpose !== 'enrollment' && !(claims.sid && sessionIsLive(row, now, purpose, claims.sub, claims.org))) throw new InvalidSession();
-    const principal = callerPrincipal(row, credential, []);
-    if (!principal) throw new InvalidSession();
-    const result = claims.sid ? { ...principal, sessionId: claims.sid } : principal;
-    const expiries = [(claims['exp'] as number) * 1000, row.s_expires_at, row.p_expires_at, row.t_expires_at].filter((x): x is number => typeof x === 'number');
-    cache.set(`${purpose}:${value}`, result, Math.min(...expiries), now, generation);
-    return result;
+    return cache.get(`${purpose}:${value}`, now) ?? readJwtCaller(deps, cache, { purpose, credential, claims, value }, now);
   }
   throw new InvalidSession();
+}
+
+interface VerifiedJwt {
+  purpose: (typeof JWT_CREDENTIAL)[number][0];
+  credential: CredentialKind;
+  claims: JwtClaims;
+  value: string;
+}
+
+async function readJwtCaller(deps: AuthDeps, cache: CredentialCache, { purpose, credential, claims, value }: VerifiedJwt, now: number): Promise<Principal> {
+  const generation = cache.generation();
+  // The user, organization, membership and session come back in one statement: one snapshot.
+  const row = await sessionCaller(deps.store, claims.sub, claims.org, claims.sid ?? null);
+  if (!row || row.token_version !== claims.tv) throw new InvalidSession();
+  // Session and embedded tokens stand for a session row, which must be live and belong to this
+  // user in this organization: a token naming someone else's session is refused.
+  if (purpose !== 'enrollment' && !(claims.sid && sessionIsLive(row, now, purpose, claims.sub, claims.org))) throw new InvalidSession();
+  const principal = callerPrincipal(row, credential, []);
+  if (!principal) throw new InvalidSession();
+  const result = claims.sid ? { ...principal, sessionId: claims.sid } : principal;
+  const expiries = [(claims['exp'] as number) * 1000, row.s_expires_at, row.p_expires_at, row.t_expires_at].filter((x): x is number => typeof x === 'number');
+  cache.set(`${purpose}:${value}`, result, Math.min(...expiries), now, generation);
+  return result;
 }
 
 /** The Principal of a caller row, or undefined if they may not act there (disabled, deactivated, not a member, no such organization). */

@@ -10,6 +10,7 @@
 // from any other process (an operator's sqlite3 shell) are seen within MAX_AGE_MS; expiry is checked
 // against the clock on every use.
 import type { Clock } from '../../clock.ts';
+import type { MaybePromise } from '../../settled.ts';
 import type { Executor, WatchedTables } from '../../store/index.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import type { Principal } from '../principal.ts';
@@ -61,14 +62,19 @@ export function credentialCache(store: Executor): CredentialCache {
   return cache;
 }
 
-/** The caller's user row as the credential cache holds it (the principal was just read from it, the same writes empty both). */
-export async function cachedUser(deps: { store: Executor; clock: Clock }, userId: string): Promise<UserRow | undefined> {
+/**
+ * The caller's user row as the credential cache holds it (the principal was just read from it, the
+ * same writes empty both): at once when held, else read and kept.
+ */
+export function cachedUser(deps: { store: Executor; clock: Clock }, userId: string): MaybePromise<UserRow | undefined> {
   const cache = credentialCache(deps.store);
   const now = deps.clock.now();
-  const cached = cache.user(userId, now);
-  if (cached) return cached;
+  return cache.user(userId, now) ?? readUser(deps.store, cache, userId, now);
+}
+
+async function readUser(store: Executor, cache: CredentialCache, userId: string, now: number): Promise<UserRow | undefined> {
   const generation = cache.generation();
-  const row = await getUser(deps.store, userId);
+  const row = await getUser(store, userId);
   if (row) cache.keepUser(row, now, generation);
   return row;
 }

@@ -2,6 +2,8 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { cachedUser } from '../../auth/credentials/credential-cache.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { UserRow } from '../../auth/directory.ts';
 import { fieldRequired } from '../../auth/errors.ts';
 import { mfaSignIn, passwordSignIn, type SignInResult } from '../../auth/credentials/sign-in.ts';
 import { endSession, type StartedSession } from '../../auth/credentials/sessions.ts';
@@ -12,6 +14,7 @@ import { clientInfo } from '../client-info.ts';
 import { clearSessionCookie, setSessionCookie } from '../cookies.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
+import { andThen } from '../../settled.ts';
 
 const Email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'Invalid email address');
 const Status = z.object({ status: z.string() });
@@ -109,25 +112,8 @@ export function authRoutes(s: Services) {
       tags: ['auth'],
       auth: 'user',
       response: MeResponse,
-      handler: async ({ principal }) => {
-        const p = principal;
-        const user = (await cachedUser(s.auth, p.userId))!;
-        return {
-          user_id: user.id,
-          email: user.email,
-          name: user.name,
-          slack_title: user.slack_title,
-          org_id: p.orgId,
-          base_org_id: p.baseOrgId,
-          role: p.role,
-          permissions: p.permissions,
-          credential: p.credential,
-          email_verified: user.email_verified_at !== null,
-          mfa_enabled: user.totp_enabled_at !== null,
-          has_password: user.password_hash !== null,
-          default_workspace_id: user.default_workspace_id,
-        };
-      },
+      // Without a promise when the cache holds the user: every page load asks.
+      handler: ({ principal }) => andThen(cachedUser(s.auth, principal.userId), (user) => meResponse(principal, user!)),
     }),
     route({
       method: 'POST',
@@ -192,4 +178,22 @@ export function authRoutes(s: Services) {
       },
     }),
   ];
+}
+
+function meResponse(p: Principal, user: UserRow): z.infer<typeof MeResponse> {
+  return {
+    user_id: user.id,
+    email: user.email,
+    name: user.name,
+    slack_title: user.slack_title,
+    org_id: p.orgId,
+    base_org_id: p.baseOrgId,
+    role: p.role,
+    permissions: p.permissions,
+    credential: p.credential,
+    email_verified: user.email_verified_at !== null,
+    mfa_enabled: user.totp_enabled_at !== null,
+    has_password: user.password_hash !== null,
+    default_workspace_id: user.default_workspace_id,
+  };
 }

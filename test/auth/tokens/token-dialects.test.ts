@@ -127,5 +127,5 @@ dialectTest('revoking a token is seen on the next request', async (t, { x }) => 
   await revokeOwnToken(deps, alice, made.token_id, ['api']);
   const row = await x.one(sql<{ revoked_at: number | null }>`SELECT revoked_at FROM api_tokens WHERE id = ${made.token_id}`);
   t.is(Number(row?.revoked_at), clock.now());
-  t.is(codeOf(await authenticateApiToken(auth, made.token).catch((e: unknown) => e)), 'INVALID_API_TOKEN');
+  t.is(codeOf(await (async () => authenticateApiToken(auth, made.token))().catch((e: unknown) => e)), 'INVALID_API_TOKEN');
 });
