@@ -5,7 +5,7 @@
 import type { Context } from 'koa';
 import { authenticate, type AuthDeps, type PresentedCredential, type Principal } from '../auth/index.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
-import { andThen, type MaybePromise } from '../settled.ts';
+import { andThen, type MaybePromise } from '../shared/settled.ts';
 import { SESSION_COOKIE } from './cookies.ts';
 import type { RouteDef } from './route.ts';
 

@@ -2,7 +2,7 @@
 // against a cache that every write to the store's credential tables empties: credential-cache.ts) so
 // that revocation, role changes and disabled users take effect at once.
 import type { Clock } from '../../clock.ts';
-import { andThen, type MaybePromise } from '../../settled.ts';
+import { andThen, type MaybePromise } from '../../shared/settled.ts';
 import { Unauthorized } from '../../errors.ts';
 import { hashSecret } from '../../security/index.ts';
 import type { Executor } from '../../store/index.ts';

@@ -10,7 +10,7 @@
 // from any other process (an operator's sqlite3 shell) are seen within MAX_AGE_MS; expiry is checked
 // against the clock on every use.
 import type { Clock } from '../../clock.ts';
-import type { MaybePromise } from '../../settled.ts';
+import type { MaybePromise } from '../../shared/settled.ts';
 import type { Executor, WatchedTables } from '../../store/index.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import type { Principal } from '../principal.ts';

@@ -14,7 +14,7 @@ import { clientInfo } from '../client-info.ts';
 import { clearSessionCookie, setSessionCookie } from '../cookies.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
-import { andThen } from '../../settled.ts';
+import { andThen } from '../../shared/settled.ts';
 
 const Email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'Invalid email address');
 const Status = z.object({ status: z.string() });
