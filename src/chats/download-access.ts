@@ -1,8 +1,8 @@
 // Who may download an answer's data (interface part 4: "own chats, shared chats, admins"):
 // - the owner, and admins and modelers of the chat's organization (as for loading the chat);
 // - any member of the same organization when the chat is shared: the whole chat for a chat share,
-//   the shared pair only for a message share (addressed by its share id); displayed messages only,
-//   as on the public page. The data is re-run under the downloader's own permissions (src/downloads).
+//   the shared pair only for a message share, both addressed by the share's id (never the chat's
+//   id: knowing a chat's id opens nothing); displayed messages only, as on the public page. The data is re-run under the downloader's own permissions (src/downloads).
 // Shares never open data to other organizations: connections belong to an organization, and the
 // public page shows the answer, not a way to query someone else's warehouse. Everything else: 404.
 import { sql } from 'kysely';
@@ -47,9 +47,9 @@ async function sharedScope(x: Executor, orgId: string, shareId: string, chatPk: 
     sql<{ chat_pk: number; message_uuid: string | null }>`SELECT s.chat_pk, s.message_uuid FROM chat_shares s JOIN chats c ON c.id = s.chat_pk WHERE s.share_id = ${shareId} AND c.org_id = ${orgId}`,
   );
   if (!share) return undefined;
-  // A chat share carries the chat's own id; a chat of this org with this id that is not the shared one stays private.
-  if (share.message_uuid === null && share.chat_pk !== chatPk) return undefined;
-  if (share.message_uuid !== null && chatPk !== undefined) return undefined;
+  // A share is addressed by its own random id only; should a chat of this org carry that id as its
+  // chat_id (the client names chats), that chat is someone else's and stays private.
+  if (chatPk !== undefined) return undefined;
   const slots = await x.all(sql<Slot>`SELECT id, message_uuid, role FROM chat_messages WHERE chat_pk = ${share.chat_pk} AND displayed = 1 ORDER BY position, id`);
   const visible = share.message_uuid === null ? slots : (blocksOf(slots).find((b) => b.some((s) => s.message_uuid === share.message_uuid)) ?? []);
   return { pk: share.chat_pk, chatId: shareId, visible: new Set(visible.map((s) => s.id)) };

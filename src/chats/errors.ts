@@ -26,12 +26,6 @@ export class InvalidCursor extends ValidationFailed {
   }
 }
 
-export class ShareIdTaken extends AppError {
-  constructor() {
-    super('conflict', 'SHARE_ID_TAKEN', 'Another chat is already shared under this chat_id');
-  }
-}
-
 export class LineageUnavailable extends AppError {
   constructor(message = 'Lineage is not available') {
     super('unavailable', 'LINEAGE_UNAVAILABLE', message);

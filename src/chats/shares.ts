@@ -1,38 +1,47 @@
-// Public shares of a chat or of one message (with the question it answers). The public view shows
-// displayed messages only; a share that is gone, or whose chat or message is gone, is simply not found.
+// Public shares of a chat or of one message (with the question it answers). Every share has its own
+// random id (never the chat's id, which the client chooses), new on each share; a stopped share's id
+// is gone for good. The public view shows displayed messages only, without the owner's labels, flags
+// or credits; a share that is gone, or whose chat or message is gone, is simply not found.
 import { sql } from 'kysely';
 import type { Principal } from '../auth/index.ts';
 import { newId } from '../security/index.ts';
 import { byteOrder } from '../store/index.ts';
-import { MessageNotFound, ShareIdTaken, ShareNotFound } from './errors.ts';
+import { MessageNotFound, ShareNotFound } from './errors.ts';
 import { pageOf } from './load-chat.ts';
 import { chatColumns, ownChat, type ChatDeps, type ChatRowWithLabels, type ChatStore } from './rows.ts';
 import type { ChatPage } from './schemas.ts';
 
 export interface ShareRef {
-  /** The chat_id of the public view: GET /api/share/{chat_id}. */
+  /** The share's own random id, never the chat's: GET /api/share/{chat_id} takes it. */
   chat_id: string;
   shared_at: number;
 }
 
-/** Shares the caller's chat under its own chat_id (idempotent: a second share keeps the first). */
+/** Bytes of randomness in a share's id (128 bits): a share link cannot be guessed from the chat. */
+export const SHARE_ID_BYTES = 16;
+
+/**
+ * Shares the caller's chat under a new random id. A chat has one whole-chat share: sharing again
+ * replaces it (the earlier link stops working), so a stopped link never comes back.
+ */
 export async function shareChat(deps: ChatDeps, principal: Principal, { chatId }: { chatId: string }): Promise<ShareRef> {
   const chat = await ownChat(deps.store, principal, chatId);
-  const done = await deps.store.batch([
+  const id = newId(SHARE_ID_BYTES);
+  const now = deps.clock.now();
+  // One statement, so two shares at once leave one share (the later), never two.
+  await deps.store.run(
     sql`INSERT INTO chat_shares (share_id, chat_pk, message_uuid, created_by, created_at)
-      VALUES (${chat.chat_id}, ${chat.id}, NULL, ${principal.userId}, ${deps.clock.now()}) ON CONFLICT (share_id) DO NOTHING`,
-    sql`SELECT chat_pk, message_uuid, created_at FROM chat_shares WHERE share_id = ${chat.chat_id}`,
-  ]);
-  const share = (done.ok ? done.results[1]!.rows[0] : undefined) as { chat_pk: number; message_uuid: string | null; created_at: number };
-  // chat_id is unique per organization only: another organization may hold the same public id.
-  if (share.chat_pk !== chat.id || share.message_uuid !== null) throw new ShareIdTaken();
-  return { chat_id: chat.chat_id, shared_at: share.created_at };
+      VALUES (${id}, ${chat.id}, NULL, ${principal.userId}, ${now})
+      ON CONFLICT (chat_pk) WHERE message_uuid IS NULL
+      DO UPDATE SET share_id = excluded.share_id, created_by = excluded.created_by, created_at = excluded.created_at`,
+  );
+  return { chat_id: id, shared_at: now };
 }
 
-/** Shares one message of the caller's chat, with its question, under a new public chat_id. */
+/** Shares one message of the caller's chat, with its question, under a new random id. */
 export async function shareMessage(deps: ChatDeps, principal: Principal, { chatId, messageUuid }: { chatId: string; messageUuid: string }): Promise<ShareRef> {
   const chat = await ownChat(deps.store, principal, chatId);
-  const id = newId(16);
+  const id = newId(SHARE_ID_BYTES);
   const now = deps.clock.now();
   const { changes } = await deps.store.run(
     sql`INSERT INTO chat_shares (share_id, chat_pk, message_uuid, created_by, created_at)
@@ -57,7 +66,7 @@ export async function listShares(deps: ChatStore, principal: Principal, { chatId
   );
 }
 
-/** Removes a share the caller made: the chat's own share or a shared message's id. */
+/** Removes a share the caller made (a whole-chat or a message share, by its id); its link then answers 404 for good. */
 export async function deleteSharedChat(deps: ChatStore, principal: Principal, { chatId }: { chatId: string }): Promise<void> {
   const { changes } = await deps.store.run(
     sql`DELETE FROM chat_shares WHERE share_id = ${chatId} AND chat_pk IN (SELECT id FROM chats WHERE org_id = ${principal.orgId} AND user_id = ${principal.userId})`,
@@ -65,7 +74,7 @@ export async function deleteSharedChat(deps: ChatStore, principal: Principal, { 
   if (changes !== 1) throw new ShareNotFound();
 }
 
-/** The public view of a share, without owner details; pair pagination as in loadChat. */
+/** The public view of a share, without owner details (labels, flags, credits); pair pagination as in loadChat. */
 export async function loadSharedChat(deps: ChatStore, shareId: string, options: { pairs?: number; offset?: number }): Promise<ChatPage> {
   const x = deps.store;
   const chat = await x.one(
@@ -81,5 +90,7 @@ export async function loadSharedChat(deps: ChatStore, shareId: string, options: 
     ...page,
     // The public view is not the owner's: no labels or personal flags, and the share's own id.
     chat: { ...publicChat, chat_id: shareId, labels: [], pinned: false, archived: false, recently_completed: false },
+    // Nor the owner's costs, nor the id of another of their chats an answer was copied from.
+    messages: page.messages.map((m) => ({ ...m, credits: null, copied_from_chat_id: null })),
   };
 }

@@ -1,6 +1,7 @@
 // Shares, downloads' sources, exports and suggestions on SQLite and PostgreSQL: the public view shows
-// displayed messages only, a chat share's id belongs to one organization's chat, downloads reach a
-// shared chat only inside its organization, and exports list only what the caller may see.
+// displayed messages only and no credits, a share's id is random and new on every share (never the
+// chat's id), downloads reach a shared chat by its share id only inside its organization, and exports
+// list only what the caller may see.
 import { sql } from 'kysely';
 import type { Principal } from '../../src/auth/index.ts';
 import {
@@ -45,25 +46,60 @@ async function setup(x: Executor) {
 dialectTest('a shared chat shows its displayed messages to anyone; a shared message only its pair; both list and delete', async (t, { x }) => {
   const { deps, ids } = await setup(x);
   const whole = await shareChat(deps, OWNER, { chatId: 'c' });
-  t.deepEqual(await shareChat(deps, OWNER, { chatId: 'c' }), whole, 'sharing again keeps the share');
-  const page = await loadSharedChat(deps, 'c', { pairs: 10 });
+  t.not(whole.chat_id, 'c', 'the share has its own id, not the chat\'s');
+  await t.throwsAsync(loadSharedChat(deps, 'c', {}), { code: 'SHARE_NOT_FOUND' }, 'the chat id is no share link');
+  const page = await loadSharedChat(deps, whole.chat_id, { pairs: 10 });
   t.deepEqual(page.messages.map((m) => m.content), ['q1', 'a1', 'q2', 'a2']);
-  t.like(page.chat, { chat_id: 'c', labels: [], pinned: false, recently_completed: false });
+  t.like(page.chat, { chat_id: whole.chat_id, labels: [], pinned: false, recently_completed: false });
   deps.clock.advance(10);
   const one = await shareMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[1]! });
   t.deepEqual((await loadSharedChat(deps, one.chat_id, {})).messages.map((m) => m.content), ['q1', 'a1']);
   t.deepEqual(await listShares(deps, OWNER, { chatId: 'c' }), [
     { chat_id: one.chat_id, message_uuid: ids[1], shared_at: one.shared_at },
-    { chat_id: 'c', message_uuid: null, shared_at: whole.shared_at },
+    { chat_id: whole.chat_id, message_uuid: null, shared_at: whole.shared_at },
   ]);
   await t.throwsAsync(shareMessage(deps, OWNER, { chatId: 'c', messageUuid: 'nope' }), { code: 'MESSAGE_NOT_FOUND' });
   await deleteMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[1]! });
   await deleteMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[0]! });
   await t.throwsAsync(loadSharedChat(deps, one.chat_id, {}), { code: 'SHARE_NOT_FOUND' });
-  t.deepEqual((await listShares(deps, OWNER, { chatId: 'c' })).map((s) => s.chat_id), ['c'], 'a share of a deleted message is left out');
-  await t.throwsAsync(deleteSharedChat(deps, COLLEAGUE, { chatId: 'c' }), { code: 'SHARE_NOT_FOUND' });
-  await deleteSharedChat(deps, OWNER, { chatId: 'c' });
-  await t.throwsAsync(loadSharedChat(deps, 'c', {}), { code: 'SHARE_NOT_FOUND' });
+  t.deepEqual((await listShares(deps, OWNER, { chatId: 'c' })).map((s) => s.chat_id), [whole.chat_id], 'a share of a deleted message is left out');
+  await t.throwsAsync(deleteSharedChat(deps, COLLEAGUE, { chatId: whole.chat_id }), { code: 'SHARE_NOT_FOUND' });
+  await deleteSharedChat(deps, OWNER, { chatId: whole.chat_id });
+  await t.throwsAsync(loadSharedChat(deps, whole.chat_id, {}), { code: 'SHARE_NOT_FOUND' });
+});
+
+dialectTest('every share gets a new random id of 128 bits or more; sharing again retires the earlier link and stopping never revives it', async (t, { x }) => {
+  const { deps, ids } = await setup(x);
+  const made = [await shareChat(deps, OWNER, { chatId: 'c' }), await shareChat(deps, OWNER, { chatId: 'c' }), await shareMessage(deps, OWNER, { chatId: 'c', messageUuid: ids[1]! })];
+  for (const m of made) t.regex(m.chat_id, /^[A-Za-z0-9_-]{22,}$/, '22 base64url characters carry 128 bits');
+  t.is(new Set(made.map((m) => m.chat_id)).size, 3);
+  await t.throwsAsync(loadSharedChat(deps, made[0]!.chat_id, {}), { code: 'SHARE_NOT_FOUND' }, 'one whole-chat link per chat: the later share replaced it');
+  t.deepEqual((await listShares(deps, OWNER, { chatId: 'c' })).filter((s) => s.message_uuid === null).map((s) => s.chat_id), [made[1]!.chat_id]);
+  await deleteSharedChat(deps, OWNER, { chatId: made[1]!.chat_id });
+  const again = await shareChat(deps, OWNER, { chatId: 'c' });
+  t.false(made.some((m) => m.chat_id === again.chat_id));
+  for (const gone of [made[0]!, made[1]!]) await t.throwsAsync(loadSharedChat(deps, gone.chat_id, {}), { code: 'SHARE_NOT_FOUND' });
+  await t.throwsAsync(deleteSharedChat(deps, OWNER, { chatId: made[1]!.chat_id }), { code: 'SHARE_NOT_FOUND' });
+  t.is((await loadSharedChat(deps, again.chat_id, { pairs: 10 })).messages.length, 4);
+});
+
+dialectTest('two shares of one chat at once leave exactly one whole-chat link, the one a caller was given', async (t, { x, other }) => {
+  const { deps } = await setup(x);
+  const both = await Promise.all([shareChat(deps, OWNER, { chatId: 'c' }), shareChat({ ...deps, store: other }, OWNER, { chatId: 'c' })]);
+  const listed = await listShares(deps, OWNER, { chatId: 'c' });
+  t.is(listed.length, 1);
+  t.true(both.some((b) => b.chat_id === listed[0]!.chat_id));
+});
+
+dialectTest('the public view shows no credits and no id of the chat an answer was copied from', async (t, { x }) => {
+  const { deps } = await setup(x);
+  await appendMessage(deps, OWNER, { chatId: 'c', role: 'user', content: 'q3' });
+  await recordAnswer(deps, OWNER, { chatId: 'c', content: 'a3', answer: answer(3), copiedFromChatId: 'private-chat' });
+  const share = await shareChat(deps, OWNER, { chatId: 'c' });
+  const page = await loadSharedChat(deps, share.chat_id, { pairs: 10 });
+  t.deepEqual(page.messages.map((m) => m.content), ['q1', 'a1', 'q2', 'a2', 'q3', 'a3']);
+  t.true(page.messages.every((m) => m.credits === null && m.copied_from_chat_id === null));
+  t.false(JSON.stringify(page).includes('private-chat'));
 });
 
 dialectTest(
@@ -78,14 +114,18 @@ dialectTest(
   { pgCollation: 'linguistic' },
 );
 
-dialectTest('others cannot share, list or take a chat\'s public id; another organization\'s chat with that id is refused', async (t, { x }) => {
+dialectTest('others cannot share or list a chat; another organization\'s chat of the same id is shared apart, under its own id', async (t, { x }) => {
   const { deps } = await setup(x);
   await t.throwsAsync(shareChat(deps, COLLEAGUE, { chatId: 'c' }), { code: 'CHAT_NOT_FOUND' });
   await t.throwsAsync(listShares(deps, COLLEAGUE, { chatId: 'c' }), { code: 'CHAT_NOT_FOUND' });
-  await shareChat(deps, OWNER, { chatId: 'c' });
+  const mine = await shareChat(deps, OWNER, { chatId: 'c' });
   await appendMessage(deps, ELSEWHERE, { chatId: 'c', role: 'user', content: 'same id elsewhere' });
-  await t.throwsAsync(shareChat(deps, ELSEWHERE, { chatId: 'c' }), { code: 'SHARE_ID_TAKEN' });
-  t.deepEqual((await loadSharedChat(deps, 'c', { pairs: 10 })).messages.map((m) => m.content), ['q1', 'a1', 'q2', 'a2']);
+  const theirs = await shareChat(deps, ELSEWHERE, { chatId: 'c' });
+  t.not(theirs.chat_id, mine.chat_id);
+  t.deepEqual((await loadSharedChat(deps, mine.chat_id, { pairs: 10 })).messages.map((m) => m.content), ['q1', 'a1', 'q2', 'a2']);
+  t.deepEqual((await loadSharedChat(deps, theirs.chat_id, { pairs: 10 })).messages.map((m) => m.content), ['same id elsewhere']);
+  await t.throwsAsync(deleteSharedChat(deps, ELSEWHERE, { chatId: mine.chat_id }), { code: 'SHARE_NOT_FOUND' });
+  t.is((await loadSharedChat(deps, mine.chat_id, { pairs: 10 })).messages.length, 4);
 });
 
 dialectTest('downloads read the owner\'s answers, a shared chat\'s inside its organization, and nothing else', async (t, { x }) => {
@@ -96,8 +136,10 @@ dialectTest('downloads read the owner\'s answers, a shared chat\'s inside its or
   t.like(await findDownloadSource(deps, COLLEAGUE, one.chat_id, { dfKey: 'df_2' }), { access: 'shared', chat_id: one.chat_id });
   await t.throwsAsync(findDownloadSource(deps, COLLEAGUE, one.chat_id, { dfKey: 'df_1' }), { code: 'DF_KEY_NOT_FOUND' }, 'outside the shared pair');
   await t.throwsAsync(findDownloadSource(deps, ELSEWHERE, one.chat_id, { dfKey: 'df_2' }), { code: 'CHAT_NOT_FOUND' });
-  await shareChat(deps, OWNER, { chatId: 'c' });
-  t.like(await findDownloadSource(deps, COLLEAGUE, 'c', { dfKey: 'df_1' }), { access: 'shared', sql: 'SELECT 1' });
+  const whole = await shareChat(deps, OWNER, { chatId: 'c' });
+  t.like(await findDownloadSource(deps, COLLEAGUE, whole.chat_id, { dfKey: 'df_1' }), { access: 'shared', sql: 'SELECT 1' });
+  await t.throwsAsync(findDownloadSource(deps, COLLEAGUE, 'c', { dfKey: 'df_1' }), { code: 'CHAT_NOT_FOUND' }, 'the chat\'s own id opens nothing');
+  await t.throwsAsync(findDownloadSource(deps, ELSEWHERE, whole.chat_id, { dfKey: 'df_1' }), { code: 'CHAT_NOT_FOUND' });
   t.like(await findDownloadSource(deps, as('acme', 'u2', 'modeler'), 'c', { latest: true }), { access: 'role', sql: 'SELECT 2' });
 });
 
