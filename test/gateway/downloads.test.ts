@@ -155,22 +155,25 @@ test.serial('the query re-runs as the downloader: an admin of the organization g
   t.deepEqual(logged, { user_id: admin.id, source: 'download_csv', row_count: 5 });
 });
 
-test.serial('another member gets 404 on a private chat, their own rows once it is shared, and 404 again once the share is removed', async (t) => {
+test.serial('another member gets 404 on a private chat, their own rows by the share\'s id once it is shared (never by the chat id), and 404 again once the share is removed', async (t) => {
   const token = t0.session(colleague);
-  const path = `/api/download_big_csv_agentic?${qs({ chat_id: 'c-main', df_key: 'df_orders' })}`;
-  t.is((await get(path, token)).status, 404);
+  const byChatId = `/api/download_big_csv_agentic?${qs({ chat_id: 'c-main', df_key: 'df_orders' })}`;
+  t.is((await get(byChatId, token)).status, 404);
   t.is((await get(`/api/download_excel?${qs({ chat_id: 'c-main', message_uuid: ids[1]! })}`, token)).status, 404);
   const owners = client(t0, t0.session(owner));
-  t.is((await owners.post('/api/share_chat', { chat_id: 'c-main' })).status, 200);
+  const share = await owners.json<{ chat_id: string }>(owners.post('/api/share_chat', { chat_id: 'c-main' }));
+  const byShare = `/api/download_big_csv_agentic?${qs({ chat_id: share.chat_id, df_key: 'df_orders' })}`;
   try {
-    const res = await get(path, token);
+    const res = await get(byShare, token);
     t.is(res.status, 200);
     // The colleague's own row filter (Germany), not the owner's (France).
     t.deepEqual(parseCsv(await res.text()).map((r) => r[1]), ['country', 'Germany', 'Germany']);
+    t.is((await get(byChatId, token)).status, 404, 'knowing the chat id opens nothing');
+    t.is((await get(byShare, t0.session(outsider))).status, 404);
   } finally {
-    t.is((await owners.post('/api/delete_shared_chat', { chat_id: 'c-main' })).status, 200);
+    t.is((await owners.post('/api/delete_shared_chat', { chat_id: share.chat_id })).status, 200);
   }
-  t.is((await get(path, token)).status, 404);
+  t.is((await get(byShare, token)).status, 404);
 });
 
 test.serial('a shared message is downloadable by its share id, and only that pair', async (t) => {

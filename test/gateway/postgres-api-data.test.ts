@@ -134,7 +134,9 @@ test('chats: ask (sync and streamed), history, search, label, pin, feedback, sha
   t.is((await call(a, 'POST', '/api/feedback', { token: analyst, body: { chat_id: 'pg-stream', message_uuid: 'nope', rating: 'negative' } })).status, 404);
   const shared = await call(a, 'POST', '/api/share_chat', { token: analyst, body: { chat_id: 'pg-stream' } });
   t.true(shared.status === 200 || shared.status === 201, JSON.stringify(shared.body));
-  t.is((await call(a, 'GET', '/api/share/pg-stream', { token: admin })).status, 200);
+  t.not(shared.body.chat_id, 'pg-stream');
+  t.is((await call(a, 'GET', `/api/share/${shared.body.chat_id}`, { token: admin })).status, 200);
+  t.is((await call(a, 'GET', '/api/share/pg-stream', { token: admin })).status, 404);
   const stop = await call(a, 'POST', '/api/agentic/stop', { token: analyst, body: { chat_id: 'pg-nope' } });
   t.is(stop.status, 404, JSON.stringify(stop.body));
 });

@@ -38,9 +38,9 @@ async function script(a: TestApp): Promise<Record<string, unknown>> {
   await step('order', 'analyst', 'POST', '/api/save_message_order', { chat_id: 'c1', message_uuid: uuids[0], direction: 'down', block_mode: true });
   await step('dismiss', 'analyst', 'POST', '/api/dismiss_chat_completion', { chat_id: 'c1' });
   await step('label', 'analyst', 'POST', '/api/add_label_to_chat', { chat_id: 'c1', label: 'fin' });
-  await step('share', 'analyst', 'POST', '/api/share_chat', { chat_id: 'c1' });
+  const share = await step('share', 'analyst', 'POST', '/api/share_chat', { chat_id: 'c1' });
   await step('share message', 'analyst', 'POST', '/api/share_message', { chat_id: 'c1', message_uuid: uuids.at(-1) });
-  await step('shared view', 'admin', 'GET', '/api/share/c1');
+  await step('shared view', 'admin', 'GET', `/api/share/${share.chat_id}`);
   await step('lineage', 'analyst', 'GET', `/api/c2/c1/lineage/${uuids.at(-1)}`);
   await step('feedback', 'analyst', 'POST', '/api/feedback', { chat_id: 'c1', message_uuid: uuids.at(-1), rating: 'negative', comment: 'x' });
   await step('history', 'analyst', 'GET', '/api/chat_history');
