@@ -1,5 +1,6 @@
 // One answer: the agent's steps, the text, each result with its chart, the credits, and the rating.
-// `readOnly` (the public shared view) leaves out everything that needs the owner's session.
+// `readOnly` (the public shared view) leaves out everything that needs the owner's session, and the
+// owner's credits.
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { AnswerState } from './answer-state.ts';
 import { Markdown } from './markdown.tsx';
@@ -52,7 +53,7 @@ export function AnswerView({ answer, chatId, readOnly = false, actions }: Answer
           <p className="credits">
             {answer.status === 'stopped' && 'Stopped. '}
             {answer.status === 'failed' && 'The answer did not finish. '}
-            {answer.copiedFromChatId ? 'Copied from another chat.' : answer.credits !== undefined ? `${formatCredits(answer.credits)} credits` : ''}
+            {!readOnly && (answer.copiedFromChatId ? 'Copied from another chat.' : answer.credits !== undefined ? `${formatCredits(answer.credits)} credits` : '')}
           </p>
           {answer.answerUuid && !readOnly && <RatingBar chatId={chatId} answerUuid={answer.answerUuid} />}
           {actions}

@@ -1,5 +1,6 @@
 // Sharing a chat: a dialog that lists the chat's public links (the whole chat, single answers),
-// makes the chat's own link, and stops any of them. A link shows the displayed messages read-only.
+// makes a link to the whole chat (a new random address each time), and stops any of them. A link
+// shows the displayed messages read-only.
 import { useEffect, useRef, useState } from 'react';
 import { api, call } from '../api/client.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
@@ -39,7 +40,7 @@ function SharePanel({ chatId, onClose }: { chatId: string; onClose: () => void }
   return (
     <>
       <h2 id="share-title">Share this chat</h2>
-      <p className="muted">Anyone with a link can read the questions and answers it shows, with the rows of their result tables, without signing in. They cannot ask anything or run a query.</p>
+      <p className="muted">Anyone with a link can read the questions and answers it shows, with the rows of their result tables, without signing in. They cannot ask anything or run a query. Each link is a new random address; a link you stop never works again.</p>
       <FormAlert problem={shares.problem ?? share.problem} />
       {shares.loading && !shares.data && <p role="status">Loading the links…</p>}
       {shares.data && (
