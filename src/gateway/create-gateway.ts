@@ -6,6 +6,7 @@ import { hasRole } from '../auth/index.ts';
 import { Forbidden, NotFound } from '../errors.ts';
 import { bodyParser } from './body.ts';
 import { canonicalizePath } from './canonical-path.ts';
+import { clientAddress } from './client-address.ts';
 import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
 import { audited, isAudited } from './audited-operations.ts';
@@ -46,6 +47,7 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir 
   app.on('error', logLateErrors(s.log));
   app.use(requestId(s.log));
   app.use(canonicalizePath);
+  app.use(clientAddress(s.config.trustedProxies));
   const fixedPaths = new Set(routes.filter((r) => !r.path.includes('{')).map((r) => r.path));
   if (s.ops.tracing) app.use(requestTracing(s.ops.tracing, fixedPaths));
   if (s.config.ops.metrics) app.use(requestMetrics(s.ops.metrics, fixedPaths));
