@@ -138,3 +138,12 @@ test.serial('canonicalPath decodes percent-encoded unreserved characters only', 
   t.is(canonicalPath('/api/chats/a%2Fb%20c%25'), '/api/chats/a%2Fb%20c%25');
   t.is(canonicalPath('/api/chats/%2561'), '/api/chats/%2561');
 });
+
+test.serial('the mounted MCP endpoint and authorization server answer only their own spelling', async (t) => {
+  const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  for (const path of ['/AI/mcp', '/ai/MCP', '/ai/mcp/']) t.is((await t0.fetch(path, { method: 'POST', headers: { ...json, cookie }, body: '{}' })).status, 404, path);
+  const reg = { client_name: 'Spelled', redirect_uris: ['http://127.0.0.1:9/cb'], application_type: 'native', token_endpoint_auth_method: 'none' };
+  for (const path of ['/OAUTH/reg', '/Oauth/reg']) t.is((await t0.fetch(path, { method: 'POST', headers: json, body: JSON.stringify(reg) })).status, 404, path);
+  // A percent-encoded spelling is the same path, under the same registration limit.
+  t.is((await t0.fetch('/%6Fauth/reg', { method: 'POST', headers: json, body: JSON.stringify(reg) })).status, 201);
+});
