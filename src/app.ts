@@ -5,7 +5,7 @@ import { indexQueueInSlices } from './chats/index.ts';
 import { confineLegacyWarehouseFiles, seedDemo } from './compose/demo/seed-demo.ts';
 import { createServices, type ServiceDeps } from './compose/create-services.ts';
 import { purgeExpiredOAuthModels } from './auth/oauth/store-adapter.ts';
-import { createGateway, MOUNTED_OPERATIONS, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
+import { createGateway, metricsListenerApp, MOUNTED_OPERATIONS, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { startEnvironmentJanitor } from './knowledge/index.ts';
 
 export interface AppDeps extends ServiceDeps {
@@ -17,6 +17,8 @@ export interface AppDeps extends ServiceDeps {
 
 export interface App {
   koa: Gateway['app'];
+  /** The separate metrics listener's app (SEXTANT_METRICS_PORT), when one is configured. */
+  metricsKoa: Gateway['app'] | undefined;
   services: Services;
   routes: RouteDef[];
   /** Method and path of every route the router serves, and of the endpoints mounted beside it (MCP, OAuth). */
@@ -61,6 +63,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   const janitor = startEnvironmentJanitor(services.knowledge);
   return {
     koa: gateway.app,
+    metricsKoa: config.ops.metrics && config.ops.metricsPort !== undefined ? metricsListenerApp(services) : undefined,
     services,
     routes: gateway.routes,
     served: [...gateway.router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))), ...MOUNTED_OPERATIONS],

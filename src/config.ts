@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_RECURSION } from './shared/query-limits.ts';
+import { parseTrustedProxies, type TrustedProxies } from './security/proxy-trust.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -30,6 +31,11 @@ export interface Config {
   /** Total bytes of one chat's uploads (extracted archives included). */
   uploadChatLimitBytes: number;
   trustProxy: boolean;
+  /**
+   * The proxies whose `X-Forwarded-For`/`-Proto` count (SEXTANT_TRUSTED_PROXIES: a hop count or CIDRs;
+   * one hop when only SEXTANT_TRUST_PROXY is set); undefined when no proxy is trusted.
+   */
+  trustedProxies: TrustedProxies | undefined;
   shutdownGraceMs: number;
   /** Lifetime of a CLI device sign-in code, seconds (SEXTANT_CLI_LOGIN_TTL_SECONDS, default 600). */
   cliLoginTtlSeconds: number;
@@ -60,8 +66,11 @@ export interface OpsConfig {
   redisPrefix: string;
   /** Prometheus metrics at /metrics (SEXTANT_METRICS, default true). */
   metrics: boolean;
-  /** Bearer token /metrics requires (SEXTANT_METRICS_TOKEN); without it, only direct loopback clients are answered. */
+  /** Bearer token /metrics requires (SEXTANT_METRICS_TOKEN); without it (and without a metrics port) the public listener answers 404. */
   metricsToken: string | undefined;
+  /** A separate listener serving only /metrics (SEXTANT_METRICS_PORT), on SEXTANT_METRICS_HOST (default 127.0.0.1). */
+  metricsPort: number | undefined;
+  metricsHost: string;
   /** OTLP/HTTP traces endpoint (SEXTANT_OTEL_ENDPOINT, e.g. http://collector:4318/v1/traces); no tracing without it. */
   otelEndpoint: string | undefined;
 }
@@ -153,6 +162,7 @@ const envSchema = z.object({
   SEXTANT_UPLOAD_LIMIT: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   SEXTANT_UPLOAD_CHAT_LIMIT: z.coerce.number().int().min(1024).default(250 * 1024 * 1024),
   SEXTANT_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
+  SEXTANT_TRUSTED_PROXIES: z.string().optional(),
   SEXTANT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   SEXTANT_CLI_LOGIN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   SEXTANT_CLI_HELP_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
@@ -195,6 +205,8 @@ const envSchema = z.object({
   SEXTANT_REDIS_PREFIX: z.string().regex(/^[\w.-]{1,64}$/).default('sextant'),
   SEXTANT_METRICS: z.enum(['true', 'false', '1', '0']).default('true'),
   SEXTANT_METRICS_TOKEN: z.string().min(16).optional(),
+  SEXTANT_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SEXTANT_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   SEXTANT_OTEL_ENDPOINT: z.string().url().optional(),
 });
 
@@ -242,7 +254,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.SEXTANT_BODY_LIMIT,
     uploadLimitBytes: e.SEXTANT_UPLOAD_LIMIT,
     uploadChatLimitBytes: e.SEXTANT_UPLOAD_CHAT_LIMIT,
-    trustProxy: truthy(e.SEXTANT_TRUST_PROXY),
+    trustProxy: truthy(e.SEXTANT_TRUST_PROXY) || e.SEXTANT_TRUSTED_PROXIES !== undefined,
+    trustedProxies: trustedProxies(e),
     shutdownGraceMs: e.SEXTANT_SHUTDOWN_GRACE_MS,
     cliLoginTtlSeconds: e.SEXTANT_CLI_LOGIN_TTL_SECONDS,
     cliHelpPerHour: e.SEXTANT_CLI_HELP_PER_HOUR,
@@ -267,9 +280,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     agent: agentConfig(e, warnings),
     evaluations: { concurrency: e.SEXTANT_EVAL_CONCURRENCY, questionTimeoutMs: e.SEXTANT_EVAL_QUESTION_TIMEOUT_MS },
-    ops: { redisUrl: e.SEXTANT_REDIS_URL, redisPrefix: e.SEXTANT_REDIS_PREFIX, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
+    ops: { redisUrl: e.SEXTANT_REDIS_URL, redisPrefix: e.SEXTANT_REDIS_PREFIX, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, metricsPort: e.SEXTANT_METRICS_PORT, metricsHost: e.SEXTANT_METRICS_HOST, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
     warnings,
   };
+}
+
+/** SEXTANT_TRUSTED_PROXIES (which implies SEXTANT_TRUST_PROXY), else one hop when the proxy is trusted. */
+function trustedProxies(e: z.infer<typeof envSchema>): TrustedProxies | undefined {
+  if (e.SEXTANT_TRUSTED_PROXIES === undefined) return truthy(e.SEXTANT_TRUST_PROXY) ? { hops: 1 } : undefined;
+  try {
+    return parseTrustedProxies(e.SEXTANT_TRUSTED_PROXIES);
+  } catch (err) {
+    throw new Error(`Invalid configuration:\n  SEXTANT_TRUSTED_PROXIES: ${(err as Error).message}`);
+  }
 }
 
 function agentConfig(e: z.infer<typeof envSchema>, warnings: string[]): AgentConfig {

@@ -51,5 +51,5 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     );
   });
 }
-log.info({ url: running.url, data_dir: config.dataDir }, 'Sextant is listening');
+log.info({ url: running.url, data_dir: config.dataDir, ...(running.metricsUrl ? { metrics_url: `${running.metricsUrl}/metrics` } : {}) }, 'Sextant is listening');
 process.stdout.write(`\nSextant is ready at ${config.baseUrl}  (API reference: ${config.baseUrl}/docs)\n\n`);

@@ -7,23 +7,37 @@ import type { App } from './app.ts';
 export interface RunningServer {
   server: Server;
   url: string;
+  /** The separate metrics listener's URL (SEXTANT_METRICS_PORT), when one runs. */
+  metricsUrl: string | undefined;
   stop(): Promise<void>;
 }
 
-/** Listens on host:port (port 0 picks a free one). */
-export async function listen(app: App, { host, port, graceMs }: { host: string; port: number; graceMs: number }): Promise<RunningServer> {
-  const server = createServer(app.koa.callback());
+/** Starts an HTTP server for `koa` on host:port (port 0 picks a free one) and gives its URL. */
+async function serve(koa: App['koa'], host: string, port: number): Promise<{ server: Server; url: string }> {
+  const server = createServer(koa.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const addr = server.address() as AddressInfo;
-  const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  return { server, url: `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` };
+}
+
+/** Listens on host:port (port 0 picks a free one), and on the metrics port when one is configured. */
+export async function listen(app: App, { host, port, graceMs }: { host: string; port: number; graceMs: number }): Promise<RunningServer> {
+  const { server, url } = await serve(app.koa, host, port);
+  const { metricsHost, metricsPort } = app.services.config.ops;
+  const metrics = app.metricsKoa && metricsPort !== undefined ? await serve(app.metricsKoa, metricsHost, metricsPort).catch((err: unknown) => {
+    server.close();
+    throw err;
+  }) : undefined;
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       const deadline = Date.now() + graceMs;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // The metrics listener stops accepting with the main one; its idle keep-alive connections are cut below.
+      const metricsClosed = metrics ? new Promise<void>((resolve) => metrics.server.close(() => resolve())) : undefined;
       server.closeIdleConnections();
       // Running answers finish within the grace period (their streams end with them); the rest are cut.
       await app.finishRuns(graceMs);
@@ -33,7 +47,9 @@ export async function listen(app: App, { host, port, graceMs }: { host: string; 
       const timer = setTimeout(() => server.closeAllConnections(), Math.max(0, deadline - Date.now()));
       await closed;
       clearTimeout(timer);
+      metrics?.server.closeAllConnections();
+      await metricsClosed;
       await app.close();
     })());
-  return { server, url, stop };
+  return { server, url, metricsUrl: metrics?.url, stop };
 }

@@ -69,7 +69,7 @@ export async function audited<T>(s: Services, ctx: Context, p: { operationId: st
     const userId = typeof p.params['user_id'] === 'string' ? p.params['user_id'] : principal.userId;
     const kind = typeof p.params['kind'] === 'string' && spec.param !== 'kind' ? { kind: p.params['kind'] } : {};
     await writeAudit(s.auth, {
-      action: spec.action, orgId: principal.orgId, actorId: principal.userId, userId, ip: ctx.ip || 'unknown', outcome,
+      action: spec.action, orgId: principal.orgId, actorId: principal.userId, userId, ip: ctx.ip || undefined, outcome,
       ...(id ? { target: { type: spec.targetType, id } } : {}), data: { ...kind, ...data },
     });
   };

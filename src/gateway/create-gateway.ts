@@ -5,6 +5,8 @@ import Koa, { type Context } from 'koa';
 import { hasRole } from '../auth/index.ts';
 import { Forbidden, NotFound } from '../errors.ts';
 import { bodyParser } from './body.ts';
+import { canonicalizePath } from './canonical-path.ts';
+import { clientAddress } from './client-address.ts';
 import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
 import { audited, isAudited } from './audited-operations.ts';
@@ -36,12 +38,16 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir 
   const https = s.config.baseUrl.startsWith('https://');
   const routes = [...allRoutes(s), ...extraRoutes];
   routes.push(...openApiRoutes(s, () => routes));
-  const router = new Router();
+  // One spelling per route: `/API/...` and `/api/x/` are not `/api/...` and `/api/x`, so no path-based
+  // check (CSRF, credentials, metrics, mounts) can be passed by a spelling the router would still serve.
+  const router = new Router({ sensitive: true, strict: true });
   const handlers = routes.map((def) => ({ method: def.method, path: toKoaPath(def.path), handler: routeHandler(s, def) }));
   for (const [i, h] of handlers.entries()) router.register(h.path, [h.method], h.handler, { name: routes[i]!.operationId });
 
   app.on('error', logLateErrors(s.log));
   app.use(requestId(s.log));
+  app.use(canonicalizePath);
+  app.use(clientAddress(s.config.trustedProxies));
   const fixedPaths = new Set(routes.filter((r) => !r.path.includes('{')).map((r) => r.path));
   if (s.ops.tracing) app.use(requestTracing(s.ops.tracing, fixedPaths));
   if (s.config.ops.metrics) app.use(requestMetrics(s.ops.metrics, fixedPaths));

@@ -7,7 +7,7 @@
 import type { Context, Next } from 'koa';
 import { Forbidden } from '../errors.ts';
 import { constantTimeEqual, newSecret } from '../security/index.ts';
-import { SESSION_COOKIE } from './cookies.ts';
+import { SESSION_COOKIE, secureFlag } from './cookies.ts';
 
 /** The readable cookie holding the token the web client echoes. */
 export const CSRF_COOKIE = 'sextant_csrf';
@@ -50,5 +50,5 @@ export function csrfProtection(allowedOrigins: string[]) {
 export function ensureCsrfCookie(ctx: Context, secure: boolean): void {
   if ((ctx.cookies.get(CSRF_COOKIE) ?? '').length >= 16) return;
   // Readable by the page on purpose; SameSite=Strict keeps it off every cross-site request.
-  ctx.cookies.set(CSRF_COOKIE, newSecret(), { httpOnly: false, sameSite: 'strict', secure, path: '/', maxAge: 365 * 24 * 3600_000, signed: false, overwrite: true });
+  ctx.cookies.set(CSRF_COOKIE, newSecret(), { httpOnly: false, sameSite: 'strict', secure: secureFlag(ctx, secure), path: '/', maxAge: 365 * 24 * 3600_000, signed: false, overwrite: true });
 }

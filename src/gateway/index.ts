@@ -5,3 +5,4 @@ export { MOUNTED_OPERATIONS } from './openapi-mounted.ts';
 export type { Services } from '../compose/services.ts';
 export { route } from './route.ts';
 export type { RouteDef, RouteInput } from './route.ts';
+export { metricsListenerApp } from './metrics-endpoint.ts';

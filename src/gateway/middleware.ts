@@ -51,6 +51,8 @@ export function accessLog(log: Logger) {
   };
 }
 
+const HSTS = 'max-age=31536000; includeSubDomains';
+
 /**
  * Conservative security headers for an API that also serves a few server-rendered pages. `script-src`
  * is explicit because oidc-provider appends the hash of its auto-submitting form's script to it.
@@ -67,10 +69,12 @@ export function securityHeaders(https: boolean) {
     ['referrer-policy', 'no-referrer'],
     ['cross-origin-opener-policy', 'same-origin'],
     ['content-security-policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'"],
-    ...(https ? [['strict-transport-security', 'max-age=31536000; includeSubDomains'] as [string, string]] : []),
+    ...(https ? [['strict-transport-security', HSTS] as [string, string]] : []),
   ];
   return function securityHeadersMiddleware(ctx: Context, next: Next): Promise<void> {
     for (const [name, value] of headers) ctx.res.setHeader(name, value);
+    // Behind a TLS-terminating proxy we trust, the browser talks https even when the base URL is not configured so.
+    if (!https && ctx.state.forwardedHttps === true) ctx.res.setHeader('strict-transport-security', HSTS);
     return next();
   };
 }

@@ -5,3 +5,5 @@ export { createSecretBox } from './secret-box.ts';
 export type { SecretBox } from './secret-box.ts';
 export { consumeOnce } from './single-use.ts';
 export { csrfToken, checkCsrfToken } from './csrf.ts';
+export { parseAddress, parseTrustedProxies, proxyTrust } from './proxy-trust.ts';
+export type { ProxyTrust, TrustedProxies } from './proxy-trust.ts';

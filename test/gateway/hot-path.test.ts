@@ -1,5 +1,5 @@
 // The request path's shortcuts answer exactly as the general path does: static routes from a table
-// (HEAD as GET, 405 and trailing slashes as the router answers them), CORS only when origins are
+// (HEAD as GET, 405, and a trailing slash refused as the strict router refuses it), CORS only when origins are
 // configured, and revocation seen on the very next request with every credential kind.
 import test from 'ava';
 import Database from 'better-sqlite3';
@@ -12,14 +12,14 @@ test.before(async () => {
 });
 test.after.always(() => t0.stop());
 
-test('static routes answer GET, HEAD, a trailing slash and a wrong method as the router does', async (t) => {
+test('static routes answer GET, HEAD, a trailing slash and a wrong method as the router does (a trailing slash is another path: 404)', async (t) => {
   const get = await t0.fetch('/api/health');
   t.is(get.status, 200);
   t.like(await get.json(), { status: 'ok' });
   const head = await t0.fetch('/api/health', { method: 'HEAD' });
   t.is(head.status, 200);
   t.is(await head.text(), '');
-  t.is((await t0.fetch('/api/health/')).status, 200);
+  t.is((await t0.fetch('/api/health/')).status, 404);
   const post = await t0.fetch('/api/health', { method: 'POST' });
   t.is(post.status, 405);
   t.is(post.headers.get('allow'), 'GET');

@@ -41,7 +41,7 @@ const ACCEPTED: Record<string, string[]> = {
     '/api/cli/skill get',
     '/api/cli/version get',
     '/api/health get',
-    // Probes: readiness answers 200 or 503; /metrics refuses with 401/403, described in its summary.
+    // Probes: readiness answers 200 or 503; /metrics refuses with 401/404, described in its summary.
     '/api/ready get',
     '/metrics get',
     '/docs get',

@@ -44,13 +44,16 @@ test('a start with an unreachable Redis fails with the URL named and its passwor
   t.false(err!.message.includes('hunter2'));
 });
 
-test('metrics are served to a direct loopback client with request latencies by route template', async (t) => {
-  const app = await startTestApp();
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
+const bearer = { authorization: `Bearer ${METRICS_TOKEN}` };
+
+test('metrics are served to the metrics token with request latencies by route template', async (t) => {
+  const app = await startTestApp({ SEXTANT_METRICS_TOKEN: METRICS_TOKEN });
   t.teardown(() => app.stop());
   await app.fetch('/api/share/chat-123456');
   await app.fetch('/api/share/chat-abcdef');
   await app.fetch('/api/health');
-  const res = await app.fetch('/metrics');
+  const res = await app.fetch('/metrics', { headers: bearer });
   t.is(res.status, 200);
   t.regex(res.headers.get('content-type')!, /^text\/plain/);
   const text = await res.text();
@@ -62,33 +65,59 @@ test('metrics are served to a direct loopback client with request latencies by r
   t.regex(text, /^process_cpu_user_seconds_total /m);
 });
 
-test('metrics refuse a request forwarded by a proxy when no token is configured', async (t) => {
+test('without a token or a metrics port, the public listener does not serve metrics to anyone, loopback included', async (t) => {
+  // Issue 33: /metrics answered a loopback client without credentials; a proxy on the same machine is one.
   const app = await startTestApp();
   t.teardown(() => app.stop());
-  for (const header of ['X-Forwarded-For', 'Forwarded', 'X-Real-IP']) {
-    const res = await app.fetch('/metrics', { headers: { [header]: '203.0.113.9' } });
-    t.is(res.status, 403, header);
-    t.like(await res.json(), { code: 'METRICS_LOOPBACK_ONLY' });
+  t.is(app.metricsUrl, undefined);
+  const attempts: Record<string, string>[] = [{}, { 'X-Forwarded-For': '203.0.113.9' }, { authorization: 'Bearer anything-at-all-0123456789' }];
+  for (const headers of attempts) {
+    const res = await app.fetch('/metrics', { headers });
+    t.is(res.status, 404);
+    t.false((await res.text()).includes('sextant_'));
   }
+  // Another spelling reaches the web client's page (not built here), never the metrics.
+  t.false((await (await app.fetch('/METRICS')).text()).includes('sextant_'));
 });
 
 test('with SEXTANT_METRICS_TOKEN, metrics require that bearer token', async (t) => {
-  const token = 'metrics-token-0123456789abcdef';
-  const app = await startTestApp({ SEXTANT_METRICS_TOKEN: token });
+  const app = await startTestApp({ SEXTANT_METRICS_TOKEN: METRICS_TOKEN });
   t.teardown(() => app.stop());
-  for (const authorization of [undefined, 'Bearer wrong-token-0123456789abcdef', `Basic ${token}`]) {
+  for (const authorization of [undefined, 'Bearer wrong-token-0123456789abcdef', `Basic ${METRICS_TOKEN}`, `Bearer ${METRICS_TOKEN}x`, 'Bearer']) {
     const res = await app.fetch('/metrics', authorization ? { headers: { authorization } } : {});
     t.is(res.status, 401);
     t.like(await res.json(), { code: 'METRICS_TOKEN_REQUIRED' });
   }
-  const ok = await app.fetch('/metrics', { headers: { authorization: `Bearer ${token}`, 'X-Forwarded-For': '203.0.113.9' } });
+  const ok = await app.fetch('/metrics', { headers: { ...bearer, 'X-Forwarded-For': '203.0.113.9' } });
   t.is(ok.status, 200);
 });
 
-test('SEXTANT_METRICS=false turns the endpoint off', async (t) => {
-  const app = await startTestApp({ SEXTANT_METRICS: 'false' });
+test('SEXTANT_METRICS_PORT serves metrics on a separate loopback listener, and only metrics', async (t) => {
+  const app = await startTestApp({ SEXTANT_METRICS_PORT: '0' });
   t.teardown(() => app.stop());
-  t.is((await app.fetch('/metrics')).status, 404);
+  t.regex(app.metricsUrl!, /^http:\/\/127\.0\.0\.1:\d+$/);
+  t.not(new URL(app.metricsUrl!).port, new URL(app.url).port);
+  const res = await fetch(`${app.metricsUrl}/metrics`);
+  t.is(res.status, 200);
+  t.regex(await res.text(), /^process_cpu_user_seconds_total /m);
+  t.is((await app.fetch('/metrics')).status, 404, 'not on the public listener');
+  for (const path of ['/api/health', '/api/auth/me', '/openapi.json', '/metrics/x']) t.is((await fetch(`${app.metricsUrl}${path}`)).status, 404, path);
+  t.is((await fetch(`${app.metricsUrl}/metrics`, { method: 'POST' })).status, 404);
+});
+
+test('a metrics listener with a token configured requires it there too', async (t) => {
+  const app = await startTestApp({ SEXTANT_METRICS_PORT: '0', SEXTANT_METRICS_TOKEN: METRICS_TOKEN });
+  t.teardown(() => app.stop());
+  t.is((await fetch(`${app.metricsUrl}/metrics`)).status, 401);
+  t.is((await fetch(`${app.metricsUrl}/metrics`, { headers: bearer })).status, 200);
+  t.is((await app.fetch('/metrics', { headers: bearer })).status, 200);
+});
+
+test('SEXTANT_METRICS=false turns the endpoint off, the metrics listener included', async (t) => {
+  const app = await startTestApp({ SEXTANT_METRICS: 'false', SEXTANT_METRICS_TOKEN: METRICS_TOKEN, SEXTANT_METRICS_PORT: '0' });
+  t.teardown(() => app.stop());
+  t.is((await app.fetch('/metrics', { headers: bearer })).status, 404);
+  t.is(app.metricsUrl, undefined);
 });
 
 test('readiness and metrics are public operations in the OpenAPI document', async (t) => {
@@ -102,14 +131,14 @@ test('readiness and metrics are public operations in the OpenAPI document', asyn
 test('metrics time governed warehouse queries by engine and outcome, and the store transactions', async (t) => {
   const root = tempDir();
   placeOrgFile(root, 'morg', 'wh.duckdb', (await duckdbFixture()).path!);
-  const app = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root });
+  const app = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root, SEXTANT_METRICS_TOKEN: METRICS_TOKEN });
   t.teardown(() => app.stop());
   app.org('morg');
   const admin = app.session(app.user({ orgId: 'morg', role: 'admin' }));
   const post = (path: string, body: unknown) => app.fetch(path, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   t.is((await post('/api/connections', { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } })).status, 201);
   t.is((await post('/api/context-agent/execute-query', { connection_id: 'wh', sql: 'SELECT count(*) FROM orders' })).status, 200);
-  const text = await (await app.fetch('/metrics')).text();
+  const text = await (await app.fetch('/metrics', { headers: bearer })).text();
   t.regex(text, /^sextant_warehouse_query_duration_seconds_count\{engine="duckdb",status="ok"\} 1$/m);
   t.regex(text, /^sextant_store_transaction_duration_seconds_count [1-9]\d*$/m);
 });

@@ -6,7 +6,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { collectEvents } from '../helpers/sse.ts';
 import { connectV1 } from '../helpers/oauth-browser.ts';
 
-sharedPgApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500', SEXTANT_METRICS: 'true' });
+sharedPgApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500', SEXTANT_METRICS: 'true', SEXTANT_METRICS_PORT: '0' });
 
 const signIn = async (a: TestApp, who: 'admin' | 'modeler' | 'analyst') => {
   const res = await call(a, 'POST', '/api/auth/token', { body: { username: `${who}@demo.sextant.local`, password: `demo-${who}-password` } });
@@ -19,7 +19,9 @@ test('health, readiness and metrics on the demo served from PostgreSQL', async (
   if (!a) return t.pass();
   t.is((await call(a, 'GET', '/api/health')).status, 200);
   t.is((await call(a, 'GET', '/api/ready')).status, 200);
-  const metrics = await a.fetch('/metrics');
+  // Metrics on their own loopback listener; the public one does not serve them without a token.
+  t.is((await a.fetch('/metrics')).status, 404);
+  const metrics = await fetch(`${a.metricsUrl}/metrics`);
   t.is(metrics.status, 200);
   t.regex(await metrics.text(), /http_request/);
 });

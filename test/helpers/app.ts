@@ -18,6 +18,8 @@ import { createPgDatabase, type PgCollation } from './pg-database.ts';
 export interface TestApp {
   app: App;
   url: string;
+  /** The separate metrics listener (SEXTANT_METRICS_PORT, e.g. '0' for a free port), when configured. */
+  metricsUrl: string | undefined;
   clock: FakeClock;
   config: Config;
   /** Every log line written, parsed. */
@@ -94,6 +96,7 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
   const t: TestApp = {
     app,
     url: running.url,
+    metricsUrl: running.metricsUrl,
     clock,
     config,
     logs,

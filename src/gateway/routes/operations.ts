@@ -1,8 +1,6 @@
 // What operators and their tools read: readiness for load balancers, Prometheus metrics.
-import type { Context } from 'koa';
 import { z } from 'zod';
-import { Forbidden, NotFound, Unauthorized } from '../../errors.ts';
-import { constantTimeEqual } from '../../security/index.ts';
+import { assertPublicMetricsReader, sendMetrics } from '../metrics-endpoint.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
@@ -33,35 +31,14 @@ export function operationsRoutes(s: Services) {
       method: 'GET',
       path: '/metrics',
       operationId: 'metrics',
-      summary: 'Prometheus metrics; with SEXTANT_METRICS_TOKEN a bearer token is required, without it only direct loopback clients are answered',
+      summary: 'Prometheus metrics, served here only with SEXTANT_METRICS_TOKEN and to that bearer token (404 without it); SEXTANT_METRICS_PORT serves them on a separate loopback listener',
       tags: ['service'],
       auth: 'none',
       produces: 'text/plain; version=0.0.4',
       handler: async ({ ctx }) => {
-        assertMetricsReader(s, ctx);
-        const { contentType, text } = await s.ops.metrics.render();
-        ctx.type = contentType;
-        ctx.set('Cache-Control', 'no-store');
-        ctx.body = text;
+        assertPublicMetricsReader(s, ctx);
+        await sendMetrics(s, ctx);
       },
     }),
   ];
-}
-
-const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
-
-/** Metrics tell load and usage: a token when one is configured, else a client on this machine talking to it directly. */
-function assertMetricsReader(s: Services, ctx: Context): void {
-  const { metrics, metricsToken } = s.config.ops;
-  if (!metrics) throw new NotFound();
-  if (metricsToken) {
-    const header = ctx.get('Authorization');
-    const given = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!given || !constantTimeEqual(given, metricsToken)) throw new Unauthorized('A valid metrics token is required', 'METRICS_TOKEN_REQUIRED');
-    return;
-  }
-  // A reverse proxy on this machine connects from loopback too: a request it forwards is not local.
-  const remote = ctx.req.socket.remoteAddress ?? '';
-  const loopback = remote === '::1' || remote.startsWith('127.') || remote.startsWith('::ffff:127.');
-  if (!loopback || PROXY_HEADERS.some((h) => ctx.get(h) !== '')) throw new Forbidden('Metrics are served to loopback clients only; set SEXTANT_METRICS_TOKEN to read them from elsewhere', 'METRICS_LOOPBACK_ONLY');
 }

@@ -7,7 +7,7 @@ import { SsoFailed } from '../../auth/sso/oidc-client.ts';
 import { finishSsoLogin, startSsoLogin, SSO_LOGIN_TTL_MS } from '../../auth/sso/sso-login.ts';
 import { accountDeps } from '../../compose/account-deps.ts';
 import { clientInfo } from '../client-info.ts';
-import { setSessionCookie } from '../cookies.ts';
+import { secureFlag, setSessionCookie } from '../cookies.ts';
 import { loginUrl } from '../signed-in.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
@@ -48,7 +48,7 @@ export function ssoRoutes(s: Services) {
       status: 302,
       handler: async ({ params, query, ctx }) => {
         const { url, state } = await startSsoLogin(deps, params.org_id, params.type, query.next);
-        ctx.cookies.set(SSO_STATE_COOKIE, state, { httpOnly: true, sameSite: 'lax', secure, maxAge: SSO_LOGIN_TTL_MS, path: '/api/auth/', signed: false });
+        ctx.cookies.set(SSO_STATE_COOKIE, state, { httpOnly: true, sameSite: 'lax', secure: secureFlag(ctx, secure), maxAge: SSO_LOGIN_TTL_MS, path: '/api/auth/', signed: false });
         ctx.redirect(url);
       },
     }),
@@ -64,7 +64,7 @@ export function ssoRoutes(s: Services) {
       status: 302,
       handler: async ({ params, query, ctx }) => {
         const browserState = ctx.cookies.get(SSO_STATE_COOKIE);
-        ctx.cookies.set(SSO_STATE_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure, maxAge: 0, path: '/api/auth/', signed: false });
+        ctx.cookies.set(SSO_STATE_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure: secureFlag(ctx, secure), maxAge: 0, path: '/api/auth/', signed: false });
         // The provider refused (user cancelled, access denied): no code to exchange.
         if (!query.code) throw new SsoFailed(query.error ? 'provider_error' : 'no_code');
         const { result, next } = await finishSsoLogin(ssoDeps, { orgId: params.org_id, type: params.type, code: query.code, state: query.state, browserState, ip: clientInfo(ctx).ip });
