@@ -54,6 +54,12 @@ test.serial('invitations and resends share the allowance; past it both answer 42
   t.is(resend.status, 429);
   t.is(resend.body.code, 'INVITATIONS_PER_DAY');
   t.is((await outbox()).length, mailed, 'nothing mailed past the allowance');
+  // Each refusal is audited once, as a failure, under the operation's action.
+  const log = await call(t0, 'GET', '/api/admin/audit?outcome=failure', as);
+  t.deepEqual((log.body['entries'] as { action: string; data: { code: string } }[]).map((e) => [e.action, e.data.code]).reverse(), [
+    ['invitation_created', 'INVITATIONS_PER_DAY'],
+    ['invitation_resent', 'INVITATIONS_PER_DAY'],
+  ]);
   t0.clock.advance(23 * 3600_000);
   const fresh = { session: t0.session(admin) };
   t.is((await call(t0, 'POST', `/api/admin/invitations/${id}/resend`, fresh)).status, 200);
