@@ -82,6 +82,8 @@ export interface MailConfig {
   /** Account mails (sign-in link, reset, verification, recovery) per hour to one address, and per client address. */
   perAddressPerHour: number;
   perClientPerHour: number;
+  /** Invitation mails (new and resent) one organization may send per UTC day (SEXTANT_INVITATIONS_PER_DAY, default 50). */
+  invitationsPerDay: number;
 }
 
 export interface DataConfig {
@@ -172,6 +174,7 @@ const envSchema = z.object({
   SEXTANT_MAIL_FROM: z.string().min(3).default('Sextant <no-reply@localhost>'),
   SEXTANT_MAIL_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
   SEXTANT_MAIL_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  SEXTANT_INVITATIONS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(50),
   SEXTANT_EMBEDDED_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   SEXTANT_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
   SEXTANT_QUERY_ROW_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
@@ -265,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: e.SEXTANT_MAIL_FROM,
       perAddressPerHour: e.SEXTANT_MAIL_PER_ADDRESS_PER_HOUR,
       perClientPerHour: e.SEXTANT_MAIL_PER_CLIENT_PER_HOUR,
+      invitationsPerDay: e.SEXTANT_INVITATIONS_PER_DAY,
     },
     bcryptCost: e.SEXTANT_BCRYPT_COST,
     data: {

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { appendAudit, type AuditEntry } from './audit-log/write-audit.ts';
+export { markAudited, wasAudited } from './audit-log/write-audit.ts';
 import type { Executor } from '../store/index.ts';
 
 export type { AuditEntry };

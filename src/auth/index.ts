@@ -9,7 +9,7 @@
 //   oauth/         the OAuth 2.1 authorization server for MCP clients (the Koa part is gateway/oauth)
 export * from './principal.ts';
 export * from './directory.ts';
-export { writeAudit } from './audit.ts';
+export { markAudited, wasAudited, writeAudit } from './audit.ts';
 export * from './errors.ts';
 // credentials/
 export { signJwt, verifyJwt, looksLikeJwt } from './credentials/jwt.ts';

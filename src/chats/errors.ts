@@ -1,6 +1,6 @@
 // Failures of the chats domain. A chat the caller may not see is reported exactly like a missing
 // one, so ids of other people's chats reveal nothing.
-import { AppError, NotFound, ValidationFailed } from '../errors.ts';
+import { AppError, Forbidden, NotFound, ValidationFailed } from '../errors.ts';
 
 export class ChatNotFound extends NotFound {
   constructor() {
@@ -29,5 +29,12 @@ export class InvalidCursor extends ValidationFailed {
 export class LineageUnavailable extends AppError {
   constructor(message = 'Lineage is not available') {
     super('unavailable', 'LINEAGE_UNAVAILABLE', message);
+  }
+}
+
+/** A non-admin asked for another member's history (filter_user_id). */
+export class ExportOfOthersForbidden extends Forbidden {
+  constructor() {
+    super("Only admins export other members' history", 'EXPORT_OF_OTHERS_FORBIDDEN');
   }
 }

@@ -3,6 +3,7 @@
 // client reads.
 import { sql } from 'kysely';
 import { hasRole, type Principal } from '../auth/index.ts';
+import { ExportOfOthersForbidden } from './errors.ts';
 import type { ChatUsers } from './ports.ts';
 import type { ChatStore } from './rows.ts';
 import type { Answer, MessageRole } from './schemas.ts';
@@ -12,7 +13,7 @@ export interface ExportFilter {
   from?: number;
   /** Exclusive upper bound, ms since the epoch. */
   to?: number;
-  /** Admins only: one user's messages; ignored for others, who always get their own. */
+  /** Admins: one user's messages. Others always get their own, and may name only themselves (else 403). */
   userId?: string;
 }
 
@@ -55,10 +56,17 @@ interface Raw {
 /** What an export reads: the chat tables, and the authors' addresses through the users port. */
 export type ExportDeps = ChatStore & { users: ChatUsers };
 
-/** Yields the export rows the caller may see in the current organization, oldest first. */
-export async function* exportHistory(deps: ExportDeps, principal: Principal, filter: ExportFilter = {}): AsyncGenerator<ExportRow> {
+/**
+ * The export rows the caller may see in the current organization, oldest first. A non-admin naming
+ * another user is refused before anything is read (not quietly answered with their own rows).
+ */
+export function exportHistory(deps: ExportDeps, principal: Principal, filter: ExportFilter = {}): AsyncGenerator<ExportRow> {
   const admin = hasRole(principal, 'admin');
-  const userId = admin ? (filter.userId ?? null) : principal.userId;
+  if (!admin && filter.userId !== undefined && filter.userId !== principal.userId) throw new ExportOfOthersForbidden();
+  return exportRows(deps, principal, admin ? (filter.userId ?? null) : principal.userId, filter);
+}
+
+async function* exportRows(deps: ExportDeps, principal: Principal, userId: string | null, filter: ExportFilter): AsyncGenerator<ExportRow> {
   const byUser = userId === null ? sql`` : sql`AND c.user_id = ${userId}`;
   let after = 0;
   for (;;) {

@@ -3,7 +3,7 @@
 // handler, keyed by operationId, so the route tables stay as they are.
 import type { Context } from 'koa';
 import type { Principal } from '../auth/index.ts';
-import { writeAudit } from '../auth/index.ts';
+import { markAudited, writeAudit } from '../auth/index.ts';
 import { AppError } from '../errors.ts';
 import type { Services } from '../compose/services.ts';
 
@@ -81,6 +81,7 @@ export async function audited<T>(s: Services, ctx: Context, p: { operationId: st
     // The caller gets the operation's own error even if the audit write fails too (store closing).
     try {
       await write('failure', undefined, { code: err instanceof AppError ? err.code : 'INTERNAL_ERROR' });
+      markAudited(err);
     } catch {
       /* the original error below says what happened */
     }

@@ -10,6 +10,7 @@ import { clientAddress } from './client-address.ts';
 import { csrfProtection } from './csrf.ts';
 import { resolvePrincipal } from './credentials.ts';
 import { audited, isAudited } from './audited-operations.ts';
+import { auditAdminRefusals, isAdministrative } from './admin-refusals.ts';
 import { errorHandler } from './error-handler.ts';
 import { accessLog, logLateErrors, requestId, securityHeaders } from './middleware.ts';
 import { requestMetrics } from './request-metrics.ts';
@@ -41,7 +42,8 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir 
   // One spelling per route: `/API/...` and `/api/x/` are not `/api/...` and `/api/x`, so no path-based
   // check (CSRF, credentials, metrics, mounts) can be passed by a spelling the router would still serve.
   const router = new Router({ sensitive: true, strict: true });
-  const handlers = routes.map((def) => ({ method: def.method, path: toKoaPath(def.path), handler: routeHandler(s, def) }));
+  // Administrative routes audit every refusal (403, 404, 409, 422, 429) as a failure.
+  const handlers = routes.map((def) => ({ method: def.method, path: toKoaPath(def.path), handler: isAdministrative(def) ? auditAdminRefusals(s, def, routeHandler(s, def)) : routeHandler(s, def) }));
   for (const [i, h] of handlers.entries()) router.register(h.path, [h.method], h.handler, { name: routes[i]!.operationId });
 
   app.on('error', logLateErrors(s.log));

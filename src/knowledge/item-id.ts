@@ -41,3 +41,16 @@ export function checkIdFields(kind: Kind, data: Record<string, unknown>): void {
     if (problem) throw new ValidationFailed([{ loc: ['body', f], msg: `cannot be part of a file name: ${problem}`, type: 'value_error' }]);
   }
 }
+
+/**
+ * 422 naming every id field of the body that is absent or not text, for a kind whose id comes from its
+ * content (a table's connection, schema and name): the caller left out a body field, not the query's id.
+ */
+export function requireIdFields(kind: Kind, data: Record<string, unknown>): void {
+  const issues = KIND_DEFS[kind].idFields.flatMap((f) => {
+    const v = data[f];
+    if (typeof v === 'string') return [];
+    return [v === undefined || v === null ? { loc: ['body', f], msg: 'Field required', type: 'missing' } : { loc: ['body', f], msg: 'Input should be a valid string', type: 'string_type' }];
+  });
+  if (issues.length > 0) throw new ValidationFailed(issues);
+}

@@ -7,7 +7,7 @@ import type { Principal } from '../auth/index.ts';
 import { commitChanges, readBlobs, readFileVersion, readTree, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { EditConflict, ItemExists, ItemNotFound, VersionMismatch } from './errors.ts';
-import { checkedId, checkIdFields, normalizeIdFields } from './item-id.ts';
+import { checkedId, checkIdFields, normalizeIdFields, requireIdFields } from './item-id.ts';
 import { checkItemShape, checkItemSize } from './item-limits.ts';
 import type { Item } from './item.ts';
 import { KIND_DEFS, slugify, type Kind } from './kinds.ts';
@@ -81,6 +81,7 @@ export async function createItem(deps: KnowledgeDeps, p: Principal, envId: strin
   const data = normalizeIdFields(kind, raw);
   const record = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   checkIdFields(kind, record);
+  requireIdFields(kind, record);
   const named = def.idOfData(record);
   // A bad id is reported where it came from: the body field that names it, or the query.
   const base = checkedId(kind, named?.id ?? id ?? slugify(def.titleOf(record)), named ? ['body', named.field] : ['query', 'id']);

@@ -53,11 +53,34 @@ test('admins export the organization, filtered by user and dates; others only th
   const recent = await rows(await admin.get(`/api/export_history?start_date=${today}&end_date=${today}`));
   t.deepEqual(recent.map((r) => r['content']), ['new', 'new a']);
   const analyst = client(t0, t0.session(o.analyst));
-  const own = await rows(await analyst.get(`/api/export_history?filter_user_id=${o.admin.id}`));
+  const own = await rows(await analyst.get(`/api/export_history?filter_user_id=${o.analyst.id}`));
   t.deepEqual(own.map((r) => r['content']), ['old', 'old a']);
   // Another organization's admin sees none of it.
   const stranger = client(t0, t0.session(t0.user({ orgId: t0.org(), role: 'admin' })));
   t.deepEqual(await rows(await stranger.get('/api/export_history')), []);
+});
+
+test("a non-admin naming someone else's history in filter_user_id is refused with 403, by session and by query token", async (t) => {
+  const o = org();
+  await seedChat(t0, o.pa, 'mine', [{ question: 'mine', answer: 'mine a' }]);
+  await seedChat(t0, o.pad, 'theirs', [{ question: 'admin secret', answer: 'a' }]);
+  const modeler = t0.user({ orgId: o.id, role: 'modeler' });
+  const stranger = t0.user({ orgId: t0.org() });
+  for (const who of [o.analyst, modeler]) {
+    const api = client(t0, t0.session(who));
+    for (const target of [o.admin.id, stranger.id, 'no-such-user']) {
+      const res = await api.get(`/api/export_history?filter_user_id=${encodeURIComponent(target)}&format=csv`);
+      t.is(res.status, 403, target);
+      const body = (await res.json()) as { code: string };
+      t.is(body.code, 'EXPORT_OF_OTHERS_FORBIDDEN');
+    }
+  }
+  const token = t0.token(o.analyst);
+  const byToken = await t0.fetch(`/api/export_history?api_token=${token}&user_id=${o.analyst.id}&filter_user_id=${o.admin.id}`);
+  t.is(byToken.status, 403);
+  t.false((await byToken.text()).includes('admin secret'));
+  // Naming oneself is no refusal.
+  t.is((await client(t0, t0.session(o.analyst)).get(`/api/export_history?filter_user_id=${o.analyst.id}`)).status, 200);
 });
 
 test('export_history writes CSV with a header and defused formulas', async (t) => {

@@ -88,6 +88,28 @@ test('a write failing its schema answers 422 naming the file and the field', asy
   t.is(notObject.status, 422);
 });
 
+test('an item whose id comes from its content names the missing body fields in its 422, never the query id', async (t) => {
+  const table = { connection: 'wh', schema: 'main', name: 'orders', description: 'Orders', columns: [{ name: 'id', type: 'INTEGER' }] };
+  for (const field of ['connection', 'schema', 'name'] as const) {
+    const { [field]: _left, ...body } = table;
+    const res = await call(t0, 'POST', '/api/knowledge/tables', { token: admin, body });
+    t.is(res.status, 422, field);
+    t.deepEqual(res.body.detail, [{ loc: ['body', field], msg: 'Field required', type: 'missing' }], field);
+  }
+  const none = await call(t0, 'POST', '/api/knowledge/tables?id=x', { token: admin, body: { description: 'd' } });
+  t.is(none.status, 422);
+  t.deepEqual(none.body.detail.map((d: { loc: unknown[] }) => d.loc), [['body', 'connection'], ['body', 'schema'], ['body', 'name']]);
+  const wrongType = await call(t0, 'POST', '/api/knowledge/tables', { token: admin, body: { ...table, schema: 7 } });
+  t.is(wrongType.status, 422);
+  t.deepEqual(wrongType.body.detail[0], { loc: ['body', 'schema'], msg: 'Input should be a valid string', type: 'string_type' });
+  const skill = await call(t0, 'POST', '/api/knowledge/skills', { token: admin, body: { description: 'd', instructions: 'x' } });
+  t.is(skill.status, 422);
+  t.deepEqual(skill.body.detail[0].loc, ['body', 'name']);
+  // Nothing was written.
+  const list = await call(t0, 'GET', '/api/knowledge/tables', { token: admin });
+  t.false(list.body.items.some((i: { id: string }) => i.id === 'x'));
+});
+
 test('an update keeps comments people wrote in the file', async (t) => {
   await call(t0, 'POST', '/api/knowledge/reports?id=kept', { token: admin, body: { title: 'R', description: 'd', sql: 'SELECT 1', connection: 'wh' } });
   // A human edit with comments arrives through git; simulate it with a direct commit.

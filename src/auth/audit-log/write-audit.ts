@@ -51,3 +51,17 @@ export function auditEntryQuery(x: Executor, e: AuditEntry, now: number): Query 
 export async function appendAudit(x: Executor, clock: Clock, e: AuditEntry): Promise<void> {
   await x.run(auditEntryQuery(x, e, clock.now()));
 }
+
+// Errors whose failure entry is written: the gateway's catch-all for refused administrative requests
+// skips them, so a refusal leaves exactly one entry whichever layer wrote it.
+const audited = new WeakSet<object>();
+
+/** Records that `err` has its failure entry (written by the operation that refused). */
+export function markAudited(err: unknown): void {
+  if (typeof err === 'object' && err !== null) audited.add(err);
+}
+
+/** Whether a failure entry for `err` was written already. */
+export function wasAudited(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && audited.has(err);
+}

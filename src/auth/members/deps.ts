@@ -9,6 +9,8 @@ import type { MemberFacts } from './ports.ts';
 export interface MembersDeps extends AccountDeps {
   facts: MemberFacts;
   x: Executor;
+  /** Invitation mails, new and resent, one organization may send per day. */
+  invitationsPerDay: number;
 }
 
 /** What the operations that touch only memberships need: the store, the clock and the facts port. */

@@ -7,7 +7,7 @@ export type { OrgSettingsView } from './org-settings.ts';
 export { listMembers, type MemberPage } from './list-members.ts';
 export { getMember } from './get-member.ts';
 export { changeRole } from './change-role.ts';
-export { setMemberAttributes, RESERVED_ATTRIBUTES } from './set-attributes.ts';
+export { setMemberAttributes } from './set-attributes.ts';
 export { deactivateMember } from './deactivate-member.ts';
 export { reactivateMember } from './reactivate-member.ts';
 export { removeMember } from './remove-member.ts';

@@ -24,7 +24,7 @@ async function invite(deps: MembersDeps, admin: Principal, client: RequestClient
   const member = await deps.x.one(sql`SELECT 1 AS one FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ${email} AND m.org_id = ${admin.orgId}`);
   if (member) throw new AlreadyMember();
   if (await pendingInvitationFor(deps.x, deps.clock.now(), admin.orgId, email)) throw new InvitationPending();
-  await consumeInvitationQuota(deps.store, deps.clock, { orgId: admin.orgId, email, perAddressPerHour: deps.mailLimits.perAddressPerHour });
+  await consumeInvitationQuota(deps.store, deps.clock, { orgId: admin.orgId, email, perAddressPerHour: deps.mailLimits.perAddressPerHour, perOrgPerDay: deps.invitationsPerDay });
   const stored = await storeInvitation(deps, admin, client, { email, role });
   if (!stored) throw new InvitationPending();
   return invitationView((await invitationRow(deps.x, admin.orgId, stored.id))!);

@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.ts';
 import type { Query } from '../../store/index.ts';
 import type { ClientInfo } from '../account/account-deps.ts';
-import { appendAudit, auditEntryQuery, type AuditEntry } from '../audit-log/write-audit.ts';
+import { appendAudit, auditEntryQuery, markAudited, type AuditEntry } from '../audit-log/write-audit.ts';
 import type { Principal } from '../principal.ts';
 import type { MembersDeps } from './deps.ts';
 
@@ -23,8 +23,9 @@ export function auditAdmin(deps: Pick<MembersDeps, 'x' | 'clock'>, admin: Princi
 }
 
 /**
- * A domain rule said no (409 LAST_ADMIN, a taken domain, a workspace-only refusal): worth an entry.
- * Unknown ids (404) and malformed input (422) are not attempts on anything.
+ * A domain rule said no (409 LAST_ADMIN, a taken domain, a workspace-only refusal): an entry here,
+ * with the action's own data. Other refusals (unknown ids, malformed input, quotas) get theirs from
+ * the gateway, which audits every refused request on an administrative route.
  */
 export function isRefusal(err: unknown): err is AppError {
   return err instanceof AppError && (err.kind === 'conflict' || err.kind === 'forbidden' || err.kind === 'bad_request');
@@ -38,7 +39,10 @@ export async function auditRefusals<T>(deps: Pick<MembersDeps, 'x' | 'clock'>, a
   try {
     return await run();
   } catch (err) {
-    if (isRefusal(err)) await auditAdmin(deps, admin, client, { ...act, outcome: 'failure', data: { ...act.data, error: err.code } });
+    if (isRefusal(err)) {
+      await auditAdmin(deps, admin, client, { ...act, outcome: 'failure', data: { ...act.data, error: err.code } });
+      markAudited(err);
+    }
     throw err;
   }
 }

@@ -11,7 +11,7 @@ import { adminAuditQuery, type RequestClient } from './member-audit.ts';
 export async function resendInvitation(deps: MembersDeps, admin: Principal, client: RequestClient, invitationId: string): Promise<InvitationView> {
   const row = await invitationRow(deps.x, admin.orgId, invitationId);
   if (!row || row.accepted_at !== null || row.revoked_at !== null) throw new InvitationNotFound();
-  await consumeInvitationQuota(deps.store, deps.clock, { orgId: admin.orgId, email: row.email, perAddressPerHour: deps.mailLimits.perAddressPerHour });
+  await consumeInvitationQuota(deps.store, deps.clock, { orgId: admin.orgId, email: row.email, perAddressPerHour: deps.mailLimits.perAddressPerHour, perOrgPerDay: deps.invitationsPerDay });
   const { token, query } = renewInvitationQuery(row.id, deps.clock.now());
   const mail = await stageInvitationMail(deps, admin, row.email, token);
   const act = { action: 'invitation_resent', target: { type: 'invitation', id: row.id }, data: { invitation_id: row.id, email: row.email } };

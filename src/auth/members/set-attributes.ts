@@ -6,16 +6,11 @@ import { auditAdmin, type RequestClient } from './member-audit.ts';
 import { memberOf } from './member-of.ts';
 import type { MemberView } from './member-view.ts';
 
-/** Row filters read `{{user.id}}`, `{{user.email}}`, `{{user.role}}` and `{{user.groups}}` from the account itself. */
-export const RESERVED_ATTRIBUTES = ['id', 'email', 'role', 'groups'];
-
-async function issuesOf(deps: MembersDeps, orgId: string, { attributes, groups }: { attributes?: Record<string, string> | undefined; groups?: string[] | undefined }): Promise<FieldIssue[]> {
-  const reserved = Object.keys(attributes ?? {})
-    .filter((name) => RESERVED_ATTRIBUTES.includes(name.toLowerCase()))
-    .map((name): FieldIssue => ({ loc: ['body', 'attributes', name], msg: `${name} is reserved: row filters read it from the account`, type: 'value_error' }));
+// Attribute names and values (reserved names included) are checked by the one write of attributes
+// behind the facts port (src/data/rls/attribute-rules.ts), for this route and the row-security one.
+async function issuesOf(deps: MembersDeps, orgId: string, groups: string[] | undefined): Promise<FieldIssue[]> {
   const unknown = new Set(groups ? await deps.facts.unknownGroups(orgId, groups) : []);
-  const groupIssues = (groups ?? []).flatMap((g, i): FieldIssue[] => (unknown.has(g) ? [{ loc: ['body', 'groups', i], msg: `No group ${g} in this organization`, type: 'value_error' }] : []));
-  return [...reserved, ...groupIssues];
+  return (groups ?? []).flatMap((g, i): FieldIssue[] => (unknown.has(g) ? [{ loc: ['body', 'groups', i], msg: `No group ${g} in this organization`, type: 'value_error' }] : []));
 }
 
 /** Replaces a member's attributes and, when given, their groups: what row-level security filters on. */
@@ -27,7 +22,7 @@ export async function setMemberAttributes(
   facts: { attributes?: Record<string, string> | undefined; groups?: string[] | undefined },
 ): Promise<MemberView> {
   await memberOf(deps.x, admin, userId);
-  const issues = await issuesOf(deps, admin.orgId, facts);
+  const issues = await issuesOf(deps, admin.orgId, facts.groups);
   if (issues.length > 0) throw new ValidationFailed(issues);
   // The facts live in the data domain's tables (its port writes them); the entry follows the write.
   await deps.facts.setFacts(admin.orgId, userId, facts);

@@ -2,6 +2,7 @@
 // member pages read and write (issue 23). The tables are this domain's (user_attributes, groups).
 import { byteOrder, type Query } from '../../store/index.ts';
 import type { DataStore } from '../tables.ts';
+import { isReservedAttribute } from './attribute-rules.ts';
 
 export interface MemberFactsRow {
   attributes: Record<string, string>;
@@ -16,7 +17,8 @@ export async function memberFactsOf(store: DataStore, orgId: string, userIds: st
   const attrs = await store.all(
     store.db.selectFrom('user_attributes').select(['user_id', 'name', 'value']).where('org_id', '=', orgId).where('user_id', 'in', userIds).orderBy(byteOrder(store, 'name')),
   );
-  for (const a of attrs) entry(a.user_id).attributes[a.name] = a.value;
+  // A reserved name stored before the rule is not an attribute: the account answers it.
+  for (const a of attrs) if (!isReservedAttribute(a.name)) entry(a.user_id).attributes[a.name] = a.value;
   const groups = await store.all(
     store.db
       .selectFrom('group_members as m')

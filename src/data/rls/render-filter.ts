@@ -2,6 +2,7 @@
 import { mysqlStringLiteral } from '../guard/mysql/mysql-text.ts';
 import { pgStringLiteral } from '../guard/pg/pg-text.ts';
 import type { SqlDialect, TableDoc } from '../types.ts';
+import { isReservedAttribute } from './attribute-rules.ts';
 import type { RlsUser } from './user-attributes.ts';
 
 const PLACEHOLDER = /\{\{\s*user\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
@@ -18,18 +19,35 @@ export function sqlLiteral(dialect: SqlDialect, value: string): string {
   return `'${v.replace(/'/g, "''")}'`;
 }
 
+/**
+ * The value of `{{user.<name>}}`: the reserved names (in any letter case) from the account itself,
+ * never from an attribute, whatever is stored; every other name from the attributes.
+ */
+function valueOf(user: RlsUser, name: string): string | undefined {
+  switch (name.toLowerCase()) {
+    case 'id':
+      return user.id;
+    case 'email':
+      return user.email;
+    case 'role':
+      return user.role;
+    default:
+      return isReservedAttribute(name) ? undefined : user.attributes[name];
+  }
+}
+
 /** Substitutes `{{user.*}}` placeholders; a missing value makes the whole filter FALSE (deny). */
 export function renderFilter(filter: string, user: RlsUser, dialect: SqlDialect): string {
   let missing = false;
   const out = filter.replace(PLACEHOLDER, (_m, name: string) => {
-    if (name === 'groups') {
+    if (name.toLowerCase() === 'groups') {
       if (user.groups.length === 0) {
         missing = true;
         return 'NULL';
       }
       return `(${user.groups.map((g) => sqlLiteral(dialect, g)).join(', ')})`;
     }
-    const value = name === 'id' ? user.id : name === 'email' ? user.email : user.attributes[name];
+    const value = valueOf(user, name);
     if (value === undefined) {
       missing = true;
       return 'NULL';

@@ -5,6 +5,7 @@ import { Conflict } from '../../errors.ts';
 import { newId } from '../../security/index.ts';
 import { byteOrder, type Query } from '../../store/index.ts';
 import type { DataStore } from '../tables.ts';
+import { checkAttributes, isReservedAttribute } from './attribute-rules.ts';
 
 /** Who a row filter is evaluated for. */
 export interface RlsUser {
@@ -29,13 +30,18 @@ export async function loadRlsUser(store: DataStore, orgId: string, user: { id: s
   );
   return {
     ...user,
-    attributes: Object.fromEntries(attrs.map((a) => [a.name, a.value])),
+    // A reserved name stored before the rule existed is never read: the account answers it.
+    attributes: Object.fromEntries(attrs.filter((a) => !isReservedAttribute(a.name)).map((a) => [a.name, a.value])),
     groups: [...new Set(groups.flatMap((g) => [g.id, g.name]))],
   };
 }
 
-/** The statements that replace a user's attributes in an organization with `attributes`, for a batch. */
+/**
+ * The statements that replace a user's attributes in an organization with `attributes`, for a batch.
+ * Every write of attributes comes through here, so the rules are checked here (422, nothing written).
+ */
 export function userAttributesQueries(store: DataStore, orgId: string, userId: string, attributes: Record<string, string>): Query[] {
+  checkAttributes(attributes);
   const { db } = store;
   const rows = Object.entries(attributes).map(([name, value]) => ({ org_id: orgId, user_id: userId, name, value }));
   return [

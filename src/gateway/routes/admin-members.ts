@@ -55,7 +55,7 @@ const AcceptAnswer = TokenResponse.extend({
 
 /** Admin routes on the caller's organization; members and invitations of other organizations answer 404. */
 export function adminMemberRoutes(s: Services) {
-  const deps: members.MembersDeps = { ...accountDeps(s), facts: s.memberFacts, x: s.executor };
+  const deps: members.MembersDeps = { ...accountDeps(s), facts: s.memberFacts, x: s.executor, invitationsPerDay: s.config.mail.invitationsPerDay };
   const tags = ['admin'];
   const admin = { auth: 'user', role: 'admin', tags } as const;
   return [

@@ -54,7 +54,7 @@ export function chatExtraRoutes(s: Services) {
         format: z.enum(['jsonl', 'csv']).default('jsonl'),
         start_date: DateParam.optional().describe('Inclusive'),
         end_date: DateParam.optional().describe('Inclusive for a date, exclusive for a date-time'),
-        filter_user_id: z.string().max(200).optional().describe('Admins only: one user\'s history'),
+        filter_user_id: z.string().max(200).optional().describe('Admins: one user\'s history; others may name only themselves (403 for anyone else)'),
         user_id: z.string().optional().describe('With api_token: the token\'s user (a credential, not a filter)'),
         api_token: z.string().optional(),
       }),

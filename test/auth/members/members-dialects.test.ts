@@ -207,7 +207,7 @@ dialectTest('parallel invitations of one address through two executors leave one
 function resendDeps(ex: Executor, clock: FakeClock): MembersDeps {
   const mailer = createMailQueue({ store: ex, clock, log: createLogger('silent') });
   const mailLimits = { perAddressPerHour: 100, perClientPerHour: 100 };
-  return { x: ex, store: ex, clock, mailer, baseUrl: 'https://sextant.test', mailLimits } as unknown as MembersDeps;
+  return { x: ex, store: ex, clock, mailer, baseUrl: 'https://sextant.test', mailLimits, invitationsPerDay: 100 } as unknown as MembersDeps;
 }
 
 async function pendingInvitation(x: Executor, clock: FakeClock): Promise<string> {

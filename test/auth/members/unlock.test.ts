@@ -42,5 +42,7 @@ test("an admin's unlock lets a throttled address sign in at once; the route is a
   t.is(unlocked.status, 200);
   t.true((unlocked.body['cleared'] as number) >= 2);
   t.is((await signIn(user.email, PASSWORD, '10.8.0.1')).status, 200);
-  t.is(t0.app.services.store.sqlite!.prepare("SELECT actor_id FROM audit_log WHERE action = 'member_unlocked' AND user_id = ?").pluck().get(user.id), admin.id);
+  const entries = t0.app.services.store.sqlite!.prepare("SELECT actor_id, outcome FROM audit_log WHERE action = 'member_unlocked' AND user_id = ? ORDER BY id").all(user.id);
+  // The member's own refused attempt is a failure entry; the admin's unlock the success.
+  t.deepEqual(entries, [{ actor_id: user.id, outcome: 'failure' }, { actor_id: admin.id, outcome: 'success' }]);
 });

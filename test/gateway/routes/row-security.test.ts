@@ -45,3 +45,34 @@ test('row-security endpoints are admin-only, validate input and stay inside the 
   t.is(bad.status, 422);
   t.is((await call('PUT', '/api/row-security/groups/g1', admin, { members: [] })).status, 422);
 });
+
+test('PUT /api/row-security/users/{id}/attributes refuses the reserved names with 422 like the members route, and stores nothing', async (t) => {
+  const org = t0.org();
+  const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  const u = t0.user({ orgId: org });
+  t.is((await call('PUT', `/api/row-security/users/${u.id}/attributes`, admin, { attributes: { region: 'EMEA' } })).status, 200);
+  for (const name of ['role', 'email', 'id', 'groups', 'Role', 'EMAIL']) {
+    for (const path of [`/api/row-security/users/${u.id}/attributes`, `/api/admin/members/${u.id}/attributes`]) {
+      const res = await call('PUT', path, admin, { attributes: { region: 'APAC', [name]: 'admin' } });
+      t.is(res.status, 422, `${path} ${name}`);
+      const body = (await res.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] };
+      t.deepEqual(body.detail.map((d) => d.loc), [['body', 'attributes', name]], `${path} ${name}`);
+      t.is(typeof body.detail[0]!.msg, 'string');
+      t.is(body.detail[0]!.type, 'value_error');
+    }
+  }
+  // The refused writes changed nothing, not even the allowed attribute sent with them.
+  const res = await call('GET', `/api/row-security/users/${u.id}/attributes`, admin);
+  t.deepEqual(await res.json(), { user_id: u.id, attributes: { region: 'EMEA' }, groups: [] });
+});
+
+test('a reserved name stored before the rule is never shown or read as an attribute', async (t) => {
+  const org = t0.org();
+  const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  const u = t0.user({ orgId: org });
+  t0.app.services.store.sqlite!.prepare('INSERT INTO user_attributes (org_id, user_id, name, value) VALUES (?, ?, ?, ?), (?, ?, ?, ?)').run(org, u.id, 'role', 'admin', org, u.id, 'country', 'FR');
+  const res = await call('GET', `/api/row-security/users/${u.id}/attributes`, admin);
+  t.deepEqual(await res.json(), { user_id: u.id, attributes: { country: 'FR' }, groups: [] });
+  const member = await call('GET', `/api/admin/members/${u.id}`, admin);
+  t.deepEqual(((await member.json()) as { attributes: unknown }).attributes, { country: 'FR' });
+});
