@@ -5,7 +5,7 @@ import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
 import { getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, MfaNotEnabled, SecondFactorRejected } from '../errors.ts';
 import type { Principal } from '../principal.ts';
-import { attemptKeys, clearAccountFailures, limited } from '../credentials/rate-limit.ts';
+import { throttledAttempt } from '../credentials/throttled-attempt.ts';
 import { assertInteractive } from './enroll.ts';
 import { remainingRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
 import { consumeSecondFactor, wipeMfa } from './second-factor.ts';
@@ -34,11 +34,10 @@ export async function mfaStatus(deps: AccountDeps, principal: Principal): Promis
 async function proveFactors(deps: AccountDeps, user: UserRow, input: { code: string; password?: string | undefined }, client: ClientInfo): Promise<void> {
   if (!user.totp_enabled_at) throw new MfaNotEnabled();
   if (user.password_hash && !input.password) throw fieldRequired('password', 'Password required for accounts with a password');
-  await limited(deps.store, deps.clock, attemptKeys(user.id, client.ip), async () => {
+  await throttledAttempt(deps, user.id, client, async () => {
     if (user.password_hash && !(await verifyPassword(input.password ?? '', user.password_hash))) throw new SecondFactorRejected('password');
     if (!(await consumeSecondFactor(deps, user, input.code))) throw new SecondFactorRejected('code');
   });
-  await clearAccountFailures(deps.store, deps.clock, user.id, client.ip);
 }
 
 /** Turns MFA off after proving the factors. */

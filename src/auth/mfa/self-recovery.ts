@@ -8,7 +8,8 @@ import { auditEntryQuery } from '../audit-log/write-audit.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, InvalidAccountToken, MfaNotEnabled, MfaRecoveryIneligible, SecondFactorRejected } from '../errors.ts';
 import { mfaRecoveryAdminMail, mfaRecoveryMail, mfaRemovedMail } from '../account/mails.ts';
-import { attemptKeys, clearAccountFailures, consumeMailQuota, limited } from '../credentials/rate-limit.ts';
+import { consumeMailQuota } from '../credentials/rate-limit.ts';
+import { throttledAttempt } from '../credentials/throttled-attempt.ts';
 import { userOfMfaToken } from '../credentials/sign-in.ts';
 import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
 import type { StagedMail } from '../../mail/index.ts';
@@ -30,10 +31,9 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
   if (!user.totp_enabled_at) throw new MfaNotEnabled();
   if (user.password_hash) {
     if (!input.password) throw fieldRequired('password', 'Re-enter your password');
-    await limited(deps.store, deps.clock, attemptKeys(user.id, client.ip), async () => {
+    await throttledAttempt(deps, user.id, client, async () => {
       if (!(await verifyPassword(input.password ?? '', user.password_hash!))) throw new SecondFactorRejected('password');
     });
-    await clearAccountFailures(deps.store, deps.clock, user.id, client.ip);
   } else if (!(user.identity_kind === 'magic_link' && factor === 'magic_link')) {
     throw new MfaRecoveryIneligible();
   }
