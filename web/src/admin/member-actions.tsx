@@ -51,7 +51,7 @@ export function MemberActions({ member: m, onChange, onRemoved, run }: Props) {
         Clear failed sign-ins
       </button>
       {m.mfa_enabled && (
-        <ConfirmButton label={`Reset two-factor authentication of ${m.email}`} question="Remove their two-factor authentication and sign them out?" onConfirm={resetMfa}>
+        <ConfirmButton label={`Reset two-factor authentication of ${m.email}`} question="Remove their two-factor authentication, sign them out and revoke their tokens?" onConfirm={resetMfa}>
           Reset MFA
         </ConfirmButton>
       )}
