@@ -57,8 +57,11 @@ export function resetMfaQueries(x: AuthStore, userId: string, now: number): Quer
   return [...wipeMfaQueries(x, userId), ...invalidateSessionsQueries(userId, now), ...revokeAccessQueries(x, { userId, now })];
 }
 
+/** Where revokeAccessQueries begin within resetMfaQueries: after the wipe (2) and the session statements (2). */
+const REVOKE_OFFSET = 4;
+
 /** What the resetMfaQueries placed at `first` in a batch cleared. */
 export function resetMfaCount(results: { rows: unknown[]; changes: number }[], first: number): AccessCleared {
-  const { tokens, grants } = revokedAccess(results, first + 4);
+  const { tokens, grants } = revokedAccess(results, first + REVOKE_OFFSET);
   return { ...ACCESS_CLEARED_AUDIT, tokens_revoked: tokens, oauth_grants_revoked: grants };
 }
