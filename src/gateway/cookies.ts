@@ -32,3 +32,12 @@ export const WORKSPACE_HINT_MAX_AGE_MS = 10 * 60_000;
 export function setWorkspaceHintCookie(ctx: Context, orgId: string | null, secure: boolean): void {
   ctx.cookies.set(WORKSPACE_HINT_COOKIE, orgId ?? '', { httpOnly: false, sameSite: 'lax', secure: secureFlag(ctx, secure), maxAge: orgId ? WORKSPACE_HINT_MAX_AGE_MS : 0, path: '/', signed: false });
 }
+
+/** Name of the remembered-device cookie (auth/credentials/device-token.ts); only sign-in routes read it. */
+export const DEVICE_COOKIE = 'sextant_device';
+const DEVICE_COOKIE_PATH = '/api/auth';
+
+/** Sets the HttpOnly remembered-device cookie, sent only to the authentication routes. */
+export function setDeviceCookie(ctx: Context, value: string, maxAgeMs: number, secure: boolean): void {
+  ctx.cookies.set(DEVICE_COOKIE, value, { httpOnly: true, sameSite: 'lax', secure: secureFlag(ctx, secure), maxAge: maxAgeMs, path: DEVICE_COOKIE_PATH, signed: false });
+}

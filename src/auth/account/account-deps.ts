@@ -26,4 +26,6 @@ export interface AccountDeps {
 export interface ClientInfo {
   ip: string;
   userAgent: string;
+  /** The remembered-device cookie as presented (unverified): see credentials/device-token.ts. */
+  device?: string | undefined;
 }

@@ -9,7 +9,7 @@ import type { ComposedMail } from './composed-mail.ts';
 import { findUserByEmail, getUser, type UserRow } from '../directory.ts';
 import { InvalidAccountToken } from '../errors.ts';
 import { magicLinkMail } from './mails.ts';
-import { attemptKeys, clearAccountFailures, limited } from '../credentials/rate-limit.ts';
+import { throttledAttempt } from '../credentials/throttled-attempt.ts';
 import { completeFirstFactor, type SignInResult } from '../credentials/sign-in.ts';
 
 export const MAGIC_LINK_TTL_MS = 15 * 60_000;
@@ -45,10 +45,9 @@ export async function consumeMagicLink(deps: AccountDeps, credential: MagicCrede
   }
   const user = await findUserByEmail(deps.store, credential.email);
   const account = user?.id ?? credential.email.trim().toLowerCase();
-  const userId = await limited(deps.store, deps.clock, attemptKeys(account, client.ip), async () => {
+  const userId = await throttledAttempt(deps, account, client, async () => {
     const row = user ? await consumeAccountToken(deps.store, deps.clock, 'magic_code', codeValue(user.id, credential.code.trim())) : undefined;
     if (!row) throw new InvalidAccountToken();
-    await clearAccountFailures(deps.store, deps.clock, account, client.ip);
     return row.user_id;
   });
   return finish(deps, userId, client.ip);

@@ -1,7 +1,10 @@
 // Brute-force and flood protection on rate-limiter-flexible. Password and second-factor guesses are
 // counted per (account, client address) pair, which is slowed down progressively, plus a high
 // per-account ceiling and a per-address limit: a stranger guessing at a known address slows down only
-// themselves, and the owner, signing in from their own address, is not locked out. Counters live in this
+// themselves, and the owner, signing in from their own address, is not locked out. An attempt from a
+// device that signed in to the account before (device-token.ts) is counted per device instead of per
+// pair and under no per-account ceiling, so a spray from many addresses cannot lock the owner out of
+// a device they used before. Counters live in this
 // process's memory, or in Redis when the service has one (shared by replicas, see shareRateLimits).
 // Windows are numbered from the service's clock and the number is part of the key, so the clock (a fake
 // one in tests) decides when a window ends; the store only forgets a counter some time after its window.
@@ -29,6 +32,8 @@ export const PAIR_LIMIT: Limit = { max: 5, windowMs: 24 * 3600_000, backoff: { b
  */
 export const ACCOUNT_LIMIT: Limit = { max: 200, windowMs: 15 * 60_000 };
 export const ADDRESS_LIMIT: Limit = { max: 50, windowMs: 15 * 60_000 };
+/** Failed attempts from one remembered device on its account: slowed down like a pair. */
+export const DEVICE_LIMIT: Limit = PAIR_LIMIT;
 
 /** The keys and limits of one attempt; a key scoped to an account is renewed by an admin's unlock. */
 export type LimitKeys = [key: string, limit: Limit, account?: string][];
@@ -74,8 +79,12 @@ const windowOf = (limit: Limit, now: number) => Math.floor(now / limit.windowMs)
 const windowKey = (key: string, limit: Limit, now: number) => `${key}@${windowOf(limit, now)}`;
 const secondsLeft = (limit: Limit, now: number) => Math.max(1, Math.ceil(((windowOf(limit, now) + 1) * limit.windowMs - now) / 1000));
 
-/** Keys of an attempt on an account (or an email, when no account matched) from an address. */
-export function attemptKeys(account: string, ip: string): LimitKeys {
+/**
+ * Keys of an attempt on an account (or an email, when no account matched) from an address; with the
+ * id of a device remembered for that account, the device's own key replaces the pair and the ceiling.
+ */
+export function attemptKeys(account: string, ip: string, device?: string): LimitKeys {
+  if (device !== undefined) return [[`device:${account}|${device}`, DEVICE_LIMIT, account], [`ip:${ip}`, ADDRESS_LIMIT]];
   return [
     [`pair:${account}|${ip}`, PAIR_LIMIT, account],
     [`account:${account}`, ACCOUNT_LIMIT],
@@ -125,10 +134,18 @@ export async function recordFailure(store: Executor, clock: Clock, keys: LimitKe
   );
 }
 
-/** Forgets the account's failures after a success from `ip` (the address keeps its count against other accounts). */
-export async function clearAccountFailures(store: Executor, clock: Clock, account: string, ip: string): Promise<void> {
+/**
+ * Forgets the account's failures after a success from `ip` (the address keeps its count against other
+ * accounts). A success from a remembered device forgets that device's failures only: the ceiling keeps
+ * counting a spray from elsewhere, or the owner's every sign-in would grant it a fresh allowance.
+ */
+export async function clearAccountFailures(store: Executor, clock: Clock, account: string, ip: string, device?: string): Promise<void> {
   const now = clock.now();
-  const [pair] = attemptKeys(account, ip);
+  const [pair] = attemptKeys(account, ip, device);
+  if (device !== undefined) {
+    await limiterFor(store, DEVICE_LIMIT).delete(windowKey(await storedKey(store, pair!), DEVICE_LIMIT, now));
+    return;
+  }
   await Promise.all([
     limiterFor(store, ACCOUNT_LIMIT).delete(windowKey(`account:${account}`, ACCOUNT_LIMIT, now)),
     limiterFor(store, PAIR_LIMIT).delete(windowKey(await storedKey(store, pair!), PAIR_LIMIT, now)),

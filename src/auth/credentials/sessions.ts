@@ -16,6 +16,8 @@ export interface StartedSession {
   token: string;
   sessionId: string;
   expiresAt: number;
+  /** Whose session it is (the gateway remembers the device for them). */
+  userId: string;
 }
 
 /** What minted an embedded session: it lives only while this does. */
@@ -55,7 +57,7 @@ export function sessionWrite(
     expires_at: expiresAt,
   });
   const token = signJwt(jwtKey, clock, kind, { sub: user.id, org: orgId, tv: user.token_version, sid: sessionId }, ttlSeconds);
-  return { insert, session: { token, sessionId, expiresAt } };
+  return { insert, session: { token, sessionId, expiresAt, userId: user.id } };
 }
 
 /**

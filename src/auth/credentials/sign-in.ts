@@ -9,7 +9,7 @@ import { baseOrgOf, findUserByEmail, getMembership, getOrganization, getUser, ty
 import { EmailNotVerified, InvalidCredentials, InvalidMfaCode, InvalidMfaToken } from '../errors.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
 import { consumeSecondFactor } from '../mfa/second-factor.ts';
-import { attemptKeys, clearAccountFailures, limited } from './rate-limit.ts';
+import { throttledAttempt } from './throttled-attempt.ts';
 import { startSession, type StartedSession } from './sessions.ts';
 
 export type FirstFactor = 'password' | 'magic_link' | 'sso';
@@ -51,10 +51,9 @@ export async function passwordSignIn(deps: AccountDeps, { email, password }: { e
   const user = await findUserByEmail(deps.store, email);
   const account = user?.id ?? email.trim().toLowerCase();
   const verified = await auditFailure(deps, user, client, 'password', () =>
-    limited(deps.store, deps.clock, attemptKeys(account, client.ip), async () => {
+    throttledAttempt(deps, account, client, async () => {
       const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash(deps.bcryptCost)));
       if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
-      await clearAccountFailures(deps.store, deps.clock, account, client.ip);
       return user;
     }),
   );
@@ -86,9 +85,8 @@ export async function userOfMfaToken(deps: AccountDeps, mfaToken: string): Promi
 export async function mfaSignIn(deps: AccountDeps, { mfaToken, code }: { mfaToken: string; code: string }, client: ClientInfo): Promise<StartedSession & { user: UserRow; orgId: string }> {
   const { user, orgId, factor } = await userOfMfaToken(deps, mfaToken);
   return auditFailure(deps, user, client, 'mfa', () =>
-    limited(deps.store, deps.clock, attemptKeys(user.id, client.ip), async () => {
+    throttledAttempt(deps, user.id, client, async () => {
       if (!(await consumeSecondFactor(deps, user, code))) throw new InvalidMfaCode();
-      await clearAccountFailures(deps.store, deps.clock, user.id, client.ip);
       await writeAudit(deps, { action: 'sign_in', userId: user.id, orgId, ip: client.ip, data: { factor, mfa: true } });
       return { ...(await startSession(deps, user, orgId)), user, orgId };
     }),

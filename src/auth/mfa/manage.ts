@@ -5,10 +5,11 @@ import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
 import { getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, MfaNotEnabled, SecondFactorRejected } from '../errors.ts';
 import type { Principal } from '../principal.ts';
-import { attemptKeys, clearAccountFailures, limited } from '../credentials/rate-limit.ts';
+import { throttledAttempt } from '../credentials/throttled-attempt.ts';
 import { assertInteractive } from './enroll.ts';
 import { remainingRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
-import { consumeSecondFactor, wipeMfa } from './second-factor.ts';
+import { auditEntryQuery } from '../audit-log/write-audit.ts';
+import { ACCESS_CLEARED_AUDIT, consumeSecondFactor, resetMfaCount, resetMfaQueries, wipeMfa, type AccessCleared } from './second-factor.ts';
 
 export interface MfaStatus {
   enabled: boolean;
@@ -34,11 +35,10 @@ export async function mfaStatus(deps: AccountDeps, principal: Principal): Promis
 async function proveFactors(deps: AccountDeps, user: UserRow, input: { code: string; password?: string | undefined }, client: ClientInfo): Promise<void> {
   if (!user.totp_enabled_at) throw new MfaNotEnabled();
   if (user.password_hash && !input.password) throw fieldRequired('password', 'Password required for accounts with a password');
-  await limited(deps.store, deps.clock, attemptKeys(user.id, client.ip), async () => {
+  await throttledAttempt(deps, user.id, client, async () => {
     if (user.password_hash && !(await verifyPassword(input.password ?? '', user.password_hash))) throw new SecondFactorRejected('password');
     if (!(await consumeSecondFactor(deps, user, input.code))) throw new SecondFactorRejected('code');
   });
-  await clearAccountFailures(deps.store, deps.clock, user.id, client.ip);
 }
 
 /** Turns MFA off after proving the factors. */
@@ -57,11 +57,17 @@ export async function regenerateRecoveryCodes(deps: AccountDeps, principal: Prin
   return replaceRecoveryCodes(deps, user.id, { action: 'mfa_recovery_codes_regenerated', userId: user.id, orgId: principal.orgId, ip: client.ip });
 }
 
-/** An admin removes a member's MFA; 404 when the target is not in the admin's organization. */
-export async function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId: string, client?: ClientInfo): Promise<void> {
+/**
+ * An admin removes a member's MFA, ends their sessions and clears their access tokens (API, CLI, MCP,
+ * OAuth grants) in one batch; 404 when the target is not in the admin's organization.
+ */
+export async function adminResetMfa(deps: AccountDeps, admin: Principal, targetUserId: string, client?: ClientInfo): Promise<AccessCleared> {
   const target = await getUser(deps.store, targetUserId);
   if (!target || !(await getMembership(deps.store, target.id, admin.orgId))) throw new NotFound('User not found', 'USER_NOT_FOUND');
-  await wipeMfa(deps, target.id, { endSessions: true, audit: { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId, ip: client?.ip } });
+  const now = deps.clock.now();
+  const audit = { action: 'mfa_admin_reset', userId: target.id, orgId: admin.orgId, actorId: admin.userId, ip: client?.ip, data: ACCESS_CLEARED_AUDIT };
+  const done = await deps.store.batch([...resetMfaQueries(deps.store, target.id, now), auditEntryQuery(deps.store, audit, now)]);
+  return resetMfaCount(done.ok ? done.results : [], 0);
 }
 
 async function mustUser(deps: AccountDeps, id: string): Promise<UserRow> {

@@ -4,6 +4,7 @@ import { consumeRecoveryCode } from './recovery-codes.ts';
 import { consumeTotp } from './totp.ts';
 import type { Query } from '../../store/index.ts';
 import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
+import { revokeAccessQueries, revokedAccess } from '../credentials/revoke-access.ts';
 import type { AuthStore } from '../single-use-tables.ts';
 import { auditEntryQuery, type AuditEntry } from '../audit-log/write-audit.ts';
 
@@ -32,4 +33,35 @@ export async function wipeMfa(deps: Pick<AccountDeps, 'store' | 'clock'>, userId
   const x = deps.store;
   const now = deps.clock.now();
   await x.batch([...wipeMfaQueries(x, userId), ...(endSessions ? invalidateSessionsQueries(userId, now) : []), ...(audit ? [auditEntryQuery(x, audit, now)] : [])]);
+}
+
+/** What an MFA reset or recovery ended besides MFA (said in its answer and its audit entry). */
+export interface AccessCleared {
+  sessions_ended: true;
+  access_tokens_cleared: true;
+  /** API, CLI and MCP tokens revoked. */
+  tokens_revoked: number;
+  /** OAuth grants (connected MCP clients) deleted with their tokens. */
+  oauth_grants_revoked: number;
+}
+
+/** Said in the audit entry of an MFA reset or recovery. */
+export const ACCESS_CLEARED_AUDIT = { sessions_ended: true, access_tokens_cleared: true } as const;
+
+/**
+ * The statements of an MFA reset (for a batch; `resetMfaCount` reads what they did): MFA wiped, every
+ * session ended (token_version bumped), every API, CLI and MCP token revoked and every OAuth grant
+ * deleted, as the interface's "access tokens cleared" says: a thief holding any of them is out too.
+ */
+export function resetMfaQueries(x: AuthStore, userId: string, now: number): Query[] {
+  return [...wipeMfaQueries(x, userId), ...invalidateSessionsQueries(userId, now), ...revokeAccessQueries(x, { userId, now })];
+}
+
+/** Where revokeAccessQueries begin within resetMfaQueries: after the wipe (2) and the session statements (2). */
+const REVOKE_OFFSET = 4;
+
+/** What the resetMfaQueries placed at `first` in a batch cleared. */
+export function resetMfaCount(results: { rows: unknown[]; changes: number }[], first: number): AccessCleared {
+  const { tokens, grants } = revokedAccess(results, first + REVOKE_OFFSET);
+  return { ...ACCESS_CLEARED_AUDIT, tokens_revoked: tokens, oauth_grants_revoked: grants };
 }

@@ -8,11 +8,11 @@ import { auditEntryQuery } from '../audit-log/write-audit.ts';
 import { getUser, type UserRow } from '../directory.ts';
 import { fieldRequired, InvalidAccountToken, MfaNotEnabled, MfaRecoveryIneligible, SecondFactorRejected } from '../errors.ts';
 import { mfaRecoveryAdminMail, mfaRecoveryMail, mfaRemovedMail } from '../account/mails.ts';
-import { attemptKeys, clearAccountFailures, consumeMailQuota, limited } from '../credentials/rate-limit.ts';
+import { consumeMailQuota } from '../credentials/rate-limit.ts';
+import { throttledAttempt } from '../credentials/throttled-attempt.ts';
 import { userOfMfaToken } from '../credentials/sign-in.ts';
-import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
 import type { StagedMail } from '../../mail/index.ts';
-import { wipeMfaQueries } from './second-factor.ts';
+import { ACCESS_CLEARED_AUDIT, resetMfaCount, resetMfaQueries, type AccessCleared } from './second-factor.ts';
 
 export const MFA_RECOVERY_TTL_MS = 3600_000;
 
@@ -30,10 +30,9 @@ export async function requestMfaRecovery(deps: AccountDeps, input: { mfaToken: s
   if (!user.totp_enabled_at) throw new MfaNotEnabled();
   if (user.password_hash) {
     if (!input.password) throw fieldRequired('password', 'Re-enter your password');
-    await limited(deps.store, deps.clock, attemptKeys(user.id, client.ip), async () => {
+    await throttledAttempt(deps, user.id, client, async () => {
       if (!(await verifyPassword(input.password ?? '', user.password_hash!))) throw new SecondFactorRejected('password');
     });
-    await clearAccountFailures(deps.store, deps.clock, user.id, client.ip);
   } else if (!(user.identity_kind === 'magic_link' && factor === 'magic_link')) {
     throw new MfaRecoveryIneligible();
   }
@@ -58,10 +57,11 @@ export async function mfaRecoveryInfo(deps: AccountDeps, token: string): Promise
 }
 
 /**
- * Spends a recovery token: MFA wiped, every session ended, audit and mail to the user and the admins,
- * all in the batch that spends it, so of two uses at once (on any replica) exactly one does anything.
+ * Spends a recovery token: MFA wiped, every session ended, every access token cleared (API, CLI, MCP,
+ * OAuth grants), audit and mail to the user and the admins, all in the batch that spends it, so of two
+ * uses at once (on any replica) exactly one does anything.
  */
-export async function consumeMfaRecovery(deps: AccountDeps, token: string, client: ClientInfo): Promise<void> {
+export async function consumeMfaRecovery(deps: AccountDeps, token: string, client: ClientInfo): Promise<AccessCleared> {
   const x = deps.store;
   const row = await peekAccountToken(x, deps.clock, 'mfa_recovery', token);
   const user = row && (await getUser(deps.store, row.user_id));
@@ -69,13 +69,14 @@ export async function consumeMfaRecovery(deps: AccountDeps, token: string, clien
   const orgId = (JSON.parse(row.data) as { org_id?: string }).org_id ?? null;
   const mails = [deps.mailer.stage(mfaRemovedMail(user.email)), ...(orgId ? await adminMails(deps, orgId, user, 'completed') : [])];
   const now = deps.clock.now();
-  const audit = { action: 'mfa_recovery_completed', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent } };
+  const audit = { action: 'mfa_recovery_completed', userId: user.id, orgId, ip: client.ip, data: { ip: client.ip, user_agent: client.userAgent, ...ACCESS_CLEARED_AUDIT } };
   const done = await x.batch(
-    [spendAccountTokenQuery(x, deps.clock, 'mfa_recovery', token), ...wipeMfaQueries(x, user.id), ...invalidateSessionsQueries(user.id, now), auditEntryQuery(x, audit, now), ...mails.map((m) => m.query)],
+    [spendAccountTokenQuery(x, deps.clock, 'mfa_recovery', token), ...resetMfaQueries(x, user.id, now), auditEntryQuery(x, audit, now), ...mails.map((m) => m.query)],
     { require: [0] },
   );
   if (!done.ok) throw new InvalidAccountToken();
   for (const m of mails) m.committed();
+  return resetMfaCount(done.results, 1);
 }
 
 /** The mail to every active admin of the organization (and of its base organization, for a workspace) but the user, staged for a batch. */

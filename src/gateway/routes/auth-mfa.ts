@@ -11,6 +11,15 @@ import { sessionAnswer } from './auth.ts';
 const Code = z.string().trim().min(6).max(64);
 const CodeAndPassword = z.object({ code: Code, password: z.string().min(1).max(1024).optional() });
 
+/** The answer of an MFA reset or recovery: what it ended besides MFA. */
+export const AccessClearedResponse = z.object({
+  status: z.string(),
+  sessions_ended: z.literal(true),
+  access_tokens_cleared: z.literal(true).describe('Every API, CLI and MCP token revoked and every OAuth grant (connected MCP client) removed'),
+  tokens_revoked: z.number().int(),
+  oauth_grants_revoked: z.number().int(),
+});
+
 export function authMfaRoutes(s: Services) {
   const deps = accountDeps(s);
   return [
@@ -86,16 +95,14 @@ export function authMfaRoutes(s: Services) {
       method: 'POST',
       path: '/api/auth/admin/users/{user_id}/mfa/reset',
       operationId: 'admin_reset_user_mfa',
-      summary: "Removes a member's MFA and signs them out everywhere (admins of the user's organization only)",
+      summary: "Removes a member's MFA, signs them out everywhere and clears their access tokens (admins of the user's organization only)",
+      description: 'Bumps token_version (every session ends) and revokes every API, CLI and MCP token of the user and every OAuth grant (connected MCP client); the answer and the audit entry say so.',
       tags: ['mfa'],
       auth: 'user',
       role: 'admin',
       params: z.object({ user_id: z.string().min(1).max(100) }),
-      response: z.object({ status: z.string() }),
-      handler: async ({ principal, params, ctx }) => {
-        await adminResetMfa(deps, principal, params.user_id, clientInfo(ctx));
-        return { status: 'reset' };
-      },
+      response: AccessClearedResponse,
+      handler: async ({ principal, params, ctx }) => ({ status: 'reset', ...(await adminResetMfa(deps, principal, params.user_id, clientInfo(ctx))) }),
     }),
   ];
 }

@@ -7,6 +7,7 @@ import { clientInfo } from '../client-info.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 import { signInAnswer, TokenResponse } from './auth.ts';
+import { AccessClearedResponse } from './auth-mfa.ts';
 
 const Email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, 'Invalid email address');
 const Token = z.string().min(1).max(512);
@@ -70,15 +71,13 @@ export function authRecoveryRoutes(s: Services) {
       method: 'POST',
       path: '/api/auth/mfa/recovery/consume',
       operationId: 'mfa_recovery_consume',
-      summary: 'Spends a recovery token: removes MFA and signs the user out everywhere',
+      summary: "Spends a recovery token: removes MFA, signs the user out everywhere and clears their access tokens",
+      description: 'Bumps token_version (every session ends) and revokes every API, CLI and MCP token of the user and every OAuth grant (connected MCP client); the answer and the audit entry say so.',
       tags: ['mfa'],
       auth: 'none',
       body: z.object({ token: Token }),
-      response: z.object({ status: z.string() }),
-      handler: async ({ body, ctx }) => {
-        await consumeMfaRecovery(deps, body.token, clientInfo(ctx));
-        return { status: 'mfa_removed' };
-      },
+      response: AccessClearedResponse,
+      handler: async ({ body, ctx }) => ({ status: 'mfa_removed', ...(await consumeMfaRecovery(deps, body.token, clientInfo(ctx))) }),
     }),
   ];
 }

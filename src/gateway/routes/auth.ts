@@ -12,6 +12,7 @@ import { confirmPasswordReset } from '../../auth/account/reset-password.ts';
 import { accountDeps } from '../../compose/account-deps.ts';
 import { clientInfo } from '../client-info.ts';
 import { clearSessionCookie, setSessionCookie } from '../cookies.ts';
+import { rememberSignedInDevice } from '../remembered-device.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 import { andThen } from '../../shared/settled.ts';
@@ -45,9 +46,10 @@ export const TokenResponse = z.object({
   enrollment_token: z.string().optional(),
 });
 
-/** Sets the session cookie and shapes the access-token answer. */
+/** Sets the session cookie (and renews the remembered-device cookie) and shapes the access-token answer. */
 export function sessionAnswer(s: Services, ctx: Context, session: StartedSession) {
   setSessionCookie(ctx, session.token, session.expiresAt - s.clock.now(), s.config.baseUrl.startsWith('https://'));
+  rememberSignedInDevice(s, ctx, session.userId);
   return { access_token: session.token, token_type: 'bearer', expires_in: Math.round((session.expiresAt - s.clock.now()) / 1000) };
 }
 

@@ -8,6 +8,7 @@ import { finishSsoLogin, startSsoLogin, SSO_LOGIN_TTL_MS } from '../../auth/sso/
 import { accountDeps } from '../../compose/account-deps.ts';
 import { clientInfo } from '../client-info.ts';
 import { secureFlag, setSessionCookie } from '../cookies.ts';
+import { rememberSignedInDevice } from '../remembered-device.ts';
 import { loginUrl } from '../signed-in.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
@@ -21,6 +22,7 @@ export function redirectAfterFirstFactor(s: Services, ctx: Context, result: Sign
   const secure = s.config.baseUrl.startsWith('https://');
   if (result.kind === 'session') {
     setSessionCookie(ctx, result.session.token, result.session.expiresAt - s.clock.now(), secure);
+    rememberSignedInDevice(s, ctx, result.session.userId);
     ctx.redirect(safeNextPath(next));
   } else if (result.kind === 'mfa_required') {
     // The fragment never reaches a server; the web client's sign-in page asks for the code with it

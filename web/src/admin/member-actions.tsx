@@ -34,7 +34,7 @@ export function MemberActions({ member: m, onChange, onRemoved, run }: Props) {
     run(async () => {
       await call(api.POST('/api/auth/admin/users/{user_id}/mfa/reset', path));
       onChange({ ...m, mfa_enabled: false });
-      return `Two-factor authentication of ${m.email} removed; they are signed out everywhere.`;
+      return `Two-factor authentication of ${m.email} removed; they are signed out everywhere and their API, CLI and MCP tokens and connected apps are revoked.`;
     });
   return (
     <div className="actions">
@@ -51,7 +51,7 @@ export function MemberActions({ member: m, onChange, onRemoved, run }: Props) {
         Clear failed sign-ins
       </button>
       {m.mfa_enabled && (
-        <ConfirmButton label={`Reset two-factor authentication of ${m.email}`} question="Remove their two-factor authentication and sign them out?" onConfirm={resetMfa}>
+        <ConfirmButton label={`Reset two-factor authentication of ${m.email}`} question="Remove their two-factor authentication, sign them out and revoke their tokens?" onConfirm={resetMfa}>
           Reset MFA
         </ConfirmButton>
       )}

@@ -27,7 +27,7 @@ export function MfaRecoveryPage() {
   if (done) {
     return (
       <CardPage title="Two-factor authentication removed">
-        <Note>It is off and you were signed out everywhere. Sign in again; you may be asked to set it up anew.</Note>
+        <Note>It is off, you were signed out everywhere and your API, CLI and MCP tokens and connected apps were revoked. Sign in again; you may be asked to set it up anew.</Note>
         <Link to="/login">Sign in</Link>
       </CardPage>
     );
