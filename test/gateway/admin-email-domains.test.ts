@@ -220,7 +220,7 @@ test('a link mailed to an administrative mailbox at the domain verifies it once,
   t.is((await call(t0, 'POST', `/api/admin/email_domains/${domain}/verify_by_email`, b.as, { mailbox: 'postmaster' })).body.code, 'DOMAIN_TAKEN');
 });
 
-test('a mailed link expires after a day and dies with its claim', async (t) => {
+test.serial('a mailed link expires after a day and dies with its claim', async (t) => {
   const domain = `late${++n}.test`;
   const { as } = team();
   await call(t0, 'PATCH', SETTINGS, as, { allowed_email_domains: [domain] });
@@ -236,4 +236,17 @@ test('a mailed link expires after a day and dies with its claim', async (t) => {
   t0.clock.advance(24 * 3600_000 + 1);
   t.is((await call(t0, 'POST', '/api/admin/email_domains/verify_by_email/confirm', as, { token: late })).body.code, 'INVALID_DOMAIN_LINK');
   t.like(await orgFromEmail(`x@${domain}`), { org_id: null });
+});
+
+test.serial('mailing verification links is flood-limited per address like every account mail (429)', async (t) => {
+  const domain = `flood${++n}.test`;
+  const { as } = team();
+  await call(t0, 'PATCH', SETTINGS, as, { allowed_email_domains: [domain] });
+  const statuses: number[] = [];
+  for (let i = 0; i < t0.config.mail.perAddressPerHour + 1; i++) {
+    statuses.push((await call(t0, 'POST', `/api/admin/email_domains/${domain}/verify_by_email`, as, { mailbox: 'admin' })).status);
+  }
+  t.deepEqual(statuses, [...Array<number>(t0.config.mail.perAddressPerHour).fill(202), 429]);
+  const mails = (await listOutbox(t0.app.services.executor, 500)).filter((m) => m.to === `admin@${domain}`);
+  t.is(mails.length, t0.config.mail.perAddressPerHour);
 });
