@@ -6,7 +6,7 @@ import { auditRefusals, type RequestClient } from '../members/member-audit.ts';
 import { claimRow } from './domain-rows.ts';
 import { txtRecordName } from './domain-names.ts';
 import { DomainNotClaimed, DomainNotVerified, type DnsFailure } from './errors.ts';
-import type { EmailDomainView } from './email-domain-view.ts';
+import { emailDomainView, type EmailDomainView } from './email-domain-view.ts';
 import { routeDomain } from './route-domain.ts';
 import type { EmailDomainDeps } from './deps.ts';
 
@@ -18,7 +18,7 @@ export async function verifyDomainByDns(deps: EmailDomainDeps, admin: Principal,
     await assertBaseOrg(deps.x, admin);
     const claim = await claimRow(deps.x, admin.orgId, domain);
     if (!claim) throw new DomainNotClaimed();
-    if (claim.verified_org === admin.orgId) return routeDomain(deps, admin, client, { domain, method: claim.method ?? 'dns' });
+    if (claim.verified_org === admin.orgId) return emailDomainView(admin.orgId, claim);
     if (claim.verified_org !== null) throw new DomainTaken(domain);
     if (claim.token === null) throw new DomainNotClaimed();
     const record = { name: txtRecordName(domain), value: claim.token };
