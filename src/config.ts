@@ -2,6 +2,7 @@
 // secrets that are not set are generated once and kept in the data directory, with a warning.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_RECURSION } from './shared/query-limits.ts';
@@ -55,6 +56,8 @@ export interface Config {
   evaluations: EvaluationConfig;
   /** Operations: Redis, metrics and tracing (SEXTANT_REDIS_URL, SEXTANT_METRICS*, SEXTANT_OTEL_ENDPOINT). */
   ops: OpsConfig;
+  /** DNS servers the TXT records of email-domain verification are asked of (SEXTANT_DNS_SERVERS, `ip` or `ip:port`); undefined: the system's. */
+  dnsServers: string[] | undefined;
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
 }
@@ -210,6 +213,7 @@ const envSchema = z.object({
   SEXTANT_METRICS_TOKEN: z.string().min(16).optional(),
   SEXTANT_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SEXTANT_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  SEXTANT_DNS_SERVERS: z.string().optional().refine((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean).every(isDnsServer), 'must be comma-separated IP addresses, each with an optional :port'),
   SEXTANT_OTEL_ENDPOINT: z.string().url().optional(),
 });
 
@@ -285,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agent: agentConfig(e, warnings),
     evaluations: { concurrency: e.SEXTANT_EVAL_CONCURRENCY, questionTimeoutMs: e.SEXTANT_EVAL_QUESTION_TIMEOUT_MS },
     ops: { redisUrl: e.SEXTANT_REDIS_URL, redisPrefix: e.SEXTANT_REDIS_PREFIX, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, metricsPort: e.SEXTANT_METRICS_PORT, metricsHost: e.SEXTANT_METRICS_HOST, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
+    dnsServers: dnsServers(e.SEXTANT_DNS_SERVERS),
     warnings,
   };
 }
@@ -297,6 +302,19 @@ function trustedProxies(e: z.infer<typeof envSchema>): TrustedProxies | undefine
   } catch (err) {
     throw new Error(`Invalid configuration:\n  SEXTANT_TRUSTED_PROXIES: ${(err as Error).message}`);
   }
+}
+
+/** `ip`, `ip:port`, `[ipv6]:port`: what node:dns's setServers takes. */
+function isDnsServer(s: string): boolean {
+  const m = /^\[([^\]]+)\]:(\d{1,5})$/.exec(s) ?? /^([\d.]+):(\d{1,5})$/.exec(s);
+  if (m) return isIP(m[1]!) !== 0 && Number(m[2]) >= 1 && Number(m[2]) <= 65535;
+  return isIP(s) !== 0;
+}
+
+/** The comma-separated DNS servers of SEXTANT_DNS_SERVERS, or undefined for the system's. */
+function dnsServers(value: string | undefined): string[] | undefined {
+  const servers = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return servers.length > 0 ? servers : undefined;
 }
 
 function agentConfig(e: z.infer<typeof envSchema>, warnings: string[]): AgentConfig {

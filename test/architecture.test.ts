@@ -170,7 +170,7 @@ test('only src/compose and app.ts import two domains', (t) => {
 
 /** The owner of every table the migrations create: only that domain's folder holds SQL naming it. */
 const TABLE_OWNERS: Record<string, string> = {
-  auth: 'organizations users memberships sessions api_tokens audit_log account_tokens account_mail_requests rate_limits mfa_recovery_codes org_email_domains sso_configs sso_identities sso_logins cli_logins user_memories dismissed_disclaimers oauth_models oauth_keys invitations org_settings',
+  auth: 'organizations users memberships sessions api_tokens audit_log account_tokens account_mail_requests rate_limits mfa_recovery_codes org_email_domains sso_configs sso_identities sso_logins cli_logins user_memories dismissed_disclaimers oauth_models oauth_keys invitations org_settings org_email_domain_claims org_email_domain_links',
   mail: 'outbox',
   knowledge: 'environments knowledge_mirrors',
   data: 'connections query_log query_log_tables warehouse_relations groups group_members user_attributes',

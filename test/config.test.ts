@@ -88,3 +88,11 @@ test('SEXTANT_DATABASE_URL must be a postgres:// URL, and the refusal never repe
   t.regex(err!.message, /SEXTANT_DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
   t.notRegex(err!.message, /secret-pw/);
 });
+
+test('SEXTANT_DNS_SERVERS takes IP addresses with optional ports and refuses names', (t) => {
+  t.is(loadConfig({ SEXTANT_DATA_DIR: tempDir() }).dnsServers, undefined);
+  t.deepEqual(loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_DNS_SERVERS: '127.0.0.1:5353, 10.0.0.2,[::1]:53,::1' }).dnsServers, ['127.0.0.1:5353', '10.0.0.2', '[::1]:53', '::1']);
+  for (const bad of ['dns.example.com', '127.0.0.1:0', '127.0.0.1:99999', '1.2.3']) {
+    t.throws(() => loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_DNS_SERVERS: bad }), { message: /SEXTANT_DNS_SERVERS/ }, bad);
+  }
+});

@@ -2,12 +2,18 @@
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { call } from '../auth/tokens/requests.ts';
+import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.ts';
 
 let t0: TestApp;
+let dns: TestDnsServer;
 test.before(async () => {
-  t0 = await startTestApp();
+  dns = await startDnsServer();
+  t0 = await startTestApp({ SEXTANT_DNS_SERVERS: dns.address });
 });
-test.after.always(() => t0.stop());
+test.after.always(async () => {
+  await t0.stop();
+  await dns.close();
+});
 
 function team() {
   const orgId = t0.org();
@@ -18,7 +24,7 @@ function team() {
 test('an admin reads the defaults and changes every setting', async (t) => {
   const { as } = team();
   const before = await call(t0, 'GET', '/api/admin/organization/settings', as);
-  t.deepEqual(before.body, { mfa_required: false, allowed_email_domains: [], join_default_role: 'user', session_lifetime_seconds: 7 * 24 * 3600 });
+  t.deepEqual(before.body, { mfa_required: false, allowed_email_domains: [], email_domains: [], join_default_role: 'user', session_lifetime_seconds: 7 * 24 * 3600 });
   const res = await call(t0, 'PATCH', '/api/admin/organization/settings', as, {
     mfa_required: true,
     allowed_email_domains: ['Example-Corp.test', 'sub.example-corp.test'],
@@ -26,7 +32,9 @@ test('an admin reads the defaults and changes every setting', async (t) => {
     session_lifetime_seconds: 3600,
   });
   t.is(res.status, 200);
-  t.deepEqual(res.body, { mfa_required: true, allowed_email_domains: ['example-corp.test', 'sub.example-corp.test'], join_default_role: 'modeler', session_lifetime_seconds: 3600 });
+  t.like(res.body, { mfa_required: true, allowed_email_domains: ['example-corp.test', 'sub.example-corp.test'], join_default_role: 'modeler', session_lifetime_seconds: 3600 });
+  // Claimed domains are pending until verified (issue 33).
+  t.deepEqual((res.body['email_domains'] as { status: string }[]).map((d) => d.status), ['pending', 'pending']);
   t.deepEqual((await call(t0, 'GET', '/api/admin/organization/settings', as)).body, res.body);
   // A partial change keeps the rest.
   const partial = await call(t0, 'PATCH', '/api/admin/organization/settings', as, { mfa_required: false });
@@ -42,21 +50,38 @@ test.serial('new sessions get the organization\'s lifetime', async (t) => {
   t.is((await call(t0, 'GET', '/api/auth/me', { session })).status, 401);
 });
 
-test('people signing up with an allowed domain join with the default role', async (t) => {
+/** Publishes the TXT record of a domain the team claimed and verifies it through the real DNS path. */
+async function verify(as: { session: string }, domain: string) {
+  const settings = await call(t0, 'GET', '/api/admin/organization/settings', as);
+  const record = (settings.body['email_domains'] as { domain: string; txt_record: { name: string; value: string } }[]).find((d) => d.domain === domain)!.txt_record;
+  dns.txt.set(record.name, [[record.value]]);
+  return call(t0, 'POST', `/api/admin/email_domains/${domain}/verify`, as);
+}
+
+const membershipOf = (email: string) =>
+  t0.app.services.store.sqlite!.prepare('SELECT m.org_id, m.role FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ?').get(email) as { org_id: string; role: string };
+
+test('people signing up with a verified domain join with the default role; before it is verified they start their own organization', async (t) => {
   const { as, orgId } = team();
   await call(t0, 'PATCH', '/api/admin/organization/settings', as, { allowed_email_domains: ['joiners.test'], join_default_role: 'modeler' });
+  const early = await call(t0, 'POST', '/api/auth/register', {}, { email: 'early@joiners.test', password: 'a long and varied passphrase 42' });
+  t.true(early.status < 300);
+  t.like(membershipOf('early@joiners.test'), { role: 'admin' });
+  t.not(membershipOf('early@joiners.test').org_id, orgId);
+  t.is((await verify(as, 'joiners.test')).status, 200);
   const reg = await call(t0, 'POST', '/api/auth/register', {}, { email: 'new.person@joiners.test', password: 'a long and varied passphrase 42' });
   t.true(reg.status < 300);
-  const row = t0.app.services.store.sqlite!
-    .prepare('SELECT m.org_id, m.role FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ?')
-    .get('new.person@joiners.test');
-  t.deepEqual({ ...(row as object) }, { org_id: orgId, role: 'modeler' });
+  t.deepEqual({ ...membershipOf('new.person@joiners.test') }, { org_id: orgId, role: 'modeler' });
 });
 
-test('a domain another organization claims is a conflict naming it; bad values are 422', async (t) => {
+test('a domain another organization verified is a conflict naming it, a pending claim blocks no one; bad values are 422', async (t) => {
   const a = team();
   const b = team();
   await call(t0, 'PATCH', '/api/admin/organization/settings', a.as, { allowed_email_domains: ['claimed.test'] });
+  // a's claim is pending: b may claim the domain too, and then a verifies first.
+  t.is((await call(t0, 'PATCH', '/api/admin/organization/settings', b.as, { allowed_email_domains: ['claimed.test'] })).status, 200);
+  t.is((await call(t0, 'PATCH', '/api/admin/organization/settings', b.as, { allowed_email_domains: [] })).status, 200);
+  t.is((await verify(a.as, 'claimed.test')).status, 200);
   const res = await call(t0, 'PATCH', '/api/admin/organization/settings', b.as, { allowed_email_domains: ['claimed.test'] });
   t.is(res.status, 409);
   t.is(res.body.code, 'DOMAIN_TAKEN');

@@ -10,13 +10,20 @@ import { enrollMfa, PASSWORD, passwordUser, signIn } from '../helpers/auth.ts';
 import { browserTest, checkAccessibility, openPage, type InPage } from '../helpers/browser.ts';
 import { startTestIdp } from '../helpers/oidc-idp.ts';
 import { signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
+import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.ts';
+import { listOutbox } from '../../src/mail/index.ts';
 
 const test = browserTest(anyTest as TestFn<unknown>);
 let w: WebTestApp;
+let dns: TestDnsServer;
 test.before(async () => {
-  w = await startWebApp();
+  dns = await startDnsServer();
+  w = await startWebApp({ SEXTANT_DNS_SERVERS: dns.address });
 });
-test.after.always(() => w?.stop());
+test.after.always(async () => {
+  await w?.stop();
+  await dns?.close();
+});
 
 /** A browser signed in as a new member of a new organization (its only admin when `role` is admin). */
 async function signedIn(t: Parameters<typeof openPage>[0], role: Role = 'admin') {
@@ -253,6 +260,38 @@ test('organization settings, usage and credit limits are saved and shown', async
   await page.getByRole('button', { name: 'Save limit' }).click();
   await page.getByRole('list', { name: 'Credit limits' }).getByText('of 250 credits used this month').waitFor();
   await checkAccessibility(t, page, 'usage and credit limits');
+});
+
+test('an admin sees each claimed email domain\'s status and TXT record, verifies one by DNS and another by a mailed link', async (t) => {
+  const { page, orgId, token } = await signedIn(t);
+  const [byDns, byMail] = [`dns-${orgId}.example.org`.toLowerCase(), `mail-${orgId}.example.org`.toLowerCase()];
+  await page.goto('/admin/organization');
+  await page.getByRole('textbox', { name: 'Email domains that join by themselves' }).fill(`${byDns}, ${byMail}`);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByText('Settings saved.').waitFor();
+  const card = page.getByRole('list', { name: 'Email domains' }).getByRole('listitem', { name: byDns });
+  await card.getByText('not verified: does nothing yet').waitFor();
+  const record = ((await call(w, 'GET', '/api/admin/email_domains', { token })).body.email_domains as { domain: string; txt_record: { name: string; value: string } }[]).find((d) => d.domain === byDns)!.txt_record;
+  await card.getByText(record.value).waitFor();
+  await card.getByText(record.name).waitFor();
+  // Before the record is published the page says why; then Verify succeeds.
+  await card.getByRole('button', { name: `Verify ${byDns}`, exact: true }).click();
+  await page.getByText(/has no TXT record/).waitFor();
+  dns.txt.set(record.name, [[record.value]]);
+  await card.getByRole('button', { name: `Verify ${byDns}`, exact: true }).click();
+  await page.getByText(`${byDns} is verified.`).waitFor();
+  await card.getByText('verified', { exact: true }).waitFor();
+  await checkAccessibility(t, page, 'the email domains of the organization settings');
+  // The other by a link mailed to its postmaster, opened by the signed-in admin.
+  await page.getByRole('button', { name: `Mail a link to verify ${byMail}` }).click();
+  await page.getByText(`A link was mailed to postmaster@${byMail}`, { exact: false }).waitFor();
+  const mail = (await listOutbox(w.app.services.executor, 500)).find((m) => m.to === `postmaster@${byMail}`)!;
+  const link = /(https?:\/\/\S+domain_token=\S+)/.exec(mail.text)![1]!;
+  await page.goto(link);
+  await page.getByText(`${byMail} is verified.`).waitFor();
+  t.false(page.url().includes('domain_token'));
+  const domains = (await call(w, 'GET', '/api/admin/email_domains', { token })).body.email_domains as { domain: string; status: string; method: string }[];
+  t.deepEqual(domains.map((d) => [d.domain, d.status, d.method]).sort(), [[byDns, 'verified', 'dns'], [byMail, 'verified', 'email']].sort());
 });
 
 test('a regular user sees no Admin section and gets a plain message at its addresses', async (t) => {

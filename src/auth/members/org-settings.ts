@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { Forbidden } from '../../errors.ts';
-import { byteOrder, type Executor } from '../../store/index.ts';
+import type { Executor } from '../../store/index.ts';
+import { emailDomainsOf, type EmailDomainView } from '../email-domains/email-domain-view.ts';
 import type { Principal, Role } from '../principal.ts';
 import { SESSION_TTL_SECONDS } from '../credentials/sessions.ts';
 import { readOrgSettings } from './org-settings-rows.ts';
@@ -8,8 +8,10 @@ import { orgRow, type OrgRow } from './org-rows.ts';
 
 export interface OrgSettingsView {
   mfa_required: boolean;
-  /** Domains whose addresses join the organization on self-service sign-up. */
+  /** Domains the organization claims; only verified ones route sign-ins and sign-ups here (see email_domains). */
   allowed_email_domains: string[];
+  /** Each claimed domain with its status and the TXT record that proves it. */
+  email_domains: EmailDomainView[];
   join_default_role: Role;
   /** Lifetime of new sessions, seconds. */
   session_lifetime_seconds: number;
@@ -28,10 +30,11 @@ export async function assertBaseOrg(x: Executor, admin: Principal): Promise<OrgR
 export async function getOrgSettings({ x }: { x: Executor }, admin: Principal): Promise<OrgSettingsView> {
   const org = await assertBaseOrg(x, admin);
   const settings = await readOrgSettings(x, admin.orgId);
-  const domains = await x.all(sql<{ domain: string }>`SELECT domain FROM org_email_domains WHERE org_id = ${admin.orgId} ORDER BY ${byteOrder(x, 'domain')}`);
+  const domains = await emailDomainsOf(x, admin.orgId);
   return {
     mfa_required: org.mfa_enforced === 1,
     allowed_email_domains: domains.map((d) => d.domain),
+    email_domains: domains,
     join_default_role: settings.join_default_role,
     session_lifetime_seconds: settings.session_lifetime_seconds ?? SESSION_TTL_SECONDS,
   };

@@ -8,6 +8,7 @@ import { clientInfo } from '../client-info.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 import { signInAnswer, TokenResponse } from './auth.ts';
+import { EmailDomain, EmailDomainName } from './admin-email-domains.ts';
 
 const Role = z.enum(ROLES);
 const Email = z.string().trim().min(3).max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email address');
@@ -15,7 +16,6 @@ const UserId = z.object({ user_id: z.string().min(1).max(100) });
 const InvitationId = z.object({ invitation_id: z.string().min(1).max(100) });
 const AttributeName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'Attribute names are letters, digits and _, at most 64, not starting with a digit');
 const Attributes = z.record(AttributeName, z.string().max(1000)).refine((a) => Object.keys(a).length <= 100, 'At most 100 attributes');
-const Domain = z.string().trim().toLowerCase().regex(/^(?=.{3,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'Invalid email domain');
 const iso = z.string().describe('ISO 8601');
 
 const Member = z.object({
@@ -43,7 +43,8 @@ const Invitation = z.object({
 });
 const OrgSettings = z.object({
   mfa_required: z.boolean(),
-  allowed_email_domains: z.array(z.string()).describe('Addresses of these domains join the organization when they sign up'),
+  allowed_email_domains: z.array(z.string()).describe('Domains the organization claims; only verified ones route sign-ins here and let their addresses join on sign-up'),
+  email_domains: z.array(EmailDomain).describe('Each claimed domain with its status and the TXT record that verifies it'),
   join_default_role: Role.describe('Role of people who join through an allowed domain'),
   session_lifetime_seconds: z.number().int().describe('Lifetime of new sessions; live ones keep theirs'),
 });
@@ -135,7 +136,7 @@ export function adminMemberRoutes(s: Services) {
       summary: 'Changes the given organization settings', response: OrgSettings,
       body: z.object({
         mfa_required: z.boolean().optional(),
-        allowed_email_domains: z.array(Domain).max(50).optional(),
+        allowed_email_domains: z.array(EmailDomainName).max(50).optional().describe('Replaces the claimed domains; a new one is pending until verified (public mail domains: 422)'),
         join_default_role: Role.optional(),
         session_lifetime_seconds: z.number().int().min(900).max(90 * 24 * 3600).optional().describe('15 minutes to 90 days'),
       }),

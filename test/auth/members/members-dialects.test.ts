@@ -136,6 +136,8 @@ dialectTest("a join domain another organization serves is refused and nothing of
   await seedOrg(x, 'zeta', [['zed', 'admin']]);
   const deps = depsOn(x, clock);
   await updateOrgSettings(deps, principal('zed', 'zeta'), client, { allowed_email_domains: ['zeta.test'] });
+  // Verified (a fixture marks it so in the store; the proofs are tested in test/auth/email-domains/).
+  await x.run(sql`INSERT INTO org_email_domains (domain, org_id) VALUES ('zeta.test', 'zeta')`);
   const err = await t.throwsAsync(updateOrgSettings(deps, principal('ann', 'acme'), client, { mfa_required: true, allowed_email_domains: ['acme.test', 'zeta.test'] }));
   t.is((err as { code?: string }).code, 'DOMAIN_TAKEN');
   t.like(await getOrgSettings(deps, principal('ann', 'acme')), { mfa_required: false, allowed_email_domains: [] });

@@ -1,6 +1,8 @@
-// /admin/organization: MFA required, the email domains whose addresses join by themselves and the
-// role they get, and the lifetime of new sessions.
-import { useState, type FormEvent } from 'react';
+// /admin/organization: MFA required, the email domains whose addresses join by themselves once
+// verified and the role they get, and the lifetime of new sessions. A mailed domain link lands here
+// (?domain_token=...) and is spent once the admin is signed in.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import { api, call } from '../api/client.ts';
 import type { ResponseOf } from '../api/types.ts';
 import { useDocumentTitle } from '../ui/document-title.ts';
@@ -9,6 +11,7 @@ import { FormAlert, Note } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { nestedFieldError } from './nested-field-error.ts';
+import { EmailDomainList, type EmailDomain } from './email-domain-list.tsx';
 import { ROLE_OPTIONS, type Role } from './roles.ts';
 
 type Settings = ResponseOf<'/api/admin/organization/settings', 'get'>;
@@ -16,12 +19,40 @@ type Settings = ResponseOf<'/api/admin/organization/settings', 'get'>;
 export function OrganizationPage() {
   useDocumentTitle('Organization settings');
   const settings = useLoad((signal) => call(api.GET('/api/admin/organization/settings', { signal })));
+  const changed = (d: EmailDomain) => settings.update((s) => ({ ...s, email_domains: s.email_domains.map((x) => (x.domain === d.domain ? d : x)) }));
   return (
     <>
       <h1>Organization settings</h1>
+      <DomainLink onVerified={changed} />
       <FormAlert problem={settings.problem} />
       {settings.loading && !settings.data && <p role="status">Loading…</p>}
       {settings.data && <SettingsForm settings={settings.data} onSaved={(next) => settings.update(() => next)} />}
+      {settings.data && <EmailDomainList domains={settings.data.email_domains} onChanged={changed} />}
+    </>
+  );
+}
+
+/** Spends the mailed link's token from the address once, then drops it from the address bar. */
+function DomainLink({ onVerified }: { onVerified: (d: EmailDomain) => void }) {
+  const [params, setParams] = useSearchParams();
+  const token = params.get('domain_token');
+  const started = useRef(false);
+  const [verified, setVerified] = useState('');
+  const confirm = useAction(async (t: string) => {
+    const d = await call(api.POST('/api/admin/email_domains/verify_by_email/confirm', { body: { token: t } }));
+    onVerified(d);
+    setVerified(`${d.domain} is verified.`);
+  });
+  useEffect(() => {
+    if (!token || started.current) return;
+    started.current = true;
+    setParams({}, { replace: true });
+    void confirm.run(token);
+  }, [token, confirm, setParams]);
+  return (
+    <>
+      <FormAlert problem={confirm.problem} />
+      {verified && <Note>{verified}</Note>}
     </>
   );
 }
@@ -62,7 +93,7 @@ function SettingsForm({ settings: s, onSaved }: { settings: Settings; onSaved: (
         value={domains}
         onChange={setDomains}
         error={nestedFieldError(save.problem, 'allowed_email_domains')}
-        hint="Separated by commas, e.g. example.com. People signing up with these addresses join the organization."
+        hint="Separated by commas, e.g. example.com. Once a domain is verified (below), people signing up with its addresses join the organization."
       />
       <SelectField label="Role of people who join by their domain" value={role} onChange={(v) => setRole(v as Role)} options={ROLE_OPTIONS} error={save.fieldError('join_default_role')} />
       <Field label="Session lifetime (hours)" type="number" min={0.25} step="any" value={hours} onChange={setHours} error={save.fieldError('session_lifetime_seconds')} hint="From 15 minutes to 90 days; sessions already open keep theirs." />
