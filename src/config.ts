@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { isAddressOrCidr } from './outbound/allow-list.ts';
 import { DEFAULT_MAX_RECURSION } from './shared/query-limits.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -49,6 +50,12 @@ export interface Config {
   evaluations: EvaluationConfig;
   /** Operations: Redis, metrics and tracing (SEXTANT_REDIS_URL, SEXTANT_METRICS*, SEXTANT_OTEL_ENDPOINT). */
   ops: OpsConfig;
+  /**
+   * Internal hosts the server may reach on a user's behalf (SEXTANT_OUTBOUND_ALLOW: comma-separated host
+   * names, addresses and CIDRs; default none): an internal IdP or git server. Everything else that is not
+   * a public unicast address is refused.
+   */
+  outboundAllow: string[];
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
 }
@@ -196,6 +203,11 @@ const envSchema = z.object({
   SEXTANT_METRICS: z.enum(['true', 'false', '1', '0']).default('true'),
   SEXTANT_METRICS_TOKEN: z.string().min(16).optional(),
   SEXTANT_OTEL_ENDPOINT: z.string().url().optional(),
+  SEXTANT_OUTBOUND_ALLOW: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((s) => isAddressOrCidr(s) || /^(?=.*[a-z])[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(s)), 'each entry must be a host name, an IP address or a CIDR'),
 });
 
 const truthy = (v: string) => v === 'true' || v === '1';
@@ -267,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     agent: agentConfig(e, warnings),
     evaluations: { concurrency: e.SEXTANT_EVAL_CONCURRENCY, questionTimeoutMs: e.SEXTANT_EVAL_QUESTION_TIMEOUT_MS },
+    outboundAllow: e.SEXTANT_OUTBOUND_ALLOW,
     ops: { redisUrl: e.SEXTANT_REDIS_URL, redisPrefix: e.SEXTANT_REDIS_PREFIX, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
     warnings,
   };

@@ -131,7 +131,7 @@ async function push(deps: KnowledgeDeps, row: MirrorRow, branch: string, remoteB
     try {
       const token = row.secret_sealed ? deps.secretBox.open(row.secret_sealed) : undefined;
       const auth = token !== undefined ? { username: row.username || 'x-access-token', password: token } : undefined;
-      await pushBranch({ repo, url: row.url, branch, remoteBranch, auth, force, remove });
+      await pushBranch({ repo, http: deps.outbound.git, url: row.url, branch, remoteBranch, auth, force, remove });
       await deps.store.run(sql`UPDATE knowledge_mirrors SET last_push_at = ${deps.clock.now()}, last_push_error = NULL WHERE org_id = ${row.org_id}`);
       return true;
     } catch (err) {

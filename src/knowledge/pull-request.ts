@@ -28,7 +28,7 @@ export async function openPullRequest(deps: KnowledgeDeps, p: Principal, id: str
   const octokit = new Octokit({
     auth: mirror.secret_sealed ? deps.secretBox.open(mirror.secret_sealed) : undefined,
     baseUrl: mirror.api_base_url ?? 'https://api.github.com',
-    request: { fetch: deps.fetch },
+    request: { fetch: deps.outbound.fetch },
   });
   try {
     const { data } = await octokit.rest.pulls.create({

@@ -59,7 +59,7 @@ const Id = z.object({ id: z.string().min(1).max(100) });
 
 /** SSO provider routes for admins. */
 export function adminSsoRoutes(s: Services) {
-  const deps = accountDeps(s);
+  const deps = { ...accountDeps(s), outbound: s.outbound };
   const common = { tags: ['admin'], auth: 'user' as const, role: 'admin' as const };
   const base = '/api/admin/sso/providers';
   return [
