@@ -41,8 +41,8 @@ export async function openPullRequest(deps: KnowledgeDeps, p: Principal, id: str
     });
     return { number: data.number, url: data.html_url, head: mirrorBranch(env), base: mirror.main_branch };
   } catch (err) {
-    const status = (err as { status?: number }).status;
-    deps.log.warn({ err, environment_id: env.id }, 'opening a pull request failed');
-    throw new Conflict(`The git provider refused the pull request${status ? ` (HTTP ${status})` : ''}`, 'PULL_REQUEST_FAILED', { status: status ?? null });
+    // The API base is named by an admin: unreachable, refused and any HTTP status read alike (the log has them).
+    deps.log.warn({ err, environment_id: env.id, status: (err as { status?: number }).status }, 'opening a pull request failed');
+    throw new Conflict('The git provider could not be reached, is not allowed, or refused the pull request', 'PULL_REQUEST_FAILED');
   }
 }
