@@ -29,6 +29,8 @@ export async function openPullRequest(deps: KnowledgeDeps, p: Principal, id: str
     auth: mirror.secret_sealed ? deps.secretBox.open(mirror.secret_sealed) : undefined,
     baseUrl: mirror.api_base_url ?? 'https://api.github.com',
     request: { fetch: deps.outbound.fetch },
+    // Octokit's own request log would print to the console; a failure is logged below, once.
+    log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
   });
   try {
     const { data } = await octokit.rest.pulls.create({
