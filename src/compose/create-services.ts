@@ -141,7 +141,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     shutdown: shutdown.signal,
     draining: draining.signal,
     ops,
-    oauth: createOAuthServer({ config, clock, executor, secretBox, log }),
+    oauth: createOAuthServer({ config, clock, executor, secretBox, log, outbound }),
     ...domainDeps(config, store, executor, clock),
     chatSources: { ...chatSourcesFrom(knowledge, executor), ...deps.chatSources },
   };
