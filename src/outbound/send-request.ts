@@ -27,6 +27,8 @@ export interface SendOptions {
   headers: Record<string, string>;
   body?: Buffer | undefined;
   signal?: AbortSignal | undefined;
+  /** Overrides the client's deadline for this request (a push of a large pack takes longer). */
+  timeoutMs?: number;
 }
 
 /** Sends one request through the guard and resolves with the answer's head; the body is the stream. */
@@ -53,7 +55,8 @@ export function createSend(a: { allow: AllowList; lookup?: LookupFunction | unde
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new OutboundFailed('bad_url', url.protocol));
     const pool = a.allow.hosts.has(normalHost(url.hostname)) ? trusted : guarded;
     const agent = url.protocol === 'https:' ? pool.https : pool.http;
-    const signal = o.signal ? AbortSignal.any([o.signal, AbortSignal.timeout(a.timeoutMs)]) : AbortSignal.timeout(a.timeoutMs);
+    const deadline = AbortSignal.timeout(o.timeoutMs ?? a.timeoutMs);
+    const signal = o.signal ? AbortSignal.any([o.signal, deadline]) : deadline;
     return sendOnce(url, { ...o, signal }, { agent, lookup: a.lookup });
   };
 }
