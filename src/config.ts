@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { isIP } from 'node:net';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { isAddressOrCidr } from './outbound/allow-list.ts';
 import { DEFAULT_MAX_RECURSION } from './shared/query-limits.ts';
 import { parseTrustedProxies, type TrustedProxies } from './security/proxy-trust.ts';
 
@@ -58,6 +59,12 @@ export interface Config {
   ops: OpsConfig;
   /** DNS servers the TXT records of email-domain verification are asked of (SEXTANT_DNS_SERVERS, `ip` or `ip:port`); undefined: the system's. */
   dnsServers: string[] | undefined;
+  /**
+   * Internal hosts the server may reach on a user's behalf (SEXTANT_OUTBOUND_ALLOW: comma-separated host
+   * names, addresses and CIDRs; default none): an internal IdP or git server. Everything else that is not
+   * a public unicast address is refused.
+   */
+  outboundAllow: string[];
   /** Warnings found while loading (insecure defaults); printed at start. */
   warnings: string[];
 }
@@ -215,6 +222,11 @@ const envSchema = z.object({
   SEXTANT_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   SEXTANT_DNS_SERVERS: z.string().optional().refine((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean).every(isDnsServer), 'must be comma-separated IP addresses, each with an optional :port'),
   SEXTANT_OTEL_ENDPOINT: z.string().url().optional(),
+  SEXTANT_OUTBOUND_ALLOW: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((s) => isAddressOrCidr(s) || /^(?=.*[a-z])[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(s)), 'each entry must be a host name, an IP address or a CIDR'),
 });
 
 const truthy = (v: string) => v === 'true' || v === '1';
@@ -288,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     agent: agentConfig(e, warnings),
     evaluations: { concurrency: e.SEXTANT_EVAL_CONCURRENCY, questionTimeoutMs: e.SEXTANT_EVAL_QUESTION_TIMEOUT_MS },
+    outboundAllow: e.SEXTANT_OUTBOUND_ALLOW,
     ops: { redisUrl: e.SEXTANT_REDIS_URL, redisPrefix: e.SEXTANT_REDIS_PREFIX, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, metricsPort: e.SEXTANT_METRICS_PORT, metricsHost: e.SEXTANT_METRICS_HOST, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
     dnsServers: dnsServers(e.SEXTANT_DNS_SERVERS),
     warnings,

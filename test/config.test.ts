@@ -96,3 +96,13 @@ test('SEXTANT_DNS_SERVERS takes IP addresses with optional ports and refuses nam
     t.throws(() => loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_DNS_SERVERS: bad }), { message: /SEXTANT_DNS_SERVERS/ }, bad);
   }
 });
+
+test('the outbound allow list is empty by default and takes host names, addresses and CIDRs, refusing anything else', (t) => {
+  t.deepEqual(loadConfig({ SEXTANT_DATA_DIR: tempDir() }).outboundAllow, []);
+  const c = loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_OUTBOUND_ALLOW: ' idp.corp.example , 10.20.0.0/16,::1, fd00::/8,git-internal ' });
+  t.deepEqual(c.outboundAllow, ['idp.corp.example', '10.20.0.0/16', '::1', 'fd00::/8', 'git-internal']);
+  for (const bad of ['10.0.0.0/33', 'http://idp.corp.example', 'idp.corp.example:8443', '*', '1.2.3.4/8/1', 'a b', '::1/129']) {
+    const err = t.throws(() => loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_OUTBOUND_ALLOW: bad }), undefined, bad);
+    t.regex(err!.message, /SEXTANT_OUTBOUND_ALLOW/);
+  }
+});

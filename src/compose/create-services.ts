@@ -38,6 +38,8 @@ import type { CoreServices, Services } from './services.ts';
 import { ssoGroupPort } from './sso-groups.ts';
 import { createTableDocsSource } from './table-docs-source.ts';
 import { targetMetadataReader } from './target-metadata.ts';
+import { createOutbound, type Outbound } from '../outbound/index.ts';
+import type { LookupFunction } from 'node:net';
 
 /** What a caller (tests, mostly) may put in place of the configured parts. */
 export interface ServiceDeps {
@@ -55,6 +57,8 @@ export interface ServiceDeps {
   agentPorts?: (s: Pick<Services, 'store' | 'clock' | 'config'>) => Partial<AgentPorts>;
   /** Replaces the configured model provider. */
   llmProvider?: LlmProvider;
+  /** Replaces DNS for the guarded outbound client (tests give made-up names a loopback address). */
+  outboundLookup?: LookupFunction;
   /**
    * The caller holds the data folder's lock (main.ts): no other process uses this store, so runs found
    * running at start are failed at once. Without it (tests running replicas on one folder) only runs
@@ -110,9 +114,10 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
   const clock = deps.clock ?? systemClock;
   const smtp = config.mail.smtpUrl ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
   const secretBox = createSecretBox(config.secrets.encryptionKey);
+  const outbound = createOutbound({ allow: config.outboundAllow, ...(deps.outboundLookup ? { lookup: deps.outboundLookup } : {}) });
   // Environment sync_target reads the dev targets' metadata through the data plane, built below.
   const { executor } = store;
-  const { knowledge, knowledgeLock } = await openKnowledge(config, { store, executor, clock, log, secretBox, data: () => core.data });
+  const { knowledge, knowledgeLock } = await openKnowledge(config, { store, executor, clock, log, secretBox, outbound, data: () => core.data });
   const duckdbSql = await openDuckDbSql();
   const ops = await openOperations({ config, store, draining: draining.signal });
   const mailer = createMailQueue({ store: executor, clock, log, transport: deps.mailer ?? smtp });
@@ -123,6 +128,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     executor,
     log,
     mailer,
+    outbound,
     accountMail: createAccountMail(accountDeps({ executor, clock, config, secretBox, mailer, log })),
     secretBox,
     knowledge,
@@ -135,7 +141,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     shutdown: shutdown.signal,
     draining: draining.signal,
     ops,
-    oauth: createOAuthServer({ config, clock, executor, secretBox, log }),
+    oauth: createOAuthServer({ config, clock, executor, secretBox, log, outbound }),
     ...domainDeps(config, store, executor, clock),
     chatSources: { ...chatSourcesFrom(knowledge, executor), ...deps.chatSources },
   };
@@ -153,7 +159,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
 }
 
 /** Knowledge under its cross-process write lock, with the branches a crash left damaged restored before anything reads or seeds them. */
-async function openKnowledge(config: Config, a: { store: CoreServices['store']; executor: CoreServices['executor']; clock: Clock; log: Logger; secretBox: SecretBox; data: () => DataDeps }) {
+async function openKnowledge(config: Config, a: { store: CoreServices['store']; executor: CoreServices['executor']; clock: Clock; log: Logger; secretBox: SecretBox; outbound: Outbound; data: () => DataDeps }) {
   const knowledgeLock = await knowledgeWriteLock(config);
   const knowledge = createKnowledgeDeps({
     store: a.executor,
@@ -164,6 +170,7 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
     targetSync: targetMetadataReader(a.data),
     userName: async (userId) => (await getUser(a.executor, userId))?.name,
     sharedLock: knowledgeLock.shared,
+    outbound: a.outbound,
   });
   await checkKnowledgeRepositories(knowledge, { repair: true });
   return { knowledge, knowledgeLock };

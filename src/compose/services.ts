@@ -21,6 +21,7 @@ import type { Operations } from './operations.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Executor, ServiceStore } from '../store/index.ts';
 import type { OAuthServer } from '../auth/oauth/create-provider.ts';
+import type { Outbound } from '../outbound/index.ts';
 
 /** Everything the composition root wires together and hands to the route tables. */
 export interface Services {
@@ -34,6 +35,8 @@ export interface Services {
   secretBox: SecretBox;
   /** Outgoing mail: the outbox queue, delivered over SMTP when a server is configured. */
   mailer: MailQueue;
+  /** The one guarded HTTP client for requests made on a user's behalf (SEXTANT_OUTBOUND_ALLOW). */
+  outbound: Outbound;
   /** Sign-in link, reset and verification mail requests: queued alike for every address, mailed after the answer. */
   accountMail: AccountMail;
   /** Knowledge repositories, environments and mirroring. */

@@ -1,6 +1,6 @@
 // Pushes a local branch to a remote over smart HTTP (the mirror). No SSH in isomorphic-git.
 import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
+import type { HttpClient } from 'isomorphic-git';
 import { branchRef, type GitRepo } from './repo.ts';
 
 export interface RemoteAuth {
@@ -11,6 +11,7 @@ export interface RemoteAuth {
 /** Pushes `branch` to `remoteBranch` at `url`; `remove` deletes the remote branch instead. */
 export async function pushBranch({
   repo,
+  http,
   url,
   branch,
   remoteBranch,
@@ -19,6 +20,8 @@ export async function pushBranch({
   remove = false,
 }: {
   repo: GitRepo;
+  /** The HTTP client: the guarded outbound one for an organization's remote. */
+  http: HttpClient;
   url: string;
   branch: string;
   remoteBranch: string;

@@ -10,6 +10,7 @@ import type { SecretBox } from '../security/index.ts';
 import type { Executor } from '../store/index.ts';
 import type { EnvironmentTarget } from './environments-store.ts';
 import type { Item } from './item.ts';
+import { createOutbound, type Outbound } from '../outbound/index.ts';
 
 /** A table as a metadata sync found it in the warehouse: the one declaration (the data plane's WarehouseTable is handed over in compose). */
 export interface SyncedTable {
@@ -44,8 +45,8 @@ export interface KnowledgeDeps {
   targetSync: TargetMetadataReader | undefined;
   /** A user's display name for commit authors, from the accounts (src/auth owns users); the address stands in without one. */
   userName(userId: string): Promise<string | undefined>;
-  /** fetch used for the GitHub API (tests may pass their own). */
-  fetch: typeof fetch;
+  /** The guarded client every request to the organization's git remote and GitHub API goes through. */
+  outbound: Outbound;
   /** Parsed items per `<org>:<commit>`, as they are read (a commit never changes, so entries never go stale). */
   snapshotCache: Map<string, Promise<Item[]>>;
 }
@@ -65,6 +66,8 @@ export function createKnowledgeDeps(a: {
   targetSync?: TargetMetadataReader;
   userName?: (userId: string) => Promise<string | undefined>;
   sharedLock?: SharedLock;
+  /** The guarded outbound client (default: one that reaches public addresses only). */
+  outbound?: Outbound;
 }): KnowledgeDeps {
   const fs = a.fs ?? (nodeFs as unknown as FsClient);
   const onLost = (err: Error) => a.log.warn({ err }, 'knowledge repository lock was lost while held (its holder stalled past the stale limit); the write still compared the branch before moving it');
@@ -79,7 +82,7 @@ export function createKnowledgeDeps(a: {
     repos: createRepoRegistry({ fs, root: join(a.dataDir, 'knowledge'), shared: sharedLock }),
     targetSync: a.targetSync,
     userName: a.userName ?? (async () => undefined),
-    fetch: (...args) => fetch(...args),
+    outbound: a.outbound ?? createOutbound(),
     snapshotCache: new Map(),
   };
 }

@@ -123,6 +123,16 @@ async function pushAll(deps: KnowledgeDeps, orgId: string): Promise<void> {
   for (const env of envs) await mirrorEnvironment(deps, orgId, env);
 }
 
+/**
+ * What the mirror status says about a failed push. The remote is named by an admin, so a refused
+ * address, a network failure and an HTTP error (whose status line the remote writes) read alike: the
+ * status must not map internal hosts and ports. Only a remote that spoke git and refused the update says so.
+ */
+function pushProblem(err: unknown): string {
+  const rejected = err instanceof Error && (err.name === 'PushRejectedError' || err.message.startsWith('push rejected'));
+  return rejected ? 'the remote rejected the push' : 'the remote could not be reached, is not allowed, or refused the request';
+}
+
 async function push(deps: KnowledgeDeps, row: MirrorRow, branch: string, remoteBranch: string, force: boolean, remove = false): Promise<boolean> {
   const repo = await deps.repos.repo(row.org_id);
   return repo.pushLock.run(async () => {
@@ -131,13 +141,12 @@ async function push(deps: KnowledgeDeps, row: MirrorRow, branch: string, remoteB
     try {
       const token = row.secret_sealed ? deps.secretBox.open(row.secret_sealed) : undefined;
       const auth = token !== undefined ? { username: row.username || 'x-access-token', password: token } : undefined;
-      await pushBranch({ repo, url: row.url, branch, remoteBranch, auth, force, remove });
+      await pushBranch({ repo, http: deps.outbound.git, url: row.url, branch, remoteBranch, auth, force, remove });
       await deps.store.run(sql`UPDATE knowledge_mirrors SET last_push_at = ${deps.clock.now()}, last_push_error = NULL WHERE org_id = ${row.org_id}`);
       return true;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
       deps.log.warn({ err, org_id: row.org_id, branch: remoteBranch }, 'knowledge mirror push failed');
-      await deps.store.run(sql`UPDATE knowledge_mirrors SET last_push_error = ${`${remoteBranch}: ${message}`} WHERE org_id = ${row.org_id}`);
+      await deps.store.run(sql`UPDATE knowledge_mirrors SET last_push_error = ${`${remoteBranch}: ${pushProblem(err)}`} WHERE org_id = ${row.org_id}`);
       return false;
     }
   });

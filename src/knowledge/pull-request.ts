@@ -28,7 +28,9 @@ export async function openPullRequest(deps: KnowledgeDeps, p: Principal, id: str
   const octokit = new Octokit({
     auth: mirror.secret_sealed ? deps.secretBox.open(mirror.secret_sealed) : undefined,
     baseUrl: mirror.api_base_url ?? 'https://api.github.com',
-    request: { fetch: deps.fetch },
+    request: { fetch: deps.outbound.fetch },
+    // Octokit's own request log would print to the console; a failure is logged below, once.
+    log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
   });
   try {
     const { data } = await octokit.rest.pulls.create({
@@ -41,8 +43,8 @@ export async function openPullRequest(deps: KnowledgeDeps, p: Principal, id: str
     });
     return { number: data.number, url: data.html_url, head: mirrorBranch(env), base: mirror.main_branch };
   } catch (err) {
-    const status = (err as { status?: number }).status;
-    deps.log.warn({ err, environment_id: env.id }, 'opening a pull request failed');
-    throw new Conflict(`The git provider refused the pull request${status ? ` (HTTP ${status})` : ''}`, 'PULL_REQUEST_FAILED', { status: status ?? null });
+    // The API base is named by an admin: unreachable, refused and any HTTP status read alike (the log has them).
+    deps.log.warn({ err, environment_id: env.id, status: (err as { status?: number }).status }, 'opening a pull request failed');
+    throw new Conflict('The git provider could not be reached, is not allowed, or refused the pull request', 'PULL_REQUEST_FAILED');
   }
 }

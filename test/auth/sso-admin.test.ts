@@ -120,7 +120,7 @@ test.serial('a removed provider refuses sign-in, including one started before th
   t.true(auditActions(ORG).includes('sso_provider_removed'));
 });
 
-test.serial('the test call reports good credentials, a wrong secret and discovery problems', async (t) => {
+test.serial('the test call reports good credentials, a wrong secret and discovery problems, the latter all alike', async (t) => {
   const list = await call(t0, 'GET', BASE, undefined, admin());
   const corp = (list.body['providers'] as { id: string; type: string }[]).find((p) => p.type === 'corp')!;
   const good = await call(t0, 'POST', `${BASE}/${corp.id}/test`, undefined, admin());
@@ -131,22 +131,26 @@ test.serial('the test call reports good credentials, a wrong secret and discover
   t.false(bad.body['ok'] as boolean);
   t.is((bad.body['checks'] as { problem: string | null }[])[1]!.problem, 'bad_client_credentials');
   t.is((await call(t0, 'PATCH', `${BASE}/${corp.id}`, { client_secret: SECRET }, admin())).status, 200);
-  // The same provider under another host name: the document names a different issuer.
+  // The same provider under another host name: the document names a different issuer. Like every
+  // discovery failure it reads as one problem, and nothing of the fetched document is repeated.
   const mismatch = await call(t0, 'PATCH', `${BASE}/${corp.id}`, { issuer: idp.issuer.replace('127.0.0.1', 'localhost') }, admin());
   t.is(mismatch.status, 422);
-  t.is((mismatch.body.detail as { type: string; loc: string[] }[])[0]!.type, 'issuer_mismatch');
-  // Stored earlier (configuration from before), now unreachable: the test names it.
+  t.is((mismatch.body.detail as { type: string; loc: string[] }[])[0]!.type, 'discovery_failed');
+  t.false(JSON.stringify(mismatch.body).includes(idp.issuer));
+  // Stored earlier (configuration from before), now unreachable: the test says discovery failed.
   db().prepare("UPDATE sso_configs SET issuer = 'http://127.0.0.1:9' WHERE id = ?").run(corp.id);
   const down = await call(t0, 'POST', `${BASE}/${corp.id}/test`, undefined, admin());
-  t.is((down.body['checks'] as { problem: string }[])[0]!.problem, 'unreachable');
+  t.is((down.body['checks'] as { problem: string }[])[0]!.problem, 'discovery_failed');
+  t.is((down.body['checks'] as { detail: string }[])[0]!.detail, (mismatch.body.detail as { msg: string }[])[0]!.msg);
   db().prepare('UPDATE sso_configs SET issuer = ? WHERE id = ?').run(idp.issuer, corp.id);
 });
 
 test('saving refuses an issuer that is not http(s), unreachable or without discovery, with 422 naming the problem', async (t) => {
+  // Unreachable and answering without a discovery document read alike: the answer maps no ports.
   for (const [issuer, problem] of [
     ['file:///etc/passwd', 'invalid_issuer_url'],
     ['http://user:pw@127.0.0.1:1', 'invalid_issuer_url'],
-    ['http://127.0.0.1:9', 'unreachable'],
+    ['http://127.0.0.1:9', 'discovery_failed'],
     [`${t0.url}`, 'discovery_failed'],
   ] as const) {
     const res = await call(t0, 'POST', BASE, provider('changed', { issuer }), admin());

@@ -48,6 +48,9 @@ export interface AsyncFixtures {
 
 let counter = 0;
 
+/** The loopback addresses the test servers listen on, allowed past the outbound guard by default. */
+export const LOOPBACK_SERVERS = '127.0.0.1,::1';
+
 /** A free loopback port, so the base URL in the configuration is the real one. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -60,9 +63,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
-type TestDeps = Pick<AppDeps, 'extraRoutes' | 'tableDocs' | 'mailer' | 'chatSources' | 'agentPorts' | 'llmProvider' | 'mcpPorts' | 'webDir'>;
+type TestDeps = Pick<AppDeps, 'extraRoutes' | 'tableDocs' | 'mailer' | 'chatSources' | 'agentPorts' | 'llmProvider' | 'mcpPorts' | 'webDir' | 'outboundLookup'>;
 
-/** Starts a gateway for one test. `env` overrides configuration variables (SEXTANT_DATABASE_URL serves from PostgreSQL). */
+/**
+ * Starts a gateway for one test. `env` overrides configuration variables (SEXTANT_DATABASE_URL serves from PostgreSQL).
+ * The test servers the gateway calls (OIDC IdP, git remote, GitHub API fake) listen on loopback, which the
+ * outbound guard refuses: they are allowed here, explicitly; tests of the guard pass `SEXTANT_OUTBOUND_ALLOW: ''`.
+ */
 export async function startTestApp(env: Record<string, string> = {}, deps: TestDeps = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-test-'));
   const port = await freePort();
@@ -74,6 +81,7 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
     SEXTANT_JWT_SECRET: 'test-jwt-secret-test-jwt-secret-0123456789',
     SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     SEXTANT_COOKIE_KEYS: 'test-cookie-key',
+    SEXTANT_OUTBOUND_ALLOW: LOOPBACK_SERVERS,
     ...env,
   });
   const logs: Record<string, unknown>[] = [];

@@ -13,6 +13,7 @@ import { storeAdapterFactory } from './store-adapter.ts';
 import { isPublicHttpsUrl } from './public-host.ts';
 import type { SecretBox } from '../../security/index.ts';
 import type { Executor } from '../../store/index.ts';
+import type { Outbound } from '../../outbound/index.ts';
 
 export const OAUTH_PATH = '/oauth';
 const DAY = 24 * 3600;
@@ -38,6 +39,11 @@ export interface OAuthDeps {
   executor: Executor;
   secretBox: SecretBox;
   log: Logger;
+  /**
+   * The guarded outbound client, for what the provider fetches at a stranger's word (client metadata
+   * documents, a registered client's jwks_uri); without it, oidc-provider's own special-use address check.
+   */
+  outbound?: Pick<Outbound, 'fetch'>;
 }
 
 /** Describes the provider (built on first use, not mounted) with its storage and persisted signing key. */
@@ -81,7 +87,7 @@ function features(errors: typeof import('oidc-provider').errors, resource: strin
 };
 }
 
-async function buildProvider({ config, clock, executor, secretBox, log }: OAuthDeps, issuer: string, resource: string): Promise<Provider> {
+async function buildProvider({ config, clock, executor, secretBox, log, outbound }: OAuthDeps, issuer: string, resource: string): Promise<Provider> {
   const { default: Provider, errors } = await import('oidc-provider');
   const configuration: Configuration = {
     adapter: storeAdapterFactory({ store: executor, clock, alreadyConsumed: (model) => alreadyConsumed(errors, model) }),
@@ -97,6 +103,7 @@ async function buildProvider({ config, clock, executor, secretBox, log }: OAuthD
     // OAuth 2.1: the authorization code is the only response type; implicit and hybrid flows are gone.
     responseTypes: ['code'],
     pkce: { required: () => true },
+    ...(outbound ? { fetch: outbound.fetch } : {}),
     features: features(errors, resource),
     extraClientMetadata: {
       properties: ['urn:sextant:redirect-policy'],

@@ -1,11 +1,22 @@
-// Fetching an issuer's OIDC discovery document with care: the issuer is typed by an admin, so the
-// fetch is limited to http(s), gives up after a timeout, follows no redirect and reads a bounded body.
+// Fetching an issuer's OIDC discovery document with care: the issuer is typed by an admin (of any
+// organization, and anyone may register one), so the fetch goes through the guarded outbound client
+// (no internal address, no redirect), gives up after a timeout and reads a bounded body. Whatever went
+// wrong, the admin reads one answer: an unreachable, refused, failing or wrong document look alike,
+// and nothing fetched is repeated; the reason is for the log only.
+import type { Logger } from '../../log.ts';
+import type { OutboundFetch } from '../../outbound/index.ts';
 
 const TIMEOUT_MS = 10_000;
 const MAX_BYTES = 256 * 1024;
 
-/** What is wrong with an issuer, as a stable code an admin can act on. */
-export type DiscoveryProblem = 'invalid_issuer_url' | 'unreachable' | 'discovery_failed' | 'bad_discovery_document' | 'issuer_mismatch' | 'missing_endpoints';
+/** What is wrong with an issuer, as a stable code: a malformed URL, or no usable discovery document behind it. */
+export type DiscoveryProblem = 'invalid_issuer_url' | 'discovery_failed';
+
+/** Why discovery failed, for the log: never shown to the admin, as it tells internal hosts and ports apart. */
+export type DiscoveryReason = 'unreachable' | 'http_status' | 'not_json' | 'issuer_mismatch' | 'missing_endpoints';
+
+/** The one thing an admin is told when the document could not be used. */
+export const DISCOVERY_FAILED_DETAIL = 'No usable OpenID discovery document for this issuer: it could not be reached, is not allowed, or does not describe this issuer and its endpoints';
 
 /** What an OpenID provider's discovery document must name for the code flow. */
 export interface OidcMetadata {
@@ -15,7 +26,9 @@ export interface OidcMetadata {
   jwks_uri: string;
 }
 
-export type DiscoveryResult = { ok: true; meta: OidcMetadata } | { ok: false; problem: DiscoveryProblem; detail: string };
+export type DiscoveryResult = { ok: true; meta: OidcMetadata } | { ok: false; problem: DiscoveryProblem; detail: string; reason?: DiscoveryReason; cause?: unknown };
+
+const failed = (reason: DiscoveryReason, cause?: unknown): DiscoveryResult => ({ ok: false, problem: 'discovery_failed', detail: DISCOVERY_FAILED_DETAIL, reason, cause });
 
 /** True for an absolute http(s) URL without credentials, query or fragment. */
 export function isAcceptableIssuer(issuer: string): boolean {
@@ -28,21 +41,26 @@ export function isAcceptableIssuer(issuer: string): boolean {
   return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
 }
 
-/** Fetches and checks the discovery document of `issuer`; never throws. */
-export async function fetchDiscovery(issuer: string): Promise<DiscoveryResult> {
+/** Fetches (through the guarded `fetch`) and checks the discovery document of `issuer`; never throws. */
+export async function fetchDiscovery(fetch: OutboundFetch, issuer: string): Promise<DiscoveryResult> {
   if (!isAcceptableIssuer(issuer)) return { ok: false, problem: 'invalid_issuer_url', detail: 'The issuer must be an http(s) URL without credentials, query or fragment' };
   let text: string;
   try {
     const res = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
     if (res.status !== 200) {
       await res.body?.cancel();
-      return { ok: false, problem: 'discovery_failed', detail: `The discovery document answered HTTP ${res.status}` };
+      return failed('http_status', new Error(`HTTP ${res.status}`));
     }
     text = await readBounded(res);
-  } catch {
-    return { ok: false, problem: 'unreachable', detail: 'The issuer could not be reached (connection refused, timeout or too large an answer)' };
+  } catch (err) {
+    return failed('unreachable', err);
   }
   return checkDocument(issuer, text);
+}
+
+/** Writes why discovery failed to the log, where the operator (not the admin) reads it. */
+export function logDiscoveryFailure(log: Logger, issuer: string, found: DiscoveryResult): void {
+  if (!found.ok && found.reason) log.warn({ issuer, reason: found.reason, err: found.cause }, 'OIDC discovery failed');
 }
 
 function checkDocument(issuer: string, text: string): DiscoveryResult {
@@ -50,12 +68,12 @@ function checkDocument(issuer: string, text: string): DiscoveryResult {
   try {
     meta = JSON.parse(text) as Partial<OidcMetadata>;
   } catch {
-    return { ok: false, problem: 'bad_discovery_document', detail: 'The discovery document is not JSON' };
+    return failed('not_json');
   }
-  if (typeof meta !== 'object' || meta === null) return { ok: false, problem: 'bad_discovery_document', detail: 'The discovery document is not an object' };
-  if (meta.issuer !== issuer) return { ok: false, problem: 'issuer_mismatch', detail: `The document names the issuer ${String(meta.issuer).slice(0, 200)}` };
+  if (typeof meta !== 'object' || meta === null) return failed('not_json');
+  if (meta.issuer !== issuer) return failed('issuer_mismatch');
   const missing = (['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const).filter((k) => typeof meta[k] !== 'string' || !isHttpUrl(meta[k]));
-  if (missing.length > 0) return { ok: false, problem: 'missing_endpoints', detail: `Missing or invalid: ${missing.join(', ')}` };
+  if (missing.length > 0) return failed('missing_endpoints', new Error(`missing or invalid: ${missing.join(', ')}`));
   return { ok: true, meta: meta as OidcMetadata };
 }
 

@@ -5,11 +5,13 @@ import { newId } from '../../security/index.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import type { Principal, Role } from '../principal.ts';
-import { fetchDiscovery } from './discovery.ts';
+import type { Outbound } from '../../outbound/index.ts';
+import { fetchDiscovery, logDiscoveryFailure } from './discovery.ts';
 import { deleteProviderRow, insertProviderRow, listProviderRows, providerRow, updateProviderRow, type GroupMapping, type SsoProviderFields, type SsoProviderRow } from './provider-store.ts';
 import { ssoLoginUrl, ssoRedirectUri } from './sso-login.ts';
 
-export type ProviderDeps = Pick<AccountDeps, 'store' | 'clock' | 'secretBox' | 'baseUrl'>;
+/** What provider management needs; every request to the issuer goes through `outbound`. */
+export type ProviderDeps = Pick<AccountDeps, 'store' | 'clock' | 'secretBox' | 'baseUrl' | 'log'> & { outbound: Pick<Outbound, 'fetch'> };
 
 /** What an admin sends; on a change every field is optional and `client_secret: null` removes the secret. */
 export interface ProviderInput {
@@ -69,7 +71,7 @@ export async function getSsoProvider(deps: ProviderDeps, admin: Principal, id: s
 
 /** Adds a provider after checking the issuer's discovery document. */
 export async function addSsoProvider(deps: ProviderDeps, admin: Principal, input: ProviderInput, ip: string): Promise<ProviderView> {
-  await checkIssuer(input.issuer);
+  await checkIssuer(deps, input.issuer);
   const id = newId();
   const fields = toFields(deps, input, null);
   if (!(await insertProviderRow(deps.store, { id, orgId: admin.orgId, now: deps.clock.now(), fields }))) {
@@ -84,7 +86,7 @@ export async function changeSsoProvider(deps: ProviderDeps, admin: Principal, id
   const row = await mustFind(deps, admin, id);
   const current = { ...providerView(deps.baseUrl, row), client_secret: undefined };
   const next: ProviderInput = { ...current, ...change };
-  if (next.issuer !== row.issuer) await checkIssuer(next.issuer);
+  if (next.issuer !== row.issuer) await checkIssuer(deps, next.issuer);
   const fields = toFields(deps, next, row.client_secret);
   if (!(await updateProviderRow(deps.store, { id, orgId: admin.orgId, now: deps.clock.now(), fields }))) {
     await mustFind(deps, admin, id); // removed meanwhile: 404, else the new type is taken
@@ -124,8 +126,9 @@ function toFields(deps: ProviderDeps, p: ProviderInput, keptSecret: string | nul
   };
 }
 
-async function checkIssuer(issuer: string): Promise<void> {
-  const found = await fetchDiscovery(issuer);
+async function checkIssuer(deps: ProviderDeps, issuer: string): Promise<void> {
+  const found = await fetchDiscovery(deps.outbound.fetch, issuer);
+  logDiscoveryFailure(deps.log, issuer, found);
   if (!found.ok) throw new ValidationFailed([{ loc: ['body', 'issuer'], msg: found.detail, type: found.problem }], 'The issuer failed OIDC discovery');
 }
 

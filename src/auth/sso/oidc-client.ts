@@ -3,7 +3,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
-import { fetchDiscovery, type OidcMetadata } from './discovery.ts';
+import type { Logger } from '../../log.ts';
+import type { OutboundFetch } from '../../outbound/index.ts';
+import { fetchDiscovery, logDiscoveryFailure, type OidcMetadata } from './discovery.ts';
 import { verifyIdToken, type IdTokenClaims } from './id-token.ts';
 
 export type { OidcMetadata } from './discovery.ts';
@@ -16,9 +18,16 @@ export class SsoFailed extends AppError {
   }
 }
 
+/** What talking to the provider needs: the guarded fetch, and the log that hears why it failed. */
+export interface OidcNet {
+  fetch: OutboundFetch;
+  log: Logger;
+}
+
 /** Reads the provider's discovery document and checks it names the configured issuer. */
-export async function discover(issuer: string): Promise<OidcMetadata> {
-  const found = await fetchDiscovery(issuer);
+export async function discover(net: OidcNet, issuer: string): Promise<OidcMetadata> {
+  const found = await fetchDiscovery(net.fetch, issuer);
+  logDiscoveryFailure(net.log, issuer, found);
   if (!found.ok) throw new SsoFailed(found.problem);
   return found.meta;
 }
@@ -52,6 +61,7 @@ export function authorizationUrl(meta: OidcMetadata, p: { clientId: string; redi
 
 /** Exchanges the code and verifies the id_token (signature, issuer, audience, expiry, nonce). */
 export async function exchangeCode(
+  net: OidcNet,
   meta: OidcMetadata,
   clock: Clock,
   p: { clientId: string; clientSecret: string | undefined; redirectUri: string; code: string; codeVerifier: string; nonce: string },
@@ -63,15 +73,27 @@ export async function exchangeCode(
   } else {
     form.set('client_id', p.clientId);
   }
-  const res = await fetch(meta.token_endpoint, { method: 'POST', headers, body: form.toString(), signal: AbortSignal.timeout(10_000) });
-  const body = (await res.json().catch(() => ({}))) as { id_token?: string };
-  if (!res.ok || typeof body.id_token !== 'string') throw new SsoFailed('token_exchange_failed');
+  const idToken = await redeemCode(net, meta.token_endpoint, { headers, body: form.toString() });
   try {
-    const payload = await verifyIdToken(body.id_token, { jwksUri: meta.jwks_uri, issuer: meta.issuer, audience: p.clientId, nowMs: clock.now() });
+    const payload = await verifyIdToken(idToken, { fetch: net.fetch, jwksUri: meta.jwks_uri, issuer: meta.issuer, audience: p.clientId, nowMs: clock.now() });
     if (payload['nonce'] !== p.nonce) throw new SsoFailed('nonce_mismatch');
     return payload;
   } catch (err) {
     if (err instanceof SsoFailed) throw err;
+    net.log.warn({ err, issuer: meta.issuer }, 'SSO id_token refused');
     throw new SsoFailed('invalid_id_token');
   }
+}
+
+/** Posts the code to the token endpoint; any failure (refused address, network, HTTP, no id_token) is one. */
+async function redeemCode(net: OidcNet, tokenEndpoint: string, req: { headers: Record<string, string>; body: string }): Promise<string> {
+  try {
+    const res = await net.fetch(tokenEndpoint, { method: 'POST', headers: req.headers, body: req.body, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    const body = (await res.json().catch(() => ({}))) as { id_token?: unknown };
+    if (res.ok && typeof body.id_token === 'string') return body.id_token;
+    net.log.warn({ token_endpoint: tokenEndpoint, status: res.status }, 'SSO code exchange refused');
+  } catch (err) {
+    net.log.warn({ err, token_endpoint: tokenEndpoint }, 'SSO code exchange failed');
+  }
+  throw new SsoFailed('token_exchange_failed');
 }

@@ -10,7 +10,12 @@ import { providerByType, type SsoProviderRow } from './provider-store.ts';
 import { linkUser } from './link-user.ts';
 import { safeNextPath } from '../credentials/safe-next.ts';
 import { completeFirstFactor, type SignInResult } from '../credentials/sign-in.ts';
-import { authorizationUrl, discover, exchangeCode, newLoginSecrets, SsoFailed } from './oidc-client.ts';
+import type { Outbound } from '../../outbound/index.ts';
+import { authorizationUrl, discover, exchangeCode, newLoginSecrets, SsoFailed, type OidcNet } from './oidc-client.ts';
+
+/** The guarded client every request to the organization's identity provider goes through. */
+type Net = { outbound: Pick<Outbound, 'fetch'> };
+const netOf = (deps: Net & Pick<AccountDeps, 'log'>): OidcNet => ({ fetch: deps.outbound.fetch, log: deps.log });
 
 export const SSO_LOGIN_TTL_MS = 10 * 60_000;
 
@@ -31,9 +36,9 @@ export function ssoLoginUrl(baseUrl: string, orgId: string, type: string): strin
 }
 
 /** Starts a login: returns the provider URL and the state to bind to the browser (cookie). */
-export async function startSsoLogin(deps: Pick<AccountDeps, 'store' | 'clock' | 'baseUrl'>, orgId: string, type: string, next: string | undefined): Promise<{ url: string; state: string }> {
+export async function startSsoLogin(deps: Pick<AccountDeps, 'store' | 'clock' | 'baseUrl' | 'log'> & Net, orgId: string, type: string, next: string | undefined): Promise<{ url: string; state: string }> {
   const config = await ssoConfig(deps, orgId, type);
-  const meta = await discover(config.issuer);
+  const meta = await discover(netOf(deps), config.issuer);
   const secrets = newLoginSecrets();
   const now = deps.clock.now();
   await saveLoginState(deps.store, {
@@ -50,7 +55,7 @@ export async function startSsoLogin(deps: Pick<AccountDeps, 'store' | 'clock' | 
 
 /** Finishes a login from the provider's callback; `browserState` is the state cookie of the browser that started it. */
 export async function finishSsoLogin(
-  deps: SsoDeps,
+  deps: SsoDeps & Net,
   p: { orgId: string; type: string; code: string; state: string; browserState: string | undefined; ip?: string },
 ): Promise<{ result: SignInResult; next: string }> {
   if (!p.browserState || p.browserState !== p.state) throw new SsoFailed('state_mismatch');
@@ -68,10 +73,10 @@ export async function finishSsoLogin(
   }
 }
 
-async function completeCallback(deps: SsoDeps, p: { orgId: string; type: string; code: string; ip?: string }, login: LoginState): Promise<{ result: SignInResult; next: string }> {
+async function completeCallback(deps: SsoDeps & Net, p: { orgId: string; type: string; code: string; ip?: string }, login: LoginState): Promise<{ result: SignInResult; next: string }> {
   const config = await ssoConfig(deps, p.orgId, p.type);
-  const meta = await discover(config.issuer);
-  const claims = await exchangeCode(meta, deps.clock, {
+  const meta = await discover(netOf(deps), config.issuer);
+  const claims = await exchangeCode(netOf(deps), meta, deps.clock, {
     clientId: config.client_id,
     clientSecret: config.client_secret ? deps.secretBox.open(config.client_secret) : undefined,
     redirectUri: ssoRedirectUri(deps.baseUrl, p.orgId, p.type),

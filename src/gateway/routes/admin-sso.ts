@@ -51,7 +51,7 @@ const TestReport = z.object({
   checks: z.array(z.object({
     name: z.enum(['discovery', 'client_credentials']),
     ok: z.boolean().nullable().describe('null: the provider gave no clear answer'),
-    problem: z.string().nullable().describe('invalid_issuer_url, unreachable, discovery_failed, bad_discovery_document, issuer_mismatch, missing_endpoints, bad_client_credentials, token_endpoint_unreachable'),
+    problem: z.string().nullable().describe('invalid_issuer_url, discovery_failed (unreachable, not allowed, or no valid document: one answer), bad_client_credentials, token_endpoint_failed'),
     detail: z.string(),
   })),
 });
@@ -59,7 +59,7 @@ const Id = z.object({ id: z.string().min(1).max(100) });
 
 /** SSO provider routes for admins. */
 export function adminSsoRoutes(s: Services) {
-  const deps = accountDeps(s);
+  const deps = { ...accountDeps(s), outbound: s.outbound };
   const common = { tags: ['admin'], auth: 'user' as const, role: 'admin' as const };
   const base = '/api/admin/sso/providers';
   return [

@@ -34,7 +34,7 @@ export function redirectAfterFirstFactor(s: Services, ctx: Context, result: Sign
 }
 
 export function ssoRoutes(s: Services) {
-  const deps = accountDeps(s);
+  const deps = { ...accountDeps(s), outbound: s.outbound };
   const ssoDeps = { ...deps, ssoGroups: s.ssoGroups };
   const secure = s.config.baseUrl.startsWith('https://');
   return [

@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
 import { verifyIdToken } from '../../../src/auth/sso/id-token.ts';
+import { createOutbound } from '../../../src/outbound/index.ts';
 
 const ISSUER = 'https://idp.example';
 const AUDIENCE = 'sextant-client';
@@ -32,7 +33,9 @@ const first = rsa();
 published.push({ kid: 'k1', key: first.publicKey });
 const sign = (claims: object, key = first.privateKey, options: jwt.SignOptions = {}) =>
   jwt.sign({ sub: 'u1', nonce: 'n', iat: Math.floor(NOW / 1000), ...claims }, key, { algorithm: 'RS256', keyid: 'k1', issuer: ISSUER, audience: AUDIENCE, expiresIn: 300, ...options });
-const check = (token: string, p: Partial<{ issuer: string; audience: string; nowMs: number }> = {}) => verifyIdToken(token, { jwksUri, issuer: ISSUER, audience: AUDIENCE, nowMs: NOW, ...p });
+// The keys are served on loopback, which the guarded client refuses unless allowed.
+const outbound = createOutbound({ allow: ['127.0.0.1'] });
+const check = (token: string, p: Partial<{ issuer: string; audience: string; nowMs: number }> = {}) => verifyIdToken(token, { fetch: outbound.fetch, jwksUri, issuer: ISSUER, audience: AUDIENCE, nowMs: NOW, ...p });
 
 test.serial('a token the provider signed passes with its claims', async (t) => {
   t.like(await check(sign({ email: 'a@corp.test' })), { sub: 'u1', email: 'a@corp.test', iss: ISSUER });

@@ -1,0 +1,31 @@
+// The one guarded HTTP client for every request the server makes on a user's behalf: identity
+// providers (discovery, token, keys), git remotes and the GitHub API of mirroring, and whatever later
+// reaches an address an organization names. The operator's own endpoints (SEXTANT_LLM_BASE_URL, the
+// OTLP exporter, SMTP) are the operator's choice and stay direct.
+import type { HttpClient } from 'isomorphic-git';
+import type { LookupFunction } from 'node:net';
+import { parseAllowList } from './allow-list.ts';
+import { guardedFetch, type OutboundFetch } from './guarded-fetch.ts';
+import { guardedGitHttp } from './git-http.ts';
+import { createSend } from './send-request.ts';
+
+/** The guarded client: a fetch and isomorphic-git's http, both refusing internal addresses. */
+export interface Outbound {
+  fetch: OutboundFetch;
+  git: HttpClient;
+}
+
+export interface OutboundOptions {
+  /** SEXTANT_OUTBOUND_ALLOW: host names, addresses and CIDRs the operator lets through. */
+  allow?: readonly string[];
+  /** Replaces DNS resolution (tests give made-up public names a loopback address). */
+  lookup?: LookupFunction;
+  /** Deadline of one request, answer body included, unless the caller's signal ends it first (default 30 s). */
+  timeoutMs?: number;
+}
+
+/** Builds the client; with no allow list only public unicast addresses are reached. */
+export function createOutbound({ allow = [], lookup, timeoutMs = 30_000 }: OutboundOptions = {}): Outbound {
+  const send = createSend({ allow: parseAllowList(allow), lookup, timeoutMs });
+  return { fetch: guardedFetch(send), git: guardedGitHttp(send) };
+}
