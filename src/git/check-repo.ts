@@ -7,7 +7,8 @@ import git from 'isomorphic-git';
 import { RefDamaged } from './errors.ts';
 import { segmentProblem } from './path-name.ts';
 import { readRefValue, readReflog, updateRef } from './ref-store.ts';
-import type { GitRepo } from './repo.ts';
+import { branchRef, MAIN_BRANCH, type GitRepo } from './repo.ts';
+import { hadHistory, LOST_BRANCH } from './repo-history.ts';
 
 export interface RefCheck {
   ref: string;
@@ -26,6 +27,7 @@ export interface RepoCheck {
   objects?: { checked: number; errors: string[]; warnings: string[] };
 }
 
+const PRODUCTION = branchRef(MAIN_BRANCH);
 const RECOVERER = { name: 'Sextant integrity check', email: 'sextant@localhost' };
 
 /** Checks (and with `repair`, restores) a repository's refs; with `full`, every reachable object too. */
@@ -34,7 +36,10 @@ export async function checkRepo({ repo, repair = false, full = false, now = Date
   if (repair) await repo.dfs.flush();
   const removed = repair ? await removeStaleFiles(repo) : [];
   const refs: RefCheck[] = [];
-  for (const ref of await listRefNames(repo)) {
+  const names = await listRefNames(repo);
+  // A production branch gone with its reflog leaves nothing to list: the repository's history tells.
+  if (!names.includes(PRODUCTION) && (await hadHistory(repo))) refs.push({ ref: PRODUCTION, status: 'damaged', oid: null, problem: LOST_BRANCH });
+  for (const ref of names) {
     const problem = await refProblem(repo, ref);
     if (!problem) {
       refs.push({ ref, status: 'ok', oid: await readRefValue(repo, ref) });

@@ -64,3 +64,15 @@ export class RepositoryBusy extends AppError {
     super('unavailable', 'REPOSITORY_BUSY', 'The knowledge repository is busy with another writer; try again');
   }
 }
+
+/** A repository folder that is gone while the database shows it held knowledge (its environments). */
+export class RepositoryMissing extends AppError {
+  constructor(readonly key: string) {
+    super(
+      'unavailable',
+      'REPOSITORY_DAMAGED',
+      `The knowledge repository of ${key} is missing while the database lists its environments; an operator must restore it (npm run knowledge:check, see the README)`,
+      { ref: 'refs/heads/main' },
+    );
+  }
+}

@@ -8,7 +8,7 @@ import { createFileLock, createRepoRegistry, type RepoRegistry, type SharedLock 
 import type { Logger } from '../log.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Executor } from '../store/index.ts';
-import type { EnvironmentTarget } from './environments-store.ts';
+import { hasEnvironments, type EnvironmentTarget } from './environments-store.ts';
 import type { Item } from './item.ts';
 
 /** A table as a metadata sync found it in the warehouse: the one declaration (the data plane's WarehouseTable is handed over in compose). */
@@ -76,7 +76,8 @@ export function createKnowledgeDeps(a: {
     clock: a.clock,
     log: a.log,
     secretBox: a.secretBox,
-    repos: createRepoRegistry({ fs, root: join(a.dataDir, 'knowledge'), shared: sharedLock }),
+    // An organization with environments had knowledge: its repository, or its production, missing is a loss.
+    repos: createRepoRegistry({ fs, root: join(a.dataDir, 'knowledge'), shared: sharedLock, hadHistory: (orgId) => hasEnvironments(a.store, orgId) }),
     targetSync: a.targetSync,
     userName: a.userName ?? (async () => undefined),
     fetch: (...args) => fetch(...args),

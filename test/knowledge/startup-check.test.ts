@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type Principal, organizationInsert, userInsert, membershipUpsert } from '../../src/auth/index.ts';
 import { sqliteNow } from '../helpers/sqlite-now.ts';
 import { FakeClock } from '../../src/clock.ts';
-import { checkKnowledgeRepositories, createItem, createKnowledgeDeps, getItem, listItems, seedKnowledge } from '../../src/knowledge/index.ts';
+import { checkKnowledgeRepositories, createEnvironment, createItem, createKnowledgeDeps, getItem, listItems, seedKnowledge } from '../../src/knowledge/index.ts';
 import { createLogger } from '../../src/log.ts';
 import { createSecretBox } from '../../src/security/index.ts';
 import { openStore, sqliteExecutor } from '../../src/store/index.ts';
@@ -65,6 +65,49 @@ test('a production branch that cannot be restored is refused with the repair nam
   t.is((err as { code?: string }).code, 'REPOSITORY_DAMAGED');
   t.regex(err!.message, /knowledge:check/);
   t.is(fs.readFileSync(mainRef, 'utf8'), '');
+});
+
+test('production deleted with its reflog is not seeded again: the check reports it and reads and writes answer REPOSITORY_DAMAGED', async (t) => {
+  const { p, start, mainRef, dataDir } = setup(t);
+  const first = start();
+  await seedKnowledge(first, { orgId: 'demo', dir: FIXTURES, author: seedAuthor });
+  fs.rmSync(mainRef);
+  fs.rmSync(join(dataDir, 'knowledge', 'demo.git', 'logs', 'refs', 'heads', 'main'));
+
+  const again = start();
+  const [check] = await checkKnowledgeRepositories(again, { repair: true });
+  t.false(check!.report.ok);
+  t.like(check!.report.refs[0], { ref: 'refs/heads/main', status: 'damaged' });
+  t.false(await seedKnowledge(again, { orgId: 'demo', dir: FIXTURES, author: seedAuthor }));
+  t.false(fs.existsSync(mainRef));
+  for (const attempt of [listItems(again, p, undefined, 'notes'), getItem(again, p, undefined, 'tables', 'x/y.z'), createItem(again, p, undefined, 'notes', { title: 'New', body: 'x' })]) {
+    t.is(((await t.throwsAsync(attempt)) as { code?: string }).code, 'REPOSITORY_DAMAGED');
+  }
+  t.is(((await t.throwsAsync(createEnvironment(again, p, { name: 'After', color: '#00ff00' }))) as { code?: string }).code, 'REPOSITORY_DAMAGED');
+  t.false(fs.existsSync(mainRef));
+});
+
+test('a repository folder missing while the database lists the organization and its environments is reported, and neither seeded nor made anew', async (t) => {
+  const { p, start, dataDir } = setup(t);
+  const first = start();
+  await createItem(first, p, undefined, 'notes', { title: 'First', body: 'x' }, 'first');
+  const env = await createEnvironment(first, p, { name: 'Kept', color: '#00ff00' });
+  const gitdir = join(dataDir, 'knowledge', 'demo.git');
+  fs.rmSync(gitdir, { recursive: true });
+
+  const again = start();
+  const checks = await checkKnowledgeRepositories(again, { repair: true });
+  t.deepEqual(checks.map((c) => [c.orgId, c.report.ok]), [['demo', false]]);
+  t.regex(checks[0]!.report.refs[0]!.problem!, /folder is missing/);
+  t.false(await seedKnowledge(again, { orgId: 'demo', dir: FIXTURES, author: seedAuthor }));
+  t.is(((await t.throwsAsync(listItems(again, p, undefined, 'notes'))) as { code?: string }).code, 'REPOSITORY_DAMAGED');
+  t.is(((await t.throwsAsync(createItem(again, p, undefined, 'notes', { title: 'New', body: 'x' }))) as { code?: string }).code, 'REPOSITORY_DAMAGED');
+  t.false(fs.existsSync(gitdir));
+
+  // An empty folder put in its place: production and the environment's branch are both reported missing.
+  fs.mkdirSync(gitdir, { recursive: true });
+  const [later] = await checkKnowledgeRepositories(start(), { repair: true });
+  t.deepEqual(later!.report.refs.map((r) => [r.ref, r.status]), [['refs/heads/main', 'damaged'], [`refs/heads/env/${env.id}`, 'damaged']]);
 });
 
 test('npm run knowledge:check reports a damaged branch with exit status 1, and --repair restores it from the reflog', async (t) => {
