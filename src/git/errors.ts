@@ -76,3 +76,15 @@ export class RepositoryMissing extends AppError {
     );
   }
 }
+
+/** An object on disk that is empty or does not hash to its name (a disk fault, a torn copy): never trusted. */
+export class ObjectDamaged extends AppError {
+  constructor(readonly oid: string) {
+    super(
+      'unavailable',
+      'REPOSITORY_DAMAGED',
+      `Object ${oid} of the knowledge repository is damaged; an operator must repair the repository (npm run knowledge:check -- --repair, see the README)`,
+      { object: oid },
+    );
+  }
+}

@@ -268,3 +268,39 @@ test('a repository folder missing while the caller knows it held knowledge is re
   const fresh = await openRepo({ fs: fs as unknown as FsClient, gitdir, hadHistory: async () => false });
   t.is(await resolveRef({ repo: fresh, ref: 'main' }), undefined);
 });
+
+test('a zero-byte object reachable from a tip is caught by the start-up check and read as REPOSITORY_DAMAGED, and the branch stays where it is', async (t) => {
+  const { repo, gitdir, reopen } = await diskRepo(t);
+  await write(repo, 'notes/a.yaml', 'a: 1\n');
+  const tip = (await write(repo, 'notes/b.yaml', 'b: 2\n')).oid;
+  const blob = objectFile(gitdir, (await git.hashBlob({ object: 'a: 1\n' })).oid);
+  fs.chmodSync(blob, 0o644);
+  fs.writeFileSync(blob, '');
+  const after = await reopen();
+  const report = await checkRepo({ repo: after, repair: true });
+  t.false(report.ok);
+  t.deepEqual(report.refs.map((r) => [r.status, r.oid]), [['ok', tip]]);
+  t.true(report.objects!.errors.some((e) => e.startsWith('blob notes/a.yaml')));
+  t.deepEqual(report.objects!.repaired, []);
+  t.is(fs.statSync(blob).size, 0, 'nothing to repair it from: left as found');
+  await t.throwsAsync(readFile({ repo: after, ref: 'main', path: 'notes/a.yaml' }), { code: 'REPOSITORY_DAMAGED' });
+  t.is(await readFile({ repo: after, ref: 'main', path: 'notes/b.yaml' }), 'b: 2\n');
+});
+
+test('a damaged loose object that a pack also holds is repaired by the check, and git fsck is clean again', async (t) => {
+  const { repo, gitdir, reopen } = await diskRepo(t);
+  await write(repo, 'notes/a.yaml', 'a: 1\n');
+  t.is(spawnSync('git', ['--git-dir', gitdir, 'repack', '-a', '-q'], { encoding: 'utf8' }).status, 0);
+  const blob = objectFile(gitdir, (await git.hashBlob({ object: 'a: 1\n' })).oid);
+  fs.chmodSync(blob, 0o644);
+  fs.writeFileSync(blob, '');
+  const after = await reopen();
+  await t.throwsAsync(readFile({ repo: after, ref: 'main', path: 'notes/a.yaml' }), { code: 'REPOSITORY_DAMAGED' });
+  t.false((await checkRepo({ repo: after, full: true })).ok, 'without repair nothing changes');
+  t.is(fs.statSync(blob).size, 0);
+  const report = await checkRepo({ repo: after, repair: true, full: true });
+  t.true(report.ok);
+  t.deepEqual(report.objects!.repaired, [(await git.hashBlob({ object: 'a: 1\n' })).oid]);
+  t.is(await readFile({ repo: after, ref: 'main', path: 'notes/a.yaml' }), 'a: 1\n');
+  t.deepEqual(fsck(gitdir), { status: 0, out: '' });
+});
