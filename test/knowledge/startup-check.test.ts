@@ -130,3 +130,20 @@ test('npm run knowledge:check reports a damaged branch with exit status 1, and -
   t.regex(repaired.stdout, new RegExp(`refs/heads/main: recovered \\(its file is empty\\) -> ${written.commit}`));
   t.is(fs.readFileSync(mainRef, 'utf8').trim(), written.commit);
 });
+
+test('npm run knowledge:check --json reports an organization whose repository git fsck finds fault with as not ok', async (t) => {
+  const { dataDir, start } = setup(t);
+  await seedKnowledge(start(), { orgId: 'demo', dir: FIXTURES, author: seedAuthor });
+  // A corrupt loose object no branch reaches: the service's check does not read it, git fsck does.
+  const dir = join(dataDir, 'knowledge', 'demo.git', 'objects', 'ab');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(join(dir, 'c'.repeat(38)), 'not an object');
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'knowledge-check.ts'), '--json'], { cwd: root, encoding: 'utf8', env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'silent' } });
+  const [demo] = JSON.parse(run.stdout) as { org_id: string; ok: boolean; git_fsck: string }[];
+  if (demo!.git_fsck === 'git not installed') return t.pass('git is not installed');
+  t.is(run.status, 1);
+  t.is(demo!.org_id, 'demo');
+  t.false(demo!.ok);
+  t.not(demo!.git_fsck, 'ok');
+});
