@@ -3,7 +3,9 @@
 // (its ref and reflog deleted, its folder replaced), and starting production over there would leave the
 // old history dangling and every environment unable to merge (design rule 12b). The evidence: another
 // branch (or its reflog, or a packed ref), a pack, a loose commit object (damaged objects count: they
-// were written), or what the caller knows from outside (the database's environments).
+// were written), or what the caller knows from outside (the database's environments). Commits of a
+// first write that a crash interrupted (its marker still there) are not evidence: nothing of it was
+// acknowledged, so kill -9 during an organization's first write leaves a repository that starts again.
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { RefDamaged } from './errors.ts';
@@ -15,7 +17,8 @@ export const LOST_BRANCH = 'it is missing while the repository holds history (ot
 /** True when the repository (or the caller's outside evidence) shows it once held knowledge; a yes is kept. */
 export async function hadHistory(repo: GitRepo): Promise<boolean> {
   if (repo.history.known) return true;
-  const known = (await hasBranchFiles(repo)) || (await hasPacks(repo)) || (await hasCommitObject(repo)) || ((await repo.history.outside?.()) ?? false);
+  const commits = async () => !(await exists(repo, join(repo.gitdir, FIRST_COMMIT))) && (await hasCommitObject(repo));
+  const known = (await hasBranchFiles(repo)) || (await hasPacks(repo)) || (await commits()) || ((await repo.history.outside?.()) ?? false);
   if (known) repo.history.known = true;
   return known;
 }
@@ -26,10 +29,22 @@ export async function hadHistory(repo: GitRepo): Promise<boolean> {
  */
 export async function refuseLostProduction(repo: GitRepo, ref: string): Promise<void> {
   if (!(await hadHistory(repo))) return;
-  const exists = (p: string) => repo.dfs.io.stat(p).then(() => true, () => false);
-  if ((await exists(join(repo.gitdir, `${ref}.lock`))) || (await exists(join(repo.gitdir, ref)))) return;
+  if ((await exists(repo, join(repo.gitdir, `${ref}.lock`))) || (await exists(repo, join(repo.gitdir, ref)))) return;
   throw new RefDamaged(ref, LOST_BRANCH);
 }
+
+/** Marks a repository's first commit under way (before its objects are written); call under the write lock. */
+export async function beginFirstCommit(repo: GitRepo): Promise<void> {
+  await repo.dfs.writeAtomic(join(repo.gitdir, FIRST_COMMIT), `${process.pid}\n`);
+}
+
+/** The first commit's branch is in place: from now on its commits are history. */
+export async function endFirstCommit(repo: GitRepo): Promise<void> {
+  await repo.dfs.io.unlink(join(repo.gitdir, FIRST_COMMIT)).catch(() => undefined);
+}
+
+const FIRST_COMMIT = 'sextant-first-commit';
+const exists = (repo: GitRepo, p: string) => repo.dfs.io.stat(p).then(() => true, () => false);
 
 async function names(repo: GitRepo, dir: string): Promise<string[]> {
   return (await repo.dfs.io.readdir(dir).catch(() => [] as string[])).map(String);

@@ -304,3 +304,19 @@ test('a damaged loose object that a pack also holds is repaired by the check, an
   t.is(await readFile({ repo: after, ref: 'main', path: 'notes/a.yaml' }), 'a: 1\n');
   t.deepEqual(fsck(gitdir), { status: 0, out: '' });
 });
+
+test('a first commit that a crash interrupted before its branch was in place is not history: production starts again', async (t) => {
+  const { repo, gitdir, reopen } = await diskRepo(t);
+  await write(repo, 'notes/a.yaml', 'a: 1\n');
+  t.false(fs.existsSync(join(gitdir, 'sextant-first-commit')), 'the marker goes once the branch is in place');
+  // What kill -9 between the commit's flush and the ref's rename leaves: objects, the marker, no branch.
+  fs.rmSync(join(gitdir, 'refs', 'heads', 'main'));
+  fs.rmSync(join(gitdir, 'logs'), { recursive: true });
+  fs.writeFileSync(join(gitdir, 'sextant-first-commit'), '1\n');
+  const after = await reopen();
+  t.is(await resolveRef({ repo: after, ref: 'main' }), undefined);
+  t.true((await checkRepo({ repo: after, repair: true })).ok);
+  const first = await write(after, 'notes/b.yaml', 'b: 1\n');
+  t.is(await resolveRef({ repo: after, ref: 'main' }), first.oid);
+  t.false(fs.existsSync(join(gitdir, 'sextant-first-commit')));
+});
