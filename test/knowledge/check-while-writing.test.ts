@@ -35,7 +35,7 @@ async function demoService(t: { teardown(fn: () => void): void }) {
 }
 
 test('the repair waits for the write that holds the repository lock and leaves its live refs/heads/main.lock alone', async (t) => {
-  t.timeout(180_000);
+  t.timeout(480_000);
   const { dataDir, gitdir } = await demoService(t);
   const tip = fs.readFileSync(join(gitdir, 'refs', 'heads', 'main'), 'utf8');
   // A writer of another process, mid-write: it holds the repository lock and has made main's lock file.
@@ -62,7 +62,7 @@ test('the repair waits for the write that holds the repository lock and leaves i
 });
 
 test('writes through the service while the repair runs all answer 201 and are all kept', async (t) => {
-  t.timeout(300_000);
+  t.timeout(480_000);
   const { dataDir, gateway, token } = await demoService(t);
   const check = runCheck(dataDir, '--repair');
   let exited = false;
