@@ -1,13 +1,16 @@
-// The integrity check of a repository, run at start-up (repair on, refs and their commits only) and by
-// `npm run knowledge:check` (every reachable object). A ref whose file is empty or unreadable, or whose
-// commit cannot be read, is restored from the newest reflog entry whose whole tree reads back; if
-// there is none it is reported damaged and left for an operator (never replaced by a fresh branch).
+// The integrity check of a repository, run at start-up (repair on, refs and every object their tips
+// reach) and by `npm run knowledge:check` (every object their history reaches too, see
+// check-objects.ts). A ref whose file is empty or unreadable, or whose commit cannot be read, is
+// restored from the newest reflog entry whose whole tree reads back; if there is none it is reported
+// damaged and left for an operator (never replaced by a fresh branch). A damaged object deeper in the
+// tree leaves the branch where it is (going back would drop acknowledged writes): it is reported.
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { RefDamaged } from './errors.ts';
-import { segmentProblem } from './path-name.ts';
+import { checkObjects, repairObjects, type ObjectsCheck } from './check-objects.ts';
 import { readRefValue, readReflog, updateRef } from './ref-store.ts';
-import type { GitRepo } from './repo.ts';
+import { branchRef, MAIN_BRANCH, type GitRepo } from './repo.ts';
+import { hadHistory, LOST_BRANCH } from './repo-history.ts';
 
 export interface RefCheck {
   ref: string;
@@ -22,19 +25,23 @@ export interface RepoCheck {
   refs: RefCheck[];
   /** Stale lock and temporary files removed (repair only). */
   removed: string[];
-  /** With `full`: objects read and verified, and what was wrong. */
-  objects?: { checked: number; errors: string[]; warnings: string[] };
+  /** Objects read and verified (from the tips; with `full`, their whole history), what was wrong and what a repair replaced. */
+  objects?: ObjectsCheck;
 }
 
+const PRODUCTION = branchRef(MAIN_BRANCH);
 const RECOVERER = { name: 'Sextant integrity check', email: 'sextant@localhost' };
 
-/** Checks (and with `repair`, restores) a repository's refs; with `full`, every reachable object too. */
+/** Checks (and with `repair`, restores) a repository's refs and the objects their tips reach; with `full`, their whole history too. */
 export async function checkRepo({ repo, repair = false, full = false, now = Date.now() }: { repo: GitRepo; repair?: boolean; full?: boolean; now?: number }): Promise<RepoCheck> {
   // Objects this process wrote for a write that failed are flushed first: only a crash's leftovers go.
   if (repair) await repo.dfs.flush();
   const removed = repair ? await removeStaleFiles(repo) : [];
   const refs: RefCheck[] = [];
-  for (const ref of await listRefNames(repo)) {
+  const names = await listRefNames(repo);
+  // A production branch gone with its reflog leaves nothing to list: the repository's history tells.
+  if (!names.includes(PRODUCTION) && (await hadHistory(repo))) refs.push({ ref: PRODUCTION, status: 'damaged', oid: null, problem: LOST_BRANCH });
+  for (const ref of names) {
     const problem = await refProblem(repo, ref);
     if (!problem) {
       refs.push({ ref, status: 'ok', oid: await readRefValue(repo, ref) });
@@ -43,9 +50,13 @@ export async function checkRepo({ repo, repair = false, full = false, now = Date
     const restored = repair ? await recoverRef(repo, ref, problem, Math.floor(now / 1000)) : undefined;
     refs.push(restored ? { ref, status: 'recovered', oid: restored, problem } : { ref, status: 'damaged', oid: null, problem });
   }
-  const objects = full ? await checkObjects(repo, refs) : undefined;
-  const ok = refs.every((r) => r.status !== 'damaged') && (objects?.errors.length ?? 0) === 0;
-  return { ok, refs, removed, ...(objects ? { objects } : {}) };
+  let objects = await checkObjects(repo, refs, full);
+  if (repair && objects.unreadable.length > 0) {
+    const repaired = await repairObjects(repo, objects.unreadable);
+    if (repaired.length > 0) objects = { ...(await checkObjects(repo, refs, full)), repaired };
+  }
+  const ok = refs.every((r) => r.status !== 'damaged') && objects.errors.length === 0;
+  return { ok, refs, removed, objects };
 }
 
 /** Branch refs on disk: ref files, reflogs (a reflog without its ref is a ref that vanished) and packed refs. */
@@ -146,38 +157,4 @@ async function walk(repo: GitRepo, dir: string, depth = 16): Promise<string[]> {
     } else if (stat) out.push(name);
   }
   return out;
-}
-
-// Every object reachable from the refs and their reflogs, each read back and hashed (isomorphic-git
-// checks the hash of what it reads); tree entry names go through the path rule.
-async function checkObjects(repo: GitRepo, refs: RefCheck[]): Promise<{ checked: number; errors: string[]; warnings: string[] }> {
-  const seen = new Set<string>();
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  const roots = new Set(refs.flatMap((r) => (r.oid ? [r.oid] : [])));
-  for (const r of refs) for (const e of await readReflog(repo, r.ref)) if (!/^0{40}$/.test(e.new)) roots.add(e.new);
-  const read = async (oid: string, what: string, fn: () => Promise<void>) => {
-    if (seen.has(oid)) return;
-    seen.add(oid);
-    await fn().catch((err: unknown) => errors.push(`${what} ${oid}: ${err instanceof Error ? err.message : String(err)}`));
-  };
-  const visitTree = async (oid: string, path: string): Promise<void> =>
-    read(oid, `tree ${path || '/'}`, async () => {
-      for (const e of (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid })).tree) {
-        const problem = segmentProblem(e.path);
-        if (problem) warnings.push(`${path}${e.path}: ${problem}`);
-        if (e.type === 'tree') await visitTree(e.oid, `${path}${e.path}/`);
-        else if (e.type === 'blob') await read(e.oid, `blob ${path}${e.path}`, async () => void (await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: e.oid })));
-      }
-    });
-  const stack = [...roots];
-  while (stack.length > 0) {
-    const oid = stack.pop()!;
-    await read(oid, 'commit', async () => {
-      const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid });
-      await visitTree(commit.tree, '');
-      stack.push(...commit.parent);
-    });
-  }
-  return { checked: seen.size, errors, warnings };
 }

@@ -3,7 +3,8 @@
 import git, { type TreeEntry } from 'isomorphic-git';
 import { InvalidPath } from './errors.ts';
 import { pathProblem } from './path-name.ts';
-import type { GitAuthor, GitRepo } from './repo.ts';
+import { branchRef, MAIN_BRANCH, type GitAuthor, type GitRepo } from './repo.ts';
+import { beginFirstCommit, endFirstCommit } from './repo-history.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
 import { treeEntries } from './tree-cache.ts';
 
@@ -58,7 +59,11 @@ export async function commitChanges({
     const parentTree = parent ? (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: parent, cache: repo.cache })).commit.tree : undefined;
     const tree = (await applyChanges(repo, parentTree, list)) ?? (await writeEntries(repo, []));
     if (parent && tree === parentTree) return { oid: parent, changed: false };
+    // A first commit's objects are not history until its branch is in place (see repo-history.ts).
+    const first = !parent && branchRef(branch) === branchRef(MAIN_BRANCH);
+    if (first) await beginFirstCommit(repo);
     const oid = await writeCommitAndRef({ repo, branch, expected: tip, tree, parents: parent ? [parent] : [], author, message, check: list });
+    if (first) await endFirstCommit(repo);
     return { oid, changed: true };
   });
 }

@@ -4,11 +4,13 @@
 // name at once but fsynced and renamed in one batch by `flush()`, which the ref writer calls before a
 // branch moves: one round of parallel fsyncs per commit instead of one fsync per object. Until then
 // reads and existence checks see the pending file. An existing object that is empty or does not hash
-// to its name (a torn write from before, a disk fault) counts as absent, so writing it again repairs it.
+// to its name (a torn write from before, a disk fault) counts as absent, so writing it again repairs it,
+// and reading it throws ObjectDamaged (503 REPOSITORY_DAMAGED), never a decompression error.
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { FsClient } from 'isomorphic-git';
+import { ObjectDamaged } from './errors.ts';
 
 /** The promise API of `node:fs` (or memfs) that the repository files are written with. */
 export interface FsPromises {
@@ -129,7 +131,11 @@ export function createDurableFs(base: { promises: FsPromises }): DurableFs {
     async readFile(path: string, opts?: unknown) {
       const tmp = pending.get(String(path));
       // A flush may rename the pending file while it is read: then it is under its real name.
-      return tmp ? io.readFile(tmp, opts).catch(() => io.readFile(path, opts)) : io.readFile(path, opts);
+      if (tmp) return io.readFile(tmp, opts).catch(() => io.readFile(path, opts));
+      const data = await io.readFile(path, opts);
+      const m = OBJECT_PATH.exec(String(path));
+      if (m && Buffer.isBuffer(data) && !isSoundObject(m[1]! + m[2]!, data)) throw new ObjectDamaged(m[1]! + m[2]!);
+      return data;
     },
     async stat(path: string, opts?: unknown) {
       const m = OBJECT_PATH.exec(String(path));

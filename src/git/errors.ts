@@ -64,3 +64,27 @@ export class RepositoryBusy extends AppError {
     super('unavailable', 'REPOSITORY_BUSY', 'The knowledge repository is busy with another writer; try again');
   }
 }
+
+/** A repository folder that is gone while the database shows it held knowledge (its environments). */
+export class RepositoryMissing extends AppError {
+  constructor(readonly key: string) {
+    super(
+      'unavailable',
+      'REPOSITORY_DAMAGED',
+      `The knowledge repository of ${key} is missing while the database lists its environments; an operator must restore it (npm run knowledge:check, see the README)`,
+      { ref: 'refs/heads/main' },
+    );
+  }
+}
+
+/** An object on disk that is empty or does not hash to its name (a disk fault, a torn copy): never trusted. */
+export class ObjectDamaged extends AppError {
+  constructor(readonly oid: string) {
+    super(
+      'unavailable',
+      'REPOSITORY_DAMAGED',
+      `Object ${oid} of the knowledge repository is damaged; an operator must repair the repository (npm run knowledge:check -- --repair, see the README)`,
+      { object: oid },
+    );
+  }
+}

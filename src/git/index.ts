@@ -25,4 +25,6 @@ export { pushBranch } from './push-branch.ts';
 export type { RemoteAuth } from './push-branch.ts';
 export { checkRepo, STALE_OBJECT_TMP_MS } from './check-repo.ts';
 export type { RepoCheck, RefCheck } from './check-repo.ts';
-export { BranchNotFound, BranchExists, BranchMoved, MergeNotSupported, RefDamaged, RefLocked, RepositoryBusy, InvalidPath } from './errors.ts';
+export type { ObjectsCheck } from './check-objects.ts';
+export { hadHistory } from './repo-history.ts';
+export { BranchNotFound, BranchExists, BranchMoved, MergeNotSupported, RefDamaged, RefLocked, RepositoryBusy, RepositoryMissing, InvalidPath } from './errors.ts';

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import git, { type FsClient, type TreeEntry } from 'isomorphic-git';
 import { createDurableFs, type DurableFs, type FsPromises } from './durable-fs.ts';
 import { createSharedWriteLock, type SharedLock, type WriteLock } from './lock.ts';
+import { RepositoryMissing } from './errors.ts';
 import { createRepoLock } from './repo-lock.ts';
 
 /** A bare repository and the lock that serializes writes to it. */
@@ -25,6 +26,8 @@ export interface GitRepo {
   trees: Map<string, TreeEntry[]>;
   /** Branch tips (full ref -> commit, null when absent) as last read here, with their file's stamp (see resolve-ref.ts). */
   refs: Map<string, KnownRef>;
+  /** Whether the repository ever held knowledge (see repo-history.ts): `known` once seen, `outside` the caller's evidence. */
+  history: { known: boolean; outside?: () => Promise<boolean> };
 }
 
 /** A branch tip as last read, with the stamp of the ref file it came from (see resolve-ref.ts). */
@@ -46,11 +49,14 @@ export const MAIN_BRANCH = 'main';
 /**
  * Opens a bare repository. A missing one is created in a temporary folder and renamed into place, so
  * a crash never leaves a half-made repository; an existing one is never initialized again. Without
- * `shared` its writes are serialized in this process only.
+ * `shared` its writes are serialized in this process only. `hadHistory` is what the caller knows from
+ * outside (the database): when it says the repository once held knowledge, a missing folder was lost,
+ * and is refused (RepositoryMissing) rather than made anew.
  */
-export async function openRepo({ fs, gitdir, shared }: { fs: FsClient; gitdir: string; shared?: SharedLock }): Promise<GitRepo> {
+export async function openRepo({ fs, gitdir, shared, hadHistory }: { fs: FsClient; gitdir: string; shared?: SharedLock; hadHistory?: () => Promise<boolean> }): Promise<GitRepo> {
   const dfs = createDurableFs(fs as unknown as { promises: FsPromises });
   const exists = await dfs.io.stat(gitdir).then(() => true, () => false);
+  if (!exists && (await hadHistory?.())) throw new RepositoryMissing(basename(gitdir, '.git'));
   if (!exists) {
     await dfs.io.mkdir(dirname(gitdir), { recursive: true });
     const tmp = join(dirname(gitdir), `.tmp-${basename(gitdir)}-${process.pid}-${Date.now()}`);
@@ -69,7 +75,7 @@ export async function openRepo({ fs, gitdir, shared }: { fs: FsClient; gitdir: s
   const key = basename(gitdir, '.git');
   const lock = createRepoLock({ io: dfs.io, gitdir, key, shared });
   const pushLock = createSharedWriteLock(shared, { key: `${key}:mirror-push`, gitdir: `${gitdir}.push` });
-  return { fs: dfs.client, dfs, gitdir, lock, pushLock, cache: {}, trees: new Map(), refs: new Map() };
+  return { fs: dfs.client, dfs, gitdir, lock, pushLock, cache: {}, trees: new Map(), refs: new Map(), history: { known: false, outside: hadHistory } };
 }
 
 /** Hands out one GitRepo per key (organization), so all writers of a repository share its lock. */
@@ -81,15 +87,18 @@ export interface RepoRegistry {
   keys(): Promise<string[]>;
 }
 
-/** A registry of repositories `<root>/<key>.git` on the given file system, written under `shared` when given. */
-export function createRepoRegistry({ fs, root, shared }: { fs: FsClient; root: string; shared?: SharedLock }): RepoRegistry {
+/**
+ * A registry of repositories `<root>/<key>.git` on the given file system, written under `shared` when
+ * given; `hadHistory(key)` is the outside evidence that a key once held knowledge (see openRepo).
+ */
+export function createRepoRegistry({ fs, root, shared, hadHistory }: { fs: FsClient; root: string; shared?: SharedLock; hadHistory?: (key: string) => Promise<boolean> }): RepoRegistry {
   const repos = new Map<string, Promise<GitRepo>>();
   return {
     repo(key) {
       if (!/^[\w-]+$/.test(key)) throw new Error(`invalid repository key ${key}`);
       let r = repos.get(key);
       if (!r) {
-        r = openRepo({ fs, gitdir: join(root, `${key}.git`), shared });
+        r = openRepo({ fs, gitdir: join(root, `${key}.git`), shared, hadHistory: hadHistory && (() => hadHistory(key)) });
         r.catch(() => repos.delete(key));
         repos.set(key, r);
       }

@@ -4,14 +4,18 @@
 // only while its file's stamp (one stat, see refStamp) is unchanged; writes, under the repository lock,
 // read the tip from disk and move it by compare-and-swap (writeBranchRef).
 import { BranchMoved } from './errors.ts';
-import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
+import { branchRef, MAIN_BRANCH, type GitAuthor, type GitRepo } from './repo.ts';
+import { refuseLostProduction } from './repo-history.ts';
 import { deleteRefFile, readRefValue, refStamp, updateRef } from './ref-store.ts';
+
+const PRODUCTION = branchRef(MAIN_BRANCH);
 
 /**
  * The commit a branch (or full ref, or commit id) points at; undefined when it does not exist. With
  * `fresh` (writers, under the lock) it is read from disk whatever is kept. Throws RefDamaged when the
  * ref's file is empty or unreadable: a damaged branch is never taken for a missing one (that is how a
- * crash once made the service start production over).
+ * crash once made the service start production over), and when production is missing from a
+ * repository that once held knowledge (see repo-history.ts).
  */
 export async function resolveRef({ repo, ref, fresh = false }: { repo: GitRepo; ref: string; fresh?: boolean }): Promise<string | undefined> {
   if (/^[0-9a-f]{40}$/.test(ref)) return ref;
@@ -22,6 +26,7 @@ export async function resolveRef({ repo, ref, fresh = false }: { repo: GitRepo; 
   const known = repo.refs.get(full);
   if (!fresh && known?.stamp === stamp) return known.oid ?? undefined;
   const oid = await readRefValue(repo, full);
+  if (oid === null && full === PRODUCTION) await refuseLostProduction(repo, full);
   repo.refs.set(full, { oid, stamp });
   return oid ?? undefined;
 }

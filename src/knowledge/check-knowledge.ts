@@ -1,8 +1,12 @@
-// The integrity check of every organization's knowledge repository: at start-up (refs and their
-// commits, with repair: an empty or unreadable branch is restored from its reflog) and from
-// `npm run knowledge:check` (every reachable object as well). What it found is logged either way.
-import { checkRepo, type RepoCheck } from '../git/index.ts';
+// The integrity check of every organization's knowledge repository: at start-up (refs, their commits
+// and every object their tips reach, with repair: an empty or unreadable branch is restored from its
+// reflog) and from `npm run knowledge:check` (every reachable object as well). Each check holds the
+// repository's cross-process write lock, the one the service's writes take, so a repair never removes
+// a live writer's lock file. The database is compared too: an organization with environments whose
+// repository folder, or whose environment branch, is gone is reported. What it found is logged.
+import { branchRef, checkRepo, type RepoCheck } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
+import { envBranch, environmentsByOrg, type EnvironmentRow } from './environments-store.ts';
 
 export interface KnowledgeCheck {
   orgId: string;
@@ -12,16 +16,13 @@ export interface KnowledgeCheck {
 /** Checks every repository under the knowledge folder; `repair` restores refs and removes stale lock files. */
 export async function checkKnowledgeRepositories(deps: KnowledgeDeps, { repair = false, full = false }: { repair?: boolean; full?: boolean } = {}): Promise<KnowledgeCheck[]> {
   const out: KnowledgeCheck[] = [];
-  for (const orgId of await deps.repos.keys()) {
-    const repo = await deps.repos.repo(orgId);
-    const report = await repo.lock.run(() => checkRepo({ repo, repair, full, now: deps.clock.now() }));
+  const environments = await environmentsByOrg(deps.store);
+  const keys = await deps.repos.keys();
+  for (const orgId of [...new Set([...keys, ...environments.keys()])].sort()) {
+    const listed = environments.get(orgId) ?? [];
+    const report = keys.includes(orgId) ? await checkOne(deps, orgId, listed, { repair, full }) : lostRepository(listed);
     out.push({ orgId, report });
-    const recovered = report.refs.filter((r) => r.status === 'recovered');
-    const damaged = report.refs.filter((r) => r.status === 'damaged');
-    if (recovered.length > 0) deps.log.warn({ org_id: orgId, recovered, removed: report.removed }, 'knowledge repository: damaged branches restored from their reflog');
-    if (damaged.length > 0 || (report.objects?.errors.length ?? 0) > 0) {
-      deps.log.error({ org_id: orgId, damaged, object_errors: report.objects?.errors.slice(0, 20) }, 'knowledge repository is damaged: see "Repairing knowledge" in the README (npm run knowledge:check -- --repair)');
-    }
+    logFindings(deps, orgId, report);
   }
   deps.log.info(
     {
@@ -34,4 +35,33 @@ export async function checkKnowledgeRepositories(deps: KnowledgeDeps, { repair =
     'knowledge integrity check',
   );
   return out;
+}
+
+async function checkOne(deps: KnowledgeDeps, orgId: string, listed: EnvironmentRow[], o: { repair: boolean; full: boolean }): Promise<RepoCheck> {
+  const repo = await deps.repos.repo(orgId);
+  const report = await repo.lock.run(() => checkRepo({ repo, repair: o.repair, full: o.full, now: deps.clock.now() }));
+  const present = new Set(report.refs.map((r) => r.ref));
+  for (const env of listed) {
+    const ref = branchRef(envBranch(env));
+    if (!present.has(ref)) report.refs.push({ ref, status: 'damaged', oid: null, problem: `it is missing while the database lists environment ${env.id} (${env.name})` });
+  }
+  report.ok &&= report.refs.every((r) => r.status !== 'damaged');
+  return report;
+}
+
+function lostRepository(listed: EnvironmentRow[]): RepoCheck {
+  return {
+    ok: false,
+    refs: [{ ref: 'refs/heads/main', status: 'damaged', oid: null, problem: `the repository folder is missing while the database lists ${listed.length} environment(s) of the organization` }],
+    removed: [],
+  };
+}
+
+function logFindings(deps: KnowledgeDeps, orgId: string, report: RepoCheck): void {
+  const recovered = report.refs.filter((r) => r.status === 'recovered');
+  const damaged = report.refs.filter((r) => r.status === 'damaged');
+  if (recovered.length > 0) deps.log.warn({ org_id: orgId, recovered, removed: report.removed }, 'knowledge repository: damaged branches restored from their reflog');
+  if (damaged.length > 0 || (report.objects?.errors.length ?? 0) > 0) {
+    deps.log.error({ org_id: orgId, damaged, object_errors: report.objects?.errors.slice(0, 20) }, 'knowledge repository is damaged: see "Repairing knowledge" in the README (npm run knowledge:check -- --repair)');
+  }
 }

@@ -8,7 +8,7 @@ import { createFileLock, createRepoRegistry, type RepoRegistry, type SharedLock 
 import type { Logger } from '../log.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Executor } from '../store/index.ts';
-import type { EnvironmentTarget } from './environments-store.ts';
+import { hasEnvironments, type EnvironmentTarget } from './environments-store.ts';
 import type { Item } from './item.ts';
 import { createOutbound, type Outbound } from '../outbound/index.ts';
 
@@ -79,7 +79,8 @@ export function createKnowledgeDeps(a: {
     clock: a.clock,
     log: a.log,
     secretBox: a.secretBox,
-    repos: createRepoRegistry({ fs, root: join(a.dataDir, 'knowledge'), shared: sharedLock }),
+    // An organization with environments had knowledge: its repository, or its production, missing is a loss.
+    repos: createRepoRegistry({ fs, root: join(a.dataDir, 'knowledge'), shared: sharedLock, hadHistory: (orgId) => hasEnvironments(a.store, orgId) }),
     targetSync: a.targetSync,
     userName: a.userName ?? (async () => undefined),
     outbound: a.outbound ?? createOutbound(),

@@ -43,6 +43,18 @@ export async function listEnvironmentRows(x: Executor, orgId: string, only?: { t
   return x.all(sql<EnvironmentRow>`SELECT * FROM environments WHERE org_id = ${orgId}${kind} ORDER BY created_at, id`);
 }
 
+/** True when the organization has an environment (its knowledge repository then holds history). */
+export async function hasEnvironments(x: Executor, orgId: string): Promise<boolean> {
+  return (await x.one(sql<{ one: number }>`SELECT 1 AS one FROM environments WHERE org_id = ${orgId} LIMIT 1`)) !== undefined;
+}
+
+/** Organizations with at least one environment, with their environments' ids and branches. */
+export async function environmentsByOrg(x: Executor): Promise<Map<string, EnvironmentRow[]>> {
+  const out = new Map<string, EnvironmentRow[]>();
+  for (const row of await x.all(sql<EnvironmentRow>`SELECT * FROM environments ORDER BY org_id, created_at, id`)) out.set(row.org_id, [...(out.get(row.org_id) ?? []), row]);
+  return out;
+}
+
 /** Throwaway environments of every organization idle since `cutoff` (the expiry's candidates). */
 export async function idleThrowawayRows(x: Executor, cutoff: number): Promise<EnvironmentRow[]> {
   return x.all(sql<EnvironmentRow>`SELECT * FROM environments WHERE throwaway = 1 AND last_activity_at <= ${cutoff} ORDER BY last_activity_at, id`);

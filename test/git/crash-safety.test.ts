@@ -222,3 +222,101 @@ test('a repository is created whole or not at all, and one that lost HEAD is ope
   t.is(await resolveRef({ repo: again, ref: 'main' }), tip);
   t.deepEqual(fsck(gitdir), { status: 0, out: '' });
 });
+
+test('production deleted with its reflog is refused, reported by the check and never started over as a new root', async (t) => {
+  const { repo, gitdir, reopen } = await diskRepo(t);
+  const tip = (await write(repo, 'notes/a.yaml', 'a: 1\n')).oid;
+  await createBranch({ repo, branch: 'env/x', from: 'main' });
+  fs.rmSync(join(gitdir, 'refs', 'heads', 'main'));
+  fs.rmSync(join(gitdir, 'logs', 'refs', 'heads', 'main'));
+  const after = await reopen();
+  await t.throwsAsync(resolveRef({ repo: after, ref: 'main' }), { instanceOf: RefDamaged, code: 'REPOSITORY_DAMAGED' });
+  await t.throwsAsync(write(after, 'notes/b.yaml', 'b: 1\n'), { instanceOf: RefDamaged });
+  const report = await checkRepo({ repo: after, repair: true });
+  t.false(report.ok);
+  t.like(report.refs[0], { ref: 'refs/heads/main', status: 'damaged', oid: null });
+  t.false(fs.existsSync(join(gitdir, 'refs', 'heads', 'main')));
+  t.is(await resolveRef({ repo: after, ref: 'env/x' }), tip);
+});
+
+test('production lost with every branch and reflog is still refused while a commit is in the object store', async (t) => {
+  const { repo, gitdir, reopen } = await diskRepo(t);
+  await write(repo, 'notes/a.yaml', 'a: 1\n');
+  fs.rmSync(join(gitdir, 'refs', 'heads'), { recursive: true });
+  fs.rmSync(join(gitdir, 'logs'), { recursive: true });
+  fs.mkdirSync(join(gitdir, 'refs', 'heads'));
+  const after = await reopen();
+  await t.throwsAsync(write(after, 'notes/b.yaml', 'b: 1\n'), { code: 'REPOSITORY_DAMAGED' });
+  t.false((await checkRepo({ repo: after, full: true })).ok);
+  t.deepEqual(fs.readdirSync(join(gitdir, 'refs', 'heads')), []);
+});
+
+test('a repository that never held knowledge starts production with its first write, and the check finds nothing missing', async (t) => {
+  const { repo } = await diskRepo(t);
+  t.is(await resolveRef({ repo, ref: 'main' }), undefined);
+  t.deepEqual((await checkRepo({ repo, repair: true })).refs, []);
+  const first = await write(repo, 'notes/a.yaml', 'a: 1\n');
+  t.is(await resolveRef({ repo, ref: 'main' }), first.oid);
+});
+
+test('a repository folder missing while the caller knows it held knowledge is refused, not made anew', async (t) => {
+  const dir = fs.mkdtempSync(join(tmpdir(), 'sextant-git-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const gitdir = join(dir, 'org.git');
+  await t.throwsAsync(openRepo({ fs: fs as unknown as FsClient, gitdir, hadHistory: async () => true }), { code: 'REPOSITORY_DAMAGED' });
+  t.false(fs.existsSync(gitdir));
+  const fresh = await openRepo({ fs: fs as unknown as FsClient, gitdir, hadHistory: async () => false });
+  t.is(await resolveRef({ repo: fresh, ref: 'main' }), undefined);
+});
+
+test('a zero-byte object reachable from a tip is caught by the start-up check and read as REPOSITORY_DAMAGED, and the branch stays where it is', async (t) => {
+  const { repo, gitdir, reopen } = await diskRepo(t);
+  await write(repo, 'notes/a.yaml', 'a: 1\n');
+  const tip = (await write(repo, 'notes/b.yaml', 'b: 2\n')).oid;
+  const blob = objectFile(gitdir, (await git.hashBlob({ object: 'a: 1\n' })).oid);
+  fs.chmodSync(blob, 0o644);
+  fs.writeFileSync(blob, '');
+  const after = await reopen();
+  const report = await checkRepo({ repo: after, repair: true });
+  t.false(report.ok);
+  t.deepEqual(report.refs.map((r) => [r.status, r.oid]), [['ok', tip]]);
+  t.true(report.objects!.errors.some((e) => e.startsWith('blob notes/a.yaml')));
+  t.deepEqual(report.objects!.repaired, []);
+  t.is(fs.statSync(blob).size, 0, 'nothing to repair it from: left as found');
+  await t.throwsAsync(readFile({ repo: after, ref: 'main', path: 'notes/a.yaml' }), { code: 'REPOSITORY_DAMAGED' });
+  t.is(await readFile({ repo: after, ref: 'main', path: 'notes/b.yaml' }), 'b: 2\n');
+});
+
+test('a damaged loose object that a pack also holds is repaired by the check, and git fsck is clean again', async (t) => {
+  const { repo, gitdir, reopen } = await diskRepo(t);
+  await write(repo, 'notes/a.yaml', 'a: 1\n');
+  t.is(spawnSync('git', ['--git-dir', gitdir, 'repack', '-a', '-q'], { encoding: 'utf8' }).status, 0);
+  const blob = objectFile(gitdir, (await git.hashBlob({ object: 'a: 1\n' })).oid);
+  fs.chmodSync(blob, 0o644);
+  fs.writeFileSync(blob, '');
+  const after = await reopen();
+  await t.throwsAsync(readFile({ repo: after, ref: 'main', path: 'notes/a.yaml' }), { code: 'REPOSITORY_DAMAGED' });
+  t.false((await checkRepo({ repo: after, full: true })).ok, 'without repair nothing changes');
+  t.is(fs.statSync(blob).size, 0);
+  const report = await checkRepo({ repo: after, repair: true, full: true });
+  t.true(report.ok);
+  t.deepEqual(report.objects!.repaired, [(await git.hashBlob({ object: 'a: 1\n' })).oid]);
+  t.is(await readFile({ repo: after, ref: 'main', path: 'notes/a.yaml' }), 'a: 1\n');
+  t.deepEqual(fsck(gitdir), { status: 0, out: '' });
+});
+
+test('a first commit that a crash interrupted before its branch was in place is not history: production starts again', async (t) => {
+  const { repo, gitdir, reopen } = await diskRepo(t);
+  await write(repo, 'notes/a.yaml', 'a: 1\n');
+  t.false(fs.existsSync(join(gitdir, 'sextant-first-commit')), 'the marker goes once the branch is in place');
+  // What kill -9 between the commit's flush and the ref's rename leaves: objects, the marker, no branch.
+  fs.rmSync(join(gitdir, 'refs', 'heads', 'main'));
+  fs.rmSync(join(gitdir, 'logs'), { recursive: true });
+  fs.writeFileSync(join(gitdir, 'sextant-first-commit'), '1\n');
+  const after = await reopen();
+  t.is(await resolveRef({ repo: after, ref: 'main' }), undefined);
+  t.true((await checkRepo({ repo: after, repair: true })).ok);
+  const first = await write(after, 'notes/b.yaml', 'b: 1\n');
+  t.is(await resolveRef({ repo: after, ref: 'main' }), first.oid);
+  t.false(fs.existsSync(join(gitdir, 'sextant-first-commit')));
+});

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type Principal, organizationInsert, userInsert, membershipUpsert } from '../../src/auth/index.ts';
 import { sqliteNow } from '../helpers/sqlite-now.ts';
 import { FakeClock } from '../../src/clock.ts';
-import { checkKnowledgeRepositories, createItem, createKnowledgeDeps, getItem, listItems, seedKnowledge } from '../../src/knowledge/index.ts';
+import { checkKnowledgeRepositories, createEnvironment, createItem, createKnowledgeDeps, getItem, listItems, seedKnowledge } from '../../src/knowledge/index.ts';
 import { createLogger } from '../../src/log.ts';
 import { createSecretBox } from '../../src/security/index.ts';
 import { openStore, sqliteExecutor } from '../../src/store/index.ts';
@@ -67,6 +67,49 @@ test('a production branch that cannot be restored is refused with the repair nam
   t.is(fs.readFileSync(mainRef, 'utf8'), '');
 });
 
+test('production deleted with its reflog is not seeded again: the check reports it and reads and writes answer REPOSITORY_DAMAGED', async (t) => {
+  const { p, start, mainRef, dataDir } = setup(t);
+  const first = start();
+  await seedKnowledge(first, { orgId: 'demo', dir: FIXTURES, author: seedAuthor });
+  fs.rmSync(mainRef);
+  fs.rmSync(join(dataDir, 'knowledge', 'demo.git', 'logs', 'refs', 'heads', 'main'));
+
+  const again = start();
+  const [check] = await checkKnowledgeRepositories(again, { repair: true });
+  t.false(check!.report.ok);
+  t.like(check!.report.refs[0], { ref: 'refs/heads/main', status: 'damaged' });
+  t.false(await seedKnowledge(again, { orgId: 'demo', dir: FIXTURES, author: seedAuthor }));
+  t.false(fs.existsSync(mainRef));
+  for (const attempt of [listItems(again, p, undefined, 'notes'), getItem(again, p, undefined, 'tables', 'x/y.z'), createItem(again, p, undefined, 'notes', { title: 'New', body: 'x' })]) {
+    t.is(((await t.throwsAsync(attempt)) as { code?: string }).code, 'REPOSITORY_DAMAGED');
+  }
+  t.is(((await t.throwsAsync(createEnvironment(again, p, { name: 'After', color: '#00ff00' }))) as { code?: string }).code, 'REPOSITORY_DAMAGED');
+  t.false(fs.existsSync(mainRef));
+});
+
+test('a repository folder missing while the database lists the organization and its environments is reported, and neither seeded nor made anew', async (t) => {
+  const { p, start, dataDir } = setup(t);
+  const first = start();
+  await createItem(first, p, undefined, 'notes', { title: 'First', body: 'x' }, 'first');
+  const env = await createEnvironment(first, p, { name: 'Kept', color: '#00ff00' });
+  const gitdir = join(dataDir, 'knowledge', 'demo.git');
+  fs.rmSync(gitdir, { recursive: true });
+
+  const again = start();
+  const checks = await checkKnowledgeRepositories(again, { repair: true });
+  t.deepEqual(checks.map((c) => [c.orgId, c.report.ok]), [['demo', false]]);
+  t.regex(checks[0]!.report.refs[0]!.problem!, /folder is missing/);
+  t.false(await seedKnowledge(again, { orgId: 'demo', dir: FIXTURES, author: seedAuthor }));
+  t.is(((await t.throwsAsync(listItems(again, p, undefined, 'notes'))) as { code?: string }).code, 'REPOSITORY_DAMAGED');
+  t.is(((await t.throwsAsync(createItem(again, p, undefined, 'notes', { title: 'New', body: 'x' }))) as { code?: string }).code, 'REPOSITORY_DAMAGED');
+  t.false(fs.existsSync(gitdir));
+
+  // An empty folder put in its place: production and the environment's branch are both reported missing.
+  fs.mkdirSync(gitdir, { recursive: true });
+  const [later] = await checkKnowledgeRepositories(start(), { repair: true });
+  t.deepEqual(later!.report.refs.map((r) => [r.ref, r.status]), [['refs/heads/main', 'damaged'], [`refs/heads/env/${env.id}`, 'damaged']]);
+});
+
 test('npm run knowledge:check reports a damaged branch with exit status 1, and --repair restores it from the reflog', async (t) => {
   const { p, start, mainRef, dataDir } = setup(t);
   const first = start();
@@ -86,4 +129,21 @@ test('npm run knowledge:check reports a damaged branch with exit status 1, and -
   t.is(repaired.status, 0, repaired.stdout);
   t.regex(repaired.stdout, new RegExp(`refs/heads/main: recovered \\(its file is empty\\) -> ${written.commit}`));
   t.is(fs.readFileSync(mainRef, 'utf8').trim(), written.commit);
+});
+
+test('npm run knowledge:check --json reports an organization whose repository git fsck finds fault with as not ok', async (t) => {
+  const { dataDir, start } = setup(t);
+  await seedKnowledge(start(), { orgId: 'demo', dir: FIXTURES, author: seedAuthor });
+  // A corrupt loose object no branch reaches: the service's check does not read it, git fsck does.
+  const dir = join(dataDir, 'knowledge', 'demo.git', 'objects', 'ab');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(join(dir, 'c'.repeat(38)), 'not an object');
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'knowledge-check.ts'), '--json'], { cwd: root, encoding: 'utf8', env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'silent' } });
+  const [demo] = JSON.parse(run.stdout) as { org_id: string; ok: boolean; git_fsck: string }[];
+  if (demo!.git_fsck === 'git not installed') return t.pass('git is not installed');
+  t.is(run.status, 1);
+  t.is(demo!.org_id, 'demo');
+  t.false(demo!.ok);
+  t.not(demo!.git_fsck, 'ok');
 });
