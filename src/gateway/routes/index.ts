@@ -31,6 +31,7 @@ import { adminMemberRoutes } from './admin-members.ts';
 import { adminSsoRoutes } from './admin-sso.ts';
 import { adminAuditRoutes } from './admin-audit.ts';
 import { adminUsageRoutes } from './admin-usage.ts';
+import { importRoutes } from './imports.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -63,6 +64,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   adminSsoRoutes,
   adminAuditRoutes,
   adminUsageRoutes,
+  importRoutes,
 ];
 
 /** All REST routes, in registration order. */

@@ -1,0 +1,55 @@
+// Many files in one commit on an environment, decided against what the branch holds inside the
+// write lock: how imports (src/imports, through src/compose) write knowledge.
+import type { Principal } from '../auth/index.ts';
+import { commitChanges, readBlobs, readTree } from '../git/index.ts';
+import type { KnowledgeDeps } from './deps.ts';
+import { idProblem } from './item-id.ts';
+import { KIND_DEFS, slugify, type Kind } from './kinds.ts';
+import { mirrorAfterChange } from './mirror.ts';
+import { authorOf, writeScope } from './scope.ts';
+import { validateItem } from './validate-item.ts';
+
+/** A file of the branch, or a change to one (`content: null` deletes it). */
+export interface ImportedFile {
+  path: string;
+  text: string;
+}
+
+/** The file an item of `kind` would be written to, or why it cannot be: its id or its content. */
+export function importedFileOf(kind: Kind, data: Record<string, unknown>, id?: string): { path: string } | { problem: string } {
+  const def = KIND_DEFS[kind];
+  const chosen = (def.idOfData(data)?.id ?? id ?? slugify(def.titleOf(data))).normalize('NFC');
+  const problem = idProblem(kind, chosen);
+  if (problem) return { problem: `${kind} id ${chosen} ${problem}` };
+  try {
+    validateItem(kind, chosen, data);
+  } catch (err) {
+    const issues = (err as { issues?: { loc: unknown[]; msg: string }[] }).issues;
+    return { problem: `not a valid ${kind} item: ${issues?.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ') ?? (err as Error).message}` };
+  }
+  return { path: def.pathOf(chosen) };
+}
+
+/** Commits the changes `decide` makes of the files under `prefixes`, on an environment (never production). */
+export async function commitImportedFiles(
+  deps: KnowledgeDeps,
+  p: Principal,
+  envId: string,
+  a: { prefixes: string[]; message: string; decide: (files: ImportedFile[]) => { path: string; content: string | null }[] },
+): Promise<{ commit: string | null; changed: boolean }> {
+  const scope = await writeScope(deps, p, envId);
+  const result = await commitChanges({
+    repo: scope.repo,
+    branch: scope.branch,
+    author: await authorOf(deps, p),
+    message: a.message,
+    changes: async (parent) => {
+      if (!parent) return a.decide([]);
+      const files = (await Promise.all(a.prefixes.map((prefix) => readTree({ repo: scope.repo, ref: parent, prefix })))).flat();
+      const texts = await readBlobs(scope.repo, files.map((f) => f.oid));
+      return a.decide(files.map((f, i) => ({ path: f.path, text: texts[i]! })));
+    },
+  });
+  if (result.changed) await mirrorAfterChange(deps, scope);
+  return { commit: result.oid ?? null, changed: result.changed };
+}
