@@ -15,19 +15,23 @@ export interface ImportedFile {
   text: string;
 }
 
-/** The file an item of `kind` would be written to, or why it cannot be: its id or its content. */
+/** The file an item of `kind` would be written to, or why its id cannot name one. */
 export function importedFileOf(kind: Kind, data: Record<string, unknown>, id?: string): { path: string } | { problem: string } {
   const def = KIND_DEFS[kind];
   const chosen = (def.idOfData(data)?.id ?? id ?? slugify(def.titleOf(data))).normalize('NFC');
   const problem = idProblem(kind, chosen);
-  if (problem) return { problem: `${kind} id ${chosen} ${problem}` };
+  return problem ? { problem: `${kind} id ${chosen} ${problem}` } : { path: def.pathOf(chosen) };
+}
+
+/** Why an item does not pass its kind's schema for the file at `path`, or undefined. */
+export function importedItemProblem(kind: Kind, path: string, data: Record<string, unknown>): string | undefined {
   try {
-    validateItem(kind, chosen, data);
+    validateItem(kind, KIND_DEFS[kind].idOfPath(path) ?? '', data);
+    return undefined;
   } catch (err) {
     const issues = (err as { issues?: { loc: unknown[]; msg: string }[] }).issues;
-    return { problem: `not a valid ${kind} item: ${issues?.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ') ?? (err as Error).message}` };
+    return `not a valid ${kind} item: ${issues?.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ') ?? (err as Error).message}`;
   }
-  return { path: def.pathOf(chosen) };
 }
 
 /** Commits the changes `decide` makes of the files under `prefixes`, on an environment (never production). */

@@ -41,6 +41,7 @@ export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbt
   const generatedAt = manifest.metadata.generated_at ?? new Date(deps.clock.now()).toISOString();
   const environmentId = input.environmentId ?? (await deps.knowledge.createEnvironment(p, environmentName(manifest)));
   const counts = emptyCounts();
+  const skipped: ImportSummary['skipped'] = [];
   let conflicts: ImportSummary['conflicts'] = [];
   const owned = (doc: Record<string, unknown>) => {
     const dbt = isRecord(doc['dbt']) ? doc['dbt'] : {};
@@ -53,7 +54,8 @@ export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbt
     decide: (current) => {
       // Runs again if the commit is retried: start from zero each time.
       Object.assign(counts, emptyCounts());
-      const planned = planChanges({ planned: plan.files, current, generatedAt, owned, kindOf, counts });
+      skipped.length = 0;
+      const planned = planChanges({ planned: plan.files, current, generatedAt, owned, kindOf, counts, skipped, problemOf: (f) => deps.knowledge.problemOf(f.kind, f.path, f.doc) });
       conflicts = planned.conflicts;
       return planned.changes;
     },
@@ -67,7 +69,7 @@ export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbt
     commit: result.changed ? result.commit : null,
     counts,
     metrics: plan.metrics,
-    skipped: plan.skipped,
+    skipped: [...plan.skipped, ...skipped],
     conflicts,
   };
   await saveImport(deps.store, { orgId: p.orgId, userId: p.userId, at: deps.clock.now(), summary });

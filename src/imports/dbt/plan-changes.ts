@@ -3,9 +3,10 @@
 // fingerprint was edited by a person and is reported as a conflict, never overwritten. Files of the
 // same project and connection whose node is gone are deleted (on the environment only).
 import { createHash } from 'node:crypto';
-import { Document, parse } from 'yaml';
+import { parse } from 'yaml';
 import type { ImportChange, KnowledgeText } from './ports.ts';
-import type { CountedKind, ImportConflict, KindCounts } from './summary.ts';
+import type { CountedKind, ImportConflict, KindCounts, Skipped } from './summary.ts';
+import { yamlText } from './yaml-text.ts';
 
 /** A file the import wants, before provenance time and fingerprint are added. */
 export interface PlannedFile {
@@ -24,7 +25,7 @@ export function fingerprintOf(doc: Record<string, unknown>): string {
 }
 
 export function renderFile(doc: Record<string, unknown>): string {
-  return new Document(doc).toString({ lineWidth: 0, flowCollectionPadding: false });
+  return yamlText(doc);
 }
 
 /** The document with its provenance time and fingerprint. */
@@ -40,55 +41,67 @@ export interface PlanResult {
   conflicts: ImportConflict[];
 }
 
-/** Decides every file's change. `owned` says whether an existing file belongs to this project and connection. */
-export function planChanges(a: {
+export interface PlanInput {
   planned: PlannedFile[];
   current: KnowledgeText[];
   generatedAt: string;
+  /** Whether an existing file belongs to this project and connection. */
   owned: (doc: Record<string, unknown>, path: string) => boolean;
   kindOf: (path: string) => CountedKind | undefined;
   counts: Record<CountedKind, KindCounts>;
-}): PlanResult {
+  /** Why a file the import writes fails its kind's schema (it is skipped then), or undefined. */
+  problemOf: (f: PlannedFile) => string | undefined;
+  skipped: Skipped[];
+}
+
+/** Decides every file's change against the files there now. */
+export function planChanges(a: PlanInput): PlanResult {
   const byPath = new Map(a.current.map((f) => [f.path, f.text]));
-  const changes: ImportChange[] = [];
-  const conflicts: ImportConflict[] = [];
-  const wanted = new Set<string>();
-  for (const f of a.planned) {
-    wanted.add(f.path);
-    const fp = fingerprintOf(f.doc);
-    const text = byPath.get(f.path);
-    if (text === undefined) {
-      changes.push({ path: f.path, content: renderFile(stamped(f.doc, a.generatedAt, fp)) });
-      a.counts[f.kind].created++;
-      continue;
-    }
-    // Fast path: the file is exactly what this import would write with the time it already has.
-    const had = GENERATED.exec(text)?.[1];
-    if (had !== undefined && text.includes(fp) && text === renderFile(stamped(f.doc, had, fp))) {
-      a.counts[f.kind].unchanged++;
-      continue;
-    }
-    const decided = decide(text, f, fp);
-    if (decided === 'unchanged') a.counts[f.kind].unchanged++;
-    else if (decided === 'update') {
-      changes.push({ path: f.path, content: renderFile(stamped(f.doc, a.generatedAt, fp)) });
-      a.counts[f.kind].updated++;
-    } else conflicts.push({ path: f.path, unique_id: f.unique_id, reason: decided.conflict });
+  const out: PlanResult = { changes: [], counts: a.counts, conflicts: [] };
+  for (const f of a.planned) planFile(a, f, byPath.get(f.path), out);
+  const wanted = new Set(a.planned.map((f) => f.path));
+  for (const [path, text] of byPath) if (!wanted.has(path)) planVanished(a, path, text, out);
+  return out;
+}
+
+/** A planned file: created, unchanged, updated, or a conflict when a person edited it. */
+function planFile(a: PlanInput, f: PlannedFile, text: string | undefined, out: PlanResult): void {
+  const fp = fingerprintOf(f.doc);
+  const write = () => {
+    const problem = a.problemOf(f);
+    if (problem) a.skipped.push({ unique_id: f.unique_id, reason: problem });
+    else out.changes.push({ path: f.path, content: renderFile(stamped(f.doc, a.generatedAt, fp)) });
+    return !problem;
+  };
+  if (text === undefined) {
+    if (write()) a.counts[f.kind].created++;
+    return;
   }
-  for (const [path, text] of byPath) {
-    if (wanted.has(path)) continue;
-    const kind = a.kindOf(path);
-    const doc = kind ? parsed(text) : undefined;
-    if (!kind || !doc || doc['source'] !== 'dbt' || !a.owned(doc, path)) continue;
-    const dbt = isRecord(doc['dbt']) ? doc['dbt'] : {};
-    if (dbt['fingerprint'] !== fingerprintOf(doc)) {
-      conflicts.push({ path, unique_id: String(dbt['unique_id'] ?? ''), reason: 'its dbt node is gone, and a person edited it after the import: not deleted' });
-      continue;
-    }
-    changes.push({ path, content: null });
-    a.counts[kind].deleted++;
+  // Fast path: the file is exactly what this import would write with the time it already has.
+  const had = GENERATED.exec(text)?.[1];
+  if (had !== undefined && text.includes(fp) && text === renderFile(stamped(f.doc, had, fp))) {
+    a.counts[f.kind].unchanged++;
+    return;
   }
-  return { changes, counts: a.counts, conflicts };
+  const decided = decide(text, fp);
+  if (decided === 'unchanged') a.counts[f.kind].unchanged++;
+  else if (decided === 'update') {
+    if (write()) a.counts[f.kind].updated++;
+  } else out.conflicts.push({ path: f.path, unique_id: f.unique_id, reason: decided.conflict });
+}
+
+/** A file of this project and connection whose node is gone: deleted, unless a person edited it. */
+function planVanished(a: PlanInput, path: string, text: string, out: PlanResult): void {
+  const kind = a.kindOf(path);
+  const doc = kind && /^source: dbt$/m.test(text) ? parsed(text) : undefined;
+  if (!kind || !doc || doc['source'] !== 'dbt' || !a.owned(doc, path)) return;
+  const dbt = isRecord(doc['dbt']) ? doc['dbt'] : {};
+  if (dbt['fingerprint'] !== fingerprintOf(doc)) {
+    out.conflicts.push({ path, unique_id: String(dbt['unique_id'] ?? ''), reason: 'its dbt node is gone, and a person edited it after the import: not deleted' });
+    return;
+  }
+  out.changes.push({ path, content: null });
+  a.counts[kind].deleted++;
 }
 
 function parsed(text: string): Record<string, unknown> | undefined {
@@ -101,7 +114,7 @@ function parsed(text: string): Record<string, unknown> | undefined {
 }
 
 /** An existing file at a planned path: unchanged, to update, or a conflict and why. */
-function decide(text: string, f: PlannedFile, fp: string): 'unchanged' | 'update' | { conflict: string } {
+function decide(text: string, fp: string): 'unchanged' | 'update' | { conflict: string } {
   const doc = parsed(text);
   if (!doc) return { conflict: 'the file there is not valid YAML' };
   if (doc['source'] !== 'dbt') return { conflict: 'a file not imported from dbt is there' };

@@ -29,8 +29,10 @@ export interface KnowledgeText {
 export interface KnowledgePort {
   /** Checks the environment is the organization's (404 otherwise) and that the caller may write it. */
   checkEnvironment(principal: Principal, environmentId: string): Promise<void>;
-  /** The file of a knowledge item of `kind` (`tables`, `relationships`, `reports`), or why the item is not valid. */
+  /** The file of a knowledge item of `kind` (`tables`, `relationships`, `reports`), or why its id cannot name one. */
   fileOf(kind: 'tables' | 'relationships' | 'reports', doc: Record<string, unknown>, id?: string): { path: string } | { problem: string };
+  /** Why an item is not valid for its kind's schema, or undefined (checked only for the files an import writes). */
+  problemOf(kind: 'tables' | 'relationships' | 'reports', path: string, doc: Record<string, unknown>): string | undefined;
   /** Creates a lasting environment from production; its id. */
   createEnvironment(principal: Principal, name: string): Promise<string>;
   /**
