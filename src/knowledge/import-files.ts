@@ -9,10 +9,10 @@ import { mirrorAfterChange } from './mirror.ts';
 import { authorOf, writeScope } from './scope.ts';
 import { validateItem } from './validate-item.ts';
 
-/** A file of the branch, or a change to one (`content: null` deletes it). */
+/** A file of the branch: its path and blob id. */
 export interface ImportedFile {
   path: string;
-  text: string;
+  oid: string;
 }
 
 /** The file an item of `kind` would be written to, or why its id cannot name one. */
@@ -39,7 +39,11 @@ export async function commitImportedFiles(
   deps: KnowledgeDeps,
   p: Principal,
   envId: string,
-  a: { prefixes: string[]; message: string; decide: (files: ImportedFile[]) => { path: string; content: string | null }[] },
+  a: {
+    prefixes: string[];
+    message: string;
+    decide: (files: ImportedFile[], read: (files: ImportedFile[]) => Promise<{ path: string; text: string }[]>) => Promise<{ path: string; content: string | null }[]>;
+  },
 ): Promise<{ commit: string | null; changed: boolean }> {
   const scope = await writeScope(deps, p, envId);
   const result = await commitChanges({
@@ -48,10 +52,13 @@ export async function commitImportedFiles(
     author: await authorOf(deps, p),
     message: a.message,
     changes: async (parent) => {
-      if (!parent) return a.decide([]);
-      const files = (await Promise.all(a.prefixes.map((prefix) => readTree({ repo: scope.repo, ref: parent, prefix })))).flat();
-      const texts = await readBlobs(scope.repo, files.map((f) => f.oid));
-      return a.decide(files.map((f, i) => ({ path: f.path, text: texts[i]! })));
+      const files = parent ? (await Promise.all(a.prefixes.map((prefix) => readTree({ repo: scope.repo, ref: parent, prefix })))).flat() : [];
+      // Texts are read only for the files the caller asks about (reading thousands of blobs took seconds).
+      const read = async (some: ImportedFile[]) => {
+        const texts = await readBlobs(scope.repo, some.map((f) => f.oid));
+        return some.map((f, i) => ({ path: f.path, text: texts[i]! }));
+      };
+      return a.decide(files, read);
     },
   });
   if (result.changed) await mirrorAfterChange(deps, scope);

@@ -51,11 +51,11 @@ export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbt
   const result = await deps.knowledge.commit(p, environmentId, {
     prefixes: [`tables/${input.connectionId}/`, 'relationships/', 'reports/'],
     message: `Import dbt project ${project} (${generatedAt})`,
-    decide: (current) => {
+    decide: async (current, read) => {
       // Runs again if the commit is retried: start from zero each time.
       Object.assign(counts, emptyCounts());
       skipped.length = 0;
-      const planned = planChanges({ planned: plan.files, current, generatedAt, owned, kindOf, counts, skipped, problemOf: (f) => deps.knowledge.problemOf(f.kind, f.path, f.doc) });
+      const planned = await planChanges({ planned: plan.files, current, read, generatedAt, owned, kindOf, counts, skipped, problemOf: (f) => deps.knowledge.problemOf(f.kind, f.path, f.doc) });
       conflicts = planned.conflicts;
       return planned.changes;
     },

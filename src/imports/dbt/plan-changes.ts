@@ -4,7 +4,7 @@
 // same project and connection whose node is gone are deleted (on the environment only).
 import { createHash } from 'node:crypto';
 import { parse } from 'yaml';
-import type { ImportChange, KnowledgeText } from './ports.ts';
+import type { ImportChange, KnowledgeFile, KnowledgeText } from './ports.ts';
 import type { CountedKind, ImportConflict, KindCounts, Skipped } from './summary.ts';
 import { yamlText } from './yaml-text.ts';
 
@@ -33,8 +33,6 @@ function stamped(doc: Record<string, unknown>, generatedAt: string, fingerprint:
   return { ...doc, dbt: { ...(doc['dbt'] as Record<string, unknown>), generated_at: generatedAt, fingerprint } };
 }
 
-const GENERATED = /^ {2}generated_at: "?([^"\n]+)"?$/m;
-
 export interface PlanResult {
   changes: ImportChange[];
   counts: Record<CountedKind, KindCounts>;
@@ -43,7 +41,9 @@ export interface PlanResult {
 
 export interface PlanInput {
   planned: PlannedFile[];
-  current: KnowledgeText[];
+  /** The files under the import's folders now, by blob id, and a reader of their texts. */
+  current: KnowledgeFile[];
+  read: (files: KnowledgeFile[]) => Promise<KnowledgeText[]>;
   generatedAt: string;
   /** Whether an existing file belongs to this project and connection. */
   owned: (doc: Record<string, unknown>, path: string) => boolean;
@@ -54,13 +54,33 @@ export interface PlanInput {
   skipped: Skipped[];
 }
 
-/** Decides every file's change against the files there now. */
-export function planChanges(a: PlanInput): PlanResult {
-  const byPath = new Map(a.current.map((f) => [f.path, f.text]));
+/** git's blob id of a text: a file whose id it is holds exactly that text. */
+function blobId(text: string): string {
+  const body = Buffer.from(text, 'utf8');
+  return createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
+}
+
+/**
+ * Decides every file's change. A file that is byte for byte what this import would write is
+ * recognised by its blob id, unread; only the others are read (an unchanged re-import of thousands
+ * of files reads none).
+ */
+export async function planChanges(a: PlanInput): Promise<PlanResult> {
+  const oids = new Map(a.current.map((f) => [f.path, f.oid]));
   const out: PlanResult = { changes: [], counts: a.counts, conflicts: [] };
-  for (const f of a.planned) planFile(a, f, byPath.get(f.path), out);
+  const pending: PlannedFile[] = [];
+  for (const f of a.planned) {
+    const oid = oids.get(f.path);
+    if (oid === undefined) planFile(a, f, undefined, out);
+    else if (blobId(renderFile(stamped(f.doc, a.generatedAt, fingerprintOf(f.doc)))) === oid) a.counts[f.kind].unchanged++;
+    else pending.push(f);
+  }
   const wanted = new Set(a.planned.map((f) => f.path));
-  for (const [path, text] of byPath) if (!wanted.has(path)) planVanished(a, path, text, out);
+  const unsure = new Set(pending.map((f) => f.path));
+  const toRead = a.current.filter((f) => !wanted.has(f.path) || unsure.has(f.path));
+  const texts = new Map((await a.read(toRead)).map((t) => [t.path, t.text]));
+  for (const f of pending) planFile(a, f, texts.get(f.path), out);
+  for (const f of a.current) if (!wanted.has(f.path)) planVanished(a, f.path, texts.get(f.path) ?? '', out);
   return out;
 }
 
@@ -75,12 +95,6 @@ function planFile(a: PlanInput, f: PlannedFile, text: string | undefined, out: P
   };
   if (text === undefined) {
     if (write()) a.counts[f.kind].created++;
-    return;
-  }
-  // Fast path: the file is exactly what this import would write with the time it already has.
-  const had = GENERATED.exec(text)?.[1];
-  if (had !== undefined && text.includes(fp) && text === renderFile(stamped(f.doc, had, fp))) {
-    a.counts[f.kind].unchanged++;
     return;
   }
   const decided = decide(text, fp);

@@ -25,6 +25,12 @@ export interface KnowledgeText {
   text: string;
 }
 
+/** A knowledge file on the branch by its blob id (git's SHA-1 of `blob <bytes>\0<text>`), read only when needed. */
+export interface KnowledgeFile {
+  path: string;
+  oid: string;
+}
+
 /** The knowledge side: environments and one commit of many files. */
 export interface KnowledgePort {
   /** Checks the environment is the organization's (404 otherwise) and that the caller may write it. */
@@ -37,7 +43,11 @@ export interface KnowledgePort {
   createEnvironment(principal: Principal, name: string): Promise<string>;
   /**
    * One commit on the environment: `decide` gets the files under `prefixes` at the branch head
-   * (inside the repository's write lock) and returns the changes; none, no commit.
+   * (inside the repository's write lock) and a reader of their texts, and returns the changes; none, no commit.
    */
-  commit(principal: Principal, environmentId: string, a: { prefixes: string[]; message: string; decide: (files: KnowledgeText[]) => ImportChange[] }): Promise<{ commit: string | null; changed: boolean }>;
+  commit(
+    principal: Principal,
+    environmentId: string,
+    a: { prefixes: string[]; message: string; decide: (files: KnowledgeFile[], read: (files: KnowledgeFile[]) => Promise<KnowledgeText[]>) => Promise<ImportChange[]> },
+  ): Promise<{ commit: string | null; changed: boolean }>;
 }
