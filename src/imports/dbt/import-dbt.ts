@@ -34,9 +34,9 @@ export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbt
   if (!hasRole(p, 'modeler')) throw new Forbidden('Imports are for admins and modelers');
   const manifest = await readManifest(input.manifest);
   const catalog = input.catalog ? await readCatalog(input.catalog, manifest) : undefined;
-  const { relations } = await deps.warehouse.relationsOf(p, input.connectionId);
+  const { dialect, relations } = await deps.warehouse.relationsOf(p, input.connectionId);
   if (input.environmentId) await deps.knowledge.checkEnvironment(p, input.environmentId);
-  const plan = planImport({ manifest, catalog, connectionId: input.connectionId, relations, knowledge: deps.knowledge });
+  const plan = planImport({ manifest, catalog, connectionId: input.connectionId, dialect, relations, knowledge: deps.knowledge });
   const project = manifest.metadata.project_name ?? 'dbt';
   const generatedAt = manifest.metadata.generated_at ?? new Date(deps.clock.now()).toISOString();
   const environmentId = input.environmentId ?? (await deps.knowledge.createEnvironment(p, environmentName(manifest)));

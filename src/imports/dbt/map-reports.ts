@@ -11,9 +11,10 @@ export interface MappedReport {
 }
 
 const GROUP = /^\s*(TimeDimension|Dimension|Entity)\(\s*'([^']+)'(?:\s*,\s*'([^']+)')?\s*\)\s*$/;
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** An identifier quoted for the connection's dialect (MySQL and MariaDB use backticks). */
+const quoter = (dialect: string) => (dialect === 'mysql' ? (name: string) => `\`${name.replace(/`/g, '``')}\`` : (name: string) => `"${name.replace(/"/g, '""')}"`);
 
-function groupColumn(table: MappedTable, metricTime: string | undefined, g: string): string | undefined {
+function groupColumn(quote: (n: string) => string, table: MappedTable, metricTime: string | undefined, g: string): string | undefined {
   const m = GROUP.exec(g);
   if (!m) return undefined;
   const name = m[2]!.split('__').pop()!;
@@ -23,14 +24,14 @@ function groupColumn(table: MappedTable, metricTime: string | undefined, g: stri
   return m[1] === 'TimeDimension' && grain ? `DATE_TRUNC('${grain}', ${quote(column)}) AS ${quote(name)}` : quote(column);
 }
 
-function reportOf(q: DbtSavedQuery, tables: MappedTable[], connection: string): MappedReport | string {
+function reportOf(q: DbtSavedQuery, tables: MappedTable[], connection: string, quote: (n: string) => string): MappedReport | string {
   const names = q.query_params?.metrics ?? [];
   if (q.query_params?.where?.where_filters?.length) return 'saved query with a where filter';
   const table = tables.find((t) => names.length > 0 && names.every((n) => ((t.doc['metrics'] ?? []) as { name: string }[]).some((m) => m.name === n)));
   if (!table) return 'its metrics are not all governed metrics of one documented table';
   const metrics = (table.doc['metrics'] as { name: string; expression: string; filter?: string; time_column?: string }[]).filter((m) => names.includes(m.name));
   if (metrics.some((m) => m.filter)) return 'a metric of it has a filter';
-  const groups = (q.query_params?.group_by ?? []).map((g) => groupColumn(table, metrics[0]!.time_column, g));
+  const groups = (q.query_params?.group_by ?? []).map((g) => groupColumn(quote, table, metrics[0]!.time_column, g));
   if (groups.some((g) => g === undefined)) return 'a grouping is not a column of the table';
   const dims = groups as string[];
   const select = [...dims, ...metrics.map((m) => `${m.expression} AS ${m.name}`)].join(', ');
@@ -41,10 +42,10 @@ function reportOf(q: DbtSavedQuery, tables: MappedTable[], connection: string): 
 }
 
 /** Reports of the saved queries that map; the rest, and every exposure, skipped with the reason. */
-export function mapReports(manifest: DbtManifest, tables: MappedTable[], connection: string, skipped: Skipped[]): MappedReport[] {
+export function mapReports(manifest: DbtManifest, tables: MappedTable[], a: { connection: string; dialect: string }, skipped: Skipped[]): MappedReport[] {
   const out: MappedReport[] = [];
   for (const q of Object.values(manifest.saved_queries ?? {})) {
-    const r = reportOf(q, tables, connection);
+    const r = reportOf(q, tables, a.connection, quoter(a.dialect));
     if (typeof r === 'string') skipped.push({ unique_id: q.unique_id, reason: r });
     else out.push(r);
   }

@@ -16,14 +16,14 @@ export interface ImportPlan {
 }
 
 /** Maps the artifacts onto the connection's relations. */
-export function planImport(a: { manifest: DbtManifest; catalog: DbtCatalog | undefined; connectionId: string; relations: WarehouseRelation[]; knowledge: Pick<KnowledgePort, 'fileOf'> }): ImportPlan {
+export function planImport(a: { manifest: DbtManifest; catalog: DbtCatalog | undefined; connectionId: string; dialect: string; relations: WarehouseRelation[]; knowledge: Pick<KnowledgePort, 'fileOf'> }): ImportPlan {
   const skipped: Skipped[] = [];
   const project = a.manifest.metadata.project_name ?? 'dbt';
   const tables = mapTables({ ...a, skipped });
   const { metrics, index } = mapMetrics(a.manifest, tables, skipped);
   for (const [name, id] of index.missing) skipped.push({ unique_id: id, reason: `semantic model ${name}: its model has no relation on connection ${a.connectionId}` });
   const relationships = mapRelationships(a.manifest, tables, index, skipped);
-  const reports = mapReports(a.manifest, tables, a.connectionId, skipped);
+  const reports = mapReports(a.manifest, tables, { connection: a.connectionId, dialect: a.dialect }, skipped);
   const files: PlannedFile[] = [];
   const add = (kind: CountedKind, uniqueId: string, doc: Record<string, unknown>, dbt: Record<string, unknown>, id?: string) => {
     const full = { ...doc, source: 'dbt', dbt: { project, unique_id: uniqueId, ...dbt } };
