@@ -52,6 +52,9 @@ test.serial('import dbt reads ./target, picks the only connection, and prints th
 });
 
 test('import dbt without a manifest, or with an unknown connection, says what to do', async (t) => {
+  const help = await cli.run(['import', 'dbt', '--help']);
+  t.is(help.code, 0);
+  t.regex(help.stdout, /--target-dir <dir>[\s\S]*--connection <id>/);
   const missing = await cli.run(['import', 'dbt', '--target-dir', join(cli.configDir, 'nowhere')]);
   t.is(missing.code, 2);
   t.regex(missing.stderr, /No .*manifest\.json/);
