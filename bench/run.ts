@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<void>> = {
   answers: async () => (await import('./answers.ts')).run(),
   evaluations: async () => (await import('./evaluations.ts')).run(),
   replicas: async () => (await import('./replicas.ts')).run(),
+  import: async () => (await import('./import.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

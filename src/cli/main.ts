@@ -7,6 +7,7 @@ import { ask } from './commands/ask.ts';
 import { catalog, chatsList, chatsSearch, chatsShow, help } from './commands/browse.ts';
 import { evalCancel, evalCompare, evalCreate, evalInit, evalList, evalResults, evalValidate } from './commands/eval.ts';
 import { evalRun, type RunOptions } from './commands/eval-run.ts';
+import { importDbt } from './commands/import-dbt.ts';
 import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMerge, envSyncTarget, envTargetSet, envUse } from './commands/env.ts';
 import { knowledgeGet, knowledgePut } from './commands/knowledge.ts';
 import { login, logout, status } from './commands/login.ts';
@@ -31,6 +32,14 @@ function addChatCommands(program: Command): void {
   chats.command('list').description('newest first').option('--limit <n>').option('--cursor <cursor>').action(run((ctx, o: { limit?: string; cursor?: string }) => chatsList(ctx, o)));
   chats.command('show').argument('<chat_id>').description('the messages of a chat').action(run((ctx, id: string) => chatsShow(ctx, id)));
   chats.command('search').argument('<query...>').option('--limit <n>').description('search your chats').action(run((ctx, q: string[], o: { limit?: string }) => chatsSearch(ctx, q.join(' '), o)));
+}
+
+/** `sextant import dbt` */
+function addImportCommands(program: Command): void {
+  const imp = program.command('import').description('bring other tools\' artifacts in as knowledge (admins and modelers)');
+  imp.command('dbt').description("import dbt's manifest.json (and catalog.json) into the active environment, or a new one")
+    .option('--target-dir <dir>', "dbt's target folder (default ./target)").option('--connection <id>', 'the connection the models live in (default: the only one)')
+    .action(run((ctx, o: { targetDir?: string; connection?: string }) => importDbt(ctx, o)));
 }
 
 /** `sextant env ...` */
@@ -109,6 +118,7 @@ export function buildProgram(): Command {
   addEnvCommands(program);
   addKnowledgeCommands(program);
   addEvalCommands(program);
+  addImportCommands(program);
   addAdminCommands(program, run);
   for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride();
   return program;

@@ -27,6 +27,8 @@ import { rowSecurityAdmin } from './row-security-members.ts';
 import { memberFactsPort } from './member-facts.ts';
 import { evaluationAgentPort } from './evaluation-agent.ts';
 import { evaluationKnowledgePort } from './evaluation-knowledge.ts';
+import { importKnowledgePort } from './import-knowledge.ts';
+import { importWarehousePort } from './import-warehouse.ts';
 import { evaluationPrincipalsPort } from './evaluation-principals.ts';
 import { agentMcpPorts } from './mcp-agent-ports.ts';
 import { dataMcpPorts } from './mcp-data-ports.ts';
@@ -229,5 +231,6 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
     ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(executor) },
   });
   watchQueues(core.ops, { store, agent, queryProcesses: core.data.queryProcesses });
-  return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations) };
+  const imports = { store: executor, clock, knowledge: importKnowledgePort(knowledge), warehouse: importWarehousePort(core.data) };
+  return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports };
 }

@@ -12,6 +12,7 @@ import type { SsoGroupPort } from '../auth/sso/group-mappings.ts';
 import type { Evaluations } from '../evaluations/index.ts';
 import type { Config } from '../config.ts';
 import type { KnowledgeDeps } from '../knowledge/index.ts';
+import type { ImportDeps } from '../imports/dbt/index.ts';
 import type { DataDeps } from '../data/deps.ts';
 import type { UploadStore } from '../data/uploads/index.ts';
 import type { Logger } from '../log.ts';
@@ -76,7 +77,9 @@ export interface Services {
   evaluations: Evaluations;
   /** Merging an environment into production, behind the organization's evaluation gate. */
   mergeEnvironment: GatedMerge;
+  /** Imports of other tools' artifacts (dbt) into environments. */
+  imports: ImportDeps;
 }
 
 /** The services the agent's ports are built from (everything but the agent itself). */
-export type CoreServices = Omit<Services, 'agent' | 'agentPorts' | 'mcp' | 'evaluations' | 'mergeEnvironment'>;
+export type CoreServices = Omit<Services, 'agent' | 'agentPorts' | 'mcp' | 'evaluations' | 'mergeEnvironment' | 'imports'>;

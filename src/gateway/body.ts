@@ -13,9 +13,9 @@ export interface BodyLimits {
 /** Builds the parser for a route's body type. */
 export function bodyParser(type: BodyType, limits: BodyLimits) {
   const parser = koaBody({
-    json: type === 'json' || type === 'json_or_form',
+    json: type === 'json' || type === 'json_or_form' || type === 'json_or_multipart',
     urlencoded: type === 'form' || type === 'json_or_form',
-    multipart: type === 'multipart',
+    multipart: type === 'multipart' || type === 'json_or_multipart',
     text: false,
     jsonStrict: false,
     jsonLimit: limits.jsonBytes,

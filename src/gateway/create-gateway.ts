@@ -74,7 +74,7 @@ export function createGateway(s: Services, extraRoutes: RouteDef[] = [], webDir 
 function routeHandler(s: Services, def: RouteDef) {
   const handler = def.handler as (input: RouteInput<unknown, unknown, unknown>) => unknown;
   const audit = isAudited(def.operationId);
-  const parse = def.body ? bodyParser(def.bodyType ?? 'json', { jsonBytes: s.config.bodyLimitBytes, multipartFileBytes: s.config.uploadLimitBytes }) : undefined;
+  const parse = def.body ? bodyParser(def.bodyType ?? 'json', { jsonBytes: def.bodyLimit === 'upload' ? s.config.uploadLimitBytes : s.config.bodyLimitBytes, multipartFileBytes: s.config.uploadLimitBytes }) : undefined;
   return async function handle(ctx: Context): Promise<void> {
     // A credential the cache holds resolves without a promise; awaiting only promises spares the
     // common request a suspension of this frame.

@@ -37,4 +37,19 @@ export const EXAMPLES: Record<string, OperationExample> = {
     request: { sql: 'SELECT country, COUNT(*) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC', connection_id: 'warehouse', row_limit: 100 },
     response: { csv_content: 'country,orders\r\nGermany,412\r\nFrance,287\r\n', summary: '2 rows, 2 columns', row_count: 2, column_count: 2, execution_time_ms: 38 },
   },
+  import_dbt: {
+    request: { connection_id: 'warehouse', manifest: { metadata: { dbt_schema_version: 'https://schemas.getdbt.com/dbt/manifest/v12.json', project_name: 'jaffle_shop', generated_at: '2025-10-11T00:05:38Z' }, nodes: {} } },
+    response: {
+      environment_id: 'env_4d2102af61dc2ece',
+      environment_created: true,
+      project: 'jaffle_shop',
+      generated_at: '2025-10-11T00:05:38Z',
+      connection_id: 'warehouse',
+      commit: 'c9c5138ba837b6dca8086cf2678605079326d3ba',
+      counts: { tables: { created: 19, updated: 0, unchanged: 0, deleted: 0 }, relationships: { created: 6, updated: 0, unchanged: 0, deleted: 0 }, reports: { created: 2, updated: 0, unchanged: 0, deleted: 0 } },
+      metrics: 15,
+      skipped: [{ unique_id: 'metric.jaffle_shop.cumulative_revenue', reason: 'cumulative metric: a running total over periods is not one aggregate' }],
+      conflicts: [],
+    },
+  },
 };

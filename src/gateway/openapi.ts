@@ -82,7 +82,7 @@ function operationOf(def: RouteDef, schemas: Record<string, JsonSchema>): Record
   if (def.body) {
     const name = `Body_${def.operationId}`;
     schemas[name] = { title: name, ...toSchema(def.body, 'input') };
-    const media = def.bodyType === 'multipart' ? ['multipart/form-data'] : def.bodyType === 'form' ? ['application/x-www-form-urlencoded'] : def.bodyType === 'json_or_form' ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
+    const media = def.bodyType === 'multipart' ? ['multipart/form-data'] : def.bodyType === 'form' ? ['application/x-www-form-urlencoded'] : def.bodyType === 'json_or_form' ? ['application/json', 'application/x-www-form-urlencoded'] : def.bodyType === 'json_or_multipart' ? ['application/json', 'multipart/form-data'] : ['application/json'];
     const withExample = (m: string) => (m === 'application/json' && example?.request !== undefined ? { example: example.request } : {});
     op['requestBody'] = { required: true, content: Object.fromEntries(media.map((m) => [m, { schema: { $ref: `#/components/schemas/${name}` }, ...withExample(m) }])) };
   }

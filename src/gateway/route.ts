@@ -19,7 +19,7 @@ export type QueryCredential = 'api_token' | 'token';
 
 type AnySchema = z.ZodType;
 
-export type BodyType = 'json' | 'form' | 'json_or_form' | 'multipart';
+export type BodyType = 'json' | 'form' | 'json_or_form' | 'multipart' | 'json_or_multipart';
 
 export interface RouteInput<P, Q, B, Pr extends Principal | undefined = Principal | undefined> {
   params: P;
@@ -53,6 +53,8 @@ interface RouteDefBase<P extends AnySchema, Q extends AnySchema, B extends AnySc
   body?: B;
   /** How the body arrives; default json. */
   bodyType?: BodyType;
+  /** `upload`: a JSON body may be as large as an upload (SEXTANT_UPLOAD_LIMIT) instead of SEXTANT_BODY_LIMIT. */
+  bodyLimit?: 'upload';
   /** Response schema for the OpenAPI document; also documents the 200 body. */
   response?: AnySchema;
   /** Status of a successful response; default 200. */

@@ -27,6 +27,8 @@ export { environmentDiff, environmentConflicts, mergeEnvironment } from './envir
 export type { MergeGate } from './environment-merge.ts';
 export { readEvaluationFile } from './evaluation-file.ts';
 export { syncEnvironmentTargets } from './environment-sync.ts';
+export { commitImportedFiles, importedFileOf, importedItemProblem } from './import-files.ts';
+export type { ImportedFile } from './import-files.ts';
 export { expireThrowawayEnvironments, startEnvironmentJanitor } from './environment-expiry.ts';
 export { getMirror, setMirror, deleteMirror } from './mirror.ts';
 export type { MirrorInput } from './mirror.ts';

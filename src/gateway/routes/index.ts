@@ -32,6 +32,7 @@ import { adminSsoRoutes } from './admin-sso.ts';
 import { adminAuditRoutes } from './admin-audit.ts';
 import { adminUsageRoutes } from './admin-usage.ts';
 import { adminEmailDomainRoutes } from './admin-email-domains.ts';
+import { importRoutes } from './imports.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -65,6 +66,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   adminAuditRoutes,
   adminUsageRoutes,
   adminEmailDomainRoutes,
+  importRoutes,
 ];
 
 /** All REST routes, in registration order. */
