@@ -41,6 +41,33 @@ function useConnections() {
 
 type Phase = { step: 'idle' } | { step: 'uploading'; progress: UploadProgress } | { step: 'importing' };
 
+interface Chosen {
+  manifest: File;
+  catalog: File | undefined;
+  connection: string;
+  environment: string;
+}
+
+/** Sends the chosen files as the route's multipart form, following the upload and then the import. */
+function useImportUpload(onDone: (summary: ImportSummary) => void) {
+  const [phase, setPhase] = useState<Phase>({ step: 'idle' });
+  const submit = useAction(async ({ manifest, catalog, connection, environment }: Chosen) => {
+    const form = new FormData();
+    form.append('connection_id', connection);
+    if (environment) form.append('environment_id', environment);
+    form.append('manifest', manifest, manifest.name);
+    if (catalog) form.append('catalog', catalog, catalog.name);
+    const onProgress = (progress: UploadProgress) => setPhase(progress.sent >= progress.total ? { step: 'importing' } : { step: 'uploading', progress });
+    setPhase({ step: 'uploading', progress: { sent: 0, total: manifest.size + (catalog?.size ?? 0) } });
+    try {
+      onDone(await uploadWithProgress<ImportSummary>('/api/import/dbt', form, onProgress));
+    } finally {
+      setPhase({ step: 'idle' });
+    }
+  });
+  return { submit, phase };
+}
+
 function ImportForm({ onDone }: { onDone: (summary: ImportSummary) => void }) {
   const connections = useConnections();
   const envs = useLoad((signal) => call(api.GET('/api/environments', { signal })));
@@ -48,23 +75,9 @@ function ImportForm({ onDone }: { onDone: (summary: ImportSummary) => void }) {
   const [catalog, setCatalog] = useState<File | undefined>();
   const [connection, setConnection] = useState('');
   const [environment, setEnvironment] = useState('');
-  const [phase, setPhase] = useState<Phase>({ step: 'idle' });
   const [missing, setMissing] = useState(false);
   const chosenConnection = connection || connections.data?.[0]?.id || '';
-  const submit = useAction(async () => {
-    const form = new FormData();
-    form.append('connection_id', chosenConnection);
-    if (environment) form.append('environment_id', environment);
-    form.append('manifest', manifest!, manifest!.name);
-    if (catalog) form.append('catalog', catalog, catalog.name);
-    const onProgress = (progress: UploadProgress) => setPhase(progress.sent >= progress.total ? { step: 'importing' } : { step: 'uploading', progress });
-    setPhase({ step: 'uploading', progress: { sent: 0, total: manifest!.size + (catalog?.size ?? 0) } });
-    try {
-      onDone(await uploadWithProgress<ImportSummary>('/api/import/dbt', form, onProgress));
-    } finally {
-      setPhase({ step: 'idle' });
-    }
-  });
+  const { submit, phase } = useImportUpload(onDone);
   const running = useRef(false);
   const start = async (e: FormEvent) => {
     e.preventDefault();
@@ -72,7 +85,7 @@ function ImportForm({ onDone }: { onDone: (summary: ImportSummary) => void }) {
     // A second press while the first runs is ignored (the button keeps the keyboard's focus).
     if (!manifest || !chosenConnection || running.current) return;
     running.current = true;
-    await submit.run();
+    await submit.run({ manifest, catalog, connection: chosenConnection, environment });
     running.current = false;
   };
   const messages = importFieldMessages(submit.problem);
