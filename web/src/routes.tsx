@@ -58,6 +58,7 @@ export const routes: RouteObject[] = [
               { path: 'environments', ...page(() => import('./knowledge/environments-page.tsx').then((m) => ({ Component: m.EnvironmentsPage }))) },
               { path: 'environments/:id', ...page(() => import('./knowledge/environment-page.tsx').then((m) => ({ Component: m.EnvironmentPage }))) },
               { path: 'evaluations', ...page(() => import('./knowledge/evaluations-page.tsx').then((m) => ({ Component: m.EvaluationsPage }))) },
+              { path: 'import/dbt', ...page(() => import('./knowledge/dbt-import-page.tsx').then((m) => ({ Component: m.DbtImportPage }))) },
               { path: 'evaluations/runs/:id', ...page(() => import('./knowledge/run-page.tsx').then((m) => ({ Component: m.RunPage }))) },
             ],
           },

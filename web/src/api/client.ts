@@ -16,6 +16,10 @@ export function onUnauthorized(listener: () => void): () => void {
   unauthorizedListeners.add(listener);
   return () => unauthorizedListeners.delete(listener);
 }
+/** Tells the listeners that a request answered 401 (for transports other than fetch: uploads with progress). */
+export function signalUnauthorized(): void {
+  for (const l of unauthorizedListeners) l();
+}
 /** Calls that answer 401 as part of their job (a wrong password), not because a session ended. */
 const SIGN_IN_PATHS = /^\/api\/auth\/(token|magic_link|mfa\/recovery|register|verify|reset_password|resend_verification_mail|org_from_email)/;
 

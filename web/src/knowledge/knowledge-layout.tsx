@@ -37,6 +37,9 @@ export function KnowledgeLayout() {
           <li>
             <NavLink to="/knowledge/evaluations">Evaluation runs</NavLink>
           </li>
+          <li>
+            <NavLink to="/knowledge/import/dbt">Import from dbt</NavLink>
+          </li>
         </ul>
       </nav>
       <div className="settings-body">
