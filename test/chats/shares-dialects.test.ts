@@ -143,7 +143,7 @@ dialectTest('downloads read the owner\'s answers, a shared chat\'s inside its or
   t.like(await findDownloadSource(deps, as('acme', 'u2', 'modeler'), 'c', { latest: true }), { access: 'role', sql: 'SELECT 2' });
 });
 
-dialectTest('an export lists displayed messages oldest first: the caller\'s own, or an admin\'s pick, in the organization only', async (t, { x }) => {
+dialectTest('an export lists displayed messages oldest first: the caller\'s own (another\'s refused), or an admin\'s pick, in the organization only', async (t, { x }) => {
   const { deps } = await setup(x);
   await appendMessage(deps, COLLEAGUE, { chatId: 'theirs', role: 'user', content: 'colleague question' });
   await appendMessage(deps, ELSEWHERE, { chatId: 'far', role: 'user', content: 'other organization' });
@@ -153,8 +153,9 @@ dialectTest('an export lists displayed messages oldest first: the caller\'s own,
     for await (const r of exportHistory({ ...deps, users }, p, filter)) out.push(r);
     return out;
   };
-  const mine = await rows(OWNER, { userId: 'u2' });
-  t.deepEqual(mine.map((r) => r.content), ['q1', 'a1', 'q2', 'a2'], 'a user\'s filter is ignored');
+  t.throws(() => exportHistory({ ...deps, users }, OWNER, { userId: 'u2' }), { code: 'EXPORT_OF_OTHERS_FORBIDDEN' }, 'a non-admin naming someone else is refused');
+  const mine = await rows(OWNER, { userId: 'u1' });
+  t.deepEqual(mine.map((r) => r.content), ['q1', 'a1', 'q2', 'a2'], 'a user naming themselves gets their own');
   t.like(mine[1], { chat_id: 'c', user_email: 'u1@example.com', role: 'assistant', sql: 'SELECT 1', connection_id: 'wh', credits: 1, created_at: new Date(1_000).toISOString() });
   t.deepEqual((await rows(as('acme', 'u1', 'admin'))).map((r) => r.content), ['q1', 'a1', 'q2', 'a2', 'colleague question']);
   t.deepEqual((await rows(as('acme', 'u1', 'admin'), { userId: 'u2' })).map((r) => r.content), ['colleague question']);

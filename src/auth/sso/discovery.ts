@@ -16,7 +16,7 @@ export type DiscoveryProblem = 'invalid_issuer_url' | 'discovery_failed';
 export type DiscoveryReason = 'unreachable' | 'http_status' | 'not_json' | 'issuer_mismatch' | 'missing_endpoints';
 
 /** The one thing an admin is told when the document could not be used. */
-export const DISCOVERY_FAILED_DETAIL = 'No usable OpenID discovery document for this issuer: it could not be reached, is not allowed, or does not describe this issuer and its endpoints';
+export const DISCOVERY_FAILED_DETAIL = 'The issuer could not be reached, is not allowed, or did not answer with an OpenID discovery document describing this issuer and its endpoints';
 
 /** What an OpenID provider's discovery document must name for the code flow. */
 export interface OidcMetadata {
