@@ -134,7 +134,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     accountMail: createAccountMail(accountDeps({ executor, clock, config, secretBox, mailer, log })),
     secretBox,
     knowledge,
-    data: dataDeps(config, { executor, clock, secretBox, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge), observeQuery: ops.observeQuery }),
+    data: dataDeps(config, { executor, clock, secretBox, checkHost: outbound.checkHost, duckdb: duckdbSql, docs: deps.tableDocs ?? createTableDocsSource(knowledge), observeQuery: ops.observeQuery }),
     uploads: createUploadStore({
       dataDir: config.dataDir,
       clock,
@@ -191,7 +191,7 @@ function domainDeps(config: Config, store: CoreServices['store'], executor: Core
 }
 
 /** The data plane's dependencies, from the configuration. */
-function dataDeps(config: Config, a: Pick<CoreServices, 'executor' | 'clock' | 'secretBox'> & { duckdb: DuckDbSql; docs: TableDocsSource; observeQuery: DataDeps['observeQuery'] }): DataDeps {
+function dataDeps(config: Config, a: Pick<CoreServices, 'executor' | 'clock' | 'secretBox'> & { checkHost: DataDeps['checkHost']; duckdb: DuckDbSql; docs: TableDocsSource; observeQuery: DataDeps['observeQuery'] }): DataDeps {
   return {
     store: a.executor,
     clock: a.clock,
@@ -199,6 +199,7 @@ function dataDeps(config: Config, a: Pick<CoreServices, 'executor' | 'clock' | '
     tools: { duckdb: a.duckdb, maxRecursion: config.data.queryMaxRecursion },
     docs: a.docs,
     fileRoots: config.data.warehouseRoots,
+    checkHost: a.checkHost,
     statementTimeoutMs: config.data.queryTimeoutMs,
     queryProcesses: new QueryProcessPool({ max: config.data.queryProcesses, maxIdle: config.data.queryIdleProcesses, memoryMb: config.data.queryMemoryMb }),
     maxRecursion: config.data.queryMaxRecursion,

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import type { CheckHost } from '../outbound/index.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { QueryProcessPool } from './drivers/process/query-process-pool.ts';
 import type { SqlTools } from './guard/index.ts';
@@ -16,6 +17,8 @@ export interface DataDeps {
   docs: TableDocsSource;
   /** Folders DuckDB and SQLite connection files may live in. */
   fileRoots: string[];
+  /** Warehouse hosts obey the outbound address policy (SEXTANT_OUTBOUND_ALLOW); absent, only public addresses pass. */
+  checkHost?: CheckHost;
   /** Time a query may keep its warehouse busy (SEXTANT_QUERY_TIMEOUT_MS). */
   statementTimeoutMs: number;
   /** Where DuckDB and SQLite statements run: processes the gateway can stop at any time. */

@@ -87,3 +87,16 @@ export class WarehouseUnavailable extends AppError {
     super('unavailable', 'WAREHOUSE_UNAVAILABLE', message);
   }
 }
+
+/** A warehouse host outside the outbound address policy (or one that does not resolve): refused before connecting. */
+export class ConnectionHostRefused extends AppError {
+  constructor(host: string, reason: 'refused' | 'unresolved') {
+    super(
+      'invalid',
+      reason === 'refused' ? 'CONNECTION_HOST_REFUSED' : 'CONNECTION_HOST_UNRESOLVED',
+      reason === 'refused'
+        ? `The warehouse host ${host} is not allowed: this address is not allowed; an operator can allow it with SEXTANT_OUTBOUND_ALLOW`
+        : `The warehouse host ${host} does not resolve to an address`,
+    );
+  }
+}

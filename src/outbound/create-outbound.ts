@@ -5,6 +5,7 @@
 import type { HttpClient } from 'isomorphic-git';
 import type { LookupFunction } from 'node:net';
 import { parseAllowList } from './allow-list.ts';
+import { createHostCheck, type CheckHost } from './check-host.ts';
 import { guardedFetch, type OutboundFetch } from './guarded-fetch.ts';
 import { guardedGitHttp } from './git-http.ts';
 import { createSend } from './send-request.ts';
@@ -13,6 +14,8 @@ import { createSend } from './send-request.ts';
 export interface Outbound {
   fetch: OutboundFetch;
   git: HttpClient;
+  /** The same policy for raw TCP (warehouse hosts): resolves, checks, answers the address to connect to. */
+  checkHost: CheckHost;
 }
 
 export interface OutboundOptions {
@@ -26,6 +29,7 @@ export interface OutboundOptions {
 
 /** Builds the client; with no allow list only public unicast addresses are reached. */
 export function createOutbound({ allow = [], lookup, timeoutMs = 30_000 }: OutboundOptions = {}): Outbound {
-  const send = createSend({ allow: parseAllowList(allow), lookup, timeoutMs });
-  return { fetch: guardedFetch(send), git: guardedGitHttp(send) };
+  const list = parseAllowList(allow);
+  const send = createSend({ allow: list, lookup, timeoutMs });
+  return { fetch: guardedFetch(send), git: guardedGitHttp(send), checkHost: createHostCheck({ allow: list, lookup }) };
 }

@@ -17,7 +17,7 @@ test.before(async () => {
   t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root });
   const s = t0.app.services;
   const admin = t0.user({ orgId: t0.org('alpha'), role: 'admin' });
-  await createConnection({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots }, 'alpha', admin.id, {
+  await createConnection({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots, checkHost: s.data.checkHost }, 'alpha', admin.id, {
     id: 'wh',
     name: 'Alpha warehouse',
     type: 'duckdb',

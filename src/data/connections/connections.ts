@@ -1,6 +1,7 @@
 // Warehouse connections of an organization. Secrets (the password) are sealed with the one secret
 // box and never leave this module except to open a driver.
 import type { Clock } from '../../clock.ts';
+import type { CheckHost } from '../../outbound/index.ts';
 import { Conflict, ValidationFailed } from '../../errors.ts';
 import type { SecretBox } from '../../security/index.ts';
 import { byteOrder } from '../../store/index.ts';
@@ -9,6 +10,7 @@ import { DRIVERS, type ConnectionType } from '../drivers/registry.ts';
 import { ConnectionNotFound } from '../errors.ts';
 import type { ConnectionRow, DataStore } from '../tables.ts';
 import { confineWarehousePath } from './confine-path.ts';
+import { checkWarehouseHost } from './warehouse-host.ts';
 
 /** Non-secret settings as the API shows them. */
 export type PublicSettings = Omit<ConnectionSettings, 'password'>;
@@ -41,6 +43,8 @@ export interface ConnectionDeps {
   secretBox: SecretBox;
   /** Roots of the organizations' warehouse folders (`<root>/<org_id>/`); relative paths resolve there. */
   fileRoots: string[];
+  /** The outbound address policy for warehouse hosts (SEXTANT_OUTBOUND_ALLOW); without it only public addresses pass. */
+  checkHost?: CheckHost | undefined;
 }
 
 const view = (r: Row): ConnectionView => ({
@@ -60,12 +64,15 @@ async function getRow(store: DataStore, orgId: string, id: string): Promise<Row>
 }
 
 /** Checks the settings a type needs and confines file paths to the organization's warehouse folders. */
-function normalize(deps: ConnectionDeps, orgId: string, input: Pick<ConnectionInput, 'type' | 'settings'>): PublicSettings {
+async function normalize(deps: ConnectionDeps, orgId: string, input: Pick<ConnectionInput, 'type' | 'settings'>): Promise<PublicSettings> {
   const s = { ...input.settings };
   if (DRIVERS[input.type].kind === 'file') {
     s.path = confineWarehousePath(deps.fileRoots, orgId, s.path);
   } else if (!s.host) {
     throw new ValidationFailed([{ loc: ['body', 'settings', 'host'], msg: 'Field required for server warehouses', type: 'value_error' }]);
+  } else {
+    // Resolved and checked, never connected to; the name as typed is stored and checked again at connect.
+    await checkWarehouseHost(deps.checkHost, s.host);
   }
   return s;
 }
@@ -83,7 +90,7 @@ export async function getConnection({ store }: { store: DataStore }, orgId: stri
 
 /** Creates a connection; the id defaults to a slug of the name. */
 export async function createConnection(deps: ConnectionDeps, orgId: string, userId: string | null, input: ConnectionInput): Promise<ConnectionView> {
-  const settings = normalize(deps, orgId, input);
+  const settings = await normalize(deps, orgId, input);
   const id = input.id ?? (input.name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'connection');
   const now = deps.clock.now();
   const sealed = input.password ? deps.secretBox.seal(JSON.stringify({ password: input.password })) : null;
@@ -109,7 +116,7 @@ export async function updateConnection(
   const { type } = await getRow(store, orgId, id);
   const changes: Partial<ConnectionRow> = { updated_at: deps.clock.now() };
   if (patch.name !== undefined) changes.name = patch.name;
-  if (patch.settings) changes.settings = JSON.stringify(normalize(deps, orgId, { type, settings: patch.settings }));
+  if (patch.settings) changes.settings = JSON.stringify(await normalize(deps, orgId, { type, settings: patch.settings }));
   if (patch.password !== undefined) changes.secret_sealed = patch.password === null ? null : deps.secretBox.seal(JSON.stringify({ password: patch.password }));
   // Only the columns the patch names are written, so two admins' patches of different fields both stay;
   // a connection deleted since the read stays deleted.

@@ -4,14 +4,18 @@ import type { QueryProcessPool } from '../drivers/process/query-process-pool.ts'
 import { DRIVERS } from '../drivers/registry.ts';
 import { resolveWarehouseFile } from './confine-path.ts';
 import { connectionSecrets, type ConnectionDeps, type ConnectionView } from './connections.ts';
+import { pinWarehouseHost } from './warehouse-host.ts';
 
-type OpenDeps = Pick<ConnectionDeps, 'store' | 'secretBox' | 'fileRoots'> & { statementTimeoutMs?: number; queryProcesses?: QueryProcessPool };
+type OpenDeps = Pick<ConnectionDeps, 'store' | 'secretBox' | 'fileRoots' | 'checkHost'> & { statementTimeoutMs?: number; queryProcesses?: QueryProcessPool };
 
 /** Opens a driver for one of the organization's connections; the caller closes it. */
 export async function openConnection(deps: OpenDeps, orgId: string, id: string, ctx: DriverContext = {}): Promise<{ driver: Driver; connection: ConnectionView }> {
-  const { view, settings } = await connectionSecrets(deps, orgId, id);
+  const { view, settings: stored } = await connectionSecrets(deps, orgId, id);
+  let settings = stored;
   // The file is checked again now, links resolved: it may have changed on disk since it was saved.
   if (DRIVERS[view.type].kind === 'file') settings.path = resolveWarehouseFile(deps.fileRoots, orgId, settings.path);
+  // The host too, whenever the row was saved: the driver connects to the address checked here.
+  else settings = await pinWarehouseHost(deps.checkHost, stored);
   const driver = await DRIVERS[view.type].open({ statementTimeoutMs: deps.statementTimeoutMs, ...settings }, { queryProcesses: deps.queryProcesses, ...ctx });
   return { driver, connection: view };
 }
@@ -35,7 +39,8 @@ export async function testConnection(deps: OpenDeps, orgId: string, id: string):
     const tables = await driver.introspect();
     return { ok: true, table_count: tables.length, duration_ms: ms() };
   } catch (err) {
-    if ((err as { code?: string }).code === 'CONNECTION_NOT_FOUND') throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'CONNECTION_NOT_FOUND' || code === 'CONNECTION_HOST_REFUSED') throw err;
     return { ok: false, error: (err as Error).message, duration_ms: ms() };
   } finally {
     await driver?.close();

@@ -66,6 +66,8 @@ export interface ConnectionSettings {
   /** Default schema override (PostgreSQL search path, DuckDB schema). */
   schema?: string;
   ssl?: boolean;
+  /** The host name as typed when `host` is the address it was checked at (certificate and SNI name). */
+  tlsServername?: string;
   statementTimeoutMs?: number;
 }
 

@@ -2,6 +2,7 @@
 // arrive in batches (no extra cursor package needed). The query's budget stops it with
 // pg_cancel_backend from a second connection (at the deadline, or when the caller goes away); a
 // local statement timeout a second later is the server's own backstop if the gateway itself dies.
+import { isIP } from 'node:net';
 import pg from 'pg';
 import { AppError } from '../../errors.ts';
 import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
@@ -30,6 +31,9 @@ function failed(err: unknown): never {
   throw new QueryFailed(message);
 }
 
+// The certificate is checked against the name typed, not the address connected to; never SNI for an address.
+const tlsName = ({ tlsServername: n }: ConnectionSettings) => (n && isIP(n) === 0 ? { servername: n } : {});
+
 /** Connects to PostgreSQL (also fits Redshift-compatible servers) with a read-only default. */
 export async function openPostgres(settings: ConnectionSettings): Promise<Driver> {
   const config: pg.ClientConfig = {
@@ -38,7 +42,7 @@ export async function openPostgres(settings: ConnectionSettings): Promise<Driver
     database: settings.database,
     user: settings.user,
     password: settings.password,
-    ssl: settings.ssl ? { rejectUnauthorized: true } : undefined,
+    ssl: settings.ssl ? { rejectUnauthorized: true, ...tlsName(settings) } : undefined,
     connectionTimeoutMillis: 10_000,
     types,
     // Second wall: even a statement slipping past the guard meets a read-only session.

@@ -31,7 +31,7 @@ const Connection = z.object({
 const Id = z.object({ connection_id: z.string().min(1).max(100) });
 // Only the connection's own deps: the test opens its driver as it always has, outside the query
 // processes and without the query timeout (a question for the data plane, not for this move).
-const connectionDeps = ({ data: { store, clock, secretBox, fileRoots } }: Services) => ({ store, clock, secretBox, fileRoots });
+const connectionDeps = ({ data: { store, clock, secretBox, fileRoots, checkHost } }: Services) => ({ store, clock, secretBox, fileRoots, checkHost });
 
 /** Connection management; every route is scoped to the caller's organization. */
 export function connectionRoutes(s: Services) {

@@ -20,7 +20,7 @@ test('exports stream every row in batches without the default limit, and the log
   const org = t0.org();
   placeOrgFile(root, org, 'wh.duckdb', fixture);
   const u = t0.user({ orgId: org, role: 'admin' });
-  await createConnection({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots }, org, u.id, {
+  await createConnection({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots, checkHost: s.data.checkHost }, org, u.id, {
     id: 'wh',
     name: 'wh',
     type: 'duckdb',
@@ -48,7 +48,7 @@ test('stopping early closes the session and logs the rows read', async (t) => {
   const org = t0.org();
   placeOrgFile(root, org, 'wh.duckdb', fixture);
   const u = t0.user({ orgId: org, role: 'admin' });
-  await createConnection({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots }, org, u.id, {
+  await createConnection({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots, checkHost: s.data.checkHost }, org, u.id, {
     id: 'wh',
     name: 'wh',
     type: 'duckdb',

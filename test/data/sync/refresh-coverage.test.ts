@@ -26,7 +26,7 @@ async function syncWith(schema: string, type: string, settings: ConnectionSettin
   if (file) placeOrgFile(root, org, settings.path!, file);
   const admin = t0.user({ orgId: org, role: 'admin' });
   const s = t0.app.services;
-  await createConnection({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots }, org, admin.id, { id: 'wh', name: 'wh', type: type as 'duckdb', settings });
+  await createConnection({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots, checkHost: s.data.checkHost }, org, admin.id, { id: 'wh', name: 'wh', type: type as 'duckdb', settings });
   const doc = (name: string, extra: Partial<TableDoc>): TableDoc => ({ connection: 'wh', schema, name, active: true, ...extra });
   docs.setTables(org, undefined, [
     doc('orders', { coverage: { column: 'order_date', first: '2000-01-01', last: '2000-01-02' }, columns: [{ name: 'order_date', type: 'DATE' }] }),
