@@ -137,7 +137,8 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
     make: asyncFixtures(app, config, firstOrg),
     async stop() {
       await running.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      // A run's last writes (usage, journal) may still land while the folder is removed: retry ENOTEMPTY as rm -rf would.
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
   return t;
