@@ -13,6 +13,7 @@ import { signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.ts';
 import { listOutbox } from '../../src/mail/index.ts';
 
+// Serial, as the other long browser files: eleven pages signing in new organizations at once, beside the rest of the suite, took longer than the 15 s page load in the full run (all failed there; each passes alone).
 const test = browserTest(anyTest as TestFn<unknown>);
 let w: WebTestApp;
 let dns: TestDnsServer;
@@ -34,7 +35,7 @@ async function signedIn(t: Parameters<typeof openPage>[0], role: Role = 'admin')
   return { ...opened, orgId, user, token: w.session(user) };
 }
 
-test('an admin invites someone, changes a member\'s role, deactivates them and meets the last-admin refusal', async (t) => {
+test.serial('an admin invites someone, changes a member\'s role, deactivates them and meets the last-admin refusal', async (t) => {
   const { page, problems, orgId, user, token } = await signedIn(t);
   const member = w.user({ orgId, role: 'user', email: `web-member-${orgId}@example.com` });
   await page.goto('/');
@@ -91,7 +92,7 @@ test('an admin invites someone, changes a member\'s role, deactivates them and m
   t.deepEqual(problems, []);
 });
 
-test('the members come in pages of 25, forward and back', async (t) => {
+test.serial('the members come in pages of 25, forward and back', async (t) => {
   const { page, orgId } = await signedIn(t);
   for (let i = 0; i < 26; i++) w.user({ orgId, role: 'user' });
   await page.goto('/admin/members');
@@ -106,7 +107,7 @@ test('the members come in pages of 25, forward and back', async (t) => {
   t.is(await members.count(), 25);
 });
 
-test('a member\'s attributes are saved, and a bad attribute name is shown on its field', async (t) => {
+test.serial('a member\'s attributes are saved, and a bad attribute name is shown on its field', async (t) => {
   const { page, orgId, token } = await signedIn(t);
   const member = w.user({ orgId, role: 'user' });
   await page.goto('/admin/members');
@@ -124,7 +125,7 @@ test('a member\'s attributes are saved, and a bad attribute name is shown on its
   t.deepEqual((await call(w, 'GET', `/api/admin/members/${member.id}`, { token })).body.attributes, { region: 'EMEA' });
 });
 
-test('an admin clears a member\'s failed sign-ins, resets their MFA and removes them', async (t) => {
+test.serial('an admin clears a member\'s failed sign-ins, resets their MFA and removes them', async (t) => {
   const { page, orgId, token } = await signedIn(t);
   const member = await passwordUser(w, { orgId, role: 'user' });
   await enrollMfa(w, w.session(member));
@@ -145,7 +146,7 @@ test('an admin clears a member\'s failed sign-ins, resets their MFA and removes 
   t.is((await call(w, 'GET', `/api/admin/members/${member.id}`, { token })).status, 404);
 });
 
-test('an SSO provider whose issuer cannot be reached is refused with the problem on the issuer field', async (t) => {
+test.serial('an SSO provider whose issuer cannot be reached is refused with the problem on the issuer field', async (t) => {
   const { page, problems, token } = await signedIn(t);
   await page.goto('/admin/sso');
   const form = page.getByRole('form', { name: 'New provider' });
@@ -166,7 +167,7 @@ test('an SSO provider whose issuer cannot be reached is refused with the problem
   t.deepEqual(problems, []);
 });
 
-test('an admin adds an SSO provider, tests it, edits it keeping the stored secret, and removes it', async (t) => {
+test.serial('an admin adds an SSO provider, tests it, edits it keeping the stored secret, and removes it', async (t) => {
   const idp = await startTestIdp({ clientId: 'sextant-web', clientSecret: 'idp-secret', redirectUris: [`${w.url}/api/auth/callback`] });
   t.teardown(() => idp.stop());
   const { page, problems, token } = await signedIn(t);
@@ -203,7 +204,7 @@ test('an admin adds an SSO provider, tests it, edits it keeping the stored secre
   t.deepEqual(problems, []);
 });
 
-test('an admin filters the audit log and downloads the filtered CSV export', async (t) => {
+test.serial('an admin filters the audit log and downloads the filtered CSV export', async (t) => {
   const { page, orgId, token } = await signedIn(t);
   const member = w.user({ orgId, role: 'user' });
   for (const role of ['modeler', 'user'])
@@ -225,7 +226,7 @@ test('an admin filters the audit log and downloads the filtered CSV export', asy
   t.true(lines.slice(1).every((l) => l.includes(member.id)));
 });
 
-test('filters the audit log refuses are named on their field and offer no export to download', async (t) => {
+test.serial('filters the audit log refuses are named on their field and offer no export to download', async (t) => {
   const { page } = await signedIn(t);
   await page.goto('/admin/audit');
   await page.getByRole('link', { name: 'Export as CSV' }).waitFor();
@@ -240,7 +241,7 @@ test('filters the audit log refuses are named on their field and offer no export
   await page.getByRole('link', { name: 'Export as CSV' }).waitFor();
 });
 
-test('organization settings, usage and credit limits are saved and shown', async (t) => {
+test.serial('organization settings, usage and credit limits are saved and shown', async (t) => {
   const { page, token } = await signedIn(t);
   await page.goto('/admin/organization');
   await page.getByRole('textbox', { name: 'Email domains that join by themselves' }).fill('example.org, bad domain');
@@ -262,7 +263,7 @@ test('organization settings, usage and credit limits are saved and shown', async
   await checkAccessibility(t, page, 'usage and credit limits');
 });
 
-test('an admin sees each claimed email domain\'s status and TXT record, verifies one by DNS and another by a mailed link', async (t) => {
+test.serial('an admin sees each claimed email domain\'s status and TXT record, verifies one by DNS and another by a mailed link', async (t) => {
   const { page, orgId, token } = await signedIn(t);
   const [byDns, byMail] = [`dns-${orgId}.example.org`.toLowerCase(), `mail-${orgId}.example.org`.toLowerCase()];
   await page.goto('/admin/organization');
@@ -294,7 +295,7 @@ test('an admin sees each claimed email domain\'s status and TXT record, verifies
   t.deepEqual(domains.map((d) => [d.domain, d.status, d.method]).sort(), [[byDns, 'verified', 'dns'], [byMail, 'verified', 'email']].sort());
 });
 
-test('a regular user sees no Admin section and gets a plain message at its addresses', async (t) => {
+test.serial('a regular user sees no Admin section and gets a plain message at its addresses', async (t) => {
   const { page, problems } = await signedIn(t, 'modeler');
   await page.goto('/');
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Ask' }).waitFor();
