@@ -1,4 +1,4 @@
-// The only reader of process.env. Every setting has a documented default (see README "Configuration");
+// The only reader of process.env. Every setting has a documented default (see docs/configuration.md);
 // secrets that are not set are generated once and kept in the data directory, with a warning.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

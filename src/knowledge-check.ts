@@ -53,8 +53,8 @@ function printReport(orgId: string, report: RepoCheck, fsck: string): void {
   for (const e of report.objects?.errors ?? []) console.log(`  error: ${e}`);
   for (const w of report.objects?.warnings ?? []) console.log(`  warning: ${w}`);
   for (const oid of report.objects?.repaired ?? []) console.log(`  repaired object ${oid} from another copy in the repository`);
-  if (repair) for (const oid of report.objects?.unreadable ?? []) console.log(`  could not repair object ${oid}: no other copy in the repository; restore it from a backup or the mirror (see the README)`);
-  if (repair && report.refs.some((r) => r.status === 'damaged')) console.log('  could not repair the damaged branches above: see "Repairing knowledge" in the README');
+  if (repair) for (const oid of report.objects?.unreadable ?? []) console.log(`  could not repair object ${oid}: no other copy in the repository; restore it from a backup or the mirror (see docs/production.md)`);
+  if (repair && report.refs.some((r) => r.status === 'damaged')) console.log('  could not repair the damaged branches above: see "Knowledge repositories and repairing them" in docs/production.md');
   for (const f of report.removed) console.log(`  removed stale ${f}`);
 }
 
@@ -70,5 +70,5 @@ for (const { orgId, report } of checks) {
 }
 if (json) console.log(JSON.stringify(results, null, 2));
 else if (results.length === 0) console.log(`no knowledge repositories under ${root}`);
-if (!ok && !json) console.log('\nSome repositories are damaged: see "Repairing knowledge" in the README.');
+if (!ok && !json) console.log('\nSome repositories are damaged: see "Knowledge repositories and repairing them" in docs/production.md.');
 process.exitCode = ok ? 0 : 1;

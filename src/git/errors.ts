@@ -35,7 +35,7 @@ export class RefDamaged extends AppError {
     super(
       'unavailable',
       'REPOSITORY_DAMAGED',
-      `${ref} is damaged (${problem}) and was not recovered from its reflog; an operator must repair the repository (npm run knowledge:check -- --repair, see the README)`,
+      `${ref} is damaged (${problem}) and was not recovered from its reflog; an operator must repair the repository (npm run knowledge:check -- --repair, see docs/production.md)`,
       { ref },
     );
   }
@@ -71,7 +71,7 @@ export class RepositoryMissing extends AppError {
     super(
       'unavailable',
       'REPOSITORY_DAMAGED',
-      `The knowledge repository of ${key} is missing while the database lists its environments; an operator must restore it (npm run knowledge:check, see the README)`,
+      `The knowledge repository of ${key} is missing while the database lists its environments; an operator must restore it (npm run knowledge:check, see docs/production.md)`,
       { ref: 'refs/heads/main' },
     );
   }
@@ -83,7 +83,7 @@ export class ObjectDamaged extends AppError {
     super(
       'unavailable',
       'REPOSITORY_DAMAGED',
-      `Object ${oid} of the knowledge repository is damaged; an operator must repair the repository (npm run knowledge:check -- --repair, see the README)`,
+      `Object ${oid} of the knowledge repository is damaged; an operator must repair the repository (npm run knowledge:check -- --repair, see docs/production.md)`,
       { object: oid },
     );
   }

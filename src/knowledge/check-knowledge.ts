@@ -62,6 +62,6 @@ function logFindings(deps: KnowledgeDeps, orgId: string, report: RepoCheck): voi
   const damaged = report.refs.filter((r) => r.status === 'damaged');
   if (recovered.length > 0) deps.log.warn({ org_id: orgId, recovered, removed: report.removed }, 'knowledge repository: damaged branches restored from their reflog');
   if (damaged.length > 0 || (report.objects?.errors.length ?? 0) > 0) {
-    deps.log.error({ org_id: orgId, damaged, object_errors: report.objects?.errors.slice(0, 20) }, 'knowledge repository is damaged: see "Repairing knowledge" in the README (npm run knowledge:check -- --repair)');
+    deps.log.error({ org_id: orgId, damaged, object_errors: report.objects?.errors.slice(0, 20) }, 'knowledge repository is damaged: see "Knowledge repositories and repairing them" in docs/production.md (npm run knowledge:check -- --repair)');
   }
 }

@@ -1,5 +1,5 @@
 // The demo organization of `npm start`: created once, reused on later starts. Its sign-in details
-// are in the README and are for local trials only.
+// are in the README and docs/getting-started.md and are for local trials only.
 import { fileURLToPath } from 'node:url';
 import { findUserByEmail, getOrganization, membershipUpsert, organizationInsert, userInsert, type Role } from '../../auth/index.ts';
 import { DEMO_CONNECTION_ID, moveDemoWarehouse, seedDemoWarehouse, warnUnconfinedConnections } from '../../data/index.ts';
