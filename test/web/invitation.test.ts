@@ -1,14 +1,16 @@
 // The invitation page in Chromium against a real gateway (issue 35): the mailed link shows who
 // invites, to which organization and with which role, and the person joins that organization, never a
-// new one: with a new account, an existing account signed out or signed in, after signing out of
-// someone else's account, through the MFA step; an account of another organization is told why it
-// cannot join and what it can do; used, withdrawn, expired and unknown links get a page that says so.
+// new one: with a new account (password, sign-in links, SSO round trip), an existing account signed
+// out or signed in (through the MFA step), after signing out of someone else's account; an account of
+// another organization is told why it cannot join and what it can do; used, withdrawn, expired and
+// unknown links get a page that says so.
 import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import type { Role } from '../../src/auth/index.ts';
 import { listOutbox } from '../../src/mail/index.ts';
 import { call } from '../helpers/api.ts';
 import { enrollMfa, PASSWORD, passwordUser, signIn, totp } from '../helpers/auth.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
+import { startTestIdp } from '../helpers/oidc-idp.ts';
 import { signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
 
 // Serial, as the other long browser files: pages signing in new organizations at once beside the rest of the suite can pass the 15 s page load.
@@ -110,6 +112,21 @@ test.serial('an existing account with MFA joins, then the MFA step finishes its 
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: ASK }).waitFor();
   t.like(await me(page), { email: colleague.email, org_id: ws.orgId });
+});
+
+test.serial("a new person joins with the organization's single sign-on and, after the round trip to the provider, is in that organization with the invited role", async (t) => {
+  const { orgId, orgName, token, invite } = await inviting();
+  const idp = await startTestIdp({ clientId: 'sextant-web', clientSecret: 'idp-secret', redirectUris: [`${w.config.baseUrl}/api/auth/${orgId}/testidp/auth`] });
+  t.teardown(() => idp.stop());
+  const sso = await call(w, 'POST', '/api/admin/sso/providers', { token, body: { type: 'testidp', name: 'Test IdP', issuer: idp.issuer, client_id: 'sextant-web', client_secret: 'idp-secret' } });
+  t.is(sso.status, 201);
+  const email = `sso${++n}@invited.test`;
+  idp.signInAs({ sub: `sso-${n}`, email, name: 'Sam Single' });
+  const { link } = await invite(email, 'modeler');
+  const { page } = await openLink(t, link);
+  await page.getByRole('button', { name: `Join with the single sign-on of ${orgName}` }).click();
+  await page.getByRole('heading', { name: ASK }).waitFor();
+  t.like(await me(page), { email, org_id: orgId, role: 'modeler' });
 });
 
 test.serial('signed in as the invited person, they join with one button and act in the new workspace', async (t) => {
