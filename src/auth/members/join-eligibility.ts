@@ -7,6 +7,7 @@ import { AccountDeactivated, AccountInOtherOrganization, AlreadyMember } from '.
 import type { InvitationRow } from './invitation-rows.ts';
 import { orgRow } from './org-rows.ts';
 
+/** The account with the id or the (stored, lower-case) address, if any. */
 export const userBy = (x: Executor, column: 'id' | 'email', value: string) =>
   x.one(column === 'id' ? sql<UserRow>`SELECT * FROM users WHERE id = ${value}` : sql<UserRow>`SELECT * FROM users WHERE email = ${value}`);
 
@@ -27,6 +28,7 @@ export async function joinBaseFor(x: Executor, row: InvitationRow, user: UserRow
 /** What accepting would do with the invited address's account, as the invitation page tells it. */
 export type InvitedAccount = 'new' | 'existing' | 'member' | 'in_other_organization' | 'deactivated';
 
+/** The answer of joinBaseFor for the invited address, as a value instead of a refusal. */
 export async function invitedAccount(x: Executor, row: InvitationRow): Promise<InvitedAccount> {
   const user = await userBy(x, 'email', row.email);
   try {

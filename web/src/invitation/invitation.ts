@@ -9,6 +9,7 @@ const ROLE_WORDS: Record<Invitation['role'], string> = {
   admin: 'an admin (also runs the organization)',
 };
 
+/** The role in words that say what it lets the person do. */
 export const roleWords = (role: Invitation['role']) => ROLE_WORDS[role];
 
 /** Who sent it: their name and address, as the mail named them. */
@@ -23,4 +24,5 @@ export function askWhom(i: Invitation): string {
   return i.invited_by ? inviterWords(i) : `an admin of ${i.org_name}`;
 }
 
+/** A date as people write it (the invitation's end). */
 export const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });

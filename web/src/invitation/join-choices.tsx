@@ -34,7 +34,7 @@ export function NewAccountChoices({ invitation: i, accept }: { invitation: Invit
         />
         <div className="actions">
           <button type="submit" className="primary" disabled={accept.pending}>
-            {accept.pending ? 'Joining…' : `Create my account and join`}
+            {accept.pending ? 'Joining…' : 'Create my account and join'}
           </button>
         </div>
       </form>
