@@ -24,9 +24,9 @@ test.after.always(() => w?.stop());
 let n = 0;
 const ASK = 'What would you like to know?';
 
-/** A new organization (or a workspace of `baseOrgId`) with an admin who invites. */
-async function inviting(opts: { baseOrgId?: string } = {}) {
-  const orgId = w.org(undefined, opts.baseOrgId ? { baseOrgId: opts.baseOrgId } : {});
+/** A new organization (or a workspace of `baseOrgId`; MFA enforced or not) with an admin who invites. */
+async function inviting(opts: { baseOrgId?: string; mfaEnforced?: boolean } = {}) {
+  const orgId = w.org(undefined, opts);
   const admin = await passwordUser(w, { orgId, role: 'admin', email: `grace${++n}@inviting.test` });
   const token = w.session(admin);
   const orgName = `Org ${orgId}`;
@@ -84,6 +84,23 @@ test.serial('a new person joins without a password and is signed in to the organ
   await page.getByRole('button', { name: 'Join without a password' }).click();
   await page.getByRole('heading', { name: ASK }).waitFor();
   t.like(await me(page), { email, org_id: orgId, role: 'user' });
+});
+
+test.serial('in an organization that requires MFA, the new member joins, then sets up MFA, saves the recovery codes and lands in it', async (t) => {
+  const { orgId, invite } = await inviting({ mfaEnforced: true });
+  const email = `mfa${++n}@invited.test`;
+  const { link } = await invite(email, 'user');
+  const { page } = await openLink(t, link);
+  await page.getByLabel('Choose a password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create my account and join' }).click();
+  await page.getByRole('heading', { name: 'Set up two-factor authentication' }).waitFor();
+  const secret = (await page.getByTestId('totp-secret').textContent())!;
+  await page.getByLabel('Code from the app').fill(totp(w, secret));
+  await page.getByRole('button', { name: 'Turn on and continue' }).click();
+  await page.getByRole('heading', { name: 'Save your recovery codes' }).waitFor();
+  await page.getByRole('button', { name: 'I saved them, continue' }).click();
+  await page.getByRole('heading', { name: ASK }).waitFor();
+  t.like(await me(page), { email, org_id: orgId });
 });
 
 test.serial('an existing account, signed out, joins a workspace of its organization with one button', async (t) => {
