@@ -1,5 +1,5 @@
 // Running an organization (issue 23): members, invitations, organization settings and sign-in unlock,
-// for admins of the caller's organization; plus the public invitation accept step.
+// for admins of the caller's organization; plus the public steps of an invitation link (what it is for, accept).
 import { z } from 'zod';
 import { ROLES } from '../../auth/index.ts';
 import * as members from '../../auth/members/index.ts';
