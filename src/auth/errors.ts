@@ -77,3 +77,14 @@ export class InteractiveSessionRequired extends Forbidden {
 export function fieldRequired(field: string, msg = 'Field required'): ValidationFailed {
   return new ValidationFailed([{ loc: ['body', field], msg, type: 'missing' }]);
 }
+
+/**
+ * The right password of an account an admin deactivated: only someone who knows the password learns
+ * that the account exists and whom to ask (a wrong one still gets InvalidCredentials).
+ */
+export class AccessRemoved extends AppError {
+  constructor(orgName: string, admins: string[]) {
+    const whom = admins.length > 0 ? `an admin of ${orgName} (${admins.join(', ')})` : `an admin of ${orgName}`;
+    super('forbidden', 'ACCESS_REMOVED', `Your access to ${orgName} was removed by an admin. Ask ${whom} to restore it.`, { org_name: orgName, admins });
+  }
+}

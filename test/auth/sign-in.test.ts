@@ -61,6 +61,27 @@ test.serial('an unverified account cannot sign in', async (t) => {
   t.is(res.body.code, 'EMAIL_NOT_VERIFIED');
 });
 
+test.serial('a deactivated member with the right password is told whom to ask; a wrong password learns nothing; the throttle still applies', async (t) => {
+  const orgId = t0.org();
+  const admin = await passwordUser(t0, { orgId, role: 'admin', email: 'grace.admin@deactivated.test' });
+  const member = await passwordUser(t0, { orgId });
+  t.is((await call(t0, 'POST', `/api/admin/members/${member.id}/deactivate`, {}, t0.session(admin))).status, 200);
+  const wrong = await signIn(t0, member.email, 'not the password at all');
+  const unknown = await signIn(t0, 'nobody-deactivated@example.com', 'not the password at all');
+  t.is(wrong.status, 401);
+  t.deepEqual(wrong.body, unknown.body);
+  const right = await signIn(t0, member.email);
+  t.is(right.status, 403);
+  t.is(right.body.code, 'ACCESS_REMOVED');
+  t.deepEqual(right.body['data'], { org_name: `Org ${orgId}`, admins: ['grace.admin'] });
+  t.regex(right.body.detail as string, new RegExp(`Org ${orgId}.*grace\\.admin`));
+  t.is(right.body['access_token'], undefined);
+  // Each refusal counts as a failed attempt, as before: past the free ones even the right password waits.
+  let last = right;
+  for (let i = 0; i < 5 && last.status !== 429; i++) last = await signIn(t0, member.email);
+  t.is(last.status, 429);
+});
+
 test.serial('logout ends the session: the same JWT is refused afterwards', async (t) => {
   const user = await passwordUser(t0);
   const token = (await signIn(t0, user.email)).body['access_token'] as string;

@@ -3,6 +3,8 @@
 import anyTest, { type TestFn } from 'ava';
 import { endSession } from '../../src/auth/credentials/sessions.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
+import { call } from '../helpers/api.ts';
+import { PASSWORD, passwordUser } from '../helpers/auth.ts';
 import { DEMO, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
 
 const test = browserTest(anyTest as TestFn<unknown>);
@@ -54,6 +56,27 @@ test('a wrong password shows the server message and keeps the email typed', asyn
   await page.getByRole('alert').filter({ hasText: /incorrect/i }).waitFor();
   t.is(await page.getByLabel('Email').inputValue(), DEMO.analyst.email);
   await checkAccessibility(t, page, '/login with an error');
+});
+
+test('a deactivated member with the right password is told their access was removed and whom to ask; a wrong password is not', async (t) => {
+  const orgId = w.org();
+  const admin = await passwordUser(w, { orgId, role: 'admin', email: 'hopper.admin@removed.test' });
+  const member = await passwordUser(w, { orgId });
+  t.is((await call(w, 'POST', `/api/admin/members/${member.id}/deactivate`, { token: w.session(admin) })).status, 200);
+  const { page } = await openPage(t, w.browser, w.url);
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(member.email);
+  await page.getByLabel('Password').fill('not the password at all');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Incorrect email or password' }).waitFor();
+  t.false((await page.locator('main').innerText()).includes('removed'));
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'access' });
+  await alert.waitFor();
+  t.is(await alert.innerText(), `Your access to Org ${orgId} was removed by an admin. Ask an admin of Org ${orgId} (hopper.admin) to restore it.`);
+  t.is(new URL(page.url()).pathname, '/login');
+  await checkAccessibility(t, page, '/login refusing a deactivated member');
 });
 
 test('signing out ends the session and shows the sign-in page', async (t) => {

@@ -20,6 +20,7 @@ export const routes: RouteObject[] = [
       { path: '/signup', ...page(() => import('./sign-in/sign-up-page.tsx').then((m) => ({ Component: m.SignUpPage }))) },
       { path: '/verify', ...page(() => import('./sign-in/verify-page.tsx').then((m) => ({ Component: m.VerifyPage }))) },
       { path: '/reset-password', ...page(() => import('./sign-in/reset-password-page.tsx').then((m) => ({ Component: m.ResetPasswordPage }))) },
+      { path: '/invitation', ...page(() => import('./invitation/invitation-page.tsx').then((m) => ({ Component: m.InvitationPage }))) },
       { path: '/mfa-recovery', ...page(() => import('./sign-in/mfa-recovery-page.tsx').then((m) => ({ Component: m.MfaRecoveryPage }))) },
       { path: '/share/:shareId', ...page(() => import('./chats/shared-chat-page.tsx').then((m) => ({ Component: m.SharedChatPage }))) },
       {

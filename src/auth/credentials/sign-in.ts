@@ -7,6 +7,7 @@ import type { AccountDeps, ClientInfo } from '../account/account-deps.ts';
 import { writeAudit } from '../audit.ts';
 import { baseOrgOf, findUserByEmail, getMembership, getOrganization, getUser, type UserRow } from '../directory.ts';
 import { EmailNotVerified, InvalidCredentials, InvalidMfaCode, InvalidMfaToken } from '../errors.ts';
+import { accessRemoved } from './access-removed.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
 import { consumeSecondFactor } from '../mfa/second-factor.ts';
 import { throttledAttempt } from './throttled-attempt.ts';
@@ -46,14 +47,20 @@ export async function completeFirstFactor(deps: AccountDeps, user: UserRow, fact
   return { kind: 'session', session: await startSession(deps, user, orgId), user, orgId };
 }
 
-/** Checks email and password (same answer and similar time for unknown accounts), then continues the sign-in. */
+/**
+ * Checks email and password (same answer and similar time for unknown accounts and wrong passwords),
+ * then continues the sign-in; a deactivated account with the right password is told whom to ask.
+ */
 export async function passwordSignIn(deps: AccountDeps, { email, password }: { email: string; password: string }, client: ClientInfo): Promise<SignInResult> {
   const user = await findUserByEmail(deps.store, email);
   const account = user?.id ?? email.trim().toLowerCase();
   const verified = await auditFailure(deps, user, client, 'password', () =>
     throttledAttempt(deps, account, client, async () => {
       const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash(deps.bcryptCost)));
-      if (!user || !user.password_hash || !ok || user.disabled_at !== null) throw new InvalidCredentials();
+      if (!user || !user.password_hash || !ok) throw new InvalidCredentials();
+      // Only the password's owner learns that an admin removed the access, and whom to ask. Still a
+      // failure to the throttle, as before: the lockout rules do not change for deactivated accounts.
+      if (user.disabled_at !== null) throw await accessRemoved(deps.store, user.id);
       return user;
     }),
   );

@@ -3,16 +3,15 @@ import { hashPassword, hashSecret } from '../../security/index.ts';
 import type { Executor } from '../../store/index.ts';
 import type { AccountDeps } from '../account/account-deps.ts';
 import { appendAudit } from '../audit-log/write-audit.ts';
-import type { UserRow } from '../directory.ts';
 import { fieldRequired } from '../errors.ts';
 import { assertPasswordStrength } from '../credentials/password-policy.ts';
 import { completeFirstFactor, type SignInResult } from '../credentials/sign-in.ts';
-import { AccountDeactivated, AccountInOtherOrganization, AlreadyMember, InvalidInvitation, SsoNotConfigured } from './errors.ts';
+import { InvalidInvitation, SsoNotConfigured } from './errors.ts';
 import { ssoLoginPath } from './invitation-info.ts';
 import { pendingInvitationByToken, type InvitationRow } from './invitation-rows.ts';
+import { joinBaseFor, userBy } from './join-eligibility.ts';
 import { joinOrganization, type AcceptMethod, type JoinPlan } from './join-organization.ts';
 import { isRefusal, type RequestClient } from './member-audit.ts';
-import { orgRow } from './org-rows.ts';
 
 export type { AcceptMethod };
 
@@ -56,23 +55,6 @@ async function auditRefusedAccept(deps: AcceptDeps, input: AcceptInput, client: 
     action: 'invitation_accepted', orgId: row?.org_id ?? null, target: row && { type: 'invitation', id: row.id }, ip: client.ip,
     outcome: 'failure', data: { method: input.method, error: code },
   });
-}
-
-const userBy = (x: Executor, column: 'id' | 'email', value: string) =>
-  x.one(column === 'id' ? sql<UserRow>`SELECT * FROM users WHERE id = ${value}` : sql<UserRow>`SELECT * FROM users WHERE email = ${value}`);
-
-/** Whether the account may join the invitation's organization; the base organization it joins first, if any. */
-async function joinBaseFor(x: Executor, row: InvitationRow, user: UserRow | undefined): Promise<string | undefined> {
-  const org = (await orgRow(x, row.org_id))!;
-  const baseId = org.base_org_id ?? org.id;
-  if (user && (await x.one(sql`SELECT 1 AS one FROM memberships WHERE user_id = ${user.id} AND org_id = ${row.org_id}`))) throw new AlreadyMember();
-  if (user && user.disabled_at !== null) throw new AccountDeactivated();
-  const home = user && (await x.one(
-    sql<{ id: string }>`SELECT o.id FROM organizations o JOIN memberships m ON m.org_id = o.id
-      WHERE m.user_id = ${user.id} AND o.base_org_id IS NULL ORDER BY m.created_at LIMIT 1`,
-  ));
-  if (home && home.id !== baseId) throw new AccountInOtherOrganization();
-  return !home && baseId !== org.id ? baseId : undefined;
 }
 
 async function plan(deps: AcceptDeps, input: AcceptInput, row: InvitationRow): Promise<JoinPlan> {

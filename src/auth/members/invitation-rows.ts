@@ -57,6 +57,12 @@ export function pendingInvitationByToken(x: Executor, now: number, token: string
   return x.one(sql<InvitationRow>`SELECT * FROM invitations WHERE token_hash = ${hashSecret(token)} AND ${pending(now)}`);
 }
 
+/** The invitation behind a link token in any state (accepted, revoked, expired), with its inviter's name and address. */
+export function invitationByToken(x: Executor, token: string): Promise<(InvitationRow & { inviter_name: string | null; inviter_email: string | null }) | undefined> {
+  return x.one(sql<InvitationRow & { inviter_name: string | null; inviter_email: string | null }>`SELECT i.*, u.name AS inviter_name, u.email AS inviter_email
+    FROM invitations i LEFT JOIN users u ON u.id = i.invited_by WHERE i.token_hash = ${hashSecret(token)}`);
+}
+
 /** Gives a pending invitation a new token and expiry; the old link dies with its hash. Changes no row unless pending. */
 export function renewInvitationQuery(id: string, now: number): { token: string; query: Query } {
   const token = newSecret('sxt_inv_');

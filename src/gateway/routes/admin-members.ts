@@ -1,5 +1,5 @@
 // Running an organization (issue 23): members, invitations, organization settings and sign-in unlock,
-// for admins of the caller's organization; plus the public invitation accept step.
+// for admins of the caller's organization; plus the public steps of an invitation link (what it is for, accept).
 import { z } from 'zod';
 import { ROLES } from '../../auth/index.ts';
 import * as members from '../../auth/members/index.ts';
@@ -47,6 +47,19 @@ const OrgSettings = z.object({
   email_domains: z.array(EmailDomain).describe('Each claimed domain with its status and the TXT record that verifies it'),
   join_default_role: Role.describe('Role of people who join through an allowed domain'),
   session_lifetime_seconds: z.number().int().describe('Lifetime of new sessions; live ones keep theirs'),
+});
+const InvitationInfo = z.object({
+  state: z.enum(['pending', 'accepted', 'revoked', 'expired']),
+  email: z.string(),
+  org_name: z.string(),
+  role: Role,
+  invited_by: z.object({ name: z.string(), email: z.string() }).nullable().describe('Who sent the invitation; null when that account is gone'),
+  expires_at: iso,
+  sso_available: z.boolean(),
+  account: z
+    .enum(['new', 'existing', 'member', 'in_other_organization', 'deactivated'])
+    .optional()
+    .describe('Pending only: a new account is made, an existing one joins, or it cannot join (already a member, in another organization, deactivated)'),
 });
 const AcceptAnswer = TokenResponse.extend({
   org_id: z.string(),
@@ -144,10 +157,14 @@ export function adminMemberRoutes(s: Services) {
     }),
     route({
       method: 'POST', path: '/api/auth/invitation/info', operationId: 'invitation_info', tags: ['auth'], auth: 'none',
-      summary: 'What a live invitation link is for (address, organization, role, expiry, SSO), for the accept page; the token stays unused',
+      summary: 'What an invitation link is for and whether it still works, for the invitation page; the token stays unused',
+      description:
+        'Answers for a link in any state (`pending`, `accepted`, `revoked`, `expired`) what its mail told: the address, the organization, the role and who invites. ' +
+        'While it is pending, `account` says what accepting would do with the address\'s account (the link holder owns the mailbox; the inviter is never told). ' +
+        'An unknown token (mistyped, or replaced by a resend) answers 400 INVALID_INVITATION and counts against the client address: 429 past 50 in 15 minutes.',
       body: z.object({ token: z.string().min(1).max(200) }),
-      response: z.object({ email: z.string(), org_name: z.string(), role: Role, expires_at: iso, sso_available: z.boolean() }),
-      handler: ({ body }) => members.invitationInfo(deps, body.token),
+      response: InvitationInfo,
+      handler: ({ body, ctx }) => members.invitationInfo(deps, body.token, clientInfo(ctx)),
     }),
     route({
       method: 'POST', path: '/api/auth/invitation/accept', operationId: 'accept_invitation', tags: ['auth'], auth: 'none',

@@ -69,6 +69,9 @@ export function authRoutes(s: Services) {
       path: '/api/auth/token',
       operationId: 'login_for_access_token',
       summary: 'Password sign-in (JSON or the OAuth2 password form); a session, or a pending MFA or enrollment token',
+      description:
+        'A wrong password or an unknown address answers 401 INVALID_CREDENTIALS alike. The right password of an account an admin deactivated answers 403 ACCESS_REMOVED, ' +
+        'naming the organization and a few of its active admins (`data.org_name`, `data.admins`). Every refusal counts against the sign-in throttle (429).',
       tags: ['auth'],
       auth: 'none',
       bodyType: 'json_or_form',

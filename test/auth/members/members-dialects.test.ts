@@ -6,7 +6,7 @@
 import type { ExecutionContext } from 'ava';
 import { sql } from 'kysely';
 import type { Principal, Role } from '../../../src/auth/index.ts';
-import { acceptInvitation, changeRole, deactivateMember, getOrgSettings, listMembers, removeMember, resendInvitation, updateOrgSettings, type MembersDeps } from '../../../src/auth/members/index.ts';
+import { acceptInvitation, changeRole, deactivateMember, getOrgSettings, invitationInfo, listMembers, removeMember, resendInvitation, updateOrgSettings, type MembersDeps } from '../../../src/auth/members/index.ts';
 import type { MemberStoreDeps } from '../../../src/auth/members/deps.ts';
 import { insertInvitationQuery, pendingInvitationByToken, pendingInvitations } from '../../../src/auth/members/invitation-rows.ts';
 import { storeInvitation } from '../../../src/auth/members/invite-member.ts';
@@ -14,6 +14,7 @@ import { FakeClock } from '../../../src/clock.ts';
 import { createLogger } from '../../../src/log.ts';
 import { createMailQueue, listOutbox } from '../../../src/mail/index.ts';
 import type { Executor } from '../../../src/store/index.ts';
+import { accessRemoved } from '../../../src/auth/credentials/access-removed.ts';
 import { dialectTest } from '../../helpers/executors.ts';
 
 const client = { ip: '127.0.0.1' };
@@ -242,4 +243,32 @@ dialectTest('a resend of an invitation accepted meanwhile fails and mails nothin
   t.is((err as { code?: string }).code, 'INVITATION_NOT_FOUND');
   t.deepEqual(await listOutbox(x), []);
   t.deepEqual(await x.all(sql`SELECT id FROM audit_log WHERE action = 'invitation_resent'`), []);
+});
+
+dialectTest('an invitation link reads its state, inviter and the account of its address alike on both dialects', async (t, { x }) => {
+  const clock = new FakeClock();
+  await seedOrg(x, 'acme', [['ann', 'admin']]);
+  await seedOrg(x, 'other', [['oli', 'user']]);
+  const fresh = insertInvitationQuery({ orgId: 'acme', email: 'new@acme.test', role: 'modeler', invitedBy: 'ann', now: clock.now() });
+  const elsewhere = insertInvitationQuery({ orgId: 'acme', email: 'oli@other.test', role: 'user', invitedBy: 'ann', now: clock.now() });
+  await x.run(fresh.query);
+  await x.run(elsewhere.query);
+  const deps = { x, clock };
+  t.like(await invitationInfo(deps, fresh.token, client), { state: 'pending', org_name: 'acme', role: 'modeler', invited_by: { name: 'ann', email: 'ann@acme.test' }, account: 'new' });
+  t.like(await invitationInfo(deps, elsewhere.token, client), { state: 'pending', account: 'in_other_organization' });
+  await x.run(sql`UPDATE invitations SET revoked_at = ${clock.now()} WHERE email = 'oli@other.test'`);
+  const revoked = await invitationInfo(deps, elsewhere.token, client);
+  t.is(revoked.state, 'revoked');
+  t.is(revoked.account, undefined);
+  clock.advance(8 * 24 * 3600_000);
+  t.is((await invitationInfo(deps, fresh.token, client)).state, 'expired');
+});
+
+dialectTest('a deactivated account is told its organization and its active admins by name, in byte order', async (t, { x }) => {
+  await seedOrg(x, 'acme', [['zed', 'admin'], ['Bob', 'admin'], ['amy', 'admin'], ['gone', 'admin'], ['dev', 'user']]);
+  await x.run(sql`UPDATE memberships SET deactivated_at = 1 WHERE user_id = 'gone'`);
+  await x.run(sql`UPDATE users SET disabled_at = 1 WHERE id = 'dev'`);
+  const err = await accessRemoved(x, 'dev');
+  t.is(err.code, 'ACCESS_REMOVED');
+  t.deepEqual(err.data, { org_name: 'acme', admins: ['Bob', 'amy', 'zed'] });
 });

@@ -13,7 +13,8 @@ import { PasswordStep } from './password-step.tsx';
 import { RecoveryCodes } from '../ui/recovery-codes.tsx';
 import { useSignInFlow, type SignInFlow, type SignInStep } from './sign-in-flow.ts';
 
-const TITLES: Record<SignInStep['step'], string> = {
+/** The heading of each sign-in step (also on the invitation page, which continues with these steps). */
+export const STEP_TITLES: Record<SignInStep['step'], string> = {
   first: 'Sign in',
   'magic-sent': 'Check your mail',
   mfa: 'Two-factor authentication',
@@ -45,14 +46,15 @@ export function SignInPage() {
     if (session.status === 'signed-in' && flow.state.step === 'first') void flow.finish();
   }, [session.status, flow]);
   return (
-    <CardPage title={TITLES[flow.state.step]}>
+    <CardPage title={STEP_TITLES[flow.state.step]}>
       {flow.state.step === 'first' && params.get('expired') && <Note tone="info">Your session ended. Sign in again to continue; what you typed is kept.</Note>}
-      <Step flow={flow} />
+      <StepView flow={flow} />
     </CardPage>
   );
 }
 
-function Step({ flow }: { flow: SignInFlow }) {
+/** The current sign-in step's form. */
+export function StepView({ flow }: { flow: SignInFlow }) {
   const s = flow.state;
   switch (s.step) {
     case 'first':
@@ -84,8 +86,8 @@ export function MagicLinkPage() {
   }, [started, token, consume]);
   if (flow.state.step !== 'first') {
     return (
-      <CardPage title={TITLES[flow.state.step]}>
-        <Step flow={flow} />
+      <CardPage title={STEP_TITLES[flow.state.step]}>
+        <StepView flow={flow} />
       </CardPage>
     );
   }
