@@ -1,6 +1,7 @@
 // YAML through the `yaml` package's Document API: an update changes only the nodes whose values
 // changed, so comments, key order and formatting people wrote stay where they were.
-import { Document, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
+import { Document, isMap, isScalar, isSeq, parseDocument, Scalar, type Node } from 'yaml';
 
 /** Parses YAML text; `error` is set when the text is not valid YAML. */
 export function parseYaml(text: string): { value: unknown; error?: string } {
@@ -19,21 +20,33 @@ export function updateYaml(text: string | undefined, value: Record<string, unkno
   if (text === undefined) return renderYaml(value);
   const doc = parseDocument(text);
   if (doc.errors.length > 0 || !isMap(doc.contents)) return renderYaml(value);
-  doc.contents = mergeNode(doc, doc.contents, value) as typeof doc.contents;
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  // Re-rendering is not byte-exact (folded text, spacing before comments): an item whose value is
+  // unchanged (also once block texts keep their chomping) keeps its text.
+  const before: unknown = doc.toJS();
+  doc.contents = mergeNode(doc, doc.contents, value, text) as typeof doc.contents;
+  if (isDeepStrictEqual(doc.toJS(), before)) return text;
+  return keepCommentSpacing(text, doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
+}
+
+// The serializer writes one space before a line comment; a line that is otherwise unchanged gets
+// back the spacing its author gave it (comments aligned in a column stay aligned).
+function keepCommentSpacing(text: string, out: string): string {
+  const spaced = new Map<string, string>();
+  for (const line of text.split('\n')) if (/ {2,}#/.test(line)) spaced.set(line.replace(/ +#/g, ' #'), line);
+  return spaced.size === 0 ? out : out.split('\n').map((line) => spaced.get(line) ?? line).join('\n');
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const keyOf = (k: unknown): string => String(isScalar(k) ? k.value : k);
 const IDENTITY_KEYS = ['name', 'id', 'question', 'filter'];
 
-function mergeNode(doc: Document, node: unknown, value: unknown): Node {
+function mergeNode(doc: Document, node: unknown, value: unknown, text: string): Node {
   if (isPlainObject(value) && isMap(node)) {
     for (const pair of [...node.items]) if (!(keyOf(pair.key) in value)) node.delete(pair.key);
     for (const [k, v] of Object.entries(value)) {
       if (v === undefined) continue;
       const pair = node.items.find((p) => keyOf(p.key) === k);
-      if (pair) pair.value = mergeNode(doc, pair.value, v);
+      if (pair) pair.value = mergeNode(doc, pair.value, v, text);
       else node.set(doc.createNode(k), doc.createNode(v));
     }
     return node;
@@ -44,15 +57,31 @@ function mergeNode(doc: Document, node: unknown, value: unknown): Node {
     node.items = value.map((v, i) => {
       const match = findMatch(old, v, i, used);
       if (match !== undefined) used.add(match);
-      return match !== undefined ? mergeNode(doc, match, v) : doc.createNode(v);
+      return match !== undefined ? mergeNode(doc, match, v, text) : doc.createNode(v);
     });
     return node;
   }
   if (isScalar(node) && (value === null || typeof value !== 'object')) {
-    if (node.value !== value) node.value = value;
+    const next = typeof value === 'string' ? keepChomping(node, value, text) : value;
+    if (node.value !== next) node.value = next;
     return node;
   }
   return doc.createNode(value);
+}
+
+// The serializer picks a block scalar's chomping from the value's trailing line breaks, so an edited
+// text that lost (or gained) its final newline would turn `body: |` into `body: |-`. The written
+// indicator wins: the new text's trailing newlines are made what that indicator says.
+function keepChomping(node: Scalar, value: string, text: string): string {
+  if (node.type !== Scalar.BLOCK_LITERAL && node.type !== Scalar.BLOCK_FOLDED) return value;
+  const header = /^[|>]([1-9]?[+-]?|[+-][1-9]?)/.exec(text.slice(node.range?.[0] ?? 0));
+  const chomp = header?.[1]?.replace(/[1-9]/, '') ?? '';
+  const body = value.replace(/\n+$/, '');
+  if (body === '') return value;
+  if (chomp === '-') return body;
+  if (chomp === '') return `${body}\n`;
+  // Keep (`|+` is only written for two or more): a text that lost its trailing lines gets back those it had.
+  return value.endsWith('\n\n') ? value : body + (/\n+$/.exec(String(node.value))?.[0] ?? '\n');
 }
 
 // List items are matched by an identity key (a column's name, a question...) so that reordering or
