@@ -54,6 +54,7 @@ export function environmentRoutes(s: Services) {
     route({
       method: 'POST', path: '/api/environments', operationId: 'create_environment', summary: 'Create an environment forked from production or source_env_id', tags: ['environments'], auth: 'user', role: 'modeler', status: 201,
       body: z.object({ name: z.string().trim().min(1).max(100), color: Color, source_env_id: z.string().max(64).nullable().optional() }), response: Environment,
+      errors: { 409: 'ENVIRONMENT_NAME_TAKEN: the organization has an environment of this name, ignoring case (`data.name`)' },
       handler: ({ principal, body }) => createEnvironment(k, principal, body),
     }),
     route({
