@@ -86,10 +86,13 @@ export interface CreateEnvironmentInput {
   source_env_id?: string | null;
 }
 
-/** Creates a lasting environment forked from production or `source_env_id` (admins and modelers). */
-export async function createEnvironment(deps: KnowledgeDeps, p: Principal, input: CreateEnvironmentInput): Promise<EnvironmentView> {
+/**
+ * Creates a lasting environment forked from production or `source_env_id` (admins and modelers). A
+ * taken name answers 409, or with `numberIfTaken` (a name the service made up) becomes `name (2)`...
+ */
+export async function createEnvironment(deps: KnowledgeDeps, p: Principal, input: CreateEnvironmentInput, opts: { numberIfTaken?: boolean } = {}): Promise<EnvironmentView> {
   requireEnvironmentRole(p);
-  return viewOf(deps, await forkEnvironment(deps, p, { ...input, throwaway: false }));
+  return viewOf(deps, await forkEnvironment(deps, p, { ...input, throwaway: false, numberIfTaken: opts.numberIfTaken === true }));
 }
 
 /**
@@ -99,7 +102,7 @@ export async function createEnvironment(deps: KnowledgeDeps, p: Principal, input
 export async function startQuickFixEnvironment(deps: KnowledgeDeps, p: Principal, input: { name?: string; color?: string } = {}): Promise<EnvironmentView> {
   requireEnvironmentRole(p);
   const name = input.name ?? `Quick fix ${new Date(deps.clock.now()).toISOString().slice(0, 16).replace('T', ' ')}`;
-  return viewOf(deps, await forkEnvironment(deps, p, { name, color: input.color ?? '#9e9e9e', throwaway: true }));
+  return viewOf(deps, await forkEnvironment(deps, p, { name, color: input.color ?? '#9e9e9e', throwaway: true, numberIfTaken: true }));
 }
 
 /** "Keep it": a throwaway environment becomes lasting (and is mirrored when mirroring is on). */
@@ -137,15 +140,15 @@ export async function dropEnvironment(deps: KnowledgeDeps, env: EnvironmentRow):
 async function forkEnvironment(
   deps: KnowledgeDeps,
   p: Principal,
-  input: { name: string; color: string; source_env_id?: string | null; throwaway: boolean },
+  input: { name: string; color: string; source_env_id?: string | null; throwaway: boolean; numberIfTaken: boolean },
 ): Promise<EnvironmentRow> {
   const source = input.source_env_id ? await findEnvironment(deps.store, p.orgId, input.source_env_id) : undefined;
   if (input.source_env_id && !source) {
     throw new ValidationFailed([{ loc: ['body', 'source_env_id'], msg: 'Unknown environment', type: 'value_error' }]);
   }
-  // A quick fix started in the same minute as another gets "(2)"; a chosen name must be free.
-  const name = input.throwaway ? await freeName(deps, p.orgId, input.name) : input.name;
-  if (!input.throwaway && (await environmentNamed(deps.store, p.orgId, name))) throw new EnvironmentNameTaken(name);
+  // A made-up name (a quick fix started in the same minute as another) gets "(2)"; a chosen one must be free.
+  const name = input.numberIfTaken ? await freeName(deps, p.orgId, input.name) : input.name;
+  if (!input.numberIfTaken && (await environmentNamed(deps.store, p.orgId, name))) throw new EnvironmentNameTaken(name);
   const repo = await deps.repos.repo(p.orgId);
   // An organization without knowledge yet gets an empty first commit on production to fork from.
   if (!(await resolveRef({ repo, ref: MAIN_BRANCH }))) {
