@@ -1,7 +1,8 @@
 // YAML through the `yaml` package's Document API: an update changes only the nodes whose values
 // changed, so comments, key order and formatting people wrote stay where they were.
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isMap, isScalar, isSeq, parseDocument, Scalar, type Node } from 'yaml';
+import { randomBytes } from 'node:crypto';
+import { Document, isMap, isScalar, isSeq, parseDocument, Scalar, visit, type Node } from 'yaml';
 
 /** Parses YAML text; `error` is set when the text is not valid YAML. */
 export function parseYaml(text: string): { value: unknown; error?: string } {
@@ -23,9 +24,37 @@ export function updateYaml(text: string | undefined, value: Record<string, unkno
   // Re-rendering is not byte-exact (folded text, spacing before comments): an item whose value is
   // unchanged (also once block texts keep their chomping) keeps its text.
   const before: unknown = doc.toJS();
+  const folded = foldedTexts(doc, text);
   doc.contents = mergeNode(doc, doc.contents, value, text) as typeof doc.contents;
   if (isDeepStrictEqual(doc.toJS(), before)) return text;
-  return keepCommentSpacing(text, doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
+  return keepCommentSpacing(text, keepFoldedTexts(doc, folded));
+}
+
+// A folded text (`>`) is folded again by the serializer, not where its author broke its lines. Each
+// one the update left as it was is written from its source instead: a placeholder goes through the
+// serializer and is replaced by the original lines (header and comment included).
+function foldedTexts(doc: Document, text: string): Map<Scalar, { value: unknown; source: string }> {
+  const out = new Map<Scalar, { value: unknown; source: string }>();
+  visit(doc, {
+    Scalar(_key, node) {
+      if (node.type === Scalar.BLOCK_FOLDED && node.range) out.set(node, { value: node.value, source: text.slice(node.range[0], node.range[1]) });
+    },
+  });
+  return out;
+}
+
+function keepFoldedTexts(doc: Document, folded: Map<Scalar, { value: unknown; source: string }>): string {
+  const sources = new Map<string, string>();
+  const tag = randomBytes(6).toString('hex');
+  for (const [node, was] of folded) {
+    if (node.value !== was.value || node.type !== Scalar.BLOCK_FOLDED) continue;
+    const placeholder = `sextant-kept-${tag}-${sources.size}`;
+    sources.set(placeholder, was.source);
+    Object.assign(node, { value: placeholder, type: Scalar.PLAIN, comment: undefined });
+  }
+  const out = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  if (sources.size === 0) return out;
+  return out.replace(new RegExp(`sextant-kept-${tag}-\\d+[^\\n]*\\n`, 'g'), (m) => sources.get(m.split(/[ \n]/)[0]!) ?? m);
 }
 
 // The serializer writes one space before a line comment; a line that is otherwise unchanged gets

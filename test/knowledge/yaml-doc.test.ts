@@ -36,7 +36,16 @@ test('a text that only lost its final newline is no change at all', (t) => {
   t.is(updateYaml(text, { ...data(text), body: (data(text).body as string).trimEnd() }), text);
 });
 
-test('changing another field keeps a block text and its chomping', (t) => {
-  const out = updateYaml(items.keep, { ...data(items.keep), title: 'Fiscal calendar' });
-  t.is(out, items.keep.replace('Fiscal year', 'Fiscal calendar'));
+for (const [style, text] of Object.entries(items)) {
+  test(`changing another field of a ${style} item changes only that field's line`, (t) => {
+    const out = updateYaml(text, { ...data(text), title: 'Fiscal calendar' });
+    t.is(out, text.replace('Fiscal year', 'Fiscal calendar'));
+  });
+}
+
+test('a folded text in a list keeps its lines and header comment when a sibling field changes', (t) => {
+  const text = 'columns:\n  - name: id\n    description: >- # wrapped by hand\n      The key of\n      the row.\n    type: INT\n  - name: b\n    type: INT\n';
+  const value = data(text);
+  (value.columns as Record<string, unknown>[])[0]!.type = 'BIGINT';
+  t.is(updateYaml(text, value), text.replace('type: INT', 'type: BIGINT'));
 });
