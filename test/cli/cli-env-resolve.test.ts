@@ -29,6 +29,9 @@ test('env update lists what conflicts; env resolve settles each file in one comm
     await call(t0, 'PUT', `/api/knowledge/notes/${id}`, { token: admin, body: note(`${id} prod`) });
   }
   t.is((await cli.run(['env', 'use', 'RESOLVING'])).code, 0, 'a name picks the environment whatever its case');
+  const predicted = await cli.run(['env', 'conflicts']);
+  t.is(predicted.code, 1);
+  t.regex(predicted.stdout, /sextant env update/);
 
   const listed = await cli.run(['env', 'update']);
   t.is(listed.code, 1);

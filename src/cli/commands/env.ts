@@ -76,7 +76,7 @@ export async function envConflicts(ctx: CommandContext, opts: { id?: string }): 
   const id = requireEnv(ctx, opts.id);
   const res = await ctx.client.json<{ conflicts?: unknown[]; files?: unknown[] }>('GET', `/api/environments/${encodeURIComponent(id)}/conflicts`);
   const conflicts = (res.conflicts ?? res.files ?? []) as (string | { path: string })[];
-  print(ctx, res, () => (conflicts.length === 0 ? 'No conflicts predicted: the merge will apply cleanly.' : `Conflicts predicted in:\n${conflicts.map((c) => `  ${typeof c === 'string' ? c : c.path}`).join('\n')}`));
+  print(ctx, res, () => (conflicts.length === 0 ? 'No conflicts predicted: the merge will apply cleanly.' : `Conflicts predicted in:\n${conflicts.map((c) => `  ${typeof c === 'string' ? c : c.path}`).join('\n')}\nBring production's changes in and resolve them with \`sextant env update\`.`));
   if (conflicts.length > 0) process.exitCode = 1;
 }
 
