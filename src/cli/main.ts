@@ -8,7 +8,7 @@ import { catalog, chatsList, chatsSearch, chatsShow, help } from './commands/bro
 import { evalCancel, evalCompare, evalCreate, evalInit, evalList, evalResults, evalValidate } from './commands/eval.ts';
 import { evalRun, type RunOptions } from './commands/eval-run.ts';
 import { importDbt } from './commands/import-dbt.ts';
-import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMerge, envSyncTarget, envTargetSet, envUse } from './commands/env.ts';
+import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMerge, envResolve, envSyncTarget, envTargetSet, envUpdate, envUse } from './commands/env.ts';
 import { knowledgeGet, knowledgePut } from './commands/knowledge.ts';
 import { login, logout, status } from './commands/login.ts';
 import { makeContext, type CommandContext, type GlobalFlags } from './context.ts';
@@ -58,6 +58,15 @@ function addEnvCommands(program: Command): void {
   env.command('merge').option('--id <env_id>').option('--confirm', 'required: merge into production').option('--delete-after', 'delete the environment after merging')
     .option('--override-evaluations', 'admins: merge although the evaluation gate refuses (recorded in the merge commit)')
     .description('merge into production').action(run((ctx, o: { id?: string; confirm?: boolean; deleteAfter?: boolean; overrideEvaluations?: boolean }) => envMerge(ctx, o)));
+  env.command('update').option('--id <env_id>').description("bring production's changes into the environment (exit 1 listing the files that conflict)")
+    .action(run((ctx, o: { id?: string }) => envUpdate(ctx, o)));
+  const repeat = (value: string, previous: string[]) => [...previous, value];
+  env.command('resolve').option('--id <env_id>')
+    .option('--ours <file>', "keep the environment's version of a conflicting file (repeatable)", repeat, [])
+    .option('--theirs <file>', "keep production's version of a conflicting file (repeatable)", repeat, [])
+    .option('--file <file=edited>', 'use an edited file as the merged version, e.g. notes/a.yaml=merged.yaml (repeatable)', repeat, [])
+    .description("update the environment with production's changes, resolving every conflicting file in one commit")
+    .action(run((ctx, o: { id?: string; ours: string[]; theirs: string[]; file: string[] }) => envResolve(ctx, o)));
   env.command('delete').argument('[id]').option('--confirm', 'required: discard the environment').description('delete an environment')
     .action(run((ctx, id: string | undefined, o: { confirm?: boolean }) => envDelete(ctx, id, o)));
 }

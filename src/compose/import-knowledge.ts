@@ -10,7 +10,8 @@ export function importKnowledgePort(knowledge: KnowledgeDeps): KnowledgePort {
     },
     fileOf: (kind, doc, id) => importedFileOf(kind, doc, id),
     problemOf: (kind, path, doc) => importedItemProblem(kind, path, doc),
-    createEnvironment: async (principal, name) => (await createEnvironment(knowledge, principal, { name, color: '#ff694b' })).id,
+    // The name is made up from the project and the manifest's time: a second import of it is numbered.
+    createEnvironment: async (principal, name) => (await createEnvironment(knowledge, principal, { name, color: '#ff694b' }, { numberIfTaken: true })).id,
     commit: (principal, environmentId, a) => commitImportedFiles(knowledge, principal, environmentId, a),
   };
 }

@@ -115,7 +115,7 @@ export async function readBack(repo: GitRepo, oid: string, tree: string | undefi
 }
 
 /** Applies changes to a tree; returns the new tree id, or undefined when it ends up empty. */
-async function applyChanges(repo: GitRepo, treeOid: string | undefined, changes: FileChange[]): Promise<string | undefined> {
+export async function applyChanges(repo: GitRepo, treeOid: string | undefined, changes: FileChange[]): Promise<string | undefined> {
   const entries = new Map<string, TreeEntry>();
   if (treeOid) for (const e of await treeEntries(repo, treeOid)) entries.set(e.path, { ...e });
   const byChild = new Map<string, FileChange[]>();

@@ -19,6 +19,7 @@ export { diffRefs } from './diff-refs.ts';
 export type { FileDiff, FileStatus } from './diff-refs.ts';
 export { mergeBranch } from './merge-branch.ts';
 export type { MergeOutcome } from './merge-branch.ts';
+export type { FileResolution } from './resolved-sides.ts';
 export { history, mergeBase, commitExists } from './file-history.ts';
 export type { CommitInfo } from './file-history.ts';
 export { pushBranch } from './push-branch.ts';

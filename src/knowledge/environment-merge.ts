@@ -2,6 +2,7 @@
 // itself with dryRun, so what it predicts is what the merge meets.
 import { canMergeToProduction, type Principal } from '../auth/index.ts';
 import { diffRefs, MAIN_BRANCH, mergeBase, mergeBranch, type FileDiff } from '../git/index.ts';
+import { conflictDetails, type ConflictDetail } from './conflict-details.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { withLines, type FileDiffWithLines } from './diff-lines.ts';
 import { dropEnvironment } from './environments.ts';
@@ -21,15 +22,16 @@ export async function environmentDiff(deps: KnowledgeDeps, p: Principal, id: str
   return { files: opts.lines ? await withLines(repo, base, envBranch(env), files) : files };
 }
 
-/** Predicts the merge into production without moving any ref. */
-export async function environmentConflicts(deps: KnowledgeDeps, p: Principal, id: string) {
+/** Predicts the merge into production without moving any ref; with `details`, each conflicting file's versions. */
+export async function environmentConflicts(deps: KnowledgeDeps, p: Principal, id: string, opts: { details?: boolean } = {}) {
   requireEnvironmentRole(p);
   const env = await environmentOf(deps, p.orgId, id);
   await touchEnvironment(deps.store, p.orgId, env.id, deps.clock.now());
   const repo = await deps.repos.repo(p.orgId);
   const outcome = await mergeBranch({ repo, from: envBranch(env), into: MAIN_BRANCH, author: await authorOf(deps, p), dryRun: true, fastForward: false });
   const conflicts = outcome.status === 'conflict' ? outcome.conflicts : [];
-  return { mergeable: outcome.status !== 'conflict', merge: outcome.status, conflicts };
+  const files: { files?: ConflictDetail[] } = opts.details ? { files: await conflictDetails(repo, envBranch(env), conflicts) } : {};
+  return { mergeable: outcome.status !== 'conflict', merge: outcome.status, conflicts, ...files };
 }
 
 /** Decides on a merge once it is allowed: throws to refuse it, or returns a paragraph for the merge commit message. */

@@ -1,6 +1,6 @@
 // SQL of the environments table.
 import { sql } from 'kysely';
-import type { Executor } from '../store/index.ts';
+import { asciiLower, type Executor } from '../store/index.ts';
 
 /** A warehouse target override of one connection. */
 export interface EnvironmentTarget {
@@ -60,12 +60,17 @@ export async function idleThrowawayRows(x: Executor, cutoff: number): Promise<En
   return x.all(sql<EnvironmentRow>`SELECT * FROM environments WHERE throwaway = 1 AND last_activity_at <= ${cutoff} ORDER BY last_activity_at, id`);
 }
 
-/** Inserts the row unless its slug is taken in the organization meanwhile; false then. */
+/** Inserts the row unless its slug or name (ASCII case folded) is taken in the organization meanwhile; false then. */
 export async function insertEnvironment(x: Executor, r: EnvironmentRow): Promise<boolean> {
   const { changes } = await x.run(sql`INSERT INTO environments (id, org_id, name, slug, color, source_env_id, throwaway, targets, created_by, created_at, last_activity_at)
      VALUES (${r.id}, ${r.org_id}, ${r.name}, ${r.slug}, ${r.color}, ${r.source_env_id}, ${r.throwaway}, ${r.targets}, ${r.created_by}, ${r.created_at}, ${r.last_activity_at})
-     ON CONFLICT (org_id, slug) DO NOTHING`);
+     ON CONFLICT DO NOTHING`);
   return changes === 1;
+}
+
+/** The organization's environment of this name, ignoring ASCII case (names are unique so). */
+export async function environmentNamed(x: Executor, orgId: string, name: string): Promise<EnvironmentRow | undefined> {
+  return x.one(sql<EnvironmentRow>`SELECT * FROM environments WHERE org_id = ${orgId} AND ${asciiLower(x, sql.ref('name'))} = ${asciiLower(x, sql`${name}`)}`);
 }
 
 export async function removeEnvironment(x: Executor, orgId: string, id: string): Promise<void> {

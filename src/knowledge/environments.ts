@@ -5,8 +5,9 @@ import type { Principal } from '../auth/index.ts';
 import { ValidationFailed } from '../errors.ts';
 import { commitChanges, createBranch, deleteBranch, MAIN_BRANCH, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
-import { EnvironmentNotFound, requireConfirm } from './errors.ts';
+import { EnvironmentNameTaken, EnvironmentNotFound, requireConfirm } from './errors.ts';
 import {
+  environmentNamed,
   envBranch,
   findEnvironment,
   freeSlug,
@@ -85,10 +86,13 @@ export interface CreateEnvironmentInput {
   source_env_id?: string | null;
 }
 
-/** Creates a lasting environment forked from production or `source_env_id` (admins and modelers). */
-export async function createEnvironment(deps: KnowledgeDeps, p: Principal, input: CreateEnvironmentInput): Promise<EnvironmentView> {
+/**
+ * Creates a lasting environment forked from production or `source_env_id` (admins and modelers). A
+ * taken name answers 409, or with `numberIfTaken` (a name the service made up) becomes `name (2)`...
+ */
+export async function createEnvironment(deps: KnowledgeDeps, p: Principal, input: CreateEnvironmentInput, opts: { numberIfTaken?: boolean } = {}): Promise<EnvironmentView> {
   requireEnvironmentRole(p);
-  return viewOf(deps, await forkEnvironment(deps, p, { ...input, throwaway: false }));
+  return viewOf(deps, await forkEnvironment(deps, p, { ...input, throwaway: false, numberIfTaken: opts.numberIfTaken === true }));
 }
 
 /**
@@ -98,7 +102,7 @@ export async function createEnvironment(deps: KnowledgeDeps, p: Principal, input
 export async function startQuickFixEnvironment(deps: KnowledgeDeps, p: Principal, input: { name?: string; color?: string } = {}): Promise<EnvironmentView> {
   requireEnvironmentRole(p);
   const name = input.name ?? `Quick fix ${new Date(deps.clock.now()).toISOString().slice(0, 16).replace('T', ' ')}`;
-  return viewOf(deps, await forkEnvironment(deps, p, { name, color: input.color ?? '#9e9e9e', throwaway: true }));
+  return viewOf(deps, await forkEnvironment(deps, p, { name, color: input.color ?? '#9e9e9e', throwaway: true, numberIfTaken: true }));
 }
 
 /** "Keep it": a throwaway environment becomes lasting (and is mirrored when mirroring is on). */
@@ -136,12 +140,15 @@ export async function dropEnvironment(deps: KnowledgeDeps, env: EnvironmentRow):
 async function forkEnvironment(
   deps: KnowledgeDeps,
   p: Principal,
-  input: { name: string; color: string; source_env_id?: string | null; throwaway: boolean },
+  input: { name: string; color: string; source_env_id?: string | null; throwaway: boolean; numberIfTaken: boolean },
 ): Promise<EnvironmentRow> {
   const source = input.source_env_id ? await findEnvironment(deps.store, p.orgId, input.source_env_id) : undefined;
   if (input.source_env_id && !source) {
     throw new ValidationFailed([{ loc: ['body', 'source_env_id'], msg: 'Unknown environment', type: 'value_error' }]);
   }
+  // A made-up name (a quick fix started in the same minute as another) gets "(2)"; a chosen one must be free.
+  const name = input.numberIfTaken ? await freeName(deps, p.orgId, input.name) : input.name;
+  if (!input.numberIfTaken && (await environmentNamed(deps.store, p.orgId, name))) throw new EnvironmentNameTaken(name);
   const repo = await deps.repos.repo(p.orgId);
   // An organization without knowledge yet gets an empty first commit on production to fork from.
   if (!(await resolveRef({ repo, ref: MAIN_BRANCH }))) {
@@ -153,7 +160,7 @@ async function forkEnvironment(
   const fields = {
     id,
     org_id: p.orgId,
-    name: input.name,
+    name,
     color: input.color,
     source_env_id: source?.id ?? null,
     throwaway: input.throwaway ? 1 : 0,
@@ -176,11 +183,20 @@ async function forkEnvironment(
 
 /**
  * Inserts the environment under the first free slug from `base`. Another request (or replica) may
- * take that slug between the read and the insert: the unique index refuses the second, which picks again.
+ * take that slug, or the name, between the read and the insert: the unique indexes refuse the second,
+ * which picks another slug, or answers 409 for a name now taken.
  */
 async function insertWithFreeSlug(deps: KnowledgeDeps, fields: Omit<EnvironmentRow, 'slug'>, base: string): Promise<EnvironmentRow> {
   for (;;) {
     const row = { ...fields, slug: await freeSlug(deps.store, fields.org_id, base) };
     if (await insertEnvironment(deps.store, row)) return row;
+    if (await environmentNamed(deps.store, fields.org_id, fields.name)) throw new EnvironmentNameTaken(fields.name);
   }
+}
+
+/** `name`, or the first of `name (2)`, `name (3)`... no environment of the organization has. */
+async function freeName(deps: KnowledgeDeps, orgId: string, name: string): Promise<string> {
+  let candidate = name;
+  for (let n = 2; await environmentNamed(deps.store, orgId, candidate); n++) candidate = `${name} (${n})`;
+  return candidate;
 }

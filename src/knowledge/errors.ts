@@ -6,6 +6,13 @@ export class EnvironmentNotFound extends NotFound {
   }
 }
 
+/** Names are unique within an organization, ignoring case, so that a name picks one environment. */
+export class EnvironmentNameTaken extends Conflict {
+  constructor(name: string) {
+    super(`An environment named "${name}" already exists`, 'ENVIRONMENT_NAME_TAKEN', { name });
+  }
+}
+
 export class ItemNotFound extends NotFound {
   constructor(path: string) {
     super(`No knowledge file ${path}`, 'KNOWLEDGE_ITEM_NOT_FOUND');

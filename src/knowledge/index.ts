@@ -25,6 +25,9 @@ export type { EnvironmentView, CreateEnvironmentInput } from './environments.ts'
 export type { EnvironmentTarget } from './environments-store.ts';
 export { environmentDiff, environmentConflicts, mergeEnvironment } from './environment-merge.ts';
 export type { MergeGate } from './environment-merge.ts';
+export { updateFromProduction } from './environment-update.ts';
+export type { ResolutionInput } from './environment-update.ts';
+export type { ConflictDetail, FieldConflict } from './conflict-details.ts';
 export { readEvaluationFile } from './evaluation-file.ts';
 export { syncEnvironmentTargets } from './environment-sync.ts';
 export { commitImportedFiles, importedFileOf, importedItemProblem } from './import-files.ts';

@@ -54,6 +54,22 @@ test('creating an environment validates name, colour and source', async (t) => {
   t.deepEqual(src.body.detail[0].loc, ['body', 'source_env_id']);
 });
 
+test('environment names are unique within an organization, ignoring case: a taken one answers 409', async (t) => {
+  const first = await mkEnv('Pricing model');
+  const again = await call(t0, 'POST', '/api/environments', { token: admin, body: { name: 'PRICING Model', color: '#fff' } });
+  t.is(again.status, 409);
+  t.is(again.body.code, 'ENVIRONMENT_NAME_TAKEN');
+  t.deepEqual(again.body.data, { name: 'PRICING Model' });
+  const names = (await call(t0, 'GET', '/api/environments', { token: admin })).body.map((e: { name: string }) => e.name.toLowerCase());
+  t.is(names.filter((n: string) => n === 'pricing model').length, 1);
+  t.is((await call(t0, 'POST', '/api/environments', { token: otherAdmin, body: { name: 'Pricing model', color: '#fff' } })).status, 201, 'another organization may use it');
+  // Two quick fixes started in the same minute get distinct names.
+  const q1 = await call(t0, 'POST', '/api/environments/quick_fix', { token: admin, body: { name: 'Same minute' } });
+  const q2 = await call(t0, 'POST', '/api/environments/quick_fix', { token: admin, body: { name: 'Same minute' } });
+  t.deepEqual([q1.status, q2.status, q1.body.name, q2.body.name], [201, 201, 'Same minute', 'Same minute (2)']);
+  t.is((await call(t0, 'GET', `/api/environments/${first.id}`, { token: admin })).body.name, 'Pricing model');
+});
+
 test('an organization with no knowledge yet can create an environment', async (t) => {
   const soloAdmin = t0.session(t0.user({ orgId: 'solo', role: 'admin' }));
   const res = await call(t0, 'POST', '/api/environments', { token: soloAdmin, body: { name: 'First', color: '#abc' } });

@@ -163,6 +163,37 @@ test('a branch moved between a writer reading it and moving it is refused (compa
   t.is(await readFile({ repo: fresh, ref: 'main', path: 'notes/theirs.yaml' }), undefined);
 });
 
+test('a resolved merge that fails midway leaves the branch as it was, and the same merge works afterwards', async (t) => {
+  const { gitdir, reopen } = await diskRepo(t);
+  const setup = await reopen();
+  await write(setup, 'notes/a.yaml', 'a: base\n');
+  await createBranch({ repo: setup, branch: 'env', from: 'main' });
+  const before = (await write(setup, 'notes/a.yaml', 'a: env\n', 'env')).oid;
+  await write(setup, 'notes/a.yaml', 'a: main\n');
+  // The process fails as the branch is about to move: every object is written, the ref is not.
+  let armed = true;
+  const promises = new Proxy(fs.promises, {
+    get(target, name, receiver) {
+      const real = Reflect.get(target, name, receiver) as (...args: unknown[]) => unknown;
+      if (name !== 'rename') return typeof real === 'function' ? real.bind(target) : real;
+      return async (from: string, to: string) => {
+        if (armed && to === join(gitdir, 'refs', 'heads', 'env')) throw new Error('the process died');
+        return fs.promises.rename(from, to);
+      };
+    },
+  });
+  const failing = await openRepo({ fs: { promises } as unknown as FsClient, gitdir });
+  const resolutions = [{ path: 'notes/a.yaml', content: 'a: both\n' }];
+  await t.throwsAsync(mergeBranch({ repo: failing, from: 'main', into: 'env', author, resolutions }), { message: 'the process died' });
+  const fresh = await reopen();
+  t.is(await resolveRef({ repo: fresh, ref: 'env' }), before);
+  t.is(await readFile({ repo: fresh, ref: 'env', path: 'notes/a.yaml' }), 'a: env\n');
+  t.deepEqual(fsck(gitdir), { status: 0, out: '' });
+  armed = false;
+  t.is((await mergeBranch({ repo: fresh, from: 'main', into: 'env', author, resolutions })).status, 'merged');
+  t.is(await readFile({ repo: fresh, ref: 'env', path: 'notes/a.yaml' }), 'a: both\n');
+});
+
 test('every move of a branch is in its reflog with who moved it and why, merges included', async (t) => {
   const { repo, gitdir } = await diskRepo(t);
   await write(repo, 'notes/a.yaml', 'a: 1\n');

@@ -160,6 +160,46 @@ test('conflicts are predicted by a dry run and then met by the merge, which leav
   t.is((await mergeBranch({ repo, from: 'main', into: 'env', author: author(), dryRun: true })).status, 'conflict');
 });
 
+test('resolutions settle conflicting files (ours, theirs, given content, deletion) in one merge commit of both tips', async (t) => {
+  const repo = await seeded();
+  const lines = (a: string, z: string) => `a: ${a}\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\nz: ${z}\n`;
+  await commitChanges({ repo, branch: 'main', author: author(), message: 'x', changes: [{ path: 'notes/x.yaml', content: lines('1', '1') }] });
+  await createBranch({ repo, branch: 'env', from: 'main' });
+  const edit = (branch: string, side: string) => [
+    { path: 'notes/a.yaml', content: `title: ${side}\n` },
+    { path: 'notes/b.yaml', content: side === 'env' ? null : 'title: B main\n' },
+    { path: 'tables/wh/main.orders.yaml', content: `name: orders ${side}\n` },
+    { path: 'notes/x.yaml', content: side === 'env' ? lines('env', '1') : lines('1', 'main') },
+    { path: `notes/only-${branch}.yaml`, content: 'x\n' },
+  ];
+  const e = await commitChanges({ repo, branch: 'env', author: author(), message: 'env', changes: edit('env', 'env') });
+  const m = await commitChanges({ repo, branch: 'main', author: author(), message: 'main', changes: edit('main', 'main') });
+  t.deepEqual(await mergeBranch({ repo, from: 'main', into: 'env', author: author(), dryRun: true }), { status: 'conflict', conflicts: ['notes/a.yaml', 'notes/b.yaml', 'tables/wh/main.orders.yaml'] });
+  const partial = await mergeBranch({ repo, from: 'main', into: 'env', author: author(), resolutions: [{ path: 'notes/a.yaml', take: 'theirs' }] });
+  t.deepEqual(partial, { status: 'conflict', conflicts: ['notes/b.yaml', 'tables/wh/main.orders.yaml'] }, 'what is left unresolved comes back');
+  t.is(await resolveRef({ repo, ref: 'env' }), e.oid);
+  const resolutions = [
+    { path: 'notes/a.yaml', take: 'theirs' as const },
+    { path: 'notes/b.yaml', take: 'ours' as const },
+    { path: 'tables/wh/main.orders.yaml', content: 'name: orders both\n' },
+  ];
+  const dry = await mergeBranch({ repo, from: 'main', into: 'env', author: author(), resolutions, dryRun: true });
+  t.is(dry.status, 'merged');
+  t.is(await resolveRef({ repo, ref: 'env' }), e.oid, 'a dry run moves no ref');
+  const out = await mergeBranch({ repo, from: 'main', into: 'env', author: author('Max'), message: 'Update', resolutions });
+  t.is(out.status, 'merged');
+  const tip = await resolveRef({ repo, ref: 'env' });
+  t.is(out.status === 'merged' ? out.oid : undefined, tip);
+  t.deepEqual((await history({ repo, ref: 'env', depth: 1 }))[0]?.parents, [e.oid, m.oid]);
+  t.is(await readFile({ repo, ref: 'env', path: 'notes/a.yaml' }), 'title: main\n');
+  t.is(await readFile({ repo, ref: 'env', path: 'notes/b.yaml' }), undefined);
+  t.is(await readFile({ repo, ref: 'env', path: 'tables/wh/main.orders.yaml' }), 'name: orders both\n');
+  t.is(await readFile({ repo, ref: 'env', path: 'notes/x.yaml' }), lines('env', 'main'), 'other files merge as usual');
+  t.is(await readFile({ repo, ref: 'env', path: 'notes/only-main.yaml' }), 'x\n');
+  t.is(await readFile({ repo, ref: 'env', path: 'notes/only-env.yaml' }), 'x\n');
+  t.is((await mergeBranch({ repo, from: 'env', into: 'main', author: author(), dryRun: true })).status, 'fast_forward', 'the branch now merges back without conflict');
+});
+
 test('twenty concurrent commits to one branch are all kept', async (t) => {
   const repo = await seeded();
   await Promise.all(

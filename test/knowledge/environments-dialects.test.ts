@@ -3,6 +3,7 @@
 // replicas insert one at once; the expiry finds idle throwaway environments of every organization.
 import { sql } from 'kysely';
 import {
+  environmentNamed,
   findEnvironment,
   freeSlug,
   idleThrowawayRows,
@@ -78,6 +79,17 @@ dialectTest('slugs are unique per organization: the next free one is numbered, a
   const won = await Promise.all([insertEnvironment(x, env('e4', 'acme', 'dev-3')), insertEnvironment(other, env('e5', 'acme', 'dev-3'))]);
   t.deepEqual(won.toSorted(), [false, true]);
   t.is((await listEnvironmentRows(x, 'acme')).filter((e) => e.slug === 'dev-3').length, 1);
+});
+
+dialectTest('names are unique per organization ignoring ASCII case, also when two replicas insert one at once', async (t, { x, other }) => {
+  await seed(x);
+  t.true(await insertEnvironment(x, env('e1', 'acme', 'dev', { name: 'Dev' })));
+  t.true(await insertEnvironment(x, env('e2', 'other', 'dev', { name: 'Dev' })), 'another organization may use the same name');
+  t.false(await insertEnvironment(x, env('e3', 'acme', 'dev-2', { name: 'DEV' })));
+  t.is((await environmentNamed(x, 'acme', 'dEv'))?.id, 'e1');
+  t.is(await environmentNamed(x, 'acme', 'Dév'), undefined, 'only ASCII letters are folded');
+  const won = await Promise.all([insertEnvironment(x, env('e4', 'acme', 'x-1', { name: 'Fix' })), insertEnvironment(other, env('e5', 'acme', 'x-2', { name: 'fix' }))]);
+  t.deepEqual(won.toSorted(), [false, true]);
 });
 
 dialectTest('the expiry finds throwaway environments idle since the cutoff, in every organization', async (t, { x }) => {

@@ -118,10 +118,10 @@ test('an update keeps comments, key order and formatting of what did not change'
   t.true(out.indexOf('name: status') < out.indexOf('name: order_date'));
 });
 
-test('a round trip of an unchanged value keeps every line but the spacing before a comment', (t) => {
+test('a round trip of an unchanged value writes the same bytes', (t) => {
   const text = readFileSync(join(DEMO_KNOWLEDGE_DIR, 'tables/demo_warehouse/main.orders.yaml'), 'utf8');
   const out = updateYaml(text, parseYaml(text).value as Record<string, unknown>);
-  t.is(out, text.replace(/ +#/g, ' #'));
+  t.is(out, text);
 });
 
 test('every demo fixture is a managed file that passes its schema', (t) => {

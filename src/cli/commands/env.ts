@@ -1,5 +1,7 @@
 // `sextant env ...`: environments (interface part 4, rule 4).
+import { readFileSync } from 'node:fs';
 import { CliError } from '../errors.ts';
+import { apiError } from '../http.ts';
 import { objectTable } from '../output.ts';
 import type { CommandContext } from '../context.ts';
 
@@ -35,7 +37,8 @@ export async function envUse(ctx: CommandContext, id: string): Promise<void> {
     return;
   }
   const envs = listOf(await ctx.client.json('GET', '/api/environments'));
-  const env = envs.find((e) => e.id === id || e.name === id);
+  // Names are unique within an organization ignoring case, so a name picks one environment.
+  const env = envs.find((e) => e.id === id) ?? envs.find((e) => e.name.toLowerCase() === id.toLowerCase());
   if (!env) throw new CliError(`No environment ${id}. See \`sextant env list\`.`, 1);
   ctx.save({ ...ctx.saved, environment: env.id });
   print(ctx, { environment: env.id }, () => `Using environment ${env.name} (${env.id}).`);
@@ -73,7 +76,7 @@ export async function envConflicts(ctx: CommandContext, opts: { id?: string }): 
   const id = requireEnv(ctx, opts.id);
   const res = await ctx.client.json<{ conflicts?: unknown[]; files?: unknown[] }>('GET', `/api/environments/${encodeURIComponent(id)}/conflicts`);
   const conflicts = (res.conflicts ?? res.files ?? []) as (string | { path: string })[];
-  print(ctx, res, () => (conflicts.length === 0 ? 'No conflicts predicted: the merge will apply cleanly.' : `Conflicts predicted in:\n${conflicts.map((c) => `  ${typeof c === 'string' ? c : c.path}`).join('\n')}`));
+  print(ctx, res, () => (conflicts.length === 0 ? 'No conflicts predicted: the merge will apply cleanly.' : `Conflicts predicted in:\n${conflicts.map((c) => `  ${typeof c === 'string' ? c : c.path}`).join('\n')}\nBring production's changes in and resolve them with \`sextant env update\`.`));
   if (conflicts.length > 0) process.exitCode = 1;
 }
 
@@ -98,4 +101,54 @@ export async function envDelete(ctx: CommandContext, id: string | undefined, opt
     ctx.save(rest);
   }
   print(ctx, { deleted: env }, () => `Deleted environment ${env}.`);
+}
+
+interface UpdateOptions {
+  id?: string;
+  ours?: string[];
+  theirs?: string[];
+  file?: string[];
+}
+
+/** A resolution per file: --ours (the environment's version), --theirs (production's), --file <path>=<edited file>. */
+function resolutionsOf(opts: UpdateOptions): { path: string; keep: string; content?: string }[] {
+  const merged = (opts.file ?? []).map((spec) => {
+    const at = spec.indexOf('=');
+    if (at <= 0) throw new CliError(`--file takes <path>=<edited file>, e.g. --file notes/a.yaml=merged.yaml (got ${spec}).`, 2);
+    const file = spec.slice(at + 1);
+    let content: string;
+    try {
+      content = readFileSync(file, 'utf8');
+    } catch {
+      throw new CliError(`Cannot read ${file}.`, 2);
+    }
+    return { path: spec.slice(0, at), keep: 'merged', content };
+  });
+  return [...(opts.ours ?? []).map((path) => ({ path, keep: 'environment' })), ...(opts.theirs ?? []).map((path) => ({ path, keep: 'production' })), ...merged];
+}
+
+/**
+ * Brings production's changes into the environment (a merge commit there), with the conflicting files
+ * resolved as the options say. Exits 1 with the files still conflicting and how to resolve them.
+ */
+export async function envUpdate(ctx: CommandContext, opts: UpdateOptions): Promise<void> {
+  const id = requireEnv(ctx, opts.id);
+  const resolutions = resolutionsOf(opts);
+  const res = await ctx.client.raw('POST', `/api/environments/${encodeURIComponent(id)}/update`, { body: resolutions.length > 0 ? { resolutions } : {} });
+  if (res.status === 409) {
+    const body = (await res.json()) as { code?: string; data?: { conflicts?: string[] } };
+    const conflicts = body.data?.conflicts ?? [];
+    print(ctx, body, () => `These files conflict with production:\n${conflicts.map((c) => `  ${c}`).join('\n')}\nResolve each one: \`sextant env resolve --ours <file>\` keeps the environment's version, --theirs <file> production's, --file <file>=<edited file> a merged version (repeat the options, one call for all files).`);
+    process.exitCode = 1;
+    return;
+  }
+  if (!res.ok) throw await apiError(res);
+  const out = (await res.json()) as { merge: string; commit: string | null };
+  print(ctx, out, () => (out.merge === 'up_to_date' ? `${id} already has production's changes.` : `${id} now has production's changes${resolutions.length > 0 ? `, ${resolutions.length} file(s) resolved` : ''}. It merges into production without conflict.`));
+}
+
+/** `sextant env resolve`: an update that names how each conflicting file is resolved. */
+export async function envResolve(ctx: CommandContext, opts: UpdateOptions): Promise<void> {
+  if (resolutionsOf(opts).length === 0) throw new CliError('Name how to resolve each conflicting file: --ours <file>, --theirs <file> or --file <file>=<edited file> (see `sextant env update`).', 2);
+  await envUpdate(ctx, opts);
 }

@@ -13,6 +13,7 @@ import {
   setTargets,
   startQuickFixEnvironment,
   syncEnvironmentTargets,
+  updateFromProduction,
 } from '../../knowledge/index.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
@@ -46,6 +47,29 @@ const FileDiff = z.object({
   lines_omitted: z.boolean().optional().describe('With lines=true: the file is too large to show its lines'),
 });
 
+const FieldConflict = z.object({
+  name: z.string(),
+  base: z.unknown().describe('The field where the environment forked or last took production\'s changes (null: absent)'),
+  environment: z.unknown(),
+  production: z.unknown(),
+  conflict: z.boolean().describe('Both sides changed the field differently: a person decides'),
+  merged: z.unknown().optional().describe('When no conflict: the field merged (absent: the field is removed)'),
+});
+const ConflictFile = z.object({
+  path: z.string(),
+  base: z.string().nullable(),
+  environment: z.string().nullable(),
+  production: z.string().nullable(),
+  fields: z.array(FieldConflict).optional().describe('For knowledge items: the fields that differ between the environment and production'),
+});
+const Resolution = z.object({
+  path: z.string().min(1).max(1000),
+  keep: z.enum(['environment', 'production', 'merged']),
+  content: z.string().max(1_000_000).nullable().optional().describe("With keep=merged: the file's text (null deletes it)"),
+  value: z.record(z.string(), z.unknown()).optional().describe("With keep=merged, for a knowledge item: its fields, written over the environment's file keeping its comments"),
+});
+const CONFLICTS_409 = 'MERGE_CONFLICTS: files conflict with production and are not resolved (`data.conflicts`)';
+
 /** Routes under /api/environments. */
 export function environmentRoutes(s: Services) {
   const k = s.knowledge;
@@ -54,6 +78,7 @@ export function environmentRoutes(s: Services) {
     route({
       method: 'POST', path: '/api/environments', operationId: 'create_environment', summary: 'Create an environment forked from production or source_env_id', tags: ['environments'], auth: 'user', role: 'modeler', status: 201,
       body: z.object({ name: z.string().trim().min(1).max(100), color: Color, source_env_id: z.string().max(64).nullable().optional() }), response: Environment,
+      errors: { 409: 'ENVIRONMENT_NAME_TAKEN: the organization has an environment of this name, ignoring case (`data.name`)' },
       handler: ({ principal, body }) => createEnvironment(k, principal, body),
     }),
     route({
@@ -76,8 +101,20 @@ export function environmentRoutes(s: Services) {
       response: z.object({ files: z.array(FileDiff) }), handler: ({ principal, params, query }) => environmentDiff(k, principal, params.id, { lines: query.lines }),
     }),
     route({
-      method: 'GET', path: '/api/environments/{id}/conflicts', operationId: 'environment_conflicts', summary: 'Predict merge conflicts with production (writes nothing)', tags: ['environments'], auth: 'user', role: 'modeler', params: Id,
-      response: z.object({ mergeable: z.boolean(), merge: z.string(), conflicts: z.array(z.string()) }), handler: ({ principal, params }) => environmentConflicts(k, principal, params.id),
+      method: 'GET', path: '/api/environments/{id}/conflicts', operationId: 'environment_conflicts', summary: 'Predict merge conflicts with production (writes nothing; details=true: each file\'s versions and fields)', tags: ['environments'], auth: 'user', role: 'modeler', params: Id,
+      query: z.object({ details: z.enum(['true', 'false']).default('false').transform((v) => v === 'true') }),
+      response: z.object({ mergeable: z.boolean(), merge: z.string(), conflicts: z.array(z.string()), files: z.array(ConflictFile).optional().describe('With details=true') }),
+      handler: ({ principal, params, query }) => environmentConflicts(k, principal, params.id, { details: query.details }),
+    }),
+    route({
+      method: 'POST', path: '/api/environments/{id}/update', operationId: 'update_environment_from_production', summary: "Bring production's changes into the environment (a merge commit), resolving conflicting files", tags: ['environments'], auth: 'user', role: 'modeler', params: Id,
+      description:
+        "Merges production into the environment's branch as one merge commit. Each file that conflicts needs a resolution: keep the environment's version, production's, or a merged version (`content`, or `value` for a knowledge item). " +
+        'Resolutions may only name files that conflict (422). Afterwards the environment merges into production without conflict.',
+      body: z.object({ resolutions: z.array(Resolution).max(1000).optional() }).default({}),
+      response: z.object({ merge: z.enum(['up_to_date', 'fast_forward', 'merged']), commit: z.string().nullable() }),
+      errors: { 404: 'ENVIRONMENT_NOT_FOUND', 409: CONFLICTS_409 },
+      handler: ({ principal, params, body }) => updateFromProduction(k, principal, params.id, body),
     }),
     route({
       method: 'PUT', path: '/api/environments/{id}/targets', operationId: 'set_environment_targets', summary: 'Set warehouse target overrides per connection', tags: ['environments'], auth: 'user', role: 'modeler',
@@ -96,6 +133,7 @@ export function environmentRoutes(s: Services) {
         delete_after: z.boolean().optional(),
         override_evaluations: z.boolean().optional().describe('Admins: merge although the required evaluation gate refuses (recorded in the merge commit message)'),
       }),
+      errors: { 404: 'ENVIRONMENT_NOT_FOUND', 409: `${CONFLICTS_409}: resolve them with POST /api/environments/{id}/update` },
       handler: ({ principal, params, body }) => s.mergeEnvironment(principal, params.id, body),
     }),
     route({

@@ -1,5 +1,4 @@
-// The environment's changes against production, file by file with the changed lines, and the
-// conflicts a merge would meet.
+// The environment's changes against production, file by file with the changed lines.
 import { api, call } from '../api/client.ts';
 import type { ResponseOf } from '../api/types.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
@@ -60,29 +59,4 @@ function Line({ line }: { line: string }) {
       </del>
     );
   return <span> {text}</span>;
-}
-
-export function ConflictsSection({ envId, version }: { envId: string; version: number }) {
-  const conflicts = useLoad((signal) => call(api.GET('/api/environments/{id}/conflicts', { params: { path: { id: envId } }, signal })), `${envId}:${version}`);
-  return (
-    <section aria-labelledby="conflicts-title">
-      <h2 id="conflicts-title">Predicted conflicts</h2>
-      <FormAlert problem={conflicts.problem} />
-      {conflicts.data &&
-        (conflicts.data.mergeable ? (
-          <p>No conflict: production and this environment changed different things.</p>
-        ) : (
-          <>
-            <p role="alert">Production changed these files differently since this environment started. Merging stops on them:</p>
-            <ul aria-label="Conflicting files">
-              {conflicts.data.conflicts.map((c) => (
-                <li key={c}>
-                  <code>{c}</code>
-                </li>
-              ))}
-            </ul>
-          </>
-        ))}
-    </section>
-  );
 }

@@ -1,6 +1,6 @@
 // /knowledge/environments/:id: one environment, what it changes against production (file by file,
-// line by line), the conflicts a merge would meet, the evaluation check, the merge itself, its
-// warehouse targets, and deleting it.
+// line by line), the conflicts a merge would meet and their resolution, the evaluation check, the
+// merge itself (waiting while conflicts remain), its warehouse targets, and deleting it.
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../api/client.ts';
@@ -10,7 +10,8 @@ import { useDocumentTitle } from '../ui/document-title.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
-import { ConflictsSection, DiffSection } from './diff-view.tsx';
+import { ConflictsSection } from './conflicts-section.tsx';
+import { DiffSection } from './diff-view.tsx';
 import { EvaluationGateSection } from './evaluation-gate.tsx';
 import type { Environment } from './environments-page.tsx';
 import { MergeSection } from './merge-section.tsx';
@@ -27,8 +28,12 @@ export function EnvironmentPage() {
 function EnvironmentView({ env, onChange }: { env: Environment; onChange: (env: Environment) => void }) {
   const active = useActiveEnvironment();
   const navigate = useNavigate();
-  // Bumped after a merge so the diff and the conflicts are read again.
+  // Bumped after a merge or an update so the diff and the conflicts are read again.
   const [version, setVersion] = useState(0);
+  const conflicts = useLoad(
+    (signal) => call(api.GET('/api/environments/{id}/conflicts', { params: { path: { id: env.id }, query: { details: 'true' } }, signal })),
+    `${env.id}:${version}`,
+  );
   const remove = useAction(async () => {
     await call(api.DELETE('/api/environments/{id}', { params: { path: { id: env.id }, query: { confirm: 'true' } } }));
     gone();
@@ -58,9 +63,14 @@ function EnvironmentView({ env, onChange }: { env: Environment; onChange: (env: 
       </div>
       <FormAlert problem={remove.problem} />
       <DiffSection envId={env.id} version={version} />
-      <ConflictsSection envId={env.id} version={version} />
+      <ConflictsSection envId={env.id} conflicts={conflicts} onUpdated={() => setVersion((v) => v + 1)} />
       <EvaluationGateSection envId={env.id} />
-      <MergeSection envId={env.id} envName={env.name} onMerged={(deleted) => (deleted ? gone() : setVersion((v) => v + 1))} />
+      <MergeSection
+        envId={env.id}
+        envName={env.name}
+        conflicted={conflicts.data?.mergeable === false}
+        onMerged={(deleted) => (deleted ? gone() : setVersion((v) => v + 1))}
+      />
       <TargetsSection env={env} onChange={onChange} />
     </>
   );

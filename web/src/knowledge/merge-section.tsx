@@ -1,6 +1,7 @@
 // Merging an environment into production: confirmed first; a modeler without the merge permission
 // is told why they cannot; with the organization's evaluation gate, the regressions that refuse the
-// merge are listed, and an admin may merge anyway (recorded in the merge commit).
+// merge are listed, and an admin may merge anyway (recorded in the merge commit). While files conflict
+// with production the merge waits for their resolution (the server would answer 409).
 import { useState } from 'react';
 import { api, call } from '../api/client.ts';
 import type { ApiProblem } from '../api/problem.ts';
@@ -13,10 +14,12 @@ import { RegressionList, type Regression } from './evaluation-gate.tsx';
 interface MergeSectionProps {
   envId: string;
   envName: string;
+  /** Files conflict with production: resolve them first. */
+  conflicted: boolean;
   onMerged: (deleted: boolean) => void;
 }
 
-export function MergeSection({ envId, envName, onMerged }: MergeSectionProps) {
+export function MergeSection({ envId, envName, conflicted, onMerged }: MergeSectionProps) {
   const me = useMe();
   const [deleteAfter, setDeleteAfter] = useState(false);
   const [override, setOverride] = useState(false);
@@ -58,8 +61,13 @@ export function MergeSection({ envId, envName, onMerged }: MergeSectionProps) {
               </label>
             </div>
           )}
+          {conflicted && <p role="note">Resolve the conflicts with production above first: merging waits until none remain.</p>}
           <div className="actions">
-            <ConfirmButton question={`Merge ${envName} into production? Everyone’s answers use its knowledge from then on.`} onConfirm={() => merge.run()}>
+            <ConfirmButton
+              disabled={conflicted}
+              question={`Merge ${envName} into production? Everyone’s answers use its knowledge from then on.`}
+              onConfirm={() => merge.run()}
+            >
               Merge
             </ConfirmButton>
           </div>
