@@ -1,16 +1,12 @@
-// The row filters written in the table documentation, table by table, each with whom it applies to
-// and a link to the table's page, where filters are edited like the rest of its documentation.
-import { Link } from 'react-router';
+// The row filters written in the table documentation, table by table, with whom each applies to;
+// and the editor of one table's filters, chosen among the documented tables.
+import { useState } from 'react';
 import { api, call } from '../api/client.ts';
 import { useActiveEnvironment } from '../api/environment.ts';
-import { FormAlert } from '../ui/form-alert.tsx';
+import { SelectField } from '../ui/field.tsx';
+import { FormAlert, Note } from '../ui/form-alert.tsx';
 import { useLoad } from '../ui/use-load.ts';
-
-interface Rule {
-  filter: string;
-  groups?: string[];
-  exempt_roles?: string[];
-}
+import { RowFilterEditor, rulesOf, type Rule } from './row-security-filter-editor.tsx';
 
 /** Who a filter applies to, in words. */
 function appliesTo(r: Rule): string {
@@ -21,10 +17,15 @@ function appliesTo(r: Rule): string {
 export function RowFilterList() {
   const env = useActiveEnvironment();
   const tables = useLoad((signal) => call(api.GET('/api/knowledge/{kind}', { params: { path: { kind: 'tables' } }, signal })), env?.id ?? '');
-  const filtered = (tables.data?.items ?? []).flatMap((item) => {
-    const rules = (item.data?.['row_filters'] ?? []) as Rule[];
-    return Array.isArray(rules) && rules.length > 0 ? [{ id: item.id, rules }] : [];
-  });
+  const [chosen, setChosen] = useState('');
+  const [done, setDone] = useState('');
+  const items = tables.data?.items ?? [];
+  const filtered = items.filter((item) => rulesOf(item).length > 0);
+  const editing = items.find((item) => item.id === chosen);
+  const saved = (id: string) => {
+    setDone(`Row filters of ${id} saved.`);
+    void tables.reload();
+  };
   return (
     <section aria-labelledby="row-filters-title">
       <h2 id="row-filters-title">Row filters</h2>
@@ -33,17 +34,16 @@ export function RowFilterList() {
         <code>{'{{user.country}}'}</code> and groups as <code>{'{{user.groups}}'}</code>; a member lacking a value it needs sees no rows. Attributes are set on the Members page.
       </p>
       <FormAlert problem={tables.problem} />
+      {done && <Note>{done}</Note>}
       {tables.loading && !tables.data && <p role="status">Loading…</p>}
       {tables.data && filtered.length === 0 && <p>No table has a row filter: every member sees every row of every documented table.</p>}
       {filtered.length > 0 && (
         <ul className="cards" aria-label="Tables with row filters">
           {filtered.map((t) => (
             <li key={t.id} className="card" aria-label={`Row filters of ${t.id}`}>
-              <h3>
-                <Link to={`/knowledge/items/tables/${encodeURIComponent(t.id)}`}>{t.id}</Link>
-              </h3>
+              <h3>{t.id}</h3>
               <ul>
-                {t.rules.map((r, i) => (
+                {rulesOf(t).map((r, i) => (
                   <li key={i}>
                     <code>{r.filter}</code> for {appliesTo(r)}
                   </li>
@@ -52,6 +52,22 @@ export function RowFilterList() {
             </li>
           ))}
         </ul>
+      )}
+      {items.length > 0 && (
+        <>
+          <h3>Change the filters of a table</h3>
+          <SelectField
+            label="Table"
+            value={chosen}
+            onChange={(id) => {
+              setDone('');
+              setChosen(id);
+            }}
+            options={[{ value: '', label: 'Choose a table' }, ...items.map((i) => ({ value: i.id, label: i.id }))]}
+          />
+          {/* Keyed by version: after a save the editor starts again from what was stored. */}
+          {editing && <RowFilterEditor key={`${editing.id}@${editing.version}`} item={editing} onSaved={() => saved(editing.id)} />}
+        </>
       )}
     </section>
   );

@@ -39,7 +39,7 @@ export function GroupsSection({ members }: { members: Members }) {
               <h3>
                 {g.name} <span className="muted">id {g.id}</span>
               </h3>
-              <p>{g.members.length ? g.members.map(members.label).join(', ') : 'No member.'}</p>
+              <p>{g.members.length ? `Members: ${g.members.map(members.label).join(', ')}` : 'No member.'}</p>
               <details>
                 <summary>Change {g.name}</summary>
                 <GroupForm group={g} members={members} onSaved={saved} />
