@@ -101,7 +101,17 @@ test.serial('a PostgreSQL host the outbound rules refuse is said on its field, a
   const { page, problems, token } = await signedIn(t);
   await page.goto('/admin/connections');
   const form = page.getByRole('form', { name: 'New connection' });
-  await form.getByRole('combobox', { name: 'Type' }).selectOption('postgresql');
+  // Each type asks for what it needs: a file, or a server (a schema only for PostgreSQL).
+  const type = form.getByRole('combobox', { name: 'Type' });
+  await type.selectOption('sqlite');
+  await form.getByRole('textbox', { name: 'File' }).waitFor();
+  t.is(await form.getByRole('textbox', { name: 'Host' }).count(), 0);
+  await type.selectOption('mariadb');
+  await form.getByText('Empty for the usual 3306.').waitFor();
+  t.deepEqual([await form.getByRole('textbox', { name: 'File' }).count(), await form.getByRole('textbox', { name: 'Schema' }).count()], [0, 0]);
+  await type.selectOption('postgresql');
+  await form.getByRole('textbox', { name: 'Schema' }).waitFor();
+  await form.getByText('Empty for the usual 5432.').waitFor();
   await form.getByRole('textbox', { name: 'Name' }).fill('Finance');
   await form.getByRole('textbox', { name: 'Host' }).fill('10.0.0.7');
   await form.getByRole('textbox', { name: 'Database' }).fill('finance');
