@@ -54,33 +54,14 @@ export function RowFilterEditor({ item, onSaved }: { item: TableItem; onSaved: (
       <FormAlert problem={save.problem} />
       {rows.length === 0 && <p>No filter: every member sees every row of this table.</p>}
       {rows.map((r, i) => (
-        <fieldset key={i}>
-          <legend>Filter {i + 1}</legend>
-          <Field
-            label={`Condition of filter ${i + 1}`}
-            value={r.filter}
-            onChange={(filter) => change(i, { filter })}
-            error={nestedFieldError(save.problem, `row_filters.${i}`)}
-            hint="SQL over the table's columns, e.g. country = {{user.country}}."
-          />
-          <Field label={`Only for the groups of filter ${i + 1}`} value={r.groups} onChange={(groups) => change(i, { groups })} hint="Group ids, separated by commas; empty for everyone." />
-          <p>Not for these roles:</p>
-          {ROLE_OPTIONS.map((o) => (
-            <label key={o.value} className="check">
-              <input
-                type="checkbox"
-                checked={r.exempt.includes(o.value)}
-                onChange={(e) => change(i, { exempt: e.target.checked ? [...r.exempt, o.value] : r.exempt.filter((x) => x !== o.value) })}
-              />{' '}
-              {o.label}
-            </label>
-          ))}
-          <div className="actions">
-            <button type="button" onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}>
-              Remove filter {i + 1}
-            </button>
-          </div>
-        </fieldset>
+        <FilterFields
+          key={i}
+          row={r}
+          n={i + 1}
+          onChange={(patch) => change(i, patch)}
+          onRemove={() => setRows((rs) => rs.filter((_, j) => j !== i))}
+          error={nestedFieldError(save.problem, `row_filters.${i}`)}
+        />
       ))}
       <div className="actions">
         <button type="button" onClick={() => setRows((rs) => [...rs, { filter: '', groups: '', exempt: [] }])}>
@@ -91,5 +72,36 @@ export function RowFilterEditor({ item, onSaved }: { item: TableItem; onSaved: (
         </button>
       </div>
     </form>
+  );
+}
+
+interface FilterFieldsProps {
+  row: Row;
+  /** The filter's number on the form, from 1. */
+  n: number;
+  onChange: (patch: Partial<Row>) => void;
+  onRemove: () => void;
+  error: string | undefined;
+}
+
+function FilterFields({ row: r, n, onChange, onRemove, error }: FilterFieldsProps) {
+  const exempt = (role: Role, on: boolean) => onChange({ exempt: on ? [...r.exempt, role] : r.exempt.filter((x) => x !== role) });
+  return (
+    <fieldset>
+      <legend>Filter {n}</legend>
+      <Field label={`Condition of filter ${n}`} value={r.filter} onChange={(filter) => onChange({ filter })} error={error} hint="SQL over the table's columns, e.g. country = {{user.country}}." />
+      <Field label={`Only for the groups of filter ${n}`} value={r.groups} onChange={(groups) => onChange({ groups })} hint="Group ids, separated by commas; empty for everyone." />
+      <p>Not for these roles:</p>
+      {ROLE_OPTIONS.map((o) => (
+        <label key={o.value} className="check">
+          <input type="checkbox" checked={r.exempt.includes(o.value)} onChange={(e) => exempt(o.value, e.target.checked)} /> {o.label}
+        </label>
+      ))}
+      <div className="actions">
+        <button type="button" onClick={onRemove}>
+          Remove filter {n}
+        </button>
+      </div>
+    </fieldset>
   );
 }
