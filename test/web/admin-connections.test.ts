@@ -2,10 +2,11 @@
 // connection, tests it, syncs its table documentation and reads the summary, renames it, and
 // deletes it after seeing what depends on it, the confirmation by keyboard; a PostgreSQL form
 // whose host the outbound rules refuse is told so on the host field, a server that does not answer
-// is told so in words, and the password is never shown back; an analyst and a modeler are refused.
+// is told so in words, and the password is never shown back; a real PostgreSQL refusing the user is
+// told so, and works once the user is fixed; an analyst and a modeler are refused.
 import anyTest, { type TestFn } from 'ava';
 import type { Role } from '../../src/auth/index.ts';
-import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
+import { duckdbFixture, placeOrgFile, postgresFixture, SKIP_PG, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
 import { freePort } from '../helpers/app.ts';
 import { PASSWORD, passwordUser } from '../helpers/auth.ts';
@@ -146,6 +147,39 @@ test.serial('a PostgreSQL host the outbound rules refuse is said on its field, a
   const [stored] = (await call(w, 'GET', '/api/connections', { token })).body.connections as { settings: { database: string }; has_password: boolean }[];
   t.deepEqual([stored?.settings.database, stored?.has_password], ['finance_ro', true], 'an edit without a new password keeps the stored one');
   t.false((await page.content()).includes('pg-secret-value'));
+  t.deepEqual(problems, []);
+});
+
+test.serial('a PostgreSQL server refusing the user is told in words, and works once the user is fixed', async (t) => {
+  const f = await postgresFixture();
+  if (!f) {
+    t.log(SKIP_PG);
+    t.pass();
+    return;
+  }
+  t.teardown(() => f.drop());
+  const { page, problems } = await signedIn(t);
+  await page.goto('/admin/connections');
+  const form = page.getByRole('form', { name: 'New connection' });
+  await form.getByRole('combobox', { name: 'Type' }).selectOption('postgresql');
+  await form.getByRole('textbox', { name: 'Name' }).fill('Ledger');
+  await form.getByRole('textbox', { name: 'Host' }).fill('127.0.0.1');
+  await form.getByRole('textbox', { name: 'Port' }).fill(String(f.settings.port));
+  await form.getByRole('textbox', { name: 'Database' }).fill(f.settings.database!);
+  // The local server may trust every password: a role it does not know is refused either way.
+  await form.getByRole('textbox', { name: 'User' }).fill('no_such_role');
+  await form.getByRole('button', { name: 'Add connection' }).click();
+  const card = page.getByRole('listitem', { name: 'Connection Ledger' });
+  await card.getByRole('button', { name: 'Test Ledger' }).click();
+  await card.getByRole('alert', { name: 'Test of Ledger' }).getByText('The server refused the user name or password.', { exact: false }).waitFor();
+
+  await card.getByRole('button', { name: 'Edit Ledger' }).click();
+  const edit = page.getByRole('form', { name: 'Edit connection Ledger' });
+  await edit.getByRole('textbox', { name: 'User' }).fill(f.settings.user!);
+  await edit.getByRole('button', { name: 'Save connection' }).click();
+  await page.getByText('Ledger saved.', { exact: false }).waitFor();
+  await card.getByRole('button', { name: 'Test Ledger' }).click();
+  await card.getByRole('status', { name: 'Test of Ledger' }).getByText('It works: 2 tables visible', { exact: false }).waitFor();
   t.deepEqual(problems, []);
 });
 
