@@ -40,27 +40,29 @@ export function RowSecurityPreview({ members }: { members: Members }) {
           {p.tables.length === 0 ? (
             <p>No table has a row filter: they see every row.</p>
           ) : (
-            <table>
-              <caption>Tables with row filters in production</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Table</th>
-                  <th scope="col">They see</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.tables.map((t) => (
-                  <tr key={`${t.connection}/${t.schema}.${t.name}`}>
-                    <th scope="row">
-                      {t.connection}/{t.schema}.{t.name}
-                    </th>
-                    <td>
-                      <Sees table={t} />
-                    </td>
+            <div className="table-scroll" tabIndex={0} role="region" aria-label={`Tables ${p.email} may query`}>
+              <table className="data-table">
+                <caption>Tables with row filters in production</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Table</th>
+                    <th scope="col">They see</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {p.tables.map((t) => (
+                    <tr key={`${t.connection}/${t.schema}.${t.name}`}>
+                      <th scope="row">
+                        {t.connection}/{t.schema}.{t.name}
+                      </th>
+                      <td>
+                        <Sees table={t} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </div>
       )}
