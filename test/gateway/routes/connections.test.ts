@@ -1,5 +1,5 @@
 import test from 'ava';
-import { duckdbFixture, placeOrgFile, postgresFixture, SKIP_PG, tempDir } from '../../data/warehouses.ts';
+import { duckdbFixture, mysqlFixture, placeOrgFile, postgresFixture, SKIP_MYSQL, SKIP_PG, tempDir } from '../../data/warehouses.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 let t0: TestApp;
@@ -80,7 +80,7 @@ test('a failing connection test answers ok false with the error', async (t) => {
   t.like(body, { code: 'WAREHOUSE_UNAVAILABLE', reason: 'unreachable' }, 'nothing listens on port 1');
 });
 
-test('a connection test names refused credentials and a missing file by their reason', async (t) => {
+test('a connection test names refused credentials, a missing database and a missing file by their reason', async (t) => {
   const org = orgWithFile();
   const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
   await call('POST', '/api/connections', admin, { id: 'gone', name: 'gone', type: 'duckdb', settings: { path: 'files/missing.duckdb' } });
@@ -94,6 +94,26 @@ test('a connection test names refused credentials and a missing file by their re
     // The local server may trust every password: a role it does not know is refused either way.
     await call('POST', '/api/connections', admin, { id: 'pgbad', name: 'pg', type: 'postgresql', settings: { ...f.settings, user: 'no_such_role' }, password: 'not-the-password' });
     t.like(await (await call('POST', '/api/connections/pgbad/test', admin)).json(), { ok: false, code: 'WAREHOUSE_UNAVAILABLE', reason: 'wrong_credentials' });
+    await call('POST', '/api/connections', admin, { id: 'pggone', name: 'pg', type: 'postgresql', settings: { ...f.settings, database: 'no_such_database' } });
+    t.like(await (await call('POST', '/api/connections/pggone/test', admin)).json(), { ok: false, code: 'WAREHOUSE_UNAVAILABLE', reason: 'unknown_database' });
+  } finally {
+    await f.drop();
+  }
+});
+
+test('a MariaDB or MySQL server refusing the user and one without the database are named by their reason', async (t) => {
+  const f = await mysqlFixture();
+  if (!f) {
+    t.log(SKIP_MYSQL);
+    t.pass();
+    return;
+  }
+  try {
+    const admin = t0.session(t0.user({ orgId: t0.org(), role: 'admin' }));
+    await call('POST', '/api/connections', admin, { id: 'mybad', name: 'my', type: 'mysql', settings: { ...f.settings, user: 'no_such_user' }, password: 'wrong' });
+    t.like(await (await call('POST', '/api/connections/mybad/test', admin)).json(), { ok: false, code: 'WAREHOUSE_UNAVAILABLE', reason: 'wrong_credentials' });
+    await call('POST', '/api/connections', admin, { id: 'mygone', name: 'my', type: 'mysql', settings: { ...f.settings, database: 'no_such_database' } });
+    t.like(await (await call('POST', '/api/connections/mygone/test', admin)).json(), { ok: false, code: 'WAREHOUSE_UNAVAILABLE', reason: 'unknown_database' });
   } finally {
     await f.drop();
   }
