@@ -16,6 +16,8 @@ export function ConnectionsPage() {
   const list = useLoad((signal) => call(api.GET('/api/connections', { signal })));
   const [editing, setEditing] = useState<string | undefined>();
   const [done, setDone] = useState('');
+  // Bumped by each connection added, so the form for the next one starts empty.
+  const [added, setAdded] = useState(0);
   const saved = (c: Connection) => {
     setEditing(undefined);
     setDone(`${c.name} saved. Test it, then sync its table documentation.`);
@@ -59,7 +61,13 @@ export function ConnectionsPage() {
         ))}
       <section aria-labelledby="new-connection-title">
         <h2 id="new-connection-title">Add a connection</h2>
-        <ConnectionForm key={list.data?.connections.length ?? 0} onSaved={saved} />
+        <ConnectionForm
+          key={added}
+          onSaved={(c) => {
+            setAdded((n) => n + 1);
+            saved(c);
+          }}
+        />
       </section>
     </>
   );

@@ -17,6 +17,8 @@ const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '_').re
 export function GroupsSection({ members }: { members: Members }) {
   const groups = useLoad((signal) => call(api.GET('/api/row-security/groups', { signal })));
   const [done, setDone] = useState('');
+  // Bumped by each group added, so the form for the next one starts empty.
+  const [added, setAdded] = useState(0);
   const saved = (g: Group) => {
     setDone(`Group ${g.name} saved with ${g.members.length} member${g.members.length === 1 ? '' : 's'}.`);
     void groups.reload();
@@ -52,7 +54,14 @@ export function GroupsSection({ members }: { members: Members }) {
         </ul>
       )}
       <h3>Add a group</h3>
-      <GroupForm key={groups.data?.groups.length ?? 0} members={members} onSaved={saved} />
+      <GroupForm
+        key={added}
+        members={members}
+        onSaved={(g) => {
+          setAdded((n) => n + 1);
+          saved(g);
+        }}
+      />
     </section>
   );
 }
