@@ -1,6 +1,7 @@
 // Typed failures of the data plane. Refusals carry a machine-readable reason so the agent can
 // rewrite its query instead of retrying blindly.
 import { AppError, NotFound } from '../errors.ts';
+import type { ConnectFailure } from './drivers/connect-failure.ts';
 
 /** Why the SQL guard refused a statement. */
 export type RefusalReason =
@@ -81,10 +82,10 @@ export class WarehouseBusy extends AppError {
   }
 }
 
-/** The warehouse could not be reached or the connection settings are wrong. */
+/** The warehouse could not be reached or the connection settings are wrong; `reason` says which, when the driver knows. */
 export class WarehouseUnavailable extends AppError {
-  constructor(message: string) {
-    super('unavailable', 'WAREHOUSE_UNAVAILABLE', message);
+  constructor(message: string, reason?: ConnectFailure) {
+    super('unavailable', 'WAREHOUSE_UNAVAILABLE', message, reason ? { reason } : undefined);
   }
 }
 

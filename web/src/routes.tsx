@@ -74,6 +74,8 @@ export const routes: RouteObject[] = [
               { path: 'sso', ...page(() => import('./admin/sso-page.tsx').then((m) => ({ Component: m.SsoPage }))) },
               { path: 'audit', ...page(() => import('./admin/audit-page.tsx').then((m) => ({ Component: m.AuditPage }))) },
               { path: 'usage', ...page(() => import('./admin/usage-page.tsx').then((m) => ({ Component: m.UsagePage }))) },
+              { path: 'connections', ...page(() => import('./admin/connections-page.tsx').then((m) => ({ Component: m.ConnectionsPage }))) },
+              { path: 'row-security', ...page(() => import('./admin/row-security-page.tsx').then((m) => ({ Component: m.RowSecurityPage }))) },
             ],
           },
           { path: '*', Component: NotFoundPage },

@@ -1,4 +1,5 @@
 // Opens a driver for a stored connection, and the admin "test connection" check.
+import { AppError } from '../../errors.ts';
 import type { Driver, DriverContext } from '../drivers/driver.ts';
 import type { QueryProcessPool } from '../drivers/process/query-process-pool.ts';
 import { DRIVERS } from '../drivers/registry.ts';
@@ -25,6 +26,9 @@ export interface ConnectionTestResult {
   /** Tables visible to the connection when it works. */
   table_count?: number;
   error?: string;
+  /** The failure's code (WAREHOUSE_UNAVAILABLE, WAREHOUSE_PATH_REFUSED...) and its reason when it has one, for words a person reads. */
+  code?: string;
+  reason?: string;
   duration_ms: number;
 }
 
@@ -41,7 +45,8 @@ export async function testConnection(deps: OpenDeps, orgId: string, id: string):
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'CONNECTION_NOT_FOUND' || code === 'CONNECTION_HOST_REFUSED') throw err;
-    return { ok: false, error: (err as Error).message, duration_ms: ms() };
+    const reason = err instanceof AppError ? err.data?.['reason'] : undefined;
+    return { ok: false, error: (err as Error).message, ...(err instanceof AppError ? { code } : {}), ...(typeof reason === 'string' ? { reason } : {}), duration_ms: ms() };
   } finally {
     await driver?.close();
   }

@@ -6,6 +6,7 @@
 import mysql from 'mysql2';
 import { AppError } from '../../errors.ts';
 import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
+import { connectFailure } from './connect-failure.ts';
 import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, inBatches, type ConnectionSettings, type Driver, type DriverContext, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
 import { QueryBudget } from './query-budget.ts';
 import { groupColumns } from './group-columns.ts';
@@ -39,7 +40,7 @@ export async function openMysql(settings: ConnectionSettings, ctx: DriverContext
     await p.connect();
   } catch (err) {
     conn.destroy();
-    throw new WarehouseUnavailable(`Could not connect to MySQL: ${(err as Error).message}`);
+    throw new WarehouseUnavailable(`Could not connect to MySQL: ${(err as Error).message}`, connectFailure(err));
   }
   conn.on('error', () => undefined);
   const [rows] = await p.query('SELECT VERSION() AS v, DATABASE() AS db');

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import pg from 'pg';
 import { AppError } from '../../errors.ts';
 import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
+import { connectFailure } from './connect-failure.ts';
 import { PG_RECURSION_MARK } from '../guard/pg/pg-recursion-cap.ts';
 import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, type ColumnMeta, type ConnectionSettings, type Driver, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
 import { QueryBudget } from './query-budget.ts';
@@ -55,7 +56,7 @@ export async function openPostgres(settings: ConnectionSettings): Promise<Driver
     pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   } catch (err) {
     await client.end().catch(() => undefined);
-    throw new WarehouseUnavailable(`Could not connect to PostgreSQL: ${(err as Error).message}`);
+    throw new WarehouseUnavailable(`Could not connect to PostgreSQL: ${(err as Error).message}`, connectFailure(err));
   }
   client.on('error', () => undefined);
   return new PostgresDriver(client, settings.schema ?? 'public', settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, () => cancelBackend(config, pid));

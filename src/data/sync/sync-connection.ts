@@ -9,7 +9,7 @@ import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import { ConnectionNotFound } from '../errors.ts';
 import { filteredSource, readsOthers } from '../rls/filtered-sources.ts';
-import type { WarehouseTable } from '../types.ts';
+import type { TableDoc, WarehouseTable } from '../types.ts';
 import { readRelations } from './read-relations.ts';
 import { loadRelations, saveRelations } from './relations.ts';
 import { withCoverage } from './refresh-coverage.ts';
@@ -29,6 +29,12 @@ export interface SyncResult {
   columns: number;
   /** Refused to users whose filter applies, until the view gets a row filter of its own. */
   flagged_views: FlaggedView[];
+  /** `schema.name` of the tables documented for the first time. */
+  added: string[];
+  /** `schema.name` of documented tables whose columns (names or types) changed. */
+  updated: string[];
+  /** `schema.name` of documented tables the warehouse shows as they were. */
+  kept: string[];
 }
 
 /**
@@ -44,6 +50,8 @@ export async function syncConnection(
   if (!environmentId && principal.role !== 'admin') throw new Forbidden('Syncing into production needs the admin role; use an environment');
   const target = environmentId ? (await deps.docs.targets(principal.orgId, environmentId))[connectionId] : undefined;
   const tables = await withCoverage(deps, principal, environmentId, connectionId, target ?? {}, await readTargetTables(deps, principal, connectionId, target ?? {}, { connectionType, schemas }));
+  // Read before the write: the summary tells the admin what this sync changed in the documentation.
+  const summary = summarize(await deps.docs.listTables(principal.orgId, environmentId), connectionId, tables);
   await deps.docs.writeSyncedTables(principal, environmentId, tables);
   return {
     connection_id: connectionId,
@@ -51,7 +59,20 @@ export async function syncConnection(
     tables: tables.length,
     columns: tables.reduce((n, t) => n + t.columns.length, 0),
     flagged_views: await flagViews(deps, principal.orgId, environmentId, connectionId),
+    ...summary,
   };
+}
+
+/** Sorts the synced tables into added, updated (columns changed) and kept, against the documentation before the sync. */
+function summarize(docs: TableDoc[], connectionId: string, tables: WarehouseTable[]): Pick<SyncResult, 'added' | 'updated' | 'kept'> {
+  const out: Pick<SyncResult, 'added' | 'updated' | 'kept'> = { added: [], updated: [], kept: [] };
+  const shape = (columns: { name: string; type?: string | undefined }[]) => JSON.stringify(columns.map((c) => [c.name, c.type ?? '']));
+  for (const t of tables) {
+    const doc = docs.find((d) => d.connection === connectionId && d.schema === t.schema && d.name === t.name);
+    const list = !doc ? out.added : shape(doc.columns ?? []) === shape(t.columns) ? out.kept : out.updated;
+    list.push(`${t.schema}.${t.name}`);
+  }
+  return out;
 }
 
 /** Views and partitions of the connection that read a filtered table without a filter of their own. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { createConnection, deleteConnection, getConnection, listConnections, testConnection, updateConnection } from '../../data/connections/index.ts';
 import { CONNECTION_TYPES } from '../../data/drivers/registry.ts';
+import { connectionDependants } from '../../compose/connection-dependants.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
@@ -107,6 +108,23 @@ export function connectionRoutes(s: Services) {
       },
     }),
     route({
+      method: 'GET',
+      path: '/api/connections/{connection_id}/dependants',
+      operationId: 'list_connection_dependants',
+      summary: 'What names the connection in production: documented tables, their row filters and saved reports (shown before a delete)',
+      tags: ['connections'],
+      auth: 'user',
+      role: 'admin',
+      params: Id,
+      response: z.object({
+        connection_id: z.string(),
+        tables: z.array(z.object({ schema: z.string(), name: z.string(), row_filters: z.number().int() })),
+        reports: z.array(z.object({ id: z.string(), title: z.string() })),
+        row_filters: z.number().int(),
+      }),
+      handler: ({ principal, params }) => connectionDependants(s, principal, params.connection_id),
+    }),
+    route({
       method: 'POST',
       path: '/api/connections/{connection_id}/test',
       operationId: 'test_connection',
@@ -115,7 +133,17 @@ export function connectionRoutes(s: Services) {
       auth: 'user',
       role: 'admin',
       params: Id,
-      response: z.object({ ok: z.boolean(), table_count: z.number().optional(), error: z.string().optional(), duration_ms: z.number() }),
+      response: z.object({
+        ok: z.boolean(),
+        table_count: z.number().optional(),
+        error: z.string().optional(),
+        code: z.string().optional().describe('The failure\'s error code: WAREHOUSE_UNAVAILABLE, WAREHOUSE_PATH_REFUSED, CONNECTION_HOST_UNRESOLVED...'),
+        reason: z
+          .string()
+          .optional()
+          .describe('Why, when known: for WAREHOUSE_UNAVAILABLE one of wrong_credentials, unknown_database, unreachable, timed_out, tls, other; for WAREHOUSE_PATH_REFUSED the path refusal'),
+        duration_ms: z.number(),
+      }),
       handler: ({ principal, params }) => testConnection(connectionDeps(s), principal.orgId, params.connection_id),
     }),
   ];

@@ -39,6 +39,9 @@ export function dataCatalogRoutes(s: Services) {
         flagged_views: z
           .array(z.object({ view: z.string(), reads: z.string() }))
           .describe('Views (and partitions) that read a table with row filters and have none of their own: refused to users whose filter applies until an admin adds one'),
+        added: z.array(z.string()).describe('`schema.name` of the tables documented for the first time'),
+        updated: z.array(z.string()).describe('`schema.name` of documented tables whose columns (names or types) changed'),
+        kept: z.array(z.string()).describe('`schema.name` of documented tables the warehouse shows as they were'),
       }),
       handler: ({ principal, environmentId, params, body }) =>
         syncConnection(s.data, principal, environmentId, {

@@ -1,5 +1,6 @@
 // Row-level security facts (admin): user attributes and groups that row filters refer to.
 import { z } from 'zod';
+import { previewRowSecurity } from '../../compose/row-security-preview.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
@@ -25,6 +26,27 @@ export function rowSecurityRoutes(s: Services) {
       handler: async ({ principal, params }) => {
         return { user_id: params.user_id, ...(await rls.attributesOf(principal, params.user_id)) };
       },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/row-security/users/{user_id}/preview',
+      operationId: 'preview_row_security',
+      summary: 'What a member would see: for each production table with row filters, the condition added to their queries',
+      description:
+        '`sees` is `all` when no filter applies to the member (an exempt role, or filters for groups they are not in), `none` when a filter needs an attribute or group the member lacks, else `filtered`.',
+      tags: ['row-security'],
+      auth: 'user',
+      role: 'admin',
+      params: UserId,
+      response: z.object({
+        user_id: z.string(),
+        email: z.string(),
+        role: z.string(),
+        attributes: Attributes,
+        groups: z.array(z.string()),
+        tables: z.array(z.object({ connection: z.string(), schema: z.string(), name: z.string(), sees: z.enum(['all', 'filtered', 'none']), filter: z.string().nullable() })),
+      }),
+      handler: ({ principal, params }) => previewRowSecurity(s, principal, params.user_id),
     }),
     route({
       method: 'PUT',

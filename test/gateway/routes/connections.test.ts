@@ -1,5 +1,5 @@
 import test from 'ava';
-import { duckdbFixture, placeOrgFile, postgresFixture, SKIP_PG, tempDir } from '../../data/warehouses.ts';
+import { duckdbFixture, mysqlFixture, placeOrgFile, postgresFixture, SKIP_MYSQL, SKIP_PG, tempDir } from '../../data/warehouses.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 let t0: TestApp;
@@ -74,9 +74,107 @@ test('a failing connection test answers ok false with the error', async (t) => {
   await call('POST', '/api/connections', admin, { id: 'bad', name: 'bad', type: 'postgresql', settings: { host: '127.0.0.1', port: 1, user: 'x', database: 'x' } });
   const res = await call('POST', '/api/connections/bad/test', admin);
   t.is(res.status, 200);
-  const body = (await res.json()) as { ok: boolean; error: string };
+  const body = (await res.json()) as { ok: boolean; error: string; code: string; reason: string };
   t.false(body.ok);
   t.truthy(body.error);
+  t.like(body, { code: 'WAREHOUSE_UNAVAILABLE', reason: 'unreachable' }, 'nothing listens on port 1');
+});
+
+test('a connection test names refused credentials, a missing database and a missing file by their reason', async (t) => {
+  const org = orgWithFile();
+  const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  await call('POST', '/api/connections', admin, { id: 'gone', name: 'gone', type: 'duckdb', settings: { path: 'files/missing.duckdb' } });
+  t.like(await (await call('POST', '/api/connections/gone/test', admin)).json(), { ok: false, code: 'WAREHOUSE_UNAVAILABLE' });
+  const f = await postgresFixture();
+  if (!f) {
+    t.log(SKIP_PG);
+    return;
+  }
+  try {
+    // The local server may trust every password: a role it does not know is refused either way.
+    await call('POST', '/api/connections', admin, { id: 'pgbad', name: 'pg', type: 'postgresql', settings: { ...f.settings, user: 'no_such_role' }, password: 'not-the-password' });
+    t.like(await (await call('POST', '/api/connections/pgbad/test', admin)).json(), { ok: false, code: 'WAREHOUSE_UNAVAILABLE', reason: 'wrong_credentials' });
+    await call('POST', '/api/connections', admin, { id: 'pggone', name: 'pg', type: 'postgresql', settings: { ...f.settings, database: 'no_such_database' } });
+    t.like(await (await call('POST', '/api/connections/pggone/test', admin)).json(), { ok: false, code: 'WAREHOUSE_UNAVAILABLE', reason: 'unknown_database' });
+  } finally {
+    await f.drop();
+  }
+});
+
+test('a MariaDB or MySQL server refusing the user and one without the database are named by their reason', async (t) => {
+  const f = await mysqlFixture();
+  if (!f) {
+    t.log(SKIP_MYSQL);
+    t.pass();
+    return;
+  }
+  try {
+    const admin = t0.session(t0.user({ orgId: t0.org(), role: 'admin' }));
+    await call('POST', '/api/connections', admin, { id: 'mybad', name: 'my', type: 'mysql', settings: { ...f.settings, user: 'no_such_user' }, password: 'wrong' });
+    t.like(await (await call('POST', '/api/connections/mybad/test', admin)).json(), { ok: false, code: 'WAREHOUSE_UNAVAILABLE', reason: 'wrong_credentials' });
+    await call('POST', '/api/connections', admin, { id: 'mygone', name: 'my', type: 'mysql', settings: { ...f.settings, database: 'no_such_database' } });
+    t.like(await (await call('POST', '/api/connections/mygone/test', admin)).json(), { ok: false, code: 'WAREHOUSE_UNAVAILABLE', reason: 'unknown_database' });
+  } finally {
+    await f.drop();
+  }
+});
+
+test('a sync answers what it added, updated and kept', async (t) => {
+  const org = orgWithFile();
+  const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  await call('POST', '/api/connections', admin, { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'files/wh.duckdb' } });
+  let res = await call('POST', '/api/sync/duckdb/wh', admin, {});
+  t.is(res.status, 200);
+  t.like(await res.json(), { added: ['main.customers', 'main.orders'], updated: [], kept: [] });
+  // A documented column whose type the warehouse does not show any more is an update.
+  const item = (await (await call('GET', '/api/knowledge/tables/wh%2Fmain.orders', admin)).json()) as { data: { columns: { name: string; type: string }[] } };
+  const columns = item.data.columns.map((c) => (c.name === 'country' ? { ...c, type: 'INTEGER' } : c));
+  t.is((await call('PUT', '/api/knowledge/tables/wh%2Fmain.orders', admin, { ...item.data, columns })).status, 200);
+  res = await call('POST', '/api/sync/duckdb/wh', admin, {});
+  t.like(await res.json(), { added: [], updated: ['main.orders'], kept: ['main.customers'] });
+});
+
+test('the dependants of a connection are its documented tables, their row filters and the reports on it', async (t) => {
+  const org = orgWithFile();
+  const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  await call('POST', '/api/connections', admin, { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'files/wh.duckdb' } });
+  await call('POST', '/api/connections', admin, { id: 'spare', name: 'Spare', type: 'duckdb', settings: { path: 'files/wh.duckdb' } });
+  t.is((await call('POST', '/api/sync/duckdb/wh', admin, {})).status, 200);
+  const item = (await (await call('GET', '/api/knowledge/tables/wh%2Fmain.orders', admin)).json()) as { data: Record<string, unknown> };
+  const filters = [{ filter: 'country = {{user.country}}' }, { filter: "country <> 'Japan'", exempt_roles: ['admin'] }];
+  t.is((await call('PUT', '/api/knowledge/tables/wh%2Fmain.orders', admin, { ...item.data, row_filters: filters })).status, 200);
+  t.is((await call('POST', '/api/knowledge/reports?id=revenue', admin, { title: 'Revenue', description: '', sql: 'SELECT 1', connection: 'wh' })).status, 201);
+
+  let res = await call('GET', '/api/connections/wh/dependants', admin);
+  t.is(res.status, 200);
+  t.deepEqual(await res.json(), {
+    connection_id: 'wh',
+    tables: [
+      { schema: 'main', name: 'customers', row_filters: 0 },
+      { schema: 'main', name: 'orders', row_filters: 2 },
+    ],
+    reports: [{ id: 'revenue', title: 'Revenue' }],
+    row_filters: 2,
+  });
+  res = await call('GET', '/api/connections/spare/dependants', admin);
+  t.deepEqual(await res.json(), { connection_id: 'spare', tables: [], reports: [], row_filters: 0 });
+});
+
+test('the dependants of a connection are admin-only, validated and inside the organization', async (t) => {
+  const org = orgWithFile();
+  const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  const modeler = t0.session(t0.user({ orgId: org, role: 'modeler' }));
+  const otherAdmin = t0.session(t0.user({ orgId: t0.org(), role: 'admin' }));
+  await call('POST', '/api/connections', admin, { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'files/wh.duckdb' } });
+  t.is((await t0.fetch('/api/connections/wh/dependants')).status, 401);
+  t.is((await call('GET', '/api/connections/wh/dependants', modeler)).status, 403);
+  t.is((await call('GET', '/api/connections/wh/dependants', otherAdmin)).status, 404);
+  t.is((await call('GET', '/api/connections/nope/dependants', admin)).status, 404);
+  const res = await call('GET', `/api/connections/${'x'.repeat(101)}/dependants`, admin);
+  t.is(res.status, 422);
+  const body = (await res.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] };
+  t.deepEqual(body.detail[0]?.loc, ['path', 'connection_id']);
+  t.is(typeof body.detail[0]?.msg, 'string');
 });
 
 test('a PostgreSQL connection tests ok against the real server', async (t) => {

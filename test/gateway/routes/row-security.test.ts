@@ -76,3 +76,55 @@ test('a reserved name stored before the rule is never shown or read as an attrib
   const member = await call('GET', `/api/admin/members/${u.id}`, admin);
   t.deepEqual(((await member.json()) as { attributes: unknown }).attributes, { country: 'FR' });
 });
+
+/** Documents `orders` of connection `wh` in production with the given row filters. */
+async function documentOrders(admin: string, rowFilters: unknown[]) {
+  const res = await call('POST', '/api/knowledge/tables', admin, { connection: 'wh', schema: 'main', name: 'orders', columns: [{ name: 'country', type: 'VARCHAR' }], row_filters: rowFilters });
+  if (res.status !== 201) throw new Error(await res.text());
+}
+
+test('the preview shows, per filtered table, what a chosen member would see', async (t) => {
+  const org = t0.org();
+  const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  const analyst = t0.user({ orgId: org, role: 'user', email: `preview-${org}@example.com` });
+  const newcomer = t0.user({ orgId: org, role: 'user' });
+  const boss = t0.user({ orgId: org, role: 'admin' });
+  await documentOrders(admin, [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }, { filter: "region = 'EMEA'", groups: ['emea'] }]);
+  await call('PUT', `/api/row-security/users/${analyst.id}/attributes`, admin, { attributes: { country: "Côte d'Ivoire" } });
+
+  let res = await call('GET', `/api/row-security/users/${analyst.id}/preview`, admin);
+  t.is(res.status, 200);
+  t.deepEqual(await res.json(), {
+    user_id: analyst.id,
+    email: analyst.email,
+    role: 'user',
+    attributes: { country: "Côte d'Ivoire" },
+    groups: [],
+    // No connection named wh: the values are quoted as standard SQL.
+    tables: [{ connection: 'wh', schema: 'main', name: 'orders', sees: 'filtered', filter: "(country = 'Côte d''Ivoire')" }],
+  });
+  // Without the attribute the filter denies every row; an exempt role sees them all.
+  res = await call('GET', `/api/row-security/users/${newcomer.id}/preview`, admin);
+  t.like(((await res.json()) as { tables: unknown[] }).tables[0], { sees: 'none', filter: '(1 = 0)' });
+  res = await call('GET', `/api/row-security/users/${boss.id}/preview`, admin);
+  t.like(((await res.json()) as { tables: unknown[] }).tables[0], { sees: 'all', filter: null });
+  // A group filter adds itself for the group's members.
+  await call('PUT', '/api/row-security/groups/emea', admin, { name: 'EMEA', members: [analyst.id] });
+  res = await call('GET', `/api/row-security/users/${analyst.id}/preview`, admin);
+  t.like(((await res.json()) as { tables: unknown[] }).tables[0], { sees: 'filtered', filter: "(country = 'Côte d''Ivoire') AND (region = 'EMEA')" });
+});
+
+test('the preview is admin-only, validated and inside the organization', async (t) => {
+  const org = t0.org();
+  const admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  const modeler = t0.session(t0.user({ orgId: org, role: 'modeler' }));
+  const member = t0.user({ orgId: org });
+  const stranger = t0.user({ orgId: t0.org() });
+  t.is((await t0.fetch(`/api/row-security/users/${member.id}/preview`)).status, 401);
+  t.is((await call('GET', `/api/row-security/users/${member.id}/preview`, modeler)).status, 403);
+  t.is((await call('GET', `/api/row-security/users/${stranger.id}/preview`, admin)).status, 404);
+  t.is((await call('GET', '/api/row-security/users/nobody/preview', admin)).status, 404);
+  const res = await call('GET', `/api/row-security/users/${'u'.repeat(101)}/preview`, admin);
+  t.is(res.status, 422);
+  t.deepEqual(((await res.json()) as { detail: { loc: unknown[] }[] }).detail[0]?.loc, ['path', 'user_id']);
+});

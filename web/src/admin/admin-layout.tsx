@@ -1,6 +1,6 @@
 // /admin: running the organization (members, invitations, settings, SSO, audit log, usage and
-// credit limits). Admins only: the server refuses the others too, and anyone else who types the
-// address gets a plain message instead of the pages.
+// credit limits, warehouse connections, row security). Admins only: the server refuses the others
+// too, and anyone else who types the address gets a plain message instead of the pages.
 import { SectionLayout } from '../ui/section-layout.tsx';
 import { useMe } from '../session/session.tsx';
 
@@ -11,6 +11,8 @@ const SECTIONS = [
   { to: '/admin/sso', label: 'Single sign-on' },
   { to: '/admin/audit', label: 'Audit log' },
   { to: '/admin/usage', label: 'Usage and credit limits' },
+  { to: '/admin/connections', label: 'Connections' },
+  { to: '/admin/row-security', label: 'Row security' },
 ];
 
 export function AdminLayout() {

@@ -1,0 +1,61 @@
+// Syncing a connection's table documentation: the server reads schemas, tables and columns in one
+// request (no steps to count, so the progress shown is that it runs), then the summary of what it
+// added, updated and kept. It writes where the admin works: production, or the active environment.
+import { useState } from 'react';
+import { api, call } from '../api/client.ts';
+import { useActiveEnvironment } from '../api/environment.ts';
+import type { ResponseOf } from '../api/types.ts';
+import { FormAlert } from '../ui/form-alert.tsx';
+import { useAction } from '../ui/use-action.ts';
+import type { Connection } from './connections-words.ts';
+
+type SyncResult = ResponseOf<'/api/sync/{connection_type}/{connection_id}', 'post'>;
+
+/** "3 tables: a, b, c" with the first few names; the rest counted. */
+function tablesLine(label: string, names: string[]) {
+  const shown = names.slice(0, 10).join(', ');
+  const more = names.length > 10 ? ` and ${names.length - 10} more` : '';
+  return `${label}: ${names.length}${names.length ? ` (${shown}${more})` : ''}`;
+}
+
+export function ConnectionSync({ connection: c }: { connection: Connection }) {
+  const env = useActiveEnvironment();
+  const where = env ? `the environment ${env.name}` : 'production';
+  const [result, setResult] = useState<SyncResult | undefined>();
+  const sync = useAction(async () => {
+    setResult(undefined);
+    const path = { connection_type: c.type, connection_id: c.id };
+    setResult(await call(api.POST('/api/sync/{connection_type}/{connection_id}', { params: { path }, body: {} })));
+  });
+  return (
+    <div>
+      <button type="button" aria-label={`Sync table documentation of ${c.name}`} onClick={() => !sync.pending && void sync.run()}>
+        Sync table documentation
+      </button>
+      {sync.pending && (
+        <p role="status">
+          <progress aria-label={`Syncing ${c.name}`} /> Reading the schemas, tables and columns of {c.name} into {where}…
+        </p>
+      )}
+      <FormAlert problem={sync.problem} />
+      {result && (
+        <div className="alert ok" role="status" aria-label={`Sync of ${c.name}`}>
+          <p>
+            Synced {result.tables} table{result.tables === 1 ? '' : 's'} ({result.columns} columns) into {where}. What people wrote (descriptions, synonyms, row filters) is kept.
+          </p>
+          <ul>
+            <li>{tablesLine('Added', result.added)}</li>
+            <li>{tablesLine('Updated (columns changed)', result.updated)}</li>
+            <li>{tablesLine('Kept as they were', result.kept)}</li>
+          </ul>
+          {result.flagged_views.length > 0 && (
+            <p>
+              Views that read a table with row filters and have none of their own, refused to the members those filters apply to until you add one:{' '}
+              {result.flagged_views.map((v) => `${v.view} (reads ${v.reads})`).join(', ')}.
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
