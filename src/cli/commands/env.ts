@@ -36,7 +36,7 @@ export async function envUse(ctx: CommandContext, id: string): Promise<void> {
   }
   const envs = listOf(await ctx.client.json('GET', '/api/environments'));
   const env = envs.find((e) => e.id === id || e.name === id);
-  if (!env) throw new CliError(`No environment ${id}. See \`sextant env list\`.`, 1);
+  if (!env) throw new CliError(`No environment ${id}. See \`sextant env list\`.`);
   ctx.save({ ...ctx.saved, environment: env.id });
   print(ctx, { environment: env.id }, () => `Using environment ${env.name} (${env.id}).`);
 }
