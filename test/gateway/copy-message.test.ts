@@ -45,9 +45,13 @@ test('an answer is copied with its question into another own chat, which names t
   t.deepEqual((await page(api, 'collected')).messages.map((m) => m.content), ['Revenue by country?', 'France leads.', 'And in 2023?', 'Germany led.']);
 });
 
-test('copying needs credentials', async (t) => {
+test('copying needs credentials of a kind that may use the REST API', async (t) => {
   const res = await client(t0, undefined).post('/api/copy_message_to_chat', { chat_id: 'a', message_uuid: 'b', target_chat_id: 'c' });
   t.is(res.status, 401);
+  const { user, ids } = await member('mcp-source');
+  const mcp = await client(t0, t0.token(user, 'mcp')).post('/api/copy_message_to_chat', { chat_id: 'mcp-source', message_uuid: ids[1], target_chat_id: 'mcp-target' });
+  t.is(mcp.status, 403);
+  t.is(((await mcp.json()) as { code: string }).code, 'TOKEN_KIND_REFUSED');
 });
 
 test('missing fields, a question instead of an answer and the same chat as target answer 422 or 404', async (t) => {
