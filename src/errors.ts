@@ -7,6 +7,7 @@ export type ErrorKind =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'precondition_failed'
   | 'gone'
@@ -47,6 +48,13 @@ export class ValidationFailed extends AppError {
 export class NotFound extends AppError {
   constructor(what = 'Not Found', code = 'NOT_FOUND') {
     super('not_found', code, what);
+  }
+}
+
+/** A path that exists, asked with a method it does not take; `allowed` lists the ones it does. */
+export class MethodNotAllowed extends AppError {
+  constructor(readonly allowed: string[]) {
+    super('method_not_allowed', 'METHOD_NOT_ALLOWED', 'Method Not Allowed');
   }
 }
 

@@ -8,6 +8,8 @@ export { pinChat, archiveChat, dismissChatCompletion, addLabelToChat, recordFeed
 export { deleteMessage, saveMessageOrder, blocksOf } from './message-order.ts';
 export { loadChat, defaultPairs, AGENTIC_FIRST_PAGE_PAIRS, HISTORY_PAGE_PAIRS } from './load-chat.ts';
 export type { PageOptions } from './load-chat.ts';
+export { copyAnswer } from './copy-answer.ts';
+export type { CopyAnswerInput, CopiedAnswer } from './copy-answer.ts';
 export { shareChat, shareMessage, deleteSharedChat, loadSharedChat, listShares } from './shares.ts';
 export type { OwnShare } from './shares.ts';
 export { exportHistory, EXPORT_COLUMNS } from './export-history.ts';

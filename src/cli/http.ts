@@ -1,5 +1,6 @@
 // The CLI's only way to the service: HTTP with the token and the active environment on every request.
-import { CliError } from './errors.ts';
+import { CliError, EXIT } from './errors.ts';
+import { issueInWords, notFoundHint } from './problem-words.ts';
 
 export interface ClientOptions {
   server: string;
@@ -49,17 +50,17 @@ export class ApiClient {
   }
 }
 
-/** A CliError for a failed response, with the server's detail and the next step. */
+/** A CliError for a failed response, with the server's detail in words and the next step. */
 export async function apiError(res: Response): Promise<CliError> {
   const body = (await res.json().catch(() => ({}))) as { detail?: unknown; code?: string };
-  const detail = Array.isArray(body.detail)
-    ? body.detail.map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).join('.')}: ${d.msg}`).join('; ')
-    : String(body.detail ?? res.statusText);
+  const detail = Array.isArray(body.detail) ? body.detail.map(issueInWords).join('; ') : String(body.detail ?? res.statusText);
   const hint: Record<number, string> = {
     401: ' Run `sextant login` (or set SEXTANT_TOKEN).',
     403: ' Your role does not allow this; ask an admin.',
-    404: ' Check the id (`sextant env list`, `sextant chats list`).',
+    404: notFoundHint(new URL(res.url || 'http://x/').pathname),
     429: ` Try again in ${res.headers.get('retry-after') ?? 'a few'} seconds.`,
   };
-  return new CliError(`${detail} (HTTP ${res.status}${body.code ? `, ${body.code}` : ''}).${hint[res.status] ?? ''}`);
+  // A request the schema refused needs no code: the sentence says it all.
+  const code = body.code && body.code !== 'VALIDATION_FAILED' ? `, ${body.code}` : '';
+  return new CliError(`${detail.replace(/\.$/, '')} (HTTP ${res.status}${code}).${hint[res.status] ?? ''}`, res.status === 401 ? EXIT.signedOut : EXIT.error);
 }

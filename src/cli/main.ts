@@ -1,5 +1,5 @@
-// The `sextant` command: parses arguments, runs one command, and exits 0 (success), 1 (a check or an
-// answer failed) or 2 (usage or server error).
+// The `sextant` command: parses arguments, runs one command, and exits with one of the codes of
+// errors.ts (0 done, 1 a check or an answer failed, 2 usage or server error, 4 not signed in).
 import { Command, CommanderError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { addAdminCommands } from './commands/admin/index.ts';
@@ -12,7 +12,8 @@ import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMe
 import { knowledgeGet, knowledgePut } from './commands/knowledge.ts';
 import { login, logout, status } from './commands/login.ts';
 import { makeContext, type CommandContext, type GlobalFlags } from './context.ts';
-import { CliError } from './errors.ts';
+import { CliError, EXIT, EXIT_CODES_HELP } from './errors.ts';
+import { isBare, misspeltCommand, positionals } from './first-touch.ts';
 import { consoleOutput } from './output.ts';
 
 type Action = (ctx: CommandContext, ...args: never[]) => unknown;
@@ -110,6 +111,7 @@ export function buildProgram(): Command {
     .option('--json', 'print one machine-readable JSON object')
     .helpCommand(false)
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES_HELP)
     .exitOverride();
 
   program.command('ask', { isDefault: true }).description('ask a question (also: sextant "question")').argument('<question...>', 'the question')
@@ -121,7 +123,7 @@ export function buildProgram(): Command {
   program.command('catalog').description('connections and documented tables with their metrics, the most used first').action(run((ctx) => catalog(ctx)));
   // Without a question, `sextant help` is the usage, as people expect of a `help` command.
   program.command('help').description('ask a question about Sextant itself (3 to 500 characters); without one, print this usage').argument('[question...]')
-    .action(async (words: string[], _opts: unknown, cmd: Command) => (words.length === 0 ? void process.stdout.write(program.helpInformation()) : run((ctx, q: string[]) => help(ctx, q.join(' ')))(words, cmd)));
+    .action(async (words: string[], _opts: unknown, cmd: Command) => (words.length === 0 ? program.outputHelp() : run((ctx, q: string[]) => help(ctx, q.join(' ')))(words, cmd)));
 
   addChatCommands(program);
   addEnvCommands(program);
@@ -140,18 +142,26 @@ function allCommands(c: Command): Command[] {
 /** Runs the CLI with argv and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    const program = buildProgram();
+    // `sextant` alone shows what it can do, as gh and dbt do, rather than asking for a question.
+    if (isBare(argv)) {
+      program.outputHelp();
+      return EXIT.ok;
+    }
+    const meant = misspeltCommand(argv, program.commands.map((c) => c.name()).filter((n) => n !== 'ask'));
+    if (meant) throw new CliError(`unknown command '${positionals(argv)[0]}', did you mean ${meant}? (To ask it as a question: sextant ask "...".)`);
+    await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) {
       // --help and --version end through here with code 0.
-      return err.exitCode === 0 ? 0 : 2;
+      return err.exitCode === 0 ? EXIT.ok : EXIT.error;
     }
     if (err instanceof CliError) {
       process.stderr.write(`sextant: ${err.message}\n`);
       return err.exitCode;
     }
     process.stderr.write(`sextant: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
-    return 2;
+    return EXIT.error;
   }
 }

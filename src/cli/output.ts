@@ -2,6 +2,8 @@
 
 export interface Output {
   json: boolean;
+  /** Progress goes to a terminal: a line may be redrawn in place (`\r`); in a log it may not. */
+  interactive: boolean;
   out(text: string): void;
   progress(text: string): void;
 }
@@ -9,6 +11,7 @@ export interface Output {
 export function consoleOutput(json: boolean): Output {
   return {
     json,
+    interactive: process.stderr.isTTY === true,
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     progress: (text) => {
       if (!json) process.stderr.write(text);
@@ -31,4 +34,12 @@ export function table(columns: string[], rows: unknown[][], maxWidth = 40): stri
 /** Rows of objects as a table over the given keys. */
 export function objectTable(items: Record<string, unknown>[], keys: string[]): string {
   return table(keys, items.map((item) => keys.map((k) => item[k])));
+}
+
+/** A moment (ms since the epoch) as a person reads it, in local time: `2026-03-05 14:07`. */
+export function dateTime(ms: unknown): string {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return '';
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }

@@ -28,7 +28,7 @@ export function agentMcpPorts(agent: AgentRuns): Pick<McpPorts, 'askQuestion' | 
       }
       const r = await agent.result(run);
       if (run.status === 'failed') return { status: 'failed', chatId, error: r.errors[0]?.message ?? run.answer ?? 'The run failed' };
-      const tables: ResultTable[] = r.tables.map((t) => ({ name: t.dfKey, columns: t.columns, rows: t.rows, ...(t.sql === undefined ? {} : { sql: t.sql }) }));
+      const tables: ResultTable[] = r.tables.map((t) => ({ name: t.title, columns: t.columns, rows: t.rows, ...(t.sql === undefined ? {} : { sql: t.sql }) }));
       const charts: ResultChart[] = r.charts.map((c) => ({ title: c.title, spec: c.spec }));
       return { status: 'completed', chatId, answer: r.content, tables, charts, queries: r.queries };
     },

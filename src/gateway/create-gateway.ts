@@ -3,7 +3,7 @@ import cors from '@koa/cors';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import { hasRole } from '../auth/index.ts';
-import { Forbidden, NotFound } from '../errors.ts';
+import { Forbidden, MethodNotAllowed, NotFound } from '../errors.ts';
 import { bodyParser } from './body.ts';
 import { canonicalizePath } from './canonical-path.ts';
 import { clientAddress } from './client-address.ts';
@@ -128,13 +128,9 @@ function notFoundOrNotAllowed(router: Router) {
     const match = router.match(ctx.path, ctx.method);
     if (match.path.length > 0 && !match.route) {
       const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
-      ctx.status = 405;
-      ctx.set('Allow', allowed.join(', '));
-      ctx.body = { detail: 'Method Not Allowed' };
-      return;
+      throw new MethodNotAllowed(allowed);
     }
-    ctx.status = 404;
-    ctx.body = { detail: new NotFound().message };
+    throw new NotFound();
   };
 }
 

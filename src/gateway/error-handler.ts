@@ -1,7 +1,7 @@
 // The one place where errors become HTTP: typed domain errors map by kind; anything else is a 500
 // with a generic body, and its cause goes to the log with the request id.
 import type { Context, Next } from 'koa';
-import { AppError, RateLimited, ValidationFailed, type ErrorKind } from '../errors.ts';
+import { AppError, MethodNotAllowed, RateLimited, ValidationFailed, type ErrorKind } from '../errors.ts';
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 422,
@@ -9,6 +9,7 @@ const STATUS: Record<ErrorKind, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   precondition_failed: 412,
   gone: 410,
@@ -37,17 +38,20 @@ export async function errorHandler(ctx: Context, next: Next): Promise<void> {
   }
 }
 
-/** Writes the response for `err` (also used by middleware that answers before routing). */
+/**
+ * Writes the response for `err` (also used by middleware that answers before routing). Every body
+ * carries the stable `code`; a 422 is always the documented HTTPValidationError, whose `detail` is a
+ * list of issues: a rule about the request as a whole (an archive refused, a query that does not
+ * parse) is one issue with an empty `loc`, so clients read every 422 the same way.
+ */
 export function writeError(ctx: Context, err: unknown): void {
-  if (err instanceof ValidationFailed) {
-    ctx.status = 422;
-    ctx.body = { detail: err.issues };
-    return;
-  }
   if (err instanceof AppError) {
     ctx.status = statusOf(err);
-    ctx.body = { detail: err.message, code: err.code, ...(err.data ? { data: err.data } : {}) };
+    const data = err.data ? { data: err.data } : {};
+    const detail = err instanceof ValidationFailed ? err.issues : ctx.status === 422 ? [{ loc: [], msg: err.message, type: 'value_error' }] : err.message;
+    ctx.body = { detail, code: err.code, ...data };
     if (err instanceof RateLimited) ctx.set('Retry-After', String(err.retryAfterSeconds));
+    if (err instanceof MethodNotAllowed) ctx.set('Allow', err.allowed.join(', '));
     if (err.kind === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
     return;
   }

@@ -31,13 +31,24 @@ const BASE_SCHEMAS: Record<string, JsonSchema> = {
   HTTPValidationError: {
     type: 'object',
     title: 'HTTPValidationError',
-    properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' }, title: 'Detail' } },
+    description: 'Every 422: the request schema failed (`code` VALIDATION_FAILED, one entry per field) or a rule refused the request as a whole (one entry with an empty `loc`, `code` names the rule).',
+    required: ['detail', 'code'],
+    properties: {
+      detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' }, title: 'Detail' },
+      code: { type: 'string', description: 'Stable machine-readable code' },
+      data: { type: 'object', description: 'Details for machines, when the rule gives some' },
+    },
   },
   ErrorResponse: {
     type: 'object',
     title: 'ErrorResponse',
-    required: ['detail'],
-    properties: { detail: { type: 'string' }, code: { type: 'string', description: 'Stable machine-readable code' } },
+    description: 'Every error answer except 422 (HTTPValidationError).',
+    required: ['detail', 'code'],
+    properties: {
+      detail: { type: 'string' },
+      code: { type: 'string', description: 'Stable machine-readable code' },
+      data: { type: 'object', description: 'Details for machines, when the error gives some' },
+    },
   },
   AgentEvent: {
     title: 'AgentEvent',

@@ -3,6 +3,7 @@ import type { McpContext } from './tools/context.ts';
 import { registerAskQuestionTool } from './tools/ask-question.ts';
 import { registerCatalogTool } from './tools/catalog.ts';
 import { registerGetResultTool } from './tools/get-result.ts';
+import { registerResultTableResource } from './resources/result-table.ts';
 import { registerRunQueryTool } from './tools/run-query.ts';
 import { registerSearchKnowledgeTool } from './tools/search-knowledge.ts';
 import { registerWaitTool } from './tools/wait.ts';
@@ -36,5 +37,6 @@ export function createMcpServer(ctx: Omit<McpContext, 'sleep'> & { sleep?: McpCo
   registerWaitTool(server, c);
   registerSearchKnowledgeTool(server, c);
   registerRunQueryTool(server, c);
+  registerResultTableResource(server, c);
   return server;
 }

@@ -35,6 +35,7 @@ export interface Catalog {
 }
 
 export interface ResultTable {
+  /** The table's title as a person reads it (never the internal df_key). */
   name: string;
   columns: string[];
   rows: unknown[][];

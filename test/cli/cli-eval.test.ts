@@ -88,6 +88,9 @@ test.serial('run exits 0 when every question passes, writes a JUnit report, and 
   t.is(r.code, 0, r.stdout + r.stderr);
   t.regex(r.stdout, /shop on production @ [0-9a-f]{10} \(run evr_[\w-]+\): PASS/);
   t.regex(r.stdout, /Gate: passed/);
+  // Not a terminal (a CI log): progress comes in whole lines, never redrawn with a carriage return.
+  t.notRegex(r.stderr, /\r/);
+  t.regex(r.stderr, /^Running shop on production \(run evr_[\w-]+\)\n/);
   const xml = readFileSync(join(runner.configDir, 'report.xml'), 'utf8');
   t.regex(xml, /<testsuites name="sextant evaluations" tests="2" failures="0" errors="0">/);
   t.regex(xml, /<testcase classname="shop" name="widgets: How many widgets do we have\?"><\/testcase>/);

@@ -46,9 +46,9 @@ test('a usage error exits 2 and an unreachable server exits 2 with what to do', 
   t.regex(r.stderr, /Cannot reach .*--server/);
 });
 
-test('status without a token exits 1 and says to sign in', async (t) => {
+test('status without a token exits 4 (signed out) and says to sign in', async (t) => {
   const r = await cli().run(['status']);
-  t.is(r.code, 1);
+  t.is(r.code, 4);
   t.regex(r.stderr, /sextant login/);
 });
 

@@ -88,17 +88,17 @@ test('a body over the size limit answers 413', async (t) => {
   t.is(((await res.json()) as { code: string }).code, 'BODY_TOO_LARGE');
 });
 
-test('an unknown path answers 404 with detail Not Found', async (t) => {
+test('an unknown path answers 404 with detail Not Found and code NOT_FOUND', async (t) => {
   const res = await t0.fetch('/api/does-not-exist');
   t.is(res.status, 404);
-  t.deepEqual(await res.json(), { detail: 'Not Found' });
+  t.deepEqual(await res.json(), { detail: 'Not Found', code: 'NOT_FOUND' });
 });
 
 test('a wrong method answers 405 with an Allow header', async (t) => {
   const res = await t0.fetch('/api/health', { method: 'DELETE' });
   t.is(res.status, 405);
   t.is(res.headers.get('allow'), 'GET');
-  t.deepEqual(await res.json(), { detail: 'Method Not Allowed' });
+  t.deepEqual(await res.json(), { detail: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' });
 });
 
 test('an unexpected error answers a generic 500 and logs the cause with the request id', async (t) => {

@@ -42,6 +42,8 @@ async function script(a: TestApp): Promise<Record<string, unknown>> {
   await step('share message', 'analyst', 'POST', '/api/share_message', { chat_id: 'c1', message_uuid: uuids.at(-1) });
   await step('shared view', 'admin', 'GET', `/api/share/${share.chat_id}`);
   await step('lineage', 'analyst', 'GET', `/api/c2/c1/lineage/${uuids.at(-1)}`);
+  await step('copy to chat', 'analyst', 'POST', '/api/copy_message_to_chat', { chat_id: 'c1', message_uuid: uuids.at(-1), target_chat_id: 'c3' });
+  await step('copied', 'analyst', 'GET', '/api/c2/c3');
   await step('feedback', 'analyst', 'POST', '/api/feedback', { chat_id: 'c1', message_uuid: uuids.at(-1), rating: 'negative', comment: 'x' });
   await step('history', 'analyst', 'GET', '/api/chat_history');
   await step('search', 'analyst', 'GET', '/api/search_chats?q=revenue');

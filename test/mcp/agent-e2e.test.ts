@@ -30,10 +30,13 @@ test('ask_question starts a run and get_result returns the answer with its table
   const waited = await call(c, 'wait', { seconds: 10, chat_id: chatId });
   t.true((waited.structuredContent as { ready: boolean }).ready);
   const result = await call(c, 'get_result', { chat_id: chatId });
-  const out = result.structuredContent as { status: string; answer: string; tables: { csv: string; row_count: number; sql?: string }[]; queries: { sql: string; ok: boolean; connection_id: string }[] };
+  const out = result.structuredContent as { status: string; answer: string; tables: { name: string; csv: string; row_count: number; sql?: string }[]; queries: { sql: string; ok: boolean; connection_id: string }[] };
   t.is(out.status, 'completed');
   t.regex(out.answer, /Germany/);
   t.regex(out.tables[0]!.csv, /^country,/);
+  // Named by the title the agent gave its query, never by the internal df_key.
+  t.notRegex(out.tables[0]!.name, /^df_/);
+  t.regex(out.tables[0]!.name, /revenue/i);
   t.is(out.tables[0]!.row_count, 8);
   // The SQL of each query, to quote: the governed revenue metric with its filter.
   t.regex(out.tables[0]!.sql ?? '', /^SELECT .*SUM\(t0\.total_amount\)[\s\S]*status IN \('completed', 'shipped'\)/);

@@ -47,6 +47,35 @@ test('every tool has a description for a model, an input schema and an output sc
   t.deepEqual(ask.inputSchema.required, ['question']);
 });
 
+test('every tool has a title and says whether it is read-only, so clients ask approval only for ask_question', async (t) => {
+  const { client } = await connect(principal('admin'));
+  const { tools } = await client.listTools();
+  const readOnly = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]));
+  t.deepEqual(readOnly, { catalog: true, ask_question: false, get_result: true, wait: true, search_knowledge: true, run_query: true });
+  for (const tool of tools) {
+    t.true((tool.title ?? '').length > 3, tool.name);
+    t.is(tool.annotations?.title, tool.title, tool.name);
+    t.is(tool.annotations?.openWorldHint, false, tool.name);
+  }
+  t.like(tools.find((x) => x.name === 'ask_question')!.annotations, { destructiveHint: false, idempotentHint: false });
+});
+
+test('the CSV resource get_result names reads back the same table; a wrong index or chat is not found', async (t) => {
+  const ports = fakeMcpPorts();
+  const { client } = await connect(principal(), ports);
+  t.truthy(client.getServerCapabilities()?.resources, 'resources capability declared');
+  const chatId = ((await call(client, 'ask_question', { question: 'Revenue by country?' })).structuredContent as { chat_id: string }).chat_id;
+  const running = `sextant://chats/${chatId}/tables/0.csv`;
+  await t.throwsAsync(client.readResource({ uri: running }), { message: /not found/i }, 'no table while the answer runs');
+  ports.complete(chatId);
+  const done = await call(client, 'get_result', { chat_id: chatId });
+  const block = done.content[1] as { resource: { uri: string; text: string } };
+  const read = await client.readResource({ uri: block.resource.uri });
+  t.deepEqual(read.contents, [{ uri: block.resource.uri, mimeType: 'text/csv', text: block.resource.text }]);
+  await t.throwsAsync(client.readResource({ uri: `sextant://chats/${chatId}/tables/1.csv` }), { message: /not found/i });
+  await t.throwsAsync(client.readResource({ uri: 'sextant://chats/nope/tables/0.csv' }), { message: /not found/i });
+});
+
 test('run_query is offered to admins and modelers only', async (t) => {
   for (const [role, offered] of [['user', false], ['modeler', true], ['admin', true]] as const) {
     const { client } = await connect(principal(role));
@@ -175,6 +204,12 @@ test('a user never sees another organization’s data or chats through the tools
   t.like(stolen.structuredContent, { status: 'not_found' });
   t.true((await call(a, 'ask_question', { question: 'continue', chat_id: chatB })).isError);
   t.notRegex(JSON.stringify((await call(a, 'search_knowledge', { query: 'revenue' })).structuredContent), /beta/);
+  const uri = ((await call(b, 'get_result', { chat_id: chatB })).content[1] as { resource: { uri: string } }).resource.uri;
+  t.is((await b.readResource({ uri })).contents.length, 1, 'the owner reads the table back over HTTP');
+  await t.throwsAsync(a.readResource({ uri }), { message: /not found/i }, 'another organization cannot');
+  const colleague = await httpClient(t0.token(t0.user({ orgId: 'beta' }), 'mcp'));
+  await t.throwsAsync(colleague.readResource({ uri }), { message: /not found/i }, 'nor another user of the same organization');
+  await colleague.close();
   const byAlice = ports.calls.filter((c) => c.userId === alice.id);
   t.true(byAlice.length >= 4);
   t.true(byAlice.every((c) => c.orgId === 'alpha'));

@@ -5,6 +5,8 @@ import type { RunRow } from './event-log.ts';
 
 export interface RunResultTable {
   dfKey: string;
+  /** The title the agent gave the query, else `Table <n>` (the internal df_key means nothing to a person). */
+  title: string;
   columns: string[];
   rows: unknown[][];
   rowCount: number;
@@ -30,14 +32,19 @@ export interface RunResult {
 export function runResult(run: Pick<RunRow, 'answer'>, events: AgentEvent[]): RunResult {
   const result: RunResult = { status: 'failed', content: run.answer ?? '', credits: 0, tables: [], charts: [], queries: [], errors: [] };
   const sqlOf = new Map<string, string>();
+  const titleOf = new Map<string, string>();
   let completed = false;
   for (const e of events) {
-    if (e.type === 'sql') {
+    if (e.type === 'tool_call') {
+      const title = (e.arguments as { title?: unknown } | null)?.title;
+      if (typeof title === 'string' && title.trim()) titleOf.set(e.call_id, title.trim());
+    } else if (e.type === 'sql') {
       result.queries.push({ connectionId: e.connection_id, sql: e.sql, ok: e.ok });
       sqlOf.set(e.call_id, e.sql);
     } else if (e.type === 'table') {
       const sql = sqlOf.get(e.call_id);
-      result.tables.push({ dfKey: e.df_key, columns: e.columns, rows: e.rows, rowCount: e.row_count, truncated: e.truncated, ...(sql === undefined ? {} : { sql }) });
+      const title = titleOf.get(e.call_id) ?? `Table ${result.tables.length + 1}`;
+      result.tables.push({ dfKey: e.df_key, title, columns: e.columns, rows: e.rows, rowCount: e.row_count, truncated: e.truncated, ...(sql === undefined ? {} : { sql }) });
     } else if (e.type === 'chart') {
       result.charts.push({ chartId: e.chart_id, dfKey: e.df_key, title: typeof e.spec['title'] === 'string' ? e.spec['title'] : e.chart_id, spec: e.spec });
     } else if (e.type === 'error') {

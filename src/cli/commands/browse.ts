@@ -1,5 +1,5 @@
 // `sextant chats ...`, `catalog`, `help`: read-only views of the service.
-import { objectTable } from '../output.ts';
+import { dateTime, objectTable } from '../output.ts';
 import type { CommandContext } from '../context.ts';
 
 const print = (ctx: CommandContext, value: unknown, human: () => string) => ctx.out.out(ctx.out.json ? JSON.stringify(value) : human());
@@ -7,8 +7,9 @@ type Chat = Record<string, unknown> & { chat_id: string; title?: string };
 
 export async function chatsList(ctx: CommandContext, opts: { limit?: string; cursor?: string }): Promise<void> {
   const res = await ctx.client.json<{ chats?: Chat[]; next_cursor?: string | null }>('GET', '/api/chat_history', { query: { limit: opts.limit, cursor: opts.cursor } });
-  const chats = res.chats ?? [];
-  print(ctx, res, () => `${objectTable(chats, ['chat_id', 'title', 'updated_at'])}${res.next_cursor ? `\nMore: sextant chats list --cursor ${res.next_cursor}` : ''}`);
+  // Dates for people; --json keeps the API's milliseconds for programs.
+  const chats = (res.chats ?? []).map((c) => ({ ...c, updated: dateTime(c['updated_at']) }));
+  print(ctx, res, () => `${objectTable(chats, ['chat_id', 'title', 'updated'])}${res.next_cursor ? `\nMore: sextant chats list --cursor ${res.next_cursor}` : ''}`);
 }
 
 export async function chatsShow(ctx: CommandContext, chatId: string): Promise<void> {

@@ -39,7 +39,7 @@ export async function envUse(ctx: CommandContext, id: string): Promise<void> {
   const envs = listOf(await ctx.client.json('GET', '/api/environments'));
   // Names are unique within an organization ignoring case, so a name picks one environment.
   const env = envs.find((e) => e.id === id) ?? envs.find((e) => e.name.toLowerCase() === id.toLowerCase());
-  if (!env) throw new CliError(`No environment ${id}. See \`sextant env list\`.`, 1);
+  if (!env) throw new CliError(`No environment ${id}. See \`sextant env list\`.`);
   ctx.save({ ...ctx.saved, environment: env.id });
   print(ctx, { environment: env.id }, () => `Using environment ${env.name} (${env.id}).`);
 }

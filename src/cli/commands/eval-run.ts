@@ -28,7 +28,7 @@ export async function evalRun(ctx: CommandContext, ref: string, opts: RunOptions
   const started = await ctx.client.json<{ id: string }>('POST', `/api/evaluations/${encodeURIComponent(id)}/runs`, {
     body: { target, trigger: 'cli', metadata: ciMetadata(ctx.env), ...(opts.expectCommit ? { expected_target_commit: opts.expectCommit } : {}) },
   });
-  ctx.out.progress(`Running ${id} on ${opts.target ?? 'production'} (run ${started.id})`);
+  ctx.out.progress(`Running ${id} on ${opts.target ?? 'production'} (run ${started.id})${ctx.out.interactive ? '' : '\n'}`);
   const run = await waitFor(ctx, started.id, timeoutMs);
   const comparison = opts.baseline ? await ctx.client.json<{ summary: Record<string, number> }>('GET', `/api/evaluation_runs/${started.id}/compare`, { query: { baseline: opts.baseline } }) : undefined;
   const gate = judge(run, minPassRate, comparison?.summary['regressed']);
@@ -77,17 +77,22 @@ function ciMetadata(env: NodeJS.ProcessEnv): Record<string, string> {
 /** Polls the run until it ends; past the timeout the run is cancelled and the command fails. */
 async function waitFor(ctx: CommandContext, runId: string, timeoutMs: number): Promise<RunView> {
   const deadline = Date.now() + timeoutMs;
+  let shown = '';
   for (let delay = 200; ; delay = Math.min(delay * 1.5, 2000)) {
     const run = await ctx.client.json<RunView>('GET', `/api/evaluation_runs/${runId}`);
     if (run.finished) {
-      ctx.out.progress('\n');
+      if (ctx.out.interactive) ctx.out.progress('\n');
       return run;
     }
     if (Date.now() + delay > deadline) {
       await ctx.client.json('POST', `/api/evaluation_runs/${runId}/cancel`, { body: {} }).catch(() => undefined);
       throw new CliError(`The run ${runId} did not finish within ${timeoutMs / 1000} s and was cancelled (${run.summary.pending} question(s) pending).`, 1);
     }
-    ctx.out.progress(`\rRunning: ${run.summary.total - run.summary.pending}/${run.summary.total} answered`);
+    // A terminal redraws one line; a CI log gets a line each time the count moves, never a `\r`.
+    const line = `Running: ${run.summary.total - run.summary.pending}/${run.summary.total} answered`;
+    if (ctx.out.interactive) ctx.out.progress(`\r${line}`);
+    else if (line !== shown) ctx.out.progress(`${line}\n`);
+    shown = line;
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }

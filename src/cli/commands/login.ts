@@ -1,6 +1,6 @@
 // `sextant login`, `logout`, `status`: the device sign-in of /api/auth/cli/login/*.
 import { spawn } from 'node:child_process';
-import { CliError } from '../errors.ts';
+import { CliError, EXIT } from '../errors.ts';
 import { apiError } from '../http.ts';
 import type { CommandContext } from '../context.ts';
 
@@ -55,11 +55,11 @@ async function pollUntilDone(ctx: CommandContext, started: Started) {
       wait = Math.min(wait * 2, 30_000); // back off while the server is busy
       continue;
     }
-    if (res.status === 403) throw new CliError('The sign-in was denied in the browser. Run `sextant login` again if that was a mistake.', 1);
+    if (res.status === 403) throw new CliError('The sign-in was denied in the browser. Run `sextant login` again if that was a mistake.', EXIT.signedOut);
     if (res.status === 410) break;
     throw await apiError(res);
   }
-  throw new CliError('The sign-in code expired before it was approved. Run `sextant login` again.', 1);
+  throw new CliError('The sign-in code expired before it was approved. Run `sextant login` again.', EXIT.signedOut);
 }
 
 function openBrowser(url: string, env: NodeJS.ProcessEnv): void {
@@ -82,7 +82,7 @@ export function logout(ctx: CommandContext): void {
 /** Who the CLI acts as, where, and in which environment. */
 export async function status(ctx: CommandContext): Promise<void> {
   const { settings, out } = ctx;
-  if (!settings.token) throw new CliError('Not signed in. Run `sextant login`.', 1);
+  if (!settings.token) throw new CliError('Not signed in. Run `sextant login`.', EXIT.signedOut);
   const me = await ctx.client.json<Me>('GET', '/api/auth/me');
   const env = settings.environment ?? 'production';
   if (out.json) {

@@ -9,6 +9,7 @@ import {
   ChatSearchResponse,
   ChatSummary,
   chatHistory,
+  copyAnswer,
   deleteMessage,
   dismissChatCompletion,
   loadChat,
@@ -132,6 +133,23 @@ export function chatRoutes(s: Services) {
         await deleteMessage(deps, principal, { chatId: body.chat_id, messageUuid: body.message_uuid });
         return { status: 'ok' as const };
       },
+    }),
+    route({
+      ...user,
+      method: 'POST',
+      path: '/api/copy_message_to_chat',
+      operationId: 'copy_message_to_chat',
+      summary: 'Copies an answer, with the question it answers, into another of the caller\'s chats (created when new)',
+      description:
+        'Both chats are the caller\'s own (another user\'s chat, or another organization\'s, answers 404 as a missing one). The copy is appended as a new pair; ' +
+        'its answer carries `copied_from_chat_id` (the source chat) instead of `credits`, and keeps its tables, SQL and knowledge commit. A target equal to the source answers 422.',
+      body: z.object({
+        chat_id: ChatId.describe('The chat the answer is in'),
+        message_uuid: MessageUuid.describe('The answer (an assistant message) to copy'),
+        target_chat_id: ChatId.describe('The chat to copy it into; a new id starts a new chat'),
+      }),
+      response: z.object({ chat_id: z.string(), message_uuid: z.string().describe('The copied answer in the target chat'), copied_from_chat_id: z.string() }),
+      handler: ({ body, principal }) => copyAnswer(deps, principal, { chatId: body.chat_id, messageUuid: body.message_uuid, targetChatId: body.target_chat_id }),
     }),
     route({
       ...user,

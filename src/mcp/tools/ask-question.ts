@@ -16,6 +16,8 @@ export function registerAskQuestionTool(server: McpServer, c: McpContext): void 
         chat_id: z.string().min(1).max(200).optional().describe('Continue this earlier conversation instead of starting a new one.'),
       },
       outputSchema: { chat_id: z.string(), status: z.literal('running'), next: z.string() },
+      // It records a chat (not read-only) and only adds to it (not destructive); asking twice asks twice.
+      annotations: { title: 'Ask a data question', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     ({ question, chat_id }) =>
       safely(c.log, 'ask_question', async () => {

@@ -40,7 +40,7 @@ export function registerCatalogTool(server: McpServer, c: McpContext): void {
         "Lists the data connections and the documented tables (up to 50, the most used first) that the signed-in user can ask about, with their descriptions, columns and governed metrics (revenue and the like, defined once by the organization) and the dates their data covers. Instant and free: call it first to learn what questions Sextant can answer, then use ask_question.",
       inputSchema: {},
       outputSchema: Output,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { title: 'Data catalog', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     () => safely(c.log, 'catalog', async () => ({ ...structured({ ...(await c.ports.catalog(c.principal)) }) })),
   );

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { McpContext } from './context.ts';
 import type { ChatResult } from '../ports.ts';
 import { toCsv } from './csv.ts';
+import { resultTableUri } from '../resources/result-table.ts';
 import { safely, structured } from './tool-result.ts';
 
 /** Seconds a client should wait before polling a running chat again. */
@@ -15,7 +16,7 @@ const Output = {
   status: z.enum(['completed', 'processing', 'failed', 'not_found']),
   chat_id: z.string(),
   answer: z.string().optional(),
-  tables: z.array(z.object({ name: z.string(), row_count: z.number(), csv: z.string(), sql: z.string().optional().describe('The query that produced the table') })).optional(),
+  tables: z.array(z.object({ name: z.string().describe('The table title'), row_count: z.number(), csv: z.string(), sql: z.string().optional().describe('The query that produced the table') })).optional(),
   queries: z.array(z.object({ connection_id: z.string(), sql: z.string(), ok: z.boolean() })).optional().describe('Every query the answer ran, in order'),
   charts: z.array(z.object({ title: z.string(), spec: z.unknown().optional() })).optional(),
   suggested_wait_seconds: z.number().optional(),
@@ -29,10 +30,10 @@ export function registerGetResultTool(server: McpServer, c: McpContext): void {
     {
       title: 'Get the answer of a question',
       description:
-        "Returns the answer of a question started with ask_question: the text answer, its result tables as CSV with the SQL of each query (quote it when you report a number), and its charts. If status is 'processing', call wait with suggested_wait_seconds and ask again; 'not_found' means the chat_id is wrong or belongs to someone else.",
+        "Returns the answer of a question started with ask_question: the text answer, its result tables as CSV with the SQL of each query (quote it when you report a number; each table is also a resource to read again by its URI), and its charts. If status is 'processing', call wait with suggested_wait_seconds and ask again; 'not_found' means the chat_id is wrong or belongs to someone else.",
       inputSchema: { chat_id: z.string().min(1).max(200).describe('The chat_id returned by ask_question.') },
       outputSchema: Output,
-      annotations: { readOnlyHint: true },
+      annotations: { title: 'Get the answer of a question', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ chat_id }) => safely(c.log, 'get_result', async () => render(await c.ports.getResult(c.principal, chat_id))),
   );
@@ -58,7 +59,7 @@ export function render(r: ChatResult): CallToolResult {
       const blocks: CallToolResult['content'] = [
         ...tables.map((t, i): Block => ({
           type: 'resource',
-          resource: { uri: `sextant://chats/${encodeURIComponent(r.chatId)}/tables/${i}.csv`, mimeType: 'text/csv', text: t.csv },
+          resource: { uri: resultTableUri(r.chatId, i), mimeType: 'text/csv', text: t.csv },
         })),
         ...r.charts.map((ch): Block =>
           ch.png ? { type: 'image', data: ch.png, mimeType: 'image/png' } : { type: 'text', text: `Chart "${ch.title}": ${JSON.stringify(ch.spec ?? {})}` },

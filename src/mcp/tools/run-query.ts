@@ -27,7 +27,7 @@ export function registerRunQueryTool(server: McpServer, c: McpContext): void {
         row_limit: z.number().int().min(1).max(DEFAULT_ROW_LIMIT).default(1000).describe('Maximum rows returned.'),
       },
       outputSchema: { columns: z.array(z.string()), row_count: z.number(), truncated: z.boolean(), execution_time_ms: z.number(), csv: z.string() },
-      annotations: { readOnlyHint: true },
+      annotations: { title: 'Run a read-only SQL query', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ connection_id, sql, row_limit }, ctx) =>
       safely(c.log, 'run_query', async () => {

@@ -16,7 +16,7 @@ export function registerSearchKnowledgeTool(server: McpServer, c: McpContext): v
         limit: z.number().int().min(1).max(50).default(10).describe('Maximum hits (default 10).'),
       },
       outputSchema: { hits: z.array(z.object({ kind: z.string(), id: z.string(), title: z.string(), snippet: z.string() })) },
-      annotations: { readOnlyHint: true },
+      annotations: { title: 'Search knowledge', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ query, limit }) => safely(c.log, 'search_knowledge', async () => structured({ hits: await c.ports.searchKnowledge(c.principal, { query, limit }) })),
   );

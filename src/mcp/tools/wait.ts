@@ -17,6 +17,7 @@ export function registerWaitTool(server: McpServer, c: McpContext): void {
         chat_id: z.string().min(1).max(200).optional().describe('Return early when this chat is no longer processing.'),
       },
       outputSchema: { waited_seconds: z.number(), ready: z.boolean().optional() },
+      annotations: { title: 'Wait', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ seconds, chat_id }, ctx) =>
       safely(c.log, 'wait', async () => {

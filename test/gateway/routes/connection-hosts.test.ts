@@ -57,9 +57,9 @@ const TYPES = ['postgresql', 'mysql'] as const;
 
 async function refused(t: { is(a: unknown, b: unknown, m?: string): void; regex(s: string, r: RegExp): void }, res: Response, what: string) {
   t.is(res.status, 422, what);
-  const body = (await res.json()) as { code: string; detail: string };
+  const body = (await res.json()) as { code: string; detail: { msg: string }[] };
   t.is(body.code, 'CONNECTION_HOST_REFUSED', what);
-  t.regex(body.detail, /SEXTANT_OUTBOUND_ALLOW/);
+  t.regex(body.detail[0]?.msg ?? '', /SEXTANT_OUTBOUND_ALLOW/);
 }
 
 for (const type of TYPES) {

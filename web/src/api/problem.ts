@@ -44,12 +44,18 @@ export function problemOf(status: number, body: unknown, retryAfter?: string | n
       const name = issue.loc.filter((part, i) => !(i === 0 && ['body', 'query', 'path'].includes(String(part)))).join('.');
       fields[name || '_'] ??= issue.msg;
     }
-    return new ApiProblem(status, PLAIN[422]!, 'VALIDATION_ERROR', fields);
+    // A rule refusing the request as a whole (an unsupported file, a refused archive) has no field: its message is the message.
+    const rule = typeof code === 'string' && code !== 'VALIDATION_FAILED' ? code : undefined;
+    return new ApiProblem(status, (rule && fields['_']) || PLAIN[422]!, rule ?? 'VALIDATION_ERROR', fields, dataOf(body));
   }
   let message = typeof detail === 'string' && status < 500 ? detail : (PLAIN[status] ?? 'Something went wrong on the server. Try again in a moment.');
   if (status === 429 && retryAfter && /^\d+$/.test(retryAfter)) message = `${message.replace(/\.$/, '')}. Try again in ${retryAfter} seconds.`;
+  return new ApiProblem(status, message, typeof code === 'string' ? code : undefined, {}, dataOf(body));
+}
+
+function dataOf(body: unknown): Record<string, unknown> {
   const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
-  return new ApiProblem(status, message, typeof code === 'string' ? code : undefined, {}, typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {});
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
 }
 
 /** The problem for a request that never got an answer (offline, server down). */

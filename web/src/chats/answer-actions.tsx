@@ -1,8 +1,9 @@
 // What the owner can do with one finished answer: see where its data came from, share it alone,
-// or delete it.
+// copy it into another chat, or delete it.
 import { useState } from 'react';
 import { api, call } from '../api/client.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { CopyToChat } from './copy-to-chat.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { LineagePanel, type ResultRef } from './lineage-panel.tsx';
@@ -34,6 +35,7 @@ export function AnswerActions({ chatId, answerUuid, queried, results, onChanged 
             Share this answer
           </button>
         )}
+        <CopyToChat chatId={chatId} answerUuid={answerUuid} />
         <ConfirmButton question="Delete this answer?" label="Delete this answer" onConfirm={() => remove.run()}>
           Delete
         </ConfirmButton>
