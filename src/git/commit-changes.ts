@@ -130,7 +130,10 @@ async function applyChanges(repo: GitRepo, treeOid: string | undefined, changes:
       continue;
     }
     const head = c.path.slice(0, slash);
-    byChild.set(head, [...(byChild.get(head) ?? []), { path: c.path.slice(slash + 1), content: c.content }]);
+    const sub = byChild.get(head);
+    // Appended in place: copying the list for each change was quadratic (5,000 files in one folder made 12.5M copies).
+    if (sub) sub.push({ path: c.path.slice(slash + 1), content: c.content });
+    else byChild.set(head, [{ path: c.path.slice(slash + 1), content: c.content }]);
   }
   for (const [name, sub] of byChild) {
     const existing = entries.get(name);
