@@ -1,9 +1,11 @@
 // The process bench/import.ts measures: a gateway that imports the manifest the bench wrote (a file
 // part, as a CI job posts it), then imports it again unchanged, then has `git` commit the same files.
 // It starts with nothing of the manifest in memory, so its peak RSS (VmHWM) is the gateway's and the
-// import's own. Prints one JSON line for the bench to read.
+// import's own. Prints one JSON line for the bench to read. With BENCH_CPU_PROF=<folder> each import's
+// CPU profile is written there (first.cpuprofile, again.cpuprofile), the gateway's start left out.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../test/helpers/app.ts';
@@ -21,6 +23,23 @@ async function post(t: TestApp, token: string, manifestPath: string, envId?: str
   const body = (await res.json()) as { environment_id: string; commit: string | null; counts: unknown };
   if (res.status !== 200) throw new Error(JSON.stringify(body));
   return { ms: performance.now() - started, body };
+}
+
+/** Runs `work`, profiled into `<BENCH_CPU_PROF>/<name>.cpuprofile` when that folder is given. */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env['BENCH_CPU_PROF'];
+  if (!dir) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
 }
 
 /** Milliseconds git takes to add and commit the environment's files into a new repository. */
@@ -49,8 +68,8 @@ try {
   // The warehouse's side answers from memory: this measures the import, not a warehouse's introspection.
   t.app.services.imports.warehouse = { relationsOf: async () => ({ dialect: 'postgresql', relations }) };
   const before = rssOf(process.pid).rss;
-  const first = await post(t, token, join(dir, 'manifest.json'));
-  const again = await post(t, token, join(dir, 'manifest.json'), first.body.environment_id);
+  const first = await profiled('first', () => post(t, token, join(dir, 'manifest.json')));
+  const again = await profiled('again', () => post(t, token, join(dir, 'manifest.json'), first.body.environment_id));
   const peak = rssOf(process.pid).hwm;
   const git = gitBaseline(join(t.config.dataDir, 'knowledge', 'bench-org.git'), `env/${first.body.environment_id}`);
   console.log(JSON.stringify({ first: { ms: first.ms, counts: first.body.counts }, again: { ms: again.ms, commit: again.body.commit }, git, rss: { before, peak } }));

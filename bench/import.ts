@@ -4,7 +4,7 @@
 // repository (`git add` and `git commit`). Goals: first import within 3x git, unchanged re-import
 // under 2 s, peak memory under 300 MB. The import runs in a process of its own (import-child.ts):
 // this one only makes the manifest, so its memory is not counted. BENCH_CPU_PROF=<folder> writes the
-// child's CPU profile there (node --cpu-prof).
+// CPU profile of each import there (first.cpuprofile, again.cpuprofile).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,8 +39,7 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sextant-bench-dbt-'));
   try {
     writeProject(dir);
-    const prof = process.env['BENCH_CPU_PROF'];
-    const args = ['--import=tsx', ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []), new URL('./import-child.ts', import.meta.url).pathname, dir];
+    const args = ['--import=tsx', new URL('./import-child.ts', import.meta.url).pathname, dir];
     const out = execFileSync(process.execPath, args, { maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
     const r = JSON.parse(out.trim().split('\n').at(-1)!) as ChildResult;
     const gitRatio = r.first.ms / r.git.ms;

@@ -107,9 +107,16 @@ export async function readBack(repo: GitRepo, oid: string, tree: string | undefi
   await treeEntries(repo, commit.tree);
   const blobs = new Map<string, string | null>();
   for (const c of check) blobs.set(c.path, c.content === null ? null : await git.hashBlob({ object: c.content }).then((h) => h.oid));
+  // Each tree's entries by name, once: searching a folder's list per file was quadratic (5,000 files in one folder).
+  const byName = new Map<string, Map<string, TreeEntry>>();
+  const child = async (tree: string, name: string) => {
+    let names = byName.get(tree);
+    if (!names) byName.set(tree, (names = new Map((await treeEntries(repo, tree)).map((e) => [e.path, e]))));
+    return names.get(name);
+  };
   for (const [path, expected] of blobs) {
     let entry: TreeEntry | undefined = { mode: '040000', path: '', oid: commit.tree, type: 'tree' };
-    for (const name of path.split('/')) entry = entry?.type === 'tree' ? (await treeEntries(repo, entry.oid)).find((e) => e.path === name) : undefined;
+    for (const name of path.split('/')) entry = entry?.type === 'tree' ? await child(entry.oid, name) : undefined;
     if ((entry?.type === 'blob' ? entry.oid : null) !== expected) throw new Error(`${path} does not read back from commit ${oid}`);
   }
 }
