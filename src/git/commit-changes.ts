@@ -7,6 +7,7 @@ import { branchRef, MAIN_BRANCH, type GitAuthor, type GitRepo } from './repo.ts'
 import { beginFirstCommit, endFirstCommit } from './repo-history.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
 import { treeEntries } from './tree-cache.ts';
+import { writeBlob } from './write-blob.ts';
 
 /** One changed file: new text, or null to delete it. */
 export interface FileChange {
@@ -131,7 +132,7 @@ async function applyChanges(repo: GitRepo, treeOid: string | undefined, changes:
     if (slash === -1) {
       if (c.content === null) entries.delete(c.path);
       else {
-        const oid = await git.writeBlob({ fs: repo.fs, gitdir: repo.gitdir, blob: Buffer.from(c.content, 'utf8') });
+        const oid = await writeBlob(repo, c.content);
         entries.set(c.path, { mode: '100644', path: c.path, oid, type: 'blob' });
       }
       continue;
