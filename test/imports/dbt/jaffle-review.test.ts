@@ -67,8 +67,10 @@ test.serial('import, evaluate on the environment, merge past the required gate, 
   // The offline model answers most of the suite from the imported knowledge; production, without it, none.
   t.true(onEnv.summary.pass >= 19, JSON.stringify(onEnv.questions.filter((q: Json) => q.result !== 'pass').map((q: Json) => [q.id, q.observed])));
   t.is(onProd.summary.pass, 0);
+  // The gate refuses regressions against production: questions failing on both sides (the offline
+  // model's gaps) do not hold the merge back.
   t.deepEqual(diff.regressions, []);
-  t.like(entry.comparison.summary, { regressed: 0, fixed: onEnv.summary.pass });
+  t.like(entry.comparison.summary, { regressed: 0, fixed: onEnv.summary.pass, still_failing: suite.questions.length - onEnv.summary.pass });
 
   const merged = await call(t0, 'POST', `/api/environments/${envId}/merge`, { token: modeler, body: { confirm: true } });
   t.is(merged.status, 200, JSON.stringify(merged.body));
