@@ -32,6 +32,8 @@ export interface TableDocument {
   columns: TableColumnDoc[];
   metrics?: MetricDoc[];
   coverage?: CoverageDoc;
+  /** What the table is built from, when an import recorded it (dbt's `depends_on`: node ids such as `model.shop.stg_orders`). */
+  upstream?: string[];
 }
 
 /** A `relationships/<id>.yaml` file. */

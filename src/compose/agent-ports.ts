@@ -29,7 +29,15 @@ function toTable(d: Data): TableDocument {
       synonyms: Array.isArray(c['synonyms']) ? (c['synonyms'] as unknown[]).map(String) : [],
     })),
     ...governed(d),
+    ...upstreamOf(d),
   };
+}
+
+/** The lineage an import recorded with the table (`dbt.depends_on`), so the model can say what a table is built from. */
+function upstreamOf(d: Data): Pick<TableDocument, 'upstream'> {
+  const dbt = d['dbt'];
+  const nodes = typeof dbt === 'object' && dbt !== null ? (dbt as Data)['depends_on'] : undefined;
+  return Array.isArray(nodes) && nodes.length > 0 ? { upstream: nodes.map(String) } : {};
 }
 
 /** Metrics and coverage as their schemas accept them: a broken entry (pushed through a git mirror) is left out. */

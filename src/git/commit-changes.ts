@@ -7,6 +7,7 @@ import { branchRef, MAIN_BRANCH, type GitAuthor, type GitRepo } from './repo.ts'
 import { beginFirstCommit, endFirstCommit } from './repo-history.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
 import { treeEntries } from './tree-cache.ts';
+import { writeBlob } from './write-blob.ts';
 
 /** One changed file: new text, or null to delete it. */
 export interface FileChange {
@@ -107,9 +108,16 @@ export async function readBack(repo: GitRepo, oid: string, tree: string | undefi
   await treeEntries(repo, commit.tree);
   const blobs = new Map<string, string | null>();
   for (const c of check) blobs.set(c.path, c.content === null ? null : await git.hashBlob({ object: c.content }).then((h) => h.oid));
+  // Each tree's entries by name, once: searching a folder's list per file was quadratic (5,000 files in one folder).
+  const byName = new Map<string, Map<string, TreeEntry>>();
+  const child = async (tree: string, name: string) => {
+    let names = byName.get(tree);
+    if (!names) byName.set(tree, (names = new Map((await treeEntries(repo, tree)).map((e) => [e.path, e]))));
+    return names.get(name);
+  };
   for (const [path, expected] of blobs) {
     let entry: TreeEntry | undefined = { mode: '040000', path: '', oid: commit.tree, type: 'tree' };
-    for (const name of path.split('/')) entry = entry?.type === 'tree' ? (await treeEntries(repo, entry.oid)).find((e) => e.path === name) : undefined;
+    for (const name of path.split('/')) entry = entry?.type === 'tree' ? await child(entry.oid, name) : undefined;
     if ((entry?.type === 'blob' ? entry.oid : null) !== expected) throw new Error(`${path} does not read back from commit ${oid}`);
   }
 }
@@ -124,13 +132,16 @@ export async function applyChanges(repo: GitRepo, treeOid: string | undefined, c
     if (slash === -1) {
       if (c.content === null) entries.delete(c.path);
       else {
-        const oid = await git.writeBlob({ fs: repo.fs, gitdir: repo.gitdir, blob: Buffer.from(c.content, 'utf8') });
+        const oid = await writeBlob(repo, c.content);
         entries.set(c.path, { mode: '100644', path: c.path, oid, type: 'blob' });
       }
       continue;
     }
     const head = c.path.slice(0, slash);
-    byChild.set(head, [...(byChild.get(head) ?? []), { path: c.path.slice(slash + 1), content: c.content }]);
+    const sub = byChild.get(head);
+    // Appended in place: copying the list for each change was quadratic (5,000 files in one folder made 12.5M copies).
+    if (sub) sub.push({ path: c.path.slice(slash + 1), content: c.content });
+    else byChild.set(head, [{ path: c.path.slice(slash + 1), content: c.content }]);
   }
   for (const [name, sub] of byChild) {
     const existing = entries.get(name);

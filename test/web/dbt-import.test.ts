@@ -2,7 +2,8 @@
 // jaffle shop's artifacts for a DuckDB warehouse built from them, sees the summary (counts per kind,
 // skipped nodes with their reasons) and opens the new environment's diff; a modeler at phone size
 // picks an environment and is told in plain words what is wrong with a bad file, and nothing is
-// written; an analyst sees no entry and cannot reach the page.
+// written; a modeler imports through the organization's connections as the catalog lists them (no
+// settings or secrets); an analyst sees no entry and cannot reach the page.
 import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,6 +102,27 @@ test.serial('an admin imports the jaffle shop, sees what became what and what wa
   await page.getByRole('article', { name: 'tables/jaffle/main.orders.yaml, added' }).waitFor();
   // Production is untouched until the merge.
   t.is((await call(w, 'GET', `/api/knowledge/tables/${encodeURIComponent('jaffle/main.orders')}`, { token: admin })).status, 404);
+  t.deepEqual(problems, []);
+});
+
+test.serial('a modeler, who may not read the connections API, picks the connection from the organization\'s list (ids and names only) and imports', async (t) => {
+  const { page, problems, token } = await signedIn(t, 'modeler');
+  t.is((await call(w, 'GET', '/api/connections', { token })).status, 403, 'the admin API stays closed to modelers');
+  const catalog = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/cli/catalog');
+  await page.goto('/knowledge/import/dbt');
+  const listed = (await (await catalog).json()) as { connections: Record<string, unknown>[] };
+  const ids = listed.connections.map((c) => c['id']);
+  t.true(ids.includes('jaffle'));
+  for (const c of listed.connections) t.deepEqual(Object.keys(c).sort(), ['dialect', 'documented_tables', 'id', 'name', 'type'], 'no settings, host, user or password');
+  const connection = page.getByRole('combobox', { name: 'Connection' });
+  t.deepEqual(await connection.locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value)), ids);
+  t.true((await connection.locator('option').allTextContents()).includes('Jaffle shop (duckdb)'));
+  await page.getByLabel('Manifest (manifest.json)').setInputFiles(MANIFEST);
+  await connection.selectOption('jaffle');
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.getByRole('heading', { name: 'Imported jaffle_shop' }).waitFor({ timeout: 60_000 });
+  const counts = page.getByRole('table', { name: 'Items by kind' });
+  t.deepEqual(await counts.getByRole('row', { name: /Table documentation/ }).getByRole('cell').allTextContents(), ['19', '0', '0', '0']);
   t.deepEqual(problems, []);
 });
 

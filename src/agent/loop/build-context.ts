@@ -55,7 +55,8 @@ function describeHit(h: KnowledgeHit): string {
         `metric ${m.name} = ${m.expression}${m.filter ? ` WHERE ${m.filter}` : ''}${m.time_column ? `; periods on ${m.time_column}` : ''}${m.format ? `; shown as ${m.format}` : ''}${m.synonyms?.length ? ` (also: ${m.synonyms.join(', ')})` : ''} - ${m.description}`,
     );
     const coverage = t.coverage ? [`data coverage: ${t.coverage.column ? `${t.coverage.column} ` : ''}from ${t.coverage.first} to ${t.coverage.last}`] : [];
-    return `- table ${t.connection}:${t.schema}.${t.name} (${h.path}): ${t.description ?? ''}\n    ${[...cols, ...metrics, ...coverage].join('\n    ')}`;
+    const upstream = t.upstream ? [`built from (lineage): ${t.upstream.join(', ')}`] : [];
+    return `- table ${t.connection}:${t.schema}.${t.name} (${h.path}): ${t.description ?? ''}\n    ${[...cols, ...metrics, ...coverage, ...upstream].join('\n    ')}`;
   }
   if (h.relationship) {
     const r = h.relationship;

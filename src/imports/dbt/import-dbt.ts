@@ -29,9 +29,11 @@ function kindOf(path: string): CountedKind | undefined {
   return COUNTED_KINDS.find((k) => path.startsWith(`${k}/`));
 }
 
-/** Imports the artifacts (admins and modelers); bad artifacts are a 422 and write nothing. */
-export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbtInput): Promise<ImportSummary> {
-  if (!hasRole(p, 'modeler')) throw new Forbidden('Imports are for admins and modelers');
+/**
+ * Reads the artifacts and maps them: what the commit needs, without the manifest and the catalog,
+ * which are collected once this returns (a large manifest is not held while files are written).
+ */
+async function prepare(deps: ImportDeps, p: Principal, input: ImportDbtInput) {
   const manifest = await readManifest(input.manifest);
   const catalog = input.catalog ? await readCatalog(input.catalog, manifest) : undefined;
   const { dialect, relations } = await deps.warehouse.relationsOf(p, input.connectionId);
@@ -39,7 +41,14 @@ export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbt
   const plan = planImport({ manifest, catalog, connectionId: input.connectionId, dialect, relations, knowledge: deps.knowledge });
   const project = manifest.metadata.project_name ?? 'dbt';
   const generatedAt = manifest.metadata.generated_at ?? new Date(deps.clock.now()).toISOString();
-  const environmentId = input.environmentId ?? (await deps.knowledge.createEnvironment(p, environmentName(manifest)));
+  return { plan, project, generatedAt, environmentName: environmentName(manifest) };
+}
+
+/** Imports the artifacts (admins and modelers); bad artifacts are a 422 and write nothing. */
+export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbtInput): Promise<ImportSummary> {
+  if (!hasRole(p, 'modeler')) throw new Forbidden('Imports are for admins and modelers');
+  const { plan, project, generatedAt, environmentName: name } = await prepare(deps, p, input);
+  const environmentId = input.environmentId ?? (await deps.knowledge.createEnvironment(p, name));
   const counts = emptyCounts();
   const skipped: ImportSummary['skipped'] = [];
   let conflicts: ImportSummary['conflicts'] = [];

@@ -1,9 +1,11 @@
 // Reads and checks the artifacts: JSON, a manifest of schema v10 to v12, a catalog of the same
-// project. A file is read as text once and parsed once; the text is dropped before anything else runs,
-// so a manifest of tens of megabytes is held only as its parsed object.
+// project. A file is read as text once and parsed whole (no streaming JSON parser is a dependency
+// yet; the request is bounded by SEXTANT_UPLOAD_LIMIT), then the manifest is cut down to what the
+// import reads, so the text and the full parse are collected before the import plans anything.
 import { readFile } from 'node:fs/promises';
 import type { DbtCatalog, DbtManifest } from './artifacts.ts';
 import { ArtifactInvalid } from './errors.ts';
+import { slimManifest } from './slim-manifest.ts';
 
 /** An artifact as it arrived: a file on disk (multipart upload) or a value already parsed (JSON body). */
 export type ArtifactSource = { path: string } | { value: unknown };
@@ -42,7 +44,7 @@ export async function readManifest(source: ArtifactSource): Promise<DbtManifest>
   const version = schemaVersion(value, 'manifest');
   if (version === undefined || !isRecord(value) || !isRecord(value['nodes'])) throw new ArtifactInvalid('manifest', 'not a dbt manifest (no metadata.dbt_schema_version of a manifest, or no nodes)');
   if (!MANIFEST_VERSIONS.includes(version)) throw new ArtifactInvalid('manifest', `unsupported manifest schema version v${version} (v10 to v12 are read)`);
-  return value as unknown as DbtManifest;
+  return slimManifest(value);
 }
 
 /** The catalog, checked against the manifest: 422 when it is not JSON, not a catalog, or of another project. */

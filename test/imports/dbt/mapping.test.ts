@@ -1,5 +1,6 @@
 // The pure parts of the dbt import: relation names of every adapter's quoting, the YAML the import
-// writes read back as written, and MetricFlow metrics mapped to governed metrics or skipped with a reason.
+// writes read back as written, MetricFlow metrics mapped to governed metrics or skipped with a reason,
+// and the manifest cut down to what the import reads.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -7,6 +8,7 @@ import { parse } from 'yaml';
 import type { DbtManifest } from '../../../src/imports/dbt/artifacts.ts';
 import { mapMetrics } from '../../../src/imports/dbt/map-metrics.ts';
 import { mapTables } from '../../../src/imports/dbt/map-tables.ts';
+import { readManifest } from '../../../src/imports/dbt/read-artifacts.ts';
 import { nodeRelation, relationLookup, splitRelationName } from '../../../src/imports/dbt/relation-names.ts';
 import type { Skipped } from '../../../src/imports/dbt/summary.ts';
 import { yamlText } from '../../../src/imports/dbt/yaml-text.ts';
@@ -49,4 +51,18 @@ test('MetricFlow metrics become governed metrics when one aggregate over one tab
   t.regex(reasons['metric.jaffle_shop.revenue_growth_mom']!, /offset in time/);
   t.regex(reasons['metric.jaffle_shop.order_gross_profit']!, /more than one table/);
   t.regex(reasons['metric.jaffle_shop.median_revenue']!, /median/);
+});
+
+test('a read manifest keeps only what the import reads: no macros, maps, SQL or full configs, and the same mapping', async (t) => {
+  const path = new URL('../../../fixtures/dbt/jaffle_shop/manifest.json', import.meta.url).pathname;
+  const full = JSON.parse(readFileSync(path, 'utf8')) as DbtManifest & Record<string, unknown>;
+  const kept = await readManifest({ path });
+  t.deepEqual(Object.keys(kept).sort(), ['exposures', 'metadata', 'metrics', 'nodes', 'saved_queries', 'semantic_models', 'sources']);
+  const orders = kept.nodes['model.jaffle_shop.orders'] as unknown as Record<string, unknown>;
+  for (const gone of ['raw_code', 'compiled_code', 'checksum', 'fqn', 'refs']) t.false(gone in orders, gone);
+  t.deepEqual(Object.keys(orders['config'] as object).sort(), ['enabled', 'materialized', 'meta', 'tags']);
+  t.true(JSON.stringify(kept).length * 4 < JSON.stringify(full).length, 'a fraction of the manifest is kept');
+  const relations = Object.values(full.nodes).filter((n) => n.resource_type === 'model').map((n) => ({ schema: n.schema!, name: n.alias ?? n.name, columns: [] }));
+  const map = (m: DbtManifest) => mapTables({ manifest: m, catalog: undefined, connectionId: 'wh', relations, skipped: [] }).map((x) => x.doc);
+  t.deepEqual(map(kept), map(full));
 });

@@ -1,0 +1,49 @@
+// What the import keeps of a parsed manifest: per node only the fields it reads (artifacts.ts), and
+// of the whole only the sections it maps. A real manifest is mostly what the import never reads
+// (macros, parent and child maps, each node's raw and compiled SQL, its full config): copying the few
+// fields out lets the rest be collected before the import plans and writes anything.
+import type { DbtManifest } from './artifacts.ts';
+
+const NODE_FIELDS = [
+  'unique_id', 'resource_type', 'name', 'package_name', 'database', 'schema', 'alias', 'identifier', 'relation_name',
+  'description', 'columns', 'tags', 'meta', 'depends_on', 'test_metadata', 'attached_node', 'column_name', 'source_name',
+] as const;
+const CONFIG_FIELDS = ['enabled', 'meta', 'tags', 'materialized'] as const;
+const COLUMN_FIELDS = ['name', 'description', 'data_type', 'tags', 'meta'] as const;
+/** Sections mapped as they are: small next to the nodes, and read whole. */
+const WHOLE_SECTIONS = ['metrics', 'semantic_models', 'saved_queries', 'exposures'] as const;
+
+type Json = Record<string, unknown>;
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function pick(from: Json, fields: readonly string[]): Json {
+  const out: Json = {};
+  for (const f of fields) if (from[f] !== undefined) out[f] = from[f];
+  return out;
+}
+
+function slimNode(node: unknown): Json {
+  if (!isRecord(node)) return {};
+  const out = pick(node, NODE_FIELDS);
+  if (isRecord(node['config'])) out['config'] = pick(node['config'], CONFIG_FIELDS);
+  if (isRecord(node['columns'])) {
+    const columns: Json = {};
+    for (const [name, c] of Object.entries(node['columns'])) if (isRecord(c)) columns[name] = pick(c, COLUMN_FIELDS);
+    out['columns'] = columns;
+  }
+  if (isRecord(node['depends_on'])) out['depends_on'] = pick(node['depends_on'], ['nodes']);
+  return out;
+}
+
+function slimNodes(section: unknown): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  if (isRecord(section)) for (const [id, node] of Object.entries(section)) out[id] = slimNode(node);
+  return out;
+}
+
+/** A copy of a checked manifest with only what the import reads; the original can be dropped. */
+export function slimManifest(value: Json): DbtManifest {
+  const out: Json = { metadata: value['metadata'], nodes: slimNodes(value['nodes']), sources: slimNodes(value['sources']) };
+  for (const s of WHOLE_SECTIONS) if (value[s] !== undefined) out[s] = value[s];
+  return out as unknown as DbtManifest;
+}
