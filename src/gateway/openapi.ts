@@ -110,6 +110,10 @@ function responsesOf(def: RouteDef, example: unknown): Record<string, unknown> {
     responses['401'] = errorResponse('Missing or invalid credentials');
     if (def.role) responses['403'] = errorResponse(`Requires role ${def.role} or higher`);
   }
+  for (const [status, why] of Object.entries(def.refusals ?? {})) {
+    const before = (responses[status] as { description?: string } | undefined)?.description;
+    responses[status] = errorResponse(before ? `${before}; ${why}` : why);
+  }
   return responses;
 }
 

@@ -65,6 +65,8 @@ interface RouteDefBase<P extends AnySchema, Q extends AnySchema, B extends AnySc
   etag?: (result: never) => string | undefined;
   /** Honours `If-Match` (412 when it names another version; 409 for a conflicting concurrent edit). */
   conditional?: boolean;
+  /** Refusals by a domain rule beyond the role check, by status, for the OpenAPI document. */
+  refusals?: Partial<Record<403 | 409, string>>;
 }
 
 type Input<P extends AnySchema, Q extends AnySchema, B extends AnySchema, Pr extends Principal | undefined> = RouteInput<z.output<P>, z.output<Q>, z.output<B>, Pr>;
