@@ -61,5 +61,11 @@ export async function apiError(res: Response): Promise<CliError> {
     404: ' Check the id (`sextant env list`, `sextant chats list`).',
     429: ` Try again in ${res.headers.get('retry-after') ?? 'a few'} seconds.`,
   };
-  return new CliError(`${detail} (HTTP ${res.status}${body.code ? `, ${body.code}` : ''}).${hint[res.status] ?? ''}`);
+  return new CliError(`${detail} (HTTP ${res.status}${body.code ? `, ${body.code}` : ''}).${(body.code && CODE_HINTS[body.code]) ?? hint[res.status] ?? ''}`);
 }
+
+/** Next steps for refusals whose status alone would point the wrong way (a 403 that no role lifts). */
+const CODE_HINTS: Record<string, string> = {
+  PRODUCTION_THROUGH_ENVIRONMENTS:
+    ' Make the change in an environment: `sextant env create <name>`, `sextant env use <id>` (or --env <id>), run the command again, then `sextant env merge`.',
+};

@@ -107,3 +107,12 @@ test('the OpenAPI document names the setting and the refusal', async (t) => {
   }
   t.truthy(doc.components.schemas['Body_admin_update_org_settings']!.properties['production_through_environments']);
 });
+
+test.serial('admins and modelers read the rule on production where they work; others are refused', async (t) => {
+  const orgId = t0.org(undefined, { productionThroughEnvironments: true });
+  const own = t0.session(t0.user({ orgId, role: 'modeler' }));
+  t.deepEqual((await call(t0, 'GET', '/api/knowledge/settings', { token: own })).body, { production_through_environments: true });
+  t.deepEqual((await call(t0, 'GET', '/api/knowledge/settings', { token: t0.session(t0.user({ orgId: t0.org(), role: 'modeler' })) })).body, { production_through_environments: false });
+  t.is((await call(t0, 'GET', '/api/knowledge/settings', { token: t0.session(t0.user({ orgId, role: 'user' })) })).status, 403);
+  t.is((await call(t0, 'GET', '/api/knowledge/settings')).status, 401);
+});

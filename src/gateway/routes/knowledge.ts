@@ -12,6 +12,7 @@ import {
   listItems,
   MAX_ID_LENGTH,
   modelHistory,
+  productionSettings,
   revertItem,
   revertModel,
   schemas,
@@ -63,6 +64,11 @@ export const PRODUCTION_REFUSAL = {
 export function knowledgeRoutes(s: Services) {
   const k = s.knowledge;
   return [
+    route({
+      method: 'GET', path: '/api/knowledge/settings', operationId: 'get_knowledge_settings', tags: ['knowledge'], auth: 'user', role: 'modeler',
+      summary: 'Whether production changes only through environments (the organization setting admins change in /api/admin/organization/settings)',
+      response: z.object({ production_through_environments: z.boolean() }), handler: ({ principal }) => productionSettings(k, principal),
+    }),
     route({ method: 'GET', path: '/api/knowledge/mirror', operationId: 'get_knowledge_mirror', summary: 'Git mirror settings (no credential)', tags: ['knowledge'], auth: 'user', role: 'admin', handler: ({ principal }) => getMirror(k, principal) }),
     route({ method: 'PUT', path: '/api/knowledge/mirror', operationId: 'set_knowledge_mirror', summary: 'Mirror knowledge to a git remote (credential sealed at rest)', tags: ['knowledge'], auth: 'user', role: 'admin', body: MirrorBody, handler: ({ principal, body }) => setMirror(k, principal, body) }),
     route({ method: 'DELETE', path: '/api/knowledge/mirror', operationId: 'delete_knowledge_mirror', summary: 'Turn mirroring off', tags: ['knowledge'], auth: 'user', role: 'admin', handler: ({ principal }) => deleteMirror(k, principal) }),
