@@ -38,7 +38,7 @@ export function adminWorkspaceRoutes(s: Services) {
     }),
     route({
       ...admin, method: 'DELETE', path: '/api/admin/workspaces/{workspace_id}', operationId: 'admin_delete_workspace', status: 204,
-      summary: 'Removes a workspace (confirm=true): its members\' sessions and tokens there stop working; their base organization stays',
+      summary: 'Removes a workspace (confirm=true) with its chats; its members\' sessions and tokens there stop working; their base organization stays',
       params: WorkspaceId, query: z.object({ confirm: z.literal('true').describe('Must be true') }),
       handler: ({ principal, params }) => workspaces.deleteWorkspace(deps, principal, params.workspace_id),
     }),

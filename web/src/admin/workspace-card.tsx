@@ -1,5 +1,5 @@
 // One workspace on the workspaces page: its name to change, its members with their roles, a member
-// of the organization to add, and its removal (asked twice: sessions in it end at once).
+// of the organization to add, and its removal (asked twice: its chats go, sessions in it end at once).
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client.ts';
 import type { ResponseOf } from '../api/types.ts';
@@ -49,7 +49,7 @@ export function WorkspaceCard({ workspace: w, members, onChanged }: { workspace:
       <AddMember workspace={w} members={members} onAdded={onChanged} />
       <Rename workspace={w} onRenamed={onChanged} />
       <div className="actions">
-        <ConfirmButton label={`Remove workspace ${w.name}`} question={`Remove ${w.name}? Its members' sessions there end now.`} onConfirm={() => drop.run()}>
+        <ConfirmButton label={`Remove workspace ${w.name}`} question={`Remove ${w.name}? Its chats go with it, and its members' sessions there end now.`} onConfirm={() => drop.run()}>
           Remove workspace
         </ConfirmButton>
       </div>

@@ -50,7 +50,7 @@ export async function workspaceRename(ctx: CommandContext, which: string, name: 
 }
 
 export async function workspaceRemove(ctx: CommandContext, which: string, opts: { confirm?: boolean }): Promise<void> {
-  if (!opts.confirm) throw new CliError("Removing a workspace ends its members' sessions there: add --confirm to go ahead.", 2);
+  if (!opts.confirm) throw new CliError("Removing a workspace deletes its chats and ends its members' sessions there: add --confirm to go ahead.", 2);
   const w = await resolveWorkspace(ctx, which);
   await adminCall(ctx, 'DELETE', pathOf(w), { query: { confirm: 'true' } });
   print(ctx, { removed: w.workspace_id }, () => `Removed workspace ${w.name} (${w.workspace_id}).`);
