@@ -1,7 +1,7 @@
 // Which branch a request reads or writes (interface part 4 "Environments", part 5 "Permissions"):
 // regular users always see production and change nothing; admins and modelers work in environments;
-// writing production directly needs the merge permission, like merging does, and the organization's
-// leave: with "changes to production only through environments" on, nobody writes it directly.
+// writing production directly needs the merge permission, like merging does, and is refused to
+// everyone where the organization changes production only through environments (its setting).
 import { canMergeToProduction, hasRole, type Principal } from '../auth/index.ts';
 import { MAIN_BRANCH, type GitAuthor, type GitRepo } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
