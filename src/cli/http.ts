@@ -62,5 +62,11 @@ export async function apiError(res: Response): Promise<CliError> {
   };
   // A request the schema refused needs no code: the sentence says it all.
   const code = body.code && body.code !== 'VALIDATION_FAILED' ? `, ${body.code}` : '';
-  return new CliError(`${detail.replace(/\.$/, '')} (HTTP ${res.status}${code}).${hint[res.status] ?? ''}`, res.status === 401 ? EXIT.signedOut : EXIT.error);
+  return new CliError(`${detail.replace(/\.$/, '')} (HTTP ${res.status}${code}).${(body.code && CODE_HINTS[body.code]) ?? hint[res.status] ?? ''}`, res.status === 401 ? EXIT.signedOut : EXIT.error);
 }
+
+/** Next steps for refusals whose status alone would point the wrong way (a 403 that no role lifts). */
+const CODE_HINTS: Record<string, string> = {
+  PRODUCTION_THROUGH_ENVIRONMENTS:
+    ' Make the change in an environment: `sextant env create <name>`, `sextant env use <id>` (or --env <id>), run the command again, then `sextant env merge`.',
+};

@@ -4,6 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { AgentRuns, createProvider, type AgentPorts, type LlmProvider } from '../agent/index.ts';
 import { createAccountMail } from '../auth/account/account-mail.ts';
 import { getUser } from '../auth/index.ts';
+import { productionThroughEnvironments } from '../auth/members/index.ts';
 import { createOAuthServer } from '../auth/oauth/create-provider.ts';
 import { indexPendingMessages, type ChatSources } from '../chats/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
@@ -171,6 +172,7 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
     dataDir: config.dataDir,
     targetSync: targetMetadataReader(a.data),
     userName: async (userId) => (await getUser(a.executor, userId))?.name,
+    productionThroughEnvironments: (orgId) => productionThroughEnvironments(a.executor, orgId),
     sharedLock: knowledgeLock.shared,
     outbound: a.outbound,
   });

@@ -44,12 +44,17 @@ export const AUDITED_OPERATIONS: Record<string, Audited> = {
   logout: { action: 'sign_out', targetType: 'session' },
   admin_set_org_credit_limit: { action: 'credit_limit_changed', targetType: 'organization' },
   admin_set_user_credit_limit: { action: 'credit_limit_changed', targetType: 'user', param: 'user_id' },
+  admin_create_workspace: { action: 'workspace_created', targetType: 'workspace' },
+  admin_rename_workspace: { action: 'workspace_renamed', targetType: 'workspace', param: 'workspace_id' },
+  admin_delete_workspace: { action: 'workspace_deleted', targetType: 'workspace', param: 'workspace_id' },
+  admin_set_workspace_member: { action: 'workspace_member_set', targetType: 'workspace', param: 'workspace_id' },
+  admin_remove_workspace_member: { action: 'workspace_member_removed', targetType: 'workspace', param: 'workspace_id' },
 };
 
 function resultId(result: unknown): string | null {
   if (typeof result !== 'object' || result === null) return null;
   const r = result as Record<string, unknown>;
-  const id = r['token_id'] ?? r['id'] ?? r['connection_id'];
+  const id = r['token_id'] ?? r['id'] ?? r['connection_id'] ?? r['workspace_id'];
   return typeof id === 'string' ? id : null;
 }
 

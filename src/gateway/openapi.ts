@@ -114,13 +114,16 @@ function responsesOf(def: RouteDef, example: unknown): Record<string, unknown> {
     responses['409'] = errorResponse('Saved without If-Match while someone else changed the same fields: reload and apply the change again (`data.fields`, `data.current_version`)');
     responses['412'] = errorResponse('If-Match names another version than the current one (`data.current_version`)');
   }
-  for (const [status, description] of Object.entries(def.errors ?? {})) responses[status] = errorResponse(description);
   if (def.params || def.query || def.body) {
     responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
   }
   if (def.auth === 'user') {
     responses['401'] = errorResponse('Missing or invalid credentials');
     if (def.role) responses['403'] = errorResponse(`Requires role ${def.role} or higher`);
+  }
+  for (const [status, why] of Object.entries(def.errors ?? {}) as [string, string][]) {
+    const before = (responses[status] as { description?: string } | undefined)?.description;
+    responses[status] = errorResponse(before ? `${before}; ${why}` : why);
   }
   return responses;
 }

@@ -65,8 +65,9 @@ interface RouteDefBase<P extends AnySchema, Q extends AnySchema, B extends AnySc
   etag?: (result: never) => string | undefined;
   /** Honours `If-Match` (412 when it names another version; 409 for a conflicting concurrent edit). */
   conditional?: boolean;
-  /** Other failures the route answers (404, 409...), by status, described for the OpenAPI document. */
-  errors?: Record<number, string>;
+  /** Failures the route answers beyond validation and the role check (404, 409, a domain rule's 403...), by
+   *  status, for the OpenAPI document; added to what the status already says. */
+  errors?: Partial<Record<number, string>>;
 }
 
 type Input<P extends AnySchema, Q extends AnySchema, B extends AnySchema, Pr extends Principal | undefined> = RouteInput<z.output<P>, z.output<Q>, z.output<B>, Pr>;

@@ -45,6 +45,8 @@ export interface KnowledgeDeps {
   targetSync: TargetMetadataReader | undefined;
   /** A user's display name for commit authors, from the accounts (src/auth owns users); the address stands in without one. */
   userName(userId: string): Promise<string | undefined>;
+  /** Whether the organization (a workspace: its base) changes production only through environments, from its settings (src/auth owns them). */
+  productionThroughEnvironments(orgId: string): Promise<boolean>;
   /** The guarded client every request to the organization's git remote and GitHub API goes through. */
   outbound: Outbound;
   /** Parsed items per `<org>:<commit>`, as they are read (a commit never changes, so entries never go stale). */
@@ -65,6 +67,8 @@ export function createKnowledgeDeps(a: {
   fs?: FsClient;
   targetSync?: TargetMetadataReader;
   userName?: (userId: string) => Promise<string | undefined>;
+  /** Default: production is written directly (the setting is off). */
+  productionThroughEnvironments?: (orgId: string) => Promise<boolean>;
   sharedLock?: SharedLock;
   /** The guarded outbound client (default: one that reaches public addresses only). */
   outbound?: Outbound;
@@ -83,6 +87,7 @@ export function createKnowledgeDeps(a: {
     repos: createRepoRegistry({ fs, root: join(a.dataDir, 'knowledge'), shared: sharedLock, hadHistory: (orgId) => hasEnvironments(a.store, orgId) }),
     targetSync: a.targetSync,
     userName: a.userName ?? (async () => undefined),
+    productionThroughEnvironments: a.productionThroughEnvironments ?? (async () => false),
     outbound: a.outbound ?? createOutbound(),
     snapshotCache: new Map(),
   };

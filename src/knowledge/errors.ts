@@ -37,6 +37,18 @@ export class KnowledgeReadOnly extends Forbidden {
   }
 }
 
+/** The organization's setting refuses direct writes to production: a change goes through an environment and its merge. */
+export class ProductionThroughEnvironments extends AppError {
+  constructor() {
+    super(
+      'forbidden',
+      'PRODUCTION_THROUGH_ENVIRONMENTS',
+      'This organization changes production only through environments (setting "Changes to production only through environments"): create an environment, make the change there and merge it',
+      { setting: 'production_through_environments' },
+    );
+  }
+}
+
 export class EnvironmentsForbidden extends Forbidden {
   constructor() {
     super('Environments are for admins and modelers', 'ENVIRONMENTS_FORBIDDEN');

@@ -46,5 +46,6 @@ export type { SeedTransform } from './seed-knowledge.ts';
 export { checkKnowledgeRepositories } from './check-knowledge.ts';
 export type { KnowledgeCheck } from './check-knowledge.ts';
 export { effectiveEnvironment, environmentOf, scopeFor } from './scope.ts';
+export { productionSettings } from './production-settings.ts';
 export type { Scope } from './scope.ts';
 export type { EnvironmentRow } from './environments-store.ts';

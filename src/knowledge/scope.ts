@@ -1,10 +1,11 @@
 // Which branch a request reads or writes (interface part 4 "Environments", part 5 "Permissions"):
 // regular users always see production and change nothing; admins and modelers work in environments;
-// writing production directly needs the merge permission, like merging does.
+// writing production directly needs the merge permission, like merging does, and is refused to
+// everyone where the organization changes production only through environments (its setting).
 import { canMergeToProduction, hasRole, type Principal } from '../auth/index.ts';
 import { MAIN_BRANCH, type GitAuthor, type GitRepo } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
-import { EnvironmentNotFound, EnvironmentsForbidden, KnowledgeReadOnly } from './errors.ts';
+import { EnvironmentNotFound, EnvironmentsForbidden, KnowledgeReadOnly, ProductionThroughEnvironments } from './errors.ts';
 import { envBranch, findEnvironment, touchEnvironment, type EnvironmentRow } from './environments-store.ts';
 
 /** A resolved place in an organization's knowledge. */
@@ -40,11 +41,22 @@ export function readScope(deps: KnowledgeDeps, p: Principal, envId: string | und
   return scopeFor(deps, p.orgId, effectiveEnvironment(p, envId));
 }
 
-/** Scope of a write: admins and modelers; production directly only with the merge permission. */
-export function writeScope(deps: KnowledgeDeps, p: Principal, envId: string | undefined): Promise<Scope> {
+/**
+ * Scope of a write: admins and modelers; production directly only with the merge permission, and
+ * only while the organization lets production be changed outside environments.
+ */
+export async function writeScope(deps: KnowledgeDeps, p: Principal, envId: string | undefined): Promise<Scope> {
   if (!hasRole(p, 'modeler')) throw new KnowledgeReadOnly();
-  if (!envId && !canMergeToProduction(p)) throw new KnowledgeReadOnly('Change production through an environment, or ask for the merge permission');
+  if (!envId) {
+    await assertProductionWritable(deps, p.orgId);
+    if (!canMergeToProduction(p)) throw new KnowledgeReadOnly('Change production through an environment, or ask for the merge permission');
+  }
   return scopeFor(deps, p.orgId, envId);
+}
+
+/** Refuses a direct write to production when the organization changes it only through environments (merges are not writes). */
+export async function assertProductionWritable(deps: KnowledgeDeps, orgId: string): Promise<void> {
+  if (await deps.productionThroughEnvironments(orgId)) throw new ProductionThroughEnvironments();
 }
 
 /** Environments endpoints are for admins and modelers. */

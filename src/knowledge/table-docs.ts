@@ -11,7 +11,7 @@ import { itemsAt, type Item } from './items.ts';
 import { itemsAtCommit } from './snapshot.ts';
 import { KIND_DEFS, tableId } from './kinds.ts';
 import { mirrorAfterChange } from './mirror.ts';
-import { authorOf, scopeFor, type Scope } from './scope.ts';
+import { assertProductionWritable, authorOf, scopeFor, type Scope } from './scope.ts';
 import { DataCoverage, Metric, TableFile } from './schemas.ts';
 import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
@@ -74,6 +74,7 @@ function targetsOf(scope: Scope): Targets {
 /** Commits synced tables (one commit for the lot) on production or an environment. */
 export async function writeSyncedTables(deps: KnowledgeDeps, principal: Principal, environmentId: string | undefined, all: SyncedTable[]): Promise<void> {
   if (!hasRole(principal, 'modeler')) throw new KnowledgeReadOnly();
+  if (!environmentId) await assertProductionWritable(deps, principal.orgId);
   // A warehouse may hold names no file can have (control characters, over-long): those are skipped.
   const skipped = all.filter((t) => idProblem('tables', tableId(t.connection, t.schema, t.name)) !== undefined);
   if (skipped.length > 0) deps.log.warn({ tables: skipped.slice(0, 20).map((t) => JSON.stringify(`${t.schema}.${t.name}`)) }, 'table names that cannot be file names were not documented');

@@ -46,3 +46,23 @@ test('knowledge put saves only over the version knowledge get wrote into the fil
   t.is((await cli.run(['knowledge', 'put', 'notes', 'edited', noVersion])).code, 2);
   t.is((await cli.run(['knowledge', 'put', 'notes', 'edited', noVersion, '--force'])).code, 0);
 });
+
+test('knowledge put on a production that changes only through environments says so and names the way through an environment', async (t) => {
+  const orgId = t0.org(undefined, { productionThroughEnvironments: true });
+  const user = t0.user({ orgId, role: 'admin' });
+  const own = cliRunner(new URL('../../bin/sextant.js', import.meta.url).pathname, t0.url);
+  writeFileSync(join(own.configDir, 'config.json'), JSON.stringify({ server: t0.url, token: t0.token(user, 'cli') }));
+  const file = join(own.configDir, 'new.yaml');
+  writeFileSync(file, 'title: New\nbody: text\n');
+  const refused = await own.run(['knowledge', 'put', 'notes', 'new', file, '--force']);
+  t.is(refused.code, 2);
+  t.regex(refused.stderr, /only through environments/);
+  t.regex(refused.stderr, /PRODUCTION_THROUGH_ENVIRONMENTS/);
+  t.regex(refused.stderr, /sextant env create <name>/);
+  t.notRegex(refused.stderr, /ask an admin/);
+  const token = t0.session(user);
+  const env = (await call(t0, 'POST', '/api/environments', { token, body: { name: 'Through', color: '#123456' } })).body.id as string;
+  t.is((await call(t0, 'POST', '/api/knowledge/notes?id=new', { token, env, body: { title: 'New', body: 'first' } })).status, 201);
+  const saved = await own.run(['knowledge', 'put', 'notes', 'new', file, '--force', '--env', env]);
+  t.is(saved.code, 0, saved.stderr);
+});

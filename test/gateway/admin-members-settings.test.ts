@@ -24,7 +24,7 @@ function team() {
 test('an admin reads the defaults and changes every setting', async (t) => {
   const { as } = team();
   const before = await call(t0, 'GET', '/api/admin/organization/settings', as);
-  t.deepEqual(before.body, { mfa_required: false, allowed_email_domains: [], email_domains: [], join_default_role: 'user', session_lifetime_seconds: 7 * 24 * 3600 });
+  t.deepEqual(before.body, { mfa_required: false, allowed_email_domains: [], email_domains: [], join_default_role: 'user', session_lifetime_seconds: 7 * 24 * 3600, production_through_environments: false });
   const res = await call(t0, 'PATCH', '/api/admin/organization/settings', as, {
     mfa_required: true,
     allowed_email_domains: ['Example-Corp.test', 'sub.example-corp.test'],

@@ -11,8 +11,10 @@ import { createLogger } from '../../src/log.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
 import { sqliteExecutor, type Db } from '../../src/store/index.ts';
 import { sqliteNow } from './sqlite-now.ts';
-import { orgSettingsQuery } from '../../src/auth/members/org-settings-rows.ts';
+import { NEW_ORG_SETTINGS, orgSettingsQuery, saveOrgSettingsQuery } from '../../src/auth/members/org-settings-rows.ts';
 import { Writable } from 'node:stream';
+import { sql } from 'kysely';
+import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { createPgDatabase, type PgCollation } from './pg-database.ts';
 
 export interface TestApp {
@@ -26,8 +28,11 @@ export interface TestApp {
   logs: Record<string, unknown>[];
   /** fetch relative to the server. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** Creates an organization, or returns the existing one with that id. */
-  org(id?: string, opts?: { baseOrgId?: string; mfaEnforced?: boolean }): string;
+  /**
+   * Creates an organization, or returns the existing one with that id. Its production is written
+   * directly (the setting sign-up turns on is off) unless `productionThroughEnvironments` asks for it.
+   */
+  org(id?: string, opts?: OrgOptions): string;
   /** Creates a user who is a member of `orgId` with a role. */
   user(opts?: { orgId?: string; role?: Role; permissions?: Permission[]; email?: string; passwordHash?: string | null }): UserRow;
   /** A session JWT for the user in an organization (their first one by default). */
@@ -39,8 +44,15 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
+export interface OrgOptions {
+  baseOrgId?: string;
+  mfaEnforced?: boolean;
+  /** The organization setting "changes to production only through environments"; default off. */
+  productionThroughEnvironments?: boolean;
+}
+
 export interface AsyncFixtures {
-  org(id?: string, opts?: { baseOrgId?: string; mfaEnforced?: boolean }): Promise<string>;
+  org(id?: string, opts?: OrgOptions): Promise<string>;
   user(opts?: Parameters<TestApp['user']>[0]): Promise<UserRow>;
   session(user: UserRow, orgId?: string): Promise<string>;
   token(user: UserRow, kind?: TokenKind, orgId?: string): Promise<string>;
@@ -94,6 +106,8 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
   const clock = new FakeClock();
   // No web client unless a test asks for one: whether dist/web exists must not change what a test sees.
   const app = await createApp(config, { webDir: join(dataDir, 'web-not-built'), ...deps, clock, log: createLogger('info', sink) });
+  // The demo changes production only through environments; tests write it directly unless they turn it on.
+  if (config.seedDemo) await app.services.executor.run(sql`UPDATE org_settings SET production_through_environments = 0 WHERE org_id = ${DEMO_ORG_ID}`);
   const running: RunningServer = await listen(app, { host: '127.0.0.1', port, graceMs: 1000 });
   const db = (): Db => {
     const sqlite = app.services.store.sqlite;
@@ -109,8 +123,11 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
     config,
     logs,
     fetch: (path, init) => fetch(running.url + path, init),
-    org(id = `org${++counter}`, opts = {}) {
-      if (!db().prepare('SELECT 1 FROM organizations WHERE id = ?').get(id)) sqliteNow(db(), (x) => organizationInsert(x, clock, { id, name: `Org ${id}`, ...opts }));
+    org(id = `org${++counter}`, { productionThroughEnvironments = false, ...opts } = {}) {
+      if (!db().prepare('SELECT 1 FROM organizations WHERE id = ?').get(id)) {
+        sqliteNow(db(), (x) => organizationInsert(x, clock, { id, name: `Org ${id}`, ...opts }));
+        if (productionThroughEnvironments) sqliteNow(db(), () => protectedSettings(id, clock.now()));
+      }
       return id;
     },
     user({ orgId = t.org('acme'), role = 'user', permissions = [], email = `user${++counter}@example.com`, passwordHash = null } = {}) {
@@ -144,6 +161,14 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
   return t;
 }
 
+/**
+ * The settings of an organization whose production changes only through environments, as sign-up
+ * writes them. Without a row the setting is off: what the many tests that write production need.
+ */
+function protectedSettings(orgId: string, now: number) {
+  return saveOrgSettingsQuery(orgId, NEW_ORG_SETTINGS, now);
+}
+
 /** Fixtures through the app's executor, awaited: the same rows as the synchronous ones, on either dialect. */
 function asyncFixtures(app: App, config: Config, firstOrg: Map<string, string>): AsyncFixtures {
   const x = app.services.executor;
@@ -151,8 +176,8 @@ function asyncFixtures(app: App, config: Config, firstOrg: Map<string, string>):
   // Concurrent tests asking for one organization share its creation.
   const orgs = new Map<string, Promise<string>>();
   const make: AsyncFixtures = {
-    org(id = `org${++counter}`, opts = {}) {
-      const created = orgs.get(id) ?? x.run(organizationInsert(x, clock, { id, name: `Org ${id}`, ...opts })).then(() => id);
+    org(id = `org${++counter}`, { productionThroughEnvironments = false, ...opts } = {}) {
+      const created = orgs.get(id) ?? x.batch([organizationInsert(x, clock, { id, name: `Org ${id}`, ...opts }), ...(productionThroughEnvironments ? [protectedSettings(id, clock.now())] : [])]).then(() => id);
       orgs.set(id, created);
       return created;
     },

@@ -30,3 +30,16 @@ export async function startGatewayProcess(args: string[], env: Record<string, st
   });
   return { proc, url, exited };
 }
+
+/**
+ * Lets the demo's production be written directly again (the demo changes it only through
+ * environments): for tests of a gateway process that write production, as the in-process harness does.
+ */
+export async function writeDemoProductionDirectly(url: string): Promise<void> {
+  const post = (path: string, body: unknown, token?: string, method = 'POST') =>
+    fetch(url + path, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  const signedIn = await post('/api/auth/token', { username: 'admin@demo.sextant.local', password: 'demo-admin-password' });
+  const { access_token: token } = (await signedIn.json()) as { access_token: string };
+  const res = await post('/api/admin/organization/settings', { production_through_environments: false }, token, 'PATCH');
+  if (res.status !== 200) throw new Error(`turning the demo's setting off answered ${res.status}: ${await res.text()}`);
+}

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
+import { startGatewayProcess, writeDemoProductionDirectly, type GatewayProcess } from './gateway-process.ts';
 import { freshPgDatabase } from './pg-database.ts';
 import { REDIS_URL } from './redis.ts';
 
@@ -73,6 +73,7 @@ export async function replicaSet(t: ExecutionContext, extraEnv: Record<string, s
   });
   const start = async (): Promise<Replica> => {
     const p = await startGatewayProcess(['dist/main.js'], env);
+    await writeDemoProductionDirectly(p.url);
     const replica: Replica = {
       ...p,
       async kill() {

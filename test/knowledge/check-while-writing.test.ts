@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createFileLock } from '../../src/git/index.ts';
-import { startGatewayProcess } from '../helpers/gateway-process.ts';
+import { startGatewayProcess, writeDemoProductionDirectly } from '../helpers/gateway-process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -31,6 +31,7 @@ async function demoService(t: { teardown(fn: () => void): void }) {
   });
   const res = await fetch(`${gateway.url}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin@demo.sextant.local', password: 'demo-admin-password' }) });
   const token = ((await res.json()) as { access_token: string }).access_token;
+  await writeDemoProductionDirectly(gateway.url);
   return { dataDir, gateway, token, gitdir: join(dataDir, 'knowledge', 'demo.git') };
 }
 

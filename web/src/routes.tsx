@@ -71,6 +71,7 @@ export const routes: RouteObject[] = [
               { path: 'members', ...page(() => import('./admin/members-page.tsx').then((m) => ({ Component: m.MembersPage }))) },
               { path: 'invitations', ...page(() => import('./admin/invitations-page.tsx').then((m) => ({ Component: m.InvitationsPage }))) },
               { path: 'organization', ...page(() => import('./admin/organization-page.tsx').then((m) => ({ Component: m.OrganizationPage }))) },
+              { path: 'workspaces', ...page(() => import('./admin/workspaces-page.tsx').then((m) => ({ Component: m.WorkspacesPage }))) },
               { path: 'sso', ...page(() => import('./admin/sso-page.tsx').then((m) => ({ Component: m.SsoPage }))) },
               { path: 'audit', ...page(() => import('./admin/audit-page.tsx').then((m) => ({ Component: m.AuditPage }))) },
               { path: 'usage', ...page(() => import('./admin/usage-page.tsx').then((m) => ({ Component: m.UsagePage }))) },

@@ -10,7 +10,7 @@ import { auditEntryQuery } from '../audit-log/write-audit.ts';
 import { findUserByEmail, membershipUpsert, organizationInsert, userInsert, type UserRow } from '../directory.ts';
 import { InvalidAccountToken } from '../errors.ts';
 import { alreadyRegisteredMail, verificationMail } from './mails.ts';
-import { readOrgSettings } from '../members/org-settings-rows.ts';
+import { NEW_ORG_SETTINGS, readOrgSettings, saveOrgSettingsQuery } from '../members/org-settings-rows.ts';
 import { orgForEmailDomain } from './org-from-email.ts';
 import { assertPasswordStrength } from '../credentials/password-policy.ts';
 
@@ -46,9 +46,12 @@ async function createAccount(deps: AccountDeps, user: { email: string; name: str
   const x = deps.store;
   const userId = newId();
   const orgId = domainOrgId ?? newId(8);
-  // No organization serves the domain: the new user starts their own and administers it.
+  // No organization serves the domain: the new user starts their own and administers it; its
+  // production changes only through environments until an admin says otherwise.
   const role = domainOrgId ? (await readOrgSettings(x, domainOrgId)).join_default_role : 'admin';
-  const newOrg = domainOrgId ? [] : [organizationInsert(x, deps.clock, { id: orgId, name: `${user.name || user.email}'s organization` })];
+  const newOrg = domainOrgId
+    ? []
+    : [organizationInsert(x, deps.clock, { id: orgId, name: `${user.name || user.email}'s organization` }), saveOrgSettingsQuery(orgId, NEW_ORG_SETTINGS, deps.clock.now())];
   const verification = verificationMailOf(deps, userId, user.email);
   const mail = deps.mailer.stage(verification.message);
   await x.batch([

@@ -21,5 +21,6 @@ export { acceptInvitation, type AcceptMethod, type AcceptResult } from './accept
 export type { RequestClient } from './member-audit.ts';
 export { getOrgSettings } from './org-settings.ts';
 export { updateOrgSettings, type OrgSettingsPatch } from './update-org-settings.ts';
+export { productionThroughEnvironments, saveOrgSettingsQuery, NEW_ORG_SETTINGS } from './org-settings-rows.ts';
 export { INVITATION_TTL_MS } from './invitation-rows.ts';
 export * from './errors.ts';

@@ -15,6 +15,8 @@ export interface OrgSettingsView {
   join_default_role: Role;
   /** Lifetime of new sessions, seconds. */
   session_lifetime_seconds: number;
+  /** Knowledge writes to production are refused: changes arrive by merging an environment. */
+  production_through_environments: boolean;
 }
 
 /** Settings belong to a base organization; its workspaces follow them. */
@@ -37,5 +39,6 @@ export async function getOrgSettings({ x }: { x: Executor }, admin: Principal): 
     email_domains: domains,
     join_default_role: settings.join_default_role,
     session_lifetime_seconds: settings.session_lifetime_seconds ?? SESSION_TTL_SECONDS,
+    production_through_environments: Number(settings.production_through_environments) === 1,
   };
 }

@@ -2,6 +2,7 @@
 // are in the README and docs/getting-started.md and are for local trials only.
 import { fileURLToPath } from 'node:url';
 import { findUserByEmail, getOrganization, membershipUpsert, organizationInsert, userInsert, type Role } from '../../auth/index.ts';
+import { NEW_ORG_SETTINGS, saveOrgSettingsQuery } from '../../auth/members/index.ts';
 import { DEMO_CONNECTION_ID, moveDemoWarehouse, seedDemoWarehouse, warnUnconfinedConnections } from '../../data/index.ts';
 import { answersFromWarehouse } from './demo-evaluation.ts';
 import type { Services } from '../services.ts';
@@ -61,6 +62,8 @@ export async function seedDemoOrg(s: Pick<Services, 'executor' | 'clock' | 'log'
   const seeded = await x
     .batch([
       organizationInsert(x, s.clock, { id: DEMO_ORG_ID, name: 'Demo Retail' }),
+      // The demo's walkthrough changes knowledge in an environment, as a new organization does.
+      saveOrgSettingsQuery(DEMO_ORG_ID, NEW_ORG_SETTINGS, s.clock.now()),
       ...users.flatMap((u) => [
         userInsert(x, s.clock, { id: u.id, email: u.email, name: u.name, passwordHash: u.passwordHash, emailVerified: true }),
         membershipUpsert(x, s.clock, { userId: u.id, orgId: DEMO_ORG_ID, role: u.role, permissions: u.canMerge ? ['merge_to_production'] : [] }),

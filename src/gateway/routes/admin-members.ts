@@ -47,6 +47,9 @@ const OrgSettings = z.object({
   email_domains: z.array(EmailDomain).describe('Each claimed domain with its status and the TXT record that verifies it'),
   join_default_role: Role.describe('Role of people who join through an allowed domain'),
   session_lifetime_seconds: z.number().int().describe('Lifetime of new sessions; live ones keep theirs'),
+  production_through_environments: z
+    .boolean()
+    .describe('Changes to production only through environments: knowledge writes to production answer 403 PRODUCTION_THROUGH_ENVIRONMENTS; merges stay allowed (behind the evaluation gate). On for organizations created by sign-up'),
 });
 const InvitationInfo = z.object({
   state: z.enum(['pending', 'accepted', 'revoked', 'expired']),
@@ -141,7 +144,7 @@ export function adminMemberRoutes(s: Services) {
     }),
     route({
       ...admin, method: 'GET', path: '/api/admin/organization/settings', operationId: 'admin_get_org_settings',
-      summary: 'MFA requirement, self-service join domains and role, session lifetime', response: OrgSettings,
+      summary: 'MFA requirement, self-service join domains and role, session lifetime, whether production changes only through environments', response: OrgSettings,
       handler: ({ principal }) => members.getOrgSettings(deps, principal),
     }),
     route({
@@ -152,6 +155,7 @@ export function adminMemberRoutes(s: Services) {
         allowed_email_domains: z.array(EmailDomainName).max(50).optional().describe('Replaces the claimed domains; a new one is pending until verified (public mail domains: 422)'),
         join_default_role: Role.optional(),
         session_lifetime_seconds: z.number().int().min(900).max(90 * 24 * 3600).optional().describe('15 minutes to 90 days'),
+        production_through_environments: z.boolean().optional(),
       }),
       handler: ({ principal, body, ctx }) => members.updateOrgSettings(deps, principal, clientInfo(ctx), body),
     }),

@@ -5,6 +5,7 @@ import { syncConnection } from '../../data/sync/sync-connection.ts';
 import { CatalogResponse } from '../../compose/catalog-response.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
+import { PRODUCTION_REFUSAL } from './knowledge.ts';
 
 /** Catalog and sync routes. */
 export function dataCatalogRoutes(s: Services) {
@@ -23,6 +24,7 @@ export function dataCatalogRoutes(s: Services) {
       method: 'POST',
       path: '/api/sync/{connection_type}/{connection_id}',
       operationId: 'sync_connection',
+      errors: PRODUCTION_REFUSAL,
       summary: 'Introspects a connection into table documentation, keeping what people wrote; production needs an admin, an environment a modeler',
       tags: ['connections'],
       auth: 'user',

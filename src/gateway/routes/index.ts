@@ -28,6 +28,7 @@ import { chatExtraRoutes } from './chat-extras.ts';
 import { agenticRoutes } from './agentic.ts';
 import { downloadRoutes } from './downloads.ts';
 import { adminMemberRoutes } from './admin-members.ts';
+import { adminWorkspaceRoutes } from './admin-workspaces.ts';
 import { adminSsoRoutes } from './admin-sso.ts';
 import { adminAuditRoutes } from './admin-audit.ts';
 import { adminUsageRoutes } from './admin-usage.ts';
@@ -62,6 +63,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   agenticRoutes,
   downloadRoutes,
   adminMemberRoutes,
+  adminWorkspaceRoutes,
   adminSsoRoutes,
   adminAuditRoutes,
   adminUsageRoutes,

@@ -12,6 +12,7 @@ import {
   listItems,
   MAX_ID_LENGTH,
   modelHistory,
+  productionSettings,
   revertItem,
   revertModel,
   schemas,
@@ -54,10 +55,20 @@ const MirrorBody = z.object({
   repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/).nullable().optional().describe('owner/name for pull requests; derived from the URL when absent'),
 });
 
+/** What a write to production answers while the organization changes it only through environments. */
+export const PRODUCTION_REFUSAL = {
+  403: 'Without X-Service-Environment (production) while the organization setting "Changes to production only through environments" is on: `code` PRODUCTION_THROUGH_ENVIRONMENTS; make the change in an environment and merge it',
+} as const;
+
 /** Routes under /api/knowledge. Static paths come before `{kind}` ones, which would match them too. */
 export function knowledgeRoutes(s: Services) {
   const k = s.knowledge;
   return [
+    route({
+      method: 'GET', path: '/api/knowledge/settings', operationId: 'get_knowledge_settings', tags: ['knowledge'], auth: 'user', role: 'modeler',
+      summary: 'Whether production changes only through environments (the organization setting admins change in /api/admin/organization/settings)',
+      response: z.object({ production_through_environments: z.boolean() }), handler: ({ principal }) => productionSettings(k, principal),
+    }),
     route({ method: 'GET', path: '/api/knowledge/mirror', operationId: 'get_knowledge_mirror', summary: 'Git mirror settings (no credential)', tags: ['knowledge'], auth: 'user', role: 'admin', handler: ({ principal }) => getMirror(k, principal) }),
     route({ method: 'PUT', path: '/api/knowledge/mirror', operationId: 'set_knowledge_mirror', summary: 'Mirror knowledge to a git remote (credential sealed at rest)', tags: ['knowledge'], auth: 'user', role: 'admin', body: MirrorBody, handler: ({ principal, body }) => setMirror(k, principal, body) }),
     route({ method: 'DELETE', path: '/api/knowledge/mirror', operationId: 'delete_knowledge_mirror', summary: 'Turn mirroring off', tags: ['knowledge'], auth: 'user', role: 'admin', handler: ({ principal }) => deleteMirror(k, principal) }),
@@ -67,7 +78,7 @@ export function knowledgeRoutes(s: Services) {
       handler: ({ principal, environmentId, query }) => modelHistory(k, principal, environmentId, query.limit),
     }),
     route({
-      method: 'POST', path: '/api/knowledge/model/revert', operationId: 'revert_knowledge', summary: 'Restore the whole model to a commit (as a new commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
+      method: 'POST', path: '/api/knowledge/model/revert', operationId: 'revert_knowledge', errors: PRODUCTION_REFUSAL, summary: 'Restore the whole model to a commit (as a new commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
       body: CommitBody, handler: ({ principal, environmentId, body }) => revertModel(k, principal, environmentId, body.commit),
     }),
     route({
@@ -76,7 +87,7 @@ export function knowledgeRoutes(s: Services) {
       handler: ({ principal, environmentId, params }) => listItems(k, principal, environmentId, params.kind),
     }),
     route({
-      method: 'POST', path: '/api/knowledge/{kind}', operationId: 'create_knowledge_item', summary: 'Create an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler', status: 201,
+      method: 'POST', path: '/api/knowledge/{kind}', operationId: 'create_knowledge_item', errors: PRODUCTION_REFUSAL, summary: 'Create an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler', status: 201,
       params: z.object({ kind: Kind }), query: z.object({ id: z.string().min(1).max(MAX_ID_LENGTH).optional().describe('File id for notes and reports (default: from the title)') }), body: ItemBody,
       response: ItemAt, etag: versionOf,
       handler: ({ principal, environmentId, params, query, body }) => createItem(k, principal, environmentId, params.kind, body, query.id),
@@ -87,12 +98,12 @@ export function knowledgeRoutes(s: Services) {
       handler: ({ principal, environmentId, params }) => getItem(k, principal, environmentId, params.kind, params.id),
     }),
     route({
-      method: 'PUT', path: '/api/knowledge/{kind}/{id}', operationId: 'update_knowledge_item', summary: 'Replace an item, keeping comments and key order in its file', tags: ['knowledge'], auth: 'user', role: 'modeler',
+      method: 'PUT', path: '/api/knowledge/{kind}/{id}', operationId: 'update_knowledge_item', errors: PRODUCTION_REFUSAL, summary: 'Replace an item, keeping comments and key order in its file', tags: ['knowledge'], auth: 'user', role: 'modeler',
       params: ItemParams, body: ItemBody, response: ItemAt, etag: versionOf, conditional: true,
       handler: ({ principal, environmentId, params, body, ifMatch }) => updateItem(k, principal, environmentId, params.kind, params.id, body, ifMatch),
     }),
     route({
-      method: 'DELETE', path: '/api/knowledge/{kind}/{id}', operationId: 'delete_knowledge_item', summary: 'Delete an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
+      method: 'DELETE', path: '/api/knowledge/{kind}/{id}', operationId: 'delete_knowledge_item', errors: PRODUCTION_REFUSAL, summary: 'Delete an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
       params: ItemParams, conditional: true, handler: ({ principal, environmentId, params, ifMatch }) => deleteItem(k, principal, environmentId, params.kind, params.id, ifMatch),
     }),
     route({
@@ -100,7 +111,7 @@ export function knowledgeRoutes(s: Services) {
       params: ItemParams, query: Limit, handler: ({ principal, environmentId, params, query }) => itemHistory(k, principal, environmentId, params.kind, params.id, query.limit),
     }),
     route({
-      method: 'POST', path: '/api/knowledge/{kind}/{id}/revert', operationId: 'revert_knowledge_item', summary: 'Restore an item to a commit (as a new commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
+      method: 'POST', path: '/api/knowledge/{kind}/{id}/revert', operationId: 'revert_knowledge_item', errors: PRODUCTION_REFUSAL, summary: 'Restore an item to a commit (as a new commit)', tags: ['knowledge'], auth: 'user', role: 'modeler',
       params: ItemParams, body: CommitBody, handler: ({ principal, environmentId, params, body }) => revertItem(k, principal, environmentId, params.kind, params.id, body.commit),
     }),
   ];

@@ -1,6 +1,6 @@
-// /admin: running the organization (members, invitations, settings, SSO, audit log, usage and
-// credit limits, warehouse connections, row security). Admins only: the server refuses the others
-// too, and anyone else who types the address gets a plain message instead of the pages.
+// /admin: running the organization (members, invitations, settings, workspaces, SSO, audit log, usage and
+// credit limits, warehouse connections, row security). Admins only: the server refuses the others too, and
+// anyone else who types the address gets a plain message instead of the pages.
 import { SectionLayout } from '../ui/section-layout.tsx';
 import { useMe } from '../session/session.tsx';
 
@@ -8,6 +8,7 @@ const SECTIONS = [
   { to: '/admin/members', label: 'Members' },
   { to: '/admin/invitations', label: 'Invitations' },
   { to: '/admin/organization', label: 'Organization settings' },
+  { to: '/admin/workspaces', label: 'Workspaces' },
   { to: '/admin/sso', label: 'Single sign-on' },
   { to: '/admin/audit', label: 'Audit log' },
   { to: '/admin/usage', label: 'Usage and credit limits' },

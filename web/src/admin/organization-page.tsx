@@ -1,5 +1,6 @@
 // /admin/organization: MFA required, the email domains whose addresses join by themselves once
-// verified and the role they get, and the lifetime of new sessions. A mailed domain link lands here
+// verified and the role they get, the lifetime of new sessions, whether production changes only
+// through environments, and the evaluation gate on merges. A mailed domain link lands here
 // (?domain_token=...) and is spent once the admin is signed in.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
@@ -12,6 +13,7 @@ import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { nestedFieldError } from './nested-field-error.ts';
 import { EmailDomainList, type EmailDomain } from './email-domain-list.tsx';
+import { EvaluationGateForm } from './evaluation-gate-form.tsx';
 import { ROLE_OPTIONS, type Role } from './roles.ts';
 
 type Settings = ResponseOf<'/api/admin/organization/settings', 'get'>;
@@ -28,6 +30,7 @@ export function OrganizationPage() {
       {settings.loading && !settings.data && <p role="status">Loading…</p>}
       {settings.data && <SettingsForm settings={settings.data} onSaved={(next) => settings.update(() => next)} />}
       {settings.data && <EmailDomainList domains={settings.data.email_domains} onChanged={changed} />}
+      <EvaluationGateForm />
     </>
   );
 }
@@ -63,6 +66,7 @@ function SettingsForm({ settings: s, onSaved }: { settings: Settings; onSaved: (
   const [domains, setDomains] = useState(s.allowed_email_domains.join(', '));
   const [role, setRole] = useState<Role>(s.join_default_role);
   const [hours, setHours] = useState(String(s.session_lifetime_seconds / 3600));
+  const [throughEnvironments, setThroughEnvironments] = useState(s.production_through_environments);
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     setSaved(false);
@@ -71,6 +75,7 @@ function SettingsForm({ settings: s, onSaved }: { settings: Settings; onSaved: (
       allowed_email_domains: domains.split(/[\s,]+/).filter(Boolean),
       join_default_role: role,
       session_lifetime_seconds: Math.round(Number(hours) * 3600),
+      production_through_environments: throughEnvironments,
     };
     onSaved(await call(api.PATCH('/api/admin/organization/settings', { body })));
     setSaved(true);
@@ -96,6 +101,15 @@ function SettingsForm({ settings: s, onSaved }: { settings: Settings; onSaved: (
         hint="Separated by commas, e.g. example.com. Once a domain is verified (below), people signing up with its addresses join the organization."
       />
       <SelectField label="Role of people who join by their domain" value={role} onChange={(v) => setRole(v as Role)} options={ROLE_OPTIONS} error={save.fieldError('join_default_role')} />
+      <div className="field">
+        <label className="check">
+          <input type="checkbox" checked={throughEnvironments} onChange={(e) => setThroughEnvironments(e.target.checked)} aria-describedby="through-environments-hint" /> Changes to production only
+          through environments
+        </label>
+        <p className="field-hint" id="through-environments-hint">
+          Like a protected branch: nobody edits production&apos;s knowledge directly, not even admins. Changes are made in an environment, reviewed and merged (behind the evaluation gate below).
+        </p>
+      </div>
       <Field label="Session lifetime (hours)" type="number" min={0.25} step="any" value={hours} onChange={setHours} error={save.fieldError('session_lifetime_seconds')} hint="From 15 minutes to 90 days; sessions already open keep theirs." />
       <div className="actions">
         <button type="submit" className="primary">

@@ -6,6 +6,7 @@ import { useActiveEnvironment } from '../api/environment.ts';
 import { useDocumentTitle } from '../ui/document-title.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useLoad } from '../ui/use-load.ts';
+import { ProductionLocked, useProductionLocked } from './production-lock.tsx';
 import { isKind, itemTitle, KIND_LABELS, KIND_SINGULAR, type Kind } from './kinds.ts';
 
 export const itemPath = (kind: Kind, id: string) => `/knowledge/items/${kind}/${encodeURIComponent(id)}`;
@@ -18,17 +19,22 @@ export function ItemsPage() {
 
 function ItemList({ kind }: { kind: Kind }) {
   const env = useActiveEnvironment();
+  const locked = useProductionLocked();
   useDocumentTitle(KIND_LABELS[kind]);
   const items = useLoad((signal) => call(api.GET('/api/knowledge/{kind}', { params: { path: { kind } }, signal })), `${kind}:${env?.id ?? ''}`);
   return (
     <section aria-labelledby="items-title">
       <h1 id="items-title">{KIND_LABELS[kind]}</h1>
       <p className="muted">{env ? `In environment ${env.name}.` : 'In production.'}</p>
-      <p>
-        <Link className="button primary" to={`/knowledge/items/${kind}/new`}>
-          New {KIND_SINGULAR[kind]}
-        </Link>
-      </p>
+      {locked ? (
+        <ProductionLocked change={`Change ${KIND_LABELS[kind].toLowerCase()}`} />
+      ) : (
+        <p>
+          <Link className="button primary" to={`/knowledge/items/${kind}/new`}>
+            New {KIND_SINGULAR[kind]}
+          </Link>
+        </p>
+      )}
       <FormAlert problem={items.problem} />
       {items.loading && !items.data && <p role="status">Loading…</p>}
       {items.data &&
