@@ -1,10 +1,12 @@
 // Syncing a connection's table documentation: the server reads schemas, tables and columns in one
 // request (no steps to count, so the progress shown is that it runs), then the summary of what it
-// added, updated and kept. It writes where the admin works: production, or the active environment.
+// added, updated and kept. It writes where the admin works: production, or the active environment (the
+// only choice where the organization changes production only through environments).
 import { useState } from 'react';
 import { api, call } from '../api/client.ts';
 import { useActiveEnvironment } from '../api/environment.ts';
 import type { ResponseOf } from '../api/types.ts';
+import { ProductionLocked, useProductionLocked } from '../knowledge/production-lock.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import type { Connection } from './connections-words.ts';
@@ -20,6 +22,7 @@ function tablesLine(label: string, names: string[]) {
 
 export function ConnectionSync({ connection: c }: { connection: Connection }) {
   const env = useActiveEnvironment();
+  const locked = useProductionLocked();
   const where = env ? `the environment ${env.name}` : 'production';
   const [result, setResult] = useState<SyncResult | undefined>();
   const sync = useAction(async () => {
@@ -27,6 +30,8 @@ export function ConnectionSync({ connection: c }: { connection: Connection }) {
     const path = { connection_type: c.type, connection_id: c.id };
     setResult(await call(api.POST('/api/sync/{connection_type}/{connection_id}', { params: { path }, body: {} })));
   });
+  // Where production changes only through environments, a sync goes into one: offer to start it here.
+  if (locked) return <ProductionLocked change={`Sync ${c.name}`} />;
   return (
     <div>
       <button type="button" aria-label={`Sync table documentation of ${c.name}`} onClick={() => !sync.pending && void sync.run()}>

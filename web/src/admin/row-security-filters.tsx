@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { api, call } from '../api/client.ts';
 import { useActiveEnvironment } from '../api/environment.ts';
+import { ProductionLocked, useProductionLocked } from '../knowledge/production-lock.tsx';
 import { SelectField } from '../ui/field.tsx';
 import { FormAlert, Note } from '../ui/form-alert.tsx';
 import { useLoad } from '../ui/use-load.ts';
@@ -16,6 +17,7 @@ function appliesTo(r: Rule): string {
 
 export function RowFilterList() {
   const env = useActiveEnvironment();
+  const locked = useProductionLocked();
   const tables = useLoad((signal) => call(api.GET('/api/knowledge/{kind}', { params: { path: { kind: 'tables' } }, signal })), env?.id ?? '');
   const [chosen, setChosen] = useState('');
   const [done, setDone] = useState('');
@@ -53,7 +55,9 @@ export function RowFilterList() {
           ))}
         </ul>
       )}
-      {items.length > 0 && (
+      {/* Filters live in the knowledge: where production changes only through environments, in one. */}
+      {items.length > 0 && locked && <ProductionLocked change="Row filters" />}
+      {items.length > 0 && !locked && (
         <>
           <h3>Change the filters of a table</h3>
           <SelectField
