@@ -1,5 +1,6 @@
 // What went wrong with a request, in the terms a form needs: a plain message, the stable code, and
 // the server's 422 messages by field name.
+import { waitText } from '../lib/wait-time.ts';
 
 /** One entry of a 422 `HTTPValidationError` body. */
 interface ValidationIssue {
@@ -47,12 +48,12 @@ export function problemOf(status: number, body: unknown, retryAfter?: string | n
     return new ApiProblem(status, PLAIN[422]!, 'VALIDATION_ERROR', fields);
   }
   let message = typeof detail === 'string' && status < 500 ? detail : (PLAIN[status] ?? 'Something went wrong on the server. Try again in a moment.');
-  if (status === 429 && retryAfter && /^\d+$/.test(retryAfter)) message = `${message.replace(/\.$/, '')}. Try again in ${retryAfter} seconds.`;
+  if (status === 429 && retryAfter && /^\d+$/.test(retryAfter)) message = `${message.replace(/\.$/, '')}. Try again ${waitText(Number(retryAfter))}.`;
   const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
   return new ApiProblem(status, message, typeof code === 'string' ? code : undefined, {}, typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {});
 }
 
 /** The problem for a request that never got an answer (offline, server down). */
 export function networkProblem(): ApiProblem {
-  return new ApiProblem(0, 'Could not reach Sextant. Check your connection and try again.', 'NETWORK_ERROR');
+  return new ApiProblem(0, 'Could not reach Sextant: the server may be stopped, or this device is offline. Nothing was lost; try again in a moment.', 'NETWORK_ERROR');
 }
