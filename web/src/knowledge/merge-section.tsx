@@ -6,7 +6,7 @@ import { api, call } from '../api/client.ts';
 import type { ApiProblem } from '../api/problem.ts';
 import { useMe } from '../session/session.tsx';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
-import { FormAlert, Note } from '../ui/form-alert.tsx';
+import { Note } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { RegressionList, type Regression } from './evaluation-gate.tsx';
 
@@ -70,7 +70,11 @@ export function MergeSection({ envId, envName, onMerged }: MergeSectionProps) {
               <RegressionList regressions={merged.reported} />
             </>
           )}
-          <FormAlert problem={merge.problem} />
+          {merge.problem && (
+            <div className="alert error" role="alert">
+              {mergeProblemText(merge.problem, me.role === 'admin')}
+            </div>
+          )}
           {regressions && <RegressionList regressions={regressions} />}
         </>
       )}
@@ -82,4 +86,20 @@ function regressionsOf(problem: ApiProblem | undefined): Regression[] | undefine
   if (problem?.code !== 'EVALUATION_REGRESSION') return undefined;
   const list = problem.data['regressions'];
   return Array.isArray(list) ? (list as Regression[]) : [];
+}
+
+/** A refused merge in the words of the person merging (the server's messages name API parameters). */
+function mergeProblemText(problem: ApiProblem, admin: boolean): string {
+  switch (problem.code) {
+    case 'EVALUATIONS_PENDING':
+      return 'The evaluations of this environment are still running, so it cannot be merged yet. Wait until the evaluation check shows its result, then merge again.';
+    case 'EVALUATION_REGRESSION':
+      return admin
+        ? 'These questions answer worse here than on production. Fix them first, or tick “Merge despite the regressions” and merge again.'
+        : 'These questions answer worse here than on production. Fix them first, or ask an admin to merge anyway.';
+    case 'EVALUATION_STALE':
+      return 'This environment or production changed while the evaluations were compared. Merge again to compare the latest versions.';
+    default:
+      return problem.message;
+  }
 }
