@@ -77,7 +77,12 @@ export function AskPage() {
         </div>
       )}
       {!chat.running && !chat.loading && (chat.turns.length === 0 || last?.answer?.status === 'completed') && (
-        <FollowUps asked={chat.turns.flatMap((t) => (t.question === undefined ? [] : [t.question]))} onPick={(s) => void ask(s)} title={chat.turns.length === 0 ? 'Suggested questions' : 'Suggested follow-ups'} />
+        <FollowUps
+          asked={chat.turns.flatMap((t) => (t.question === undefined ? [] : [t.question]))}
+          onPick={(s) => void ask(s)}
+          title={chat.turns.length === 0 ? 'Suggested questions' : 'Suggested follow-ups'}
+          chatId={chat.turns.length === 0 ? undefined : chatId}
+        />
       )}
       <div ref={bottom} />
       <Composer chatId={chatId} draftKey={routeChatId ?? 'new'} running={chat.running} onAsk={ask} onRemark={chat.remark} onStop={chat.stop} problem={chat.problem} />
