@@ -30,16 +30,20 @@ interface InPhone {
   };
 }
 
-/** How far the page reaches past the window, and the widest elements that reach there. */
+/**
+ * How far the page reaches, how wide the window is, and the elements past the phone's width. A phone
+ * lays out a page wider than itself at that width and zooms out (innerWidth grows with it), hence
+ * the phone's own width beside innerWidth.
+ */
 function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number; culprits: string[] }> {
-  return page.evaluate(() => {
+  return page.evaluate((phoneWidth) => {
     const g = globalThis as unknown as InPhone;
     const culprits = Array.from(g.document.querySelectorAll('body *'))
-      .filter((el) => el.getBoundingClientRect().right > g.innerWidth + 1)
+      .filter((el) => el.getBoundingClientRect().right > phoneWidth + 1)
       .slice(0, 5)
       .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
     return { scrollWidth: g.document.documentElement.scrollWidth, innerWidth: g.innerWidth, culprits };
-  });
+  }, PHONE.viewport.width);
 }
 
 /** Waits until the page has drawn its content (a heading or a form, and no "Loading…" left). */
@@ -101,14 +105,14 @@ test('every page fits a 390 px phone signed in as an admin, and the same pages s
     await page.goto(concrete(t, path, values));
     await settled(page).catch(async () => wide.push(`${path}: drew nothing at ${page.url()}: ${(await page.locator('body').textContent())?.slice(0, 300)}`));
     const o = await overflow(page);
-    if (o.scrollWidth > o.innerWidth) wide.push(`${path}: ${o.scrollWidth} px (${o.culprits.join(', ')})`);
+    if (o.scrollWidth > o.innerWidth || o.innerWidth > PHONE.viewport.width) wide.push(`${path}: ${o.scrollWidth} px in ${o.innerWidth} (${o.culprits.join(', ')})`);
   }
   const guest = await openPage(t, w.browser, w.url, PHONE);
   for (const path of paths) {
     await guest.page.goto(concrete(t, path, values));
     await settled(guest.page).catch(() => wide.push(`signed out ${path}: drew nothing`));
     const o = await overflow(guest.page);
-    if (o.scrollWidth > o.innerWidth) wide.push(`signed out ${path}: ${o.scrollWidth} px (${o.culprits.join(', ')})`);
+    if (o.scrollWidth > o.innerWidth || o.innerWidth > PHONE.viewport.width) wide.push(`signed out ${path}: ${o.scrollWidth} px in ${o.innerWidth} (${o.culprits.join(', ')})`);
   }
   t.deepEqual(wide, [], 'pages wider than the phone');
   t.deepEqual([...problems, ...guest.problems], []);
