@@ -46,8 +46,9 @@ function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number
   }, PHONE.viewport.width);
 }
 
-/** Waits until the page has drawn its content (a heading or a form, and no "Loading…" left). */
+/** Waits until the page has drawn its content: its reads answered (the network idle), a heading or a form, and no "Loading…" left. */
 async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
   await page.waitForFunction(() => {
     const d = (globalThis as unknown as InPhone).document;
     return d.querySelector('h1, h2, form, [role="alert"]') !== null && !(d.body.textContent ?? '').includes('Loading…');
