@@ -12,6 +12,7 @@ export { CreditLimitReached, creditLimits, setCreditLimit, type CreditLimit, typ
 export { usageByUserAndDay, type UsageDay } from './usage/usage-report.ts';
 export { createProvider } from './providers/create-provider.ts';
 export { offlineProvider, OFFLINE_UNSUPPORTED } from './offline/offline-provider.ts';
+export { offlineAnswers, offlineFollowUps, type SearchKnowledge } from './offline/check-question.ts';
 export { LlmError } from './providers/errors.ts';
 export type { LlmProvider, LlmRequest, LlmStreamEvent, LlmMessage, ToolSpec, ToolCall } from './providers/types.ts';
 export type { AgentEvent, StoredEvent } from './events.ts';

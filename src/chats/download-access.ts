@@ -23,8 +23,8 @@ export interface DownloadSource extends AnswerSource {
 /** The answer source of a chat the caller may download from, or a NotFound error. */
 export async function findDownloadSource(deps: ChatStore, principal: Principal, chatId: string, at: AnswerLocator): Promise<DownloadSource> {
   const chat = await findChat(deps.store, principal.orgId, chatId);
-  if (chat && chat.user_id === principal.userId) return { ...(await answerIn(deps, { pk: chat.id, chatId: chat.chat_id }, at)), access: 'owner' };
-  if (chat && hasRole(principal, 'modeler')) return { ...(await answerIn(deps, { pk: chat.id, chatId: chat.chat_id }, at)), access: 'role' };
+  if (chat && chat.user_id === principal.userId) return { ...(await answerIn(deps, { pk: chat.id, chatId: chat.chat_id, title: chat.title }, at)), access: 'owner' };
+  if (chat && hasRole(principal, 'modeler')) return { ...(await answerIn(deps, { pk: chat.id, chatId: chat.chat_id, title: chat.title }, at)), access: 'role' };
   const scope = await sharedScope(deps.store, principal.orgId, chatId, chat?.id);
   if (!scope) throw new ChatNotFound();
   return { ...(await answerIn(deps, scope, at)), access: 'shared' };
@@ -44,7 +44,7 @@ interface Slot {
 
 async function sharedScope(x: Executor, orgId: string, shareId: string, chatPk: number | undefined): Promise<AnswerScope | undefined> {
   const share = await x.one(
-    sql<{ chat_pk: number; message_uuid: string | null }>`SELECT s.chat_pk, s.message_uuid FROM chat_shares s JOIN chats c ON c.id = s.chat_pk WHERE s.share_id = ${shareId} AND c.org_id = ${orgId}`,
+    sql<{ chat_pk: number; message_uuid: string | null; title: string }>`SELECT s.chat_pk, s.message_uuid, c.title FROM chat_shares s JOIN chats c ON c.id = s.chat_pk WHERE s.share_id = ${shareId} AND c.org_id = ${orgId}`,
   );
   if (!share) return undefined;
   // A share is addressed by its own random id only; should a chat of this org carry that id as its
@@ -52,5 +52,5 @@ async function sharedScope(x: Executor, orgId: string, shareId: string, chatPk: 
   if (chatPk !== undefined) return undefined;
   const slots = await x.all(sql<Slot>`SELECT id, message_uuid, role FROM chat_messages WHERE chat_pk = ${share.chat_pk} AND displayed = 1 ORDER BY position, id`);
   const visible = share.message_uuid === null ? slots : (blocksOf(slots).find((b) => b.some((s) => s.message_uuid === share.message_uuid)) ?? []);
-  return { pk: share.chat_pk, chatId: shareId, visible: new Set(visible.map((s) => s.id)) };
+  return { pk: share.chat_pk, chatId: shareId, title: share.title, visible: new Set(visible.map((s) => s.id)) };
 }

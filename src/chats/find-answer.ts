@@ -10,6 +10,8 @@ import type { ChatMessage } from './schemas.ts';
 
 export interface AnswerSource {
   chat_id: string;
+  /** The chat's title, for names people read (download files). */
+  title: string;
   message: ChatMessage;
   /** The query to re-run and where: the table's for a df_key, else the answer's main query. */
   sql: string;
@@ -24,7 +26,7 @@ export type AnswerLocator = { messageUuid: string } | { messagePosition: number 
 /** The SQL and connection of an answer the caller may read, or NotFound. */
 export async function findAnswerSource(deps: ChatStore, principal: Principal, chatId: string, at: AnswerLocator): Promise<AnswerSource> {
   const chat = await readableChat(deps.store, principal, chatId);
-  return answerIn(deps, { pk: chat.id, chatId: chat.chat_id }, at);
+  return answerIn(deps, { pk: chat.id, chatId: chat.chat_id, title: chat.title }, at);
 }
 
 /** Where to look: a chat (access already checked) and, for shares, the only messages visible. */
@@ -32,6 +34,7 @@ export interface AnswerScope {
   pk: number;
   /** The chat_id reported back (a shared message's share id for message shares). */
   chatId: string;
+  title: string;
   /** Message ids (row ids) the caller may read; undefined = the whole chat. */
   visible?: ReadonlySet<number>;
 }
@@ -52,13 +55,13 @@ export async function answerIn(deps: ChatStore, scope: AnswerScope, at: AnswerLo
     if (!answer) continue;
     if ('dfKey' in at) {
       const table = answer.tables.find((t) => t.df_key === at.dfKey);
-      if (table) return { chat_id: scope.chatId, message, sql: table.sql, connection_id: table.connection_id, dialect: table.dialect, df_key: table.df_key };
+      if (table) return { chat_id: scope.chatId, title: scope.title, message, sql: table.sql, connection_id: table.connection_id, dialect: table.dialect, df_key: table.df_key };
       continue;
     }
     const first = answer.tables[0];
     const sql = answer.sql ?? first?.sql;
     const connection = answer.connection_id ?? first?.connection_id;
-    if (sql && connection) return { chat_id: scope.chatId, message, sql, connection_id: connection, dialect: answer.dialect ?? first?.dialect, df_key: answer.sql ? undefined : first?.df_key };
+    if (sql && connection) return { chat_id: scope.chatId, title: scope.title, message, sql, connection_id: connection, dialect: answer.dialect ?? first?.dialect, df_key: answer.sql ? undefined : first?.df_key };
   }
   if ('dfKey' in at) throw new NotFound('No answer table with this df_key', 'DF_KEY_NOT_FOUND');
   throw new MessageNotFound();

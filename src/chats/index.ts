@@ -14,7 +14,7 @@ export { shareChat, shareMessage, deleteSharedChat, loadSharedChat, listShares }
 export type { OwnShare } from './shares.ts';
 export { exportHistory, EXPORT_COLUMNS } from './export-history.ts';
 export type { ExportRow, ExportFilter, ExportDeps } from './export-history.ts';
-export { initialSuggestions } from './suggestions.ts';
+export { followUpSuggestions, initialSuggestions } from './suggestions.ts';
 export type { SuggestionSources, Suggestion } from './suggestions.ts';
 export { messageLineage, columnLineage, answerQueries } from './lineage.ts';
 export type { LineageFn, QueryLineage, ColumnLineage, ColumnRef, MessageLineage } from './lineage.ts';

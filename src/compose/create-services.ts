@@ -24,6 +24,7 @@ import { openServiceStore } from '../store/index.ts';
 import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
 import { chatSourcesFrom } from './chat-sources.ts';
+import { questionCheck } from './question-check.ts';
 import { rowSecurityAdmin } from './row-security-members.ts';
 import { memberFactsPort } from './member-facts.ts';
 import { evaluationAgentPort } from './evaluation-agent.ts';
@@ -235,5 +236,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   });
   watchQueues(core.ops, { store, agent, queryProcesses: core.data.queryProcesses });
   const imports = { store: executor, clock, knowledge: importKnowledgePort(knowledge), warehouse: importWarehousePort(core.data) };
-  return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports };
+  // Suggestions offer only questions the model answers: the offline planner checks them (cached).
+  const chatSources = { ...core.chatSources, suggestions: { ...questionCheck(knowledge, provider, clock), ...core.chatSources.suggestions } };
+  return { ...core, chatSources, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports };
 }

@@ -78,7 +78,9 @@ export function webApp(dir: string, secure: boolean) {
     if (extname(path) !== '') {
       // A public file (theme.css, favicon.svg): stable name, so the browser revalidates it.
       const entry = await load(join(dir, path));
-      return entry ? send(ctx, path, entry, 'no-cache') : next();
+      if (entry) return send(ctx, path, entry, 'no-cache');
+      // Public files sit at the top; a deeper path with a dot is a page's (a knowledge item `main.orders`).
+      if (path.lastIndexOf('/') === 0) return next();
     }
     const page = await load(join(dir, 'index.html'));
     if (!page) {

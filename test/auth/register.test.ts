@@ -52,6 +52,17 @@ test('a weak password is refused with a 422 on the password field', async (t) =>
   t.is((await call(t0, 'POST', '/api/auth/register', { email: 'not-an-email', password: PASSWORD })).status, 422);
 });
 
+test('the password policy is public and is the rule registration applies', async (t) => {
+  const policy = await call(t0, 'GET', '/api/auth/password_policy');
+  t.is(policy.status, 200);
+  const min = policy.body['min_length'] as number;
+  t.true(Number.isInteger(min) && min > 0);
+  // One character short is refused on the field; the shortest allowed length is taken.
+  const short = await call(t0, 'POST', '/api/auth/register', { email: 'policy@example.com', password: 'x7#Kq2!mZ9pL4vR'.slice(0, min - 1) });
+  t.is(short.status, 422);
+  t.is((await call(t0, 'POST', '/api/auth/register', { email: 'policy@example.com', password: 'x7#Kq2!mZ9pL4vR'.slice(0, min) })).status, 202);
+});
+
 test('registration with a domain owned by an organization joins it as a user', async (t) => {
   const orgId = t0.org();
   t0.app.services.store.sqlite!.prepare('INSERT INTO org_email_domains (domain, org_id) VALUES (?, ?)').run('corp.test', orgId);

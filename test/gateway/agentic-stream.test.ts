@@ -186,6 +186,12 @@ test.serial('requests without credentials answer 401 and bad bodies 422', async 
   t.is(bad.status, 422);
   t.deepEqual(((await bad.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc, ['body', 'chat_id']);
   t.is((await t0.post('/api/agentic/feedback', alice, { chat_id: 'x' })).status, 422);
+  // A question past the limit: the message names the limit (the web client adds the length sent).
+  const long = await t0.post('/api/agentic/stream', alice, { chat_id: 'x', message: 'x'.repeat(20_001) });
+  t.is(long.status, 422);
+  const issue = ((await long.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] }).detail[0]!;
+  t.deepEqual([issue.loc, issue.type], [['body', 'message'], 'string_too_long']);
+  t.regex(issue.msg, /at most 20,000 characters/);
   t.is((await t0.fetch('/api/agentic/subscribe/x')).status, 401);
 });
 

@@ -108,15 +108,24 @@ test('api_token in the query is refused on other chat endpoints', async (t) => {
   t.is((await t0.fetch(`/api/chat_history?api_token=${token}&user_id=${o.analyst.id}`)).status, 401);
 });
 
-test.serial('initial suggestions come from recent questions, reports and documented tables', async (t) => {
+test.serial('initial suggestions come from recent answered questions, reports and documented tables, each one the model answers', async (t) => {
   const o = org();
-  await seedChat(t0, o.pa, 's1', [{ question: 'Revenue by month?', answer: 'a' }]);
-  await seedChat(t0, o.pa, 's2', [{ question: 'Top customers in Germany', answer: 'a' }]);
+  const data = { sql: 'SELECT 1', connection_id: 'demo_warehouse', dialect: 'duckdb' };
+  await seedChat(t0, o.pa, 's1', [{ question: 'Revenue by month?', answer: 'a', answerData: data }]);
+  await seedChat(t0, o.pa, 's2', [{ question: 'Top customers in Germany', answer: 'a', answerData: data }]);
+  // Refused or failed inputs (an answer that ran no query) are never offered again.
+  await seedChat(t0, o.pa, 's3', [{ question: 'catalg', answer: "I can't answer that." }]);
   const sources = t0.app.services.chatSources;
   const saved = sources.suggestions;
+  const checked: string[] = [];
   sources.suggestions = {
     tables: async () => [{ name: 'orders', description: 'One row per customer order.' }, { name: 'customers' }],
     reports: async () => [{ title: 'Weekly sales' }],
+    // The model's check: it refuses "customers" questions here.
+    answers: async (_p, _e, question) => {
+      checked.push(question);
+      return !question.includes('customers are there');
+    },
   };
   try {
     const api = client(t0, t0.session(o.analyst));
@@ -125,8 +134,11 @@ test.serial('initial suggestions come from recent questions, reports and documen
       { text: 'Top customers in Germany', kind: 'recent' },
       { text: 'Revenue by month?', kind: 'recent' },
     ]);
+    t.false(res.suggestions.some((s) => s.text === 'catalg'));
     t.true(res.suggestions.some((s) => s.kind === 'report' && s.text.includes('Weekly sales')));
     t.true(res.suggestions.some((s) => s.kind === 'table' && s.text.includes('orders')));
+    t.false(res.suggestions.some((s) => s.text.includes('customers are there')), 'a question the model refuses is not offered');
+    t.true(checked.includes('How many customers are there?'));
     t.true(res.suggestions.length <= 6);
     // Another user of the organization does not get these questions.
     const peer = client(t0, t0.session(o.admin));
@@ -136,6 +148,43 @@ test.serial('initial suggestions come from recent questions, reports and documen
     sources.suggestions = saved;
   }
   t.is((await t0.fetch('/api/get_initial_suggestions')).status, 401);
+});
+
+test.serial('follow-ups follow the chat\'s last answered question, for those who may read the chat', async (t) => {
+  const o = org();
+  const data = { sql: 'SELECT 1', connection_id: 'demo_warehouse', dialect: 'duckdb' };
+  await seedChat(t0, o.pa, 'f1', [
+    { question: 'Revenue by country', answer: 'a', answerData: data },
+    { question: 'why?', answer: "I can't answer that." },
+  ]);
+  const sources = t0.app.services.chatSources;
+  const saved = sources.suggestions;
+  const asked: string[][] = [];
+  sources.suggestions = {
+    ...saved,
+    followUps: async (_p, _e, question, earlier) => {
+      asked.push([...earlier, question]);
+      return ['and by month?', 'Revenue by country'];
+    },
+  };
+  try {
+    const api = client(t0, t0.session(o.analyst));
+    const res = await api.json<{ suggestions: { text: string; kind: string }[] }>(api.get('/api/get_initial_suggestions?chat_id=f1'));
+    // The refused "why?" is not what follows; a question already asked is not offered again.
+    t.deepEqual(asked, [['Revenue by country']]);
+    t.deepEqual(res.suggestions, [{ text: 'and by month?', kind: 'follow_up' }]);
+    // A colleague without a modeler's reading right, or someone of another organization, finds no such chat; an admin reads it.
+    const colleague = client(t0, t0.session(t0.user({ orgId: o.id })));
+    t.is((await colleague.get('/api/get_initial_suggestions?chat_id=f1')).status, 404);
+    t.is((await client(t0, t0.session(o.admin)).get('/api/get_initial_suggestions?chat_id=f1')).status, 200);
+    const stranger = org();
+    t.is((await client(t0, t0.session(stranger.analyst)).get('/api/get_initial_suggestions?chat_id=f1')).status, 404);
+    const bad = await api.get(`/api/get_initial_suggestions?chat_id=${'x'.repeat(300)}`);
+    t.is(bad.status, 422);
+    t.deepEqual(((await bad.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc, ['query', 'chat_id']);
+  } finally {
+    sources.suggestions = saved;
+  }
 });
 
 const fakeLineage: LineageFn = (sql) => ({

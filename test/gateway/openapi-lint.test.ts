@@ -40,6 +40,8 @@ const ACCEPTED: Record<string, string[]> = {
     '/api/cli/dot.skill get',
     '/api/cli/skill get',
     '/api/cli/version get',
+    // A constant for the sign-up form: nothing to refuse.
+    '/api/auth/password_policy get',
     '/api/health get',
     // Probes: readiness answers 200 or 503; /metrics refuses with 401/404, described in its summary.
     '/api/ready get',

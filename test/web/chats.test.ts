@@ -138,6 +138,9 @@ test('a question moves up with its answer, and deleted messages stay deleted aft
   const questions = page.locator('.turn .question');
   await questions.nth(2).waitFor();
   const third = page.getByRole('article').filter({ hasText: 'Third question' });
+  // The actions sit behind a menu button, folded until asked for.
+  t.false(await third.getByRole('button', { name: 'Move up, with its answer' }).isVisible());
+  await third.getByRole('button', { name: 'More actions on this question' }).click();
   await third.getByRole('button', { name: 'Move up, with its answer' }).click();
   await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelectorAll('.turn .question')[1]?.textContent === 'Third question');
   t.deepEqual(await questions.allTextContents(), ['First question', 'Third question', 'Second question']);
@@ -155,6 +158,7 @@ test('a question moves up with its answer, and deleted messages stay deleted aft
   await last.getByRole('button', { name: 'Yes, delete' }).click();
   await last.getByText('No answer.').waitFor();
   const first = page.getByRole('article').filter({ hasText: 'First question' });
+  await first.getByRole('button', { name: 'More actions on this question' }).click();
   await first.getByRole('button', { name: 'Delete this question' }).click();
   await first.getByRole('button', { name: 'Yes, delete' }).click();
   await questions.filter({ hasText: 'First question' }).waitFor({ state: 'detached' });

@@ -88,14 +88,14 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
 }
 
 /** The question's words with their singular forms: documentation says "country" where people ask about "countries". */
-function searchQuery(text: string): string {
+export function searchQuery(text: string): string {
   const words = text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length > 2);
   const singular = words.map((w) => w.replace(/ies$/, 'y').replace(/(?<!s)s$/, '').replace(/(?<=\w{4})(ed|ing)$/, ''));
   return [...new Set([...words, ...singular])].join(' ').slice(0, 2000);
 }
 
 /** Tables that documented metrics read (`table.column`) but the search did not return. */
-function missingTables(schema: Schema): string[] {
+export function missingTables(schema: Schema): string[] {
   const known = new Set(schema.tables.map((t) => t.name.toLowerCase()));
   const named = schema.tables.flatMap((t) => (t.metrics ?? []).flatMap((m) => [m.expression, m.filter ?? '', m.time_column ?? '']));
   const tables = named.flatMap((text) => [...text.matchAll(/\b([A-Za-z_]\w*)\.[A-Za-z_]\w*/g)].map((m) => m[1]!.toLowerCase()));
@@ -134,7 +134,7 @@ function toolResults(messages: LlmMessage[]): ToolResult[] {
     });
 }
 
-function schemaFrom(items: KnowledgeHit[]): Schema {
+export function schemaFrom(items: KnowledgeHit[]): Schema {
   const tables = new Map<string, TableDocument>();
   const relationships = new Map<string, RelationshipDocument>();
   const paths: Schema['paths'] = new Map();

@@ -11,8 +11,15 @@ export interface Refusal {
   detail?: string;
 }
 
+/**
+ * The paragraph that opens advice for whoever runs Sextant: the web client shows it to admins only
+ * (an analyst cannot act on it). Part of the answer text so that the API and the CLI keep it.
+ */
+export const OPERATOR_NOTE = 'For the operator:';
+
 export const OFFLINE_UNSUPPORTED =
-  'The offline model answers counts, sums, averages, minimums and maximums of documented columns and governed metrics, grouped by a column or a period, top or bottom N, with filters on listed values and past periods, joined along documented relationships. Configure an LLM provider (SEXTANT_LLM_PROVIDER=openai or anthropic) for other questions.';
+  'The offline model answers counts, sums, averages, minimums and maximums of documented columns and governed metrics, grouped by a column or a period, top or bottom N, with filters on listed values and past periods, joined along documented relationships.' +
+  `\n\n${OPERATOR_NOTE} configure an LLM provider (SEXTANT_LLM_PROVIDER=openai or anthropic) to answer other questions.`;
 
 const CAUSAL = /\b(why|what (?:caused|causes|drove|drives|explains)|cause of|causes of|reasons? (?:for|behind|why)|explain|because|due to|impact of|effect of)\b/;
 const PREDICTIVE =

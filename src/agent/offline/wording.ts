@@ -22,6 +22,19 @@ export function formatValue(v: unknown, format?: string): string {
   return n.toLocaleString('en-US');
 }
 
+const isId = (column: string) => /(^|_)id$/i.test(column);
+
+/**
+ * The words that name a row of a result grouped by several columns: its values but the last (the
+ * measure), without the ids when a name stands beside them ("Pro Building Sets 194", not "194, Pro
+ * Building Sets 194": the id is for the query, the name for the reader).
+ */
+function labelParts(columns: string[], row: unknown[]): string[] {
+  const keys = columns.slice(0, -1).map((c, i) => ({ c, i }));
+  const named = keys.filter((k) => !isId(k.c));
+  return (named.length > 0 ? named : keys).map((k) => formatValue(row[k.i]));
+}
+
 /** The result in words: a scalar in one line, a grouped result as a short list. */
 export function describeResult(built: BuiltQuery, content: Record<string, unknown>): string {
   const columns = ((content['columns'] as { name: string }[] | undefined) ?? []).map((c) => c.name);
@@ -32,7 +45,7 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
   if (built.labelColumn === undefined) return `${built.title}: ${rows[0] ? value(rows[0]) : 'none'}.`;
   if (rows.length === 0) return `${built.title}: no matching rows.`;
   const li = columns.indexOf(built.labelColumn);
-  const label = (r: unknown[]) => (columns.length > 2 ? r.slice(0, -1).map((x) => formatValue(x)).join(', ') : formatValue(r[li]));
+  const label = (r: unknown[]) => (columns.length > 2 ? labelParts(columns, r).join(', ') : formatValue(r[li]));
   const lines = rows.slice(0, LISTED).map((r) => `- ${label(r)}: ${value(r)}`);
   const more = total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '';
   return `${built.title}:\n${lines.join('\n')}${more}`;

@@ -30,7 +30,15 @@ export type DiscoveryResult = { ok: true; meta: OidcMetadata } | { ok: false; pr
 
 const failed = (reason: DiscoveryReason, cause?: unknown): DiscoveryResult => ({ ok: false, problem: 'discovery_failed', detail: DISCOVERY_FAILED_DETAIL, reason, cause });
 
-/** True for an absolute http(s) URL without credentials, query or fragment. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** What an admin is told for an issuer that is not one (the form says the same before sending). */
+export const INVALID_ISSUER_DETAIL = 'Enter the issuer as an https address, like https://login.example.com (no user, query or #fragment)';
+
+/**
+ * True for an absolute https URL without credentials, query or fragment (OpenID Connect requires
+ * https issuers); plain http only on this machine, for an identity provider run beside it in development.
+ */
 export function isAcceptableIssuer(issuer: string): boolean {
   let url: URL;
   try {
@@ -38,12 +46,13 @@ export function isAcceptableIssuer(issuer: string): boolean {
   } catch {
     return false;
   }
-  return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
+  const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  return scheme && !url.username && !url.password && !url.search && !url.hash;
 }
 
 /** Fetches (through the guarded `fetch`) and checks the discovery document of `issuer`; never throws. */
 export async function fetchDiscovery(fetch: OutboundFetch, issuer: string): Promise<DiscoveryResult> {
-  if (!isAcceptableIssuer(issuer)) return { ok: false, problem: 'invalid_issuer_url', detail: 'The issuer must be an http(s) URL without credentials, query or fragment' };
+  if (!isAcceptableIssuer(issuer)) return { ok: false, problem: 'invalid_issuer_url', detail: INVALID_ISSUER_DETAIL };
   let text: string;
   try {
     const res = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });

@@ -1,10 +1,18 @@
 import type { AnswerSource } from '../../chats/index.ts';
 
-const UNSAFE = /[^A-Za-z0-9._-]+/g;
+// Characters no file system or header takes in a name (control characters are dropped separately).
+const UNSAFE = /[/\\:*?"<>|]+/g;
+const isControl = (c: string) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127;
 
-/** A file name safe in a Content-Disposition header: `<chat>_<df_key or message position>.<ext>`. */
-export function downloadFilename(source: Pick<AnswerSource, 'chat_id' | 'df_key' | 'message'>, ext: string): string {
-  const part = (s: string) => s.replace(UNSAFE, '_').replace(/^[._]+|_+$/g, '').slice(0, 60);
-  const what = source.df_key !== undefined ? part(source.df_key) : `message${source.message.position}`;
-  return `${part(source.chat_id) || 'chat'}_${what || 'data'}.${ext}`;
+/**
+ * The name people see for a download: `<chat title> <answer date>.<ext>` (`Revenue by country
+ * 2025-06-02.csv`), with the table's number when the answer has several. The gateway puts it in
+ * Content-Disposition (an ASCII fallback beside the UTF-8 name).
+ */
+export function downloadFilename(source: Pick<AnswerSource, 'title' | 'df_key' | 'message'>, ext: string): string {
+  const title = [...source.title].map((c) => (isControl(c) ? ' ' : c)).join('').replace(UNSAFE, ' ').replace(/\s+/g, ' ').replace(/^[\s.]+|[\s.]+$/g, '').slice(0, 80).trim() || 'Sextant answer';
+  const date = new Date(source.message.created_at).toISOString().slice(0, 10);
+  const tables = source.message.answer?.tables ?? [];
+  const index = source.df_key !== undefined && tables.length > 1 ? tables.findIndex((t) => t.df_key === source.df_key) : -1;
+  return `${title} ${date}${index >= 0 ? ` (${index + 1})` : ''}.${ext}`;
 }

@@ -17,10 +17,10 @@ const GroupMapping = z.object({
 });
 
 const Fields = {
-  type: z.string().regex(/^[a-z0-9_-]{1,40}$/).describe('Slug in the sign-in URL /api/auth/{org_id}/{type}/login'),
-  name: z.string().min(1).max(100).describe('Shown on the sign-in page'),
-  issuer: z.string().min(1).max(500).describe('OIDC issuer URL; its discovery document is fetched and checked at save'),
-  client_id: z.string().min(1).max(500),
+  type: z.string().regex(/^[a-z0-9_-]{1,40}$/, 'Use 1 to 40 lower-case letters, digits, - or _ (it becomes part of the sign-in address)').describe('Slug in the sign-in URL /api/auth/{org_id}/{type}/login'),
+  name: z.string().min(1, 'Give the provider a name; the sign-in page shows it').max(100).describe('Shown on the sign-in page'),
+  issuer: z.string().min(1, 'Enter the issuer address from your identity provider').max(500).describe('OIDC issuer URL; its discovery document is fetched and checked at save'),
+  client_id: z.string().min(1, 'Enter the client id your identity provider gave this application').max(500),
   client_secret: z.string().min(1).max(2000).nullable().optional().describe('Sealed at rest and never returned; null removes it (public client)'),
   scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/)).max(20).default(['openid', 'email', 'profile']),
   email_claim: Claim.default('email'),

@@ -12,16 +12,20 @@ import { lastEventId, streamRun } from '../sse.ts';
 const ChatId = z.string().min(1).max(200);
 const Turn = z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string().max(100_000) });
 
+/** The longest question; the 422 names it, the web client adds the length that was sent. */
+const MAX_QUESTION = 20_000;
+const Question = z.string().min(1, 'Type a question first.').max(MAX_QUESTION, `A question is at most ${MAX_QUESTION.toLocaleString('en-US')} characters.`);
+
 const StreamBody = z.object({
   chat_id: ChatId,
-  message: z.string().min(1).max(20_000),
+  message: Question,
   /** The app editor's state as the client shows it; given to the model as context. */
   preview: z.unknown().optional(),
   /** Starts a quick-fix session: a run from production gets its own throwaway environment. */
   quick_fix: z.boolean().optional(),
 });
 const AgenticBody = z.object({ chat_id: ChatId, messages: z.array(Turn).min(1).max(200), preview: z.unknown().optional() });
-const WithHistoryBody = z.object({ chat_id: ChatId, message: z.string().min(1).max(20_000), history: z.array(Turn).max(200).optional(), preview: z.unknown().optional() });
+const WithHistoryBody = z.object({ chat_id: ChatId, message: Question, history: z.array(Turn).max(200).optional(), preview: z.unknown().optional() });
 const FeedbackBody = z.object({ chat_id: ChatId, feedback: z.string().min(1).max(5_000) });
 const StopBody = z.object({ chat_id: ChatId });
 const RerunBody = z.object({ chat_id: ChatId, message_uuid: z.string().max(200).optional(), df_key: z.string().max(200).optional() });

@@ -5,6 +5,7 @@ import { cachedUser } from '../../auth/credentials/credential-cache.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { UserRow } from '../../auth/directory.ts';
 import { fieldRequired } from '../../auth/errors.ts';
+import { PASSWORD_MIN_LENGTH } from '../../auth/index.ts';
 import { mfaSignIn, passwordSignIn, type SignInResult } from '../../auth/credentials/sign-in.ts';
 import { endSession, type StartedSession } from '../../auth/credentials/sessions.ts';
 import { registerAccount, verifyEmail } from '../../auth/account/register.ts';
@@ -119,6 +120,16 @@ export function authRoutes(s: Services) {
       response: MeResponse,
       // Without a promise when the cache holds the user: every page load asks.
       handler: ({ principal }) => andThen(cachedUser(s.auth, principal.userId), (user) => meResponse(principal, user!)),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/auth/password_policy',
+      operationId: 'password_policy',
+      summary: 'What a new password must be (the sign-up and reset forms say it from here, so the hint and the rule agree)',
+      tags: ['auth'],
+      auth: 'none',
+      response: z.object({ min_length: z.number().int().describe('Fewest characters a new password may have') }),
+      handler: () => ({ min_length: PASSWORD_MIN_LENGTH }),
     }),
     route({
       method: 'POST',

@@ -2,7 +2,7 @@
 // chat, and the lineage of an answer.
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { columnLineage, EXPORT_COLUMNS, exportHistory, initialSuggestions, messageLineage, type ExportRow } from '../../chats/index.ts';
+import { columnLineage, EXPORT_COLUMNS, exportHistory, followUpSuggestions, initialSuggestions, messageLineage, type ExportRow } from '../../chats/index.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { csvLine } from '../../shared/csv.ts';
 import { route } from '../route.ts';
@@ -78,12 +78,15 @@ export function chatExtraRoutes(s: Services) {
       method: 'GET',
       path: '/api/get_initial_suggestions',
       operationId: 'get_initial_suggestions',
-      summary: 'Suggestions for a new chat from recent questions, reports and documented tables (no model call)',
+      summary: 'Suggestions without a model call: for a new chat, recent answered questions, reports and documented tables; with chat_id, follow-ups of its last answered question. Only questions the model answers (checked by the offline model\'s planner)',
       tags: ['chats'],
       auth: 'user',
-      response: z.object({ suggestions: z.array(z.object({ text: z.string(), kind: z.enum(['recent', 'report', 'table']) })) }),
-      handler: async ({ principal, environmentId }) => ({
-        suggestions: await initialSuggestions(deps, s.chatSources.suggestions, principal, environmentId === undefined ? {} : { environmentId }),
+      query: z.object({ chat_id: ChatId.optional().describe('Follow-ups of this chat\'s last answered question instead (404 for a chat the caller may not read)') }),
+      response: z.object({ suggestions: z.array(z.object({ text: z.string(), kind: z.enum(['recent', 'report', 'table', 'follow_up']) })) }),
+      handler: async ({ principal, environmentId, query }) => ({
+        suggestions: query.chat_id
+          ? await followUpSuggestions(deps, s.chatSources.suggestions, principal, query.chat_id, environmentId)
+          : await initialSuggestions(deps, s.chatSources.suggestions, principal, environmentId === undefined ? {} : { environmentId }),
       }),
     }),
     route({

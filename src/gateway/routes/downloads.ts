@@ -9,6 +9,7 @@ import type { Principal } from '../../auth/index.ts';
 import type { AnswerLocator } from '../../chats/index.ts';
 import { CONTENT_TYPES, prepareDownload, readAnswerRows, type DownloadFormat } from '../../compose/downloads/index.ts';
 import { clientSignal } from '../client-signal.ts';
+import { attachment } from '../content-disposition.ts';
 import type { Services } from '../../compose/services.ts';
 import { route } from '../route.ts';
 import { ChatId, MessageUuid } from './chats.ts';
@@ -63,7 +64,7 @@ export function downloadRoutes(s: Services) {
     const body = new PassThrough();
     ctx.status = 200;
     ctx.type = download.contentType;
-    ctx.set('Content-Disposition', `attachment; filename="${download.filename}"`);
+    ctx.set('Content-Disposition', attachment(download.filename));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
     download.writeTo(body, signal).catch((err: unknown) => {

@@ -1,6 +1,8 @@
 // Adding or editing an SSO provider. The secret field is write-only: it starts empty, and left
 // empty on an edit the stored secret stays. The server's 422 (the issuer's discovery problem among
-// them) lands on the field it names. The group mappings start as stored and are sent whole.
+// them) lands on the field it names. The group mappings start as stored and are sent whole. What the
+// form can tell at once (an empty field, an issuer that is not an https address) it says before
+// sending; the server checks the same.
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client.ts';
 import { Field, SelectField } from '../ui/field.tsx';
@@ -11,6 +13,32 @@ import { ROLE_OPTIONS, type Role } from './roles.ts';
 import type { ResponseOf } from '../api/types.ts';
 
 export type Provider = ResponseOf<'/api/admin/sso/providers/{id}', 'get'>;
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Why `issuer` is not an issuer address, or undefined: https (http only on this machine), no user, query or fragment. */
+export function issuerProblem(issuer: string): string | undefined {
+  let url: URL | undefined;
+  try {
+    url = new URL(issuer.trim());
+  } catch {
+    url = undefined;
+  }
+  const fine = url && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))) && !url.username && !url.password && !url.search && !url.hash;
+  return fine ? undefined : 'Enter the issuer as an https address, like https://login.example.com (no user, query or #fragment)';
+}
+
+type Checked = 'name' | 'type' | 'issuer' | 'client_id';
+
+function formProblems(f: Record<Checked, string>): Partial<Record<Checked, string>> {
+  const out: Partial<Record<Checked, string>> = {};
+  if (!f.name.trim()) out.name = 'Give the provider a name; the sign-in page shows it';
+  if (!/^[a-z0-9_-]{1,40}$/.test(f.type)) out.type = 'Use 1 to 40 lower-case letters, digits, - or _ (it becomes part of the sign-in address)';
+  const issuer = f.issuer.trim() ? issuerProblem(f.issuer) : 'Enter the issuer address from your identity provider';
+  if (issuer) out.issuer = issuer;
+  if (!f.client_id.trim()) out.client_id = 'Enter the client id your identity provider gave this application';
+  return out;
+}
 
 export function ProviderForm({ provider, onSaved }: { provider?: Provider; onSaved: (p: Provider) => void }) {
   const [type, setType] = useState(provider?.type ?? '');
@@ -23,6 +51,7 @@ export function ProviderForm({ provider, onSaved }: { provider?: Provider; onSav
   const [jit, setJit] = useState(provider?.jit_provisioning ?? true);
   const [role, setRole] = useState<Role>(provider?.default_role ?? 'user');
   const [mappings, setMappings] = useState(() => toRows(provider?.group_mappings ?? []));
+  const [checked, setChecked] = useState<Partial<Record<Checked, string>>>({});
   const save = useAction(async () => {
     const scopeList = scopes.split(/\s+/).filter(Boolean);
     const fields = { type, name, issuer, client_id: clientId, scopes: scopeList, groups_claim: groupsClaim || null, jit_provisioning: jit, default_role: role, group_mappings: fromRows(mappings) };
@@ -34,16 +63,20 @@ export function ProviderForm({ provider, onSaved }: { provider?: Provider; onSav
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    const problems = formProblems({ name, type, issuer, client_id: clientId });
+    setChecked(problems);
+    if (Object.keys(problems).length > 0) return;
     if (!save.pending) void save.run();
   };
+  const fieldError = (name: Checked) => checked[name] ?? save.fieldError(name);
   const label = provider ? `Edit provider ${provider.name}` : 'New provider';
   return (
     <form onSubmit={submit} noValidate aria-label={label}>
       <FormAlert problem={save.problem} />
-      <Field label="Name" value={name} onChange={setName} error={save.fieldError('name')} hint="Shown on the sign-in page." maxLength={100} />
-      <Field label="Type" value={type} onChange={setType} error={save.fieldError('type')} hint="Lower-case slug in the sign-in address, e.g. okta." maxLength={40} />
-      <Field label="Issuer URL" type="url" value={issuer} onChange={setIssuer} error={save.fieldError('issuer')} hint="Its discovery document is fetched and checked when you save." />
-      <Field label="Client id" value={clientId} onChange={setClientId} error={save.fieldError('client_id')} autoComplete="off" />
+      <Field label="Name" value={name} onChange={setName} error={fieldError('name')} hint="Shown on the sign-in page." maxLength={100} />
+      <Field label="Type" value={type} onChange={setType} error={fieldError('type')} hint="Lower-case slug in the sign-in address, e.g. okta." maxLength={40} />
+      <Field label="Issuer URL" type="url" value={issuer} onChange={setIssuer} error={fieldError('issuer')} hint="https://…, as your identity provider names it; its discovery document is fetched and checked when you save." />
+      <Field label="Client id" value={clientId} onChange={setClientId} error={fieldError('client_id')} autoComplete="off" />
       <Field
         label="Client secret"
         type="password"

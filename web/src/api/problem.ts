@@ -1,5 +1,6 @@
 // What went wrong with a request, in the terms a form needs: a plain message, the stable code, and
 // the server's 422 messages by field name.
+import { waitText } from '../lib/wait-time.ts';
 
 /** One entry of a 422 `HTTPValidationError` body. */
 interface ValidationIssue {
@@ -49,7 +50,7 @@ export function problemOf(status: number, body: unknown, retryAfter?: string | n
     return new ApiProblem(status, (rule && fields['_']) || PLAIN[422]!, rule ?? 'VALIDATION_ERROR', fields, dataOf(body));
   }
   let message = typeof detail === 'string' && status < 500 ? detail : (PLAIN[status] ?? 'Something went wrong on the server. Try again in a moment.');
-  if (status === 429 && retryAfter && /^\d+$/.test(retryAfter)) message = `${message.replace(/\.$/, '')}. Try again in ${retryAfter} seconds.`;
+  if (status === 429 && retryAfter && /^\d+$/.test(retryAfter)) message = `${message.replace(/\.$/, '')}. Try again ${waitText(Number(retryAfter))}.`;
   return new ApiProblem(status, message, typeof code === 'string' ? code : undefined, {}, dataOf(body));
 }
 
@@ -60,5 +61,5 @@ function dataOf(body: unknown): Record<string, unknown> {
 
 /** The problem for a request that never got an answer (offline, server down). */
 export function networkProblem(): ApiProblem {
-  return new ApiProblem(0, 'Could not reach Sextant. Check your connection and try again.', 'NETWORK_ERROR');
+  return new ApiProblem(0, 'Could not reach Sextant: the server may be stopped, or this device is offline. Nothing was lost; try again in a moment.', 'NETWORK_ERROR');
 }

@@ -17,16 +17,27 @@ interface AnswerViewProps {
   readOnly?: boolean;
   /** The person's actions on a finished answer (lineage, share, delete), under the rating. */
   actions?: ReactNode;
+  /** Advice for whoever runs Sextant ("For the operator: configure…") is shown: admins only, as no one else can act on it. */
+  operatorNotes?: boolean;
 }
 
-export function AnswerView({ answer, chatId, readOnly = false, actions }: AnswerViewProps) {
+/** The answer's text without its paragraphs of advice for the operator. */
+export function withoutOperatorNotes(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .filter((paragraph) => !paragraph.trimStart().startsWith('For the operator:'))
+    .join('\n\n');
+}
+
+export function AnswerView({ answer, chatId, readOnly = false, actions, operatorNotes = false }: AnswerViewProps) {
+  const text = operatorNotes ? answer.text : withoutOperatorNotes(answer.text);
   const tabled = new Set(answer.tables.map((t) => t.dfKey));
   const looseCharts = answer.charts.filter((c) => !c.dfKey || !tabled.has(c.dfKey));
   const looseQueries = answer.queries.filter((q) => !answer.tables.some((t) => t.callId === q.callId));
   return (
     <div className="answer" aria-busy={answer.status === 'running'}>
       <ProgressSteps answer={answer} />
-      {answer.text && <Markdown text={answer.text} />}
+      {text && <Markdown text={text} />}
       {answer.errors.map((e, i) => (
         <div key={i} className="alert error" role="alert">
           {e.message}

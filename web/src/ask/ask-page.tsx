@@ -9,7 +9,6 @@ import { ChatToolbar } from '../chats/chat-toolbar.tsx';
 import { AI_ANSWERS } from '../lib/disclaimers.ts';
 import { DisclaimerNote } from '../ui/disclaimer-note.tsx';
 import { useDocumentTitle } from '../ui/document-title.ts';
-import { FormAlert } from '../ui/form-alert.tsx';
 import { Composer } from './composer.tsx';
 import { FollowUps } from './follow-ups.tsx';
 import { TurnView } from './turn-view.tsx';
@@ -77,12 +76,16 @@ export function AskPage() {
           Connection lost; reconnecting. The answer goes on meanwhile.
         </div>
       )}
-      <FormAlert problem={chat.problem} />
       {!chat.running && !chat.loading && (chat.turns.length === 0 || last?.answer?.status === 'completed') && (
-        <FollowUps asked={chat.turns.flatMap((t) => (t.question === undefined ? [] : [t.question]))} onPick={(s) => void ask(s)} title={chat.turns.length === 0 ? 'Suggested questions' : 'Suggested follow-ups'} />
+        <FollowUps
+          asked={chat.turns.flatMap((t) => (t.question === undefined ? [] : [t.question]))}
+          onPick={(s) => void ask(s)}
+          title={chat.turns.length === 0 ? 'Suggested questions' : 'Suggested follow-ups'}
+          chatId={chat.turns.length === 0 ? undefined : chatId}
+        />
       )}
       <div ref={bottom} />
-      <Composer chatId={chatId} draftKey={routeChatId ?? 'new'} running={chat.running} onAsk={ask} onRemark={chat.remark} onStop={chat.stop} />
+      <Composer chatId={chatId} draftKey={routeChatId ?? 'new'} running={chat.running} onAsk={ask} onRemark={chat.remark} onStop={chat.stop} problem={chat.problem} />
     </div>
   );
 }

@@ -3,6 +3,7 @@
 import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { ApiProblem } from '../api/problem.ts';
 import { useDraft } from '../lib/drafts.ts';
+import { askProblemText } from './ask-problem.ts';
 import { uploadFile, type UploadedFile } from './upload-files.ts';
 
 interface ComposerProps {
@@ -12,9 +13,11 @@ interface ComposerProps {
   onAsk: (text: string) => Promise<boolean>;
   onRemark: (text: string) => Promise<void>;
   onStop: () => Promise<void>;
+  /** What went wrong with the last question or its answer, shown here where the person looks. */
+  problem?: ApiProblem | undefined;
 }
 
-export function Composer({ chatId, draftKey, running, onAsk, onRemark, onStop }: ComposerProps) {
+export function Composer({ chatId, draftKey, running, onAsk, onRemark, onStop, problem: answerProblem }: ComposerProps) {
   const [text, setText] = useDraft(draftKey);
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
@@ -37,7 +40,7 @@ export function Composer({ chatId, draftKey, running, onAsk, onRemark, onStop }:
         setFiles([]);
       }
     } catch (err) {
-      setProblem(err instanceof ApiProblem ? err.message : 'Could not send. Try again.');
+      setProblem(err instanceof ApiProblem ? askProblemText(err, message.length) : 'Could not send. Try again.');
     } finally {
       setSending(false);
     }
@@ -76,9 +79,9 @@ export function Composer({ chatId, draftKey, running, onAsk, onRemark, onStop }:
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
-        {problem && (
+        {(problem ?? answerProblem) && (
           <div className="alert error" role="alert">
-            {problem}
+            {problem ?? askProblemText(answerProblem!, text.trim().length)}
           </div>
         )}
         {files.length > 0 && (

@@ -1,8 +1,10 @@
 // A result table: sortable by any column, in pages (rows past the answer's first ones are fetched
 // when needed), with the query behind it and downloads of the full result as CSV and Excel (re-run on
-// the server under the person's permissions).
-import { useMemo, useState } from 'react';
+// the server under the person's permissions). Values are shown formatted (format-cell.ts); a copy
+// of selected cells and the downloads carry the raw values.
+import { useMemo, useState, type ClipboardEvent } from 'react';
 import type { ResultTable as Table } from './answer-state.ts';
+import { columnFormat, formatCell, grainOfSql } from './format-cell.ts';
 import { SqlBlock } from './sql-block.tsx';
 import { useTableRows } from './use-table-rows.ts';
 
@@ -21,8 +23,21 @@ function compare(a: unknown, b: unknown): number {
   return String(a).localeCompare(String(b));
 }
 
-const show = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const raw = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 const isNumeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && v !== '' && Number.isFinite(Number(v)));
+
+/** A copy of cells of the table gives their raw values, tab-separated by cell and a line per row (as spreadsheets paste). */
+function copyRaw(e: ClipboardEvent<HTMLTableElement>): void {
+  const selection = window.getSelection();
+  if (!selection || selection.isCollapsed) return;
+  const lines = Array.from(e.currentTarget.rows)
+    .map((row) => Array.from(row.cells).filter((cell) => selection.containsNode(cell, true)))
+    .filter((cells) => cells.length > 0)
+    .map((cells) => cells.map((cell) => cell.dataset['raw'] ?? cell.textContent?.trim() ?? '').join('\t'));
+  if (lines.length === 0) return;
+  e.clipboardData.setData('text/plain', lines.join('\n'));
+  e.preventDefault();
+}
 
 /** `readOnly`: the rows the answer brought only, no downloads (the public shared view has no session). */
 export function ResultTable({ table, chatId, index, readOnly = false }: { table: Table; chatId: string; index: number; readOnly?: boolean }) {
@@ -34,6 +49,11 @@ export function ResultTable({ table, chatId, index, readOnly = false }: { table:
     const sorted = [...loaded.rows].sort((x, y) => compare(x[sort.column], y[sort.column]));
     return sort.descending ? sorted.reverse() : sorted;
   }, [loaded.rows, sort]);
+  // Read from the answer's rows (the first ones), so that a column keeps its format across pages.
+  const formats = useMemo(() => {
+    const grain = grainOfSql(table.sql);
+    return table.columns.map((name, i) => columnFormat(name, table.rows.map((r) => r[i]), grain));
+  }, [table.columns, table.rows, table.sql]);
   const pages = Math.max(1, Math.ceil((readOnly ? table.rows.length : table.rowCount) / PAGE));
   const shown = rows.slice(page * PAGE, page * PAGE + PAGE);
   const query = `chat_id=${encodeURIComponent(chatId)}&df_key=${encodeURIComponent(table.dfKey)}`;
@@ -65,7 +85,7 @@ export function ResultTable({ table, chatId, index, readOnly = false }: { table:
         )}
       </header>
       <div className="body">
-        <table className="data-table">
+        <table className="data-table" onCopy={copyRaw}>
           <thead>
             <tr>
               {table.columns.map((c, i) => (
@@ -80,11 +100,14 @@ export function ResultTable({ table, chatId, index, readOnly = false }: { table:
           <tbody>
             {shown.map((row, r) => (
               <tr key={page * PAGE + r}>
-                {row.map((v, i) => (
-                  <td key={i} className={isNumeric(v) ? 'num' : undefined}>
-                    {show(v)}
-                  </td>
-                ))}
+                {row.map((v, i) => {
+                  const format = formats[i] ?? { kind: 'text' };
+                  return (
+                    <td key={i} className={format.kind === 'number' || format.kind === 'identifier' || (format.kind === 'text' && isNumeric(v)) ? 'num' : undefined} data-raw={raw(v)}>
+                      {formatCell(v, format)}
+                    </td>
+                  );
+                })}
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,7 @@
 // One question and its answer in a chat, with the owner's actions on each once nothing is running.
 import { AnswerActions } from '../chats/answer-actions.tsx';
 import { QuestionActions } from '../chats/question-actions.tsx';
+import { useMe } from '../session/session.tsx';
 import { AnswerView } from './answer-view.tsx';
 import type { Turn } from './turns.ts';
 
@@ -16,6 +17,7 @@ interface TurnViewProps {
 
 export function TurnView({ turn, chatId, editable, first, last, onChanged }: TurnViewProps) {
   const { answer } = turn;
+  const me = useMe();
   return (
     <article className="turn">
       {turn.question !== undefined && (
@@ -29,6 +31,7 @@ export function TurnView({ turn, chatId, editable, first, last, onChanged }: Tur
         <AnswerView
           answer={answer}
           chatId={chatId}
+          operatorNotes={me.role === 'admin'}
           actions={
             editable && answer.answerUuid ? (
               <AnswerActions chatId={chatId} answerUuid={answer.answerUuid} queried={answer.queries.length > 0 || answer.tables.length > 0} results={answer.tables} onChanged={onChanged} />

@@ -1,7 +1,9 @@
-// One chat in the history: its title as a link, its labels and environment, and the "new answer"
+// One chat in the history: its title as a link with the date of its last activity (titles repeat:
+// the date tells them apart), its labels and environment, and the "new answer"
 // mark (an answer finished while the person was elsewhere) with a button that dismisses it.
 import { NavLink } from 'react-router';
 import { api, call } from '../api/client.ts';
+import { fullDate, shortDate } from '../lib/format-date.ts';
 import { useAction } from '../ui/use-action.ts';
 import type { ChatSummary } from './chat-list.tsx';
 
@@ -13,6 +15,9 @@ export function ChatItem({ chat, onChange }: { chat: ChatSummary; onChange: (cha
       <NavLink to={`/chat/${encodeURIComponent(chat.chat_id)}`} title={title}>
         {title}
       </NavLink>
+      <time className="chat-date" dateTime={new Date(chat.updated_at).toISOString()} title={fullDate(chat.updated_at)}>
+        {shortDate(chat.updated_at)}
+      </time>
       {chat.recently_completed && (
         <span className="new-answer">
           <span className="badge">New answer</span>

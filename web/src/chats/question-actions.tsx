@@ -1,5 +1,7 @@
 // What the owner can do with one question of a chat: move it (with its answer) up or down, or
-// delete it. The chat is read again afterwards, and the keyboard focus stays on the moved question.
+// delete it, behind one "More actions" button so that the chat reads as questions and answers. The
+// chat is read again afterwards, and the keyboard focus stays on the moved question.
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { api, call } from '../api/client.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
@@ -45,7 +47,7 @@ export function QuestionActions({ chatId, questionUuid, first, last, onChanged }
     await onChanged();
   });
   return (
-    <div className="message-actions" role="group" aria-label="Question actions">
+    <ActionsMenu>
       <button type="button" id={moveId(questionUuid, 'up')} disabled={first || move.pending} onClick={() => void move.run('up')} aria-label="Move up, with its answer">
         <span aria-hidden="true">↑</span> Move up
       </button>
@@ -56,6 +58,28 @@ export function QuestionActions({ chatId, questionUuid, first, last, onChanged }
         Delete
       </ConfirmButton>
       <FormAlert problem={move.problem ?? remove.problem} />
+    </ActionsMenu>
+  );
+}
+
+/** The actions folded behind a button that says whether they are shown; Escape folds them and gives the focus back. */
+function ActionsMenu({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !open) return;
+    setOpen(false);
+    button.current?.focus();
+  };
+  return (
+    <div className="question-menu" onKeyDown={onKeyDown}>
+      <button ref={button} type="button" className="menu-button" aria-expanded={open} aria-controls={id} aria-label="More actions on this question" onClick={() => setOpen((o) => !o)}>
+        <span aria-hidden="true">⋯</span>
+      </button>
+      <div id={id} className="message-actions" role="group" aria-label="Question actions" hidden={!open}>
+        {children}
+      </div>
     </div>
   );
 }

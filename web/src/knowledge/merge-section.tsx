@@ -7,9 +7,10 @@ import { api, call } from '../api/client.ts';
 import type { ApiProblem } from '../api/problem.ts';
 import { useMe } from '../session/session.tsx';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
-import { FormAlert, Note } from '../ui/form-alert.tsx';
+import { Note } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { RegressionList, type Regression } from './evaluation-gate.tsx';
+import { mergeProblemText } from './merge-problem.ts';
 
 interface MergeSectionProps {
   envId: string;
@@ -78,7 +79,11 @@ export function MergeSection({ envId, envName, conflicted, onMerged }: MergeSect
               <RegressionList regressions={merged.reported} />
             </>
           )}
-          <FormAlert problem={merge.problem} />
+          {merge.problem && (
+            <div className="alert error" role="alert">
+              {mergeProblemText(merge.problem, me.role === 'admin')}
+            </div>
+          )}
           {regressions && <RegressionList regressions={regressions} />}
         </>
       )}
@@ -91,3 +96,4 @@ function regressionsOf(problem: ApiProblem | undefined): Regression[] | undefine
   const list = problem.data['regressions'];
   return Array.isArray(list) ? (list as Regression[]) : [];
 }
+

@@ -1,12 +1,11 @@
-// The frame of every signed-in page: skip link, top bar with the sections and the account menu,
-// and the page itself.
+// The frame of every signed-in page: skip link, top bar with the sections (folded behind a Menu
+// button on a phone) and the account menu, and the page itself.
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { useMe, useSession } from '../session/session.tsx';
 import { EnvironmentBar } from './environment-bar.tsx';
-import { visibleNav } from './nav.ts';
+import { SectionNav } from './section-nav.tsx';
 
 export function AppShell() {
-  const me = useMe();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -16,17 +15,7 @@ export function AppShell() {
         <NavLink to="/" className="brand" style={{ margin: 0 }} aria-label="Sextant home">
           <img src="/favicon.svg" alt="" width={22} height={22} /> Sextant
         </NavLink>
-        <nav aria-label="Sections">
-          <ul>
-            {visibleNav(me).map((entry) => (
-              <li key={entry.to}>
-                <NavLink to={entry.to} end={entry.to === '/'}>
-                  {entry.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <SectionNav />
         <span className="spacer" />
         <AccountMenu />
       </header>

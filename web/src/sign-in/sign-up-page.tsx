@@ -6,12 +6,14 @@ import { CardPage } from '../ui/card-page.tsx';
 import { Field } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { usePasswordHint } from './password-hint.ts';
 
 export function SignUpPage() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [sent, setSent] = useState(false);
+  const passwordHint = usePasswordHint();
   const register = useAction(async () => {
     await call(api.POST('/api/auth/register', { body: { name, email, password } }));
     setSent(true);
@@ -43,7 +45,7 @@ export function SignUpPage() {
       <form onSubmit={submit} noValidate>
         <Field label="Name" name="name" autoComplete="name" value={name} onChange={setName} error={register.fieldError('name')} />
         <Field label="Work email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} error={register.fieldError('email')} />
-        <Field label="Password" type="password" name="password" autoComplete="new-password" required value={password} onChange={setPassword} error={register.fieldError('password')} hint="At least 12 characters; a long phrase is best." />
+        <Field label="Password" type="password" name="password" autoComplete="new-password" required value={password} onChange={setPassword} error={register.fieldError('password')} hint={passwordHint} />
         <div className="actions">
           <button type="submit" className="primary" disabled={register.pending}>
             Create account

@@ -1,0 +1,91 @@
+// How a result table shows its values: numbers with thousands separators (ids, codes and years as
+// they are), dates at the grain of the query (`Jan 2024`, `2025 Q2`, `2024`) or without a midnight
+// time. The result carries no units, so only what is safe to read off the column's name and values
+// is done: no currency is guessed. The raw values stay in the data (downloads, copy, sort).
+
+export type Grain = 'year' | 'quarter' | 'month' | 'day' | 'time';
+
+export interface ColumnFormat {
+  kind: 'number' | 'identifier' | 'date' | 'text';
+  /** For dates: the grain shown. */
+  grain?: Grain;
+  /** For numbers: the fraction digits shown (the most any value of the column needs, at most 2). */
+  fractionDigits?: number;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+// Columns whose numbers are names, not amounts: no separators (`2024`, not `2,024`; `10115`, not `10,115`).
+const IDENTIFIER = /(^|_|\b)(id|key|code|zip|postal_?code|phone|year|number|no|sku|ean|isbn)$/i;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+const asNumber = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(v.trim()) ? Number(v) : undefined);
+
+/** The grain a query truncates its dates to (`date_trunc('month', …)`, `strftime('%Y-%m', …)`), when it names exactly one. */
+export function grainOfSql(sql: string | undefined): Grain | undefined {
+  if (!sql) return undefined;
+  const units = new Set([...sql.matchAll(/date_trunc\s*\(\s*'(\w+)'/gi)].map((m) => m[1]!.toLowerCase()));
+  if (/strftime\s*\(\s*'%Y-%m'/i.test(sql)) units.add('month');
+  const known = [...units].filter((u): u is Grain => ['year', 'quarter', 'month', 'day'].includes(u));
+  return known.length === 1 && units.size === 1 ? known[0] : undefined;
+}
+
+/** The finest grain the dates of a column need, read from their values. */
+function grainOfValues(dates: RegExpExecArray[]): Grain {
+  if (dates.some((d) => (d[4] ?? '00') !== '00' || (d[5] ?? '00') !== '00' || (d[6] ?? '00') !== '00')) return 'time';
+  if (dates.some((d) => d[3] !== '01')) return 'day';
+  return 'month';
+}
+
+/** How a column is shown, from its name, its values and the query's grain. */
+export function columnFormat(name: string, values: unknown[], sqlGrain?: Grain): ColumnFormat {
+  const present = values.filter((v) => v !== null && v !== undefined && v !== '');
+  if (present.length === 0) return { kind: 'text' };
+  const dates = present.map((v) => (typeof v === 'string' ? DATE.exec(v.trim()) : null));
+  if (dates.every((d) => d !== null)) {
+    const found = grainOfValues(dates as RegExpExecArray[]);
+    // The query's grain wins when the values agree with it (a month truncation gives first days).
+    const grain = sqlGrain && (found === 'month' || (found === 'day' && sqlGrain === 'day')) ? sqlGrain : found;
+    return { kind: 'date', grain };
+  }
+  const numbers = present.map(asNumber);
+  if (numbers.every((n) => n !== undefined)) {
+    if (IDENTIFIER.test(name) && numbers.every((n) => Number.isInteger(n))) return { kind: 'identifier' };
+    const fractionDigits = numbers.some((n) => !Number.isInteger(n)) ? 2 : 0;
+    return { kind: 'number', fractionDigits };
+  }
+  return { kind: 'text' };
+}
+
+function formatDate(m: RegExpExecArray, grain: Grain): string {
+  const [, y, mo, d, h, mi] = m;
+  const month = MONTHS[Number(mo) - 1] ?? mo;
+  switch (grain) {
+    case 'year':
+      return y!;
+    case 'quarter':
+      return `${y} Q${Math.floor((Number(mo) - 1) / 3) + 1}`;
+    case 'month':
+      return `${month} ${y}`;
+    case 'day':
+      return `${Number(d)} ${month} ${y}`;
+    case 'time':
+      return `${Number(d)} ${month} ${y} ${h ?? '00'}:${mi ?? '00'}`;
+  }
+}
+
+/** One value as the table shows it. */
+export function formatCell(v: unknown, format: ColumnFormat, locale?: string): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object') return JSON.stringify(v);
+  if (format.kind === 'date' && typeof v === 'string') {
+    const m = DATE.exec(v.trim());
+    return m ? formatDate(m, format.grain ?? 'day') : v;
+  }
+  if (format.kind === 'number') {
+    const n = asNumber(v);
+    if (n === undefined) return String(v);
+    const digits = format.fractionDigits ?? 0;
+    return n.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  }
+  return String(v);
+}
