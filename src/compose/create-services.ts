@@ -29,6 +29,7 @@ import { evaluationAgentPort } from './evaluation-agent.ts';
 import { evaluationKnowledgePort } from './evaluation-knowledge.ts';
 import { importKnowledgePort } from './import-knowledge.ts';
 import { importWarehousePort } from './import-warehouse.ts';
+import { savedPorts } from './saved-ports.ts';
 import { evaluationPrincipalsPort } from './evaluation-principals.ts';
 import { agentMcpPorts } from './mcp-agent-ports.ts';
 import { dataMcpPorts } from './mcp-data-ports.ts';
@@ -233,5 +234,6 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   });
   watchQueues(core.ops, { store, agent, queryProcesses: core.data.queryProcesses });
   const imports = { store: executor, clock, knowledge: importKnowledgePort(knowledge), warehouse: importWarehousePort(core.data) };
-  return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports };
+  const saved = { store: executor, clock, ports: savedPorts(core.chats, core.data) };
+  return { ...core, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports, saved };
 }
