@@ -2,6 +2,7 @@
 // or delete it.
 import { useState } from 'react';
 import { api, call } from '../api/client.ts';
+import { SaveQuestion } from '../saved/save-question.tsx';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -29,6 +30,7 @@ export function AnswerActions({ chatId, answerUuid, queried, results, onChanged 
     <>
       {queried && <LineagePanel chatId={chatId} answerUuid={answerUuid} results={results} />}
       <div className="message-actions" role="group" aria-label="Answer actions">
+        {queried && <SaveQuestion chatId={chatId} answerUuid={answerUuid} />}
         {!share && (
           <button type="button" disabled={create.pending} onClick={() => void create.run()}>
             Share this answer
