@@ -8,6 +8,9 @@ import type { AnswerRef, SavedPorts } from '../saved/index.ts';
 /** What the agent records while a repository has no commit yet (agent-ports.ts): nothing to pin. */
 const EMPTY = 'empty';
 
+/** Chats keep a chart's spec untyped; a Vega-Lite spec is an object. */
+const isSpec = (spec: unknown): spec is Record<string, unknown> => typeof spec === 'object' && spec !== null && !Array.isArray(spec);
+
 const locator = (at: AnswerRef): AnswerLocator => ('dfKey' in at ? { dfKey: at.dfKey } : 'messageUuid' in at ? { messageUuid: at.messageUuid } : { latest: true });
 
 /** Saved questions read answers through chats' access rules and run SQL through the data plane. */
@@ -24,7 +27,7 @@ export function savedPorts(chats: ChatDeps, data: DataDeps): SavedPorts {
         dfKey: a.df_key ?? null,
         connectionId: a.connection_id,
         sql: a.sql,
-        chart: chart?.spec ?? null,
+        chart: isSpec(chart?.spec) ? chart.spec : null,
         knowledgeCommit: commit && commit !== EMPTY ? commit : null,
       };
     },

@@ -5,14 +5,14 @@ import { checkVisibility } from './access.ts';
 import type { SavedDeps } from './deps.ts';
 import type { AnswerRef } from './ports.ts';
 import { findQuestion, insertQuestion } from './questions-store.ts';
-import type { QuestionSource, SavedQuestion, Visibility } from './schemas.ts';
+import type { ChartSpec, QuestionSource, SavedQuestion, Visibility } from './schemas.ts';
 
 interface Common {
   title: string;
   description?: string | undefined;
   visibility?: Visibility | undefined;
   /** Overrides the answer's chart (or sets one for hand-written SQL). */
-  chart?: unknown;
+  chart?: ChartSpec | undefined;
 }
 
 /** A question written by hand, or one saved from an answer (`from`). */

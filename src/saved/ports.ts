@@ -1,5 +1,6 @@
 // What saved questions read from other domains, declared here and implemented in src/compose.
 import type { Principal } from '../auth/index.ts';
+import type { ChartSpec } from './schemas.ts';
 
 /** An answer's table as chats keep it. */
 export interface AnswerToSave {
@@ -9,7 +10,7 @@ export interface AnswerToSave {
   connectionId: string;
   sql: string;
   /** The Vega-Lite spec of the table's chart, when the answer drew one. */
-  chart: unknown;
+  chart: ChartSpec | null;
   knowledgeCommit: string | null;
 }
 

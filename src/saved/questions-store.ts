@@ -2,7 +2,7 @@
 // and copies it into the versions in one batch, so the history always ends at the current version.
 import { sql } from 'kysely';
 import type { Executor } from '../store/index.ts';
-import type { QuestionFields, QuestionSource, SavedQuestion, SavedQuestionVersion, Visibility } from './schemas.ts';
+import type { ChartSpec, QuestionFields, QuestionSource, SavedQuestion, SavedQuestionVersion, Visibility } from './schemas.ts';
 
 interface QuestionRow {
   id: string;
@@ -27,7 +27,7 @@ interface VersionRow extends Omit<QuestionRow, 'id' | 'org_id' | 'owner_id' | 's
 }
 
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
-const json = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 function toQuestion(r: QuestionRow): SavedQuestion {
   return {
@@ -39,9 +39,9 @@ function toQuestion(r: QuestionRow): SavedQuestion {
     description: r.description,
     connection_id: r.connection_id,
     sql: r.sql,
-    chart: json(r.chart),
+    chart: json<ChartSpec>(r.chart),
     knowledge_commit: r.knowledge_commit,
-    source: json(r.source) as QuestionSource | null,
+    source: json<QuestionSource>(r.source),
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
   };
@@ -63,7 +63,7 @@ export async function insertQuestion(x: Executor, q: { id: string; orgId: string
   ]);
 }
 
-const chartText = (chart: unknown) => (chart === null || chart === undefined ? null : JSON.stringify(chart));
+const chartText = (chart: ChartSpec | null) => (chart === null ? null : JSON.stringify(chart));
 
 /** A question of the organization, or undefined. */
 export async function findQuestion(x: Executor, orgId: string, id: string): Promise<SavedQuestion | undefined> {
@@ -109,7 +109,7 @@ export async function listVersions(x: Executor, id: string): Promise<SavedQuesti
     description: r.description,
     connection_id: r.connection_id,
     sql: r.sql,
-    chart: json(r.chart),
+    chart: json<ChartSpec>(r.chart),
     knowledge_commit: r.knowledge_commit,
     edited_by: r.edited_by,
     edited_at: iso(r.edited_at),

@@ -9,6 +9,10 @@ export type Visibility = z.infer<typeof Visibility>;
 export const QuestionSource = z.object({ chat_id: z.string(), message_uuid: z.string(), df_key: z.string().nullable() });
 export type QuestionSource = z.infer<typeof QuestionSource>;
 
+/** A Vega-Lite spec. */
+export const ChartSpec = z.record(z.string(), z.unknown());
+export type ChartSpec = z.infer<typeof ChartSpec>;
+
 /** What one version of a question holds. */
 const Content = {
   title: z.string(),
@@ -16,7 +20,7 @@ const Content = {
   visibility: Visibility,
   connection_id: z.string(),
   sql: z.string(),
-  chart: z.unknown().nullable().describe('Vega-Lite spec; null for a table only'),
+  chart: ChartSpec.nullable().describe('Vega-Lite spec; null for a table only'),
   knowledge_commit: z.string().nullable().describe('The knowledge commit the answer used; governance is read there when the question runs'),
 };
 
@@ -54,6 +58,6 @@ export interface QuestionFields {
   visibility: Visibility;
   connection_id: string;
   sql: string;
-  chart: unknown;
+  chart: ChartSpec | null;
   knowledge_commit: string | null;
 }

@@ -1,13 +1,13 @@
 // Saved questions: list, create (from SQL or from an answer's table), read, edit (a new version
 // each time), delete, history, and run (again, as the viewer, through the governed query path).
 import { z } from 'zod';
-import { createQuestion, editQuestion, questionVersions, QuestionRun, removeQuestion, runQuestion, SavedQuestion, savedQuestion, savedQuestions, SavedQuestionVersion, Visibility } from '../../saved/index.ts';
+import { ChartSpec, createQuestion, editQuestion, questionVersions, QuestionRun, removeQuestion, runQuestion, SavedQuestion, savedQuestion, savedQuestions, SavedQuestionVersion, Visibility } from '../../saved/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
-const Chart = z.record(z.string(), z.unknown()).describe('A Vega-Lite spec');
+const Chart = ChartSpec.describe('A Vega-Lite spec');
 const Title = z.string().trim().min(1).max(200);
 const Description = z.string().max(5000);
 const Sql = z.string().min(1).max(100_000);

@@ -33,7 +33,7 @@ export function SavedQuestionPage() {
       </div>
       {result && q?.chart ? (
         <Suspense fallback={<p className="muted">Drawing the chart…</p>}>
-          <ChartView spec={chartOver(q.chart as Record<string, unknown>, result)} />
+          <ChartView spec={chartOver(q.chart, result)} />
         </Suspense>
       ) : null}
       {result && <RunTable result={result} />}
