@@ -42,7 +42,6 @@ export function savedPorts(chats: ChatDeps, data: DataDeps): SavedPorts {
         sql: q.sql,
         source: 'saved_question',
         signal: q.signal,
-        knowledgeCommit: q.knowledgeCommit ?? undefined,
       });
       return { columns: r.columns, rows: r.rows, truncated: r.truncated };
     },

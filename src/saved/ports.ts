@@ -30,5 +30,5 @@ export interface SavedPorts {
   /** Checks the connection is the caller organization's (NotFound otherwise). */
   checkConnection(p: Principal, connectionId: string): Promise<void>;
   /** Runs SQL through the governed pipeline (guard, governed sources, row security, limits) as `p`. */
-  query(p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string; knowledgeCommit: string | null; signal?: AbortSignal | undefined }): Promise<GovernedRows>;
+  query(p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string; signal?: AbortSignal | undefined }): Promise<GovernedRows>;
 }

@@ -21,7 +21,7 @@ const Content = {
   connection_id: z.string(),
   sql: z.string(),
   chart: ChartSpec.nullable().describe('Vega-Lite spec; null for a table only'),
-  knowledge_commit: z.string().nullable().describe('The knowledge commit the answer used; governance is read there when the question runs'),
+  knowledge_commit: z.string().nullable().describe('The knowledge commit the answer used (where it came from; runs are governed by the current knowledge)'),
 };
 
 export const SavedQuestion = z.object({

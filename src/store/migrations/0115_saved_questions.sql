@@ -14,7 +14,7 @@ CREATE TABLE saved_questions (
   sql TEXT NOT NULL,
   -- JSON: the Vega-Lite spec; NULL for a table only.
   chart TEXT,
-  -- The knowledge commit the answer used (governance is read there); NULL: the head when run.
+  -- The knowledge commit the answer used (where it came from; runs govern at the current knowledge).
   knowledge_commit TEXT,
   -- JSON: the chat, message and table it was saved from; NULL when written by hand.
   source TEXT,
