@@ -70,3 +70,29 @@ test('an analyst saves an answer privately, opens it from the Saved page and see
   t.not(await readAt.textContent(), first);
   t.deepEqual(problems, []);
 });
+
+test('a modeler publishes an answer to the organization, and an analyst finds it on the Saved page and runs it', async (t) => {
+  const modeler = await demoMember(w, 'modeler');
+  await seedChat(w, modeler.principal, 'saved-2', [
+    { question: 'How many orders?', answer: 'This many.', answerData: { tables: [{ df_key: 'df_count', sql: 'SELECT count(*) AS orders FROM orders', connection_id: DEMO_CONNECTION_ID, dialect: 'duckdb', columns: ['orders'], row_count: 1, preview: [[1]] }] } },
+  ]);
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, modeler.login);
+  await page.goto('/chat/saved-2');
+  await page.getByRole('group', { name: 'Answer actions' }).getByRole('button', { name: 'Save' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save this answer as a question' });
+  await dialog.getByLabel('Title').fill('Order count');
+  await dialog.getByRole('radio', { name: 'Everyone in the organization' }).check();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('dialog', { name: 'Question saved' }).waitFor();
+
+  const analyst = await demoMember(w, 'user');
+  const other = await openPage(t, w.browser, w.url);
+  await signInAs(other.context, analyst.login);
+  await other.page.goto('/saved');
+  await other.page.getByRole('list', { name: 'Saved questions' }).getByRole('listitem').filter({ hasText: 'Organization' }).getByRole('link', { name: 'Order count' }).click();
+  const result = other.page.getByRole('region', { name: 'Result: 1 row' });
+  await result.waitFor();
+  t.is(await result.locator('tbody td').textContent(), '3000', 'every order of the demo warehouse, read now');
+  t.deepEqual([...problems, ...other.problems], []);
+});
