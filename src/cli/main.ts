@@ -11,6 +11,7 @@ import { importDbt } from './commands/import-dbt.ts';
 import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMerge, envResolve, envSyncTarget, envTargetSet, envUpdate, envUse } from './commands/env.ts';
 import { knowledgeGet, knowledgePut } from './commands/knowledge.ts';
 import { login, logout, status } from './commands/login.ts';
+import { savedList, savedRun } from './commands/saved.ts';
 import { makeContext, type CommandContext, type GlobalFlags } from './context.ts';
 import { CliError, EXIT, EXIT_CODES_HELP } from './errors.ts';
 import { isBare, misspeltCommand, positionals } from './first-touch.ts';
@@ -33,6 +34,13 @@ function addChatCommands(program: Command): void {
   chats.command('list').description('newest first').option('--limit <n>').option('--cursor <cursor>').action(run((ctx, o: { limit?: string; cursor?: string }) => chatsList(ctx, o)));
   chats.command('show').argument('<chat_id>').description('the messages of a chat').action(run((ctx, id: string) => chatsShow(ctx, id)));
   chats.command('search').argument('<query...>').option('--limit <n>').description('search your chats').action(run((ctx, q: string[], o: { limit?: string }) => chatsSearch(ctx, q.join(' '), o)));
+}
+
+/** `sextant saved ...` */
+function addSavedCommands(program: Command): void {
+  const saved = program.command('saved').description('saved questions: yours and your organization\'s');
+  saved.command('list').description('last edited first').action(run((ctx) => savedList(ctx)));
+  saved.command('run').argument('<id>').description('read its data again, with your permissions').action(run((ctx, id: string) => savedRun(ctx, id)));
 }
 
 /** `sextant import dbt` */
@@ -130,6 +138,7 @@ export function buildProgram(): Command {
   addKnowledgeCommands(program);
   addEvalCommands(program);
   addImportCommands(program);
+  addSavedCommands(program);
   addAdminCommands(program, run);
   for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride();
   return program;

@@ -31,6 +31,7 @@ import { evaluationAgentPort } from './evaluation-agent.ts';
 import { evaluationKnowledgePort } from './evaluation-knowledge.ts';
 import { importKnowledgePort } from './import-knowledge.ts';
 import { importWarehousePort } from './import-warehouse.ts';
+import { savedPorts } from './saved-ports.ts';
 import { evaluationPrincipalsPort } from './evaluation-principals.ts';
 import { agentMcpPorts } from './mcp-agent-ports.ts';
 import { dataMcpPorts } from './mcp-data-ports.ts';
@@ -238,5 +239,6 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   const imports = { store: executor, clock, knowledge: importKnowledgePort(knowledge), warehouse: importWarehousePort(core.data) };
   // Suggestions offer only questions the model answers: the offline planner checks them (cached).
   const chatSources = { ...core.chatSources, suggestions: { ...questionCheck(knowledge, provider, clock), ...core.chatSources.suggestions } };
-  return { ...core, chatSources, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports };
+  const saved = { store: executor, clock, ports: savedPorts(core.chats, core.data) };
+  return { ...core, chatSources, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports, saved };
 }

@@ -23,6 +23,7 @@ import type { SecretBox } from '../security/index.ts';
 import type { Executor, ServiceStore } from '../store/index.ts';
 import type { OAuthServer } from '../auth/oauth/create-provider.ts';
 import type { Outbound } from '../outbound/index.ts';
+import type { SavedDeps } from '../saved/index.ts';
 
 /** Everything the composition root wires together and hands to the route tables. */
 export interface Services {
@@ -79,7 +80,9 @@ export interface Services {
   mergeEnvironment: GatedMerge;
   /** Imports of other tools' artifacts (dbt) into environments. */
   imports: ImportDeps;
+  /** Saved questions: answers kept under a title and run again as the viewer. */
+  saved: SavedDeps;
 }
 
 /** The services the agent's ports are built from (everything but the agent itself). */
-export type CoreServices = Omit<Services, 'agent' | 'agentPorts' | 'mcp' | 'evaluations' | 'mergeEnvironment' | 'imports'>;
+export type CoreServices = Omit<Services, 'agent' | 'agentPorts' | 'mcp' | 'evaluations' | 'mergeEnvironment' | 'imports' | 'saved'>;

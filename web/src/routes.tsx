@@ -37,6 +37,8 @@ export const routes: RouteObject[] = [
               { path: '/chat/:chatId', ...askPage },
             ],
           },
+          { path: '/saved', ...page(() => import('./saved/saved-list-page.tsx').then((m) => ({ Component: m.SavedListPage }))) },
+          { path: '/saved/:id', ...page(() => import('./saved/saved-question-page.tsx').then((m) => ({ Component: m.SavedQuestionPage }))) },
           {
             path: '/settings',
             ...page(() => import('./settings/settings-layout.tsx').then((m) => ({ Component: m.SettingsLayout }))),

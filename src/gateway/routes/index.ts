@@ -34,6 +34,7 @@ import { adminAuditRoutes } from './admin-audit.ts';
 import { adminUsageRoutes } from './admin-usage.ts';
 import { adminEmailDomainRoutes } from './admin-email-domains.ts';
 import { importRoutes } from './imports.ts';
+import { savedQuestionRoutes } from './saved-questions.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -69,6 +70,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   adminUsageRoutes,
   adminEmailDomainRoutes,
   importRoutes,
+  savedQuestionRoutes,
 ];
 
 /** All REST routes, in registration order. */

@@ -2,6 +2,7 @@
 // copy it into another chat, or delete it.
 import { useState } from 'react';
 import { api, call } from '../api/client.ts';
+import { SaveQuestion } from '../saved/save-question.tsx';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { CopyToChat } from './copy-to-chat.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
@@ -30,6 +31,7 @@ export function AnswerActions({ chatId, answerUuid, queried, results, onChanged 
     <>
       {queried && <LineagePanel chatId={chatId} answerUuid={answerUuid} results={results} />}
       <div className="message-actions" role="group" aria-label="Answer actions">
+        {queried && <SaveQuestion chatId={chatId} answerUuid={answerUuid} />}
         {!share && (
           <button type="button" disabled={create.pending} onClick={() => void create.run()}>
             Share this answer

@@ -13,6 +13,7 @@ export interface NavEntry {
 export const NAV: NavEntry[] = [
   // The chats are the history beside the Ask pages, not a section of their own.
   { to: '/', label: 'Ask', built: true },
+  { to: '/saved', label: 'Saved', built: true },
   { to: '/knowledge', label: 'Knowledge', roles: ['admin', 'modeler'], built: true },
   { to: '/admin', label: 'Admin', roles: ['admin'], built: true },
   { to: '/settings', label: 'Settings', built: true },

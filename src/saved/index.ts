@@ -1,0 +1,10 @@
+// Saved questions: an answer's SQL, connection, chart and knowledge commit kept under a title, run
+// again under the viewer's permissions, with every edit kept as a version.
+export { createQuestion, type NewQuestion } from './create-question.ts';
+export { editQuestion, removeQuestion, type QuestionEdit } from './update-question.ts';
+export { savedQuestions, savedQuestion, questionVersions } from './read-questions.ts';
+export { runQuestion } from './run-question.ts';
+export type { SavedDeps } from './deps.ts';
+export type { SavedPorts, AnswerRef, AnswerToSave, GovernedRows } from './ports.ts';
+export * from './errors.ts';
+export * from './schemas.ts';

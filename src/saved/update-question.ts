@@ -1,0 +1,36 @@
+// Editing and deleting a saved question. An edit writes a new version; the old ones stay readable.
+import type { Principal } from '../auth/index.ts';
+import { checkVisibility, editableQuestion } from './access.ts';
+import type { SavedDeps } from './deps.ts';
+import { QuestionEditedMeanwhile } from './errors.ts';
+import { deleteQuestion, findQuestion, updateQuestion } from './questions-store.ts';
+import type { QuestionFields, SavedQuestion } from './schemas.ts';
+
+/** What an edit may change; absent fields keep their value. */
+export type QuestionEdit = Partial<Omit<QuestionFields, 'knowledge_commit'>>;
+
+/** Writes the next version of a question the caller may edit. */
+export async function editQuestion(deps: SavedDeps, p: Principal, id: string, edit: QuestionEdit): Promise<SavedQuestion> {
+  const q = await editableQuestion(deps, p, id);
+  if (edit.visibility) checkVisibility(p, edit.visibility, q.visibility);
+  if (edit.connection_id !== undefined && edit.connection_id !== q.connection_id) await deps.ports.checkConnection(p, edit.connection_id);
+  // SQL written anew is no longer the answer's: the commit it came from no longer describes it.
+  const sqlChanged = (edit.sql !== undefined && edit.sql !== q.sql) || (edit.connection_id !== undefined && edit.connection_id !== q.connection_id);
+  const fields: QuestionFields = {
+    title: edit.title ?? q.title,
+    description: edit.description ?? q.description,
+    visibility: edit.visibility ?? q.visibility,
+    connection_id: edit.connection_id ?? q.connection_id,
+    sql: edit.sql ?? q.sql,
+    chart: edit.chart === undefined ? q.chart : edit.chart,
+    knowledge_commit: sqlChanged ? null : q.knowledge_commit,
+  };
+  if (!(await updateQuestion(deps.store, { id, fromVersion: q.version, fields, editedBy: p.userId, at: deps.clock.now() }))) throw new QuestionEditedMeanwhile();
+  return (await findQuestion(deps.store, p.orgId, id))!;
+}
+
+/** Deletes a question the caller may edit, with its history. */
+export async function removeQuestion(deps: SavedDeps, p: Principal, id: string): Promise<void> {
+  await editableQuestion(deps, p, id);
+  await deleteQuestion(deps.store, p.orgId, id);
+}

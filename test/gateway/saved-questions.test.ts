@@ -1,0 +1,205 @@
+// /api/saved_questions: saving from SQL or from an answer's table, who sees and who changes what
+// (private questions are their owner's alone, publishing needs an admin or modeler), edits kept as
+// versions, and runs that read the warehouse again as the viewer, through the governed query path.
+import test from 'ava';
+import { createMemoryTableDocs, type MemoryTableDocs } from '../../src/data/table-docs-memory.ts';
+import { setUserAttributes } from '../../src/data/rls/index.ts';
+import { appendMessage, recordAnswer } from '../../src/chats/index.ts';
+import type { UserRow } from '../../src/auth/index.ts';
+import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
+import { call } from '../helpers/api.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { deps, principalOf } from '../helpers/chats.ts';
+
+let t0: TestApp;
+let docs: MemoryTableDocs;
+/** The knowledge commits governance was read at (other tests run alongside: only this file's 'c0ffee' is asserted). */
+const governedAt: (string | undefined)[] = [];
+const org = 'sqorg';
+const other = 'sqother';
+let admin: string, modeler: string, analyst: string, analyst2: string, otherAdmin: string;
+let analystUser: UserRow;
+
+const SPEC = { mark: 'bar', encoding: { x: { field: 'country' }, y: { field: 'n' } } };
+
+test.before(async () => {
+  const root = tempDir();
+  placeOrgFile(root, org, 'wh.duckdb', (await duckdbFixture()).path!);
+  placeOrgFile(root, other, 'wh.duckdb', (await duckdbFixture()).path!);
+  docs = createMemoryTableDocs();
+  const governance = docs.governance.bind(docs);
+  docs.governance = (orgId, env, commit) => (governedAt.push(commit), governance(orgId, env, commit));
+  t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root }, { tableDocs: docs });
+  t0.org(org);
+  t0.org(other);
+  admin = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  const m = t0.user({ orgId: org, role: 'modeler' });
+  modeler = t0.session(m);
+  analystUser = t0.user({ orgId: org, role: 'user' });
+  analyst = t0.session(analystUser);
+  const a2 = t0.user({ orgId: org, role: 'user' });
+  analyst2 = t0.session(a2);
+  otherAdmin = t0.session(t0.user({ orgId: other, role: 'admin' }));
+  const x = t0.app.services.executor;
+  await setUserAttributes(x, org, m.id, { country: 'Germany' });
+  await setUserAttributes(x, org, analystUser.id, { country: 'France' });
+  await setUserAttributes(x, org, a2.id, { country: 'Japan' });
+  docs.setTables(org, undefined, [
+    { connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] },
+  ]);
+  for (const [token, id] of [[admin, 'wh'], [otherAdmin, 'wh_other']] as const) {
+    const res = await call(t0, 'POST', '/api/connections', { token, body: { id, name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } } });
+    if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+  }
+});
+test.after.always(() => t0?.stop());
+
+const SQL = 'SELECT order_id, country FROM orders ORDER BY order_id';
+const save = (token: string, body: Record<string, unknown>) => call(t0, 'POST', '/api/saved_questions', { token, body: { title: 'Orders', ...body } });
+const run = (token: string, id: string) => call(t0, 'POST', `/api/saved_questions/${id}/run`, { token });
+
+test('an analyst saves a private question; running it reads the warehouse again under their row filters, with the time it was read', async (t) => {
+  const res = await save(analyst, { connection_id: 'wh', sql: SQL, description: 'Every order', chart: SPEC });
+  t.is(res.status, 201, JSON.stringify(res.body));
+  t.like(res.body, { title: 'Orders', description: 'Every order', visibility: 'private', version: 1, connection_id: 'wh', sql: SQL, chart: SPEC, knowledge_commit: null, source: null, owner_id: analystUser.id });
+  const ran = await run(analyst, res.body.id);
+  t.is(ran.status, 200, JSON.stringify(ran.body));
+  t.deepEqual(ran.body.rows, [[2, 'France'], [5, 'France']]);
+  t.deepEqual(ran.body.columns.map((c: { name: string }) => c.name), ['order_id', 'country']);
+  t.is(ran.body.read_at, new Date(t0.clock.now()).toISOString());
+  const listed = await call(t0, 'GET', '/api/saved_questions', { token: analyst });
+  t.true(listed.body.questions.some((q: { id: string }) => q.id === res.body.id));
+});
+
+test('another user\'s private question is 404 to everyone else, admins and other organizations included', async (t) => {
+  const id = (await save(analyst, { connection_id: 'wh', sql: SQL })).body.id as string;
+  for (const token of [analyst2, modeler, admin, otherAdmin]) {
+    t.is((await call(t0, 'GET', `/api/saved_questions/${id}`, { token })).status, 404);
+    t.is((await run(token, id)).status, 404);
+    t.is((await call(t0, 'GET', `/api/saved_questions/${id}/versions`, { token })).status, 404);
+    t.is((await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token, body: { title: 'Mine' } })).status, 404);
+    t.is((await call(t0, 'DELETE', `/api/saved_questions/${id}`, { token })).status, 404);
+    const listed = await call(t0, 'GET', '/api/saved_questions', { token });
+    t.false(listed.body.questions.some((q: { id: string }) => q.id === id));
+  }
+  t.is((await call(t0, 'GET', '/api/saved_questions/sq_missing', { token: analyst })).status, 404);
+});
+
+test('an analyst cannot publish to the organization; a modeler can, and each viewer runs it under their own row filters', async (t) => {
+  const refused = await save(analyst, { connection_id: 'wh', sql: SQL, visibility: 'organization' });
+  t.is(refused.status, 403);
+  t.is(refused.body.code, 'PUBLISH_FORBIDDEN');
+  const own = (await save(analyst, { connection_id: 'wh', sql: SQL })).body.id as string;
+  t.is((await call(t0, 'PATCH', `/api/saved_questions/${own}`, { token: analyst, body: { visibility: 'organization' } })).status, 403);
+  const published = await save(modeler, { connection_id: 'wh', sql: SQL, visibility: 'organization' });
+  t.is(published.status, 201);
+  const id = published.body.id as string;
+  t.deepEqual((await run(modeler, id)).body.rows, [[1, 'Germany'], [3, 'Germany']]);
+  t.deepEqual((await run(analyst, id)).body.rows, [[2, 'France'], [5, 'France']]);
+  t.is((await run(admin, id)).body.rows.length, 5);
+  t.is((await run(otherAdmin, id)).status, 404, 'another organization');
+  // Readers do not change it; its owner and admins do.
+  t.is((await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: analyst, body: { title: 'Mine' } })).status, 403);
+  t.is((await call(t0, 'DELETE', `/api/saved_questions/${id}`, { token: analyst })).status, 403);
+  t.is((await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: admin, body: { title: 'Checked' } })).status, 200);
+  t.is((await call(t0, 'DELETE', `/api/saved_questions/${id}`, { token: admin })).status, 200);
+  t.is((await call(t0, 'GET', `/api/saved_questions/${id}`, { token: modeler })).status, 404);
+});
+
+test('runs go through the SQL guard and the governed-source check as the viewer', async (t) => {
+  const id = (await save(modeler, { connection_id: 'wh', sql: 'SELECT name FROM customers ORDER BY 1', visibility: 'organization' })).body.id as string;
+  const refused = await run(analyst, id);
+  t.is(refused.status, 400);
+  t.like(refused.body, { code: 'QUERY_REFUSED', data: { reason: 'ungoverned_table' } });
+  t.is((await run(admin, id)).status, 200, 'admins read any table');
+  const hostile = (await save(admin, { connection_id: 'wh', sql: "SELECT * FROM read_csv('/etc/passwd')" })).body.id as string;
+  t.like((await run(admin, hostile)).body, { code: 'QUERY_REFUSED', data: { reason: 'table_function' } });
+});
+
+test('an answer\'s table is saved with its SQL, chart and the knowledge commit it used; runs are governed by the current knowledge', async (t) => {
+  const p = principalOf(t0, analystUser, org);
+  await appendMessage(deps(t0), p, { chatId: 'c-save', role: 'user', content: 'Orders by country?', agentic: true });
+  const answer = await recordAnswer(deps(t0), p, {
+    chatId: 'c-save',
+    content: 'Here.',
+    credits: 1,
+    knowledgeCommit: 'c0ffee',
+    answer: {
+      tables: [{ df_key: 'df_1', sql: 'SELECT country, count(*) AS n FROM orders GROUP BY 1', connection_id: 'wh', dialect: 'duckdb' }],
+      charts: [{ chart_id: 'ch_1', df_key: 'df_1', type: 'bar', spec: SPEC }],
+    },
+  });
+  const res = await save(analyst, { chat_id: 'c-save', df_key: 'df_1', title: 'By country' });
+  t.is(res.status, 201, JSON.stringify(res.body));
+  t.like(res.body, { sql: 'SELECT country, count(*) AS n FROM orders GROUP BY 1', connection_id: 'wh', chart: SPEC, knowledge_commit: 'c0ffee', source: { chat_id: 'c-save', message_uuid: answer.message_uuid, df_key: 'df_1' } });
+  t.deepEqual((await run(analyst, res.body.id)).body.rows, [['France', '2']]);
+  t.true(governedAt.length > 0);
+  t.false(governedAt.includes('c0ffee'), 'governance is read at the current knowledge, so row filters added since apply');
+  // The chat's latest answer by default; someone who may not read the chat gets 404.
+  t.is((await save(analyst, { chat_id: 'c-save' })).body.knowledge_commit, 'c0ffee');
+  t.is((await save(analyst2, { chat_id: 'c-save' })).status, 404);
+  t.is((await save(otherAdmin, { chat_id: 'c-save' })).status, 404);
+  t.is((await save(analyst, { chat_id: 'c-save', df_key: 'df_none' })).status, 404);
+});
+
+test('editing keeps every version; new SQL no longer names the answer\'s knowledge commit', async (t) => {
+  const id = (await save(modeler, { connection_id: 'wh', sql: SQL, visibility: 'organization' })).body.id as string;
+  const edited = await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: modeler, body: { title: 'Orders, newest first', sql: 'SELECT order_id FROM orders ORDER BY order_id DESC', chart: null } });
+  t.is(edited.status, 200, JSON.stringify(edited.body));
+  t.like(edited.body, { version: 2, title: 'Orders, newest first', chart: null, knowledge_commit: null, visibility: 'organization' });
+  const versions = await call(t0, 'GET', `/api/saved_questions/${id}/versions`, { token: analyst });
+  t.is(versions.status, 200);
+  t.deepEqual(versions.body.versions.map((v: { version: number; title: string }) => [v.version, v.title]), [[2, 'Orders, newest first'], [1, 'Orders']]);
+  t.is(versions.body.versions[1].sql, SQL);
+  t.deepEqual((await run(analyst, id)).body.rows, [[5], [2]]);
+});
+
+test('connections of another organization or unknown ones answer 404', async (t) => {
+  t.is((await save(analyst, { connection_id: 'wh_other', sql: SQL })).status, 404);
+  t.is((await save(otherAdmin, { connection_id: 'wh', sql: SQL })).status, 404);
+  const id = (await save(analyst, { connection_id: 'wh', sql: SQL })).body.id as string;
+  t.is((await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: analyst, body: { connection_id: 'wh_other' } })).status, 404);
+});
+
+test('invalid bodies answer 422 in the HTTPValidationError shape, naming the field', async (t) => {
+  const cases: [Record<string, unknown>, (string | number)[]][] = [
+    [{ title: '', connection_id: 'wh', sql: SQL }, ['body', 'title']],
+    [{ connection_id: 'wh' }, ['body', 'sql']],
+    [{ sql: SQL }, ['body', 'connection_id']],
+    [{ connection_id: 'wh', sql: SQL, visibility: 'everyone' }, ['body', 'visibility']],
+    [{ connection_id: 'wh', sql: SQL, chart: 'bar' }, ['body', 'chart']],
+  ];
+  for (const [body, loc] of cases) {
+    const res = await call(t0, 'POST', '/api/saved_questions', { token: analyst, body: { title: 'Orders', ...body } });
+    t.is(res.status, 422, JSON.stringify(body));
+    t.true(Array.isArray(res.body.detail));
+    t.deepEqual(res.body.detail[0].loc, loc);
+    t.is(typeof res.body.detail[0].msg, 'string');
+  }
+  const id = (await save(analyst, { connection_id: 'wh', sql: SQL })).body.id as string;
+  const patch = await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: analyst, body: { sql: '' } });
+  t.is(patch.status, 422);
+  t.deepEqual(patch.body.detail[0].loc, ['body', 'sql']);
+});
+
+test('every route answers 401 without a credential', async (t) => {
+  for (const [method, path] of [
+    ['GET', '/api/saved_questions'],
+    ['POST', '/api/saved_questions'],
+    ['GET', '/api/saved_questions/x'],
+    ['PATCH', '/api/saved_questions/x'],
+    ['DELETE', '/api/saved_questions/x'],
+    ['GET', '/api/saved_questions/x/versions'],
+    ['POST', '/api/saved_questions/x/run'],
+  ] as const) {
+    t.is((await call(t0, method, path, method === 'POST' || method === 'PATCH' ? { body: {} } : {})).status, 401, `${method} ${path}`);
+  }
+});
+
+test('the routes are documented in the OpenAPI document', async (t) => {
+  const doc = (await call(t0, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+  t.deepEqual(Object.keys(doc.paths['/api/saved_questions'] ?? {}).sort(), ['get', 'post']);
+  t.deepEqual(Object.keys(doc.paths['/api/saved_questions/{id}'] ?? {}).sort(), ['delete', 'get', 'patch']);
+  t.truthy(doc.paths['/api/saved_questions/{id}/run']?.['post']);
+  t.truthy(doc.paths['/api/saved_questions/{id}/versions']?.['get']);
+});

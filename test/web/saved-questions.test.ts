@@ -1,0 +1,98 @@
+// Saved questions in Chromium: an analyst saves an answer from its actions (privately: publishing to
+// the organization is not theirs), finds it on the Saved page, and opening it reads the warehouse
+// again (rows the answer never had, the chart over them) and says when; running it again later
+// says the new time.
+import anyTest, { type TestFn } from 'ava';
+import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
+import { browserTest, checkAccessibility, openPage, type InPage } from '../helpers/browser.ts';
+import { seedChat } from '../helpers/chats.ts';
+import { demoMember, signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
+
+const test = browserTest(anyTest as TestFn<unknown>);
+let w: WebTestApp;
+test.before(async () => {
+  w = await startWebApp();
+});
+test.after.always(() => w?.stop());
+
+const SQL = 'SELECT status, count(*) AS n FROM orders GROUP BY status ORDER BY status';
+// What the answer showed back then: a status the warehouse does not have.
+const STALE = { status: 'long gone', n: 1 };
+
+test('an analyst saves an answer privately, opens it from the Saved page and sees fresh data with the time it was read', async (t) => {
+  const m = await demoMember(w, 'user');
+  await seedChat(w, m.principal, 'saved-1', [
+    {
+      question: 'Orders by status?',
+      answer: 'Here they are.',
+      answerData: {
+        tables: [{ df_key: 'df_status', sql: SQL, connection_id: DEMO_CONNECTION_ID, dialect: 'duckdb', columns: ['status', 'n'], row_count: 1, preview: [[STALE.status, STALE.n]] }],
+        charts: [{ chart_id: 'ch_status', df_key: 'df_status', type: 'bar', spec: { mark: 'bar', data: { values: [STALE] }, encoding: { x: { field: 'status', type: 'nominal' }, y: { field: 'n', type: 'quantitative' } } } }],
+      },
+    },
+  ]);
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  await page.goto('/chat/saved-1');
+  await page.getByRole('group', { name: 'Answer actions' }).getByRole('button', { name: 'Save' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save this answer as a question' });
+  await dialog.getByLabel('Title').fill('Orders by status');
+  await dialog.getByLabel('Description').fill('How many orders are in each status');
+  t.true(await dialog.getByRole('radio', { name: 'Only me' }).isChecked());
+  t.true(await dialog.getByRole('radio', { name: 'Everyone in the organization' }).isDisabled(), 'an analyst cannot publish to the organization');
+  await checkAccessibility(t, page, 'the save dialog');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('dialog', { name: 'Question saved' }).getByRole('button', { name: 'Close' }).click();
+
+  await page.getByRole('link', { name: 'Saved', exact: true }).click();
+  const list = page.getByRole('list', { name: 'Saved questions' });
+  await list.getByRole('listitem').filter({ hasText: 'Private' }).getByRole('link', { name: 'Orders by status' }).click();
+
+  await page.getByRole('heading', { name: 'Orders by status' }).waitFor();
+  const result = page.getByRole('region', { name: /^Result: \d+ rows?$/ });
+  await result.waitFor();
+  const statuses = await result.locator('tbody tr td:first-child').allTextContents();
+  t.true(statuses.includes('completed'), `fresh rows from the warehouse: ${statuses.join(', ')}`);
+  t.false(statuses.includes(STALE.status), 'not the rows the answer had');
+  await page.getByTestId('chart').locator('svg').first().waitFor();
+  const readAt = page.getByRole('status').filter({ hasText: 'Data read at' });
+  const first = (await readAt.textContent()) ?? '';
+  t.regex(first, /^Data read at .+/);
+  await checkAccessibility(t, page, 'a saved question');
+
+  // A day later, running it again reads again and says so.
+  w.clock.advance(24 * 3600_000);
+  await page.getByRole('button', { name: 'Run again' }).click();
+  await page.waitForFunction(
+    (before) => [...Array.from((globalThis as unknown as InPage).document.querySelectorAll('[role=status]'))].some((e) => /^Data read at /.test(e.textContent ?? '') && e.textContent !== before),
+    first,
+  );
+  t.not(await readAt.textContent(), first);
+  t.deepEqual(problems, []);
+});
+
+test('a modeler publishes an answer to the organization, and an analyst finds it on the Saved page and runs it', async (t) => {
+  const modeler = await demoMember(w, 'modeler');
+  await seedChat(w, modeler.principal, 'saved-2', [
+    { question: 'How many orders?', answer: 'This many.', answerData: { tables: [{ df_key: 'df_count', sql: 'SELECT count(*) AS orders FROM orders', connection_id: DEMO_CONNECTION_ID, dialect: 'duckdb', columns: ['orders'], row_count: 1, preview: [[1]] }] } },
+  ]);
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, modeler.login);
+  await page.goto('/chat/saved-2');
+  await page.getByRole('group', { name: 'Answer actions' }).getByRole('button', { name: 'Save' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save this answer as a question' });
+  await dialog.getByLabel('Title').fill('Order count');
+  await dialog.getByRole('radio', { name: 'Everyone in the organization' }).check();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('dialog', { name: 'Question saved' }).waitFor();
+
+  const analyst = await demoMember(w, 'user');
+  const other = await openPage(t, w.browser, w.url);
+  await signInAs(other.context, analyst.login);
+  await other.page.goto('/saved');
+  await other.page.getByRole('list', { name: 'Saved questions' }).getByRole('listitem').filter({ hasText: 'Organization' }).getByRole('link', { name: 'Order count' }).click();
+  const result = other.page.getByRole('region', { name: 'Result: 1 row' });
+  await result.waitFor();
+  t.is(await result.locator('tbody td').textContent(), '3000', 'every order of the demo warehouse, read now');
+  t.deepEqual([...problems, ...other.problems], []);
+});

@@ -1,0 +1,16 @@
+// A saved chart drawn over fresh rows: the spec's inline data (the rows the answer had) is replaced
+// by the rows just read, so the chart and the table always show the same data.
+
+interface Rows {
+  columns: { name: string }[];
+  rows: unknown[][];
+}
+
+/** Decimal strings become numbers, so the chart's quantitative scales still apply. */
+const numeric = (v: unknown) => (typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+
+/** The spec with `data.values` built from the result. */
+export function chartOver(spec: Record<string, unknown>, result: Rows): Record<string, unknown> {
+  const values = result.rows.map((r) => Object.fromEntries(result.columns.map((c, i) => [c.name, numeric(r[i])])));
+  return { ...spec, data: { values } };
+}
