@@ -1,0 +1,7 @@
+// How long a test waits on something before calling it hung. The suite runs on shared 2-core machines
+// (CI, and the engineers' own) that may be slower than usual by any factor, and a limit a slow machine
+// can reach fails tests that are right: these limits only catch hangs, and no outcome depends on them.
+// A test about a limit sets that limit itself, small and deterministic (a fake clock, a fake server).
+
+/** The longest wait for a connection, a page, an element or a process that is only slow. */
+export const HANG_MS = 120_000;
