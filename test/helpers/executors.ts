@@ -22,6 +22,8 @@ export interface DialectCase {
 export interface DialectOptions {
   /** How the PostgreSQL database orders text (default: linguistic, as en_US servers do; see pg-database.ts). */
   pgCollation?: PgCollation;
+  /** One test at a time in the file (each of a pair runs alone): for tests that open many connections at once. */
+  serial?: boolean;
 }
 
 async function openCase(t: ExecutionContext, dialect: DialectCase['dialect'], options: DialectOptions): Promise<DialectCase | undefined> {
@@ -43,8 +45,9 @@ async function openCase(t: ExecutionContext, dialect: DialectCase['dialect'], op
 }
 
 export function dialectTest(title: string, body: (t: ExecutionContext, c: DialectCase) => Promise<void>, options: DialectOptions = {}): void {
+  const declare = options.serial ? test.serial : test;
   for (const dialect of ['sqlite', 'postgres'] as const) {
-    test(`${dialect}: ${title}`, async (t) => {
+    declare(`${dialect}: ${title}`, async (t) => {
       const c = await openCase(t, dialect, options);
       if (!c) return t.log(SKIP_PG_STORE), t.pass();
       await body(t, c);
