@@ -5,3 +5,10 @@
 
 /** The longest wait for a connection, a page, an element or a process that is only slow. */
 export const HANG_MS = 120_000;
+
+/**
+ * What a busy machine may add to work that takes a moment on an idle one: the margin of a test that
+ * asserts work ends at a deadline (a timeout, a signal, a grace period) rather than at its own end,
+ * which must be minutes or more away, so that the test tells the two apart on any machine.
+ */
+export const BUSY_MARGIN_MS = 15_000;
