@@ -25,6 +25,11 @@ export interface Config {
    * Without it, SQLite in the data folder.
    */
   databaseUrl: string | undefined;
+  /**
+   * How long one connection to the service database may take to set up before it fails
+   * (SEXTANT_DATABASE_CONNECT_TIMEOUT_MS, 0: no limit): the pool of the store and of the knowledge lock.
+   */
+  databaseConnectTimeoutMs: number;
   logLevel: LogLevel;
   seedDemo: boolean;
   corsOrigins: string[];
@@ -167,6 +172,7 @@ const envSchema = z.object({
   SEXTANT_DATA_DIR: z.string().min(1).default('.sextant-data'),
   // The message never repeats the value: it holds a password.
   SEXTANT_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/[^\s]+$/, 'must be a postgres:// or postgresql:// URL').optional(),
+  SEXTANT_DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   SEXTANT_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEXTANT_SEED_DEMO: z.enum(['true', 'false', '1', '0']).default('true'),
   SEXTANT_CORS_ORIGINS: z.string().default(''),
@@ -267,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl,
     dataDir,
     databaseUrl: e.SEXTANT_DATABASE_URL,
+    databaseConnectTimeoutMs: e.SEXTANT_DATABASE_CONNECT_TIMEOUT_MS,
     logLevel: e.SEXTANT_LOG_LEVEL,
     seedDemo: truthy(e.SEXTANT_SEED_DEMO),
     corsOrigins: e.SEXTANT_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),

@@ -81,6 +81,12 @@ test('the query processes kept warm default to two, may be set to none, and refu
   t.throws(() => loadConfig({ SEXTANT_DATA_DIR: dir, SEXTANT_QUERY_IDLE_PROCESSES: '-1' }), { message: /SEXTANT_QUERY_IDLE_PROCESSES/ });
 });
 
+test('a new service database connection may take 10 s to set up by default; 0 lifts the limit, a negative one is refused', (t) => {
+  t.is(loadConfig({ SEXTANT_DATA_DIR: tempDir() }).databaseConnectTimeoutMs, 10_000);
+  t.is(loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_DATABASE_CONNECT_TIMEOUT_MS: '0' }).databaseConnectTimeoutMs, 0);
+  t.throws(() => loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_DATABASE_CONNECT_TIMEOUT_MS: '-1' }), { message: /SEXTANT_DATABASE_CONNECT_TIMEOUT_MS/ });
+});
+
 test('SEXTANT_DATABASE_URL must be a postgres:// URL, and the refusal never repeats the value', (t) => {
   t.is(loadConfig({ SEXTANT_DATA_DIR: tempDir(), SEXTANT_DATABASE_URL: 'postgresql://u:p@db:5432/sextant' }).databaseUrl, 'postgresql://u:p@db:5432/sextant');
   t.is(loadConfig({ SEXTANT_DATA_DIR: tempDir() }).databaseUrl, undefined);

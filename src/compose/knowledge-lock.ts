@@ -7,6 +7,6 @@ import { openAdvisoryLock, type SharedLock } from '../git/index.ts';
 /** The shared lock for knowledge repositories (undefined: the default lock file) and how to close it. */
 export async function knowledgeWriteLock(config: Config): Promise<{ shared: SharedLock | undefined; close(): Promise<void> }> {
   if (!config.databaseUrl) return { shared: undefined, close: async () => undefined };
-  const lock = await openAdvisoryLock({ url: config.databaseUrl });
+  const lock = await openAdvisoryLock({ url: config.databaseUrl, connectTimeoutMs: config.databaseConnectTimeoutMs });
   return { shared: lock, close: () => lock.close() };
 }

@@ -10,11 +10,11 @@ export function advisoryKey(key: string): string {
   return createHash('sha256').update(`sextant:knowledge:${key}`).digest().readBigInt64BE(0).toString();
 }
 
-/** Opens the lock's pool on `url` (connected lazily); `close` ends it. */
-export async function openAdvisoryLock({ url, max = 4 }: { url: string; max?: number }): Promise<SharedLock & { close(): Promise<void> }> {
+/** Opens the lock's pool on `url` (connected lazily; a connection's set-up bounded by `connectTimeoutMs`, 0: none); `close` ends it. */
+export async function openAdvisoryLock({ url, max = 4, connectTimeoutMs = 10_000 }: { url: string; max?: number; connectTimeoutMs?: number }): Promise<SharedLock & { close(): Promise<void> }> {
   // Loaded on first use: a gateway without PostgreSQL never loads pg.
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: connectTimeoutMs });
   // An idle client that loses its server emits 'error' on the pool; unhandled, it would end the process.
   pool.on('error', () => {});
   return {

@@ -38,8 +38,8 @@ export interface ServiceStore {
 }
 
 /** Opens the configured service database and applies its pending migrations. */
-export async function openServiceStore(config: { dataDir: string; databaseUrl: string | undefined }): Promise<ServiceStore> {
-  return config.databaseUrl ? openPostgresStore(config.databaseUrl) : openSqliteStore(join(config.dataDir, 'sextant.db'));
+export async function openServiceStore(config: { dataDir: string; databaseUrl: string | undefined; databaseConnectTimeoutMs?: number }): Promise<ServiceStore> {
+  return config.databaseUrl ? openPostgresStore(config.databaseUrl, config.databaseConnectTimeoutMs) : openSqliteStore(join(config.dataDir, 'sextant.db'));
 }
 
 function openSqliteStore(file: string): ServiceStore {
@@ -57,10 +57,10 @@ function openSqliteStore(file: string): ServiceStore {
   };
 }
 
-async function openPostgresStore(url: string): Promise<ServiceStore> {
+async function openPostgresStore(url: string, connectTimeoutMs: number | undefined): Promise<ServiceStore> {
   // Imported here: pg loads only in a gateway that serves from PostgreSQL.
   const [{ openPostgres, redactDatabaseUrl }, { migratePostgres }, { pgExecutor }] = await Promise.all([import('./pg-open.ts'), import('./pg-migrate.ts'), import('./pg-executor.ts')]);
-  const pg = openPostgres(url);
+  const pg = openPostgres(url, connectTimeoutMs === undefined ? {} : { connectTimeoutMs });
   try {
     await pg.ping().catch((err: unknown) => {
       throw new DatabaseUnreachable(redactDatabaseUrl(url), err);

@@ -28,9 +28,12 @@ const types = {
     oid === pg.types.builtins.INT8 && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** Opens a pool on `url` (postgres://...); connects lazily, so ping() is the first proof it answers. */
-export function openPostgres(url: string, { max = 10 }: { max?: number } = {}): PgStore {
-  const pool = new pg.Pool({ connectionString: url, max, types, connectionTimeoutMillis: 10_000 });
+/**
+ * Opens a pool on `url` (postgres://...); connects lazily, so ping() is the first proof it answers.
+ * `connectTimeoutMs` bounds one connection's set-up (0: no bound), as SEXTANT_DATABASE_CONNECT_TIMEOUT_MS.
+ */
+export function openPostgres(url: string, { max = 10, connectTimeoutMs = 10_000 }: { max?: number; connectTimeoutMs?: number } = {}): PgStore {
+  const pool = new pg.Pool({ connectionString: url, max, types, connectionTimeoutMillis: connectTimeoutMs });
   // An idle client that loses its server emits 'error' on the pool; unhandled, it would end the process.
   pool.on('error', () => {});
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) }); // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -6,25 +6,22 @@ import type { Principal } from '../../src/auth/index.ts';
 import type { Executor } from '../../src/store/executor.ts';
 import { openStore } from '../../src/store/index.ts';
 import { pgExecutor } from '../../src/store/pg-executor.ts';
-import { migratePostgres } from '../../src/store/pg-migrate.ts';
-import { openPostgres } from '../../src/store/pg-open.ts';
 import { sqliteExecutor } from '../../src/store/sqlite-executor.ts';
-import { freshPgDatabase } from '../helpers/pg-database.ts';
+import { freshPgDatabase, openTestPostgres } from '../helpers/pg-database.ts';
 
 /** A principal as the chats read it: organization and user. */
 export const who = (orgId: string, userId: string) => ({ orgId, userId }) as Principal;
 
 /** A migrated SQLite and PostgreSQL database, or undefined when PostgreSQL is absent (not under CI=true). */
 export async function openBoth(t: ExecutionContext): Promise<[Executor, Executor] | undefined> {
-  const url = await freshPgDatabase(t);
+  const url = await freshPgDatabase(t, { migrated: true });
   if (!url) return undefined;
   const store = openStore({ file: ':memory:' });
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   t.teardown(async () => {
     store.close();
     await pg.close();
   });
-  await migratePostgres(pg.db);
   return [sqliteExecutor(store.db), pgExecutor(pg.db)];
 }
 

@@ -10,9 +10,8 @@ import type { Executor } from '../../src/store/executor.ts';
 import { listMigrations, migrate } from '../../src/store/index.ts';
 import { pgExecutor } from '../../src/store/pg-executor.ts';
 import { migratePostgres } from '../../src/store/pg-migrate.ts';
-import { openPostgres } from '../../src/store/pg-open.ts';
 import { sqliteExecutor } from '../../src/store/sqlite-executor.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { freshPgDatabase, openTestPostgres, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 import { seedAccounts, who } from './dialects.ts';
 
 const MIGRATION = 103;
@@ -35,7 +34,7 @@ async function openCase(t: ExecutionContext, dialect: 'sqlite' | 'postgres'): Pr
   }
   const url = await freshPgDatabase(t);
   if (!url) return undefined;
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   t.teardown(() => pg.close());
   await migratePostgres(pg.db, before('postgres'));
   return { x: pgExecutor(pg.db), finish: async () => void (await migratePostgres(pg.db)) };

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import type { ConnectionSettings } from '../../src/data/drivers/driver.ts';
+import { PG_TEST_CONNECT_TIMEOUT_MS } from '../helpers/pg-database.ts';
 
 /** The small retail fixture every dialect gets: customers with countries, orders per customer. */
 export const FIXTURE_SQL = [
@@ -56,7 +57,7 @@ const dbName = () => `sextant_t_${process.pid}_${++n}`;
 
 /** A fresh PostgreSQL database with the fixture, or undefined (skip) when the server is absent. */
 export async function postgresFixture(extra: string[] = [], base = FIXTURE_SQL): Promise<{ settings: ConnectionSettings; drop(): Promise<void> } | undefined> {
-  const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 3000 });
+  const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres', connectionTimeoutMillis: PG_TEST_CONNECT_TIMEOUT_MS });
   try {
     await admin.connect();
   } catch (err) {

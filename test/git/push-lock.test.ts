@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FsClient } from 'isomorphic-git';
 import { commitChanges, openAdvisoryLock, openRepo } from '../../src/git/index.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { freshPgDatabase, PG_TEST_CONNECT_TIMEOUT_MS, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 test('a push in progress in one process makes another process wait for its push, but not for its writes', async (t) => {
   const dir = fs.mkdtempSync(join(tmpdir(), 'push-lock-'));
@@ -18,7 +18,7 @@ test('a push in progress in one process makes another process wait for its push,
   const url = await freshPgDatabase(t);
   if (!url) return t.log(SKIP_PG_STORE.replace('PostgreSQL store tests', 'push-lock test')), t.pass();
   const open = async () => {
-    const shared = await openAdvisoryLock({ url });
+    const shared = await openAdvisoryLock({ url, connectTimeoutMs: PG_TEST_CONNECT_TIMEOUT_MS });
     t.teardown(() => shared.close());
     return openRepo({ fs: fs as unknown as FsClient, gitdir, shared });
   };

@@ -16,6 +16,7 @@ import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { createPgDatabase, type PgCollation } from './pg-database.ts';
+import { HANG_MS } from './patience.ts';
 
 export interface TestApp {
   app: App;
@@ -94,6 +95,7 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
     SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     SEXTANT_COOKIE_KEYS: 'test-cookie-key',
     SEXTANT_OUTBOUND_ALLOW: LOOPBACK_SERVERS,
+    SEXTANT_DATABASE_CONNECT_TIMEOUT_MS: String(HANG_MS),
     ...env,
   });
   const logs: Record<string, unknown>[] = [];
@@ -109,6 +111,9 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
   // The demo changes production only through environments; tests write it directly unless they turn it on.
   if (config.seedDemo) await app.services.executor.run(sql`UPDATE org_settings SET production_through_environments = 0 WHERE org_id = ${DEMO_ORG_ID}`);
   const running: RunningServer = await listen(app, { host: '127.0.0.1', port, graceMs: 1000 });
+  // Node closes a connection idle for 5 s; a busy machine can delay the client's own count past that,
+  // so it sends on a connection the server is closing (ECONNRESET). Tests keep connections for longer.
+  running.server.keepAliveTimeout = HANG_MS;
   const db = (): Db => {
     const sqlite = app.services.store.sqlite;
     if (!sqlite) throw new Error('the synchronous fixtures (t.org, t.user, t.session, t.token) run on SQLite only: use t.make on PostgreSQL');
@@ -204,11 +209,11 @@ function asyncFixtures(app: App, config: Config, firstOrg: Map<string, string>):
 }
 
 /**
- * A test app served from a fresh PostgreSQL database (dropped at stop), or undefined when PostgreSQL is
- * absent (an error under CI=true). Use the asynchronous fixtures (`t.make`).
+ * A test app served from a fresh, migrated PostgreSQL database (dropped at stop), or undefined when
+ * PostgreSQL is absent (an error under CI=true). Use the asynchronous fixtures (`t.make`).
  */
 export async function startPgTestApp(env: Record<string, string> = {}, deps: TestDeps = {}, options: { collation?: PgCollation } = {}): Promise<TestApp | undefined> {
-  const database = await createPgDatabase(options);
+  const database = await createPgDatabase({ ...options, migrated: true });
   if (!database) return undefined;
   const t = await startTestApp({ SEXTANT_DATABASE_URL: database.url, ...env }, deps).catch(async (err: unknown) => {
     await database.drop();

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ExecutionContext, TestFn } from 'ava';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { HANG_MS } from './patience.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -19,7 +20,7 @@ export function browserTest<T>(test: TestFn<T>): TestFn<T> {
 
 /** Starts Chromium (Playwright gives each launch a fresh temporary profile). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: HANG_MS });
 }
 
 export interface TestPage {
@@ -33,7 +34,8 @@ export interface TestPage {
 export async function openPage(t: ExecutionContext, browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<TestPage> {
   const context = await browser.newContext({ baseURL, acceptDownloads: true, ...options });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  // Page loads and waits for an element end on the condition; the limit only tells a hang (see patience.ts).
+  page.setDefaultTimeout(HANG_MS);
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => {

@@ -5,10 +5,8 @@ import test, { type ExecutionContext } from 'ava';
 import { openStore, type Db } from '../../src/store/index.ts';
 import type { Executor } from '../../src/store/executor.ts';
 import { pgExecutor } from '../../src/store/pg-executor.ts';
-import { migratePostgres } from '../../src/store/pg-migrate.ts';
-import { openPostgres } from '../../src/store/pg-open.ts';
 import { sqliteExecutor } from '../../src/store/sqlite-executor.ts';
-import { freshPgDatabase, SKIP_PG_STORE, type PgCollation } from './pg-database.ts';
+import { freshPgDatabase, openTestPostgres, SKIP_PG_STORE, type PgCollation } from './pg-database.ts';
 
 export interface DialectCase {
   dialect: 'sqlite' | 'postgres';
@@ -24,6 +22,8 @@ export interface DialectCase {
 export interface DialectOptions {
   /** How the PostgreSQL database orders text (default: linguistic, as en_US servers do; see pg-database.ts). */
   pgCollation?: PgCollation;
+  /** One test at a time in the file (each of a pair runs alone): for tests that open many connections at once. */
+  serial?: boolean;
 }
 
 async function openCase(t: ExecutionContext, dialect: DialectCase['dialect'], options: DialectOptions): Promise<DialectCase | undefined> {
@@ -33,21 +33,21 @@ async function openCase(t: ExecutionContext, dialect: DialectCase['dialect'], op
     const x = sqliteExecutor(store.db);
     return { dialect, x, sqlite: store.db, other: x };
   }
-  const url = await freshPgDatabase(t, { collation: options.pgCollation ?? 'linguistic' });
+  const url = await freshPgDatabase(t, { collation: options.pgCollation ?? 'linguistic', migrated: true });
   if (!url) return undefined;
-  const pg = openPostgres(url);
-  const pg2 = openPostgres(url);
+  const pg = openTestPostgres(url);
+  const pg2 = openTestPostgres(url);
   t.teardown(async () => {
     await pg.close();
     await pg2.close();
   });
-  await migratePostgres(pg.db);
   return { dialect, x: pgExecutor(pg.db), sqlite: undefined, other: pgExecutor(pg2.db), url };
 }
 
 export function dialectTest(title: string, body: (t: ExecutionContext, c: DialectCase) => Promise<void>, options: DialectOptions = {}): void {
+  const declare = options.serial ? test.serial : test;
   for (const dialect of ['sqlite', 'postgres'] as const) {
-    test(`${dialect}: ${title}`, async (t) => {
+    declare(`${dialect}: ${title}`, async (t) => {
       const c = await openCase(t, dialect, options);
       if (!c) return t.log(SKIP_PG_STORE), t.pass();
       await body(t, c);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startGatewayProcess, writeDemoProductionDirectly, type GatewayProcess } from './gateway-process.ts';
-import { freshPgDatabase } from './pg-database.ts';
+import { freshPgDatabase, PG_TEST_CONNECT_TIMEOUT_MS } from './pg-database.ts';
 import { REDIS_URL } from './redis.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -59,6 +59,7 @@ export async function replicaSet(t: ExecutionContext, extraEnv: Record<string, s
     SEXTANT_LOG_LEVEL: 'info',
     SEXTANT_DEMO_WAREHOUSE_ORDERS: '500',
     SEXTANT_SHUTDOWN_GRACE_MS: '1000',
+    SEXTANT_DATABASE_CONNECT_TIMEOUT_MS: String(PG_TEST_CONNECT_TIMEOUT_MS),
     // Replicas must agree on what they sign and seal.
     SEXTANT_JWT_SECRET: randomBytes(32).toString('hex'),
     SEXTANT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),

@@ -3,9 +3,10 @@
 // files running at the same time share one build through a lock folder.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { HANG_MS } from './patience.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const WEB = join(ROOT, 'web');
@@ -35,11 +36,13 @@ export async function webBuild(): Promise<string> {
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       break;
     } catch {
       if (existsSync(join(out, 'index.html'))) return out;
-      // A build that died (kill -9) leaves its lock: taken over after two minutes.
-      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 120_000) rmSync(lock, { recursive: true, force: true });
+      // A build that died (kill -9) leaves its lock: taken over once its process is gone, never for
+      // being slow (a busy machine may take minutes to build).
+      if (holderGone(lock)) rmSync(lock, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -53,5 +56,23 @@ export async function webBuild(): Promise<string> {
     return out;
   } finally {
     rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Whether the process that took the lock has ended (a lock just taken, its pid not yet written, is held). */
+function holderGone(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    // No pid for long: a lock of an older helper, or its holder died between taking it and writing it.
+    return Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > HANG_MS;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }

@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { migrate } from '../../src/store/index.ts';
 import { migratePostgres } from '../../src/store/pg-migrate.ts';
-import { openPostgres } from '../../src/store/pg-open.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { freshPgDatabase, openTestPostgres, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
 
 function dataDir(t: import('ava').ExecutionContext): string {
@@ -31,7 +30,7 @@ test('with SEXTANT_DATABASE_URL on a PostgreSQL that does not answer the server 
 test('a PostgreSQL database migrated by a newer version is refused with the unknown migrations named', async (t) => {
   const url = await freshPgDatabase(t);
   if (!url) return t.log(SKIP_PG_STORE), t.pass();
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   await migratePostgres(pg.db);
   await sql`INSERT INTO schema_migrations (id, name) VALUES (9999, 'from_the_future')`.execute(pg.db);
   await pg.close();

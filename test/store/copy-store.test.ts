@@ -17,10 +17,9 @@ import { copyStore } from '../../src/store/copy-store.ts';
 import { lockDataDir } from '../../src/store/data-dir-lock.ts';
 import { listMigrations, migrate, openStore, SchemaNewerThanCode } from '../../src/store/index.ts';
 import { migratePostgres } from '../../src/store/pg-migrate.ts';
-import { openPostgres } from '../../src/store/pg-open.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { principalOf, seedChat } from '../helpers/chats.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { freshPgDatabase, openTestPostgres, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 let demo: TestApp;
 let demoDir: string;
@@ -46,7 +45,7 @@ test.after.always(() => demo?.stop());
 /** Every row of every copied table on both sides, sorted, as JSON: what "every row arrives" means. */
 async function compareAllRows(t: import('ava').ExecutionContext, sqliteFile: string, url: string): Promise<Map<string, number>> {
   const lite = new Database(sqliteFile, { readonly: true });
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   const counts = new Map<string, number>();
   try {
     for (const table of copyOrder(lite)) {
@@ -74,7 +73,7 @@ test('copy-store moves the demo installation onto PostgreSQL: every row of every
   for (const table of ['organizations', 'users', 'memberships', 'api_tokens', 'sessions', 'chats', 'chat_messages', 'chat_messages_fts', 'agent_runs', 'agent_events', 'agent_usage', 'query_log', 'connections']) {
     t.true(counts.get(table)! > 0, `${table} has rows to copy`);
   }
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   t.teardown(() => pg.close());
   const maxLite = new Database(join(demoDir, 'sextant.db'), { readonly: true });
   const lastEvent = maxLite.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'agent_events'").pluck().get() as number;
@@ -116,7 +115,7 @@ test('hostile values: quotes, unicode and long text arrive verbatim; NUL charact
   t.true(report.ok);
   t.is(report.tables.find((r) => r.table === 'users')!.alteredValues, 1);
   t.true(report.tables.filter((r) => r.table !== 'users').every((r) => r.alteredValues === 0));
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   t.teardown(() => pg.close());
   const org = await sql<{ name: string }>`SELECT name FROM organizations`.execute(pg.db);
   t.is(org.rows[0]!.name, quotes);
@@ -163,7 +162,7 @@ test('sextant-admin migrate and copy-store print what they did, mask the passwor
 test('a table that does not read back as written fails its checksum, and the whole copy is rolled back', async (t) => {
   const url = await freshPgDatabase(t);
   if (!url) return t.log(SKIP_PG_STORE), t.pass();
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   t.teardown(() => pg.close());
   await migratePostgres(pg.db);
   // char(n) pads what it stores: the rows arrive, but not as they were.

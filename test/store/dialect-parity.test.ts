@@ -6,8 +6,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { listMigrations, migrate, type Migration } from '../../src/store/index.ts';
 import { migratePostgres } from '../../src/store/pg-migrate.ts';
-import { openPostgres } from '../../src/store/pg-open.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { freshPgDatabase, openTestPostgres, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 /** Migrations present in one dialect only, or named differently. */
 function unpaired(sqlite: Migration[], postgres: Migration[]): string[] {
@@ -63,7 +62,7 @@ function sqliteSchema() {
 }
 
 async function postgresSchema(url: string) {
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   try {
     await migratePostgres(pg.db);
     const q = async <T,>(query: ReturnType<typeof sql<T>>) => (await query.execute(pg.db)).rows;
@@ -120,7 +119,7 @@ const SEARCH_SAMPLES = [
 test('the PostgreSQL search index holds the same words as FTS5 for the same text (ß, æ, ø and ł fold further there)', async (t) => {
   const url = await freshPgDatabase(t);
   if (!url) return t.log(SKIP_PG_STORE), t.pass();
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   t.teardown(() => pg.close());
   await migratePostgres(pg.db);
   const words = async (text: string) =>

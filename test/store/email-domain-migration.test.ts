@@ -6,9 +6,8 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { listMigrations, migrate } from '../../src/store/migrate.ts';
 import { migratePostgres } from '../../src/store/pg-migrate.ts';
-import { openPostgres } from '../../src/store/pg-open.ts';
 import { pgExecutor } from '../../src/store/pg-executor.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { freshPgDatabase, openTestPostgres, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 const before = (dialect: 'sqlite' | 'postgres') => listMigrations(dialect).filter((m) => m.id < 102);
 
@@ -29,7 +28,7 @@ test('sqlite: domains claimed before the upgrade become pending claims and route
 test('postgres: domains claimed before the upgrade become pending claims and route nothing', async (t) => {
   const url = await freshPgDatabase(t);
   if (!url) return t.log(SKIP_PG_STORE), t.pass();
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   t.teardown(() => pg.close());
   await migratePostgres(pg.db, before('postgres'));
   const x = pgExecutor(pg.db);

@@ -5,10 +5,9 @@ import { sql } from 'kysely';
 import test from 'ava';
 import { openStore, transact } from '../../src/store/index.ts';
 import { pgExecutor } from '../../src/store/pg-executor.ts';
-import { openPostgres } from '../../src/store/pg-open.ts';
 import { sqliteExecutor } from '../../src/store/sqlite-executor.ts';
 import { dialectTest, type DialectCase } from '../helpers/executors.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { freshPgDatabase, openTestPostgres, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 async function scratch({ x }: DialectCase) {
   await x.run(sql`CREATE TABLE scratch (id TEXT PRIMARY KEY, status TEXT NOT NULL, n BIGINT NOT NULL)`);
@@ -100,7 +99,7 @@ test('sqlite: a batch inside a legacy transaction is a savepoint: the outer roll
 test('postgres: a statement or batch that PostgreSQL aborts as a deadlock or serialization failure is run again, and other errors are not', async (t) => {
   const url = await freshPgDatabase(t);
   if (!url) return t.log(SKIP_PG_STORE), t.pass();
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   t.teardown(() => pg.close());
   // The pool's Kysely, except that its next `failures` queries fail with the given SQLSTATE first.
   let failures = 0;
@@ -142,8 +141,8 @@ test('postgres: a statement or batch that PostgreSQL aborts as a deadlock or ser
 test('postgres: two batches updating the same rows in opposite orders both commit, the one PostgreSQL aborts as a deadlock being run again', async (t) => {
   const url = await freshPgDatabase(t);
   if (!url) return t.log(SKIP_PG_STORE), t.pass();
-  const a = openPostgres(url);
-  const b = openPostgres(url);
+  const a = openTestPostgres(url);
+  const b = openTestPostgres(url);
   t.teardown(async () => {
     await a.close();
     await b.close();

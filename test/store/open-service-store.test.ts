@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listMigrations, openServiceStore, SchemaNewerThanCode, type ServiceStore } from '../../src/store/index.ts';
-import { openPostgres } from '../../src/store/pg-open.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { freshPgDatabase, openTestPostgres, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 type Dialect = ServiceStore['dialect'];
 
@@ -104,7 +103,7 @@ test('postgres: closing the store ends its pool (no connection left on the serve
   await store.ping();
   await store.close();
   const name = new URL(config.databaseUrl!).pathname.slice(1);
-  const admin = openPostgres(config.databaseUrl!.replace(/\/[^/]+$/, '/postgres'));
+  const admin = openTestPostgres(config.databaseUrl!.replace(/\/[^/]+$/, '/postgres'));
   t.teardown(() => admin.close());
   const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${name}`.execute(admin.db);
   t.is(rows[0]!.n, 0);

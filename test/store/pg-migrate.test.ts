@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { listMigrations, SchemaNewerThanCode } from '../../src/store/index.ts';
 import { migratePostgres } from '../../src/store/pg-migrate.ts';
 import { openPostgres } from '../../src/store/pg-open.ts';
-import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { freshPgDatabase, openTestPostgres, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 
 const ALL = listMigrations('postgres').map((m) => m.id);
 
@@ -15,7 +15,7 @@ const recordedMigrations = async (db: ReturnType<typeof openPostgres>['db']) =>
 async function database(t: Parameters<typeof freshPgDatabase>[0]) {
   const url = await freshPgDatabase(t);
   if (!url) return undefined;
-  const pg = openPostgres(url);
+  const pg = openTestPostgres(url);
   t.teardown(() => pg.close());
   return { url, pg };
 }
@@ -41,7 +41,7 @@ test('migrating twice is a no-op', async (t) => {
 test('two migrators on two pools apply each migration exactly once between them', async (t) => {
   const d = await database(t);
   if (!d) return t.log(SKIP_PG_STORE), t.pass();
-  const other = openPostgres(d.url);
+  const other = openTestPostgres(d.url);
   t.teardown(() => other.close());
   const [a, b] = await Promise.all([migratePostgres(d.pg.db), migratePostgres(other.db)]);
   t.deepEqual([...a, ...b].sort((x, y) => x - y), ALL);

@@ -145,7 +145,7 @@ test('a question moves up with its answer, and deleted messages stay deleted aft
   await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelectorAll('.turn .question')[1]?.textContent === 'Third question');
   t.deepEqual(await questions.allTextContents(), ['First question', 'Third question', 'Second question']);
   // The keyboard stays on the moved question's button (focused once the move's re-render has committed).
-  await page.waitForFunction(() => /^Move (up|down), with its answer$/.test((globalThis as unknown as InPage).document.activeElement?.getAttribute('aria-label') ?? ''), undefined, { timeout: 5000 });
+  await page.waitForFunction(() => /^Move (up|down), with its answer$/.test((globalThis as unknown as InPage).document.activeElement?.getAttribute('aria-label') ?? ''));
   t.regex((await page.evaluate('document.activeElement?.getAttribute("aria-label")')) as string, /^Move (up|down), with its answer$/);
   t.deepEqual(
     (await chatOf(page, 'order')).messages.map((x) => x.content),

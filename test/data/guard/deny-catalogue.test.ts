@@ -11,6 +11,7 @@ import pg from 'pg';
 import { isDeniedFunction, isSystemTable } from '../../../src/data/guard/deny-list.ts';
 import { isAllowedTableFunction } from '../../../src/data/guard/row-generators.ts';
 import type { SqlDialect } from '../../../src/data/types.ts';
+import { PG_TEST_CONNECT_TIMEOUT_MS } from '../../helpers/pg-database.ts';
 import { SKIP_MYSQL, SKIP_PG } from '../warehouses.ts';
 
 // Reviewed and left callable: random values, clocks, identifiers, formatting; no state, no I/O.
@@ -28,7 +29,7 @@ const HARMLESS: Record<SqlDialect, Set<string>> = {
 const undecided = (dialect: SqlDialect, names: string[]) => [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => !isDeniedFunction(dialect, n) && !HARMLESS[dialect].has(n)).sort();
 
 test('PostgreSQL: every volatile function of pg_catalog, and every one named for files, settings, locks or server state, is denied or reviewed', async (t) => {
-  const c = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 3000 });
+  const c = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres', connectionTimeoutMillis: PG_TEST_CONNECT_TIMEOUT_MS });
   try {
     await c.connect();
   } catch (err) {
