@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<void>> = {
   evaluations: async () => (await import('./evaluations.ts')).run(),
   replicas: async () => (await import('./replicas.ts')).run(),
   import: async () => (await import('./import.ts')).run(),
+  catalog: async () => (await import('./catalog.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

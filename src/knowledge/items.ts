@@ -4,7 +4,7 @@
 // the item had when the save arrived: if another save landed in between, the two are merged field by
 // field, or the later one gets a conflict; an edit is never silently lost.
 import type { Principal } from '../auth/index.ts';
-import { commitChanges, readBlobs, readFileVersion, readTree, resolveRef } from '../git/index.ts';
+import { commitChanges, readFileVersion, resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { EditConflict, ItemExists, ItemNotFound, VersionMismatch } from './errors.ts';
 import { checkedId, checkIdFields, normalizeIdFields, requireIdFields } from './item-id.ts';
@@ -21,14 +21,6 @@ import { parseYaml, renderYaml, updateYaml } from './yaml-doc.ts';
 
 /** The versions a write accepts: HTTP If-Match, parsed (`*`: any existing version). */
 export type IfMatch = string[] | '*';
-
-/** Items of a kind at a commit or branch of a repository (no permission check). */
-export async function itemsAt(scope: Pick<Scope, 'repo'>, ref: string, kind: Kind): Promise<Item[]> {
-  const def = KIND_DEFS[kind];
-  const files = (await readTree({ repo: scope.repo, ref, prefix: kind })).filter((f) => def.idOfPath(f.path) !== undefined);
-  const texts = await readBlobs(scope.repo, files.map((f) => f.oid));
-  return files.map((f, i) => toItem(kind, def.idOfPath(f.path)!, f.path, texts[i]!, f.oid));
-}
 
 /** Builds an item from a file's text and blob id. */
 export function toItem(kind: Kind, id: string, path: string, text: string, version: string): Item {
@@ -54,13 +46,6 @@ function parsedBlob(text: string, blob: string): { value: unknown; error?: strin
     parsed.set(blob, (hit = parseYaml(text)));
   }
   return { ...hit, value: structuredClone(hit.value) };
-}
-
-/** Every item of a kind visible to the caller, and the commit they were read at. */
-export async function listItems(deps: KnowledgeDeps, p: Principal, envId: string | undefined, kind: Kind): Promise<{ commit: string | null; items: Item[] }> {
-  const scope = await readScope(deps, p, envId);
-  const commit = await resolveRef({ repo: scope.repo, ref: scope.branch });
-  return { commit: commit ?? null, items: commit ? await itemsAt(scope, commit, kind) : [] };
 }
 
 /** One item, or 404. */

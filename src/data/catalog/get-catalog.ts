@@ -40,7 +40,7 @@ const keyOf = (connection: string, table: string) => `${connection}\u0000${table
 /** Builds the catalog; non-admins see only governed (documented, active) tables. */
 export async function getCatalog(deps: DataDeps, principal: Principal, environmentId: string | undefined, limit = 50): Promise<Catalog> {
   const docs = await deps.docs.listTables(principal.orgId, hasRole(principal, 'modeler') ? environmentId : undefined);
-  const active = docs.filter((d) => d.active !== false);
+  const active = activeOf(docs);
   const isAdmin = principal.role === 'admin';
   return {
     org_id: principal.orgId,
@@ -56,21 +56,53 @@ export async function getCatalog(deps: DataDeps, principal: Principal, environme
       name: c.name,
       type: c.type,
       dialect: DRIVERS[c.type].dialect,
-      documented_tables: active.filter((d) => d.connection === c.id).length,
+      documented_tables: active.documented.get(c.id) ?? 0,
     })),
     top_tables: await rankTables(deps, principal.orgId, active, isAdmin, limit),
   };
 }
 
-async function rankTables(deps: DataDeps, orgId: string, active: TableDoc[], isAdmin: boolean, limit: number): Promise<CatalogTable[]> {
-  const described = new Map(active.map((d) => [keyOf(d.connection, `${d.schema}.${d.name}`), d]));
-  const usage = new Map((await topTables(deps.store, orgId, active.length + limit)).map((u) => [keyOf(u.connection_id, u.table), u]));
-  const tables: CatalogTable[] = active.map((d) => ({ ...entryOf(d), query_count: usage.get(keyOf(d.connection, `${d.schema}.${d.name}`))?.query_count ?? 0 }));
+/** The active tables of a documentation snapshot, named and counted per connection. */
+interface ActiveTables {
+  tables: { connection_id: string; table: string; key: string; doc: TableDoc }[];
+  keys: Set<string>;
+  documented: Map<string, number>;
+}
+
+// Built once per snapshot (the docs source hands out the same array for one commit): naming 10,000
+// tables on every call was most of the catalog's time once the files were no longer read.
+const activeOfDocs = new WeakMap<TableDoc[], ActiveTables>();
+
+function activeOf(docs: TableDoc[]): ActiveTables {
+  let active = activeOfDocs.get(docs);
+  if (!active) {
+    const tables = docs.filter((d) => d.active !== false).map((d) => ({ connection_id: d.connection, table: `${d.schema}.${d.name}`, key: keyOf(d.connection, `${d.schema}.${d.name}`), doc: d }));
+    const documented = new Map<string, number>();
+    for (const t of tables) documented.set(t.connection_id, (documented.get(t.connection_id) ?? 0) + 1);
+    activeOfDocs.set(docs, (active = { tables, keys: new Set(tables.map((t) => t.key)), documented }));
+  }
+  return active;
+}
+
+async function rankTables(deps: DataDeps, orgId: string, active: ActiveTables, isAdmin: boolean, limit: number): Promise<CatalogTable[]> {
+  const usage = new Map((await topTables(deps.store, orgId, active.tables.length + limit)).map((u) => [keyOf(u.connection_id, u.table), u]));
+  // Ranked on the names and counts alone; only the tables shown are built.
+  const ranked: Ranked[] = active.tables.map(({ connection_id, table, key, doc }) => ({ connection_id, table, query_count: usage.get(key)?.query_count ?? 0, doc }));
   // Admins query with raw SQL: their most used tables show even when nobody documented them.
   if (isAdmin) {
-    for (const [key, u] of usage) if (!described.has(key)) tables.push({ connection_id: u.connection_id, table: u.table, query_count: u.query_count, columns: [], metrics: [] });
+    for (const [key, u] of usage) if (!active.keys.has(key)) ranked.push({ connection_id: u.connection_id, table: u.table, query_count: u.query_count });
   }
-  return tables.sort((a, b) => b.query_count - a.query_count || a.connection_id.localeCompare(b.connection_id) || a.table.localeCompare(b.table)).slice(0, limit);
+  return ranked
+    .sort((a, b) => b.query_count - a.query_count || a.connection_id.localeCompare(b.connection_id) || a.table.localeCompare(b.table))
+    .slice(0, limit)
+    .map(({ doc, ...r }) => (doc ? { ...entryOf(doc), query_count: r.query_count } : { ...r, columns: [], metrics: [] }));
+}
+
+interface Ranked {
+  connection_id: string;
+  table: string;
+  query_count: number;
+  doc?: TableDoc;
 }
 
 function entryOf(d: TableDoc): Omit<CatalogTable, 'query_count'> {

@@ -1,0 +1,65 @@
+// The list of a kind's items, whole or a page at a time. Read through the snapshot cache: a commit's
+// items never change, and reading and parsing every file again on each request took seconds at
+// thousands of documented tables.
+import type { Principal } from '../auth/index.ts';
+import { ValidationFailed } from '../errors.ts';
+import { resolveRef } from '../git/index.ts';
+import type { KnowledgeDeps } from './deps.ts';
+import type { Item } from './item.ts';
+import type { Kind } from './kinds.ts';
+import { readScope } from './scope.ts';
+import { itemsAtCommit } from './snapshot.ts';
+
+export interface ItemPage {
+  /** The commit read; null when the organization has no knowledge yet. */
+  commit: string | null;
+  /** In path order; shared with other readers of the commit, not to be changed. */
+  items: Item[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+const encodeCursor = (path: string) => Buffer.from(JSON.stringify({ p: path })).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  try {
+    const p = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p?: unknown }).p;
+    if (typeof p === 'string') return p;
+  } catch {
+    // Falls through to the validation error.
+  }
+  throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
+}
+
+/**
+ * Items of a kind visible to the caller, after `cursor` (keyset on the path, so a page is stable while
+ * items are added or removed) and at most `limit` of them; without a limit, every one.
+ */
+export async function listItems(
+  deps: KnowledgeDeps,
+  p: Principal,
+  envId: string | undefined,
+  kind: Kind,
+  { cursor, limit }: { cursor?: string | undefined; limit?: number | undefined } = {},
+): Promise<ItemPage> {
+  const after = cursor ? decodeCursor(cursor) : undefined;
+  const scope = await readScope(deps, p, envId);
+  const commit = await resolveRef({ repo: scope.repo, ref: scope.branch });
+  if (!commit) return { commit: null, items: [], next_cursor: null };
+  const ofKind = (await itemsAtCommit(deps, scope.repo, p.orgId, commit)).filter((item) => item.kind === kind);
+  const rest = after === undefined ? ofKind : ofKind.slice(firstAfter(ofKind, after));
+  const items = limit === undefined ? rest : rest.slice(0, limit);
+  return { commit, items, next_cursor: items.length < rest.length ? encodeCursor(items[items.length - 1]!.path) : null };
+}
+
+/** Index of the first item whose path sorts after `path`: items come in the tree walk's order, by bytes. */
+function firstAfter(items: Item[], path: string): number {
+  const key = Buffer.from(path);
+  let [lo, hi] = [0, items.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (Buffer.compare(Buffer.from(items[mid]!.path), key) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
