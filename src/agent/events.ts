@@ -14,7 +14,7 @@ export type AgentEvent =
   /** A warehouse query the agent ran (after it succeeded or failed). */
   | { type: 'sql'; call_id: string; connection_id: string; sql: string; ok: boolean; execution_ms?: number }
   /** A result table kept under `df_key` (preview rows only; downloads re-run the query). */
-  | { type: 'table'; call_id: string; df_key: string; columns: string[]; rows: unknown[][]; row_count: number; truncated: boolean }
+  | { type: 'table'; call_id: string; df_key: string; columns: string[]; rows: unknown[][]; row_count: number; truncated: boolean; formats?: Record<string, string> }
   /** A Vega-Lite chart over a kept table. */
   | { type: 'chart'; call_id: string; chart_id: string; df_key: string; spec: Record<string, unknown> }
   /** Feedback the user sent was given to the model after the current tool execution. */

@@ -106,6 +106,8 @@ export interface QueryResult {
   executionMs: number;
   /** Warehouse dialect (duckdb, postgresql, mysql, sqlite), recorded with the answer for lineage. */
   dialect: string;
+  /** The documented tables the query read (`schema.table`), whose governed metrics say how to show its columns. */
+  tables?: string[];
 }
 
 /**

@@ -15,6 +15,8 @@ export const AnswerTable = z.object({
   row_count: z.number().int().min(0).optional(),
   /** A few rows for display; the full result is re-run on download. */
   preview: z.array(z.array(z.unknown())).max(100).optional(),
+  /** Display formats of columns that show a governed metric (see the `table` event). */
+  formats: z.record(z.string().max(200), z.string().max(20)).optional(),
 });
 export type AnswerTable = z.infer<typeof AnswerTable>;
 

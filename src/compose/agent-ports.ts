@@ -147,7 +147,7 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
     queries: {
       async run({ principal, environmentId, connectionId, sql, rowLimit, signal, knowledgeCommit }) {
         const r = await executeQuery(s.data, { principal, environmentId, connectionId, sql, rowLimit, source: 'agent', signal, knowledgeCommit: pinned(knowledgeCommit) });
-        return { columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: r.executionTimeMs, dialect: r.dialect };
+        return { columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, executionMs: r.executionTimeMs, dialect: r.dialect, tables: r.tables };
       },
     },
     uploads: {

@@ -91,3 +91,22 @@ test('query_uploads lists the chat\'s files and queries them', async (t) => {
   t.true(q.ok);
   t.true(c.events.some((e) => e.type === 'table'));
 });
+
+test('run_sql gives the columns that show a governed metric its format, from the tables the query read, and nothing to others', async (t) => {
+  const docs = tableDocs().map((d) =>
+    d.name === 'orders' ? { ...d, metrics: [{ name: 'revenue', description: 'Revenue', expression: 'SUM(total_amount)', format: 'USD' }, { name: 'order_count', description: 'Orders', expression: 'COUNT(*)' }] } : d,
+  );
+  const read = (columns: string[], tables: string[]): QueryResult => ({ columns: columns.map((name) => ({ name, type: 'DOUBLE' })), rows: [[1, 2, 3]], rowCount: 1, truncated: false, executionMs: 1, dialect: 'duckdb', tables });
+  const tableEvent = (events: AgentEvent[]) => events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')!;
+
+  const c = ctx({ knowledge: memoryKnowledge({ tables: docs, relationships: relationshipDocs() }), queries: { run: async () => read(['country', 'Revenue', 'order_count'], ['main.orders']) } });
+  t.true((await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1' }), c.base, 1000, signal)).ok);
+  // Matched by name whatever its case; a metric without a format and a plain column get none.
+  t.deepEqual(tableEvent(c.events).formats, { Revenue: 'USD' });
+  t.deepEqual([...c.state.dataframes.values()][0]!.formats, { Revenue: 'USD' });
+
+  // The same column name over a table that defines no such metric is not guessed.
+  const other = ctx({ knowledge: memoryKnowledge({ tables: docs, relationships: relationshipDocs() }), queries: { run: async () => read(['revenue'], ['main.customers']) } });
+  t.true((await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1' }), other.base, 1000, signal)).ok);
+  t.false('formats' in tableEvent(other.events));
+});

@@ -34,3 +34,13 @@ test('text stays text, and a column mixing numbers and words is not reformatted'
   t.deepEqual(show('size', ['12', 'XL']), ['12', 'XL']);
   t.deepEqual(show('payload', [{ a: 1 }]), ['{"a":1}']);
 });
+
+test("a governed metric's column is shown in its format: a currency, a percentage, whole numbers", (t) => {
+  const shown = (values: unknown[], metric: string) => values.map((v) => formatCell(v, columnFormat('value', values, undefined, metric), 'en-US'));
+  t.deepEqual(shown(['2880619.8210', 12], 'USD'), ['$2,880,619.82', '$12.00']);
+  t.deepEqual(shown([1234.5], 'EUR'), ['€1,234.50']);
+  t.deepEqual(shown([0.125, '0.5'], 'percent'), ['12.5%', '50.0%']);
+  t.deepEqual(shown([1234.4], 'integer'), ['1,234']);
+  // Not numbers after all: the metric's format does not apply.
+  t.deepEqual(shown(['n/a'], 'USD'), ['n/a']);
+});

@@ -169,6 +169,7 @@ export function answerRecord(state: RunState): AnswerRecord {
     columns: d.columns,
     row_count: d.rowCount,
     preview: d.rows.slice(0, 100),
+    ...(d.formats ? { formats: d.formats } : {}),
   }));
   const last = tables[tables.length - 1];
   return {

@@ -29,7 +29,8 @@ export const runSql = defineTool({
       throw err;
     }
     ctx.emit({ type: 'sql', call_id: ctx.callId, connection_id, sql, ok: true, execution_ms: result.executionMs });
-    return keep(ctx, { sql, connectionId: connection_id, title, result });
+    const formats = await metricFormats(ctx, connection_id, result);
+    return keep(ctx, { sql, connectionId: connection_id, title, result, formats });
   },
 });
 
@@ -53,12 +54,27 @@ export const queryUploads = defineTool({
   },
 });
 
-function keep(ctx: ToolContext, { sql, connectionId, title, result }: { sql: string; connectionId: string; title: string | undefined; result: QueryResult }): ToolOutput {
+/**
+ * How to show the columns that carry a governed metric (a column named after a metric of a table the
+ * query read): the metric's format, so a revenue column reads in its currency. Nothing is guessed from
+ * names; a column no metric names gets no format.
+ */
+async function metricFormats(ctx: ToolContext, connectionId: string, result: QueryResult): Promise<Record<string, string> | undefined> {
+  const byName = new Map<string, string>();
+  for (const table of result.tables ?? []) {
+    const doc = await ctx.ports.knowledge.getTable(ctx.principal, ctx.environmentId, connectionId, table, ctx.state.knowledgeCommit);
+    for (const m of doc?.metrics ?? []) if (m.format) byName.set(m.name.toLowerCase(), m.format);
+  }
+  const formats = Object.fromEntries(result.columns.flatMap((c) => (byName.has(c.name.toLowerCase()) ? [[c.name, byName.get(c.name.toLowerCase())!]] : [])));
+  return Object.keys(formats).length > 0 ? formats : undefined;
+}
+
+function keep(ctx: ToolContext, { sql, connectionId, title, result, formats }: { sql: string; connectionId: string; title: string | undefined; result: QueryResult; formats?: Record<string, string> | undefined }): ToolOutput {
   const columns = result.columns.map((c) => c.name);
   const rows = result.rows.slice(0, ctx.rowLimit);
-  const df: Dataframe = { dfKey: newDfKey(), title, sql, connectionId, dialect: result.dialect, columns, rows, rowCount: result.rowCount, truncated: result.truncated };
+  const df: Dataframe = { dfKey: newDfKey(), title, sql, connectionId, dialect: result.dialect, columns, rows, rowCount: result.rowCount, truncated: result.truncated, ...(formats ? { formats } : {}) };
   ctx.state.dataframes.set(df.dfKey, df);
-  ctx.emit({ type: 'table', call_id: ctx.callId, df_key: df.dfKey, columns, rows: rows.slice(0, EVENT_PREVIEW_ROWS), row_count: df.rowCount, truncated: df.truncated });
+  ctx.emit({ type: 'table', call_id: ctx.callId, df_key: df.dfKey, columns, rows: rows.slice(0, EVENT_PREVIEW_ROWS), row_count: df.rowCount, truncated: df.truncated, ...(formats ? { formats } : {}) });
   const content = JSON.stringify({ df_key: df.dfKey, columns: result.columns, rows: rows.slice(0, MODEL_PREVIEW_ROWS), row_count: df.rowCount, truncated: df.truncated });
   return { content, summary: `${df.rowCount} rows${df.truncated ? ' (truncated)' : ''} in ${result.executionMs} ms` };
 }

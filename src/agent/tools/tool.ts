@@ -17,6 +17,8 @@ export interface Dataframe {
   rows: unknown[][];
   rowCount: number;
   truncated: boolean;
+  /** Display formats of columns that show a governed metric (`integer`, `decimal`, `percent` or a currency code). */
+  formats?: Record<string, string>;
 }
 
 /** What one run accumulates across tool calls. */

@@ -20,6 +20,8 @@ export interface ResultTable {
   rowCount: number;
   truncated: boolean;
   sql: string | undefined;
+  /** Display formats of the columns that show a governed metric (a currency code, integer, decimal, percent). */
+  formats?: Record<string, string> | undefined;
   /** Kept for the download links, which re-run the query under the caller's permissions. */
 }
 
@@ -82,7 +84,7 @@ export function applyEvent(a: AnswerState, id: number, e: AgentEvent): AnswerSta
     case 'table':
       return {
         ...next,
-        tables: [...a.tables, { callId: e.call_id, dfKey: e.df_key, columns: e.columns, rows: e.rows, rowCount: e.row_count, truncated: e.truncated, sql: a.sqlByCall[e.call_id] }],
+        tables: [...a.tables, { callId: e.call_id, dfKey: e.df_key, columns: e.columns, rows: e.rows, rowCount: e.row_count, truncated: e.truncated, sql: a.sqlByCall[e.call_id], formats: e.formats }],
       };
     case 'chart':
       return { ...next, charts: [...a.charts, { chartId: e.chart_id, dfKey: e.df_key, spec: e.spec }] };
@@ -116,6 +118,7 @@ export function answerFromMessage(m: ChatMessage): AnswerState {
     rowCount: t.row_count ?? (t.preview ?? []).length,
     truncated: (t.row_count ?? 0) > (t.preview ?? []).length,
     sql: t.sql,
+    formats: t.formats,
   }));
   return {
     ...emptyAnswer(),

@@ -1,7 +1,8 @@
 // How a result table shows its values: numbers with thousands separators (ids, codes and years as
 // they are), dates at the grain of the query (`Jan 2024`, `2025 Q2`, `2024`) or without a midnight
-// time. The result carries no units, so only what is safe to read off the column's name and values
-// is done: no currency is guessed. The raw values stay in the data (downloads, copy, sort).
+// time. Units come only from the knowledge: a column showing a governed metric carries the metric's
+// format (a currency, a percentage); nothing else is guessed from names. The raw values stay in the
+// data (downloads, copy, sort).
 
 export type Grain = 'year' | 'quarter' | 'month' | 'day' | 'time';
 
@@ -11,6 +12,9 @@ export interface ColumnFormat {
   grain?: Grain;
   /** For numbers: the fraction digits shown (the most any value of the column needs, at most 2). */
   fractionDigits?: number;
+  /** For numbers of a governed metric: its currency (ISO code), or a percentage (the value is the ratio). */
+  currency?: string;
+  percent?: boolean;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -36,10 +40,11 @@ function grainOfValues(dates: RegExpExecArray[]): Grain {
   return 'month';
 }
 
-/** How a column is shown, from its name, its values and the query's grain. */
-export function columnFormat(name: string, values: unknown[], sqlGrain?: Grain): ColumnFormat {
+/** How a column is shown, from its name, its values, the query's grain and the metric format the knowledge gives it. */
+export function columnFormat(name: string, values: unknown[], sqlGrain?: Grain, metricFormat?: string): ColumnFormat {
   const present = values.filter((v) => v !== null && v !== undefined && v !== '');
   if (present.length === 0) return { kind: 'text' };
+  if (metricFormat && present.every((v) => asNumber(v) !== undefined)) return metricColumn(metricFormat, present);
   const dates = present.map((v) => (typeof v === 'string' ? DATE.exec(v.trim()) : null));
   if (dates.every((d) => d !== null)) {
     const found = grainOfValues(dates as RegExpExecArray[]);
@@ -54,6 +59,14 @@ export function columnFormat(name: string, values: unknown[], sqlGrain?: Grain):
     return { kind: 'number', fractionDigits };
   }
   return { kind: 'text' };
+}
+
+/** A governed metric's column: its currency (cents shown), a percentage, or whole or decimal numbers. */
+function metricColumn(format: string, values: unknown[]): ColumnFormat {
+  if (/^[A-Z]{3}$/.test(format)) return { kind: 'number', currency: format, fractionDigits: 2 };
+  if (format === 'percent') return { kind: 'number', percent: true, fractionDigits: 1 };
+  if (format === 'integer') return { kind: 'number', fractionDigits: 0 };
+  return { kind: 'number', fractionDigits: values.some((v) => !Number.isInteger(asNumber(v))) ? 2 : 0 };
 }
 
 function formatDate(m: RegExpExecArray, grain: Grain): string {
@@ -85,7 +98,8 @@ export function formatCell(v: unknown, format: ColumnFormat, locale?: string): s
     const n = asNumber(v);
     if (n === undefined) return String(v);
     const digits = format.fractionDigits ?? 0;
-    return n.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    const style = format.currency ? { style: 'currency' as const, currency: format.currency } : format.percent ? { style: 'percent' as const } : {};
+    return n.toLocaleString(locale, { ...style, minimumFractionDigits: digits, maximumFractionDigits: digits });
   }
   return String(v);
 }

@@ -52,8 +52,8 @@ export function ResultTable({ table, chatId, index, readOnly = false }: { table:
   // Read from the answer's rows (the first ones), so that a column keeps its format across pages.
   const formats = useMemo(() => {
     const grain = grainOfSql(table.sql);
-    return table.columns.map((name, i) => columnFormat(name, table.rows.map((r) => r[i]), grain));
-  }, [table.columns, table.rows, table.sql]);
+    return table.columns.map((name, i) => columnFormat(name, table.rows.map((r) => r[i]), grain, table.formats?.[name]));
+  }, [table.columns, table.rows, table.sql, table.formats]);
   const pages = Math.max(1, Math.ceil((readOnly ? table.rows.length : table.rowCount) / PAGE));
   const shown = rows.slice(page * PAGE, page * PAGE + PAGE);
   const query = `chat_id=${encodeURIComponent(chatId)}&df_key=${encodeURIComponent(table.dfKey)}`;
