@@ -68,7 +68,9 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const fullQuestion = [question, ...feedback.map((f) => f.content.slice(FEEDBACK_PREFIX.length))].join(' ');
   const outcome = planQuestion(fullQuestion, earlier, schema, nowMs);
   if (outcome.kind === 'refuse') return { kind: 'text', text: refusalText(question, outcome, schema, nowMs) };
-  if (outcome.kind === 'no_data') return { kind: 'text', text: `${noDataText(titleOf(outcome.plan), outcome.period, outcome.coverage)}\n\n${explain(outcome.plan, schema, undefined)}` };
+  // How misspelt words were read comes first: the answer is to that reading of the question.
+  const read = outcome.readings.map((r) => `${r}\n`).join('');
+  if (outcome.kind === 'no_data') return { kind: 'text', text: `${read}${noDataText(titleOf(outcome.plan), outcome.period, outcome.coverage)}\n\n${explain(outcome.plan, schema, undefined)}` };
   const built = buildSql(outcome.plan);
   if (!built) return { kind: 'text', text: refusalText(question, refuse('unmapped', 'a metric it needs cannot be written over the documented tables'), schema, nowMs) };
   // Only results since the last feedback count: feedback asks for a new query.
@@ -84,7 +86,7 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   if (!chart && has('make_chart') && wantsChart(built, rows)) {
     return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: built.timeSeries ? 'line' : 'bar', x: built.labelColumn, y: built.valueColumn, title: built.title } };
   }
-  return { kind: 'text', text: `${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
+  return { kind: 'text', text: `${read}${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
 }
 
 /** The question's words with their singular forms: documentation says "country" where people ask about "countries". */

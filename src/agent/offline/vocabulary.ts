@@ -86,6 +86,20 @@ function phrasesOf(table: TableDocument): Phrase[] {
   return out;
 }
 
+/**
+ * The single words of the knowledge's names, synonyms and metrics: what a misspelt or inflected word
+ * may stand for, with the tables they belong to. Listed values are left out: "ship" is not the status 'shipped'.
+ */
+export function vocabularyWords(schema: Schema): Map<string, Set<TableDocument>> {
+  const out = new Map<string, Set<TableDocument>>();
+  for (const table of schema.tables) {
+    for (const { words: p, make } of phrasesOf(table)) {
+      if (make(0, 0).kind !== 'value') for (const w of p.split(' ')) out.set(w, (out.get(w) ?? new Set()).add(table));
+    }
+  }
+  return out;
+}
+
 /** Every mention of a table, column, metric or listed value, longest matches first, without overlaps. */
 export function findMentions(text: string, schema: Schema): Mention[] {
   const found: Mention[] = [];
