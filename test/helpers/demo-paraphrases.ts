@@ -1,0 +1,102 @@
+// Paraphrases of the offline model's question family on the demo organization, worded as people
+// write: typos, inflected verbs, numbers in words, "break down ... by", "in total", "for each", and
+// the cheapest or most expensive rows. Each answerable one carries the DuckDB query of its expected
+// result, like the team's set (demo-questions.ts), on the same clock; out-of-family questions, typos
+// included, must still be refused. Asked through the same harness: no answer may be wrong.
+import type { DemoQuestion, Expected, QuestionClass } from './demo-questions.ts';
+
+const REVENUE_ORDERS = "status IN ('completed', 'shipped')";
+const Y = (col: string, year: number) => `${col} >= DATE '${year}-01-01' AND ${col} < DATE '${year + 1}-01-01'`;
+const LINE_REVENUE = 'SUM(i.quantity * i.unit_price * (1 - i.discount))';
+
+const q = (question: string, cls: QuestionClass, expected: Expected): DemoQuestion => ({ question, class: cls, expected });
+const sql = (s: string): Expected => ({ sql: s });
+const refuse = (why: 'causal' | 'predictive' | 'unmapped'): Expected => ({ refuse: why });
+
+const CUSTOMERS = sql('SELECT COUNT(*) FROM customers');
+const ORDERS = sql('SELECT COUNT(*) FROM orders');
+const PRODUCTS = sql('SELECT COUNT(*) FROM products');
+const REVENUE = sql(`SELECT SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS}`);
+const revenueIn = (year: number) => sql(`SELECT SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${Y('order_date', year)}`);
+const revenueBy = (column: string) => sql(`SELECT ${column}, SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 DESC, 1`);
+const REVENUE_BY_COUNTRY = sql(`SELECT c.country, SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE o.${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 DESC, 1`);
+const REVENUE_BY_CATEGORY = sql(`SELECT p.category, ${LINE_REVENUE} FROM order_items i JOIN orders o USING (order_id) JOIN products p USING (product_id) WHERE o.${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 DESC, 1`);
+const unitsIn = (year: number) => sql(`SELECT SUM(i.quantity) FROM order_items i JOIN orders o USING (order_id) WHERE ${Y('o.order_date', year)}`);
+const UNITS_BY_CATEGORY = sql('SELECT p.category, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1 ORDER BY 2 DESC, 1');
+const unitsByProduct = (limit?: number, year?: number) =>
+  sql(
+    `SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id)${year ? ` JOIN orders o USING (order_id) WHERE ${Y('o.order_date', year)}` : ''} GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2${limit ? ` LIMIT ${limit}` : ''}`,
+  );
+const byPrice = (dir: 'ASC' | 'DESC', limit: number) => sql(`SELECT product_id, name, SUM(unit_price) FROM products GROUP BY 1, 2 ORDER BY 3 ${dir}, 1, 2 LIMIT ${limit}`);
+const ordersBy = (column: string) => sql(`SELECT ${column}, COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1`);
+const customersBy = (column: string) => sql(`SELECT ${column}, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 DESC, 1`);
+const AOV_BY_CHANNEL = sql(`SELECT channel, AVG(total_amount) FROM orders WHERE ${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 DESC, 1`);
+
+export const DEMO_PARAPHRASES: DemoQuestion[] = [
+  // Typos near exactly one word of the knowledge or of the reader.
+  q('How many custmers do we have?', 'typos', CUSTOMERS),
+  q('How many cusotmers do we have?', 'typos', CUSTOMERS),
+  q('How many ordres are there?', 'typos', ORDERS),
+  q('How many ordres were placed in 2024?', 'typos', sql(`SELECT COUNT(*) FROM orders WHERE ${Y('order_date', 2024)}`)),
+  q('How many prodcuts are there?', 'typos', PRODUCTS),
+  q('What was revnue in 2025?', 'typos', revenueIn(2025)),
+  q('What is our total reveneu?', 'typos', REVENUE),
+  q('Revenue by contry', 'typos', REVENUE_BY_COUNTRY),
+  q('Revenue by cateogry', 'typos', REVENUE_BY_CATEGORY),
+  q('Revenue by chanel', 'typos', revenueBy('channel')),
+  q('Average order vlaue by chanel', 'typos', AOV_BY_CHANNEL),
+  q('Number of custmers per segmnet', 'typos', customersBy('segment')),
+  q('Number of orders per staus', 'typos', ordersBy('status')),
+  q('Number of customers per coutnry', 'typos', customersBy('country')),
+  q('Total quantiy of order items by product category', 'typos', UNITS_BY_CATEGORY),
+  q('Averge unit price of products', 'typos', sql('SELECT AVG(unit_price) FROM products')),
+  q('How many customers signed up in 2024 by contry?', 'typos', sql(`SELECT country, COUNT(*) FROM customers WHERE ${Y('signup_date', 2024)} GROUP BY 1 ORDER BY 2 DESC, 1`)),
+  q('Why did revnue drop in March 2025?', 'typos', refuse('causal')),
+  q('Forecast revneue for next quarter', 'typos', refuse('predictive')),
+  q('What is the medain order value?', 'typos', refuse('unmapped')),
+  q('Write me a peom about the sea', 'typos', refuse('unmapped')),
+
+  // Verbs in any form, when the knowledge uses the verb of a table the question names.
+  q('Which products sold the most units?', 'inflections', unitsByProduct()),
+  q('Which product sold the most units in 2025?', 'inflections', unitsByProduct(1, 2025)),
+  q('How many units did we sell in 2025?', 'inflections', unitsIn(2025)),
+  q('How many units were sold in 2024?', 'inflections', unitsIn(2024)),
+  q('How many units do we sell per category?', 'inflections', UNITS_BY_CATEGORY),
+  q('Units sold by category', 'inflections', UNITS_BY_CATEGORY),
+  q('How many units did we sell in the Electronics category in 2024?', 'inflections', sql(`SELECT SUM(i.quantity) FROM order_items i JOIN orders o USING (order_id) JOIN products p USING (product_id) WHERE p.category = 'Electronics' AND ${Y('o.order_date', 2024)}`)),
+  // Selling products is not counting them: the verb belongs to order items, which this one does not name.
+  q('How many products did we sell?', 'inflections', refuse('unmapped')),
+  q('Which customers bought the most?', 'inflections', refuse('unmapped')),
+
+  // Numbers written as words.
+  q('Top five products by units sold', 'numbers', unitsByProduct(5)),
+  q('Top ten products by units sold in 2025', 'numbers', unitsByProduct(10, 2025)),
+  q('Top three customers by revenue', 'numbers', sql(`SELECT c.customer_id, c.name, SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE o.${REVENUE_ORDERS} GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 3`)),
+  q('Bottom two countries by revenue', 'numbers', sql(`SELECT c.country, SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE o.${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 2`)),
+  q('Which three categories had the highest revenue in 2025?', 'numbers', sql(`SELECT p.category, ${LINE_REVENUE} FROM order_items i JOIN orders o USING (order_id) JOIN products p USING (product_id) WHERE o.${REVENUE_ORDERS} AND ${Y('o.order_date', 2025)} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3`)),
+  q('How many orders with a total amount over five hundred?', 'numbers', sql('SELECT COUNT(*) FROM orders WHERE total_amount > 500')),
+  q('How many orders with a total amount under fifty?', 'numbers', sql('SELECT COUNT(*) FROM orders WHERE total_amount < 50')),
+
+  // Phrasings of grouping and totals.
+  q('Break down revenue by country', 'phrasing', REVENUE_BY_COUNTRY),
+  q('Break revenue down by channel', 'phrasing', revenueBy('channel')),
+  q('Break down the number of orders by status', 'phrasing', ordersBy('status')),
+  q('Revenue split by channel', 'phrasing', revenueBy('channel')),
+  q('Split revenue by product category', 'phrasing', REVENUE_BY_CATEGORY),
+  q('Revenue for each channel', 'phrasing', revenueBy('channel')),
+  q('Number of customers for each country', 'phrasing', customersBy('country')),
+  q('How many orders in total?', 'phrasing', ORDERS),
+  q('How many customers do we have in total?', 'phrasing', CUSTOMERS),
+  q('What is our revenue in total?', 'phrasing', REVENUE),
+  q('Units ordered in total in 2025', 'phrasing', unitsIn(2025)),
+
+  // The cheapest and most expensive rows of a table, by their price.
+  q('What are the three cheapest products?', 'superlatives', byPrice('ASC', 3)),
+  q('The 2 cheapest products', 'superlatives', byPrice('ASC', 2)),
+  q('Which product is the cheapest?', 'superlatives', byPrice('ASC', 1)),
+  q('Which product is the most expensive?', 'superlatives', byPrice('DESC', 1)),
+  q('Show me the five most expensive products', 'superlatives', byPrice('DESC', 5)),
+  q('Most expensive product', 'superlatives', byPrice('DESC', 1)),
+  // A category's price is not one number (its average? its dearest product?): not read.
+  q('Which category is the most expensive?', 'superlatives', refuse('unmapped')),
+];
