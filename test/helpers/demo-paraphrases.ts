@@ -23,13 +23,16 @@ const REVENUE_BY_COUNTRY = sql(`SELECT c.country, SUM(o.total_amount) FROM order
 const REVENUE_BY_CATEGORY = sql(`SELECT p.category, ${LINE_REVENUE} FROM order_items i JOIN orders o USING (order_id) JOIN products p USING (product_id) WHERE o.${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 DESC, 1`);
 const unitsIn = (year: number) => sql(`SELECT SUM(i.quantity) FROM order_items i JOIN orders o USING (order_id) WHERE ${Y('o.order_date', year)}`);
 const UNITS_BY_CATEGORY = sql('SELECT p.category, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1 ORDER BY 2 DESC, 1');
-const unitsByProduct = (limit?: number, year?: number) =>
+const unitsByProduct = (limit: number, year?: number) =>
   sql(
-    `SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id)${year ? ` JOIN orders o USING (order_id) WHERE ${Y('o.order_date', year)}` : ''} GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2${limit ? ` LIMIT ${limit}` : ''}`,
+    `SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id)${year ? ` JOIN orders o USING (order_id) WHERE ${Y('o.order_date', year)}` : ''} GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT ${limit}`,
   );
 const byPrice = (dir: 'ASC' | 'DESC', limit: number) => sql(`SELECT product_id, name, SUM(unit_price) FROM products GROUP BY 1, 2 ORDER BY 3 ${dir}, 1, 2 LIMIT ${limit}`);
 const ordersBy = (column: string) => sql(`SELECT ${column}, COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1`);
 const customersBy = (column: string) => sql(`SELECT ${column}, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 DESC, 1`);
+const D = (col: string, from: string, to?: string) => `${col} >= DATE '${from}'${to ? ` AND ${col} < DATE '${to}'` : ''}`;
+const revenueFrom = (from: string, to?: string) => sql(`SELECT SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${D('order_date', from, to)}`);
+const ordersFrom = (from: string, to?: string) => sql(`SELECT COUNT(*) FROM orders WHERE ${D('order_date', from, to)}`);
 const AOV_BY_CHANNEL = sql(`SELECT channel, AVG(total_amount) FROM orders WHERE ${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 DESC, 1`);
 
 export const DEMO_PARAPHRASES: DemoQuestion[] = [
@@ -57,7 +60,8 @@ export const DEMO_PARAPHRASES: DemoQuestion[] = [
   q('Write me a peom about the sea', 'typos', refuse('unmapped')),
 
   // Verbs in any form, when the knowledge uses the verb of a table the question names.
-  q('Which products sold the most units?', 'inflections', unitsByProduct()),
+  q('Which categories sold the most units?', 'inflections', UNITS_BY_CATEGORY),
+  q('Which category sold the most units?', 'inflections', sql('SELECT p.category, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1')),
   q('Which product sold the most units in 2025?', 'inflections', unitsByProduct(1, 2025)),
   q('How many units did we sell in 2025?', 'inflections', unitsIn(2025)),
   q('How many units were sold in 2024?', 'inflections', unitsIn(2024)),
@@ -89,6 +93,27 @@ export const DEMO_PARAPHRASES: DemoQuestion[] = [
   q('How many customers do we have in total?', 'phrasing', CUSTOMERS),
   q('What is our revenue in total?', 'phrasing', REVENUE),
   q('Units ordered in total in 2025', 'phrasing', unitsIn(2025)),
+
+  // Periods as people write them; without a year, the latest that has begun (the clock stands on 2026-11-20).
+  q('Revenue from January to March 2025', 'dates', revenueFrom('2025-01-01', '2025-04-01')),
+  q('How many orders between April and June 2024?', 'dates', ordersFrom('2024-04-01', '2024-07-01')),
+  q('How many orders from Janaury to Marhc 2025?', 'dates', ordersFrom('2025-01-01', '2025-04-01')),
+  q('Revenue from November 2024 to February 2025', 'dates', revenueFrom('2024-11-01', '2025-03-01')),
+  q('Revenue in H2 2024', 'dates', revenueFrom('2024-07-01', '2025-01-01')),
+  q('Revenue in the first half of 2025', 'dates', revenueFrom('2025-01-01', '2025-07-01')),
+  q('How many orders in the second half of 2023?', 'dates', ordersFrom('2023-07-01', '2024-01-01')),
+  q('How many orders in Q1?', 'dates', ordersFrom('2026-01-01', '2026-04-01')),
+  q('Revenue since June', 'dates', revenueFrom('2026-06-01')),
+  q('How many customers signed up since March 2025?', 'dates', sql(`SELECT COUNT(*) FROM customers WHERE ${D('signup_date', '2025-03-01')}`)),
+  q('Revenue in March', 'dates', revenueFrom('2026-03-01', '2026-04-01')),
+  q('How many orders in the past ninety days?', 'dates', ordersFrom('2026-08-23', '2026-11-21')),
+  q('Revenue last quarter', 'dates', revenueFrom('2026-07-01', '2026-10-01')),
+  q('Revenue year to date', 'dates', revenueFrom('2026-01-01', '2026-11-21')),
+  q('Revenue by channel from July to September 2025', 'dates', sql(`SELECT channel, SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${D('order_date', '2025-07-01', '2025-10-01')} GROUP BY 1 ORDER BY 2 DESC, 1`)),
+  q('How many orders in November?', 'dates', { noData: true }),
+  q('Revenue from March to January 2025', 'dates', refuse('unmapped')),
+  q('Revenue between 2024 and 2025', 'dates', refuse('unmapped')),
+  q('Forecast revenue for the second half of 2027', 'dates', refuse('predictive')),
 
   // The cheapest and most expensive rows of a table, by their price.
   q('What are the three cheapest products?', 'superlatives', byPrice('ASC', 3)),

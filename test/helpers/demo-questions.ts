@@ -19,7 +19,7 @@ export interface AgentAnswer {
 
 export type QuestionClass = 'definitions' | 'out_of_family' | 'grouping' | 'follow_up' | 'vocabulary' | 'basics'
   // The paraphrase families (test/helpers/demo-paraphrases.ts).
-  | 'typos' | 'inflections' | 'numbers' | 'phrasing' | 'superlatives';
+  | 'typos' | 'inflections' | 'numbers' | 'phrasing' | 'superlatives' | 'dates';
 
 export type Expected =
   | { sql: string }
