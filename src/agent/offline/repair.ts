@@ -6,7 +6,7 @@
 import { distance } from 'fastest-levenshtein';
 import { termsOf, verbForms, withDigits } from './language.ts';
 import { MONTHS } from './periods.ts';
-import { findMentions, vocabularyWords, type Schema } from './vocabulary.ts';
+import { findMentions, knowsWord, vocabularyWords, type Schema } from './vocabulary.ts';
 import { FILLER } from './words.ts';
 
 export type Repair = { kind: 'repaired'; text: string; readings: string[] } | { kind: 'ambiguous'; detail: string };
@@ -70,6 +70,16 @@ function priced(text: string, schema: Schema): string {
   return text
     .replace(new RegExp(`\\b(?:the )?(\\d+ )?(${EXPENSIVE}|${CHEAP}) (\\w+)`, 'g'), (whole, n: string | undefined, how: string, word: string) => rank(how, (n ?? '1').trim(), word, whole))
     .replace(new RegExp(`\\b(?:which|what) (\\w+) (?:is|was|are|were) the (${EXPENSIVE}|${CHEAP})\\b`, 'g'), (whole, word: string, how: string) => rank(how, '1', word, whole));
+}
+
+/**
+ * Pieces of the question's unknown longer words ("contry" → cont, ontr, ntry), for one more search
+ * of the knowledge: the search matches whole words, so a misspelt table name finds nothing, and
+ * there would be nothing to read the typo as. Empty when every word is known here.
+ */
+export function searchFragments(text: string, schema: Schema): string[] {
+  const unknown = text.split(' ').filter((w) => w.length > 4 && /^[a-z]+$/.test(w) && !FILLER.has(w) && !READER_WORDS.includes(w) && !MONTHS.includes(w) && !knowsWord(schema, w));
+  return [...new Set(unknown.flatMap((w) => Array.from({ length: w.length - 3 }, (_, i) => w.slice(i, i + 4))))];
 }
 
 /** Edits allowed for a typo: none in a short word (where one edit makes another word), more in longer ones. */
