@@ -72,7 +72,7 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   if (outcome.kind === 'refuse') {
     // Words the knowledge found so far does not know may be misspelt names of what it did not find:
     // one more search, after the question's and the one for metrics' tables if that was needed.
-    const again = outcome.reason === 'unmapped' && has('search_knowledge') && searches.length === 1 + (missingTables(schemaFrom(itemsOf(searches[0]!))).length > 0 ? 1 : 0);
+    const again = (outcome.reason === 'unmapped' || outcome.reason === 'no_knowledge') && has('search_knowledge') && searches.length === 1 + (missingTables(schemaFrom(itemsOf(searches[0]!))).length > 0 ? 1 : 0);
     const fragments = again ? searchFragments(normalize(question), schema) : [];
     if (fragments.length > 0) return { kind: 'tool', name: 'search_knowledge', args: { query: fragments.join(' '), limit: 30 } };
     return { kind: 'text', text: refusalText(question, outcome, schema, nowMs) };
