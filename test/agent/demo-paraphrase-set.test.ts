@@ -53,6 +53,13 @@ for (const [i, q] of DEMO_PARAPHRASES.entries()) {
   });
 }
 
+test.serial('a typo with two equally close readings is refused, naming both, never guessed', async (t) => {
+  const a = await ask('ambiguous', 'How many ordes are there?');
+  t.deepEqual(a.sql, []);
+  t.true(a.content.includes(OFFLINE_UNSUPPORTED));
+  t.regex(a.content, /"ordes" could be "order" or "orders"/);
+});
+
 test.serial('the paraphrase set: no wrong answer, correct and refused printed per family', (t) => {
   const classes = [...new Set(DEMO_PARAPHRASES.map((q) => q.class))];
   const count = (cls: QuestionClass | undefined, v: Verdict) => DEMO_PARAPHRASES.filter((q) => (!cls || q.class === cls) && verdicts.get(q) === v).length;
