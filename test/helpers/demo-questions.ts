@@ -17,7 +17,9 @@ export interface AgentAnswer {
   sql: { sql: string }[];
 }
 
-export type QuestionClass = 'definitions' | 'out_of_family' | 'grouping' | 'follow_up' | 'vocabulary' | 'basics';
+export type QuestionClass = 'definitions' | 'out_of_family' | 'grouping' | 'follow_up' | 'vocabulary' | 'basics'
+  // The paraphrase families (test/helpers/demo-paraphrases.ts).
+  | 'typos' | 'inflections' | 'numbers' | 'phrasing' | 'superlatives' | 'dates';
 
 export type Expected =
   | { sql: string }

@@ -8,8 +8,10 @@ import type { LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent } from '../pro
 import { buildSql, titleOf, type BuiltQuery } from './build-sql.ts';
 import { planQuestion } from './plan-question.ts';
 import { refusalText, refuse } from './refusals.ts';
+import { searchFragments } from './repair.ts';
 import type { Schema } from './vocabulary.ts';
 import { describeResult, explain, noDataText, summarizeSoFar } from './wording.ts';
+import { normalize } from './words.ts';
 
 export { OFFLINE_UNSUPPORTED } from './refusals.ts';
 
@@ -60,15 +62,24 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const searches = results.filter((r) => r.name === 'search_knowledge');
   if (searches.length === 0 && has('search_knowledge')) return { kind: 'tool', name: 'search_knowledge', args: { query: searchQuery([...earlier.slice(-2), question].join(' ')), limit: 30 } };
 
-  const schema = schemaFrom(searches.flatMap((r) => (r.content['items'] as KnowledgeHit[] | undefined) ?? []));
+  const schema = schemaFrom(searches.flatMap(itemsOf));
   // A metric may name a table the question did not (`orders.order_date`): look it up once.
   const missing = searches.length === 1 ? missingTables(schema) : [];
   if (missing.length > 0 && has('search_knowledge')) return { kind: 'tool', name: 'search_knowledge', args: { query: missing.join(' '), limit: 30 } };
   // Feedback refines the question: its words are read together with the question's.
   const fullQuestion = [question, ...feedback.map((f) => f.content.slice(FEEDBACK_PREFIX.length))].join(' ');
   const outcome = planQuestion(fullQuestion, earlier, schema, nowMs);
-  if (outcome.kind === 'refuse') return { kind: 'text', text: refusalText(question, outcome, schema, nowMs) };
-  if (outcome.kind === 'no_data') return { kind: 'text', text: `${noDataText(titleOf(outcome.plan), outcome.period, outcome.coverage)}\n\n${explain(outcome.plan, schema, undefined)}` };
+  if (outcome.kind === 'refuse') {
+    // Words the knowledge found so far does not know may be misspelt names of what it did not find:
+    // one more search, after the question's and the one for metrics' tables if that was needed.
+    const again = (outcome.reason === 'unmapped' || outcome.reason === 'no_knowledge') && has('search_knowledge') && searches.length === 1 + (missingTables(schemaFrom(itemsOf(searches[0]!))).length > 0 ? 1 : 0);
+    const fragments = again ? searchFragments(normalize(question), schema) : [];
+    if (fragments.length > 0) return { kind: 'tool', name: 'search_knowledge', args: { query: fragments.join(' '), limit: 30 } };
+    return { kind: 'text', text: refusalText(question, outcome, schema, nowMs) };
+  }
+  // How misspelt words were read comes first: the answer is to that reading of the question.
+  const read = outcome.readings.map((r) => `${r}\n`).join('');
+  if (outcome.kind === 'no_data') return { kind: 'text', text: `${read}${noDataText(titleOf(outcome.plan), outcome.period, outcome.coverage)}\n\n${explain(outcome.plan, schema, undefined)}` };
   const built = buildSql(outcome.plan);
   if (!built) return { kind: 'text', text: refusalText(question, refuse('unmapped', 'a metric it needs cannot be written over the documented tables'), schema, nowMs) };
   // Only results since the last feedback count: feedback asks for a new query.
@@ -84,7 +95,7 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   if (!chart && has('make_chart') && wantsChart(built, rows)) {
     return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: built.timeSeries ? 'line' : 'bar', x: built.labelColumn, y: built.valueColumn, title: built.title } };
   }
-  return { kind: 'text', text: `${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
+  return { kind: 'text', text: `${read}${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
 }
 
 /** The question's words with their singular forms: documentation says "country" where people ask about "countries". */
@@ -93,6 +104,8 @@ export function searchQuery(text: string): string {
   const singular = words.map((w) => w.replace(/ies$/, 'y').replace(/(?<!s)s$/, '').replace(/(?<=\w{4})(ed|ing)$/, ''));
   return [...new Set([...words, ...singular])].join(' ').slice(0, 2000);
 }
+
+const itemsOf = (r: ToolResult) => (r.content['items'] as KnowledgeHit[] | undefined) ?? [];
 
 /** Tables that documented metrics read (`table.column`) but the search did not return. */
 export function missingTables(schema: Schema): string[] {

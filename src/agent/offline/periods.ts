@@ -1,5 +1,6 @@
 // Time periods in questions ("last month", "in 2024", "this year", "in March 2025", "last 30 days",
-// "in Q2 2024", "since 2025") as half-open UTC date ranges, relative to the injected clock.
+// "in Q2 2024", "since 2025", "January to March 2025", "H2 2024", "since June") as half-open UTC date
+// ranges, relative to the injected clock.
 
 export interface Period {
   /** Inclusive start, YYYY-MM-DD. */
@@ -12,7 +13,7 @@ export interface Period {
   span: [number, number];
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 const iso = (y: number, m: number, d = 1) => new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10);
 
@@ -24,6 +25,8 @@ export function findPeriod(text: string, nowMs: number): Period | undefined {
   const d = now.getUTCDate();
   const at = (re: RegExp) => re.exec(text);
   const span = (r: RegExpExecArray): [number, number] => [r.index, r.index + r[0].length];
+  const named = namedPeriod(text, y, m);
+  if (named) return named;
   let r: RegExpExecArray | null;
   if ((r = at(/\b(?:in |during )?(q[1-4]) (\d{4})\b/))) {
     const q = Number(r[1]!.slice(1)) - 1;
@@ -64,6 +67,52 @@ export function findPeriod(text: string, nowMs: number): Period | undefined {
   if ((r = at(/\b(year to date|ytd)\b/))) return { from: iso(y, 0), to: iso(y, m, d + 1), label: 'this year to date', span: span(r) };
   if ((r = at(/\btoday\b/))) return { from: iso(y, m, d), to: iso(y, m, d + 1), label: 'today', span: span(r) };
   if ((r = at(/\byesterday\b/))) return { from: iso(y, m, d - 1), to: iso(y, m, d), label: 'yesterday', span: span(r) };
+  return undefined;
+}
+
+const MONTH = `(${MONTHS.join('|')})`;
+const RANGE = new RegExp(`\\b(?:from |between )?${MONTH}(?: (\\d{4}))? (?:to|through|until|and|-) ${MONTH} (\\d{4})\\b`);
+const HALF = /\b(?:in |during )?(?:the )?(?:h([12])|(first|second) half(?: of)?) (\d{4})\b/;
+const QUARTER_ALONE = /\b(?:in |during )?(q[1-4])\b(?! \d)/;
+const SINCE_MONTH = new RegExp(`\\bsince ${MONTH}(?: (\\d{4}))?\\b`);
+const MONTH_ALONE = new RegExp(`\\b(?:in|during) ${MONTH}\\b(?! \\d)`);
+
+/**
+ * Periods named by months and halves: "January to March 2025", "H2 2024", "the first half of 2025";
+ * and without a year, the latest that has begun ("since June", "in March", "Q1" in November 2026
+ * are of 2026), with the year stated in the label.
+ */
+function namedPeriod(text: string, y: number, m: number): Period | undefined {
+  const span = (r: RegExpExecArray): [number, number] => [r.index, r.index + r[0].length];
+  const latest = (month: number) => (month <= m ? y : y - 1);
+  let r: RegExpExecArray | null;
+  if ((r = RANGE.exec(text))) {
+    const [first, last, year] = [MONTHS.indexOf(r[1]!), MONTHS.indexOf(r[3]!), Number(r[4])];
+    const startYear = r[2] ? Number(r[2]) : year;
+    if (startYear * 12 + first > year * 12 + last) return undefined;
+    const label = `from ${cap(r[1]!)}${r[2] ? ` ${startYear}` : ''} to ${cap(r[3]!)} ${year}`;
+    return { from: iso(startYear, first), to: iso(year, last + 1), label, span: span(r) };
+  }
+  if ((r = HALF.exec(text))) {
+    const half = r[1] === '2' || r[2] === 'second' ? 1 : 0;
+    const year = Number(r[3]);
+    return { from: iso(year, half * 6), to: iso(year, half * 6 + 6), label: `in H${half + 1} ${year}`, span: span(r) };
+  }
+  if ((r = QUARTER_ALONE.exec(text))) {
+    const q = Number(r[1]!.slice(1)) - 1;
+    const year = latest(q * 3);
+    return { from: iso(year, q * 3), to: iso(year, q * 3 + 3), label: `in Q${q + 1} ${year}`, span: span(r) };
+  }
+  if ((r = SINCE_MONTH.exec(text))) {
+    const month = MONTHS.indexOf(r[1]!);
+    const year = r[2] ? Number(r[2]) : latest(month);
+    return { from: iso(year, month), label: `since ${cap(r[1]!)} ${year}`, span: span(r) };
+  }
+  if ((r = MONTH_ALONE.exec(text))) {
+    const month = MONTHS.indexOf(r[1]!);
+    const year = latest(month);
+    return { from: iso(year, month), to: iso(year, month + 1), label: `in ${cap(r[1]!)} ${year}`, span: span(r) };
+  }
   return undefined;
 }
 

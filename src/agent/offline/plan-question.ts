@@ -9,13 +9,15 @@ import type { Period } from './periods.ts';
 import type { Plan } from './plan.ts';
 import { readQuestion } from './read-question.ts';
 import { outOfFamily, refuse, type Refusal } from './refusals.ts';
+import { repairWords } from './repair.ts';
 import { resolvePlan, type Resolution } from './resolve-plan.ts';
 import type { Schema } from './vocabulary.ts';
 import { normalize } from './words.ts';
 
+/** `readings`: how misspelt words were read ("Reading 'custmers' as 'customers'."), for the answer to state. */
 export type Outcome =
-  | { kind: 'plan'; plan: Plan; partial?: CoverageDoc }
-  | { kind: 'no_data'; plan: Plan; coverage: CoverageDoc; period: Period }
+  | { kind: 'plan'; plan: Plan; partial?: CoverageDoc; readings: string[] }
+  | { kind: 'no_data'; plan: Plan; coverage: CoverageDoc; period: Period; readings: string[] }
   | Refusal;
 
 /** Follow-ups are read with at most this many earlier questions. */
@@ -29,8 +31,9 @@ export function planQuestion(question: string, earlier: string[], schema: Schema
   const resolved = resolveInChat(understood, schema);
   if (!resolved.ok) return refuse('unmapped', resolved.reason);
   const coverage = checkCoverage(resolved.plan);
-  if (coverage.kind === 'outside') return { kind: 'no_data', plan: resolved.plan, coverage: coverage.coverage, period: coverage.period };
-  return { kind: 'plan', plan: resolved.plan, ...(coverage.kind === 'partial' ? { partial: coverage.coverage } : {}) };
+  const { readings } = understood;
+  if (coverage.kind === 'outside') return { kind: 'no_data', plan: resolved.plan, coverage: coverage.coverage, period: coverage.period, readings };
+  return { kind: 'plan', plan: resolved.plan, readings, ...(coverage.kind === 'partial' ? { partial: coverage.coverage } : {}) };
 }
 
 interface Understood {
@@ -38,6 +41,7 @@ interface Understood {
   intent: Intent;
   /** The previous question's intent, when this one took its period and filters ("and the units?"). */
   previous?: Intent;
+  readings: string[];
 }
 
 /**
@@ -62,23 +66,38 @@ const dateOf = (plan: Plan) => {
 function understand(question: string, earlier: string[], schema: Schema, nowMs: number): Understood | Refusal {
   const family = outOfFamily(normalize(question));
   if (family) return family;
-  let intent = readQuestion(question, schema, nowMs);
+  const read = readRepaired(question, schema, nowMs);
+  if (read.kind === 'refuse') return read;
+  let { intent } = read;
   if (earlier.length > 0 && isFollowUp(intent)) {
     const previous = understand(earlier.at(-1)!, earlier.slice(0, -1), schema, nowMs);
     if (previous.kind === 'refuse') return refuse('unmapped', 'it continues a question I could not answer');
     const own = intent;
     intent = mergeIntents(previous.intent, own);
-    if (own.explicit) return checked(intent, nowMs, previous.intent);
+    if (own.explicit) return checked(intent, nowMs, read.readings, previous.intent);
   }
-  return checked(intent, nowMs);
+  return checked(intent, nowMs, read.readings);
+}
+
+/** The question read as written, or, when words are left over, read again with those words repaired. */
+function readRepaired(question: string, schema: Schema, nowMs: number): { kind: 'read'; intent: Intent; readings: string[] } | Refusal {
+  const intent = readQuestion(question, schema, nowMs);
+  if (intent.unknown.length === 0) return { kind: 'read', intent, readings: [] };
+  const repair = repairWords(normalize(question), intent.unknown, schema);
+  if (!repair) return { kind: 'read', intent, readings: [] };
+  if (repair.kind === 'ambiguous') return refuse('unmapped', repair.detail);
+  // A repaired word may turn out to be about causes or the future ("forcast").
+  const family = outOfFamily(repair.text);
+  if (family) return family;
+  return { kind: 'read', intent: readQuestion(repair.text, schema, nowMs), readings: repair.readings };
 }
 
 /** The intent, or its refusal when words are left over, nothing is measured, or the period is in the future. */
-function checked(intent: Intent, nowMs: number, previous?: Intent): Understood | Refusal {
+function checked(intent: Intent, nowMs: number, readings: string[], previous?: Intent): Understood | Refusal {
   if (intent.unknown.length > 0) return refuse('unmapped', `I do not know what ${intent.unknown.map((w) => `"${w}"`).join(', ')} means here`);
   if (!intent.measure) return refuse('unmapped', 'it names nothing to count or measure');
   if (!intent.explicit && intent.groups.length === 0) return refuse('unmapped', 'it names a table but not what to count or measure');
   const today = new Date(nowMs).toISOString().slice(0, 10);
   if (intent.period && intent.period.from > today) return refuse('predictive');
-  return { kind: 'intent', intent, ...(previous ? { previous } : {}) };
+  return { kind: 'intent', intent, readings, ...(previous ? { previous } : {}) };
 }

@@ -51,7 +51,7 @@ export function listedValues(c: TableColumnDoc): string[] {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-type Phrase = { words: string; make: (start: number, end: number) => Mention };
+type Phrase = { words: string; make: (start: number, end: number) => Mention; value?: true };
 
 /** A table's phrases, worked out once per document: a chat's turns all plan over the same search results. */
 const phrasesByTable = new WeakMap<TableDocument, Phrase[]>();
@@ -60,9 +60,9 @@ function phrasesOf(table: TableDocument): Phrase[] {
   const cached = phrasesByTable.get(table);
   if (cached) return cached;
   const out: Phrase[] = [];
-  const add = (phrase: string, make: Phrase['make']) => {
+  const add = (phrase: string, make: Phrase['make'], value?: true) => {
     const p = words(phrase);
-    if (p.length >= 2) out.push({ words: p, make });
+    if (p.length >= 2) out.push({ words: p, make, ...(value ? { value } : {}) });
   };
   const tableForms = forms(table.name);
   // "ordered", "purchased": the verb of a table names it too ("customers who ordered in 2025").
@@ -77,7 +77,7 @@ function phrasesOf(table: TableDocument): Phrase[] {
         for (const t of tableForms) add(`${t} ${f}`, column_);
       }
     }
-    for (const value of listedValues(column)) add(value, (start, end) => ({ kind: 'value', table, column, value, start, end }));
+    for (const value of listedValues(column)) add(value, (start, end) => ({ kind: 'value', table, column, value, start, end }), true);
   }
   for (const metric of table.metrics ?? []) {
     for (const phrase of [metric.name, ...(metric.synonyms ?? [])]) for (const f of forms(phrase)) add(f, (start, end) => ({ kind: 'metric', table, metric, start, end }));
@@ -85,6 +85,33 @@ function phrasesOf(table: TableDocument): Phrase[] {
   phrasesByTable.set(table, out);
   return out;
 }
+
+/** A table's single words (names, synonyms, metrics; not listed values), worked out once per document. */
+const wordsByTable = new WeakMap<TableDocument, Set<string>>();
+
+function wordsOf(table: TableDocument): Set<string> {
+  let words = wordsByTable.get(table);
+  if (!words) {
+    words = new Set<string>();
+    for (const p of phrasesOf(table)) if (!p.value) for (const w of p.words.split(' ')) words.add(w);
+    wordsByTable.set(table, words);
+  }
+  return words;
+}
+
+/**
+ * The single words of the knowledge's names, synonyms and metrics: what a misspelt or inflected word
+ * may stand for, with the tables they belong to. Listed values are left out: "ship" is not the
+ * status 'shipped'.
+ */
+export function vocabularyWords(schema: Schema): Map<string, Set<TableDocument>> {
+  const out = new Map<string, Set<TableDocument>>();
+  for (const table of schema.tables) for (const w of wordsOf(table)) out.set(w, (out.get(w) ?? new Set()).add(table));
+  return out;
+}
+
+/** Whether a word is one of the knowledge's (vocabularyWords). */
+export const knowsWord = (schema: Schema, word: string) => schema.tables.some((t) => wordsOf(t).has(word));
 
 /** Every mention of a table, column, metric or listed value, longest matches first, without overlaps. */
 export function findMentions(text: string, schema: Schema): Mention[] {

@@ -15,7 +15,7 @@ export const normalize = (q: string) =>
 // Words that carry no meaning a query could miss. Numbers, negations ("not", "except"), verbs that
 // name a relation ("bought", "sold") and words such as "new", "per", "share" or "growth" are
 // deliberately absent.
-const FILLER = new Set(
+export const FILLER: ReadonlySet<string> = new Set(
   `a an the of in on at for from to with by and or as into through across within during
   what what's whats which who how when where is are was were be been being do does did done have has had there here
   it its this that these those we our ours us i me my you your they their them all any each every so far ever currently please

@@ -1,0 +1,110 @@
+// Ordinary wording made readable before a question is refused for words it does not know: phrasings
+// ("break down ... by", "in total", "most expensive"), numbers written as words, verbs the knowledge
+// uses in another form ("sell" where it says "units sold"), and typos near exactly one known word.
+// Only a question with unknown words comes here, so canonical questions never pay for the language
+// library. A typo's reading is stated in the answer; two equally close readings refuse the question.
+import { distance } from 'fastest-levenshtein';
+import { termsOf, verbForms, withDigits } from './language.ts';
+import { MONTHS } from './periods.ts';
+import { findMentions, knowsWord, vocabularyWords, type Schema } from './vocabulary.ts';
+import { FILLER } from './words.ts';
+
+export type Repair = { kind: 'repaired'; text: string; readings: string[] } | { kind: 'ambiguous'; detail: string };
+
+// Each rewrite says the same thing in the words the reader knows.
+const PHRASINGS: [RegExp, string][] = [
+  [/\bbreak(?:ing)? (.+?) down by\b/g, '$1 by'],
+  [/\b(?:break(?:ing)?|broken) down\b/g, ''],
+  [/\bbreakdown of\b/g, ''],
+  [/\bin total\b/g, ''],
+];
+
+// The reader's own words (read-question.ts, periods.ts), which a typo may stand for as well.
+const READER_WORDS = `average maximum minimum number count total highest lowest largest smallest biggest greatest fewest least
+  earliest oldest latest newest recent daily weekly monthly quarterly yearly annual annually quarter month year week
+  top bottom first most over above under below greater less than`.split(/\s+/);
+
+/** The question (normalized) with its unknown words repaired, or undefined when nothing could be. */
+export function repairWords(text: string, unknown: string[], schema: Schema): Repair | undefined {
+  const numbers = termsOf(text).some((t) => t.numberWord && unknown.includes(t.text));
+  const phrased = PHRASINGS.reduce((t, [re, by]) => t.replace(re, by), numbers ? withDigits(text) : text);
+  let out = priced(phrased, schema).replace(/\s+/g, ' ').trim();
+  const terms = termsOf(out);
+  const left = unknown.filter((w) => out.includes(w));
+  const known = vocabularyWords(schema);
+  const candidates = [...new Set([...known.keys(), ...FILLER, ...READER_WORDS, ...MONTHS])];
+  const named = new Set(findMentions(out, schema).map((m) => m.table));
+  const readings: string[] = [];
+  for (const word of new Set(left)) {
+    const term = terms.find((t) => t.text === word);
+    // A verb the knowledge uses, of a table the question names, relates what the question names
+    // ("which products sold the most units", where "units sold" are order items): it adds no
+    // condition of its own. Of another table it would ("how many products did we sell"), so it stays.
+    if (term?.verb && verbForms(term.root).some((f) => [...(known.get(f) ?? [])].some((t) => named.has(t)))) {
+      out = replaceWord(out, word, '');
+      continue;
+    }
+    if (term?.numberWord || candidates.includes(word)) continue;
+    const near = nearest(word, candidates);
+    if (near.length > 1) return { kind: 'ambiguous', detail: `"${word}" could be ${near.map((w) => `"${w}"`).join(' or ')}` };
+    if (near.length === 1) {
+      out = replaceWord(out, word, near[0]!);
+      readings.push(`Reading '${word}' as '${near[0]}'.`);
+    }
+  }
+  out = out.replace(/\s+/g, ' ').trim();
+  return out === text ? undefined : { kind: 'repaired', text: out, readings };
+}
+
+const EXPENSIVE = 'most expensive|priciest|dearest';
+const CHEAP = 'least expensive|cheapest';
+
+/**
+ * "the 3 cheapest products", "which product is the most expensive": the rows of a named table
+ * ranked by their price. Only rows: a price of a category (its average? its highest?) is not one
+ * reading, so "the most expensive category" is left unread.
+ */
+function priced(text: string, schema: Schema): string {
+  const rows = (word: string) => findMentions(word, schema).some((m) => m.kind === 'table' && m.start === 0 && m.end === word.length);
+  const rank = (how: string, n: string, word: string, whole: string) => (rows(word) ? `${new RegExp(CHEAP).test(how) ? 'bottom' : 'top'} ${n} ${word} by price` : whole);
+  return text
+    .replace(new RegExp(`\\b(?:the )?(\\d+ )?(${EXPENSIVE}|${CHEAP}) (\\w+)`, 'g'), (whole, n: string | undefined, how: string, word: string) => rank(how, (n ?? '1').trim(), word, whole))
+    .replace(new RegExp(`\\b(?:which|what) (\\w+) (?:is|was|are|were) the (${EXPENSIVE}|${CHEAP})\\b`, 'g'), (whole, word: string, how: string) => rank(how, '1', word, whole));
+}
+
+/**
+ * Pieces of the question's unknown longer words ("contry" → cont, ontr, ntry), for one more search
+ * of the knowledge: the search matches whole words, so a misspelt table name finds nothing, and
+ * there would be nothing to read the typo as. Empty when every word is known here.
+ */
+export function searchFragments(text: string, schema: Schema): string[] {
+  const unknown = text.split(' ').filter((w) => w.length > 4 && /^[a-z]+$/.test(w) && !FILLER.has(w) && !READER_WORDS.includes(w) && !MONTHS.includes(w) && !knowsWord(schema, w));
+  return [...new Set(unknown.flatMap((w) => Array.from({ length: w.length - 3 }, (_, i) => w.slice(i, i + 4))))];
+}
+
+/** Edits allowed for a typo: none in a short word (where one edit makes another word), more in longer ones. */
+const allowedEdits = (word: string) => (word.length <= 4 ? 0 : word.length <= 7 ? 1 : 2);
+
+/** The known words closest to a misspelt one, within the edits its length allows (several when tied). */
+function nearest(word: string, candidates: string[]): string[] {
+  const limit = allowedEdits(word);
+  let best = limit + 1;
+  let found: string[] = [];
+  for (const c of candidates) {
+    if (Math.abs(c.length - word.length) > limit || c.length < 3) continue;
+    const d = edits(word, c);
+    if (d < best) [best, found] = [d, [c]];
+    else if (d === best) found.push(c);
+  }
+  return best <= limit ? found : [];
+}
+
+/** Edit distance where swapping two neighbouring letters ("ordres") is one edit, as people mistype. */
+function edits(a: string, b: string): number {
+  const d = distance(a, b);
+  if (d !== 2 || a.length !== b.length) return d;
+  const i = [...a].findIndex((c, k) => c !== b[k]);
+  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2) ? 1 : d;
+}
+
+const replaceWord = (text: string, word: string, by: string) => text.replace(new RegExp(`(?<![\\w'])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w'])`, 'g'), by);
