@@ -47,7 +47,7 @@ export function importRoutes(s: Services) {
       operationId: 'import_dbt',
       summary: "Imports a dbt project's manifest (and catalog) into an environment as table documentation, relationships, governed metrics and reports, in one commit",
       description:
-        'Multipart (files `manifest` and `catalog`) or JSON with the same names. Without `environment_id` an environment is created. Re-importing the same artifacts changes nothing; files a person edited after an import are reported as conflicts; files whose dbt node is gone are deleted on the environment. Also accepts `api_token` and `user_id` in the query string, for CI jobs. The manifest is read whole, so the request is bounded by the upload limit (SEXTANT_UPLOAD_LIMIT, 50 MB by default): 413 beyond it.',
+        'Multipart (files `manifest` and `catalog`) or JSON with the same names. Without `environment_id` an environment is created. Re-importing the same artifacts changes nothing; files a person edited after an import are reported as conflicts; files whose dbt node is gone are deleted on the environment. Also accepts `api_token` and `user_id` in the query string, for CI jobs. A file part is read as a stream, keeping only the sections and fields the import reads, so large manifests (tens of MB, thousands of nodes) stay within a bounded memory; a JSON body is parsed whole, so send large manifests as file parts. Either way the request is bounded by the upload limit (SEXTANT_UPLOAD_LIMIT, 50 MB by default): 413 beyond it.',
       tags: ['import'],
       auth: 'user',
       role: 'modeler',

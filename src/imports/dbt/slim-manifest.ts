@@ -1,8 +1,8 @@
-// What the import keeps of a parsed manifest: per node only the fields it reads (artifacts.ts), and
-// of the whole only the sections it maps. A real manifest is mostly what the import never reads
-// (macros, parent and child maps, each node's raw and compiled SQL, its full config): copying the few
-// fields out lets the rest be collected before the import plans and writes anything.
-import type { DbtManifest } from './artifacts.ts';
+// What the import keeps of a manifest: per node only the fields it reads (artifacts.ts), and of the
+// whole only the sections it maps. A real manifest is mostly what the import never reads (macros,
+// parent and child maps, each node's raw and compiled SQL, its full config). The same rules cut down a
+// file as it is streamed and a value already parsed (a JSON body): read-json-sections.ts.
+import type { SectionRule } from './read-json-sections.ts';
 
 const NODE_FIELDS = [
   'unique_id', 'resource_type', 'name', 'package_name', 'database', 'schema', 'alias', 'identifier', 'relation_name',
@@ -35,15 +35,10 @@ function slimNode(node: unknown): Json {
   return out;
 }
 
-function slimNodes(section: unknown): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  if (isRecord(section)) for (const [id, node] of Object.entries(section)) out[id] = slimNode(node);
-  return out;
-}
-
-/** A copy of a checked manifest with only what the import reads; the original can be dropped. */
-export function slimManifest(value: Json): DbtManifest {
-  const out: Json = { metadata: value['metadata'], nodes: slimNodes(value['nodes']), sources: slimNodes(value['sources']) };
-  for (const s of WHOLE_SECTIONS) if (value[s] !== undefined) out[s] = value[s];
-  return out as unknown as DbtManifest;
-}
+/** The manifest's sections the import reads, and how each is kept. */
+export const MANIFEST_SECTIONS: Record<string, SectionRule> = {
+  metadata: 'whole',
+  nodes: slimNode,
+  sources: slimNode,
+  ...Object.fromEntries(WHOLE_SECTIONS.map((s) => [s, 'whole'])),
+};
