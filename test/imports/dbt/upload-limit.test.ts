@@ -1,4 +1,4 @@
-// The manifest is parsed whole (no streaming JSON parser yet), so its size is bounded: over
+// A file part is streamed and a JSON body parsed whole, and both are bounded: over
 // SEXTANT_UPLOAD_LIMIT, as a file part or as a JSON body, the import answers 413 before reading it,
 // and nothing is written.
 import test from 'ava';
