@@ -30,14 +30,13 @@ export type DiscoveryResult = { ok: true; meta: OidcMetadata } | { ok: false; pr
 
 const failed = (reason: DiscoveryReason, cause?: unknown): DiscoveryResult => ({ ok: false, problem: 'discovery_failed', detail: DISCOVERY_FAILED_DETAIL, reason, cause });
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /** What an admin is told for an issuer that is not one (the form says the same before sending). */
 export const INVALID_ISSUER_DETAIL = 'Enter the issuer as an https address, like https://login.example.com (no user, query or #fragment)';
 
 /**
- * True for an absolute https URL without credentials, query or fragment (OpenID Connect requires
- * https issuers); plain http only on this machine, for an identity provider run beside it in development.
+ * True for an absolute http(s) URL without credentials, query or fragment. OpenID Connect issuers are
+ * https, and the form says so; plain http stays allowed for an identity provider on a private network
+ * (which SEXTANT_OUTBOUND_ALLOW must name anyway), so the scheme alone tells nothing about reachability.
  */
 export function isAcceptableIssuer(issuer: string): boolean {
   let url: URL;
@@ -46,7 +45,7 @@ export function isAcceptableIssuer(issuer: string): boolean {
   } catch {
     return false;
   }
-  const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  const scheme = url.protocol === 'https:' || url.protocol === 'http:';
   return scheme && !url.username && !url.password && !url.search && !url.hash;
 }
 

@@ -1,7 +1,7 @@
 // Adding or editing an SSO provider. The secret field is write-only: it starts empty, and left
 // empty on an edit the stored secret stays. The server's 422 (the issuer's discovery problem among
 // them) lands on the field it names. The group mappings start as stored and are sent whole. What the
-// form can tell at once (an empty field, an issuer that is not an https address) it says before
+// form can tell at once (an empty field, an issuer that is not a web address) it says before
 // sending; the server checks the same.
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client.ts';
@@ -14,9 +14,8 @@ import type { ResponseOf } from '../api/types.ts';
 
 export type Provider = ResponseOf<'/api/admin/sso/providers/{id}', 'get'>;
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Why `issuer` is not an issuer address, or undefined: https (http only on this machine), no user, query or fragment. */
+/** Why `issuer` is not an issuer address, or undefined: an http(s) address (https advised), no user, query or fragment. */
 export function issuerProblem(issuer: string): string | undefined {
   let url: URL | undefined;
   try {
@@ -24,7 +23,7 @@ export function issuerProblem(issuer: string): string | undefined {
   } catch {
     url = undefined;
   }
-  const fine = url && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))) && !url.username && !url.password && !url.search && !url.hash;
+  const fine = url && (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
   return fine ? undefined : 'Enter the issuer as an https address, like https://login.example.com (no user, query or #fragment)';
 }
 
