@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { sqliteExecutor } from '../src/store/index.ts';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../src/app.ts';
+import { createApp, type App } from '../src/app.ts';
 import { createOrganization, createUser, principalFor, setMembership, startSession } from '../src/auth/index.ts';
-import { chatHistory, indexPendingMessages, searchChats, type ChatHistoryResponse } from '../src/chats/index.ts';
+import { chatHistory, searchChats, type ChatHistoryResponse } from '../src/chats/index.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
@@ -16,6 +16,7 @@ import { listen } from '../src/server.ts';
 
 const CHATS = Number(process.env['BENCH_CHATS'] ?? 100_000);
 const MESSAGES_PER_CHAT = 10;
+const SEED_CHATS_PER_TRANSACTION = 100;
 const WORDS = ['revenue', 'orders', 'customers', 'country', 'month', 'growth', 'margin', 'product', 'category', 'churn', 'segment', 'channel', 'web', 'store', 'mobile', 'returned', 'shipped', 'average', 'total', 'discount', 'quarter', 'year', 'trend', 'Germany', 'Japan', 'Brazil', 'Electronics', 'Toys', 'Books', 'Sports'];
 const FILLER = ['the', 'of', 'by', 'for', 'and', 'in', 'was', 'is', 'show', 'me', 'what', 'how', 'many', 'per', 'top', 'last'];
 
@@ -49,27 +50,30 @@ async function time<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
   const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_PORT: '0', SEXTANT_SEED_DEMO: 'false', SEXTANT_LOG_LEVEL: 'silent', SEXTANT_JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123456789', SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), SEXTANT_COOKIE_KEYS: 'bench' });
-  const app = await createApp(config, { log: createLogger('silent') });
-  const db = app.services.store.sqlite!;
+  const open = () => createApp(config, { log: createLogger('silent') });
+  let app = await open();
   try {
-    await createOrganization(sqliteExecutor(db), systemClock, { id: 'bench', name: 'Bench' });
-    const user = await createUser(sqliteExecutor(db), systemClock, { email: 'bench@example.com', name: 'bench', passwordHash: null, emailVerified: true });
-    await setMembership(sqliteExecutor(db), systemClock, { userId: user.id, orgId: 'bench', role: 'user', permissions: [] });
-    const principal = (await principalFor(sqliteExecutor(db), user, 'bench', 'session', []))!;
+    const bootstrap = sqliteExecutor(app.services.store.sqlite!);
+    await createOrganization(bootstrap, systemClock, { id: 'bench', name: 'Bench' });
+    const user = await createUser(bootstrap, systemClock, { email: 'bench@example.com', name: 'bench', passwordHash: null, emailVerified: true });
+    await setMembership(bootstrap, systemClock, { userId: user.id, orgId: 'bench', role: 'user', permissions: [] });
+    const principal = (await principalFor(bootstrap, user, 'bench', 'session', []))!;
 
-    const [buildMs] = await time(() => seed(db, user.id));
-    console.log(`seeded ${CHATS} chats, ${CHATS * MESSAGES_PER_CHAT} messages in ${(buildMs / 1000).toFixed(1)} s`);
+    const [buildMs, indexWaitMs] = await time(() => seed(app, user.id));
+    console.log(`seeded ${CHATS} chats, ${CHATS * MESSAGES_PER_CHAT} messages in ${(buildMs / 1000).toFixed(1)} s (${(indexWaitMs / 1000).toFixed(1)} s of it indexing between transactions)`);
     // Percentiles on a shared machine depend on what else runs: print the load next to them.
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    // The goal (issue 38): no search over 100 ms right after a bulk load or a restart. The search
+    // indexes what the background drain has not reached yet (the last transaction's messages).
+    const queued = (app.services.store.sqlite!.prepare('SELECT count(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n;
+    const [afterLoadMs] = await time(() => searchChats(app.services.chats, principal, { q: 'revenue' }));
+    console.log(`first search right after the bulk load (${queued} still queued): ${afterLoadMs.toFixed(1)} ms, goal < 100 ms ${afterLoadMs < 100 ? 'OK' : 'MISSED'}`);
+    await app.close();
+    app = await open();
+    const [afterRestartMs] = await time(() => searchChats(app.services.chats, principal, { q: 'revenue' }));
+    console.log(`first search right after a restart: ${afterRestartMs.toFixed(1)} ms, goal < 100 ms ${afterRestartMs < 100 ? 'OK' : 'MISSED'}`);
+    const db = app.services.store.sqlite!;
     db.pragma('optimize');
-    // The seed writes messages as the service does, each queued for the search index (migration 0051);
-    // the first search indexes the whole queue before it reads (issue 38: seconds at a million). Timed
-    // apart here so that the searches below measure searching.
-    const queued = (db.prepare('SELECT count(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n;
-    const [indexMs] = await time(() => indexPendingMessages(app.services.chats.store));
-    console.log(`indexing the ${queued} queued messages: ${(indexMs / 1000).toFixed(1)} s (what the first search after this bulk load waits for)`);
-    const [firstMs] = await time(() => searchChats(app.services.chats, principal, { q: 'revenue' }));
-    console.log(`first search once indexed: ${firstMs.toFixed(1)} ms`);
 
     const deps = app.services.chats;
     const cursorKey = config.secrets.jwtKey;
@@ -119,7 +123,15 @@ export async function run(): Promise<void> {
   }
 }
 
-function seed(db: import('../src/store/index.ts').Db, userId: string): void {
+/**
+ * Writes the chats a transaction of 100 chats (1,000 messages) at a time, as arriving answers do, each
+ * message queued for search by its trigger; between transactions the service's search indexer drains
+ * the queue (the seed writes beside the service, so it nudges the indexer as a write would). Returns the
+ * time spent waiting for the drain. The last transaction's messages are left for the first search.
+ */
+async function seed(app: App, userId: string): Promise<number> {
+  const db = app.services.store.sqlite!;
+  const { searchIndex } = app.services.chats;
   const rnd = prng(42);
   const word = () => (rnd() < 0.45 ? WORDS[Math.floor(rnd() * rnd() * WORDS.length)]! : FILLER[Math.floor(rnd() * FILLER.length)]!);
   const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
@@ -133,5 +145,11 @@ function seed(db: import('../src/store/index.ts').Db, userId: string): void {
       for (let m = 0; m < MESSAGES_PER_CHAT; m++) msg.run(pk, `m-${c}-${m}`, m % 2 === 0 ? 'user' : 'assistant', sentence(m % 2 === 0 ? 10 : 30), m, at + m);
     }
   });
-  for (let c = 0; c < CHATS; c += 5_000) batch(c, Math.min(CHATS, c + 5_000));
+  let waited = 0;
+  for (let c = 0; c < CHATS; c += SEED_CHATS_PER_TRANSACTION) {
+    batch(c, Math.min(CHATS, c + SEED_CHATS_PER_TRANSACTION));
+    searchIndex.nudge();
+    if (c + SEED_CHATS_PER_TRANSACTION < CHATS) waited += (await time(() => searchIndex.idle()))[0];
+  }
+  return waited;
 }

@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   replicas: async () => (await import('./replicas.ts')).run(),
   import: async () => (await import('./import.ts')).run(),
   catalog: async () => (await import('./catalog.ts')).run(),
+  'idle-memory': async () => (await import('./idle-memory.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,7 +1,6 @@
 // The composition root: builds the services (src/compose), mounts them in the gateway and starts the
 // background jobs (OAuth purge, search indexing, environment janitor, resumed evaluation runs).
 import type { Config } from './config.ts';
-import { indexQueueInSlices } from './chats/index.ts';
 import { confineLegacyWarehouseFiles, seedDemo } from './compose/demo/seed-demo.ts';
 import { createServices, type ServiceDeps } from './compose/create-services.ts';
 import { purgeExpiredOAuthModels } from './auth/oauth/store-adapter.ts';
@@ -38,21 +37,17 @@ export interface App {
 export async function createApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const built = await createServices(config, deps);
   const { services } = built;
-  const { store, clock, log } = services;
+  const { clock, log } = services;
   // Expired OAuth artifacts (codes, tokens, interactions) are deleted hourly.
   const purge = setInterval(() => {
     purgeExpiredOAuthModels(services.executor, clock).catch((err: unknown) => log.warn({ err }, 'purging expired OAuth artifacts failed; the next hour retries'));
   }, 3600_000);
   purge.unref();
-  // Chat messages queued for search are indexed every second, in slices (a search indexes the queue first).
-  let indexing: Promise<void> | undefined;
-  const indexer = setInterval(() => {
-    indexing ??= indexQueueInSlices(services.chats.store)
-      .catch((err: unknown) => {
-        if (store.open) log.warn({ err }, 'indexing chat messages for search failed; the next search or tick retries');
-      })
-      .finally(() => (indexing = undefined));
-  }, 1000);
+  // Chat messages queued for search are indexed as they are written (services.chats.searchIndex), and
+  // here at start (what a restart or a crash left) and every second (what other processes wrote).
+  const { searchIndex } = services.chats;
+  searchIndex.nudge();
+  const indexer = setInterval(() => searchIndex.nudge(), 1000);
   indexer.unref();
   await confineLegacyWarehouseFiles(services);
   if (config.seedDemo) await seedDemo(services);

@@ -4,6 +4,7 @@ export type { EnsureChatInput, AppendMessageInput, RecordAnswerInput } from './a
 export { chatHistory, RECENT_ARCHIVED } from './chat-history.ts';
 export { searchChats, ftsTerms } from './search-chats.ts';
 export { indexPendingMessages, indexQueueInSlices } from './message-index.ts';
+export { createSearchIndexer, type SearchIndexer } from './search-indexer.ts';
 export { pinChat, archiveChat, dismissChatCompletion, addLabelToChat, recordFeedback, MAX_LABELS } from './update-chat.ts';
 export { deleteMessage, saveMessageOrder, blocksOf } from './message-order.ts';
 export { loadChat, defaultPairs, AGENTIC_FIRST_PAGE_PAIRS, HISTORY_PAGE_PAIRS } from './load-chat.ts';

@@ -1,7 +1,7 @@
 // Search indexing of chat messages, off the write path: a message's insert only queues it (migration
 // 0051), and this indexes the queue. Search indexes the whole queue first, so it always reads every
-// message written; the service indexes it every second in bounded slices, one per event-loop turn, so
-// that a busy second's queue (hundreds of questions and answers) never blocks the loop for long.
+// message written; the service drains it as messages are written (search-indexer.ts) in bounded slices,
+// one per event-loop turn, so that a burst of questions and answers never blocks the loop for long.
 import { sql } from 'kysely';
 import { onPostgres, type Executor } from '../store/index.ts';
 

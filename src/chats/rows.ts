@@ -5,6 +5,7 @@ import { hasRole, type Principal } from '../auth/index.ts';
 import type { Clock } from '../clock.ts';
 import { onPostgres, type Executor } from '../store/index.ts';
 import { ChatNotFound, MessageNotFound } from './errors.ts';
+import type { SearchIndexer } from './search-indexer.ts';
 import type { Answer, ChatMessage, ChatSummary, KnowledgeItem, MessageRole } from './schemas.ts';
 
 /** What the reads need: the service database behind its executor. */
@@ -15,6 +16,8 @@ export interface ChatStore {
 /** What chat operations need: the store and the clock. */
 export interface ChatDeps extends ChatStore {
   clock: Clock;
+  /** Told of every message written, so that the search index keeps up (the service's; without it the queue waits for a search or the next tick). */
+  searchIndex?: SearchIndexer;
 }
 
 export interface ChatRow {

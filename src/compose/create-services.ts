@@ -6,7 +6,7 @@ import { createAccountMail } from '../auth/account/account-mail.ts';
 import { getUser } from '../auth/index.ts';
 import { productionThroughEnvironments } from '../auth/members/index.ts';
 import { createOAuthServer } from '../auth/oauth/create-provider.ts';
-import { indexPendingMessages, type ChatSources } from '../chats/index.ts';
+import { createSearchIndexer, indexPendingMessages, type ChatSources } from '../chats/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { openDuckDbSql, type DuckDbSql } from '../data/guard/index.ts';
@@ -101,6 +101,7 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
       const { store } = services;
       if (store.open) {
         await services.agent.flush();
+        await services.chats.searchIndex.idle();
         await indexPendingMessages(services.chats.store);
         await store.close();
       }
@@ -147,7 +148,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     draining: draining.signal,
     ops,
     oauth: createOAuthServer({ config, clock, executor, secretBox, log, outbound }),
-    ...domainDeps(config, store, executor, clock),
+    ...domainDeps(config, store, executor, clock, log),
     chatSources: { ...chatSourcesFrom(knowledge, executor), ...deps.chatSources },
   };
   const closeCore = async () => {
@@ -183,10 +184,15 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
 }
 
 /** What the route tables hand to the domains, built once: their deps and the ports between them. */
-function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock) {
+function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock, log: CoreServices['log']) {
+  const searchIndex = createSearchIndexer(executor, {
+    onError: (err) => {
+      if (store.open) log.warn({ err }, 'indexing chat messages for search failed; the next write, search or tick retries');
+    },
+  });
   return {
     auth: { store: executor, clock, jwtKey: config.secrets.jwtKey },
-    chats: { store: executor, clock },
+    chats: { store: executor, clock, searchIndex },
     usage: { store: executor, clock },
     rowSecurity: rowSecurityAdmin(executor),
     memberFacts: memberFactsPort(executor),

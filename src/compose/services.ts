@@ -1,5 +1,5 @@
 // The services object the gateway receives: built by create-services.ts, the one place that wires domains.
-import type { ChatDeps, ChatSources } from '../chats/index.ts';
+import type { ChatDeps, ChatSources, SearchIndexer } from '../chats/index.ts';
 import type { AuthDeps } from '../auth/index.ts';
 import type { RowSecurityAdmin } from './row-security-members.ts';
 import type { MemberFacts } from '../auth/members/index.ts';
@@ -59,8 +59,8 @@ export interface Services {
   mcp: McpPorts;
   /** What credentials, sessions and tokens are checked and signed with (database, clock, JWT key). */
   auth: AuthDeps;
-  /** What chat operations need (the service database behind its executor, and the clock), built once here. */
-  chats: ChatDeps;
+  /** What chat operations need (the service database behind its executor, the clock, the search indexer), built once here. */
+  chats: ChatDeps & { searchIndex: SearchIndexer };
   /** What the admin's usage report and credit limits need (the database and the clock), built once here. */
   usage: UsageDeps;
   /** Row-security facts of members (admin), with auth's membership check. */

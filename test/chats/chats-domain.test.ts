@@ -215,3 +215,40 @@ test('closing the service indexes the messages still queued for search', async (
   t.is((file.prepare('SELECT COUNT(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n, 0);
   t.is((file.prepare("SELECT COUNT(*) AS n FROM chat_messages_fts WHERE chat_messages_fts MATCH 'kookaburra'").get() as { n: number }).n, 1);
 });
+
+// Serial: it counts the shared service's whole queue, which concurrent tests would fill meanwhile.
+test.serial('the service indexes a written message after the write returns, before any search', async (t) => {
+  const p = member();
+  const db = t0.app.services.store.sqlite!;
+  const { chats } = t0.app.services;
+  const queued = (uuid: string) => !!db.prepare('SELECT 1 FROM chat_messages_fts_pending p JOIN chat_messages m ON m.id = p.message_id WHERE m.message_uuid = ?').get(uuid);
+  const indexed = (uuid: string) => !!db.prepare('SELECT 1 FROM chat_messages_fts f JOIN chat_messages m ON -f.rowid = m.id WHERE m.message_uuid = ?').get(uuid);
+  const { message_uuid: uuid } = await appendMessage({ ...chats, clock: t0.clock }, p, { chatId: 'drained', role: 'user', content: 'bilby tracks' });
+  // The write's own turn did not index it: the drain runs after it.
+  t.true(queued(uuid));
+  await chats.searchIndex.idle();
+  t.false(queued(uuid));
+  t.true(indexed(uuid));
+});
+
+test('a restart indexes the messages a crash left queued, without waiting for a search', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sextant-index-restart-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_SEED_DEMO: 'false', SEXTANT_JWT_SECRET: 'x'.repeat(40), SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), SEXTANT_COOKIE_KEYS: 'k' });
+  const first = await createApp(config, { log: createLogger('silent') });
+  await first.close();
+  // What a crash leaves: messages written and queued, the process gone before its drain ran.
+  const file = new Database(join(dataDir, 'sextant.db'));
+  file.prepare("INSERT INTO organizations (id, name, created_at) VALUES ('o', 'O', 0)").run();
+  file.prepare("INSERT INTO users (id, email, created_at) VALUES ('u', 'u@example.com', 0)").run();
+  const pk = file.prepare("INSERT INTO chats (org_id, chat_id, user_id, title, created_at, updated_at) VALUES ('o', 'c', 'u', 'c', 1, 1)").run().lastInsertRowid;
+  const msg = file.prepare("INSERT INTO chat_messages (chat_pk, message_uuid, role, content, position, created_at) VALUES (?, ?, 'user', 'cassowary crossing', ?, 1)");
+  for (let i = 0; i < 120; i++) msg.run(pk, `m${i}`, i);
+  file.close();
+  const app = await createApp(config, { log: createLogger('silent') });
+  t.teardown(() => app.close());
+  await app.services.chats.searchIndex.idle();
+  const db = app.services.store.sqlite!;
+  t.is((db.prepare('SELECT COUNT(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n, 0);
+  t.is((db.prepare("SELECT COUNT(*) AS n FROM chat_messages_fts WHERE chat_messages_fts MATCH 'cassowary'").get() as { n: number }).n, 120);
+});

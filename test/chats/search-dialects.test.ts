@@ -4,7 +4,8 @@
 // another organization's, hidden and undisplayed messages never match.
 import test from 'ava';
 import { sql } from 'kysely';
-import { indexPendingMessages, searchChats, type ChatSearchResponse } from '../../src/chats/index.ts';
+import { appendMessage, createSearchIndexer, indexPendingMessages, recordAnswer, searchChats, type ChatSearchResponse } from '../../src/chats/index.ts';
+import { systemClock } from '../../src/clock.ts';
 import type { Executor } from '../../src/store/executor.ts';
 import { dialectTest } from '../helpers/executors.ts';
 import { SKIP_PG_STORE } from '../helpers/pg-database.ts';
@@ -201,4 +202,22 @@ dialectTest('two replicas indexing the same queue at once index every message on
   t.is(await count('chat_messages_fts'), 40);
   t.is(await count('chat_messages_fts_pending'), 0);
   t.is((await searchChats({ store: other }, OWNER, { q: 'wallaby', limit: 100 })).results.length, 20);
+});
+
+dialectTest('the search indexer drains the queue as messages are written, so a search finds it empty', async (t, { x }) => {
+  await seedAccounts(x);
+  const errors: unknown[] = [];
+  const searchIndex = createSearchIndexer(x, { onError: (err) => errors.push(err), slice: 3 });
+  const deps = { store: x, clock: systemClock, searchIndex };
+  const pending = async () => (await x.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM chat_messages_fts_pending`))!.n;
+  for (let i = 0; i < 10; i++) {
+    await appendMessage(deps, OWNER, { chatId: `arrive-${i}`, role: 'user', content: `quokka ${i}` });
+    await recordAnswer(deps, OWNER, { chatId: `arrive-${i}`, content: `answer ${i}` });
+  }
+  await searchIndex.idle();
+  t.is(await pending(), 0, 'nothing is left for a search to index');
+  t.is((await x.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM chat_messages_fts`))!.n, 20);
+  t.is(await indexPendingMessages(x), 0, 'nothing is indexed twice');
+  t.is((await searchChats({ store: x }, OWNER, { q: 'quokka', limit: 100 })).results.length, 10);
+  t.deepEqual(errors, []);
 });

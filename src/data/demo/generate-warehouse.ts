@@ -1,7 +1,6 @@
 // The demo retail warehouse, generated deterministically with DuckDB SQL: every pseudo-random
 // choice is an integer hash of (row, salt), so the same sizes always give the same data,
 // whatever the date, thread count or machine.
-import { DuckDBInstance } from '@duckdb/node-api';
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -113,6 +112,8 @@ export async function generateDemoWarehouse(path: string, size: WarehouseSize = 
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
+    // Loaded here, not with the module: a gateway that finds the warehouse written never loads DuckDB for it.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(tmp);
     const conn = await instance.connect();
     try {

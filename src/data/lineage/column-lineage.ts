@@ -1,5 +1,5 @@
 // Column lineage of one SELECT: for each output column, the source table columns it derives from.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { guardSql } from '../guard/index.ts';
 import { SqlParseFailed } from './errors.ts';
 import { parseWithDuckDb } from './from-duckdb.ts';
@@ -126,7 +126,9 @@ interface Parsed {
 async function parse(sql: string, dialect: LineageDialect, options: LineageOptions): Promise<Parsed> {
   if (dialect !== 'duckdb') return parseWithNodeSqlParser(sql, dialect);
   if (options.duckdb) return { ir: await parseWithDuckDb(sql, options.duckdb) };
-  // Parsing needs no catalog and reads no files; a private instance keeps it side-effect free.
+  // Parsing needs no catalog and reads no files; a private instance keeps it side-effect free. DuckDB
+  // is loaded on the first such parse, not when the gateway starts (issue 38: idle memory).
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
   try {

@@ -1,7 +1,7 @@
 // A parse-only DuckDB session (in memory, no external access, configuration locked) for the guard:
 // extractStatements counts statements, json_serialize_sql gives the SELECT tree (or an error for
 // anything else), json_deserialize_sql prints a tree back. Trees keep DuckDB's exact numbers.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseExactJson, stringifyExactJson } from './duckdb-json.ts';
 
 type Node = Record<string, unknown>;
@@ -16,25 +16,53 @@ export interface DuckDbSql {
   close(): void;
 }
 
-/** Opens the parse-only session; the owner closes it. */
+/**
+ * The parse-only session, opened when the guard first needs it: DuckDB's module and instance are ~50 MB
+ * of the gateway's memory, which a gateway that has not yet run a query need not hold (issue 38). The
+ * owner closes it.
+ */
 export async function openDuckDbSql(): Promise<DuckDbSql> {
+  let session: Promise<Session> | undefined;
+  let closed = false;
+  const opened = () => {
+    if (closed) throw new Error('the parse-only DuckDB session is closed');
+    return (session ??= connect());
+  };
+  return {
+    async count(sql) {
+      return (await (await opened()).conn.extractStatements(sql)).count;
+    },
+    async serialize(sql) {
+      return parseExactJson(await (await opened()).scalar('SELECT json_serialize_sql($1::VARCHAR)', sql)) as Node;
+    },
+    async deserialize(tree) {
+      return (await opened()).scalar('SELECT json_deserialize_sql($1::JSON)', stringifyExactJson(tree));
+    },
+    subqueries: new Map(),
+    close() {
+      closed = true;
+      // A session still opening closes once open.
+      void session?.then((s) => s.close(), () => undefined);
+    },
+  };
+}
+
+interface Session {
+  conn: DuckDBConnection;
+  scalar(sql: string, arg: string): Promise<string>;
+  close(): void;
+}
+
+async function connect(): Promise<Session> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   // One thread: it only parses and prints SQL, and each DuckDB thread holds memory of its own.
   const instance = await DuckDBInstance.create(':memory:', { threads: '1', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
   const conn: DuckDBConnection = await instance.connect();
   await conn.run('SET enable_external_access = false');
   await conn.run('SET lock_configuration = true');
-  const scalar = async (sql: string, arg: string) => String((await conn.runAndReadAll(sql, [arg])).getRows()[0]?.[0] ?? '');
   return {
-    async count(sql) {
-      return (await conn.extractStatements(sql)).count;
-    },
-    async serialize(sql) {
-      return parseExactJson(await scalar('SELECT json_serialize_sql($1::VARCHAR)', sql)) as Node;
-    },
-    async deserialize(tree) {
-      return scalar('SELECT json_deserialize_sql($1::JSON)', stringifyExactJson(tree));
-    },
-    subqueries: new Map(),
+    conn,
+    scalar: async (sql, arg) => String((await conn.runAndReadAll(sql, [arg])).getRows()[0]?.[0] ?? ''),
     close() {
       conn.closeSync();
       instance.closeSync();
