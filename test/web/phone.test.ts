@@ -76,6 +76,8 @@ async function samples(page: Page, token: string): Promise<Record<string, string
   if (note.status !== 201) throw new Error(JSON.stringify(note.body));
   const evaluationId = ((await call(w, 'GET', '/api/evaluations', { token })).body as { evaluations: { id: string }[] }).evaluations[0]!.id;
   const run = (await call(w, 'POST', `/api/evaluations/${evaluationId}/runs`, { token, body: { target: 'production', trigger: 'manual' } })).body as { id: string };
+  const saved = await call(w, 'POST', '/api/saved_questions', { token, body: { title: 'Revenue by country, on a phone', chat_id: chatId } });
+  if (saved.status !== 201) throw new Error(JSON.stringify(saved.body));
   return {
     '/chat/:chatId': `/chat/${chatId}`,
     '/share/:shareId': `/share/${share.chat_id}`,
@@ -83,6 +85,7 @@ async function samples(page: Page, token: string): Promise<Record<string, string
     '/knowledge/items/:kind/:id': `/knowledge/items/tables/${encodeURIComponent(tables.items[0]!.id)}`,
     '/knowledge/environments/:id': `/knowledge/environments/${env.id}`,
     '/knowledge/evaluations/runs/:id': `/knowledge/evaluations/runs/${run.id}`,
+    '/saved/:id': `/saved/${(saved.body as { id: string }).id}`,
     '/*': '/no-such-page',
   };
 }

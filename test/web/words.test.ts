@@ -38,7 +38,8 @@ test('the result grid formats amounts and the download is named after the chat',
   const table = page.getByRole('region', { name: /^Result 1:/ });
   const cells = await table.locator('td.num').allTextContents();
   t.true(cells.length > 0);
-  t.true(cells.some((c) => /^\d{1,3}(,\d{3})+\.\d{2}$/.test(c)), `amounts with separators: ${cells.slice(0, 4).join(' | ')}`);
+  // Revenue is a governed metric in USD: its column reads in dollars, with separators and cents.
+  t.true(cells.some((c) => /^\$\d{1,3}(,\d{3})+\.\d{2}$/.test(c)), `amounts with separators: ${cells.slice(0, 4).join(' | ')}`);
   t.false(cells.some((c) => /\.\d{3,}$/.test(c)), 'no raw decimals');
   // The raw value stays with the cell (copy and downloads carry it).
   const raw = await table.locator('td.num').first().getAttribute('data-raw');
