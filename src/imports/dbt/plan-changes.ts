@@ -8,12 +8,20 @@ import type { ImportChange, KnowledgeFile, KnowledgeText } from './ports.ts';
 import type { CountedKind, ImportConflict, KindCounts, Skipped } from './summary.ts';
 import { yamlText } from './yaml-text.ts';
 
-/** A file the import wants, before provenance time and fingerprint are added. */
+/**
+ * A file the import wants. Its document is kept as JSON text, parsed again only if the file is written:
+ * thousands of documents as object trees held the most memory of an import, and an unchanged file
+ * needs none of it, only the blob id of the text it would be.
+ */
 export interface PlannedFile {
   path: string;
   kind: CountedKind;
   unique_id: string;
-  doc: Record<string, unknown>;
+  /** The document without provenance time and fingerprint, as JSON. */
+  json: string;
+  fingerprint: string;
+  /** git's blob id of the file's text, stamped with the manifest's generation time. */
+  oid: string;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -26,6 +34,12 @@ export function fingerprintOf(doc: Record<string, unknown>): string {
 
 export function renderFile(doc: Record<string, unknown>): string {
   return yamlText(doc);
+}
+
+/** The planned file of a document: what deciding needs, without the document's object tree. */
+export function plannedFile(at: { path: string; kind: CountedKind; unique_id: string }, doc: Record<string, unknown>, generatedAt: string): PlannedFile {
+  const fingerprint = fingerprintOf(doc);
+  return { ...at, json: JSON.stringify(doc), fingerprint, oid: blobId(renderFile(stamped(doc, generatedAt, fingerprint))) };
 }
 
 /** The document with its provenance time and fingerprint. */
@@ -50,7 +64,7 @@ export interface PlanInput {
   kindOf: (path: string) => CountedKind | undefined;
   counts: Record<CountedKind, KindCounts>;
   /** Why a file the import writes fails its kind's schema (it is skipped then), or undefined. */
-  problemOf: (f: PlannedFile) => string | undefined;
+  problemOf: (f: PlannedFile, doc: Record<string, unknown>) => string | undefined;
   skipped: Skipped[];
 }
 
@@ -62,8 +76,8 @@ function blobId(text: string): string {
 
 /**
  * Decides every file's change. A file that is byte for byte what this import would write is
- * recognised by its blob id, unread; only the others are read (an unchanged re-import of thousands
- * of files reads none).
+ * recognised by its blob id, unread and unrendered; only the others are read (an unchanged re-import
+ * of thousands of files reads none).
  */
 export async function planChanges(a: PlanInput): Promise<PlanResult> {
   const oids = new Map(a.current.map((f) => [f.path, f.oid]));
@@ -72,7 +86,7 @@ export async function planChanges(a: PlanInput): Promise<PlanResult> {
   for (const f of a.planned) {
     const oid = oids.get(f.path);
     if (oid === undefined) planFile(a, f, undefined, out);
-    else if (blobId(renderFile(stamped(f.doc, a.generatedAt, fingerprintOf(f.doc)))) === oid) a.counts[f.kind].unchanged++;
+    else if (f.oid === oid) a.counts[f.kind].unchanged++;
     else pending.push(f);
   }
   const wanted = new Set(a.planned.map((f) => f.path));
@@ -86,18 +100,18 @@ export async function planChanges(a: PlanInput): Promise<PlanResult> {
 
 /** A planned file: created, unchanged, updated, or a conflict when a person edited it. */
 function planFile(a: PlanInput, f: PlannedFile, text: string | undefined, out: PlanResult): void {
-  const fp = fingerprintOf(f.doc);
   const write = () => {
-    const problem = a.problemOf(f);
+    const doc = JSON.parse(f.json) as Record<string, unknown>;
+    const problem = a.problemOf(f, doc);
     if (problem) a.skipped.push({ unique_id: f.unique_id, reason: problem });
-    else out.changes.push({ path: f.path, content: renderFile(stamped(f.doc, a.generatedAt, fp)) });
+    else out.changes.push({ path: f.path, content: renderFile(stamped(doc, a.generatedAt, f.fingerprint)) });
     return !problem;
   };
   if (text === undefined) {
     if (write()) a.counts[f.kind].created++;
     return;
   }
-  const decided = decide(text, fp);
+  const decided = decide(text, f.fingerprint);
   if (decided === 'unchanged') a.counts[f.kind].unchanged++;
   else if (decided === 'update') {
     if (write()) a.counts[f.kind].updated++;
