@@ -39,7 +39,7 @@ async function prepare(deps: ImportDeps, p: Principal, input: ImportDbtInput) {
   const { dialect, relations } = await deps.warehouse.relationsOf(p, input.connectionId);
   if (input.environmentId) await deps.knowledge.checkEnvironment(p, input.environmentId);
   const generatedAt = manifest.metadata.generated_at ?? new Date(deps.clock.now()).toISOString();
-  const plan = planImport({ manifest, catalog, connectionId: input.connectionId, dialect, relations, generatedAt, knowledge: deps.knowledge });
+  const plan = planImport({ manifest, catalog, connectionId: input.connectionId, dialect, relations, knowledge: deps.knowledge });
   const project = manifest.metadata.project_name ?? 'dbt';
   return { plan, project, generatedAt, environmentName: environmentName(manifest) };
 }

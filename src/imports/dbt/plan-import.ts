@@ -15,14 +15,13 @@ export interface ImportPlan {
   skipped: Skipped[];
 }
 
-/** Maps the artifacts onto the connection's relations; `generatedAt` is the provenance time files are stamped with. */
+/** Maps the artifacts onto the connection's relations. */
 export function planImport(a: {
   manifest: DbtManifest;
   catalog: DbtCatalog | undefined;
   connectionId: string;
   dialect: string;
   relations: WarehouseRelation[];
-  generatedAt: string;
   knowledge: Pick<KnowledgePort, 'fileOf'>;
 }): ImportPlan {
   const skipped: Skipped[] = [];
@@ -37,7 +36,7 @@ export function planImport(a: {
     const full = { ...doc, source: 'dbt', dbt: { project, unique_id: uniqueId, ...dbt } };
     const file = a.knowledge.fileOf(kind, full, id);
     if ('problem' in file) skipped.push({ unique_id: uniqueId, reason: file.problem });
-    else files.push(plannedFile({ path: file.path, kind, unique_id: uniqueId }, full, a.generatedAt));
+    else files.push(plannedFile({ path: file.path, kind, unique_id: uniqueId }, full));
   };
   for (const t of tables) {
     const upstream = t.node.depends_on?.nodes ?? [];
