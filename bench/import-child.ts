@@ -95,12 +95,13 @@ try {
   app.services.imports.warehouse = { relationsOf: async () => ({ dialect: 'postgresql', relations }) };
   const before = process.memoryUsage().rss;
   const first = await profiled('first', () => post(running.url, token, join(dir, 'manifest.json')));
+  // The peak resident set so far (VmHWM, in kB): after the first import, then after both.
+  const afterFirst = process.resourceUsage().maxRSS * 1024;
   const again = await profiled('again', () => post(running.url, token, join(dir, 'manifest.json'), first.body.environment_id));
-  // The peak resident set of the process so far (VmHWM), in kB.
   const peak = process.resourceUsage().maxRSS * 1024;
   const repo = readdirSync(join(dataDir, 'knowledge')).find((f) => f.endsWith('.git'))!;
   const git = gitBaseline(join(dataDir, 'knowledge', repo), `env/${first.body.environment_id}`);
-  console.log(JSON.stringify({ first: { ms: first.ms, cpuMs: first.cpuMs, counts: first.body.counts }, again: { ms: again.ms, cpuMs: again.cpuMs, commit: again.body.commit }, git, rss: { before, peak } }));
+  console.log(JSON.stringify({ first: { ms: first.ms, cpuMs: first.cpuMs, counts: first.body.counts }, again: { ms: again.ms, cpuMs: again.cpuMs, commit: again.body.commit }, git, rss: { before, afterFirst, peak } }));
 } finally {
   await running.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -38,9 +38,9 @@ async function prepare(deps: ImportDeps, p: Principal, input: ImportDbtInput) {
   const catalog = input.catalog ? await readCatalog(input.catalog, manifest) : undefined;
   const { dialect, relations } = await deps.warehouse.relationsOf(p, input.connectionId);
   if (input.environmentId) await deps.knowledge.checkEnvironment(p, input.environmentId);
+  const generatedAt = manifest.metadata.generated_at ?? new Date(deps.clock.now()).toISOString();
   const plan = planImport({ manifest, catalog, connectionId: input.connectionId, dialect, relations, knowledge: deps.knowledge });
   const project = manifest.metadata.project_name ?? 'dbt';
-  const generatedAt = manifest.metadata.generated_at ?? new Date(deps.clock.now()).toISOString();
   return { plan, project, generatedAt, environmentName: environmentName(manifest) };
 }
 
@@ -64,7 +64,7 @@ export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbt
       // Runs again if the commit is retried: start from zero each time.
       Object.assign(counts, emptyCounts());
       skipped.length = 0;
-      const planned = await planChanges({ planned: plan.files, current, read, generatedAt, owned, kindOf, counts, skipped, problemOf: (f) => deps.knowledge.problemOf(f.kind, f.path, f.doc) });
+      const planned = await planChanges({ planned: plan.files, current, read, generatedAt, owned, kindOf, counts, skipped, problemOf: (f, doc) => deps.knowledge.problemOf(f.kind, f.path, doc) });
       conflicts = planned.conflicts;
       return planned.changes;
     },

@@ -5,7 +5,7 @@ import { mapMetrics } from './map-metrics.ts';
 import { mapRelationships } from './map-relationships.ts';
 import { mapReports } from './map-reports.ts';
 import { mapTables } from './map-tables.ts';
-import type { PlannedFile } from './plan-changes.ts';
+import { plannedFile, type PlannedFile } from './plan-changes.ts';
 import type { KnowledgePort, WarehouseRelation } from './ports.ts';
 import type { CountedKind, Skipped } from './summary.ts';
 
@@ -16,7 +16,14 @@ export interface ImportPlan {
 }
 
 /** Maps the artifacts onto the connection's relations. */
-export function planImport(a: { manifest: DbtManifest; catalog: DbtCatalog | undefined; connectionId: string; dialect: string; relations: WarehouseRelation[]; knowledge: Pick<KnowledgePort, 'fileOf'> }): ImportPlan {
+export function planImport(a: {
+  manifest: DbtManifest;
+  catalog: DbtCatalog | undefined;
+  connectionId: string;
+  dialect: string;
+  relations: WarehouseRelation[];
+  knowledge: Pick<KnowledgePort, 'fileOf'>;
+}): ImportPlan {
   const skipped: Skipped[] = [];
   const project = a.manifest.metadata.project_name ?? 'dbt';
   const tables = mapTables({ ...a, skipped });
@@ -29,7 +36,7 @@ export function planImport(a: { manifest: DbtManifest; catalog: DbtCatalog | und
     const full = { ...doc, source: 'dbt', dbt: { project, unique_id: uniqueId, ...dbt } };
     const file = a.knowledge.fileOf(kind, full, id);
     if ('problem' in file) skipped.push({ unique_id: uniqueId, reason: file.problem });
-    else files.push({ path: file.path, kind, unique_id: uniqueId, doc: full });
+    else files.push(plannedFile({ path: file.path, kind, unique_id: uniqueId }, full));
   };
   for (const t of tables) {
     const upstream = t.node.depends_on?.nodes ?? [];

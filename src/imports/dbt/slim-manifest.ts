@@ -22,13 +22,26 @@ function pick(from: Json, fields: readonly string[]): Json {
   return out;
 }
 
+const isEmpty = (v: unknown) => v === null || (Array.isArray(v) ? v.length === 0 : isRecord(v) && Object.keys(v).length === 0);
+
+/**
+ * A column's fields, its empty ones left out (the mapping reads an empty one as a missing one): a
+ * manifest writes `meta: {}`, `tags: []` and `data_type: null` on every column, two objects more per
+ * column kept for the whole mapping, 200,000 of them in a project of 5,000 tables of 20 columns.
+ */
+function slimColumn(column: Json): Json {
+  const out: Json = {};
+  for (const f of COLUMN_FIELDS) if (column[f] !== undefined && !isEmpty(column[f])) out[f] = column[f];
+  return out;
+}
+
 function slimNode(node: unknown): Json {
   if (!isRecord(node)) return {};
   const out = pick(node, NODE_FIELDS);
   if (isRecord(node['config'])) out['config'] = pick(node['config'], CONFIG_FIELDS);
   if (isRecord(node['columns'])) {
     const columns: Json = {};
-    for (const [name, c] of Object.entries(node['columns'])) if (isRecord(c)) columns[name] = pick(c, COLUMN_FIELDS);
+    for (const [name, c] of Object.entries(node['columns'])) if (isRecord(c)) columns[name] = slimColumn(c);
     out['columns'] = columns;
   }
   if (isRecord(node['depends_on'])) out['depends_on'] = pick(node['depends_on'], ['nodes']);
