@@ -3,6 +3,7 @@
 import type { Aggregate, Bucket, ColumnMention, CompareOp, Group, Intent, ValueMention } from './intent.ts';
 import { readMeasure } from './read-measure.ts';
 import { findPeriod } from './periods.ts';
+import { findDisplay } from './units.ts';
 import { findMentions, forms, isDimension, isMeasure, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
 import type { Keywords, Span } from './keywords.ts';
@@ -40,7 +41,10 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const followUp = marks.takeMatch(FOLLOW_UP) !== null;
   const period = findPeriod(text, nowMs);
   if (period) marks.take(...period.span);
-  const spans = spansOf(findMentions(text, schema).filter((m) => !period || m.end <= period.span[0] || m.start >= period.span[1]));
+  const display = findDisplay(text);
+  if (display) marks.take(...display.span);
+  const outside = (m: Mention) => [period?.span, display?.span].every((s) => !s || m.end <= s[0] || m.start >= s[1]);
+  const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
   const kw = readKeywords(marks);
   const used = new Set<Span>();
@@ -59,6 +63,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
     values,
     compares,
     period,
+    ...(display ? { display } : {}),
     periodColumns,
     ranking: rankingOf(kw, groups, text, spans),
     named: spans.filter((s) => s.kind === 'table').map((s) => s.ms.map((m) => m.table)),
