@@ -1,7 +1,8 @@
 // Paraphrases of the offline model's question family on the demo organization, worded as people
 // write: typos, inflected verbs, numbers in words, "break down ... by", "in total", "for each", the
-// cheapest or most expensive rows, units and scale ("in thousands", "as a percentage") and the labels
-// of periods and rankings. Each answerable one carries the DuckDB query of its expected
+// cheapest or most expensive rows, units and scale ("in thousands", "as a percentage"), the labels of
+// periods and rankings, ordinals ("the second most") and comparisons ("fewer than", "no more than").
+// Each answerable one carries the DuckDB query of its expected
 // result, like the team's set (demo-questions.ts), on the same clock; out-of-family questions, typos
 // included, must still be refused. Asked through the same harness: no answer may be wrong.
 import type { DemoQuestion, Expected, QuestionClass } from './demo-questions.ts';
@@ -203,4 +204,30 @@ export const DEMO_PARAPHRASES: DemoQuestion[] = [
   q('What is the highest order value?', 'labels', says(sql('SELECT MAX(total_amount) FROM orders'), (r) => `: ${usd(first(r))}.`)),
   q('What is the lowest order value?', 'labels', says(sql('SELECT MIN(total_amount) FROM orders'), (r) => `: ${usd(first(r))}.`)),
   q('Maximum total amount of orders in 2025', 'labels', says(sql(`SELECT MAX(total_amount) FROM orders WHERE ${Y('order_date', 2025)}`), (r) => `: ${usd(first(r))}.`)),
+  // Ordinals: one row of a ranking of groups, after the ones before it; nowhere else.
+  q('Which country has the second most customers?', 'ordinals', says(sql('SELECT country, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 1'), (r) => `Country with the second most customers: ${String(first(r))} (`)),
+  q('Which segment has the 2nd most customers?', 'ordinals', sql('SELECT segment, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 1')),
+  q('Which channel brought the second highest revenue?', 'ordinals', says(sql(`SELECT channel, SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 1`), (r) => `Channel with the second highest revenue: ${String(first(r))} (${usd(firstValue(r))}).`)),
+  q('Which category had the third highest revenue in 2025?', 'ordinals', sql(`SELECT p.category, ${LINE_REVENUE} FROM order_items i JOIN orders o USING (order_id) JOIN products p USING (product_id) WHERE o.${REVENUE_ORDERS} AND ${Y('o.order_date', 2025)} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 2`)),
+  q('Which product category has the second lowest revenue?', 'ordinals', sql(`SELECT p.category, ${LINE_REVENUE} FROM order_items i JOIN orders o USING (order_id) JOIN products p USING (product_id) WHERE o.${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 1 OFFSET 1`)),
+  q('Which country has the second fewest customers?', 'ordinals', sql('SELECT country, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 1 OFFSET 1')),
+  q('Which city has the third most customers in Germany?', 'ordinals', sql("SELECT city, COUNT(*) FROM customers WHERE country = 'Germany' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 2")),
+  q('Which channel has the second most orders in 2024?', 'ordinals', sql(`SELECT channel, COUNT(*) FROM orders WHERE ${Y('order_date', 2024)} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 1`)),
+  // Without groups to rank, an ordinal is not read as the first.
+  q('What is the second highest order value?', 'ordinals', refuse('unmapped')),
+  q('Second highest revenue', 'ordinals', refuse('unmapped')),
+  q('Which countries have the second most customers?', 'ordinals', refuse('unmapped')),
+
+  // More than, fewer than, at least, no more than N: filters on a measure column.
+  q('How many orders with a total amount of more than 500?', 'comparisons', sql('SELECT COUNT(*) FROM orders WHERE total_amount > 500')),
+  q('How many orders had a total amount greater than 1000?', 'comparisons', sql('SELECT COUNT(*) FROM orders WHERE total_amount > 1000')),
+  q('How many orders with a total amount of no more than 100?', 'comparisons', sql('SELECT COUNT(*) FROM orders WHERE total_amount <= 100')),
+  q('How many orders with a total amount of at least two hundred?', 'comparisons', sql('SELECT COUNT(*) FROM orders WHERE total_amount >= 200')),
+  q('How many orders with a total amount exceeding 750 in 2025?', 'comparisons', sql(`SELECT COUNT(*) FROM orders WHERE total_amount > 750 AND ${Y('order_date', 2025)}`)),
+  q('Number of orders by channel with a total amount above 500', 'comparisons', sql('SELECT channel, COUNT(*) FROM orders WHERE total_amount > 500 GROUP BY 1 ORDER BY 2 DESC, 1')),
+  q('How many order items with a quantity of fewer than 3?', 'comparisons', sql('SELECT COUNT(*) FROM order_items WHERE quantity < 3')),
+  q('How many order items have a quantity of more than five?', 'comparisons', sql('SELECT COUNT(*) FROM order_items WHERE quantity > 5')),
+  // A condition on a group's count is not a filter on a column: refused, not read as one.
+  q('How many customers with more than 5 orders?', 'comparisons', refuse('unmapped')),
+  q('Countries with more than 100 customers', 'comparisons', refuse('unmapped')),
 ];

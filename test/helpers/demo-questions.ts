@@ -19,7 +19,7 @@ export interface AgentAnswer {
 
 export type QuestionClass = 'definitions' | 'out_of_family' | 'grouping' | 'follow_up' | 'vocabulary' | 'basics'
   // The paraphrase families (test/helpers/demo-paraphrases.ts).
-  | 'typos' | 'inflections' | 'numbers' | 'phrasing' | 'superlatives' | 'dates' | 'units' | 'labels';
+  | 'typos' | 'inflections' | 'numbers' | 'phrasing' | 'superlatives' | 'dates' | 'units' | 'labels' | 'ordinals' | 'comparisons';
 
 export type Expected =
   /** `says`: what the answer text must contain, from the expected rows (numbers in the units asked). */

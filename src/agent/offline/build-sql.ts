@@ -5,6 +5,7 @@ import { rewriteColumns, tokenizeExpression, type ColumnReference } from '../../
 import type { MetricDoc, TableDocument } from '../ports.ts';
 import { docKey } from './joins.ts';
 import type { Bucket } from './intent.ts';
+import { ORDINALS } from './keywords.ts';
 import { metricOf, type ColumnRef, type Plan } from './plan.ts';
 import { measureFormat, type Display } from './units.ts';
 
@@ -57,7 +58,7 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
   if (group.length > 0) lines.push(`GROUP BY ${group.join(', ')}`);
   if (plan.order === 'time') lines.push(`ORDER BY ${group.join(', ')}`);
   else if (plan.order) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${group.length > 0 ? `, ${group.join(', ')}` : ''}`);
-  if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}`);
+  if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`);
   return {
     sql: lines.join('\n'),
     connectionId: plan.subject.connection,
@@ -133,7 +134,8 @@ const AGGREGATE_WORDS = { sum: 'Total', avg: 'Average', min: 'Minimum', max: 'Ma
 export function titleOf(plan: Plan): string {
   const { what, dims, conditions } = titleParts(plan);
   const parts = [what, ...(dims.length > 0 ? [`by ${dims.join(' and ')}`] : []), ...conditions];
-  if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(plan.order === 'asc' ? `Bottom ${plan.limit}:` : `Top ${plan.limit}:`);
+  if (plan.offset) parts.unshift(`${capital(ORDINALS[plan.offset]!)} ${plan.order === 'asc' ? 'from the bottom' : 'from the top'}:`);
+  else if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(plan.order === 'asc' ? `Bottom ${plan.limit}:` : `Top ${plan.limit}:`);
   return parts.join(' ');
 }
 
@@ -142,7 +144,8 @@ function leaderOf(plan: Plan): string {
   const { what, dims, conditions } = titleParts(plan);
   const asc = plan.order === 'asc';
   const most = plan.measure.kind === 'count' ? `${asc ? 'fewest' : 'most'} ${spaced(plan.subject.name)}` : `${asc ? 'lowest' : 'highest'} ${what.charAt(0).toLowerCase()}${what.slice(1)}`;
-  return [`${capital(dims[0]!)} with the ${most}`, ...conditions].join(' ');
+  const place = plan.offset ? `${ORDINALS[plan.offset]} ` : '';
+  return [`${capital(dims[0]!)} with the ${place}${most}`, ...conditions].join(' ');
 }
 
 function titleParts(plan: Plan): { what: string; dims: string[]; conditions: string[] } {

@@ -35,7 +35,8 @@ export interface Intent {
   display?: Display;
   /** Date columns named in the question ("signed up in 2024"), which the period applies to. */
   periodColumns: ColumnMention[];
-  ranking: { dir: 'asc' | 'desc'; limit?: number } | undefined;
+  /** `offset`: rows skipped before the ones listed ("the second most": 1). */
+  ranking: { dir: 'asc' | 'desc'; limit?: number; offset?: number } | undefined;
   /** Tables the question names: each must take part in the plan. */
   named: TableDocument[][];
   /** Columns named without a role: each must take part in the plan (as a value's column...). */

@@ -36,6 +36,8 @@ export interface Plan {
   filters: Filter[];
   order: 'asc' | 'desc' | 'time' | undefined;
   limit: number | undefined;
+  /** Rows skipped before the limit ("the second most": 1). */
+  offset?: number;
   /** Joins in order: each starts from a table already read. */
   joins: JoinEdge[];
   /** Every table read, the subject first. */
