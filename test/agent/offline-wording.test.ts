@@ -1,4 +1,5 @@
-// How the offline model words a grouped result: rows named by their names, not ids glued to them.
+// How the offline model words a result: rows named by their names (not ids glued to them), periods
+// by theirs, numbers in the units asked, a ranking of one row as its name.
 import test from 'ava';
 import type { BuiltQuery } from '../../src/agent/offline/build-sql.ts';
 import { describeResult } from '../../src/agent/offline/wording.ts';
@@ -15,4 +16,33 @@ test('a row grouped by several names keeps them all, and ids stay when nothing e
   t.is(describeResult({ ...built, labelColumn: 'country' }, two), 'Revenue by product:\n- France, Toys: $10.00');
   const ids = { columns: [{ name: 'store_id' }, { name: 'product_id' }, { name: 'revenue' }], rows: [[3, 194, 10]], row_count: 1 };
   t.is(describeResult(built, ids), 'Revenue by product:\n- 3, 194: $10.00');
+});
+
+test('periods of a time series read by their names, not their first day', (t) => {
+  const content = (bucket: string) => ({ columns: [{ name: bucket }, { name: 'revenue' }], rows: [['2025-04-01T00:00:00.000Z', 10], ['2025-07-01', 20]], row_count: 2 });
+  const series = { ...built, title: 'Revenue by period', timeSeries: true };
+  t.is(describeResult({ ...series, labelColumn: 'quarter', bucket: 'quarter' }, content('quarter')), 'Revenue by period:\n- 2025 Q2: $10.00\n- 2025 Q3: $20.00');
+  t.is(describeResult({ ...series, labelColumn: 'month', bucket: 'month' }, content('month')), 'Revenue by period:\n- Apr 2025: $10.00\n- Jul 2025: $20.00');
+  t.is(describeResult({ ...series, labelColumn: 'year', bucket: 'year' }, content('year')), 'Revenue by period:\n- 2025: $10.00\n- 2025: $20.00');
+});
+
+test('numbers print in the scale asked, with the units stated once', (t) => {
+  const display = { scale: { factor: 1000, word: 'thousands' as const }, span: [0, 0] as [number, number] };
+  t.is(describeResult({ ...built, labelColumn: undefined, title: 'Revenue', display }, { columns: [{ name: 'revenue' }], rows: [[2880619.821]], row_count: 1 }), 'Revenue, in thousands of USD: 2,880.62.');
+  t.is(describeResult({ ...built, labelColumn: undefined, title: 'Number of orders', format: 'integer', display }, { columns: [{ name: 'order_count' }], rows: [[3000]], row_count: 1 }), 'Number of orders, in thousands: 3.');
+});
+
+test('shares are of the total of every row, and not claimed when rows are missing from the result', (t) => {
+  const display = { share: true as const, span: [0, 0] as [number, number] };
+  const byChannel = { ...built, title: 'Revenue by channel', labelColumn: 'channel', display };
+  const rows = [['web', 30], ['mobile', 10]];
+  t.is(describeResult(byChannel, { columns: [{ name: 'channel' }, { name: 'revenue' }], rows, row_count: 2 }), 'Revenue by channel, as a share of the total:\n- web: 75%\n- mobile: 25%');
+  const cut = describeResult(byChannel, { columns: [{ name: 'channel' }, { name: 'revenue' }], rows, row_count: 3 });
+  t.true(cut.startsWith('Revenue by channel:\n- web: $30.00\n- mobile: $10.00'), cut);
+  t.regex(cut, /Shares need every row/);
+});
+
+test('a ranking of one row names it, instead of listing a top 1', (t) => {
+  const leader = { ...built, title: 'Top 1: Number of customers by segment', labelColumn: 'segment', format: 'integer', leader: 'Segment with the most customers' };
+  t.is(describeResult(leader, { columns: [{ name: 'segment' }, { name: 'customer_count' }], rows: [['consumer', 1234]], row_count: 1 }), 'Segment with the most customers: consumer (1,234).');
 });

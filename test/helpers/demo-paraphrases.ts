@@ -1,6 +1,8 @@
 // Paraphrases of the offline model's question family on the demo organization, worded as people
-// write: typos, inflected verbs, numbers in words, "break down ... by", "in total", "for each", and
-// the cheapest or most expensive rows. Each answerable one carries the DuckDB query of its expected
+// write: typos, inflected verbs, numbers in words, "break down ... by", "in total", "for each", the
+// cheapest or most expensive rows, units and scale ("in thousands", "as a percentage"), the labels of
+// periods and rankings, ordinals ("the second most") and comparisons ("fewer than", "no more than").
+// Each answerable one carries the DuckDB query of its expected
 // result, like the team's set (demo-questions.ts), on the same clock; out-of-family questions, typos
 // included, must still be refused. Asked through the same harness: no answer may be wrong.
 import type { DemoQuestion, Expected, QuestionClass } from './demo-questions.ts';
@@ -34,6 +36,19 @@ const D = (col: string, from: string, to?: string) => `${col} >= DATE '${from}'$
 const revenueFrom = (from: string, to?: string) => sql(`SELECT SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${D('order_date', from, to)}`);
 const ordersFrom = (from: string, to?: string) => sql(`SELECT COUNT(*) FROM orders WHERE ${D('order_date', from, to)}`);
 const AOV_BY_CHANNEL = sql(`SELECT channel, AVG(total_amount) FROM orders WHERE ${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 DESC, 1`);
+
+
+// Numbers as the answer text must print them, from the expected rows: scaled, as shares, in USD.
+const n = (v: unknown) => Number(v);
+const scaled = (factor: number) => (v: unknown) => (n(v) / factor).toLocaleString('en-US', { maximumFractionDigits: 2 });
+const usd = (v: unknown) => n(v).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+const share = (rows: unknown[][], i: number) => (n(rows[i]!.at(-1)) / rows.reduce((s, r) => s + n(r.at(-1)), 0)).toLocaleString('en-US', { style: 'percent', maximumFractionDigits: 1 });
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const month = (v: unknown) => `${MONTHS[Number(String(v).slice(5, 7)) - 1]} ${String(v).slice(0, 4)}`;
+const quarter = (v: unknown) => `${String(v).slice(0, 4)} Q${Math.floor((Number(String(v).slice(5, 7)) - 1) / 3) + 1}`;
+const says = (expected: Expected, text: (rows: unknown[][]) => string): Expected => ({ ...(expected as { sql: string }), says: text });
+const first = (rows: unknown[][]) => rows[0]![0];
+const firstValue = (rows: unknown[][]) => rows[0]!.at(-1);
 
 export const DEMO_PARAPHRASES: DemoQuestion[] = [
   // Typos near exactly one word of the knowledge or of the reader.
@@ -152,4 +167,67 @@ export const DEMO_PARAPHRASES: DemoQuestion[] = [
   q('Which customers churned in 2025?', 'inflections', refuse('unmapped')),
   q('Why were sales so low in H2 2024?', 'dates', refuse('causal')),
   q('Predict revenue for the secnd half of 2027', 'typos', refuse('predictive')),
+  // Units and scale: the text prints the numbers as asked and says so; the query and the table keep them raw.
+  q('Revenue in 2025 in thousands', 'units', says(revenueIn(2025), (r) => `Revenue in 2025, in thousands of USD: ${scaled(1e3)(first(r))}.`)),
+  q('What was revenue in 2025 in millions of dollars?', 'units', says(revenueIn(2025), (r) => `Revenue in 2025, in millions of USD: ${scaled(1e6)(first(r))}.`)),
+  q('Total revenue in millions', 'units', says(REVENUE, (r) => `Revenue, in millions of USD: ${scaled(1e6)(first(r))}.`)),
+  q('What is our revenue in US dollars?', 'units', says(REVENUE, (r) => `Revenue, in USD: ${usd(first(r))}.`)),
+  q('Revenue by country in thousands', 'units', says(REVENUE_BY_COUNTRY, (r) => `Revenue by country, in thousands of USD:\n- ${String(r[0]![0])}: ${scaled(1e3)(r[0]![1])}`)),
+  q('Revenue by channel in dollars', 'units', says(revenueBy('channel'), (r) => `Revenue by channel, in USD:\n- ${String(r[0]![0])}: ${usd(r[0]![1])}`)),
+  q('How many orders in thousands?', 'units', says(ORDERS, (r) => `Number of orders, in thousands: ${scaled(1e3)(first(r))}.`)),
+  q('Average order value in 2025 in dollars', 'units', says(sql(`SELECT AVG(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${Y('order_date', 2025)}`), (r) => `in USD: ${usd(first(r))}.`)),
+  q('Revenue last quarter in thousands of dollars', 'units', says(revenueFrom('2026-07-01', '2026-10-01'), (r) => `Revenue last quarter, in thousands of USD: ${scaled(1e3)(first(r))}.`)),
+  q('Revenue by month in 2025 in thousands', 'units', says(sql(`SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${Y('order_date', 2025)} GROUP BY 1 ORDER BY 1`), (r) => `- ${month(r[0]![0])}: ${scaled(1e3)(r[0]![1])}`)),
+  q('Units sold by category in thousands', 'units', says(UNITS_BY_CATEGORY, (r) => `in thousands:\n- ${String(r[0]![0])}: ${scaled(1e3)(r[0]![1])}`)),
+  q('Revenue by channel as a percentage', 'units', says(revenueBy('channel'), (r) => `Revenue by channel, as a share of the total:\n- ${String(r[0]![0])}: ${share(r, 0)}\n- ${String(r[1]![0])}: ${share(r, 1)}`)),
+  q('Number of customers per country as a percentage', 'units', says(customersBy('country'), (r) => `as a share of the total:\n- ${String(r[0]![0])}: ${share(r, 0)}`)),
+  q('Revenue by product category as a share of the total', 'units', says(REVENUE_BY_CATEGORY, (r) => `- ${String(r[0]![0])}: ${share(r, 0)}`)),
+  q('Units sold by category as a percentage', 'units', says(UNITS_BY_CATEGORY, (r) => `- ${String(r[0]![0])}: ${share(r, 0)}`)),
+  q('Break down orders by status as a percentage', 'units', says(ordersBy('status'), (r) => `- ${String(r[0]![0])}: ${share(r, 0)}`)),
+  q('Revenue by chanel in milions', 'units', says(revenueBy('channel'), (r) => `in millions of USD:\n- ${String(r[0]![0])}: ${scaled(1e6)(r[0]![1])}`)),
+  // What cannot be honoured is refused: no exchange rates, no currency where none is documented, no share without groups.
+  q('Revenue in euros', 'units', refuse('unmapped')),
+  q('Revenue by country in pounds', 'units', refuse('unmapped')),
+  q('What is the average unit price of products in dollars?', 'units', refuse('unmapped')),
+  q('Revenue as a percentage', 'units', refuse('unmapped')),
+  q('Average order value by channel as a percentage', 'units', refuse('unmapped')),
+  q('Top 3 countries by revenue as a percentage', 'units', refuse('unmapped')),
+  q('When was the earliest order in thousands?', 'units', refuse('unmapped')),
+
+  // Labels: periods by their names, a ranking's one row by its name, amounts with their currency.
+  q('Revenue by quarter in 2025', 'labels', says(sql(`SELECT date_trunc('quarter', order_date), SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${Y('order_date', 2025)} GROUP BY 1 ORDER BY 1`), (r) => `- ${quarter(r[0]![0])}: ${usd(r[0]![1])}\n- ${quarter(r[1]![0])}: ${usd(r[1]![1])}`)),
+  q('Monthly revenue in 2024', 'labels', says(sql(`SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${Y('order_date', 2024)} GROUP BY 1 ORDER BY 1`), (r) => `- ${month(r[0]![0])}: ${usd(r[0]![1])}`)),
+  q('Number of orders per quarter in 2024', 'labels', says(sql(`SELECT date_trunc('quarter', order_date), COUNT(*) FROM orders WHERE ${Y('order_date', 2024)} GROUP BY 1 ORDER BY 1`), (r) => `- ${quarter(r[3]![0])}: `)),
+  q('Which segment has the most customers?', 'labels', says(sql('SELECT segment, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1'), (r) => `Segment with the most customers: ${String(first(r))} (${n(firstValue(r)).toLocaleString('en-US')}).`)),
+  q('Which channel has the fewest orders?', 'labels', says(sql('SELECT channel, COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 1'), (r) => `Channel with the fewest orders: ${String(first(r))} (`)),
+  q('Which category had the highest revenue in 2025?', 'labels', says(sql(`SELECT p.category, ${LINE_REVENUE} FROM order_items i JOIN orders o USING (order_id) JOIN products p USING (product_id) WHERE o.${REVENUE_ORDERS} AND ${Y('o.order_date', 2025)} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1`), (r) => `Category with the highest revenue in 2025: ${String(first(r))} (${usd(firstValue(r))}).`)),
+  q('What is the highest order value?', 'labels', says(sql('SELECT MAX(total_amount) FROM orders'), (r) => `: ${usd(first(r))}.`)),
+  q('What is the lowest order value?', 'labels', says(sql('SELECT MIN(total_amount) FROM orders'), (r) => `: ${usd(first(r))}.`)),
+  q('Maximum total amount of orders in 2025', 'labels', says(sql(`SELECT MAX(total_amount) FROM orders WHERE ${Y('order_date', 2025)}`), (r) => `: ${usd(first(r))}.`)),
+  // Ordinals: one row of a ranking of groups, after the ones before it; nowhere else.
+  q('Which country has the second most customers?', 'ordinals', says(sql('SELECT country, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 1'), (r) => `Country with the second most customers: ${String(first(r))} (`)),
+  q('Which segment has the 2nd most customers?', 'ordinals', sql('SELECT segment, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 1')),
+  q('Which channel brought the second highest revenue?', 'ordinals', says(sql(`SELECT channel, SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 1`), (r) => `Channel with the second highest revenue: ${String(first(r))} (${usd(firstValue(r))}).`)),
+  q('Which category had the third highest revenue in 2025?', 'ordinals', sql(`SELECT p.category, ${LINE_REVENUE} FROM order_items i JOIN orders o USING (order_id) JOIN products p USING (product_id) WHERE o.${REVENUE_ORDERS} AND ${Y('o.order_date', 2025)} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 2`)),
+  q('Which product category has the second lowest revenue?', 'ordinals', sql(`SELECT p.category, ${LINE_REVENUE} FROM order_items i JOIN orders o USING (order_id) JOIN products p USING (product_id) WHERE o.${REVENUE_ORDERS} GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 1 OFFSET 1`)),
+  q('Which country has the second fewest customers?', 'ordinals', sql('SELECT country, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 1 OFFSET 1')),
+  q('Which city has the third most customers in Germany?', 'ordinals', sql("SELECT city, COUNT(*) FROM customers WHERE country = 'Germany' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 2")),
+  q('Which channel has the second most orders in 2024?', 'ordinals', sql(`SELECT channel, COUNT(*) FROM orders WHERE ${Y('order_date', 2024)} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1 OFFSET 1`)),
+  // Without groups to rank, an ordinal is not read as the first.
+  q('What is the second highest order value?', 'ordinals', refuse('unmapped')),
+  q('Second highest revenue', 'ordinals', refuse('unmapped')),
+  q('Which countries have the second most customers?', 'ordinals', refuse('unmapped')),
+
+  // More than, fewer than, at least, no more than N: filters on a measure column.
+  q('How many orders with a total amount of more than 500?', 'comparisons', sql('SELECT COUNT(*) FROM orders WHERE total_amount > 500')),
+  q('How many orders had a total amount greater than 1000?', 'comparisons', sql('SELECT COUNT(*) FROM orders WHERE total_amount > 1000')),
+  q('How many orders with a total amount of no more than 100?', 'comparisons', sql('SELECT COUNT(*) FROM orders WHERE total_amount <= 100')),
+  q('How many orders with a total amount of at least two hundred?', 'comparisons', sql('SELECT COUNT(*) FROM orders WHERE total_amount >= 200')),
+  q('How many orders with a total amount exceeding 750 in 2025?', 'comparisons', sql(`SELECT COUNT(*) FROM orders WHERE total_amount > 750 AND ${Y('order_date', 2025)}`)),
+  q('Number of orders by channel with a total amount above 500', 'comparisons', sql('SELECT channel, COUNT(*) FROM orders WHERE total_amount > 500 GROUP BY 1 ORDER BY 2 DESC, 1')),
+  q('How many order items with a quantity of fewer than 3?', 'comparisons', sql('SELECT COUNT(*) FROM order_items WHERE quantity < 3')),
+  q('How many order items have a quantity of more than five?', 'comparisons', sql('SELECT COUNT(*) FROM order_items WHERE quantity > 5')),
+  // A condition on a group's count is not a filter on a column: refused, not read as one.
+  q('How many customers with more than 5 orders?', 'comparisons', refuse('unmapped')),
+  q('Countries with more than 100 customers', 'comparisons', refuse('unmapped')),
 ];

@@ -19,10 +19,11 @@ export interface AgentAnswer {
 
 export type QuestionClass = 'definitions' | 'out_of_family' | 'grouping' | 'follow_up' | 'vocabulary' | 'basics'
   // The paraphrase families (test/helpers/demo-paraphrases.ts).
-  | 'typos' | 'inflections' | 'numbers' | 'phrasing' | 'superlatives' | 'dates';
+  | 'typos' | 'inflections' | 'numbers' | 'phrasing' | 'superlatives' | 'dates' | 'units' | 'labels' | 'ordinals' | 'comparisons';
 
 export type Expected =
-  | { sql: string }
+  /** `says`: what the answer text must contain, from the expected rows (numbers in the units asked). */
+  | { sql: string; says?: (rows: unknown[][]) => string }
   /** The answer says there is no data for the period, and the coverage. */
   | { noData: true }
   /** Outside the family: refused, saying what the model can answer. */

@@ -22,6 +22,12 @@ export const JAFFLE_PARAPHRASES: [string, string, string | null][] = [
   ['dates', 'Revenue in H2 2024', "SELECT SUM(product_price) FROM main.order_items WHERE ordered_at >= DATE '2024-07-01' AND ordered_at < DATE '2025-01-01'"],
   ['dates', 'How many orders in the second half of 2024?', "SELECT COUNT(*) FROM main.orders WHERE ordered_at >= DATE '2024-07-01' AND ordered_at < DATE '2025-01-01'"],
   ['dates', 'Revenue from October to December 2024', "SELECT SUM(product_price) FROM main.order_items WHERE ordered_at >= DATE '2024-10-01' AND ordered_at < DATE '2025-01-01'"],
+  // Units, ordinals and comparisons: the rows stay raw whatever the text prints.
+  ['units', 'Revenue by location as a percentage', 'SELECT l.location_id, l.location_name, SUM(oi.product_price) FROM main.order_items oi JOIN main.orders o ON o.order_id = oi.order_id JOIN main.locations l ON l.location_id = o.location_id GROUP BY 1, 2'],
+  ['units', 'How many orders in thousands?', 'SELECT COUNT(*) FROM main.orders'],
+  ['units', 'Revenue in euros', null],
+  ['ordinals', 'Which location has the second most orders?', 'SELECT l.location_id, l.location_name, COUNT(*) FROM main.orders o JOIN main.locations l ON l.location_id = o.location_id GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 1 OFFSET 1'],
+  ['ordinals', 'What is the second highest revenue?', null],
   ['out_of_family', 'Why did revnue drop in March 2024?', null],
   ['out_of_family', 'Forecast revenue for the first half of 2027', null],
   ['out_of_family', 'Write me a peom about jaffles', null],

@@ -27,5 +27,8 @@ export async function judge(q: DemoQuestion, a: AgentAnswer, expected: (sql: str
   if (refused) return 'refuse' in q.expected ? 'correct' : 'refused';
   if ('refuse' in q.expected) return 'wrong';
   if ('noData' in q.expected) return a.sql.length === 0 && /No data for that period; the data covers 2022-01-01 to 2026-10-31/.test(a.content) ? 'correct' : 'wrong';
-  return a.tables.length === 1 && sameRows(a.tables[0]!.rows, await expected(q.expected.sql)) ? 'correct' : 'wrong';
+  const rows = await expected(q.expected.sql);
+  if (a.tables.length !== 1 || !sameRows(a.tables[0]!.rows, rows)) return 'wrong';
+  // The numbers are right; the text must also print them as asked (in thousands, as shares...).
+  return !q.expected.says || a.content.includes(q.expected.says(rows)) ? 'correct' : 'wrong';
 }

@@ -4,7 +4,10 @@
 import { rewriteColumns, tokenizeExpression, type ColumnReference } from '../../sql-expression.ts';
 import type { MetricDoc, TableDocument } from '../ports.ts';
 import { docKey } from './joins.ts';
+import type { Bucket } from './intent.ts';
+import { ORDINALS } from './keywords.ts';
 import { metricOf, type ColumnRef, type Plan } from './plan.ts';
+import { measureFormat, type Display } from './units.ts';
 
 const ident = (s: string) => (/^[a-z_][a-z0-9_]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -18,8 +21,14 @@ export interface BuiltQuery {
   valueColumn: string;
   labelColumn: string | undefined;
   timeSeries: boolean;
-  /** How the measure is shown (the metric's format). */
+  /** How the measure is shown (the metric's format, or the currency of the column it reads). */
   format: string | undefined;
+  /** The time bucket the label column holds, so that the text reads `2025 Q2`, not its first day. */
+  bucket?: Bucket;
+  /** The units the question asked the text in. */
+  display?: Display;
+  /** The words for a ranking's one row: "Segment with the most customers". */
+  leader?: string;
 }
 
 /** The SQL of a plan; undefined when a metric's expression cannot be written over the plan's tables. */
@@ -49,7 +58,7 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
   if (group.length > 0) lines.push(`GROUP BY ${group.join(', ')}`);
   if (plan.order === 'time') lines.push(`ORDER BY ${group.join(', ')}`);
   else if (plan.order) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${group.length > 0 ? `, ${group.join(', ')}` : ''}`);
-  if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}`);
+  if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`);
   return {
     sql: lines.join('\n'),
     connectionId: plan.subject.connection,
@@ -57,7 +66,10 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
     valueColumn,
     labelColumn: names.find((n) => n !== undefined),
     timeSeries: plan.dimensions.some((d) => d.kind === 'bucket'),
-    format: metric?.format,
+    format: measureFormat(plan),
+    ...(plan.dimensions[0]?.kind === 'bucket' ? { bucket: plan.dimensions[0].bucket } : {}),
+    ...(plan.display ? { display: plan.display } : {}),
+    ...(plan.limit === 1 && plan.dimensions.length === 1 ? { leader: leaderOf(plan) } : {}),
   };
 }
 
@@ -120,6 +132,23 @@ const AGGREGATE_WORDS = { sum: 'Total', avg: 'Average', min: 'Minimum', max: 'Ma
 
 /** "Revenue by country in 2025", "Top 3: Number of orders by channel where status is completed". */
 export function titleOf(plan: Plan): string {
+  const { what, dims, conditions } = titleParts(plan);
+  const parts = [what, ...(dims.length > 0 ? [`by ${dims.join(' and ')}`] : []), ...conditions];
+  if (plan.offset) parts.unshift(`${capital(ORDINALS[plan.offset]!)} ${plan.order === 'asc' ? 'from the bottom' : 'from the top'}:`);
+  else if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(plan.order === 'asc' ? `Bottom ${plan.limit}:` : `Top ${plan.limit}:`);
+  return parts.join(' ');
+}
+
+/** "Segment with the most customers", "Category with the lowest revenue in 2025": the one row a ranking asks for. */
+function leaderOf(plan: Plan): string {
+  const { what, dims, conditions } = titleParts(plan);
+  const asc = plan.order === 'asc';
+  const most = plan.measure.kind === 'count' ? `${asc ? 'fewest' : 'most'} ${spaced(plan.subject.name)}` : `${asc ? 'lowest' : 'highest'} ${what.charAt(0).toLowerCase()}${what.slice(1)}`;
+  const place = plan.offset ? `${ORDINALS[plan.offset]} ` : '';
+  return [`${capital(dims[0]!)} with the ${place}${most}`, ...conditions].join(' ');
+}
+
+function titleParts(plan: Plan): { what: string; dims: string[]; conditions: string[] } {
   const m = plan.measure;
   const temporal = m.kind === 'column' && /DATE|TIME/i.test(m.ref.column.type ?? '');
   const what =
@@ -127,14 +156,11 @@ export function titleOf(plan: Plan): string {
     : m.kind === 'count' ? `Number of ${spaced(plan.subject.name)}`
     : temporal ? `${m.aggregate === 'min' ? 'Earliest' : 'Latest'} ${spaced(m.ref.column.name)}`
     : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
-  const parts = [what];
   const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
-  if (dims.length > 0) parts.push(`by ${dims.join(' and ')}`);
-  for (const f of plan.filters) {
-    if (f.kind === 'values') parts.push(`where ${spaced(f.ref.column.name)} is ${f.values.join(' or ')}`);
-    else if (f.kind === 'compare') parts.push(`where ${spaced(f.ref.column.name)} is ${{ '>': 'over', '<': 'under', '>=': 'at least', '<=': 'at most' }[f.op]} ${f.value}`);
-    else parts.push(f.period.label);
-  }
-  if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(plan.order === 'asc' ? `Bottom ${plan.limit}:` : `Top ${plan.limit}:`);
-  return parts.join(' ');
+  const conditions = plan.filters.map((f) => {
+    if (f.kind === 'values') return `where ${spaced(f.ref.column.name)} is ${f.values.join(' or ')}`;
+    if (f.kind === 'compare') return `where ${spaced(f.ref.column.name)} is ${{ '>': 'over', '<': 'under', '>=': 'at least', '<=': 'at most' }[f.op]} ${f.value}`;
+    return f.period.label;
+  });
+  return { what, dims, conditions };
 }

@@ -19,6 +19,7 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     values: [...previous.values.filter((v) => !replaced(v)), ...next.values],
     compares: next.compares.length > 0 ? next.compares : previous.compares,
     period: next.period ?? previous.period,
+    ...((next.display ?? previous.display) ? { display: next.display ?? previous.display } : {}),
     periodColumns: next.period ? next.periodColumns : previous.periodColumns,
     ranking: next.ranking ?? previous.ranking,
     named: [...previous.named, ...next.named],

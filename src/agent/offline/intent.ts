@@ -2,6 +2,7 @@
 // groups, filters, period and ranking, the tables and columns it names, and the words not understood.
 import type { TableDocument } from '../ports.ts';
 import type { Period } from './periods.ts';
+import type { Display } from './units.ts';
 import type { Mention } from './vocabulary.ts';
 
 export type Aggregate = 'count' | 'sum' | 'avg' | 'min' | 'max';
@@ -30,9 +31,12 @@ export interface Intent {
   values: ValueMention[][];
   compares: { columns: ColumnMention[]; op: CompareOp; value: number }[];
   period: Period | undefined;
+  /** The units the answer is asked in ("in thousands", "as a percentage"). */
+  display?: Display;
   /** Date columns named in the question ("signed up in 2024"), which the period applies to. */
   periodColumns: ColumnMention[];
-  ranking: { dir: 'asc' | 'desc'; limit?: number } | undefined;
+  /** `offset`: rows skipped before the ones listed ("the second most": 1). */
+  ranking: { dir: 'asc' | 'desc'; limit?: number; offset?: number } | undefined;
   /** Tables the question names: each must take part in the plan. */
   named: TableDocument[][];
   /** Columns named without a role: each must take part in the plan (as a value's column...). */

@@ -2,6 +2,9 @@
 import type { Aggregate, Bucket } from './intent.ts';
 import type { Mention } from './vocabulary.ts';
 
+/** Places in a ranking by their words: ORDINALS[1] is "second". */
+export const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+
 /** Mentions of the same words: what they may mean (a column name two tables share...). */
 export interface Span {
   start: number;
@@ -15,6 +18,8 @@ export interface Keywords {
   whichN?: number;
   extreme?: { aggregate: 'min' | 'max'; word: string };
   rank?: { dir: 'asc' | 'desc'; word: string };
+  /** "second" in "the second most": the place in the ranking, from 1. */
+  ordinal?: { place: number; word: string };
   bucket?: Bucket;
   aggregate?: { aggregate: Aggregate; word: string; end: number };
 }

@@ -4,6 +4,7 @@ import type { MetricDoc, TableColumnDoc, TableDocument } from '../ports.ts';
 import type { Bucket, CompareOp } from './intent.ts';
 import type { JoinEdge } from './joins.ts';
 import type { Period } from './periods.ts';
+import type { Display } from './units.ts';
 
 export interface ColumnRef {
   table: TableDocument;
@@ -35,10 +36,14 @@ export interface Plan {
   filters: Filter[];
   order: 'asc' | 'desc' | 'time' | undefined;
   limit: number | undefined;
+  /** Rows skipped before the limit ("the second most": 1). */
+  offset?: number;
   /** Joins in order: each starts from a table already read. */
   joins: JoinEdge[];
   /** Every table read, the subject first. */
   tables: TableDocument[];
+  /** How the answer text prints the measure; the query is the same with or without it. */
+  display?: Display;
 }
 
 /** The metric governing a plan, if any. */

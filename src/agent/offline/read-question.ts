@@ -3,16 +3,20 @@
 import type { Aggregate, Bucket, ColumnMention, CompareOp, Group, Intent, ValueMention } from './intent.ts';
 import { readMeasure } from './read-measure.ts';
 import { findPeriod } from './periods.ts';
+import { findDisplay } from './units.ts';
 import { findMentions, forms, isDimension, isMeasure, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
-import type { Keywords, Span } from './keywords.ts';
+import { ORDINALS, type Keywords, type Span } from './keywords.ts';
 
 const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
 const TOP = /\b(top|bottom|first) (\d+)\b/;
 const WHICH_N = /\b(?:which|what) (\d+)\b/;
 const EXTREME = /\b(earliest|oldest|first|most recent|latest|newest|last|recent)\b(?! \d)/;
-const RANK = /\b(most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\b/;
+// "at least 200", "at most 5" are comparisons (COMPARE_AFTER), not rankings.
+const RANK = /(?<!\bat )\b(most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\b/;
 const ASCENDING = /^(least|fewest|lowest|smallest|worst)$/;
+// "first" is left out: "the first customer" is the earliest one (EXTREME).
+const ORDINAL = new RegExp(`\\b(${ORDINALS.slice(1).join('|')}|(?:[2-9]|10)(?:nd|rd|th))(?= (?:most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\\b)`);
 const BUCKETS: [RegExp, Bucket][] = [
   [/\b(?:by|per|each) day\b|\bdaily\b/, 'day'],
   [/\b(?:by|per|each) week\b|\bweekly\b/, 'week'],
@@ -31,7 +35,12 @@ const PRIORITY: Mention['kind'][] = ['metric', 'column', 'value', 'table'];
 const GROUP_BEFORE = /\b(by|per|for each|each|across|of each|for every)\s+$/;
 const LABEL_BEFORE = /\b(by|for each|of each|for every)\s+$/;
 const WHICH_BEFORE = /\b(which|what)(?: \d+)?(?: the)?\s+$/;
-const COMPARE_AFTER = /^\s*(?:is |was |of )?(over|above|greater than|more than|at least|under|below|less than|at most)\s+(\d+(?:\.\d+)?)/;
+const COMPARES: Record<string, CompareOp> = {
+  over: '>', above: '>', 'greater than': '>', 'more than': '>', exceeding: '>', 'at least': '>=', 'no less than': '>=', 'not less than': '>=',
+  under: '<', below: '<', 'less than': '<', 'fewer than': '<', 'at most': '<=', 'no more than': '<=', 'not more than': '<=',
+};
+// Longest words first: "no more than" before "more than".
+const COMPARE_AFTER = new RegExp(`^\\s*(?:is |was |are |were |of )?(${Object.keys(COMPARES).sort((a, b) => b.length - a.length).join('|')})\\s+(\\d+(?:\\.\\d+)?)`);
 
 /** The intent of one question (not yet merged with the chat's earlier questions). */
 export function readQuestion(question: string, schema: Schema, nowMs: number): Intent {
@@ -40,7 +49,10 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const followUp = marks.takeMatch(FOLLOW_UP) !== null;
   const period = findPeriod(text, nowMs);
   if (period) marks.take(...period.span);
-  const spans = spansOf(findMentions(text, schema).filter((m) => !period || m.end <= period.span[0] || m.start >= period.span[1]));
+  const display = findDisplay(text);
+  if (display) marks.take(...display.span);
+  const outside = (m: Mention) => [period?.span, display?.span].every((s) => !s || m.end <= s[0] || m.start >= s[1]);
+  const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
   const kw = readKeywords(marks);
   const used = new Set<Span>();
@@ -52,6 +64,9 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
   periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
   if (period && periodColumns.length === 0) periodColumns.push(...datesBefore(text, spans, period.span[0]));
+  const ranking = rankingOf(kw, groups, text, spans);
+  // An ordinal read but not applied would answer another question ("the second ..." as the first).
+  if (kw.ordinal && ranking?.offset === undefined) unknown.push(kw.ordinal.word);
   return {
     measure: measure.measure,
     explicit: measure.explicit,
@@ -59,8 +74,9 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
     values,
     compares,
     period,
+    ...(display ? { display } : {}),
     periodColumns,
-    ranking: rankingOf(kw, groups, text, spans),
+    ranking,
     named: spans.filter((s) => s.kind === 'table').map((s) => s.ms.map((m) => m.table)),
     loose: spans.filter((s) => s.kind === 'column' && !used.has(s)).map((s) => s.ms as ColumnMention[]),
     unknown: [...marks.unknownWords(), ...unknown],
@@ -103,6 +119,8 @@ function readKeywords(marks: Marks): Keywords {
   if (which) kw.whichN = Number(which[1]);
   const extreme = marks.takeMatch(EXTREME);
   if (extreme) kw.extreme = { aggregate: /earliest|oldest|first/.test(extreme[1]!) ? 'min' : 'max', word: extreme[1]! };
+  const ordinal = marks.takeMatch(ORDINAL);
+  if (ordinal) kw.ordinal = { place: ORDINALS.includes(ordinal[1]!) ? ORDINALS.indexOf(ordinal[1]!) + 1 : parseInt(ordinal[1]!, 10), word: ordinal[1]! };
   const rank = marks.takeMatch(RANK);
   if (rank) kw.rank = { dir: ASCENDING.test(rank[1]!) ? 'asc' : 'desc', word: rank[1]! };
   for (const [re, bucket] of BUCKETS) if (!kw.bucket && marks.takeMatch(re)) kw.bucket = bucket;
@@ -148,9 +166,7 @@ function readCompares(text: string, spans: Span[], marks: Marks, used: Set<Span>
     const columns = s.kind === 'column' ? (s.ms as ColumnMention[]).filter((m) => isMeasure(m.column)) : [];
     const m = columns.length > 0 ? COMPARE_AFTER.exec(text.slice(s.end)) : null;
     if (!m) continue;
-    const word = m[1]!;
-    const op: CompareOp = /over|above|greater|more/.test(word) ? '>' : /under|below|less/.test(word) ? '<' : word === 'at least' ? '>=' : '<=';
-    out.push({ columns, op, value: Number(m[2]) });
+    out.push({ columns, op: COMPARES[m[1]!]!, value: Number(m[2]) });
     marks.take(s.end, s.end + m[0].length);
     used.add(s);
   }
@@ -172,6 +188,8 @@ function rankingOf(kw: Keywords, groups: Group[], text: string, spans: Span[]): 
   // "Which country has the most ...": the first one; "which countries ...": all of them, ranked.
   const which = spans.find((s) => WHICH_BEFORE.test(text.slice(0, s.start)));
   const plural = which !== undefined && /s$/.test(text.slice(which.start, which.end)) && !which.ms.some((m) => m.kind === 'column' && /s$/.test(m.column.name));
+  // "the second most": one row, after the first; only where a ranking of groups asks for one row.
+  if (kw.ordinal) return kw.rank && !kw.top && kw.whichN === undefined && !plural ? { dir: kw.rank.dir, limit: 1, offset: kw.ordinal.place - 1 } : undefined;
   const limit = kw.top?.limit ?? kw.whichN ?? (which && kw.rank && !plural ? 1 : undefined);
   if (limit === undefined && !kw.rank) return undefined;
   return { dir: kw.top?.dir ?? kw.rank?.dir ?? 'desc', ...(limit !== undefined ? { limit } : {}) };

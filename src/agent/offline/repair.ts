@@ -22,7 +22,7 @@ const PHRASINGS: [RegExp, string][] = [
 // The reader's own words (read-question.ts, periods.ts), which a typo may stand for as well.
 const READER_WORDS = `average maximum minimum number count total highest lowest largest smallest biggest greatest fewest least
   earliest oldest latest newest recent daily weekly monthly quarterly yearly annual annually quarter month year week
-  top bottom first most over above under below greater less than`.split(/\s+/);
+  top bottom first most over above under below greater less than thousands millions billions percentage`.split(/\s+/);
 
 /** The question (normalized) with its unknown words repaired, or undefined when nothing could be. */
 export function repairWords(text: string, unknown: string[], schema: Schema): Repair | undefined {
@@ -78,7 +78,10 @@ function priced(text: string, schema: Schema): string {
  * there would be nothing to read the typo as. Empty when every word is known here.
  */
 export function searchFragments(text: string, schema: Schema): string[] {
-  const unknown = text.split(' ').filter((w) => w.length > 4 && /^[a-z]+$/.test(w) && !FILLER.has(w) && !READER_WORDS.includes(w) && !MONTHS.includes(w) && !knowsWord(schema, w));
+  // A typo of the reader's own words ("milions") is repaired without the knowledge: searching its
+  // pieces would only crowd the documents the question needs out of the results.
+  const own = [...READER_WORDS, ...MONTHS];
+  const unknown = text.split(' ').filter((w) => w.length > 4 && /^[a-z]+$/.test(w) && !FILLER.has(w) && !own.includes(w) && nearest(w, own).length === 0 && !knowsWord(schema, w));
   return [...new Set(unknown.flatMap((w) => Array.from({ length: w.length - 3 }, (_, i) => w.slice(i, i + 4))))];
 }
 

@@ -3,7 +3,9 @@
 import type { CoverageDoc } from '../ports.ts';
 import type { BuiltQuery } from './build-sql.ts';
 import { metricOf, type Plan } from './plan.ts';
+import type { Bucket } from './intent.ts';
 import type { Period } from './periods.ts';
+import { displayWords } from './units.ts';
 import type { Schema } from './vocabulary.ts';
 
 const LISTED = 10;
@@ -35,20 +37,50 @@ function labelParts(columns: string[], row: unknown[]): string[] {
   return (named.length > 0 ? named : keys).map((k) => formatValue(row[k.i]));
 }
 
-/** The result in words: a scalar in one line, a grouped result as a short list. */
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A time bucket as people name it: `2025 Q2`, `Apr 2025`, `2025`; days and weeks by their first day. */
+export function formatBucket(v: unknown, bucket: Bucket): string {
+  const day = /^(\d{4})-(\d{2})-\d{2}/.exec(v instanceof Date ? v.toISOString() : String(v));
+  if (!day) return formatValue(v);
+  const [year, month] = [day[1]!, Number(day[2])];
+  if (bucket === 'year') return year;
+  if (bucket === 'quarter') return `${year} Q${Math.floor((month - 1) / 3) + 1}`;
+  if (bucket === 'month') return `${MONTH_NAMES[month - 1]} ${year}`;
+  return bucket === 'week' ? `week of ${day[0]}` : day[0];
+}
+
+/** A number in the scale asked ("in thousands": 2,880.62 for 2,880,619.82); the units are stated once, in the title. */
+const scaled = (v: unknown, factor: number) => {
+  const n = asNumber(v);
+  return n === undefined ? formatValue(v) : (n / factor).toLocaleString('en-US', { maximumFractionDigits: 2 });
+};
+
+/** The result in words: a scalar in one line, a grouped result as a short list, a ranking's one row by its name. */
 export function describeResult(built: BuiltQuery, content: Record<string, unknown>): string {
   const columns = ((content['columns'] as { name: string }[] | undefined) ?? []).map((c) => c.name);
   const rows = (content['rows'] as unknown[][] | undefined) ?? [];
   const total = Number(content['row_count'] ?? rows.length);
   const vi = columns.indexOf(built.valueColumn);
-  const value = (r: unknown[]) => formatValue(r[vi >= 0 ? vi : r.length - 1], built.format);
-  if (built.labelColumn === undefined) return `${built.title}: ${rows[0] ? value(rows[0]) : 'none'}.`;
-  if (rows.length === 0) return `${built.title}: no matching rows.`;
+  const raw = (r: unknown[]) => r[vi >= 0 ? vi : r.length - 1];
+  const { display } = built;
+  // A share is of the total of every row: with rows missing from the result it cannot be worked out.
+  const whole = display?.share && rows.length === total ? rows.reduce((s, r) => s + (asNumber(raw(r)) ?? 0), 0) : undefined;
+  const stated = display && (!display.share || whole !== undefined) ? display : undefined;
+  const title = stated ? `${built.title}, ${displayWords(stated, built.format)}` : built.title;
+  const value = (r: unknown[]) =>
+    whole !== undefined ? formatValue(whole === 0 ? 0 : (asNumber(raw(r)) ?? 0) / whole, 'percent')
+    : display?.scale ? scaled(raw(r), display.scale.factor)
+    : formatValue(raw(r), built.format);
+  if (built.labelColumn === undefined) return `${title}: ${rows[0] ? value(rows[0]) : 'none'}.`;
+  if (rows.length === 0) return `${title}: no matching rows.`;
   const li = columns.indexOf(built.labelColumn);
-  const label = (r: unknown[]) => (columns.length > 2 ? labelParts(columns, r).join(', ') : formatValue(r[li]));
+  const label = (r: unknown[]) => (columns.length > 2 ? labelParts(columns, r).join(', ') : built.bucket ? formatBucket(r[li], built.bucket) : formatValue(r[li]));
+  if (built.leader && rows.length === 1) return `${stated ? `${built.leader}, ${displayWords(stated, built.format)}` : built.leader}: ${label(rows[0]!)} (${value(rows[0]!)}).`;
   const lines = rows.slice(0, LISTED).map((r) => `- ${label(r)}: ${value(r)}`);
   const more = total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '';
-  return `${built.title}:\n${lines.join('\n')}${more}`;
+  const partial = display?.share && whole === undefined ? '\n(Shares need every row of the result, so the values are shown as they are.)' : '';
+  return `${title}:\n${lines.join('\n')}${more}${partial}`;
 }
 
 const lastDay = (p: Period) => (p.to ? new Date(Date.parse(`${p.to}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10) : undefined);

@@ -1,0 +1,105 @@
+// Units and scale a question asks its answer in ("in thousands", "in millions of dollars", "in
+// euros", "as a percentage"): how the answer text prints the numbers, never what the query computes.
+// A unit the data cannot be read in is refused, not converted: the knowledge holds no exchange rates.
+import type { MetricDoc, TableDocument } from '../ports.ts';
+import type { ColumnRef, Plan } from './plan.ts';
+
+export interface Display {
+  /** Numbers divided by this in the text ("in thousands": 1000), with its word. */
+  scale?: { factor: number; word: 'thousands' | 'millions' | 'billions' };
+  /** A currency the question asks for, by the codes its words may mean ("dollars": USD, CAD...). */
+  currency?: { word: string; codes: string[] };
+  /** Each group's share of the total ("as a percentage"). */
+  share?: true;
+  span: [number, number];
+}
+
+const FACTORS = { thousands: 1e3, millions: 1e6, billions: 1e9 } as const;
+const CURRENCIES: [RegExp, string[]][] = [
+  [/^(?:us dollars?|usd)$/, ['USD']],
+  [/^dollars?$/, ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD']],
+  [/^(?:euros?|eur)$/, ['EUR']],
+  [/^(?:pounds?|pounds sterling|gbp)$/, ['GBP']],
+  [/^(?:yen|jpy)$/, ['JPY']],
+  [/^(?:swiss francs?|chf)$/, ['CHF']],
+];
+const MONEY = 'us dollars?|usd|dollars?|euros?|eur|pounds sterling|pounds?|gbp|yen|jpy|swiss francs?|chf';
+const SCALE = new RegExp(`\\b(?:in|as) (thousands|millions|billions)(?: of (${MONEY}))?\\b`);
+const CURRENCY = new RegExp(`\\b(?:in|as) (${MONEY})\\b`);
+const SHARE = /\b(?:as (?:a )?(?:percentages?|share of (?:the )?total)|in (?:percent|percentages))\b/;
+
+/** The units a (normalized) question asks its answer in, if any. */
+export function findDisplay(text: string): Display | undefined {
+  const span = (r: RegExpExecArray): [number, number] => [r.index, r.index + r[0].length];
+  const currency = (word: string) => ({ word, codes: CURRENCIES.find(([re]) => re.test(word))![1] });
+  let r: RegExpExecArray | null;
+  if ((r = SCALE.exec(text))) {
+    const word = r[1] as keyof typeof FACTORS;
+    return { scale: { factor: FACTORS[word], word }, ...(r[2] ? { currency: currency(r[2]) } : {}), span: span(r) };
+  }
+  if ((r = CURRENCY.exec(text))) return { currency: currency(r[1]!), span: span(r) };
+  if ((r = SHARE.exec(text))) return { share: true, span: span(r) };
+  return undefined;
+}
+
+const AGGREGATE_OF = /^\s*(sum|avg|min|max)\s*\(\s*([a-z_][a-z0-9_]*)\s*\)\s*$/i;
+
+/**
+ * The currency of a table's column: the format of its governed metrics that add up, average or
+ * bound that very column (`SUM(total_amount)` in USD makes total_amount an amount of USD). A column
+ * no currency metric reads plainly has no documented currency.
+ */
+export function columnCurrency(table: TableDocument, column: string): string | undefined {
+  const codes = (table.metrics ?? []).filter((m) => AGGREGATE_OF.exec(m.expression)?.[2]?.toLowerCase() === column.toLowerCase()).map((m) => m.format);
+  const currencies = new Set(codes.filter((f): f is string => f !== undefined && /^[A-Z]{3}$/.test(f)));
+  return currencies.size === 1 ? [...currencies][0] : undefined;
+}
+
+const isTemporalRef = (ref: ColumnRef) => /DATE|TIME/i.test(ref.column.type ?? '');
+const ADDITIVE = /^\s*(sum|count)\s*\((?:[^()]|\([^()]*\))*\)\s*$/i;
+
+/** The format a plan's measure prints in: the metric's, or a currency column's. */
+export function measureFormat(plan: Plan): string | undefined {
+  const m = plan.measure;
+  if (m.kind !== 'column') return m.metric?.format;
+  return m.aggregate === 'min' || m.aggregate === 'max' || m.aggregate === 'sum' || m.aggregate === 'avg' ? columnCurrency(m.ref.table, m.ref.column.name) : undefined;
+}
+
+/** Why a plan's answer cannot be printed in the units asked, or undefined when it can. */
+export function displayProblem(plan: Plan, display: Display): string | undefined {
+  const m = plan.measure;
+  if (m.kind === 'column' && isTemporalRef(m.ref)) return 'a date has no units or scale';
+  const format = measureFormat(plan);
+  if (display.currency) {
+    if (!format || !/^[A-Z]{3}$/.test(format)) return `${measureName(plan)} is not documented as an amount of money, so it cannot be given in ${display.currency.word}`;
+    if (!display.currency.codes.includes(format)) return `${measureName(plan)} is documented in ${format}, and I cannot convert it to ${display.currency.word}`;
+  }
+  if (display.scale && format === 'percent') return 'a percentage has no scale of thousands or millions';
+  if (display.share) {
+    if (display.scale || display.currency) return 'it asks for both a share and an amount';
+    if (plan.dimensions.length === 0) return 'a share needs groups to divide the total between ("revenue by channel as a percentage")';
+    if (plan.limit !== undefined) return 'a share of the total needs every group, not the top or bottom few';
+    if (!additive(m)) return `${measureName(plan)} does not add up over groups, so its groups have no share of a total`;
+  }
+  return undefined;
+}
+
+function additive(m: Plan['measure']): boolean {
+  if (m.kind === 'count') return true;
+  if (m.kind === 'column') return m.aggregate === 'sum';
+  return ADDITIVE.test(m.metric.expression);
+}
+
+const measureName = (plan: Plan) => {
+  const m = plan.measure;
+  const metric: MetricDoc | undefined = m.kind === 'column' ? undefined : m.metric;
+  return metric ? metric.name.replace(/_/g, ' ') : m.kind === 'column' ? m.ref.column.name.replace(/_/g, ' ') : `the number of ${plan.subject.name.replace(/_/g, ' ')}`;
+};
+
+/** The words stating the units of the numbers in the text: "in thousands of USD", "in USD", "as a share of the total". */
+export function displayWords(display: Display, format: string | undefined): string {
+  if (display.share) return 'as a share of the total';
+  const currency = format && /^[A-Z]{3}$/.test(format) ? format : undefined;
+  if (display.scale) return `in ${display.scale.word}${currency ? ` of ${currency}` : ''}`;
+  return `in ${currency ?? display.currency!.word}`;
+}
