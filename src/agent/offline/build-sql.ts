@@ -7,7 +7,8 @@ import { docKey } from './joins.ts';
 import type { Bucket } from './intent.ts';
 import { ORDINALS } from './keywords.ts';
 import { metricOf, type ColumnRef, type Plan } from './plan.ts';
-import { measureFormat, type Display } from './units.ts';
+import type { Display } from './display.ts';
+import { measureFormat } from './units.ts';
 
 const ident = (s: string) => (/^[a-z_][a-z0-9_]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;

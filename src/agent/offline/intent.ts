@@ -2,7 +2,7 @@
 // groups, filters, period and ranking, the tables and columns it names, and the words not understood.
 import type { TableDocument } from '../ports.ts';
 import type { Period } from './periods.ts';
-import type { Display } from './units.ts';
+import type { Display } from './display.ts';
 import type { Mention } from './vocabulary.ts';
 
 export type Aggregate = 'count' | 'sum' | 'avg' | 'min' | 'max';

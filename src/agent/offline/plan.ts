@@ -4,7 +4,7 @@ import type { MetricDoc, TableColumnDoc, TableDocument } from '../ports.ts';
 import type { Bucket, CompareOp } from './intent.ts';
 import type { JoinEdge } from './joins.ts';
 import type { Period } from './periods.ts';
-import type { Display } from './units.ts';
+import type { Display } from './display.ts';
 
 export interface ColumnRef {
   table: TableDocument;

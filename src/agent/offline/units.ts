@@ -2,17 +2,8 @@
 // euros", "as a percentage"): how the answer text prints the numbers, never what the query computes.
 // A unit the data cannot be read in is refused, not converted: the knowledge holds no exchange rates.
 import type { MetricDoc, TableDocument } from '../ports.ts';
+import type { Display } from './display.ts';
 import type { ColumnRef, Plan } from './plan.ts';
-
-export interface Display {
-  /** Numbers divided by this in the text ("in thousands": 1000), with its word. */
-  scale?: { factor: number; word: 'thousands' | 'millions' | 'billions' };
-  /** A currency the question asks for, by the codes its words may mean ("dollars": USD, CAD...). */
-  currency?: { word: string; codes: string[] };
-  /** Each group's share of the total ("as a percentage"). */
-  share?: true;
-  span: [number, number];
-}
 
 const FACTORS = { thousands: 1e3, millions: 1e6, billions: 1e9 } as const;
 const CURRENCIES: [RegExp, string[]][] = [
