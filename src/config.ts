@@ -1,11 +1,11 @@
 // The only reader of process.env. Every setting has a documented default (see docs/configuration.md);
-// secrets that are not set are generated once and kept in the data directory, with a warning.
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// secrets that are not set are generated once and kept in the data directory (config-secrets.ts).
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { isAddressOrCidr } from './outbound/allow-list.ts';
+import { loadSecrets, type Secrets } from './config-secrets.ts';
 import { DEFAULT_MAX_RECURSION } from './shared/query-limits.ts';
 import { parseTrustedProxies, type TrustedProxies } from './security/proxy-trust.ts';
 
@@ -118,15 +118,6 @@ export interface DataConfig {
   warehouseRoots: string[];
   /** Orders in the generated demo warehouse (SEXTANT_DEMO_WAREHOUSE_ORDERS, default 120,000). */
   demoWarehouseOrders: number;
-}
-
-export interface Secrets {
-  /** HS256 key for session and short-lived JWTs. */
-  jwtKey: string;
-  /** 32-byte key (base64) for encryption at rest (TOTP secrets, warehouse credentials). */
-  encryptionKey: string;
-  /** Keys for signed cookies. */
-  cookieKeys: string[];
 }
 
 export interface EvaluationConfig {
@@ -359,45 +350,6 @@ function agentConfig(e: z.infer<typeof envSchema>, warnings: string[]): AgentCon
       perQuery: e.SEXTANT_CREDITS_PER_QUERY,
     },
   };
-}
-
-type SecretEnv = Pick<z.infer<typeof envSchema>, 'SEXTANT_JWT_SECRET' | 'SEXTANT_ENCRYPTION_KEY' | 'SEXTANT_COOKIE_KEYS'>;
-
-function loadSecrets(dataDir: string, e: SecretEnv, warnings: string[]): Secrets {
-  const file = join(dataDir, 'secrets.json');
-  let stored: Partial<Secrets> = {};
-  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>;
-  const generated: string[] = [];
-  const pick = (name: string, fromEnv: string | undefined, fromFile: string | undefined, make: () => string) => {
-    if (fromEnv) return fromEnv;
-    if (fromFile) return fromFile;
-    generated.push(name);
-    return make();
-  };
-  const encryptionKey = pick('SEXTANT_ENCRYPTION_KEY', e.SEXTANT_ENCRYPTION_KEY, stored.encryptionKey, () =>
-    randomBytes(32).toString('base64'),
-  );
-  if (Buffer.from(encryptionKey, 'base64').length !== 32) {
-    throw new Error('Invalid configuration:\n  SEXTANT_ENCRYPTION_KEY: must be 32 bytes, base64-encoded');
-  }
-  const secrets: Secrets = {
-    jwtKey: pick('SEXTANT_JWT_SECRET', e.SEXTANT_JWT_SECRET, stored.jwtKey, () => randomBytes(48).toString('base64url')),
-    encryptionKey,
-    cookieKeys: e.SEXTANT_COOKIE_KEYS
-      ? e.SEXTANT_COOKIE_KEYS.split(',')
-      : (stored.cookieKeys ?? (generated.push('SEXTANT_COOKIE_KEYS'), [randomBytes(32).toString('base64url')])),
-  };
-  if (generated.length > 0) {
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, JSON.stringify({ ...stored, ...secrets }, null, 2), { mode: 0o600 });
-    chmodSync(file, 0o600);
-  }
-  if (!e.SEXTANT_JWT_SECRET || !e.SEXTANT_ENCRYPTION_KEY || !e.SEXTANT_COOKIE_KEYS) {
-    warnings.push(
-      `secrets not set in the environment are kept in ${file}; set SEXTANT_JWT_SECRET, SEXTANT_ENCRYPTION_KEY and SEXTANT_COOKIE_KEYS in production`,
-    );
-  }
-  return secrets;
 }
 
 function packageVersion(): string {

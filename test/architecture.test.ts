@@ -97,7 +97,7 @@ test('the web client reaches the server only over HTTP: it imports nothing outsi
 /** Folders that hold one domain each; a domain reaches another only through ports that compose implements. */
 const DOMAINS = ['auth', 'knowledge', 'agent', 'chats', 'data', 'evaluations', 'mcp', 'imports', 'saved'];
 /** What every layer may use: no domain knowledge in them. */
-const KERNEL = ['errors.ts', 'clock.ts', 'config.ts', 'log.ts', 'sql-expression.ts', 'mail', 'security', 'outbound', 'store', 'git', 'shared', 'distribution', 'ops'];
+const KERNEL = ['errors.ts', 'clock.ts', 'config.ts', 'config-secrets.ts', 'log.ts', 'sql-expression.ts', 'mail', 'security', 'outbound', 'store', 'git', 'shared', 'distribution', 'ops'];
 /** The edge, the application layer, the composition root and the programs that are not the server (admin: sextant-admin). */
 const OUTSIDE = ['gateway', 'compose', 'app.ts', 'main.ts', 'server.ts', 'knowledge-check.ts', 'cli', 'admin'];
 
