@@ -3,40 +3,22 @@
 // judged against DuckDB over the same warehouse file. No answer may be wrong, every question outside
 // the family must be refused, a typo's reading is stated, and the run prints correct / refused per family.
 import test from 'ava';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { join } from 'node:path';
 import { OFFLINE_UNSUPPORTED } from '../../src/agent/index.ts';
-import { findUserByEmail } from '../../src/auth/index.ts';
-import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startDemoQuestionApp, type DemoQuestionApp } from '../helpers/demo-question-app.ts';
 import { DEMO_PARAPHRASES } from '../helpers/demo-paraphrases.ts';
-import { DEMO_QUESTIONS_NOW, type AgentAnswer as Answer, type DemoQuestion, type QuestionClass } from '../helpers/demo-questions.ts';
+import { type DemoQuestion, type QuestionClass } from '../helpers/demo-questions.ts';
 import { judge, type Verdict } from '../helpers/question-set-judge.ts';
 
-let t0: TestApp;
-let token: string;
-let expected: (sql: string) => Promise<unknown[][]>;
+let demo: DemoQuestionApp;
 const verdicts = new Map<DemoQuestion, Verdict>();
 
 test.before(async () => {
-  t0 = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '3000' });
-  t0.clock.set(DEMO_QUESTIONS_NOW);
-  token = t0.token((await findUserByEmail(t0.app.services.executor, 'analyst@demo.sextant.local'))!, 'api', DEMO_ORG_ID);
-  const instance = await DuckDBInstance.create(join(t0.config.dataDir, 'warehouse', DEMO_ORG_ID, 'demo.duckdb'), { access_mode: 'READ_ONLY' });
-  const conn = await instance.connect();
-  expected = async (sql) => (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][];
+  demo = await startDemoQuestionApp();
 });
-test.after.always(() => t0.stop());
+test.after.always(() => demo.stop());
 
-async function ask(chatId: string, question: string): Promise<Answer> {
-  const res = await t0.fetch('/api/agentic_with_history', {
-    method: 'POST',
-    headers: { 'API-KEY': token, 'content-type': 'application/json' },
-    body: JSON.stringify({ chat_id: chatId, message: question }),
-  });
-  if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
-  return (await res.json()) as Answer;
-}
+const ask = (chatId: string, question: string) => demo.ask(chatId, question);
+const expected = (sql: string) => demo.expected(sql);
 
 for (const [i, q] of DEMO_PARAPHRASES.entries()) {
   test.serial(`paraphrase (${q.class}): "${q.question}"`, async (t) => {
