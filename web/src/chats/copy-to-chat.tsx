@@ -1,9 +1,10 @@
 // Copying one answer, with its question, into another of the person's chats or into a new one. The
 // copy shows "Copied from another chat" where an answer shows its credits (the server records the
 // source chat and charges nothing).
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
+import { DialogButton } from '../ui/dialog-button.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
@@ -13,22 +14,10 @@ const CHOICES = 50;
 const NEW_CHAT = '';
 
 export function CopyToChat({ chatId, answerUuid }: { chatId: string; answerUuid: string }) {
-  const [open, setOpen] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (open && !dialog.current?.open) dialog.current?.showModal();
-  }, [open]);
   return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        Copy to chat
-      </button>
-      {open && (
-        <dialog ref={dialog} className="dialog" aria-labelledby={`copy-title-${answerUuid}`} onClose={() => setOpen(false)}>
-          <CopyPanel chatId={chatId} answerUuid={answerUuid} onClose={() => dialog.current?.close()} />
-        </dialog>
-      )}
-    </>
+    <DialogButton label="Copy to chat" titleId={`copy-title-${answerUuid}`}>
+      {(close) => <CopyPanel chatId={chatId} answerUuid={answerUuid} onClose={close} />}
+    </DialogButton>
   );
 }
 

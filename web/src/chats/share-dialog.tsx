@@ -1,30 +1,18 @@
 // Sharing a chat: a dialog that lists the chat's public links (the whole chat, single answers),
 // makes a link to the whole chat (a new random address each time), and stops any of them. A link
 // shows the displayed messages read-only.
-import { useEffect, useRef, useState } from 'react';
 import { api, call } from '../api/client.ts';
+import { DialogButton } from '../ui/dialog-button.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { ShareLink } from './share-link.tsx';
 
 export function ShareDialog({ chatId }: { chatId: string }) {
-  const [open, setOpen] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (open && !dialog.current?.open) dialog.current?.showModal();
-  }, [open]);
   return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        Share
-      </button>
-      {open && (
-        <dialog ref={dialog} className="dialog" aria-labelledby="share-title" onClose={() => setOpen(false)}>
-          <SharePanel chatId={chatId} onClose={() => dialog.current?.close()} />
-        </dialog>
-      )}
-    </>
+    <DialogButton label="Share" titleId="share-title">
+      {(close) => <SharePanel chatId={chatId} onClose={close} />}
+    </DialogButton>
   );
 }
 

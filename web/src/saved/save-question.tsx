@@ -1,32 +1,21 @@
 // "Save" on an answer: a dialog with a title, a description and who sees it. Regular users keep
 // private questions; the organization choice is offered to admins and modelers only (the server
 // refuses the others the same way).
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { useMe } from '../session/session.tsx';
+import { DialogButton } from '../ui/dialog-button.tsx';
 import { Field, TextAreaField } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { savedPath } from './saved-paths.ts';
 
 export function SaveQuestion({ chatId, answerUuid }: { chatId: string; answerUuid: string }) {
-  const [open, setOpen] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (open && !dialog.current?.open) dialog.current?.showModal();
-  }, [open]);
   return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        Save
-      </button>
-      {open && (
-        <dialog ref={dialog} className="dialog" aria-labelledby="save-question-title" onClose={() => setOpen(false)}>
-          <SaveForm chatId={chatId} answerUuid={answerUuid} onClose={() => dialog.current?.close()} />
-        </dialog>
-      )}
-    </>
+    <DialogButton label="Save" titleId="save-question-title">
+      {(close) => <SaveForm chatId={chatId} answerUuid={answerUuid} onClose={close} />}
+    </DialogButton>
   );
 }
 
