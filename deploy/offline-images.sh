@@ -107,5 +107,6 @@ build postgres "postgresql postgresql-client" --change "$path" \
 build redis "redis-server" --change "$path" --change 'EXPOSE 6379' \
   --change 'ENTRYPOINT ["docker-entrypoint.sh"]' --change 'CMD ["redis-server"]'
 build caddy "caddy" --change "$path" --change 'ENV XDG_CONFIG_HOME=/config XDG_DATA_HOME=/data' --change 'EXPOSE 8080' \
+  --change 'ENTRYPOINT ["docker-entrypoint.sh"]' \
   --change 'CMD ["caddy", "run", "--config", "/etc/caddy/Caddyfile", "--adapter", "caddyfile"]'
 echo "offline-images: done (sextant-offline/*:$suite)" >&2

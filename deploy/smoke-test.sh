@@ -2,8 +2,8 @@
 # The compose stack as production runs it, built and run with no container registry: Docker from
 # Debian when missing, the base images from Debian's packages (deploy/offline-images.sh, kept between
 # runs), the project's image, then both replicas behind Caddy on PostgreSQL and Redis. Checks: both
-# replicas ready, a sign-in and a question answered through Caddy, one replica stopped and the other
-# still answering, a second `up` reusing the database without seeding it again, and the image's size.
+# replicas ready, a sign-in and a question answered through Caddy, one replica stopped (draining on
+# SIGTERM, status 0) and the other still answering, a second `up` reusing the database without seeding it again, and the image's size.
 # `down -v` at the end, whatever happened. A failure names its step and keeps the daemon's and the
 # containers' logs in $SEXTANT_SMOKE_LOGS (default /tmp/sextant-smoke-logs).
 #
@@ -101,6 +101,9 @@ say "signed in and answered through Caddy"
 
 step="one replica stopped"
 compose stop sextant-a > /dev/null 2>&1 || fail "compose stop sextant-a"
+# SIGTERM drains and the server ends by itself (status 0), before compose's grace period would kill it.
+code=$(docker inspect -f '{{.State.ExitCode}}' "$(compose ps -q sextant-a)") || fail "inspect sextant-a"
+[ "$code" = 0 ] || fail "sextant-a ended with status $code on SIGTERM"
 ask smoke-one-replica || fail "a question with sextant-a stopped (see answer-smoke-one-replica.sse)"
 for i in 1 2 3 4 5 6; do curl -fsS "$base/api/health" > /dev/null || fail "health request $i with sextant-a stopped"; done
 say "sextant-b answers alone"

@@ -23,8 +23,9 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
   rm -f "$pwfile"
   printf 'host all all all scram-sha-256\n' >> "$PGDATA/pg_hba.conf"
   if [ "$db" != postgres ]; then
-    pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start
-    psql -v ON_ERROR_STOP=1 --username="$user" --dbname=postgres -c "CREATE DATABASE \"$db\""
+    # The set-up server listens only on a private socket, so a health check sees no server until the real one starts.
+    pg_ctl -D "$PGDATA" -o "-c listen_addresses='' -c unix_socket_directories=/tmp" -w start
+    psql -v ON_ERROR_STOP=1 --host=/tmp --username="$user" --dbname=postgres -c "CREATE DATABASE \"$db\""
     pg_ctl -D "$PGDATA" -m fast -w stop
   fi
 fi
