@@ -124,3 +124,33 @@ test('a write is refused by the guard and said so; Stop cancels a long query', a
   await page.getByRole('status').filter({ hasText: 'Stopped: the query was cancelled.' }).waitFor();
   t.true(await page.getByRole('button', { name: 'Run', exact: true }).isEnabled());
 });
+
+test('the owner saves changes to an opened question as its next version; another member may only save a copy', async (t) => {
+  const owner = await demoMember(w, 'modeler');
+  const token = w.session(owner.user);
+  const agentChart = { mark: 'bar', encoding: { x: { field: 'status', type: 'nominal' }, y: { field: 'n', type: 'quantitative' } } };
+  const created = await call(w, 'POST', '/api/saved_questions', { token, body: { title: 'Statuses', connection_id: DEMO_CONNECTION_ID, sql: NEW_SQL, chart: agentChart, visibility: 'organization' } });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const id = created.body.id as string;
+
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, owner.login);
+  await page.goto(`/sql?question=${encodeURIComponent(id)}`);
+  await page.getByRole('heading', { name: 'Edit SQL: Statuses' }).waitFor();
+  await page.getByTestId('chart').locator('svg').first().waitFor();
+  t.is(await page.getByLabel('Chart type').inputValue(), 'bar', 'read from the encoding of a chart made elsewhere');
+  await page.getByLabel('Chart type').selectOption('line');
+  await page.getByLabel('Date format').selectOption('auto');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved as version 2.' }).waitFor();
+  const after = await call(w, 'GET', `/api/saved_questions/${id}`, { token });
+  t.like(after.body, { version: 2, sql: NEW_SQL, chart: { mark: { type: 'line' }, encoding: { x: { field: 'status' }, y: { field: 'n' } } } });
+
+  const analyst = await demoMember(w, 'user');
+  const other = await openPage(t, w.browser, w.url);
+  await signInAs(other.context, analyst.login);
+  await other.page.goto(`/sql?question=${encodeURIComponent(id)}`);
+  await other.page.getByRole('button', { name: 'Save as a new question' }).waitFor();
+  t.is(await other.page.getByRole('button', { name: 'Save changes' }).count(), 0);
+  t.deepEqual([...problems, ...other.problems], []);
+});

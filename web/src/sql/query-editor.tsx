@@ -27,8 +27,9 @@ export function QueryEditor({ source }: { source: EditorSource }) {
   const { namespace, defaultSchema } = useMemo(() => completionSchema(catalog.data?.top_tables ?? [], connectionId ?? ''), [catalog.data, connectionId]);
   const columns = query.result?.columns;
   // The opened chart's choices until the person changes one; read once the result's columns are known.
+  // The opened chart itself stays as it was (an agent's title, its own encodings) until then.
   const settings = chosen ?? (columns ? settingsOfSpec(source.chart, columns) : undefined);
-  const chart = settings && columns ? buildChartSpec(settings, columns) : source.chart;
+  const chart = chosen && columns ? buildChartSpec(chosen, columns) : source.chart;
   const run = () => void query.run(connectionId, sql);
   useEffect(() => {
     // What was opened shows its rows at once, as a saved question's page does.
