@@ -3,6 +3,8 @@
 // of every row as a file through the server's governed export.
 import test from 'ava';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
 import { setUserAttributes } from '../../src/data/rls/index.ts';
@@ -92,4 +94,20 @@ test('the file name a server gives is a name only: no folder, no way out of the 
   t.is(filenameOf(`attachment; filename*=UTF-8''%E0%A4%A`, 'x.csv'), 'x.csv');
   t.is(filenameOf(null, 'sq_1.csv'), 'sq_1.csv');
   t.is(filenameOf('attachment; filename=".."', 'x.csv'), 'x.csv');
+});
+
+test('an export cut before its end leaves no file, not even a partial one, and says so', async (t) => {
+  // A server that sends the first rows, then drops the connection without the end of the response.
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="cut.csv"' });
+    res.write('order_id,country\r\n2,France\r\n', () => res.socket?.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const cut = await cli.run(['saved', 'export', questionId, '--server', url]);
+  t.is(cut.code, 2);
+  t.regex(cut.stderr, /cut before it ended/);
+  t.false(existsSync(join(cli.configDir, 'cut.csv')));
+  t.false(readdirSync(cli.configDir).some((f) => f.endsWith('.part')));
 });
