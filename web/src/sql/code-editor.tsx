@@ -9,6 +9,17 @@ import { basicSetup, EditorView } from 'codemirror';
 import { useEffect, useRef } from 'react';
 import { columnsInScope, type SqlNamespace } from './completion-schema.ts';
 
+/** The page's colors (theme.css variables), so the editor and its completion list follow light and dark mode. */
+const PAGE_COLORS = EditorView.theme({
+  '&': { color: 'var(--text)', backgroundColor: 'var(--bg)' },
+  '.cm-content': { caretColor: 'var(--text)', fontFamily: 'var(--mono)' },
+  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--text)' },
+  '.cm-gutters': { backgroundColor: 'var(--surface)', color: 'var(--muted)', borderColor: 'var(--border)' },
+  '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'var(--surface)' },
+  '.cm-tooltip': { backgroundColor: 'var(--bg)', color: 'var(--text)', border: '1px solid var(--border)' },
+  '.cm-tooltip-autocomplete > ul > li[aria-selected]': { backgroundColor: 'var(--primary)', color: 'var(--primary-text)' },
+});
+
 const DIALECTS: Record<string, SQLDialect> = { postgresql: PostgreSQL, duckdb: PostgreSQL, mysql: MySQL, mariadb: MySQL, sqlite: SQLite };
 
 interface CodeEditorProps {
@@ -47,6 +58,7 @@ export function CodeEditor({ value, onChange, onRun, namespace, defaultSchema, d
         extensions: [
           keymap.of([{ key: 'Mod-Enter', run: () => (handlers.current.onRun(), true) }]),
           basicSetup,
+          PAGE_COLORS,
           lang.current.of(language({ namespace, defaultSchema, dialect })),
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ 'aria-label': label }),

@@ -16,7 +16,8 @@ import { SaveChanges } from './save-changes.tsx';
 import { useQueryRun } from './use-query-run.ts';
 
 export function QueryEditor({ source }: { source: EditorSource }) {
-  const catalog = useLoad((signal) => call(api.GET('/api/cli/catalog', { signal })));
+  // Every table the person may read, not only the 50 most used: each is a name to complete.
+  const catalog = useLoad((signal) => call(api.GET('/api/cli/catalog', { params: { query: { limit: 1000 } }, signal })));
   const [sql, setSql] = useState(source.sql);
   const [chosenConnection, setConnection] = useState(source.connectionId);
   const [chosen, setSettings] = useState<ChartSettings | undefined>();
