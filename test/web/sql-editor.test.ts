@@ -103,7 +103,7 @@ test('an analyst edits an answer\'s SQL with completion, runs it, charts it, sav
   t.deepEqual(problems, []);
 });
 
-test('a write is refused by the guard and said so; Stop cancels a long query', async (t) => {
+test('a write (run with Ctrl+Enter) is refused by the guard and said so; Stop cancels a long query', async (t) => {
   const m = await demoMember(w, 'user');
   const { page, context } = await openPage(t, w.browser, w.url);
   await signInAs(context, m.login);
@@ -111,7 +111,7 @@ test('a write is refused by the guard and said so; Stop cancels a long query', a
   const editor = page.getByRole('textbox', { name: 'SQL' });
   await editor.click();
   await typeSql(page, 'DELETE FROM orders');
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.keyboard.press('ControlOrMeta+Enter');
   await page.getByRole('alert').filter({ hasText: /read-only|SELECT|refused|not allowed/i }).waitFor();
   const left = await call(w, 'POST', '/api/execute_query', { token: w.session(m.user), body: { sql: 'SELECT count(*) AS n FROM orders' } });
   t.is(Number(left.body.rows[0][0]), 3000, 'nothing was deleted');
