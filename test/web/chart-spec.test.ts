@@ -84,4 +84,9 @@ test('the choices come back from a saved spec, and are read from the encoding of
   t.like(settingsOfSpec({ mark: { type: 'arc' }, encoding: { theta: { field: 'orders' }, color: { field: 'status' } } }, COLUMNS), { type: 'pie', x: 'status', y: 'orders' });
   t.like(settingsOfSpec(null, COLUMNS), { type: 'table' });
   t.like(settingsOfSpec({ usermeta: { sextant: { type: 'hologram' } }, mark: 'point', encoding: {} }, COLUMNS), { type: 'scatter' }, 'a kept choice that is not a type is not trusted');
+  t.deepEqual(
+    settingsOfSpec({ usermeta: { sextant: { type: 'bar', x: 'status', y: 7, series: { evil: true }, sort: 'sideways', numberFormat: 'percent', dateFormat: '%n' } } }, COLUMNS),
+    { type: 'bar', x: 'status', y: undefined, series: undefined, sort: 'none', numberFormat: 'percent', dateFormat: 'auto' },
+    'each kept choice only when the controls offer it',
+  );
 });

@@ -119,8 +119,8 @@ function tooltip(s: ChartSettings, x: Column, number: string | undefined): Spec 
 export function settingsOfSpec(spec: Spec | null | undefined, columns: Column[]): ChartSettings {
   const fallback = defaultSettings(columns);
   if (!spec) return { ...fallback, type: 'table' };
-  const kept = (spec['usermeta'] as { sextant?: Partial<ChartSettings> } | undefined)?.sextant;
-  if (kept && typeof kept === 'object' && CHART_TYPES.includes(kept.type as ChartType)) return { ...fallback, ...kept };
+  const kept = (spec['usermeta'] as { sextant?: Record<string, unknown> } | undefined)?.sextant;
+  if (kept && typeof kept === 'object' && CHART_TYPES.includes(kept['type'] as ChartType)) return keptSettings(kept, fallback);
   const markOf = spec['mark'];
   const mark = typeof markOf === 'string' ? markOf : (markOf as { type?: string } | undefined)?.type;
   const enc = (spec['encoding'] ?? {}) as Record<string, { field?: unknown } | undefined>;
@@ -128,4 +128,19 @@ export function settingsOfSpec(spec: Spec | null | undefined, columns: Column[])
   const type: ChartType = mark === 'arc' ? 'pie' : mark === 'point' || mark === 'circle' ? 'scatter' : mark === 'text' ? 'number' : CHART_TYPES.includes(mark as ChartType) ? (mark as ChartType) : fallback.type;
   if (type === 'pie') return { ...fallback, type, x: field('color') ?? fallback.x, y: field('theta') ?? fallback.y };
   return { ...fallback, type, x: field('x') ?? fallback.x, y: field('y') ?? field('text') ?? fallback.y, series: field('color') };
+}
+
+/** Kept choices, each taken only when it is one the controls offer (a spec is data anyone could have written). */
+function keptSettings(kept: Record<string, unknown>, fallback: ChartSettings): ChartSettings {
+  const oneOf = <T extends string>(list: readonly T[], v: unknown, d: T): T => (list.includes(v as T) ? (v as T) : d);
+  const name = (v: unknown, d: string | undefined) => (typeof v === 'string' ? v : v === undefined ? d : undefined);
+  return {
+    type: oneOf(CHART_TYPES, kept['type'], fallback.type),
+    x: name(kept['x'], fallback.x),
+    y: name(kept['y'], fallback.y),
+    series: typeof kept['series'] === 'string' ? kept['series'] : undefined,
+    sort: oneOf(SORTS, kept['sort'], fallback.sort),
+    numberFormat: oneOf(NUMBER_FORMATS, kept['numberFormat'], fallback.numberFormat),
+    dateFormat: oneOf(DATE_FORMATS, kept['dateFormat'], fallback.dateFormat),
+  };
 }
