@@ -12,6 +12,7 @@ import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMe
 import { knowledgeGet, knowledgePut } from './commands/knowledge.ts';
 import { login, logout, status } from './commands/login.ts';
 import { savedList, savedRun } from './commands/saved.ts';
+import { savedExport } from './commands/saved-export.ts';
 import { makeContext, type CommandContext, type GlobalFlags } from './context.ts';
 import { CliError, EXIT, EXIT_CODES_HELP } from './errors.ts';
 import { isBare, misspeltCommand, positionals } from './first-touch.ts';
@@ -41,6 +42,8 @@ function addSavedCommands(program: Command): void {
   const saved = program.command('saved').description('saved questions: yours and your organization\'s');
   saved.command('list').description('last edited first').action(run((ctx) => savedList(ctx)));
   saved.command('run').argument('<id>').description('read its data again, with your permissions').action(run((ctx, id: string) => savedRun(ctx, id)));
+  saved.command('export').argument('<id>').option('--format <format>', 'csv (default) or xlsx').option('--output <file>', 'file to write (default: the name the server gives, here); - for stdout')
+    .description('every row, read now with your permissions, as a file').action(run((ctx, id: string, o: { format?: string; output?: string }) => savedExport(ctx, id, o)));
 }
 
 /** `sextant import dbt` */

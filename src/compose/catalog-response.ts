@@ -19,5 +19,5 @@ export const CatalogResponse = z.object({
         coverage: schemas.DataCoverage.optional(),
       }),
     )
-    .describe('Every active documented table, the most used first (at most 50); admins also see undocumented tables their queries read'),
+    .describe('Every active documented table, the most used first (at most `limit`, default 50); admins also see undocumented tables their queries read'),
 });

@@ -1,13 +1,17 @@
-// `sextant saved list|run`: the questions the caller sees, and a run that reads the warehouse again
-// under the caller's row filters, as a table with the read time or as one JSON object.
+// `sextant saved list|run|export`: the questions the caller sees, a run that reads the warehouse again
+// under the caller's row filters (as a table with the read time or as one JSON object), and an export
+// of every row as a file through the server's governed export.
 import test from 'ava';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
 import { setUserAttributes } from '../../src/data/rls/index.ts';
 import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
 import { cliRunner, type CliRunner } from '../helpers/cli.ts';
+import { filenameOf } from '../../src/cli/commands/saved-export.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t0: TestApp;
@@ -55,4 +59,55 @@ test('saved run reads the rows again under the caller\'s row filters, with the t
   const missing = await cli.run(['saved', 'run', 'sq_missing']);
   t.is(missing.code, 2);
   t.regex(missing.stderr, /not found/i);
+});
+
+test('saved export writes every row as CSV under the caller\'s row filters, named by the server, or to --output', async (t) => {
+  const named = await cli.run(['saved', 'export', questionId]);
+  t.is(named.code, 0, named.stderr);
+  const day = new Date(t0.clock.now()).toISOString().slice(0, 10);
+  t.is(named.stdout.trim(), `Wrote Orders ${day}.csv`);
+  t.is(readFileSync(join(cli.configDir, `Orders ${day}.csv`), 'utf8'), 'order_id,country\r\n2,France\r\n5,France\r\n');
+  const out = join(cli.configDir, 'orders.xlsx');
+  const xlsx = await cli.run(['saved', 'export', questionId, '--format', 'xlsx', '--output', out, '--json']);
+  t.is(xlsx.code, 0, xlsx.stderr);
+  t.deepEqual(JSON.parse(xlsx.stdout), { id: questionId, format: 'xlsx', file: out });
+  t.is(readFileSync(out).subarray(0, 2).toString(), 'PK');
+  const piped = await cli.run(['saved', 'export', questionId, '--output', '-']);
+  t.is(piped.stdout, 'order_id,country\r\n2,France\r\n5,France\r\n');
+  t.false(readdirSync(cli.configDir).some((f) => f.endsWith('.part')), 'no partial file left');
+});
+
+test('saved export refuses a bad format and a question the caller cannot read, writing nothing', async (t) => {
+  const bad = await cli.run(['saved', 'export', questionId, '--format', 'pdf']);
+  t.is(bad.code, 2);
+  t.regex(bad.stderr, /--format must be csv or xlsx/);
+  const missing = await cli.run(['saved', 'export', 'sq_missing', '--output', 'missing.csv']);
+  t.is(missing.code, 2);
+  t.regex(missing.stderr, /not found/i);
+  t.false(existsSync(join(cli.configDir, 'missing.csv')));
+});
+
+test('the file name a server gives is a name only: no folder, no way out of the current one', (t) => {
+  t.is(filenameOf(`attachment; filename="a.csv"; filename*=UTF-8''Ums%C3%A4tze%202026.csv`, 'x.csv'), 'Umsätze 2026.csv');
+  t.is(filenameOf('attachment; filename="../../etc/passwd"', 'x.csv'), 'passwd');
+  t.is(filenameOf(`attachment; filename*=UTF-8''..%2F..%2Fevil.csv`, 'x.csv'), 'evil.csv');
+  t.is(filenameOf(`attachment; filename*=UTF-8''%E0%A4%A`, 'x.csv'), 'x.csv');
+  t.is(filenameOf(null, 'sq_1.csv'), 'sq_1.csv');
+  t.is(filenameOf('attachment; filename=".."', 'x.csv'), 'x.csv');
+});
+
+test('an export cut before its end leaves no file, not even a partial one, and says so', async (t) => {
+  // A server that sends the first rows, then drops the connection without the end of the response.
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="cut.csv"' });
+    res.write('order_id,country\r\n2,France\r\n', () => res.socket?.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const cut = await cli.run(['saved', 'export', questionId, '--server', url]);
+  t.is(cut.code, 2);
+  t.regex(cut.stderr, /cut before it ended/);
+  t.false(existsSync(join(cli.configDir, 'cut.csv')));
+  t.false(readdirSync(cli.configDir).some((f) => f.endsWith('.part')));
 });

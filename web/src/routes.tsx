@@ -39,6 +39,7 @@ export const routes: RouteObject[] = [
           },
           { path: '/saved', ...page(() => import('./saved/saved-list-page.tsx').then((m) => ({ Component: m.SavedListPage }))) },
           { path: '/saved/:id', ...page(() => import('./saved/saved-question-page.tsx').then((m) => ({ Component: m.SavedQuestionPage }))) },
+          { path: '/sql', ...page(() => import('./sql/sql-editor-page.tsx').then((m) => ({ Component: m.SqlEditorPage }))) },
           {
             path: '/settings',
             ...page(() => import('./settings/settings-layout.tsx').then((m) => ({ Component: m.SettingsLayout }))),

@@ -10,9 +10,14 @@ const isControl = (c: string) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127
  * Content-Disposition (an ASCII fallback beside the UTF-8 name).
  */
 export function downloadFilename(source: Pick<AnswerSource, 'title' | 'df_key' | 'message'>, ext: string): string {
-  const title = [...source.title].map((c) => (isControl(c) ? ' ' : c)).join('').replace(UNSAFE, ' ').replace(/\s+/g, ' ').replace(/^[\s.]+|[\s.]+$/g, '').slice(0, 80).trim() || 'Sextant answer';
+  const title = safeFilename(source.title, 'Sextant answer');
   const date = new Date(source.message.created_at).toISOString().slice(0, 10);
   const tables = source.message.answer?.tables ?? [];
   const index = source.df_key !== undefined && tables.length > 1 ? tables.findIndex((t) => t.df_key === source.df_key) : -1;
   return `${title} ${date}${index >= 0 ? ` (${index + 1})` : ''}.${ext}`;
+}
+
+/** A title as the start of a file name: no character a file system or header refuses, at most 80 long. */
+export function safeFilename(title: string, fallback: string): string {
+  return [...title].map((c) => (isControl(c) ? ' ' : c)).join('').replace(UNSAFE, ' ').replace(/\s+/g, ' ').replace(/^[\s.]+|[\s.]+$/g, '').slice(0, 80).trim() || fallback;
 }

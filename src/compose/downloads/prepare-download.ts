@@ -64,10 +64,22 @@ export async function prepareDownload(deps: DownloadDeps, req: DownloadRequest):
     source: req.format === 'csv' ? 'download_csv' : 'download_excel',
     signal: req.signal,
   };
-  const filename = downloadFilename(source, req.format);
+  return prepareQueryDownload(deps.data, { args, filename: downloadFilename(source, req.format), format: req.format, signal: req.signal });
+}
+
+/**
+ * Starts a governed query up to its first rows (refusals and query errors surface here, before a
+ * byte is sent) and returns the download that streams the rest: the one path of answer downloads
+ * and saved-question exports.
+ */
+export async function prepareQueryDownload(
+  data: DataDeps,
+  req: { args: GovernedQueryArgs; filename: string; format: DownloadFormat; signal?: AbortSignal | undefined },
+): Promise<PreparedDownload> {
+  const { args, filename } = req;
   const contentType = CONTENT_TYPES[req.format];
   // DuckDB writes CSV itself, at its own rate (see copyQueryCsv); the same governed statement either way.
-  const copy = req.format === 'csv' ? await copyQueryCsv(deps.data, args) : undefined;
+  const copy = req.format === 'csv' ? await copyQueryCsv(data, args) : undefined;
   if (copy) {
     // A query that fails before DuckDB wrote a byte (a timeout, a type error) answers its typed error
     // with a status, like the streaming path's first batch; a later failure cuts the stream.
@@ -80,7 +92,7 @@ export async function prepareDownload(deps: DownloadDeps, req: DownloadRequest):
       cancel: () => copy.cancel(),
     };
   }
-  const stream = await streamQuery(deps.data, args);
+  const stream = await streamQuery(data, args);
   const columns: ColumnInfo[] = stream.columns.map((c) => ({ name: c.name, type: c.type }));
   const it = stream.batches[Symbol.asyncIterator]();
   // Started here, the generator runs its cleanup (driver closed, query logged) on return() as well.

@@ -15,10 +15,12 @@ export function dataCatalogRoutes(s: Services) {
       path: '/api/cli/catalog',
       operationId: 'cli_catalog',
       summary: 'Organization data catalog: capabilities, connections, top 50 tables by usage with their columns and governed metrics (no model calls)',
+      description: '`limit` asks for more tables than the 50 (the SQL editor completes every table the caller may read, up to 1000).',
       tags: ['cli'],
       auth: 'user',
+      query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50).describe('How many tables, the most used first (default 50)') }),
       response: CatalogResponse,
-      handler: ({ principal, environmentId }) => getCatalog(s.data, principal, environmentId),
+      handler: ({ principal, environmentId, query }) => getCatalog(s.data, principal, environmentId, query.limit),
     }),
     route({
       method: 'POST',

@@ -7,7 +7,7 @@ import { AppError } from '../../errors.ts';
 import { z } from 'zod';
 import type { Principal } from '../../auth/index.ts';
 import type { AnswerLocator } from '../../chats/index.ts';
-import { CONTENT_TYPES, prepareDownload, readAnswerRows, type DownloadFormat } from '../../compose/downloads/index.ts';
+import { CONTENT_TYPES, prepareDownload, prepareSavedDownload, readAnswerRows, type DownloadFormat, type PreparedDownload } from '../../compose/downloads/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { attachment } from '../content-disposition.ts';
 import type { Services } from '../../compose/services.ts';
@@ -54,13 +54,19 @@ const common = { tags: ['downloads'], auth: 'user' as const, queryCredential: 't
 /** The four download routes, and the rows of an answer table a page at a time. */
 export function downloadRoutes(s: Services) {
   const deps = { chats: s.chats, data: s.data };
+  const savedDeps = { saved: s.saved, data: s.data };
 
   /** Starts the governed query, then streams the file; a client that goes away stops the query. */
   async function send(ctx: Context, principal: Principal, environmentId: string | undefined, format: DownloadFormat, q: { chat_id: string; org_id?: string | undefined }, at: AnswerLocator) {
+    await stream(ctx, format, { chat_id: q.chat_id }, (signal) => prepareDownload(deps, { principal, environmentId, chatId: q.chat_id, orgId: q.org_id, at, format, signal }));
+  }
+
+  /** Streams a prepared download into the response; `about` names it in the log when it fails mid-way. */
+  async function stream(ctx: Context, format: DownloadFormat, about: Record<string, string>, prepare: (signal: AbortSignal) => Promise<PreparedDownload>) {
     // Koa pipes `body` into the response: a closed connection destroys `body`, which fails the writer,
     // and aborts the signal, which stops the query in the warehouse (also while it prepares).
     const signal = clientSignal(ctx);
-    const download = await prepareDownload(deps, { principal, environmentId, chatId: q.chat_id, orgId: q.org_id, at, format, signal });
+    const download = await prepare(signal);
     const body = new PassThrough();
     ctx.status = 200;
     ctx.type = download.contentType;
@@ -70,7 +76,7 @@ export function downloadRoutes(s: Services) {
     download.writeTo(body, signal).catch((err: unknown) => {
       const error = err instanceof Error ? err : new Error(String(err));
       if (signal.aborted) return body.destroy(error);
-      ctx.state.log?.warn({ err, chat_id: q.chat_id }, 'download failed after the response started');
+      ctx.state.log?.warn({ err, ...about }, 'download failed after the response started');
       // Headers are sent: the signals left are a last line in the file (CSV) and a cut connection.
       if (format === 'csv') cutCsv(ctx, body, error);
       else body.destroy(error);
@@ -123,6 +129,23 @@ export function downloadRoutes(s: Services) {
       query: z.object({ chat_id: ChatId, df_key: DfKey, org_id: OrgId, token: Token }),
       produces: CONTENT_TYPES.xlsx,
       handler: async ({ query, principal, environmentId, ctx }) => send(ctx, principal, environmentId, 'xlsx', query, { dfKey: query.df_key }),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/saved_questions/{id}/export',
+      operationId: 'export_saved_question',
+      summary: "Streams a saved question's rows as CSV or an Excel workbook, read now under the caller's permissions and row-level security (no row limit)",
+      description: `The same access as reading the question (another user's private question answers 404) and the same guard as its run. ${CUT_DESCRIPTION}`,
+      ...common,
+      tags: ['downloads', 'saved questions'],
+      params: z.object({ id: z.string().min(1).max(100) }),
+      query: z.object({ format: z.enum(['csv', 'xlsx']).default('csv'), org_id: OrgId, token: Token }),
+      produces: CONTENT_TYPES.csv,
+      errors: { 400: 'Query refused by the guard', 404: 'Saved question not found' },
+      handler: async ({ params, query, principal, environmentId, ctx }) =>
+        stream(ctx, query.format, { saved_question_id: params.id }, (signal) =>
+          prepareSavedDownload(savedDeps, { principal, environmentId, questionId: params.id, orgId: query.org_id, format: query.format, signal, now: s.clock.now() }),
+        ),
     }),
     route({
       method: 'GET',

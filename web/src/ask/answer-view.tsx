@@ -2,6 +2,7 @@
 // `readOnly` (the public shared view) leaves out everything that needs the owner's session, and the
 // owner's credits.
 import { lazy, Suspense, type ReactNode } from 'react';
+import { sqlEditorPath } from '../sql/sql-paths.ts';
 import type { AnswerState } from './answer-state.ts';
 import { Markdown } from './markdown.tsx';
 import { ProgressSteps } from './progress-steps.tsx';
@@ -45,7 +46,7 @@ export function AnswerView({ answer, chatId, readOnly = false, actions, operator
       ))}
       {answer.tables.map((t, i) => (
         <div key={t.dfKey}>
-          <ResultTable table={t} chatId={chatId} index={i} readOnly={readOnly} />
+          <ResultTable table={t} chatId={chatId} index={i} readOnly={readOnly} editSql={editSqlOf(answer, chatId, t, readOnly)} />
           {answer.charts
             .filter((c) => c.dfKey === t.dfKey)
             .map((c) => (
@@ -72,6 +73,12 @@ export function AnswerView({ answer, chatId, readOnly = false, actions, operator
       )}
     </div>
   );
+}
+
+/** The SQL editor's address for a finished answer's table (its recorded SQL and connection). */
+function editSqlOf(answer: AnswerState, chatId: string, table: AnswerState['tables'][number], readOnly: boolean): string | undefined {
+  if (readOnly || !table.sql || !answer.answerUuid || answer.status === 'running') return undefined;
+  return sqlEditorPath({ chat: chatId, answer: answer.answerUuid, df: table.dfKey });
 }
 
 function Chart({ spec }: { spec: Record<string, unknown> }) {

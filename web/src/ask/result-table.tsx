@@ -3,6 +3,7 @@
 // the server under the person's permissions). Values are shown formatted (format-cell.ts); a copy
 // of selected cells and the downloads carry the raw values.
 import { useMemo, useState, type ClipboardEvent } from 'react';
+import { Link } from 'react-router';
 import type { ResultTable as Table } from './answer-state.ts';
 import { columnFormat, formatCell, grainOfSql } from './format-cell.ts';
 import { SqlBlock } from './sql-block.tsx';
@@ -39,8 +40,17 @@ function copyRaw(e: ClipboardEvent<HTMLTableElement>): void {
   e.preventDefault();
 }
 
-/** `readOnly`: the rows the answer brought only, no downloads (the public shared view has no session). */
-export function ResultTable({ table, chatId, index, readOnly = false }: { table: Table; chatId: string; index: number; readOnly?: boolean }) {
+interface ResultTableProps {
+  table: Table;
+  chatId: string;
+  index: number;
+  /** The rows the answer brought only, no downloads (the public shared view has no session). */
+  readOnly?: boolean;
+  /** Where "Edit SQL" opens the table's query in the SQL editor; no link without it. */
+  editSql?: string | undefined;
+}
+
+export function ResultTable({ table, chatId, index, readOnly = false, editSql }: ResultTableProps) {
   const [sort, setSort] = useState<Sort>();
   const [page, setPage] = useState(0);
   const loaded = useTableRows(table, chatId, readOnly);
@@ -73,6 +83,11 @@ export function ResultTable({ table, chatId, index, readOnly = false }: { table:
       <header>
         <strong>{caption}</strong>
         <span className="spacer" />
+        {editSql && (
+          <Link className="button" to={editSql}>
+            Edit SQL
+          </Link>
+        )}
         {!readOnly && (
           <>
             <a className="button" href={`/api/download_big_csv_agentic?${query}`} download>

@@ -1,6 +1,6 @@
-// "Save" on an answer: a dialog with a title, a description and who sees it. Regular users keep
-// private questions; the organization choice is offered to admins and modelers only (the server
-// refuses the others the same way).
+// "Save" on an answer, or on a query of the SQL editor: a dialog with a title, a description and who
+// sees it. Regular users keep private questions; the organization choice is offered to admins and
+// modelers only (the server refuses the others the same way).
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
@@ -11,15 +11,22 @@ import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { savedPath } from './saved-paths.ts';
 
-export function SaveQuestion({ chatId, answerUuid }: { chatId: string; answerUuid: string }) {
+/** What is saved: an answer's table (its SQL, chart and knowledge commit), or SQL on a connection with a chart. */
+type Saving = { chatId: string; answerUuid: string } | { query: { connectionId: string; sql: string; chart: Record<string, unknown> | null } };
+
+export function SaveQuestion(props: Saving & { label?: string }) {
+  const { label = 'Save', ...what } = props;
   return (
-    <DialogButton label="Save" titleId="save-question-title">
-      {(close) => <SaveForm chatId={chatId} answerUuid={answerUuid} onClose={close} />}
+    <DialogButton label={label} titleId="save-question-title">
+      {(close) => <SaveForm what={what} onClose={close} />}
     </DialogButton>
   );
 }
 
-function SaveForm({ chatId, answerUuid, onClose }: { chatId: string; answerUuid: string; onClose: () => void }) {
+const bodyOf = (what: Saving) =>
+  'query' in what ? { connection_id: what.query.connectionId, sql: what.query.sql, chart: what.query.chart } : { chat_id: what.chatId, message_uuid: what.answerUuid };
+
+function SaveForm({ what, onClose }: { what: Saving; onClose: () => void }) {
   const me = useMe();
   const mayPublish = me.role === 'admin' || me.role === 'modeler';
   const [title, setTitle] = useState('');
@@ -27,7 +34,7 @@ function SaveForm({ chatId, answerUuid, onClose }: { chatId: string; answerUuid:
   const [visibility, setVisibility] = useState<'private' | 'organization'>('private');
   const [saved, setSaved] = useState<string | undefined>();
   const save = useAction(async () => {
-    const q = await call(api.POST('/api/saved_questions', { body: { title, description, visibility, chat_id: chatId, message_uuid: answerUuid } }));
+    const q = await call(api.POST('/api/saved_questions', { body: { title, description, visibility, ...bodyOf(what) } }));
     setSaved(q.id);
   });
   if (saved)
@@ -51,7 +58,7 @@ function SaveForm({ chatId, answerUuid, onClose }: { chatId: string; answerUuid:
         void save.run();
       }}
     >
-      <h2 id="save-question-title">Save this answer as a question</h2>
+      <h2 id="save-question-title">{'query' in what ? 'Save this query as a question' : 'Save this answer as a question'}</h2>
       <FormAlert problem={save.problem} />
       <Field label="Title" value={title} onChange={setTitle} required maxLength={200} error={save.fieldError('title')} />
       <TextAreaField label="Description" value={description} onChange={setDescription} maxLength={5000} error={save.fieldError('description')} />

@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../ui/document-title.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { chartOver } from './chart-over.ts';
+import { QuestionTools } from './question-tools.tsx';
 import { RunTable } from './run-table.tsx';
 
 const ChartView = lazy(() => import('../ask/chart-view.tsx').then((m) => ({ default: m.ChartView })));
@@ -22,6 +23,7 @@ export function SavedQuestionPage() {
     <section className="saved-page" aria-labelledby="question-title">
       <h1 id="question-title">{q?.title ?? 'Saved question'}</h1>
       {q?.description && <p>{q.description}</p>}
+      {q && <QuestionTools questionId={q.id} />}
       <FormAlert problem={question.problem ?? run.problem} />
       <div className="run-status">
         {result && <span role="status">Data read at {new Date(result.read_at).toLocaleString()}</span>}
