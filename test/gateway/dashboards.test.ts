@@ -8,6 +8,7 @@ import type { UserRow } from '../../src/auth/index.ts';
 import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { runDashboard } from '../../src/dashboards/index.ts';
 
 let t0: TestApp;
 const org = 'dborg';
@@ -199,6 +200,65 @@ test('an analyst cannot publish; readers do not edit; the owner and admins do', 
   t.deepEqual(edited.body.tiles.map((x: { id: string; w: number }) => [x.id, x.w]), [['orders', 12]]);
   t.is((await call(t0, 'DELETE', `/api/dashboards/${d.id}`, { token: admin })).status, 200);
   t.is((await call(t0, 'GET', `/api/dashboards/${d.id}`, { token: modeler })).status, 404);
+});
+
+test('a read-only link runs the tiles as the sharer, says so, and answers 404 once revoked', async (t) => {
+  const d = await salesDashboard();
+  t.is((await call(t0, 'POST', `/api/dashboards/${d.id}/shares`, { token: analyst })).status, 403, 'readers do not share');
+  t.is((await call(t0, 'POST', `/api/dashboards/${d.id}/shares`, { token: otherAdmin })).status, 404);
+  const made = await call(t0, 'POST', `/api/dashboards/${d.id}/shares`, { token: modeler });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const share = made.body.share_id as string;
+  t.regex(share, /^[A-Za-z0-9_-]{22}$/);
+  t.false(share.includes(d.id));
+  t.true((made.body.page_url as string).endsWith(`/shared-dashboard/${share}`));
+  const view = await call(t0, 'GET', `/api/dashboard_shares/${share}`);
+  t.is(view.status, 200);
+  t.like(view.body, { title: 'Sales', runs_as: 'sharer' });
+  t.is(view.body.owner_id, undefined, 'no ids of people on the public view');
+  // The modeler's row filter (Germany) applies, whoever opens the link.
+  const rows = await call(t0, 'POST', `/api/dashboard_shares/${share}/tiles/orders/run`, { body: { filters: [{ id: 'when', from: '2024-03-01' }] } });
+  t.is(rows.status, 200, JSON.stringify(rows.body));
+  t.deepEqual(rows.body.rows.map((r: unknown[]) => r[0]), [3]);
+  t.is((await call(t0, 'POST', `/api/dashboard_shares/${share}/tiles/orders/run`, { token: admin, body: {} })).body.rows.length, 2, "a signed-in admin still sees the sharer's rows");
+  t.is((await call(t0, 'POST', `/api/dashboard_shares/${share}/tiles/customers/run`, { body: {} })).status, 400, "the sharer's refusals too");
+  const listed = await call(t0, 'GET', `/api/dashboards/${d.id}/shares`, { token: modeler });
+  t.deepEqual(listed.body.shares.map((x: { share_id: string }) => x.share_id), [share]);
+  t.is((await call(t0, 'GET', `/api/dashboards/${d.id}/shares`, { token: analyst })).status, 403);
+  t.is((await call(t0, 'DELETE', `/api/dashboards/${d.id}/shares/${share}`, { token: analyst })).status, 403);
+  t.is((await call(t0, 'DELETE', `/api/dashboards/${d.id}/shares/${share}`, { token: modeler })).status, 200);
+  t.is((await call(t0, 'DELETE', `/api/dashboards/${d.id}/shares/${share}`, { token: modeler })).status, 404);
+  t.is((await call(t0, 'GET', `/api/dashboard_shares/${share}`)).status, 404, 'revoked');
+  t.is((await call(t0, 'POST', `/api/dashboard_shares/${share}/tiles/orders/run`, { body: {} })).status, 404);
+  t.is((await call(t0, 'GET', '/api/dashboard_shares/not-a-link')).status, 404);
+});
+
+test("a link stops working when its sharer can no longer read the dashboard", async (t) => {
+  const d = (await create(analyst, { tiles: [{ id: 'mine', saved_question_id: privateQ, ...grid(0) }] })).body;
+  const share = (await call(t0, 'POST', `/api/dashboards/${d.id}/shares`, { token: analyst })).body.share_id as string;
+  t.deepEqual((await call(t0, 'POST', `/api/dashboard_shares/${share}/tiles/mine/run`, { body: {} })).body.rows, [[2], [5]]);
+  // An admin's link to an organization dashboard dies with the dashboard's move to its owner's private space.
+  const o = await salesDashboard();
+  const adminShare = (await call(t0, 'POST', `/api/dashboards/${o.id}/shares`, { token: admin })).body.share_id as string;
+  t.is((await call(t0, 'GET', `/api/dashboard_shares/${adminShare}`)).status, 200);
+  t.is((await call(t0, 'PATCH', `/api/dashboards/${o.id}`, { token: modeler, body: { visibility: 'private' } })).status, 200);
+  t.is((await call(t0, 'GET', `/api/dashboard_shares/${adminShare}`)).status, 404);
+  t.is((await call(t0, 'DELETE', `/api/dashboards/${d.id}`, { token: analyst })).status, 200);
+  t.is((await call(t0, 'GET', `/api/dashboard_shares/${share}`)).status, 404, 'gone with the dashboard');
+});
+
+test('runDashboard runs every tile as the given user, each failure kept in its tile', async (t) => {
+  const d = await salesDashboard();
+  const r = await runDashboard(t0.app.services.dashboards, { organizationId: org, userId: analystUser.id, dashboardId: d.id, filters: [{ id: 'where', values: ['France'] }] });
+  t.is(r.title, 'Sales');
+  t.deepEqual(
+    r.tiles.map((x) => [x.id, x.title, x.rows.length, x.error?.code ?? null]),
+    [['orders', 'Orders', 2, null], ['countries', 'Countries', 1, null], ['customers', 'Customers', 0, 'QUERY_REFUSED'], ['notes', null, 0, null]],
+  );
+  t.deepEqual(r.tiles[0]!.chart, { mark: 'bar' });
+  t.is(r.tiles[0]!.read_at, new Date(t0.clock.now()).toISOString());
+  t.is(r.tiles[3]!.text, 'Numbers of the **quarter**');
+  await t.throwsAsync(runDashboard(t0.app.services.dashboards, { organizationId: other, userId: analystUser.id, dashboardId: d.id }), { code: 'DASHBOARD_NOT_FOUND' });
 });
 
 test('invalid bodies answer 422 in the HTTPValidationError shape, naming the field', async (t) => {
