@@ -12,6 +12,7 @@ import { envConflicts, envCreate, envCurrent, envDelete, envDiff, envList, envMe
 import { knowledgeGet, knowledgePut } from './commands/knowledge.ts';
 import { login, logout, status } from './commands/login.ts';
 import { savedList, savedRun } from './commands/saved.ts';
+import { dashboardList, dashboardOpen } from './commands/dashboard.ts';
 import { makeContext, type CommandContext, type GlobalFlags } from './context.ts';
 import { CliError, EXIT, EXIT_CODES_HELP } from './errors.ts';
 import { isBare, misspeltCommand, positionals } from './first-touch.ts';
@@ -41,6 +42,13 @@ function addSavedCommands(program: Command): void {
   const saved = program.command('saved').description('saved questions: yours and your organization\'s');
   saved.command('list').description('last edited first').action(run((ctx) => savedList(ctx)));
   saved.command('run').argument('<id>').description('read its data again, with your permissions').action(run((ctx, id: string) => savedRun(ctx, id)));
+}
+
+/** `sextant dashboard ...` */
+function addDashboardCommands(program: Command): void {
+  const dashboard = program.command('dashboard').description('dashboards: yours and your organization\'s');
+  dashboard.command('list').description('last edited first').action(run((ctx) => dashboardList(ctx)));
+  dashboard.command('open').argument('<id>').description('open it in the browser (and print its URL)').action(run((ctx, id: string) => dashboardOpen(ctx, id)));
 }
 
 /** `sextant import dbt` */
@@ -139,6 +147,7 @@ export function buildProgram(): Command {
   addEvalCommands(program);
   addImportCommands(program);
   addSavedCommands(program);
+  addDashboardCommands(program);
   addAdminCommands(program, run);
   for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride();
   return program;
