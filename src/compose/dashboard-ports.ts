@@ -2,7 +2,7 @@
 // pipeline of the data plane with a dashboard's filters applied there, and principals as they are now.
 import { getUser, principalFor, SCOPE_API_FULL } from '../auth/index.ts';
 import type { DashboardPorts, ResultCondition } from '../dashboards/index.ts';
-import { DRIVERS, executeQuery, filterResultSql, getConnection, resultColumnsSql } from '../data/index.ts';
+import { DRIVERS, executeShared, filterResultSql, getConnection, resultColumnsSql, sharedExecutions, type SharedExecutions } from '../data/index.ts';
 import type { DataDeps } from '../data/deps.ts';
 import { QuestionNotFound, savedQuestion, type SavedDeps } from '../saved/index.ts';
 import type { Principal } from '../auth/index.ts';
@@ -15,7 +15,7 @@ const COLUMN_CACHE_SIZE = 1000;
  * The result columns of a statement, so that a filter applies only to tiles that have its field:
  * asked of the warehouse once (a governed statement returning no row, as the viewer) and then kept.
  */
-function resultColumns(data: DataDeps) {
+function resultColumns(data: DataDeps, running: SharedExecutions) {
   const known = new Map<string, string[]>();
   const pending = new Map<string, Promise<string[]>>();
   return async (p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string }): Promise<string[]> => {
@@ -26,7 +26,7 @@ function resultColumns(data: DataDeps) {
     const mine = `${key}\0${p.userId}`;
     let probe = pending.get(mine);
     if (!probe) {
-      probe = executeQuery(data, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql: resultColumnsSql(q.sql), source: 'dashboard' }).then((r) => r.columns.map((c) => c.name));
+      probe = executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql: resultColumnsSql(q.sql), source: 'dashboard' }).then((r) => r.columns.map((c) => c.name));
       pending.set(mine, probe);
       void probe.then(
         (cols) => {
@@ -50,7 +50,9 @@ function applicable(conditions: ResultCondition[], columns: string[]): ResultCon
 
 /** Dashboards read saved questions through their rules and run tiles through the data plane. */
 export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor): DashboardPorts {
-  const columnsOf = resultColumns(data);
+  // Viewers opening one dashboard together share the warehouse work of identical governed statements.
+  const running = sharedExecutions();
+  const columnsOf = resultColumns(data, running);
   return {
     async question(p, id) {
       try {
@@ -64,7 +66,7 @@ export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor
     async query(p, q) {
       const used = q.conditions.length === 0 ? [] : applicable(q.conditions, await columnsOf(p, q));
       const sql = used.length === 0 ? q.sql : filterResultSql(DRIVERS[(await getConnection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used);
-      const r = await executeQuery(data, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, source: 'dashboard', signal: q.signal });
+      const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, source: 'dashboard', signal: q.signal });
       return { columns: r.columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId) };
     },
     async principal(orgId, userId) {

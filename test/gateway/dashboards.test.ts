@@ -92,6 +92,9 @@ test('a modeler publishes a dashboard; each viewer runs its tiles under their ow
   t.like(mine.body, { tile_id: 'orders', read_at: new Date(t0.clock.now()).toISOString(), applied_filters: [] });
   t.deepEqual((await runTile(modeler, d.id, 'orders')).body.rows.map((r: unknown[]) => r[0]), [1, 3]);
   t.is((await runTile(admin, d.id, 'orders')).body.rows.length, 5);
+  // Viewers opening it together each get their own rows, whatever execution they share.
+  const together = await Promise.all([analyst, modeler, admin, analyst].map((token) => runTile(token, d.id, 'orders')));
+  t.deepEqual(together.map((r) => r.body.rows.map((row: unknown[]) => row[0])), [[2, 5], [1, 3], [1, 2, 3, 4, 5], [2, 5]]);
   // A tile's failure stays in its tile: the analyst may not read customers, the other tiles run.
   const refused = await runTile(analyst, d.id, 'customers');
   t.is(refused.status, 400);
