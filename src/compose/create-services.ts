@@ -247,6 +247,6 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   // Suggestions offer only questions the model answers: the offline planner checks them (cached).
   const chatSources = { ...core.chatSources, suggestions: { ...questionCheck(knowledge, provider, clock), ...core.chatSources.suggestions } };
   const saved = { store: executor, clock, ports: savedPorts(core.chats, core.data) };
-  const dashboards = { store: executor, clock, ports: dashboardPorts(saved, core.data, executor) };
+  const dashboards = { store: executor, clock, ports: dashboardPorts(saved, core.data, executor, clock) };
   return { ...core, chatSources, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports, saved, dashboards };
 }

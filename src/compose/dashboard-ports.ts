@@ -1,6 +1,8 @@
 // The dashboards domain's ports: saved questions under their own access rules, the governed query
 // pipeline of the data plane with a dashboard's filters applied there, and principals as they are now.
 import { getUser, principalFor, SCOPE_API_FULL } from '../auth/index.ts';
+import { consumeQuota } from '../auth/credentials/rate-limit.ts';
+import type { Clock } from '../clock.ts';
 import type { DashboardPorts, ResultCondition } from '../dashboards/index.ts';
 import { DRIVERS, executeShared, filterResultSql, getConnection, resultColumnsSql, sharedExecutions, type SharedExecutions } from '../data/index.ts';
 import type { DataDeps } from '../data/deps.ts';
@@ -49,7 +51,7 @@ function applicable(conditions: ResultCondition[], columns: string[]): ResultCon
 }
 
 /** Dashboards read saved questions through their rules and run tiles through the data plane. */
-export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor): DashboardPorts {
+export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor, clock: Clock): DashboardPorts {
   // Viewers opening one dashboard together share the warehouse work of identical governed statements.
   const running = sharedExecutions();
   const columnsOf = resultColumns(data, running);
@@ -73,5 +75,6 @@ export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor
       const user = await getUser(store, userId);
       return user ? principalFor(store, user, orgId, 'session', [SCOPE_API_FULL]) : undefined;
     },
+    throttle: (key, limit) => consumeQuota({ store, clock }, key, limit),
   };
 }

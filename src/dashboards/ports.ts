@@ -41,4 +41,6 @@ export interface DashboardPorts {
   query(p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string; conditions: ResultCondition[]; signal?: AbortSignal | undefined }): Promise<FilteredRows>;
   /** The user as they act in the organization now (role, permissions), or undefined once they left. */
   principal(orgId: string, userId: string): Promise<Principal | undefined>;
+  /** Counts one use of `key` against `max` per `windowMs`; throws RateLimited (429) past it. */
+  throttle(key: string, limit: { max: number; windowMs: number }): Promise<void>;
 }

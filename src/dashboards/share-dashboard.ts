@@ -60,8 +60,15 @@ export async function sharedDashboard(deps: DashboardDeps, shareId: string): Pro
   return { title: view.title, description: view.description, filters: view.filters, tiles: view.tiles, shared_at: new Date(share.created_at).toISOString() };
 }
 
+/**
+ * Tile runs per link: anyone holding a link makes the sharer's warehouse work, without signing in,
+ * so a link has a ceiling (a 12-tile dashboard opened or refreshed 50 times a minute fits).
+ */
+export const SHARED_RUNS = { max: 600, windowMs: 60_000 };
+
 /** Runs one tile of a shared dashboard as the sharer, on production. */
 export async function runSharedTile(deps: DashboardDeps, shareId: string, a: Omit<TileRunArgs, 'environmentId'>): Promise<TileRun> {
   const { sharer, dashboard } = await resolveShare(deps, shareId);
+  await deps.ports.throttle(`dashboard_share:${shareId}`, SHARED_RUNS);
   return runTileOf(deps, sharer, dashboard, { ...a, environmentId: undefined });
 }

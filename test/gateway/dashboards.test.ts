@@ -8,7 +8,8 @@ import type { UserRow } from '../../src/auth/index.ts';
 import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { runDashboard } from '../../src/dashboards/index.ts';
+import { runDashboard, runSharedTile } from '../../src/dashboards/index.ts';
+import { SHARED_RUNS } from '../../src/dashboards/share-dashboard.ts';
 
 let t0: TestApp;
 const org = 'dborg';
@@ -234,6 +235,18 @@ test('a read-only link runs the tiles as the sharer, says so, and answers 404 on
   t.is((await call(t0, 'GET', `/api/dashboard_shares/${share}`)).status, 404, 'revoked');
   t.is((await call(t0, 'POST', `/api/dashboard_shares/${share}/tiles/orders/run`, { body: {} })).status, 404);
   t.is((await call(t0, 'GET', '/api/dashboard_shares/not-a-link')).status, 404);
+});
+
+test.serial('a link runs at most its ceiling of tiles a minute, then answers 429 until the minute is over', async (t) => {
+  const d = await salesDashboard();
+  const share = (await call(t0, 'POST', `/api/dashboards/${d.id}/shares`, { token: modeler })).body.share_id as string;
+  // Serial: it moves the shared clock on. Runs of a missing tile count as well and cost no query: spend the minute's ceiling with them.
+  for (let i = 0; i < SHARED_RUNS.max; i++) await t.throwsAsync(runSharedTile(t0.app.services.dashboards, share, { tileId: 'missing' }), { code: 'DASHBOARD_TILE_NOT_FOUND' });
+  const over = await call(t0, 'POST', `/api/dashboard_shares/${share}/tiles/orders/run`, { body: {} });
+  t.is(over.status, 429);
+  t.is((await runTile(modeler, d.id, 'orders')).status, 200, 'signed-in viewers are not held back by a link');
+  t0.clock.advance(SHARED_RUNS.windowMs);
+  t.is((await call(t0, 'POST', `/api/dashboard_shares/${share}/tiles/orders/run`, { body: {} })).status, 200, 'the next minute');
 });
 
 test("a link stops working when its sharer can no longer read the dashboard", async (t) => {

@@ -93,7 +93,7 @@ export function dashboardSharingRoutes(s: Services) {
       params: z.object({ share_id: ShareId, tile_id: z.string().min(1).max(100) }),
       body: RunBody,
       response: TileRun,
-      errors: { 400: 'Query refused by the guard', 404: 'Link, tile or the tile\'s saved question not found' },
+      errors: { 400: 'Query refused by the guard', 404: 'Link, tile or the tile\'s saved question not found', 429: 'The link ran more than 600 tiles in a minute' },
       handler: ({ params, body, ctx }) => {
         ctx.set('Cache-Control', 'no-store');
         return runSharedTile(s.dashboards, params.share_id, { tileId: params.tile_id, filters: body.filters, signal: clientSignal(ctx) });
