@@ -1,7 +1,7 @@
 // Dashboards in Chromium against a real gateway and the demo warehouse: build one from saved
 // questions (question and text tiles, a date filter) in edit mode, see every tile with the time its
 // data was read, narrow the date range and see the tile with the field update while the other keeps
-// its rows, then share it and open the link signed out.
+// its rows, resize a tile by its corner in edit mode, then share it and open the link signed out.
 import anyTest, { type TestFn } from 'ava';
 import type { Page } from 'playwright-core';
 import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
@@ -22,7 +22,7 @@ const BY_CHANNEL = 'SELECT channel, count(*) AS n FROM orders GROUP BY channel O
 /** The row count a tile's table shows. */
 const rowsShown = (page: Page, title: string) => page.getByRole('article', { name: title }).getByRole('region', { name: /^Result: / });
 
-test('a dashboard is built from saved questions with a date filter, and its tiles update when the range changes', async (t) => {
+test('a dashboard is built from saved questions with a date filter, and its tiles update when the range changes; a tile is resized in edit mode', async (t) => {
   t.timeout(180_000);
   const m = await demoMember(w, 'modeler');
   const token = w.session(m.user);
@@ -81,6 +81,20 @@ test('a dashboard is built from saved questions with a date filter, and its tile
   await page.getByRole('button', { name: 'Refresh' }).click();
   await rowsShown(page, 'Orders by day').getByText(`Result: ${weekDays} rows`).waitFor();
   await checkAccessibility(t, page, 'a dashboard with a filter applied');
+
+  // Edit mode: a tile grows by its corner handle, and the new width is what Save writes.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const handle = page.locator(`[data-tile-id="${channelTile!.id}"] .react-resizable-handle`);
+  await handle.scrollIntoViewIfNeeded();
+  const box = (await handle.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x - 200, box.y + 80, { steps: 8 });
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Edit' }).waitFor();
+  const resized = ((await call(w, 'GET', `/api/dashboards/${id}`, { token })).body as { tiles: { id: string; w: number; h: number }[] }).tiles.find((x) => x.id === channelTile!.id)!;
+  t.true(resized.w < 6 && resized.h > 5, JSON.stringify(resized));
 
   // Shared: the link opens signed out, read-only, and says whose permissions its data is read with.
   await page.getByRole('button', { name: 'Share' }).click();
