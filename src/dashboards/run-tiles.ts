@@ -9,6 +9,7 @@ import type { StoredDashboard } from './dashboards-store.ts';
 import type { DashboardDeps } from './deps.ts';
 import { DashboardNotFound, TileNotFound, TileQuestionNotFound } from './errors.ts';
 import { conditionsFor } from './filter-conditions.ts';
+import type { ResultCondition, TileQuestion } from './ports.ts';
 import type { FilterValue, TileRun } from './schemas.ts';
 
 export interface TileRunArgs {
@@ -18,6 +19,13 @@ export interface TileRunArgs {
   signal?: AbortSignal | undefined;
 }
 
+/** Runs a tile's question (read by `p` already) with the run's conditions. */
+async function runQuestion(deps: DashboardDeps, p: Principal, tileId: string, q: TileQuestion, conditions: ResultCondition[], a: TileRunArgs): Promise<TileRun> {
+  const readAt = deps.clock.now();
+  const r = await deps.ports.query(p, { environmentId: a.environmentId, connectionId: q.connectionId, sql: q.sql, conditions, signal: a.signal });
+  return { tile_id: tileId, columns: r.columns, rows: r.rows, read_at: new Date(readAt).toISOString(), truncated: r.truncated, applied_filters: r.applied };
+}
+
 /** Runs one question tile of a dashboard `p` has already been allowed to read. */
 export async function runTileOf(deps: DashboardDeps, p: Principal, d: StoredDashboard, a: TileRunArgs): Promise<TileRun> {
   const tile = d.tiles.find((t) => t.id === a.tileId);
@@ -25,9 +33,7 @@ export async function runTileOf(deps: DashboardDeps, p: Principal, d: StoredDash
   const conditions = conditionsFor(d.filters, a.filters ?? []);
   const q = await deps.ports.question(p, tile.saved_question_id);
   if (!q) throw new TileQuestionNotFound();
-  const readAt = deps.clock.now();
-  const r = await deps.ports.query(p, { environmentId: a.environmentId, connectionId: q.connectionId, sql: q.sql, conditions, signal: a.signal });
-  return { tile_id: tile.id, columns: r.columns, rows: r.rows, read_at: new Date(readAt).toISOString(), truncated: r.truncated, applied_filters: r.applied };
+  return runQuestion(deps, p, tile.id, q, conditions, a);
 }
 
 /** Fresh rows of one tile of a dashboard the caller may read. */
@@ -58,15 +64,17 @@ export async function runDashboard(
   const p = await deps.ports.principal(a.organizationId, a.userId);
   if (!p) throw new DashboardNotFound();
   const d = await readableDashboard(deps, p, a.dashboardId);
-  conditionsFor(d.filters, a.filters ?? []);
+  const conditions = conditionsFor(d.filters, a.filters ?? []);
   const tiles = await Promise.all(
     d.tiles.map(async (t): Promise<DashboardRunTile> => {
       const base = { id: t.id, text: t.text, title: null, chart: null, columns: [], rows: [], read_at: null };
       if (t.saved_question_id === null) return base;
-      const q = await deps.ports.question(p, t.saved_question_id);
+      let q: TileQuestion | undefined;
       try {
-        const r = await runTileOf(deps, p, d, { tileId: t.id, filters: a.filters, signal: a.signal });
-        return { ...base, title: q?.title ?? null, chart: q?.chart ?? null, columns: r.columns, rows: r.rows, read_at: r.read_at };
+        q = await deps.ports.question(p, t.saved_question_id);
+        if (!q) throw new TileQuestionNotFound();
+        const r = await runQuestion(deps, p, t.id, q, conditions, { tileId: t.id, signal: a.signal });
+        return { ...base, title: q.title, chart: q.chart, columns: r.columns, rows: r.rows, read_at: r.read_at };
       } catch (err) {
         const e = err instanceof AppError ? { code: err.code, message: err.message } : { code: 'INTERNAL_ERROR', message: 'The tile could not be run' };
         return { ...base, title: q?.title ?? null, error: e };
