@@ -13,6 +13,7 @@ import { knowledgeGet, knowledgePut } from './commands/knowledge.ts';
 import { login, logout, status } from './commands/login.ts';
 import { savedList, savedRun } from './commands/saved.ts';
 import { savedExport } from './commands/saved-export.ts';
+import { dashboardList, dashboardOpen } from './commands/dashboard.ts';
 import { makeContext, type CommandContext, type GlobalFlags } from './context.ts';
 import { CliError, EXIT, EXIT_CODES_HELP } from './errors.ts';
 import { isBare, misspeltCommand, positionals } from './first-touch.ts';
@@ -44,6 +45,13 @@ function addSavedCommands(program: Command): void {
   saved.command('run').argument('<id>').description('read its data again, with your permissions').action(run((ctx, id: string) => savedRun(ctx, id)));
   saved.command('export').argument('<id>').option('--format <format>', 'csv (default) or xlsx').option('--output <file>', 'file to write (default: the name the server gives, here); - for stdout')
     .description('every row, read now with your permissions, as a file').action(run((ctx, id: string, o: { format?: string; output?: string }) => savedExport(ctx, id, o)));
+}
+
+/** `sextant dashboard ...` */
+function addDashboardCommands(program: Command): void {
+  const dashboard = program.command('dashboard').description('dashboards: yours and your organization\'s');
+  dashboard.command('list').description('last edited first').action(run((ctx) => dashboardList(ctx)));
+  dashboard.command('open').argument('<id>').description('open it in the browser (and print its URL)').action(run((ctx, id: string) => dashboardOpen(ctx, id)));
 }
 
 /** `sextant import dbt` */
@@ -142,6 +150,7 @@ export function buildProgram(): Command {
   addEvalCommands(program);
   addImportCommands(program);
   addSavedCommands(program);
+  addDashboardCommands(program);
   addAdminCommands(program, run);
   for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride();
   return program;

@@ -78,6 +78,17 @@ async function samples(page: Page, token: string): Promise<Record<string, string
   const run = (await call(w, 'POST', `/api/evaluations/${evaluationId}/runs`, { token, body: { target: 'production', trigger: 'manual' } })).body as { id: string };
   const saved = await call(w, 'POST', '/api/saved_questions', { token, body: { title: 'Revenue by country, on a phone', chat_id: chatId } });
   if (saved.status !== 201) throw new Error(JSON.stringify(saved.body));
+  const dashboard = await call(w, 'POST', '/api/dashboards', {
+    token,
+    body: {
+      title: 'Revenue on a phone, with a long title that has to wrap somewhere',
+      filters: [{ id: 'when', type: 'date_range', field: 'order_date' }, { id: 'where', type: 'values', field: 'country' }],
+      tiles: [{ saved_question_id: (saved.body as { id: string }).id, x: 0, y: 0, w: 8, h: 5 }, { text: 'Notes of the week', x: 8, y: 0, w: 4, h: 5 }],
+    },
+  });
+  if (dashboard.status !== 201) throw new Error(JSON.stringify(dashboard.body));
+  const dashboardId = (dashboard.body as { id: string }).id;
+  const dashboardShare = (await call(w, 'POST', `/api/dashboards/${dashboardId}/shares`, { token })).body as { share_id: string };
   return {
     '/chat/:chatId': `/chat/${chatId}`,
     '/share/:shareId': `/share/${share.chat_id}`,
@@ -86,6 +97,8 @@ async function samples(page: Page, token: string): Promise<Record<string, string
     '/knowledge/environments/:id': `/knowledge/environments/${env.id}`,
     '/knowledge/evaluations/runs/:id': `/knowledge/evaluations/runs/${run.id}`,
     '/saved/:id': `/saved/${(saved.body as { id: string }).id}`,
+    '/dashboards/:id': `/dashboards/${dashboardId}`,
+    '/shared-dashboard/:shareId': `/shared-dashboard/${dashboardShare.share_id}`,
     '/*': '/no-such-page',
   };
 }

@@ -23,6 +23,7 @@ export const routes: RouteObject[] = [
       { path: '/invitation', ...page(() => import('./invitation/invitation-page.tsx').then((m) => ({ Component: m.InvitationPage }))) },
       { path: '/mfa-recovery', ...page(() => import('./sign-in/mfa-recovery-page.tsx').then((m) => ({ Component: m.MfaRecoveryPage }))) },
       { path: '/share/:shareId', ...page(() => import('./chats/shared-chat-page.tsx').then((m) => ({ Component: m.SharedChatPage }))) },
+      { path: '/shared-dashboard/:shareId', ...page(() => import('./dashboards/shared-dashboard-page.tsx').then((m) => ({ Component: m.SharedDashboardPage }))) },
       {
         element: (
           <RequireSignIn>
@@ -40,6 +41,8 @@ export const routes: RouteObject[] = [
           { path: '/saved', ...page(() => import('./saved/saved-list-page.tsx').then((m) => ({ Component: m.SavedListPage }))) },
           { path: '/saved/:id', ...page(() => import('./saved/saved-question-page.tsx').then((m) => ({ Component: m.SavedQuestionPage }))) },
           { path: '/sql', ...page(() => import('./sql/sql-editor-page.tsx').then((m) => ({ Component: m.SqlEditorPage }))) },
+          { path: '/dashboards', ...page(() => import('./dashboards/dashboards-list-page.tsx').then((m) => ({ Component: m.DashboardsListPage }))) },
+          { path: '/dashboards/:id', ...page(() => import('./dashboards/dashboard-page.tsx').then((m) => ({ Component: m.DashboardPage }))) },
           {
             path: '/settings',
             ...page(() => import('./settings/settings-layout.tsx').then((m) => ({ Component: m.SettingsLayout }))),

@@ -1,8 +1,8 @@
 // `sextant login`, `logout`, `status`: the device sign-in of /api/auth/cli/login/*.
-import { spawn } from 'node:child_process';
 import { CliError, EXIT } from '../errors.ts';
 import { apiError } from '../http.ts';
 import type { CommandContext } from '../context.ts';
+import { openBrowser } from '../open-browser.ts';
 
 interface Started {
   code: string;
@@ -32,7 +32,7 @@ export async function login(ctx: CommandContext): Promise<void> {
   }
   const started = await client.json<Started>('POST', '/api/auth/cli/login/start');
   out.progress(`Open ${started.authorize_url}\nand check that it shows the code ${started.user_code}.\nWaiting for approval...\n`);
-  openBrowser(started.authorize_url, ctx.env);
+  openBrowser(started.authorize_url, ctx.env, { onlyInteractive: true });
   const result = await pollUntilDone(ctx, started);
   ctx.save({ ...ctx.saved, server: settings.server, token: result.token });
   out.out(out.json ? JSON.stringify({ signed_in: true, email: result.email, org_id: result.org_id }) : `Signed in to ${settings.server} as ${result.email}.`);
@@ -60,16 +60,6 @@ async function pollUntilDone(ctx: CommandContext, started: Started) {
     throw await apiError(res);
   }
   throw new CliError('The sign-in code expired before it was approved. Run `sextant login` again.', EXIT.signedOut);
-}
-
-function openBrowser(url: string, env: NodeJS.ProcessEnv): void {
-  if (env['SEXTANT_NO_BROWSER'] || !process.stdout.isTTY) return;
-  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  try {
-    spawn(cmd, [url], { stdio: 'ignore', detached: true }).on('error', () => undefined).unref();
-  } catch {
-    // No browser here: the URL is printed above.
-  }
 }
 
 /** Forgets the saved token (and the active environment). */

@@ -1,4 +1,6 @@
 export { executeQuery, type QueryResult } from './execute-query.ts';
 export { loggedQueryToRerun, logQuery, topTables, type LoggedQuery, type QueryLogEntry, type TableUsage } from './query-log.ts';
-export { governStatement, streamQuery, type GovernedQueryArgs, type GovernedStatement, type GovernedStream } from './stream-query.ts';
+export { governStatement, streamGoverned, streamQuery, type GovernedQueryArgs, type GovernedStatement, type GovernedStream } from './stream-query.ts';
 export { copyQueryCsv, type GovernedCsvCopy } from './copy-query-csv.ts';
+export { filterResultSql, resultColumnsSql, type ResultFilter } from './filter-result.ts';
+export { executeShared, sharedExecutions, type SharedExecutions, type SharedRows } from './shared-query.ts';

@@ -150,7 +150,12 @@ export async function failed(driver: Driver, log: GovernedStatement['log'], err:
 
 /** Runs a governed query and streams its rows; refusals and failures are logged, then thrown. */
 export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Promise<GovernedStream> {
-  const { driver, executedSql, tables, log, remainingMs } = await governStatement(deps, input);
+  return streamGoverned(await governStatement(deps, input), input);
+}
+
+/** Streams the rows of a statement that passed governance; its driver is closed and the run logged once iteration ends. */
+export async function streamGoverned(g: GovernedStatement, input: Pick<GovernedQueryArgs, 'rowLimit' | 'signal'>): Promise<GovernedStream> {
+  const { driver, executedSql, tables, log, remainingMs } = g;
   let stream: RowStream;
   try {
     // The timeout is the connection's own setting, else SEXTANT_QUERY_TIMEOUT_MS, less what was spent opening.

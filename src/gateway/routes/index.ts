@@ -35,6 +35,8 @@ import { adminUsageRoutes } from './admin-usage.ts';
 import { adminEmailDomainRoutes } from './admin-email-domains.ts';
 import { importRoutes } from './imports.ts';
 import { savedQuestionRoutes } from './saved-questions.ts';
+import { dashboardRoutes } from './dashboards.ts';
+import { dashboardSharingRoutes } from './dashboard-sharing.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -71,6 +73,8 @@ const tables: ((s: Services) => RouteDef[])[] = [
   adminEmailDomainRoutes,
   importRoutes,
   savedQuestionRoutes,
+  dashboardRoutes,
+  dashboardSharingRoutes,
 ];
 
 /** All REST routes, in registration order. */

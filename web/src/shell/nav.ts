@@ -14,6 +14,7 @@ export const NAV: NavEntry[] = [
   // The chats are the history beside the Ask pages, not a section of their own.
   { to: '/', label: 'Ask', built: true },
   { to: '/saved', label: 'Saved', built: true },
+  { to: '/dashboards', label: 'Dashboards', built: true },
   { to: '/sql', label: 'SQL', built: true },
   { to: '/knowledge', label: 'Knowledge', roles: ['admin', 'modeler'], built: true },
   { to: '/admin', label: 'Admin', roles: ['admin'], built: true },

@@ -1,0 +1,80 @@
+// The dashboards domain's ports: saved questions under their own access rules, the governed query
+// pipeline of the data plane with a dashboard's filters applied there, and principals as they are now.
+import { getUser, principalFor, SCOPE_API_FULL } from '../auth/index.ts';
+import { consumeQuota } from '../auth/credentials/rate-limit.ts';
+import type { Clock } from '../clock.ts';
+import type { DashboardPorts, ResultCondition } from '../dashboards/index.ts';
+import { DRIVERS, executeShared, filterResultSql, getConnection, resultColumnsSql, sharedExecutions, type SharedExecutions } from '../data/index.ts';
+import type { DataDeps } from '../data/deps.ts';
+import { QuestionNotFound, savedQuestion, type SavedDeps } from '../saved/index.ts';
+import type { Principal } from '../auth/index.ts';
+import type { Executor } from '../store/index.ts';
+
+/** Result columns kept per statement: a statement's columns do not depend on who runs it. */
+const COLUMN_CACHE_SIZE = 1000;
+
+/**
+ * The result columns of a statement, so that a filter applies only to tiles that have its field:
+ * asked of the warehouse once (a governed statement returning no row, as the viewer) and then kept.
+ */
+function resultColumns(data: DataDeps, running: SharedExecutions) {
+  const known = new Map<string, string[]>();
+  const pending = new Map<string, Promise<string[]>>();
+  return async (p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string }): Promise<string[]> => {
+    const key = JSON.stringify([p.orgId, q.connectionId, q.environmentId ?? null, q.sql]);
+    const hit = known.get(key);
+    if (hit) return hit;
+    // One probe per statement and viewer at a time: a refusal for one viewer is not another's.
+    const mine = `${key}\0${p.userId}`;
+    let probe = pending.get(mine);
+    if (!probe) {
+      probe = executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql: resultColumnsSql(q.sql), source: 'dashboard' }).then((r) => r.columns.map((c) => c.name));
+      pending.set(mine, probe);
+      void probe.then(
+        (cols) => {
+          if (known.size >= COLUMN_CACHE_SIZE) known.delete(known.keys().next().value!);
+          known.set(key, cols);
+        },
+        () => undefined,
+      ).finally(() => pending.delete(mine));
+    }
+    return probe;
+  };
+}
+
+/** The conditions whose field the result has, each naming the column as the result spells it. */
+function applicable(conditions: ResultCondition[], columns: string[]): ResultCondition[] {
+  return conditions.flatMap((c) => {
+    const col = columns.find((name) => name.toLowerCase() === c.field.toLowerCase());
+    return col === undefined ? [] : [{ ...c, field: col }];
+  });
+}
+
+/** Dashboards read saved questions through their rules and run tiles through the data plane. */
+export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor, clock: Clock): DashboardPorts {
+  // Viewers opening one dashboard together share the warehouse work of identical governed statements.
+  const running = sharedExecutions();
+  const columnsOf = resultColumns(data, running);
+  return {
+    async question(p, id) {
+      try {
+        const q = await savedQuestion(saved, p, id);
+        return { id: q.id, title: q.title, connectionId: q.connection_id, sql: q.sql, chart: q.chart };
+      } catch (err) {
+        if (err instanceof QuestionNotFound) return undefined;
+        throw err;
+      }
+    },
+    async query(p, q) {
+      const used = q.conditions.length === 0 ? [] : applicable(q.conditions, await columnsOf(p, q));
+      const sql = used.length === 0 ? q.sql : filterResultSql(DRIVERS[(await getConnection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used);
+      const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, source: 'dashboard', signal: q.signal });
+      return { columns: r.columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId) };
+    },
+    async principal(orgId, userId) {
+      const user = await getUser(store, userId);
+      return user ? principalFor(store, user, orgId, 'session', [SCOPE_API_FULL]) : undefined;
+    },
+    throttle: (key, limit) => consumeQuota({ store, clock }, key, limit),
+  };
+}

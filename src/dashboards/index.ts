@@ -1,0 +1,10 @@
+// Dashboards: saved questions and text on a grid, with filters applied to every tile whose result
+// has the field, run tile by tile as the viewer, and read-only links that run as the sharer.
+export { createDashboard, editDashboard, removeDashboard, type NewDashboard, type DashboardEdit } from './write-dashboard.ts';
+export { dashboards, dashboard } from './read-dashboards.ts';
+export { runTile, runDashboard, type DashboardRunTile, type TileRunArgs } from './run-tiles.ts';
+export { shareDashboard, dashboardShares, revokeDashboardShare, sharedDashboard, runSharedTile, type DashboardShare } from './share-dashboard.ts';
+export type { DashboardDeps } from './deps.ts';
+export type { DashboardPorts, TileQuestion, ResultCondition, FilteredRows } from './ports.ts';
+export * from './errors.ts';
+export * from './schemas.ts';

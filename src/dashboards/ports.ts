@@ -1,0 +1,46 @@
+// What dashboards read from other domains, declared here and implemented in src/compose.
+import type { Principal } from '../auth/index.ts';
+import type { DimensionValue } from './schemas.ts';
+
+/** A saved question as a tile needs it. */
+export interface TileQuestion {
+  id: string;
+  title: string;
+  connectionId: string;
+  sql: string;
+  chart: Record<string, unknown> | null;
+}
+
+/**
+ * A dashboard filter resolved for one run, applied to the result's column `field` when it has one:
+ * `from`/`before` bound a date range (`before` exclusive), `values` keep the listed dimension values.
+ */
+export interface ResultCondition {
+  filterId: string;
+  field: string;
+  from?: string | undefined;
+  before?: string | undefined;
+  values?: DimensionValue[] | undefined;
+}
+
+/** A governed query's rows, and which conditions its result had the field for. */
+export interface FilteredRows {
+  columns: { name: string; type: string }[];
+  rows: unknown[][];
+  truncated: boolean;
+  applied: string[];
+}
+
+export interface DashboardPorts {
+  /** A saved question `p` may read (saved questions' rules), else undefined. */
+  question(p: Principal, id: string): Promise<TileQuestion | undefined>;
+  /**
+   * Runs SQL through the governed pipeline as `p` (guard, governed sources, row security, limits),
+   * with the conditions whose field the result has applied by the data plane, never spliced here.
+   */
+  query(p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string; conditions: ResultCondition[]; signal?: AbortSignal | undefined }): Promise<FilteredRows>;
+  /** The user as they act in the organization now (role, permissions), or undefined once they left. */
+  principal(orgId: string, userId: string): Promise<Principal | undefined>;
+  /** Counts one use of `key` against `max` per `windowMs`; throws RateLimited (429) past it. */
+  throttle(key: string, limit: { max: number; windowMs: number }): Promise<void>;
+}

@@ -1,0 +1,85 @@
+// Running a dashboard's tiles, as the viewer: each tile's saved question goes through the governed
+// query path under the viewer's role and row security (never the owner's), with the dashboard's
+// filters applied to every tile whose result has the field. One tile per call, so a client loads
+// them in parallel and a tile's failure stays in its tile.
+import type { Principal } from '../auth/index.ts';
+import { AppError } from '../errors.ts';
+import { readableDashboard } from './access.ts';
+import type { StoredDashboard } from './dashboards-store.ts';
+import type { DashboardDeps } from './deps.ts';
+import { DashboardNotFound, TileNotFound, TileQuestionNotFound } from './errors.ts';
+import { conditionsFor } from './filter-conditions.ts';
+import type { ResultCondition, TileQuestion } from './ports.ts';
+import type { FilterValue, TileRun } from './schemas.ts';
+
+export interface TileRunArgs {
+  tileId: string;
+  filters?: FilterValue[] | undefined;
+  environmentId?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Runs a tile's question (read by `p` already) with the run's conditions. */
+async function runQuestion(deps: DashboardDeps, p: Principal, tileId: string, q: TileQuestion, conditions: ResultCondition[], a: TileRunArgs): Promise<TileRun> {
+  const readAt = deps.clock.now();
+  const r = await deps.ports.query(p, { environmentId: a.environmentId, connectionId: q.connectionId, sql: q.sql, conditions, signal: a.signal });
+  return { tile_id: tileId, columns: r.columns, rows: r.rows, read_at: new Date(readAt).toISOString(), truncated: r.truncated, applied_filters: r.applied };
+}
+
+/** Runs one question tile of a dashboard `p` has already been allowed to read. */
+export async function runTileOf(deps: DashboardDeps, p: Principal, d: StoredDashboard, a: TileRunArgs): Promise<TileRun> {
+  const tile = d.tiles.find((t) => t.id === a.tileId);
+  if (!tile || tile.saved_question_id === null) throw new TileNotFound();
+  const conditions = conditionsFor(d.filters, a.filters ?? []);
+  const q = await deps.ports.question(p, tile.saved_question_id);
+  if (!q) throw new TileQuestionNotFound();
+  return runQuestion(deps, p, tile.id, q, conditions, a);
+}
+
+/** Fresh rows of one tile of a dashboard the caller may read. */
+export async function runTile(deps: DashboardDeps, p: Principal, dashboardId: string, a: TileRunArgs): Promise<TileRun> {
+  return runTileOf(deps, p, await readableDashboard(deps, p, dashboardId), a);
+}
+
+/** One tile of a whole-dashboard run: text, or a question's rows, or the error that stayed in it. */
+export interface DashboardRunTile {
+  id: string;
+  title: string | null;
+  text: string | null;
+  chart: Record<string, unknown> | null;
+  columns: { name: string; type: string }[];
+  rows: unknown[][];
+  read_at: string | null;
+  error?: { code: string; message: string };
+}
+
+/**
+ * Reads a dashboard and runs all its tiles in parallel as the given user, with their permissions at
+ * the time of the run (subscriptions and scheduled sends use this); a failing tile carries its error.
+ */
+export async function runDashboard(
+  deps: DashboardDeps,
+  a: { organizationId: string; userId: string; dashboardId: string; filters?: FilterValue[] | undefined; signal?: AbortSignal | undefined },
+): Promise<{ id: string; title: string; tiles: DashboardRunTile[] }> {
+  const p = await deps.ports.principal(a.organizationId, a.userId);
+  if (!p) throw new DashboardNotFound();
+  const d = await readableDashboard(deps, p, a.dashboardId);
+  const conditions = conditionsFor(d.filters, a.filters ?? []);
+  const tiles = await Promise.all(
+    d.tiles.map(async (t): Promise<DashboardRunTile> => {
+      const base = { id: t.id, text: t.text, title: null, chart: null, columns: [], rows: [], read_at: null };
+      if (t.saved_question_id === null) return base;
+      let q: TileQuestion | undefined;
+      try {
+        q = await deps.ports.question(p, t.saved_question_id);
+        if (!q) throw new TileQuestionNotFound();
+        const r = await runQuestion(deps, p, t.id, q, conditions, { tileId: t.id, signal: a.signal });
+        return { ...base, title: q.title, chart: q.chart, columns: r.columns, rows: r.rows, read_at: r.read_at };
+      } catch (err) {
+        const e = err instanceof AppError ? { code: err.code, message: err.message } : { code: 'INTERNAL_ERROR', message: 'The tile could not be run' };
+        return { ...base, title: q?.title ?? null, error: e };
+      }
+    }),
+  );
+  return { id: d.id, title: d.title, tiles };
+}

@@ -1,0 +1,33 @@
+// Tiles between the API and the store: ids given to new tiles, and each question tile shown with
+// its question as the caller sees it (null when they may not read it).
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../auth/index.ts';
+import type { StoredDashboard } from './dashboards-store.ts';
+import type { DashboardDeps } from './deps.ts';
+import type { Dashboard, StoredTile, TileInput } from './schemas.ts';
+
+const newTileId = () => `t_${randomBytes(6).toString('base64url')}`;
+
+/** The tiles to store: given ids kept (so a viewer's open tiles survive an edit), new ones drawn. */
+export function storedTiles(tiles: TileInput[]): StoredTile[] {
+  return tiles.map((t) => ({
+    id: t.id ?? newTileId(),
+    saved_question_id: 'saved_question_id' in t ? t.saved_question_id : null,
+    text: 'text' in t ? t.text : null,
+    x: t.x,
+    y: t.y,
+    w: t.w,
+    h: t.h,
+  }));
+}
+
+/** The dashboard as `p` sees it: each question tile with the question's title and chart, if readable. */
+export async function viewOf(deps: DashboardDeps, p: Principal, d: StoredDashboard): Promise<Dashboard> {
+  const tiles = await Promise.all(
+    d.tiles.map(async (t) => {
+      const q = t.saved_question_id === null ? undefined : await deps.ports.question(p, t.saved_question_id);
+      return { ...t, question: q ? { title: q.title, chart: q.chart } : null };
+    }),
+  );
+  return { ...d, tiles };
+}

@@ -1,0 +1,128 @@
+// Dashboards: list, create, read, edit (tiles replaced as a whole), delete, and run one tile at a
+// time as the viewer with the dashboard's filters, so tiles load in parallel and fail alone.
+import { z } from 'zod';
+import { createDashboard, Dashboard, DashboardFilter, dashboard, dashboards, DashboardSummary, editDashboard, FilterValue, removeDashboard, runTile, TileInput, TileRun, Visibility } from '../../dashboards/index.ts';
+import { clientSignal } from '../client-signal.ts';
+import { route } from '../route.ts';
+import type { Services } from '../../compose/services.ts';
+
+export const DashboardId = z.object({ id: z.string().min(1).max(100) });
+const Title = z.string().trim().min(1).max(200);
+const Description = z.string().max(5000);
+
+/** No two items with one id: a tile or filter is named by it. */
+const uniqueIds = <T extends { id?: string | undefined }>(items: T[], ctx: z.RefinementCtx) => {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    if (item.id === undefined) return;
+    if (seen.has(item.id)) ctx.addIssue({ code: 'custom', message: 'Two items have this id', path: [i, 'id'] });
+    seen.add(item.id);
+  });
+};
+
+const Tiles = z
+  .array(TileInput)
+  .max(50)
+  .superRefine(uniqueIds)
+  .describe('Tiles on a 12-column grid: a saved question ({saved_question_id, x, y, w, h}) or text ({text, x, y, w, h}); an optional id keeps a tile\'s id across edits');
+export const Filters = z
+  .array(DashboardFilter)
+  .max(10)
+  .superRefine(uniqueIds)
+  .describe('A date range ({id, type: "date_range", field, default?: {from?, to?}}) or dimension values ({id, type: "values", field, default?: [..]}) on a named result column, applied to every tile whose result has it');
+export const RunBody = z.object({
+  filters: z.array(FilterValue).max(10).superRefine(uniqueIds).optional().describe("The viewer's filter values by filter id; a filter not named keeps its default"),
+});
+
+/** Dashboard routes. */
+export function dashboardRoutes(s: Services) {
+  const tags = ['dashboards'];
+  return [
+    route({
+      method: 'GET',
+      path: '/api/dashboards',
+      operationId: 'list_dashboards',
+      summary: "The organization's dashboards and the caller's private ones, last edited first",
+      tags,
+      auth: 'user',
+      response: z.object({ dashboards: z.array(DashboardSummary) }),
+      handler: async ({ principal }) => ({ dashboards: await dashboards(s.dashboards, principal) }),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/dashboards',
+      operationId: 'create_dashboard',
+      summary: 'Saves a dashboard of saved-question and text tiles with its filters',
+      description: 'Regular users save private dashboards; admins and modelers may also publish to the organization (403 otherwise). A tile naming a saved question the caller may not read answers 404.',
+      tags,
+      auth: 'user',
+      body: z.object({
+        title: Title,
+        description: Description.optional(),
+        visibility: Visibility.optional().describe('Default private; organization needs an admin or modeler'),
+        tiles: Tiles,
+        filters: Filters.optional(),
+      }),
+      status: 201,
+      response: Dashboard,
+      errors: { 403: 'Publishing to the organization needs an admin or modeler', 404: 'A tile\'s saved question not found' },
+      handler: ({ principal, body }) => createDashboard(s.dashboards, principal, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/dashboards/{id}',
+      operationId: 'get_dashboard',
+      summary: "One dashboard with its tiles as the caller sees them (another user's private dashboard answers 404)",
+      tags,
+      auth: 'user',
+      params: DashboardId,
+      response: Dashboard,
+      errors: { 404: 'Dashboard not found' },
+      handler: ({ principal, params }) => dashboard(s.dashboards, principal, params.id),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/api/dashboards/{id}',
+      operationId: 'update_dashboard',
+      summary: 'Edits a dashboard (owner, or an admin for an organization dashboard); tiles and filters, when given, replace the old ones',
+      tags,
+      auth: 'user',
+      params: DashboardId,
+      body: z.object({ title: Title.optional(), description: Description.optional(), visibility: Visibility.optional(), tiles: Tiles.optional(), filters: Filters.optional() }),
+      response: Dashboard,
+      errors: { 403: 'Not the owner (nor an admin), or publishing without the role', 404: 'Dashboard or a tile\'s saved question not found', 409: 'Edited meanwhile' },
+      handler: ({ principal, params, body }) => editDashboard(s.dashboards, principal, params.id, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/dashboards/{id}',
+      operationId: 'delete_dashboard',
+      summary: 'Deletes a dashboard with its tiles and share links (owner, or an admin for an organization dashboard)',
+      tags,
+      auth: 'user',
+      params: DashboardId,
+      response: z.object({ deleted: z.literal(true) }),
+      errors: { 403: 'Not the owner nor an admin', 404: 'Dashboard not found' },
+      handler: async ({ principal, params }) => {
+        await removeDashboard(s.dashboards, principal, params.id);
+        return { deleted: true as const };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/dashboards/{id}/tiles/{tile_id}/run',
+      operationId: 'run_dashboard_tile',
+      summary: "Runs one tile's saved question under the caller's permissions and row-level security, with the dashboard's filters applied where the result has the field",
+      description:
+        'The same governed path as POST /api/saved_questions/{id}/run. Filter values are never spliced into the SQL by hand: the data plane wraps the question as a subquery with the values as quoted literals and the whole statement passes the SQL guard and row security. Call once per tile, in parallel; a tile\'s failure is its own response.',
+      tags,
+      auth: 'user',
+      params: DashboardId.extend({ tile_id: z.string().min(1).max(100) }),
+      body: RunBody,
+      response: TileRun,
+      errors: { 400: 'Query refused by the guard', 404: 'Dashboard, tile or the tile\'s saved question not found' },
+      handler: ({ principal, params, body, environmentId, ctx }) =>
+        runTile(s.dashboards, principal, params.id, { tileId: params.tile_id, filters: body.filters, environmentId, signal: clientSignal(ctx) }),
+    }),
+  ];
+}

@@ -1,0 +1,109 @@
+// Dashboards in Chromium against a real gateway and the demo warehouse: build one from saved
+// questions (question and text tiles, a date filter) in edit mode, see every tile with the time its
+// data was read, narrow the date range and see the tile with the field update while the other keeps
+// its rows, resize a tile by its corner in edit mode, then share it and open the link signed out.
+import anyTest, { type TestFn } from 'ava';
+import type { Page } from 'playwright-core';
+import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
+import { call } from '../helpers/api.ts';
+import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
+import { demoMember, signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
+
+const test = browserTest(anyTest as TestFn<unknown>);
+let w: WebTestApp;
+test.before(async () => {
+  w = await startWebApp();
+});
+test.after.always(() => w?.stop());
+
+const BY_DAY = "SELECT order_date, count(*) AS orders FROM orders WHERE order_date >= DATE '2026-09-01' GROUP BY order_date ORDER BY order_date";
+const BY_CHANNEL = 'SELECT channel, count(*) AS n FROM orders GROUP BY channel ORDER BY channel';
+
+/** The row count a tile's table shows. */
+const rowsShown = (page: Page, title: string) => page.getByRole('article', { name: title }).getByRole('region', { name: /^Result: / });
+
+test('a dashboard is built from saved questions with a date filter, and its tiles update when the range changes; a tile is resized in edit mode', async (t) => {
+  t.timeout(180_000);
+  const m = await demoMember(w, 'modeler');
+  const token = w.session(m.user);
+  for (const [title, sql] of [['Orders by day', BY_DAY], ['Orders by channel', BY_CHANNEL]]) {
+    const res = await call(w, 'POST', '/api/saved_questions', { token, body: { title, connection_id: DEMO_CONNECTION_ID, sql } });
+    t.is(res.status, 201, JSON.stringify(res.body));
+  }
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  await page.goto('/');
+  await page.getByRole('navigation').getByRole('link', { name: 'Dashboards' }).click();
+  await page.getByRole('textbox', { name: 'New dashboard' }).fill('Autumn sales');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.waitForURL('**/dashboards/db_*');
+  await page.getByText('No tiles yet').waitFor();
+
+  await page.getByRole('button', { name: 'Edit' }).click();
+  for (const title of ['Orders by day', 'Orders by channel']) {
+    await page.getByRole('combobox', { name: 'Saved question' }).selectOption({ label: title });
+    await page.getByRole('button', { name: 'Add question tile' }).click();
+  }
+  await page.getByRole('textbox', { name: 'Text' }).fill('Orders since September');
+  await page.getByRole('button', { name: 'Add text tile' }).click();
+  await page.getByRole('combobox', { name: 'Filter type' }).selectOption('date_range');
+  await page.getByRole('textbox', { name: 'Field' }).fill('order_date');
+  await page.getByRole('textbox', { name: 'Label' }).fill('Order date');
+  await page.getByRole('button', { name: 'Add filter' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  const id = decodeURIComponent(page.url().split('/').at(-1)!);
+  await page.getByRole('button', { name: 'Edit' }).waitFor();
+  const stored = (await call(w, 'GET', `/api/dashboards/${id}`, { token })).body as { tiles: { id: string; question: { title: string } | null; text: string | null }[]; filters: unknown[] };
+  t.deepEqual(stored.tiles.map((x) => x.question?.title ?? x.text), ['Orders by day', 'Orders by channel', 'Orders since September']);
+  t.like(stored.filters[0], { type: 'date_range', field: 'order_date', label: 'Order date' });
+  const [dayTile, channelTile] = stored.tiles;
+
+  // Every tile ran, as the viewer, and says when its data was read.
+  const run = async (tile: string, filters: unknown[] = []) => ((await call(w, 'POST', `/api/dashboards/${id}/tiles/${tile}/run`, { token, body: { filters } })).body as { rows: unknown[][] }).rows.length;
+  const allDays = await run(dayTile!.id);
+  const channels = await run(channelTile!.id);
+  await rowsShown(page, 'Orders by day').getByText(`Result: ${allDays} rows`).waitFor();
+  await rowsShown(page, 'Orders by channel').getByText(`Result: ${channels} rows`).waitFor();
+  t.is(await page.getByRole('article', { name: 'Orders by day' }).getByText(/^Data read at /).count(), 1);
+  await page.getByText('Orders since September').waitFor();
+
+  // A date range: the tile with order_date narrows, the other keeps its rows.
+  const range = { id: (stored.filters[0] as { id: string }).id, from: '2026-10-01', to: '2026-10-07' };
+  const weekDays = await run(dayTile!.id, [range]);
+  t.true(weekDays > 0 && weekDays < allDays);
+  const bar = page.getByRole('form', { name: 'Filters' });
+  await bar.getByLabel('From').fill(range.from);
+  await bar.getByLabel('To').fill(range.to);
+  await bar.getByRole('button', { name: 'Apply filters' }).click();
+  await rowsShown(page, 'Orders by day').getByText(`Result: ${weekDays} rows`).waitFor();
+  t.is(await rowsShown(page, 'Orders by channel').getByText(`Result: ${channels} rows`).count(), 1);
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await rowsShown(page, 'Orders by day').getByText(`Result: ${weekDays} rows`).waitFor();
+  await checkAccessibility(t, page, 'a dashboard with a filter applied');
+
+  // Edit mode: a tile grows by its corner handle, and the new width is what Save writes.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const handle = page.locator(`[data-tile-id="${channelTile!.id}"] .react-resizable-handle`);
+  await handle.scrollIntoViewIfNeeded();
+  const box = (await handle.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x - 200, box.y + 80, { steps: 8 });
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Edit' }).waitFor();
+  const resized = ((await call(w, 'GET', `/api/dashboards/${id}`, { token })).body as { tiles: { id: string; w: number; h: number }[] }).tiles.find((x) => x.id === channelTile!.id)!;
+  t.true(resized.w < 6 && resized.h > 5, JSON.stringify(resized));
+
+  // Shared: the link opens signed out, read-only, and says whose permissions its data is read with.
+  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('button', { name: 'Create a link' }).click();
+  const link = await page.getByRole('list', { name: 'Links' }).getByRole('link').getAttribute('href');
+  const guest = await openPage(t, w.browser, w.url);
+  await guest.page.goto(new URL(link!).pathname);
+  await guest.page.getByText('with the permissions of the person who shared it').waitFor();
+  await rowsShown(guest.page, 'Orders by channel').getByText(`Result: ${channels} rows`).waitFor();
+  t.is(await guest.page.getByRole('button', { name: 'Edit' }).count(), 0);
+  t.deepEqual([...problems, ...guest.problems], []);
+});

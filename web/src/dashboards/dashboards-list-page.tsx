@@ -1,0 +1,58 @@
+// /dashboards: the organization's dashboards and the person's private ones, and a new one by title.
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { api, call } from '../api/client.ts';
+import { useDocumentTitle } from '../ui/document-title.ts';
+import { FormAlert } from '../ui/form-alert.tsx';
+import { useAction } from '../ui/use-action.ts';
+import { useLoad } from '../ui/use-load.ts';
+import { dashboardPath } from './dashboard-paths.ts';
+
+export function DashboardsListPage() {
+  useDocumentTitle('Dashboards');
+  const navigate = useNavigate();
+  const list = useLoad((signal) => call(api.GET('/api/dashboards', { signal })));
+  const [title, setTitle] = useState('');
+  const create = useAction(async () => {
+    const d = await call(api.POST('/api/dashboards', { body: { title, tiles: [] } }));
+    void navigate(dashboardPath(d.id));
+  });
+  return (
+    <section className="saved-page" aria-labelledby="dashboards-title">
+      <h1 id="dashboards-title">Dashboards</h1>
+      <p className="muted">Saved questions and notes on one page, with filters. Every tile runs with your permissions when opened.</p>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create.run();
+        }}
+      >
+        <label>
+          New dashboard <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Title" />
+        </label>
+        <button type="submit" disabled={!title.trim() || create.pending}>
+          Create
+        </button>
+      </form>
+      <FormAlert problem={list.problem ?? create.problem} />
+      {list.loading && !list.data && <p role="status">Loading…</p>}
+      {list.data &&
+        (list.data.dashboards.length === 0 ? (
+          <p>No dashboards yet.</p>
+        ) : (
+          <ul className="cards" aria-label="Dashboards">
+            {list.data.dashboards.map((d) => (
+              <li key={d.id} className="card row">
+                <Link to={dashboardPath(d.id)}>{d.title}</Link>
+                <span className="spacer" />
+                <span className="muted">
+                  {d.tile_count} tile{d.tile_count === 1 ? '' : 's'} · {d.visibility === 'organization' ? 'Organization' : 'Private'}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ))}
+    </section>
+  );
+}
