@@ -25,10 +25,19 @@ export function createTableDocsSource(knowledge: KnowledgeDeps): Omit<TableDocsS
  * query was most of their time once the files were no longer read.
  */
 const docsOfSnapshot = new WeakMap<readonly TableFile[], DocumentedTable[]>();
+// And once per table file: a snapshot after a commit shares the unchanged files of the one before.
+const docOfFile = new WeakMap<TableFile, DocumentedTable>();
 
 function tableDocsOf(files: readonly TableFile[]): DocumentedTable[] {
   let docs = docsOfSnapshot.get(files);
-  if (!docs) docsOfSnapshot.set(files, (docs = files.map(toTableDoc)));
+  if (!docs) {
+    docs = files.map((f) => {
+      let doc = docOfFile.get(f);
+      if (!doc) docOfFile.set(f, (doc = toTableDoc(f)));
+      return doc;
+    });
+    docsOfSnapshot.set(files, docs);
+  }
   return docs;
 }
 

@@ -200,3 +200,36 @@ test('search never matches the text of row-access rules', (t) => {
   t.deepEqual(searchItems([item], 'secret_region_x'), []);
   t.is(searchItems([item], 'order').length, 1);
 });
+
+test('the first read after a commit reuses the unchanged items of the snapshot before and reads the changed ones', async (t) => {
+  const { deps } = setup();
+  await seedKnowledge(deps, { orgId: 'demo', dir: DEMO_KNOWLEDGE_DIR, author });
+  const repo = await deps.repos.repo('demo');
+  const before = await knowledgeAt(deps, 'demo', undefined);
+  const orders = before.items.find((i) => i.path.endsWith('.orders.yaml'))!;
+  const customers = before.items.find((i) => i.path.endsWith('.customers.yaml'))!;
+  const products = before.items.find((i) => i.path.endsWith('.products.yaml'))!;
+  await commitChanges({
+    repo,
+    branch: 'main',
+    author,
+    message: 'one change, one removal, one new table',
+    changes: [
+      { path: orders.path, content: orders.yaml.replace(/^description: .*$/m, 'description: Changed after the first read') },
+      { path: products.path, content: null },
+      { path: 'tables/wh/main.added.yaml', content: 'connection: wh\nschema: main\nname: added\ndescription: New\n' },
+    ],
+  });
+  const after = await knowledgeAt(deps, 'demo', undefined);
+  t.not(after.commit, before.commit);
+  t.is(after.items.find((i) => i.path === customers.path), customers, 'an unchanged file is the same item');
+  t.is(after.items.find((i) => i.path === orders.path)?.data?.['description'], 'Changed after the first read');
+  t.is(after.items.find((i) => i.path === products.path), undefined);
+  t.is(after.items.find((i) => i.path === 'tables/wh/main.added.yaml')?.data?.['name'], 'added');
+  const tables = await createTableDocsSource(deps).listTables('demo', undefined);
+  t.deepEqual(tables.map((d) => d.name).sort(), ['added', 'customers', 'order_items', 'orders']);
+  t.is(tables.find((d) => d.name === 'orders')?.description, 'Changed after the first read');
+  // The previous snapshot is untouched by the one after it.
+  t.is(before.items.find((i) => i.path === orders.path), orders);
+  t.not(orders.data?.['description'], 'Changed after the first read');
+});

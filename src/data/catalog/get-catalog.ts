@@ -72,11 +72,19 @@ interface ActiveTables {
 // Built once per snapshot (the docs source hands out the same array for one commit): naming 10,000
 // tables on every call was most of the catalog's time once the files were no longer read.
 const activeOfDocs = new WeakMap<TableDoc[], ActiveTables>();
+// And once per table: the snapshot after a commit shares the unchanged tables of the one before.
+const namedDocs = new WeakMap<TableDoc, ActiveTables['tables'][number]>();
+
+function named(d: TableDoc): ActiveTables['tables'][number] {
+  let t = namedDocs.get(d);
+  if (!t) namedDocs.set(d, (t = { connection_id: d.connection, table: `${d.schema}.${d.name}`, key: keyOf(d.connection, `${d.schema}.${d.name}`), doc: d }));
+  return t;
+}
 
 function activeOf(docs: TableDoc[]): ActiveTables {
   let active = activeOfDocs.get(docs);
   if (!active) {
-    const tables = docs.filter((d) => d.active !== false).map((d) => ({ connection_id: d.connection, table: `${d.schema}.${d.name}`, key: keyOf(d.connection, `${d.schema}.${d.name}`), doc: d }));
+    const tables = docs.filter((d) => d.active !== false).map(named);
     const documented = new Map<string, number>();
     for (const t of tables) documented.set(t.connection_id, (documented.get(t.connection_id) ?? 0) + 1);
     activeOfDocs.set(docs, (active = { tables, keys: new Set(tables.map((t) => t.key)), documented }));

@@ -41,10 +41,10 @@ export interface Driver {
   close(): Promise<void>;
   /**
    * Optional fast path for CSV exports: the warehouse's own CSV writer for one governed statement.
-   * The statement is checked (bound) here, before anything runs; DuckDB only, when opened with an
-   * export directory.
+   * The statement is checked (bound) here, before anything runs. DuckDB (when opened with an export
+   * directory) and PostgreSQL; undefined when this result must go through the row writer instead.
    */
-  csvCopy?(sql: string): Promise<CsvCopy>;
+  csvCopy?(sql: string): Promise<CsvCopy | undefined>;
 }
 
 /** A checked CSV export, run once into a destination. */

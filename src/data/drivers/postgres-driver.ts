@@ -8,9 +8,10 @@ import { AppError } from '../../errors.ts';
 import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
 import { connectFailure } from './connect-failure.ts';
 import { PG_RECURSION_MARK } from '../guard/pg/pg-recursion-cap.ts';
-import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, type ColumnMeta, type ConnectionSettings, type Driver, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
+import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, type ColumnMeta, type ConnectionSettings, type CsvCopy, type Driver, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
 import { QueryBudget } from './query-budget.ts';
 import { groupColumns } from './group-columns.ts';
+import { describePostgresCopy } from './postgres-csv-copy.ts';
 
 // Dates, timestamps, numerics and 64-bit integers stay the server's text: exact and JSON-friendly.
 const RAW_TYPES = new Set([20, 1700, 1082, 1083, 1114, 1184, 1266]);
@@ -122,6 +123,31 @@ class PostgresDriver implements Driver {
       }
     }
     return { columns, batches: batches() };
+  }
+
+  /** COPY's CSV for results whose column types it writes as the row writer does; else undefined (see postgres-csv-copy.ts). */
+  async csvCopy(sql: string): Promise<CsvCopy | undefined> {
+    const c = this.client;
+    await c.query('BEGIN TRANSACTION READ ONLY');
+    try {
+      await c.query(`SET LOCAL statement_timeout = ${this.timeoutMs + BACKSTOP_MS}`);
+      const copy = await describePostgresCopy(
+        {
+          client: c,
+          budget: (timeoutMs, signal) => new QueryBudget({ timeoutMs: Math.max(1, Math.floor(timeoutMs ?? this.timeoutMs)), signal, stop: () => void this.cancel() }),
+          typeName: (oid) => this.typeName(oid),
+          statementName: () => `sextant_${++this.seq}`,
+          cancel: () => this.cancel(),
+          failed,
+        },
+        sql,
+      );
+      if (!copy) await c.query('ROLLBACK');
+      return copy;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
   }
 
   private async typeName(oid: number): Promise<string> {

@@ -1,8 +1,10 @@
-// CSV exports of DuckDB connections through DuckDB's own CSV writer (copyDuckDbCsv), at DuckDB's rate.
-// Safe because what reaches `COPY (...) TO <file>` is the governed statement: one SELECT after the
-// guard and the caller's row filters, bound by the engine as a SELECT, in a session that is locked
-// down (external access off, configuration locked) and may write only to a private, empty folder
-// holding the file. Other warehouses return undefined: callers use streamQuery and writeCsv.
+// CSV exports through the warehouse's own CSV writer, at its rate: DuckDB's (copyDuckDbCsv) and
+// PostgreSQL's COPY TO STDOUT (drivers/postgres-csv-copy.ts). Safe because what reaches `COPY (...)` is
+// the governed statement: one SELECT after the guard and the caller's row filters, bound by the engine
+// as one query before it runs, in a read-only session (DuckDB's locked down, external access off, and
+// allowed to write only to a private, empty folder holding the file). Other warehouses, and results
+// PostgreSQL's COPY cannot write as the row writer does, return undefined: callers use streamQuery
+// and writeCsv.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,10 +34,14 @@ export interface GovernedCsvCopy {
   cancel(): Promise<void>;
 }
 
-/** The fast CSV export of a governed query on a DuckDB connection; undefined for other warehouses. */
+const COPY_WAREHOUSES = new Set(['duckdb', 'postgresql']);
+
+/** The fast CSV export of a governed query; undefined where the row writer must write it. */
 export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLimit'>): Promise<GovernedCsvCopy | undefined> {
-  if ((await getConnection(deps, args.principal.orgId, args.connectionId)).type !== 'duckdb') return undefined;
-  const { copy, executedSql, tables, log, remainingMs, release } = await openCsvCopy(deps, args);
+  if (!COPY_WAREHOUSES.has((await getConnection(deps, args.principal.orgId, args.connectionId)).type)) return undefined;
+  const opened = await openCsvCopy(deps, args);
+  if (!opened) return undefined;
+  const { copy, executedSql, tables, log, remainingMs, release } = opened;
   let used = false;
   let cancelled = false;
   async function run(out: Writable, signal: AbortSignal | undefined): Promise<{ rows: number; bytes: number }> {
@@ -106,7 +112,10 @@ export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs,
   };
 }
 
-/** Governs the statement and opens DuckDB's COPY into a private export folder; `release` closes both. */
+/**
+ * Governs the statement and opens the warehouse's COPY (DuckDB's into a private export folder);
+ * `release` closes both. Undefined, with nothing logged, when the driver leaves this result to the row writer.
+ */
 async function openCsvCopy(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLimit'>) {
   const dir = await mkdtemp(join(tmpdir(), 'sextant-export-'));
   let statement;
@@ -123,14 +132,18 @@ async function openCsvCopy(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLim
     await driver.close();
     await rm(dir, { recursive: true, force: true });
   };
-  let copy: CsvCopy;
+  let copy: CsvCopy | undefined;
   try {
-    if (!driver.csvCopy) throw new Error('The DuckDB driver has no CSV copy');
+    if (!driver.csvCopy) throw new Error(`The ${driver.type} driver has no CSV copy`);
     copy = await driver.csvCopy(executedSql);
   } catch (err) {
     await failed(driver, log, err);
     await rm(dir, { recursive: true, force: true });
     throw err;
+  }
+  if (!copy) {
+    await release();
+    return undefined;
   }
   return { copy, executedSql, tables, log, remainingMs, release };
 }

@@ -21,7 +21,7 @@ test('csvCopy writes the governed SELECT as CRLF CSV with a header, and leaves n
   const dir = mkdtempSync(join(tmpdir(), 'sextant-export-test-'));
   const driver = await openDuckDb(await duckdbFixture(), { exportDirectory: dir });
   try {
-    const copy = await driver.csvCopy!("SELECT order_id, country, total_amount FROM orders WHERE country = 'France' ORDER BY 1");
+    const copy = (await driver.csvCopy!("SELECT order_id, country, total_amount FROM orders WHERE country = 'France' ORDER BY 1"))!;
     t.deepEqual(copy.columns.map((c) => c.name), ['order_id', 'country', 'total_amount']);
     const text = await collect((out) => copy.run(out));
     t.is(text, 'order_id,country,total_amount\r\n2,France,20.00\r\n5,France,5.00\r\n');
@@ -37,7 +37,7 @@ test('csvCopy refuses anything but a SELECT, and the session cannot write outsid
   const driver = await openDuckDb(await duckdbFixture(), { exportDirectory: dir });
   try {
     await t.throwsAsync(driver.csvCopy!(`COPY (SELECT * FROM orders) TO '${outside}'`), { code: 'QUERY_FAILED' });
-    const copy = await driver.csvCopy!('SELECT 1 AS x');
+    const copy = (await driver.csvCopy!('SELECT 1 AS x'))!;
     t.is(await collect((out) => copy.run(out)), 'x\r\n1\r\n');
     t.false(existsSync(outside));
   } finally {

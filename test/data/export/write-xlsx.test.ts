@@ -127,3 +127,31 @@ test.serial('a large export through a slow reader keeps memory flat', async (t) 
   // ~85 MB of sheet XML goes through; without backpressure most of it piles up in exceljs' zip input (~150 MB measured).
   t.true(maxGrowth < 100 * 1024 * 1024, `memory grew ${Math.round(maxGrowth / 1e6)} MB`);
 });
+
+test('markup characters in names and text, and timestamps, come back as written', async (t) => {
+  const columns: ColumnInfo[] = [
+    { name: 'a<b & "c"', type: 'VARCHAR' },
+    { name: 'at', type: 'TIMESTAMP' },
+  ];
+  const at = new Date('2024-02-29T10:11:12.500Z');
+  const out = new Collect();
+  await writeXlsx((async function* () {
+    yield { columns, rows: [[' x<y & "z"> ', at]] };
+  })(), columns, out);
+  const [header, values] = sheetValues((await readBack(Buffer.concat(out.chunks))).worksheets[0]!);
+  t.deepEqual(header, ['a<b & "c"', 'at']);
+  t.is(values![0], ' x<y & "z"> ');
+  t.deepEqual(values![1], at);
+});
+
+test('a destination that closes mid-export stops the export with EXPORT_ABORTED', async (t) => {
+  const out = new PassThrough({ highWaterMark: 1024 });
+  async function* source(): AsyncIterable<RowBatch> {
+    for (let b = 0; b < 1000; b++) {
+      if (b === 5) out.destroy();
+      yield { columns: idText, rows: Array.from({ length: 500 }, (_, i) => [i, 'x'.repeat(200)]) };
+    }
+  }
+  const err = await t.throwsAsync(writeXlsx(source(), idText, out));
+  t.is((err as { code?: string } | undefined)?.code, 'EXPORT_ABORTED');
+});
