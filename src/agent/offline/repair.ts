@@ -4,7 +4,7 @@
 // Only a question with unknown words comes here, so canonical questions never pay for the language
 // library. A typo's reading is stated in the answer; two equally close readings refuse the question.
 import { distance } from 'fastest-levenshtein';
-import { termsOf, verbForms, withDigits } from './language.ts';
+import { termOf, verbForms, withDigits } from './language.ts';
 import { MONTHS } from './periods.ts';
 import { findMentions, knowsWord, vocabularyWords, type Schema } from './vocabulary.ts';
 import { FILLER } from './words.ts';
@@ -26,25 +26,27 @@ const READER_WORDS = `average maximum minimum number count total highest lowest 
 
 /** The question (normalized) with its unknown words repaired, or undefined when nothing could be. */
 export function repairWords(text: string, unknown: string[], schema: Schema): Repair | undefined {
-  const numbers = termsOf(text).some((t) => t.numberWord && unknown.includes(t.text));
+  const numbers = unknown.some((w) => termOf(w).numberWord);
   const phrased = PHRASINGS.reduce((t, [re, by]) => t.replace(re, by), numbers ? withDigits(text) : text);
   let out = priced(phrased, schema).replace(/\s+/g, ' ').trim();
-  const terms = termsOf(out);
   const left = unknown.filter((w) => out.includes(w));
   const known = vocabularyWords(schema);
-  const candidates = [...new Set([...known.keys(), ...FILLER, ...READER_WORDS, ...MONTHS])];
-  const named = new Set(findMentions(out, schema).map((m) => m.table));
+  const candidates = new Set([...known.keys(), ...FILLER, ...READER_WORDS, ...MONTHS]);
+  // The tables the question names, worked out only for a verb (most repairs have none).
+  let named: Set<unknown> | undefined;
+  const asWritten = out;
   const readings: string[] = [];
   for (const word of new Set(left)) {
-    const term = terms.find((t) => t.text === word);
+    const term = termOf(word);
     // A verb the knowledge uses, of a table the question names, relates what the question names
     // ("which products sold the most units", where "units sold" are order items): it adds no
     // condition of its own. Of another table it would ("how many products did we sell"), so it stays.
-    if (term?.verb && verbForms(term.root).some((f) => [...(known.get(f) ?? [])].some((t) => named.has(t)))) {
+    if (term.verb) named ??= new Set(findMentions(asWritten, schema).map((m) => m.table));
+    if (term.verb && verbForms(term.root).some((f) => [...(known.get(f) ?? [])].some((t) => named!.has(t)))) {
       out = replaceWord(out, word, '');
       continue;
     }
-    if (term?.numberWord || candidates.includes(word)) continue;
+    if (term.numberWord || candidates.has(word)) continue;
     const near = nearest(word, candidates);
     if (near.length > 1) return { kind: 'ambiguous', detail: `"${word}" could be ${near.map((w) => `"${w}"`).join(' or ')}` };
     if (near.length === 1) {
@@ -89,7 +91,7 @@ export function searchFragments(text: string, schema: Schema): string[] {
 const allowedEdits = (word: string) => (word.length <= 4 ? 0 : word.length <= 7 ? 1 : 2);
 
 /** The known words closest to a misspelt one, within the edits its length allows (several when tied). */
-function nearest(word: string, candidates: string[]): string[] {
+function nearest(word: string, candidates: Iterable<string>): string[] {
   const limit = allowedEdits(word);
   let best = limit + 1;
   let found: string[] = [];
