@@ -79,3 +79,11 @@ test('correct and refused per family', (t) => {
   }
   t.pass();
 });
+
+test('a misspelt table name that the first knowledge search missed is searched for by its reading, which the answer states', (t) => {
+  // "ordres" first reads as "orders" from a metric of customers (count lifetime orders); searching
+  // for "orders" finds the orders table, which the question is about.
+  const a = answered.find((x) => x.question.id === 'typos.how-many-ordres-are-there')!;
+  t.is(a.verdict, 'correct', a.answer.content);
+  t.regex(a.answer.content, /^Reading 'ordres' as 'orders'\./);
+});

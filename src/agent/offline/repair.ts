@@ -75,8 +75,10 @@ function priced(text: string, schema: Schema): string {
 }
 
 /**
- * Pieces of the question's unknown longer words ("contry" → cont, ontr, ntry), for one more search
- * of the knowledge: the search matches whole words, so a misspelt table name finds nothing, and
+ * Words for one more search of the knowledge when the question's unknown longer words may be typos:
+ * the known word each one is read as, when there is exactly one ("ordres" → orders: found in a
+ * metric's name, it may also name a table the first search missed), and the word's pieces ("contry"
+ * → cont, ontr, ntry). The search matches whole words, so a misspelt table name finds nothing, and
  * there would be nothing to read the typo as. Empty when every word is known here.
  */
 export function searchFragments(text: string, schema: Schema): string[] {
@@ -84,7 +86,13 @@ export function searchFragments(text: string, schema: Schema): string[] {
   // pieces would only crowd the documents the question needs out of the results.
   const own = [...READER_WORDS, ...MONTHS];
   const unknown = text.split(' ').filter((w) => w.length > 4 && /^[a-z]+$/.test(w) && !FILLER.has(w) && !own.includes(w) && nearest(w, own).length === 0 && !knowsWord(schema, w));
-  return [...new Set(unknown.flatMap((w) => Array.from({ length: w.length - 3 }, (_, i) => w.slice(i, i + 4))))];
+  if (unknown.length === 0) return [];
+  const known = [...vocabularyWords(schema).keys()];
+  const readings = unknown.flatMap((w) => {
+    const near = nearest(w, known);
+    return near.length === 1 ? near : [];
+  });
+  return [...new Set([...readings, ...unknown.flatMap((w) => Array.from({ length: w.length - 3 }, (_, i) => w.slice(i, i + 4)))])];
 }
 
 /** Edits allowed for a typo: none in a short word (where one edit makes another word), more in longer ones. */
