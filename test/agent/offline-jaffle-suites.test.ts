@@ -87,3 +87,11 @@ test('a misspelt table name that the first knowledge search missed is searched f
   t.is(a.verdict, 'correct', a.answer.content);
   t.regex(a.answer.content, /^Reading 'ordres' as 'orders'\./);
 });
+
+test('a table named by its own name is that table, not another table\'s column of the same name', (t) => {
+  // raw_orders has a `customer` column: "how many customers" still counts the customers table.
+  for (const id of ['customers.total', 'typos.how-many-custmers-do-we-have']) {
+    const a = answered.find((x) => x.question.id === id)!;
+    t.is(a.verdict, 'correct', a.answer.content);
+  }
+});
