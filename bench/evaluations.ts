@@ -30,7 +30,7 @@ import { findUserByEmail, principalFor, SCOPE_API_FULL, type Principal } from '.
 import { executeQuery } from '../src/data/index.ts';
 import { DEMO_ORG_ID, DEMO_USERS } from '../src/compose/demo/seed-demo.ts';
 import { loadConfig } from '../src/config.ts';
-import { createItem } from '../src/knowledge/index.ts';
+import { createEnvironment, createItem, mergeEnvironment } from '../src/knowledge/index.ts';
 import { createLogger } from '../src/log.ts';
 
 const QUESTIONS = 100;
@@ -172,7 +172,10 @@ export async function run(): Promise<void> {
         return { id: q.id, question: q.question, expected_answer: Number(r.rows[0]![0]), answer_type: 'count', tolerance_pct: 0 };
       }),
     );
-    await createItem(setup.services.knowledge, admin, undefined, 'evaluations', { id: 'bench-100', name: 'Bench: 100 questions', questions });
+    // The demo changes production only through environments: the suite enters through one.
+    const env = await createEnvironment(setup.services.knowledge, admin, { name: 'Bench evaluation', color: '#999999' });
+    await createItem(setup.services.knowledge, admin, env.id, 'evaluations', { id: 'bench-100', name: 'Bench: 100 questions', questions });
+    await mergeEnvironment(setup.services.knowledge, admin, env.id, { confirm: true });
     // Warm-up: knowledge snapshot, warehouse connection and code paths, at the higher concurrency.
     const warm = await timedRun(setup, admin);
     await setup.close();
