@@ -64,3 +64,9 @@ test('a typo with two equally close readings is refused, naming both, never gues
   t.true(a.content.includes(OFFLINE_UNSUPPORTED));
   t.regex(a.content, /"ordes" could be "order" or "orders"/);
 });
+
+test('a misspelt name of a table the first search missed is searched for with the question\'s words, and joined to its tables', (t) => {
+  // "contry": the first search finds orders but not customers; the second finds customers together
+  // with orders, so the relationship between them comes with it.
+  t.is(verdicts.get('typos.revenue-by-contry'), 'correct', answered.find((a) => a.question.id === 'typos.revenue-by-contry')!.answer.content);
+});
