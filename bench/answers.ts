@@ -1,5 +1,6 @@
-// Answer quality of the offline model on the demo organization: the team's question set
-// (test/helpers/demo-questions.ts), right / wrong / refused by class, and the time per answer. The
+// Answer quality of the offline model on the demo organization: its public suite
+// (fixtures/evaluations/offline-demo.yaml) and the team's follow-ups (test/helpers/demo-questions.ts),
+// right / wrong / refused by family, and the time per answer. The
 // reference, measured in the same run, is the same set asked in an environment whose table
 // documentation has no governed metrics and no coverage (the knowledge before issue 26).
 // `BENCH_ORDERS` sets the demo warehouse size (default: the `npm start` size, 120,000 orders).
@@ -9,10 +10,11 @@ import { findUserByEmail } from '../src/auth/index.ts';
 import { DEMO_ORG_ID } from '../src/compose/demo/seed-demo.ts';
 import { call } from '../test/helpers/api.ts';
 import { startTestApp, type TestApp } from '../test/helpers/app.ts';
-import { DEMO_QUESTIONS, DEMO_QUESTIONS_NOW, type AgentAnswer, type DemoQuestion } from '../test/helpers/demo-questions.ts';
+import { demoQuestions, DEMO_QUESTIONS_NOW, type AgentAnswer, type DemoQuestion } from '../test/helpers/demo-questions.ts';
 import { judge, type Verdict } from '../test/helpers/question-set-judge.ts';
 
 const ORDERS = process.env['BENCH_ORDERS'] ?? '120000';
+const DEMO_QUESTIONS = demoQuestions();
 
 async function askAll(t0: TestApp, token: string, env: string | undefined, expected: (sql: string) => Promise<unknown[][]>) {
   const verdicts = new Map<DemoQuestion, Verdict>();
@@ -21,7 +23,7 @@ async function askAll(t0: TestApp, token: string, env: string | undefined, expec
     const started = performance.now();
     const res = await call(t0, 'POST', '/api/agentic_with_history', { token, ...(env ? { env } : {}), body: { chat_id: `${env ?? 'prod'}-${q.chat ?? i}`, message: q.question } });
     ms.push(performance.now() - started);
-    verdicts.set(q, await judge(q, res.body as AgentAnswer, expected));
+    verdicts.set(q, await judge(q.expected, res.body as AgentAnswer, expected));
   }
   return { verdicts, ms: ms.sort((a, b) => a - b) };
 }

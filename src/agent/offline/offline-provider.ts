@@ -74,7 +74,9 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
     // one more search, after the question's and the one for metrics' tables if that was needed.
     const again = (outcome.reason === 'unmapped' || outcome.reason === 'no_knowledge') && has('search_knowledge') && searches.length === 1 + (missingTables(schemaFrom(itemsOf(searches[0]!))).length > 0 ? 1 : 0);
     const fragments = again ? searchFragments(normalize(question), schema) : [];
-    if (fragments.length > 0) return { kind: 'tool', name: 'search_knowledge', args: { query: fragments.join(' '), limit: 30 } };
+    // With the question's own words: the search links the tables it returns together by their
+    // relationships, so the table a typo names comes with the path to the tables already found.
+    if (fragments.length > 0) return { kind: 'tool', name: 'search_knowledge', args: { query: `${fragments.join(' ')} ${searchQuery(question)}`.slice(0, 2000), limit: 30 } };
     return { kind: 'text', text: refusalText(question, outcome, schema, nowMs) };
   }
   // How misspelt words were read comes first: the answer is to that reading of the question.

@@ -24,10 +24,14 @@ export type Outcome =
 /** Follow-ups are read with at most this many earlier questions. */
 const CHAIN = 5;
 
-/** Plans a question; `earlier` are the chat's previous questions, oldest first. */
-export function planQuestion(question: string, earlier: string[], schema: Schema, nowMs: number): Outcome {
+/**
+ * Plans a question; `earlier` are the chat's previous questions, oldest first. `repair: false` reads
+ * only the words as written, refusing any it does not know (the reading before the language layer,
+ * which bench/evaluations.ts measures the language layer's cost against).
+ */
+export function planQuestion(question: string, earlier: string[], schema: Schema, nowMs: number, { repair = true }: { repair?: boolean } = {}): Outcome {
   if (schema.tables.length === 0) return refuse('no_knowledge');
-  const understood = understand(question, earlier.slice(-CHAIN), schema, nowMs);
+  const understood = understand(question, earlier.slice(-CHAIN), schema, nowMs, repair);
   if (understood.kind === 'refuse') return understood;
   const resolved = resolveInChat(understood, schema);
   if (!resolved.ok) return refuse('unmapped', resolved.reason);
@@ -66,14 +70,14 @@ const dateOf = (plan: Plan) => {
 };
 
 /** The intent of a question in its chat, or the refusal of it. */
-function understand(question: string, earlier: string[], schema: Schema, nowMs: number): Understood | Refusal {
+function understand(question: string, earlier: string[], schema: Schema, nowMs: number, repairs: boolean): Understood | Refusal {
   const family = outOfFamily(normalize(question));
   if (family) return family;
-  const read = readRepaired(question, schema, nowMs);
+  const read = readRepaired(question, schema, nowMs, repairs);
   if (read.kind === 'refuse') return read;
   let { intent } = read;
   if (earlier.length > 0 && isFollowUp(intent)) {
-    const previous = understand(earlier.at(-1)!, earlier.slice(0, -1), schema, nowMs);
+    const previous = understand(earlier.at(-1)!, earlier.slice(0, -1), schema, nowMs, repairs);
     if (previous.kind === 'refuse') return refuse('unmapped', 'it continues a question I could not answer');
     const own = intent;
     intent = mergeIntents(previous.intent, own);
@@ -83,9 +87,9 @@ function understand(question: string, earlier: string[], schema: Schema, nowMs: 
 }
 
 /** The question read as written, or, when words are left over, read again with those words repaired. */
-function readRepaired(question: string, schema: Schema, nowMs: number): { kind: 'read'; intent: Intent; readings: string[] } | Refusal {
+function readRepaired(question: string, schema: Schema, nowMs: number, repairs: boolean): { kind: 'read'; intent: Intent; readings: string[] } | Refusal {
   const intent = readQuestion(question, schema, nowMs);
-  if (intent.unknown.length === 0) return { kind: 'read', intent, readings: [] };
+  if (intent.unknown.length === 0 || !repairs) return { kind: 'read', intent, readings: [] };
   const repair = repairWords(normalize(question), intent.unknown, schema);
   if (!repair) return { kind: 'read', intent, readings: [] };
   if (repair.kind === 'ambiguous') return refuse('unmapped', repair.detail);

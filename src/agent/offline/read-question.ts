@@ -84,12 +84,19 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   };
 }
 
-/** Groups mentions by their words, keeping the most specific kind there (a metric over a column). */
+/**
+ * Groups mentions by their words, keeping the most specific kind there (a metric over a column),
+ * except that a table's own name is the table, not another table's column of that name: "how many
+ * customers" counts customers, not the values of a `customer` column of raw orders.
+ */
 function spansOf(mentions: Mention[]): Span[] {
   const spans: Span[] = [];
+  const otherTables = (m: Mention, s: Span) => s.ms.every((x) => x.table !== m.table);
   for (const m of mentions) {
     const s = spans.find((x) => x.start === m.start && x.end === m.end);
     if (!s) spans.push({ start: m.start, end: m.end, kind: m.kind, ms: [m] });
+    else if (m.kind === 'column' && s.kind === 'table' && otherTables(m, s)) continue;
+    else if (m.kind === 'table' && s.kind === 'column' && otherTables(m, s)) Object.assign(s, { kind: m.kind, ms: [m] });
     else if (PRIORITY.indexOf(m.kind) < PRIORITY.indexOf(s.kind)) Object.assign(s, { kind: m.kind, ms: [m] });
     else if (m.kind === s.kind) s.ms.push(m);
   }

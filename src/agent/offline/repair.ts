@@ -4,7 +4,7 @@
 // Only a question with unknown words comes here, so canonical questions never pay for the language
 // library. A typo's reading is stated in the answer; two equally close readings refuse the question.
 import { distance } from 'fastest-levenshtein';
-import { termsOf, verbForms, withDigits } from './language.ts';
+import { termOf, verbForms, withDigits } from './language.ts';
 import { MONTHS } from './periods.ts';
 import { findMentions, knowsWord, vocabularyWords, type Schema } from './vocabulary.ts';
 import { FILLER } from './words.ts';
@@ -26,25 +26,27 @@ const READER_WORDS = `average maximum minimum number count total highest lowest 
 
 /** The question (normalized) with its unknown words repaired, or undefined when nothing could be. */
 export function repairWords(text: string, unknown: string[], schema: Schema): Repair | undefined {
-  const numbers = termsOf(text).some((t) => t.numberWord && unknown.includes(t.text));
+  const numbers = unknown.some((w) => termOf(w).numberWord);
   const phrased = PHRASINGS.reduce((t, [re, by]) => t.replace(re, by), numbers ? withDigits(text) : text);
   let out = priced(phrased, schema).replace(/\s+/g, ' ').trim();
-  const terms = termsOf(out);
   const left = unknown.filter((w) => out.includes(w));
   const known = vocabularyWords(schema);
-  const candidates = [...new Set([...known.keys(), ...FILLER, ...READER_WORDS, ...MONTHS])];
-  const named = new Set(findMentions(out, schema).map((m) => m.table));
+  const candidates = new Set([...known.keys(), ...FILLER, ...READER_WORDS, ...MONTHS]);
+  // The tables the question names, worked out only for a verb (most repairs have none).
+  let named: Set<unknown> | undefined;
+  const asWritten = out;
   const readings: string[] = [];
   for (const word of new Set(left)) {
-    const term = terms.find((t) => t.text === word);
+    const term = termOf(word);
     // A verb the knowledge uses, of a table the question names, relates what the question names
     // ("which products sold the most units", where "units sold" are order items): it adds no
     // condition of its own. Of another table it would ("how many products did we sell"), so it stays.
-    if (term?.verb && verbForms(term.root).some((f) => [...(known.get(f) ?? [])].some((t) => named.has(t)))) {
+    if (term.verb) named ??= new Set(findMentions(asWritten, schema).map((m) => m.table));
+    if (term.verb && verbForms(term.root).some((f) => [...(known.get(f) ?? [])].some((t) => named!.has(t)))) {
       out = replaceWord(out, word, '');
       continue;
     }
-    if (term?.numberWord || candidates.includes(word)) continue;
+    if (term.numberWord || candidates.has(word)) continue;
     const near = nearest(word, candidates);
     if (near.length > 1) return { kind: 'ambiguous', detail: `"${word}" could be ${near.map((w) => `"${w}"`).join(' or ')}` };
     if (near.length === 1) {
@@ -73,8 +75,10 @@ function priced(text: string, schema: Schema): string {
 }
 
 /**
- * Pieces of the question's unknown longer words ("contry" → cont, ontr, ntry), for one more search
- * of the knowledge: the search matches whole words, so a misspelt table name finds nothing, and
+ * Words for one more search of the knowledge when the question's unknown longer words may be typos:
+ * the known word each one is read as, when there is exactly one ("ordres" → orders: found in a
+ * metric's name, it may also name a table the first search missed), and the word's pieces ("contry"
+ * → cont, ontr, ntry). The search matches whole words, so a misspelt table name finds nothing, and
  * there would be nothing to read the typo as. Empty when every word is known here.
  */
 export function searchFragments(text: string, schema: Schema): string[] {
@@ -82,14 +86,20 @@ export function searchFragments(text: string, schema: Schema): string[] {
   // pieces would only crowd the documents the question needs out of the results.
   const own = [...READER_WORDS, ...MONTHS];
   const unknown = text.split(' ').filter((w) => w.length > 4 && /^[a-z]+$/.test(w) && !FILLER.has(w) && !own.includes(w) && nearest(w, own).length === 0 && !knowsWord(schema, w));
-  return [...new Set(unknown.flatMap((w) => Array.from({ length: w.length - 3 }, (_, i) => w.slice(i, i + 4))))];
+  if (unknown.length === 0) return [];
+  const known = [...vocabularyWords(schema).keys()];
+  const readings = unknown.flatMap((w) => {
+    const near = nearest(w, known);
+    return near.length === 1 ? near : [];
+  });
+  return [...new Set([...readings, ...unknown.flatMap((w) => Array.from({ length: w.length - 3 }, (_, i) => w.slice(i, i + 4)))])];
 }
 
 /** Edits allowed for a typo: none in a short word (where one edit makes another word), more in longer ones. */
 const allowedEdits = (word: string) => (word.length <= 4 ? 0 : word.length <= 7 ? 1 : 2);
 
 /** The known words closest to a misspelt one, within the edits its length allows (several when tied). */
-function nearest(word: string, candidates: string[]): string[] {
+function nearest(word: string, candidates: Iterable<string>): string[] {
   const limit = allowedEdits(word);
   let best = limit + 1;
   let found: string[] = [];
