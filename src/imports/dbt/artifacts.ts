@@ -22,6 +22,8 @@ export interface DbtNode {
   relation_name?: string | null;
   description?: string;
   columns?: Record<string, DbtColumn>;
+  /** In a manifest as the import keeps it (slim-manifest.ts), `columns` as JSON text instead. */
+  columns_json?: string;
   tags?: string[];
   meta?: Record<string, unknown>;
   config?: { enabled?: boolean; meta?: Record<string, unknown>; tags?: string[] | string };

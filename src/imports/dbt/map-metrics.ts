@@ -103,10 +103,9 @@ export function mapMetrics(manifest: DbtManifest, tables: MappedTable[], skipped
       skipped.push({ unique_id: m.unique_id, reason: problem ?? 'not expressible' });
       continue;
     }
-    const doc = r.at.table.doc;
-    const list = (doc['metrics'] ??= []) as Record<string, unknown>[];
+    const { metrics: list, relation } = r.at.table;
     if (list.some((x) => x['name'] === name)) {
-      skipped.push({ unique_id: m.unique_id, reason: `another metric of ${doc['schema']}.${doc['name']} is named ${name}` });
+      skipped.push({ unique_id: m.unique_id, reason: `another metric of ${relation.schema}.${relation.name} is named ${name}` });
       continue;
     }
     list.push(metricEntry(m, name, r));

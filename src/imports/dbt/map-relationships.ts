@@ -14,7 +14,7 @@ const idPart = (s: string) => s.toLowerCase().replace(/[^a-z0-9_]+/g, '-').repla
 
 function relationship(uniqueId: string, from: MappedTable, fromColumn: string, to: MappedTable, toColumn: string, description: string): MappedRelationship {
   const id = `dbt-${idPart(from.relation.name)}-${idPart(fromColumn)}-${idPart(to.relation.name)}`.slice(0, 128);
-  const end = (t: MappedTable, column: string) => ({ connection: t.doc['connection'], schema: t.relation.schema, table: t.relation.name, column });
+  const end = (t: MappedTable, column: string) => ({ connection: t.connection, schema: t.relation.schema, table: t.relation.name, column });
   return { unique_id: uniqueId, doc: { id, from: end(from, fromColumn), to: end(to, toColumn), kind: 'many_to_one', description } };
 }
 

@@ -14,12 +14,12 @@ const GROUP = /^\s*(TimeDimension|Dimension|Entity)\(\s*'([^']+)'(?:\s*,\s*'([^'
 /** An identifier quoted for the connection's dialect (MySQL and MariaDB use backticks). */
 const quoter = (dialect: string) => (dialect === 'mysql' ? (name: string) => `\`${name.replace(/`/g, '``')}\`` : (name: string) => `"${name.replace(/"/g, '""')}"`);
 
-function groupColumn(quote: (n: string) => string, table: MappedTable, metricTime: string | undefined, g: string): string | undefined {
+function groupColumn(quote: (n: string) => string, columns: { name: string }[], metricTime: string | undefined, g: string): string | undefined {
   const m = GROUP.exec(g);
   if (!m) return undefined;
   const name = m[2]!.split('__').pop()!;
   const grain = m[3];
-  const column = name === 'metric_time' ? metricTime : (table.doc['columns'] as { name: string }[]).find((c) => c.name === name || c.name === `${name}_id`)?.name;
+  const column = name === 'metric_time' ? metricTime : columns.find((c) => c.name === name || c.name === `${name}_id`)?.name;
   if (!column) return undefined;
   return m[1] === 'TimeDimension' && grain ? `DATE_TRUNC('${grain}', ${quote(column)}) AS ${quote(name)}` : quote(column);
 }
@@ -27,11 +27,13 @@ function groupColumn(quote: (n: string) => string, table: MappedTable, metricTim
 function reportOf(q: DbtSavedQuery, tables: MappedTable[], connection: string, quote: (n: string) => string): MappedReport | string {
   const names = q.query_params?.metrics ?? [];
   if (q.query_params?.where?.where_filters?.length) return 'saved query with a where filter';
-  const table = tables.find((t) => names.length > 0 && names.every((n) => ((t.doc['metrics'] ?? []) as { name: string }[]).some((m) => m.name === n)));
+  const table = tables.find((t) => names.length > 0 && names.every((n) => t.metrics.some((m) => m['name'] === n)));
   if (!table) return 'its metrics are not all governed metrics of one documented table';
-  const metrics = (table.doc['metrics'] as { name: string; expression: string; filter?: string; time_column?: string }[]).filter((m) => names.includes(m.name));
+  const metrics = (table.metrics as { name: string; expression: string; filter?: string; time_column?: string }[]).filter((m) => names.includes(m.name));
   if (metrics.some((m) => m.filter)) return 'a metric of it has a filter';
-  const groups = (q.query_params?.group_by ?? []).map((g) => groupColumn(quote, table, metrics[0]!.time_column, g));
+  // Its documentation is built on reading: once for the report, not once per grouping.
+  const columns = table.doc['columns'] as { name: string }[];
+  const groups = (q.query_params?.group_by ?? []).map((g) => groupColumn(quote, columns, metrics[0]!.time_column, g));
   if (groups.some((g) => g === undefined)) return 'a grouping is not a column of the table';
   const dims = groups as string[];
   const select = [...dims, ...metrics.map((m) => `${m.expression} AS ${m.name}`)].join(', ');

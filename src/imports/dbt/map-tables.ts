@@ -1,6 +1,6 @@
 // Models, seeds, snapshots and sources become table documentation: description, columns (types from
 // the catalog, facts from unique / not_null / accepted_values tests), tags, meta and upstream lineage.
-import type { DbtCatalog, DbtCatalogNode, DbtManifest, DbtNode } from './artifacts.ts';
+import type { DbtCatalog, DbtCatalogNode, DbtColumn, DbtManifest, DbtNode } from './artifacts.ts';
 import { nodeRelation, relationLookup } from './relation-names.ts';
 import type { WarehouseRelation } from './ports.ts';
 import type { Skipped } from './summary.ts';
@@ -11,7 +11,14 @@ export const TABLE_TYPES = new Set(['model', 'seed', 'snapshot', 'source']);
 export interface MappedTable {
   node: DbtNode;
   relation: WarehouseRelation;
-  doc: Record<string, unknown>;
+  connection: string;
+  /** The governed metrics placed on it (map-metrics.ts), last in its documentation. */
+  metrics: Record<string, unknown>[];
+  /**
+   * Its documentation, built each time it is read (the import reads it once, to plan its file): the
+   * documents of every table held at once were what the mapping added to the kept manifest.
+   */
+  readonly doc: Record<string, unknown>;
 }
 
 type Facts = Map<string, Map<string, { unique?: boolean; not_null?: boolean; accepted_values?: unknown[] }>>;
@@ -37,8 +44,13 @@ function testFacts(manifest: DbtManifest): Facts {
 
 const quoted = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
 
+/** The columns dbt documents on a node: from their JSON text in a kept manifest (slim-manifest.ts). */
+function documentedColumns(node: DbtNode): DbtColumn[] {
+  return Object.values(node.columns_json === undefined ? (node.columns ?? {}) : (JSON.parse(node.columns_json) as Record<string, DbtColumn>));
+}
+
 function columnsOf(node: DbtNode, cat: DbtCatalogNode | undefined, relation: WarehouseRelation, facts: Facts): Record<string, unknown>[] {
-  const documented = Object.values(node.columns ?? {});
+  const documented = documentedColumns(node);
   const typed = cat ? Object.values(cat.columns).sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) : relation.columns;
   const names = [...typed.map((c) => c.name), ...documented.map((c) => c.name)];
   const seen = new Set<string>();
@@ -98,16 +110,26 @@ export function mapTables(a: {
     }
     taken.add(key);
     const cat = a.catalog ? (a.catalog.nodes[node.unique_id] ?? a.catalog.sources?.[node.unique_id]) : undefined;
-    out.push({ node, relation, doc: tableDoc(node, relation, columnsOf(node, cat, relation, facts), a.connectionId) });
+    const connection = a.connectionId;
+    out.push({
+      node,
+      relation,
+      connection,
+      metrics: [],
+      get doc() {
+        return tableDoc(node, relation, columnsOf(node, cat, relation, facts), connection, this.metrics);
+      },
+    });
   }
   return out;
 }
 
-function tableDoc(node: DbtNode, relation: WarehouseRelation, columns: Record<string, unknown>[], connection: string): Record<string, unknown> {
+function tableDoc(node: DbtNode, relation: WarehouseRelation, columns: Record<string, unknown>[], connection: string, metrics: Record<string, unknown>[]): Record<string, unknown> {
   const tags = [...new Set([...(node.tags ?? [])])];
   const meta = { ...(node.config?.meta ?? {}), ...(node.meta ?? {}) };
   const doc: Record<string, unknown> = { connection, schema: relation.schema, name: relation.name, description: node.description ?? '', active: true, columns };
   if (tags.length > 0) doc['tags'] = tags;
   if (Object.keys(meta).length > 0) doc['meta'] = meta;
+  if (metrics.length > 0) doc['metrics'] = metrics;
   return doc;
 }

@@ -24,11 +24,14 @@ export interface PlannedFile {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const hashOf = (json: string) => createHash('sha256').update(json).digest('hex').slice(0, 32);
+
 /** The fingerprint of a document: its content without the provenance time and the fingerprint itself. */
 export function fingerprintOf(doc: Record<string, unknown>): string {
   const { generated_at: _g, fingerprint: _f, ...dbt } = isRecord(doc['dbt']) ? doc['dbt'] : {};
-  return createHash('sha256').update(JSON.stringify({ ...doc, dbt })).digest('hex').slice(0, 32);
+  return hashOf(JSON.stringify({ ...doc, dbt }));
 }
+
 
 export function renderFile(doc: Record<string, unknown>): string {
   return yamlText(doc);
@@ -36,7 +39,11 @@ export function renderFile(doc: Record<string, unknown>): string {
 
 /** The planned file of a document: what deciding needs, without the document's object tree. */
 export function plannedFile(at: { path: string; kind: CountedKind; unique_id: string }, doc: Record<string, unknown>): PlannedFile {
-  return { ...at, json: JSON.stringify(doc), fingerprint: fingerprintOf(doc) };
+  const json = JSON.stringify(doc);
+  const dbt = isRecord(doc['dbt']) ? doc['dbt'] : undefined;
+  // Not stamped yet, a document's JSON is the fingerprint's text: hashed as it is, not written out twice.
+  const unstamped = dbt !== undefined && !('generated_at' in dbt) && !('fingerprint' in dbt);
+  return { ...at, json, fingerprint: unstamped ? hashOf(json) : fingerprintOf(doc) };
 }
 
 /** The text a planned file is written as, stamped with the manifest's generation time. */
