@@ -7,8 +7,9 @@
 //
 // The gateway runs as `npm start` runs it (the compiled build, the demo organization with its offline
 // model) in a process of its own; the load and the writer run here. `BENCH_MIXED_SECONDS` sets the
-// loaded phase (default 60 s; the issue's mixed load ran 6 minutes, and 60 s gives the same p50 within
-// a few percent on this machine), `BENCH_MIXED_WRITES` the quiet writes per half (default 40).
+// loaded phase (default 60 s, shorter than the issue's 6-minute mixed load: the p50 of a write is
+// what it measures, and a minute holds hundreds of them), `BENCH_MIXED_WRITES` the quiet writes per
+// half (default 40).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
