@@ -45,10 +45,11 @@ export function loopFs(): { promises: FsPromises } {
     mkdir: (path, opts) => settled(() => fs.mkdirSync(path, opts as fs.MakeDirectoryOptions)),
     rmdir: (path, opts) => settled(() => fs.rmdirSync(path, opts as fs.RmDirOptions)),
     unlink: (path) => settled(() => fs.unlinkSync(path)),
+    // No caller asks for bigint times: the options of stat and lstat are not passed on.
     stat: (path) => settled(() => fs.statSync(path)),
     lstat: (path) => settled(() => fs.lstatSync(path)),
-    readdir: (path) => settled(() => fs.readdirSync(path)),
-    readlink: (path) => settled(() => fs.readlinkSync(path)),
+    readdir: (path, opts) => settled(() => fs.readdirSync(path, opts as fs.ObjectEncodingOptions) as string[]),
+    readlink: (path, opts) => settled(() => fs.readlinkSync(path, opts as fs.ObjectEncodingOptions) as string),
     symlink: (target, path) => settled(() => fs.symlinkSync(target, path)),
     rename: (from, to) => settled(() => fs.renameSync(from, to)),
     open: (path, flags, mode) => settled(() => handleOf(fs.openSync(path, flags, mode))),
