@@ -145,7 +145,7 @@ async function client(runs: number, spreadMs: number, one: (i: number) => Promis
   lag.enable();
   const samples = await Promise.all(Array.from({ length: runs }, (_, i) => (gap === 0 ? one(i) : new Promise<Sample>((r, e) => setTimeout(() => one(i).then(r, e), i * gap)))));
   lag.disable();
-  process.stdout.write(JSON.stringify({ samples, wallMs: now() - t, clientLagP99Ms: lag.percentile(99) / 1e6 }));
+  process.stdout.write(JSON.stringify({ samples, startedAt: t, wallMs: now() - t, clientLagP99Ms: lag.percentile(99) / 1e6 }));
 }
 
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1]!;

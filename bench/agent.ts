@@ -57,6 +57,8 @@ function peer(args: string[], untilFirstLine: boolean): Promise<{ out: string; k
 
 interface ClientResult {
   samples: Sample[];
+  /** Epoch ms when the client began sending. */
+  startedAt: number;
   wallMs: number;
   /** p99 of the client's own event-loop delay while it ran. */
   clientLagP99Ms: number;
@@ -86,6 +88,32 @@ function report(label: string, { samples, wallMs, clientLagP99Ms }: ClientResult
     runs_per_s: samples.length / (wallMs / 1000),
     client_lag_p99_ms: clientLagP99Ms,
   };
+}
+
+/** The gateway's CPU time (ms, user + kernel, in ticks of 10 ms) sampled every 5 ms, with the epoch ms of each sample. */
+function cpuTimeline(pid: number): { points: { at: number; cpu: number }[]; stop(): void } {
+  const points: { at: number; cpu: number }[] = [];
+  const sample = () => {
+    const c = cpuMsOf(pid);
+    points.push({ at: performance.timeOrigin + performance.now(), cpu: c.user + c.system });
+  };
+  sample();
+  const timer = setInterval(sample, 5);
+  return { points, stop: () => (clearInterval(timer), sample()) };
+}
+
+/**
+ * What one event loop allows the burst: the gateway's CPU from the first request sent to the p99 first
+ * event is work that had to be done, on one thread, before that event left (the starts of the runs and
+ * whatever of the runs' first steps came in between), so the p99 cannot be lower than it at this CPU
+ * per start; the goal (1.3x the floor) needs the CPU per start named.
+ */
+function burstBound(points: { at: number; cpu: number }[], result: ClientResult, floorP99: number): string {
+  const p99 = pct(result.samples.map((s) => s.firstEvent), 99);
+  const cpuAt = (at: number) => points.reduce((best, p) => (p.at <= at ? p : best), points[0]!).cpu;
+  const cpuToP99 = cpuAt(result.startedAt + p99) - cpuAt(result.startedAt);
+  const goal = 1.3 * floorP99;
+  return `burst bound: the gateway used ${cpuToP99} ms of CPU between the first request and the p99 first event (${p99.toFixed(1)} ms), ${((cpuToP99 / RUNS) * 1000).toFixed(0)} µs per start; 1.3x the floor is ${goal.toFixed(1)} ms, which one event loop meets only at <= ${((goal / RUNS) * 1000).toFixed(0)} µs of CPU per start (the floor server's own requests included)`;
 }
 
 /** Runs the benchmark and prints its table. */
@@ -133,6 +161,7 @@ export async function run(): Promise<void> {
       // What this machine and client allow at all: the same burst against a server doing nothing.
       const floorRow = report('burst: bare node:http server, one event at once', await runClient('--client', { url: floor.out, headers: {}, body: '{}', runs: RUNS, spreadMs: 0, ...(COLD ? {} : { warmUrl: floor.out }) }));
       const rows: ReturnType<typeof report>[] = [];
+      let bound = '';
       const cpu: string[] = [];
       const patterns = ([['burst', 0], [`spread over ${SPREAD_MS} ms`, SPREAD_MS]] as const).filter(([name]) => !ONLY || name.startsWith(ONLY));
       for (const [pattern, spreadMs] of patterns) {
@@ -145,13 +174,18 @@ export async function run(): Promise<void> {
         // opened new ones, which the direct client never did.
         for (let round = 0; round < WARM_ROUNDS; round++) await runClient('--client', served(`warm-${spreadMs}-${round}`, RUNS, 0));
         const cpuBefore = cpuMsOf(running.pid);
-        rows.push(report(`${pattern}: through Sextant (SSE)`, await runClient('--client', served(`bench-${spreadMs}`, RUNS, spreadMs))));
+        const timeline = cpuTimeline(running.pid);
+        const result = await runClient('--client', served(`bench-${spreadMs}`, RUNS, spreadMs));
+        timeline.stop();
+        rows.push(report(`${pattern}: through Sextant (SSE)`, result));
+        if (spreadMs === 0) bound = burstBound(timeline.points, result, floorRow.first_event_p99_ms);
         const cpuAfter = cpuMsOf(running.pid);
         const [user, system] = [cpuAfter.user - cpuBefore.user, cpuAfter.system - cpuBefore.system].map((ms) => ms / RUNS);
         cpu.push(`${pattern}: Sextant used ${(user! + system!).toFixed(2)} ms of CPU per run (${user!.toFixed(2)} user, ${system!.toFixed(2)} kernel; ${MODEL.pieces} pieces each)`);
       }
       console.table([floorRow, ...rows].map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toFixed(1)) : v]))));
       for (const line of cpu) console.log(line);
+      if (bound) console.log(bound);
       console.log(`model: first piece after ${MODEL.firstMs} ms, then ${MODEL.pieces} pieces ${MODEL.gapMs} ms apart; ${COLD ? 'a new connection per measured request' : 'measured requests on connections opened beforehand (--cold: new ones)'}; machine load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
       const added = (a: number, b: number) => `${(b - a).toFixed(1)} ms (${(((b - a) / a) * 100).toFixed(0)}%)`;
       for (let i = 0; i < rows.length; i += 2) {

@@ -19,6 +19,7 @@ const benches: Record<string, () => Promise<void>> = {
   catalog: async () => (await import('./catalog.ts')).run(),
   'idle-memory': async () => (await import('./idle-memory.ts')).run(),
   dashboards: async () => (await import('./dashboards.ts')).run(),
+  mixed: async () => (await import('./mixed.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

@@ -8,6 +8,7 @@ import { beginFirstCommit, endFirstCommit } from './repo-history.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
 import { treeEntries } from './tree-cache.ts';
 import { writeBlob } from './write-blob.ts';
+import { objectId, writeCommitObject, writeTreeObject } from './write-object.ts';
 
 /** One changed file: new text, or null to delete it. */
 export interface FileChange {
@@ -58,7 +59,7 @@ export async function commitChanges({
     }
     if (parent && list.length === 0) return { oid: parent, changed: false };
     const parentTree = parent ? (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: parent, cache: repo.cache })).commit.tree : undefined;
-    const tree = (await applyChanges(repo, parentTree, list)) ?? (await writeEntries(repo, []));
+    const tree = (await applyChanges(repo, parentTree, list)) ?? (await writeTreeObject(repo, []));
     if (parent && tree === parentTree) return { oid: parent, changed: false };
     // A first commit's objects are not history until its branch is in place (see repo-history.ts).
     const first = !parent && branchRef(branch) === branchRef(MAIN_BRANCH);
@@ -93,8 +94,7 @@ export async function writeCommitAndRef({
   message: string;
   check?: FileChange[];
 }): Promise<string> {
-  const who = { ...author, timezoneOffset: 0 };
-  const oid = await git.writeCommit({ fs: repo.fs, gitdir: repo.gitdir, commit: { tree, parent: parents, author: who, committer: who, message: ensureNewline(message) } });
+  const oid = await writeCommitObject(repo, { tree, parents, author, message });
   await readBack(repo, oid, tree, check);
   await writeBranchRef(repo, branch, oid, { expected, who: author, message: `commit: ${message.split('\n')[0]}` });
   return oid;
@@ -107,7 +107,7 @@ export async function readBack(repo: GitRepo, oid: string, tree: string | undefi
   // New trees are parsed from disk here and kept: the next commit on this branch starts from them.
   await treeEntries(repo, commit.tree);
   const blobs = new Map<string, string | null>();
-  for (const c of check) blobs.set(c.path, c.content === null ? null : await git.hashBlob({ object: c.content }).then((h) => h.oid));
+  for (const c of check) blobs.set(c.path, c.content === null ? null : objectId('blob', Buffer.from(c.content, 'utf8')).oid);
   // Each tree's entries by name, once: searching a folder's list per file was quadratic (5,000 files in one folder).
   const byName = new Map<string, Map<string, TreeEntry>>();
   const child = async (tree: string, name: string) => {
@@ -151,13 +151,5 @@ export async function applyChanges(repo: GitRepo, treeOid: string | undefined, c
   }
   if (entries.size === 0) return undefined;
   // An unchanged tree hashes to the same id, which is how callers detect a no-op.
-  return writeEntries(repo, [...entries.values()]);
-}
-
-async function writeEntries(repo: GitRepo, entries: TreeEntry[]): Promise<string> {
-  return git.writeTree({ fs: repo.fs, gitdir: repo.gitdir, tree: entries });
-}
-
-function ensureNewline(message: string): string {
-  return message.endsWith('\n') ? message : `${message}\n`;
+  return writeTreeObject(repo, [...entries.values()]);
 }

@@ -4,6 +4,7 @@ export { openRepo, createRepoRegistry, branchRef, MAIN_BRANCH } from './repo.ts'
 export type { GitRepo, GitAuthor, RepoRegistry } from './repo.ts';
 export type { WriteLock, SharedLock, LockTarget } from './lock.ts';
 export { createFileLock } from './file-lock.ts';
+export { loopFs } from './loop-fs.ts';
 export { openAdvisoryLock, advisoryKey } from './advisory-lock.ts';
 export { resolveRef } from './resolve-ref.ts';
 export { refHasHistory, readReflog } from './ref-store.ts';

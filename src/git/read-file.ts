@@ -1,6 +1,7 @@
-import git from 'isomorphic-git';
+import git, { type TreeEntry } from 'isomorphic-git';
 import type { GitRepo } from './repo.ts';
 import { resolveRef } from './resolve-ref.ts';
+import { commitTree, treeEntries } from './tree-cache.ts';
 
 /** A file's text at a ref or commit; undefined when the ref or the file does not exist. */
 export async function readFile({ repo, ref, path }: { repo: GitRepo; ref: string; path: string }): Promise<string | undefined> {
@@ -12,8 +13,13 @@ export async function readFileVersion({ repo, ref, path }: { repo: GitRepo; ref:
   const oid = await resolveRef({ repo, ref });
   if (!oid) return undefined;
   try {
-    const { blob, oid: blobOid } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, filepath: path, cache: repo.cache });
-    return { text: Buffer.from(blob).toString('utf8'), oid: blobOid };
+    // The path is walked through the parsed trees kept by id (tree-cache.ts): isomorphic-git's own walk
+    // reads and hashes every tree on it again, each hash settling in a later turn of the event loop.
+    let entry: TreeEntry | undefined = { mode: '040000', path: '', oid: await commitTree(repo, oid), type: 'tree' };
+    for (const name of path.split('/')) entry = entry?.type === 'tree' ? (await treeEntries(repo, entry.oid)).find((e) => e.path === name) : undefined;
+    if (entry?.type !== 'blob') return undefined;
+    const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: entry.oid, cache: repo.cache });
+    return { text: Buffer.from(blob).toString('utf8'), oid: entry.oid };
   } catch (err) {
     if (['NotFoundError', 'ObjectTypeError'].includes((err as { code?: string }).code ?? '')) return undefined;
     throw err;

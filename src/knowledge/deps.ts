@@ -1,10 +1,9 @@
 // What the knowledge domain needs, built once by the composition root (or by a test).
-import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import type { FsClient } from 'isomorphic-git';
 import type { Principal } from '../auth/index.ts';
 import type { Clock } from '../clock.ts';
-import { createFileLock, createRepoRegistry, type RepoRegistry, type SharedLock } from '../git/index.ts';
+import { createFileLock, createRepoRegistry, loopFs, type RepoRegistry, type SharedLock } from '../git/index.ts';
 import type { Logger } from '../log.ts';
 import type { SecretBox } from '../security/index.ts';
 import type { Executor } from '../store/index.ts';
@@ -73,7 +72,8 @@ export function createKnowledgeDeps(a: {
   /** The guarded outbound client (default: one that reaches public addresses only). */
   outbound?: Outbound;
 }): KnowledgeDeps {
-  const fs = a.fs ?? (nodeFs as unknown as FsClient);
+  // node:fs answering short calls in the caller's turn (loop-fs.ts): a write's steps do not queue behind answers.
+  const fs = a.fs ?? (loopFs() as unknown as FsClient);
   const onLost = (err: Error) => a.log.warn({ err }, 'knowledge repository lock was lost while held (its holder stalled past the stale limit); the write still compared the branch before moving it');
   // A file system given by the caller (memfs in tests) is this process's alone: the in-process chain
   // is all it needs (proper-lockfile keeps its locks by path, process-wide, across file systems).

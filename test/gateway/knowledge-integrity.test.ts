@@ -33,8 +33,10 @@ const HOSTILE: [string, string, Record<string, unknown>, (string | number)[]][] 
   ['a skill name with a space', 'skills', { name: 'bad name', description: '', instructions: 'x' }, ['body', 'name']],
   ['an evaluation id of ..', 'evaluations', { id: '..', name: 'E', questions: [] }, ['body', 'id']],
 ];
+// "Nothing is written" compares production's head before and after: serial, so that they run before
+// the concurrent tests of this file, whose writes would otherwise land in between.
 for (const [what, kind, body, loc] of HOSTILE) {
-  test(`${what} answers 422 naming the body field, and nothing is written`, async (t) => {
+  test.serial(`${what} answers 422 naming the body field, and nothing is written`, async (t) => {
     const before = await head(admin);
     const res = await call(t0, 'POST', `/api/knowledge/${kind}`, { token: admin, body });
     t.is(res.status, 422);
@@ -66,7 +68,7 @@ test('a table id in decomposed Unicode names the same file as its composed form'
   }
 });
 
-test('a 20,000-deep body answers 422 and one with too many values 413, never 500', async (t) => {
+test.serial('a 20,000-deep body answers 422 and one with too many values 413, never 500', async (t) => {
   // Written as text: JSON.stringify itself cannot nest that deep.
   const deep = `{"title":"Deep","body":"x","extra":${'['.repeat(20_000)}"leaf"${']'.repeat(20_000)}}`;
   const before = await head(admin);

@@ -11,6 +11,7 @@ import {
   commitChanges,
   createBranch,
   InvalidPath,
+  loopFs,
   mergeBranch,
   openRepo,
   readFile,
@@ -23,12 +24,14 @@ import {
 } from '../../src/git/index.ts';
 
 const author = { name: 'Ada', email: 'ada@example.com', timestamp: 1_700_000_000 };
+/** The file system the service writes repositories with (loop-fs.ts). */
+const serviceFs = loopFs() as unknown as FsClient;
 
 async function diskRepo(t: { teardown(fn: () => void): void }): Promise<{ repo: GitRepo; gitdir: string; reopen(): Promise<GitRepo> }> {
   const dir = fs.mkdtempSync(join(tmpdir(), 'sextant-git-'));
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
   const gitdir = join(dir, 'org.git');
-  const reopen = () => openRepo({ fs: fs as unknown as FsClient, gitdir });
+  const reopen = () => openRepo({ fs: serviceFs, gitdir });
   return { repo: await reopen(), gitdir, reopen };
 }
 
@@ -294,9 +297,9 @@ test('a repository folder missing while the caller knows it held knowledge is re
   const dir = fs.mkdtempSync(join(tmpdir(), 'sextant-git-'));
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
   const gitdir = join(dir, 'org.git');
-  await t.throwsAsync(openRepo({ fs: fs as unknown as FsClient, gitdir, hadHistory: async () => true }), { code: 'REPOSITORY_DAMAGED' });
+  await t.throwsAsync(openRepo({ fs: serviceFs, gitdir, hadHistory: async () => true }), { code: 'REPOSITORY_DAMAGED' });
   t.false(fs.existsSync(gitdir));
-  const fresh = await openRepo({ fs: fs as unknown as FsClient, gitdir, hadHistory: async () => false });
+  const fresh = await openRepo({ fs: serviceFs, gitdir, hadHistory: async () => false });
   t.is(await resolveRef({ repo: fresh, ref: 'main' }), undefined);
 });
 
