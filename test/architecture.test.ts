@@ -95,9 +95,9 @@ test('the web client reaches the server only over HTTP: it imports nothing outsi
 // ---- The layers of ../shared/design.md: gateway -> compose -> domains -> kernel and storage. ----
 
 /** Folders that hold one domain each; a domain reaches another only through ports that compose implements. */
-const DOMAINS = ['auth', 'knowledge', 'agent', 'chats', 'data', 'evaluations', 'mcp', 'imports', 'saved'];
+const DOMAINS = ['auth', 'knowledge', 'agent', 'chats', 'data', 'evaluations', 'mcp', 'imports', 'saved', 'subscriptions'];
 /** What every layer may use: no domain knowledge in them. */
-const KERNEL = ['errors.ts', 'clock.ts', 'config.ts', 'config-secrets.ts', 'log.ts', 'sql-expression.ts', 'mail', 'security', 'outbound', 'store', 'git', 'shared', 'distribution', 'ops'];
+const KERNEL = ['errors.ts', 'clock.ts', 'config.ts', 'config-secrets.ts', 'log.ts', 'sql-expression.ts', 'mail', 'security', 'outbound', 'store', 'git', 'shared', 'distribution', 'ops', 'charts'];
 /** The edge, the application layer, the composition root and the programs that are not the server (admin: sextant-admin). */
 const OUTSIDE = ['gateway', 'compose', 'app.ts', 'main.ts', 'server.ts', 'knowledge-check.ts', 'cli', 'admin'];
 
@@ -179,6 +179,7 @@ const TABLE_OWNERS: Record<string, string> = {
   evaluations: 'evaluation_runs evaluation_results evaluation_settings',
   imports: 'dbt_imports',
   saved: 'saved_questions saved_question_versions',
+  subscriptions: 'subscriptions subscription_runs subscription_deliveries subscription_unsubscribes',
 };
 const OWNER = new Map(Object.entries(TABLE_OWNERS).flatMap(([domain, tables]) => tables.split(' ').map((table) => [table, domain] as const)));
 

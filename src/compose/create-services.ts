@@ -32,6 +32,7 @@ import { evaluationKnowledgePort } from './evaluation-knowledge.ts';
 import { importKnowledgePort } from './import-knowledge.ts';
 import { importWarehousePort } from './import-warehouse.ts';
 import { savedPorts } from './saved-ports.ts';
+import { subscriptionDeps } from './subscription-deps.ts';
 import { evaluationPrincipalsPort } from './evaluation-principals.ts';
 import { agentMcpPorts } from './mcp-agent-ports.ts';
 import { dataMcpPorts } from './mcp-data-ports.ts';
@@ -246,5 +247,6 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   // Suggestions offer only questions the model answers: the offline planner checks them (cached).
   const chatSources = { ...core.chatSources, suggestions: { ...questionCheck(knowledge, provider, clock), ...core.chatSources.suggestions } };
   const saved = { store: executor, clock, ports: savedPorts(core.chats, core.data) };
-  return { ...core, chatSources, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports, saved };
+  const subscriptions = subscriptionDeps(core, saved, replicaId);
+  return { ...core, chatSources, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports, saved, subscriptions };
 }

@@ -35,6 +35,7 @@ import { adminUsageRoutes } from './admin-usage.ts';
 import { adminEmailDomainRoutes } from './admin-email-domains.ts';
 import { importRoutes } from './imports.ts';
 import { savedQuestionRoutes } from './saved-questions.ts';
+import { subscriptionRoutes } from './subscriptions.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -71,6 +72,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   adminEmailDomainRoutes,
   importRoutes,
   savedQuestionRoutes,
+  subscriptionRoutes,
 ];
 
 /** All REST routes, in registration order. */
