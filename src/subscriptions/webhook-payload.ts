@@ -42,6 +42,9 @@ function teams(r: Report, link: string, alertLine: string | undefined) {
   return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] };
 }
 
+/** A count is a number to a JSON reader; only one past 2^53 stays exact as a string. */
+const bigintValue = (v: bigint) => (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString());
+
 /** The body a webhook channel receives for a report. */
 export function webhookBody(format: Extract<Channel, { type: 'webhook' }>['format'], a: { subscriptionId: string; report: Report; link: string; slotAt: number | null; alertLine?: string | undefined }): string {
   if (format === 'slack') return JSON.stringify(slack(a.report, a.link, a.alertLine));
@@ -52,5 +55,5 @@ export function webhookBody(format: Extract<Channel, { type: 'webhook' }>['forma
     slot_at: a.slotAt === null ? null : new Date(a.slotAt).toISOString(),
     alert: a.alertLine ?? null,
     tiles: a.report.tiles.map((t) => ({ title: t.title, columns: t.columns, rows: t.rows, read_at: t.read_at, error: t.error ?? null })),
-  }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  }, (_k, v: unknown) => (typeof v === 'bigint' ? bigintValue(v) : v));
 }

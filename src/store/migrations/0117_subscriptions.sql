@@ -8,8 +8,9 @@ CREATE TABLE subscriptions (
   id TEXT PRIMARY KEY,
   org_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
   owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  saved_question_id TEXT REFERENCES saved_questions(id) ON DELETE CASCADE,
-  -- No foreign key: dashboards are another module's tables; the run checks it through a port.
+  -- No foreign keys: a run finds the question or dashboard through a port, as its owner; one deleted
+  -- or no longer readable stops the subscription with a notice instead of deleting it unsaid.
+  saved_question_id TEXT,
   dashboard_id TEXT,
   cron TEXT NOT NULL,
   timezone TEXT NOT NULL,
