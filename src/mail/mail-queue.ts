@@ -175,9 +175,9 @@ function messageOf(row: DueRow): MailMessage {
     to: row.to_address,
     subject: row.subject,
     text: row.text_body,
-    html: row.html_body ?? undefined,
-    attachments: row.attachments === null ? undefined : (JSON.parse(row.attachments) as MailAttachment[]),
-    headers: row.headers === null ? undefined : (JSON.parse(row.headers) as Record<string, string>),
+    ...(row.html_body === null ? {} : { html: row.html_body }),
+    ...(row.attachments === null ? {} : { attachments: JSON.parse(row.attachments) as MailAttachment[] }),
+    ...(row.headers === null ? {} : { headers: JSON.parse(row.headers) as Record<string, string> }),
   };
 }
 
