@@ -22,6 +22,7 @@ export const routes: RouteObject[] = [
       { path: '/reset-password', ...page(() => import('./sign-in/reset-password-page.tsx').then((m) => ({ Component: m.ResetPasswordPage }))) },
       { path: '/invitation', ...page(() => import('./invitation/invitation-page.tsx').then((m) => ({ Component: m.InvitationPage }))) },
       { path: '/mfa-recovery', ...page(() => import('./sign-in/mfa-recovery-page.tsx').then((m) => ({ Component: m.MfaRecoveryPage }))) },
+      { path: '/unsubscribe', ...page(() => import('./subscriptions/unsubscribe-page.tsx').then((m) => ({ Component: m.UnsubscribePage }))) },
       { path: '/share/:shareId', ...page(() => import('./chats/shared-chat-page.tsx').then((m) => ({ Component: m.SharedChatPage }))) },
       {
         element: (
@@ -39,6 +40,7 @@ export const routes: RouteObject[] = [
           },
           { path: '/saved', ...page(() => import('./saved/saved-list-page.tsx').then((m) => ({ Component: m.SavedListPage }))) },
           { path: '/saved/:id', ...page(() => import('./saved/saved-question-page.tsx').then((m) => ({ Component: m.SavedQuestionPage }))) },
+          { path: '/subscriptions', ...page(() => import('./subscriptions/subscriptions-page.tsx').then((m) => ({ Component: m.SubscriptionsPage }))) },
           {
             path: '/settings',
             ...page(() => import('./settings/settings-layout.tsx').then((m) => ({ Component: m.SettingsLayout }))),

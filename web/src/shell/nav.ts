@@ -14,6 +14,7 @@ export const NAV: NavEntry[] = [
   // The chats are the history beside the Ask pages, not a section of their own.
   { to: '/', label: 'Ask', built: true },
   { to: '/saved', label: 'Saved', built: true },
+  { to: '/subscriptions', label: 'Subscriptions', built: true },
   { to: '/knowledge', label: 'Knowledge', roles: ['admin', 'modeler'], built: true },
   { to: '/admin', label: 'Admin', roles: ['admin'], built: true },
   { to: '/settings', label: 'Settings', built: true },
