@@ -1,6 +1,7 @@
 // How often a report is sent: every day, week or month at a time, or a cron expression, in a time
 // zone (the browser's by default). The server maps the presets to cron and checks all of it.
 import { Field } from '../ui/field.tsx';
+import { SelectField } from './select-field.tsx';
 
 export interface ScheduleDraft {
   every: 'day' | 'week' | 'month' | 'cron';
@@ -25,26 +26,20 @@ export function ScheduleFields({ value: s, onChange, error }: { value: ScheduleD
   const set = (patch: Partial<ScheduleDraft>) => onChange({ ...s, ...patch });
   return (
     <>
-      <label className="field">
-        <span>How often</span>
-        <select value={s.every} onChange={(e) => set({ every: e.target.value as ScheduleDraft['every'], day: e.target.value === 'month' ? '1' : s.day })}>
-          <option value="day">Every day</option>
-          <option value="week">Every week</option>
-          <option value="month">Every month</option>
-          <option value="cron">Cron expression</option>
-        </select>
-      </label>
+      <SelectField label="How often" value={s.every} onChange={(every) => set({ every, day: every === 'month' ? '1' : s.day })}>
+        <option value="day">Every day</option>
+        <option value="week">Every week</option>
+        <option value="month">Every month</option>
+        <option value="cron">Cron expression</option>
+      </SelectField>
       {s.every === 'week' && (
-        <label className="field">
-          <span>Day</span>
-          <select value={s.day} onChange={(e) => set({ day: e.target.value })}>
-            {DAYS.map((d, i) => (
-              <option key={d} value={String(i)}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Day" value={s.day} onChange={(day) => set({ day })}>
+          {DAYS.map((d, i) => (
+            <option key={d} value={String(i)}>
+              {d}
+            </option>
+          ))}
+        </SelectField>
       )}
       {s.every === 'month' && <Field label="Day of the month" type="number" min={1} max={31} value={s.day} onChange={(day) => set({ day })} error={error('schedule.day')} />}
       {s.every === 'cron' ? (

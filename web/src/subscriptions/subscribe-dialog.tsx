@@ -9,6 +9,7 @@ import { Field } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { defaultSchedule, ScheduleFields, scheduleBody } from './schedule-fields.tsx';
+import { SelectField } from './select-field.tsx';
 
 export function SubscribeButton({ savedQuestionId }: { savedQuestionId: string }) {
   return (
@@ -72,28 +73,22 @@ function SubscribeForm({ savedQuestionId, onClose }: { savedQuestionId: string; 
       <Field label="Mail to (members of the organization)" value={to} onChange={setTo} error={save.fieldError('channels.0.to')} />
       <Field label="Webhook URL (optional)" type="url" value={webhook} onChange={setWebhook} error={save.fieldError('channels.1.url') ?? save.fieldError('channels.0.url')} />
       {webhook && (
-        <label className="field">
-          <span>Webhook format</span>
-          <select value={format} onChange={(e) => setFormat(e.target.value as Format)}>
-            <option value="slack">Slack</option>
-            <option value="teams">Microsoft Teams</option>
-            <option value="json">JSON</option>
-          </select>
-        </label>
+        <SelectField label="Webhook format" value={format} onChange={setFormat}>
+          <option value="slack">Slack</option>
+          <option value="teams">Microsoft Teams</option>
+          <option value="json">JSON</option>
+        </SelectField>
       )}
       <fieldset className="field">
         <legend>Alert (optional): send only when the first row crosses a threshold</legend>
         <Field label="Column" value={alertColumn} onChange={setAlertColumn} />
         {alertColumn && (
           <>
-            <label className="field">
-              <span>Condition</span>
-              <select value={op} onChange={(e) => setOp(e.target.value as (typeof OPS)[number])}>
-                {OPS.map((o) => (
-                  <option key={o}>{o}</option>
-                ))}
-              </select>
-            </label>
+            <SelectField label="Condition" value={op} onChange={setOp}>
+              {OPS.map((o) => (
+                <option key={o}>{o}</option>
+              ))}
+            </SelectField>
             <Field label="Threshold" type="number" value={threshold} onChange={setThreshold} required />
           </>
         )}
