@@ -57,10 +57,11 @@ test('no default exports', (t) => {
 });
 
 // Each holds megabytes that a gateway needs only when the feature is used (an MCP client, OAuth, a
-// GitHub mirror, SMTP, SSO, a PostgreSQL, MySQL or SQLite warehouse, a hosted model, a CLI download, Excel):
+// GitHub mirror, SMTP, SSO, a PostgreSQL, MySQL or SQLite warehouse, a hosted model, a CLI download, Excel,
+// a chart drawn on the server):
 // they load on first use, through import() or a module that is itself loaded so. bench/downloads.ts
 // judges the started gateway's memory.
-const ON_FIRST_USE = /^(oidc-provider|ioredis|@opentelemetry\/[^/]+|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|libpg-query|exceljs)(\/|$)/;
+const ON_FIRST_USE = /^(oidc-provider|ioredis|@opentelemetry\/[^/]+|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|libpg-query|exceljs|vega|vega-lite|vega-interpreter|@resvg\/resvg-js)(\/|$)/;
 
 test('a started gateway loads the libraries of optional features only on first use', (t) => {
   const byPath = new Map(sources.map((f) => [f.path, f]));
