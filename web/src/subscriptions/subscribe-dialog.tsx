@@ -29,7 +29,7 @@ function SubscribeForm({ savedQuestionId, onClose }: { savedQuestionId: string; 
   const [webhook, setWebhook] = useState('');
   const [format, setFormat] = useState<Format>('slack');
   const [alertColumn, setAlertColumn] = useState('');
-  const [op, setOp] = useState<(typeof OPS)[number]>('<');
+  const [op, setOp] = useState<Op>('<');
   const [threshold, setThreshold] = useState('');
   const [created, setCreated] = useState<string | undefined>();
   const save = useAction(async () => {
@@ -39,27 +39,7 @@ function SubscribeForm({ savedQuestionId, onClose }: { savedQuestionId: string; 
     const s = await call(api.POST('/api/subscriptions', { body: { saved_question_id: savedQuestionId, schedule: scheduleBody(schedule) as never, channels, ...(alert ? { alert } : {}) } }));
     setCreated(s.id);
   });
-  const [tested, setTested] = useState<string | undefined>();
-  const test = useAction(async () => setTested((await call(api.POST('/api/subscriptions/{id}/send_now', { params: { path: { id: created! } } }))).status));
-  if (created)
-    return (
-      <>
-        <h2 id="subscribe-title">Subscribed</h2>
-        <FormAlert problem={test.problem} />
-        {tested && <p role="status">{tested === 'sent' ? 'Test sent.' : `Test run: ${tested}`}</p>}
-        <p>
-          See it and its run log under <Link to="/subscriptions">Subscriptions</Link>.
-        </p>
-        <div className="actions">
-          <button type="button" disabled={test.pending} onClick={() => void test.run()}>
-            Send a test now
-          </button>
-          <button type="button" className="primary" onClick={onClose}>
-            Close
-          </button>
-        </div>
-      </>
-    );
+  if (created) return <Subscribed id={created} onClose={onClose} />;
   return (
     <form
       onSubmit={(e) => {
@@ -79,20 +59,7 @@ function SubscribeForm({ savedQuestionId, onClose }: { savedQuestionId: string; 
           <option value="json">JSON</option>
         </SelectField>
       )}
-      <fieldset className="field">
-        <legend>Alert (optional): send only when the first row crosses a threshold</legend>
-        <Field label="Column" value={alertColumn} onChange={setAlertColumn} />
-        {alertColumn && (
-          <>
-            <SelectField label="Condition" value={op} onChange={setOp}>
-              {OPS.map((o) => (
-                <option key={o}>{o}</option>
-              ))}
-            </SelectField>
-            <Field label="Threshold" type="number" value={threshold} onChange={setThreshold} required />
-          </>
-        )}
-      </fieldset>
+      <AlertFields column={alertColumn} onColumn={setAlertColumn} op={op} onOp={setOp} threshold={threshold} onThreshold={setThreshold} />
       <div className="actions">
         <button type="button" onClick={onClose}>
           Cancel
@@ -102,5 +69,51 @@ function SubscribeForm({ savedQuestionId, onClose }: { savedQuestionId: string; 
         </button>
       </div>
     </form>
+  );
+}
+
+/** After subscribing: send a test now, or go to the list. */
+function Subscribed({ id, onClose }: { id: string; onClose: () => void }) {
+  const [tested, setTested] = useState<string | undefined>();
+  const test = useAction(async () => setTested((await call(api.POST('/api/subscriptions/{id}/send_now', { params: { path: { id } } }))).status));
+  return (
+    <>
+      <h2 id="subscribe-title">Subscribed</h2>
+      <FormAlert problem={test.problem} />
+      {tested && <p role="status">{tested === 'sent' ? 'Test sent.' : `Test run: ${tested}`}</p>}
+      <p>
+        See it and its run log under <Link to="/subscriptions">Subscriptions</Link>.
+      </p>
+      <div className="actions">
+        <button type="button" disabled={test.pending} onClick={() => void test.run()}>
+          Send a test now
+        </button>
+        <button type="button" className="primary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </>
+  );
+}
+
+type Op = (typeof OPS)[number];
+
+/** The optional alert: a column of the first row, a comparison and a threshold. */
+function AlertFields(a: { column: string; onColumn: (v: string) => void; op: Op; onOp: (v: Op) => void; threshold: string; onThreshold: (v: string) => void }) {
+  return (
+    <fieldset className="field">
+      <legend>Alert (optional): send only when the first row crosses a threshold</legend>
+      <Field label="Column" value={a.column} onChange={a.onColumn} />
+      {a.column && (
+        <>
+          <SelectField label="Condition" value={a.op} onChange={a.onOp}>
+            {OPS.map((o) => (
+              <option key={o}>{o}</option>
+            ))}
+          </SelectField>
+          <Field label="Threshold" type="number" value={a.threshold} onChange={a.onThreshold} required />
+        </>
+      )}
+    </fieldset>
   );
 }
