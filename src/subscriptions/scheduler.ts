@@ -35,11 +35,12 @@ export async function tick(deps: SubscriptionDeps & { claimMs?: number }): Promi
   for (const s of await dueSubscriptions(deps.store, deps.clock.now(), 100)) {
     const now = deps.clock.now();
     const { slots, next } = slotsUpTo(s.cron, s.timezone, s.next_slot_at, now);
-    const slot = slots.pop()!;
+    // More slots passed than one tick looks at: these are all missed, and a later tick reaches the latest.
+    const slot = next !== undefined && next <= now ? undefined : slots.pop()!;
     // A schedule that never fires again parks far away (cron with no later date).
     const run = logId(now);
     const claimed = await claimSlots(deps.store, { id: s.id, from: s.next_slot_at, next: next ?? Number.MAX_SAFE_INTEGER, run, slot, missed: slots, replica: deps.replicaId, now, claimMs });
-    if (claimed) await executeRun(deps, { id: run, subscriptionId: s.id, slotAt: slot });
+    if (claimed && slot !== undefined) await executeRun(deps, { id: run, subscriptionId: s.id, slotAt: slot });
   }
   await deliverWebhooks(deps);
 }

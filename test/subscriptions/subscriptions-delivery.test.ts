@@ -264,3 +264,19 @@ test.serial('send now sends at once, outside the schedule, and logs the run with
   await smtp.next(member.email);
   t.is((await call(t0, 'GET', `/api/subscriptions/${sub.id}`, { token: ownerToken })).body.next_run_at, sub.next_run_at);
 });
+
+test.serial('after a long stop, a schedule every minute logs every passed slot as missed and sends only the latest, once', async (t) => {
+  const id = await question(ownerToken);
+  const sub = await subscribe({ saved_question_id: id, schedule: { cron: '* * * * *', timezone: 'UTC' }, channels: [{ type: 'email', to: [member.email] }] });
+  // A day of slots (1,441): more than one tick looks at, so the first logs 1,000 as missed and sends nothing.
+  await atNextSlot(sub.id, DAY);
+  await tick(deps);
+  await smtp.next(member.email);
+  await deps.mail.idle();
+  const x = t0.app.services.executor;
+  const counts = await x.all(sql<{ status: string; n: number }>`SELECT status, count(*) AS n FROM subscription_runs WHERE subscription_id = ${sub.id} GROUP BY status ORDER BY status`);
+  t.deepEqual(counts.map((c) => [c.status, Number(c.n)]), [['missed', 1440], ['sent', 1]]);
+  const sent = await x.one(sql<{ slot_at: number }>`SELECT slot_at FROM subscription_runs WHERE subscription_id = ${sub.id} AND status = 'sent'`);
+  t.is(Number(sent?.slot_at), t0.clock.now());
+  t.is(smtp.mails.filter((m) => m.to.includes(member.email)).length, 0);
+});
