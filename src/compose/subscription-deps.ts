@@ -16,6 +16,7 @@ export function subscriptionDeps(core: CoreServices, saved: SavedDeps, replicaId
     mail: core.mailer,
     fetch: core.outbound.fetch,
     checkHost: core.outbound.checkHost,
+    secretBox: core.secretBox,
     ports: subscriptionPorts(core.executor, saved),
     baseUrl: core.config.baseUrl,
     linkKey: createHmac('sha256', core.config.secrets.jwtKey).update('sextant subscription links').digest('base64url'),

@@ -13,6 +13,6 @@ export async function createSubscription(deps: SubscriptionDeps, p: Principal, f
   await checkFields(deps, p, f);
   const at = deps.clock.now();
   const id = `sub_${randomBytes(9).toString('base64url')}`;
-  await insertSubscription(deps.store, { id, orgId: p.orgId, ownerId: p.userId, fields: f, nextSlotAt: nextSlot(f.cron, f.timezone, at)!, at });
+  await insertSubscription(deps.store, deps.secretBox, { id, orgId: p.orgId, ownerId: p.userId, fields: f, nextSlotAt: nextSlot(f.cron, f.timezone, at)!, at });
   return readSubscription(deps, p, id);
 }

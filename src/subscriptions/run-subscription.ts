@@ -17,6 +17,7 @@ import type { Alert, Channel } from './schemas.ts';
 import { setStatusQuery, subscriptionById, unsubscribedOf, type SubscriptionRow } from './subscriptions-store.ts';
 import { oneClickUrl, unsubscribeToken, unsubscribeUrl } from './unsubscribe.ts';
 import { webhookBody } from './webhook-payload.ts';
+import { openChannels } from './sealed-channels.ts';
 
 /** A claimed run: its row, the slot (null for a test sent by hand). */
 export interface ClaimedRun {
@@ -66,7 +67,7 @@ async function send(deps: SubscriptionDeps, s: SubscriptionRow, run: ClaimedRun,
 
 /** The statements that store what a run sends, per channel target. */
 async function deliveries(deps: SubscriptionDeps, s: SubscriptionRow, run: ClaimedRun, report: Report, pngs: (string | undefined)[], alertLine: string | undefined) {
-  const channels = JSON.parse(s.channels) as Channel[];
+  const channels = openChannels(deps.secretBox, s.channels);
   const now = deps.clock.now();
   const to = await recipients(deps, s, channels);
   const mails: StagedMail[] = [];
@@ -79,7 +80,7 @@ async function deliveries(deps: SubscriptionDeps, s: SubscriptionRow, run: Claim
   }
   const link = s.saved_question_id ? `${deps.baseUrl}/saved/${encodeURIComponent(s.saved_question_id)}` : `${deps.baseUrl}/subscriptions`;
   const hooks = channels.flatMap((c) => (c.type === 'webhook' ? [c] : []));
-  for (const h of hooks) queries.push(webhookDeliveryQuery(run.id, h.url, webhookBody(h.format, { subscriptionId: s.id, report, link, slotAt: run.slotAt, alertLine }), now));
+  for (const h of hooks) queries.push(webhookDeliveryQuery(run.id, { host: new URL(h.url).host, sealedUrl: deps.secretBox.seal(h.url) }, webhookBody(h.format, { subscriptionId: s.id, report, link, slotAt: run.slotAt, alertLine }), now));
   const recipientsLog = [...to.map((target) => ({ channel: 'email', target })), ...hooks.map((h) => ({ channel: 'webhook', target: new URL(h.url).host }))];
   return { mails, queries, recipients: recipientsLog };
 }

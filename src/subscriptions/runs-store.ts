@@ -65,9 +65,9 @@ export function finishRunQuery(r: { run: string; replica: string; status: RunSta
 export const emailDeliveryQuery = (run: string, target: string, outboxId: string, now: number): Query =>
   sql`INSERT INTO subscription_deliveries (id, run_id, channel, target, outbox_id) VALUES (${logId(now)}, ${run}, 'email', ${target}, ${outboxId})`;
 
-/** A webhook of a run, due at once. */
-export const webhookDeliveryQuery = (run: string, url: string, payload: string, now: number): Query =>
-  sql`INSERT INTO subscription_deliveries (id, run_id, channel, target, url, payload, next_attempt_at) VALUES (${logId(now)}, ${run}, 'webhook', ${new URL(url).host}, ${url}, ${payload}, ${now})`;
+/** A webhook of a run, due at once (its URL sealed, as on the subscription). */
+export const webhookDeliveryQuery = (run: string, to: { host: string; sealedUrl: string }, payload: string, now: number): Query =>
+  sql`INSERT INTO subscription_deliveries (id, run_id, channel, target, url, payload, next_attempt_at) VALUES (${logId(now)}, ${run}, 'webhook', ${to.host}, ${to.sealedUrl}, ${payload}, ${now})`;
 
 interface RunRow {
   id: string;

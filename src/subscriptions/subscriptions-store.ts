@@ -1,6 +1,8 @@
 // SQL of the subscriptions table and of the addresses that unsubscribed.
 import { sql } from 'kysely';
 import type { Executor, Query } from '../store/index.ts';
+import type { SecretBox } from '../security/index.ts';
+import { openChannels, sealChannels } from './sealed-channels.ts';
 import type { Alert, Channel, Subscription, SubscriptionStatus } from './schemas.ts';
 
 export interface SubscriptionRow {
@@ -34,14 +36,14 @@ export interface SubscriptionFields {
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
 
 /** The API's view of a row. */
-export function toSubscription(r: SubscriptionRow, unsubscribed: string[]): Subscription {
+export function toSubscription(box: SecretBox, r: SubscriptionRow, unsubscribed: string[]): Subscription {
   return {
     id: r.id,
     owner_id: r.owner_id,
     saved_question_id: r.saved_question_id,
     dashboard_id: r.dashboard_id,
     schedule: { cron: r.cron, timezone: r.timezone },
-    channels: JSON.parse(r.channels) as Channel[],
+    channels: openChannels(box, r.channels),
     alert: r.alert === null ? null : (JSON.parse(r.alert) as Alert),
     status: r.status,
     stopped_reason: r.stopped_reason,
@@ -52,10 +54,10 @@ export function toSubscription(r: SubscriptionRow, unsubscribed: string[]): Subs
   };
 }
 
-export async function insertSubscription(x: Executor, s: { id: string; orgId: string; ownerId: string; fields: SubscriptionFields; nextSlotAt: number; at: number }): Promise<void> {
+export async function insertSubscription(x: Executor, box: SecretBox, s: { id: string; orgId: string; ownerId: string; fields: SubscriptionFields; nextSlotAt: number; at: number }): Promise<void> {
   const f = s.fields;
   await x.run(sql`INSERT INTO subscriptions (id, org_id, owner_id, saved_question_id, dashboard_id, cron, timezone, channels, alert, alert_crossed, status, next_slot_at, created_at, updated_at)
-    VALUES (${s.id}, ${s.orgId}, ${s.ownerId}, ${f.saved_question_id}, ${f.dashboard_id}, ${f.cron}, ${f.timezone}, ${JSON.stringify(f.channels)}, ${f.alert ? JSON.stringify(f.alert) : null},
+    VALUES (${s.id}, ${s.orgId}, ${s.ownerId}, ${f.saved_question_id}, ${f.dashboard_id}, ${f.cron}, ${f.timezone}, ${sealChannels(box, f.channels)}, ${f.alert ? JSON.stringify(f.alert) : null},
       0, 'active', ${s.nextSlotAt}, ${s.at}, ${s.at})`);
 }
 
@@ -75,10 +77,10 @@ export async function listSubscriptions(x: Executor, orgId: string, ownerId: str
 }
 
 /** Rewrites what a subscription sends and when; a new schedule starts from its next slot, the alert from clear. */
-export async function updateSubscription(x: Executor, u: { id: string; fields: SubscriptionFields; nextSlotAt: number; resetAlert: boolean; at: number }): Promise<void> {
+export async function updateSubscription(x: Executor, box: SecretBox, u: { id: string; fields: SubscriptionFields; nextSlotAt: number; resetAlert: boolean; at: number }): Promise<void> {
   const f = u.fields;
   await x.run(sql`UPDATE subscriptions SET saved_question_id = ${f.saved_question_id}, dashboard_id = ${f.dashboard_id}, cron = ${f.cron}, timezone = ${f.timezone},
-    channels = ${JSON.stringify(f.channels)}, alert = ${f.alert ? JSON.stringify(f.alert) : null}, next_slot_at = ${u.nextSlotAt},
+    channels = ${sealChannels(box, f.channels)}, alert = ${f.alert ? JSON.stringify(f.alert) : null}, next_slot_at = ${u.nextSlotAt},
     alert_crossed = ${u.resetAlert ? 0 : sql`alert_crossed`}, updated_at = ${u.at} WHERE id = ${u.id}`);
 }
 

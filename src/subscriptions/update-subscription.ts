@@ -6,6 +6,7 @@ import { checkFields } from './check-fields.ts';
 import type { SubscriptionDeps } from './deps.ts';
 import { SubscriptionForbidden } from './errors.ts';
 import { readSubscription } from './read-subscriptions.ts';
+import { openChannels } from './sealed-channels.ts';
 import { nextSlot } from './schedule.ts';
 import type { Alert, Channel, Subscription } from './schemas.ts';
 import { deleteSubscription, setStatusQuery, updateSubscription, type SubscriptionFields, type SubscriptionRow } from './subscriptions-store.ts';
@@ -19,12 +20,12 @@ export interface SubscriptionEdit {
   status?: 'active' | 'paused' | undefined;
 }
 
-const fieldsOf = (s: SubscriptionRow): SubscriptionFields => ({
+const fieldsOf = (deps: SubscriptionDeps, s: SubscriptionRow): SubscriptionFields => ({
   saved_question_id: s.saved_question_id,
   dashboard_id: s.dashboard_id,
   cron: s.cron,
   timezone: s.timezone,
-  channels: JSON.parse(s.channels) as Channel[],
+  channels: openChannels(deps.secretBox, s.channels),
   alert: s.alert === null ? null : (JSON.parse(s.alert) as Alert),
 });
 
@@ -40,7 +41,7 @@ export async function editSubscription(deps: SubscriptionDeps, p: Principal, id:
 }
 
 async function rewrite(deps: SubscriptionDeps, p: Principal, s: SubscriptionRow, edit: SubscriptionEdit): Promise<void> {
-  const before = fieldsOf(s);
+  const before = fieldsOf(deps, s);
   const f: SubscriptionFields = {
     ...before,
     cron: edit.schedule?.cron ?? before.cron,
@@ -52,7 +53,7 @@ async function rewrite(deps: SubscriptionDeps, p: Principal, s: SubscriptionRow,
   const at = deps.clock.now();
   const rescheduled = f.cron !== before.cron || f.timezone !== before.timezone;
   const nextSlotAt = rescheduled ? nextSlot(f.cron, f.timezone, at)! : Number(s.next_slot_at);
-  await updateSubscription(deps.store, { id: s.id, fields: f, nextSlotAt, resetAlert: JSON.stringify(f.alert) !== JSON.stringify(before.alert), at });
+  await updateSubscription(deps.store, deps.secretBox, { id: s.id, fields: f, nextSlotAt, resetAlert: JSON.stringify(f.alert) !== JSON.stringify(before.alert), at });
 }
 
 /** Pauses, or resumes from the next slot after now; a stopped subscription resumes only when its owner asks. */

@@ -37,7 +37,7 @@ export async function deliverWebhooks(deps: SubscriptionDeps): Promise<void> {
 
 async function post(deps: SubscriptionDeps, hook: DueHook): Promise<string | undefined> {
   try {
-    const res = await deps.fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: hook.payload, redirect: 'manual' });
+    const res = await deps.fetch(deps.secretBox.open(hook.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: hook.payload, redirect: 'manual' });
     await res.body?.cancel();
     return res.ok ? undefined : `HTTP ${res.status}`;
   } catch (err) {
@@ -56,7 +56,7 @@ async function deliverOne(deps: SubscriptionDeps, hook: DueHook): Promise<void> 
   const message = error === 'refused' ? 'The outbound rules refuse this address' : error;
   if (error === 'refused' || attempts >= MAX_WEBHOOK_ATTEMPTS) {
     await deps.store.run(sql`UPDATE subscription_deliveries SET failed_at = ${now}, next_attempt_at = NULL, payload = NULL, attempts = ${attempts}, last_error = ${message} WHERE id = ${hook.id}`);
-    deps.log.error({ delivery_id: hook.id, host: new URL(hook.url).host, attempts, err: message }, 'subscription webhook failed for good; shown in the run log');
+    deps.log.error({ delivery_id: hook.id, attempts, err: message }, 'subscription webhook failed for good; shown in the run log');
     return;
   }
   await deps.store.run(sql`UPDATE subscription_deliveries SET next_attempt_at = ${now + webhookRetryMs(attempts)}, attempts = ${attempts}, last_error = ${message} WHERE id = ${hook.id}`);

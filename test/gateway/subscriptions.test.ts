@@ -7,6 +7,7 @@ import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
+import { sql } from 'kysely';
 
 let t0: TestApp;
 const org = 'subapi';
@@ -147,4 +148,15 @@ test('every route wants a credential but the unsubscribe link', async (t) => {
   t.is(res.status, 400);
   t.is(res.body.code, 'INVALID_UNSUBSCRIBE_LINK');
   t.is((await call(t0, 'POST', '/api/subscriptions/unsubscribe', { body: {} })).status, 400);
+});
+
+test('a webhook URL (its secret) is sealed at rest and shown whole to the owner only', async (t) => {
+  const url = 'https://hooks.slack.com/services/T000/B000/very-secret-token';
+  const res = await create(analyst, { channels: [{ type: 'webhook', url, format: 'slack' }] });
+  t.is(res.status, 201, JSON.stringify(res.body));
+  t.is(res.body.channels[0].url, url);
+  const row = await t0.app.services.executor.one(sql<{ channels: string }>`SELECT channels FROM subscriptions WHERE id = ${res.body.id}`);
+  t.false(row!.channels.includes('very-secret-token'));
+  const asAdmin = await call(t0, 'GET', `/api/subscriptions/${res.body.id as string}`, { token: admin });
+  t.is(asAdmin.body.channels[0].url, 'https://hooks.slack.com/…');
 });

@@ -6,6 +6,7 @@ import { systemClock } from '../../src/clock.ts';
 import { createLogger } from '../../src/log.ts';
 import { createMailQueue, createSmtpMailer } from '../../src/mail/index.ts';
 import { createOutbound } from '../../src/outbound/index.ts';
+import { createSecretBox } from '../../src/security/index.ts';
 import { openServiceStore } from '../../src/store/index.ts';
 import { tick, type SubscriptionDeps } from '../../src/subscriptions/index.ts';
 
@@ -20,6 +21,7 @@ const deps: SubscriptionDeps = {
   mail: createMailQueue({ store: store.executor, clock: systemClock, log, transport: createSmtpMailer({ url: smtpUrl, from: 'sextant@replicas.test' }) }),
   fetch: outbound.fetch,
   checkHost: outbound.checkHost,
+  secretBox: createSecretBox(Buffer.alloc(32, 3).toString('base64')),
   ports: {
     principalOf: async (orgId, userId) => ({ userId, email: 'owner@replicas.test', orgId, baseOrgId: orgId, role: 'user', permissions: [], credential: 'session', scopes: [] }),
     questions: {
