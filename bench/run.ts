@@ -20,6 +20,7 @@ const benches: Record<string, () => Promise<void>> = {
   'idle-memory': async () => (await import('./idle-memory.ts')).run(),
   dashboards: async () => (await import('./dashboards.ts')).run(),
   mixed: async () => (await import('./mixed.ts')).run(),
+  subscriptions: async () => (await import('./subscriptions.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,11 +1,13 @@
 // The composition root: builds the services (src/compose), mounts them in the gateway and starts the
-// background jobs (OAuth purge, search indexing, environment janitor, resumed evaluation runs).
+// background jobs (OAuth purge, search indexing, environment janitor, resumed evaluation runs, the
+// subscription scheduler).
 import type { Config } from './config.ts';
 import { confineLegacyWarehouseFiles, seedDemo } from './compose/demo/seed-demo.ts';
 import { createServices, type ServiceDeps } from './compose/create-services.ts';
 import { purgeExpiredOAuthModels } from './auth/oauth/store-adapter.ts';
 import { createGateway, metricsListenerApp, MOUNTED_OPERATIONS, type Gateway, type RouteDef, type Services } from './gateway/index.ts';
 import { startEnvironmentJanitor } from './knowledge/index.ts';
+import { startScheduler } from './subscriptions/index.ts';
 
 export interface AppDeps extends ServiceDeps {
   /** Extra route tables, registered after the built-in ones (tests use this for probe routes). */
@@ -56,6 +58,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
   await services.evaluations.resume();
   // Throwaway environments idle for 7 days are deleted; tests call expireThrowawayEnvironments directly.
   const janitor = startEnvironmentJanitor(services.knowledge);
+  // Every replica runs the subscription scheduler: slots are claimed in the store, once each.
+  const scheduler = startScheduler(services.subscriptions, config.subscriptionTickMs);
   return {
     koa: gateway.app,
     metricsKoa: config.ops.metrics && config.ops.metricsPort !== undefined ? metricsListenerApp(services) : undefined,
@@ -68,6 +72,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<App
       clearInterval(purge);
       clearInterval(indexer);
       janitor.stop();
+      await scheduler.stop();
       await built.close();
     },
   };

@@ -60,6 +60,8 @@ export interface Config {
   agent: AgentConfig;
   /** Evaluation runs: questions asked at once (SEXTANT_EVAL_CONCURRENCY) and the time one question may take. */
   evaluations: EvaluationConfig;
+  /** How often each replica's subscription scheduler looks for due slots (SEXTANT_SUBSCRIPTION_TICK_MS; 0: never, tests tick by hand). */
+  subscriptionTickMs: number;
   /** Operations: Redis, metrics and tracing (SEXTANT_REDIS_URL, SEXTANT_METRICS*, SEXTANT_OTEL_ENDPOINT). */
   ops: OpsConfig;
   /** DNS servers the TXT records of email-domain verification are asked of (SEXTANT_DNS_SERVERS, `ip` or `ip:port`); undefined: the system's. */
@@ -208,6 +210,7 @@ const envSchema = z.object({
   SEXTANT_CREDITS_PER_QUERY: z.coerce.number().min(0).default(0.1),
   SEXTANT_EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   SEXTANT_EVAL_QUESTION_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
+  SEXTANT_SUBSCRIPTION_TICK_MS: z.coerce.number().int().min(0).default(15_000),
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
@@ -298,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     agent: agentConfig(e, warnings),
     evaluations: { concurrency: e.SEXTANT_EVAL_CONCURRENCY, questionTimeoutMs: e.SEXTANT_EVAL_QUESTION_TIMEOUT_MS },
+    subscriptionTickMs: e.SEXTANT_SUBSCRIPTION_TICK_MS,
     outboundAllow: e.SEXTANT_OUTBOUND_ALLOW,
     ops: { redisUrl: e.SEXTANT_REDIS_URL, redisPrefix: e.SEXTANT_REDIS_PREFIX, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, metricsPort: e.SEXTANT_METRICS_PORT, metricsHost: e.SEXTANT_METRICS_HOST, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
     dnsServers: dnsServers(e.SEXTANT_DNS_SERVERS),

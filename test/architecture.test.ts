@@ -57,10 +57,11 @@ test('no default exports', (t) => {
 });
 
 // Each holds megabytes that a gateway needs only when the feature is used (an MCP client, OAuth, a
-// GitHub mirror, SMTP, SSO, a PostgreSQL, MySQL or SQLite warehouse, a hosted model, a CLI download, Excel):
+// GitHub mirror, SMTP, SSO, a PostgreSQL, MySQL or SQLite warehouse, a hosted model, a CLI download, Excel,
+// a chart drawn on the server):
 // they load on first use, through import() or a module that is itself loaded so. bench/downloads.ts
 // judges the started gateway's memory.
-const ON_FIRST_USE = /^(oidc-provider|ioredis|@opentelemetry\/[^/]+|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|libpg-query|exceljs)(\/|$)/;
+const ON_FIRST_USE = /^(oidc-provider|ioredis|@opentelemetry\/[^/]+|nodemailer|@octokit\/[^/]+|@modelcontextprotocol\/[^/]+|openai|@anthropic-ai\/sdk|pg|mysql2|esbuild|jose|node-sql-parser|libpg-query|exceljs|vega|vega-lite|vega-interpreter|@resvg\/resvg-js)(\/|$)/;
 
 test('a started gateway loads the libraries of optional features only on first use', (t) => {
   const byPath = new Map(sources.map((f) => [f.path, f]));
@@ -95,9 +96,9 @@ test('the web client reaches the server only over HTTP: it imports nothing outsi
 // ---- The layers of ../shared/design.md: gateway -> compose -> domains -> kernel and storage. ----
 
 /** Folders that hold one domain each; a domain reaches another only through ports that compose implements. */
-const DOMAINS = ['auth', 'knowledge', 'agent', 'chats', 'data', 'evaluations', 'mcp', 'imports', 'saved', 'dashboards'];
+const DOMAINS = ['auth', 'knowledge', 'agent', 'chats', 'data', 'evaluations', 'mcp', 'imports', 'saved', 'dashboards', 'subscriptions'];
 /** What every layer may use: no domain knowledge in them. */
-const KERNEL = ['errors.ts', 'clock.ts', 'config.ts', 'config-secrets.ts', 'log.ts', 'sql-expression.ts', 'mail', 'security', 'outbound', 'store', 'git', 'shared', 'distribution', 'ops'];
+const KERNEL = ['errors.ts', 'clock.ts', 'config.ts', 'config-secrets.ts', 'log.ts', 'sql-expression.ts', 'mail', 'security', 'outbound', 'store', 'git', 'shared', 'distribution', 'ops', 'charts'];
 /** The edge, the application layer, the composition root and the programs that are not the server (admin: sextant-admin). */
 const OUTSIDE = ['gateway', 'compose', 'app.ts', 'main.ts', 'server.ts', 'knowledge-check.ts', 'cli', 'admin'];
 
@@ -180,6 +181,7 @@ const TABLE_OWNERS: Record<string, string> = {
   imports: 'dbt_imports',
   saved: 'saved_questions saved_question_versions',
   dashboards: 'dashboards dashboard_tiles dashboard_shares',
+  subscriptions: 'subscriptions subscription_runs subscription_deliveries subscription_unsubscribes',
 };
 const OWNER = new Map(Object.entries(TABLE_OWNERS).flatMap(([domain, tables]) => tables.split(' ').map((table) => [table, domain] as const)));
 

@@ -33,6 +33,7 @@ import { importKnowledgePort } from './import-knowledge.ts';
 import { importWarehousePort } from './import-warehouse.ts';
 import { savedPorts } from './saved-ports.ts';
 import { dashboardPorts } from './dashboard-ports.ts';
+import { subscriptionDeps } from './subscription-deps.ts';
 import { evaluationPrincipalsPort } from './evaluation-principals.ts';
 import { agentMcpPorts } from './mcp-agent-ports.ts';
 import { dataMcpPorts } from './mcp-data-ports.ts';
@@ -248,5 +249,6 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   const chatSources = { ...core.chatSources, suggestions: { ...questionCheck(knowledge, provider, clock), ...core.chatSources.suggestions } };
   const saved = { store: executor, clock, ports: savedPorts(core.chats, core.data) };
   const dashboards = { store: executor, clock, ports: dashboardPorts(saved, core.data, executor, clock) };
-  return { ...core, chatSources, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports, saved, dashboards };
+  const subscriptions = subscriptionDeps(core, saved, dashboards, replicaId);
+  return { ...core, chatSources, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports, saved, dashboards, subscriptions };
 }

@@ -25,6 +25,7 @@ import type { OAuthServer } from '../auth/oauth/create-provider.ts';
 import type { Outbound } from '../outbound/index.ts';
 import type { SavedDeps } from '../saved/index.ts';
 import type { DashboardDeps } from '../dashboards/index.ts';
+import type { SubscriptionDeps } from '../subscriptions/index.ts';
 
 /** Everything the composition root wires together and hands to the route tables. */
 export interface Services {
@@ -84,7 +85,9 @@ export interface Services {
   /** Saved questions: answers kept under a title and run again as the viewer. */
   saved: SavedDeps;
   dashboards: DashboardDeps;
+  /** Subscriptions and alerts: reports sent on a schedule by mail and webhook (the scheduler runs in app.ts). */
+  subscriptions: SubscriptionDeps;
 }
 
 /** The services the agent's ports are built from (everything but the agent itself). */
-export type CoreServices = Omit<Services, 'agent' | 'agentPorts' | 'mcp' | 'evaluations' | 'mergeEnvironment' | 'imports' | 'saved' | 'dashboards'>;
+export type CoreServices = Omit<Services, 'agent' | 'agentPorts' | 'mcp' | 'evaluations' | 'mergeEnvironment' | 'imports' | 'saved' | 'dashboards' | 'subscriptions'>;

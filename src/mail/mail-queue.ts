@@ -11,7 +11,7 @@ import { monotonicFactory } from 'ulid';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { Executor } from '../store/index.ts';
-import type { Mailer, MailMessage, MailQueue, StagedMail } from './mailer.ts';
+import type { MailAttachment, Mailer, MailMessage, MailQueue, StagedMail } from './mailer.ts';
 
 /** Attempts before a message is given up; the waits between them double from 30 s up to an hour. */
 export const MAX_ATTEMPTS = 8;
@@ -29,6 +29,9 @@ interface DueRow {
   to_address: string;
   subject: string;
   text_body: string;
+  html_body: string | null;
+  attachments: string | null;
+  headers: string | null;
   attempts: number;
 }
 
@@ -88,11 +91,14 @@ export function createMailQueue({ store, clock, log, transport }: QueueDeps & { 
       void deliverDue();
     });
   };
-  const stage = ({ to, subject, text }: MailMessage): StagedMail => {
+  const stage = ({ to, subject, text, html, attachments, headers }: MailMessage): StagedMail => {
     const now = clock.now();
     const id = outboxId(now);
+    const extra = { html: html ?? null, attachments: attachments?.length ? JSON.stringify(attachments) : null, headers: headers ? JSON.stringify(headers) : null };
     return {
-      query: sql`INSERT INTO outbox (id, to_address, subject, text_body, created_at, next_attempt_at) VALUES (${id}, ${to}, ${subject}, ${text}, ${now}, ${transport ? now : null})`,
+      id,
+      query: sql`INSERT INTO outbox (id, to_address, subject, text_body, html_body, attachments, headers, created_at, next_attempt_at)
+        VALUES (${id}, ${to}, ${subject}, ${text}, ${extra.html}, ${extra.attachments}, ${extra.headers}, ${now}, ${transport ? now : null})`,
       committed: () => {
         if (transport) return deliverSoon();
         log.info({ outbox_id: id, subject }, 'mail queued in the outbox (no SMTP server configured)');
@@ -137,7 +143,7 @@ export async function claimNext(x: Executor, now: number): Promise<DueRow | unde
     const claimed = await x.one(sql<DueRow>`UPDATE outbox SET next_attempt_at = ${now + CLAIM_MS}
       WHERE id = (SELECT id FROM outbox WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ${now} ORDER BY next_attempt_at, id LIMIT 1)
         AND next_attempt_at <= ${now}
-      RETURNING id, to_address, subject, text_body, attempts`);
+      RETURNING id, to_address, subject, text_body, html_body, attachments, headers, attempts`);
     if (claimed) return claimed;
     const due = await x.one(sql`SELECT 1 AS due FROM outbox WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ${now} LIMIT 1`);
     if (!due) return undefined;
@@ -146,21 +152,41 @@ export async function claimNext(x: Executor, now: number): Promise<DueRow | unde
 
 async function deliverOne({ store: x, clock, log }: QueueDeps, transport: Mailer, row: DueRow, closed: () => boolean): Promise<void> {
   try {
-    await transport.send({ to: row.to_address, subject: row.subject, text: row.text_body });
+    await transport.send(messageOf(row));
     if (closed()) return;
-    await x.run(sql`UPDATE outbox SET sent_at = ${clock.now()}, next_attempt_at = NULL, text_body = '', attempts = attempts + 1 WHERE id = ${row.id}`);
+    await x.run(sql`UPDATE outbox SET sent_at = ${clock.now()}, next_attempt_at = NULL, text_body = '', html_body = NULL, attachments = NULL, attempts = attempts + 1 WHERE id = ${row.id}`);
   } catch (err) {
     if (closed()) return;
     const attempts = row.attempts + 1;
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
     if (attempts >= MAX_ATTEMPTS) {
-      await x.run(sql`UPDATE outbox SET failed_at = ${clock.now()}, next_attempt_at = NULL, text_body = '', attempts = ${attempts}, last_error = ${error} WHERE id = ${row.id}`);
+      await x.run(sql`UPDATE outbox SET failed_at = ${clock.now()}, next_attempt_at = NULL, text_body = '', html_body = NULL, attachments = NULL, attempts = ${attempts}, last_error = ${error} WHERE id = ${row.id}`);
       log.error({ outbox_id: row.id, subject: row.subject, attempts, err: error }, 'mail delivery failed for good; the message was dropped');
       return;
     }
     await x.run(sql`UPDATE outbox SET next_attempt_at = ${clock.now() + retryDelayMs(attempts)}, attempts = ${attempts}, last_error = ${error} WHERE id = ${row.id}`);
     log.warn({ outbox_id: row.id, subject: row.subject, attempts, err: error }, 'mail delivery failed; it will be retried');
   }
+}
+
+/** The stored message as the transport takes it. */
+function messageOf(row: DueRow): MailMessage {
+  return {
+    to: row.to_address,
+    subject: row.subject,
+    text: row.text_body,
+    ...(row.html_body === null ? {} : { html: row.html_body }),
+    ...(row.attachments === null ? {} : { attachments: JSON.parse(row.attachments) as MailAttachment[] }),
+    ...(row.headers === null ? {} : { headers: JSON.parse(row.headers) as Record<string, string> }),
+  };
+}
+
+/** What became of some messages: sent, given up (with the last error), or still pending. */
+export async function mailOutcomes(x: Executor, ids: string[]): Promise<Map<string, { sent_at: number | null; failed_at: number | null; last_error: string | null; attempts: number }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await x.all(sql<{ id: string; sent_at: number | null; failed_at: number | null; last_error: string | null; attempts: number }>`SELECT id, sent_at, failed_at, last_error, attempts FROM outbox
+    WHERE id IN (${sql.join(ids)})`);
+  return new Map(rows.map((r) => [r.id, { sent_at: r.sent_at === null ? null : Number(r.sent_at), failed_at: r.failed_at === null ? null : Number(r.failed_at), last_error: r.last_error, attempts: Number(r.attempts) }]));
 }
 
 /** Messages in the outbox, newest first. */

@@ -5,6 +5,20 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative to the text (reports); the caller escapes what it puts in. */
+  html?: string | undefined;
+  /** Files attached; one with a `cid` is an inline image the HTML shows as `cid:<cid>`. */
+  attachments?: MailAttachment[] | undefined;
+  /** Extra headers (List-Unsubscribe); values must hold no line break. */
+  headers?: Record<string, string> | undefined;
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  /** The content, base64. */
+  content: string;
+  cid?: string | undefined;
 }
 
 /** Delivers mail now: SMTP (nodemailer), or a test double. The service reaches it through a MailQueue. */
@@ -14,6 +28,8 @@ export interface Mailer {
 
 /** A message ready to be stored: its INSERT, for the caller's batch, and what to do once that committed. */
 export interface StagedMail {
+  /** The outbox id, to ask later what became of it (mailOutcomes). */
+  id: string;
   query: Query;
   /** Tells the queue the INSERT committed: delivery starts after the current request (else at the next retry tick). */
   committed(): void;

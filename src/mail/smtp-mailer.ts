@@ -17,8 +17,9 @@ export function createSmtpMailer({ url, from }: { url: string; from: string }): 
     return t;
   };
   return {
-    async send({ to, subject, text }) {
-      await (await (transport ??= open())).sendMail({ from, to, subject, text });
+    async send({ to, subject, text, html, attachments, headers }) {
+      const files = attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: 'base64', ...(a.cid ? { cid: a.cid } : {}) }));
+      await (await (transport ??= open())).sendMail({ from, to, subject, text, ...(html ? { html } : {}), ...(files ? { attachments: files } : {}), ...(headers ? { headers } : {}) });
     },
     close: () => {
       closed = true;

@@ -24,21 +24,22 @@ function team() {
 test('an admin reads the defaults and changes every setting', async (t) => {
   const { as } = team();
   const before = await call(t0, 'GET', '/api/admin/organization/settings', as);
-  t.deepEqual(before.body, { mfa_required: false, allowed_email_domains: [], email_domains: [], join_default_role: 'user', session_lifetime_seconds: 7 * 24 * 3600, production_through_environments: false });
+  t.deepEqual(before.body, { mfa_required: false, allowed_email_domains: [], email_domains: [], join_default_role: 'user', session_lifetime_seconds: 7 * 24 * 3600, production_through_environments: false, subscription_external_recipients: false });
   const res = await call(t0, 'PATCH', '/api/admin/organization/settings', as, {
     mfa_required: true,
     allowed_email_domains: ['Example-Corp.test', 'sub.example-corp.test'],
     join_default_role: 'modeler',
     session_lifetime_seconds: 3600,
+    subscription_external_recipients: true,
   });
   t.is(res.status, 200);
-  t.like(res.body, { mfa_required: true, allowed_email_domains: ['example-corp.test', 'sub.example-corp.test'], join_default_role: 'modeler', session_lifetime_seconds: 3600 });
+  t.like(res.body, { mfa_required: true, allowed_email_domains: ['example-corp.test', 'sub.example-corp.test'], join_default_role: 'modeler', session_lifetime_seconds: 3600, subscription_external_recipients: true });
   // Claimed domains are pending until verified (issue 33).
   t.deepEqual((res.body['email_domains'] as { status: string }[]).map((d) => d.status), ['pending', 'pending']);
   t.deepEqual((await call(t0, 'GET', '/api/admin/organization/settings', as)).body, res.body);
   // A partial change keeps the rest.
   const partial = await call(t0, 'PATCH', '/api/admin/organization/settings', as, { mfa_required: false });
-  t.like(partial.body, { mfa_required: false, join_default_role: 'modeler', session_lifetime_seconds: 3600 });
+  t.like(partial.body, { mfa_required: false, join_default_role: 'modeler', session_lifetime_seconds: 3600, subscription_external_recipients: true });
 });
 
 test.serial('new sessions get the organization\'s lifetime', async (t) => {

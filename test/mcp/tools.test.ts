@@ -131,6 +131,10 @@ test('ask_question returns a chat id at once; get_result reports processing, the
   t.like(done.content[1], { type: 'resource', resource: { mimeType: 'text/csv', text: csv } });
   t.like(done.content[2], { type: 'image', mimeType: 'image/png' });
   t.like(done.content[3], { type: 'text' });
+  // The spec-only chart is also drawn on the server, next to its spec.
+  const drawn = done.content[4] as { type: string; mimeType: string; data: string };
+  t.like(drawn, { type: 'image', mimeType: 'image/png' });
+  t.deepEqual([...Buffer.from(drawn.data, 'base64').subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
   const followUp = await call(client, 'ask_question', { question: 'And in 2024?', chat_id: chatId });
   t.is((followUp.structuredContent as { chat_id: string }).chat_id, chatId);
   t.like(ports.calls.at(-1), { method: 'askQuestion', input: { chatId } });

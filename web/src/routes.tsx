@@ -22,6 +22,7 @@ export const routes: RouteObject[] = [
       { path: '/reset-password', ...page(() => import('./sign-in/reset-password-page.tsx').then((m) => ({ Component: m.ResetPasswordPage }))) },
       { path: '/invitation', ...page(() => import('./invitation/invitation-page.tsx').then((m) => ({ Component: m.InvitationPage }))) },
       { path: '/mfa-recovery', ...page(() => import('./sign-in/mfa-recovery-page.tsx').then((m) => ({ Component: m.MfaRecoveryPage }))) },
+      { path: '/unsubscribe', ...page(() => import('./subscriptions/unsubscribe-page.tsx').then((m) => ({ Component: m.UnsubscribePage }))) },
       { path: '/share/:shareId', ...page(() => import('./chats/shared-chat-page.tsx').then((m) => ({ Component: m.SharedChatPage }))) },
       { path: '/shared-dashboard/:shareId', ...page(() => import('./dashboards/shared-dashboard-page.tsx').then((m) => ({ Component: m.SharedDashboardPage }))) },
       {
@@ -43,6 +44,7 @@ export const routes: RouteObject[] = [
           { path: '/sql', ...page(() => import('./sql/sql-editor-page.tsx').then((m) => ({ Component: m.SqlEditorPage }))) },
           { path: '/dashboards', ...page(() => import('./dashboards/dashboards-list-page.tsx').then((m) => ({ Component: m.DashboardsListPage }))) },
           { path: '/dashboards/:id', ...page(() => import('./dashboards/dashboard-page.tsx').then((m) => ({ Component: m.DashboardPage }))) },
+          { path: '/subscriptions', ...page(() => import('./subscriptions/subscriptions-page.tsx').then((m) => ({ Component: m.SubscriptionsPage }))) },
           {
             path: '/settings',
             ...page(() => import('./settings/settings-layout.tsx').then((m) => ({ Component: m.SettingsLayout }))),

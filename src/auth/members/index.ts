@@ -21,6 +21,7 @@ export { acceptInvitation, type AcceptMethod, type AcceptResult } from './accept
 export type { RequestClient } from './member-audit.ts';
 export { getOrgSettings } from './org-settings.ts';
 export { updateOrgSettings, type OrgSettingsPatch } from './update-org-settings.ts';
-export { productionThroughEnvironments, saveOrgSettingsQuery, NEW_ORG_SETTINGS } from './org-settings-rows.ts';
+export { productionThroughEnvironments, externalRecipientsAllowed, saveOrgSettingsQuery, NEW_ORG_SETTINGS } from './org-settings-rows.ts';
+export { activeMemberAddresses } from './member-addresses.ts';
 export { INVITATION_TTL_MS } from './invitation-rows.ts';
 export * from './errors.ts';

@@ -17,6 +17,8 @@ export interface OrgSettingsView {
   session_lifetime_seconds: number;
   /** Knowledge writes to production are refused: changes arrive by merging an environment. */
   production_through_environments: boolean;
+  /** Subscriptions may mail addresses outside the organization (default: members only). */
+  subscription_external_recipients: boolean;
 }
 
 /** Settings belong to a base organization; its workspaces follow them. */
@@ -40,5 +42,6 @@ export async function getOrgSettings({ x }: { x: Executor }, admin: Principal): 
     join_default_role: settings.join_default_role,
     session_lifetime_seconds: settings.session_lifetime_seconds ?? SESSION_TTL_SECONDS,
     production_through_environments: Number(settings.production_through_environments) === 1,
+    subscription_external_recipients: Number(settings.external_recipients) === 1,
   };
 }

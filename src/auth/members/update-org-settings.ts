@@ -12,6 +12,7 @@ export interface OrgSettingsPatch {
   join_default_role?: Role | undefined;
   session_lifetime_seconds?: number | undefined;
   production_through_environments?: boolean | undefined;
+  subscription_external_recipients?: boolean | undefined;
 }
 
 /** Changes the given settings; new sessions get the new lifetime, live ones keep theirs. */
@@ -27,6 +28,7 @@ export async function updateOrgSettings(deps: Pick<MembersDeps, 'x' | 'clock'>, 
       join_default_role: patch.join_default_role ?? before.join_default_role,
       session_lifetime_seconds: patch.session_lifetime_seconds ?? before.session_lifetime_seconds,
       production_through_environments: (patch.production_through_environments ?? before.production_through_environments) ? 1 : 0,
+      external_recipients: (patch.subscription_external_recipients ?? before.subscription_external_recipients) ? 1 : 0,
     };
     await deps.x.batch([...mfa, ...domains, saveOrgSettingsQuery(admin.orgId, settings, deps.clock.now()), adminAuditQuery(deps, admin, client, { ...act, data: { before, changes: patch } })]);
   });

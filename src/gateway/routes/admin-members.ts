@@ -50,6 +50,7 @@ const OrgSettings = z.object({
   production_through_environments: z
     .boolean()
     .describe('Changes to production only through environments: knowledge writes to production answer 403 PRODUCTION_THROUGH_ENVIRONMENTS; merges stay allowed (behind the evaluation gate). On for organizations created by sign-up'),
+  subscription_external_recipients: z.boolean().describe('Subscriptions may mail addresses outside the organization; off: members only (403 EXTERNAL_RECIPIENT_REFUSED)'),
 });
 const InvitationInfo = z.object({
   state: z.enum(['pending', 'accepted', 'revoked', 'expired']),
@@ -156,6 +157,7 @@ export function adminMemberRoutes(s: Services) {
         join_default_role: Role.optional(),
         session_lifetime_seconds: z.number().int().min(900).max(90 * 24 * 3600).optional().describe('15 minutes to 90 days'),
         production_through_environments: z.boolean().optional(),
+        subscription_external_recipients: z.boolean().optional().describe('Subscriptions may mail addresses outside the organization (default: members only)'),
       }),
       handler: ({ principal, body, ctx }) => members.updateOrgSettings(deps, principal, clientInfo(ctx), body),
     }),

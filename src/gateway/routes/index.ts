@@ -37,6 +37,7 @@ import { importRoutes } from './imports.ts';
 import { savedQuestionRoutes } from './saved-questions.ts';
 import { dashboardRoutes } from './dashboards.ts';
 import { dashboardSharingRoutes } from './dashboard-sharing.ts';
+import { subscriptionRoutes } from './subscriptions.ts';
 
 const tables: ((s: Services) => RouteDef[])[] = [
   healthRoutes,
@@ -75,6 +76,7 @@ const tables: ((s: Services) => RouteDef[])[] = [
   savedQuestionRoutes,
   dashboardRoutes,
   dashboardSharingRoutes,
+  subscriptionRoutes,
 ];
 
 /** All REST routes, in registration order. */

@@ -6,6 +6,8 @@ import type { ChatResult } from '../ports.ts';
 import { toCsv } from './csv.ts';
 import { resultTableUri } from '../resources/result-table.ts';
 import { safely, structured } from './tool-result.ts';
+import { chartPng } from '../../charts/chart-png.ts';
+import type { ResultChart } from '../ports.ts';
 
 /** Seconds a client should wait before polling a running chat again. */
 type Block = CallToolResult['content'][number];
@@ -35,12 +37,31 @@ export function registerGetResultTool(server: McpServer, c: McpContext): void {
       outputSchema: Output,
       annotations: { title: 'Get the answer of a question', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ chat_id }) => safely(c.log, 'get_result', async () => render(await c.ports.getResult(c.principal, chat_id))),
+    ({ chat_id }) =>
+      safely(c.log, 'get_result', async () => {
+        const r = await c.ports.getResult(c.principal, chat_id);
+        return render(r, r.status === 'completed' ? await chartImages(r.charts) : []);
+      }),
   );
 }
 
-/** Turns a chat result into structured content plus CSV resources and chart images. */
-export function render(r: ChatResult): CallToolResult {
+/**
+ * The charts drawn as PNG (base64) on the server from their Vega-Lite specs, with the renderer the
+ * report mails use, so assistants that show images show the chart; undefined where a chart already
+ * has an image, has no spec, or does not draw (its spec is still given).
+ */
+export async function chartImages(charts: ResultChart[]): Promise<(string | undefined)[]> {
+  const out: (string | undefined)[] = [];
+  for (const ch of charts) {
+    const spec = ch.spec;
+    const drawable = !ch.png && typeof spec === 'object' && spec !== null && !Array.isArray(spec);
+    out.push(drawable ? await chartPng({ spec: spec as Record<string, unknown> }).then((b) => b.toString('base64'), () => undefined) : undefined);
+  }
+  return out;
+}
+
+/** Turns a chat result into structured content plus CSV resources and chart images (`images`: chartImages). */
+export function render(r: ChatResult, images: (string | undefined)[] = []): CallToolResult {
   switch (r.status) {
     case 'running':
       return structured({
@@ -61,9 +82,11 @@ export function render(r: ChatResult): CallToolResult {
           type: 'resource',
           resource: { uri: resultTableUri(r.chatId, i), mimeType: 'text/csv', text: t.csv },
         })),
-        ...r.charts.map((ch): Block =>
-          ch.png ? { type: 'image', data: ch.png, mimeType: 'image/png' } : { type: 'text', text: `Chart "${ch.title}": ${JSON.stringify(ch.spec ?? {})}` },
-        ),
+        ...r.charts.flatMap((ch, i): Block[] => {
+          if (ch.png) return [{ type: 'image', data: ch.png, mimeType: 'image/png' }];
+          const drawn = images[i];
+          return [{ type: 'text', text: `Chart "${ch.title}": ${JSON.stringify(ch.spec ?? {})}` }, ...(drawn ? [{ type: 'image' as const, data: drawn, mimeType: 'image/png' }] : [])];
+        }),
       ];
       const charts = r.charts.map((ch) => (ch.spec === undefined ? { title: ch.title } : { title: ch.title, spec: ch.spec }));
       return structured({ status: 'completed', chat_id: r.chatId, answer: r.answer, tables, charts, queries }, blocks);

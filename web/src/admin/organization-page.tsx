@@ -67,6 +67,7 @@ function SettingsForm({ settings: s, onSaved }: { settings: Settings; onSaved: (
   const [role, setRole] = useState<Role>(s.join_default_role);
   const [hours, setHours] = useState(String(s.session_lifetime_seconds / 3600));
   const [throughEnvironments, setThroughEnvironments] = useState(s.production_through_environments);
+  const [externalRecipients, setExternalRecipients] = useState(s.subscription_external_recipients);
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     setSaved(false);
@@ -76,6 +77,7 @@ function SettingsForm({ settings: s, onSaved }: { settings: Settings; onSaved: (
       join_default_role: role,
       session_lifetime_seconds: Math.round(Number(hours) * 3600),
       production_through_environments: throughEnvironments,
+      subscription_external_recipients: externalRecipients,
     };
     onSaved(await call(api.PATCH('/api/admin/organization/settings', { body })));
     setSaved(true);
@@ -109,6 +111,11 @@ function SettingsForm({ settings: s, onSaved }: { settings: Settings; onSaved: (
         <p className="field-hint" id="through-environments-hint">
           Like a protected branch: nobody edits production&apos;s knowledge directly, not even admins. Changes are made in an environment, reviewed and merged (behind the evaluation gate below).
         </p>
+      </div>
+      <div className="field">
+        <label className="check">
+          <input type="checkbox" checked={externalRecipients} onChange={(e) => setExternalRecipients(e.target.checked)} /> Subscriptions may mail addresses outside the organization
+        </label>
       </div>
       <Field label="Session lifetime (hours)" type="number" min={0.25} step="any" value={hours} onChange={setHours} error={save.fieldError('session_lifetime_seconds')} hint="From 15 minutes to 90 days; sessions already open keep theirs." />
       <div className="actions">

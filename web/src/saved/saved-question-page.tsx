@@ -9,6 +9,7 @@ import { useLoad } from '../ui/use-load.ts';
 import { chartOver } from './chart-over.ts';
 import { QuestionTools } from './question-tools.tsx';
 import { RunTable } from './run-table.tsx';
+import { SubscribeButton } from '../subscriptions/subscribe-dialog.tsx';
 
 const ChartView = lazy(() => import('../ask/chart-view.tsx').then((m) => ({ default: m.ChartView })));
 
@@ -32,6 +33,7 @@ export function SavedQuestionPage() {
         <button type="button" disabled={run.loading} onClick={() => void run.reload()}>
           Run again
         </button>
+        <SubscribeButton savedQuestionId={id} />
       </div>
       {result && q?.chart ? (
         <Suspense fallback={<p className="muted">Drawing the chart…</p>}>

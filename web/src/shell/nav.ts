@@ -16,6 +16,7 @@ export const NAV: NavEntry[] = [
   { to: '/saved', label: 'Saved', built: true },
   { to: '/dashboards', label: 'Dashboards', built: true },
   { to: '/sql', label: 'SQL', built: true },
+  { to: '/subscriptions', label: 'Subscriptions', built: true },
   { to: '/knowledge', label: 'Knowledge', roles: ['admin', 'modeler'], built: true },
   { to: '/admin', label: 'Admin', roles: ['admin'], built: true },
   { to: '/settings', label: 'Settings', built: true },

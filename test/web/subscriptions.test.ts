@@ -1,0 +1,71 @@
+// Subscriptions in Chromium: an analyst opens a saved question, subscribes to it every week by mail
+// to themselves, sends a test from the dialog and receives the report on a real SMTP server on
+// loopback; the Subscriptions page lists it with its run log; the mail's unsubscribe link opens a
+// page that stops the mails in one click, signed out.
+import anyTest, { type TestFn } from 'ava';
+import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
+import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
+import { call } from '../helpers/api.ts';
+import { mimeParts } from '../helpers/mime.ts';
+import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { demoMember, signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
+
+const test = browserTest(anyTest as TestFn<unknown>);
+let w: WebTestApp;
+let smtp: TestSmtp;
+test.before(async () => {
+  smtp = await startTestSmtp();
+  w = await startWebApp({ SEXTANT_SMTP_URL: smtp.url, SEXTANT_SUBSCRIPTION_TICK_MS: '0' });
+});
+test.after.always(async () => {
+  await w?.stop();
+  await smtp?.stop();
+});
+
+test('an analyst subscribes to a saved question, sends a test, receives the mail and unsubscribes from its link', async (t) => {
+  const m = await demoMember(w, 'user');
+  const token = w.session(m.user);
+  const saved = await call(w, 'POST', '/api/saved_questions', {
+    token,
+    body: { title: 'Orders by status', connection_id: DEMO_CONNECTION_ID, sql: 'SELECT status, count(*) AS n FROM orders GROUP BY status ORDER BY status', chart: { mark: 'bar', encoding: { x: { field: 'status', type: 'nominal' }, y: { field: 'n', type: 'quantitative' } } } },
+  });
+  t.is(saved.status, 201, JSON.stringify(saved.body));
+  const { page, context } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  await page.goto(`/saved/${saved.body.id as string}`);
+  await page.getByRole('button', { name: 'Subscribe' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Subscribe to this question' });
+  await dialog.getByLabel('How often', { exact: true }).selectOption('week');
+  await dialog.getByLabel('Day', { exact: true }).selectOption('1');
+  await dialog.getByLabel('At', { exact: true }).fill('08:30');
+  await dialog.getByLabel('Time zone').fill('Europe/Paris');
+  t.is(await dialog.getByLabel('Mail to (members of the organization)').inputValue(), m.user.email);
+  await checkAccessibility(t, page, 'the subscribe dialog');
+  await dialog.getByRole('button', { name: 'Subscribe' }).click();
+  const done = page.getByRole('dialog', { name: 'Subscribed' });
+  await done.getByRole('button', { name: 'Send a test now' }).click();
+  await done.getByRole('status').filter({ hasText: 'Test sent.' }).waitFor();
+  const mail = await smtp.next(m.user.email, /Orders by status/);
+  const parts = mimeParts(mail.raw);
+  t.true(parts.some((p) => p.contentType === 'image/png'), 'the chart as an image');
+  t.true(parts.some((p) => p.contentType === 'text/csv'), 'the rows as CSV');
+  await done.getByRole('button', { name: 'Close' }).click();
+
+  await page.getByRole('link', { name: 'Subscriptions', exact: true }).click();
+  const card = page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem').first();
+  await card.getByText('30 8 * * 1 (Europe/Paris)').waitFor();
+  await card.getByText('Run log').click();
+  await card.getByRole('table', { name: 'Runs' }).getByText('sent', { exact: true }).first().waitFor();
+  await checkAccessibility(t, page, 'the subscriptions page');
+
+  const text = parts.find((p) => p.contentType === 'text/plain')!.body.toString();
+  const link = /Unsubscribe: (\S+)/.exec(text)![1]!;
+  const signedOut = await w.browser.newContext({ baseURL: w.url });
+  const outside = await signedOut.newPage();
+  await outside.goto(new URL(link).pathname + new URL(link).search);
+  await outside.getByRole('button', { name: 'Unsubscribe' }).click();
+  await outside.getByRole('status').filter({ hasText: 'will receive no more mail' }).waitFor();
+  await signedOut.close();
+  const after = await call(w, 'GET', '/api/subscriptions', { token });
+  t.deepEqual(after.body.subscriptions[0].unsubscribed, [m.user.email.toLowerCase()]);
+});

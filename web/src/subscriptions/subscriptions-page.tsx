@@ -1,0 +1,94 @@
+// /subscriptions: the person's subscriptions (admins: every one of the organization, with pause and
+// resume), each with its schedule, channels and status, a test sent now, and its run log.
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, call } from '../api/client.ts';
+import type { ResponseOf } from '../api/types.ts';
+import { useMe } from '../session/session.tsx';
+import { useDocumentTitle } from '../ui/document-title.ts';
+import { FormAlert } from '../ui/form-alert.tsx';
+import { useAction } from '../ui/use-action.ts';
+import { useLoad } from '../ui/use-load.ts';
+import { RunLog } from './run-log.tsx';
+
+type Subscription = ResponseOf<'/api/subscriptions/{id}', 'get'>;
+
+export function SubscriptionsPage() {
+  useDocumentTitle('Subscriptions');
+  const me = useMe();
+  const [all, setAll] = useState(false);
+  const list = useLoad((signal) => call(api.GET('/api/subscriptions', { params: { query: { all: all ? 'true' : 'false' } }, signal })), String(all));
+  return (
+    <section className="saved-page" aria-labelledby="subscriptions-title">
+      <h1 id="subscriptions-title">Subscriptions</h1>
+      <p className="muted">Reports sent on a schedule, as their owner, by mail and webhook. Subscribe from a saved question.</p>
+      {me.role === 'admin' && (
+        <label>
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Every subscription of the organization
+        </label>
+      )}
+      <FormAlert problem={list.problem} />
+      {list.loading && !list.data && <p role="status">Loading…</p>}
+      {list.data &&
+        (list.data.subscriptions.length === 0 ? (
+          <p>No subscriptions yet.</p>
+        ) : (
+          <ul className="cards" aria-label="Subscriptions">
+            {list.data.subscriptions.map((s) => (
+              <SubscriptionCard key={s.id} s={s} mine={s.owner_id === me.user_id} onChange={() => void list.reload()} />
+            ))}
+          </ul>
+        ))}
+    </section>
+  );
+}
+
+function channelsText(s: Subscription): string {
+  return s.channels.map((c) => (c.type === 'email' ? c.to.join(', ') : `${c.format} webhook (${new URL(c.url).host})`)).join('; ');
+}
+
+function SubscriptionCard({ s, mine, onChange }: { s: Subscription; mine: boolean; onChange: () => void }) {
+  const [sent, setSent] = useState<string | undefined>();
+  const act = useAction(async (what: 'pause' | 'resume' | 'test' | 'delete') => {
+    const path = { params: { path: { id: s.id } } };
+    if (what === 'test') return setSent((await call(api.POST('/api/subscriptions/{id}/send_now', path))).status);
+    if (what === 'delete') await call(api.DELETE('/api/subscriptions/{id}', path));
+    else await call(api.PATCH('/api/subscriptions/{id}', { ...path, body: { status: what === 'pause' ? 'paused' : 'active' } }));
+    onChange();
+  });
+  return (
+    <li className="card">
+      <div className="row">
+        {s.saved_question_id ? <Link to={`/saved/${encodeURIComponent(s.saved_question_id)}`}>Saved question</Link> : <span>Dashboard {s.dashboard_id}</span>}
+        <span className="spacer" />
+        <span className="muted">{s.status === 'stopped' ? `Stopped: ${s.stopped_reason ?? ''}` : s.status === 'paused' ? 'Paused' : `Next: ${new Date(s.next_run_at!).toLocaleString()}`}</span>
+      </div>
+      <p className="muted">
+        {s.schedule.cron} ({s.schedule.timezone}) to {channelsText(s)}
+        {s.alert && ` when ${s.alert.column} ${s.alert.op} ${s.alert.threshold}`}
+      </p>
+      <FormAlert problem={act.problem} />
+      {sent && <p role="status">{sent === 'sent' ? 'Test sent.' : `Test run: ${sent}`}</p>}
+      <div className="actions">
+        <button type="button" disabled={act.pending} onClick={() => void act.run('test')}>
+          Send a test now
+        </button>
+        {s.status === 'active' ? (
+          <button type="button" disabled={act.pending} onClick={() => void act.run('pause')}>
+            Pause
+          </button>
+        ) : (
+          <button type="button" disabled={act.pending} onClick={() => void act.run('resume')}>
+            Resume
+          </button>
+        )}
+        {mine && (
+          <button type="button" disabled={act.pending} onClick={() => void act.run('delete')}>
+            Delete
+          </button>
+        )}
+      </div>
+      <RunLog id={s.id} />
+    </li>
+  );
+}
