@@ -280,3 +280,33 @@ test.serial('after a long stop, a schedule every minute logs every passed slot a
   t.is(Number(sent?.slot_at), t0.clock.now());
   t.is(smtp.mails.filter((m) => m.to.includes(member.email)).length, 0);
 });
+
+test.serial('a dashboard subscription mails every question tile as the owner reads it, with a tile the owner lost kept as its error', async (t) => {
+  const first = await question(ownerToken, { title: 'Tile one' });
+  const second = await question(modelerToken, { title: 'Tile two', visibility: 'organization' });
+  const made = await call(t0, 'POST', '/api/dashboards', {
+    token: ownerToken,
+    body: {
+      title: 'Monday numbers',
+      tiles: [
+        { saved_question_id: first, x: 0, y: 0, w: 6, h: 4 },
+        { saved_question_id: second, x: 6, y: 0, w: 6, h: 4 },
+        { text: 'Notes for the team', x: 0, y: 4, w: 12, h: 2 },
+      ],
+    },
+  });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const sub = await subscribe({ dashboard_id: made.body.id, channels: [{ type: 'email', to: [member.email] }] });
+  // The second tile's question becomes private to its author: the owner no longer reads it.
+  t.is((await call(t0, 'PATCH', `/api/saved_questions/${second}`, { token: modelerToken, body: { visibility: 'private' } })).status, 200);
+  await atNextSlot(sub.id);
+  const mail = await smtp.next(member.email);
+  t.is(mail.subject, 'Monday numbers');
+  const html = mimeParts(mail.raw).find((p) => p.contentType === 'text/html')!.body.toString('utf8');
+  t.true(html.includes('Tile one'));
+  t.regex(html, /<td[^>]*>France<\/td><td[^>]*>2<\/td>/);
+  t.regex(html, /color:#a00/, 'the lost tile shows its error');
+  t.is(mimeParts(mail.raw).filter((p) => p.contentType === 'text/csv').length, 1, 'only the tile that ran has a CSV');
+  await deps.mail.idle();
+  t.like((await runs(sub.id))[0], { status: 'sent' });
+});
