@@ -29,18 +29,21 @@ test('no file but src/shared/csv.ts quotes CSV fields by hand', (t) => {
   t.deepEqual(offenders.map((f) => f.path), []);
 });
 
-test('DuckDB writes CSV in one file only, and that file neutralises formulas as src/shared/csv.ts does', (t) => {
+test('a database writes CSV itself in two files only (DuckDB\'s COPY, PostgreSQL\'s COPY), each neutralising formulas with src/shared/csv.ts\'s list', (t) => {
   const copies = sources.filter((f) => /FORMAT\s+csv/i.test(f.text)).map((f) => f.path);
-  t.deepEqual(copies, ['src/data/export/copy-duckdb-csv.ts']);
-  const copy = sources.find((f) => f.path === copies[0])!;
-  t.true(importsOf(copy.text).includes('../../shared/csv.ts'));
-  t.regex(copy.text, /FORMULA_STARTS/);
-  t.regex(copy.text, /neutraliseFormula/);
+  t.deepEqual(copies.sort(), ['src/data/drivers/postgres-csv-copy.ts', 'src/data/export/copy-duckdb-csv.ts']);
+  for (const path of copies) {
+    const copy = sources.find((f) => f.path === path)!;
+    t.true(importsOf(copy.text).includes('../../shared/csv.ts'), path);
+    t.regex(copy.text, /FORMULA_STARTS/, path);
+  }
+  t.regex(sources.find((f) => f.path === 'src/data/export/copy-duckdb-csv.ts')!.text, /neutraliseFormula/);
 });
 
 // JUnit files are XML, not HTML: XML needs &apos; and the removal of characters it cannot carry.
 // Slack's mrkdwn is not HTML either: it decodes &amp;, &lt; and &gt; only (escape-html's &quot; would show).
-const XML_WRITERS = new Set(['src/cli/junit.ts', 'src/subscriptions/webhook-payload.ts']);
+// An Excel sheet is XML too (its writer also drops the characters XML 1.0 cannot carry).
+const XML_WRITERS = new Set(['src/cli/junit.ts', 'src/subscriptions/webhook-payload.ts', 'src/data/export/xlsx-parts.ts']);
 const HAND_WRITTEN_ESCAPE = /&lt;|&gt;|&quot;|&#39;|&#x27;|&#\$\{/;
 
 test('no file writes its own HTML escaper: escape-html does it', (t) => {

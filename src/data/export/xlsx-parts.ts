@@ -57,13 +57,17 @@ export function workbookRels(sheets: number): string {
   return `${XML_HEAD}<Relationships xmlns="${PACKAGE_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/styles" Target="styles.xml"/>${rels}</Relationships>`;
 }
 
-const XML_SPECIAL = /[&<>"]/;
+// Characters XML 1.0 cannot carry at all (control characters but tab and line ends, U+FFFE/U+FFFF,
+// lone surrogates): one in a cell would make the whole workbook unreadable, so they are dropped.
+// eslint-disable-next-line no-control-regex
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const XML_SPECIAL = /[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
 const XML_SPECIAL_ALL = /[&<>"]/g;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
 /** Text escaped for an XML text node or attribute; most cells need nothing, so they are tested first. */
 export function xmlText(text: string): string {
-  return XML_SPECIAL.test(text) ? text.replace(XML_SPECIAL_ALL, (c) => ENTITIES[c]!) : text;
+  return XML_SPECIAL.test(text) ? text.replace(XML_FORBIDDEN, '').replace(XML_SPECIAL_ALL, (c) => ENTITIES[c]!) : text;
 }
 
 /** The column letters of the 0-based column `i` (A, B... Z, AA...). */

@@ -144,6 +144,17 @@ test('markup characters in names and text, and timestamps, come back as written'
   t.deepEqual(values![1], at);
 });
 
+test('characters XML cannot carry are dropped, so the workbook still opens; emoji and other text stay', async (t) => {
+  const columns: ColumnInfo[] = [{ name: 'note\u0001', type: 'VARCHAR' }];
+  const out = new Collect();
+  await writeXlsx((async function* () {
+    yield { columns, rows: [['bell\u0007 tab\t form\u000c end\uffff lone\ud800 pair 😀 é']] };
+  })(), columns, out);
+  const [header, values] = sheetValues((await readBack(Buffer.concat(out.chunks))).worksheets[0]!);
+  t.deepEqual(header, ['note']);
+  t.is(values![0], 'bell tab\t form end lone pair 😀 é');
+});
+
 test('a destination that closes mid-export stops the export with EXPORT_ABORTED', async (t) => {
   const out = new PassThrough({ highWaterMark: 1024 });
   async function* source(): AsyncIterable<RowBatch> {
