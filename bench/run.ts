@@ -18,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   import: async () => (await import('./import.ts')).run(),
   catalog: async () => (await import('./catalog.ts')).run(),
   'idle-memory': async () => (await import('./idle-memory.ts')).run(),
+  'test-load': async () => (await import('./test-load.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);
