@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<void>> = {
   dashboards: async () => (await import('./dashboards.ts')).run(),
   mixed: async () => (await import('./mixed.ts')).run(),
   subscriptions: async () => (await import('./subscriptions.ts')).run(),
+  'test-load': async () => (await import('./test-load.ts')).run(),
 };
 
 const wanted = process.argv.slice(2);

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { startGatewayProcess } from './helpers/gateway-process.ts';
 import { buildServer } from './helpers/replicas.ts';
 import { sseFrames } from './helpers/sse.ts';
+import { SLOW_TEST_MS } from './helpers/patience.ts';
 
 test('the production build serves the demo and the web client, and answers a question with the offline model', async (t) => {
-  t.timeout(120_000);
+  t.timeout(SLOW_TEST_MS);
   await buildServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-build-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { sqliteFixture } from './data/warehouses.ts';
 import { startGatewayProcess } from './helpers/gateway-process.ts';
-import { BUSY_MARGIN_MS } from './helpers/patience.ts';
+import { BUSY_MARGIN_MS, SLOW_TEST_MS } from './helpers/patience.ts';
 
 const GRACE_MS = 1000;
 const EVENTS = ['CREATE TABLE events (id INTEGER)', `INSERT INTO events VALUES ${Array.from({ length: 2000 }, (_, i) => `(${i})`).join(', ')}`];
@@ -33,7 +33,7 @@ const gone = (pid: number) => {
 };
 
 test('SIGTERM shuts the service down within its grace period while the worst queries run, leaving no query process', async (t) => {
-  t.timeout(60_000);
+  t.timeout(SLOW_TEST_MS);
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-sigterm-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   // The demo organization's warehouse folder.

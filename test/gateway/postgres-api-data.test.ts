@@ -5,6 +5,7 @@ import { pgApp, pgTest as test, sharedPgApp } from '../helpers/pg-app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { collectEvents } from '../helpers/sse.ts';
 import { connectV1 } from '../helpers/oauth-browser.ts';
+import { SLOW_TEST_MS } from '../helpers/patience.ts';
 
 sharedPgApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_DEMO_WAREHOUSE_ORDERS: '500', SEXTANT_METRICS: 'true', SEXTANT_METRICS_PORT: '0' });
 
@@ -89,7 +90,7 @@ test('environments: create, write in it, diff, merge; a user cannot create one',
 });
 
 test('evaluations: a run on production with the offline model finishes, and compares with itself', async (t) => {
-  t.timeout(120_000);
+  t.timeout(SLOW_TEST_MS);
   const a = pgApp(t);
   if (!a) return t.pass();
   const admin = await signIn(a, 'admin');
@@ -108,7 +109,7 @@ test('evaluations: a run on production with the offline model finishes, and comp
 });
 
 test('chats: ask (sync and streamed), history, search, label, pin, feedback, share, stop', async (t) => {
-  t.timeout(60_000);
+  t.timeout(SLOW_TEST_MS);
   const a = pgApp(t);
   if (!a) return t.pass();
   const analyst = await signIn(a, 'analyst');
@@ -161,7 +162,7 @@ test('MCP: an MCP token initializes and calls a tool; without a token, 401', asy
 });
 
 test('uploads, downloads of an answer (CSV and Excel), feedback on it and the history export', async (t) => {
-  t.timeout(60_000);
+  t.timeout(SLOW_TEST_MS);
   const a = pgApp(t);
   if (!a) return t.pass();
   const analyst = await signIn(a, 'analyst');
@@ -213,7 +214,7 @@ test('row security: groups and user attributes; an analyst is refused', async (t
 });
 
 test('MCP over OAuth: an SDK client registers, signs in, consents and calls a tool', async (t) => {
-  t.timeout(60_000);
+  t.timeout(SLOW_TEST_MS);
   const a = pgApp(t);
   if (!a) return t.pass();
   const { client } = await connectV1(a, await signIn(a, 'analyst'));

@@ -12,3 +12,10 @@ export const HANG_MS = 120_000;
  * which must be minutes or more away, so that the test tells the two apart on any machine.
  */
 export const BUSY_MARGIN_MS = 15_000;
+
+/**
+ * The limit of a test whose own steps take minutes on a busy machine (a build, gateway processes
+ * started and seeded, a browser's pages, a PostgreSQL database of its own): with two other busy
+ * processes on the 2 cores, such tests took over the 1 to 2 minutes they had, each step still moving.
+ */
+export const SLOW_TEST_MS = 4 * HANG_MS;

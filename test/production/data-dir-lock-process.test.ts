@@ -5,9 +5,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
+import { SLOW_TEST_MS } from '../helpers/patience.ts';
 
 test('a second server on the same data folder is refused until the first is killed with kill -9', async (t) => {
-  t.timeout(90_000);
+  t.timeout(SLOW_TEST_MS);
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-lock-proc-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = { SEXTANT_DATA_DIR: dataDir, SEXTANT_SEED_DEMO: 'false' };

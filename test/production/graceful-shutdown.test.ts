@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import { startScriptedServer } from '../helpers/llm-servers.ts';
 import { collectEvents } from '../helpers/sse.ts';
+import { SLOW_TEST_MS } from '../helpers/patience.ts';
 
 const GRACE_MS = 2500;
 
@@ -19,7 +20,7 @@ const deferred = () => {
 };
 
 test('SIGTERM lets a running answer finish within the grace period and cuts the one that does not', async (t) => {
-  t.timeout(60_000);
+  t.timeout(SLOW_TEST_MS);
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-drain-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const arrived = [deferred(), deferred()];

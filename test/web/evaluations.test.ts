@@ -7,6 +7,7 @@ import { call } from '../helpers/api.ts';
 import { PASSWORD, passwordUser } from '../helpers/auth.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
 import { signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
+import { SLOW_TEST_MS } from '../helpers/patience.ts';
 
 const test = browserTest(anyTest as TestFn<unknown>);
 let w: WebTestApp;
@@ -17,7 +18,7 @@ test.after.always(() => w?.stop());
 
 // Serial, in this order: the gate's merge changes production, which the first test's runs ask.
 test.serial('an evaluation run started from the page finishes, shows each question\'s result with its chat, and compares with a baseline', async (t) => {
-  t.timeout(120_000);
+  t.timeout(SLOW_TEST_MS);
   const user = await passwordUser(w, { orgId: DEMO_ORG_ID, role: 'modeler' });
   const { page, context, problems } = await openPage(t, w.browser, w.url);
   await signInAs(context, { email: user.email, password: PASSWORD });
@@ -58,7 +59,7 @@ test.serial('an evaluation run started from the page finishes, shows each questi
 });
 
 test.serial('with the required gate, the environment page lists the regressed question, refuses the merge, and lets an admin override it', async (t) => {
-  t.timeout(120_000);
+  t.timeout(SLOW_TEST_MS);
   const user = await passwordUser(w, { orgId: DEMO_ORG_ID, role: 'admin' });
   const token = w.session(user);
   t.is((await call(w, 'PUT', '/api/evaluations/settings', { token, body: { evaluation_gate: 'required' } })).status, 200);

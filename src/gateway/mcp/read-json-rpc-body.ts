@@ -2,7 +2,6 @@
 // text before JSON.parse, so the SDK gets a value it can serialize again (JSON.stringify recurses,
 // and a 10,000-level body overflowed the stack into a 500). Every failure is a JSON-RPC error.
 import type { IncomingMessage } from 'node:http';
-import coBody from 'co-body';
 
 /** Deeper than any MCP message needs (they nest a handful of levels); arguments included. */
 export const MAX_JSON_DEPTH = 64;
@@ -28,6 +27,8 @@ export async function readJsonRpcBody(req: IncomingMessage, { isJson, maxBytes }
   let bytes: Buffer;
   try {
     // co-body reads with a byte cap and undoes gzip/deflate; no encoding: the bytes are decoded strictly below.
+    // Loaded by the first MCP request, not at start (the gateway's own routes load it with koa-body).
+    const { default: coBody } = await import('co-body');
     bytes = (await coBody.text(req, { limit: maxBytes, encoding: null as unknown as string })) as Buffer;
   } catch (err) {
     const status = (err as { status?: number }).status;

@@ -1,0 +1,12 @@
+// `npm run build`'s server half: src compiled into dist with the same folder depth, so paths resolved
+// from import.meta.url (package.json, fixtures, docs, migrations) hold in both. Type errors are
+// `npm test`'s job (tsc --noEmit); the build only emits.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileEach, TYPESCRIPT_SOURCE } from './compile.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const SRC = join(ROOT, 'src');
+
+const sources = (readdirSync(SRC, { recursive: true }) as string[]).filter((f) => TYPESCRIPT_SOURCE.test(f)).map((f) => join(SRC, f));
+await compileEach(sources, { outbase: SRC, outdir: join(ROOT, 'dist') });
