@@ -1,14 +1,12 @@
 // A scheduled report of 12 tiles rendered and sent (issue 37: under 5 s): from the slot's tick to the
 // mail received by an SMTP server on loopback, with 12 charts drawn on the server, 12 CSV attachments
-// and the HTML. Until dashboards are wired into subscriptions, the 12 tiles are 12 saved questions on
-// the demo warehouse served through the subscriptions' DashboardSource port, so the run takes the
-// dashboard path of render and send. The reference, in the same run: the 12 questions' queries alone
-// (POST /api/saved_questions/{id}/run, one after another, as the report runs them).
+// and the HTML: a subscription to a dashboard of 12 saved questions on the demo warehouse, whose tiles
+// run as the owner. The reference, in the same run: the 12 questions' queries alone
+// (POST /api/saved_questions/{id}/run, one after another).
 import { findUserByEmail } from '../src/auth/index.ts';
 import { DEMO_ORG_ID } from '../src/compose/demo/seed-demo.ts';
 import { DEMO_CONNECTION_ID } from '../src/data/index.ts';
-import { runQuestion, savedQuestion } from '../src/saved/index.ts';
-import { tick, type DashboardSource } from '../src/subscriptions/index.ts';
+import { tick } from '../src/subscriptions/index.ts';
 import { call } from '../test/helpers/api.ts';
 import { startTestApp } from '../test/helpers/app.ts';
 import { startTestSmtp } from '../test/helpers/smtp.ts';
@@ -42,21 +40,10 @@ export async function run(): Promise<void> {
       ids.push(res.body.id as string);
     }
     const deps = t0.app.services.subscriptions;
-    const saved = t0.app.services.saved;
-    const tiles: DashboardSource = {
-      check: async () => ({ title: 'Bench dashboard' }),
-      async render(p) {
-        const out = [];
-        for (const id of ids) {
-          const q = await savedQuestion(saved, p, id);
-          const r = await runQuestion(saved, p, id, { environmentId: undefined });
-          out.push({ title: q.title, columns: r.columns, rows: r.rows, chart: q.chart, read_at: r.read_at });
-        }
-        return { title: 'Bench dashboard', tiles: out };
-      },
-    };
-    Object.assign(deps.ports, { dashboards: tiles });
-    const sub = await call(t0, 'POST', '/api/subscriptions', { token, body: { dashboard_id: 'bench', schedule: { cron: '0 8 * * *', timezone: 'UTC' }, channels: [{ type: 'email', to: [user.email] }] } });
+    const tiles = ids.map((id, i) => ({ saved_question_id: id, x: (i % 3) * 4, y: Math.floor(i / 3) * 4, w: 4, h: 4 }));
+    const dashboard = await call(t0, 'POST', '/api/dashboards', { token, body: { title: 'Bench dashboard', tiles } });
+    if (dashboard.status !== 201) throw new Error(JSON.stringify(dashboard.body));
+    const sub = await call(t0, 'POST', '/api/subscriptions', { token, body: { dashboard_id: dashboard.body.id, schedule: { cron: '0 8 * * *', timezone: 'UTC' }, channels: [{ type: 'email', to: [user.email] }] } });
     if (sub.status !== 201) throw new Error(JSON.stringify(sub.body));
     const reports: number[] = [];
     const queries: number[] = [];

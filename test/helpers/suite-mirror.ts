@@ -49,6 +49,9 @@ export async function buildMirror(): Promise<string> {
     if (COMPILED.has(name)) sources.push(...mirrorFolder(mirror, join(ROOT, name)));
     else if (name !== 'package.json') symlinkSync(join(ROOT, name), join(mirror, name));
   }
+  // The build a test makes (`npm run build`, in the checkout) lands in the checkout's dist, which a
+  // fresh clone does not have yet when the mirror is made: linked anyway, it resolves once built.
+  if (!readdirSync(ROOT).includes('dist')) symlinkSync(join(ROOT, 'dist'), join(mirror, 'dist'));
   mirrorPackageJson(mirror);
   await compileEach(sources, { outbase: ROOT, outdir: mirror });
   return mirror;
