@@ -192,7 +192,7 @@ test.serial('webhooks post Slack, Teams and JSON bodies through the outbound cli
   t.deepEqual(json.tiles[0].rows, ran.body.rows, 'the rows as POST /run answers them');
 });
 
-test.serial('a webhook that keeps failing is given up after its attempts and reported in the run log', async (t) => {
+test.serial('a webhook that keeps failing is retried with backoff, given up after its attempts, and reported in the run log and by a mail to the owner', async (t) => {
   const id = await question(ownerToken);
   const sub = await subscribe({ saved_question_id: id, channels: [{ type: 'webhook', url: `${hooks.url}/down`, format: 'json' }] });
   hooks.answer = [503, 503, 503, 503, 503];
@@ -202,6 +202,15 @@ test.serial('a webhook that keeps failing is given up after its attempts and rep
     await tick(deps);
   }
   t.like((await runs(sub.id))[0]!.deliveries[0], { status: 'failed', attempts: 5, error: 'HTTP 503' });
+  const notice = await smtp.next(owner.email, /could not deliver/);
+  const { text } = notice;
+  t.true(text.includes(sub.id) && text.includes('HTTP 503'), text);
+  t.false(text.includes('/down'), 'the webhook URL (its secret) stays out of the notice');
+  // One notice: more ticks find nothing left to give up.
+  t0.clock.advance(60 * 60_000);
+  await tick(deps);
+  await deps.mail.idle();
+  t.is(smtp.mails.filter((m) => m.to.includes(owner.email) && /could not deliver/.test(m.subject)).length, 0);
 });
 
 test.serial('the unsubscribe link works without signing in, once, and the address gets no more reports', async (t) => {
