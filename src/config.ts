@@ -62,6 +62,12 @@ export interface Config {
   evaluations: EvaluationConfig;
   /** How often each replica's subscription scheduler looks for due slots (SEXTANT_SUBSCRIPTION_TICK_MS; 0: never, tests tick by hand). */
   subscriptionTickMs: number;
+  /**
+   * For tests only (SEXTANT_TEST_SUBSCRIPTION_CLOCK_FILE): a file holding the time, in ms since the epoch,
+   * that the subscription scheduler reads instead of the system clock, so a test moves the schedule of
+   * built server processes without waiting. Undefined: the system clock.
+   */
+  subscriptionClockFile: string | undefined;
   /** Operations: Redis, metrics and tracing (SEXTANT_REDIS_URL, SEXTANT_METRICS*, SEXTANT_OTEL_ENDPOINT). */
   ops: OpsConfig;
   /** DNS servers the TXT records of email-domain verification are asked of (SEXTANT_DNS_SERVERS, `ip` or `ip:port`); undefined: the system's. */
@@ -211,6 +217,7 @@ const envSchema = z.object({
   SEXTANT_EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   SEXTANT_EVAL_QUESTION_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
   SEXTANT_SUBSCRIPTION_TICK_MS: z.coerce.number().int().min(0).default(15_000),
+  SEXTANT_TEST_SUBSCRIPTION_CLOCK_FILE: z.string().min(1).optional(),
   SEXTANT_JWT_SECRET: z.string().min(32).optional(),
   SEXTANT_ENCRYPTION_KEY: z.string().optional(),
   SEXTANT_COOKIE_KEYS: z.string().optional(),
@@ -302,11 +309,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agent: agentConfig(e, warnings),
     evaluations: { concurrency: e.SEXTANT_EVAL_CONCURRENCY, questionTimeoutMs: e.SEXTANT_EVAL_QUESTION_TIMEOUT_MS },
     subscriptionTickMs: e.SEXTANT_SUBSCRIPTION_TICK_MS,
+    subscriptionClockFile: testClockFile(e.SEXTANT_TEST_SUBSCRIPTION_CLOCK_FILE, warnings),
     outboundAllow: e.SEXTANT_OUTBOUND_ALLOW,
     ops: { redisUrl: e.SEXTANT_REDIS_URL, redisPrefix: e.SEXTANT_REDIS_PREFIX, metrics: truthy(e.SEXTANT_METRICS), metricsToken: e.SEXTANT_METRICS_TOKEN, metricsPort: e.SEXTANT_METRICS_PORT, metricsHost: e.SEXTANT_METRICS_HOST, otelEndpoint: e.SEXTANT_OTEL_ENDPOINT },
     dnsServers: dnsServers(e.SEXTANT_DNS_SERVERS),
     warnings,
   };
+}
+
+/** The test clock's file, with a loud warning: a production server must never run on it. */
+function testClockFile(file: string | undefined, warnings: string[]): string | undefined {
+  if (file !== undefined) warnings.push(`SEXTANT_TEST_SUBSCRIPTION_CLOCK_FILE is set: the subscription scheduler reads its time from ${file} (for tests only)`);
+  return file;
 }
 
 /** SEXTANT_TRUSTED_PROXIES (which implies SEXTANT_TRUST_PROXY), else one hop when the proxy is trusted. */

@@ -2,6 +2,7 @@
 // its ports, and a key for unsubscribe links derived from the service's JWT key (a link's signature
 // can then never serve as, nor reveal, a session token's).
 import { createHmac } from 'node:crypto';
+import { fileClock } from '../clock.ts';
 import type { DashboardDeps } from '../dashboards/index.ts';
 import type { SavedDeps } from '../saved/index.ts';
 import type { SubscriptionDeps } from '../subscriptions/index.ts';
@@ -12,7 +13,7 @@ import { dashboardSource, subscriptionPorts } from './subscription-ports.ts';
 export function subscriptionDeps(core: CoreServices, saved: SavedDeps, dashboards: DashboardDeps, replicaId: string): SubscriptionDeps {
   return {
     store: core.executor,
-    clock: core.clock,
+    clock: core.config.subscriptionClockFile === undefined ? core.clock : fileClock(core.config.subscriptionClockFile),
     log: core.log,
     mail: core.mailer,
     fetch: core.outbound.fetch,

@@ -30,6 +30,7 @@ export interface ClaimedRun {
 export async function executeRun(deps: SubscriptionDeps, run: ClaimedRun): Promise<void> {
   const s = await subscriptionById(deps.store, run.subscriptionId);
   if (!s) return;
+  deps.log.info({ subscription_id: s.id, run_id: run.id, slot_at: run.slotAt, replica: deps.replicaId }, 'subscription run started');
   const owner = await deps.ports.principalOf(s.org_id, s.owner_id);
   if (!owner) return stop(deps, s, run, 'The owner is no longer an active member of the organization');
   let report: Report;
