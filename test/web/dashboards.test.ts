@@ -1,7 +1,8 @@
 // Dashboards in Chromium against a real gateway and the demo warehouse: build one from saved
 // questions (question and text tiles, a date filter) in edit mode, see every tile with the time its
 // data was read, narrow the date range and see the tile with the field update while the other keeps
-// its rows, resize a tile by its corner in edit mode, then share it and open the link signed out.
+// its rows, resize a tile by its corner and drag another by its handle in edit mode, save, reload and
+// see the layout kept, then share it and open the link signed out.
 import anyTest, { type TestFn } from 'ava';
 import type { Page } from 'playwright-core';
 import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
@@ -22,7 +23,7 @@ const BY_CHANNEL = 'SELECT channel, count(*) AS n FROM orders GROUP BY channel O
 /** The row count a tile's table shows. */
 const rowsShown = (page: Page, title: string) => page.getByRole('article', { name: title }).getByRole('region', { name: /^Result: / });
 
-test('a dashboard is built from saved questions with a date filter, and its tiles update when the range changes; a tile is resized in edit mode', async (t) => {
+test('a dashboard is built from saved questions with a date filter, and its tiles update when the range changes; tiles resized and dragged in edit mode keep their layout after a save and a reload', async (t) => {
   t.timeout(180_000);
   const m = await demoMember(w, 'modeler');
   const token = w.session(m.user);
@@ -95,6 +96,38 @@ test('a dashboard is built from saved questions with a date filter, and its tile
   await page.getByRole('button', { name: 'Edit' }).waitFor();
   const resized = ((await call(w, 'GET', `/api/dashboards/${id}`, { token })).body as { tiles: { id: string; w: number; h: number }[] }).tiles.find((x) => x.id === channelTile!.id)!;
   t.true(resized.w < 6 && resized.h > 5, JSON.stringify(resized));
+
+  // A tile dragged by its handle to the right half keeps its place, and every tile its size, across a
+  // save and a reload: what the grid draws after the reload is what was saved.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const grid = (await page.locator('.dashboard-grid').boundingBox())!;
+  const move = page.locator(`[data-tile-id="${dayTile!.id}"] .tile-drag`);
+  await move.scrollIntoViewIfNeeded();
+  const from = (await move.boundingBox())!;
+  await page.mouse.move(from.x + 10, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(grid.x + grid.width * 0.75, from.y + from.height / 2, { steps: 10 });
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Edit' }).waitFor();
+  const layoutOf = async () => ((await call(w, 'GET', `/api/dashboards/${id}`, { token })).body as { tiles: { id: string; x: number; y: number; w: number; h: number }[] }).tiles.map(({ id: tile, x, y, w: width, h }) => ({ tile, x, y, w: width, h }));
+  const saved = await layoutOf();
+  t.like(saved.find((x) => x.tile === dayTile!.id), { x: 6, w: 6, h: 5 }, JSON.stringify(saved));
+  t.like(saved.find((x) => x.tile === channelTile!.id), { w: resized.w, h: resized.h });
+  const drawn = () =>
+    page.locator('.grid-tile').evaluateAll((els) =>
+      els.map((e) => {
+        const [box, at] = [e.getBoundingClientRect(), e.closest('.dashboard-grid')!.getBoundingClientRect()];
+        return { tile: e.getAttribute('data-tile-id'), left: Math.round(box.left - at.left), top: Math.round(box.top - at.top), width: Math.round(box.width), height: Math.round(box.height) };
+      }),
+    );
+  await rowsShown(page, 'Orders by channel').getByText(`Result: ${channels} rows`).waitFor();
+  const before = await drawn();
+  await page.reload();
+  await rowsShown(page, 'Orders by channel').getByText(`Result: ${channels} rows`).waitFor();
+  await rowsShown(page, 'Orders by day').getByText(/^Result: \d+ rows$/).waitFor();
+  t.deepEqual(await drawn(), before, 'the grid draws the saved layout after a reload');
+  t.deepEqual(await layoutOf(), saved);
 
   // Shared: the link opens signed out, read-only, and says whose permissions its data is read with.
   await page.getByRole('button', { name: 'Share' }).click();
