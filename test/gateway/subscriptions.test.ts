@@ -140,6 +140,39 @@ test('others see nothing; admins see all, may pause and resume but not rewrite; 
   t.is((await call(t0, 'GET', `/api/subscriptions/missing`, { token: analyst })).status, 404);
 });
 
+test('bad queries and edits answer 422 with the validation shape, naming the field', async (t) => {
+  const id = (await create(analyst)).body.id as string;
+  const cases: [string, string, unknown, (string | number)[]][] = [
+    ['PATCH', `/api/subscriptions/${id}`, { schedule: { cron: 'often', timezone: 'UTC' } }, ['body', 'schedule']],
+    ['PATCH', `/api/subscriptions/${id}`, { status: 'stopped' }, ['body', 'status']],
+    ['PATCH', `/api/subscriptions/${id}`, { channels: [{ type: 'email', to: ['not an address'] }] }, ['body', 'channels', 0]],
+    ['PATCH', `/api/subscriptions/${id}`, { alert: { column: 'n', op: '~', threshold: 1 } }, ['body', 'alert', 'op']],
+    ['GET', `/api/subscriptions/${id}/runs?limit=0`, undefined, ['query', 'limit']],
+    ['GET', '/api/subscriptions?all=maybe', undefined, ['query', 'all']],
+  ];
+  for (const [method, path, sent, loc] of cases) {
+    const res = await call(t0, method, path, { token: analyst, ...(sent === undefined ? {} : { body: sent }) });
+    t.is(res.status, 422, `${method} ${path} ${JSON.stringify(sent)}`);
+    t.true(Array.isArray(res.body.detail) && typeof res.body.detail[0].msg === 'string' && typeof res.body.detail[0].type === 'string', JSON.stringify(res.body));
+    t.deepEqual(res.body.detail[0].loc.slice(0, loc.length), loc, JSON.stringify(res.body.detail));
+  }
+  // Validation comes after the credential and never reveals another organization's subscription.
+  t.is((await call(t0, 'PATCH', `/api/subscriptions/${id}`, { body: { status: 'stopped' } })).status, 401);
+  t.is((await call(t0, 'PATCH', `/api/subscriptions/${id}`, { token: otherAdmin, body: { status: 'paused' } })).status, 404);
+});
+
+test('the routes are documented in the OpenAPI document', async (t) => {
+  const doc = (await call(t0, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+  t.deepEqual(Object.keys(doc.paths['/api/subscriptions'] ?? {}).sort(), ['get', 'post']);
+  t.deepEqual(Object.keys(doc.paths['/api/subscriptions/{id}'] ?? {}).sort(), ['delete', 'get', 'patch']);
+  t.truthy(doc.paths['/api/subscriptions/{id}/send_now']?.['post']);
+  t.truthy(doc.paths['/api/subscriptions/{id}/runs']?.['get']);
+  t.truthy(doc.paths['/api/subscriptions/unsubscribe']?.['post']);
+  for (const [path, methods] of Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/subscriptions/{id}'))) {
+    for (const [method, op] of Object.entries(methods)) t.truthy(op.responses?.['404'], `${method} ${path} documents its 404`);
+  }
+});
+
 test('every route wants a credential but the unsubscribe link', async (t) => {
   for (const [method, path] of [['GET', '/api/subscriptions'], ['POST', '/api/subscriptions'], ['GET', '/api/subscriptions/x'], ['PATCH', '/api/subscriptions/x'], ['DELETE', '/api/subscriptions/x'], ['POST', '/api/subscriptions/x/send_now'], ['GET', '/api/subscriptions/x/runs']] as const) {
     t.is((await call(t0, method, path, method === 'POST' || method === 'PATCH' ? { body: body() } : {})).status, 401, `${method} ${path}`);

@@ -3,14 +3,14 @@
 // SMTP server on loopback, posts Slack, Teams and JSON webhooks to a loopback receiver (retried with
 // backoff), runs each slot once across replicas, logs missed slots, alerts once per crossing, and stops
 // with a notice when the owner lost access.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { sql } from 'kysely';
 import { tick, type SubscriptionDeps } from '../../src/subscriptions/index.ts';
 import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { mimeHeaders, mimeParts } from '../helpers/mime.ts';
-import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { startTestSmtp, type CapturedMail, type TestSmtp } from '../helpers/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import type { UserRow } from '../../src/auth/index.ts';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
@@ -72,6 +72,19 @@ const atNextSlot = async (id: string, extra = 0) => {
   const s = (await call(t0, 'GET', `/api/subscriptions/${id}`, { token: adminToken })).body as { next_run_at: string };
   t0.clock.set(Date.parse(s.next_run_at) + extra);
   await tick(deps);
+};
+
+/**
+ * Checks that a report mail carries a link that unsubscribes its own address from `subscriptionId`,
+ * in its text and as its one-click header: the address the signed token names is the recipient's.
+ */
+const unsubscribes = (t: ExecutionContext, mail: CapturedMail, subscriptionId: string) => {
+  const text = mimeParts(mail.raw).find((p) => p.contentType === 'text/plain')?.body.toString() ?? '';
+  const link = /(http:\/\/127\.0\.0\.1:9\/unsubscribe\?token=[^\s"<]+)/.exec(text)?.[1];
+  t.truthy(link, `an unsubscribe link in the mail to ${mail.to.join()}`);
+  const [sub, address] = decodeURIComponent(new URL(link!).searchParams.get('token')!).split('.');
+  t.deepEqual([sub, Buffer.from(address!, 'base64url').toString()], [subscriptionId, mail.to[0]]);
+  t.regex(mimeHeaders(mail.raw)['list-unsubscribe'] ?? '', /^<http:\/\/127\.0\.0\.1:9\/api\/subscriptions\/unsubscribe\?token=/);
 };
 
 test.serial('a scheduled slot mails the report as its owner ran it: escaped HTML, the chart as an inline PNG, the rows as CSV, an unsubscribe link and headers', async (t) => {
@@ -153,7 +166,9 @@ test.serial('an alert sends when its threshold is crossed, once per crossing', a
   const sub = await subscribe({ saved_question_id: id, channels: [{ type: 'email', to: [member.email] }], alert: { column: 'n', op: '<', threshold: 10 } });
   const setN = async (n: number) => t.is((await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: ownerToken, body: { sql: `SELECT ${n} AS n` } })).status, 200);
   await atNextSlot(sub.id);
-  t.regex((await smtp.next(member.email)).text, /Alert: n is 5 \(< 10\)/);
+  const alerted = await smtp.next(member.email);
+  t.regex(alerted.text, /Alert: n is 5 \(< 10\)/);
+  unsubscribes(t, alerted, sub.id);
   await atNextSlot(sub.id);
   await setN(50);
   await atNextSlot(sub.id);
@@ -264,13 +279,34 @@ test.serial('a deactivated owner\'s subscription stops at its next run and sends
   }
 });
 
+test.serial('an address outside the organization is mailed only while an admin allows it, checked again at each run', async (t) => {
+  const guest = 'guest@elsewhere.test';
+  const allow = async (on: boolean) => t.is((await call(t0, 'PATCH', '/api/admin/organization/settings', { token: adminToken, body: { subscription_external_recipients: on } })).status, 200);
+  await allow(true);
+  try {
+    const id = await question(ownerToken);
+    const sub = await subscribe({ saved_question_id: id, channels: [{ type: 'email', to: [member.email, guest] }] });
+    await atNextSlot(sub.id);
+    unsubscribes(t, await smtp.next(guest), sub.id);
+    unsubscribes(t, await smtp.next(member.email), sub.id);
+    await allow(false);
+    await atNextSlot(sub.id);
+    await smtp.next(member.email);
+    await deps.mail.idle();
+    t.false(smtp.mails.some((m) => m.to.includes(guest)), 'no mail to the outside address once the setting is off');
+    t.deepEqual((await runs(sub.id)).map((r) => r.deliveries.map((d) => d.target)), [[member.email], [member.email, guest]]);
+  } finally {
+    await allow(false);
+  }
+});
+
 test.serial('send now sends at once, outside the schedule, and logs the run without a slot', async (t) => {
   const id = await question(ownerToken);
   const sub = await subscribe({ saved_question_id: id, channels: [{ type: 'email', to: [member.email] }] });
   const res = await call(t0, 'POST', `/api/subscriptions/${sub.id}/send_now`, { token: ownerToken });
   t.is(res.status, 200, JSON.stringify(res.body));
   t.like(res.body, { status: 'sent', slot_at: null });
-  await smtp.next(member.email);
+  unsubscribes(t, await smtp.next(member.email), sub.id);
   t.is((await call(t0, 'GET', `/api/subscriptions/${sub.id}`, { token: ownerToken })).body.next_run_at, sub.next_run_at);
 });
 
@@ -311,6 +347,7 @@ test.serial('a dashboard subscription mails every question tile as the owner rea
   await atNextSlot(sub.id);
   const mail = await smtp.next(member.email);
   t.is(mail.subject, 'Monday numbers');
+  unsubscribes(t, mail, sub.id);
   const html = mimeParts(mail.raw).find((p) => p.contentType === 'text/html')!.body.toString('utf8');
   t.true(html.includes('Tile one'));
   t.regex(html, /<td[^>]*>France<\/td><td[^>]*>2<\/td>/);
