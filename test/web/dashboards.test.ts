@@ -2,7 +2,7 @@
 // questions (question and text tiles, a date filter) in edit mode, see every tile with the time its
 // data was read, narrow the date range and see the tile with the field update while the other keeps
 // its rows, resize a tile by its corner and drag another by its handle in edit mode, save, reload and
-// see the layout kept, then share it and open the link signed out.
+// see the layout kept, then share it and open the link signed out; auto-refresh on the page's fake clock.
 import anyTest, { type TestFn } from 'ava';
 import type { Page } from 'playwright-core';
 import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
@@ -139,4 +139,37 @@ test('a dashboard is built from saved questions with a date filter, and its tile
   await rowsShown(guest.page, 'Orders by channel').getByText(`Result: ${channels} rows`).waitFor();
   t.is(await guest.page.getByRole('button', { name: 'Edit' }).count(), 0);
   t.deepEqual([...problems, ...guest.problems], []);
+});
+
+test('auto-refresh runs every tile again on its interval, and stops when turned off', async (t) => {
+  t.timeout(180_000);
+  const m = await demoMember(w, 'modeler');
+  const token = w.session(m.user);
+  const q = await call(w, 'POST', '/api/saved_questions', { token, body: { title: 'Orders by channel', connection_id: DEMO_CONNECTION_ID, sql: BY_CHANNEL } });
+  const made = await call(w, 'POST', '/api/dashboards', { token, body: { title: 'Live orders', tiles: [{ saved_question_id: q.body.id, x: 0, y: 0, w: 6, h: 4 }] } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  // The page's timers run on a clock the test moves: no waiting for a minute to pass.
+  await page.clock.install();
+  const runs: string[] = [];
+  page.on('request', (r) => void (/\/api\/dashboards\/[^/]+\/tiles\/[^/]+\/run$/.test(new URL(r.url()).pathname) && runs.push(r.url())));
+  await page.goto(`/dashboards/${encodeURIComponent(made.body.id as string)}`);
+  await rowsShown(page, 'Orders by channel').getByText(/^Result: \d+ rows$/).waitFor();
+  t.is(runs.length, 1);
+  await page.getByLabel('Auto-refresh').selectOption({ label: 'Every minute' });
+  await page.clock.runFor(59_000);
+  t.is(runs.length, 1, 'not before the minute');
+  const again = page.waitForRequest((r) => /\/tiles\/[^/]+\/run$/.test(r.url()));
+  await page.clock.runFor(1_000);
+  await again;
+  const next = page.waitForRequest((r) => /\/tiles\/[^/]+\/run$/.test(r.url()));
+  await page.clock.runFor(60_000);
+  await next;
+  t.is(runs.length, 3);
+  await rowsShown(page, 'Orders by channel').getByText(/^Result: \d+ rows$/).waitFor();
+  await page.getByLabel('Auto-refresh').selectOption({ label: 'Off' });
+  await page.clock.runFor(5 * 60_000);
+  t.is(runs.length, 3, 'off: no more runs');
+  t.deepEqual(problems, []);
 });
