@@ -12,6 +12,8 @@ export interface CapturedMail {
 export interface TestSmtp {
   url: string;
   mails: CapturedMail[];
+  /** Addresses the server refuses at RCPT TO with 550, as a mailbox that does not exist (empty unless a test adds one). */
+  refuse: Set<string>;
   /** Waits until a mail to `to` matching `subject` arrives (resolves at once if it has). */
   next(to: string, subject?: RegExp): Promise<CapturedMail>;
   stop(): Promise<void>;
@@ -21,10 +23,15 @@ export interface TestSmtp {
 export async function startTestSmtp(): Promise<TestSmtp> {
   const mails: CapturedMail[] = [];
   const waiters: (() => void)[] = [];
+  const refuse = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refuse.has(address.address)) return callback();
+      callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -42,6 +49,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    refuse,
     async next(to, subject) {
       for (;;) {
         const found = find(to, subject);

@@ -5,6 +5,7 @@
 // with a notice when the owner lost access.
 import test, { type ExecutionContext } from 'ava';
 import { sql } from 'kysely';
+import { MAX_ATTEMPTS } from '../../src/mail/index.ts';
 import { tick, type SubscriptionDeps } from '../../src/subscriptions/index.ts';
 import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
@@ -66,7 +67,7 @@ const subscribe = async (body: Record<string, unknown>, token = ownerToken) => {
   return res.body as { id: string; next_run_at: string };
 };
 // Read as an admin: an owner deactivated by a test can no longer read their own.
-const runs = async (id: string) => (await call(t0, 'GET', `/api/subscriptions/${id}/runs`, { token: adminToken })).body.runs as { status: string; slot_at: string | null; deliveries: { status: string; target: string; attempts: number }[]; error: string | null }[];
+const runs = async (id: string) => (await call(t0, 'GET', `/api/subscriptions/${id}/runs`, { token: adminToken })).body.runs as { status: string; slot_at: string | null; deliveries: { status: string; target: string; attempts: number; error: string | null }[]; error: string | null }[];
 /** Moves the clock to the subscription's next slot and ticks. */
 const atNextSlot = async (id: string, extra = 0) => {
   const s = (await call(t0, 'GET', `/api/subscriptions/${id}`, { token: adminToken })).body as { next_run_at: string };
@@ -226,6 +227,33 @@ test.serial('a webhook that keeps failing is retried with backoff, given up afte
   await tick(deps);
   await deps.mail.idle();
   t.is(smtp.mails.filter((m) => m.to.includes(owner.email) && /could not deliver/.test(m.subject)).length, 0);
+});
+
+test.serial('a mail the relay keeps refusing is retried with backoff, then given up and reported as failed in the run log', async (t) => {
+  const gone = t0.user({ orgId: org, role: 'user', email: 'gone@suborg.test' }).email;
+  smtp.refuse.add(gone);
+  t.teardown(() => smtp.refuse.delete(gone));
+  const id = await question(ownerToken);
+  const sub = await subscribe({ saved_question_id: id, channels: [{ type: 'email', to: [member.email, gone] }] });
+  await atNextSlot(sub.id);
+  await smtp.next(member.email);
+  await deps.mail.idle();
+  const delivery = async () => (await runs(sub.id))[0]!.deliveries.find((d) => d.target === gone)!;
+  t.like(await delivery(), { status: 'pending', attempts: 1 });
+  // Not again before its wait (30 s after the first attempt), then on a doubling wait until given up.
+  t0.clock.advance(29_000);
+  await deps.mail.deliverDue();
+  t.like(await delivery(), { status: 'pending', attempts: 1 });
+  for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
+    t0.clock.advance(3600_000);
+    await deps.mail.deliverDue();
+    t.is((await delivery()).attempts, attempt);
+  }
+  const failed = await delivery();
+  t.like(failed, { status: 'failed', attempts: MAX_ATTEMPTS });
+  t.regex(failed.error ?? '', /550/);
+  t.like((await runs(sub.id))[0]!.deliveries.find((d) => d.target === member.email), { status: 'sent' });
+  t.false(smtp.mails.some((m) => m.to.includes(gone)));
 });
 
 test.serial('the unsubscribe link works without signing in, once, and the address gets no more reports', async (t) => {
