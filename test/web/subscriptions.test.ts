@@ -1,7 +1,8 @@
 // Subscriptions in Chromium: an analyst opens a saved question, subscribes to it every week by mail
 // to themselves, sends a test from the dialog and receives the report on a real SMTP server on
 // loopback; the Subscriptions page lists it with its run log; the mail's unsubscribe link opens a
-// page that stops the mails in one click, signed out.
+// page that stops the mails in one click, signed out. An admin sees every subscription of the
+// organization and pauses a member's.
 import anyTest, { type TestFn } from 'ava';
 import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
@@ -68,4 +69,39 @@ test('an analyst subscribes to a saved question, sends a test, receives the mail
   await signedOut.close();
   const after = await call(w, 'GET', '/api/subscriptions', { token });
   t.deepEqual(after.body.subscriptions[0].unsubscribed, [m.user.email.toLowerCase()]);
+});
+
+test("an admin sees every subscription of the organization and pauses a member's, who sees it paused; only its owner may delete it", async (t) => {
+  const member = await demoMember(w, 'user');
+  const admin = await demoMember(w, 'admin');
+  const token = w.session(member.user);
+  const saved = await call(w, 'POST', '/api/saved_questions', { token, body: { title: 'Orders by channel', connection_id: DEMO_CONNECTION_ID, sql: 'SELECT channel, count(*) AS n FROM orders GROUP BY channel' } });
+  t.is(saved.status, 201, JSON.stringify(saved.body));
+  const sub = await call(w, 'POST', '/api/subscriptions', { token, body: { saved_question_id: saved.body.id, schedule: { cron: '15 7 * * 2', timezone: 'UTC' }, channels: [{ type: 'email', to: [member.user.email] }] } });
+  t.is(sub.status, 201, JSON.stringify(sub.body));
+
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, admin.login);
+  await page.goto('/subscriptions');
+  const cards = page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem');
+  const theirs = cards.filter({ hasText: '15 7 * * 2 (UTC)' });
+  // A new admin: their own list is empty.
+  await page.getByText('No subscriptions yet.').waitFor();
+  t.is(await theirs.count(), 0, "an admin's own list holds their own only");
+  await page.getByLabel('Every subscription of the organization').check();
+  await theirs.waitFor();
+  t.is(await theirs.getByRole('button', { name: 'Delete' }).count(), 0, 'admins pause, only owners delete');
+  await theirs.getByRole('button', { name: 'Pause' }).click();
+  await theirs.getByText('Paused', { exact: true }).waitFor();
+  await theirs.getByRole('button', { name: 'Resume' }).waitFor();
+  t.like((await call(w, 'GET', `/api/subscriptions/${sub.body.id as string}`, { token })).body, { status: 'paused', next_run_at: null });
+
+  const own = await openPage(t, w.browser, w.url);
+  await signInAs(own.context, member.login);
+  await own.page.goto('/subscriptions');
+  const mine = own.page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem').filter({ hasText: '15 7 * * 2 (UTC)' });
+  await mine.getByText('Paused', { exact: true }).waitFor();
+  t.is(await own.page.getByLabel('Every subscription of the organization').count(), 0, 'members see no such choice');
+  await mine.getByRole('button', { name: 'Delete' }).waitFor();
+  t.deepEqual([...problems, ...own.problems], []);
 });
