@@ -6,7 +6,7 @@
 // `import.meta.url` is rewritten to the URL its own compiled file has in dist (dist/<path under
 // src>.js), so the paths it resolves from it (package.json, migrations, fixtures, dist/web,
 // createRequire) are those of the per-file build, whichever output file the module lands in.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 
@@ -79,7 +79,7 @@ export function asciiOnly(text: string): string {
 
 /**
  * Bundles `entry` (a file under `srcDir`) into `outdir`/`out`.js, with its chunks in `outdir/chunks`
- * (emptied first). Gives the files written, relative to `outdir`.
+ * (chunks of earlier builds removed). Gives the files written, relative to `outdir`.
  */
 export async function bundleEntry({ entry, out, srcDir, outdir }: { entry: string; out: string; srcDir: string; outdir: string }): Promise<string[]> {
   const { build, transform } = await import('esbuild');
@@ -103,11 +103,17 @@ export async function bundleEntry({ entry, out, srcDir, outdir }: { entry: strin
     banner: { js: "import { createRequire as __sextantCreateRequire } from 'node:module';\nconst require = __sextantCreateRequire(import.meta.url);" },
     plugins: [packagesOutside(srcDir, BUNDLED_PACKAGES), importMetaInPlace(srcDir, transform)],
   });
-  rmSync(join(outdir, 'chunks'), { recursive: true, force: true });
-  return result.outputFiles.map((file) => {
+  const written = result.outputFiles.map((file) => {
     const up = relative(dirname(file.path), outdir).split(sep).join('/');
     mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(file.path, asciiOnly(file.text.replaceAll(TO_DIST, up === '' ? './' : `${up}/`)));
+    // Gateways may be running from dist while it is built again (tests build beside running ones): each
+    // file is replaced whole, and a chunk of the same content keeps its name, so theirs stay in place.
+    writeFileSync(`${file.path}.${process.pid}.part`, asciiOnly(file.text.replaceAll(TO_DIST, up === '' ? './' : `${up}/`)));
+    renameSync(`${file.path}.${process.pid}.part`, file.path);
     return relative(outdir, file.path);
   });
+  const chunks = join(outdir, 'chunks');
+  mkdirSync(chunks, { recursive: true });
+  for (const stale of readdirSync(chunks).filter((f) => !written.includes(`chunks${sep}${f}`) && !f.endsWith('.part'))) rmSync(join(chunks, stale), { force: true });
+  return written;
 }
