@@ -18,6 +18,9 @@ test('the production build serves the demo and the web client, and answers a que
   t.teardown(() => void proc.kill('SIGKILL'));
 
   t.is((await fetch(`${url}/api/health`)).status, 200);
+  // dist/main.js is the bundle (src/distribution/bundle.ts): every route table and its schemas are in it.
+  const openapi = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+  t.true(Object.keys(openapi.paths).length > 100);
   // The web client is part of the build and served at /.
   const page = await fetch(`${url}/`);
   t.is(page.status, 200);

@@ -12,6 +12,7 @@
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { compileEach, TYPESCRIPT_SOURCE } from '../../src/distribution/compile.ts';
 
 export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -30,11 +31,14 @@ function mirrorFolder(mirror: string, dir: string): string[] {
   });
 }
 
-/** package.json as the checkout's, with ava running the compiled files and npm scripts run in the checkout. */
+/**
+ * package.json as the checkout's, with ava running the compiled files (each test process timed by
+ * file-times.ts) and npm scripts run in the checkout.
+ */
 function mirrorPackageJson(mirror: string): void {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; ava: Record<string, unknown> };
   const scripts = Object.fromEntries(Object.entries(pkg.scripts).map(([name, command]) => [name, `cd ${JSON.stringify(ROOT)} && ${command}`]));
-  const ava = { ...pkg.ava, extensions: ['js'], nodeArguments: [], files: ['test/**/*.test.js'] };
+  const ava = { ...pkg.ava, extensions: ['js'], nodeArguments: [`--import=${pathToFileURL(join(mirror, 'test', 'helpers', 'file-times.js')).href}`], files: ['test/**/*.test.js'] };
   writeFileSync(join(mirror, 'package.json'), JSON.stringify({ ...pkg, scripts, ava }, null, 2));
 }
 
