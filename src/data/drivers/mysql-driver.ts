@@ -2,12 +2,14 @@
 // The query's budget stops it with KILL QUERY from a second connection (at the deadline, or when the
 // caller goes away); the server's own time limit (MySQL max_execution_time, MariaDB
 // max_statement_time) a second later is the backstop if the gateway itself dies. Recursive CTEs are
-// capped by the server (MariaDB max_recursive_iterations, MySQL cte_max_recursion_depth).
+// capped by the server (MariaDB max_recursive_iterations, MySQL cte_max_recursion_depth). A statement
+// with placeholders runs as a server-side prepared statement (mysql2's execute): the values travel in
+// the binary protocol, never escaped into the text as mysql2's query() would do on the client.
 import mysql from 'mysql2';
 import { AppError } from '../../errors.ts';
 import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
 import { connectFailure } from './connect-failure.ts';
-import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, inBatches, type ConnectionSettings, type Driver, type DriverContext, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
+import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, inBatches, paramValue, type ConnectionSettings, type Driver, type DriverContext, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
 import { QueryBudget } from './query-budget.ts';
 import { groupColumns } from './group-columns.ts';
 import { DEFAULT_MAX_RECURSION } from '../../shared/query-limits.ts';
@@ -109,7 +111,9 @@ class MysqlDriver implements Driver {
     }
     const budget = new QueryBudget({ timeoutMs, signal: opts.signal, stop: () => void this.kill() });
     const size = opts.batchSize ?? DEFAULT_BATCH;
-    const query = this.conn.query({ sql, rowsAsArray: true });
+    const params = opts.params ?? [];
+    // Rows read the same from both protocols (dates as text, decimals and big integers as strings).
+    const query = params.length > 0 ? this.conn.execute({ sql, rowsAsArray: true }, params.map(paramValue)) : this.conn.query({ sql, rowsAsArray: true });
     // The stream must exist before the first row arrives, or rows emitted with the fields are lost.
     const rows = query.stream({ objectMode: true, highWaterMark: size });
     rows.on('error', () => undefined);
