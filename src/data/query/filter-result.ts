@@ -26,9 +26,14 @@ export interface BoundStatement {
 
 const ALIAS = 'sextant_tile';
 
-/** The placeholder of the n-th value (from 1) as each dialect writes it. */
-const PLACEHOLDER: Record<SqlDialect, (n: number) => string> = {
-  postgresql: (n) => `$${n}`,
+/**
+ * The placeholder of the n-th value (from 1) as each dialect writes it. PostgreSQL types an untyped
+ * value from where it stands, so a number compared with an integer column would be read as an
+ * integer (2.5 an error); `::numeric` compares it as a number, as the literal 2.5 would be. The other
+ * warehouses bind a number as a number (DuckDB and MySQL as a DOUBLE, SQLite as INTEGER or REAL).
+ */
+const PLACEHOLDER: Record<SqlDialect, (n: number, p: SqlParam) => string> = {
+  postgresql: (n, p) => (p.type === 'number' ? `$${n}::numeric` : `$${n}`),
   duckdb: (n) => `$${n}`,
   mysql: () => '?',
   sqlite: () => '?',
@@ -60,7 +65,7 @@ export function filterResultSql(dialect: SqlDialect, sql: string, filters: Resul
   const params: SqlParam[] = [];
   const bind = (p: SqlParam) => {
     params.push(p);
-    return PLACEHOLDER[dialect](params.length);
+    return PLACEHOLDER[dialect](params.length, p);
   };
   const where = filters.flatMap((f) => predicate(dialect, f, bind));
   return where.length === 0 ? { sql, params: [] } : { sql: `${inner(sql)} WHERE ${where.join(' AND ')}`, params };
