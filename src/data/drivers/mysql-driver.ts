@@ -13,6 +13,7 @@ import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, inBatches, paramValue, type Connecti
 import { QueryBudget } from './query-budget.ts';
 import { groupColumns } from './group-columns.ts';
 import { DEFAULT_MAX_RECURSION } from '../../shared/query-limits.ts';
+import type { SqlParam } from '../types.ts';
 
 /** The server's own time limit sits this far past the budget: it acts only if the gateway cannot. */
 const BACKSTOP_MS = 1000;
@@ -87,6 +88,21 @@ function failed(err: unknown): never {
   throw new QueryFailed((err as Error).message, code);
 }
 
+/**
+ * The statement's command: a plain query, or with values a server-side prepared statement whose
+ * placeholders the server counted as the values (the server ignores values past its own count). Rows
+ * read the same from both protocols (dates as text, decimals and big integers as strings).
+ */
+async function start(conn: mysql.Connection, sql: string, params: readonly SqlParam[]) {
+  // Wrapped: a mysql2 command is a thenable that throws when awaited.
+  if (params.length === 0) return { command: conn.query({ sql, rowsAsArray: true }) };
+  // Prepared once: execute finds the statement in the connection's cache under the same options.
+  const prepared = (await conn.promise().prepare({ sql, rowsAsArray: true })) as unknown as { statement: { parameters: unknown[] } };
+  const expected = prepared.statement.parameters.length;
+  if (expected !== params.length) throw new QueryFailed(`The statement has ${expected} placeholders for ${params.length} values`);
+  return { command: conn.execute({ sql, rowsAsArray: true }, params.map(paramValue)) };
+}
+
 class MysqlDriver implements Driver {
   readonly type = 'mysql';
   readonly dialect = 'mysql' as const;
@@ -111,9 +127,11 @@ class MysqlDriver implements Driver {
     }
     const budget = new QueryBudget({ timeoutMs, signal: opts.signal, stop: () => void this.kill() });
     const size = opts.batchSize ?? DEFAULT_BATCH;
-    const params = opts.params ?? [];
-    // Rows read the same from both protocols (dates as text, decimals and big integers as strings).
-    const query = params.length > 0 ? this.conn.execute({ sql, rowsAsArray: true }, params.map(paramValue)) : this.conn.query({ sql, rowsAsArray: true });
+    const { command: query } = await budget.track(start(this.conn, sql, opts.params ?? [])).catch(async (err: unknown) => {
+      budget.dispose();
+      await p.query('ROLLBACK').catch(() => undefined);
+      return failed(err);
+    });
     // The stream must exist before the first row arrives, or rows emitted with the fields are lost.
     const rows = query.stream({ objectMode: true, highWaterMark: size });
     rows.on('error', () => undefined);

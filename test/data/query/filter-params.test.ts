@@ -109,6 +109,13 @@ for (const e of engines) {
       // A NUL is refused before any warehouse sees it (PostgreSQL cannot hold one).
       const nul = filterResultSql(e.dialect, SAVED, [{ field: 'country', values: ['a\0b'] }]);
       await t.throwsAsync(governed(e.dialect, o, nul.sql, nul.params), { instanceOf: QueryRefused, message: /NUL/ });
+      // The second wall: the warehouse itself refuses values that do not match its placeholders.
+      const two = filterResultSql(e.dialect, SAVED, [{ field: 'country', values: ['France', 'Japan'] }]);
+      for (const params of [two.params.slice(0, 1), [...two.params, { type: 'text', value: 'Peru' } as const]]) {
+        await t.throwsAsync(async () => {
+          for await (const b of (await o.driver.stream(two.sql, { params })).batches) t.fail(JSON.stringify(b));
+        }, undefined, `${params.length} values`);
+      }
     } finally {
       await o.driver.close();
       await o.drop?.();
