@@ -19,6 +19,7 @@ const benches: Record<string, () => Promise<void>> = {
   catalog: async () => (await import('./catalog.ts')).run(),
   'idle-memory': async () => (await import('./idle-memory.ts')).run(),
   dashboards: async () => (await import('./dashboards.ts')).run(),
+  'filter-params': async () => (await import('./filter-params.ts')).run(),
   mixed: async () => (await import('./mixed.ts')).run(),
   subscriptions: async () => (await import('./subscriptions.ts')).run(),
   'test-load': async () => (await import('./test-load.ts')).run(),

@@ -67,8 +67,9 @@ export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor
     },
     async query(p, q) {
       const used = q.conditions.length === 0 ? [] : applicable(q.conditions, await columnsOf(p, q));
-      const sql = used.length === 0 ? q.sql : filterResultSql(DRIVERS[(await getConnection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used);
-      const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, source: 'dashboard', signal: q.signal });
+      // The filters' values travel beside the statement as bound parameters, never in its text.
+      const { sql, params } = used.length === 0 ? { sql: q.sql, params: [] } : filterResultSql(DRIVERS[(await getConnection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used);
+      const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, params, source: 'dashboard', signal: q.signal });
       return { columns: r.columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId) };
     },
     async principal(orgId, userId) {

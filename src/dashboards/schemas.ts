@@ -19,8 +19,8 @@ export const IsoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD')
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'Not a calendar date');
 
-/** A dimension value: text or a finite number. */
-export const DimensionValue = z.union([z.string().max(500), z.number().finite()]);
+/** A dimension value: text (no NUL, which PostgreSQL cannot bind) or a finite number. */
+export const DimensionValue = z.union([z.string().max(500).refine((s) => !s.includes('\0'), 'Text without NUL characters'), z.number().finite()]);
 export type DimensionValue = z.infer<typeof DimensionValue>;
 
 const DateRangeValue = z.object({ from: IsoDate.nullable().optional().describe('First day, inclusive'), to: IsoDate.nullable().optional().describe('Last day, inclusive') });

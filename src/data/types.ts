@@ -6,6 +6,13 @@ import type { GovernedMetric } from '../shared/governed-metric.ts';
 /** SQL dialects the guard and row-level security understand. */
 export type SqlDialect = 'duckdb' | 'postgresql' | 'mysql' | 'sqlite';
 
+/**
+ * A value bound to a placeholder of a governed statement (`$n` on PostgreSQL and DuckDB, `?` on MySQL
+ * and SQLite), in placeholder order: text, a calendar day `YYYY-MM-DD`, or a finite number. Each driver
+ * binds it in its own form; the warehouse never reads it as SQL.
+ */
+export type SqlParam = { type: 'text'; value: string } | { type: 'date'; value: string } | { type: 'number'; value: number };
+
 export interface RowFilter {
   /** SQL boolean over the table's columns, with `{{user.*}}` placeholders. */
   filter: string;

@@ -143,8 +143,8 @@ test('hostile filter values and titles are inert: SQL in them is a value, never 
     t.deepEqual(res.body.rows, [], value);
   }
   t.is((await runTile(admin, d.id, 'orders')).body.rows.length, 5, 'the table is intact');
-  // Dates and field names are checked before anything is written.
-  for (const filters of [[{ id: 'when', from: "2024-01-01' OR 1=1 --" }], [{ id: 'when', to: '2024-02-30' }], [{ id: 'where', values: [{ sql: '1' }] }]]) {
+  // Dates, field names and NUL characters (PostgreSQL cannot bind one) are checked before anything is written.
+  for (const filters of [[{ id: 'when', from: "2024-01-01' OR 1=1 --" }], [{ id: 'when', to: '2024-02-30' }], [{ id: 'where', values: [{ sql: '1' }] }], [{ id: 'where', values: ['Fr\0ance'] }]]) {
     const res = await runTile(analyst, d.id, 'orders', filters);
     t.is(res.status, 422, JSON.stringify(filters));
     t.deepEqual(res.body.detail[0].loc.slice(0, 3), ['body', 'filters', 0]);
@@ -155,6 +155,21 @@ test('hostile filter values and titles are inert: SQL in them is a value, never 
   const unknown = await runTile(analyst, d.id, 'orders', [{ id: 'nope', values: ['x'] }]);
   t.is(unknown.status, 422);
   t.deepEqual(unknown.body.detail[0].loc, ['body', 'filters', 0, 'id']);
+});
+
+test('a placeholder in a saved question is refused in its tile, with or without filter values to bind', async (t) => {
+  const res = await call(t0, 'POST', '/api/saved_questions', {
+    token: modeler,
+    body: { title: 'Smuggler', connection_id: 'wh', sql: 'SELECT order_id, country, order_date FROM orders WHERE country <> $1', visibility: 'organization' },
+  });
+  t.is(res.status, 201, JSON.stringify(res.body));
+  const d = await salesDashboard({ tiles: [{ id: 'smuggler', saved_question_id: res.body.id, ...grid(0) }, { id: 'orders', saved_question_id: ordersQ, ...grid(1) }] });
+  for (const filters of [undefined, [{ id: 'where', values: ['Japan'] }], [{ id: 'where', values: ['Japan', 'France'] }, { id: 'when', from: '2024-01-01' }]]) {
+    const run = await runTile(admin, d.id, 'smuggler', filters);
+    t.is(run.status, 400, JSON.stringify(filters));
+    t.like(run.body, { code: 'QUERY_REFUSED', data: { reason: 'parameter' } });
+  }
+  t.deepEqual((await runTile(admin, d.id, 'orders', [{ id: 'where', values: ['Japan'] }])).body.rows.map((r: unknown[]) => r[0]), [4], 'the other tile binds its values');
 });
 
 test("another user's private dashboard is 404 to everyone else, admins and other organizations included", async (t) => {

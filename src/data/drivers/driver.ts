@@ -1,7 +1,7 @@
 // One interface over every warehouse. A driver runs one already-guarded read-only statement and
 // streams its rows in batches, so exports keep memory flat whatever the row count.
 import type { Writable } from 'node:stream';
-import type { SqlDialect } from '../types.ts';
+import type { SqlDialect, SqlParam } from '../types.ts';
 import type { QueryProcessPool } from './process/query-process-pool.ts';
 import type { ColumnMeta, IntrospectedTable } from './metadata.ts';
 
@@ -24,6 +24,11 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Rows per batch, default 1,000. */
   batchSize?: number;
+  /**
+   * Values of the statement's placeholders, in order (the guard matched them to the statement). The
+   * driver binds them through its warehouse's own protocol, never into the text.
+   */
+  params?: readonly SqlParam[] | undefined;
 }
 
 /** A live handle on one warehouse connection. */
@@ -87,6 +92,9 @@ export interface DriverContext {
   /** The cap on a recursive CTE (SEXTANT_QUERY_MAX_RECURSION; DEFAULT_MAX_RECURSION when absent). */
   maxRecursion?: number;
 }
+
+/** A parameter's JavaScript value for drivers that bind text and numbers (the warehouse types it from its place). */
+export const paramValue = (p: SqlParam): string | number => p.value;
 
 /** Builds a driver for a connection type; kept in a registry so new warehouses plug in by type. */
 export type DriverFactory = (settings: ConnectionSettings, ctx: DriverContext) => Promise<Driver>;

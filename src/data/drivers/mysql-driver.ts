@@ -2,15 +2,18 @@
 // The query's budget stops it with KILL QUERY from a second connection (at the deadline, or when the
 // caller goes away); the server's own time limit (MySQL max_execution_time, MariaDB
 // max_statement_time) a second later is the backstop if the gateway itself dies. Recursive CTEs are
-// capped by the server (MariaDB max_recursive_iterations, MySQL cte_max_recursion_depth).
+// capped by the server (MariaDB max_recursive_iterations, MySQL cte_max_recursion_depth). A statement
+// with placeholders runs as a server-side prepared statement (mysql2's execute): the values travel in
+// the binary protocol, never escaped into the text as mysql2's query() would do on the client.
 import mysql from 'mysql2';
 import { AppError } from '../../errors.ts';
 import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
 import { connectFailure } from './connect-failure.ts';
-import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, inBatches, type ConnectionSettings, type Driver, type DriverContext, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
+import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, inBatches, paramValue, type ConnectionSettings, type Driver, type DriverContext, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
 import { QueryBudget } from './query-budget.ts';
 import { groupColumns } from './group-columns.ts';
 import { DEFAULT_MAX_RECURSION } from '../../shared/query-limits.ts';
+import type { SqlParam } from '../types.ts';
 
 /** The server's own time limit sits this far past the budget: it acts only if the gateway cannot. */
 const BACKSTOP_MS = 1000;
@@ -85,6 +88,21 @@ function failed(err: unknown): never {
   throw new QueryFailed((err as Error).message, code);
 }
 
+/**
+ * The statement's command: a plain query, or with values a server-side prepared statement whose
+ * placeholders the server counted as the values (the server ignores values past its own count). Rows
+ * read the same from both protocols (dates as text, decimals and big integers as strings).
+ */
+async function start(conn: mysql.Connection, sql: string, params: readonly SqlParam[]) {
+  // Wrapped: a mysql2 command is a thenable that throws when awaited.
+  if (params.length === 0) return { command: conn.query({ sql, rowsAsArray: true }) };
+  // Prepared once: execute finds the statement in the connection's cache under the same options.
+  const prepared = (await conn.promise().prepare({ sql, rowsAsArray: true })) as unknown as { statement: { parameters: unknown[] } };
+  const expected = prepared.statement.parameters.length;
+  if (expected !== params.length) throw new QueryFailed(`The statement has ${expected} placeholders for ${params.length} values`);
+  return { command: conn.execute({ sql, rowsAsArray: true }, params.map(paramValue)) };
+}
+
 class MysqlDriver implements Driver {
   readonly type = 'mysql';
   readonly dialect = 'mysql' as const;
@@ -109,7 +127,11 @@ class MysqlDriver implements Driver {
     }
     const budget = new QueryBudget({ timeoutMs, signal: opts.signal, stop: () => void this.kill() });
     const size = opts.batchSize ?? DEFAULT_BATCH;
-    const query = this.conn.query({ sql, rowsAsArray: true });
+    const { command: query } = await budget.track(start(this.conn, sql, opts.params ?? [])).catch(async (err: unknown) => {
+      budget.dispose();
+      await p.query('ROLLBACK').catch(() => undefined);
+      return failed(err);
+    });
     // The stream must exist before the first row arrives, or rows emitted with the fields are lost.
     const rows = query.stream({ objectMode: true, highWaterMark: size });
     rows.on('error', () => undefined);

@@ -8,7 +8,7 @@ import { AppError } from '../../errors.ts';
 import { QueryFailed, WarehouseUnavailable } from '../errors.ts';
 import { connectFailure } from './connect-failure.ts';
 import { PG_RECURSION_MARK } from '../guard/pg/pg-recursion-cap.ts';
-import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, type ColumnMeta, type ConnectionSettings, type CsvCopy, type Driver, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
+import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, paramValue, type ColumnMeta, type ConnectionSettings, type CsvCopy, type Driver, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
 import { QueryBudget } from './query-budget.ts';
 import { groupColumns } from './group-columns.ts';
 import { describePostgresCopy } from './postgres-csv-copy.ts';
@@ -99,8 +99,11 @@ class PostgresDriver implements Driver {
     try {
       await c.query('BEGIN TRANSACTION READ ONLY');
       await c.query(`SET LOCAL statement_timeout = ${timeoutMs + BACKSTOP_MS}`);
-      // A named (extended-protocol) statement: the server itself refuses more than one command.
-      await budget.track(c.query({ name: `sextant_${++this.seq}`, text: `DECLARE sextant_cursor NO SCROLL CURSOR FOR ${sql}` })).catch(failed);
+      // A named (extended-protocol) statement: the server itself refuses more than one command, and
+      // binds the placeholders' values (sent untyped: the server types each from where it stands,
+      // as it would a quoted literal there).
+      const values = (opts.params ?? []).map(paramValue);
+      await budget.track(c.query({ name: `sextant_${++this.seq}`, text: `DECLARE sextant_cursor NO SCROLL CURSOR FOR ${sql}`, values })).catch(failed);
       first = await fetch();
     } catch (err) {
       budget.dispose();

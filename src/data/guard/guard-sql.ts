@@ -2,7 +2,10 @@
 // by a parser with its grammar (PostgreSQL's own for PostgreSQL, and for SQLite through SQLite's own
 // tokens; DuckDB's own; node-sql-parser for MySQL/MariaDB), and what a warehouse receives is always
 // text generated from the checked tree and verified to parse back to it, never the input as sent.
-import type { SqlDialect } from '../types.ts';
+// Bind placeholders are accepted only from a caller that passes the values beside the statement
+// (bind-params.ts): a statement as a user or the model writes it has none.
+import type { SqlDialect, SqlParam } from '../types.ts';
+import { checkPlaceholders } from './bind-params.ts';
 import { guardDuckDb, rewriteDuckDb } from './duckdb/duckdb-sql.ts';
 import type { DuckDbSql } from './duckdb/duckdb-session.ts';
 import { guardMysql, rewriteMysql } from './mysql/mysql-sql.ts';
@@ -32,14 +35,20 @@ export interface GuardArgs {
   tools: SqlTools;
   /** The statement is rewriteTables' own output, checked again: it may call the recursion step function. */
   rewritten?: boolean;
+  /**
+   * Values bound to the statement's placeholders, in order. Without them a placeholder is refused;
+   * with them the statement must hold exactly one placeholder per value (numbered 1..n).
+   */
+  params?: readonly SqlParam[] | undefined;
 }
 
 /**
  * Accepts exactly one read-only statement (SELECT, WITH ... SELECT, set operations, VALUES) or throws
  * QueryRefused with a `reason` the caller can act on.
  */
-export async function guardSql({ sql, dialect, tools, rewritten }: GuardArgs): Promise<GuardedQuery> {
+export async function guardSql({ sql, dialect, tools, rewritten, params }: GuardArgs): Promise<GuardedQuery> {
   const q = await guardDialect(sql, dialect, tools);
+  checkPlaceholders(q.placeholders, params);
   if (!rewritten) refuseStepFunction(q);
   return q;
 }

@@ -30,6 +30,11 @@ export interface GuardedQuery {
   tables: TableRef[];
   /** Names of the functions it calls, unqualified and lower-cased (row security checks the warehouse's own). */
   functions: string[];
+  /**
+   * The numbers of its bind placeholders (`$n`; the n-th `?` counts as n), in the order met. The guard
+   * accepts them only against a parameter list of the same length (guard-sql.ts).
+   */
+  placeholders: number[];
   /** Parse tree (node-sql-parser AST or DuckDB's serialized tree); private to guard and rewrite. */
   tree: unknown;
 }

@@ -38,6 +38,8 @@ const COPY_WAREHOUSES = new Set(['duckdb', 'postgresql']);
 
 /** The fast CSV export of a governed query; undefined where the row writer must write it. */
 export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLimit'>): Promise<GovernedCsvCopy | undefined> {
+  // The warehouses' own CSV writers take no bound values: such a statement goes through the row writer.
+  if ((args.params?.length ?? 0) > 0) return undefined;
   if (!COPY_WAREHOUSES.has((await getConnection(deps, args.principal.orgId, args.connectionId)).type)) return undefined;
   const opened = await openCsvCopy(deps, args);
   if (!opened) return undefined;

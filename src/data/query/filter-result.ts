@@ -1,13 +1,14 @@
-// A saved statement narrowed by a dashboard's filters. Neither the guard nor any driver binds
-// parameters (the guard refuses `$1`, `?`, `:name`), so filter values become literals written by the
-// same quoting that writes row-filter values (sqlLiteral), identifiers by quoteIdent, in one fixed
-// shape around the statement: `SELECT * FROM (<statement>) AS sextant_tile WHERE ...`. The result is
-// an ordinary statement for the governed path: the guard parses the whole of it (so a value that
-// broke out of its literal would be refused or stay inert, and what runs is text regenerated from the
-// checked tree), and row security rewrites the base tables inside the subquery as in any query.
+// A saved statement narrowed by a dashboard's filters, as a statement with bound parameters: one
+// fixed shape around the statement, `SELECT * FROM (<statement>) AS sextant_tile WHERE ...`, whose
+// conditions compare the result's column (an identifier quoted by quoteIdent) with placeholders in
+// the dialect's own form (`$n` on PostgreSQL and DuckDB, `?` on MySQL/MariaDB and SQLite), and the
+// values beside it as a typed list in placeholder order. No value is ever written into the text. The
+// governed path takes both: the guard accepts the placeholders only because their values come with
+// them, one each (a placeholder in the saved statement itself makes one too many and is refused,
+// guard/bind-params.ts); row security rewrites the base tables inside the subquery and keeps the
+// placeholders where they are; the driver binds the values through its warehouse's own protocol.
 import { quoteIdent } from '../guard/index.ts';
-import { sqlLiteral } from '../rls/index.ts';
-import type { SqlDialect } from '../types.ts';
+import type { SqlDialect, SqlParam } from '../types.ts';
 
 /** One filter on a result column: a date range (`before` exclusive) or values to keep. */
 export interface ResultFilter {
@@ -17,32 +18,57 @@ export interface ResultFilter {
   values?: (string | number)[] | undefined;
 }
 
+/** A statement and the values of its placeholders, in order. */
+export interface BoundStatement {
+  sql: string;
+  params: SqlParam[];
+}
+
 const ALIAS = 'sextant_tile';
+
+/**
+ * The placeholder of the n-th value (from 1) as each dialect writes it. PostgreSQL types an untyped
+ * value from where it stands, so a number compared with an integer column would be read as an
+ * integer (2.5 an error); `::numeric` compares it as a number, as the literal 2.5 would be. The other
+ * warehouses bind a number as a number (DuckDB and MySQL as a DOUBLE, SQLite as INTEGER or REAL).
+ */
+const PLACEHOLDER: Record<SqlDialect, (n: number, p: SqlParam) => string> = {
+  postgresql: (n, p) => (p.type === 'number' ? `$${n}::numeric` : `$${n}`),
+  duckdb: (n) => `$${n}`,
+  mysql: () => '?',
+  sqlite: () => '?',
+};
 
 /** The statement without trailing semicolons; the newline keeps a trailing `--` comment off the wrapper. */
 const inner = (sql: string) => `SELECT * FROM (\n${sql.replace(/[\s;]+$/, '')}\n) AS ${ALIAS}`;
 
-function literal(dialect: SqlDialect, v: string | number): string {
+function valueParam(v: string | number): SqlParam {
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) throw new Error('A filter value must be a finite number');
-    return String(v);
+    return { type: 'number', value: v };
   }
-  return sqlLiteral(dialect, v);
+  return { type: 'text', value: v };
 }
 
-function predicate(dialect: SqlDialect, f: ResultFilter): string[] {
+/** A filter's conditions; `bind` adds a value and returns its placeholder. */
+function predicate(dialect: SqlDialect, f: ResultFilter, bind: (p: SqlParam) => string): string[] {
   const col = `${ALIAS}.${quoteIdent(dialect, f.field)}`;
   const out: string[] = [];
-  if (f.from) out.push(`${col} >= ${sqlLiteral(dialect, f.from)}`);
-  if (f.before) out.push(`${col} < ${sqlLiteral(dialect, f.before)}`);
-  if (f.values && f.values.length > 0) out.push(`${col} IN (${f.values.map((v) => literal(dialect, v)).join(', ')})`);
+  if (f.from) out.push(`${col} >= ${bind({ type: 'date', value: f.from })}`);
+  if (f.before) out.push(`${col} < ${bind({ type: 'date', value: f.before })}`);
+  if (f.values && f.values.length > 0) out.push(`${col} IN (${f.values.map((v) => bind(valueParam(v))).join(', ')})`);
   return out;
 }
 
-/** The statement with the filters applied to its result (unchanged when there are none). */
-export function filterResultSql(dialect: SqlDialect, sql: string, filters: ResultFilter[]): string {
-  const where = filters.flatMap((f) => predicate(dialect, f));
-  return where.length === 0 ? sql : `${inner(sql)} WHERE ${where.join(' AND ')}`;
+/** The statement with the filters applied to its result, and the values to bind (unchanged, none, when there are no filters). */
+export function filterResultSql(dialect: SqlDialect, sql: string, filters: ResultFilter[]): BoundStatement {
+  const params: SqlParam[] = [];
+  const bind = (p: SqlParam) => {
+    params.push(p);
+    return PLACEHOLDER[dialect](params.length, p);
+  };
+  const where = filters.flatMap((f) => predicate(dialect, f, bind));
+  return where.length === 0 ? { sql, params: [] } : { sql: `${inner(sql)} WHERE ${where.join(' AND ')}`, params };
 }
 
 /** A statement that returns the result's columns and no row: which fields a filter can apply to. */

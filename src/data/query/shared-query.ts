@@ -62,7 +62,8 @@ async function join(e: Execution, signal: AbortSignal | undefined, log?: Governe
 export async function executeShared(deps: DataDeps, running: SharedExecutions, args: GovernedQueryArgs): Promise<SharedRows> {
   const rowLimit = args.rowLimit ?? deps.defaultRowLimit;
   const g = await governStatement(deps, args);
-  const key = JSON.stringify([args.principal.orgId, args.connectionId, rowLimit, g.executedSql]);
+  // The bound values are part of the statement: the same text with other filter values is another one.
+  const key = JSON.stringify([args.principal.orgId, args.connectionId, rowLimit, g.executedSql, g.params]);
   const other = running.get(key);
   // An execution every caller has left is stopping: start afresh rather than share its cancellation.
   if (other && !other.stop.signal.aborted) {

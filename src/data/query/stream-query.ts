@@ -10,7 +10,7 @@ import { QueryCancelled, QueryRefused, QueryTimedOut, WarehouseBusy } from '../e
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
 import { applyRowFilters, docFor, loadRlsUser } from '../rls/index.ts';
 import { loadRelations } from '../sync/relations.ts';
-import type { EnvironmentTargets, SqlDialect, TableDoc } from '../types.ts';
+import type { EnvironmentTargets, SqlDialect, SqlParam, TableDoc } from '../types.ts';
 import { logQuery, type QueryStatus } from './query-log.ts';
 
 export interface GovernedQueryArgs {
@@ -19,6 +19,11 @@ export interface GovernedQueryArgs {
   environmentId: string | undefined;
   connectionId: string;
   sql: string;
+  /**
+   * Values bound to placeholders the caller wrote into `sql` itself (a dashboard's filters); the
+   * guard refuses a placeholder without one. Never a user's or the model's: they write no placeholders.
+   */
+  params?: readonly SqlParam[] | undefined;
   /** Stop after this many rows; undefined streams everything (exports). */
   rowLimit?: number;
   /** Who asked, for the log: `context_agent`, `execute_query`, `agent`, `mcp`, `export`... */
@@ -72,6 +77,8 @@ async function targetResolver(driver: Driver, t: EnvironmentTargets[string] | un
 export interface GovernedStatement {
   driver: Driver;
   executedSql: string;
+  /** The values bound to `executedSql`'s placeholders, in order (row security keeps them in place). */
+  params: readonly SqlParam[];
   tables: string[];
   /** Writes the query log entry and returns its id. */
   log(status: QueryStatus, rowCount: number, errorCode?: string): Promise<string>;
@@ -119,7 +126,8 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
     throw err;
   }
   try {
-    const query = await guardSql({ sql: args.sql, dialect: driver.dialect, tools: deps.tools });
+    const params = args.params ?? [];
+    const query = await guardSql({ sql: args.sql, dialect: driver.dialect, tools: deps.tools, params });
     // One read of the knowledge per query, at the pinned commit when there is one.
     const knowledge = await deps.docs.governance(principal.orgId, args.environmentId, args.knowledgeCommit);
     const docs = knowledge.tables;
@@ -132,10 +140,11 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
     const retarget = await targetResolver(driver, knowledge.targets[args.connectionId]);
     const relations = await loadRelations(deps.store, principal.orgId, args.connectionId);
     const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, relations, ...(retarget ? { retarget } : {}) });
-    // Filters are written by admins, but the statement that runs passes the guard too.
-    if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools, rewritten: true });
+    // Filters are written by admins, but the statement that runs passes the guard too, with the same
+    // values: a placeholder in a filter, or one the rewrite lost or moved, is refused.
+    if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools, rewritten: true, params });
     const remainingMs = () => Math.max(1, Math.floor(timeoutMs - (performance.now() - started)));
-    return { driver, executedSql, tables, log, remainingMs };
+    return { driver, executedSql, params, tables, log, remainingMs };
   } catch (err) {
     await failed(driver, log, err);
     throw err;
@@ -155,11 +164,11 @@ export async function streamQuery(deps: DataDeps, input: GovernedQueryArgs): Pro
 
 /** Streams the rows of a statement that passed governance; its driver is closed and the run logged once iteration ends. */
 export async function streamGoverned(g: GovernedStatement, input: Pick<GovernedQueryArgs, 'rowLimit' | 'signal'>): Promise<GovernedStream> {
-  const { driver, executedSql, tables, log, remainingMs } = g;
+  const { driver, executedSql, params, tables, log, remainingMs } = g;
   let stream: RowStream;
   try {
     // The timeout is the connection's own setting, else SEXTANT_QUERY_TIMEOUT_MS, less what was spent opening.
-    stream = await driver.stream(executedSql, { timeoutMs: remainingMs(), ...(input.signal ? { signal: input.signal } : {}) });
+    stream = await driver.stream(executedSql, { timeoutMs: remainingMs(), params, ...(input.signal ? { signal: input.signal } : {}) });
   } catch (err) {
     await failed(driver, log, err);
     throw err;

@@ -5,7 +5,8 @@
 import { BOOLEAN, DuckDBScalarFunction, StatementType, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
 import { DEFAULT_MAX_RECURSION } from '../../../shared/query-limits.ts';
 import { recursionLimitMessage, STEP_FUNCTION } from '../../guard/recursion-step.ts';
-import type { ColumnMeta, IntrospectedTable } from '../driver.ts';
+import type { SqlParam } from '../../types.ts';
+import { paramValue, type ColumnMeta, type IntrospectedTable } from '../driver.ts';
 import { groupColumns } from '../group-columns.ts';
 import { leaseDuckDb, type DuckDbLease } from './duckdb-instances.ts';
 import { EngineError, messageOf, type EngineSession, type SessionLimits } from './engine-session.ts';
@@ -92,12 +93,13 @@ class DuckDbSession implements EngineSession {
     await this.conn.run('SELECT 1');
   }
 
-  async query(sql: string, batchSize: number): Promise<ColumnMeta[]> {
+  async query(sql: string, batchSize: number, params: readonly SqlParam[]): Promise<ColumnMeta[]> {
     await this.release();
     this.steps.reset();
     let result: DuckDBResult;
     try {
-      result = await this.conn.stream(sql);
+      // Bound values are cast to the type DuckDB infers for each placeholder from where it stands.
+      result = params.length > 0 ? await this.conn.stream(sql, params.map(paramValue)) : await this.conn.stream(sql);
     } catch (err) {
       throw this.steps.error(err);
     }

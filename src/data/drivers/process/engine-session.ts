@@ -1,4 +1,5 @@
 // One warehouse session inside a query process, as the process's message loop drives it.
+import type { SqlParam } from '../../types.ts';
 import type { ColumnMeta, IntrospectedTable } from '../driver.ts';
 
 /** A refusal or failure of the engine, sent back as `failed` (the statement), `unavailable` (the file) or `recursion_limit`. */
@@ -15,8 +16,8 @@ export interface EngineSession {
   readonly defaultSchema: string;
   introspect(schemas?: string[]): Promise<IntrospectedTable[]>;
   ping(): Promise<void>;
-  /** Prepares one read-only statement and opens its cursor (closing any open one). */
-  query(sql: string, batchSize: number): Promise<ColumnMeta[]>;
+  /** Prepares one read-only statement, binds its placeholders' values and opens its cursor (closing any open one). */
+  query(sql: string, batchSize: number, params: readonly SqlParam[]): Promise<ColumnMeta[]>;
   /** The next rows of the open cursor; `done` once it has no more. */
   next(): Promise<{ rows: unknown[][]; done: boolean }>;
   release(): Promise<void>;

@@ -62,7 +62,7 @@ class ProcessDriver implements Driver {
     const budget = this.budget(opts);
     let columns: ColumnMeta[];
     try {
-      ({ columns } = await budget.track(this.proc.call({ op: 'query', sql, batchSize: opts.batchSize ?? DEFAULT_BATCH })));
+      ({ columns } = await budget.track(this.proc.call({ op: 'query', sql, batchSize: opts.batchSize ?? DEFAULT_BATCH, params: opts.params })));
     } catch (err) {
       budget.dispose();
       throw err;

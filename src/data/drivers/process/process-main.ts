@@ -60,7 +60,7 @@ async function handle(req: Request): Promise<unknown> {
     case 'ping':
       return s.ping().then(() => null);
     case 'query':
-      return { columns: await s.query(req.sql, req.batchSize) };
+      return { columns: await s.query(req.sql, req.batchSize, req.params ?? []) };
     case 'next': {
       const { rows, done } = await s.next();
       return { rows: JSON.stringify(rows), done };

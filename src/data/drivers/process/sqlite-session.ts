@@ -5,6 +5,7 @@
 // process the gateway can kill, and never on the gateway's event loop.
 import Database from 'better-sqlite3';
 import { EngineError, messageOf, type EngineSession } from './engine-session.ts';
+import type { SqlParam } from '../../types.ts';
 import type { ColumnMeta, IntrospectedTable } from '../driver.ts';
 import { recursionLimitMessage, STEP_FUNCTION } from '../../guard/recursion-step.ts';
 import { DEFAULT_MAX_RECURSION } from '../../../shared/query-limits.ts';
@@ -63,7 +64,7 @@ class SqliteSession implements EngineSession {
     this.db.prepare('SELECT 1').get();
   }
 
-  async query(sql: string, batchSize: number): Promise<ColumnMeta[]> {
+  async query(sql: string, batchSize: number, params: readonly SqlParam[]): Promise<ColumnMeta[]> {
     await this.release();
     this.steps = 0;
     try {
@@ -72,7 +73,7 @@ class SqliteSession implements EngineSession {
       if (!stmt.readonly || !stmt.reader) throw new Error('only read-only statements that return rows may run');
       const columns = stmt.columns().map((c) => ({ name: c.name, type: c.type ?? '' }));
       // Integers come as BigInt so that those past 2^53 keep every digit (as text, see jsonSafe).
-      this.cursor = stmt.raw(true).safeIntegers(true).iterate() as IterableIterator<unknown[]>;
+      this.cursor = stmt.raw(true).safeIntegers(true).iterate(...params.map(sqliteValue)) as IterableIterator<unknown[]>;
       this.batchSize = batchSize;
       return columns;
     } catch (err) {
@@ -109,6 +110,14 @@ class SqliteSession implements EngineSession {
     await this.release();
     this.db.close();
   }
+}
+
+/**
+ * A parameter as SQLite binds it: a whole number as an INTEGER (better-sqlite3 binds every JS number
+ * as a REAL, and a REAL 5.0 does not equal the text '5' of a TEXT column where the literal 5 does).
+ */
+function sqliteValue(p: SqlParam): string | number | bigint {
+  return p.type === 'number' && Number.isSafeInteger(p.value) ? BigInt(p.value) : p.value;
 }
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);

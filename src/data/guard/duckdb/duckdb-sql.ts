@@ -45,7 +45,7 @@ function refOf(n: Node): TableRef {
 export async function guardDuckDb(tools: DuckDbSql, sql: string): Promise<GuardedQuery> {
   const tree = await parse(tools, sql);
   const tables: TableRef[] = [];
-  const found: Found = { generators: [], functions: new Set() };
+  const found: Found = { generators: [], functions: new Set(), placeholders: [] };
   walkDuckDb(tree, [], (n) => {
     const ref = refOf(n);
     if (!ALLOWED_CATALOGS.has((ref.catalog ?? '').toLowerCase()) || isSystemTable('duckdb', ref.schema, ref.name)) {
@@ -54,7 +54,7 @@ export async function guardDuckDb(tools: DuckDbSql, sql: string): Promise<Guarde
     tables.push(ref);
   }, found);
   boundGenerators(found.generators);
-  return { dialect: 'duckdb', sql, tables: dedupeTables(tables), functions: [...found.functions], tree };
+  return { dialect: 'duckdb', sql, tables: dedupeTables(tables), functions: [...found.functions], placeholders: found.placeholders ?? [], tree };
 }
 
 // The filtered subqueries of a user repeat from query to query: their trees are parsed once per session.

@@ -1,5 +1,5 @@
-// The guard's walk over DuckDB's serialized parse tree: denied functions, parameters, table functions
-// outside the allow-list, bounded generators, and every base-table reference with the CTE names in
+// The guard's walk over DuckDB's serialized parse tree: denied functions, named parameters, numbered
+// placeholders (collected for guard-sql.ts to judge), table functions outside the allow-list, bounded generators, and every base-table reference with the CTE names in
 // scope as DuckDB binds them (the recursive term of a recursive CTE sees itself; nothing sees later
 // siblings).
 import { cteBodyScope, foldName } from '../cte-scope.ts';
@@ -14,13 +14,20 @@ export type OnTable = (ref: Node, replace: (n: Node) => void) => void;
 export interface Found {
   generators: { name: string; rows: number | undefined }[];
   functions: Set<string>;
+  /** The numbers of the `$n` (or `?`) placeholders, in the order met. */
+  placeholders?: number[];
 }
 
 const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null;
 const ALLOWED_REFS = new Set(['BASE_TABLE', 'JOIN', 'SUBQUERY', 'EMPTY', 'EMPTY_FROM', 'EXPRESSION_LIST', 'PIVOT', 'TABLE_FUNCTION']);
 
 function checkExpression(node: Node, found: Found): void {
-  if (node['class'] === 'PARAMETER') throw new QueryRefused('parameter', 'Bind parameters ($1, ?, $name) are refused: write the values into the query');
+  if (node['class'] === 'PARAMETER') {
+    const id = String(node['identifier'] ?? '');
+    if (!/^[1-9][0-9]{0,5}$/.test(id)) throw new QueryRefused('parameter', 'Named bind parameters ($name) are refused: write the values into the query');
+    found.placeholders?.push(Number(id));
+    return;
+  }
   if (node['class'] !== 'FUNCTION' || typeof node['function_name'] !== 'string') return;
   const name = node['function_name'];
   if (!node['is_operator']) found.functions.add(name.toLowerCase());

@@ -48,7 +48,8 @@ function functionNames(v: unknown, found = new Set<string>()): Set<string> {
 
 function checkNode(node: Node, type: string | undefined): void {
   if (type && WRITE_TYPES.has(type.toLowerCase())) throw new QueryRefused('writable_cte', `Statements that change data (${type.toUpperCase()}) are refused, also inside WITH`);
-  if (type === 'param' || (type === 'origin' && node['value'] === '?')) throw new QueryRefused('parameter', 'Bind parameters (?) are refused: write the values into the query');
+  // `?` placeholders are counted (placeholdersOf) and judged by guard-sql.ts; named ones never bind here.
+  if (type === 'param') throw new QueryRefused('parameter', 'Named bind parameters (:name) are refused: write the values into the query');
   if (type === 'var' || type === 'assign') throw new QueryRefused('parameter', 'Session and system variables (@x, @@x, :=) are refused: write the values into the query');
   if (type === 'function' || type === 'aggr_func') {
     const name = functionName(node);
@@ -59,6 +60,18 @@ function checkNode(node: Node, type: string | undefined): void {
     if (into && (into['expr'] || into['type'])) throw new QueryRefused('select_into', 'SELECT ... INTO creates or writes tables and is refused');
     if (node['locking_read'] || node['for_update']) throw new QueryRefused('locking_clause', 'Locking clauses (FOR UPDATE, FOR SHARE...) are refused');
   }
+}
+
+const isPlaceholder = (v: Node) => v['type'] === 'origin' && v['value'] === '?';
+
+/** The `?` placeholders of a tree, numbered as the server binds them (the n-th is n). */
+function placeholdersOf(v: unknown, found: number[] = []): number[] {
+  if (Array.isArray(v)) v.forEach((x) => placeholdersOf(x, found));
+  else if (isObj(v)) {
+    if (isPlaceholder(v)) found.push(found.length + 1);
+    Object.values(v).forEach((x) => placeholdersOf(x, found));
+  }
+  return found;
 }
 
 /** Walks a parsed tree, calling `onTable` for each base-table FROM item with the CTE names in scope. */
@@ -134,7 +147,7 @@ export function guardMysql(sql: string): GuardedQuery {
     if (isSystemTable('mysql', ref.schema, ref.name)) throw new QueryRefused('system_catalog', `System catalog ${ref.schema ? ref.schema + '.' : ''}${ref.name} cannot be queried`);
     tables.push(ref);
   });
-  return { dialect: 'mysql', sql, tables: dedupeTables(tables), functions: [...functionNames(tree)], tree };
+  return { dialect: 'mysql', sql, tables: dedupeTables(tables), functions: [...functionNames(tree)], placeholders: placeholdersOf(tree), tree };
 }
 
 /** Rewrites each base-table reference as the callback says; returns the verified text the server receives. */

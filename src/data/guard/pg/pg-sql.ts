@@ -56,7 +56,7 @@ export function guardPgLike(d: TextDialect, parser: PgParser, sql: string): Guar
   const walk = walkPg(d.dialect, checked.stmt);
   boundGenerators(walk.generators);
   const tree: PgTree = { ...checked, parser, textDialect: d, refs: walk.refs, recursiveTerms: walk.recursiveTerms, recursiveCtes: walk.recursiveCtes };
-  return { dialect: d.dialect, sql, tables: dedupeTables(walk.refs.map((r) => r.ref)), functions: [...walk.functions], tree };
+  return { dialect: d.dialect, sql, tables: dedupeTables(walk.refs.map((r) => r.ref)), functions: [...walk.functions], placeholders: walk.placeholders, tree };
 }
 
 interface Edit {

@@ -1,7 +1,8 @@
 // The guard's walk over PostgreSQL's parse tree, shared by the PostgreSQL and SQLite dialects (SQLite
 // is read through the same grammar). Fails closed: one SELECT; no INTO, locking or writable CTE; no
-// denied function, parameter or table function outside the allow-list; generators bounded; and
-// every base-table reference found, with the CTE names in scope as the dialect binds them.
+// denied function or table function outside the allow-list; generators bounded; bind placeholders
+// collected (guard-sql.ts decides on them); and every base-table reference found, with the CTE names
+// in scope as the dialect binds them.
 import { foldName, cteBodyScope } from '../cte-scope.ts';
 import { isDeniedFunction, isSystemTable } from '../deny-list.ts';
 import { generatedRows, isAllowedTableFunction, isGenerator } from '../row-generators.ts';
@@ -29,6 +30,8 @@ export interface PgWalk {
   refs: PgRef[];
   generators: { name: string; rows: number | undefined }[];
   functions: Set<string>;
+  /** The numbers of the `$n` placeholders, in the order met. */
+  placeholders: number[];
   /** SELECTs whose FROM reads a CTE they are part of: the recursive terms, where a recursion cap goes. */
   recursiveTerms: PgNode[];
   /** The CommonTableExpr each recursive term belongs to (same index). */
@@ -44,7 +47,7 @@ const SAMPLE_METHODS = new Set(['system', 'bernoulli']);
 
 /** Walks one statement of a parse result; throws QueryRefused on the first thing it refuses. */
 export function walkPg(dialect: PgDialect, stmt: PgNode): PgWalk {
-  const out: PgWalk = { refs: [], generators: [], functions: new Set(), recursiveTerms: [], recursiveCtes: [] };
+  const out: PgWalk = { refs: [], generators: [], functions: new Set(), placeholders: [], recursiveTerms: [], recursiveCtes: [] };
   defining.length = 0;
   definingCtes.length = 0;
   const type = nodeType(stmt);
@@ -165,7 +168,8 @@ function visit(dialect: PgDialect, v: unknown, scope: string[], select: PgNode, 
         throw new QueryRefused('unsupported_syntax', 'A table reference outside FROM cannot be rewritten');
       });
     case 'ParamRef':
-      throw new QueryRefused('parameter', 'Bind parameters ($1, ?) are refused: write the values into the query');
+      out.placeholders.push(Number(body!['number'] ?? 0));
+      break;
     case 'FuncCall':
       checkFunction(dialect, body!, out);
       break;

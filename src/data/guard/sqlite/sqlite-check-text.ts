@@ -1,7 +1,9 @@
 // SQLite is read through PostgreSQL's grammar: the tokens SQLite itself would see (sqlite-tokens.ts)
 // are rewritten into their PostgreSQL spelling where the two differ ([x] and `x` identifiers, `==`,
-// GLOB/REGEXP/MATCH, `IS`/`IS NOT` between values, postfix `NOT NULL`, `LIMIT offset, count`). The
-// spelling only serves the check: what runs is SQLite's own text, rewritten at the same tokens.
+// GLOB/REGEXP/MATCH, `IS`/`IS NOT` between values, postfix `NOT NULL`, `LIMIT offset, count`, the
+// n-th bare `?` as `$n`, which is the number SQLite gives it when no other form is used). The spelling
+// only serves the check: what runs is SQLite's own text, rewritten at the same tokens. Every other
+// form of variable (`?NNN`, `:name`, `@name`, `$name`) is refused here, whatever the caller binds.
 // Anything the translation does not cover fails PostgreSQL's grammar and is refused.
 import { QueryRefused } from '../../errors.ts';
 import { identifierOf, tokenizeSqlite, type SqliteToken } from './sqlite-tokens.ts';
@@ -36,7 +38,7 @@ function limitComma(tokens: SqliteToken[], i: number): number | undefined {
 
 function spell(tokens: SqliteToken[], i: number, skip: Set<number>): string {
   const t = tokens[i]!;
-  if (t.kind === 'variable') throw new QueryRefused('parameter', 'Bind parameters (?, :name, @name, $name) are refused: write the values into the query');
+  if (t.kind === 'variable') throw new QueryRefused('parameter', 'Bind parameters (?NNN, :name, @name, $name) are refused: write the values into the query');
   if (t.kind === 'op') return t.text === '==' ? '=' : t.text;
   if (t.kind !== 'id') return t.text;
   if (t.text[0] === '[' || t.text[0] === '`') return `"${identifierOf(t)!.replaceAll('"', '""')}"`;
@@ -62,9 +64,11 @@ export function sqliteCheckText(sqliteSql: string): CheckText {
   const skip = new Set<number>();
   const starts = new Map<number, number>();
   let text = '';
+  let placeholders = 0;
   tokens.forEach((t, i) => {
     if (skip.has(i)) return;
-    const spelled = skip.has(-i - 1) ? 'OFFSET' : spell(tokens, i, skip);
+    const bare = t.kind === 'variable' && t.text === '?';
+    const spelled = bare ? `$${++placeholders}` : skip.has(-i - 1) ? 'OFFSET' : spell(tokens, i, skip);
     if (text) text += ' ';
     starts.set(text.length, t.start);
     text += spelled;
