@@ -50,10 +50,67 @@ async function pageFirstText(page: Page, question: string): Promise<number> {
     const observer = new MutationObserver(seen);
     observer.observe(document.body, { subtree: true, childList: true, characterData: true });
   }); 0`);
+  if (TIMELINE) await page.evaluate(PROBE);
   await box.press('Enter');
   const ms = (await page.evaluate('window.__firstText')) as number;
   await page.getByText(/credits$/).waitFor({ timeout: 60_000 });
+  if (TIMELINE) timelines.push((await page.evaluate(RESOURCES)) as [string, number][]);
   return ms;
+}
+
+/**
+ * BENCH_WEB_TIMELINE=1: where the page's time goes. Timestamps (ms after Enter) of every request the
+ * page sends, the stream's response head, each chunk of the stream with the events it carries, and
+ * the first text on screen; printed as medians per mark after the run.
+ */
+const TIMELINE = process.env['BENCH_WEB_TIMELINE'] === '1';
+const timelines: [string, number][][] = [];
+const PROBE = `(() => {
+  const marks = (window.__marks = []);
+  let start = 0;
+  const mark = (name) => start && marks.push([name, performance.now() - start]);
+  document.querySelector('textarea').addEventListener('keydown', (e) => { if (e.key === 'Enter') window.__enterAt = start = performance.now(); }, { capture: true });
+  window.__firstText.then(() => mark('text on screen'));
+  const fetch0 = window.__fetch0 ??= window.fetch;
+  window.fetch = async (input, init) => {
+    const path = String(input instanceof Request ? input.url : input).replace(location.origin, '').split('?')[0];
+    mark('request ' + path);
+    const res = await fetch0(input, init);
+    mark('head ' + path);
+    if (!path.startsWith('/api/agentic/stream')) return res;
+    const decoder = new TextDecoder();
+    const probe = new TransformStream({ transform(chunk, c) { const events = [...decoder.decode(chunk, { stream: true }).matchAll(/event: (\\w+)/g)].map((m) => m[1]); mark('chunk ' + events.join(',')); c.enqueue(chunk); } });
+    return new Response(res.body.pipeThrough(probe), { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+})(); 0`;
+
+/** The probe's marks with every request the page sent after Enter (resource timing: sent, head, end). */
+const RESOURCES = `(() => {
+  const start = window.__enterAt;
+  const rel = (t) => t - start;
+  const marks = [...window.__marks];
+  for (const r of performance.getEntriesByType('resource')) {
+    if (r.startTime < start) continue;
+    const path = new URL(r.name).pathname;
+    marks.push(['sent ' + path, rel(r.startTime)], ['head ' + path + ' (timing)', rel(r.responseStart)], ['end ' + path, rel(r.responseEnd)]);
+  }
+  return marks;
+})()`;
+
+/** Medians of each mark over the runs that had it, in order of time. */
+function printTimelines(): void {
+  const byName = new Map<string, number[]>();
+  for (const marks of timelines) {
+    const seen = new Map<string, number>();
+    for (const [name, at] of marks) {
+      const n = (seen.get(name) ?? 0) + 1;
+      seen.set(name, n);
+      const key = n === 1 ? name : `${name} #${n}`;
+      byName.set(key, [...(byName.get(key) ?? []), at]);
+    }
+  }
+  const rows = [...byName].map(([name, ats]) => ({ mark: name, median_ms: Number(median(ats).toFixed(1)), runs: ats.length }));
+  console.table(rows.sort((a, b) => a.median_ms - b.median_ms));
 }
 
 /** The same with a bare client: POST the question, parse SSE, stop at the first text. */
@@ -112,6 +169,7 @@ export async function run(): Promise<void> {
     }
     const p = median(inPage);
     const b = median(bare);
+    if (TIMELINE) printTimelines();
     console.log(`Question to first answer text, median of ${inPage.length}: page ${p.toFixed(1)} ms, bare SSE client ${b.toFixed(1)} ms: ${(p / b).toFixed(2)}x (goal <= 1.3x); the page adds ${(p - b).toFixed(1)} ms (goal < 50 ms)`);
   } finally {
     await browser.close();

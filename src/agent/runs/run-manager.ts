@@ -43,6 +43,13 @@ export interface AgentDeps extends Omit<ExecuteDeps, 'tools' | 'emit'> {
   exclusiveStore?: boolean;
 }
 
+/**
+ * Run starts sharing one commit at most. Under a burst, a group of the whole turn made every asker's
+ * `run_started` wait for the last start's work (200 starts: p50 of the first event = its p99); groups
+ * of 8 answer the first askers while the rest arrive, for a commit per 8 starts (tens of µs each).
+ */
+const STARTS_PER_COMMIT = 8;
+
 export interface StartRunInput {
   chatId: string;
   message: string;
@@ -97,7 +104,7 @@ export class AgentRuns {
     this.journal.onAppend = (e) => this.bus.publish(e);
     this.journal.onCommit = (batch) => this.bus.committed(batch);
     this.control = this.shared.subscribe(CONTROL_CHANNEL, (request) => this.applyControl(request as ControlRequest));
-    this.startWrites = new CommitGroup(deps.store);
+    this.startWrites = new CommitGroup(deps.store, STARTS_PER_COMMIT);
     this.replicaId = deps.replicaId ?? newId();
     this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, runIds: () => [...this.active.keys()], lost: (runId) => this.cutLost(runId), deliver: (events) => this.deliverEnd(events) });
     // Runs left running by a process that died (this one before a restart, or another replica) and
