@@ -1,9 +1,11 @@
 // A start's claim on its chat: the checks, then the question through the chats' store (asynchronous,
-// perhaps another database), then the run's insert, stored with the other starts of this turn (CommitGroup). One run per chat runs at
-// a time across replicas: this replica's by its own list (taken before the first await), the others'
-// by the store's unique index on running runs, which refuses the insert. A start refused by the first checks leaves the
-// chat untouched; one refused by the second (another replica started a run in the chat meanwhile)
-// leaves its question without an answer, as a failed run does.
+// perhaps another database), then the run's insert, committed with other starts (CommitGroup, a few
+// at a time). The chat's history is read by the run itself (execute-run.ts), off the path to
+// run_started. One run per chat runs at a time across replicas: this replica's by its own list (taken
+// before the first await), the others' by the store's unique index on running runs, which refuses
+// the insert. A start refused by the first checks leaves the chat untouched; one refused by the
+// second (another replica started a run in the chat meanwhile) leaves its question without an
+// answer, as a failed run does.
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { CommitGroup } from '../../store/index.ts';
