@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../test/helpers/browser.ts';
-import { buildGateway, freePort, startGateway } from './gateway-process.ts';
+import { buildGateway, freePort, startGateway, treeCpuMsOf } from './gateway-process.ts';
 
 const QUESTIONS = ['How many orders are there?', 'Total revenue by channel', 'Number of customers per country', 'What is the average order value?', 'How many orders by status?', 'Top 3 customers by revenue'];
 const ROUNDS = 3;
@@ -50,14 +50,92 @@ async function pageFirstText(page: Page, question: string): Promise<number> {
     const observer = new MutationObserver(seen);
     observer.observe(document.body, { subtree: true, childList: true, characterData: true });
   }); 0`);
+  if (TIMELINE) await page.evaluate(PROBE);
+  const cpu = cpuFrom('page');
   await box.press('Enter');
   const ms = (await page.evaluate('window.__firstText')) as number;
   await page.getByText(/credits$/).waitFor({ timeout: 60_000 });
+  cpu();
+  if (TIMELINE) timelines.push((await page.evaluate(RESOURCES)) as [string, number][]);
   return ms;
+}
+
+/**
+ * BENCH_WEB_TIMELINE=1: where the page's time goes. Timestamps (ms after Enter) of every request the
+ * page sends, the stream's response head, each chunk of the stream with the events it carries, and
+ * the first text on screen; printed as medians per mark after the run.
+ */
+const TIMELINE = process.env['BENCH_WEB_TIMELINE'] === '1';
+const timelines: [string, number][][] = [];
+const PROBE = `(() => {
+  const marks = (window.__marks = []);
+  let start = 0;
+  const mark = (name) => start && marks.push([name, performance.now() - start]);
+  document.querySelector('textarea').addEventListener('keydown', (e) => { if (e.key === 'Enter') window.__enterAt = start = performance.now(); }, { capture: true });
+  window.__firstText.then(() => mark('text on screen'));
+  const fetch0 = window.__fetch0 ??= window.fetch;
+  window.fetch = async (input, init) => {
+    const path = String(input instanceof Request ? input.url : input).replace(location.origin, '').split('?')[0];
+    mark('request ' + path);
+    const res = await fetch0(input, init);
+    mark('head ' + path);
+    if (!path.startsWith('/api/agentic/stream')) return res;
+    const decoder = new TextDecoder();
+    const probe = new TransformStream({ transform(chunk, c) { const events = [...decoder.decode(chunk, { stream: true }).matchAll(/event: (\\w+)/g)].map((m) => m[1]); mark('chunk ' + events.join(',')); c.enqueue(chunk); } });
+    return new Response(res.body.pipeThrough(probe), { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+})(); 0`;
+
+/** The probe's marks with every request the page sent after Enter (resource timing: sent, head, end). */
+const RESOURCES = `(() => {
+  const start = window.__enterAt;
+  const rel = (t) => t - start;
+  const marks = [...window.__marks];
+  for (const r of performance.getEntriesByType('resource')) {
+    if (r.startTime < start) continue;
+    const path = new URL(r.name).pathname;
+    marks.push(['sent ' + path, rel(r.startTime)], ['head ' + path + ' (timing)', rel(r.responseStart)], ['end ' + path, rel(r.responseEnd)]);
+  }
+  return marks;
+})()`;
+
+const cpuRuns: { side: 'page' | 'bare'; gateway: number; rest: number }[] = [];
+
+let gatewayPid = 0;
+
+/**
+ * With BENCH_WEB_TIMELINE=1, the CPU (ms, ticks of 10 ms) that the gateway's tree and the rest
+ * (Chromium, this process) spend from now to the call of the function returned: from Enter (or the
+ * bare client's request) to the answer's end.
+ */
+function cpuFrom(side: 'page' | 'bare'): () => void {
+  if (!TIMELINE) return () => {};
+  const [all0, gw0] = [treeCpuMsOf(process.pid), treeCpuMsOf(gatewayPid)];
+  return () => {
+    const [all1, gw1] = [treeCpuMsOf(process.pid), treeCpuMsOf(gatewayPid)];
+    cpuRuns.push({ side, gateway: gw1 - gw0, rest: all1 - all0 - (gw1 - gw0) });
+  };
+}
+
+/** Medians of each mark over the runs that had it, in order of time. */
+function printTimelines(): void {
+  const byName = new Map<string, number[]>();
+  for (const marks of timelines) {
+    const seen = new Map<string, number>();
+    for (const [name, at] of marks) {
+      const n = (seen.get(name) ?? 0) + 1;
+      seen.set(name, n);
+      const key = n === 1 ? name : `${name} #${n}`;
+      byName.set(key, [...(byName.get(key) ?? []), at]);
+    }
+  }
+  const rows = [...byName].map(([name, ats]) => ({ mark: name, median_ms: Number(median(ats).toFixed(1)), runs: ats.length }));
+  console.table(rows.sort((a, b) => a.median_ms - b.median_ms));
 }
 
 /** The same with a bare client: POST the question, parse SSE, stop at the first text. */
 async function bareFirstText(url: string, token: string, question: string): Promise<number> {
+  const cpu = cpuFrom('bare');
   const start = performance.now();
   const res = await fetch(`${url}/api/agentic/stream`, {
     method: 'POST',
@@ -73,6 +151,7 @@ async function bareFirstText(url: string, token: string, question: string): Prom
     if (value.event === 'completed') break;
   }
   await reader.cancel();
+  cpu();
   return first;
 }
 
@@ -80,6 +159,7 @@ export async function run(): Promise<void> {
   buildGateway();
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-web-'));
   const gateway = await startGateway({ SEXTANT_PORT: String(await freePort()), SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'warn' });
+  gatewayPid = gateway.pid;
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({ baseURL: gateway.url });
@@ -112,6 +192,13 @@ export async function run(): Promise<void> {
     }
     const p = median(inPage);
     const b = median(bare);
+    if (TIMELINE) {
+      printTimelines();
+      for (const side of ['page', 'bare'] as const) {
+        const runs = cpuRuns.filter((r) => r.side === side);
+        console.log(`${side}: CPU per question (to the answer's end), median: gateway and its query processes ${median(runs.map((r) => r.gateway))} ms, Chromium and the bench ${median(runs.map((r) => r.rest))} ms`);
+      }
+    }
     console.log(`Question to first answer text, median of ${inPage.length}: page ${p.toFixed(1)} ms, bare SSE client ${b.toFixed(1)} ms: ${(p / b).toFixed(2)}x (goal <= 1.3x); the page adds ${(p - b).toFixed(1)} ms (goal < 50 ms)`);
   } finally {
     await browser.close();

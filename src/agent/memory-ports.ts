@@ -99,10 +99,10 @@ export function memoryChats(): ChatRecorder & { chats: Map<string, MemoryChat> }
     async recordAnswer(p, input) {
       owned(p, input.chatId).messages.push({ role: 'assistant', ...input });
     },
-    async history(p, chatId) {
+    async history(p, chatId, { without } = {}) {
       const chat = chats.get(`${p.orgId}/${chatId}`);
       if (!chat || chat.userId !== p.userId) return [];
-      return chat.messages.map((m) => ({ role: m.role, content: m.content }));
+      return chat.messages.filter((m) => m.messageUuid !== without).map((m) => ({ role: m.role, content: m.content }));
     },
   };
 }

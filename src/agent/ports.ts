@@ -159,8 +159,11 @@ export interface ChatRecorder {
       knowledgeItems: { kind: string; path: string }[];
     },
   ): Promise<void>;
-  /** Earlier question/answer pairs of the chat, oldest first, for the model's memory of the conversation. */
-  history(principal: Principal, chatId: string): Promise<{ role: 'user' | 'assistant'; content: string }[]>;
+  /**
+   * Earlier question/answer pairs of the chat, oldest first, for the model's memory of the conversation;
+   * `without`: the uuid of a message left out (the question a run answers, recorded before it reads them).
+   */
+  history(principal: Principal, chatId: string, options?: { without?: string }): Promise<{ role: 'user' | 'assistant'; content: string }[]>;
 }
 
 /** The user's profile for the model's context: name, Background (slack_title) and saved memories. */

@@ -170,9 +170,9 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
       async recordAnswer(p, { chatId, content, messageUuid, answer, credits, knowledgeCommit, knowledgeItems }) {
         await recordAnswer(chatDeps, p, { chatId, content, messageUuid, answer, credits, knowledgeItems, ...(knowledgeCommit ? { knowledgeCommit } : {}) });
       },
-      async history(p, chatId) {
+      async history(p, chatId, { without } = {}) {
         return (await chatTranscript(chatDeps, p, chatId))
-          .filter((m) => m.displayed && (m.role === 'user' || m.role === 'assistant'))
+          .filter((m) => m.displayed && (m.role === 'user' || m.role === 'assistant') && m.message_uuid !== without)
           .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
       },
     },

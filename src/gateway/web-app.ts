@@ -76,9 +76,11 @@ export function webApp(dir: string, secure: boolean) {
     }
     if (isServerPath(path)) return next();
     if (extname(path) !== '') {
-      // A public file (theme.css, favicon.svg): stable name, so the browser revalidates it.
+      // A public file (theme.css, favicon.svg): stable name, so the browser revalidates it. The icon
+      // may be a day old: Chromium asks for it again on every change of address (a new chat's first
+      // answer), and revalidated it cost a request to the gateway while that answer ran.
       const entry = await load(join(dir, path));
-      if (entry) return send(ctx, path, entry, 'no-cache');
+      if (entry) return send(ctx, path, entry, path === '/favicon.svg' ? 'public, max-age=86400' : 'no-cache');
       // Public files sit at the top; a deeper path with a dot is a page's (a knowledge item `main.orders`).
       if (path.lastIndexOf('/') === 0) return next();
     }

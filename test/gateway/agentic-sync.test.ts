@@ -58,6 +58,10 @@ test.serial('agentic_with_history sends earlier turns to the model and returns t
   t.deepEqual(body.history.map((h) => h.role), ['user', 'assistant', 'user', 'assistant']);
   const sent = llm.requests.at(-1)!.body['messages'] as Msg[];
   t.true(sent.some((m) => m.role === 'assistant' && m.content === 'There are 40 orders.'));
+  // The run reads the chat after its question joined it: the question reaches the model once, after the earlier turns.
+  const turns = sent.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => `${m.role}: ${String(m.content)}`);
+  t.deepEqual(turns.filter((m) => m.startsWith('user: ')), ['user: How many orders?', 'user: And again?']);
+  t.true(turns.indexOf('user: And again?') > turns.indexOf('assistant: There are 40 orders.'));
 });
 
 test.serial('the last message of /api/agentic must come from the user (422)', async (t) => {

@@ -15,6 +15,7 @@ test.before(async () => {
   writeFileSync(join(dir, 'index.html'), INDEX);
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(4000))});`);
   writeFileSync(join(dir, 'theme.css'), 'body{color:red}');
+  writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   t0 = await startTestApp({}, { webDir: dir });
 });
 test.after.always(async () => {
@@ -44,7 +45,7 @@ test('the app page answers / and every client route, uncached, under a CSP witho
   t.is(again.headers.getSetCookie().length, 0);
 });
 
-test('hashed assets are immutable and gzipped; public files revalidate; HEAD works', async (t) => {
+test('hashed assets are immutable and gzipped; public files revalidate, the icon after a day; HEAD works', async (t) => {
   const asset = await t0.fetch('/assets/index-abc123.js', { headers: { 'accept-encoding': 'gzip' } });
   t.is(asset.status, 200);
   t.is(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
@@ -54,6 +55,9 @@ test('hashed assets are immutable and gzipped; public files revalidate; HEAD wor
   const css = await t0.fetch('/theme.css');
   t.is(css.headers.get('cache-control'), 'no-cache');
   t.is(await css.text(), 'body{color:red}');
+  const icon = await t0.fetch('/favicon.svg');
+  t.is(icon.headers.get('cache-control'), 'public, max-age=86400');
+  t.regex(icon.headers.get('content-type') ?? '', /svg/);
   const head = await t0.fetch('/chat/x', { method: 'HEAD' });
   t.is(head.status, 200);
 });

@@ -61,3 +61,14 @@ test('when the commit itself fails every caller of the group sees the error', as
   await t.throwsAsync(a, { message: /not open/ });
   await t.throwsAsync(b, { message: /not open/ });
 });
+
+dialectTest('a group that reaches its largest size commits at once, and the rest of the turn makes another', async (t, c) => {
+  const { committed } = await setup(c);
+  const batches: number[] = [];
+  const group = new CommitGroup({ ...c.x, batch: (qs, options) => (batches.push(qs.length), c.x.batch(qs, options)) }, 2);
+  const writes = [1, 2, 3].map((x) => group.run(insert(x)));
+  t.deepEqual(batches, [2], 'the full group is sent in the turn that filled it');
+  t.deepEqual((await Promise.all(writes)).map((o) => o.changes), [1, 1, 1]);
+  t.deepEqual(batches, [2, 1]);
+  t.deepEqual(await committed(), [1, 2, 3]);
+});

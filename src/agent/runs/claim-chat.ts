@@ -1,10 +1,11 @@
-// A start's claim on its chat: the checks, then the history (read before the question joins the chat)
-// and the question through the chats' store (asynchronous, perhaps another database), then the checks
-// the run's insert, stored with the other starts of this turn (CommitGroup). One run per chat runs at
-// a time across replicas: this replica's by its own list (taken before the first await), the others'
-// by the store's unique index on running runs, which refuses the insert. A start refused by the first checks leaves the
-// chat untouched; one refused by the second (another replica started a run in the chat meanwhile)
-// leaves its question without an answer, as a failed run does.
+// A start's claim on its chat: the checks, then the question through the chats' store (asynchronous,
+// perhaps another database), then the run's insert, committed with other starts (CommitGroup, a few
+// at a time). The chat's history is read by the run itself (execute-run.ts), off the path to
+// run_started. One run per chat runs at a time across replicas: this replica's by its own list (taken
+// before the first await), the others' by the store's unique index on running runs, which refuses
+// the insert. A start refused by the first checks leaves the chat untouched; one refused by the
+// second (another replica started a run in the chat meanwhile) leaves its question without an
+// answer, as a failed run does.
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { CommitGroup } from '../../store/index.ts';
@@ -14,8 +15,6 @@ import { insertRunQuery, latestRun, type NewRunRow, type RunRow } from './event-
 import { ChatNotFound, RunInProgress } from './run-errors.ts';
 import type { RunLiveness } from './run-liveness.ts';
 import type { AgentStore } from './tables.ts';
-
-type History = { role: 'user' | 'assistant'; content: string }[];
 
 export interface ChatClaims {
   store: AgentStore;
@@ -30,7 +29,6 @@ export interface ChatClaims {
 export interface ClaimInput {
   chatId: string;
   message: string;
-  history?: History;
   hidden?: boolean;
   ports: AgentPorts;
   environment: { id: string; name: string } | undefined;
@@ -44,11 +42,11 @@ class LostRunInChat extends Error {
 }
 
 /**
- * Claims the chat for a new run and returns the history the run answers with: ChatNotFound for
+ * Claims the chat for a new run: ChatNotFound for
  * another user's chat, RunInProgress while a live replica runs one in it. A lost replica's run in the
  * chat is failed now rather than at the next sweep, and the question goes in.
  */
-export async function claimChat(c: ChatClaims, principal: Principal, input: ClaimInput, run: NewRunRow): Promise<History> {
+export async function claimChat(c: ChatClaims, principal: Principal, input: ClaimInput, run: NewRunRow): Promise<void> {
   try {
     return await claimOnce(c, principal, input, run);
   } catch (err) {
@@ -58,7 +56,7 @@ export async function claimChat(c: ChatClaims, principal: Principal, input: Clai
   }
 }
 
-async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput, run: NewRunRow): Promise<History> {
+async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput, run: NewRunRow): Promise<void> {
   const { ports, environment } = input;
   const chatKey = `${principal.orgId}/${input.chatId}`;
   // Owner first: another user's chat is not found, whether busy or not.
@@ -66,11 +64,10 @@ async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput,
   if (c.busyChats.has(chatKey)) throw new RunInProgress();
   c.busyChats.add(chatKey);
   try {
-    const history = input.history ?? (await ports.chats.history(principal, input.chatId));
+    // The chat's history is read by the run (execute-run.ts), off the path to run_started.
     await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
     // The question is in: a run started meanwhile (by another replica) is refused, not swept and retried.
     if ((await c.startWrites.run(insertRunQuery(c.store, run, c.replicaId))).changes === 0) throw new RunInProgress();
-    return history;
   } catch (err) {
     // A start that failed after claiming the chat gives it back.
     c.busyChats.delete(chatKey);

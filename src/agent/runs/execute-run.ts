@@ -41,7 +41,8 @@ export interface ExecuteDeps {
   emit(e: AgentEvent): void;
 }
 
-type RunInput = { message: string; environmentId: string | undefined; environmentName: string | undefined; appPreview?: unknown; history: { role: 'user' | 'assistant'; content: string }[] };
+/** `history`: the turns the client gave; else the chat's, read here (off the path to `run_started`). */
+type RunInput = { message: string; environmentId: string | undefined; environmentName: string | undefined; appPreview?: unknown; history?: { role: 'user' | 'assistant'; content: string }[] };
 
 /**
  * Executes a started run to its end; the answer is recorded even when the model failed. False when
@@ -77,7 +78,9 @@ async function answer(deps: ExecuteDeps, run: ActiveRun, input: RunInput, state:
       appPreview: input.appPreview,
       nowMs: clock.now(),
     });
-    const messages: LlmMessage[] = [...input.history.map((h) => ({ role: h.role, content: h.content })), { role: 'user', content: input.message }];
+    // The question is in the chat already (claim-chat.ts): left out, it goes last below.
+    const history = input.history ?? (await ports.chats.history(run.principal, run.row.chat_id, { without: run.row.message_uuid }));
+    const messages: LlmMessage[] = [...history.map((h) => ({ role: h.role, content: h.content })), { role: 'user', content: input.message }];
     return await runAgentLoop({
       provider: deps.provider,
       tools: deps.tools,

@@ -43,6 +43,13 @@ export interface AgentDeps extends Omit<ExecuteDeps, 'tools' | 'emit'> {
   exclusiveStore?: boolean;
 }
 
+/**
+ * Run starts sharing one commit at most. Under a burst, a group of the whole turn made every asker's
+ * `run_started` wait for the last start's work (200 starts: p50 of the first event = its p99); groups
+ * of 8 answer the first askers while the rest arrive, for a commit per 8 starts (tens of µs each).
+ */
+const STARTS_PER_COMMIT = 8;
+
 export interface StartRunInput {
   chatId: string;
   message: string;
@@ -97,7 +104,7 @@ export class AgentRuns {
     this.journal.onAppend = (e) => this.bus.publish(e);
     this.journal.onCommit = (batch) => this.bus.committed(batch);
     this.control = this.shared.subscribe(CONTROL_CHANNEL, (request) => this.applyControl(request as ControlRequest));
-    this.startWrites = new CommitGroup(deps.store);
+    this.startWrites = new CommitGroup(deps.store, STARTS_PER_COMMIT);
     this.replicaId = deps.replicaId ?? newId();
     this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, runIds: () => [...this.active.keys()], lost: (runId) => this.cutLost(runId), deliver: (events) => this.deliverEnd(events) });
     // Runs left running by a process that died (this one before a restart, or another replica) and
@@ -128,7 +135,7 @@ export class AgentRuns {
     const chatKey = `${principal.orgId}/${input.chatId}`;
     const run = newRunRow(principal, input, this.deps);
     const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
-    const history = await claimChat(this.claims, principal, { ...input, ports, environment }, run);
+    await claimChat(this.claims, principal, { ...input, ports, environment }, run);
     // Nobody follows the run before start() returns, so its first event may come before it is active.
     const started = await this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
     const stop = new AbortController();
@@ -137,7 +144,7 @@ export class AgentRuns {
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
     // questions every asker gets run_started first (start-queue.ts).
     const emit = (e: AgentEvent) => void (active.lost || this.emit(run, e).catch(() => {}));
-    const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit }, active, { ...input, history, environmentName });
+    const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit }, active, { ...input, environmentName });
     const startedAt = performance.now();
     const done = new Promise<boolean>((resolve) => this.starts.push(() => resolve(execute())))
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))

@@ -38,10 +38,11 @@ export function AskPage() {
     bottom.current?.scrollIntoView({ block: 'end' });
   }, [chat.turns.length]);
   useListFollowsChat(chat.running, summary, list);
+  const listWhenShown = useListAfterFirstText(chat.running, (last?.answer?.text ?? '') !== '', list.refresh);
 
   const ask = async (text: string) => {
     const accepted = await chat.ask(text);
-    if (accepted) void list.refresh();
+    if (accepted) listWhenShown();
     if (accepted && !routeChatId) {
       freshUsed.current = true;
       navigate(`/chat/${chatId}`);
@@ -88,6 +89,22 @@ export function AskPage() {
       <Composer chatId={chatId} draftKey={routeChatId ?? 'new'} running={chat.running} onAsk={ask} onRemark={chat.remark} onStop={chat.stop} problem={chat.problem} />
     </div>
   );
+}
+
+/**
+ * The history learns of a new question once its answer's first text is on screen (or the answer
+ * ended without text): read as the run started, the list cost the gateway tens of milliseconds on
+ * the thread that runs the answer, and the page the rendering of the sidebar, both before that text.
+ * Returns what asks for that read.
+ */
+function useListAfterFirstText(running: boolean, hasText: boolean, refresh: () => Promise<void>): () => void {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (!wanted || (running && !hasText)) return;
+    setWanted(false);
+    void refresh();
+  }, [wanted, running, hasText, refresh]);
+  return () => setWanted(true);
 }
 
 /**
