@@ -91,7 +91,8 @@ function latestOf(deps: KnowledgeDeps, key: string): Previous | undefined {
 async function readItems(repo: GitRepo, commit: string, previous: Previous | undefined): Promise<Item[]> {
   const before = previous && (await previous.items);
   if (previous && before) {
-    const derived = await derivedItems(repo, previous.commit, before, commit);
+    // A failure to compare (the commit before unreadable) is no failure to read: the tree is read whole.
+    const derived = await derivedItems(repo, previous.commit, before, commit).catch(() => undefined);
     if (derived) return derived;
   }
   return readAllItems(repo, commit, before);
