@@ -1,6 +1,7 @@
 // The data plane's TableDocsSource over the knowledge repository: table files read at the
 // environment's branch head, with defaults applied, and synced metadata written back through knowledge.
 import type { TableDoc, TableDocsSource } from '../data/types.ts';
+import { mapList } from '../shared/derived-list.ts';
 import { environmentTargets, readGovernance, readTableFiles, writeSyncedTables, type KnowledgeDeps, type TableFile } from '../knowledge/index.ts';
 
 /** A table's documentation with the file's defaults applied (every list present, described, active unless said). */
@@ -25,20 +26,18 @@ export function createTableDocsSource(knowledge: KnowledgeDeps): Omit<TableDocsS
  * query was most of their time once the files were no longer read.
  */
 const docsOfSnapshot = new WeakMap<readonly TableFile[], DocumentedTable[]>();
-// And once per table file: a snapshot after a commit shares the unchanged files of the one before.
+// And once per table file: a snapshot after a commit shares the unchanged files of the one before, and
+// its list is the one before with the change applied (mapList), not a pass over every file.
 const docOfFile = new WeakMap<TableFile, DocumentedTable>();
 
+function docOf(f: TableFile): DocumentedTable {
+  let doc = docOfFile.get(f);
+  if (!doc) docOfFile.set(f, (doc = toTableDoc(f)));
+  return doc;
+}
+
 function tableDocsOf(files: readonly TableFile[]): DocumentedTable[] {
-  let docs = docsOfSnapshot.get(files);
-  if (!docs) {
-    docs = files.map((f) => {
-      let doc = docOfFile.get(f);
-      if (!doc) docOfFile.set(f, (doc = toTableDoc(f)));
-      return doc;
-    });
-    docsOfSnapshot.set(files, docs);
-  }
-  return docs;
+  return mapList(files, docsOfSnapshot, docOf);
 }
 
 function toTableDoc(f: TableFile): DocumentedTable {

@@ -1,6 +1,7 @@
 // What the agent reads: every item at one commit of an environment (or production), and a small
 // term search over it. The commit id goes with the answer so it can be traced to the knowledge used.
-import { readBlobs, readTree, resolveRef, type GitRepo } from '../git/index.ts';
+import { diffRefs, readBlobs, readFileVersion, readTree, resolveRef, type GitRepo } from '../git/index.ts';
+import { recordChange } from '../shared/derived-list.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { toItem, type Item } from './items.ts';
 import { classifyPath, KIND_DEFS, type Kind } from './kinds.ts';
@@ -62,14 +63,80 @@ function itemsOf(deps: KnowledgeDeps, repo: GitRepo, key: string, commit: string
   return items;
 }
 
+/** A snapshot read before: its commit and items. */
+interface Previous {
+  commit: string;
+  items: Promise<Item[] | undefined>;
+}
+
 /** The organization's most recently read snapshot other than `key` (usually the commit before), if any. */
-function latestOf(deps: KnowledgeDeps, key: string): Promise<Item[]> | undefined {
+function latestOf(deps: KnowledgeDeps, key: string): Previous | undefined {
   const org = key.slice(0, key.indexOf(':') + 1);
   const keys = [...deps.snapshotCache.keys()];
   for (let i = keys.length - 1; i >= 0; i--) {
-    if (keys[i] !== key && keys[i]!.startsWith(org)) return deps.snapshotCache.get(keys[i]!)!.catch(() => []);
+    const k = keys[i]!;
+    if (k !== key && k.startsWith(org)) return { commit: k.slice(org.length), items: deps.snapshotCache.get(k)!.catch(() => undefined) };
   }
   return undefined;
+}
+
+/**
+ * Reads the items at `commit`. After a commit that changed a few files, the snapshot is the one read
+ * before with those files swapped: the two trees are compared where their ids differ (git's diff) and
+ * only the changed files are read and parsed, so the first read after a one-file commit costs what
+ * changed, not the 10,000 files kept (a walk of the whole tree and a pass over every item were ~300 ms
+ * of the first catalog read at 10,000 tables). The change is recorded (src/shared/derived-list.ts) so
+ * that what is built per snapshot (table files, documentation, the catalog's names) follows it too.
+ */
+async function readItems(repo: GitRepo, commit: string, previous: Previous | undefined): Promise<Item[]> {
+  const before = previous && (await previous.items);
+  if (previous && before) {
+    // A failure to compare (the commit before unreadable) is no failure to read: the tree is read whole.
+    const derived = await derivedItems(repo, previous.commit, before, commit).catch(() => undefined);
+    if (derived) return derived;
+  }
+  return readAllItems(repo, commit, before);
+}
+
+/** Above this many changed files a snapshot is read whole (each changed file is looked up on its own). */
+const MAX_DERIVED_CHANGES = 200;
+
+/** The items at `commit` as `before` (the items at `from`) with the files changed since swapped; undefined when too many changed. */
+async function derivedItems(repo: GitRepo, from: string, before: Item[], commit: string): Promise<Item[] | undefined> {
+  const diff = await diffRefs({ repo, from, to: commit });
+  if (diff.length > MAX_DERIVED_CHANGES) return undefined;
+  const read = await Promise.all(
+    diff.map(async ({ path, status }) => {
+      const c = status === 'deleted' ? undefined : classifyPath(path);
+      const file = c && (await readFileVersion({ repo, ref: commit, path }));
+      return file && c ? toItem(c.kind, c.id, path, file.text, file.oid) : undefined;
+    }),
+  );
+  const items = before.slice();
+  const removed: Item[] = [];
+  const added: Item[] = [];
+  for (const [i, { path }] of diff.entries()) {
+    const at = pathIndex(items, path);
+    if (items[at]?.path === path) removed.push(...items.splice(at, 1));
+    const item = read[i];
+    if (!item) continue;
+    items.splice(at, 0, item);
+    added.push(item);
+  }
+  recordChange(items, { base: before, removed, added });
+  return items;
+}
+
+/** Index of the first item whose path sorts at or after `path`, by bytes (the tree walk's order). */
+function pathIndex(items: Item[], path: string): number {
+  const key = Buffer.from(path);
+  let [lo, hi] = [0, items.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (Buffer.compare(Buffer.from(items[mid]!.path), key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 // Items of a snapshot by path, built once per item list when a later commit is read against it.
@@ -82,13 +149,13 @@ function itemsByPath(items: Item[]): Map<string, Item> {
 }
 
 /**
- * Reads the items at `commit`. A file with the same path and blob as in `previous` is that snapshot's
- * item, already parsed (items are never changed once read): the first read after a commit reads and
- * parses the files it changed, not the 10,000 it kept, which took ~1 s at 10,000 tables.
+ * Every item at `commit`, from a walk of its tree. A file with the same path and blob as in `previous`
+ * is that snapshot's item, already parsed (items are never changed once read): only the files that
+ * differ are read and parsed.
  */
-async function readItems(repo: GitRepo, commit: string, previous: Promise<Item[]> | undefined): Promise<Item[]> {
+async function readAllItems(repo: GitRepo, commit: string, previous: Item[] | undefined): Promise<Item[]> {
   const tree = await readTree({ repo, ref: commit });
-  const known = previous ? itemsByPath(await previous) : undefined;
+  const known = previous ? itemsByPath(previous) : undefined;
   const items: (Item | undefined)[] = [];
   const missing: { at: number; path: string; oid: string; kind: Kind; id: string }[] = [];
   for (const { path, oid } of tree) {

@@ -6,7 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findUserByEmail } from '../../src/auth/index.ts';
-import { getCatalog, logQuery } from '../../src/data/index.ts';
+import { getCatalog, logQuery, topTables } from '../../src/data/index.ts';
+import type { TableDoc } from '../../src/data/types.ts';
+import { recordChange } from '../../src/shared/derived-list.ts';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
 import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { call } from '../helpers/api.ts';
@@ -83,4 +85,46 @@ test('the catalog holds at most 50 tables; inactive ones only appear to admins w
   t.like(asAdmin.top_tables[0], { table: 'main.t03', query_count: 1, metrics: [] });
   t.is(asAdmin.top_tables.length, 50);
   t.false((await getCatalog(deps, user, undefined)).top_tables.some((x) => x.table === 'main.t03'));
+});
+
+test('the catalog of a documentation list made from the one before by a change ranks as a fresh one and as a full sort would', async (t) => {
+  const org = t0.org('catalog-derived');
+  const adminUser = t0.user({ orgId: org, role: 'admin' });
+  const doc = (i: number, active = i % 7 !== 3): TableDoc => ({ connection: i % 3 === 0 ? 'lake' : 'wh', schema: i % 2 ? 'Main' : 'main', name: `t${String(i).padStart(3, '0')}`, active, columns: [{ name: 'id' }] });
+  let docs: TableDoc[] = Array.from({ length: 120 }, (_, i) => doc(i));
+  let current = docs;
+  const deps = { ...t0.app.services.data, docs: { ...createMemoryTableDocs(), listTables: async () => current } };
+  const used = (table: string, connectionId = 'wh') => logQuery(deps.store, t0.clock, { orgId: org, userId: adminUser.id, connectionId, environmentId: undefined, sql: `SELECT 1 FROM ${table}`, tables: [table], status: 'ok', rowCount: 1, durationMs: 1, source: 'api' });
+  // Used: documented ones (one named in another case), one nobody documented, and two with equal counts.
+  for (const [table, times] of [['main.t002', 3], ['MAIN.t004', 2], ['main.nobody', 2], ['Main.t005', 1], ['main.t010', 1]] as const) for (let k = 0; k < times; k++) await used(table);
+  await used('main.t003', 'lake');
+  const user = { userId: adminUser.id, email: 'a@x', orgId: org, baseOrgId: org, role: 'admin' as const, permissions: [], credential: 'session' as const, scopes: [] };
+  // The ranking as it was: every table named and counted, then one sort of them all.
+  const reference = async (list: TableDoc[], admin: boolean, limit: number) => {
+    const usage = new Map((await topTables(deps.store, org, 10_000)).map((u) => [`${u.connection_id}\u0000${u.table}`.toLowerCase(), u]));
+    const active = list.filter((d) => d.active !== false).map((d) => ({ connection_id: d.connection, table: `${d.schema}.${d.name}` }));
+    const keys = new Set(active.map((a) => `${a.connection_id}\u0000${a.table}`.toLowerCase()));
+    const ranked = active.map((a) => ({ ...a, query_count: usage.get(`${a.connection_id}\u0000${a.table}`.toLowerCase())?.query_count ?? 0 }));
+    if (admin) for (const [key, u] of usage) if (!keys.has(key)) ranked.push({ connection_id: u.connection_id, table: u.table, query_count: u.query_count });
+    return ranked.sort((a, b) => b.query_count - a.query_count || a.connection_id.localeCompare(b.connection_id) || a.table.localeCompare(b.table)).slice(0, limit).map((r) => [r.connection_id, r.table, r.query_count]);
+  };
+  const shown = async (list: TableDoc[], admin: boolean, limit: number) => {
+    current = list;
+    return (await getCatalog(deps, admin ? user : { ...user, role: 'user' }, undefined, limit)).top_tables.map((r) => [r.connection_id, r.table, r.query_count]);
+  };
+  let next = 1000;
+  for (let round = 0; round < 30; round++) {
+    // Every fifth round table t002 is replaced: withdrawn, then active again.
+    const removed = docs.filter((d, i) => (i * 31 + round * 17) % 97 === 0 || (round % 5 === 0 && d.name === 't002'));
+    const added = [doc(next++), doc(next++, false), ...(round % 5 === 0 ? [doc(2, round % 10 !== 0)] : [])];
+    const list = docs.filter((d) => !removed.includes(d));
+    for (const a of added) list.splice((round * 13) % (list.length + 1), 0, a);
+    recordChange(list, { base: docs, removed, added });
+    for (const [admin, limit] of [[true, 50], [false, 50], [true, 1000]] as const) {
+      const derived = await shown(list, admin, limit);
+      t.deepEqual(derived, await shown([...list], admin, limit), `round ${round}: as a fresh list`);
+      t.deepEqual(derived, await reference(list, admin, limit), `round ${round}: as a full sort`);
+    }
+    docs = list;
+  }
 });

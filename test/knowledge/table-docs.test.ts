@@ -20,6 +20,7 @@ import {
 import { createLogger } from '../../src/log.ts';
 import { createSecretBox } from '../../src/security/index.ts';
 import { openStore, sqliteExecutor } from '../../src/store/index.ts';
+import { changeOf } from '../../src/shared/derived-list.ts';
 
 // The domain without HTTP: an in-memory database and an in-memory file system for the repositories.
 function setup(fs = createFsFromVolume(new Volume())): { deps: KnowledgeDeps; admin: Principal; user: Principal } {
@@ -232,4 +233,37 @@ test('the first read after a commit reuses the unchanged items of the snapshot b
   // The previous snapshot is untouched by the one after it.
   t.is(before.items.find((i) => i.path === orders.path), orders);
   t.not(orders.data?.['description'], 'Changed after the first read');
+});
+
+test('snapshots derived from the one before by the commits between equal a fresh read of every file, and so do their table docs', async (t) => {
+  const fs = createFsFromVolume(new Volume());
+  const { deps } = setup(fs);
+  await seedKnowledge(deps, { orgId: 'demo', dir: DEMO_KNOWLEDGE_DIR, author });
+  const repo = await deps.repos.repo('demo');
+  const docs = createTableDocsSource(deps);
+  let state = await knowledgeAt(deps, 'demo', undefined);
+  await docs.listTables('demo', undefined);
+  let n = 0;
+  const table = (i: number, description = 'A table') => ({ path: `tables/wh/s${i % 3}.t${String(i).padStart(3, '0')}.yaml`, content: `connection: wh\nschema: s${i % 3}\nname: t${String(i).padStart(3, '0')}\ndescription: ${description}\n` });
+  const rounds: { message: string; changes: { path: string; content: string | null }[] }[] = [
+    { message: 'many tables at once (read whole)', changes: Array.from({ length: 250 }, (_, i) => table(i)) },
+    { message: 'one table in the middle', changes: [table(1000)] },
+    { message: 'a change, a removal, a note and a file that is no item', changes: [table(7, 'Changed'), { path: table(8).path, content: null }, { path: 'notes/n1.yaml', content: 'title: N1\nbody: x\n' }, { path: 'README.md', content: '# not knowledge\n' }] },
+    { message: 'a broken file and an inactive table', changes: [{ path: table(9).path, content: 'name: [' }, { path: table(10).path, content: table(10).content + 'active: false\n' }] },
+    { message: 'the first and the last table removed', changes: [{ path: table(0).path, content: null }, { path: table(1000).path, content: null }] },
+  ];
+  for (const round of rounds) {
+    await commitChanges({ repo, branch: 'main', author, message: round.message, changes: round.changes });
+    // Only every other snapshot has its table docs read: the next one is derived through it.
+    const next = await knowledgeAt(deps, 'demo', undefined);
+    const fresh = createKnowledgeDeps({ store: deps.store, clock: deps.clock, log: deps.log, secretBox: deps.secretBox, dataDir: '/data', fs: fs as unknown as FsClient });
+    const whole = await knowledgeAt(fresh, 'demo', undefined);
+    t.deepEqual(next.items, whole.items, round.message);
+    t.is(changeOf(next.items) !== undefined, round.changes.length < 200, `${round.message}: derived from the snapshot before`);
+    if (n++ % 2 === 1) t.deepEqual(await docs.listTables('demo', undefined), await createTableDocsSource(fresh).listTables('demo', undefined), round.message);
+    t.deepEqual(next.search('changed table'), whole.search('changed table'));
+    state = next;
+  }
+  t.deepEqual(await docs.listTables('demo', undefined), await createTableDocsSource(createKnowledgeDeps({ store: deps.store, clock: deps.clock, log: deps.log, secretBox: deps.secretBox, dataDir: '/data', fs: fs as unknown as FsClient })).listTables('demo', undefined));
+  t.true(state.items.some((i) => i.path === 'notes/n1.yaml'));
 });

@@ -8,6 +8,7 @@ import type { DataDeps } from '../deps.ts';
 import { CONNECTION_TYPES, DRIVERS } from '../drivers/registry.ts';
 import { topTables } from '../query/index.ts';
 import type { DataCoverage, TableDoc, TableMetric } from '../types.ts';
+import { changeOf, mapList, resorted, sortedIndex } from '../../shared/derived-list.ts';
 
 export interface CatalogTable {
   connection_id: string;
@@ -62,48 +63,102 @@ export async function getCatalog(deps: DataDeps, principal: Principal, environme
   };
 }
 
-/** The active tables of a documentation snapshot, named and counted per connection. */
+/** A documented table by the names the catalog shows and ranks it by. */
+interface Named {
+  connection_id: string;
+  table: string;
+  key: string;
+  doc: TableDoc;
+}
+
+/** The active tables of a documentation snapshot, in name order and by key, counted per connection. */
 interface ActiveTables {
-  tables: { connection_id: string; table: string; key: string; doc: TableDoc }[];
-  keys: Set<string>;
+  tables: Named[];
+  /** In the catalog's order for unused tables (see byName). */
+  byName: Named[];
+  /** By key (plain string order), for the tables the query log names. */
+  byKey: Named[];
   documented: Map<string, number>;
 }
 
-// Built once per snapshot (the docs source hands out the same array for one commit): naming 10,000
-// tables on every call was most of the catalog's time once the files were no longer read.
-const activeOfDocs = new WeakMap<TableDoc[], ActiveTables>();
+// Built once per snapshot (the docs source hands out the same array for one commit): naming and
+// sorting 10,000 tables on every call was most of the catalog's time once the files were no longer
+// read. A snapshot after a commit is the one before with the change applied (src/shared/derived-list.ts):
+// its active tables, their orders and counts follow the change instead of being built from every table.
+const activeOfDocs = new WeakMap<readonly TableDoc[], ActiveTables>();
+const activeLists = new WeakMap<readonly TableDoc[], Named[]>();
 // And once per table: the snapshot after a commit shares the unchanged tables of the one before.
-const namedDocs = new WeakMap<TableDoc, ActiveTables['tables'][number]>();
+const namedDocs = new WeakMap<TableDoc, Named>();
 
-function named(d: TableDoc): ActiveTables['tables'][number] {
+function named(d: TableDoc): Named | undefined {
+  if (d.active === false) return undefined;
   let t = namedDocs.get(d);
   if (!t) namedDocs.set(d, (t = { connection_id: d.connection, table: `${d.schema}.${d.name}`, key: keyOf(d.connection, `${d.schema}.${d.name}`), doc: d }));
   return t;
 }
 
-function activeOf(docs: TableDoc[]): ActiveTables {
+function activeOf(docs: readonly TableDoc[], depth = 0): ActiveTables {
   let active = activeOfDocs.get(docs);
-  if (!active) {
-    const tables = docs.filter((d) => d.active !== false).map(named);
+  if (active) return active;
+  const tables = mapList(docs, activeLists, named);
+  const change = changeOf(tables);
+  const baseDocs = changeOf(docs)?.base;
+  // A snapshot read before without its catalog is built first, itself from the one before it.
+  const before = baseDocs && (activeOfDocs.get(baseDocs) ?? (depth < 16 ? activeOf(baseDocs, depth + 1) : undefined));
+  if (change && before && before.tables === change.base) {
+    const documented = new Map(before.documented);
+    for (const t of change.removed) documented.set(t.connection_id, documented.get(t.connection_id)! - 1);
+    for (const t of change.added) documented.set(t.connection_id, (documented.get(t.connection_id) ?? 0) + 1);
+    for (const [c, n] of documented) if (n === 0) documented.delete(c);
+    active = { tables, byName: resorted(before.byName, byName, change.removed, change.added), byKey: resorted(before.byKey, byKey, change.removed, change.added), documented };
+  } else {
     const documented = new Map<string, number>();
     for (const t of tables) documented.set(t.connection_id, (documented.get(t.connection_id) ?? 0) + 1);
-    activeOfDocs.set(docs, (active = { tables, keys: new Set(tables.map((t) => t.key)), documented }));
+    active = { tables, byName: [...tables].sort(byName), byKey: [...tables].sort(byKey), documented };
   }
+  activeOfDocs.set(docs, active);
   return active;
 }
 
+/** The catalog's order by name: connection, then table, in the locale's order, then by code units so that no two differ only by chance. */
+function byName(a: { connection_id: string; table: string; doc?: TableDoc }, b: { connection_id: string; table: string; doc?: TableDoc }): number {
+  return a.connection_id.localeCompare(b.connection_id) || a.table.localeCompare(b.table) || codeUnits(a.connection_id, b.connection_id) || codeUnits(a.table, b.table) || codeUnits(a.doc?.schema ?? '', b.doc?.schema ?? '');
+}
+
+const byKey = (a: Named, b: Named) => codeUnits(a.key, b.key);
+const codeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The documented tables with `key` (names can differ in case only). */
+function withKey(active: ActiveTables, key: string): Named[] {
+  const out: Named[] = [];
+  for (let i = sortedIndex(active.byKey, { key } as Named, (a, b) => (a.key < b.key ? -1 : 1)); active.byKey[i]?.key === key; i++) out.push(active.byKey[i]!);
+  return out;
+}
+
+/**
+ * The `limit` first tables by usage, then by name. Only the used ones are sorted: the rest come in
+ * the name order kept per snapshot, so a call costs the query log's rows and the page, not a sort of
+ * every documented table.
+ */
 async function rankTables(deps: DataDeps, orgId: string, active: ActiveTables, isAdmin: boolean, limit: number): Promise<CatalogTable[]> {
   const usage = new Map((await topTables(deps.store, orgId, active.tables.length + limit)).map((u) => [keyOf(u.connection_id, u.table), u]));
-  // Ranked on the names and counts alone; only the tables shown are built.
-  const ranked: Ranked[] = active.tables.map(({ connection_id, table, key, doc }) => ({ connection_id, table, query_count: usage.get(key)?.query_count ?? 0, doc }));
-  // Admins query with raw SQL: their most used tables show even when nobody documented them.
-  if (isAdmin) {
-    for (const [key, u] of usage) if (!active.keys.has(key)) ranked.push({ connection_id: u.connection_id, table: u.table, query_count: u.query_count });
+  const used: Ranked[] = [];
+  const shown = new Set<Named>();
+  for (const [key, u] of usage) {
+    const documented = withKey(active, key);
+    for (const t of documented) {
+      used.push({ connection_id: t.connection_id, table: t.table, query_count: u.query_count, doc: t.doc });
+      shown.add(t);
+    }
+    // Admins query with raw SQL: their most used tables show even when nobody documented them.
+    if (documented.length === 0 && isAdmin) used.push({ connection_id: u.connection_id, table: u.table, query_count: u.query_count });
   }
-  return ranked
-    .sort((a, b) => b.query_count - a.query_count || a.connection_id.localeCompare(b.connection_id) || a.table.localeCompare(b.table))
-    .slice(0, limit)
-    .map(({ doc, ...r }) => (doc ? { ...entryOf(doc), query_count: r.query_count } : { ...r, columns: [], metrics: [] }));
+  const ranked = used.sort((a, b) => b.query_count - a.query_count || byName(a, b)).slice(0, limit);
+  for (let i = 0; ranked.length < limit && i < active.byName.length; i++) {
+    const t = active.byName[i]!;
+    if (!shown.has(t)) ranked.push({ connection_id: t.connection_id, table: t.table, query_count: 0, doc: t.doc });
+  }
+  return ranked.map(({ doc, ...r }) => (doc ? { ...entryOf(doc), query_count: r.query_count } : { ...r, columns: [], metrics: [] }));
 }
 
 interface Ranked {
