@@ -11,6 +11,7 @@ import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
 import { commitTree } from './tree-cache.ts';
 import { resolvedSides, type FileResolution } from './resolved-sides.ts';
+import { writeTreeObject } from './write-object.ts';
 
 export type MergeOutcome =
   | { status: 'up_to_date'; oid: string }
@@ -159,5 +160,5 @@ async function fastMerge(repo: GitRepo, ours: string, theirs: string): Promise<F
   const [tb, to, tt] = await Promise.all([commitTree(repo, base), commitTree(repo, ours), commitTree(repo, theirs)]);
   const tree = await mergeTrees(repo, tb, to, tt);
   if (tree === NEEDS_FULL_MERGE) return undefined;
-  return { status: 'merged', tree: tree ?? (await git.writeTree({ fs: repo.fs, gitdir: repo.gitdir, tree: [] })) };
+  return { status: 'merged', tree: tree ?? (await writeTreeObject(repo, [])) };
 }

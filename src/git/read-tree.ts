@@ -1,4 +1,5 @@
-import git, { type TreeEntry } from 'isomorphic-git';
+import type { TreeEntry } from 'isomorphic-git';
+import { readBlobObject } from './read-object.ts';
 import type { GitRepo } from './repo.ts';
 import { resolveRef } from './resolve-ref.ts';
 import { commitTree, treeEntries } from './tree-cache.ts';
@@ -38,6 +39,6 @@ export async function readTree({ repo, ref, prefix = '' }: { repo: GitRepo; ref:
 /** Reads many blobs as text. */
 export async function readBlobs(repo: GitRepo, oids: string[]): Promise<string[]> {
   return Promise.all(
-    oids.map(async (oid) => Buffer.from((await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).blob).toString('utf8')),
+    oids.map(async (oid) => (await readBlobObject(repo, oid)).toString('utf8')),
   );
 }
