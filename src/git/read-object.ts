@@ -92,3 +92,12 @@ export async function readBlobObject(repo: GitRepo, oid: string): Promise<Buffer
   if (o.type !== 'blob') throw new Errors.ObjectTypeError(oid, o.type as 'tree', 'blob');
   return o.body;
 }
+
+/** The parents a commit names, in order. */
+export async function readCommitParents(repo: GitRepo, oid: string): Promise<string[]> {
+  const o = await readLoose(repo, oid);
+  if (!o) return (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).commit.parent;
+  if (o.type !== 'commit') throw new Errors.ObjectTypeError(oid, o.type as 'blob', 'commit');
+  const end = o.body.indexOf('\n\n');
+  return [...o.body.toString('utf8', 0, end < 0 ? o.body.length : end).matchAll(/^parent ([0-9a-f]{40})$/gm)].map((m) => m[1]!);
+}
