@@ -117,6 +117,16 @@ async function flushPending(io: FsPromises, pending: Map<string, string>, syncFi
   return [...new Set(batch.map(([path]) => dirname(path)))];
 }
 
+/** A loose object inflated and checked (pending or not): one inflate and one hash, in the caller's turn. */
+async function readCheckedObject(io: FsPromises, pending: Map<string, string>, path: string, oid: string): Promise<Buffer> {
+  const tmp = pending.get(path);
+  // A flush may rename the pending file while it is read: then it is under its real name.
+  const data = (tmp ? await io.readFile(tmp).catch(() => io.readFile(path)) : await io.readFile(path)) as Buffer;
+  const object = inflatedIfSound(oid, data);
+  if (!object) throw new ObjectDamaged(oid);
+  return object;
+}
+
 /** Wraps a file system (node:fs or memfs) so that repository writes survive a crash at any instant. */
 export function createDurableFs(base: { promises: FsPromises }): DurableFs {
   const io = base.promises;
@@ -173,14 +183,7 @@ export function createDurableFs(base: { promises: FsPromises }): DurableFs {
   };
 
   const flush = () => flushPending(io, pending, syncFile);
-  // One inflate and one hash, in the caller's turn: what the read check above does anyway.
-  const readObject = async (path: string, oid: string) => {
-    const tmp = pending.get(path);
-    const data = (tmp ? await io.readFile(tmp).catch(() => io.readFile(path)) : await io.readFile(path)) as Buffer;
-    const object = inflatedIfSound(oid, data);
-    if (!object) throw new ObjectDamaged(oid);
-    return object;
-  };
+  const readObject = (path: string, oid: string) => readCheckedObject(io, pending, path, oid);
 
   // isomorphic-git uses `promises` when it is an enumerable own property.
   return { client: { promises } as unknown as FsClient, io, flush, syncDirs, writeAtomic, readObject };
