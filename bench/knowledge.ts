@@ -7,6 +7,8 @@
 // `merge-tree --write-tree`, `commit-tree` and `update-ref`, as git runs them by default (no fsync),
 // and again with git made as durable as the service's merge (core.fsync of loose objects and refs,
 // core.fsyncMethod=batch, as src/git/durable-fs.ts writes): the bound a crash-safe merge can reach here.
+// Those three are run alternately, so that they see the same moment's load, and their CPU time is
+// printed beside the wall time: on a shared machine the wall time is mostly waits for a core and a disk.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
