@@ -1,12 +1,12 @@
 // Commits a set of changed paths without a working tree: only the changed blobs and the trees on
 // their paths are written (rewriting all 10k blobs would take seconds).
-import git, { type TreeEntry } from 'isomorphic-git';
+import type { TreeEntry } from 'isomorphic-git';
 import { InvalidPath } from './errors.ts';
 import { pathProblem } from './path-name.ts';
 import { branchRef, MAIN_BRANCH, type GitAuthor, type GitRepo } from './repo.ts';
 import { beginFirstCommit, endFirstCommit } from './repo-history.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
-import { treeEntries } from './tree-cache.ts';
+import { commitTree, treeEntries } from './tree-cache.ts';
 import { writeBlob } from './write-blob.ts';
 import { objectId, writeCommitObject, writeTreeObject } from './write-object.ts';
 
@@ -58,7 +58,7 @@ export async function commitChanges({
       if (problem) throw new InvalidPath(c.path, problem);
     }
     if (parent && list.length === 0) return { oid: parent, changed: false };
-    const parentTree = parent ? (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: parent, cache: repo.cache })).commit.tree : undefined;
+    const parentTree = parent ? await commitTree(repo, parent) : undefined;
     const tree = (await applyChanges(repo, parentTree, list)) ?? (await writeTreeObject(repo, []));
     if (parent && tree === parentTree) return { oid: parent, changed: false };
     // A first commit's objects are not history until its branch is in place (see repo-history.ts).
@@ -102,7 +102,7 @@ export async function writeCommitAndRef({
 
 /** Reads a new commit (and each changed file in `check`) back from disk; throws when it does not read back. */
 export async function readBack(repo: GitRepo, oid: string, tree: string | undefined, check: FileChange[] = []): Promise<void> {
-  const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid });
+  const commit = { tree: await commitTree(repo, oid) };
   if (tree !== undefined && commit.tree !== tree) throw new Error(`commit ${oid} does not read back`);
   // New trees are parsed from disk here and kept: the next commit on this branch starts from them.
   await treeEntries(repo, commit.tree);

@@ -48,20 +48,31 @@ export interface DurableFs {
   syncDirs(dirs: Iterable<string>): Promise<void>;
   /** Writes a file atomically: temporary name, fsync, rename. */
   writeAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void>;
+  /**
+   * The loose object at `path` inflated (header and body), pending or not, checked to hash to `oid`
+   * (ObjectDamaged when it does not); rejects with ENOENT when there is no such loose object.
+   */
+  readObject(path: string, oid: string): Promise<Buffer>;
 }
 
 const OBJECT_PATH = /[/\\]objects[/\\]([0-9a-f]{2})[/\\]([0-9a-f]{38})$/;
 let counter = 0;
 const tmpName = (dir: string, prefix: string) => `${dir}/${prefix}${process.pid}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
 
+/** The inflated object when `data` is a deflated git object that hashes to `oid`; undefined otherwise. */
+function inflatedIfSound(oid: string, data: Uint8Array): Buffer | undefined {
+  if (data.length === 0) return undefined;
+  try {
+    const object = inflateSync(data);
+    return createHash('sha1').update(object).digest('hex') === oid ? object : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** True when `data` is a deflated git object that hashes to `oid`. */
 export function isSoundObject(oid: string, data: Uint8Array): boolean {
-  if (data.length === 0) return false;
-  try {
-    return createHash('sha1').update(inflateSync(data)).digest('hex') === oid;
-  } catch {
-    return false;
-  }
+  return inflatedIfSound(oid, data) !== undefined;
 }
 
 function enoent(path: string): Error {
@@ -104,6 +115,16 @@ async function flushPending(io: FsPromises, pending: Map<string, string>, syncFi
     for (const [path, tmp] of batch) if (pending.get(path) === tmp) pending.delete(path);
   }
   return [...new Set(batch.map(([path]) => dirname(path)))];
+}
+
+/** A loose object inflated and checked (pending or not): one inflate and one hash, in the caller's turn. */
+async function readCheckedObject(io: FsPromises, pending: Map<string, string>, path: string, oid: string): Promise<Buffer> {
+  const tmp = pending.get(path);
+  // A flush may rename the pending file while it is read: then it is under its real name.
+  const data = (tmp ? await io.readFile(tmp).catch(() => io.readFile(path)) : await io.readFile(path)) as Buffer;
+  const object = inflatedIfSound(oid, data);
+  if (!object) throw new ObjectDamaged(oid);
+  return object;
 }
 
 /** Wraps a file system (node:fs or memfs) so that repository writes survive a crash at any instant. */
@@ -162,9 +183,10 @@ export function createDurableFs(base: { promises: FsPromises }): DurableFs {
   };
 
   const flush = () => flushPending(io, pending, syncFile);
+  const readObject = (path: string, oid: string) => readCheckedObject(io, pending, path, oid);
 
   // isomorphic-git uses `promises` when it is an enumerable own property.
-  return { client: { promises } as unknown as FsClient, io, flush, syncDirs, writeAtomic };
+  return { client: { promises } as unknown as FsClient, io, flush, syncDirs, writeAtomic, readObject };
 }
 
 function bindAll(io: FsPromises): FsPromises {

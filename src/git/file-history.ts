@@ -1,5 +1,6 @@
 import git from 'isomorphic-git';
 import type { GitRepo } from './repo.ts';
+import { findMergeBase } from './merge-base.ts';
 import { resolveRef } from './resolve-ref.ts';
 
 /** One commit in a history listing. */
@@ -32,7 +33,7 @@ export async function history({ repo, ref, path, depth = 100 }: { repo: GitRepo;
 export async function mergeBase({ repo, a, b }: { repo: GitRepo; a: string; b: string }): Promise<string | undefined> {
   const [oa, ob] = await Promise.all([resolveRef({ repo, ref: a }), resolveRef({ repo, ref: b })]);
   if (!oa || !ob) return undefined;
-  const bases = (await git.findMergeBase({ fs: repo.fs, gitdir: repo.gitdir, oids: [oa, ob], cache: repo.cache })) as string[];
+  const bases = await findMergeBase(repo, [oa, ob]);
   return bases[0];
 }
 

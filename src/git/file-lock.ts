@@ -6,6 +6,7 @@
 // is a process of this machine that no longer runs, the holder is known dead at once, so a restart
 // after kill -9, or the one surviving replica, does not wait out the stale limit.
 import { hostname } from 'node:os';
+import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -17,6 +18,34 @@ import type { SharedLock } from './lock.ts';
 const WAIT_MS = 120_000;
 const MAX_DELAY_MS = 100;
 const HOST = hostname();
+
+type Callback<T> = (err: Error | null, value?: T) => void;
+/** A synchronous call's outcome handed to a node-style callback in this turn (after the caller's own code, as a callback expects). */
+const answer = <T>(call: () => T, cb: Callback<T>) => {
+  let value: T;
+  try {
+    value = call();
+  } catch (err) {
+    process.nextTick(cb, err as Error);
+    return;
+  }
+  process.nextTick(cb, null, value);
+};
+
+/**
+ * The calls proper-lockfile makes on the lock folder (mkdir, stat, utimes, rmdir: short metadata
+ * calls), answered in the caller's turn of the event loop as loop-fs.ts answers the repository's: each
+ * through the thread pool waited for a whole turn of the answers' work, three per knowledge write
+ * (issue 38). One object for the process: proper-lockfile caches the mtime precision on it.
+ */
+const LOCK_FS = {
+  mkdir: (path: string, cb: Callback<void>) => answer(() => void fsSync.mkdirSync(path), cb),
+  rmdir: (path: string, cb: Callback<void>) => answer(() => fsSync.rmdirSync(path), cb),
+  rmdirSync: (path: string) => fsSync.rmdirSync(path),
+  stat: (path: string, cb: Callback<fsSync.Stats>) => answer(() => fsSync.statSync(path), cb),
+  utimes: (path: string, atime: Date, mtime: Date, cb: Callback<void>) => answer(() => fsSync.utimesSync(path, atime, mtime), cb),
+  realpath: (path: string, cb: Callback<string>) => answer(() => fsSync.realpathSync(path), cb),
+};
 
 /**
  * A lock file per repository on the disk (proper-lockfile keeps its locks by path, process-wide, so not
@@ -48,7 +77,7 @@ async function tryLock(gitdir: string, path: string, staleMs: number, onLost: (e
   try {
     // A lost lock costs no acknowledged write (the ref is still compare-and-swapped); proper-lockfile's
     // default would throw from a timer and end the process.
-    release = await lockfile.lock(gitdir, { lockfilePath: path, realpath: false, stale: staleMs, retries: 0, onCompromised: onLost });
+    release = await lockfile.lock(gitdir, { lockfilePath: path, realpath: false, stale: staleMs, retries: 0, onCompromised: onLost, fs: LOCK_FS });
   } catch (err) {
     if ((err as { code?: string }).code === 'ELOCKED') return undefined;
     throw err;

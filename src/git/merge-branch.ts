@@ -6,11 +6,13 @@
 import git, { Errors } from 'isomorphic-git';
 import { BranchNotFound, MergeNotSupported } from './errors.ts';
 import { readBack, writeCommitAndRef } from './commit-changes.ts';
+import { findMergeBase } from './merge-base.ts';
 import { mergeTrees, NEEDS_FULL_MERGE } from './merge-trees.ts';
 import { branchRef, type GitAuthor, type GitRepo } from './repo.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
 import { commitTree } from './tree-cache.ts';
 import { resolvedSides, type FileResolution } from './resolved-sides.ts';
+import { writeTreeObject } from './write-object.ts';
 
 export type MergeOutcome =
   | { status: 'up_to_date'; oid: string }
@@ -151,7 +153,7 @@ type FastResult = { status: 'up_to_date' } | { status: 'fast_forward' } | { stat
 
 /** The merge when no path changed on both sides; undefined when the full merge must decide. */
 async function fastMerge(repo: GitRepo, ours: string, theirs: string): Promise<FastResult | undefined> {
-  const bases = (await git.findMergeBase({ fs: repo.fs, gitdir: repo.gitdir, oids: [ours, theirs], cache: repo.cache })) as string[];
+  const bases = await findMergeBase(repo, [ours, theirs]);
   if (bases.length !== 1) return undefined;
   const base = bases[0]!;
   if (base === theirs) return { status: 'up_to_date' };
@@ -159,5 +161,5 @@ async function fastMerge(repo: GitRepo, ours: string, theirs: string): Promise<F
   const [tb, to, tt] = await Promise.all([commitTree(repo, base), commitTree(repo, ours), commitTree(repo, theirs)]);
   const tree = await mergeTrees(repo, tb, to, tt);
   if (tree === NEEDS_FULL_MERGE) return undefined;
-  return { status: 'merged', tree: tree ?? (await git.writeTree({ fs: repo.fs, gitdir: repo.gitdir, tree: [] })) };
+  return { status: 'merged', tree: tree ?? (await writeTreeObject(repo, [])) };
 }

@@ -2,9 +2,10 @@
 // of the change. It settles every path changed on at most one side; a path changed on both sides
 // (content merge, delete/modify, file versus folder) is left to isomorphic-git's full merge, which
 // merges content with diff3 and reports conflicts. Both paths give git's result for what they settle.
-import git, { type TreeEntry } from 'isomorphic-git';
+import type { TreeEntry } from 'isomorphic-git';
 import type { GitRepo } from './repo.ts';
 import { treeEntries } from './tree-cache.ts';
+import { writeTreeObject } from './write-object.ts';
 
 /** Returned when a path changed on both sides: the caller falls back to the full merge. */
 export const NEEDS_FULL_MERGE = Symbol('needs full merge');
@@ -38,5 +39,5 @@ export async function mergeTrees(
     if (pick) out.push(pick);
   }
   if (out.length === 0) return undefined;
-  return git.writeTree({ fs: repo.fs, gitdir: repo.gitdir, tree: out });
+  return writeTreeObject(repo, out);
 }

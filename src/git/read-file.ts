@@ -1,4 +1,5 @@
-import git, { type TreeEntry } from 'isomorphic-git';
+import type { TreeEntry } from 'isomorphic-git';
+import { readBlobObject } from './read-object.ts';
 import type { GitRepo } from './repo.ts';
 import { resolveRef } from './resolve-ref.ts';
 import { commitTree, treeEntries } from './tree-cache.ts';
@@ -18,8 +19,7 @@ export async function readFileVersion({ repo, ref, path }: { repo: GitRepo; ref:
     let entry: TreeEntry | undefined = { mode: '040000', path: '', oid: await commitTree(repo, oid), type: 'tree' };
     for (const name of path.split('/')) entry = entry?.type === 'tree' ? (await treeEntries(repo, entry.oid)).find((e) => e.path === name) : undefined;
     if (entry?.type !== 'blob') return undefined;
-    const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: entry.oid, cache: repo.cache });
-    return { text: Buffer.from(blob).toString('utf8'), oid: entry.oid };
+    return { text: (await readBlobObject(repo, entry.oid)).toString('utf8'), oid: entry.oid };
   } catch (err) {
     if (['NotFoundError', 'ObjectTypeError'].includes((err as { code?: string }).code ?? '')) return undefined;
     throw err;

@@ -1,4 +1,5 @@
-import git, { type TreeEntry } from 'isomorphic-git';
+import type { TreeEntry } from 'isomorphic-git';
+import { readBlobObject } from './read-object.ts';
 import type { GitRepo } from './repo.ts';
 import { resolveRef } from './resolve-ref.ts';
 import { commitTree, treeEntries } from './tree-cache.ts';
@@ -35,9 +36,18 @@ export async function readTree({ repo, ref, prefix = '' }: { repo: GitRepo; ref:
   return files;
 }
 
+/**
+ * Blobs read between two yields to the event loop: a blob is read in the caller's turn
+ * (read-object.ts), so the first read of 10,000 files would otherwise hold the loop for its whole length.
+ */
+const BLOBS_PER_TURN = 256;
+
 /** Reads many blobs as text. */
 export async function readBlobs(repo: GitRepo, oids: string[]): Promise<string[]> {
-  return Promise.all(
-    oids.map(async (oid) => Buffer.from((await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).blob).toString('utf8')),
-  );
+  const texts: string[] = [];
+  for (let i = 0; i < oids.length; i += BLOBS_PER_TURN) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const oid of oids.slice(i, i + BLOBS_PER_TURN)) texts.push((await readBlobObject(repo, oid)).toString('utf8'));
+  }
+  return texts;
 }

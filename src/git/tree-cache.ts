@@ -1,6 +1,7 @@
 // Parsed trees by id. A tree id names its content forever, so entries never go stale; the map is
 // bounded so a huge history cannot grow it without limit.
-import git, { type TreeEntry } from 'isomorphic-git';
+import type { TreeEntry } from 'isomorphic-git';
+import { readCommitTree, readTreeObject } from './read-object.ts';
 import type { GitRepo } from './repo.ts';
 
 const MAX_TREES = 20_000;
@@ -9,7 +10,7 @@ const MAX_TREES = 20_000;
 export async function treeEntries(repo: GitRepo, oid: string): Promise<TreeEntry[]> {
   const hit = repo.trees.get(oid);
   if (hit) return hit;
-  const { tree } = await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+  const tree = await readTreeObject(repo, oid);
   if (repo.trees.size >= MAX_TREES) repo.trees.delete(repo.trees.keys().next().value!);
   repo.trees.set(oid, tree);
   return tree;
@@ -17,5 +18,5 @@ export async function treeEntries(repo: GitRepo, oid: string): Promise<TreeEntry
 
 /** The root tree of a commit. */
 export async function commitTree(repo: GitRepo, commit: string): Promise<string> {
-  return (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: commit, cache: repo.cache })).commit.tree;
+  return readCommitTree(repo, commit);
 }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FsClient } from 'isomorphic-git';
-import { commitChanges, loopFs, openRepo, readFile } from '../../src/git/index.ts';
+import { commitChanges, createFileLock, loopFs, openRepo, readFile, type SharedLock } from '../../src/git/index.ts';
 
 const author = { name: 'Ada', email: 'ada@example.com', timestamp: 1_700_000_000 };
 
@@ -22,11 +22,11 @@ function tempDir(t: { teardown(fn: () => void): void }): string {
  * each settles in a later turn of the event loop, which a busy gateway makes long. Counted rather than
  * timed, so that the disk's speed does not enter.
  */
-async function poolRequestsDuring(work: () => Promise<unknown>): Promise<number> {
+async function poolRequestsDuring(work: () => Promise<unknown>, types = ['FSREQCALLBACK', 'FSREQPROMISE', 'HASHREQUEST']): Promise<number> {
   let requests = 0;
   const hook = createHook({
     init(_id, type) {
-      if (type === 'FSREQCALLBACK' || type === 'FSREQPROMISE' || type === 'HASHREQUEST') requests++;
+      if (types.includes(type)) requests++;
     },
   });
   hook.enable();
@@ -38,12 +38,21 @@ async function poolRequestsDuring(work: () => Promise<unknown>): Promise<number>
   return requests;
 }
 
-async function poolRequestsOfAWrite(t: { teardown(fn: () => void): void }, files: FsClient): Promise<number> {
-  const repo = await openRepo({ fs: files, gitdir: join(tempDir(t), 'org.git') });
+async function poolRequestsOfAWrite(t: { teardown(fn: () => void): void }, files: FsClient, shared?: SharedLock, types?: string[]): Promise<number> {
+  const repo = await openRepo({ fs: files, gitdir: join(tempDir(t), 'org.git'), shared });
   const seed = Array.from({ length: 50 }, (_, i) => ({ path: `notes/seed-${i}.yaml`, content: `title: ${i}\n` }));
   await commitChanges({ repo, branch: 'main', author, message: 'seed', changes: seed });
-  return poolRequestsDuring(() => commitChanges({ repo, branch: 'main', author, message: 'one note', changes: [{ path: 'notes/one.yaml', content: 'title: One\n' }] }));
+  return poolRequestsDuring(() => commitChanges({ repo, branch: 'main', author, message: 'one note', changes: [{ path: 'notes/one.yaml', content: 'title: One\n' }] }), types);
 }
+
+// Serial (ava runs these before the others): the hook counts the whole process's requests.
+test.serial('under the lock file a knowledge write waits on the thread pool for its fsyncs only: no digest, no call on the lock folder', async (t) => {
+  const lock = createFileLock({ onLost: () => undefined });
+  const alone = await poolRequestsOfAWrite(t, loopFs() as unknown as FsClient);
+  const locked = await poolRequestsOfAWrite(t, loopFs() as unknown as FsClient, lock);
+  t.is(locked, alone, `${locked} requests with the lock file, ${alone} without`);
+  t.is(await poolRequestsOfAWrite(t, loopFs() as unknown as FsClient, lock, ['HASHREQUEST', 'FSREQPROMISE']), 0);
+});
 
 test('a knowledge write waits on the thread pool a third as often as on plain node:fs, or less', async (t) => {
   const plain = await poolRequestsOfAWrite(t, fs as unknown as FsClient);

@@ -22,7 +22,7 @@ test('a tree has the id isomorphic-git gives it, with git\'s order of files and 
   const repo = await bareRepo(t);
   const blob = await writeBlob(repo, 'title: A\n');
   const sub = await writeTreeObject(repo, [{ mode: '100644', path: 'x.yaml', oid: blob, type: 'blob' }]);
-  const names = ['a', 'a.b', 'a-b', 'a0', 'B', 'notes', 'Café ☕.yaml', '日本.yaml', 'z'];
+  const names = ['a', 'a.b', 'a-b', 'a0', 'B', 'notes', 'Café ☕.yaml', '日本.yaml', '\uE000.yaml', '😀.yaml', 'z'];
   for (const folders of [['a'], ['a', 'notes'], []]) {
     const entries: TreeEntry[] = names.map((path) => (folders.includes(path) ? { mode: '040000', path, oid: sub, type: 'tree' } : { mode: '100644', path, oid: blob, type: 'blob' }));
     entries.push({ mode: '100755', path: 'run.sh', oid: blob, type: 'blob' });
