@@ -10,6 +10,7 @@
 // This process posts the artifacts, as a CI job does from its own machine, and reads the gateway's
 // memory and CPU time from /proc: its peak RSS (VmHWM) is the gateway's start, sign-in and both
 // imports, and nothing of the client's. BENCH_CPU_PROF=<folder> writes the gateway's CPU profile there.
+// BENCH_DIST=<folder> runs another build's dist instead of building this one (an A/B of two builds).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -21,6 +22,7 @@ import { buildGateway, cpuMsOf, rssOf } from './gateway-process.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const MODELS = Number(process.env['BENCH_MODELS'] ?? 5000);
+const DIST = process.env['BENCH_DIST'] ?? join(ROOT, 'dist');
 const GOALS = { gitRatio: 3, againMs: 2000, peakBytes: 300 * 1024 * 1024 };
 const MB = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 /** A figure against its goal: 0.62 means 62 % of what the goal allows. */
@@ -48,7 +50,7 @@ function writeChild(dir: string): string {
 async function startChild(child: string, dir: string, dataDir: string, seed = false) {
   const profile = process.env['BENCH_CPU_PROF'];
   const nodeArgs = profile && !seed ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
-  const proc = spawn(process.execPath, [...nodeArgs, child, dir, join(ROOT, 'dist'), dataDir, ...(seed ? ['seed'] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...nodeArgs, child, dir, DIST, dataDir, ...(seed ? ['seed'] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
   if (seed) {
     proc.stdin.end();
@@ -118,7 +120,7 @@ async function measure(gateway: { pid: number; url: string }, dir: string, dataD
 
 /** Runs the bench and prints each figure as a ratio against its goal. */
 export async function run(): Promise<void> {
-  buildGateway();
+  if (!process.env['BENCH_DIST']) buildGateway();
   const dir = mkdtempSync(join(tmpdir(), 'sextant-bench-dbt-'));
   const dataDir = join(dir, 'data');
   try {
