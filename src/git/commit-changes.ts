@@ -112,7 +112,9 @@ export async function readBack(repo: GitRepo, oid: string, tree: string | undefi
   const blobs = new Map<string, string | null>();
   for (const c of check) blobs.set(c.path, blobOf(c));
   // A blob written before the commit (a change by id) is read back too: it was written by an earlier step.
-  for (const c of check) if ('oid' in c) await checkBlob(repo, c.oid, c.path);
+  // A batch at a time: one stat each, their round trips overlapped.
+  const byId = check.filter((c) => 'oid' in c);
+  for (let i = 0; i < byId.length; i += 64) await Promise.all(byId.slice(i, i + 64).map((c) => checkBlob(repo, c.oid, c.path)));
   // Each tree's entries by name, once: searching a folder's list per file was quadratic (5,000 files in one folder).
   const byName = new Map<string, Map<string, TreeEntry>>();
   const child = async (tree: string, name: string) => {

@@ -40,10 +40,12 @@ export function planImport(a: {
   for (const [name, id] of index.missing) skipped.push({ unique_id: id, reason: `semantic model ${name}: its model has no relation on connection ${a.connectionId}` });
   const relationships = mapRelationships(a.manifest, tables, index, skipped);
   const reports = mapReports(a.manifest, tables, { connection: a.connectionId, dialect: a.dialect }, skipped);
+  // The walk below keeps what it names alive through the commit: the port, not `a` (which holds the manifest).
+  const knowledge = a.knowledge;
   function* files(skippedNow: Skipped[]): Iterable<PlannedDoc> {
     const file = (kind: CountedKind, uniqueId: string, doc: Record<string, unknown>, dbt: Record<string, unknown>, id?: string): PlannedDoc | undefined => {
       const full = { ...doc, source: 'dbt', dbt: { project, unique_id: uniqueId, ...dbt } };
-      const at = a.knowledge.fileOf(kind, full, id);
+      const at = knowledge.fileOf(kind, full, id);
       if ('problem' in at) skippedNow.push({ unique_id: uniqueId, reason: at.problem });
       else return { path: at.path, kind, unique_id: uniqueId, doc: full };
       return undefined;
