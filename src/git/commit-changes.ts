@@ -10,11 +10,14 @@ import { commitTree, treeEntries } from './tree-cache.ts';
 import { writeBlob } from './write-blob.ts';
 import { objectId, writeCommitObject, writeTreeObject } from './write-object.ts';
 
-/** One changed file: new text, or null to delete it. */
-export interface FileChange {
-  path: string;
-  content: string | null;
-}
+/**
+ * One changed file: new text, or null to delete it; or the id of a blob already written into the
+ * repository (writeBlob), so that a commit of thousands of files never holds all their texts.
+ */
+export type FileChange = { path: string; content: string | null } | { path: string; oid: string };
+
+/** The blob id a change leaves at its path: null when it deletes the file. */
+const blobOf = (c: FileChange): string | null => ('oid' in c ? c.oid : c.content === null ? null : objectId('blob', Buffer.from(c.content, 'utf8')).oid);
 
 export interface CommitResult {
   /** The branch's commit after the call. */
@@ -107,7 +110,11 @@ export async function readBack(repo: GitRepo, oid: string, tree: string | undefi
   // New trees are parsed from disk here and kept: the next commit on this branch starts from them.
   await treeEntries(repo, commit.tree);
   const blobs = new Map<string, string | null>();
-  for (const c of check) blobs.set(c.path, c.content === null ? null : objectId('blob', Buffer.from(c.content, 'utf8')).oid);
+  for (const c of check) blobs.set(c.path, blobOf(c));
+  // A blob written before the commit (a change by id) is read back too: it was written by an earlier step.
+  // A batch at a time: one stat each, their round trips overlapped.
+  const byId = check.filter((c) => 'oid' in c);
+  for (let i = 0; i < byId.length; i += 64) await Promise.all(byId.slice(i, i + 64).map((c) => checkBlob(repo, c.oid, c.path)));
   // Each tree's entries by name, once: searching a folder's list per file was quadratic (5,000 files in one folder).
   const byName = new Map<string, Map<string, TreeEntry>>();
   const child = async (tree: string, name: string) => {
@@ -122,6 +129,16 @@ export async function readBack(repo: GitRepo, oid: string, tree: string | undefi
   }
 }
 
+/** Throws unless the blob `oid` is in the repository (loose, pending its flush, or packed). */
+async function checkBlob(repo: GitRepo, oid: string, path: string): Promise<void> {
+  const loose = `${repo.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+  // The durable file system's stat sees a pending object and counts a damaged one as absent.
+  const fs = (repo.fs as unknown as { promises: { stat(path: string): Promise<unknown> } }).promises;
+  if (await fs.stat(loose).then(() => true, () => false)) return;
+  const found = await git.readObject({ fs: repo.fs, gitdir: repo.gitdir, oid, format: 'deflated', cache: repo.cache }).then((o) => o.type === 'blob', () => false);
+  if (!found) throw new Error(`${path}: blob ${oid} is not in the repository`);
+}
+
 /** Applies changes to a tree; returns the new tree id, or undefined when it ends up empty. */
 export async function applyChanges(repo: GitRepo, treeOid: string | undefined, changes: FileChange[]): Promise<string | undefined> {
   const entries = new Map<string, TreeEntry>();
@@ -130,7 +147,8 @@ export async function applyChanges(repo: GitRepo, treeOid: string | undefined, c
   for (const c of changes) {
     const slash = c.path.indexOf('/');
     if (slash === -1) {
-      if (c.content === null) entries.delete(c.path);
+      if ('oid' in c) entries.set(c.path, { mode: '100644', path: c.path, oid: c.oid, type: 'blob' });
+      else if (c.content === null) entries.delete(c.path);
       else {
         const oid = await writeBlob(repo, c.content);
         entries.set(c.path, { mode: '100644', path: c.path, oid, type: 'blob' });
@@ -138,16 +156,17 @@ export async function applyChanges(repo: GitRepo, treeOid: string | undefined, c
       continue;
     }
     const head = c.path.slice(0, slash);
+    const rest = { ...c, path: c.path.slice(slash + 1) };
     const sub = byChild.get(head);
     // Appended in place: copying the list for each change was quadratic (5,000 files in one folder made 12.5M copies).
-    if (sub) sub.push({ path: c.path.slice(slash + 1), content: c.content });
-    else byChild.set(head, [{ path: c.path.slice(slash + 1), content: c.content }]);
+    if (sub) sub.push(rest);
+    else byChild.set(head, [rest]);
   }
   for (const [name, sub] of byChild) {
     const existing = entries.get(name);
     const subTree = await applyChanges(repo, existing?.type === 'tree' ? existing.oid : undefined, sub);
     if (subTree) entries.set(name, { mode: '040000', path: name, oid: subTree, type: 'tree' });
-    else if (existing?.type === 'tree' || sub.some((c) => c.content !== null)) entries.delete(name);
+    else if (existing?.type === 'tree' || sub.some((c) => 'oid' in c || c.content !== null)) entries.delete(name);
   }
   if (entries.size === 0) return undefined;
   // An unchanged tree hashes to the same id, which is how callers detect a no-op.

@@ -13,6 +13,7 @@ export { readFile, readFileVersion } from './read-file.ts';
 export { readTree, readBlobs } from './read-tree.ts';
 export type { TreeFile } from './read-tree.ts';
 export { commitChanges } from './commit-changes.ts';
+export { writeBlob } from './write-blob.ts';
 export type { FileChange, CommitResult, ChangeBuilder } from './commit-changes.ts';
 export { pathProblem, segmentProblem, isCleanPath, MAX_SEGMENT_BYTES } from './path-name.ts';
 export { listBranches, createBranch, deleteBranch } from './branches.ts';

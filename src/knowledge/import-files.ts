@@ -1,7 +1,7 @@
 // Many files in one commit on an environment, decided against what the branch holds inside the
 // write lock: how imports (src/imports, through src/compose) write knowledge.
 import type { Principal } from '../auth/index.ts';
-import { commitChanges, readBlobs, readTree } from '../git/index.ts';
+import { commitChanges, readBlobs, readTree, writeBlob, type FileChange } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { idProblem } from './item-id.ts';
 import { KIND_DEFS, slugify, type Kind } from './kinds.ts';
@@ -34,7 +34,11 @@ export function importedItemProblem(kind: Kind, path: string, data: Record<strin
   }
 }
 
-/** Commits the changes `decide` makes of the files under `prefixes`, on an environment (never production). */
+/**
+ * Commits the changes `decide` makes of the files under `prefixes`, on an environment (never
+ * production). `decide` may write a file's blob as soon as it has its text (`write`, giving its id)
+ * and name it by id in its changes, so that thousands of texts are never held at once.
+ */
 export async function commitImportedFiles(
   deps: KnowledgeDeps,
   p: Principal,
@@ -42,7 +46,7 @@ export async function commitImportedFiles(
   a: {
     prefixes: string[];
     message: string;
-    decide: (files: ImportedFile[], read: (files: ImportedFile[]) => Promise<{ path: string; text: string }[]>) => Promise<{ path: string; content: string | null }[]>;
+    decide: (files: ImportedFile[], read: (files: ImportedFile[]) => Promise<{ path: string; text: string }[]>, write: (text: string) => Promise<string>) => Promise<FileChange[]>;
   },
 ): Promise<{ commit: string | null; changed: boolean }> {
   const scope = await writeScope(deps, p, envId);
@@ -58,7 +62,7 @@ export async function commitImportedFiles(
         const texts = await readBlobs(scope.repo, some.map((f) => f.oid));
         return some.map((f, i) => ({ path: f.path, text: texts[i]! }));
       };
-      return a.decide(files, read);
+      return a.decide(files, read, (text) => writeBlob(scope.repo, text));
     },
   });
   if (result.changed) await mirrorAfterChange(deps, scope);

@@ -60,11 +60,11 @@ export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbt
   const result = await deps.knowledge.commit(p, environmentId, {
     prefixes: [`tables/${input.connectionId}/`, 'relationships/', 'reports/'],
     message: `Import dbt project ${project} (${generatedAt})`,
-    decide: async (current, read) => {
+    decide: async (current, read, write) => {
       // Runs again if the commit is retried: start from zero each time.
       Object.assign(counts, emptyCounts());
       skipped.length = 0;
-      const planned = await planChanges({ planned: plan.files, current, read, generatedAt, owned, kindOf, counts, skipped, problemOf: (f, doc) => deps.knowledge.problemOf(f.kind, f.path, doc) });
+      const planned = await planChanges({ planned: (again) => plan.files(again ? [] : skipped), current, read, write, generatedAt, owned, kindOf, counts, skipped, problemOf: (f) => deps.knowledge.problemOf(f.kind, f.path, f.doc) });
       conflicts = planned.conflicts;
       return planned.changes;
     },

@@ -2,25 +2,22 @@
 // carries a fingerprint of what the import wrote: a file whose content no longer matches its
 // fingerprint was edited by a person and is reported as a conflict, never overwritten. Files of the
 // same project and connection whose node is gone are deleted (on the environment only).
+//
+// Memory: the plan is walked one file at a time, and a file to create has its blob written as soon as
+// its text is made, so the commit names it by id: no document or text outlives its turn. A file that
+// differs from the one there is decided after reading that one, in batches; the few that are updated
+// are built again by a second walk of the plan rather than kept.
 import { createHash } from 'node:crypto';
 import { parse } from 'yaml';
+import type { PlannedDoc } from './plan-import.ts';
 import type { ImportChange, KnowledgeFile, KnowledgeText } from './ports.ts';
 import type { CountedKind, ImportConflict, KindCounts, Skipped } from './summary.ts';
 import { yamlText } from './yaml-text.ts';
 
-/**
- * A file the import wants. Its document is kept as JSON text, far smaller than its object tree, and
- * parsed again while deciding, one file at a time. Its YAML text is rendered only then too: rendered
- * while planning, when the manifest is still held, the texts lifted the bench's peak RSS from ~460 to ~510 MB.
- */
-export interface PlannedFile {
-  path: string;
-  kind: CountedKind;
-  unique_id: string;
-  /** The document without provenance time and fingerprint, as JSON. */
-  json: string;
-  fingerprint: string;
-}
+/** Files read from the branch at a time while deciding (each batch's texts are let go before the next). */
+const READ_BATCH = 64;
+/** Blob writes in flight at once: their file system round trips overlap, while few texts are held. */
+const WRITES_IN_FLIGHT = 16;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -32,49 +29,16 @@ export function fingerprintOf(doc: Record<string, unknown>): string {
   return hashOf(JSON.stringify({ ...doc, dbt }));
 }
 
-
-export function renderFile(doc: Record<string, unknown>): string {
-  return yamlText(doc);
-}
-
-/** The planned file of a document: what deciding needs, without the document's object tree. */
-export function plannedFile(at: { path: string; kind: CountedKind; unique_id: string }, doc: Record<string, unknown>): PlannedFile {
-  const json = JSON.stringify(doc);
+/** A planned document's fingerprint: not stamped yet, its JSON is the fingerprint's text, hashed as it is. */
+function plannedFingerprint(doc: Record<string, unknown>): string {
   const dbt = isRecord(doc['dbt']) ? doc['dbt'] : undefined;
-  // Not stamped yet, a document's JSON is the fingerprint's text: hashed as it is, not written out twice.
   const unstamped = dbt !== undefined && !('generated_at' in dbt) && !('fingerprint' in dbt);
-  return { ...at, json, fingerprint: unstamped ? hashOf(json) : fingerprintOf(doc) };
+  return unstamped ? hashOf(JSON.stringify(doc)) : fingerprintOf(doc);
 }
 
-/** The text a planned file is written as, stamped with the manifest's generation time. */
-function textOf(f: PlannedFile, doc: Record<string, unknown>, generatedAt: string): string {
-  return renderFile(stamped(doc, generatedAt, f.fingerprint));
-}
-
-/** The document with its provenance time and fingerprint. */
-function stamped(doc: Record<string, unknown>, generatedAt: string, fingerprint: string): Record<string, unknown> {
-  return { ...doc, dbt: { ...(doc['dbt'] as Record<string, unknown>), generated_at: generatedAt, fingerprint } };
-}
-
-export interface PlanResult {
-  changes: ImportChange[];
-  counts: Record<CountedKind, KindCounts>;
-  conflicts: ImportConflict[];
-}
-
-export interface PlanInput {
-  planned: PlannedFile[];
-  /** The files under the import's folders now, by blob id, and a reader of their texts. */
-  current: KnowledgeFile[];
-  read: (files: KnowledgeFile[]) => Promise<KnowledgeText[]>;
-  generatedAt: string;
-  /** Whether an existing file belongs to this project and connection. */
-  owned: (doc: Record<string, unknown>, path: string) => boolean;
-  kindOf: (path: string) => CountedKind | undefined;
-  counts: Record<CountedKind, KindCounts>;
-  /** Why a file the import writes fails its kind's schema (it is skipped then), or undefined. */
-  problemOf: (f: PlannedFile, doc: Record<string, unknown>) => string | undefined;
-  skipped: Skipped[];
+/** The text a planned document is written as, stamped with the manifest's generation time and its fingerprint. */
+function textOf(doc: Record<string, unknown>, generatedAt: string, fingerprint: string): string {
+  return yamlText({ ...doc, dbt: { ...(doc['dbt'] as Record<string, unknown>), generated_at: generatedAt, fingerprint } });
 }
 
 /** git's blob id of a text: a file whose id it is holds exactly that text. */
@@ -83,48 +47,126 @@ function blobId(text: string): string {
   return createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
 }
 
+export interface PlanResult {
+  changes: ImportChange[];
+  counts: Record<CountedKind, KindCounts>;
+  conflicts: ImportConflict[];
+}
+
+/** Blob writes under way, at most WRITES_IN_FLIGHT: `add` waits for one to end when that many are. */
+class Writes {
+  private readonly running = new Set<Promise<void>>();
+
+  async add(work: Promise<void>): Promise<void> {
+    const p = work.finally(() => this.running.delete(p));
+    // Handled here and awaited in `add` or `done`: a failure between the two is no unhandled rejection.
+    p.catch(() => undefined);
+    this.running.add(p);
+    if (this.running.size >= WRITES_IN_FLIGHT) await Promise.race(this.running);
+  }
+
+  async done(): Promise<void> {
+    await Promise.all(this.running);
+  }
+}
+
+export interface PlanInput {
+  /** Walks the planned files (plan-import.ts), building each document in its turn; `again` for the second walk, whose skipped nodes are reported already. */
+  planned: (again: boolean) => Iterable<PlannedDoc>;
+  /** The files under the import's folders now, by blob id, and a reader of their texts. */
+  current: KnowledgeFile[];
+  read: (files: KnowledgeFile[]) => Promise<KnowledgeText[]>;
+  /** Writes a file's blob into the repository; its id. */
+  write: (text: string) => Promise<string>;
+  generatedAt: string;
+  /** Whether an existing file belongs to this project and connection. */
+  owned: (doc: Record<string, unknown>, path: string) => boolean;
+  kindOf: (path: string) => CountedKind | undefined;
+  counts: Record<CountedKind, KindCounts>;
+  /** Why a file the import writes fails its kind's schema (it is skipped then), or undefined. */
+  problemOf: (f: PlannedDoc) => string | undefined;
+  skipped: Skipped[];
+}
+
+/** A planned file that differs from the one at its path: decided once that one is read. */
+interface Pending {
+  path: string;
+  kind: CountedKind;
+  unique_id: string;
+  fingerprint: string;
+}
+
 /**
  * Decides every file's change. A file that is byte for byte what this import would write is
- * recognised by its blob id, unread; only the others are read (an unchanged re-import
- * of thousands of files reads none).
+ * recognised by its blob id, unread; only the others are read (an unchanged re-import of thousands
+ * of files reads none).
  */
 export async function planChanges(a: PlanInput): Promise<PlanResult> {
-  const oids = new Map(a.current.map((f) => [f.path, f.oid]));
   const out: PlanResult = { changes: [], counts: a.counts, conflicts: [] };
-  const pending: PlannedFile[] = [];
-  for (const f of a.planned) {
-    const oid = oids.get(f.path);
-    if (oid === undefined) planFile(a, f, undefined, out);
-    else if (blobId(textOf(f, JSON.parse(f.json) as Record<string, unknown>, a.generatedAt)) === oid) a.counts[f.kind].unchanged++;
-    else pending.push(f);
-  }
-  const wanted = new Set(a.planned.map((f) => f.path));
-  const unsure = new Set(pending.map((f) => f.path));
-  const toRead = a.current.filter((f) => !wanted.has(f.path) || unsure.has(f.path));
-  const texts = new Map((await a.read(toRead)).map((t) => [t.path, t.text]));
-  for (const f of pending) planFile(a, f, texts.get(f.path), out);
-  for (const f of a.current) if (!wanted.has(f.path)) planVanished(a, f.path, texts.get(f.path) ?? '', out);
+  const { wanted, pending } = await walkPlan(a, out);
+  const updates = new Set<string>();
+  await inBatches(a, pending, (f, text) => {
+    const decided = decide(text, f.fingerprint);
+    if (decided === 'unchanged') a.counts[f.kind].unchanged++;
+    else if (decided === 'update') updates.add(f.path);
+    else out.conflicts.push({ path: f.path, unique_id: f.unique_id, reason: decided.conflict });
+  });
+  if (updates.size > 0) await writeUpdates(a, updates, out);
+  const vanished = a.current.filter((f) => !wanted.has(f.path));
+  await inBatches(a, vanished, (f, text) => planVanished(a, f.path, text, out));
   return out;
 }
 
-/** A planned file: created, unchanged, updated, or a conflict when a person edited it. */
-function planFile(a: PlanInput, f: PlannedFile, text: string | undefined, out: PlanResult): void {
-  const write = () => {
-    const doc = JSON.parse(f.json) as Record<string, unknown>;
-    const problem = a.problemOf(f, doc);
-    if (problem) a.skipped.push({ unique_id: f.unique_id, reason: problem });
-    else out.changes.push({ path: f.path, content: textOf(f, doc, a.generatedAt) });
-    return !problem;
-  };
-  if (text === undefined) {
-    if (write()) a.counts[f.kind].created++;
-    return;
+/** The first walk: files to create are written, unchanged ones counted, the others left pending. */
+async function walkPlan(a: PlanInput, out: PlanResult): Promise<{ wanted: Set<string>; pending: Pending[] }> {
+  const oids = new Map(a.current.map((f) => [f.path, f.oid]));
+  const wanted = new Set<string>();
+  const pending: Pending[] = [];
+  const writes = new Writes();
+  for (const f of a.planned(false)) {
+    wanted.add(f.path);
+    const fingerprint = plannedFingerprint(f.doc);
+    const text = textOf(f.doc, a.generatedAt, fingerprint);
+    const oid = oids.get(f.path);
+    if (oid === undefined) {
+      if (await write(a, f, text, out, writes)) a.counts[f.kind].created++;
+    } else if (blobId(text) === oid) a.counts[f.kind].unchanged++;
+    else pending.push({ path: f.path, kind: f.kind, unique_id: f.unique_id, fingerprint });
   }
-  const decided = decide(text, f.fingerprint);
-  if (decided === 'unchanged') a.counts[f.kind].unchanged++;
-  else if (decided === 'update') {
-    if (write()) a.counts[f.kind].updated++;
-  } else out.conflicts.push({ path: f.path, unique_id: f.unique_id, reason: decided.conflict });
+  await writes.done();
+  return { wanted, pending };
+}
+
+/** The second walk, over the files to update only. */
+async function writeUpdates(a: PlanInput, updates: Set<string>, out: PlanResult): Promise<void> {
+  const writes = new Writes();
+  for (const f of a.planned(true)) {
+    if (!updates.has(f.path)) continue;
+    if (await write(a, f, textOf(f.doc, a.generatedAt, plannedFingerprint(f.doc)), out, writes)) a.counts[f.kind].updated++;
+  }
+  await writes.done();
+}
+
+/** Starts writing a planned file's blob, or skips it when it fails its kind's schema; whether it is written. */
+async function write(a: PlanInput, f: PlannedDoc, text: string, out: PlanResult, writes: Writes): Promise<boolean> {
+  const problem = a.problemOf(f);
+  if (problem) {
+    a.skipped.push({ unique_id: f.unique_id, reason: problem });
+    return false;
+  }
+  const path = f.path;
+  await writes.add(a.write(text).then((oid) => void out.changes.push({ path, oid })));
+  return true;
+}
+
+/** Reads the files' texts a batch at a time and hands each to `each`, in order. */
+async function inBatches<T extends { path: string }>(a: PlanInput, files: T[], each: (f: T, text: string) => void): Promise<void> {
+  const oids = new Map(a.current.map((f) => [f.path, f.oid]));
+  for (let i = 0; i < files.length; i += READ_BATCH) {
+    const batch = files.slice(i, i + READ_BATCH);
+    const texts = new Map((await a.read(batch.map((f) => ({ path: f.path, oid: oids.get(f.path)! })))).map((t) => [t.path, t.text]));
+    for (const f of batch) each(f, texts.get(f.path) ?? '');
+  }
 }
 
 /** A file of this project and connection whose node is gone: deleted, unless a person edited it. */

@@ -13,11 +13,8 @@ export interface WarehousePort {
   relationsOf(principal: Principal, connectionId: string): Promise<{ dialect: string; relations: WarehouseRelation[] }>;
 }
 
-/** A file the import writes (`content`), or deletes (`content: null`). */
-export interface ImportChange {
-  path: string;
-  content: string | null;
-}
+/** A file the import writes (`content`, or the id of the blob it wrote with `write`), or deletes (`content: null`). */
+export type ImportChange = { path: string; content: string | null } | { path: string; oid: string };
 
 /** A knowledge file as it is on the environment's branch. */
 export interface KnowledgeText {
@@ -43,11 +40,12 @@ export interface KnowledgePort {
   createEnvironment(principal: Principal, name: string): Promise<string>;
   /**
    * One commit on the environment: `decide` gets the files under `prefixes` at the branch head
-   * (inside the repository's write lock) and a reader of their texts, and returns the changes; none, no commit.
+   * (inside the repository's write lock), a reader of their texts and a writer of a file's blob (its
+   * id, for a change by id), and returns the changes; none, no commit.
    */
   commit(
     principal: Principal,
     environmentId: string,
-    a: { prefixes: string[]; message: string; decide: (files: KnowledgeFile[], read: (files: KnowledgeFile[]) => Promise<KnowledgeText[]>) => Promise<ImportChange[]> },
+    a: { prefixes: string[]; message: string; decide: (files: KnowledgeFile[], read: (files: KnowledgeFile[]) => Promise<KnowledgeText[]>, write: (text: string) => Promise<string>) => Promise<ImportChange[]> },
   ): Promise<{ commit: string | null; changed: boolean }>;
 }
