@@ -53,7 +53,7 @@ function applicable(conditions: ResultCondition[], columns: string[]): ResultCon
 /** Dashboards read saved questions through their rules and run tiles through the data plane. */
 export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor, clock: Clock): DashboardPorts {
   // Viewers opening one dashboard together share the warehouse work of identical governed statements.
-  const running = sharedExecutions();
+  const running = sharedExecutions(clock);
   const columnsOf = resultColumns(data, running);
   return {
     async question(p, id) {
@@ -68,8 +68,8 @@ export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor
     async query(p, q) {
       const used = q.conditions.length === 0 ? [] : applicable(q.conditions, await columnsOf(p, q));
       const sql = used.length === 0 ? q.sql : filterResultSql(DRIVERS[(await getConnection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used);
-      const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, source: 'dashboard', signal: q.signal });
-      return { columns: r.columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId) };
+      const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, source: 'dashboard', signal: q.signal, fresh: q.fresh });
+      return { columns: r.columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId), readAt: r.readAt };
     },
     async principal(orgId, userId) {
       const user = await getUser(store, userId);
