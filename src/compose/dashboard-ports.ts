@@ -53,7 +53,7 @@ function applicable(conditions: ResultCondition[], columns: string[]): ResultCon
 /** Dashboards read saved questions through their rules and run tiles through the data plane. */
 export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor, clock: Clock): DashboardPorts {
   // Viewers opening one dashboard together share the warehouse work of identical governed statements.
-  const running = sharedExecutions();
+  const running = sharedExecutions(clock);
   const columnsOf = resultColumns(data, running);
   return {
     async question(p, id) {
@@ -69,8 +69,8 @@ export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor
       const used = q.conditions.length === 0 ? [] : applicable(q.conditions, await columnsOf(p, q));
       // The filters' values travel beside the statement as bound parameters, never in its text.
       const { sql, params } = used.length === 0 ? { sql: q.sql, params: [] } : filterResultSql(DRIVERS[(await getConnection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used);
-      const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, params, source: 'dashboard', signal: q.signal });
-      return { columns: r.columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId) };
+      const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, params, source: 'dashboard', signal: q.signal, fresh: q.fresh });
+      return { columns: r.columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId), readAt: r.readAt };
     },
     async principal(orgId, userId) {
       const user = await getUser(store, userId);

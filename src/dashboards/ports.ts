@@ -29,6 +29,8 @@ export interface FilteredRows {
   rows: unknown[][];
   truncated: boolean;
   applied: string[];
+  /** When the warehouse read them (clock ms): earlier than the request when it joined a running execution. */
+  readAt: number;
 }
 
 export interface DashboardPorts {
@@ -37,8 +39,9 @@ export interface DashboardPorts {
   /**
    * Runs SQL through the governed pipeline as `p` (guard, governed sources, row security, limits),
    * with the conditions whose field the result has applied by the data plane, never spliced here.
+   * Rows of the same governed statement read seconds ago, or being read now, may serve it unless `fresh`.
    */
-  query(p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string; conditions: ResultCondition[]; signal?: AbortSignal | undefined }): Promise<FilteredRows>;
+  query(p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string; conditions: ResultCondition[]; signal?: AbortSignal | undefined; fresh?: boolean | undefined }): Promise<FilteredRows>;
   /** The user as they act in the organization now (role, permissions), or undefined once they left. */
   principal(orgId: string, userId: string): Promise<Principal | undefined>;
   /** Counts one use of `key` against `max` per `windowMs`; throws RateLimited (429) past it. */

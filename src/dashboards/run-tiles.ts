@@ -17,13 +17,14 @@ export interface TileRunArgs {
   filters?: FilterValue[] | undefined;
   environmentId?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** Read the data afresh (a refresh), not rows another viewer's run read seconds ago. */
+  refresh?: boolean | undefined;
 }
 
 /** Runs a tile's question (read by `p` already) with the run's conditions. */
 async function runQuestion(deps: DashboardDeps, p: Principal, tileId: string, q: TileQuestion, conditions: ResultCondition[], a: TileRunArgs): Promise<TileRun> {
-  const readAt = deps.clock.now();
-  const r = await deps.ports.query(p, { environmentId: a.environmentId, connectionId: q.connectionId, sql: q.sql, conditions, signal: a.signal });
-  return { tile_id: tileId, columns: r.columns, rows: r.rows, read_at: new Date(readAt).toISOString(), truncated: r.truncated, applied_filters: r.applied };
+  const r = await deps.ports.query(p, { environmentId: a.environmentId, connectionId: q.connectionId, sql: q.sql, conditions, signal: a.signal, fresh: a.refresh });
+  return { tile_id: tileId, columns: r.columns, rows: r.rows, read_at: new Date(r.readAt).toISOString(), truncated: r.truncated, applied_filters: r.applied };
 }
 
 /** Runs one question tile of a dashboard `p` has already been allowed to read. */

@@ -1,6 +1,6 @@
 // Commits a set of changed paths without a working tree: only the changed blobs and the trees on
 // their paths are written (rewriting all 10k blobs would take seconds).
-import type { TreeEntry } from 'isomorphic-git';
+import git, { type TreeEntry } from 'isomorphic-git';
 import { InvalidPath } from './errors.ts';
 import { pathProblem } from './path-name.ts';
 import { branchRef, MAIN_BRANCH, type GitAuthor, type GitRepo } from './repo.ts';

@@ -5,7 +5,9 @@ import test from 'ava';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
 import { setUserAttributes } from '../../src/data/rls/index.ts';
 import type { UserRow } from '../../src/auth/index.ts';
-import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
+import Database from 'better-sqlite3';
+import { RECENT_RESULT_MS } from '../../src/data/query/recent-results.ts';
+import { duckdbFixture, placeOrgFile, sqliteFixture, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { runDashboard, runSharedTile } from '../../src/dashboards/index.ts';
@@ -16,6 +18,8 @@ const org = 'dborg';
 const other = 'dbother';
 let admin: string, modeler: string, analyst: string, analyst2: string, otherAdmin: string;
 let analystUser: UserRow;
+/** A SQLite warehouse of the organization, written by a test while dashboards read it. */
+let liteFile: string;
 /** Organization questions: orders by day (has order_date and country), countries (has country only), customers (ungoverned). */
 let ordersQ: string, countriesQ: string, customersQ: string, privateQ: string;
 
@@ -28,6 +32,7 @@ test.before(async () => {
   const root = tempDir();
   placeOrgFile(root, org, 'wh.duckdb', (await duckdbFixture()).path!);
   placeOrgFile(root, other, 'wh.duckdb', (await duckdbFixture()).path!);
+  liteFile = placeOrgFile(root, org, 'lite.sqlite', sqliteFixture().path!);
   const docs = createMemoryTableDocs();
   t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root }, { tableDocs: docs });
   t0.org(org);
@@ -45,8 +50,8 @@ test.before(async () => {
   docs.setTables(org, undefined, [
     { connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] },
   ]);
-  for (const [token, id] of [[admin, 'wh'], [otherAdmin, 'wh_other']] as const) {
-    const res = await call(t0, 'POST', '/api/connections', { token, body: { id, name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } } });
+  for (const [token, id, type, path] of [[admin, 'wh', 'duckdb', 'wh.duckdb'], [otherAdmin, 'wh_other', 'duckdb', 'wh.duckdb'], [admin, 'lite', 'sqlite', 'lite.sqlite']] as const) {
+    const res = await call(t0, 'POST', '/api/connections', { token, body: { id, name: `Warehouse ${id}`, type, settings: { path } } });
     if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   }
   const save = async (token: string, title: string, sql: string, visibility = 'organization') => {
@@ -264,6 +269,34 @@ test.serial('a link runs at most its ceiling of tiles a minute, then answers 429
   t.is((await call(t0, 'POST', `/api/dashboard_shares/${share}/tiles/orders/run`, { body: {} })).status, 200, 'the next minute');
 });
 
+test.serial('a tile may get the rows another viewer read seconds ago, with their read time; a refresh reads afresh', async (t) => {
+  // Serial: it moves the shared clock on.
+  const q = await call(t0, 'POST', '/api/saved_questions', { token: admin, body: { title: 'Orders', connection_id: 'lite', sql: 'SELECT count(*) AS n FROM orders', visibility: 'organization' } });
+  const d = (await create(admin, { visibility: 'organization', tiles: [{ id: 'n', saved_question_id: q.body.id, ...grid(0) }] })).body as { id: string };
+  const admin2 = t0.session(t0.user({ orgId: org, role: 'admin' }));
+  const insert = (id: number) => {
+    const db = new Database(liteFile);
+    db.prepare("INSERT INTO orders VALUES (?, 1, 'Germany', 1.00, '2024-06-01')").run(id);
+    db.close();
+  };
+  const tile = async (token: string, body: Record<string, unknown> = {}) => {
+    const r = await call(t0, 'POST', `/api/dashboards/${d.id}/tiles/n/run`, { token, body });
+    t.is(r.status, 200, JSON.stringify(r.body));
+    return [Number(r.body.rows[0][0]), r.body.read_at as string];
+  };
+  const first = new Date(t0.clock.now()).toISOString();
+  t.deepEqual(await tile(admin), [5, first]);
+  insert(6);
+  t0.clock.advance(1000);
+  const later = new Date(t0.clock.now()).toISOString();
+  t.deepEqual(await tile(admin2), [5, first], 'the rows read a second ago, saying when');
+  t.deepEqual(await tile(admin2, { refresh: true }), [6, later], 'read afresh');
+  t.deepEqual(await tile(admin), [6, later], 'the refreshed rows are the recent ones now');
+  insert(7);
+  t0.clock.advance(RECENT_RESULT_MS);
+  t.deepEqual(await tile(admin), [7, new Date(t0.clock.now()).toISOString()], 'too old to serve');
+});
+
 test("a link stops working when its sharer can no longer read the dashboard", async (t) => {
   const d = (await create(analyst, { tiles: [{ id: 'mine', saved_question_id: privateQ, ...grid(0) }] })).body;
   const share = (await call(t0, 'POST', `/api/dashboards/${d.id}/shares`, { token: analyst })).body.share_id as string;
@@ -313,6 +346,9 @@ test('invalid bodies answer 422 in the HTTPValidationError shape, naming the fie
   const patch = await call(t0, 'PATCH', `/api/dashboards/${id}`, { token: analyst, body: { title: ' ' } });
   t.is(patch.status, 422);
   t.deepEqual(patch.body.detail[0].loc, ['body', 'title']);
+  const run = await call(t0, 'POST', `/api/dashboards/${id}/tiles/t/run`, { token: analyst, body: { refresh: 'yes' } });
+  t.is(run.status, 422);
+  t.deepEqual(run.body.detail[0].loc, ['body', 'refresh']);
 });
 
 test('every route answers 401 without a credential', async (t) => {
@@ -336,6 +372,8 @@ test('the routes are documented in the OpenAPI document', async (t) => {
   t.deepEqual(Object.keys(doc.paths['/api/dashboards'] ?? {}).sort(), ['get', 'post']);
   t.deepEqual(Object.keys(doc.paths['/api/dashboards/{id}'] ?? {}).sort(), ['delete', 'get', 'patch']);
   t.truthy(doc.paths['/api/dashboards/{id}/tiles/{tile_id}/run']?.['post']);
+  const components = (doc as unknown as { components: { schemas: Record<string, { properties: Record<string, { type: string }> }> } }).components;
+  t.is(components.schemas['Body_run_dashboard_tile']?.properties['refresh']?.type, 'boolean');
   t.deepEqual(Object.keys(doc.paths['/api/dashboards/{id}/shares'] ?? {}).sort(), ['get', 'post']);
   t.truthy(doc.paths['/api/dashboards/{id}/shares/{share_id}']?.['delete']);
   t.truthy(doc.paths['/api/dashboard_shares/{share_id}']?.['get']);

@@ -7,10 +7,9 @@ import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import type { Driver, DriverContext, RowStream } from '../drivers/driver.ts';
 import { QueryCancelled, QueryRefused, QueryTimedOut, WarehouseBusy } from '../errors.ts';
-import { guardSql, type GuardedQuery } from '../guard/index.ts';
-import { applyRowFilters, docFor, loadRlsUser } from '../rls/index.ts';
-import { loadRelations } from '../sync/relations.ts';
-import type { EnvironmentTargets, SqlDialect, SqlParam, TableDoc } from '../types.ts';
+import type { SqlDialect, SqlParam } from '../types.ts';
+import type { GovernMemo } from './govern-memo.ts';
+import { governSql } from './govern-sql.ts';
 import { logQuery, type QueryStatus } from './query-log.ts';
 
 export interface GovernedQueryArgs {
@@ -53,26 +52,6 @@ export interface GovernedStream extends RowStream {
   queryId(): string | undefined;
 }
 
-/** Admins read any table; everyone else only documented, active tables (governed sources). */
-function checkGoverned(principal: Principal, query: GuardedQuery, docs: TableDoc[], connectionId: string, defaultSchema: string): void {
-  if (principal.role === 'admin') return;
-  for (const ref of query.tables) {
-    const doc = docFor(docs, connectionId, ref, defaultSchema);
-    if (!doc || doc.active === false) {
-      const name = [ref.schema, ref.name].filter(Boolean).join('.');
-      throw new QueryRefused('ungoverned_table', `Table ${name} is not a governed source (documented and active); query documented tables only`);
-    }
-  }
-}
-
-async function targetResolver(driver: Driver, t: EnvironmentTargets[string] | undefined) {
-  const schema = t?.schema ?? (driver.dialect === 'mysql' ? t?.database : undefined);
-  if (!schema) return undefined;
-  const present = new Set((await driver.introspect({ schemas: [schema] })).map((x) => x.name.toLowerCase()));
-  // Rule 1: a production table that exists in the environment's target schema is read from there.
-  return (s: string, name: string) => (s.toLowerCase() === driver.defaultSchema.toLowerCase() && present.has(name.toLowerCase()) ? schema : undefined);
-}
-
 /** A statement that passed governance, on an open driver; the caller closes the driver and logs once. */
 export interface GovernedStatement {
   driver: Driver;
@@ -89,22 +68,17 @@ export interface GovernedStatement {
   remainingMs(): number;
 }
 
-/** Opens the connection and takes a query through guard, governed sources, row filters and targets. */
-export async function governStatement(deps: DataDeps, input: GovernedQueryArgs): Promise<GovernedStatement> {
-  const started = performance.now();
-  const { principal } = input;
-  // Regular users always see production (interface part 5), whatever header they send.
-  const args = { ...input, environmentId: hasRole(principal, 'modeler') ? input.environmentId : undefined };
-  let tables: string[] = [];
-  const log = (status: QueryStatus, rowCount: number, errorCode?: string) => {
-    deps.observeQuery?.(driver?.dialect ?? 'unopened', status, (performance.now() - started) / 1000);
+/** The query log entry of one caller's query, timed from `started`; `seen` fills in as governance learns. */
+export function queryLogger(deps: DataDeps, args: GovernedQueryArgs, started: number, seen: { tables: string[]; dialect?: string }) {
+  return (status: QueryStatus, rowCount: number, errorCode?: string) => {
+    deps.observeQuery?.(seen.dialect ?? 'unopened', status, (performance.now() - started) / 1000);
     return logQuery(deps.store, deps.clock, {
-      orgId: principal.orgId,
-      userId: principal.userId,
+      orgId: args.principal.orgId,
+      userId: args.principal.userId,
       connectionId: args.connectionId,
       environmentId: args.environmentId,
       sql: args.sql,
-      tables,
+      tables: seen.tables,
       status,
       ...(errorCode ? { errorCode } : {}),
       rowCount,
@@ -112,13 +86,27 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
       source: args.source ?? 'api',
     });
   };
-  const ctx: DriverContext = { ...args.driverContext, owner: principal.userId, signal: args.signal, maxRecursion: deps.maxRecursion };
-  let driver: Driver | undefined;
+}
+
+/** The arguments as governance reads them: regular users always see production (interface part 5), whatever header they send. */
+export function narrowed(input: GovernedQueryArgs): GovernedQueryArgs {
+  return { ...input, environmentId: hasRole(input.principal, 'modeler') ? input.environmentId : undefined };
+}
+
+/** Opens the connection and takes a query through guard, governed sources, row filters and targets. */
+export async function governStatement(deps: DataDeps, input: GovernedQueryArgs, memo?: GovernMemo): Promise<GovernedStatement> {
+  const started = performance.now();
+  const args = narrowed(input);
+  const seen: { tables: string[]; dialect?: string } = { tables: [] };
+  const log = queryLogger(deps, args, started, seen);
+  const ctx: DriverContext = { ...args.driverContext, owner: args.principal.userId, signal: args.signal, maxRecursion: deps.maxRecursion };
+  let driver: Driver;
   let timeoutMs = deps.statementTimeoutMs;
   try {
     let connection;
-    ({ driver, connection } = await openConnection({ ...deps }, principal.orgId, args.connectionId, ctx));
+    ({ driver, connection } = await openConnection({ ...deps }, args.principal.orgId, args.connectionId, ctx));
     timeoutMs = connection.settings.statementTimeoutMs ?? timeoutMs;
+    seen.dialect = driver.dialect;
   } catch (err) {
     // A query stopped before it reached its warehouse (no process free in time, its time spent or
     // its caller gone while the warehouse opened) is logged like one stopped later.
@@ -126,25 +114,10 @@ export async function governStatement(deps: DataDeps, input: GovernedQueryArgs):
     throw err;
   }
   try {
-    const params = args.params ?? [];
-    const query = await guardSql({ sql: args.sql, dialect: driver.dialect, tools: deps.tools, params });
-    // One read of the knowledge per query, at the pinned commit when there is one.
-    const knowledge = await deps.docs.governance(principal.orgId, args.environmentId, args.knowledgeCommit);
-    const docs = knowledge.tables;
-    tables = query.tables.map((r) => {
-      const d = docFor(docs, args.connectionId, r, driver.defaultSchema);
-      return d ? `${d.schema}.${d.name}` : `${r.schema ?? driver.defaultSchema}.${r.name}`;
-    });
-    checkGoverned(principal, query, docs, args.connectionId, driver.defaultSchema);
-    const user = await loadRlsUser(deps.store, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
-    const retarget = await targetResolver(driver, knowledge.targets[args.connectionId]);
-    const relations = await loadRelations(deps.store, principal.orgId, args.connectionId);
-    const executedSql = await applyRowFilters({ query, docs, connectionId: args.connectionId, user, defaultSchema: driver.defaultSchema, tools: deps.tools, relations, ...(retarget ? { retarget } : {}) });
-    // Filters are written by admins, but the statement that runs passes the guard too, with the same
-    // values: a placeholder in a filter, or one the rewrite lost or moved, is refused.
-    if (executedSql !== args.sql) await guardSql({ sql: executedSql, dialect: driver.dialect, tools: deps.tools, rewritten: true, params });
+    // With a session open, governance always ends in a statement.
+    const executedSql = (await governSql(deps, args, driver, seen, memo))!;
     const remainingMs = () => Math.max(1, Math.floor(timeoutMs - (performance.now() - started)));
-    return { driver, executedSql, params, tables, log, remainingMs };
+    return { driver, executedSql, params: args.params ?? [], tables: seen.tables, log, remainingMs };
   } catch (err) {
     await failed(driver, log, err);
     throw err;

@@ -96,7 +96,7 @@ export function dashboardSharingRoutes(s: Services) {
       errors: { 400: 'Query refused by the guard', 404: 'Link, tile or the tile\'s saved question not found', 429: 'The link ran more than 600 tiles in a minute' },
       handler: ({ params, body, ctx }) => {
         ctx.set('Cache-Control', 'no-store');
-        return runSharedTile(s.dashboards, params.share_id, { tileId: params.tile_id, filters: body.filters, signal: clientSignal(ctx) });
+        return runSharedTile(s.dashboards, params.share_id, { tileId: params.tile_id, filters: body.filters, refresh: body.refresh, signal: clientSignal(ctx) });
       },
     }),
   ];

@@ -32,6 +32,10 @@ export const Filters = z
   .describe('A date range ({id, type: "date_range", field, default?: {from?, to?}}) or dimension values ({id, type: "values", field, default?: [..]}) on a named result column, applied to every tile whose result has it');
 export const RunBody = z.object({
   filters: z.array(FilterValue).max(10).superRefine(uniqueIds).optional().describe("The viewer's filter values by filter id; a filter not named keeps its default"),
+  refresh: z
+    .boolean()
+    .optional()
+    .describe('Read the data afresh. Without it, rows of the same governed statement (after this viewer\'s own guard and row security) read less than 5 seconds ago, or being read now, may answer, with their own read_at'),
 });
 
 /** Dashboard routes. */
@@ -122,7 +126,7 @@ export function dashboardRoutes(s: Services) {
       response: TileRun,
       errors: { 400: 'Query refused by the guard', 404: 'Dashboard, tile or the tile\'s saved question not found' },
       handler: ({ principal, params, body, environmentId, ctx }) =>
-        runTile(s.dashboards, principal, params.id, { tileId: params.tile_id, filters: body.filters, environmentId, signal: clientSignal(ctx) }),
+        runTile(s.dashboards, principal, params.id, { tileId: params.tile_id, filters: body.filters, refresh: body.refresh, environmentId, signal: clientSignal(ctx) }),
     }),
   ];
 }

@@ -33,13 +33,13 @@ test.after.always(() => t0.stop());
 const principal = async (id: string) => (await principalFor(t0.app.services.executor, (await getUser(t0.app.services.executor, id))!, org, 'session', []))!;
 
 test('one statement with other bound values at the same time is another execution, with its own rows', async (t) => {
-  const running = sharedExecutions();
+  const running = sharedExecutions(t0.clock);
   const ask = async (user: string, k: number) => {
     const { sql, params } = filterResultSql('duckdb', SLOW, [{ field: 'k', values: [k] }]);
     return executeShared(t0.app.services.data, running, { principal: await principal(user), environmentId: undefined, connectionId: 'wh', sql, params, source: 'dashboard' });
   };
   const first = ask(users[0]!, 1);
-  while (running.size === 0) await new Promise((r) => setImmediate(r)); // the first execution has begun
+  while (running.running.size === 0) await new Promise((r) => setImmediate(r)); // the first execution has begun
   const [one, two, again] = await Promise.all([first, ask(users[1]!, 2), ask(users[1]!, 1)]);
   t.deepEqual(one.rows.map((r) => Number(r[0])), [1]);
   t.deepEqual(two.rows.map((r) => Number(r[0])), [2]);

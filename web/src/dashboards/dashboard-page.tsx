@@ -32,7 +32,7 @@ export function DashboardPage() {
   const [draft, setDraft] = useState<{ tiles: (TileInput & { id: string })[]; filters: DashboardFilter[] } | undefined>();
   const [sharing, setSharing] = useState(false);
   const run: RunTile = useCallback(
-    (tileId, filters, signal) => call(api.POST('/api/dashboards/{id}/tiles/{tile_id}/run', { params: { path: { id, tile_id: tileId } }, body: { filters }, signal })),
+    (tileId, filters, signal, refresh) => call(api.POST('/api/dashboards/{id}/tiles/{tile_id}/run', { params: { path: { id, tile_id: tileId } }, body: { filters, refresh }, signal })),
     [id],
   );
   const save = useAction(async () => {

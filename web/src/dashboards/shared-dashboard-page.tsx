@@ -22,7 +22,7 @@ export function SharedDashboardPage() {
   const [tick, setTick] = useState(0);
   const refresh = useCallback(() => setTick((n) => n + 1), []);
   const run: RunTile = useCallback(
-    (tileId, filters, signal) => call(api.POST('/api/dashboard_shares/{share_id}/tiles/{tile_id}/run', { params: { path: { share_id: shareId, tile_id: tileId } }, body: { filters }, signal })),
+    (tileId, filters, signal, refresh) => call(api.POST('/api/dashboard_shares/{share_id}/tiles/{tile_id}/run', { params: { path: { share_id: shareId, tile_id: tileId } }, body: { filters, refresh }, signal })),
     [shareId],
   );
   const values = applied ?? (d ? defaultValues(d.filters) : []);

@@ -1,7 +1,7 @@
 // One tile: text, or a saved question run (as the viewer or a link's sharer) with the filter values,
 // showing its chart or table, when its data was read, and its own error. Tiles run independently,
 // so one slow or failing tile holds up nothing else.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ApiProblem } from '../api/problem.ts';
 import { chartOver } from '../saved/chart-over.ts';
 import { RunTable } from '../saved/run-table.tsx';
@@ -33,10 +33,14 @@ function QuestionTile({ tile, run, filters, tick }: Props) {
   const [problem, setProblem] = useState<string | undefined>();
   const [loading, setLoading] = useState(true);
   const key = JSON.stringify(filters);
+  // A run the refresh asked for reads afresh; the first one may get rows another viewer read seconds ago.
+  const lastTick = useRef(tick);
   useEffect(() => {
     const abort = new AbortController();
+    const refresh = tick !== lastTick.current;
+    lastTick.current = tick;
     setLoading(true);
-    run(tile.id, JSON.parse(key) as FilterValue[], abort.signal).then(
+    run(tile.id, JSON.parse(key) as FilterValue[], abort.signal, refresh).then(
       (r) => {
         setResult(r);
         setProblem(undefined);

@@ -7,5 +7,5 @@ export type Tile = Dashboard['tiles'][number];
 export type TileInput = NonNullable<BodyOf<'/api/dashboards/{id}', 'patch'>['tiles']>[number];
 export type TileRun = ResponseOf<'/api/dashboards/{id}/tiles/{tile_id}/run', 'post'>;
 export type FilterValue = NonNullable<BodyOf<'/api/dashboards/{id}/tiles/{tile_id}/run', 'post'>['filters']>[number];
-/** Runs one tile with the filter values (as the viewer, or as a link's sharer). */
-export type RunTile = (tileId: string, filters: FilterValue[], signal: AbortSignal) => Promise<TileRun>;
+/** Runs one tile with the filter values (as the viewer, or as a link's sharer); `refresh` reads afresh. */
+export type RunTile = (tileId: string, filters: FilterValue[], signal: AbortSignal, refresh: boolean) => Promise<TileRun>;
