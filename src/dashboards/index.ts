@@ -2,8 +2,8 @@
 // has the field, run tile by tile as the viewer, and read-only links that run as the sharer.
 export { createDashboard, editDashboard, removeDashboard, type NewDashboard, type DashboardEdit } from './write-dashboard.ts';
 export { dashboards, dashboard } from './read-dashboards.ts';
-export { runTile, runDashboard, type DashboardRunTile, type TileRunArgs } from './run-tiles.ts';
-export { shareDashboard, dashboardShares, revokeDashboardShare, sharedDashboard, runSharedTile, type DashboardShare } from './share-dashboard.ts';
+export { runTile, runTiles, runDashboard, type DashboardRunTile, type TileOutcome, type TileRunArgs } from './run-tiles.ts';
+export { shareDashboard, dashboardShares, revokeDashboardShare, sharedDashboard, runSharedTile, runSharedTiles, type DashboardShare } from './share-dashboard.ts';
 export type { DashboardDeps } from './deps.ts';
 export type { DashboardPorts, TileQuestion, ResultCondition, FilteredRows } from './ports.ts';
 export * from './errors.ts';

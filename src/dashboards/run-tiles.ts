@@ -84,3 +84,56 @@ export async function runDashboard(
   );
   return { id: d.id, title: d.title, tiles };
 }
+
+/** One tile of a streamed whole-dashboard run: its rows, or the error that stays in it. */
+export type TileOutcome = { tile_id: string; run: TileRun; error?: undefined } | { tile_id: string; run?: undefined; error: unknown };
+
+/** Each question's read once per run, however many tiles show it. */
+function questionsOnce(deps: DashboardDeps, p: Principal) {
+  const read = new Map<string, Promise<TileQuestion | undefined>>();
+  return (id: string) => {
+    let q = read.get(id);
+    if (!q) read.set(id, (q = deps.ports.question(p, id)));
+    return q;
+  };
+}
+
+/** Settled promises in the order they settle. */
+async function* bySettling<T>(pending: Promise<T>[]): AsyncGenerator<T> {
+  const queue = new Map(pending.map((pr, i) => [i, pr.then((v) => [i, v] as const)]));
+  while (queue.size > 0) {
+    const [i, v] = await Promise.race(queue.values());
+    queue.delete(i);
+    yield v;
+  }
+}
+
+/**
+ * Starts every question tile of a dashboard `p` may read, in parallel, with the run's filters
+ * (checked here, before anything runs), and gives each tile's outcome as it finishes: one request
+ * per viewer reads the dashboard and each saved question once.
+ */
+export function runTilesOf(deps: DashboardDeps, p: Principal, d: StoredDashboard, a: Omit<TileRunArgs, 'tileId'>): AsyncGenerator<TileOutcome> {
+  const conditions = conditionsFor(d.filters, a.filters ?? []);
+  const question = questionsOnce(deps, p);
+  const runs = d.tiles.flatMap((t) => {
+    const qid = t.saved_question_id;
+    if (qid === null) return [];
+    const outcome = (async (): Promise<TileOutcome> => {
+      try {
+        const q = await question(qid);
+        if (!q) throw new TileQuestionNotFound();
+        return { tile_id: t.id, run: await runQuestion(deps, p, t.id, q, conditions, { ...a, tileId: t.id }) };
+      } catch (error) {
+        return { tile_id: t.id, error };
+      }
+    })();
+    return [outcome];
+  });
+  return bySettling(runs);
+}
+
+/** All question tiles of a dashboard the caller may read, each as it finishes (DashboardNotFound before any). */
+export async function runTiles(deps: DashboardDeps, p: Principal, dashboardId: string, a: Omit<TileRunArgs, 'tileId'>): Promise<AsyncGenerator<TileOutcome>> {
+  return runTilesOf(deps, p, await readableDashboard(deps, p, dashboardId), a);
+}

@@ -7,7 +7,7 @@ import type { Principal } from '../auth/index.ts';
 import { editableDashboard, readableDashboard } from './access.ts';
 import type { DashboardDeps } from './deps.ts';
 import { DashboardNotFound, ShareNotFound } from './errors.ts';
-import { runTileOf, type TileRunArgs } from './run-tiles.ts';
+import { runTileOf, runTilesOf, type TileOutcome, type TileRunArgs } from './run-tiles.ts';
 import type { Dashboard, TileRun } from './schemas.ts';
 import { deleteShare, findShare, insertShare, listShares } from './shares-store.ts';
 import { viewOf } from './tiles.ts';
@@ -71,4 +71,11 @@ export async function runSharedTile(deps: DashboardDeps, shareId: string, a: Omi
   const { sharer, dashboard } = await resolveShare(deps, shareId);
   await deps.ports.throttle(`dashboard_share:${shareId}`, SHARED_RUNS);
   return runTileOf(deps, sharer, dashboard, { ...a, environmentId: undefined });
+}
+
+/** Every question tile of a shared dashboard as the sharer, on production, each as it finishes; each counts against the link's ceiling. */
+export async function runSharedTiles(deps: DashboardDeps, shareId: string, a: Omit<TileRunArgs, 'environmentId' | 'tileId'>): Promise<AsyncGenerator<TileOutcome>> {
+  const { sharer, dashboard } = await resolveShare(deps, shareId);
+  for (const t of dashboard.tiles) if (t.saved_question_id !== null) await deps.ports.throttle(`dashboard_share:${shareId}`, SHARED_RUNS);
+  return runTilesOf(deps, sharer, dashboard, { ...a, environmentId: undefined });
 }

@@ -359,6 +359,7 @@ test('every route answers 401 without a credential', async (t) => {
     ['PATCH', '/api/dashboards/x'],
     ['DELETE', '/api/dashboards/x'],
     ['POST', '/api/dashboards/x/tiles/t/run'],
+    ['POST', '/api/dashboards/x/run'],
     ['POST', '/api/dashboards/x/shares'],
     ['GET', '/api/dashboards/x/shares'],
     ['DELETE', '/api/dashboards/x/shares/s'],
@@ -378,4 +379,96 @@ test('the routes are documented in the OpenAPI document', async (t) => {
   t.truthy(doc.paths['/api/dashboards/{id}/shares/{share_id}']?.['delete']);
   t.truthy(doc.paths['/api/dashboard_shares/{share_id}']?.['get']);
   t.truthy(doc.paths['/api/dashboard_shares/{share_id}/tiles/{tile_id}/run']?.['post']);
+  t.truthy(doc.paths['/api/dashboards/{id}/run']?.['post']);
+  t.truthy(doc.paths['/api/dashboard_shares/{share_id}/run']?.['post']);
+});
+
+/** A whole-dashboard run: its status, and its JSON lines by tile id (the order they finished in kept in `order`). */
+async function runAll(path: string, token: string | undefined, body: unknown = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers['authorization'] = `Bearer ${token}`;
+  const res = await t0.fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status !== 200) return { status: res.status, type: res.headers.get('content-type'), body: JSON.parse(text), tiles: {} as Record<string, any>, order: [] as string[] }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tile_id: string } & Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+  return { status: res.status, type: res.headers.get('content-type'), body: undefined, tiles: Object.fromEntries(lines.map((l) => [l.tile_id, l])), order: lines.map((l) => l.tile_id) };
+}
+
+test('POST /api/dashboards/{id}/run streams every question tile as the viewer, each error kept in its tile', async (t) => {
+  const d = await salesDashboard();
+  const mine = await runAll(`/api/dashboards/${d.id}/run`, analyst, { filters: [{ id: 'where', values: ['France'] }] });
+  t.is(mine.status, 200);
+  t.is(mine.type, 'application/x-ndjson');
+  t.deepEqual([...mine.order].sort(), ['countries', 'customers', 'orders'], 'one line per question tile, none for text');
+  t.like(mine.tiles['orders'], { status: 200, read_at: new Date(t0.clock.now()).toISOString(), truncated: false, applied_filters: ['where'] });
+  t.deepEqual(mine.tiles['orders'].rows.map((r: unknown[]) => r.slice(0, 2)), [[2, 'France'], [5, 'France']], "the analyst's row security");
+  t.deepEqual(mine.tiles['countries'].columns.map((c: { name: string }) => c.name), ['country', 'n']);
+  // The same error the single-tile route answers, in its tile.
+  const single = await runTile(analyst, d.id, 'customers');
+  t.deepEqual(mine.tiles['customers'], { tile_id: 'customers', status: single.status, error: single.body });
+  // Each viewer their own rows.
+  t.deepEqual((await runAll(`/api/dashboards/${d.id}/run`, modeler)).tiles['orders'].rows.map((r: unknown[]) => r[0]), [1, 3]);
+  const all = await runAll(`/api/dashboards/${d.id}/run`, admin);
+  t.is(all.tiles['orders'].rows.length, 5);
+  t.is(all.tiles['customers'].status, 200, 'admins read ungoverned tables');
+});
+
+test('a whole-dashboard run: a tile whose question the viewer cannot read answers 404 in its line, the others run', async (t) => {
+  const q = (await call(t0, 'POST', '/api/saved_questions', { token: modeler, body: { title: 'Hidden later', connection_id: 'wh', sql: 'SELECT 1 AS one', visibility: 'organization' } })).body.id as string;
+  const d = (await create(modeler, { visibility: 'organization', tiles: [{ id: 'soon', saved_question_id: q, ...grid(0) }, { id: 'again', saved_question_id: q, ...grid(1) }, { id: 'orders', saved_question_id: ordersQ, ...grid(2) }] })).body;
+  t.is((await call(t0, 'PATCH', `/api/saved_questions/${q}`, { token: modeler, body: { visibility: 'private' } })).status, 200);
+  const r = await runAll(`/api/dashboards/${d.id}/run`, analyst);
+  t.like(r.tiles['soon'], { status: 404, error: { code: 'SAVED_QUESTION_NOT_FOUND' } });
+  t.like(r.tiles['again'], { status: 404, error: { code: 'SAVED_QUESTION_NOT_FOUND' } });
+  t.is(r.tiles['orders'].status, 200);
+  t.deepEqual((await runAll(`/api/dashboards/${d.id}/run`, modeler)).tiles['again'].rows, [[1]], 'its owner runs it');
+});
+
+test('a whole-dashboard run answers 401, 404 (missing, private, other organization) and 422 before any tile', async (t) => {
+  const d = await salesDashboard();
+  t.is((await runAll(`/api/dashboards/${d.id}/run`, undefined)).status, 401);
+  t.is((await runAll('/api/dashboards/missing/run', analyst)).status, 404);
+  const other = await runAll(`/api/dashboards/${d.id}/run`, otherAdmin);
+  t.is(other.status, 404);
+  t.is(other.body.code, 'DASHBOARD_NOT_FOUND');
+  const own = (await create(analyst, { tiles: [{ id: 'mine', saved_question_id: privateQ, ...grid(0) }] })).body.id as string;
+  t.is((await runAll(`/api/dashboards/${own}/run`, admin)).status, 404, "another user's private dashboard, admins included");
+  t.deepEqual((await runAll(`/api/dashboards/${own}/run`, analyst)).tiles['mine'].rows, [[2], [5]]);
+  const bad = await runAll(`/api/dashboards/${d.id}/run`, analyst, { refresh: 'yes' });
+  t.is(bad.status, 422);
+  t.deepEqual(bad.body.detail[0].loc, ['body', 'refresh']);
+  t.is(typeof bad.body.detail[0].msg, 'string');
+  const unknownFilter = await runAll(`/api/dashboards/${d.id}/run`, analyst, { filters: [{ id: 'nope', values: ['x'] }] });
+  t.is(unknownFilter.status, 422, 'a filter the dashboard lacks');
+  t.true(Array.isArray(unknownFilter.body.detail));
+});
+
+test('a shared link runs the whole dashboard as the sharer, and answers 404 once revoked', async (t) => {
+  const d = await salesDashboard();
+  const share = (await call(t0, 'POST', `/api/dashboards/${d.id}/shares`, { token: modeler })).body.share_id as string;
+  const r = await runAll(`/api/dashboard_shares/${share}/run`, undefined, { filters: [{ id: 'when', from: '2024-03-01' }] });
+  t.is(r.status, 200);
+  t.deepEqual(r.tiles['orders'].rows.map((x: unknown[]) => x[0]), [3], "the modeler's row security and the filter");
+  t.is(r.tiles['customers'].status, 400, "the sharer's refusals too");
+  t.deepEqual((await runAll(`/api/dashboard_shares/${share}/run`, admin)).tiles['orders'].rows.map((x: unknown[]) => x[0]), [1, 3], 'a signed-in admin still sees the sharer\'s rows');
+  t.is((await runAll(`/api/dashboard_shares/${share}/run`, undefined, { refresh: 1 })).status, 422);
+  t.is((await call(t0, 'DELETE', `/api/dashboards/${d.id}/shares/${share}`, { token: modeler })).status, 200);
+  t.is((await runAll(`/api/dashboard_shares/${share}/run`, undefined)).status, 404);
+});
+
+test.serial('a whole-dashboard run may serve rows read seconds ago; with refresh it reads afresh', async (t) => {
+  // Serial: it moves the shared clock on.
+  const q = await call(t0, 'POST', '/api/saved_questions', { token: admin, body: { title: 'Count', connection_id: 'lite', sql: 'SELECT count(*) AS n, 1 AS whole FROM orders', visibility: 'organization' } });
+  const d = (await create(admin, { visibility: 'organization', tiles: [{ id: 'n', saved_question_id: q.body.id, ...grid(0) }] })).body as { id: string };
+  const count = async (body: Record<string, unknown> = {}) => {
+    const r = (await runAll(`/api/dashboards/${d.id}/run`, admin, body)).tiles['n'];
+    return [Number(r.rows[0][0]), r.read_at as string];
+  };
+  const [n, first] = await count();
+  const db = new Database(liteFile);
+  db.prepare("INSERT INTO orders VALUES (?, 1, 'Germany', 1.00, '2024-06-01')").run(1000 + Number(n));
+  db.close();
+  t0.clock.advance(1000);
+  t.deepEqual(await count(), [n, first], 'the rows read a second ago, saying when');
+  t.deepEqual(await count({ refresh: true }), [Number(n) + 1, new Date(t0.clock.now()).toISOString()], 'read afresh');
 });

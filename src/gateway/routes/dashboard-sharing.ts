@@ -1,11 +1,11 @@
 // Read-only links to dashboards: create, list and revoke (the owner, or an admin for an organization
 // dashboard), and the public view whose tiles run with the sharer's permissions.
 import { z } from 'zod';
-import { Dashboard, dashboardShares, revokeDashboardShare, runSharedTile, shareDashboard, sharedDashboard, TileRun } from '../../dashboards/index.ts';
+import { Dashboard, dashboardShares, revokeDashboardShare, runSharedTile, runSharedTiles, shareDashboard, sharedDashboard, TileRun } from '../../dashboards/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
-import { DashboardId, RunBody } from './dashboards.ts';
+import { DashboardId, RunBody, streamTiles, TILES_STREAM } from './dashboards.ts';
 
 const ShareId = z.string().min(1).max(100);
 const Share = z.object({
@@ -97,6 +97,22 @@ export function dashboardSharingRoutes(s: Services) {
       handler: ({ params, body, ctx }) => {
         ctx.set('Cache-Control', 'no-store');
         return runSharedTile(s.dashboards, params.share_id, { tileId: params.tile_id, filters: body.filters, refresh: body.refresh, signal: clientSignal(ctx) });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/dashboard_shares/{share_id}/run',
+      operationId: 'run_shared_dashboard',
+      summary: "Runs all question tiles of a shared dashboard in parallel with the sharer's permissions and row-level security, on production, streaming each as it finishes",
+      description: `Each tile counts against the link's ceiling of 600 tile runs a minute. ${TILES_STREAM}`,
+      tags,
+      auth: 'none',
+      params: z.object({ share_id: ShareId }),
+      body: RunBody,
+      produces: 'application/x-ndjson',
+      errors: { 404: 'Link not found, revoked, or its sharer can no longer read the dashboard', 429: 'The link ran more than 600 tiles in a minute' },
+      handler: async ({ params, body, ctx }) => {
+        streamTiles(ctx, await runSharedTiles(s.dashboards, params.share_id, { filters: body.filters, refresh: body.refresh, signal: clientSignal(ctx) }));
       },
     }),
   ];

@@ -1,7 +1,11 @@
 // Dashboards: list, create, read, edit (tiles replaced as a whole), delete, and run one tile at a
 // time as the viewer with the dashboard's filters, so tiles load in parallel and fail alone.
+import { Readable } from 'node:stream';
+import type { Context } from 'koa';
 import { z } from 'zod';
-import { createDashboard, Dashboard, DashboardFilter, dashboard, dashboards, DashboardSummary, editDashboard, FilterValue, removeDashboard, runTile, TileInput, TileRun, Visibility } from '../../dashboards/index.ts';
+import { AppError, ValidationFailed } from '../../errors.ts';
+import { statusOf } from '../error-handler.ts';
+import { createDashboard, Dashboard, DashboardFilter, dashboard, dashboards, DashboardSummary, editDashboard, FilterValue, removeDashboard, runTile, runTiles, TileInput, type TileOutcome, TileRun, Visibility } from '../../dashboards/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
@@ -37,6 +41,31 @@ export const RunBody = z.object({
     .optional()
     .describe('Read the data afresh. Without it, rows of the same governed statement (after this viewer\'s own guard and row security) read less than 5 seconds ago, or being read now, may answer, with their own read_at'),
 });
+
+/** A tile's failure as the single-tile route would answer it: its status and `{detail, code}` body. */
+function tileError(ctx: Context, tileId: string, err: unknown) {
+  if (!(err instanceof AppError)) {
+    ctx.state.log?.error({ err, tile_id: tileId }, 'a dashboard tile failed');
+    return { tile_id: tileId, status: 500, error: { detail: 'Internal Server Error', code: 'INTERNAL_ERROR' } };
+  }
+  const status = statusOf(err);
+  const detail = err instanceof ValidationFailed ? err.issues : status === 422 ? [{ loc: [], msg: err.message, type: 'value_error' }] : err.message;
+  return { tile_id: tileId, status, error: { detail, code: err.code, ...(err.data ? { data: err.data } : {}) } };
+}
+
+async function* tileLines(ctx: Context, outcomes: AsyncIterable<TileOutcome>): AsyncGenerator<string> {
+  for await (const o of outcomes) yield `${JSON.stringify(o.error === undefined ? { ...o.run, status: 200 } : tileError(ctx, o.tile_id, o.error))}\n`;
+}
+
+/** Streams each tile's outcome as one JSON line, in the order they finish. */
+export function streamTiles(ctx: Context, outcomes: AsyncIterable<TileOutcome>): void {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'application/x-ndjson';
+  ctx.body = Readable.from(tileLines(ctx, outcomes));
+}
+
+export const TILES_STREAM =
+  'A stream of JSON lines (application/x-ndjson), one per question tile in the order they finish: the single-tile route\'s body (tile_id, columns, rows, read_at, truncated, applied_filters) with `status: 200`, or `{tile_id, status, error: {detail, code, data?}}` with the status and body the single-tile route would have answered for that tile; a tile\'s error stays in its line and the others run. Text tiles have no line.';
 
 /** Dashboard routes. */
 export function dashboardRoutes(s: Services) {
@@ -127,6 +156,22 @@ export function dashboardRoutes(s: Services) {
       errors: { 400: 'Query refused by the guard', 404: 'Dashboard, tile or the tile\'s saved question not found' },
       handler: ({ principal, params, body, environmentId, ctx }) =>
         runTile(s.dashboards, principal, params.id, { tileId: params.tile_id, filters: body.filters, refresh: body.refresh, environmentId, signal: clientSignal(ctx) }),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/dashboards/{id}/run',
+      operationId: 'run_dashboard',
+      summary: "Runs all of a dashboard's question tiles in parallel under the caller's permissions and row-level security, streaming each tile's result as it finishes",
+      description: `One request per viewer instead of one per tile: the dashboard and each saved question are read once, the tiles run as by POST /api/dashboards/{id}/tiles/{tile_id}/run (kept for one tile's retry). ${TILES_STREAM}`,
+      tags,
+      auth: 'user',
+      params: DashboardId,
+      body: RunBody,
+      produces: 'application/x-ndjson',
+      errors: { 404: 'Dashboard not found' },
+      handler: async ({ principal, params, body, environmentId, ctx }) => {
+        streamTiles(ctx, await runTiles(s.dashboards, principal, params.id, { filters: body.filters, refresh: body.refresh, environmentId, signal: clientSignal(ctx) }));
+      },
     }),
   ];
 }
