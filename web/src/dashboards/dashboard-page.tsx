@@ -1,7 +1,7 @@
 // /dashboards/:id: the tiles on their grid, each run as the person viewing (with their permissions
 // and row security) and with the filter bar's values; refresh by hand or on an interval; edit mode
 // moves and resizes tiles, adds question and text tiles and filters; share links.
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { useDocumentTitle } from '../ui/document-title.ts';
@@ -13,6 +13,7 @@ import { DashboardGrid, type Place } from './dashboard-grid.tsx';
 import { DashboardShare } from './dashboard-share.tsx';
 import { defaultValues, FilterBar } from './filter-bar.tsx';
 import { RefreshControls } from './refresh-controls.tsx';
+import { batchedRun } from './tile-batch.ts';
 import { TileView } from './tile-view.tsx';
 import type { Dashboard, DashboardFilter, FilterValue, RunTile, TileInput } from './types.ts';
 
@@ -31,8 +32,12 @@ export function DashboardPage() {
   const refresh = useCallback(() => setTick((n) => n + 1), []);
   const [draft, setDraft] = useState<{ tiles: (TileInput & { id: string })[]; filters: DashboardFilter[] } | undefined>();
   const [sharing, setSharing] = useState(false);
-  const run: RunTile = useCallback(
-    (tileId, filters, signal, refresh) => call(api.POST('/api/dashboards/{id}/tiles/{tile_id}/run', { params: { path: { id, tile_id: tileId } }, body: { filters, refresh }, signal })),
+  // The tiles that start together run as one request, each shown as its line arrives.
+  const run: RunTile = useMemo(
+    () =>
+      batchedRun(`/api/dashboards/${encodeURIComponent(id)}/run`, (tileId, filters, signal, refresh) =>
+        call(api.POST('/api/dashboards/{id}/tiles/{tile_id}/run', { params: { path: { id, tile_id: tileId } }, body: { filters, refresh }, signal })),
+      ),
     [id],
   );
   const save = useAction(async () => {

@@ -1,7 +1,7 @@
 // /shared-dashboard/:shareId: a dashboard someone shared, for anyone with the link and without
 // signing in. Read-only; its tiles run with the permissions of the person who shared it, and the
 // page says so.
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { useDocumentTitle } from '../ui/document-title.ts';
@@ -10,6 +10,7 @@ import { useLoad } from '../ui/use-load.ts';
 import { DashboardGrid } from './dashboard-grid.tsx';
 import { defaultValues, FilterBar } from './filter-bar.tsx';
 import { RefreshControls } from './refresh-controls.tsx';
+import { batchedRun } from './tile-batch.ts';
 import { TileView } from './tile-view.tsx';
 import type { FilterValue, RunTile } from './types.ts';
 
@@ -21,8 +22,11 @@ export function SharedDashboardPage() {
   const [applied, setApplied] = useState<FilterValue[] | undefined>();
   const [tick, setTick] = useState(0);
   const refresh = useCallback(() => setTick((n) => n + 1), []);
-  const run: RunTile = useCallback(
-    (tileId, filters, signal, refresh) => call(api.POST('/api/dashboard_shares/{share_id}/tiles/{tile_id}/run', { params: { path: { share_id: shareId, tile_id: tileId } }, body: { filters, refresh }, signal })),
+  const run: RunTile = useMemo(
+    () =>
+      batchedRun(`/api/dashboard_shares/${encodeURIComponent(shareId)}/run`, (tileId, filters, signal, refresh) =>
+        call(api.POST('/api/dashboard_shares/{share_id}/tiles/{tile_id}/run', { params: { path: { share_id: shareId, tile_id: tileId } }, body: { filters, refresh }, signal })),
+      ),
     [shareId],
   );
   const values = applied ?? (d ? defaultValues(d.filters) : []);
