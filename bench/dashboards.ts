@@ -149,7 +149,7 @@ export async function run(): Promise<void> {
     const slowest = Math.max(...alone);
     console.log(`tiles alone (median of 5 each): ${alone.map((ms) => ms.toFixed(0)).join(', ')} ms; slowest ${slowest.toFixed(1)} ms`);
 
-    await ok(t0, viewers[0]!, 'POST', `/api/dashboards/${dashboardId}/run`, { filters: FILTERS });
+    await (await t0.fetch(`/api/dashboards/${dashboardId}/run`, { method: 'POST', headers: { authorization: `Bearer ${viewers[0]!}`, 'content-type': 'application/json' }, body: JSON.stringify({ filters: FILTERS }) })).text();
     const clients = viewersProcess();
     try {
       const job = (mode: Mode) => ({ url: t0.url, tokens: viewers, dashboardId, filters: FILTERS, mode });

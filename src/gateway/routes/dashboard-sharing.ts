@@ -5,7 +5,7 @@ import { Dashboard, dashboardShares, revokeDashboardShare, runSharedTile, runSha
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
-import { DashboardId, RunBody, streamTiles, TILES_STREAM } from './dashboards.ts';
+import { DashboardId, RunBody, streamTiles, TILES_STREAM, tilesSignal } from './dashboards.ts';
 
 const ShareId = z.string().min(1).max(100);
 const Share = z.object({
@@ -112,7 +112,7 @@ export function dashboardSharingRoutes(s: Services) {
       produces: 'application/x-ndjson',
       errors: { 404: 'Link not found, revoked, or its sharer can no longer read the dashboard', 429: 'The link ran more than 600 tiles in a minute' },
       handler: async ({ params, body, ctx }) => {
-        streamTiles(ctx, await runSharedTiles(s.dashboards, params.share_id, { filters: body.filters, refresh: body.refresh, signal: clientSignal(ctx) }));
+        streamTiles(ctx, await runSharedTiles(s.dashboards, params.share_id, { filters: body.filters, refresh: body.refresh, signal: tilesSignal(ctx) }));
       },
     }),
   ];

@@ -1,5 +1,6 @@
 // Dashboards: list, create, read, edit (tiles replaced as a whole), delete, and run one tile at a
 // time as the viewer with the dashboard's filters, so tiles load in parallel and fail alone.
+import { setMaxListeners } from 'node:events';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -66,6 +67,13 @@ export function streamTiles(ctx: Context, outcomes: AsyncIterable<TileOutcome>):
 
 export const TILES_STREAM =
   'A stream of JSON lines (application/x-ndjson), one per question tile in the order they finish: the single-tile route\'s body (tile_id, columns, rows, read_at, truncated, applied_filters) with `status: 200`, or `{tile_id, status, error: {detail, code, data?}}` with the status and body the single-tile route would have answered for that tile; a tile\'s error stays in its line and the others run. Text tiles have no line.';
+
+/** The client's signal, listened to by every tile of a whole-dashboard run (up to 50). */
+export function tilesSignal(ctx: Context): AbortSignal {
+  const signal = clientSignal(ctx);
+  setMaxListeners(100, signal);
+  return signal;
+}
 
 /** Dashboard routes. */
 export function dashboardRoutes(s: Services) {
@@ -170,7 +178,7 @@ export function dashboardRoutes(s: Services) {
       produces: 'application/x-ndjson',
       errors: { 404: 'Dashboard not found' },
       handler: async ({ principal, params, body, environmentId, ctx }) => {
-        streamTiles(ctx, await runTiles(s.dashboards, principal, params.id, { filters: body.filters, refresh: body.refresh, environmentId, signal: clientSignal(ctx) }));
+        streamTiles(ctx, await runTiles(s.dashboards, principal, params.id, { filters: body.filters, refresh: body.refresh, environmentId, signal: tilesSignal(ctx) }));
       },
     }),
   ];
