@@ -51,6 +51,13 @@ test('a dashboard is built from saved questions with a date filter, and its tile
   await page.getByRole('textbox', { name: 'Field' }).fill('order_date');
   await page.getByRole('textbox', { name: 'Label' }).fill('Order date');
   await page.getByRole('button', { name: 'Add filter' }).click();
+  // The page runs the tiles it starts together as one streamed whole-dashboard request, not one per tile.
+  const requests = { whole: 0, tile: 0 };
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (/^\/api\/dashboards\/[^/]+\/run$/.test(path)) requests.whole++;
+    if (/\/tiles\/[^/]+\/run$/.test(path)) requests.tile++;
+  });
   await page.getByRole('button', { name: 'Save' }).click();
 
   const id = decodeURIComponent(page.url().split('/').at(-1)!);
@@ -79,6 +86,8 @@ test('a dashboard is built from saved questions with a date filter, and its tile
   await bar.getByRole('button', { name: 'Apply filters' }).click();
   await rowsShown(page, 'Orders by day').getByText(`Result: ${weekDays} rows`).waitFor();
   t.is(await rowsShown(page, 'Orders by channel').getByText(`Result: ${channels} rows`).count(), 1);
+  t.true(requests.whole >= 2, JSON.stringify(requests));
+  t.is(requests.tile, 0, 'no request per tile');
   await page.getByRole('button', { name: 'Refresh' }).click();
   await rowsShown(page, 'Orders by day').getByText(`Result: ${weekDays} rows`).waitFor();
   await checkAccessibility(t, page, 'a dashboard with a filter applied');
