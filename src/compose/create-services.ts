@@ -34,6 +34,7 @@ import { importWarehousePort } from './import-warehouse.ts';
 import { savedPorts } from './saved-ports.ts';
 import { dashboardPorts } from './dashboard-ports.ts';
 import { subscriptionDeps } from './subscription-deps.ts';
+import { reportGivenUpMail } from '../subscriptions/index.ts';
 import { evaluationPrincipalsPort } from './evaluation-principals.ts';
 import { agentMcpPorts } from './mcp-agent-ports.ts';
 import { dataMcpPorts } from './mcp-data-ports.ts';
@@ -250,5 +251,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
   const saved = { store: executor, clock, ports: savedPorts(core.chats, core.data) };
   const dashboards = { store: executor, clock, ports: dashboardPorts(saved, core.data, executor, clock) };
   const subscriptions = subscriptionDeps(core, saved, dashboards, replicaId);
+  // A report mail given up for good is reported to its subscription's owner (once, never in a loop).
+  core.mailer.onGiveUp(reportGivenUpMail(subscriptions));
   return { ...core, chatSources, agent, agentPorts, mcp, evaluations, mergeEnvironment: gatedMerge(knowledge, evaluations), imports, saved, dashboards, subscriptions };
 }

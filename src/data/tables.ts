@@ -21,6 +21,8 @@ export interface QueryLogRow {
   connection_id: string;
   environment_id: string | null;
   sql: string;
+  /** JSON list of the values bound to `sql`'s placeholders (a dashboard's filters); null when none. */
+  params: string | null;
   tables: string;
   status: 'ok' | 'refused' | 'failed';
   error_code: string | null;

@@ -1,4 +1,4 @@
-export type { MailAttachment, Mailer, MailMessage, MailQueue, StagedMail } from './mailer.ts';
+export type { GivenUpMail, GiveUpHook, MailAttachment, Mailer, MailMessage, MailQueue, StagedMail } from './mailer.ts';
 export { createSmtpMailer } from './smtp-mailer.ts';
 export { createMailQueue, listOutbox, mailOutcomes, MAX_ATTEMPTS } from './mail-queue.ts';
 export { pendingMailCount } from './pending-mail.ts';

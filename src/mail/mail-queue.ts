@@ -11,7 +11,7 @@ import { monotonicFactory } from 'ulid';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { Executor } from '../store/index.ts';
-import type { MailAttachment, Mailer, MailMessage, MailQueue, StagedMail } from './mailer.ts';
+import type { GiveUpHook, MailAttachment, Mailer, MailMessage, MailQueue, StagedMail } from './mailer.ts';
 
 /** Attempts before a message is given up; the waits between them double from 30 s up to an hour. */
 export const MAX_ATTEMPTS = 8;
@@ -42,6 +42,11 @@ interface QueueDeps {
   log: Logger;
 }
 
+/** What delivery needs beyond the store: the hooks told of a message given up. */
+interface DeliverDeps extends QueueDeps {
+  giveUpHooks: readonly GiveUpHook[];
+}
+
 // Ids of one millisecond sort in the order they were queued (newest first in listOutbox, on both
 // dialects: PostgreSQL has no rowid to break ties with).
 const outboxId = monotonicFactory();
@@ -49,17 +54,17 @@ const outboxId = monotonicFactory();
 /** The outbox queue; with `transport`, messages are delivered through it. */
 export function createMailQueue({ store, clock, log, transport }: QueueDeps & { transport?: Mailer | undefined }): MailQueue {
   let running: Promise<void> | undefined;
-  let again = false;
-  let scheduled = false;
+  let [again, scheduled] = [false, false];
   // A closed queue starts no delivery (one scheduled before close would claim mail it never sends).
   let closed = false;
+  const giveUpHooks: GiveUpHook[] = [];
   const deliverDue = (): Promise<void> => {
     if (!transport || closed) return Promise.resolve();
     if (running) {
       again = true;
       return running;
     }
-    running = drain({ store, clock, log }, transport, () => closed)
+    running = drain({ store, clock, log, giveUpHooks }, transport, () => closed)
       .catch((err: unknown) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'mail queue: delivery loop failed'))
       .finally(() => {
         running = undefined;
@@ -112,6 +117,7 @@ export function createMailQueue({ store, clock, log, transport }: QueueDeps & { 
       await store.run(staged.query);
       staged.committed();
     },
+    onGiveUp: (hook) => void giveUpHooks.push(hook),
     deliverDue,
     idle: async () => {
       while (running || scheduled) await (running ?? new Promise((r) => setImmediate(r)));
@@ -124,7 +130,7 @@ export function createMailQueue({ store, clock, log, transport }: QueueDeps & { 
 }
 
 /** Sends due messages one by one until none is due (or the queue closes). */
-async function drain(deps: QueueDeps, transport: Mailer, closed: () => boolean): Promise<void> {
+async function drain(deps: DeliverDeps, transport: Mailer, closed: () => boolean): Promise<void> {
   for (;;) {
     if (closed()) return;
     const row = await claimNext(deps.store, deps.clock.now());
@@ -150,7 +156,8 @@ export async function claimNext(x: Executor, now: number): Promise<DueRow | unde
   }
 }
 
-async function deliverOne({ store: x, clock, log }: QueueDeps, transport: Mailer, row: DueRow, closed: () => boolean): Promise<void> {
+async function deliverOne(deps: DeliverDeps, transport: Mailer, row: DueRow, closed: () => boolean): Promise<void> {
+  const { store: x, clock, log } = deps;
   try {
     await transport.send(messageOf(row));
     if (closed()) return;
@@ -159,14 +166,36 @@ async function deliverOne({ store: x, clock, log }: QueueDeps, transport: Mailer
     if (closed()) return;
     const attempts = row.attempts + 1;
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
-    if (attempts >= MAX_ATTEMPTS) {
-      await x.run(sql`UPDATE outbox SET failed_at = ${clock.now()}, next_attempt_at = NULL, text_body = '', html_body = NULL, attachments = NULL, attempts = ${attempts}, last_error = ${error} WHERE id = ${row.id}`);
-      log.error({ outbox_id: row.id, subject: row.subject, attempts, err: error }, 'mail delivery failed for good; the message was dropped');
-      return;
-    }
+    if (attempts >= MAX_ATTEMPTS) return giveUp(deps, row, attempts, error);
     await x.run(sql`UPDATE outbox SET next_attempt_at = ${clock.now() + retryDelayMs(attempts)}, attempts = ${attempts}, last_error = ${error} WHERE id = ${row.id}`);
     log.warn({ outbox_id: row.id, subject: row.subject, attempts, err: error }, 'mail delivery failed; it will be retried');
   }
+}
+
+/**
+ * Marks a message failed for good, with whatever notices the hooks stage, in one batch that changes
+ * nothing if the message was already marked (another replica gave it up first): notices are written once.
+ */
+async function giveUp({ store: x, clock, log, giveUpHooks }: DeliverDeps, row: DueRow, attempts: number, error: string): Promise<void> {
+  const mail = { id: row.id, to: row.to_address, subject: row.subject, error, attempts };
+  const staged = await Promise.all(
+    giveUpHooks.map((hook) =>
+      hook(mail).catch((err: unknown) => {
+        log.error({ outbox_id: row.id, err: err instanceof Error ? err.message : String(err) }, 'mail queue: a give-up hook failed; no notice for this message');
+        return undefined;
+      }),
+    ),
+  );
+  const notices = staged.flatMap((s) => s ?? []);
+  const res = await x.batch(
+    [
+      sql`UPDATE outbox SET failed_at = ${clock.now()}, next_attempt_at = NULL, text_body = '', html_body = NULL, attachments = NULL, attempts = ${attempts}, last_error = ${error} WHERE id = ${row.id} AND failed_at IS NULL AND sent_at IS NULL`,
+      ...notices.map((n) => n.query),
+    ],
+    { require: [0] },
+  );
+  if (res.ok) for (const n of notices) n.committed();
+  log.error({ outbox_id: row.id, subject: row.subject, attempts, err: error }, 'mail delivery failed for good; the message was dropped');
 }
 
 /** The stored message as the transport takes it. */

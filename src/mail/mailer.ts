@@ -35,6 +35,23 @@ export interface StagedMail {
   committed(): void;
 }
 
+/** A message the queue gave up on: the relay refused it for good, or it failed MAX_ATTEMPTS times. */
+export interface GivenUpMail {
+  /** Its outbox id (what StagedMail.id was). */
+  id: string;
+  to: string;
+  subject: string;
+  /** The last error, as the transport told it. */
+  error: string;
+  attempts: number;
+}
+
+/**
+ * Told of a message given up; the mail it stages (a notice to someone) is stored in the one batch that
+ * marks the message failed, so it is written once, whichever replica gives up, even across a crash.
+ */
+export type GiveUpHook = (mail: GivenUpMail) => Promise<StagedMail[] | undefined>;
+
 /** Durable outgoing mail: a message is stored at once and delivered after the caller has moved on. */
 export interface MailQueue {
   /**
@@ -44,6 +61,11 @@ export interface MailQueue {
   stage(message: MailMessage): StagedMail;
   /** Stores the message on its own and schedules delivery. */
   enqueue(message: MailMessage): Promise<void>;
+  /**
+   * Adds a hook told of every message given up. A notice it stages that is given up in turn reaches
+   * the hooks too: a hook reports only messages it knows as its own, so notices never loop.
+   */
+  onGiveUp(hook: GiveUpHook): void;
   /** Delivers every message that is due now; resolves when done. */
   deliverDue(): Promise<void>;
   /** Resolves once no delivery is under way (tests wait on it instead of sleeping). */

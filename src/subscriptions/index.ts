@@ -6,6 +6,7 @@ export { readSubscription, subscriptionRuns, subscriptionsOf } from './read-subs
 export { sendNow } from './send-now.ts';
 export { startScheduler, tick, RUN_CLAIM_MS } from './scheduler.ts';
 export { deliverWebhooks, MAX_WEBHOOK_ATTEMPTS } from './webhook-queue.ts';
+export { reportGivenUpMail } from './mail-give-up.ts';
 export { unsubscribe, unsubscribeToken } from './unsubscribe.ts';
 export { presetCron, type Preset } from './schedule.ts';
 export type { SubscriptionFields } from './subscriptions-store.ts';

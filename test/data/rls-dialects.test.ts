@@ -82,6 +82,15 @@ dialectTest('a query is logged once with each table once, and ranks its tables f
   ]);
 });
 
+dialectTest('the values bound to a logged statement are kept with it and given back typed for a rerun; none is null', async (t, { x }) => {
+  const store = await twoOrganizations(x);
+  const params = [{ type: 'date', value: '2024-01-01' }, { type: 'text', value: "O'Brien" }, { type: 'number', value: 2.5 }] as const;
+  const bound = await logQuery(store, clock, { ...entry('acme', 'ann', ['main.orders']), sql: 'SELECT * FROM orders WHERE d >= $1 AND n = $2 AND v > $3', params });
+  const plain = await logQuery(store, clock, entry('acme', 'ann', ['main.orders']));
+  t.deepEqual((await loggedQueryToRerun({ store }, principal('acme', 'ann'), bound)).boundParams, [...params]);
+  t.like(await loggedQueryToRerun({ store }, principal('acme', 'ann'), plain), { params: null, boundParams: [] });
+});
+
 dialectTest("a logged query of another organization, or of another member, reads as absent; an admin reruns the organization's", async (t, { x }) => {
   const store = await twoOrganizations(x);
   await x.run(sql`INSERT INTO users (id, email, created_at) VALUES ('amy', 'amy@acme.test', 0)`);

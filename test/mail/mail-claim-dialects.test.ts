@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { FakeClock } from '../../src/clock.ts';
 import { createLogger } from '../../src/log.ts';
 import { listOutbox, type MailMessage } from '../../src/mail/index.ts';
-import { CLAIM_MS, claimNext, createMailQueue } from '../../src/mail/mail-queue.ts';
+import { CLAIM_MS, claimNext, createMailQueue, MAX_ATTEMPTS } from '../../src/mail/mail-queue.ts';
 import type { Executor } from '../../src/store/executor.ts';
 import { dialectTest } from '../helpers/executors.ts';
 
@@ -75,4 +75,38 @@ dialectTest('the outbox lists the newest mail first, in queued order within one 
   await queue.enqueue({ to: 'm4@example.com', subject: 'Hi', text: '4' });
   t.deepEqual((await listOutbox(x)).map((m) => m.text), ['4', '3', '2', '1']);
   t.deepEqual((await listOutbox(x, 2)).map((m) => m.text), ['4', '3']);
+});
+
+dialectTest('a message given up by two replicas (the first one\'s claim ran out mid-send) writes its hooks\' notice once', async (t, { x, other }) => {
+  await x.run(sql`INSERT INTO outbox (id, to_address, subject, text_body, created_at, next_attempt_at, attempts) VALUES ('last', 'gone@example.com', 'Report', 'b', 0, 1000, ${MAX_ATTEMPTS - 1})`);
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const slow = { send: async () => held.then(() => Promise.reject(new Error('550 No such mailbox'))) };
+  const fast = { send: () => Promise.reject(new Error('550 No such mailbox')) };
+  const clock = new FakeClock(1_000);
+  const told: string[] = [];
+  const queues = [
+    [x, slow],
+    [other, fast],
+  ].map(([store, transport]) => {
+    const q = createMailQueue({ store: store as Executor, clock, log: createLogger('silent'), transport: transport as typeof fast });
+    q.onGiveUp(async (m) => {
+      told.push(m.id);
+      return m.to === 'owner@example.com' ? undefined : [q.stage({ to: 'owner@example.com', subject: 'Notice', text: `${m.id} ${m.error}` })];
+    });
+    return q;
+  });
+  const first = queues[0]!.deliverDue();
+  // The first replica holds the message past its claim; the second claims it again and gives up.
+  while ((await x.one(sql<{ n: number }>`SELECT count(*) AS n FROM outbox WHERE next_attempt_at = ${1_000 + CLAIM_MS}`))?.n !== 1) await new Promise((r) => setImmediate(r));
+  clock.set(1_000 + CLAIM_MS);
+  await queues[1]!.deliverDue();
+  release();
+  await first;
+  for (const q of queues) q.close();
+  t.deepEqual(told, ['last', 'last'], 'both replicas gave it up');
+  const notices = await x.all(sql<{ to_address: string; text_body: string }>`SELECT to_address, text_body FROM outbox WHERE subject = 'Notice'`);
+  t.deepEqual(notices.map((n) => n.to_address), ['owner@example.com']);
+  t.regex(notices[0]!.text_body, /^last 550/);
+  t.like(await x.one(sql<{ attempts: number }>`SELECT attempts FROM outbox WHERE id = 'last'`), { attempts: MAX_ATTEMPTS });
 });

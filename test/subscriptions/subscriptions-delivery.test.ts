@@ -256,6 +256,63 @@ test.serial('a mail the relay keeps refusing is retried with backoff, then given
   t.false(smtp.mails.some((m) => m.to.includes(gone)));
 });
 
+/** Moves the clock on and delivers until every due mail was sent or given up. */
+const untilGivenUp = async () => {
+  for (let attempt = 0; attempt <= MAX_ATTEMPTS; attempt++) {
+    t0.clock.advance(3600_000);
+    await deps.mail.deliverDue();
+    await deps.mail.idle();
+  }
+};
+/** Starts from an empty outbox and mailbox (earlier tests leave given-up mail and their notices). */
+const freshMail = async () => {
+  await deps.mail.idle();
+  await t0.app.services.executor.run(sql`DELETE FROM outbox`);
+  smtp.mails.length = 0;
+};
+const notices = async () =>
+  (await t0.app.services.executor.all(sql<{ to_address: string }>`SELECT to_address FROM outbox WHERE subject = 'A Sextant subscription of yours could not deliver a mail'`)).map((r) => r.to_address);
+
+test.serial('a report mail given up for good is reported to the subscription\'s owner, once', async (t) => {
+  const gone = t0.user({ orgId: org, role: 'user', email: 'lost@suborg.test' }).email;
+  smtp.refuse.add(gone);
+  t.teardown(() => smtp.refuse.delete(gone));
+  await freshMail();
+  const id = await question(ownerToken);
+  const sub = await subscribe({ saved_question_id: id, channels: [{ type: 'email', to: [member.email, gone] }] });
+  await atNextSlot(sub.id);
+  await smtp.next(member.email);
+  await untilGivenUp();
+  t.like((await runs(sub.id))[0]!.deliveries.find((d) => d.target === gone), { status: 'failed', attempts: MAX_ATTEMPTS });
+  const notice = await smtp.next(owner.email, /could not deliver a mail/);
+  t.true(notice.text.includes(sub.id) && notice.text.includes(gone) && /550/.test(notice.text), notice.text);
+  // Written once: later rounds find nothing left to give up.
+  await untilGivenUp();
+  t.deepEqual(await notices(), [owner.email]);
+  t.false(smtp.mails.some((m) => /could not deliver a mail/.test(m.subject)));
+  await t0.app.services.executor.run(sql`DELETE FROM outbox`);
+});
+
+test.serial('no notice goes to the very address that fails, and a notice given up in turn causes none', async (t) => {
+  const gone = t0.user({ orgId: org, role: 'user', email: 'away@suborg.test' }).email;
+  for (const address of [gone, owner.email]) smtp.refuse.add(address);
+  t.teardown(() => [gone, owner.email].forEach((a) => smtp.refuse.delete(a)));
+  await freshMail();
+  const id = await question(ownerToken);
+  const sub = await subscribe({ saved_question_id: id, channels: [{ type: 'email', to: [owner.email, gone] }] });
+  await atNextSlot(sub.id);
+  await untilGivenUp();
+  t.deepEqual((await runs(sub.id))[0]!.deliveries.map((d) => d.status), ['failed', 'failed']);
+  // One notice, for the other address's mail; it is refused too, given up, and reported to no one.
+  t.deepEqual(await notices(), [owner.email]);
+  await untilGivenUp();
+  const [row] = await t0.app.services.executor.all(sql<{ failed_at: number | null }>`SELECT failed_at FROM outbox WHERE subject = 'A Sextant subscription of yours could not deliver a mail'`);
+  t.truthy(row?.failed_at, 'the notice itself was given up');
+  t.deepEqual(await notices(), [owner.email]);
+  t.is(smtp.mails.length, 0);
+  await t0.app.services.executor.run(sql`DELETE FROM outbox`);
+});
+
 test.serial('the unsubscribe link works without signing in, once, and the address gets no more reports', async (t) => {
   const id = await question(ownerToken);
   const sub = await subscribe({ saved_question_id: id, channels: [{ type: 'email', to: [member.email, owner.email] }] });

@@ -3,9 +3,11 @@
 import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import { NotFound } from '../../errors.ts';
+import { QueryRefused } from '../errors.ts';
 import { newId } from '../../security/index.ts';
 import { byteOrder } from '../../store/index.ts';
 import type { DataStore, QueryLogRow } from '../tables.ts';
+import type { SqlParam } from '../types.ts';
 
 export type QueryStatus = 'ok' | 'refused' | 'failed';
 
@@ -15,6 +17,8 @@ export interface QueryLogEntry {
   connectionId: string;
   environmentId: string | undefined;
   sql: string;
+  /** Values bound to `sql`'s placeholders (a dashboard's filters): kept with it, so a rerun binds them again. */
+  params?: readonly SqlParam[] | undefined;
   /** `schema.table` names read. */
   tables: string[];
   status: QueryStatus;
@@ -36,6 +40,7 @@ export async function logQuery(store: DataStore, clock: Clock, e: QueryLogEntry)
     connection_id: e.connectionId,
     environment_id: e.environmentId ?? null,
     sql: e.sql,
+    params: e.params?.length ? JSON.stringify(e.params) : null,
     tables: JSON.stringify(e.tables),
     status: e.status,
     error_code: e.errorCode ?? null,
@@ -49,12 +54,34 @@ export async function logQuery(store: DataStore, clock: Clock, e: QueryLogEntry)
   return id;
 }
 
+/** A logged query as it runs again: its statement and the values that were bound to it. */
+export type QueryToRerun = LoggedQuery & { boundParams: SqlParam[] };
+
+const PARAM_TYPES = new Set(['text', 'date', 'number']);
+
+/**
+ * The values logged with a statement, as a typed list; a list that is not one (edited in the store)
+ * is refused like a missing one. The guard then checks them against the statement's placeholders.
+ */
+export function loggedParams(json: string | null): SqlParam[] {
+  if (json === null) return [];
+  let list: unknown;
+  try {
+    list = JSON.parse(json);
+  } catch {
+    list = undefined;
+  }
+  const typed = (p: unknown) => typeof p === 'object' && p !== null && Object.keys(p).sort().join() === 'type,value' && PARAM_TYPES.has((p as SqlParam).type);
+  if (!Array.isArray(list) || list.length === 0 || !list.every(typed)) throw new QueryRefused('parameter', 'The values logged with this query are not a list of bound values');
+  return list as SqlParam[];
+}
+
 /** A logged query the principal may run again: their own, or any in the organization for an admin. */
-export async function loggedQueryToRerun({ store }: { store: DataStore }, principal: Principal, id: string): Promise<LoggedQuery> {
+export async function loggedQueryToRerun({ store }: { store: DataStore }, principal: Principal, id: string): Promise<QueryToRerun> {
   const logged = await store.one(store.db.selectFrom('query_log').selectAll().where('org_id', '=', principal.orgId).where('id', '=', id));
   // Someone else's query reads as absent, so ids of other people's queries are not confirmed.
   if (!logged || (logged.user_id !== principal.userId && principal.role !== 'admin')) throw new NotFound('Query not found', 'QUERY_NOT_FOUND');
-  return logged;
+  return { ...logged, boundParams: loggedParams(logged.params) };
 }
 
 export interface TableUsage {

@@ -78,6 +78,7 @@ export function queryLogger(deps: DataDeps, args: GovernedQueryArgs, started: nu
       connectionId: args.connectionId,
       environmentId: args.environmentId,
       sql: args.sql,
+      params: args.params,
       tables: seen.tables,
       status,
       ...(errorCode ? { errorCode } : {}),

@@ -104,7 +104,7 @@ export function dataQueryRoutes(s: Services) {
       method: 'POST',
       path: '/api/rerun_query',
       operationId: 'rerun_query',
-      summary: 'Runs a logged query again under the caller\'s current permissions and row filters (own queries; admins any in the org)',
+      summary: 'Runs a logged query again under the caller\'s current permissions and row filters (own queries; admins any in the org), binding the values logged with it (a dashboard tile\'s filters)',
       tags: ['queries'],
       auth: 'user',
       body: z.object({ query_id: z.string().min(1).max(100), row_limit: z.number().int().min(1).max(MAX_ROWS).optional() }),
@@ -118,6 +118,8 @@ export function dataQueryRoutes(s: Services) {
             environmentId: environmentId ?? logged.environment_id ?? undefined,
             connectionId: logged.connection_id,
             sql: logged.sql,
+            // A dashboard's filter values, bound again where they were (the guard checks them against the placeholders).
+            params: logged.boundParams,
             ...(body.row_limit ? { rowLimit: body.row_limit } : {}),
             source: 'rerun_query',
             signal: clientSignal(ctx),
