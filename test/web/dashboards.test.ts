@@ -135,7 +135,12 @@ test('a dashboard is built from saved questions with a date filter, and its tile
   await page.reload();
   await rowsShown(page, 'Orders by channel').getByText(`Result: ${channels} rows`).waitFor();
   await rowsShown(page, 'Orders by day').getByText(/^Result: \d+ rows$/).waitFor();
-  t.deepEqual(await drawn(), before, 'the grid draws the saved layout after a reload');
+  // Pixel boxes come from the container's width, which may differ by a fraction of a pixel between two
+  // loads (rounded either way): the saved grid units are compared exactly below, the drawn boxes to 2 px.
+  const after = await drawn();
+  t.deepEqual(after.map((b) => b.tile), before.map((b) => b.tile));
+  const near = after.every((b, i) => (['left', 'top', 'width', 'height'] as const).every((k) => Math.abs(b[k] - before[i]![k]) <= 2));
+  t.true(near, `the grid draws the saved layout after a reload: ${JSON.stringify(after)} vs ${JSON.stringify(before)}`);
   t.deepEqual(await layoutOf(), saved);
 
   // Shared: the link opens signed out, read-only, and says whose permissions its data is read with.
