@@ -102,7 +102,7 @@ test.serial('a changed project re-imports as exactly the changed files; a person
   t.is((await call(t0, 'GET', `/api/knowledge/tables/${encodeURIComponent('wh/analytics.raw_payments')}`, { token: admin })).status, 200, 'production keeps it until the merge');
 });
 
-test('multipart uploads and the query-string API token of a CI job import too', async (t) => {
+test.serial('multipart uploads and the query-string API token of a CI job import too', async (t) => {
   const form = new FormData();
   form.append('connection_id', 'wh');
   form.append('manifest', new Blob([manifestText], { type: 'application/json' }), 'manifest.json');
