@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file);
+const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 parentPort.on('message', (m) => {
   if (m === 'close') { db.close(); parentPort.close(); return; }
@@ -23,7 +23,11 @@ parentPort.on('message', (m) => {
 export interface Checkpointer {
   /** Checks the WAL now and checkpoints it if it is past the threshold; settles when that is done. */
   check(): Promise<void>;
-  stop(): void;
+  /**
+   * Stops checking. With a worker started, a promise that settles once it has closed its connection and
+   * exited; without one, nothing to wait for, so a small store still closes at once.
+   */
+  stop(): Promise<void> | undefined;
 }
 
 /** Watches `file`'s WAL every `everyMs` and checkpoints it in a worker once it passes `thresholdBytes`. */
@@ -36,6 +40,7 @@ export function startCheckpointer(file: string, { everyMs = 1000, thresholdBytes
       const done = () => {
         w.off('message', done);
         w.off('error', failed);
+        w.off('exit', failed);
         resolve();
       };
       // A worker that fails is dropped; the next check starts another.
@@ -45,6 +50,8 @@ export function startCheckpointer(file: string, { everyMs = 1000, thresholdBytes
       };
       w.on('message', done);
       w.once('error', failed);
+      // A worker closed by stop() mid-checkpoint answers nothing more.
+      w.once('exit', failed);
       w.postMessage('checkpoint');
     });
   const check = async () => {
@@ -64,7 +71,18 @@ export function startCheckpointer(file: string, { everyMs = 1000, thresholdBytes
     stop() {
       stopped = true;
       clearInterval(timer);
-      worker?.postMessage('close');
+      const w = worker;
+      worker = undefined;
+      if (!w) return undefined;
+      // The worker's connection must be gone before the caller closes its own (the last connection
+      // removes the WAL) or removes the folder: a worker still starting would otherwise open the
+      // database after that, and write its WAL into a folder being deleted.
+      return new Promise<void>((resolve) => {
+        // Held until it exits: an unreferenced worker alone would let the process end with this pending.
+        w.ref();
+        w.once('exit', () => resolve());
+        w.postMessage('close');
+      });
     },
   };
 }

@@ -15,7 +15,8 @@ export interface Store {
   tx<T>(fn: () => T): T;
   /** A round trip to the database (health and readiness); throws when it does not answer. */
   ping(): void;
-  close(): void;
+  /** Closes the checkpoint worker's connection, if one was opened, then this one (at once without a worker). */
+  close(): Promise<void>;
 }
 
 /** Opens (creating if needed) the database file, sets pragmas and applies pending migrations. */
@@ -43,8 +44,10 @@ export function openStore({ file }: { file: string }): Store {
     tx: <T>(fn: () => T): T => transact(db, fn),
     ping: () => void pingStatement.get(),
     close: () => {
-      checkpointer?.stop();
+      const stopping = checkpointer?.stop();
+      if (stopping) return stopping.then(() => void db.close());
       db.close();
+      return Promise.resolve();
     },
   };
 }

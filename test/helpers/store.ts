@@ -12,9 +12,9 @@ export function storeWithTable(t: ExecutionContext) {
   const store = openStore({ file });
   store.db.exec('CREATE TABLE t (x INTEGER UNIQUE)');
   const other = new Database(file, { readonly: true });
-  t.teardown(() => {
+  t.teardown(async () => {
     other.close();
-    store.close();
+    await store.close();
   });
   /** The values of `t` as another connection reads them. */
   const committed = () => other.prepare('SELECT x FROM t ORDER BY x').pluck().all();

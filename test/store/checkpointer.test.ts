@@ -1,6 +1,6 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCheckpointer } from '../../src/store/checkpointer.ts';
@@ -47,4 +47,32 @@ test('a WAL under the threshold starts no worker and is left alone', async (t) =
   await cp.check();
   fill(db, 50);
   t.true(statSync(`${file}-wal`).size > before);
+});
+
+test('stop settles once the worker has closed its connection: the store closing after it is the last, and removes the WAL', async (t) => {
+  const { db, file } = walDb(t);
+  const cp = startCheckpointer(file, { everyMs: 60_000, thresholdBytes: 64 * 1024 });
+  fill(db, 200);
+  await cp.check();
+  await cp.stop();
+  db.close();
+  // Had the worker's connection still been open, the WAL would outlive this close (and the worker would
+  // write into a folder its caller may be removing).
+  t.false(existsSync(`${file}-wal`));
+});
+
+test('a checkpoint worker never creates the database it was started for', async (t) => {
+  const { db, file } = walDb(t);
+  // A second connection keeps the WAL when the first closes.
+  const reader = new Database(file, { readonly: true });
+  reader.prepare('SELECT count(*) FROM t').get();
+  const cp = startCheckpointer(file, { everyMs: 60_000, thresholdBytes: 64 * 1024 });
+  fill(db, 200);
+  db.close();
+  rmSync(file);
+  t.true(statSync(`${file}-wal`).size > 64 * 1024);
+  await cp.check();
+  await cp.stop();
+  reader.close();
+  t.false(existsSync(file));
 });
