@@ -20,7 +20,7 @@ export interface ChatDeps extends ChatStore {
   searchIndex?: SearchIndexer;
   /**
    * Where messages are written: the service's group commit, so that the questions of a burst share
-   * their commits (the append was a third of a run start's CPU, mostly its own commit); the store
+   * their commits (the append was the largest step of a run's start in a profile, mostly its own commit); the store
    * alone, a commit per message, without it.
    */
   appends?: CommitGroup;
