@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Principal } from '../auth/index.ts';
 import { ValidationFailed } from '../errors.ts';
+import { CommitGroup, type Executor } from '../store/index.ts';
 import { ChatNotFound } from './errors.ts';
 import { ownedBy, toMessage, type ChatDeps, type MessageRow } from './rows.ts';
 import { Answer, type AnswerInput, type ChatMessage, type KnowledgeItem, type MessageRole } from './schemas.ts';
@@ -19,6 +20,17 @@ export interface EnsureChatInput {
 }
 
 const TITLE_MAX = 120;
+
+/**
+ * Messages sharing one commit at most: as the run starts' (run-manager.ts), so that under a burst of
+ * questions the first askers' appends commit while the later requests are still being read.
+ */
+const MESSAGES_PER_COMMIT = 8;
+
+/** The group commit the service writes its messages through (`ChatDeps.appends`), one per store. */
+export function messageWrites(x: Executor): CommitGroup {
+  return new CommitGroup(x, MESSAGES_PER_COMMIT);
+}
 
 function checkChatId(chatId: string): void {
   if (chatId.length === 0 || chatId.length > 200) {
@@ -84,7 +96,8 @@ export async function recordAnswer(deps: ChatDeps, principal: Principal, input: 
 type AnswerColumns = Partial<Pick<MessageRow, 'answer' | 'credits' | 'copied_from_chat_id' | 'knowledge_commit' | 'knowledge_items'>>;
 
 /**
- * One batch: the chat created if new, then marked changed (owner checked: another user's chat changes
+ * One batch (committed with the other messages of this turn through `deps.appends`, each still all
+ * or nothing): the chat created if new, then marked changed (owner checked: another user's chat changes
  * nothing and fails the batch), then the message inserted after the chat's last one. On PostgreSQL
  * the UPDATE locks the chat's row until the commit, so concurrent appends to one chat take their
  * positions one after another (each INSERT reads MAX(position) after the previous commit).
@@ -100,7 +113,7 @@ async function append(
   const set = [sql`updated_at = ${now}`];
   if (change.title !== undefined) set.push(sql`title = CASE WHEN title = '' THEN ${change.title} ELSE title END`);
   if (change.completed) set.push(sql`recently_completed = 1`);
-  const done = await deps.store.batch(
+  const done = await (deps.appends ?? deps.store).batch(
     [
       insertChatQuery(principal, input, now),
       sql`UPDATE chats SET ${sql.join(set)} WHERE ${ownedBy(principal, input.chatId)}`,

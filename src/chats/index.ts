@@ -1,5 +1,5 @@
 // The chats domain: chats, messages, history, search, sharing, labels, ordering and exports.
-export { appendMessage, recordAnswer } from './append-message.ts';
+export { appendMessage, messageWrites, recordAnswer } from './append-message.ts';
 export type { EnsureChatInput, AppendMessageInput, RecordAnswerInput } from './append-message.ts';
 export { chatHistory, RECENT_ARCHIVED } from './chat-history.ts';
 export { searchChats, ftsTerms } from './search-chats.ts';

@@ -3,7 +3,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { hasRole, type Principal } from '../auth/index.ts';
 import type { Clock } from '../clock.ts';
-import { onPostgres, type Executor } from '../store/index.ts';
+import { onPostgres, type CommitGroup, type Executor } from '../store/index.ts';
 import { ChatNotFound, MessageNotFound } from './errors.ts';
 import type { SearchIndexer } from './search-indexer.ts';
 import type { Answer, ChatMessage, ChatSummary, KnowledgeItem, MessageRole } from './schemas.ts';
@@ -18,6 +18,12 @@ export interface ChatDeps extends ChatStore {
   clock: Clock;
   /** Told of every message written, so that the search index keeps up (the service's; without it the queue waits for a search or the next tick). */
   searchIndex?: SearchIndexer;
+  /**
+   * Where messages are written: the service's group commit, so that the questions of a burst share
+   * their commits (the append was the largest step of a run's start in a profile, mostly its own commit); the store
+   * alone, a commit per message, without it.
+   */
+  appends?: CommitGroup;
 }
 
 export interface ChatRow {

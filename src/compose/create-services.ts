@@ -6,7 +6,7 @@ import { createAccountMail } from '../auth/account/account-mail.ts';
 import { getUser } from '../auth/index.ts';
 import { productionThroughEnvironments } from '../auth/members/index.ts';
 import { createOAuthServer } from '../auth/oauth/create-provider.ts';
-import { createSearchIndexer, indexPendingMessages, type ChatSources } from '../chats/index.ts';
+import { createSearchIndexer, indexPendingMessages, messageWrites, type ChatSources } from '../chats/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { openDuckDbSql, type DuckDbSql } from '../data/guard/index.ts';
@@ -186,16 +186,21 @@ async function openKnowledge(config: Config, a: { store: CoreServices['store']; 
   return { knowledge, knowledgeLock };
 }
 
+/** How long the search indexer lets messages gather before one drain: more than a burst's starts take. */
+const SEARCH_INDEX_SETTLE_MS = 250;
+
 /** What the route tables hand to the domains, built once: their deps and the ports between them. */
 function domainDeps(config: Config, store: CoreServices['store'], executor: CoreServices['executor'], clock: Clock, log: CoreServices['log']) {
   const searchIndex = createSearchIndexer(executor, {
+    // A burst of questions is indexed once its answers have started (search-indexer.ts).
+    settleMs: SEARCH_INDEX_SETTLE_MS,
     onError: (err) => {
       if (store.open) log.warn({ err }, 'indexing chat messages for search failed; the next write, search or tick retries');
     },
   });
   return {
     auth: { store: executor, clock, jwtKey: config.secrets.jwtKey },
-    chats: { store: executor, clock, searchIndex },
+    chats: { store: executor, clock, searchIndex, appends: messageWrites(executor) },
     usage: { store: executor, clock },
     rowSecurity: rowSecurityAdmin(executor),
     memberFacts: memberFactsPort(executor),

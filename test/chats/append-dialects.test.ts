@@ -3,7 +3,7 @@
 // chat is never read or changed; concurrent appends to one chat keep every message, in order.
 import { sql } from 'kysely';
 import type { Principal } from '../../src/auth/index.ts';
-import { appendMessage, chatTranscript, findAnswerSource, loadChat, recordAnswer } from '../../src/chats/index.ts';
+import { appendMessage, chatTranscript, findAnswerSource, loadChat, messageWrites, recordAnswer } from '../../src/chats/index.ts';
 import { FakeClock } from '../../src/clock.ts';
 import type { Executor } from '../../src/store/executor.ts';
 import { dialectTest } from '../helpers/executors.ts';
@@ -105,4 +105,23 @@ dialectTest('concurrent appends to one new chat, through two connections, keep e
     t.deepEqual(rows.map((r) => r.content).filter((c) => c.startsWith(`w${w}-`)), Array.from({ length: each }, (_, i) => `w${w}-${i}`));
   }
   t.is(await x.one(sql<{ n: number }>`SELECT COUNT(*) AS n FROM chats WHERE chat_id = 'busy'`).then((r) => Number(r?.n)), 1);
+});
+
+dialectTest('messages written in one turn through the group commit share commits; one refused fails alone and changes nothing', async (t, { x }) => {
+  const deps = await setup(x);
+  await appendMessage(deps, OWNER, { chatId: 'mine', role: 'user', content: 'private question', messageUuid: 'taken' });
+  const batches: number[] = [];
+  const grouped = { ...deps, appends: messageWrites({ ...x, batch: (qs, options) => (batches.push(qs.length), x.batch(qs, options)) }) };
+  const questions = Array.from({ length: 5 }, (_, i) => appendMessage(grouped, OWNER, { chatId: `burst-${i}`, role: 'user', content: `question ${i}` }));
+  const intrusion = appendMessage(grouped, COLLEAGUE, { chatId: 'mine', role: 'user', content: 'intrusion' });
+  const again = appendMessage(grouped, OWNER, { chatId: 'mine', role: 'user', content: 'would repeat', messageUuid: 'taken' });
+  const followUp = appendMessage(grouped, OWNER, { chatId: 'burst-0', role: 'assistant', content: 'answer 0' });
+  await t.throwsAsync(intrusion, { code: 'CHAT_NOT_FOUND' });
+  await t.throwsAsync(again, { code: 'VALIDATION_FAILED' });
+  t.deepEqual((await Promise.all(questions)).map((m) => m.position), [0, 0, 0, 0, 0]);
+  t.is((await followUp).position, 1, 'after the question written earlier in the same group');
+  t.is(batches[0], 8 * 3, 'the first eight messages went in one batch');
+  t.deepEqual(await contents(x, 'acme', 'mine'), ['private question']);
+  t.is((await chatRow(x, 'acme', 'burst-3'))?.title, 'question 3');
+  t.deepEqual(await contents(x, 'acme', 'burst-0'), ['question 0', 'answer 0']);
 });

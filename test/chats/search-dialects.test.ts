@@ -221,3 +221,20 @@ dialectTest('the search indexer drains the queue as messages are written, so a s
   t.is((await searchChats({ store: x }, OWNER, { q: 'quokka', limit: 100 })).results.length, 10);
   t.deepEqual(errors, []);
 });
+
+dialectTest("with a settling wait the indexer leaves a burst's messages queued until then, and idle() drains them at once", async (t, { x }) => {
+  await seedAccounts(x);
+  // Long enough that the test ends before it would: only idle() can start the drain.
+  const searchIndex = createSearchIndexer(x, { onError: (err) => t.fail(String(err)), settleMs: 600_000 });
+  const deps = { store: x, clock: systemClock, searchIndex };
+  const pending = async () => (await x.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM chat_messages_fts_pending`))!.n;
+  for (let i = 0; i < 6; i++) await appendMessage(deps, OWNER, { chatId: `settle-${i}`, role: 'user', content: `numbat ${i}` });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(await pending(), 6, 'nothing is indexed while the burst settles');
+  await searchIndex.idle();
+  t.is(await pending(), 0);
+  t.is((await searchChats({ store: x }, OWNER, { q: 'numbat', limit: 100 })).results.length, 6);
+  await appendMessage(deps, OWNER, { chatId: 'settle-late', role: 'user', content: 'numbat late' });
+  await searchIndex.idle();
+  t.is(await pending(), 0, 'a later nudge settles again, and idle() cuts it short again');
+});

@@ -72,3 +72,29 @@ dialectTest('a group that reaches its largest size commits at once, and the rest
   t.deepEqual(batches, [2, 1]);
   t.deepEqual(await committed(), [1, 2, 3]);
 });
+
+dialectTest('batches of several statements share the commit, each all or nothing: a failed requirement rolls back its own alone', async (t, c) => {
+  const { committed } = await setup(c);
+  const batches: number[] = [];
+  const group = new CommitGroup({ ...c.x, batch: (qs, options) => (batches.push(qs.length), c.x.batch(qs, options)) });
+  const pair = group.batch([insert(1), insert(2)]);
+  const refused = group.batch([insert(3), sql`UPDATE t SET x = x WHERE x = 99`], { require: [1] });
+  const single = group.run(insert(4));
+  t.deepEqual(await refused, { ok: false, failed: 1 });
+  const done = await pair;
+  t.true(done.ok);
+  t.deepEqual(done.ok && done.results.map((o) => o.changes), [1, 1]);
+  t.is((await single).changes, 1);
+  t.deepEqual(batches, [5, 2, 2, 1], 'the group first, then each batch alone after the refusal');
+  t.deepEqual(await committed(), [1, 2, 4]);
+});
+
+dialectTest("the statements of each batch in a group get their own results, in order", async (t, c) => {
+  const { group } = await setup(c);
+  const [a, b] = await Promise.all([
+    group.batch([insert(1), sql`SELECT x FROM t WHERE x = 1`]),
+    group.batch([insert(2), sql`SELECT x FROM t ORDER BY x`], { require: [1] }),
+  ]);
+  t.deepEqual(a.ok && a.results.map((o) => o.rows), [[], [{ x: 1 }]]);
+  t.deepEqual(b.ok && b.results.map((o) => o.rows), [[], [{ x: 1 }, { x: 2 }]]);
+});

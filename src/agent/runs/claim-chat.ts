@@ -67,7 +67,7 @@ async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput,
     // The chat's history is read by the run (execute-run.ts), off the path to run_started.
     await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
     // The question is in: a run started meanwhile (by another replica) is refused, not swept and retried.
-    if ((await c.startWrites.run(insertRunQuery(c.store, run, c.replicaId))).changes === 0) throw new RunInProgress();
+    if ((await c.startWrites.run(insertRunQuery(run, c.replicaId))).changes === 0) throw new RunInProgress();
   } catch (err) {
     // A start that failed after claiming the chat gives it back.
     c.busyChats.delete(chatKey);
