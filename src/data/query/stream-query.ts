@@ -88,7 +88,7 @@ export function queryLogger(deps: DataDeps, args: GovernedQueryArgs, started: nu
       rowCount,
       durationMs: performance.now() - started,
       source: args.source ?? 'api',
-    });
+    }, deps.logWrites);
   };
 }
 
