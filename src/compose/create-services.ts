@@ -20,7 +20,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { createMailQueue, createSmtpMailer, type Mailer } from '../mail/index.ts';
 import type { McpPorts } from '../mcp/ports.ts';
 import { createSecretBox, newId, type SecretBox } from '../security/index.ts';
-import { openServiceStore } from '../store/index.ts';
+import { CommitGroup, openServiceStore } from '../store/index.ts';
 import { accountDeps } from './account-deps.ts';
 import { agentPortsFrom } from './agent-ports.ts';
 import { chatSourcesFrom } from './chat-sources.ts';
@@ -223,6 +223,9 @@ function dataDeps(config: Config, a: Pick<CoreServices, 'executor' | 'clock' | '
     maxRecursion: config.data.queryMaxRecursion,
     defaultRowLimit: config.data.queryRowLimit,
     observeQuery: a.observeQuery,
+    // A dashboard opened by many viewers logs a query per tile and viewer, most of them in the turn
+    // a shared execution ends: one commit for them all, each caller answered once it is written.
+    logWrites: new CommitGroup(a.executor),
   };
 }
 

@@ -4,7 +4,7 @@ import { getUser, principalFor, SCOPE_API_FULL } from '../auth/index.ts';
 import { consumeQuota } from '../auth/credentials/rate-limit.ts';
 import type { Clock } from '../clock.ts';
 import type { DashboardPorts, ResultCondition } from '../dashboards/index.ts';
-import { DRIVERS, executeShared, filterResultSql, getConnection, resultColumnsSql, sharedExecutions, type SharedExecutions } from '../data/index.ts';
+import { DRIVERS, executeShared, filterResultSql, requestReads, resultColumnsSql, sharedExecutions, type RequestReads, type SharedExecutions } from '../data/index.ts';
 import type { DataDeps } from '../data/deps.ts';
 import { QuestionNotFound, savedQuestion, type SavedDeps } from '../saved/index.ts';
 import type { Principal } from '../auth/index.ts';
@@ -20,7 +20,7 @@ const COLUMN_CACHE_SIZE = 1000;
 function resultColumns(data: DataDeps, running: SharedExecutions) {
   const known = new Map<string, string[]>();
   const pending = new Map<string, Promise<string[]>>();
-  return async (p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string }): Promise<string[]> => {
+  return async (p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string }, reads: RequestReads): Promise<string[]> => {
     const key = JSON.stringify([p.orgId, q.connectionId, q.environmentId ?? null, q.sql]);
     const hit = known.get(key);
     if (hit) return hit;
@@ -28,7 +28,7 @@ function resultColumns(data: DataDeps, running: SharedExecutions) {
     const mine = `${key}\0${p.userId}`;
     let probe = pending.get(mine);
     if (!probe) {
-      probe = executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql: resultColumnsSql(q.sql), source: 'dashboard' }).then((r) => r.columns.map((c) => c.name));
+      probe = executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql: resultColumnsSql(q.sql), source: 'dashboard', reads }).then((r) => r.columns.map((c) => c.name));
       pending.set(mine, probe);
       void probe.then(
         (cols) => {
@@ -65,12 +65,15 @@ export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor
         throw err;
       }
     },
-    async query(p, q) {
-      const used = q.conditions.length === 0 ? [] : applicable(q.conditions, await columnsOf(p, q));
-      // The filters' values travel beside the statement as bound parameters, never in its text.
-      const { sql, params } = used.length === 0 ? { sql: q.sql, params: [] } : filterResultSql(DRIVERS[(await getConnection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used);
-      const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, params, source: 'dashboard', signal: q.signal, fresh: q.fresh });
-      return { columns: r.columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId), readAt: r.readAt };
+    runner(p) {
+      const reads = requestReads();
+      return async (q) => {
+        const used = q.conditions.length === 0 ? [] : applicable(q.conditions, await columnsOf(p, q, reads));
+        // The filters' values travel beside the statement as bound parameters, never in its text.
+        const { sql, params } = used.length === 0 ? { sql: q.sql, params: [] } : filterResultSql(DRIVERS[(await reads.connection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used);
+        const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, params, source: 'dashboard', signal: q.signal, fresh: q.fresh, reads });
+        return { columns: r.columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId), readAt: r.readAt };
+      };
     },
     async principal(orgId, userId) {
       const user = await getUser(store, userId);

@@ -33,15 +33,27 @@ export interface FilteredRows {
   readAt: number;
 }
 
+/** A tile's query as the viewer, with the run's conditions. */
+export interface TileQuery {
+  environmentId: string | undefined;
+  connectionId: string;
+  sql: string;
+  conditions: ResultCondition[];
+  signal?: AbortSignal | undefined;
+  fresh?: boolean | undefined;
+}
+
 export interface DashboardPorts {
   /** A saved question `p` may read (saved questions' rules), else undefined. */
   question(p: Principal, id: string): Promise<TileQuestion | undefined>;
   /**
-   * Runs SQL through the governed pipeline as `p` (guard, governed sources, row security, limits),
-   * with the conditions whose field the result has applied by the data plane, never spliced here.
-   * Rows of the same governed statement read seconds ago, or being read now, may serve it unless `fresh`.
+   * The governed pipeline for one run's tiles as `p`: each query goes through the guard, governed
+   * sources, row security and limits, with the conditions whose field the result has applied by the
+   * data plane, never spliced here. What the tiles of a run read alike (the connection, the viewer's
+   * row-security facts) is read once per runner: make one per request. Rows of the same governed
+   * statement read seconds ago, or being read now, may serve a query unless `fresh`.
    */
-  query(p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string; conditions: ResultCondition[]; signal?: AbortSignal | undefined; fresh?: boolean | undefined }): Promise<FilteredRows>;
+  runner(p: Principal): (q: TileQuery) => Promise<FilteredRows>;
   /** The user as they act in the organization now (role, permissions), or undefined once they left. */
   principal(orgId: string, userId: string): Promise<Principal | undefined>;
   /** Counts one use of `key` against `max` per `windowMs`; throws RateLimited (429) past it. */

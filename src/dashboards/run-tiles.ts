@@ -9,7 +9,7 @@ import type { StoredDashboard } from './dashboards-store.ts';
 import type { DashboardDeps } from './deps.ts';
 import { DashboardNotFound, TileNotFound, TileQuestionNotFound } from './errors.ts';
 import { conditionsFor } from './filter-conditions.ts';
-import type { ResultCondition, TileQuestion } from './ports.ts';
+import type { DashboardPorts, ResultCondition, TileQuestion } from './ports.ts';
 import type { FilterValue, TileRun } from './schemas.ts';
 
 export interface TileRunArgs {
@@ -21,9 +21,11 @@ export interface TileRunArgs {
   refresh?: boolean | undefined;
 }
 
-/** Runs a tile's question (read by `p` already) with the run's conditions. */
-async function runQuestion(deps: DashboardDeps, p: Principal, tileId: string, q: TileQuestion, conditions: ResultCondition[], a: TileRunArgs): Promise<TileRun> {
-  const r = await deps.ports.query(p, { environmentId: a.environmentId, connectionId: q.connectionId, sql: q.sql, conditions, signal: a.signal, fresh: a.refresh });
+type Query = ReturnType<DashboardPorts['runner']>;
+
+/** Runs a tile's question (read by the run's viewer already) with the run's conditions. */
+async function runQuestion(query: Query, tileId: string, q: TileQuestion, conditions: ResultCondition[], a: TileRunArgs): Promise<TileRun> {
+  const r = await query({ environmentId: a.environmentId, connectionId: q.connectionId, sql: q.sql, conditions, signal: a.signal, fresh: a.refresh });
   return { tile_id: tileId, columns: r.columns, rows: r.rows, read_at: new Date(r.readAt).toISOString(), truncated: r.truncated, applied_filters: r.applied };
 }
 
@@ -34,7 +36,7 @@ export async function runTileOf(deps: DashboardDeps, p: Principal, d: StoredDash
   const conditions = conditionsFor(d.filters, a.filters ?? []);
   const q = await deps.ports.question(p, tile.saved_question_id);
   if (!q) throw new TileQuestionNotFound();
-  return runQuestion(deps, p, tile.id, q, conditions, a);
+  return runQuestion(deps.ports.runner(p), tile.id, q, conditions, a);
 }
 
 /** Fresh rows of one tile of a dashboard the caller may read. */
@@ -66,6 +68,7 @@ export async function runDashboard(
   if (!p) throw new DashboardNotFound();
   const d = await readableDashboard(deps, p, a.dashboardId);
   const conditions = conditionsFor(d.filters, a.filters ?? []);
+  const query = deps.ports.runner(p);
   const tiles = await Promise.all(
     d.tiles.map(async (t): Promise<DashboardRunTile> => {
       const base = { id: t.id, text: t.text, title: null, chart: null, columns: [], rows: [], read_at: null };
@@ -74,7 +77,7 @@ export async function runDashboard(
       try {
         q = await deps.ports.question(p, t.saved_question_id);
         if (!q) throw new TileQuestionNotFound();
-        const r = await runQuestion(deps, p, t.id, q, conditions, { tileId: t.id, signal: a.signal });
+        const r = await runQuestion(query, t.id, q, conditions, { tileId: t.id, signal: a.signal });
         return { ...base, title: q.title, chart: q.chart, columns: r.columns, rows: r.rows, read_at: r.read_at };
       } catch (err) {
         const e = err instanceof AppError ? { code: err.code, message: err.message } : { code: 'INTERNAL_ERROR', message: 'The tile could not be run' };
@@ -116,6 +119,7 @@ async function* bySettling<T>(pending: Promise<T>[]): AsyncGenerator<T> {
 export function runTilesOf(deps: DashboardDeps, p: Principal, d: StoredDashboard, a: Omit<TileRunArgs, 'tileId'>): AsyncGenerator<TileOutcome> {
   const conditions = conditionsFor(d.filters, a.filters ?? []);
   const question = questionsOnce(deps, p);
+  const query = deps.ports.runner(p);
   const runs = d.tiles.flatMap((t) => {
     const qid = t.saved_question_id;
     if (qid === null) return [];
@@ -123,7 +127,7 @@ export function runTilesOf(deps: DashboardDeps, p: Principal, d: StoredDashboard
       try {
         const q = await question(qid);
         if (!q) throw new TileQuestionNotFound();
-        return { tile_id: t.id, run: await runQuestion(deps, p, t.id, q, conditions, { ...a, tileId: t.id }) };
+        return { tile_id: t.id, run: await runQuestion(query, t.id, q, conditions, { ...a, tileId: t.id }) };
       } catch (error) {
         return { tile_id: t.id, error };
       }

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { CheckHost } from '../outbound/index.ts';
 import type { SecretBox } from '../security/index.ts';
+import type { CommitGroup } from '../store/index.ts';
 import type { QueryProcessPool } from './drivers/process/query-process-pool.ts';
 import type { SqlTools } from './guard/index.ts';
 import type { DataStore } from './tables.ts';
@@ -29,4 +30,6 @@ export interface DataDeps {
   defaultRowLimit: number;
   /** Told the engine, outcome and duration of every governed query (metrics). */
   observeQuery?: (engine: string, status: string, seconds: number) => void;
+  /** Query-log writes of one turn of the event loop committed together; absent, each commits alone. */
+  logWrites?: CommitGroup;
 }

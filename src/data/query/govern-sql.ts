@@ -7,10 +7,11 @@ import type { DataDeps } from '../deps.ts';
 import type { IntrospectedTable } from '../drivers/driver.ts';
 import { QueryRefused } from '../errors.ts';
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
-import { applyRowFilters, docFor, loadRlsUser, type RlsUser } from '../rls/index.ts';
+import { applyRowFilters, docFor, type RlsUser } from '../rls/index.ts';
 import { loadRelations } from '../sync/relations.ts';
 import type { EnvironmentTargets, SqlDialect, SqlParam, TableDoc } from '../types.ts';
 import type { GovernMemo } from './govern-memo.ts';
+import { directReads, type RequestReads } from './request-reads.ts';
 
 /** What governance needs of the warehouse: an open driver has all of it. */
 export interface WarehouseShape {
@@ -29,6 +30,8 @@ export interface GovernInput {
   /** Values bound to the caller's own placeholders (a dashboard's filters); the guard checks them. */
   params?: readonly SqlParam[] | undefined;
   knowledgeCommit?: string | undefined;
+  /** The request's reads, shared by its queries. */
+  reads?: RequestReads | undefined;
 }
 
 /** Admins read any table; everyone else only documented, active tables (governed sources). */
@@ -84,7 +87,7 @@ export async function governSql(deps: DataDeps, input: GovernInput, wh: Warehous
   checkGoverned(principal, query, docs, connectionId, wh.defaultSchema);
   const schema = targetSchema(wh, knowledge.targets[connectionId]);
   if (schema && !wh.introspect) return undefined;
-  const user = await loadRlsUser(deps.store, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
+  const user = await (input.reads ?? directReads).rlsUser(deps.store, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
   const retarget = schema ? await targetResolver(wh, schema) : undefined;
   const executedSql = await rewrite(deps, { query, docs, input, wh, user, retarget, memo });
   // Filters are written by admins, but the statement that runs passes the guard too, with the same

@@ -3,4 +3,5 @@ export { loggedParams, loggedQueryToRerun, logQuery, topTables, type LoggedQuery
 export { governStatement, streamGoverned, streamQuery, type GovernedQueryArgs, type GovernedStatement, type GovernedStream } from './stream-query.ts';
 export { copyQueryCsv, type GovernedCsvCopy } from './copy-query-csv.ts';
 export { filterResultSql, resultColumnsSql, type BoundStatement, type ResultFilter } from './filter-result.ts';
+export { requestReads, type RequestReads } from './request-reads.ts';
 export { executeShared, sharedExecutions, type SharedExecutions, type SharedRows } from './shared-query.ts';

@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.ts';
 import { NotFound } from '../../errors.ts';
 import { QueryRefused } from '../errors.ts';
 import { newId } from '../../security/index.ts';
-import { byteOrder } from '../../store/index.ts';
+import { byteOrder, type CommitGroup } from '../../store/index.ts';
 import type { DataStore, QueryLogRow } from '../tables.ts';
 import type { SqlParam } from '../types.ts';
 
@@ -30,8 +30,12 @@ export interface QueryLogEntry {
 
 export type LoggedQuery = QueryLogRow;
 
-/** Appends one entry, with the tables it read, in one batch; returns its id. */
-export async function logQuery(store: DataStore, clock: Clock, e: QueryLogEntry): Promise<string> {
+/**
+ * Appends one entry, with the tables it read, in one batch, or in `group`'s batch of this turn
+ * (committed before the promise settles, so a caller answered after it loses no entry in a crash);
+ * returns its id.
+ */
+export async function logQuery(store: DataStore, clock: Clock, e: QueryLogEntry, group?: CommitGroup): Promise<string> {
   const id = newId(12);
   const entry = store.db.insertInto('query_log').values({
     id,
@@ -50,7 +54,11 @@ export async function logQuery(store: DataStore, clock: Clock, e: QueryLogEntry)
     created_at: clock.now(),
   });
   const tables = [...new Set(e.tables)].map((t) => ({ query_id: id, org_id: e.orgId, connection_id: e.connectionId, table_name: t }));
-  await store.batch(tables.length ? [entry, store.db.insertInto('query_log_tables').values(tables)] : [entry]);
+  const writes = tables.length ? [entry, store.db.insertInto('query_log_tables').values(tables)] : [entry];
+  // Queued together, the tables follow their entry into the same batch; should the batch fail, the
+  // group runs each alone in order, and the tables' foreign key refuses them without their entry.
+  if (group) await Promise.all(writes.map((w) => group.run(w)));
+  else await store.batch(writes);
   return id;
 }
 

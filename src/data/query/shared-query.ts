@@ -12,7 +12,7 @@
 // execution checks that the warehouse still has the dialect and schema the statement was governed for.
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
-import { getConnection, openConnection } from '../connections/index.ts';
+import { openConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import type { ColumnMeta, Driver } from '../drivers/driver.ts';
 import { DRIVERS } from '../drivers/registry.ts';
@@ -20,6 +20,7 @@ import { QueryRefused } from '../errors.ts';
 import { governMemo, type GovernMemo } from './govern-memo.ts';
 import { governSql } from './govern-sql.ts';
 import { recentResults, type RecentResults } from './recent-results.ts';
+import { directReads } from './request-reads.ts';
 import { governStatement, narrowed, queryLogger, streamGoverned, type GovernedQueryArgs, type GovernedStatement } from './stream-query.ts';
 
 export interface SharedRows {
@@ -135,7 +136,7 @@ interface Plan {
 async function plan(deps: DataDeps, shared: SharedExecutions, input: GovernedQueryArgs): Promise<{ settings: string; plan?: Plan }> {
   const started = performance.now();
   const args = narrowed(input);
-  const connection = await getConnection(deps, args.principal.orgId, args.connectionId);
+  const connection = await (args.reads ?? directReads).connection(deps, args.principal.orgId, args.connectionId);
   const settings = JSON.stringify([connection.type, connection.settings]);
   const known = shared.schemas.get(connectionKey(args));
   if (args.driverContext || !known || known.settings !== settings) return { settings };

@@ -11,6 +11,7 @@ import type { SqlDialect, SqlParam } from '../types.ts';
 import type { GovernMemo } from './govern-memo.ts';
 import { governSql } from './govern-sql.ts';
 import { logQuery, type QueryStatus } from './query-log.ts';
+import type { RequestReads } from './request-reads.ts';
 
 export interface GovernedQueryArgs {
   principal: Principal;
@@ -36,6 +37,8 @@ export interface GovernedQueryArgs {
    * answer is pinned to. Default: the environment's head at the time of the query.
    */
   knowledgeCommit?: string | undefined;
+  /** The request's reads, shared by its queries (a dashboard run's tiles); default: each query reads the store. */
+  reads?: RequestReads | undefined;
 }
 
 /** Rows of a governed query; iterate `batches` once. The log entry is written when iteration ends. */
@@ -85,7 +88,7 @@ export function queryLogger(deps: DataDeps, args: GovernedQueryArgs, started: nu
       rowCount,
       durationMs: performance.now() - started,
       source: args.source ?? 'api',
-    });
+    }, deps.logWrites);
   };
 }
 

@@ -5,8 +5,8 @@
 // fresh read bypasses what was read before.
 import test from 'ava';
 import { principalFor, getUser } from '../../../src/auth/index.ts';
-import { createConnection } from '../../../src/data/connections/index.ts';
-import { executeShared, sharedExecutions, type SharedExecutions } from '../../../src/data/query/index.ts';
+import { createConnection, deleteConnection } from '../../../src/data/connections/index.ts';
+import { executeShared, requestReads, sharedExecutions, type RequestReads, type SharedExecutions } from '../../../src/data/query/index.ts';
 import { RECENT_RESULT_MS } from '../../../src/data/query/recent-results.ts';
 import { setUserAttributes } from '../../../src/data/rls/index.ts';
 import type { QueryProcessPool } from '../../../src/data/drivers/process/query-process-pool.ts';
@@ -64,7 +64,7 @@ test.after.always(() => t0.stop());
 
 const principal = async (id: string) => (await principalFor(t0.app.services.executor, (await getUser(t0.app.services.executor, id))!, org, 'session', []))!;
 const logged = (sql: string) => t0.app.services.store.sqlite!.prepare('SELECT user_id, status, tables FROM query_log WHERE sql = ? ORDER BY user_id').all(sql) as { user_id: string; status: string; tables: string }[];
-const run = async (shared: SharedExecutions, user: string, sql: string, more: { signal?: AbortSignal; fresh?: boolean } = {}) =>
+const run = async (shared: SharedExecutions, user: string, sql: string, more: { signal?: AbortSignal; fresh?: boolean; reads?: RequestReads } = {}) =>
   executeShared(t0.app.services.data, shared, { principal: await principal(user), environmentId: undefined, connectionId: 'wh', sql, source: 'dashboard', ...more });
 /** Sets of executions that have seen the connection once already (its default schema is known). */
 async function warmed(): Promise<SharedExecutions> {
@@ -187,4 +187,35 @@ test.serial('a caller leaving leaves the execution to the others; the last one l
   await until(() => running.running.size > 0);
   alone.abort();
   await t.throwsAsync(stopped, { code: 'QUERY_CANCELLED' });
+});
+
+test.serial("the queries of one request read the viewer's row-security facts once, as of the request; the next request reads them again", async (t) => {
+  const shared = await warmed();
+  const reads = requestReads();
+  const france = await run(shared, analysts[0]!, SALES, { fresh: true, reads });
+  t.deepEqual(france.rows.map((r) => r[0]), ['France']);
+  await setUserAttributes(t0.app.services.executor, org, analysts[0]!, { region: 'Germany' });
+  try {
+    // A later tile of the same request is governed by the same facts as its first one.
+    t.deepEqual((await run(shared, analysts[0]!, SALES, { fresh: true, reads })).rows, france.rows);
+    t.deepEqual((await run(shared, analysts[0]!, SALES, { fresh: true, reads: requestReads() })).rows.map((r) => r[0]), ['Germany']);
+    t.deepEqual((await run(shared, analysts[0]!, SALES, { fresh: true })).rows.map((r) => r[0]), ['Germany'], 'without a request scope, as before');
+  } finally {
+    await setUserAttributes(t0.app.services.executor, org, analysts[0]!, { region: 'France' });
+  }
+});
+
+test.serial('the queries of one request read their connection once; a connection removed meanwhile runs no query, and the next request finds it gone', async (t) => {
+  const shared = await warmed();
+  const s = t0.app.services;
+  const deps = { store: s.data.store, clock: s.clock, secretBox: s.secretBox, fileRoots: s.config.data.warehouseRoots, checkHost: s.data.checkHost };
+  await createConnection(deps, org, users[0]!, { id: 'wh2', name: 'wh2', type: 'duckdb', settings: { path: 'wh.duckdb' } });
+  const reads = requestReads();
+  const query = async (r: RequestReads) => executeShared(s.data, shared, { principal: await principal(users[0]!), environmentId: undefined, connectionId: 'wh2', sql: 'SELECT 1 AS one', source: 'dashboard', fresh: true, reads: r });
+  t.deepEqual((await query(reads)).rows.map((r) => Number(r[0])), [1]);
+  await deleteConnection(deps, org, 'wh2');
+  t.like(await reads.connection(deps, org, 'wh2'), { id: 'wh2', type: 'duckdb' }, 'read once for the request');
+  // Opening the warehouse still reads the connection itself, so the kept read runs nothing.
+  await t.throwsAsync(query(reads), { code: 'CONNECTION_NOT_FOUND' });
+  await t.throwsAsync(requestReads().connection(deps, org, 'wh2'), { code: 'CONNECTION_NOT_FOUND' });
 });
