@@ -55,10 +55,8 @@ export async function logQuery(store: DataStore, clock: Clock, e: QueryLogEntry,
   });
   const tables = [...new Set(e.tables)].map((t) => ({ query_id: id, org_id: e.orgId, connection_id: e.connectionId, table_name: t }));
   const writes = tables.length ? [entry, store.db.insertInto('query_log_tables').values(tables)] : [entry];
-  // Queued together, the tables follow their entry into the same batch; should the batch fail, the
-  // group runs each alone in order, and the tables' foreign key refuses them without their entry.
-  if (group) await Promise.all(writes.map((w) => group.run(w)));
-  else await store.batch(writes);
+  // An entry and its tables are one all-or-nothing batch, alone or inside the group's.
+  await (group ? group.batch(writes) : store.batch(writes));
   return id;
 }
 
