@@ -17,16 +17,26 @@ export async function indexPendingMessages(x: Executor, limit = -1): Promise<num
   return onPostgres(x) ? indexOnPostgres(x, limit) : indexOnSqlite(x, limit);
 }
 
+// The slice's words, as FTS5 tokenizes them, come from a scratch FTS5 table of this connection
+// (temp, in memory, no positions): its vocabulary is added to chat_messages_terms (migration 0119),
+// then it is emptied. About 0.3 ms a slice of 50 messages.
+const SCRATCH = sql`CREATE VIRTUAL TABLE IF NOT EXISTS temp.chat_messages_new_bodies USING fts5(body, content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2')`;
+const SCRATCH_TERMS = sql`CREATE VIRTUAL TABLE IF NOT EXISTS temp.chat_messages_new_terms USING fts5vocab(temp, chat_messages_new_bodies, 'row')`;
+
 async function indexOnSqlite(x: Executor, limit: number): Promise<number> {
+  const queued = sql`FROM (SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ${limit}) p
+       JOIN chat_messages m ON m.id = p.message_id JOIN chats c ON c.id = m.chat_pk
+       WHERE m.displayed = 1`;
   // The first statement is required: an empty queue rolls back a transaction that only read.
   const done = await x.batch(
     [
       sql`SELECT 1 FROM chat_messages_fts_pending LIMIT 1`,
-      sql`INSERT INTO chat_messages_fts (rowid, body, scope)
-       SELECT -m.id, m.content, 's' || hex(c.org_id || '/' || c.user_id)
-       FROM (SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ${limit}) p
-       JOIN chat_messages m ON m.id = p.message_id JOIN chats c ON c.id = m.chat_pk
-       WHERE m.displayed = 1`,
+      sql`INSERT INTO chat_messages_fts (rowid, body, scope) SELECT -m.id, m.content, 's' || hex(c.org_id || '/' || c.user_id) ${queued}`,
+      SCRATCH,
+      SCRATCH_TERMS,
+      sql`INSERT INTO temp.chat_messages_new_bodies (rowid, body) SELECT -m.id, m.content ${queued}`,
+      sql`INSERT OR IGNORE INTO chat_messages_terms (term) SELECT term FROM temp.chat_messages_new_terms`,
+      sql`INSERT INTO temp.chat_messages_new_bodies (chat_messages_new_bodies) VALUES ('delete-all')`,
       sql`DELETE FROM chat_messages_fts_pending WHERE message_id IN (SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ${limit})`,
     ],
     { require: [0] },
@@ -34,19 +44,27 @@ async function indexOnSqlite(x: Executor, limit: number): Promise<number> {
   return done.ok ? done.results[1]!.changes : 0;
 }
 
-// Replicas index the same queue: each takes the rows no other holds (SKIP LOCKED), and an index row
-// already written (by an edit's trigger) is left alone. A negative limit means the whole queue.
+// Replicas index the same queue: each takes the rows no other holds (SKIP LOCKED); a row an edit
+// queued again while another replica was indexing it is written with the edited body. The lexemes of
+// what was indexed are added to chat_messages_terms (migration 0119) in byte order, so that two
+// replicas adding the same ones wait on each other in one order and never deadlock. A negative limit
+// means the whole queue.
 async function indexOnPostgres(x: Executor, limit: number): Promise<number> {
-  const { changes } = await x.run(sql`WITH taken AS (
+  const row = await x.one<{ n: number }>(sql`WITH taken AS (
        DELETE FROM chat_messages_fts_pending WHERE message_id IN (
          SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ${limit < 0 ? null : limit} FOR UPDATE SKIP LOCKED)
-       RETURNING message_id)
-     INSERT INTO chat_messages_fts (rowid, body, scope)
+       RETURNING message_id),
+     indexed AS (INSERT INTO chat_messages_fts (rowid, body, scope)
        SELECT -m.id, m.content, chat_messages_fts_scope(c.org_id, c.user_id)
        FROM taken JOIN chat_messages m ON m.id = taken.message_id JOIN chats c ON c.id = m.chat_pk
        WHERE m.displayed = 1
-     ON CONFLICT (rowid) DO NOTHING`);
-  return changes;
+       ON CONFLICT (rowid) DO UPDATE SET body = excluded.body, scope = excluded.scope
+       RETURNING tsv),
+     terms AS (INSERT INTO chat_messages_terms (term)
+       SELECT DISTINCT lexeme FROM indexed, unnest(indexed.tsv) ORDER BY lexeme
+       ON CONFLICT (term) DO NOTHING)
+     SELECT CAST(count(*) AS INTEGER) AS n FROM indexed`);
+  return row?.n ?? 0;
 }
 
 /** Indexes the whole queue a slice per turn of the event loop; settles when the queue is empty. */

@@ -10,26 +10,35 @@ const B = 0.75;
 
 /** Tokens as FTS5's unicode61 tokenizer (remove_diacritics 2) sees them: folded, without accents. */
 export function tokens(text: string): string[] {
-  // Plain ASCII (most bodies) needs no Unicode normalization, which is the slow part.
+  // Plain ASCII (most bodies) needs no Unicode normalization, which is the slow part, and its letters
+  // and digits are [a-z0-9] once lower-cased: a plain character class splits it faster than \p{L}.
   // eslint-disable-next-line no-control-regex
-  const folded = /^[\u0000-\u007f]*$/.test(text) ? text.toLowerCase() : fold(text);
-  return folded.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  if (/^[\u0000-\u007f]*$/.test(text)) return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+/** How often the tokens `parts` occur in a row in `doc`, the last one as a prefix with `prefix`. */
+function occurrences(doc: string[], parts: string[], prefix: boolean): number {
+  const last = parts.length - 1;
+  let tf = 0;
+  for (let at = 0; at + last < doc.length; at++) {
+    let j = 0;
+    while (j < last && doc[at + j] === parts[j]) j++;
+    if (j === last && (prefix ? doc[at + j]!.startsWith(parts[j]!) : doc[at + j] === parts[j])) tf++;
+  }
+  return tf;
 }
 
 /** Scores each body for the query words (with `prefix`, the last as a prefix). Higher is better. */
 export function scoreBodies(bodies: string[], words: string[], { prefix: lastIsPrefix = false }: { prefix?: boolean } = {}): number[] {
-  const terms = words.map((w) => tokens(w).join(' ')).filter(Boolean);
+  // Each word's tokens, split once for all bodies (a word such as foo-bar is a phrase of two).
+  const terms = words.map((w) => tokens(w)).filter((parts) => parts.length > 0);
   const docs = bodies.map(tokens);
   const avg = docs.reduce((n, d) => n + d.length, 0) / Math.max(docs.length, 1) || 1;
   return docs.map((doc) => {
     let score = 0;
-    terms.forEach((term, i) => {
-      const prefix = lastIsPrefix && i === terms.length - 1;
-      const parts = term.split(' ');
-      let tf = 0;
-      for (let at = 0; at + parts.length <= doc.length; at++) {
-        if (parts.every((p, j) => (prefix && j === parts.length - 1 ? doc[at + j]!.startsWith(p) : doc[at + j] === p))) tf++;
-      }
+    terms.forEach((parts, i) => {
+      const tf = occurrences(doc, parts, lastIsPrefix && i === terms.length - 1);
       score += (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / avg));
     });
     return score;

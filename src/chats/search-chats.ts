@@ -12,6 +12,7 @@ import { excerpt, scoreBodies } from './rank.ts';
 import type { ChatStore } from './rows.ts';
 import type { ChatSearchResponse } from './schemas.ts';
 import { findCandidates, fts5Terms } from './search-matches.ts';
+import { completions } from './search-terms.ts';
 
 const MAX_TERMS = 16;
 
@@ -41,13 +42,13 @@ export async function searchChats(deps: ChatStore, principal: Principal, { q, li
   const words = queryWords(q);
   if (words.length === 0) return { query: q, results: [] };
   await indexPendingMessages(deps.store);
-  // Whole words first: cheap at any size. A prefix query (search as you type) merges the doclists
-  // of every word with that prefix, so it runs only when whole words find too few chats.
+  // Whole words first: cheap at any size. The last word as a prefix (search as you type) runs only
+  // when whole words find too few chats, through its indexed completions where they are few.
   let prefix = false;
   let candidates = await findCandidates(deps.store, principal, words, prefix);
   if (new Set(candidates.map((c) => c.chat_id)).size < limit) {
     prefix = true;
-    candidates = await findCandidates(deps.store, principal, words, prefix);
+    candidates = await findCandidates(deps.store, principal, words, prefix, await completions(deps.store, words));
   }
   const scores = scoreBodies(candidates.map((c) => c.content), words, { prefix });
   const order = candidates.map((c, i) => ({ c, score: scores[i]! })).sort((a, b) => b.score - a.score || b.c.id - a.c.id);

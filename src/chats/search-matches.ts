@@ -40,12 +40,26 @@ export function fts5Terms(words: string[], prefix: boolean): string {
   return words.map((w, i) => `"${w}"${prefix && i === words.length - 1 ? '*' : ''}`).join(' ');
 }
 
+const fts5String = (term: string) => `"${term.replaceAll('"', '""')}"`;
+
+/** The same with the last word replaced by any of its completions (search-terms.ts). */
+function fts5WithCompletions(words: string[], completions: string[]): string {
+  return [...words.slice(0, -1).map(fts5String), `(${completions.map(fts5String).join(' OR ')})`].join(' AND ');
+}
+
 const CANDIDATE_COLUMNS = sql`m.id, m.content, c.chat_id, c.title, c.updated_at, m.message_uuid, m.role`;
 
-/** The newest RANK_WINDOW of the caller's messages matching every word (see the contract above). */
-export async function findCandidates(x: Executor, principal: Principal, words: string[], prefix: boolean): Promise<Candidate[]> {
-  if (!onPostgres(x)) return x.all(fts5Hits(principal, words, prefix));
-  const query = await tsQuery(x, words, prefix);
+/**
+ * The newest RANK_WINDOW of the caller's messages matching every word (see the contract above). With
+ * `completions` (and `prefix`), the last word's indexed completions stand for it: the same matches.
+ */
+export async function findCandidates(x: Executor, principal: Principal, words: string[], prefix: boolean, completions?: string[]): Promise<Candidate[]> {
+  if (completions?.length === 0) return [];
+  if (!onPostgres(x)) {
+    const terms = completions ? fts5WithCompletions(words, completions) : fts5Terms(words, prefix);
+    return x.all(fts5Hits(principal, terms));
+  }
+  const query = completions ? await tsQueryWithCompletions(x, words, completions) : await tsQuery(x, words, prefix);
   if (query === undefined) return [];
   // FTS5 merges the scope's and the words' doclists in rowid order; PostgreSQL has no such index, and
   // its planner misjudges prefixes and words common for one owner only. So the common case is tried
@@ -61,8 +75,8 @@ export async function findCandidates(x: Executor, principal: Principal, words: s
 }
 
 // FTS5 rowids are negated message ids: reading them in ascending order is newest first and stops early.
-function fts5Hits(principal: Principal, words: string[], prefix: boolean) {
-  const match = `scope : "${scopeToken(principal.orgId, principal.userId)}" AND body : (${fts5Terms(words, prefix)})`;
+function fts5Hits(principal: Principal, terms: string) {
+  const match = `scope : "${scopeToken(principal.orgId, principal.userId)}" AND body : (${terms})`;
   return sql<Candidate>`WITH hits AS (SELECT rowid FROM chat_messages_fts WHERE chat_messages_fts MATCH ${match} ORDER BY rowid LIMIT ${RANK_WINDOW})
        SELECT ${CANDIDATE_COLUMNS}
        FROM hits JOIN chat_messages m ON m.id = -hits.rowid JOIN chats c ON c.id = m.chat_pk
@@ -80,6 +94,14 @@ async function tsQuery(x: Executor, words: string[], prefix: boolean): Promise<s
        FROM (SELECT n, phraseto_tsquery('sextant_fts', chat_messages_fts_words(w)) AS t FROM unnest(CAST(${words} AS text[])) WITH ORDINALITY AS u(w, n)) words
        HAVING min(numnode(t)) > 0`);
   return row?.query;
+}
+
+// The lexemes, quoted for tsquery's text form (a quote doubled, a backslash escaped), ORed.
+async function tsQueryWithCompletions(x: Executor, words: string[], completions: string[]): Promise<string | undefined> {
+  const any = `(${completions.map((c) => `'${c.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`).join(' | ')})`;
+  if (words.length === 1) return any;
+  const others = await tsQuery(x, words.slice(0, -1), false);
+  return others === undefined ? undefined : `${others} & ${any}`;
 }
 
 // The candidates of the rowids `hits` selects. The tsquery is a parameter, not computed inside the

@@ -2,7 +2,9 @@
 // pools, refusing a newer schema; and the search triggers its migrations create.
 import test from 'ava';
 import { sql } from 'kysely';
+import { indexPendingMessages } from '../../src/chats/index.ts';
 import { listMigrations, SchemaNewerThanCode } from '../../src/store/index.ts';
+import { pgExecutor } from '../../src/store/pg-executor.ts';
 import { migratePostgres } from '../../src/store/pg-migrate.ts';
 import { openPostgres } from '../../src/store/pg-open.ts';
 import { freshPgDatabase, openTestPostgres, SKIP_PG_STORE } from '../helpers/pg-database.ts';
@@ -70,7 +72,7 @@ test('a failing migration leaves nothing behind and is not recorded', async (t) 
   t.deepEqual(await recordedMigrations(d.pg.db), ALL);
 });
 
-test('the search triggers queue displayed messages of visible chats, and edits re-index with the tsvector', async (t) => {
+test('the search triggers queue displayed messages of visible chats, and edits queue them again to be re-indexed with the tsvector', async (t) => {
   const d = await database(t);
   if (!d) return t.log(SKIP_PG_STORE), t.pass();
   const db = d.pg.db;
@@ -85,10 +87,16 @@ test('the search triggers queue displayed messages of visible chats, and edits r
   await msg(2, 'c', 'an evaluation chat');
   const pending = await sql<{ message_id: number }>`SELECT message_id FROM chat_messages_fts_pending ORDER BY 1`.execute(db);
   t.deepEqual(pending.rows, [{ message_id: 1 }], 'only the displayed message of the visible chat is queued');
+  await indexPendingMessages(pgExecutor(db));
   await sql`UPDATE chat_messages SET content = 'Umsätze nach Region' WHERE id = 1`.execute(db);
+  const requeued = await sql<{ message_id: number }>`SELECT message_id FROM chat_messages_fts_pending ORDER BY 1`.execute(db);
+  t.deepEqual(requeued.rows, [{ message_id: 1 }], 'the edit took the old body off the index and queued the message again');
+  t.is((await sql`SELECT 1 FROM chat_messages_fts`.execute(db)).rows.length, 0);
+  await sql`UPDATE chat_messages SET content = 'kept for the agent only now' WHERE id = 2`.execute(db);
+  t.is(await indexPendingMessages(pgExecutor(db)), 1, 'an edit of a message not shown queues nothing');
   const found = await sql<{ rowid: number; scope: string }>`SELECT rowid, scope FROM chat_messages_fts WHERE tsv @@ websearch_to_tsquery('sextant_fts', 'umsatze REGION')`.execute(db);
   // The scope token is SQLite's: 's' || hex('o1/u1'); the rowid the negated message id.
   t.deepEqual(found.rows, [{ rowid: -1, scope: 's6F312F7531' }]);
-  t.is((await sql`SELECT 1 FROM chat_messages_fts_pending`.execute(db)).rows.length, 0, 'the edit took the message off the queue');
+  t.is((await sql`SELECT 1 FROM chat_messages_fts_pending`.execute(db)).rows.length, 0, 'the indexer took the message off the queue');
   t.is((await sql`SELECT 1 FROM users WHERE email = 'ann@example.COM'`.execute(db)).rows.length, 1, 'emails compare without case, as COLLATE NOCASE');
 });
