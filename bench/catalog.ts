@@ -1,5 +1,5 @@
-// The catalog (`GET /api/cli/catalog`), the knowledge list (`GET /api/knowledge/tables`, whole and one
-// page) and an answer, on the demo organization (4 documented tables) and again after documenting
+// The catalog (`GET /api/cli/catalog`), the knowledge list (`GET /api/knowledge/tables`, whole, one
+// page and one page of a search) and an answer, on the demo organization (4 documented tables) and again after documenting
 // `BENCH_TABLES` more tables (default 10,000, what a large dbt project imports) in one sync commit.
 // Goals (issue 38): catalog and list pages p50 < 50 ms, answers within 1.5x the demo's. The ratios are
 // against the demo in the same run: on a shared machine the absolute figures measure the neighbours too.
@@ -15,6 +15,8 @@ import { startTestApp, type TestApp } from '../test/helpers/app.ts';
 const TABLES = Number(process.env['BENCH_TABLES'] ?? 10_000);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 20);
 const PAGE = 100;
+/** Held by 1,000 of the 10,000 tables' names (none of the demo's). */
+const SEARCH = 'model_01';
 
 type Figures = Record<string, number>;
 
@@ -51,6 +53,8 @@ async function measure(t0: TestApp, admin: string, label: string): Promise<Figur
     catalog: await p50(RUNS, () => ok(t0, admin, 'GET', '/api/cli/catalog')),
     'list, whole': await p50(Math.min(RUNS, 5), () => ok(t0, admin, 'GET', '/api/knowledge/tables')),
     [`list, page of ${PAGE}`]: await p50(RUNS, () => ok(t0, admin, 'GET', `/api/knowledge/tables?limit=${PAGE}`)),
+    // What the web client's tables page asks when someone searches: a page of 50 and the count.
+    'list, searched page': await p50(RUNS, () => ok(t0, admin, 'GET', `/api/knowledge/tables?q=${SEARCH}&limit=50`)),
     answer: await p50(Math.min(RUNS, 10), () => ok(t0, admin, 'POST', '/api/agentic_with_history', { chat_id: `${label}-${chat++}`, message: 'How many orders were placed last month?' })),
   };
   console.log(`${label}: ${Object.entries(figures).map(([k, v]) => `${k} p50 ${v.toFixed(1)} ms`).join(', ')}`);
@@ -88,8 +92,8 @@ export async function run(): Promise<void> {
       await createItem(t0.app.services.knowledge, principal, undefined, 'tables', { connection: 'demo_warehouse', schema: 'bench', name: `added_${added++}`, description: 'One more table' });
     });
     console.log(`first read after a one-table commit at ${TABLES} tables: catalog ${after.catalog.toFixed(1)} ms, list page ${after.page.toFixed(1)} ms`);
-    const met = big['catalog']! < 50 && big[`list, page of ${PAGE}`]! < 50 && big['answer']! <= 1.5 * demo['answer']!;
-    console.log(`goal (catalog and list page p50 < 50 ms, answer <= 1.5x the demo's): ${met ? 'met' : 'NOT met'}`);
+    const met = big['catalog']! < 50 && big[`list, page of ${PAGE}`]! < 50 && big['list, searched page']! < 50 && big['answer']! <= 1.5 * demo['answer']!;
+    console.log(`goal (catalog, list page and searched list page p50 < 50 ms, answer <= 1.5x the demo's): ${met ? 'met' : 'NOT met'}`);
     const firstMet = after.catalog < 50 && after.page < 50;
     console.log(`goal (first catalog and list page read after a commit < 50 ms): ${firstMet ? 'met' : 'NOT met'}`);
   } finally {

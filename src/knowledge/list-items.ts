@@ -6,6 +6,7 @@ import { ValidationFailed } from '../errors.ts';
 import { resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import type { Item } from './item.ts';
+import { filterItems, type ItemFilter } from './item-filter.ts';
 import { KINDS, type Kind } from './kinds.ts';
 import { mapList } from '../shared/derived-list.ts';
 import { readScope } from './scope.ts';
@@ -18,6 +19,8 @@ export interface ItemPage {
   items: Item[];
   /** Pass as `cursor` for the next page; null on the last page. */
   next_cursor: string | null;
+  /** How many items the filter keeps on every page together. */
+  total: number;
 }
 
 const encodeCursor = (path: string) => Buffer.from(JSON.stringify({ p: path })).toString('base64url');
@@ -33,24 +36,24 @@ function decodeCursor(cursor: string): string {
 }
 
 /**
- * Items of a kind visible to the caller, after `cursor` (keyset on the path, so a page is stable while
- * items are added or removed) and at most `limit` of them; without a limit, every one.
+ * Items of a kind visible to the caller that `filter` keeps, after `cursor` (keyset on the path, so a
+ * page is stable while items are added or removed) and at most `limit` of them; without a limit, every one.
  */
 export async function listItems(
   deps: KnowledgeDeps,
   p: Principal,
   envId: string | undefined,
   kind: Kind,
-  { cursor, limit }: { cursor?: string | undefined; limit?: number | undefined } = {},
+  { cursor, limit, ...filter }: { cursor?: string | undefined; limit?: number | undefined } & ItemFilter = {},
 ): Promise<ItemPage> {
   const after = cursor ? decodeCursor(cursor) : undefined;
   const scope = await readScope(deps, p, envId);
   const commit = await resolveRef({ repo: scope.repo, ref: scope.branch });
-  if (!commit) return { commit: null, items: [], next_cursor: null };
-  const ofKind = itemsOfKind(await itemsAtCommit(deps, scope.repo, p.orgId, commit), kind);
-  const rest = after === undefined ? ofKind : ofKind.slice(firstAfter(ofKind, after));
+  if (!commit) return { commit: null, items: [], next_cursor: null, total: 0 };
+  const kept = filterItems(itemsOfKind(await itemsAtCommit(deps, scope.repo, p.orgId, commit), kind), filter);
+  const rest = after === undefined ? kept : kept.slice(firstAfter(kept, after));
   const items = limit === undefined ? rest : rest.slice(0, limit);
-  return { commit, items, next_cursor: items.length < rest.length ? encodeCursor(items[items.length - 1]!.path) : null };
+  return { commit, items, next_cursor: items.length < rest.length ? encodeCursor(items[items.length - 1]!.path) : null, total: kept.length };
 }
 
 // A snapshot's items of each kind, once per snapshot (a snapshot after a commit: the list before with

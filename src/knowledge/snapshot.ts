@@ -4,7 +4,8 @@ import { diffRefs, readBlobs, readFileVersion, readTree, resolveRef, type GitRep
 import { recordChange } from '../shared/derived-list.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { toItem, type Item } from './items.ts';
-import { classifyPath, KIND_DEFS, type Kind } from './kinds.ts';
+import { classifyPath, type Kind } from './kinds.ts';
+import { addMatches, NON_WORD, searchIndexOf } from './search-index.ts';
 import { scopeFor } from './scope.ts';
 
 /** All knowledge at one commit. */
@@ -175,43 +176,16 @@ async function readAllItems(repo: GitRepo, commit: string, previous: Item[] | un
   return items as Item[];
 }
 
-/** What search matches in an item: its data without row-access rules, which only admins may read. */
-export function searchableData(data: Record<string, unknown>): Record<string, unknown> {
-  const { row_filters: _hidden, ...visible } = data;
-  return visible;
-}
-
-/** What an item is searched by, lower-cased. */
-interface SearchText {
-  title: string;
-  head: string;
-  hay: string;
-}
-
-// Computed on an item's first search and kept while the item lives: items are never changed once read
-// (a snapshot's are shared by every question at its commit), and serializing each item's data on every
-// search cost ~15 ms per question over 10,000 items, on the event loop.
-const searchTexts = new WeakMap<Item, SearchText>();
-
-function searchTextOf(item: Item, data: Record<string, unknown>): SearchText {
-  let text = searchTexts.get(item);
-  if (!text) {
-    const title = KIND_DEFS[item.kind].titleOf(data);
-    text = { title, head: `${item.id} ${title}`.toLowerCase(), hay: JSON.stringify(searchableData(data)).toLowerCase() };
-    searchTexts.set(item, text);
-  }
-  return text;
-}
-
 /** Term search over items (case-insensitive; title hits weigh more). Row-access rules are never matched. */
 export function searchItems(items: Item[], query: string, { kinds, limit = 10 }: { kinds?: Kind[]; limit?: number } = {}): SearchHit[] {
-  const terms = query.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((t) => t.length > 1);
+  const terms = query.toLowerCase().split(NON_WORD).filter((t) => t.length > 1);
   if (terms.length === 0) return [];
   const index = searchIndexOf(items);
   const scores = new Uint32Array(index.entries.length);
+  const seen = new Uint8Array(index.entries.length);
   for (const t of terms) {
-    addMatches(index.heads, t, 3, scores);
-    addMatches(index.hays, t, 1, scores);
+    addMatches(index.heads, t, 3, scores, seen);
+    addMatches(index.hays, t, 1, scores, seen);
   }
   const hits: SearchHit[] = [];
   for (const [i, score] of scores.entries()) {
@@ -222,71 +196,4 @@ export function searchItems(items: Item[], query: string, { kinds, limit = 10 }:
     hits.push({ kind: item.kind, id: item.id, path: item.path, title, score, data: item.data! });
   }
   return hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path)).slice(0, limit);
-}
-
-/** The search texts of every readable item, each kind joined into one string with where each item starts. */
-interface SearchIndex {
-  entries: { item: Item; title: string }[];
-  heads: Joined;
-  hays: Joined;
-}
-
-interface Joined {
-  text: string;
-  starts: number[];
-}
-
-// One per item list (a snapshot's is shared by every question at its commit and never changed): a term
-// is found with one indexOf over the joined texts, jumping to the next item after each hit, instead of
-// one `includes` per item and term, which cost a question ~60 ms over 10,000 tables.
-const searchIndexes = new WeakMap<Item[], SearchIndex>();
-
-function searchIndexOf(items: Item[]): SearchIndex {
-  let index = searchIndexes.get(items);
-  if (!index) {
-    const entries: SearchIndex['entries'] = [];
-    const heads: string[] = [];
-    const hays: string[] = [];
-    for (const item of items) {
-      if (!item.data) continue;
-      const { title, head, hay } = searchTextOf(item, item.data);
-      entries.push({ item, title });
-      heads.push(head);
-      hays.push(hay);
-    }
-    searchIndexes.set(items, (index = { entries, heads: joined(heads), hays: joined(hays) }));
-  }
-  return index;
-}
-
-/** Texts joined by a character no term holds (terms are letters, digits and `_`), so no match spans two. */
-function joined(texts: string[]): Joined {
-  const starts: number[] = [];
-  let at = 0;
-  for (const text of texts) {
-    starts.push(at);
-    at += text.length + 1;
-  }
-  return { text: texts.join('\u0000'), starts };
-}
-
-/** Adds `weight` to the score of every entry whose text holds `term` (once per entry, as `includes` would). */
-function addMatches({ text, starts }: Joined, term: string, weight: number, scores: Uint32Array): void {
-  let at = text.indexOf(term);
-  while (at !== -1) {
-    const i = entryAt(starts, at);
-    scores[i]! += weight;
-    at = i + 1 < starts.length ? text.indexOf(term, starts[i + 1]) : -1;
-  }
-}
-
-/** The entry whose text holds position `at`: the last start at or before it. */
-function entryAt(starts: number[], at: number): number {
-  let [lo, hi] = [0, starts.length - 1];
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (starts[mid]! <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

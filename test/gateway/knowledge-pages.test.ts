@@ -21,7 +21,7 @@ test.before(async () => {
 });
 test.after.always(() => t0.stop());
 
-type Page = { commit: string | null; items: { id: string }[]; next_cursor: string | null };
+type Page = { commit: string | null; items: { id: string }[]; next_cursor: string | null; total: number };
 
 async function pages(token: string, limit: number): Promise<Page[]> {
   const out: Page[] = [];
@@ -94,5 +94,40 @@ test.serial('the list shows a change as soon as it is committed', async (t) => {
 test.serial('the OpenAPI document describes the pages', async (t) => {
   const doc = (await call(t0, 'GET', '/openapi.json')).body;
   const op = doc.paths['/api/knowledge/{kind}'].get;
-  t.deepEqual(op.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name).sort(), ['cursor', 'limit']);
+  t.deepEqual(op.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name).sort(), ['cursor', 'limit', 'q', 'row_filters']);
+});
+
+test.serial('every page counts the items of all pages together', async (t) => {
+  const walked = await pages(user, 2);
+  t.deepEqual(walked.map((p) => p.total), [5, 5, 5]);
+  t.is(((await call(t0, 'GET', '/api/knowledge/notes', { token: user })).body as Page).total, 5);
+});
+
+test.serial('a search keeps the items whose id or title holds every word, ignoring case, and pages and counts them', async (t) => {
+  const search = async (q: string, extra = '') => (await call(t0, 'GET', `/api/knowledge/notes?q=${encodeURIComponent(q)}${extra}`, { token: user })).body as Page;
+  t.deepEqual((await search('HAR')).items.map((i) => i.id), ['charlie']);
+  t.deepEqual((await search('a')).items.map((i) => i.id), ['alpha', 'bravo', 'charlie', 'delta']);
+  t.deepEqual((await search('a  l')).items.map((i) => i.id), ['alpha', 'charlie', 'delta']);
+  t.deepEqual((await search('zulu')).items, []);
+  t.is((await search('zulu')).total, 0);
+  t.deepEqual((await search('   ')).items.map((i) => i.id), ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
+  const first = await search('a', '&limit=3');
+  t.deepEqual([first.items.map((i) => i.id), first.total], [['alpha', 'bravo', 'charlie'], 4]);
+  const second = await search('a', `&limit=3&cursor=${first.next_cursor}`);
+  t.deepEqual([second.items.map((i) => i.id), second.total, second.next_cursor], [['delta'], 4, null]);
+  const res = await call(t0, 'GET', `/api/knowledge/notes?q=${'x'.repeat(201)}`, { token: user });
+  t.is(res.status, 422);
+  t.deepEqual(res.body.detail[0].loc, ['query', 'q']);
+});
+
+test.serial('row_filters=true keeps only the tables whose documentation has row filters', async (t) => {
+  const table = (name: string, row_filters?: unknown[]) => ({ connection: 'wh', schema: 'main', name, columns: [{ name: 'country', type: 'VARCHAR' }], ...(row_filters ? { row_filters } : {}) });
+  for (const body of [table('plain'), table('emptied', []), table('guarded', [{ filter: 'country = {{user.country}}' }])]) {
+    t.is((await call(t0, 'POST', '/api/knowledge/tables', { token: admin, body })).status, 201);
+  }
+  const list = async (query: string) => ((await call(t0, 'GET', `/api/knowledge/tables?${query}`, { token: admin })).body as Page).items.map((i) => i.id);
+  t.deepEqual(await list('row_filters=true'), ['wh/main.guarded']);
+  t.deepEqual(await list('row_filters=false'), ['wh/main.emptied', 'wh/main.guarded', 'wh/main.plain']);
+  t.deepEqual(await list('row_filters=true&q=plain'), []);
+  t.is((await call(t0, 'GET', '/api/knowledge/tables?row_filters=yes', { token: admin })).status, 422);
 });

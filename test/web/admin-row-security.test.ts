@@ -120,7 +120,11 @@ test.serial('an admin adds a table\'s row filter on the page, an empty condition
   const customers = { connection: 'wh', schema: 'main', name: 'customers', columns: [{ name: 'country', type: 'VARCHAR' }] };
   t.is((await call(w, 'POST', '/api/knowledge/tables', { token, body: customers })).status, 201);
   await page.goto('/admin/row-security');
-  await page.getByRole('combobox', { name: 'Table' }).selectOption('wh/main.customers');
+  const finder = page.getByRole('search', { name: 'Tables' });
+  await finder.getByRole('searchbox', { name: 'Find a table by name or path' }).fill('CUSTOM');
+  await finder.getByRole('button', { name: 'Find' }).click();
+  await page.getByText('1 table matching “CUSTOM”.').waitFor();
+  await page.getByRole('list', { name: 'Tables found' }).getByRole('button', { name: 'wh/main.customers' }).click();
   const editor = page.getByRole('form', { name: 'Row filters of wh/main.customers' });
   await editor.getByText('No filter: every member sees every row of this table.').waitFor();
   await editor.getByRole('button', { name: 'Add a filter' }).click();

@@ -32,6 +32,8 @@ const CommitBody = z.object({ commit: z.string().regex(/^[0-9a-f]{40}$/, 'a 40-c
 const ListQuery = z.object({
   cursor: z.string().max(4000).optional().describe("The previous page's next_cursor"),
   limit: z.coerce.number().int().min(1).max(1000).optional().describe('Items per page, 1 to 1000; without it, every item from the cursor on'),
+  q: z.string().max(200).optional().describe("Search: only items whose id or title (or name) holds each of these words, ignoring case"),
+  row_filters: z.enum(['true', 'false']).optional().transform((v) => v === 'true').describe('true: only tables whose documentation has row filters'),
 });
 const Limit = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 const Commit = z.object({ commit: z.string(), message: z.string(), author: z.object({ name: z.string(), email: z.string() }), date: z.string(), parents: z.array(z.string()) });
@@ -86,10 +88,10 @@ export function knowledgeRoutes(s: Services) {
       body: CommitBody, handler: ({ principal, environmentId, body }) => revertModel(k, principal, environmentId, body.commit),
     }),
     route({
-      method: 'GET', path: '/api/knowledge/{kind}', operationId: 'list_knowledge_items', summary: 'Items of a kind in path order and the commit they were read at; keyset pages with `limit` (every item without it)', tags: ['knowledge'], auth: 'user',
+      method: 'GET', path: '/api/knowledge/{kind}', operationId: 'list_knowledge_items', summary: 'Items of a kind in path order and the commit they were read at; searched with `q`, keyset pages with `limit` (every item without it), `total` counting every page', tags: ['knowledge'], auth: 'user',
       params: z.object({ kind: Kind }), query: ListQuery,
-      response: z.object({ commit: z.string().nullable(), items: z.array(Item), next_cursor: z.string().nullable().describe('Opaque; pass as cursor for the next page, null at the end') }),
-      handler: ({ principal, environmentId, params, query }) => listItems(k, principal, environmentId, params.kind, query),
+      response: z.object({ commit: z.string().nullable(), items: z.array(Item), next_cursor: z.string().nullable().describe('Opaque; pass as cursor for the next page, null at the end'), total: z.number().int().describe('Items on every page together (after q and row_filters)') }),
+      handler: ({ principal, environmentId, params, query }) => listItems(k, principal, environmentId, params.kind, { cursor: query.cursor, limit: query.limit, q: query.q, rowFilters: query.row_filters }),
     }),
     route({
       method: 'POST', path: '/api/knowledge/{kind}', operationId: 'create_knowledge_item', errors: PRODUCTION_REFUSAL, summary: 'Create an item (one commit)', tags: ['knowledge'], auth: 'user', role: 'modeler', status: 201,

@@ -5,6 +5,8 @@ import { useState, type RefObject } from 'react';
 
 export interface Pages {
   cursor: string | undefined;
+  /** How many pages come before this one. */
+  index: number;
   hasPrevious: boolean;
   previous: () => void;
   next: (cursor: string) => void;
@@ -19,6 +21,7 @@ export function usePages(heading: RefObject<HTMLElement | null>): Pages {
   };
   return {
     cursor: cursors.at(-1),
+    index: cursors.length,
     hasPrevious: cursors.length > 0,
     previous: () => move(cursors.slice(0, -1)),
     next: (cursor) => move([...cursors, cursor]),

@@ -1,33 +1,58 @@
 // /knowledge/items/:kind: the items of one kind where the person works (production or the active
-// environment), each opening its editor, and the way to create one.
+// environment), searched and paged on the server (an organization may document 10,000 tables), each
+// opening its editor, and the way to create one.
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { useActiveEnvironment } from '../api/environment.ts';
+import { PageButtons, usePages } from '../admin/pages.tsx';
 import { useDocumentTitle } from '../ui/document-title.ts';
+import { Field } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { ProductionLocked, useProductionLocked } from './production-lock.tsx';
 import { isKind, itemTitle, KIND_LABELS, KIND_SINGULAR, type Kind } from './kinds.ts';
+import { pageRange } from './page-range.ts';
+
+const PAGE = 50;
 
 export const itemPath = (kind: Kind, id: string) => `/knowledge/items/${kind}/${encodeURIComponent(id)}`;
 
 export function ItemsPage() {
   const { kind } = useParams();
   if (!isKind(kind)) return <p role="alert">There is no kind of knowledge named {kind}.</p>;
-  return <ItemList kind={kind} />;
+  // Keyed by kind: a search or page of one kind means nothing for another.
+  return <ItemList key={kind} kind={kind} />;
 }
 
 function ItemList({ kind }: { kind: Kind }) {
   const env = useActiveEnvironment();
   const locked = useProductionLocked();
-  useDocumentTitle(KIND_LABELS[kind]);
-  const items = useLoad((signal) => call(api.GET('/api/knowledge/{kind}', { params: { path: { kind } }, signal })), `${kind}:${env?.id ?? ''}`);
+  const label = KIND_LABELS[kind];
+  useDocumentTitle(label);
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
+  const pages = usePages(heading);
+  const cursor = pages.cursor;
+  const items = useLoad(
+    (signal) => call(api.GET('/api/knowledge/{kind}', { params: { path: { kind }, query: { q: q || undefined, cursor, limit: PAGE } }, signal })),
+    `${env?.id ?? ''}\n${q}\n${cursor ?? ''}`,
+  );
+  const search = (e: FormEvent) => {
+    e.preventDefault();
+    pages.reset();
+    setQ(typed.trim());
+  };
+  const data = items.data;
   return (
     <section aria-labelledby="items-title">
-      <h1 id="items-title">{KIND_LABELS[kind]}</h1>
+      <h1 id="items-title" ref={heading} tabIndex={-1}>
+        {label}
+      </h1>
       <p className="muted">{env ? `In environment ${env.name}.` : 'In production.'}</p>
       {locked ? (
-        <ProductionLocked change={`Change ${KIND_LABELS[kind].toLowerCase()}`} />
+        <ProductionLocked change={`Change ${label.toLowerCase()}`} />
       ) : (
         <p>
           <Link className="button primary" to={`/knowledge/items/${kind}/new`}>
@@ -35,14 +60,23 @@ function ItemList({ kind }: { kind: Kind }) {
           </Link>
         </p>
       )}
+      <form role="search" aria-label={label} onSubmit={search} className="row">
+        <Field label="Search by name or path" type="search" value={typed} onChange={setTyped} maxLength={200} />
+        <div className="actions">
+          <button type="submit">Search</button>
+        </div>
+      </form>
       <FormAlert problem={items.problem} />
-      {items.loading && !items.data && <p role="status">Loading…</p>}
-      {items.data &&
-        (items.data.items.length === 0 ? (
-          <p>No {KIND_LABELS[kind].toLowerCase()} yet.</p>
+      {items.loading && !data && <p role="status">Loading…</p>}
+      <p aria-live="polite" className="muted">
+        {data && data.items.length > 0 && pageRange(pages.index * PAGE, data.items.length, data.total, q)}
+      </p>
+      {data &&
+        (data.items.length === 0 ? (
+          <p>{q ? `No ${KIND_SINGULAR[kind]} matches “${q}”.` : `No ${label.toLowerCase()} yet.`}</p>
         ) : (
-          <ul className="cards" aria-label={KIND_LABELS[kind]}>
-            {items.data.items.map((item) => (
+          <ul className="cards" aria-label={label}>
+            {data.items.map((item) => (
               <li key={item.id} className="card row">
                 <Link to={itemPath(kind, item.id)}>{itemTitle(item)}</Link>
                 <span className="spacer" />
@@ -52,6 +86,7 @@ function ItemList({ kind }: { kind: Kind }) {
             ))}
           </ul>
         ))}
+      <PageButtons label={`${label} pages`} pages={pages} nextCursor={data?.next_cursor} previousText="Previous page" nextText="Next page" />
     </section>
   );
 }
