@@ -10,3 +10,9 @@ test('identifiers are URL-safe, of the asked size, and distinct across refills o
   t.regex(newId(8), /^[A-Za-z0-9_-]{11}$/);
   t.regex(newId(16), /^[A-Za-z0-9_-]{22}$/);
 });
+
+test('no identifier starts with a dash, which a command line would read as an option', (t) => {
+  // One draw in 64 would; 20,000 draws make a miss (about 312 expected) impossible to pass unseen.
+  const dashed = Array.from({ length: 20_000 }, () => newId()).filter((id) => id.startsWith('-'));
+  t.deepEqual(dashed, []);
+});
