@@ -36,14 +36,21 @@ function importMetaInPlace(root: string, transform: typeof import('esbuild').tra
   };
 }
 
-/** Bundles BUNDLED_PACKAGES (with their own dependencies but NATIVE ones); every other package loads from node_modules. */
-function packagesOutside(root: string): Plugin {
+/** A bundled CommonJS package requires Node's own modules through this. */
+export const REQUIRE_BANNER = { js: "import { createRequire as __sextantCreateRequire } from 'node:module';\nconst require = __sextantCreateRequire(import.meta.url);" };
+
+/**
+ * Bundles the checkout's modules and BUNDLED_PACKAGES (with their own dependencies but NATIVE ones);
+ * every other package loads from node_modules. With REQUIRE_BANNER.
+ */
+export function packagesOutside(): Plugin {
   return {
     name: 'packages-outside',
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, (a) => {
         if (a.kind === 'entry-point' || /^node:/.test(a.path)) return undefined;
-        const fromCheckout = a.importer.startsWith(root + sep) && !a.importer.includes(`${sep}node_modules${sep}`);
+        // The checkout's own modules, wherever they are found from (a mirror links to them).
+        const fromCheckout = !a.importer.includes(`${sep}node_modules${sep}`);
         const outside = fromCheckout ? !BUNDLED_PACKAGES.test(a.path) : NATIVE.test(a.path);
         return outside ? { path: a.path, external: true } : undefined;
       });
@@ -68,9 +75,8 @@ export async function bundleTests(tests: string[], { root, mirror }: { root: str
     minifyWhitespace: true,
     write: false,
     logLevel: 'warning',
-    // A bundled CommonJS package requires Node's own modules through this.
-    banner: { js: "import { createRequire as __sextantCreateRequire } from 'node:module';\nconst require = __sextantCreateRequire(import.meta.url);" },
-    plugins: [packagesOutside(root), importMetaInPlace(root, transform)],
+    banner: REQUIRE_BANNER,
+    plugins: [packagesOutside(), importMetaInPlace(root, transform)],
   });
   for (const file of result.outputFiles) {
     const up = relative(dirname(file.path), mirror).split(sep).join('/');
