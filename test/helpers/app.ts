@@ -17,6 +17,7 @@ import { sql } from 'kysely';
 import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { createPgDatabase, type PgCollation } from './pg-database.ts';
 import { HANG_MS } from './patience.ts';
+import { copyMigratedDatabase } from './sqlite-template.ts';
 
 export interface TestApp {
   app: App;
@@ -98,6 +99,8 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
     SEXTANT_DATABASE_CONNECT_TIMEOUT_MS: String(HANG_MS),
     ...env,
   });
+  // A fresh SQLite store starts as a copy of the migrated template (sqlite-template.ts says why).
+  if (!config.databaseUrl && config.dataDir === dataDir) copyMigratedDatabase(join(dataDir, 'sextant.db'));
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, cb) {

@@ -115,7 +115,7 @@ export function openTestPostgres(url: string, options: { max?: number } = {}): P
 }
 
 /** Creates a database (empty unless `migrated`) and returns its URL (dropped after the test), or undefined when PostgreSQL is absent. */
-export async function freshPgDatabase(t: ExecutionContext, options: PgDatabaseOptions = {}): Promise<string | undefined> {
+export async function freshPgDatabase(t: Pick<ExecutionContext, 'teardown'>, options: PgDatabaseOptions = {}): Promise<string | undefined> {
   const db = await createPgDatabase(options);
   if (!db) return undefined;
   t.teardown(db.drop);

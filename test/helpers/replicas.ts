@@ -43,8 +43,11 @@ export interface Replicas {
   start(): Promise<Replica>;
 }
 
-/** A set of replicas for one test (stopped at its end), or undefined when PostgreSQL is absent and CI is not set. */
-export async function replicaSet(t: ExecutionContext, extraEnv: Record<string, string> = {}): Promise<Replicas | undefined> {
+/** Where a set's teardown goes: a test's (stopped at its end), or a file's that shares the set among tests. */
+export type Scope = Pick<ExecutionContext, 'teardown'>;
+
+/** A set of replicas for one scope (stopped at its end), or undefined when PostgreSQL is absent and CI is not set. */
+export async function replicaSet(t: Scope, extraEnv: Record<string, string> = {}): Promise<Replicas | undefined> {
   const databaseUrl = await freshPgDatabase(t);
   if (!databaseUrl) return undefined;
   await buildServer();
@@ -95,7 +98,7 @@ export async function replicaSet(t: ExecutionContext, extraEnv: Record<string, s
 }
 
 /** Two replicas started at once on the empty database (as `docker compose up` starts them). */
-export async function twoReplicas(t: ExecutionContext, extraEnv: Record<string, string> = {}): Promise<{ set: Replicas; a: Replica; b: Replica } | undefined> {
+export async function twoReplicas(t: Scope, extraEnv: Record<string, string> = {}): Promise<{ set: Replicas; a: Replica; b: Replica } | undefined> {
   const set = await replicaSet(t, extraEnv);
   if (!set) return undefined;
   const [a, b] = await Promise.all([set.start(), set.start()]);

@@ -14,10 +14,13 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileEach, TYPESCRIPT_SOURCE } from '../../src/distribution/compile.ts';
+import { bundleTests } from './suite-bundle.ts';
 
 export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 /** The top-level folders whose TypeScript is compiled; every other entry of the checkout is linked. */
 const COMPILED = new Set(['src', 'test', 'bench', 'bin', 'web']);
+/** ava's test files (package.json's `ava.files`), relative to the checkout. */
+const TEST_FILE = /^test\/.*\.test\.ts$/;
 
 /** Links every file under `dir` into the mirror and returns the TypeScript sources among them. */
 function mirrorFolder(mirror: string, dir: string): string[] {
@@ -58,5 +61,8 @@ export async function buildMirror(): Promise<string> {
   if (!readdirSync(ROOT).includes('dist')) symlinkSync(join(ROOT, 'dist'), join(mirror, 'dist'));
   mirrorPackageJson(mirror);
   await compileEach(sources, { outbase: ROOT, outdir: mirror });
+  // Each test file then over its compiled copy, bundled (suite-bundle.ts says why); the per-file copies
+  // stay for what is loaded by path (workers, child processes, fixtures read beside a module).
+  await bundleTests(sources.filter((path) => TEST_FILE.test(relative(ROOT, path))), { root: ROOT, mirror });
   return mirror;
 }

@@ -2,7 +2,7 @@
 // database, one Redis and one data folder, started at once on the empty database: a streamed answer
 // is resumed through the other replica; single-use credentials spent from both at once have exactly one
 // winner; knowledge written through both while one is killed with kill -9 loses no acknowledged write.
-import type { ExecutionContext } from 'ava';
+import avaTest, { type ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -25,6 +25,25 @@ const ANALYST = { email: 'analyst@demo.sextant.local', password: 'demo-analyst-p
 async function replicas(t: ExecutionContext, env: Record<string, string> = {}) {
   t.timeout(300_000);
   const r = await twoReplicas(t, env);
+  if (!r) t.log(SKIP_PG_STORE);
+  return r;
+}
+
+// Starting a pair (a PostgreSQL database, two gateways seeding the demo, each signed in once) was the
+// file's largest cost after its trials: the tests that neither change the pair's configuration nor
+// kill a replica share one, started by the first of them on the empty database, in file order
+// (serial), stopped after the file.
+let sharedPair: ReturnType<typeof twoReplicas> | undefined;
+const fileTeardowns: (() => unknown)[] = [];
+avaTest.after.always(async () => {
+  for (const teardown of fileTeardowns.reverse()) await teardown();
+});
+
+/** The pair the file's tests share (started by the first to ask), or a logged skip as `replicas`. */
+async function sharedReplicas(t: ExecutionContext) {
+  t.timeout(300_000);
+  sharedPair ??= twoReplicas({ teardown: (fn) => void fileTeardowns.push(fn) });
+  const r = await sharedPair;
   if (!r) t.log(SKIP_PG_STORE);
   return r;
 }
@@ -67,7 +86,7 @@ async function trials(t: ExecutionContext, what: string, trial: (n: number) => P
 }
 
 test.serial('two replicas starting at once on an empty database seed the demo once and both serve it', async (t) => {
-  const r = await replicas(t);
+  const r = await sharedReplicas(t);
   if (!r) return t.pass();
   const db = await database(t, r.set);
   const users = await db.query<{ email: string }>(`SELECT email FROM users ORDER BY email`);
@@ -79,7 +98,7 @@ test.serial('two replicas starting at once on an empty database seed the demo on
 });
 
 test.serial('a question streamed through A is resumed through B with Last-Event-ID: every event, none twice', async (t) => {
-  const r = await replicas(t);
+  const r = await sharedReplicas(t);
   if (!r) return t.pass();
   const token = await signIn(r.a.url, ANALYST.email, ANALYST.password);
   const headers = { authorization: `Bearer ${token}` };
@@ -105,7 +124,7 @@ test.serial('a question streamed through A is resumed through B with Last-Event-
 });
 
 test.serial('one TOTP code spent 20 times at once over both replicas signs in exactly once, in each of 100 trials', async (t) => {
-  const r = await replicas(t);
+  const r = await sharedReplicas(t);
   if (!r) return t.pass();
   const db = await database(t, r.set);
   const forget = await forgetRateLimits(t, r.set);
@@ -146,7 +165,7 @@ test.serial('one magic link spent 20 times at once over both replicas signs in e
 });
 
 test.serial('one approved CLI device sign-in polled 20 times at once over both replicas hands its token out exactly once, in each of 100 trials', async (t) => {
-  const r = await replicas(t);
+  const r = await sharedReplicas(t);
   if (!r) return t.pass();
   const forget = await forgetRateLimits(t, r.set);
   const admin = await signIn(r.b.url, ADMIN.email, ADMIN.password);

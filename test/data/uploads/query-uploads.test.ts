@@ -4,15 +4,24 @@ import ExcelJS from 'exceljs';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { queryUploads, UploadQueryFailed, UploadQueryRefused } from '../../../src/data/uploads/index.ts';
+import { queryUploads, UploadQueryFailed, UploadQueryRefused, type UploadQueryOptions } from '../../../src/data/uploads/index.ts';
+import { DEFAULT_QUERY_MEMORY_MB } from '../../../src/data/drivers/driver.ts';
+import { HANG_MS } from '../../helpers/patience.ts';
 import { QueryProcessPool } from '../../../src/data/drivers/process/query-process-pool.ts';
 import type { QueryCancelled, QueryTimedOut } from '../../../src/data/errors.ts';
 
 let root: string;
+// The gateway runs upload queries on its pool of query processes (each query a DuckDB session of its
+// own); so do these tests, where a process started per query (~1 s of CPU each, ~35 of them) was most
+// of the file's time. Not the tests of a process's own limits and leftovers, which bring their own.
+let pool: QueryProcessPool;
+/** queryUploads on the file's pool; a lease waits as long as a busy machine takes (patience.ts). */
+const onPool = (sessionDir: string, sql: string, options: UploadQueryOptions = {}) => queryUploads(sessionDir, sql, { processes: pool, timeoutMs: HANG_MS, ...options });
 let dir: string;
 let sibling: string;
 
 test.before(async () => {
+  pool = new QueryProcessPool({ max: 2, perOwner: 2, memoryMb: DEFAULT_QUERY_MEMORY_MB });
   root = mkdtempSync(join(tmpdir(), 'sextant-q-'));
   dir = join(root, 'uploads', 'acme', 'u1__c1');
   sibling = join(root, 'uploads', 'acme', 'u1__c1x');
@@ -42,10 +51,13 @@ test.before(async () => {
   await wb.xlsx.writeFile(join(dir, 'Plan 2024.xlsx'));
 });
 
-test.after.always(() => rmSync(root, { recursive: true, force: true }));
+test.after.always(async () => {
+  await pool.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 test('each data file is a table named after it, in every accepted format', async (t) => {
-  const r = await queryUploads(dir, 'SELECT 1');
+  const r = await onPool(dir, 'SELECT 1');
   t.deepEqual(
     r.tables.filter((x) => !x.error).map((x) => [x.name, x.file, x.kind]),
     [
@@ -60,13 +72,13 @@ test('each data file is a table named after it, in every accepted format', async
   );
   t.is(r.tables.find((x) => x.file === 'broken.json')?.name, '');
   t.truthy(r.tables.find((x) => x.file === 'broken.json')?.error);
-  const q = await queryUploads(dir, 'SELECT (SELECT sum(amount) FROM orders) AS o, (SELECT max(age) FROM people) AS p, (SELECT sum(n) FROM events) AS e, (SELECT sum(v) FROM metrics) AS m, (SELECT amount FROM q1) AS q');
+  const q = await onPool(dir, 'SELECT (SELECT sum(amount) FROM orders) AS o, (SELECT max(age) FROM people) AS p, (SELECT sum(n) FROM events) AS e, (SELECT sum(v) FROM metrics) AS m, (SELECT amount FROM q1) AS q');
   t.deepEqual(q.columns.map((c) => c.name), ['o', 'p', 'e', 'm', 'q']);
   t.deepEqual(q.rows, [[60.5, 41n, 8n, 9900n, 10n]]);
 });
 
 test('spreadsheet sheets keep numbers, booleans, dates, formula results and rich text', async (t) => {
-  const r = await queryUploads(dir, 'SELECT * FROM plan_2024 ORDER BY team');
+  const r = await onPool(dir, 'SELECT * FROM plan_2024 ORDER BY team');
   t.deepEqual(r.columns, [
     { name: 'team', type: 'VARCHAR' },
     { name: 'amount', type: 'DOUBLE' },
@@ -77,23 +89,23 @@ test('spreadsheet sheets keep numbers, booleans, dates, formula results and rich
     ['data', 1200.5, true, new Date('2024-03-01T00:00:00Z')],
     ['ops', 2401, false, new Date('2024-04-01T00:00:00Z')],
   ]);
-  const notes = await queryUploads(dir, 'SELECT * FROM plan_2024_notes');
+  const notes = await onPool(dir, 'SELECT * FROM plan_2024_notes');
   t.deepEqual(notes.columns.map((c) => c.name), ['note', 'note_2']);
   t.deepEqual(notes.rows, [['rich text', 'dup header']]);
 });
 
 test('workbooks above the size cap are listed with a reason instead of being loaded', async (t) => {
-  const r = await queryUploads(dir, 'SELECT 1', { maxXlsxBytes: 100 });
+  const r = await onPool(dir, 'SELECT 1', { maxXlsxBytes: 100 });
   const plan = r.tables.find((x) => x.file === 'Plan 2024.xlsx');
   t.is(plan?.name, '');
   t.regex(plan?.error ?? '', /larger than 100 bytes/);
 });
 
 test('results are capped at maxRows and say so', async (t) => {
-  const r = await queryUploads(dir, 'SELECT * FROM metrics', { maxRows: 10 });
+  const r = await onPool(dir, 'SELECT * FROM metrics', { maxRows: 10 });
   t.is(r.rowCount, 10);
   t.true(r.truncated);
-  t.false((await queryUploads(dir, 'SELECT * FROM metrics', { maxRows: 100 })).truncated);
+  t.false((await onPool(dir, 'SELECT * FROM metrics', { maxRows: 100 })).truncated);
 });
 
 const refused = [
@@ -115,26 +127,27 @@ const refused = [
 
 for (const sql of refused) {
   test(`refuses a statement that is not one SELECT: ${sql}`, async (t) => {
-    const err = await t.throwsAsync(queryUploads(dir, sql), { instanceOf: UploadQueryRefused });
+    const err = await t.throwsAsync(onPool(dir, sql), { instanceOf: UploadQueryRefused });
     t.is(err?.code, 'QUERY_REFUSED');
   });
 }
 
 test('files outside the session folder cannot be read, not even a sibling folder sharing its prefix', async (t) => {
   for (const path of [join(root, 'outside.csv'), join(sibling, 'secret.csv'), `${dir}/../u1__c1x/secret.csv`, '/etc/passwd', '../outside.csv']) {
-    const err = await t.throwsAsync(queryUploads(dir, `SELECT * FROM read_csv('${path}')`), { instanceOf: UploadQueryFailed }, path);
+    const err = await t.throwsAsync(onPool(dir, `SELECT * FROM read_csv('${path}')`), { instanceOf: UploadQueryFailed }, path);
     t.is(err?.code, 'QUERY_FAILED');
   }
-  await t.throwsAsync(queryUploads(dir, "SELECT * FROM read_text('/etc/hostname')"), { instanceOf: UploadQueryFailed });
-  await t.throwsAsync(queryUploads(dir, "SELECT * FROM read_csv('https://example.com/x.csv')"), { instanceOf: UploadQueryFailed });
+  await t.throwsAsync(onPool(dir, "SELECT * FROM read_text('/etc/hostname')"), { instanceOf: UploadQueryFailed });
+  await t.throwsAsync(onPool(dir, "SELECT * FROM read_csv('https://example.com/x.csv')"), { instanceOf: UploadQueryFailed });
 });
 
 test("the engine's temporary folder is the query's own: DuckDB's shared default cannot be read, and the folder is gone afterwards", async (t) => {
   // `.tmp` in the working directory is where every other DuckDB session of the process spills.
   for (const sql of ["SELECT * FROM glob('.tmp/*')", `SELECT * FROM glob('${join(process.cwd(), '.tmp')}/*')`]) {
-    await t.throwsAsync(queryUploads(dir, sql), { instanceOf: UploadQueryFailed }, sql);
+    await t.throwsAsync(queryUploads(dir, sql, { timeoutMs: HANG_MS }), { instanceOf: UploadQueryFailed }, sql);
   }
-  const r = await queryUploads(dir, "SELECT current_setting('temp_directory')");
+  // A process of its own, started per query: on a busy machine its start alone took over the default 30 s.
+  const r = await queryUploads(dir, "SELECT current_setting('temp_directory')", { timeoutMs: HANG_MS });
   const spill = String(r.rows[0]![0]);
   // Inside the query process's own private folder, which goes with the process.
   t.regex(spill, /\/sextant-query-[^/]+\/uploads-[^/]+$/);
@@ -183,17 +196,17 @@ test.serial('an upload query stops as soon as its caller goes away', async (t) =
 });
 
 test('files inside the session folder can be read by path too', async (t) => {
-  const r = await queryUploads(dir, `SELECT count(*) FROM read_csv('${join(dir, 'orders.csv')}')`);
+  const r = await onPool(dir, `SELECT count(*) FROM read_csv('${join(dir, 'orders.csv')}')`);
   t.deepEqual(r.rows, [[3n]]);
 });
 
 test('a session without uploads still answers queries that need no files', async (t) => {
-  const r = await queryUploads(join(root, 'nothing-here'), 'SELECT 42 AS answer');
+  const r = await onPool(join(root, 'nothing-here'), 'SELECT 42 AS answer');
   t.deepEqual(r.rows, [[42]]);
   t.deepEqual(r.tables, []);
 });
 
 test('SQL errors come back as typed failures', async (t) => {
-  await t.throwsAsync(queryUploads(dir, 'SELECT nope FROM orders'), { instanceOf: UploadQueryFailed });
-  await t.throwsAsync(queryUploads(dir, 'SELEC 1'), { instanceOf: UploadQueryFailed });
+  await t.throwsAsync(onPool(dir, 'SELECT nope FROM orders'), { instanceOf: UploadQueryFailed });
+  await t.throwsAsync(onPool(dir, 'SELEC 1'), { instanceOf: UploadQueryFailed });
 });
