@@ -41,18 +41,24 @@ export function buildPackIndex(entries: PackEntry[], packSha: string): Buffer {
 }
 
 /**
- * The ids a pack's index lists, when it is a whole version 2 index (its own checksum holds) of the pack
- * whose checksum is `packSha`; throws otherwise.
+ * Where each object a pack's index lists starts in its pack, when it is a whole version 2 index (its
+ * own checksum holds) of the pack whose checksum is `packSha`; throws otherwise, and for a pack of 2 GB
+ * or more (large offsets).
  */
-export function packIndexIds(idx: Buffer, packSha: string): Set<string> {
+export function packIndexOffsets(idx: Buffer, packSha: string): Map<string, number> {
   if (idx.length < 8 + 256 * 4 + 40 || !idx.subarray(0, 4).equals(MAGIC) || idx.readUInt32BE(4) !== 2) throw new Error('not a version 2 pack index');
   const n = idx.readUInt32BE(8 + 255 * 4);
   const ids = 8 + 256 * 4;
+  const offsets = ids + n * 24;
   const trailer = ids + n * 28;
   if (idx.length !== trailer + 40) throw new Error('a pack index of the wrong length');
   if (!createHash('sha1').update(idx.subarray(0, trailer + 20)).digest().equals(idx.subarray(trailer + 20))) throw new Error('a pack index whose checksum does not hold');
   if (idx.toString('hex', trailer, trailer + 20) !== packSha) throw new Error('a pack index of another pack');
-  const out = new Set<string>();
-  for (let i = 0; i < n; i++) out.add(idx.toString('hex', ids + i * 20, ids + i * 20 + 20));
+  const out = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const offset = idx.readUInt32BE(offsets + i * 4);
+    if (offset > MAX_OFFSET) throw new Error('a pack of 2 GB or more');
+    out.set(idx.toString('hex', ids + i * 20, ids + i * 20 + 20), offset);
+  }
   return out;
 }

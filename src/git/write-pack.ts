@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { buildPackIndex, packIndexIds, type PackEntry } from './pack-index.ts';
+import { buildPackIndex, packIndexOffsets, type PackEntry } from './pack-index.ts';
 import type { GitRepo } from './repo.ts';
 import { writeBlob as writeLooseBlob } from './write-blob.ts';
 
@@ -108,5 +108,5 @@ async function writePack(repo: GitRepo, chunks: Buffer[], entries: PackEntry[]):
   await repo.dfs.syncDirs([dir]);
   const size = (await repo.dfs.io.stat(`${base}.pack`)).size;
   if (size !== file.length) throw new Error(`pack-${packSha}.pack does not read back`);
-  return packIndexIds((await repo.dfs.io.readFile(`${base}.idx`)) as Buffer, packSha);
+  return new Set(packIndexOffsets((await repo.dfs.io.readFile(`${base}.idx`)) as Buffer, packSha).keys());
 }

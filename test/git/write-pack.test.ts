@@ -102,3 +102,21 @@ test('the same text named at many paths is packed once, and a builder that names
   t.is(objects.length, PACK_MIN_OBJECTS + 1);
   t.is(gitOut(gitdir, 'show', 'main:b/49.yaml'), 'same: true\n');
 });
+
+test('packed blobs read back through the service reader from a fresh handle, and an operator`s git gc (a pack of deltas) still reads', async (t) => {
+  const { repo, gitdir } = await diskRepo(t);
+  // Texts long and alike enough for git to store most as deltas of one another.
+  const long = (i: number) => `name: t${i}\ncolumns:\n${Array.from({ length: 30 }, (_, c) => `  - name: column_${c}\n    description: the column ${c} of every table\n`).join('')}`;
+  await commitChanges({ repo, branch: 'main', author, message: 'long', changes: async (_p, blobs) => Promise.all(Array.from({ length: 200 }, async (_, i) => ({ path: `tables/wh/t${i}.yaml`, oid: await blobs.writeBlob(long(i)) }))) });
+  const fresh = await openRepo({ fs: serviceFs, gitdir });
+  const files = await readTree({ repo: fresh, ref: 'main', prefix: 'tables/wh' });
+  const expected = files.map((f) => long(Number(/t(\d+)\.yaml$/.exec(f.path)![1])));
+  t.deepEqual(await readBlobs(fresh, files.map((f) => f.oid)), expected);
+  // git gc repacks everything into one pack with deltas and drops the service's pack: both handles still read.
+  gitOut(gitdir, 'gc', '-q', '--aggressive', '--prune=now');
+  t.true(gitOut(gitdir, 'verify-pack', '-v', join(gitdir, 'objects', 'pack', packFiles(gitdir).find((f) => f.endsWith('.idx'))!)).includes('chain length'));
+  const after = await openRepo({ fs: serviceFs, gitdir });
+  t.deepEqual(await readBlobs(after, files.map((f) => f.oid)), expected);
+  t.deepEqual(await readBlobs(fresh, files.map((f) => f.oid)), expected);
+  t.is(await readFile({ repo: after, ref: 'main', path: 'notes/n.yaml' }), 'title: N\n');
+});
