@@ -11,6 +11,12 @@ export interface PackEntry {
   crc: number;
 }
 
+/** A pack as read (read-packed.ts): where each object's entry starts and ends, and the file's bytes. */
+export interface LoadedPack {
+  entries: Map<string, { start: number; end: number }>;
+  file: Buffer;
+}
+
 const MAGIC = Buffer.from([0xff, 0x74, 0x4f, 0x63]);
 const MAX_OFFSET = 0x7fffffff;
 

@@ -10,14 +10,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { ObjectDamaged } from './errors.ts';
-import { packIndexOffsets } from './pack-index.ts';
+import { packIndexOffsets, type LoadedPack } from './pack-index.ts';
 import type { GitRepo } from './repo.ts';
-
-/** A pack as read: where each object's entry starts and ends, and the file's bytes. */
-export interface LoadedPack {
-  entries: Map<string, { start: number; end: number }>;
-  file: Buffer;
-}
 
 const TYPES = ['', 'commit', 'tree', 'blob', 'tag'];
 

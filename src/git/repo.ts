@@ -5,7 +5,7 @@ import git, { type FsClient, type TreeEntry } from 'isomorphic-git';
 import { createDurableFs, type DurableFs, type FsPromises } from './durable-fs.ts';
 import { createSharedWriteLock, type SharedLock, type WriteLock } from './lock.ts';
 import { RepositoryMissing } from './errors.ts';
-import type { LoadedPack } from './read-packed.ts';
+import type { LoadedPack } from './pack-index.ts';
 import { createRepoLock } from './repo-lock.ts';
 
 /** A bare repository and the lock that serializes writes to it. */
