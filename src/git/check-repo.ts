@@ -131,6 +131,9 @@ async function removeStaleFiles(repo: GitRepo): Promise<string[]> {
       if (f.startsWith('tmp_') && (await leftLongAgo(repo, join(objects, dir, f)))) await drop(join(objects, dir, f));
     }
   }
+  // A pack or its index whose write a crash cut short (write-pack.ts): written only inside a commit,
+  // under the repository's lock, like a ref's lock file.
+  for (const f of (await repo.dfs.io.readdir(join(objects, 'pack')).catch(() => [] as string[])).map(String)) if (f.startsWith('tmp_')) await drop(join(objects, 'pack', f));
   return removed;
 }
 

@@ -8,11 +8,12 @@ import { beginFirstCommit, endFirstCommit } from './repo-history.ts';
 import { resolveRef, writeBranchRef } from './resolve-ref.ts';
 import { commitTree, treeEntries } from './tree-cache.ts';
 import { writeBlob } from './write-blob.ts';
+import { createPackWriter, type BlobSink } from './write-pack.ts';
 import { objectId, writeCommitObject, writeTreeObject } from './write-object.ts';
 
 /**
  * One changed file: new text, or null to delete it; or the id of a blob already written into the
- * repository (writeBlob), so that a commit of thousands of files never holds all their texts.
+ * repository (writeBlob, or the builder's BlobSink), so that a commit of thousands of files never holds all their texts.
  */
 export type FileChange = { path: string; content: string | null } | { path: string; oid: string };
 
@@ -28,9 +29,10 @@ export interface CommitResult {
 
 /**
  * Computes changes from the branch's current commit, inside the lock (read-modify-write without
- * lost updates). May throw to refuse the write.
+ * lost updates). May throw to refuse the write. Blobs written to `blobs` may be named by id: they go
+ * into one pack when there are many (write-pack.ts), written before the branch moves.
  */
-export type ChangeBuilder = (parent: string | undefined) => Promise<FileChange[]>;
+export type ChangeBuilder = (parent: string | undefined, blobs: BlobSink) => Promise<FileChange[]>;
 
 /**
  * Commits `changes` on `branch` (created when missing, from `startPoint` or as a first commit),
@@ -54,20 +56,23 @@ export async function commitChanges({
   return repo.lock.run(async () => {
     const tip = await resolveRef({ repo, ref: branch, fresh: true });
     const parent = tip ?? (startPoint ? await resolveRef({ repo, ref: startPoint, fresh: true }) : undefined);
-    const list = typeof changes === 'function' ? await changes(parent) : changes;
+    const pack = createPackWriter(repo);
+    const list = typeof changes === 'function' ? await changes(parent, pack) : changes;
     // Checked before anything is written: a name git cannot hold once wrote a malformed tree.
     for (const c of list) {
       const problem = pathProblem(c.path);
       if (problem) throw new InvalidPath(c.path, problem);
     }
     if (parent && list.length === 0) return { oid: parent, changed: false };
-    const parentTree = parent ? await commitTree(repo, parent) : undefined;
-    const tree = (await applyChanges(repo, parentTree, list)) ?? (await writeTreeObject(repo, []));
-    if (parent && tree === parentTree) return { oid: parent, changed: false };
     // A first commit's objects are not history until its branch is in place (see repo-history.ts).
     const first = !parent && branchRef(branch) === branchRef(MAIN_BRANCH);
     if (first) await beginFirstCommit(repo);
-    const oid = await writeCommitAndRef({ repo, branch, expected: tip, tree, parents: parent ? [parent] : [], author, message, check: list });
+    // The blobs named by id reach the disk (a pack and its index, fsynced) before any tree names them.
+    const packed = await pack.finish();
+    const parentTree = parent ? await commitTree(repo, parent) : undefined;
+    const tree = (await applyChanges(repo, parentTree, list)) ?? (await writeTreeObject(repo, []));
+    if (parent && tree === parentTree) return { oid: parent, changed: false };
+    const oid = await writeCommitAndRef({ repo, branch, expected: tip, tree, parents: parent ? [parent] : [], author, message, check: list, packed });
     if (first) await endFirstCommit(repo);
     return { oid, changed: true };
   });
@@ -76,7 +81,7 @@ export async function commitChanges({
 /**
  * Writes a commit and moves the branch to it from `expected` (compare-and-swap); call inside the
  * repository lock. The commit, and each file in `check`, is read back from disk first: no branch
- * moves to a commit that cannot be read.
+ * moves to a commit that cannot be read (a blob in `packed` is one the index of a pack just written lists).
  */
 export async function writeCommitAndRef({
   repo,
@@ -87,6 +92,7 @@ export async function writeCommitAndRef({
   author,
   message,
   check = [],
+  packed,
 }: {
   repo: GitRepo;
   branch: string;
@@ -96,15 +102,16 @@ export async function writeCommitAndRef({
   author: GitAuthor;
   message: string;
   check?: FileChange[];
+  packed?: Set<string>;
 }): Promise<string> {
   const oid = await writeCommitObject(repo, { tree, parents, author, message });
-  await readBack(repo, oid, tree, check);
+  await readBack(repo, oid, tree, check, packed);
   await writeBranchRef(repo, branch, oid, { expected, who: author, message: `commit: ${message.split('\n')[0]}` });
   return oid;
 }
 
 /** Reads a new commit (and each changed file in `check`) back from disk; throws when it does not read back. */
-export async function readBack(repo: GitRepo, oid: string, tree: string | undefined, check: FileChange[] = []): Promise<void> {
+export async function readBack(repo: GitRepo, oid: string, tree: string | undefined, check: FileChange[] = [], packed = new Set<string>()): Promise<void> {
   const commit = { tree: await commitTree(repo, oid) };
   if (tree !== undefined && commit.tree !== tree) throw new Error(`commit ${oid} does not read back`);
   // New trees are parsed from disk here and kept: the next commit on this branch starts from them.
@@ -113,7 +120,7 @@ export async function readBack(repo: GitRepo, oid: string, tree: string | undefi
   for (const c of check) blobs.set(c.path, blobOf(c));
   // A blob written before the commit (a change by id) is read back too: it was written by an earlier step.
   // A batch at a time: one stat each, their round trips overlapped.
-  const byId = check.filter((c) => 'oid' in c);
+  const byId = check.flatMap((c) => ('oid' in c && !packed.has(c.oid) ? [c] : []));
   for (let i = 0; i < byId.length; i += 64) await Promise.all(byId.slice(i, i + 64).map((c) => checkBlob(repo, c.oid, c.path)));
   // Each tree's entries by name, once: searching a folder's list per file was quadratic (5,000 files in one folder).
   const byName = new Map<string, Map<string, TreeEntry>>();

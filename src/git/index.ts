@@ -15,6 +15,7 @@ export type { TreeFile } from './read-tree.ts';
 export { commitChanges } from './commit-changes.ts';
 export { writeBlob } from './write-blob.ts';
 export type { FileChange, CommitResult, ChangeBuilder } from './commit-changes.ts';
+export type { BlobSink } from './write-pack.ts';
 export { pathProblem, segmentProblem, isCleanPath, MAX_SEGMENT_BYTES } from './path-name.ts';
 export { listBranches, createBranch, deleteBranch } from './branches.ts';
 export { diffRefs } from './diff-refs.ts';

@@ -3,25 +3,30 @@
 // inflates it and checks its hash, to tell a torn object from a sound one), then inflates it again
 // through a DecompressionStream and hashes it again through crypto.subtle: two more trips through the
 // thread pool per object, each waiting for a whole turn of the answers' work on a busy gateway (issue
-// 38). Here the one checked read is the only one. Objects in packs (an operator's `git gc`, a clone)
-// and ids with no loose object go to isomorphic-git as before, which also throws its own errors for
-// them (NotFoundError). Trees are parsed as isomorphic-git parses them: same modes, same order, and
+// 38). Here the one checked read is the only one. Undeltified objects in packs (an import's,
+// write-pack.ts) are read the same way (read-packed.ts); deltas (an operator's `git gc`, a clone) and
+// ids found nowhere go to isomorphic-git as before, which also throws its own errors for them
+// (NotFoundError). Trees are parsed as isomorphic-git parses them: same modes, same order, and
 // the same refusal of entry names git refuses.
 import { join } from 'node:path';
 import git, { Errors, type TreeEntry } from 'isomorphic-git';
 import { ObjectDamaged } from './errors.ts';
+import { readPacked } from './read-packed.ts';
 import type { GitRepo } from './repo.ts';
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const TYPES: Record<string, TreeEntry['type']> = { '040000': 'tree', '100644': 'blob', '100755': 'blob', '120000': 'blob', '160000': 'commit' };
 
-/** The loose object's type and body; undefined when there is no loose object of that id. */
+/** The object's type and body, loose or packed undeltified; undefined when isomorphic-git is to read it. */
 async function readLoose(repo: GitRepo, oid: string): Promise<{ type: string; body: Buffer } | undefined> {
+  // A pack read before answers without a file system call; a failed loose read cost as much again.
+  const packed = repo.packs.size > 0 ? await readPacked(repo, oid, true) : undefined;
+  if (packed) return packed;
   let object: Buffer;
   try {
     object = await repo.dfs.readObject(join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2)), oid);
   } catch (err) {
-    if (['ENOENT', 'ENOTDIR'].includes((err as { code?: string }).code ?? '')) return undefined;
+    if (['ENOENT', 'ENOTDIR'].includes((err as { code?: string }).code ?? '')) return readPacked(repo, oid);
     throw err;
   }
   const space = object.indexOf(32);

@@ -3,8 +3,8 @@
 // (its ref and reflog deleted, its folder replaced), and starting production over there would leave the
 // old history dangling and every environment unable to merge (design rule 12b). The evidence: another
 // branch (or its reflog, or a packed ref), a pack, a loose commit object (damaged objects count: they
-// were written), or what the caller knows from outside (the database's environments). Commits of a
-// first write that a crash interrupted (its marker still there) are not evidence: nothing of it was
+// were written), or what the caller knows from outside (the database's environments). Commits and packs
+// of a first write that a crash interrupted (its marker still there) are not evidence: nothing of it was
 // acknowledged, so kill -9 during an organization's first write leaves a repository that starts again.
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
@@ -17,8 +17,9 @@ export const LOST_BRANCH = 'it is missing while the repository holds history (ot
 /** True when the repository (or the caller's outside evidence) shows it once held knowledge; a yes is kept. */
 export async function hadHistory(repo: GitRepo): Promise<boolean> {
   if (repo.history.known) return true;
-  const commits = async () => !(await exists(repo, join(repo.gitdir, FIRST_COMMIT))) && (await hasCommitObject(repo));
-  const known = (await hasBranchFiles(repo)) || (await hasPacks(repo)) || (await commits()) || ((await repo.history.outside?.()) ?? false);
+  // A first write's pack is no more history than its loose commit.
+  const objects = async () => !(await exists(repo, join(repo.gitdir, FIRST_COMMIT))) && ((await hasPacks(repo)) || (await hasCommitObject(repo)));
+  const known = (await hasBranchFiles(repo)) || (await objects()) || ((await repo.history.outside?.()) ?? false);
   if (known) repo.history.known = true;
   return known;
 }

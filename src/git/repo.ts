@@ -5,6 +5,7 @@ import git, { type FsClient, type TreeEntry } from 'isomorphic-git';
 import { createDurableFs, type DurableFs, type FsPromises } from './durable-fs.ts';
 import { createSharedWriteLock, type SharedLock, type WriteLock } from './lock.ts';
 import { RepositoryMissing } from './errors.ts';
+import type { LoadedPack } from './pack-index.ts';
 import { createRepoLock } from './repo-lock.ts';
 
 /** A bare repository and the lock that serializes writes to it. */
@@ -22,6 +23,8 @@ export interface GitRepo {
   pushLock: WriteLock;
   /** Object cache shared by reads of this repository (isomorphic-git's `cache` argument). */
   cache: object;
+  /** Packs read by name (pack-<sha>), see read-packed.ts. */
+  packs: Map<string, Promise<LoadedPack>>;
   /** Parsed trees by id (see tree-cache.ts). */
   trees: Map<string, TreeEntry[]>;
   /** Branch tips (full ref -> commit, null when absent) as last read here, with their file's stamp (see resolve-ref.ts). */
@@ -75,7 +78,7 @@ export async function openRepo({ fs, gitdir, shared, hadHistory }: { fs: FsClien
   const key = basename(gitdir, '.git');
   const lock = createRepoLock({ io: dfs.io, gitdir, key, shared });
   const pushLock = createSharedWriteLock(shared, { key: `${key}:mirror-push`, gitdir: `${gitdir}.push` });
-  return { fs: dfs.client, dfs, gitdir, lock, pushLock, cache: {}, trees: new Map(), refs: new Map(), history: { known: false, outside: hadHistory } };
+  return { fs: dfs.client, dfs, gitdir, lock, pushLock, cache: {}, packs: new Map(), trees: new Map(), refs: new Map(), history: { known: false, outside: hadHistory } };
 }
 
 /** Hands out one GitRepo per key (organization), so all writers of a repository share its lock. */

@@ -1,7 +1,7 @@
 // Many files in one commit on an environment, decided against what the branch holds inside the
 // write lock: how imports (src/imports, through src/compose) write knowledge.
 import type { Principal } from '../auth/index.ts';
-import { commitChanges, readBlobs, readTree, writeBlob, type FileChange } from '../git/index.ts';
+import { commitChanges, readBlobs, readTree, type FileChange } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { idProblem } from './item-id.ts';
 import { KIND_DEFS, slugify, type Kind } from './kinds.ts';
@@ -55,14 +55,15 @@ export async function commitImportedFiles(
     branch: scope.branch,
     author: await authorOf(deps, p),
     message: a.message,
-    changes: async (parent) => {
+    changes: async (parent, blobs) => {
       const files = parent ? (await Promise.all(a.prefixes.map((prefix) => readTree({ repo: scope.repo, ref: parent, prefix })))).flat() : [];
       // Texts are read only for the files the caller asks about (reading thousands of blobs took seconds).
       const read = async (some: ImportedFile[]) => {
         const texts = await readBlobs(scope.repo, some.map((f) => f.oid));
         return some.map((f, i) => ({ path: f.path, text: texts[i]! }));
       };
-      return a.decide(files, read, (text) => writeBlob(scope.repo, text));
+      // The blobs go into one pack when there are many (see src/git/write-pack.ts).
+      return a.decide(files, read, (text) => blobs.writeBlob(text));
     },
   });
   if (result.changed) await mirrorAfterChange(deps, scope);

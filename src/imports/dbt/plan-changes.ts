@@ -4,7 +4,8 @@
 // same project and connection whose node is gone are deleted (on the environment only).
 //
 // Memory: the plan is walked one file at a time, and a file to create has its blob written as soon as
-// its text is made, so the commit names it by id: no document or text outlives its turn. A file that
+// its text is made (hashed and deflated into the commit's pack, src/git/write-pack.ts), so the commit
+// names it by id: no document or text outlives its turn. A file that
 // differs from the one there is decided after reading that one, in batches; the few that are updated
 // are built again by a second walk of the plan rather than kept.
 import { createHash } from 'node:crypto';
@@ -16,8 +17,6 @@ import { yamlText } from './yaml-text.ts';
 
 /** Files read from the branch at a time while deciding (each batch's texts are let go before the next). */
 const READ_BATCH = 64;
-/** Blob writes in flight at once: their file system round trips overlap, while few texts are held. */
-const WRITES_IN_FLIGHT = 16;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -53,30 +52,13 @@ export interface PlanResult {
   conflicts: ImportConflict[];
 }
 
-/** Blob writes under way, at most WRITES_IN_FLIGHT: `add` waits for one to end when that many are. */
-class Writes {
-  private readonly running = new Set<Promise<void>>();
-
-  async add(work: Promise<void>): Promise<void> {
-    const p = work.finally(() => this.running.delete(p));
-    // Handled here and awaited in `add` or `done`: a failure between the two is no unhandled rejection.
-    p.catch(() => undefined);
-    this.running.add(p);
-    if (this.running.size >= WRITES_IN_FLIGHT) await Promise.race(this.running);
-  }
-
-  async done(): Promise<void> {
-    await Promise.all(this.running);
-  }
-}
-
 export interface PlanInput {
   /** Walks the planned files (plan-import.ts), building each document in its turn; `again` for the second walk, whose skipped nodes are reported already. */
   planned: (again: boolean) => Iterable<PlannedDoc>;
   /** The files under the import's folders now, by blob id, and a reader of their texts. */
   current: KnowledgeFile[];
   read: (files: KnowledgeFile[]) => Promise<KnowledgeText[]>;
-  /** Writes a file's blob into the repository; its id. */
+  /** Writes a file's blob into the commit's pack (or as a loose object); its id. */
   write: (text: string) => Promise<string>;
   generatedAt: string;
   /** Whether an existing file belongs to this project and connection. */
@@ -122,40 +104,35 @@ async function walkPlan(a: PlanInput, out: PlanResult): Promise<{ wanted: Set<st
   const oids = new Map(a.current.map((f) => [f.path, f.oid]));
   const wanted = new Set<string>();
   const pending: Pending[] = [];
-  const writes = new Writes();
   for (const f of a.planned(false)) {
     wanted.add(f.path);
     const fingerprint = plannedFingerprint(f.doc);
     const text = textOf(f.doc, a.generatedAt, fingerprint);
     const oid = oids.get(f.path);
     if (oid === undefined) {
-      if (await write(a, f, text, out, writes)) a.counts[f.kind].created++;
+      if (await write(a, f, text, out)) a.counts[f.kind].created++;
     } else if (blobId(text) === oid) a.counts[f.kind].unchanged++;
     else pending.push({ path: f.path, kind: f.kind, unique_id: f.unique_id, fingerprint });
   }
-  await writes.done();
   return { wanted, pending };
 }
 
 /** The second walk, over the files to update only. */
 async function writeUpdates(a: PlanInput, updates: Set<string>, out: PlanResult): Promise<void> {
-  const writes = new Writes();
   for (const f of a.planned(true)) {
     if (!updates.has(f.path)) continue;
-    if (await write(a, f, textOf(f.doc, a.generatedAt, plannedFingerprint(f.doc)), out, writes)) a.counts[f.kind].updated++;
+    if (await write(a, f, textOf(f.doc, a.generatedAt, plannedFingerprint(f.doc)), out)) a.counts[f.kind].updated++;
   }
-  await writes.done();
 }
 
-/** Starts writing a planned file's blob, or skips it when it fails its kind's schema; whether it is written. */
-async function write(a: PlanInput, f: PlannedDoc, text: string, out: PlanResult, writes: Writes): Promise<boolean> {
+/** Writes a planned file's blob, or skips it when it fails its kind's schema; whether it is written. */
+async function write(a: PlanInput, f: PlannedDoc, text: string, out: PlanResult): Promise<boolean> {
   const problem = a.problemOf(f);
   if (problem) {
     a.skipped.push({ unique_id: f.unique_id, reason: problem });
     return false;
   }
-  const path = f.path;
-  await writes.add(a.write(text).then((oid) => void out.changes.push({ path, oid })));
+  out.changes.push({ path: f.path, oid: await a.write(text) });
   return true;
 }
 
