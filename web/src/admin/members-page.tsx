@@ -1,10 +1,10 @@
 // /admin/members: the organization's members, searched by name or email, in keyset pages; each
 // member's card holds what an admin can change about them (member-card.tsx).
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { api, call } from '../api/client.ts';
 import { useDocumentTitle } from '../ui/document-title.ts';
-import { Field } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
+import { SearchForm } from '../ui/search-form.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { MemberCard } from './member-card.tsx';
 import { PageButtons, usePages } from './pages.tsx';
@@ -14,7 +14,6 @@ const PAGE = 25;
 
 export function MembersPage() {
   useDocumentTitle('Members');
-  const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   const pages = usePages(heading);
@@ -23,10 +22,9 @@ export function MembersPage() {
     (signal) => call(api.GET('/api/admin/members', { params: { query: { q: q || undefined, cursor, limit: PAGE } }, signal })),
     `${q}\n${cursor ?? ''}`,
   );
-  const search = (e: FormEvent) => {
-    e.preventDefault();
+  const search = (text: string) => {
     pages.reset();
-    setQ(typed.trim());
+    setQ(text);
   };
   const replace = (m: Member) => list.update((d) => ({ ...d, members: d.members.map((x) => (x.user_id === m.user_id ? m : x)) }));
   const removed = (id: string) => list.update((d) => ({ ...d, members: d.members.filter((x) => x.user_id !== id) }));
@@ -35,12 +33,7 @@ export function MembersPage() {
       <h1 ref={heading} tabIndex={-1}>
         Members
       </h1>
-      <form role="search" aria-label="Members" onSubmit={search} className="row">
-        <Field label="Search by name or email" type="search" value={typed} onChange={setTyped} maxLength={200} />
-        <div className="actions">
-          <button type="submit">Search</button>
-        </div>
-      </form>
+      <SearchForm name="Members" label="Search by name or email" onSearch={search} />
       <FormAlert problem={list.problem} />
       {list.loading && !list.data && <p role="status">Loading…</p>}
       {list.data &&

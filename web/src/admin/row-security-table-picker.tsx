@@ -1,9 +1,9 @@
 // Choosing the documented table whose row filters to change: a search on the server over the
 // tables' ids and names, showing the first matches, since an organization may document 10,000.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api, call } from '../api/client.ts';
-import { Field } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
+import { SearchForm } from '../ui/search-form.tsx';
 import { useLoad } from '../ui/use-load.ts';
 
 const SHOWN = 20;
@@ -16,25 +16,15 @@ interface TablePickerProps {
 }
 
 export function TablePicker({ scope, chosen, onChoose }: TablePickerProps) {
-  const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const found = useLoad(
     (signal) => call(api.GET('/api/knowledge/{kind}', { params: { path: { kind: 'tables' }, query: { q: q || undefined, limit: SHOWN } }, signal })),
     `${scope}\n${q}`,
   );
-  const search = (e: FormEvent) => {
-    e.preventDefault();
-    setQ(typed.trim());
-  };
   const data = found.data;
   return (
     <>
-      <form role="search" aria-label="Tables" onSubmit={search} className="row">
-        <Field label="Find a table by name or path" type="search" value={typed} onChange={setTyped} maxLength={200} />
-        <div className="actions">
-          <button type="submit">Find</button>
-        </div>
-      </form>
+      <SearchForm name="Tables" label="Find a table by name or path" button="Find" onSearch={setQ} />
       <FormAlert problem={found.problem} />
       {data && data.items.length === 0 && <p>{q ? `No documented table matches “${q}”.` : 'No table is documented yet.'}</p>}
       {data && data.items.length > 0 && (

@@ -1,14 +1,14 @@
 // /knowledge/items/:kind: the items of one kind where the person works (production or the active
 // environment), searched and paged on the server (an organization may document 10,000 tables), each
 // opening its editor, and the way to create one.
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { useActiveEnvironment } from '../api/environment.ts';
 import { PageButtons, usePages } from '../admin/pages.tsx';
 import { useDocumentTitle } from '../ui/document-title.ts';
-import { Field } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
+import { SearchForm } from '../ui/search-form.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { ProductionLocked, useProductionLocked } from './production-lock.tsx';
 import { isKind, itemTitle, KIND_LABELS, KIND_SINGULAR, type Kind } from './kinds.ts';
@@ -30,7 +30,6 @@ function ItemList({ kind }: { kind: Kind }) {
   const locked = useProductionLocked();
   const label = KIND_LABELS[kind];
   useDocumentTitle(label);
-  const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   const pages = usePages(heading);
@@ -39,10 +38,9 @@ function ItemList({ kind }: { kind: Kind }) {
     (signal) => call(api.GET('/api/knowledge/{kind}', { params: { path: { kind }, query: { q: q || undefined, cursor, limit: PAGE } }, signal })),
     `${env?.id ?? ''}\n${q}\n${cursor ?? ''}`,
   );
-  const search = (e: FormEvent) => {
-    e.preventDefault();
+  const search = (text: string) => {
     pages.reset();
-    setQ(typed.trim());
+    setQ(text);
   };
   const data = items.data;
   return (
@@ -60,12 +58,7 @@ function ItemList({ kind }: { kind: Kind }) {
           </Link>
         </p>
       )}
-      <form role="search" aria-label={label} onSubmit={search} className="row">
-        <Field label="Search by name or path" type="search" value={typed} onChange={setTyped} maxLength={200} />
-        <div className="actions">
-          <button type="submit">Search</button>
-        </div>
-      </form>
+      <SearchForm name={label} label="Search by name or path" onSearch={search} />
       <FormAlert problem={items.problem} />
       {items.loading && !data && <p role="status">Loading…</p>}
       <p aria-live="polite" className="muted">
