@@ -25,7 +25,7 @@ const OWN_URL = '__sextantOwnUrl';
 export const BUNDLED_PACKAGES =
   /^(kysely|yaml|koa|@koa\/router|@koa\/cors|koa-mount|jsonwebtoken|prom-client|rate-limiter-flexible|diff|diff3|isomorphic-git|otplib|proper-lockfile|stream-json|stream-chain|csv-stringify|ipaddr\.js|request-filtering-agent|croner|ulid|escape-html|fastest-levenshtein|yazl|yauzl|bcryptjs)(\/|$)/;
 /** Packages with native parts or files of their own, loaded from node_modules even when a bundled package imports them. */
-const NATIVE = /^(better-sqlite3|bindings|@duckdb\/|libpg-query|@resvg\/|pino|thread-stream)(\/|$)/;
+export const NATIVE_PACKAGES = /^(better-sqlite3|bindings|@duckdb\/|libpg-query|@resvg\/|pino|thread-stream)(\/|$)/;
 
 /**
  * Rewrites each source's `import.meta.url` to its compiled file's URL in dist (through esbuild's
@@ -50,7 +50,7 @@ function importMetaInPlace(srcDir: string, transform: typeof import('esbuild').t
 
 /**
  * Leaves every package the service imports outside the bundle except BUNDLED_PACKAGES, whose own
- * dependencies come with them (so that a nested node_modules copy is the one used), but for NATIVE ones.
+ * dependencies come with them (so that a nested node_modules copy is the one used), but for NATIVE_PACKAGES.
  */
 function packagesOutside(srcDir: string, bundled: RegExp): Plugin {
   return {
@@ -59,7 +59,7 @@ function packagesOutside(srcDir: string, bundled: RegExp): Plugin {
       b.onResolve({ filter: /^[^./]/ }, (a) => {
         if (a.kind === 'entry-point' || /^node:/.test(a.path)) return undefined;
         const fromService = a.importer.startsWith(srcDir + sep);
-        const outside = fromService ? !bundled.test(a.path) : NATIVE.test(a.path);
+        const outside = fromService ? !bundled.test(a.path) : NATIVE_PACKAGES.test(a.path);
         return outside ? { path: a.path, external: true } : undefined;
       });
     },

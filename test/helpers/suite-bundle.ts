@@ -9,14 +9,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
-import { BUNDLED_PACKAGES } from '../../src/distribution/bundle.ts';
+import { BUNDLED_PACKAGES, NATIVE_PACKAGES } from '../../src/distribution/bundle.ts';
 
 /** Stands for the way from an output file up to the mirror's root until the output's place is known. */
 const TO_ROOT = '__sextant_to_root__/';
 const OWN_URL = '__sextantOwnUrl';
 const OWN_DIR = '__sextantOwnDir';
-/** Packages with native parts or files of their own, never bundled even when a bundled package imports them. */
-const NATIVE = /^(better-sqlite3|bindings|@duckdb\/|libpg-query|@resvg\/|pino|thread-stream)(\/|$)/;
 
 /** Rewrites each checkout module's `import.meta.url` and `import.meta.dirname` to its compiled file's in the mirror. */
 function importMetaInPlace(root: string, transform: typeof import('esbuild').transform): Plugin {
@@ -40,7 +38,7 @@ function importMetaInPlace(root: string, transform: typeof import('esbuild').tra
 export const REQUIRE_BANNER = { js: "import { createRequire as __sextantCreateRequire } from 'node:module';\nconst require = __sextantCreateRequire(import.meta.url);" };
 
 /**
- * Bundles the checkout's modules and BUNDLED_PACKAGES (with their own dependencies but NATIVE ones);
+ * Bundles the checkout's modules and BUNDLED_PACKAGES (with their own dependencies but NATIVE_PACKAGES ones);
  * every other package loads from node_modules. With REQUIRE_BANNER.
  */
 export function packagesOutside(): Plugin {
@@ -51,7 +49,7 @@ export function packagesOutside(): Plugin {
         if (a.kind === 'entry-point' || /^node:/.test(a.path)) return undefined;
         // The checkout's own modules, wherever they are found from (a mirror links to them).
         const fromCheckout = !a.importer.includes(`${sep}node_modules${sep}`);
-        const outside = fromCheckout ? !BUNDLED_PACKAGES.test(a.path) : NATIVE.test(a.path);
+        const outside = fromCheckout ? !BUNDLED_PACKAGES.test(a.path) : NATIVE_PACKAGES.test(a.path);
         return outside ? { path: a.path, external: true } : undefined;
       });
     },
