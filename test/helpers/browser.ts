@@ -42,9 +42,28 @@ export async function openPage(t: ExecutionContext, browser: Browser, baseURL: s
     if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`CSP: ${msg.text()}`);
   });
   t.teardown(async () => {
+    if (!t.passed) await describeFailure(t, page, baseURL);
     await context.close();
   });
   return { context, page, problems };
+}
+
+/**
+ * What the gateway behind a base URL can tell about a failed browser test (its recent warnings and
+ * runs), registered by the fixture that started it: a hang seen once in CI says what it waited on.
+ */
+export const gatewayDiagnosis = new Map<string, () => string>();
+
+/** Logs the page's address and text, and the gateway's side, for a failed test. */
+async function describeFailure(t: ExecutionContext, page: Page, baseURL: string): Promise<void> {
+  try {
+    const text = await page.locator('body').innerText({ timeout: 5000 });
+    t.log(`page ${page.url()} shows:\n${text.slice(-4000)}`);
+  } catch (err) {
+    t.log(`page ${page.url()} could not be read: ${String(err)}`);
+  }
+  const gateway = gatewayDiagnosis.get(baseURL);
+  if (gateway) t.log(gateway());
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
