@@ -1,118 +1,68 @@
-// Reads the top-level sections of a JSON file that the caller names, as a stream of tokens
-// (stream-json): the text is read in blocks and never held whole, sections not named are skipped
-// token by token, and a section read entry by entry keeps each entry only as its rule cuts it down.
-// A manifest of tens of MB thus costs the memory of what the import keeps, not of its text and tree.
+// Reads the top-level sections of a JSON file that the caller names: the text is read in blocks and
+// never held whole, each member of a section is cut out of the bytes and parsed on its own
+// (split-json.ts), a section not named is parsed member by member and dropped (so a file that is not
+// JSON is refused wherever it breaks), and a section read entry by entry keeps each entry only as its
+// rule cuts it down. A manifest of tens of MB thus costs the memory of what the import keeps, not of
+// its text and tree.
 import { createReadStream } from 'node:fs';
-import { getManyValues, isMany, none } from 'stream-chain/defs.js';
-import Assembler from 'stream-json/assembler.js';
-import { jsonParser, type Token } from 'stream-json/parser.js';
+import { JsonSplitter, type JsonSplitHandler } from './split-json.ts';
 
 /** How a section is kept: whole, or entry by entry (an object's values), each cut down by the function. */
 export type SectionRule = 'whole' | ((entry: unknown) => unknown);
 
-const OPENS = new Set<Token['name']>(['startObject', 'startArray']);
-const CLOSES = new Set<Token['name']>(['endObject', 'endArray']);
-
-/**
- * A copy of a kept value whose strings are its own. The parser cuts each string out of the text it
- * holds, and V8 keeps a cut of 13 characters or more as a slice that holds the whole block it was cut
- * from: the ids and names a kept node holds were keeping nearly all of the manifest's text alive.
- */
-const detached = (v: unknown): unknown => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
-
-/** Like JSON.parse, a `__proto__` key is an own property, never the prototype. */
+/** Like JSON.parse, a `__proto__` key is an own property, never the prototype (defining one is slow: only that key is). */
 function setOwn(to: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(to, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key !== '__proto__') to[key] = value;
+  else Object.defineProperty(to, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** The token handler: where it is in the document, and the value it is assembling, if any. */
-class SectionPicker {
+/**
+ * Builds the sections named from what the splitter finds: depth 0 is the root, 1 a section, 2 a
+ * section's member. JSON.parse makes strings of their own (never slices of the text it reads), so
+ * what is kept holds nothing of the blocks read.
+ */
+class SectionPicker implements JsonSplitHandler {
   readonly sections: Record<string, unknown> = {};
-  /** Before the root value, in the root object, in a section read entry by entry, after the root. */
-  at: 'start' | 'root' | 'entries' | 'end' | 'not_object' = 'start';
-  private key = '';
-  private entryKey = '';
-  private entries: Record<string, unknown> = {};
-  /** Nesting depth of a value being skipped; 0 when none is. */
-  private skipping = 0;
-  private value: { asm: Assembler; done: (v: unknown) => void } | undefined;
+  rootIsObject = false;
+  /** The named section being read: where its members go, and the rule that cuts each down. */
+  private section: { into: Record<string, unknown> | unknown[]; rule: SectionRule } | undefined;
 
   constructor(private readonly rules: Record<string, SectionRule>) {}
 
-  push(token: Token): void {
-    if (this.value) return this.assemble(token);
-    if (this.skipping > 0) {
-      this.skipping += OPENS.has(token.name) ? 1 : CLOSES.has(token.name) ? -1 : 0;
-      return;
-    }
-    if (this.at === 'start') this.at = token.name === 'startObject' ? 'root' : 'not_object';
-    else if (this.at === 'root') this.inRoot(token);
-    else if (this.at === 'entries') this.inEntries(token);
-    // After the root (or a root that is no object) tokens are only read for the parser to check the JSON.
+  open(array: boolean, key: string | undefined, depth: number): void {
+    if (depth === 0) this.rootIsObject = !array;
+    if (depth !== 1 || !this.rootIsObject || !Object.hasOwn(this.rules, key!)) return;
+    const into = array ? [] : {};
+    setOwn(this.sections, key!, into);
+    // A section read entry by entry that is no object is kept as it is, for the caller to refuse.
+    this.section = { into, rule: array ? 'whole' : this.rules[key!]! };
   }
 
-  private inRoot(token: Token): void {
-    if (token.name === 'keyValue') this.key = token.value;
-    else if (token.name === 'endObject') this.at = 'end';
-    else if (!Object.hasOwn(this.rules, this.key)) this.skipping = OPENS.has(token.name) ? 1 : 0;
-    else if (this.rules[this.key] !== 'whole' && token.name === 'startObject') {
-      this.entries = {};
-      setOwn(this.sections, this.key, this.entries);
-      this.at = 'entries';
-    } else {
-      const key = this.key;
-      this.start(token, (v) => setOwn(this.sections, key, detached(v)));
+  value(value: unknown, key: string | undefined, depth: number): void {
+    if (depth === 1 && this.rootIsObject && Object.hasOwn(this.rules, key!)) setOwn(this.sections, key!, value);
+    else if (depth === 2 && this.section) {
+      const { into, rule } = this.section;
+      const kept = rule === 'whole' ? value : rule(value);
+      if (Array.isArray(into)) into.push(kept);
+      else setOwn(into, key!, kept);
     }
   }
 
-  private inEntries(token: Token): void {
-    if (token.name === 'keyValue') this.entryKey = token.value;
-    else if (token.name === 'endObject') this.at = 'root';
-    else {
-      const [rule, entries, id] = [this.rules[this.key] as (entry: unknown) => unknown, this.entries, this.entryKey];
-      this.start(token, (v) => setOwn(entries, id, detached(rule(v))));
-    }
-  }
-
-  private start(token: Token, done: (v: unknown) => void): void {
-    this.value = { asm: new Assembler(), done };
-    this.assemble(token);
-  }
-
-  private assemble(token: Token): void {
-    const { asm, done } = this.value!;
-    asm.consume(token);
-    if (!asm.done) return;
-    this.value = undefined;
-    done(asm.current);
+  close(depth: number): void {
+    if (depth === 1) this.section = undefined;
   }
 }
 
 /**
  * The sections of the JSON file at `path` that `rules` names, undefined when its value is no object.
- * Rejects when the file is not JSON: the parser reads it to the end, so a broken or cut tail is found too.
+ * Rejects when the file is not JSON: it is read to the end, so a broken or cut tail is found too.
  */
 export async function readJsonSections(path: string, rules: Record<string, SectionRule>): Promise<Record<string, unknown> | undefined> {
   const picker = new SectionPicker(rules);
-  // Packed values only (no chunk tokens): a third of the tokens, and all the assembler reads. The
-  // parser's function is called on each block itself: through its stream adapter every token was
-  // also an event and a step of stream-chain (~20 % of the reading's CPU time, and their garbage).
-  const parse = jsonParser({ streamValues: false });
-  const feed = (out: unknown) => {
-    if (isMany(out)) for (const token of getManyValues(out) as Token[]) picker.push(token);
-    else if (out !== none) picker.push(out as Token);
-  };
-  let first = true;
-  // Decoded as UTF-8 across block edges by the stream; a byte-order mark is read past, as JSON.parse does not.
-  for await (const block of createReadStream(path, { encoding: 'utf8', highWaterMark: 16 * 1024 })) {
-    const text = block as string;
-    feed(parse(first && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
-    first = false;
-  }
-  // `none` flushes the parser (stream-chain's protocol): a value cut short is found here.
-  feed(parse(none as unknown as string));
-  if (picker.at === 'not_object') return undefined;
-  return picker.sections;
+  const splitter = new JsonSplitter(2, picker);
+  for await (const block of createReadStream(path, { highWaterMark: 64 * 1024 })) splitter.write(block as Buffer);
+  splitter.end();
+  return picker.rootIsObject ? picker.sections : undefined;
 }
 
 /** The same cut on a value already parsed: the sections `rules` names, entry by entry where it says so. */
