@@ -23,7 +23,7 @@ const OWN_URL = '__sextantOwnUrl';
  * and the model SDKs take the service's schemas and check them with their own copy.
  */
 export const BUNDLED_PACKAGES =
-  /^(kysely|yaml|koa|@koa\/router|@koa\/cors|koa-mount|jsonwebtoken|prom-client|rate-limiter-flexible|diff|diff3|isomorphic-git|otplib|proper-lockfile|stream-json|stream-chain|csv-stringify|ipaddr\.js|request-filtering-agent|croner|ulid|escape-html|fastest-levenshtein|yazl|yauzl|bcryptjs)(\/|$)/;
+  /^(kysely|yaml|koa|@koa\/router|@koa\/cors|koa-mount|jsonwebtoken|prom-client|rate-limiter-flexible|diff|diff3|isomorphic-git|otplib|proper-lockfile|csv-stringify|ipaddr\.js|request-filtering-agent|croner|ulid|escape-html|fastest-levenshtein|yazl|yauzl|bcryptjs)(\/|$)/;
 /** Packages with native parts or files of their own, loaded from node_modules even when a bundled package imports them. */
 export const NATIVE_PACKAGES = /^(better-sqlite3|bindings|@duckdb\/|libpg-query|@resvg\/|pino|thread-stream)(\/|$)/;
 
