@@ -5,9 +5,9 @@
 // damaged and left for an operator (never replaced by a fresh branch). A damaged object deeper in the
 // tree leaves the branch where it is (going back would drop acknowledged writes): it is reported.
 import { join } from 'node:path';
-import git from 'isomorphic-git';
 import { RefDamaged } from './errors.ts';
 import { checkObjects, repairObjects, type ObjectsCheck } from './check-objects.ts';
+import { readBlobObject, readCommitTree, readTreeObject } from './read-object.ts';
 import { readRefValue, readReflog, updateRef } from './ref-store.ts';
 import { branchRef, MAIN_BRANCH, type GitRepo } from './repo.ts';
 import { hadHistory, LOST_BRANCH } from './repo-history.ts';
@@ -87,15 +87,14 @@ async function refProblem(repo: GitRepo, ref: string): Promise<string | undefine
 /** True when the commit and its root tree (with `wholeTree`, every tree and blob under it) read back from disk. */
 async function commitReadable(repo: GitRepo, oid: string, wholeTree: boolean): Promise<boolean> {
   try {
-    const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid });
     const visit = async (tree: string): Promise<void> => {
-      for (const e of (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: tree })).tree) {
+      for (const e of await readTreeObject(repo, tree)) {
         if (!wholeTree) continue;
         if (e.type === 'tree') await visit(e.oid);
-        else if (e.type === 'blob') await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: e.oid });
+        else if (e.type === 'blob') await readBlobObject(repo, e.oid);
       }
     };
-    await visit(commit.tree);
+    await visit(await readCommitTree(repo, oid));
     return true;
   } catch {
     return false;
