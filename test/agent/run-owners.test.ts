@@ -294,3 +294,30 @@ dialectTest('a heartbeat refreshes every running run of its replica, and only th
   for (const run of mine) t.is((await getRun(a.store, run.row.id))!.heartbeat_at, s.clock.now());
   t.is((await getRun(a.store, theirs.row.id))!.heartbeat_at, theirs.row.created_at);
 });
+
+dialectTest("a heartbeat while a run's end is being recorded leaves the run to finish: its follower gets completed", async (t, dc) => {
+  const s = setup(t, dc);
+  // The answer's write into the chat is held, as a group commit or a busy chats store holds it, after
+  // the run's end is in agent_runs: the run is no longer running in the store but still at work here.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let recording!: () => void;
+  const recordingStarted = new Promise<void>((resolve) => (recording = resolve));
+  const recordAnswer = s.chats.recordAnswer.bind(s.chats);
+  s.chats.recordAnswer = async (p, input) => {
+    recording();
+    await held;
+    return recordAnswer(p, input);
+  };
+  const a = await s.replica(quickModel);
+  const started = await a.runs.start(principal, { chatId: 'c1', message: 'How many orders?', environmentId: undefined });
+  const follower = await follow(a.runs, started.row.id, 'c1');
+  await recordingStarted;
+  await a.runs.liveness.heartbeat();
+  release();
+  const row = await started.done;
+  t.is(row.status, 'completed');
+  await turns();
+  t.like(follower.seen.at(-1)?.event, { type: 'completed', status: 'completed' });
+  t.true(follower.ended());
+});

@@ -28,6 +28,8 @@ export interface ActiveRun {
   stopAnnounced: boolean;
   /** Another replica failed the run as lost: this one adds nothing more to its log. */
   lost?: boolean;
+  /** Its end is being written (record below): not running in the store any more, still at work here. */
+  ending?: boolean;
 }
 
 export interface ExecuteDeps {
@@ -144,6 +146,8 @@ async function record(deps: ExecuteDeps, run: ActiveRun, state: RunState, result
       credits,
       created_at: now,
     })], { require: [0] });
+  // Before the write: a heartbeat that no longer finds the run running must not take it for lost.
+  run.ending = true;
   try {
     if (!(await finish()).ok) {
       deps.log.warn({ run_id: run.row.id }, 'an agent run of this replica was failed as lost by another one');

@@ -25,7 +25,10 @@ const MIN_INTERVAL_MS = 100;
 export interface RunLivenessDeps extends Omit<LostRunsDeps, 'lostAfterMs'> {
   log: Logger;
   keepAliveMs: number;
-  /** The runs this replica executes (none: no write on an idle replica). */
+  /**
+   * The runs this replica executes whose end it is not recording (none: no write on an idle replica).
+   * A run being recorded is no longer running in the store, by this replica's own write.
+   */
   runIds(): string[];
   /**
    * Told of a run this replica executes that another failed as lost meanwhile (this one was cut
@@ -50,9 +53,12 @@ export class RunLiveness {
     const own = this.deps.runIds();
     if (own.length === 0) return;
     const alive = await heartbeatRuns(this.deps.store, this.deps.replicaId, this.deps.clock.now());
-    // A run not refreshed is no longer running in the store: failed as lost, or recorded by this
-    // replica a moment ago (its work is over, stopping it changes nothing).
-    for (const runId of own) if (!alive.has(runId)) this.deps.lost(runId);
+    // A run not refreshed is no longer running in the store: failed as lost by another replica, or
+    // ended by this one, whose end was written before or during the heartbeat's write (asked again
+    // now). A run of this replica cut as lost emits nothing more, so cutting one this replica is
+    // ending would take the `completed` its followers wait for.
+    const running = new Set(this.deps.runIds());
+    for (const runId of own) if (!alive.has(runId) && running.has(runId)) this.deps.lost(runId);
   }
 
   /**

@@ -106,7 +106,7 @@ export class AgentRuns {
     this.control = this.shared.subscribe(CONTROL_CHANNEL, (request) => this.applyControl(request as ControlRequest));
     this.startWrites = new CommitGroup(deps.store, STARTS_PER_COMMIT);
     this.replicaId = deps.replicaId ?? newId();
-    this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, runIds: () => [...this.active.keys()], lost: (runId) => this.cutLost(runId), deliver: (events) => this.deliverEnd(events) });
+    this.liveness = new RunLiveness({ ...deps, chats: deps.ports.chats, replicaId: this.replicaId, keepAliveMs: deps.config.keepAliveMs, runIds: () => [...this.active.values()].filter((a) => !a.ending).map((a) => a.row.id), lost: (runId) => this.cutLost(runId), deliver: (events) => this.deliverEnd(events) });
     // Runs left running by a process that died (this one before a restart, or another replica) and
     // no longer kept alive: only those, never the live runs of other replicas. On a store no other
     // process can open, every run found running was left by a dead one.
