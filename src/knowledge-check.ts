@@ -7,7 +7,7 @@
 // so `--repair` may run beside a live service: it waits for a write under way and never removes a live
 // writer's ref lock. `--repair` restores damaged branches from their reflog, replaces damaged objects
 // that a pack also holds and removes stale lock files; what it cannot repair it names.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from './clock.ts';
@@ -33,18 +33,27 @@ const deps = createKnowledgeDeps({
   dataDir: config.dataDir,
   sharedLock: lock.shared,
 });
-const checks = await checkKnowledgeRepositories(deps, { repair, full: true }).finally(async () => {
+// git fsck runs under the repository's lock too: a service write landing meanwhile would be half seen.
+const fscks = new Map<string, { text: string; ok: boolean }>();
+const checks = await checkKnowledgeRepositories(deps, { repair, full: true, underLock: async (orgId) => void fscks.set(orgId, await gitFsck(orgId)) }).finally(async () => {
   await lock.close();
   await store.close();
 });
 
-/** `git fsck` of one repository: 'ok', 'git not installed', 'no repository', or what it found (an error). */
-function gitFsck(orgId: string): { text: string; ok: boolean } {
+/**
+ * `git fsck` of one repository: 'ok', 'git not installed', 'no repository', or what it found (an
+ * error). Not synchronous: the lock it runs under is kept alive by this process's timers.
+ */
+function gitFsck(orgId: string): Promise<{ text: string; ok: boolean }> {
   const gitdir = join(root, `${orgId}.git`);
-  if (!existsSync(gitdir)) return { text: 'no repository', ok: false };
-  const fsck = spawnSync('git', ['--git-dir', gitdir, 'fsck', '--full', '--strict', '--no-progress'], { encoding: 'utf8' });
-  if (fsck.error) return { text: 'git not installed', ok: true };
-  return fsck.status === 0 ? { text: 'ok', ok: true } : { text: (fsck.stderr || fsck.stdout).trim() || `exit status ${fsck.status}`, ok: false };
+  if (!existsSync(gitdir)) return Promise.resolve({ text: 'no repository', ok: false });
+  return new Promise((resolve) => {
+    execFile('git', ['--git-dir', gitdir, 'fsck', '--full', '--strict', '--no-progress'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (!err) return resolve({ text: 'ok', ok: true });
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return resolve({ text: 'git not installed', ok: true });
+      resolve({ text: (stderr || stdout).trim() || `exit status ${String(err.code)}`, ok: false });
+    });
+  });
 }
 
 function printReport(orgId: string, report: RepoCheck, fsck: string): void {
@@ -61,7 +70,8 @@ function printReport(orgId: string, report: RepoCheck, fsck: string): void {
 const results = [];
 let ok = true;
 for (const { orgId, report } of checks) {
-  const fsck = gitFsck(orgId);
+  // A repository folder that is gone was never locked: its fsck says so.
+  const fsck = fscks.get(orgId) ?? (await gitFsck(orgId));
   // A repository git fsck finds fault with is damaged, whatever the service's own check says.
   const orgOk = report.ok && fsck.ok;
   ok &&= orgOk;

@@ -14,13 +14,20 @@ export interface KnowledgeCheck {
 }
 
 /** Checks every repository under the knowledge folder; `repair` restores refs and removes stale lock files. */
-export async function checkKnowledgeRepositories(deps: KnowledgeDeps, { repair = false, full = false }: { repair?: boolean; full?: boolean } = {}): Promise<KnowledgeCheck[]> {
+/**
+ * `underLock`: more checking of one repository, done while its write lock is still held (the command
+ * line's `git fsck`: a write landing during it showed objects it had not read yet as missing).
+ */
+export async function checkKnowledgeRepositories(
+  deps: KnowledgeDeps,
+  { repair = false, full = false, underLock }: { repair?: boolean; full?: boolean; underLock?: (orgId: string) => Promise<void> } = {},
+): Promise<KnowledgeCheck[]> {
   const out: KnowledgeCheck[] = [];
   const environments = await environmentsByOrg(deps.store);
   const keys = await deps.repos.keys();
   for (const orgId of [...new Set([...keys, ...environments.keys()])].sort()) {
     const listed = environments.get(orgId) ?? [];
-    const report = keys.includes(orgId) ? await checkOne(deps, orgId, listed, { repair, full }) : lostRepository(listed);
+    const report = keys.includes(orgId) ? await checkOne(deps, orgId, listed, { repair, full, underLock }) : lostRepository(listed);
     out.push({ orgId, report });
     logFindings(deps, orgId, report);
   }
@@ -37,9 +44,13 @@ export async function checkKnowledgeRepositories(deps: KnowledgeDeps, { repair =
   return out;
 }
 
-async function checkOne(deps: KnowledgeDeps, orgId: string, listed: EnvironmentRow[], o: { repair: boolean; full: boolean }): Promise<RepoCheck> {
+async function checkOne(deps: KnowledgeDeps, orgId: string, listed: EnvironmentRow[], o: { repair: boolean; full: boolean; underLock: ((orgId: string) => Promise<void>) | undefined }): Promise<RepoCheck> {
   const repo = await deps.repos.repo(orgId);
-  const report = await repo.lock.run(() => checkRepo({ repo, repair: o.repair, full: o.full, now: deps.clock.now() }));
+  const report = await repo.lock.run(async () => {
+    const checked = await checkRepo({ repo, repair: o.repair, full: o.full, now: deps.clock.now() });
+    await o.underLock?.(orgId);
+    return checked;
+  });
   const present = new Set(report.refs.map((r) => r.ref));
   for (const env of listed) {
     const ref = branchRef(envBranch(env));
