@@ -17,9 +17,16 @@ export const RANK_WINDOW = 500;
 /** PostgreSQL: how many of the owner's newest index rows are tried first (see findCandidates). */
 const RECENT = 4 * RANK_WINDOW;
 
+/** A matching message: what ranking needs. What a hit shows is read for the chosen few (hitDetails). */
 export interface Candidate {
   id: number;
   content: string;
+  chat_pk: number;
+}
+
+/** What a hit shows of its message and chat. */
+export interface HitDetails {
+  id: number;
   chat_id: string;
   title: string;
   updated_at: number;
@@ -47,7 +54,17 @@ function fts5WithCompletions(words: string[], completions: string[]): string {
   return [...words.slice(0, -1).map(fts5String), `(${completions.map(fts5String).join(' OR ')})`].join(' AND ');
 }
 
-const CANDIDATE_COLUMNS = sql`m.id, m.content, c.chat_id, c.title, c.updated_at, m.message_uuid, m.role`;
+const CANDIDATE_COLUMNS = sql`m.id, m.content, m.chat_pk`;
+
+/**
+ * The details of the hits shown, by message id (in no order). Read apart from the candidates: at a
+ * million messages the chat's columns of all RANK_WINDOW candidates cost more than their ranking.
+ */
+export async function hitDetails(x: Executor, ids: number[]): Promise<HitDetails[]> {
+  if (ids.length === 0) return [];
+  return x.all(sql<HitDetails>`SELECT m.id, c.chat_id, c.title, c.updated_at, m.message_uuid, m.role
+       FROM chat_messages m JOIN chats c ON c.id = m.chat_pk WHERE m.id IN (${sql.join(ids)})`);
+}
 
 /**
  * The newest RANK_WINDOW of the caller's messages matching every word (see the contract above). With
