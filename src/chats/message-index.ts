@@ -24,8 +24,11 @@ const SCRATCH = sql`CREATE VIRTUAL TABLE IF NOT EXISTS temp.chat_messages_new_bo
 const SCRATCH_TERMS = sql`CREATE VIRTUAL TABLE IF NOT EXISTS temp.chat_messages_new_terms USING fts5vocab(temp, chat_messages_new_bodies, 'row')`;
 
 async function indexOnSqlite(x: Executor, limit: number): Promise<number> {
+  // CROSS JOIN keeps the queue the outer loop: with the limit a bound parameter (unknown to the planner)
+  // SQLite 3.53 otherwise scans every message against a Bloom filter of the queue, for a slice of 50 as
+  // for the whole queue (390 and 315 ms at a million messages; 0.2 and 5.3 ms so).
   const queued = sql`FROM (SELECT message_id FROM chat_messages_fts_pending ORDER BY message_id LIMIT ${limit}) p
-       JOIN chat_messages m ON m.id = p.message_id JOIN chats c ON c.id = m.chat_pk
+       CROSS JOIN chat_messages m ON m.id = p.message_id CROSS JOIN chats c ON c.id = m.chat_pk
        WHERE m.displayed = 1`;
   // The first statement is required: an empty queue rolls back a transaction that only read.
   const done = await x.batch(

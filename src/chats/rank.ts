@@ -8,12 +8,14 @@ const K1 = 1.2;
 const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 const B = 0.75;
 
+// Plain ASCII (most bodies) needs no Unicode normalization, which is the slow part, and its letters
+// and digits are [A-Za-z0-9]: a plain character class splits it faster than \p{L}.
+// eslint-disable-next-line no-control-regex
+const isAscii = (text: string) => /^[\u0000-\u007f]*$/.test(text);
+
 /** Tokens as FTS5's unicode61 tokenizer (remove_diacritics 2) sees them: folded, without accents. */
 export function tokens(text: string): string[] {
-  // Plain ASCII (most bodies) needs no Unicode normalization, which is the slow part, and its letters
-  // and digits are [a-z0-9] once lower-cased: a plain character class splits it faster than \p{L}.
-  // eslint-disable-next-line no-control-regex
-  if (/^[\u0000-\u007f]*$/.test(text)) return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  if (isAscii(text)) return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
   return fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 
@@ -46,6 +48,7 @@ export function scoreBodies(bodies: string[], words: string[], { prefix: lastIsP
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const ASCII_WORD = /[A-Za-z0-9]+/g;
 
 /**
  * An HTML-safe excerpt of about `size` words around the first match, the matched words in <mark>.
@@ -57,8 +60,10 @@ export function excerpt(body: string, words: string[], { prefix = false, size = 
   const last = parts.find((p) => p.prefix)?.tokens ?? [];
   const prefixes = last.slice(-1);
   last.slice(0, -1).forEach((t) => exact.add(t));
-  const spans = [...body.matchAll(WORD)].map((m) => {
-    const t = fold(m[0]);
+  // The same words and folding as WORD and fold(), without Unicode work for an ASCII body.
+  const ascii = isAscii(body);
+  const spans = [...body.matchAll(ascii ? ASCII_WORD : WORD)].map((m) => {
+    const t = ascii ? m[0].toLowerCase() : fold(m[0]);
     return { start: m.index, end: m.index + m[0].length, hit: exact.has(t) || prefixes.some((p) => t.startsWith(p)) };
   });
   if (spans.length === 0) return '';

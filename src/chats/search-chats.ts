@@ -11,7 +11,7 @@ import { indexPendingMessages } from './message-index.ts';
 import { excerpt, scoreBodies } from './rank.ts';
 import type { ChatStore } from './rows.ts';
 import type { ChatSearchResponse } from './schemas.ts';
-import { findCandidates, fts5Terms } from './search-matches.ts';
+import { findCandidates, fts5Terms, hitDetails } from './search-matches.ts';
 import { completions } from './search-terms.ts';
 
 const MAX_TERMS = 16;
@@ -46,20 +46,27 @@ export async function searchChats(deps: ChatStore, principal: Principal, { q, li
   // when whole words find too few chats, through its indexed completions where they are few.
   let prefix = false;
   let candidates = await findCandidates(deps.store, principal, words, prefix);
-  if (new Set(candidates.map((c) => c.chat_id)).size < limit) {
+  if (new Set(candidates.map((c) => c.chat_pk)).size < limit) {
     prefix = true;
     candidates = await findCandidates(deps.store, principal, words, prefix, await completions(deps.store, words));
   }
   const scores = scoreBodies(candidates.map((c) => c.content), words, { prefix });
   const order = candidates.map((c, i) => ({ c, score: scores[i]! })).sort((a, b) => b.score - a.score || b.c.id - a.c.id);
-  const seen = new Set<string>();
-  const results: ChatSearchResponse['results'] = [];
-  for (const { c, score } of order) {
-    if (seen.has(c.chat_id)) continue;
-    seen.add(c.chat_id);
-    const { id: _id, content, ...hit } = c;
-    results.push({ ...hit, snippet: excerpt(content, words, { prefix }), score });
-    if (results.length >= limit) break;
+  const seen = new Set<number>();
+  const best: typeof order = [];
+  for (const hit of order) {
+    if (seen.has(hit.c.chat_pk)) continue;
+    seen.add(hit.c.chat_pk);
+    best.push(hit);
+    if (best.length >= limit) break;
   }
+  const details = new Map((await hitDetails(deps.store, best.map(({ c }) => c.id))).map((d) => [d.id, d]));
+  // A message deleted since its candidate was read has no details, and is left out.
+  const results: ChatSearchResponse['results'] = best.flatMap(({ c, score }) => {
+    const shown = details.get(c.id);
+    if (!shown) return [];
+    const { id: _id, ...hit } = shown;
+    return [{ ...hit, snippet: excerpt(c.content, words, { prefix }), score }];
+  });
   return { query: q, results };
 }

@@ -252,3 +252,43 @@ test('a restart indexes the messages a crash left queued, without waiting for a 
   t.is((db.prepare('SELECT COUNT(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n, 0);
   t.is((db.prepare("SELECT COUNT(*) AS n FROM chat_messages_fts WHERE chat_messages_fts MATCH 'cassowary'").get() as { n: number }).n, 120);
 });
+
+test('a search right after a bulk load finds the messages still queued, and a restart answers the same', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sextant-index-bulk-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_SEED_DEMO: 'false', SEXTANT_JWT_SECRET: 'x'.repeat(40), SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), SEXTANT_COOKIE_KEYS: 'k' });
+  let app = await createApp(config, { log: createLogger('silent') });
+  t.teardown(() => app.close());
+  const x = sqliteExecutor(app.services.store.sqlite!);
+  await createOrganization(x, app.services.clock, { id: 'o', name: 'O' });
+  const user = await createUser(x, app.services.clock, { email: 'bulk@example.com', emailVerified: true });
+  await setMembership(x, app.services.clock, { userId: user.id, orgId: 'o', role: 'user' });
+  const p = (await principalFor(x, user, 'o', 'session', []))!;
+  // As the bench loads: transactions of 100 chats of 10 messages, the indexer draining between them,
+  // the last transaction's messages still queued when the search comes.
+  const load = (db: Database.Database, from: number) => {
+    const chat = db.prepare("INSERT INTO chats (org_id, chat_id, user_id, title, created_at, updated_at) VALUES ('o', ?, ?, '', 1, 1)");
+    const msg = db.prepare("INSERT INTO chat_messages (chat_pk, message_uuid, role, content, position, created_at) VALUES (?, ?, 'user', ?, ?, 1)");
+    db.transaction(() => {
+      for (let c = from; c < from + 100; c++) {
+        const pk = chat.run(`bulk-${c}`, user.id).lastInsertRowid;
+        for (let m = 0; m < 10; m++) msg.run(pk, `m-${c}-${m}`, `dingo ${c < 200 ? 'early' : 'late'} ${'padding '.repeat(c % 7)}`, m);
+      }
+    })();
+  };
+  for (const from of [0, 100, 200]) {
+    load(app.services.store.sqlite!, from);
+    app.services.chats.searchIndex.nudge();
+    if (from < 200) await app.services.chats.searchIndex.idle();
+  }
+  const search = async (q: string) => (await searchChats(app.services.chats, p, { q, limit: 100 })).results;
+  const late = await search('late');
+  t.is(late.length, 50, 'the queued transaction is found: its newest 500 matches lie in 50 chats');
+  t.true(late.every((r) => r.chat_id >= 'bulk-250'));
+  const dingo = await search('dingo');
+  t.deepEqual(dingo.map((r) => r.chat_id).sort(), late.map((r) => r.chat_id).sort());
+  await app.close();
+  app = await createApp(config, { log: createLogger('silent') });
+  t.deepEqual(await search('late'), late);
+  t.deepEqual(await search('dingo'), dingo);
+});
