@@ -4,7 +4,7 @@ import { getUser, principalFor, SCOPE_API_FULL } from '../auth/index.ts';
 import { consumeQuota } from '../auth/credentials/rate-limit.ts';
 import type { Clock } from '../clock.ts';
 import type { DashboardPorts, ResultCondition } from '../dashboards/index.ts';
-import { DRIVERS, executeShared, filterResultSql, requestReads, resultColumnsSql, sharedExecutions, type RequestReads, type SharedExecutions } from '../data/index.ts';
+import { DRIVERS, executeShared, filterResultSql, requestReads, resultColumnsSql, sharedExecutions, type ColumnMeta, type RequestReads, type SharedExecutions } from '../data/index.ts';
 import type { DataDeps } from '../data/deps.ts';
 import { QuestionNotFound, savedQuestion, type SavedDeps } from '../saved/index.ts';
 import type { Principal } from '../auth/index.ts';
@@ -18,9 +18,9 @@ const COLUMN_CACHE_SIZE = 1000;
  * asked of the warehouse once (a governed statement returning no row, as the viewer) and then kept.
  */
 function resultColumns(data: DataDeps, running: SharedExecutions) {
-  const known = new Map<string, string[]>();
-  const pending = new Map<string, Promise<string[]>>();
-  return async (p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string }, reads: RequestReads): Promise<string[]> => {
+  const known = new Map<string, ColumnMeta[]>();
+  const pending = new Map<string, Promise<ColumnMeta[]>>();
+  return async (p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string }, reads: RequestReads): Promise<ColumnMeta[]> => {
     const key = JSON.stringify([p.orgId, q.connectionId, q.environmentId ?? null, q.sql]);
     const hit = known.get(key);
     if (hit) return hit;
@@ -28,7 +28,7 @@ function resultColumns(data: DataDeps, running: SharedExecutions) {
     const mine = `${key}\0${p.userId}`;
     let probe = pending.get(mine);
     if (!probe) {
-      probe = executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql: resultColumnsSql(q.sql), source: 'dashboard', reads }).then((r) => r.columns.map((c) => c.name));
+      probe = executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql: resultColumnsSql(q.sql), source: 'dashboard', reads }).then((r) => r.columns.map((c) => ({ name: c.name, type: c.type })));
       pending.set(mine, probe);
       void probe.then(
         (cols) => {
@@ -42,11 +42,11 @@ function resultColumns(data: DataDeps, running: SharedExecutions) {
   };
 }
 
-/** The conditions whose field the result has, each naming the column as the result spells it. */
-function applicable(conditions: ResultCondition[], columns: string[]): ResultCondition[] {
+/** The conditions whose field the result has, each naming the column as the result spells it, with its type. */
+function applicable(conditions: ResultCondition[], columns: ColumnMeta[]): (ResultCondition & { columnType: string })[] {
   return conditions.flatMap((c) => {
-    const col = columns.find((name) => name.toLowerCase() === c.field.toLowerCase());
-    return col === undefined ? [] : [{ ...c, field: col }];
+    const col = columns.find((m) => m.name.toLowerCase() === c.field.toLowerCase());
+    return col === undefined ? [] : [{ ...c, field: col.name, columnType: col.type }];
   });
 }
 

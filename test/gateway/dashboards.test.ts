@@ -131,6 +131,16 @@ test('filters apply to every tile whose result has the field, through the guard,
   t.deepEqual((await runTile(analyst, d.id, 'orders', [{ id: 'where', values: ['Germany'] }])).body.rows, []);
 });
 
+test('a values filter mixing text and numbers compares each as the column it meets, in every tile', async (t) => {
+  const d = await salesDashboard({ filters: [...FILTERS, { id: 'ids', type: 'values', field: 'order_id' }] });
+  // A number against the text column country, a numeric text against the number column order_id: no error, the rows that match.
+  const mixed = await runTile(admin, d.id, 'orders', [{ id: 'where', values: ['Japan', 7] }, { id: 'ids', values: [4, '5', 'five'] }]);
+  t.is(mixed.status, 200, JSON.stringify(mixed.body));
+  t.deepEqual(mixed.body.rows.map((r: unknown[]) => r[0]), [4]);
+  t.deepEqual(mixed.body.applied_filters, ['where', 'ids']);
+  t.deepEqual((await runTile(admin, d.id, 'orders', [{ id: 'ids', values: ['five'] }])).body.rows, [], 'no value can match');
+});
+
 test('filter defaults apply until the viewer replaces them; an empty value clears them', async (t) => {
   const d = await salesDashboard({ filters: [{ id: 'when', type: 'date_range', field: 'order_date', default: { from: '2024-03-01' } }, { id: 'where', type: 'values', field: 'country', default: ['Japan'] }] });
   t.deepEqual((await runTile(admin, d.id, 'orders')).body.rows.map((r: unknown[]) => r[0]), [4]);

@@ -16,6 +16,13 @@ export interface ResultFilter {
   from?: string | undefined;
   before?: string | undefined;
   values?: (string | number)[] | undefined;
+  /**
+   * The result column's type as the warehouse names it, when known: values are then compared as that
+   * type (a number as text against a text column, a numeric text as a number against a number
+   * column), so a list mixing both neither errors (PostgreSQL has no `text = numeric`) nor depends on
+   * the warehouse's implicit casts.
+   */
+  columnType?: string | undefined;
 }
 
 /** A statement and the values of its placeholders, in order. */
@@ -50,13 +57,31 @@ function valueParam(v: string | number): SqlParam {
   return { type: 'text', value: v };
 }
 
+/** Type names of number columns in the four dialects (`int4`, `DECIMAL(12,2)`, `DOUBLE`, `HUGEINT`, ...). */
+const NUMBER_TYPE = /^(u?(tiny|small|medium|big|huge)?int(eger)?\d*|int[248]|numeric|decimal|number|real|double|float\d*|dec|fixed)\b/i;
+/** Type names of text columns. */
+const TEXT_TYPE = /^(var)?char|^(tiny|medium|long)?text\b|^string\b|^bpchar\b|^character\b|^name\b|^nvarchar|^nchar|^clob\b/i;
+/** A decimal number as text, as every warehouse reads one (no hex, no `Infinity`). */
+const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** The values compared as the column's type; a text that is no number cannot equal a number column's value. */
+function asColumnType(values: (string | number)[], type: string | undefined): (string | number)[] {
+  if (type !== undefined && NUMBER_TYPE.test(type.trim())) return values.flatMap((v) => (typeof v === 'number' ? [v] : DECIMAL.test(v) && Number.isFinite(Number(v)) ? [Number(v)] : []));
+  if (type !== undefined && TEXT_TYPE.test(type.trim())) return values.map((v) => (typeof v === 'number' ? String(v) : v));
+  return values;
+}
+
 /** A filter's conditions; `bind` adds a value and returns its placeholder. */
 function predicate(dialect: SqlDialect, f: ResultFilter, bind: (p: SqlParam) => string): string[] {
   const col = `${ALIAS}.${quoteIdent(dialect, f.field)}`;
   const out: string[] = [];
   if (f.from) out.push(`${col} >= ${bind({ type: 'date', value: f.from })}`);
   if (f.before) out.push(`${col} < ${bind({ type: 'date', value: f.before })}`);
-  if (f.values && f.values.length > 0) out.push(`${col} IN (${f.values.map((v) => bind(valueParam(v))).join(', ')})`);
+  if (f.values && f.values.length > 0) {
+    const values = asColumnType(f.values, f.columnType);
+    // No value of the list can equal the column's: the filter keeps no row.
+    out.push(values.length === 0 ? '1 = 0' : `${col} IN (${values.map((v) => bind(valueParam(v))).join(', ')})`);
+  }
   return out;
 }
 

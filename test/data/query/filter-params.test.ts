@@ -7,7 +7,7 @@ import type { Driver } from '../../../src/data/drivers/driver.ts';
 import { DRIVERS } from '../../../src/data/drivers/registry.ts';
 import { QueryRefused } from '../../../src/data/errors.ts';
 import { guardSql, openDuckDbSql, type DuckDbSql } from '../../../src/data/guard/index.ts';
-import { filterResultSql, type ResultFilter } from '../../../src/data/query/index.ts';
+import { filterResultSql, resultColumnsSql, type ResultFilter } from '../../../src/data/query/index.ts';
 import { applyRowFilters } from '../../../src/data/rls/index.ts';
 import type { SqlDialect, SqlParam, TableDoc } from '../../../src/data/types.ts';
 import { duckdbFixture, mysqlFixture, postgresFixture, sqliteFixture, SKIP_MYSQL, SKIP_PG } from '../warehouses.ts';
@@ -89,6 +89,26 @@ for (const e of engines) {
       t.deepEqual(ids(await governed(e.dialect, o, bound.sql, bound.params)), [1, 3, 4]);
       // Numbers bind as numbers (a whole one equals an INTEGER column, a fraction matches nothing).
       t.deepEqual(ids(await filtered(e.dialect, o, [{ field: 'order_id', values: [2, 5, 2.5] }], "country <> 'Japan'")), [2, 5]);
+    } finally {
+      await o.driver.close();
+      await o.drop?.();
+    }
+  });
+
+  test.serial(`${e.dialect}: a values filter mixing text and numbers compares each value as the column's type`, async (t) => {
+    const o = await e.open();
+    if (!o) return t.log(e.skip), t.pass();
+    try {
+      // The column types as the dashboard's probe reads them from the warehouse.
+      const probe = await o.driver.stream(resultColumnsSql(SAVED), {});
+      for await (const b of probe.batches) t.fail(JSON.stringify(b));
+      const typeOf = (field: string) => probe.columns.find((c) => c.name === field)!.type;
+      const typed = (field: string, values: (string | number)[]): ResultFilter => ({ field, values, columnType: typeOf(field) });
+      // A number against a text column is its text; text against a number column is a number, or matches nothing.
+      t.deepEqual(ids(await filtered(e.dialect, o, [typed('country', ['France', 5])])), [2, 5]);
+      t.deepEqual(ids(await filtered(e.dialect, o, [typed('order_id', [2, '5', ' 3 ', 'abc', '1e0', '0x4'])])), [1, 2, 3, 5]);
+      t.deepEqual(ids(await filtered(e.dialect, o, [typed('order_id', ['abc'])])), [], 'no value can match: no row, no error');
+      t.deepEqual(ids(await filtered(e.dialect, o, [typed('country', [12])])), []);
     } finally {
       await o.driver.close();
       await o.drop?.();
