@@ -58,6 +58,7 @@ export function createFileLock({ staleMs = 10_000, onLost }: { staleMs?: number;
       const path = `${gitdir}.lock`;
       if (!claimed.has(path)) {
         await fs.writeFile(`${path}.owner-${HOST}-${process.pid}`, '');
+        await pruneDeadClaims(path);
         claimed.add(path);
       }
       const deadline = Date.now() + WAIT_MS;
@@ -86,6 +87,30 @@ async function tryLock(gitdir: string, path: string, staleMs: number, onLost: (e
   return () => release().catch(() => undefined);
 }
 
+/** The pid of a claim left by a process of this machine, or undefined for another machine's. */
+function localPid(name: string, prefix: string): number | undefined {
+  const local = `${prefix}${HOST}-`;
+  return name.startsWith(local) && /^\d+$/.test(name.slice(local.length)) ? Number(name.slice(local.length)) : undefined;
+}
+
+/**
+ * Removes the claims of this machine's processes that no longer run, other than this one's. A process
+ * that exits leaves its claim (a clean stop is not told to remove it), so each start would add one for
+ * good; and a dead claim whose pid a new process reuses would look alive and make a dead holder's lock
+ * wait out the stale limit. Removing a dead process's claim never changes what the reaper decides: it
+ * already counts only the living.
+ */
+async function pruneDeadClaims(path: string): Promise<void> {
+  const prefix = `${basename(path)}.owner-`;
+  const names = await fs.readdir(dirname(path)).catch(() => [] as string[]);
+  await Promise.all(
+    names.flatMap((n) => {
+      const pid = n.startsWith(prefix) ? localPid(n, prefix) : undefined;
+      return pid === undefined || pid === process.pid || isAlive(pid) ? [] : [fs.unlink(join(dirname(path), n)).catch(() => undefined)];
+    }),
+  );
+}
+
 /**
  * Ages the lock past the stale limit when no other process that ever claimed it still runs (all of
  * them on this machine, their pids gone), so the next attempt takes it over. One reaper at a time
@@ -103,8 +128,10 @@ async function reapDeadHolder(path: string, staleMs: number): Promise<void> {
     const prefix = `${basename(path)}.owner-`;
     const mine = `${prefix}${HOST}-${process.pid}`;
     const others = (await fs.readdir(dirname(path))).filter((n) => n.startsWith(prefix) && n !== mine);
-    const local = `${prefix}${HOST}-`;
-    if (others.some((n) => !n.startsWith(local) || !/^\d+$/.test(n.slice(local.length)) || isAlive(Number(n.slice(local.length))))) return;
+    if (others.some((n) => {
+      const pid = localPid(n, prefix);
+      return pid === undefined || isAlive(pid);
+    })) return;
     await Promise.all(others.map((n) => fs.unlink(join(dirname(path), n)).catch(() => undefined)));
     const past = new Date(Date.now() - 2 * staleMs);
     await fs.utimes(path, past, past).catch(() => undefined);

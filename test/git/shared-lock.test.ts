@@ -118,6 +118,24 @@ test.serial('a lock file whose holder on this machine was killed mid-update is t
   await writeAfter(t, gitdir);
 });
 
+test.serial("claims of this machine's processes that ended are cleared by the next process to claim; its own, other machines' and unreadable ones stay", async (t) => {
+  const { dataDir, gitdir } = dataFolder(t);
+  // Three processes that each wrote once and exited, as restarts do: each leaves its claim and clears its predecessors'.
+  for (const name of ['w1', 'w2', 'w3']) t.is(await startWriter(dataDir, name, 1, { kind: 'file' }).exited, 0);
+  const claims = () => fs.readdirSync(join(dataDir, 'knowledge')).filter((n) => n.startsWith('org.git.lock.owner-')).sort();
+  t.is(claims().length, 1, "only the last ended process's claim is left");
+  const lockPath = `${gitdir}.lock`;
+  const host = (await import('node:os')).hostname();
+  fs.writeFileSync(`${lockPath}.owner-another-host-1`, '');
+  fs.writeFileSync(`${lockPath}.owner-${host}-not-a-pid`, '');
+  const living = startWriter(dataDir, 'holder', 'hold', { kind: 'file' });
+  await living.after(Infinity);
+  living.child.kill('SIGKILL');
+  await living.exited;
+  await writeAfter(t, gitdir);
+  t.deepEqual(claims(), [`org.git.lock.owner-${host}-${process.pid}`, `org.git.lock.owner-${host}-not-a-pid`, 'org.git.lock.owner-another-host-1'].sort(), 'only this process and claims it cannot judge are left');
+});
+
 test.serial('a lock file held from another machine is taken over once it goes stale', async (t) => {
   const { gitdir, lockPath } = await killedHolder(t);
   // A process of another machine claimed the lock too: as far as this machine can tell it may hold it,
