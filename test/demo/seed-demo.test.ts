@@ -7,7 +7,7 @@ import { findUserByEmail, getMembership } from '../../src/auth/index.ts';
 import { verifyPassword } from '../../src/security/index.ts';
 
 test('the demo organization is seeded with an admin, a modeler and a user, and seeding twice changes nothing', async (t) => {
-  const app = await startTestApp({ SEXTANT_SEED_DEMO: 'true' });
+  const app = await startTestApp({ SEXTANT_SEED_DEMO: 'true', SEXTANT_BCRYPT_COST: '5' });
   t.teardown(() => app.stop());
   const s = app.app.services;
   const count = () => s.store.sqlite!.prepare('SELECT count(*) FROM users').pluck().get();
@@ -18,6 +18,7 @@ test('the demo organization is seeded with an admin, a modeler and a user, and s
     const row = (await findUserByEmail(s.executor, u.email))!;
     t.is((await getMembership(s.executor, row.id, DEMO_ORG_ID))?.role, u.role);
     t.true(await verifyPassword(u.password, row.password_hash!));
+    t.regex(row.password_hash!, /^\$2[ab]\$05\$/, 'hashed at the configured cost');
   }
 });
 

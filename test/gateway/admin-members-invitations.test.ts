@@ -8,7 +8,8 @@ import { call } from '../auth/tokens/requests.ts';
 
 let t0: TestApp;
 test.before(async () => {
-  t0 = await startTestApp();
+  // A configured cost below the default: new passwords must be hashed at it, as registration's are.
+  t0 = await startTestApp({ SEXTANT_BCRYPT_COST: '5' });
 });
 test.after.always(() => t0.stop());
 
@@ -52,6 +53,8 @@ test('an invited person accepts with a password and is signed in to the organiza
   t.like(me.body, { email, org_id: orgId, role: 'modeler', email_verified: true, has_password: true, name: 'Ada' });
   t.is((await call(t0, 'POST', '/api/auth/token', {}, { email, password: PASSWORD })).status, 200);
   t.deepEqual((await call(t0, 'GET', '/api/admin/invitations', as)).body['invitations'], []);
+  const stored = t0.app.services.store.sqlite!.prepare('SELECT password_hash FROM users WHERE email = ?').get(email) as { password_hash: string };
+  t.regex(stored.password_hash, /^\$2[ab]\$05\$/, 'hashed at the configured cost');
 });
 
 test('an invitation accepted with a sign-in link makes a passwordless account', async (t) => {

@@ -65,7 +65,7 @@ async function plan(deps: AcceptDeps, input: AcceptInput, row: InvitationRow): P
   if (input.method === 'password') {
     if (!input.password) throw fieldRequired('password');
     assertPasswordStrength(input.password, row.email);
-    passwordHash = await hashPassword(input.password);
+    passwordHash = await hashPassword(input.password, deps.bcryptCost);
   }
   return { token: input.token, method: input.method, invitation: row, account: { name: input.name ?? row.email.split('@')[0] ?? '', passwordHash }, joinBase };
 }

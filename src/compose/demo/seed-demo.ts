@@ -24,7 +24,7 @@ type SeedServices = Pick<Services, 'store' | 'executor' | 'clock' | 'log' | 'kno
 
 /** Seeds the demo organization, its users, its warehouse and its knowledge; steps already done are skipped. */
 export async function seedDemo(s: SeedServices): Promise<void> {
-  await seedDemoOrg(s);
+  await seedDemoOrg(s, s.config.bcryptCost);
   const { data } = s.config;
   // The warehouse first: the demo evaluation's expected answers are computed from it.
   await seedDemoWarehouse({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, log: s.log, fileRoots: data.warehouseRoots, orders: data.demoWarehouseOrders }, DEMO_ORG_ID);
@@ -54,10 +54,10 @@ async function seedDemoKnowledge(s: SeedServices): Promise<void> {
  * one fresh database may both try: the organization's key lets one batch in and refuses the other,
  * whose replica then finds the demo seeded and starts as well.
  */
-export async function seedDemoOrg(s: Pick<Services, 'executor' | 'clock' | 'log'>): Promise<void> {
+export async function seedDemoOrg(s: Pick<Services, 'executor' | 'clock' | 'log'>, bcryptCost?: number): Promise<void> {
   const x = s.executor;
   if (await getOrganization(x, DEMO_ORG_ID)) return;
-  const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));
+  const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password, bcryptCost)));
   const users = DEMO_USERS.map((u, i) => ({ ...u, id: newId(), passwordHash: hashes[i]! }));
   const seeded = await x
     .batch([
