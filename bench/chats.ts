@@ -2,12 +2,16 @@
 // Targets (interface part 8 pages, this machine): p99 < 20 ms per chat_history page, < 50 ms per
 // search_chats query. Measured in-process on the domain functions (the SQL is the cost) and through
 // the HTTP gateway on loopback.
-import { mkdtempSync, rmSync } from 'node:fs';
+//
+// Seeding a million messages through the service's drain takes minutes. BENCH_CHATS_SEEDED=<file> keeps
+// the database as the bulk load left it (its last transaction still queued for the index) in that file
+// and, when the file exists, starts from a copy of it instead of seeding.
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { sqliteExecutor } from '../src/store/index.ts';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../src/app.ts';
-import { createOrganization, createUser, principalFor, setMembership, startSession } from '../src/auth/index.ts';
+import { createOrganization, createUser, findUserByEmail, principalFor, setMembership, startSession } from '../src/auth/index.ts';
 import { chatHistory, searchChats, type ChatHistoryResponse } from '../src/chats/index.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
@@ -15,6 +19,7 @@ import { createLogger } from '../src/log.ts';
 import { listen } from '../src/server.ts';
 
 const CHATS = Number(process.env['BENCH_CHATS'] ?? 100_000);
+const SEEDED = process.env['BENCH_CHATS_SEEDED'];
 const MESSAGES_PER_CHAT = 10;
 const SEED_CHATS_PER_TRANSACTION = 100;
 const WORDS = ['revenue', 'orders', 'customers', 'country', 'month', 'growth', 'margin', 'product', 'category', 'churn', 'segment', 'channel', 'web', 'store', 'mobile', 'returned', 'shipped', 'average', 'total', 'discount', 'quarter', 'year', 'trend', 'Germany', 'Japan', 'Brazil', 'Electronics', 'Toys', 'Books', 'Sports'];
@@ -50,17 +55,22 @@ async function time<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
   const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_PORT: '0', SEXTANT_SEED_DEMO: 'false', SEXTANT_LOG_LEVEL: 'silent', SEXTANT_JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123456789', SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), SEXTANT_COOKIE_KEYS: 'bench' });
+  const reuse = SEEDED !== undefined && existsSync(SEEDED);
+  if (reuse) copyFileSync(SEEDED, join(dataDir, 'sextant.db'));
   const open = () => createApp(config, { log: createLogger('silent') });
   let app = await open();
   try {
     const bootstrap = sqliteExecutor(app.services.store.sqlite!);
-    await createOrganization(bootstrap, systemClock, { id: 'bench', name: 'Bench' });
-    const user = await createUser(bootstrap, systemClock, { email: 'bench@example.com', name: 'bench', passwordHash: null, emailVerified: true });
-    await setMembership(bootstrap, systemClock, { userId: user.id, orgId: 'bench', role: 'user', permissions: [] });
+    const user = reuse ? await seededUser(app) : await seedUser(app);
     const principal = (await principalFor(bootstrap, user, 'bench', 'session', []))!;
 
-    const [buildMs, indexWaitMs] = await time(() => seed(app, user.id));
-    console.log(`seeded ${CHATS} chats, ${CHATS * MESSAGES_PER_CHAT} messages in ${(buildMs / 1000).toFixed(1)} s (${(indexWaitMs / 1000).toFixed(1)} s of it indexing between transactions)`);
+    if (reuse) console.log(`seeded database copied from ${SEEDED}`);
+    else {
+      const [buildMs, indexWaitMs] = await time(() => seed(app, user.id));
+      console.log(`seeded ${CHATS} chats, ${CHATS * MESSAGES_PER_CHAT} messages in ${(buildMs / 1000).toFixed(1)} s (${(indexWaitMs / 1000).toFixed(1)} s of it indexing between transactions)`);
+      // Synchronously, so that the drain does not index the last transaction's messages meanwhile.
+      if (SEEDED !== undefined) writeFileSync(SEEDED, app.services.store.sqlite!.serialize());
+    }
     // Percentiles on a shared machine depend on what else runs: print the load next to them.
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     // The goal (issue 38): no search over 100 ms right after a bulk load or a restart. The search
@@ -130,6 +140,24 @@ export async function run(): Promise<void> {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function seedUser(app: App) {
+  const bootstrap = sqliteExecutor(app.services.store.sqlite!);
+  await createOrganization(bootstrap, systemClock, { id: 'bench', name: 'Bench' });
+  const user = await createUser(bootstrap, systemClock, { email: 'bench@example.com', name: 'bench', passwordHash: null, emailVerified: true });
+  await setMembership(bootstrap, systemClock, { userId: user.id, orgId: 'bench', role: 'user', permissions: [] });
+  return user;
+}
+
+/** The bench's user in a copied database, which must hold as many chats as this run asks for. */
+async function seededUser(app: App) {
+  const db = app.services.store.sqlite!;
+  const chats = (db.prepare('SELECT count(*) AS n FROM chats').get() as { n: number }).n;
+  if (chats !== CHATS) throw new Error(`${SEEDED} holds ${chats} chats, not BENCH_CHATS=${CHATS}: remove it to seed again`);
+  const user = await findUserByEmail(sqliteExecutor(db), 'bench@example.com');
+  if (!user) throw new Error(`${SEEDED} has no bench user: remove it to seed again`);
+  return user;
 }
 
 /**
