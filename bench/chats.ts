@@ -51,6 +51,14 @@ async function time<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
   return [performance.now() - t, r];
 }
 
+/** Wall and CPU time (this process's, user and system) of a call: on a shared machine the wall time is mostly waiting for a core. */
+async function timeCpu(fn: () => unknown): Promise<{ wall: number; cpu: number }> {
+  const before = process.cpuUsage();
+  const [wall] = await time(fn);
+  const used = process.cpuUsage(before);
+  return { wall, cpu: (used.user + used.system) / 1000 };
+}
+
 /** Builds the data set, then measures history pages and searches. */
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
@@ -76,12 +84,12 @@ export async function run(): Promise<void> {
     // The goal (issue 38): no search over 100 ms right after a bulk load or a restart. The search
     // indexes what the background drain has not reached yet (the last transaction's messages).
     const queued = (app.services.store.sqlite!.prepare('SELECT count(*) AS n FROM chat_messages_fts_pending').get() as { n: number }).n;
-    const [afterLoadMs] = await time(() => searchChats(app.services.chats, principal, { q: 'revenue' }));
-    console.log(`first search right after the bulk load (${queued} still queued): ${afterLoadMs.toFixed(1)} ms, goal < 100 ms ${afterLoadMs < 100 ? 'OK' : 'MISSED'}`);
+    const afterLoad = await timeCpu(() => searchChats(app.services.chats, principal, { q: 'revenue' }));
+    console.log(`first search right after the bulk load (${queued} still queued): ${afterLoad.wall.toFixed(1)} ms (cpu ${afterLoad.cpu.toFixed(1)} ms), goal < 100 ms ${afterLoad.wall < 100 ? 'OK' : 'MISSED'}`);
     await app.close();
     app = await open();
-    const [afterRestartMs] = await time(() => searchChats(app.services.chats, principal, { q: 'revenue' }));
-    console.log(`first search right after a restart: ${afterRestartMs.toFixed(1)} ms, goal < 100 ms ${afterRestartMs < 100 ? 'OK' : 'MISSED'}`);
+    const afterRestart = await timeCpu(() => searchChats(app.services.chats, principal, { q: 'revenue' }));
+    console.log(`first search right after a restart: ${afterRestart.wall.toFixed(1)} ms (cpu ${afterRestart.cpu.toFixed(1)} ms), goal < 100 ms ${afterRestart.wall < 100 ? 'OK' : 'MISSED'}`);
     const db = app.services.store.sqlite!;
     db.pragma('optimize');
 
@@ -105,18 +113,22 @@ export async function run(): Promise<void> {
 
     const queries = ['revenue', 'Germany margin', 'electronics trend quarter', 'churn', 'top customers Japan', 'zzznothing', 'rev', 'discount returned mobile', 'w3b', 'Books Sports'];
     const search: number[] = [];
-    for (let i = 0; i < 500; i++) search.push((await time(() => searchChats(deps, principal, { q: queries[i % queries.length]!, limit: 30 })))[0]);
+    const searchCpu: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const { wall, cpu } = await timeCpu(() => searchChats(deps, principal, { q: queries[i % queries.length]!, limit: 30 }));
+      search.push(wall);
+      searchCpu.push(cpu);
+    }
     report('search_chats (domain, 10 query shapes)', search, 50);
-    // Per shape, with the process's CPU time per search next to the wall time: on a shared machine the
-    // wall time is mostly waiting for a core.
+    report('  the same, cpu (issue 38: p99 < 20 ms)', searchCpu, 20);
+    // Per shape, with the process's CPU time per search next to the wall time.
     for (const q of queries) {
       const one: number[] = [];
       const cpu: number[] = [];
       for (let i = 0; i < 20; i++) {
-        const before = process.cpuUsage();
-        one.push((await time(() => searchChats(deps, principal, { q })))[0]);
-        const used = process.cpuUsage(before);
-        cpu.push((used.user + used.system) / 1000);
+        const used = await timeCpu(() => searchChats(deps, principal, { q }));
+        one.push(used.wall);
+        cpu.push(used.cpu);
       }
       report(`  search_chats "${q}"`, one, 50);
       console.log(`${''.padEnd(44)} cpu p50=${percentile(cpu.sort((a, b) => a - b), 50).toFixed(2)}ms`);
