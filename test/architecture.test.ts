@@ -175,7 +175,7 @@ const TABLE_OWNERS: Record<string, string> = {
   mail: 'outbox',
   knowledge: 'environments knowledge_mirrors',
   data: 'connections query_log query_log_tables warehouse_relations groups group_members user_attributes',
-  chats: 'chats chat_messages chat_messages_fts chat_messages_fts_pending chat_messages_terms chat_messages_terms_backfill chat_shares chat_labels chat_feedback',
+  chats: 'chats chat_messages chat_messages_fts chat_messages_fts_pending chat_messages_terms chat_messages_terms_backfill chat_messages_terms_pending chat_shares chat_labels chat_feedback',
   agent: 'agent_runs agent_events agent_event_ids agent_usage agent_feedback credit_limits',
   evaluations: 'evaluation_runs evaluation_results evaluation_settings',
   imports: 'dbt_imports',

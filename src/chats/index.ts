@@ -3,7 +3,7 @@ export { appendMessage, messageWrites, recordAnswer } from './append-message.ts'
 export type { EnsureChatInput, AppendMessageInput, RecordAnswerInput } from './append-message.ts';
 export { chatHistory, RECENT_ARCHIVED } from './chat-history.ts';
 export { searchChats, ftsTerms } from './search-chats.ts';
-export { indexPendingMessages, indexQueueInSlices } from './message-index.ts';
+export { indexPendingMessages, learnPendingWords, indexQueueInSlices } from './message-index.ts';
 export { createSearchIndexer, type SearchIndexer } from './search-indexer.ts';
 export { pinChat, archiveChat, dismissChatCompletion, addLabelToChat, recordFeedback, MAX_LABELS } from './update-chat.ts';
 export { deleteMessage, saveMessageOrder, blocksOf } from './message-order.ts';

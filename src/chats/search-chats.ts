@@ -9,7 +9,7 @@
 import type { Principal } from '../auth/index.ts';
 import { indexPendingMessages } from './message-index.ts';
 import { excerpt, scoreBodies } from './rank.ts';
-import type { ChatStore } from './rows.ts';
+import type { ChatDeps, ChatStore } from './rows.ts';
 import type { ChatSearchResponse } from './schemas.ts';
 import { findCandidates, fts5Terms, hitDetails } from './search-matches.ts';
 import { completions } from './search-terms.ts';
@@ -38,10 +38,12 @@ export function ftsTerms(q: string, { prefix = false }: { prefix?: boolean } = {
  * newest RANK_WINDOW matches, so a common word costs about the same at a thousand messages as at a
  * million. The queue of messages not yet indexed is indexed first, so every written message is found.
  */
-export async function searchChats(deps: ChatStore, principal: Principal, { q, limit = 30 }: { q: string; limit?: number }): Promise<ChatSearchResponse> {
+export async function searchChats(deps: ChatStore & Pick<ChatDeps, 'searchIndex'>, principal: Principal, { q, limit = 30 }: { q: string; limit?: number }): Promise<ChatSearchResponse> {
   const words = queryWords(q);
   if (words.length === 0) return { query: q, results: [] };
-  await indexPendingMessages(deps.store);
+  // Their words are left to the drain, asked for here: learning them would cost about as much again
+  // (message-index.ts); until then search as you type runs the prefix query.
+  if ((await indexPendingMessages(deps.store, -1, { words: false })) > 0) deps.searchIndex?.nudge();
   // Whole words first: cheap at any size. The last word as a prefix (search as you type) runs only
   // when whole words find too few chats, through its indexed completions where they are few.
   let prefix = false;

@@ -17,11 +17,13 @@ const MAX_COMPLETIONS = { alone: 64, withOtherWords: 16 };
 /**
  * The indexed words the last query word completes to, or undefined when the prefix query must run:
  * the word is not one plain ASCII token (only then is its folded form certain without the tokenizer:
- * lower case), or it has too many completions.
+ * lower case), it has too many completions, or a search indexed messages whose words the drain has
+ * not learnt yet (migration 0122).
  */
 export async function completions(x: Executor, words: string[]): Promise<string[] | undefined> {
   const last = words[words.length - 1];
   if (last === undefined || !/^[A-Za-z0-9]+$/.test(last)) return undefined;
+  if (await x.one(sql`SELECT 1 AS unlearnt FROM chat_messages_terms_pending LIMIT 1`)) return undefined;
   const prefix = last.toLowerCase();
   // Every term starting with `prefix`, in byte order: from it up to the prefix with its last byte raised.
   const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);

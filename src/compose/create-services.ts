@@ -6,7 +6,7 @@ import { createAccountMail } from '../auth/account/account-mail.ts';
 import { getUser } from '../auth/index.ts';
 import { productionThroughEnvironments } from '../auth/members/index.ts';
 import { createOAuthServer } from '../auth/oauth/create-provider.ts';
-import { createSearchIndexer, indexPendingMessages, messageWrites, type ChatSources } from '../chats/index.ts';
+import { createSearchIndexer, indexPendingMessages, learnPendingWords, messageWrites, type ChatSources } from '../chats/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { openDuckDbSql, type DuckDbSql } from '../data/guard/index.ts';
@@ -106,6 +106,7 @@ export async function createServices(config: Config, deps: ServiceDeps = {}): Pr
         await services.agent.flush();
         await services.chats.searchIndex.idle();
         await indexPendingMessages(services.chats.store);
+        await learnPendingWords(services.chats.store);
         await store.close();
       }
     },
