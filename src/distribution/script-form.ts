@@ -17,7 +17,7 @@ const IMPORT = 'require';
 const IMPORTED = 'sextant-imported';
 const NAMESPACE = 'sextant-namespace';
 
-/** Binds each static import in `specifiers` to its namespace argument; other imports fail the build, dynamic ones stay. */
+/** Binds each static import in `specifiers` to its namespace argument; dynamic ones stay outside (lowered below), others fail the build. */
 function importsFromArgument(specifiers: readonly string[]): Plugin {
   return {
     name: 'imports-from-argument',
