@@ -4,7 +4,8 @@
 // The cache is named for the script (whose name carries its content's hash) and the Node version and
 // architecture; V8 itself refuses a cache of another V8, other flags or another source length. A
 // missing, unreadable or refused cache only means compiling as without one, and writing a new one.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { asAtStartUp } from './start-up-heap.ts';
@@ -20,6 +21,16 @@ function readCache(path: string): Buffer | undefined {
     return readFileSync(path);
   } catch {
     return undefined;
+  }
+}
+
+/** Whether this process may create files in `dir` (a container's dist belongs to root, its server does not). */
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -79,5 +90,6 @@ export async function runScript({ script, imports }: { script: URL; imports: URL
   const { namespaces } = (await import(imports.href)) as { namespaces: Record<string, unknown> };
   const run = compiled.runInThisContext() as (namespaces: Record<string, unknown>, metaUrl: string, require: ReturnType<typeof importFrom>) => Promise<void>;
   await run(namespaces, script.href, importFrom(script));
-  if (!fromCache) writeCache(cachePath, asAtStartUp(() => compiled.createCachedData()));
+  // Serializing takes CPU and a few MB: not for a cache that cannot be written.
+  if (!fromCache && writable(dirname(cachePath))) writeCache(cachePath, asAtStartUp(() => compiled.createCachedData()));
 }
