@@ -14,4 +14,4 @@ const DIST = join(ROOT, 'dist');
 
 const sources = (readdirSync(SRC, { recursive: true }) as string[]).filter((f) => TYPESCRIPT_SOURCE.test(f)).map((f) => join(SRC, f));
 await compileEach(sources, { outbase: SRC, outdir: DIST });
-await bundleEntry({ entry: join(SRC, 'distribution', 'gateway-entry.ts'), out: 'main', srcDir: SRC, outdir: DIST });
+await bundleEntry({ entry: join(SRC, 'main.ts'), out: 'main', srcDir: SRC, outdir: DIST });

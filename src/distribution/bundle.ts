@@ -5,11 +5,18 @@
 // kysely's 263, ...). Other packages load from node_modules as written. A bundled module's
 // `import.meta.url` is rewritten to the URL its own compiled file has in dist (dist/<path under
 // src>.js), so the paths it resolves from it (package.json, migrations, fixtures, dist/web,
-// createRequire) are those of the per-file build, whichever output file the module lands in.
+// createRequire) are those of the per-file build, whichever output file the module lands in. The
+// start-up chunk is written as a script (script-form.ts) that dist/main.js runs with V8's code cache
+// (run-script.ts); the chunks loaded on first use stay modules.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
-import type { Plugin } from 'esbuild';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Metafile, Plugin } from 'esbuild';
+import { namespacesModule, scriptForm } from './script-form.ts';
 
+/** The loader the built entry runs its start-up chunk with. */
+const RUN_SCRIPT = fileURLToPath(new URL('./run-script.ts', import.meta.url));
 /** Stands for the way from an output file up to dist until the output's place is known. */
 const TO_DIST = '__sextant_to_dist__/';
 /** The module's own URL, declared at the top of each module that reads import.meta.url. */
@@ -77,9 +84,54 @@ export function asciiOnly(text: string): string {
   return text.replace(/(\\*)([^\0-\x7f])/g, (_, slashes: string, c: string) => `${slashes.slice(slashes.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** What one build writes: the file's path under `outdir` and its text. */
+type Output = { file: string; text: string };
+
 /**
- * Bundles `entry` (a file under `srcDir`) into `outdir`/`out`.js, with its chunks in `outdir/chunks`
- * (chunks of earlier builds removed). Gives the files written, relative to `outdir`.
+ * The entry chunk as a script with the module of its imports (script-form.ts), and `out`.js, the loader
+ * that runs it (run-script.ts). Nothing may import the entry chunk: it would be a second instance.
+ */
+async function startUpAsScript(entryChunk: Output, outputs: Output[], metafile: Metafile, outdir: string, out: string): Promise<Output[]> {
+  const inMeta = (file: string) => relative(process.cwd(), join(outdir, file)).split(sep).join('/');
+  const chunkDir = dirname(join(outdir, entryChunk.file));
+  const importers = Object.entries(metafile.outputs).filter(([, o]) => o.imports.some((i) => i.path === inMeta(entryChunk.file)));
+  if (importers.length > 0) throw new Error(`${importers.map(([f]) => f).join(', ')} import the start-up chunk`);
+  // In the order the chunk imports them (each module is evaluated at its first import), once each;
+  // the banner's import first, which esbuild does not list.
+  const imported = metafile.outputs[inMeta(entryChunk.file)]!.imports
+    .filter((i) => i.kind === 'import-statement')
+    .map((i) => (i.external ? i.path : `./${relative(chunkDir, resolve(i.path)).split(sep).join('/')}`));
+  const specifiers = [...new Set(['node:module', ...imported])];
+  // Named for the script's own content: its code cache is named for the script, and V8 checks no more
+  // of a cache's source than its length.
+  const text = await scriptForm(entryChunk.text, specifiers);
+  const base = join(dirname(entryChunk.file), `${out}-${createHash('sha256').update(text).digest('hex').slice(0, 12)}`);
+  const script = { file: `${base}.script.js`, text };
+  const imports = { file: `${base}.imports.js`, text: namespacesModule(specifiers) };
+  const { build } = await import('esbuild');
+  const toChunk = (o: Output) => `./${o.file.split(sep).join('/')}`;
+  const loader = await build({
+    stdin: {
+      contents: `import { runScript } from ${JSON.stringify(RUN_SCRIPT)};\nawait runScript({ script: new URL(${JSON.stringify(toChunk(script))}, import.meta.url), imports: new URL(${JSON.stringify(toChunk(imports))}, import.meta.url) });`,
+      resolveDir: dirname(RUN_SCRIPT),
+      sourcefile: `${out}.js`,
+    },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    logLevel: 'warning',
+  });
+  return [...outputs.filter((o) => o !== entryChunk), script, imports, { file: `${out}.js`, text: loader.outputFiles[0]!.text }];
+}
+
+/**
+ * Bundles `entry` (a file under `srcDir`) into `outdir`/chunks, its start-up chunk as a script that
+ * `outdir`/`out`.js runs with V8's code cache (run-script.ts), and the chunks it loads on first use as
+ * modules (chunks of earlier builds removed, but for a cache of a script still written). Gives the
+ * files written, relative to `outdir`.
  */
 export async function bundleEntry({ entry, out, srcDir, outdir }: { entry: string; out: string; srcDir: string; outdir: string }): Promise<string[]> {
   const { build, transform } = await import('esbuild');
@@ -88,6 +140,7 @@ export async function bundleEntry({ entry, out, srcDir, outdir }: { entry: strin
     outdir,
     bundle: true,
     splitting: true,
+    entryNames: 'chunks/[name]-[hash]',
     chunkNames: 'chunks/[name]-[hash]',
     format: 'esm',
     platform: 'node',
@@ -98,22 +151,32 @@ export async function bundleEntry({ entry, out, srcDir, outdir }: { entry: strin
     // first called), 2.8 MB for main.js where 3.9 MB with them.
     minifyWhitespace: true,
     write: false,
+    metafile: true,
     logLevel: 'warning',
     // A bundled CommonJS package requires Node's own modules through this.
     banner: { js: "import { createRequire as __sextantCreateRequire } from 'node:module';\nconst require = __sextantCreateRequire(import.meta.url);" },
     plugins: [packagesOutside(srcDir, BUNDLED_PACKAGES), importMetaInPlace(srcDir, transform)],
   });
-  const written = result.outputFiles.map((file) => {
+  const outputs = result.outputFiles.map((file) => {
     const up = relative(dirname(file.path), outdir).split(sep).join('/');
-    mkdirSync(dirname(file.path), { recursive: true });
+    return { file: relative(outdir, file.path), text: file.text.replaceAll(TO_DIST, up === '' ? './' : `${up}/`) };
+  });
+  // Each chunk loaded on first use is an entry point of esbuild's too.
+  const entryFile = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint !== undefined && resolve(o.entryPoint) === resolve(entry))![0];
+  const entryChunk = outputs.find((o) => resolve(outdir, o.file) === resolve(entryFile))!;
+  const files = await startUpAsScript(entryChunk, outputs, result.metafile, outdir, out);
+  const written = files.map(({ file, text }) => {
+    const path = join(outdir, file);
+    mkdirSync(dirname(path), { recursive: true });
     // Gateways may be running from dist while it is built again (tests build beside running ones): each
     // file is replaced whole, and a chunk of the same content keeps its name, so theirs stay in place.
-    writeFileSync(`${file.path}.${process.pid}.part`, asciiOnly(file.text.replaceAll(TO_DIST, up === '' ? './' : `${up}/`)));
-    renameSync(`${file.path}.${process.pid}.part`, file.path);
-    return relative(outdir, file.path);
+    writeFileSync(`${path}.${process.pid}.part`, asciiOnly(text));
+    renameSync(`${path}.${process.pid}.part`, path);
+    return file;
   });
   const chunks = join(outdir, 'chunks');
   mkdirSync(chunks, { recursive: true });
-  for (const stale of readdirSync(chunks).filter((f) => !written.includes(`chunks${sep}${f}`) && !f.endsWith('.part'))) rmSync(join(chunks, stale), { force: true });
+  const kept = (f: string) => written.includes(`chunks${sep}${f}`) || f.endsWith('.part') || written.some((w) => f.startsWith(`${basename(w)}.`) && f.endsWith('.cache'));
+  for (const stale of readdirSync(chunks).filter((f) => !kept(f))) rmSync(join(chunks, stale), { force: true });
   return written;
 }
