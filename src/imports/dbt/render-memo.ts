@@ -22,10 +22,10 @@ export interface RenderMemo {
 }
 
 /**
- * Entries kept of each kind: about 250 bytes each, so at most ~25 MB for both, and room for the
- * 5,000-model projects issue 34 names several times over. The oldest go first.
+ * Entries kept of each kind: a table's two take about 650 bytes of heap (measured), so at most ~13 MB,
+ * and room for the 5,000-model projects issue 34 names four times over. The oldest go first.
  */
-const LIMIT = 50_000;
+const LIMIT = 20_000;
 
 function bounded<V>(limit: number) {
   const map = new Map<string, V>();
