@@ -11,9 +11,9 @@
 //
 // An unchanged re-import: a table whose inputs an earlier import in this process rendered is decided
 // from what that rendering gave (render-memo.ts), without building its document: unchanged when the
-// file there is the blob it rendered at the same provenance time, or a blob whose content's fingerprint
-// was read before and is the planned one. Anything else (a changed input, a person's edit, a file gone)
-// takes the whole way below, as without the memo.
+// file there is the blob it rendered (at whatever provenance time), or a blob whose content's
+// fingerprint was read before and is the planned one. Anything else (a changed input, a person's edit,
+// a file gone) takes the whole way below, as without the memo.
 import { createHash } from 'node:crypto';
 import { parse } from 'yaml';
 import type { PlannedDoc, PlannedItem } from './plan-import.ts';
@@ -130,7 +130,7 @@ async function walkPlan(a: PlanInput, out: PlanResult): Promise<{ wanted: Set<st
     const fingerprint = plannedFingerprint(f.doc);
     const text = textOf(f.doc, a.generatedAt, fingerprint);
     const oid = oids.get(f.path);
-    const remember = (written: string) => item.source !== undefined && a.memo.rememberRendered(item.source, { path: f.path, fingerprint, generatedAt: a.generatedAt, oid: written });
+    const remember = (written: string) => item.source !== undefined && a.memo.rememberRendered(item.source, { path: f.path, fingerprint, oid: written });
     if (oid === undefined) {
       const written = await write(a, f, text, out);
       if (written === undefined) continue;
@@ -147,13 +147,13 @@ async function walkPlan(a: PlanInput, out: PlanResult): Promise<{ wanted: Set<st
 }
 
 /**
- * Whether the file there (`oid`) is what the remembered rendering would write now: its very blob at
- * the same provenance time, or a blob read before whose content has the rendering's fingerprint.
+ * Whether the file there (`oid`) has the content the remembered rendering plans: it is the blob that
+ * rendering wrote (at this provenance time, the very text; at another, a text that reads back with the
+ * same fingerprint, as the YAML writer's texts read back as written), or a blob read before whose
+ * content has the rendering's fingerprint.
  */
-function isUnchanged(a: PlanInput, known: { fingerprint: string; generatedAt: string; oid: string }, oid: string | undefined): boolean {
-  if (oid === undefined) return false;
-  if (known.generatedAt === a.generatedAt && known.oid === oid) return true;
-  return a.memo.contentFingerprint(oid) === known.fingerprint;
+function isUnchanged(a: PlanInput, known: { fingerprint: string; oid: string }, oid: string | undefined): boolean {
+  return oid !== undefined && (known.oid === oid || a.memo.contentFingerprint(oid) === known.fingerprint);
 }
 
 /** The second walk, over the files to update only (their places in the first). */

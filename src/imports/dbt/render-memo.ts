@@ -1,15 +1,14 @@
 // What earlier imports in this process learnt, so that an unchanged re-import does not build, render
 // and hash thousands of documents again (most of its time): per planned item, keyed by a hash of all
-// its document is made of, the file it went to, its fingerprint and the blob its text was at one
-// provenance time; per blob read while deciding, its content's fingerprint. Both are facts about pure
-// functions of their keys (the mapping and the YAML writer are deterministic, a blob id names its
-// bytes), so they never go stale within a process; a new build runs in a new process, with none.
+// its document is made of, the file it went to, its fingerprint and the blob its text was (at the
+// provenance time of that import); per blob read while deciding, its content's fingerprint. Both are
+// facts about pure functions of their keys (the mapping and the YAML writer are deterministic, a blob
+// id names its bytes), so they never go stale within a process; a new build runs in a new process, with none.
 
-/** What rendering an item gave: its file, fingerprint, and its blob at the provenance time `generatedAt`. */
+/** What rendering an item gave: its file, fingerprint, and blob. */
 export interface Rendered {
   path: string;
   fingerprint: string;
-  generatedAt: string;
   oid: string;
 }
 

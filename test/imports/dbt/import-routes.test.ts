@@ -103,11 +103,15 @@ test.serial('a changed project re-imports as exactly the changed files; a person
   t.is((await call(t0, 'GET', `/api/knowledge/tables/${encodeURIComponent('wh/analytics.raw_payments')}`, { token: admin })).status, 200, 'production keeps it until the merge');
 });
 
-test.serial('in one process, the same artifacts again change nothing, and a changed catalog type or a deleted file is found again', async (t) => {
+test.serial('in one process, the same artifacts again (at the same or a new time) change nothing, and a changed catalog type or a deleted file is found again', async (t) => {
   const first = await post(admin, { connection_id: 'wh', manifest: manifest(), catalog: catalog() });
   const env = first.body.environment_id as string;
   const same = await post(admin, { connection_id: 'wh', environment_id: env, manifest: manifest(), catalog: catalog() });
   t.like(same.body, { commit: null, counts: { tables: { created: 0, updated: 0, unchanged: 3 }, relationships: { unchanged: 1 } } });
+  const later = manifest();
+  later['metadata'].generated_at = '2024-05-04T08:00:00.000000Z';
+  const newTime = await post(admin, { connection_id: 'wh', environment_id: env, manifest: later, catalog: catalog() });
+  t.like(newTime.body, { commit: null, counts: { tables: { created: 0, updated: 0, unchanged: 3 } } }, 'a new provenance time alone is no change');
   const retyped = catalog() as { nodes: Record<string, { columns: Record<string, { type: string }> }> };
   retyped.nodes['model.bq_shop.orders']!.columns['amount']!.type = 'BIGNUMERIC';
   const res = await post(admin, { connection_id: 'wh', environment_id: env, manifest: manifest(), catalog: retyped });

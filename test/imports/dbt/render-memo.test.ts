@@ -3,7 +3,7 @@
 import test from 'ava';
 import { createRenderMemo } from '../../../src/imports/dbt/render-memo.ts';
 
-const rendered = (n: number) => ({ path: `tables/wh/s.t${n}.yaml`, fingerprint: `f${n}`, generatedAt: '2026-01-01T00:00:00Z', oid: `o${n}` });
+const rendered = (n: number) => ({ path: `tables/wh/s.t${n}.yaml`, fingerprint: `f${n}`, oid: `o${n}` });
 
 test('the memo answers what it was told, and past its bound the oldest entries go first', (t) => {
   const memo = createRenderMemo(3);
