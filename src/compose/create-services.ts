@@ -31,6 +31,7 @@ import { evaluationAgentPort } from './evaluation-agent.ts';
 import { evaluationKnowledgePort } from './evaluation-knowledge.ts';
 import { importKnowledgePort } from './import-knowledge.ts';
 import { importWarehousePort } from './import-warehouse.ts';
+import { createRenderMemo } from '../imports/dbt/index.ts';
 import { savedPorts } from './saved-ports.ts';
 import { dashboardPorts } from './dashboard-ports.ts';
 import { subscriptionDeps } from './subscription-deps.ts';
@@ -254,7 +255,7 @@ async function wireDomains(core: CoreServices, deps: ServiceDeps): Promise<Servi
     ports: { knowledge: evaluationKnowledgePort(knowledge), agent: evaluationAgentPort(agent, knowledge), principals: evaluationPrincipalsPort(executor) },
   });
   watchQueues(core.ops, { store, agent, queryProcesses: core.data.queryProcesses });
-  const imports = { store: executor, clock, knowledge: importKnowledgePort(knowledge), warehouse: importWarehousePort(core.data) };
+  const imports = { store: executor, clock, knowledge: importKnowledgePort(knowledge), warehouse: importWarehousePort(core.data), memo: createRenderMemo() };
   // Suggestions offer only questions the model answers: the offline planner checks them (cached).
   const chatSources = { ...core.chatSources, suggestions: { ...questionCheck(knowledge, provider, clock), ...core.chatSources.suggestions } };
   const saved = { store: executor, clock, ports: savedPorts(core.chats, core.data) };

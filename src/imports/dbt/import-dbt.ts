@@ -64,7 +64,7 @@ export async function importDbt(deps: ImportDeps, p: Principal, input: ImportDbt
       // Runs again if the commit is retried: start from zero each time.
       Object.assign(counts, emptyCounts());
       skipped.length = 0;
-      const planned = await planChanges({ planned: (again) => plan.files(again ? [] : skipped), current, read, write, generatedAt, owned, kindOf, counts, skipped, problemOf: (f) => deps.knowledge.problemOf(f.kind, f.path, f.doc) });
+      const planned = await planChanges({ planned: (again) => plan.files(again ? [] : skipped), memo: deps.memo, current, read, write, generatedAt, owned, kindOf, counts, skipped, problemOf: (f) => deps.knowledge.problemOf(f.kind, f.path, f.doc) });
       conflicts = planned.conflicts;
       return planned.changes;
     },

@@ -2,6 +2,7 @@
 export { importDbt, type ImportDbtInput } from './import-dbt.ts';
 export { listDbtImports } from './list-imports.ts';
 export type { ImportDeps } from './deps.ts';
+export { createRenderMemo } from './render-memo.ts';
 export type { KnowledgePort, WarehousePort, WarehouseRelation, ImportChange, KnowledgeText } from './ports.ts';
 export type { ImportSummary, Skipped, ImportConflict } from './summary.ts';
 export type { ArtifactSource } from './read-artifacts.ts';

@@ -1,5 +1,6 @@
 // Models, seeds, snapshots and sources become table documentation: description, columns (types from
 // the catalog, facts from unique / not_null / accepted_values tests), tags, meta and upstream lineage.
+import { createHash } from 'node:crypto';
 import type { DbtCatalog, DbtCatalogNode, DbtColumn, DbtManifest, DbtNode } from './artifacts.ts';
 import { nodeRelation, relationLookup } from './relation-names.ts';
 import type { WarehouseRelation } from './ports.ts';
@@ -19,6 +20,12 @@ export interface MappedTable {
    * documents of every table held at once were what the mapping added to the kept manifest.
    */
   readonly doc: Record<string, unknown>;
+  /**
+   * A hash of all its documentation is made of: node, catalog entry, relation, test facts, connection
+   * and metrics (read once the metrics are placed). Cheaper than the documentation, so that a re-import
+   * can tell an unchanged table without building it (render-memo.ts).
+   */
+  readonly source: string;
 }
 
 type Facts = Map<string, Map<string, { unique?: boolean; not_null?: boolean; accepted_values?: unknown[] }>>;
@@ -118,6 +125,15 @@ export function mapTables(a: {
       metrics: [],
       get doc() {
         return tableDoc(node, relation, columnsOf(node, cat, relation, facts), connection, this.metrics);
+      },
+      get source() {
+        // Every value here is JSON (parsed artifacts, the relations as the port gives them), so its text
+        // names it. The columns' JSON text is hashed as it is: quoted inside the rest, it cost a third more.
+        const { columns_json: columns, ...rest } = node;
+        const hash = createHash('sha1').update(JSON.stringify([rest, cat ?? null, relation, [...(facts.get(node.unique_id) ?? [])], connection, this.metrics]));
+        // JSON text holds no NUL: the two parts cannot run into each other.
+        if (columns !== undefined) hash.update('\0').update(columns);
+        return hash.digest('base64');
       },
     });
   }

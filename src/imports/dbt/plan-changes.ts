@@ -8,11 +8,18 @@
 // names it by id: no document or text outlives its turn. A file that
 // differs from the one there is decided after reading that one, in batches; the few that are updated
 // are built again by a second walk of the plan rather than kept.
+//
+// An unchanged re-import: a table whose inputs an earlier import in this process rendered is decided
+// from what that rendering gave (render-memo.ts), without building its document: unchanged when the
+// file there is the blob it rendered (at whatever provenance time), or a blob whose content's
+// fingerprint was read before and is the planned one. Anything else (a changed input, a person's edit,
+// a file gone) takes the whole way below, as without the memo.
 import { createHash } from 'node:crypto';
 import { parse } from 'yaml';
-import type { PlannedDoc } from './plan-import.ts';
+import type { PlannedDoc, PlannedItem } from './plan-import.ts';
 import type { ImportChange, KnowledgeFile, KnowledgeText } from './ports.ts';
 import type { CountedKind, ImportConflict, KindCounts, Skipped } from './summary.ts';
+import type { RenderMemo } from './render-memo.ts';
 import { yamlText } from './yaml-text.ts';
 
 /** Files read from the branch at a time while deciding (each batch's texts are let go before the next). */
@@ -53,8 +60,10 @@ export interface PlanResult {
 }
 
 export interface PlanInput {
-  /** Walks the planned files (plan-import.ts), building each document in its turn; `again` for the second walk, whose skipped nodes are reported already. */
-  planned: (again: boolean) => Iterable<PlannedDoc>;
+  /** Walks the planned items (plan-import.ts), in the same order each time; `again` for the second walk, whose skipped nodes are reported already. */
+  planned: (again: boolean) => Iterable<PlannedItem>;
+  /** What earlier imports in this process rendered and read. */
+  memo: RenderMemo;
   /** The files under the import's folders now, by blob id, and a reader of their texts. */
   current: KnowledgeFile[];
   read: (files: KnowledgeFile[]) => Promise<KnowledgeText[]>;
@@ -72,6 +81,8 @@ export interface PlanInput {
 
 /** A planned file that differs from the one at its path: decided once that one is read. */
 interface Pending {
+  /** Its place in the walk of the plan, for the second walk. */
+  index: number;
   path: string;
   kind: CountedKind;
   unique_id: string;
@@ -86,11 +97,11 @@ interface Pending {
 export async function planChanges(a: PlanInput): Promise<PlanResult> {
   const out: PlanResult = { changes: [], counts: a.counts, conflicts: [] };
   const { wanted, pending } = await walkPlan(a, out);
-  const updates = new Set<string>();
-  await inBatches(a, pending, (f, text) => {
-    const decided = decide(text, f.fingerprint);
+  const updates = new Set<number>();
+  await inBatches(a, pending, (f, text, oid) => {
+    const decided = decide(a.memo, oid, text, f.fingerprint);
     if (decided === 'unchanged') a.counts[f.kind].unchanged++;
-    else if (decided === 'update') updates.add(f.path);
+    else if (decided === 'update') updates.add(f.index);
     else out.conflicts.push({ path: f.path, unique_id: f.unique_id, reason: decided.conflict });
   });
   if (updates.size > 0) await writeUpdates(a, updates, out);
@@ -104,45 +115,76 @@ async function walkPlan(a: PlanInput, out: PlanResult): Promise<{ wanted: Set<st
   const oids = new Map(a.current.map((f) => [f.path, f.oid]));
   const wanted = new Set<string>();
   const pending: Pending[] = [];
-  for (const f of a.planned(false)) {
+  let index = -1;
+  for (const item of a.planned(false)) {
+    index++;
+    const known = item.source === undefined ? undefined : a.memo.rendered(item.source);
+    if (known && isUnchanged(a, known, oids.get(known.path))) {
+      wanted.add(known.path);
+      a.counts[item.kind].unchanged++;
+      continue;
+    }
+    const f = item.build();
+    if (!f) continue;
     wanted.add(f.path);
     const fingerprint = plannedFingerprint(f.doc);
     const text = textOf(f.doc, a.generatedAt, fingerprint);
     const oid = oids.get(f.path);
+    const remember = (written: string) => item.source !== undefined && a.memo.rememberRendered(item.source, { path: f.path, fingerprint, oid: written });
     if (oid === undefined) {
-      if (await write(a, f, text, out)) a.counts[f.kind].created++;
-    } else if (blobId(text) === oid) a.counts[f.kind].unchanged++;
-    else pending.push({ path: f.path, kind: f.kind, unique_id: f.unique_id, fingerprint });
+      const written = await write(a, f, text, out);
+      if (written === undefined) continue;
+      a.counts[f.kind].created++;
+      remember(written);
+      continue;
+    }
+    const id = blobId(text);
+    remember(id);
+    if (id === oid) a.counts[f.kind].unchanged++;
+    else pending.push({ index, path: f.path, kind: f.kind, unique_id: f.unique_id, fingerprint });
   }
   return { wanted, pending };
 }
 
-/** The second walk, over the files to update only. */
-async function writeUpdates(a: PlanInput, updates: Set<string>, out: PlanResult): Promise<void> {
-  for (const f of a.planned(true)) {
-    if (!updates.has(f.path)) continue;
-    if (await write(a, f, textOf(f.doc, a.generatedAt, plannedFingerprint(f.doc)), out)) a.counts[f.kind].updated++;
+/**
+ * Whether the file there (`oid`) has the content the remembered rendering plans: it is the blob that
+ * rendering wrote (at this provenance time, the very text; at another, a text that reads back with the
+ * same fingerprint, as the YAML writer's texts read back as written), or a blob read before whose
+ * content has the rendering's fingerprint.
+ */
+function isUnchanged(a: PlanInput, known: { fingerprint: string; oid: string }, oid: string | undefined): boolean {
+  return oid !== undefined && (known.oid === oid || a.memo.contentFingerprint(oid) === known.fingerprint);
+}
+
+/** The second walk, over the files to update only (their places in the first). */
+async function writeUpdates(a: PlanInput, updates: Set<number>, out: PlanResult): Promise<void> {
+  let index = -1;
+  for (const item of a.planned(true)) {
+    if (!updates.has(++index)) continue;
+    const f = item.build();
+    if (f && (await write(a, f, textOf(f.doc, a.generatedAt, plannedFingerprint(f.doc)), out)) !== undefined) a.counts[f.kind].updated++;
   }
 }
 
-/** Writes a planned file's blob, or skips it when it fails its kind's schema; whether it is written. */
-async function write(a: PlanInput, f: PlannedDoc, text: string, out: PlanResult): Promise<boolean> {
+/** Writes a planned file's blob, or skips it when it fails its kind's schema; the blob's id when written. */
+async function write(a: PlanInput, f: PlannedDoc, text: string, out: PlanResult): Promise<string | undefined> {
   const problem = a.problemOf(f);
   if (problem) {
     a.skipped.push({ unique_id: f.unique_id, reason: problem });
-    return false;
+    return undefined;
   }
-  out.changes.push({ path: f.path, oid: await a.write(text) });
-  return true;
+  const oid = await a.write(text);
+  out.changes.push({ path: f.path, oid });
+  return oid;
 }
 
-/** Reads the files' texts a batch at a time and hands each to `each`, in order. */
-async function inBatches<T extends { path: string }>(a: PlanInput, files: T[], each: (f: T, text: string) => void): Promise<void> {
+/** Reads the files' texts a batch at a time and hands each to `each` with its blob id, in order. */
+async function inBatches<T extends { path: string }>(a: PlanInput, files: T[], each: (f: T, text: string, oid: string) => void): Promise<void> {
   const oids = new Map(a.current.map((f) => [f.path, f.oid]));
   for (let i = 0; i < files.length; i += READ_BATCH) {
     const batch = files.slice(i, i + READ_BATCH);
     const texts = new Map((await a.read(batch.map((f) => ({ path: f.path, oid: oids.get(f.path)! })))).map((t) => [t.path, t.text]));
-    for (const f of batch) each(f, texts.get(f.path) ?? '');
+    for (const f of batch) each(f, texts.get(f.path) ?? '', oids.get(f.path)!);
   }
 }
 
@@ -169,13 +211,15 @@ function parsed(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** An existing file at a planned path: unchanged, to update, or a conflict and why. */
-function decide(text: string, fp: string): 'unchanged' | 'update' | { conflict: string } {
+/** An existing file at a planned path (blob `oid`): unchanged, to update, or a conflict and why. */
+function decide(memo: RenderMemo, oid: string, text: string, fp: string): 'unchanged' | 'update' | { conflict: string } {
   const doc = parsed(text);
   if (!doc) return { conflict: 'the file there is not valid YAML' };
   if (doc['source'] !== 'dbt') return { conflict: 'a file not imported from dbt is there' };
   const dbt = isRecord(doc['dbt']) ? doc['dbt'] : {};
   const current = fingerprintOf(doc);
+  // A later import finds this blob unchanged without reading it again, when its fingerprint is the planned one.
+  memo.rememberContent(oid, current);
   // Same content as planned (whatever time it was stamped with): nothing to write.
   if (current === fp) return 'unchanged';
   if (dbt['fingerprint'] !== current) return { conflict: 'edited by a person after the import' };

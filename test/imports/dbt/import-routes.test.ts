@@ -1,6 +1,7 @@
 // POST /api/import/dbt and GET /api/import/dbt: who may import, what bad artifacts get (a 422 naming
 // the problem, nothing written), a hand-written BigQuery-style project whose catalog lacks some
-// relations, multipart uploads, the query-string API token of CI jobs, re-imports after changes,
+// relations, multipart uploads, the query-string API token of CI jobs, re-imports after changes (in
+// the same process, where what was rendered before is remembered),
 // people's edits kept as conflicts, and vanished nodes deleted on the environment only.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
@@ -100,6 +101,26 @@ test.serial('a changed project re-imports as exactly the changed files; a person
   t.is((await item('tables', 'wh/analytics.orders', envId)).body.data.dbt.generated_at, '2024-05-03T08:00:00.000000Z');
   t.is((await item('tables', 'wh/analytics.raw_payments', envId)).status, 404);
   t.is((await call(t0, 'GET', `/api/knowledge/tables/${encodeURIComponent('wh/analytics.raw_payments')}`, { token: admin })).status, 200, 'production keeps it until the merge');
+});
+
+test.serial('in one process, the same artifacts again (at the same or a new time) change nothing, and a changed catalog type or a deleted file is found again', async (t) => {
+  const first = await post(admin, { connection_id: 'wh', manifest: manifest(), catalog: catalog() });
+  const env = first.body.environment_id as string;
+  const same = await post(admin, { connection_id: 'wh', environment_id: env, manifest: manifest(), catalog: catalog() });
+  t.like(same.body, { commit: null, counts: { tables: { created: 0, updated: 0, unchanged: 3 }, relationships: { unchanged: 1 } } });
+  const later = manifest();
+  later['metadata'].generated_at = '2024-05-04T08:00:00.000000Z';
+  const newTime = await post(admin, { connection_id: 'wh', environment_id: env, manifest: later, catalog: catalog() });
+  t.like(newTime.body, { commit: null, counts: { tables: { created: 0, updated: 0, unchanged: 3 } } }, 'a new provenance time alone is no change');
+  const retyped = catalog() as { nodes: Record<string, { columns: Record<string, { type: string }> }> };
+  retyped.nodes['model.bq_shop.orders']!.columns['amount']!.type = 'BIGNUMERIC';
+  const res = await post(admin, { connection_id: 'wh', environment_id: env, manifest: manifest(), catalog: retyped });
+  t.like(res.body.counts, { tables: { created: 0, updated: 1, unchanged: 2 } });
+  t.is((await item('tables', 'wh/analytics.orders', env)).body.data.columns.find((c: { name: string }) => c.name === 'amount').type, 'BIGNUMERIC');
+  // A person deletes an imported file: the next import of the same artifacts writes it again.
+  t.is((await call(t0, 'DELETE', `/api/knowledge/tables/${encodeURIComponent('wh/analytics.customers')}`, { token: admin, env })).status, 200);
+  const again = await post(admin, { connection_id: 'wh', environment_id: env, manifest: manifest(), catalog: retyped });
+  t.like(again.body.counts, { tables: { created: 1, updated: 0, unchanged: 2 } });
 });
 
 test.serial('multipart uploads and the query-string API token of a CI job import too', async (t) => {

@@ -1,11 +1,12 @@
 // The pure parts of the dbt import: relation names of every adapter's quoting, the YAML the import
 // writes read back as written, MetricFlow metrics mapped to governed metrics or skipped with a reason,
-// and the manifest cut down to what the import reads.
+// the manifest cut down to what the import reads, and a table's source hash following each input of
+// its documentation.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
-import type { DbtManifest } from '../../../src/imports/dbt/artifacts.ts';
+import type { DbtCatalog, DbtManifest } from '../../../src/imports/dbt/artifacts.ts';
 import { mapMetrics } from '../../../src/imports/dbt/map-metrics.ts';
 import { mapTables } from '../../../src/imports/dbt/map-tables.ts';
 import { readManifest } from '../../../src/imports/dbt/read-artifacts.ts';
@@ -65,4 +66,39 @@ test('a read manifest keeps only what the import reads: no macros, maps, SQL or 
   const relations = Object.values(full.nodes).filter((n) => n.resource_type === 'model').map((n) => ({ schema: n.schema!, name: n.alias ?? n.name, columns: [] }));
   const map = (m: DbtManifest) => mapTables({ manifest: m, catalog: undefined, connectionId: 'wh', relations, skipped: [] }).map((x) => x.doc);
   t.deepEqual(map(kept), map(full));
+});
+
+test('a table\'s source changes with every input of its documentation, and only with them', async (t) => {
+  const dir = new URL('../../../fixtures/dbt/bigquery_shop/', import.meta.url).pathname;
+  const catalogOf = () => JSON.parse(readFileSync(`${dir}catalog.json`, 'utf8')) as DbtCatalog;
+  const relationsOf = () => [
+    { schema: 'analytics', name: 'orders', columns: [{ name: 'order_id', type: 'INTEGER' }, { name: 'amount', type: 'DECIMAL(10,2)' }] },
+    { schema: 'analytics', name: 'customers', columns: [{ name: 'customer_id', type: 'INTEGER' }, { name: 'name', type: 'VARCHAR' }] },
+  ];
+  const map = async (change: (a: { manifest: DbtManifest; catalog: DbtCatalog; relations: ReturnType<typeof relationsOf> }) => void = () => {}, connectionId = 'wh') => {
+    const a = { manifest: await readManifest({ path: `${dir}manifest.json` }), catalog: catalogOf(), relations: relationsOf() };
+    change(a);
+    const tables = mapTables({ ...a, connectionId, skipped: [] });
+    return Object.fromEntries(tables.map((x) => [x.relation.name, { source: x.source, doc: JSON.stringify(x.doc) }]));
+  };
+  const base = await map();
+  t.deepEqual(await map(), base, 'the same inputs, the same source');
+  const changes: [string, string, Parameters<typeof map>[0], string?][] = [
+    ['a node description', 'orders', (a) => void (a.manifest.nodes['model.bq_shop.orders']!.description = 'changed')],
+    ['a documented column', 'orders', (a) => void (a.manifest.nodes['model.bq_shop.orders']!.columns_json = a.manifest.nodes['model.bq_shop.orders']!.columns_json!.replace('Who ordered.', 'Who bought.'))],
+    ['a catalog type', 'orders', (a) => void (a.catalog.nodes['model.bq_shop.orders']!.columns['amount']!.type = 'BIGNUMERIC')],
+    ['a warehouse column', 'customers', (a) => void a.relations[1]!.columns.push({ name: 'email', type: 'VARCHAR' })],
+    ['a warehouse type', 'customers', (a) => void (a.relations[1]!.columns[1]!.type = 'TEXT')],
+    ['a test fact', 'customers', (a) => void (a.manifest.nodes['test.bq_shop.unique_customers_customer_id'] = { unique_id: 'test.bq_shop.unique_customers_customer_id', resource_type: 'test', name: 'unique', attached_node: 'model.bq_shop.customers', column_name: 'name', test_metadata: { name: 'unique', kwargs: {} } })],
+    ['the connection', 'customers', () => {}, 'other'],
+  ];
+  for (const [what, table, change, connection] of changes) {
+    const after = await map(change, connection);
+    t.not(after[table]!.doc, base[table]!.doc, `${what}: the documentation changes`);
+    t.not(after[table]!.source, base[table]!.source, `${what}: so does the source`);
+  }
+  const withMetric = mapTables({ manifest: await readManifest({ path: `${dir}manifest.json` }), catalog: catalogOf(), relations: relationsOf(), connectionId: 'wh', skipped: [] });
+  const before = withMetric[0]!.source;
+  withMetric[0]!.metrics.push({ name: 'm', sql: 'SUM(amount)' });
+  t.not(withMetric[0]!.source, before, 'a metric placed on the table: another source');
 });
