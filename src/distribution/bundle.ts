@@ -13,7 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Metafile, Plugin } from 'esbuild';
-import { namespacesModule, scriptForm } from './script-form.ts';
+import { IN_MEMORY_BUILD, namespacesModule, scriptForm } from './script-form.ts';
 
 /** The loader the built entry runs its start-up chunk with. */
 const RUN_SCRIPT = fileURLToPath(new URL('./run-script.ts', import.meta.url));
@@ -116,12 +116,7 @@ async function startUpAsScript(entryChunk: Output, outputs: Output[], metafile: 
       resolveDir: dirname(RUN_SCRIPT),
       sourcefile: `${out}.js`,
     },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    minifyWhitespace: true,
+    ...IN_MEMORY_BUILD,
     logLevel: 'warning',
   });
   return [...outputs.filter((o) => o !== entryChunk), script, imports, { file: `${out}.js`, text: loader.outputFiles[0]!.text }];

@@ -7,6 +7,9 @@
 // chunk imports dynamically is imported by the loader, relative to the script's own file as before.
 import type { Plugin } from 'esbuild';
 
+/** esbuild's options for a build kept in memory and written by the caller: one ES module file for Node 20, whitespace removed. */
+export const IN_MEMORY_BUILD = { bundle: true, write: false, format: 'esm', platform: 'node', target: 'node20', minifyWhitespace: true } as const;
+
 /** The argument holding the namespaces of the chunk's static imports, by specifier. */
 const NAMESPACES = '__sextantNamespaces';
 /** The argument holding the URL the chunk had (its `import.meta.url`). */
@@ -45,12 +48,7 @@ export async function scriptForm(text: string, specifiers: readonly string[]): P
   const { build } = await import('esbuild');
   const result = await build({
     stdin: { contents: text, loader: 'js', sourcefile: 'start-up chunk' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    minifyWhitespace: true,
+    ...IN_MEMORY_BUILD,
     // The chunk's own build reported its warnings already.
     logLevel: 'error',
     define: { 'import.meta.url': META_URL },
