@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { DashboardPorts, ResultCondition } from '../dashboards/index.ts';
 import { DRIVERS, executeShared, filterResultSql, requestReads, resultColumnsSql, sharedExecutions, type ColumnMeta, type RequestReads, type SharedExecutions } from '../data/index.ts';
 import type { DataDeps } from '../data/deps.ts';
-import { QuestionNotFound, savedQuestion, type SavedDeps } from '../saved/index.ts';
+import { QuestionNotFound, savedQuestion, savedQuestionsById, type SavedDeps, type SavedQuestion } from '../saved/index.ts';
 import type { Principal } from '../auth/index.ts';
 import type { Executor } from '../store/index.ts';
 
@@ -50,6 +50,8 @@ function applicable(conditions: ResultCondition[], columns: ColumnMeta[]): (Resu
   });
 }
 
+const tileQuestion = (q: SavedQuestion) => ({ id: q.id, title: q.title, connectionId: q.connection_id, sql: q.sql, chart: q.chart });
+
 /** Dashboards read saved questions through their rules and run tiles through the data plane. */
 export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor, clock: Clock): DashboardPorts {
   // Viewers opening one dashboard together share the warehouse work of identical governed statements.
@@ -58,12 +60,15 @@ export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor
   return {
     async question(p, id) {
       try {
-        const q = await savedQuestion(saved, p, id);
-        return { id: q.id, title: q.title, connectionId: q.connection_id, sql: q.sql, chart: q.chart };
+        return tileQuestion(await savedQuestion(saved, p, id));
       } catch (err) {
         if (err instanceof QuestionNotFound) return undefined;
         throw err;
       }
+    },
+    async questions(p, ids) {
+      const found = await savedQuestionsById(saved, p, ids);
+      return new Map([...found].map(([id, q]) => [id, tileQuestion(q)]));
     },
     runner(p) {
       const reads = requestReads();

@@ -46,6 +46,8 @@ export interface TileQuery {
 export interface DashboardPorts {
   /** A saved question `p` may read (saved questions' rules), else undefined. */
   question(p: Principal, id: string): Promise<TileQuestion | undefined>;
+  /** The saved questions of `ids` that `p` may read, by id, in one read (a dashboard's tiles); the others are absent. */
+  questions(p: Principal, ids: readonly string[]): Promise<Map<string, TileQuestion>>;
   /**
    * The governed pipeline for one run's tiles as `p`: each query goes through the guard, governed
    * sources, row security and limits, with the conditions whose field the result has applied by the

@@ -11,6 +11,7 @@ import { DashboardNotFound, TileNotFound, TileQuestionNotFound } from './errors.
 import { conditionsFor } from './filter-conditions.ts';
 import type { DashboardPorts, ResultCondition, TileQuestion } from './ports.ts';
 import type { FilterValue, TileRun } from './schemas.ts';
+import { tileQuestions } from './tiles.ts';
 
 export interface TileRunArgs {
   tileId: string;
@@ -69,13 +70,14 @@ export async function runDashboard(
   const d = await readableDashboard(deps, p, a.dashboardId);
   const conditions = conditionsFor(d.filters, a.filters ?? []);
   const query = deps.ports.runner(p);
+  const questions = tileQuestions(deps, p, d);
   const tiles = await Promise.all(
     d.tiles.map(async (t): Promise<DashboardRunTile> => {
       const base = { id: t.id, text: t.text, title: null, chart: null, columns: [], rows: [], read_at: null };
       if (t.saved_question_id === null) return base;
       let q: TileQuestion | undefined;
       try {
-        q = await deps.ports.question(p, t.saved_question_id);
+        q = (await questions).get(t.saved_question_id);
         if (!q) throw new TileQuestionNotFound();
         const r = await runQuestion(query, t.id, q, conditions, { tileId: t.id, signal: a.signal });
         return { ...base, title: q.title, chart: q.chart, columns: r.columns, rows: r.rows, read_at: r.read_at };
@@ -91,16 +93,6 @@ export async function runDashboard(
 /** One tile of a streamed whole-dashboard run: its rows, or the error that stays in it. */
 export type TileOutcome = { tile_id: string; run: TileRun; error?: undefined } | { tile_id: string; run?: undefined; error: unknown };
 
-/** Each question's read once per run, however many tiles show it. */
-function questionsOnce(deps: DashboardDeps, p: Principal) {
-  const read = new Map<string, Promise<TileQuestion | undefined>>();
-  return (id: string) => {
-    let q = read.get(id);
-    if (!q) read.set(id, (q = deps.ports.question(p, id)));
-    return q;
-  };
-}
-
 /** Settled promises in the order they settle. */
 async function* bySettling<T>(pending: Promise<T>[]): AsyncGenerator<T> {
   const queue = new Map(pending.map((pr, i) => [i, pr.then((v) => [i, v] as const)]));
@@ -114,18 +106,18 @@ async function* bySettling<T>(pending: Promise<T>[]): AsyncGenerator<T> {
 /**
  * Starts every question tile of a dashboard `p` may read, in parallel, with the run's filters
  * (checked here, before anything runs), and gives each tile's outcome as it finishes: one request
- * per viewer reads the dashboard and each saved question once.
+ * per viewer reads the dashboard and its saved questions once (all in one read).
  */
 export function runTilesOf(deps: DashboardDeps, p: Principal, d: StoredDashboard, a: Omit<TileRunArgs, 'tileId'>): AsyncGenerator<TileOutcome> {
   const conditions = conditionsFor(d.filters, a.filters ?? []);
-  const question = questionsOnce(deps, p);
+  const questions = tileQuestions(deps, p, d);
   const query = deps.ports.runner(p);
   const runs = d.tiles.flatMap((t) => {
     const qid = t.saved_question_id;
     if (qid === null) return [];
     const outcome = (async (): Promise<TileOutcome> => {
       try {
-        const q = await question(qid);
+        const q = (await questions).get(qid);
         if (!q) throw new TileQuestionNotFound();
         return { tile_id: t.id, run: await runQuestion(query, t.id, q, conditions, { ...a, tileId: t.id }) };
       } catch (error) {

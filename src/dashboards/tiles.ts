@@ -21,13 +21,15 @@ export function storedTiles(tiles: TileInput[]): StoredTile[] {
   }));
 }
 
+/** The saved questions a dashboard's tiles show, as `p` may read them, in one read. */
+export const tileQuestions = (deps: DashboardDeps, p: Principal, d: StoredDashboard) => deps.ports.questions(p, d.tiles.flatMap((t) => (t.saved_question_id === null ? [] : [t.saved_question_id])));
+
 /** The dashboard as `p` sees it: each question tile with the question's title and chart, if readable. */
 export async function viewOf(deps: DashboardDeps, p: Principal, d: StoredDashboard): Promise<Dashboard> {
-  const tiles = await Promise.all(
-    d.tiles.map(async (t) => {
-      const q = t.saved_question_id === null ? undefined : await deps.ports.question(p, t.saved_question_id);
-      return { ...t, question: q ? { title: q.title, chart: q.chart } : null };
-    }),
-  );
+  const questions = await tileQuestions(deps, p, d);
+  const tiles = d.tiles.map((t) => {
+    const q = t.saved_question_id === null ? undefined : questions.get(t.saved_question_id);
+    return { ...t, question: q ? { title: q.title, chart: q.chart } : null };
+  });
   return { ...d, tiles };
 }

@@ -23,8 +23,8 @@ export type DashboardEdit = Partial<NewDashboard>;
 /** Refuses tiles naming a question the writer may not read (404, as for the question itself). */
 async function checkQuestions(deps: DashboardDeps, p: Principal, tiles: TileInput[]): Promise<void> {
   const ids = [...new Set(tiles.flatMap((t) => ('saved_question_id' in t ? [t.saved_question_id] : [])))];
-  const found = await Promise.all(ids.map((id) => deps.ports.question(p, id)));
-  if (found.some((q) => q === undefined)) throw new TileQuestionNotFound();
+  const found = await deps.ports.questions(p, ids);
+  if (ids.some((id) => !found.has(id))) throw new TileQuestionNotFound();
 }
 
 /** Saves a dashboard owned by the caller, version 1. */

@@ -2,7 +2,7 @@
 // again under the viewer's permissions, with every edit kept as a version.
 export { createQuestion, type NewQuestion } from './create-question.ts';
 export { editQuestion, removeQuestion, type QuestionEdit } from './update-question.ts';
-export { savedQuestions, savedQuestion, questionVersions } from './read-questions.ts';
+export { savedQuestions, savedQuestion, savedQuestionsById, questionVersions } from './read-questions.ts';
 export { runQuestion } from './run-question.ts';
 export type { SavedDeps } from './deps.ts';
 export type { SavedPorts, AnswerRef, AnswerToSave, GovernedRows } from './ports.ts';

@@ -71,6 +71,13 @@ export async function findQuestion(x: Executor, orgId: string, id: string): Prom
   return row && toQuestion(row);
 }
 
+/** The organization's questions of `ids` that exist (several at once: a dashboard's tiles), in no particular order. */
+export async function findQuestions(x: Executor, orgId: string, ids: readonly string[]): Promise<SavedQuestion[]> {
+  if (ids.length === 0) return [];
+  const rows = await x.all(sql<QuestionRow>`SELECT * FROM saved_questions WHERE org_id = ${orgId} AND id IN (${sql.join([...new Set(ids)])})`);
+  return rows.map(toQuestion);
+}
+
 /** The organization's questions and the user's private ones, last edited first. */
 export async function listQuestions(x: Executor, orgId: string, userId: string): Promise<SavedQuestion[]> {
   const rows = await x.all(sql<QuestionRow>`SELECT * FROM saved_questions WHERE org_id = ${orgId} AND (visibility = 'organization' OR owner_id = ${userId})

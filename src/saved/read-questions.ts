@@ -1,6 +1,6 @@
 // Reading saved questions: the list, one question and its history.
 import type { Principal } from '../auth/index.ts';
-import { readableQuestion } from './access.ts';
+import { readableQuestion, readableQuestions } from './access.ts';
 import type { SavedDeps } from './deps.ts';
 import { listQuestions, listVersions } from './questions-store.ts';
 import type { SavedQuestion, SavedQuestionVersion } from './schemas.ts';
@@ -12,6 +12,9 @@ export async function savedQuestions(deps: SavedDeps, p: Principal): Promise<Sav
 
 /** One question the caller may read. */
 export const savedQuestion = readableQuestion;
+
+/** The questions of `ids` the caller may read, by id, in one read. */
+export const savedQuestionsById = readableQuestions;
 
 /** Every version of a question the caller may read, newest first. */
 export async function questionVersions(deps: SavedDeps, p: Principal, id: string): Promise<SavedQuestionVersion[]> {

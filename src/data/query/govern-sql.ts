@@ -8,7 +8,6 @@ import type { IntrospectedTable } from '../drivers/driver.ts';
 import { QueryRefused } from '../errors.ts';
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
 import { applyRowFilters, docFor, type RlsUser } from '../rls/index.ts';
-import { loadRelations } from '../sync/relations.ts';
 import type { EnvironmentTargets, SqlDialect, SqlParam, TableDoc } from '../types.ts';
 import type { GovernMemo } from './govern-memo.ts';
 import { directReads, type RequestReads } from './request-reads.ts';
@@ -60,7 +59,7 @@ function targetSchema(wh: WarehouseShape, t: EnvironmentTargets[string] | undefi
 /** Rewrites with row filters and targets; without a retarget the result is the memo's to keep. */
 async function rewrite(deps: DataDeps, a: { query: GuardedQuery; docs: TableDoc[]; input: GovernInput; wh: WarehouseShape; user: RlsUser; retarget: ((s: string, n: string) => string | undefined) | undefined; memo: GovernMemo | undefined }) {
   const { query, docs, input, wh, user, retarget } = a;
-  const relations = await loadRelations(deps.store, input.principal.orgId, input.connectionId);
+  const relations = await (input.reads ?? directReads).relations(deps.store, input.principal.orgId, input.connectionId);
   const apply = () => applyRowFilters({ query, docs, connectionId: input.connectionId, user, defaultSchema: wh.defaultSchema, tools: deps.tools, relations, ...(retarget ? { retarget } : {}) });
   if (!a.memo || retarget) return apply();
   return a.memo.rewrite({ sql: input.sql, dialect: wh.dialect, connectionId: input.connectionId, defaultSchema: wh.defaultSchema, docs, relations, user }, apply);
@@ -77,8 +76,8 @@ export async function governSql(deps: DataDeps, input: GovernInput, wh: Warehous
   const check = (sql: string, rewritten: boolean) => () => guardSql({ sql, dialect: wh.dialect, tools: deps.tools, params, ...(rewritten ? { rewritten } : {}) });
   const guard = (sql: string, rewritten = false) => (memo ? memo.guard(sql, wh.dialect, rewritten, params, check(sql, rewritten)) : check(sql, rewritten)());
   const query = await guard(input.sql);
-  // One read of the knowledge per query, at the pinned commit when there is one.
-  const knowledge = await deps.docs.governance(principal.orgId, input.environmentId, input.knowledgeCommit);
+  // One read of the knowledge per query (per request, for the queries of one request), at the pinned commit when there is one.
+  const knowledge = await (input.reads ?? directReads).governance(deps.docs, principal.orgId, input.environmentId, input.knowledgeCommit);
   const docs = knowledge.tables;
   seen.tables = query.tables.map((r) => {
     const d = docFor(docs, connectionId, r, wh.defaultSchema);
