@@ -93,22 +93,37 @@ export async function runDashboard(
 /** One tile of a streamed whole-dashboard run: its rows, or the error that stays in it. */
 export type TileOutcome = { tile_id: string; run: TileRun; error?: undefined } | { tile_id: string; run?: undefined; error: unknown };
 
-/** Settled promises in the order they settle. */
-async function* bySettling<T>(pending: Promise<T>[]): AsyncGenerator<T> {
-  const queue = new Map(pending.map((pr, i) => [i, pr.then((v) => [i, v] as const)]));
-  while (queue.size > 0) {
-    const [i, v] = await Promise.race(queue.values());
-    queue.delete(i);
-    yield v;
+/**
+ * Promises that never reject, as they settle: each time, all that settled since the last group was
+ * taken, in the order they settled, gathered to the end of the event loop's turn (tiles answered by
+ * one execution or by recent results settle together, and go out as one write).
+ */
+async function* bySettling<T>(pending: Promise<T>[]): AsyncGenerator<T[]> {
+  let ready: T[] = [];
+  let wake: (() => void) | undefined;
+  for (const pr of pending)
+    void pr.then((v) => {
+      ready.push(v);
+      wake?.();
+    });
+  for (let left = pending.length; left > 0; ) {
+    if (ready.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+    await new Promise((resolve) => setImmediate(resolve));
+    const group = ready;
+    ready = [];
+    left -= group.length;
+    yield group;
   }
 }
 
 /**
  * Starts every question tile of a dashboard `p` may read, in parallel, with the run's filters
- * (checked here, before anything runs), and gives each tile's outcome as it finishes: one request
- * per viewer reads the dashboard and its saved questions once (all in one read).
+ * (checked here, before anything runs), and gives each tile's outcome as it finishes (those that
+ * finished together as one group): one request per viewer reads the dashboard and its saved questions
+ * once (all in one read).
  */
-export function runTilesOf(deps: DashboardDeps, p: Principal, d: StoredDashboard, a: Omit<TileRunArgs, 'tileId'>): AsyncGenerator<TileOutcome> {
+export function runTilesOf(deps: DashboardDeps, p: Principal, d: StoredDashboard, a: Omit<TileRunArgs, 'tileId'>): AsyncGenerator<TileOutcome[]> {
   const conditions = conditionsFor(d.filters, a.filters ?? []);
   const questions = tileQuestions(deps, p, d);
   const query = deps.ports.runner(p);
@@ -129,7 +144,7 @@ export function runTilesOf(deps: DashboardDeps, p: Principal, d: StoredDashboard
   return bySettling(runs);
 }
 
-/** All question tiles of a dashboard the caller may read, each as it finishes (DashboardNotFound before any). */
-export async function runTiles(deps: DashboardDeps, p: Principal, dashboardId: string, a: Omit<TileRunArgs, 'tileId'>): Promise<AsyncGenerator<TileOutcome>> {
+/** All question tiles of a dashboard the caller may read, as they finish (DashboardNotFound before any). */
+export async function runTiles(deps: DashboardDeps, p: Principal, dashboardId: string, a: Omit<TileRunArgs, 'tileId'>): Promise<AsyncGenerator<TileOutcome[]>> {
   return runTilesOf(deps, p, await readableDashboard(deps, p, dashboardId), a);
 }

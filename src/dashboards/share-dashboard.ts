@@ -74,7 +74,7 @@ export async function runSharedTile(deps: DashboardDeps, shareId: string, a: Omi
 }
 
 /** Every question tile of a shared dashboard as the sharer, on production, each as it finishes; each counts against the link's ceiling. */
-export async function runSharedTiles(deps: DashboardDeps, shareId: string, a: Omit<TileRunArgs, 'environmentId' | 'tileId'>): Promise<AsyncGenerator<TileOutcome>> {
+export async function runSharedTiles(deps: DashboardDeps, shareId: string, a: Omit<TileRunArgs, 'environmentId' | 'tileId'>): Promise<AsyncGenerator<TileOutcome[]>> {
   const { sharer, dashboard } = await resolveShare(deps, shareId);
   for (const t of dashboard.tiles) if (t.saved_question_id !== null) await deps.ports.throttle(`dashboard_share:${shareId}`, SHARED_RUNS);
   return runTilesOf(deps, sharer, dashboard, { ...a, environmentId: undefined });

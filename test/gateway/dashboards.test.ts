@@ -23,6 +23,10 @@ let liteFile: string;
 /** Organization questions: orders by day (has order_date and country), countries (has country only), customers (ungoverned). */
 let ordersQ: string, countriesQ: string, customersQ: string, privateQ: string;
 
+/** The organization's table docs: orders, each user's country only (admins all). */
+const ORDERS_DOCS = [{ connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] }];
+let docs: ReturnType<typeof createMemoryTableDocs>;
+
 const FILTERS = [
   { id: 'when', type: 'date_range', field: 'order_date' },
   { id: 'where', type: 'values', field: 'COUNTRY', label: 'Country' },
@@ -33,7 +37,7 @@ test.before(async () => {
   placeOrgFile(root, org, 'wh.duckdb', (await duckdbFixture()).path!);
   placeOrgFile(root, other, 'wh.duckdb', (await duckdbFixture()).path!);
   liteFile = placeOrgFile(root, org, 'lite.sqlite', sqliteFixture().path!);
-  const docs = createMemoryTableDocs();
+  docs = createMemoryTableDocs();
   t0 = await startTestApp({ SEXTANT_WAREHOUSE_ROOTS: root }, { tableDocs: docs });
   t0.org(org);
   t0.org(other);
@@ -47,9 +51,7 @@ test.before(async () => {
   const x = t0.app.services.executor;
   await setUserAttributes(x, org, m.id, { country: 'Germany' });
   await setUserAttributes(x, org, analystUser.id, { country: 'France' });
-  docs.setTables(org, undefined, [
-    { connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] },
-  ]);
+  docs.setTables(org, undefined, ORDERS_DOCS);
   for (const [token, id, type, path] of [[admin, 'wh', 'duckdb', 'wh.duckdb'], [otherAdmin, 'wh_other', 'duckdb', 'wh.duckdb'], [admin, 'lite', 'sqlite', 'lite.sqlite']] as const) {
     const res = await call(t0, 'POST', '/api/connections', { token, body: { id, name: `Warehouse ${id}`, type, settings: { path } } });
     if (res.status !== 201) throw new Error(JSON.stringify(res.body));
@@ -421,6 +423,49 @@ test('POST /api/dashboards/{id}/run streams every question tile as the viewer, e
   const all = await runAll(`/api/dashboards/${d.id}/run`, admin);
   t.is(all.tiles['orders'].rows.length, 5);
   t.is(all.tiles['customers'].status, 200, 'admins read ungoverned tables');
+});
+
+test('viewers whose row security differs open a dashboard at once: each line is what the single-tile route answers that viewer, never another viewer\'s rows', async (t) => {
+  const d = await salesDashboard();
+  const viewers = [analyst, modeler, admin, analyst, modeler, admin];
+  const body = { filters: [{ id: 'when', from: '2024-01-01' }] };
+  // Together, so that identical statements share executions and results where (and only where) governance made them identical.
+  const runs = await Promise.all(viewers.map((token) => runAll(`/api/dashboards/${d.id}/run`, token, body)));
+  const single = await Promise.all(viewers.map((token) => Promise.all(['orders', 'countries', 'customers'].map((tile) => runTile(token, d.id, tile, body.filters)))));
+  runs.forEach((r, v) => {
+    t.is(r.status, 200);
+    t.deepEqual([...r.order].sort(), ['countries', 'customers', 'orders'], 'every question tile exactly once');
+    ['orders', 'countries', 'customers'].forEach((tile, i) => {
+      const one = single[v]![i]!;
+      if (one.status !== 200) return t.deepEqual(r.tiles[tile], { tile_id: tile, status: one.status, error: one.body });
+      const { read_at: _r, status, ...line } = r.tiles[tile];
+      const { read_at: _s, ...alone } = one.body;
+      t.is(status, 200);
+      t.deepEqual(line, alone, `${tile} for viewer ${v}`);
+    });
+  });
+  const ids = (v: number) => runs[v]!.tiles['orders'].rows.map((row: unknown[]) => row[0]);
+  t.deepEqual([ids(0), ids(1), ids(2)], [[2, 5], [1, 3], [1, 2, 3, 4, 5]], "each viewer's own row security");
+  t.deepEqual([ids(3), ids(4), ids(5)], [ids(0), ids(1), ids(2)]);
+  t.deepEqual(runs[0]!.tiles['countries'].rows.map((r: unknown[]) => r[0]), ['France']);
+  t.deepEqual(runs[1]!.tiles['countries'].rows.map((r: unknown[]) => r[0]), ['Germany']);
+});
+
+test.serial('a row filter changed in the knowledge applies from the next whole-dashboard run on', async (t) => {
+  // Serial: it changes the organization's table docs for a moment.
+  const d = await salesDashboard();
+  const before = await runAll(`/api/dashboards/${d.id}/run`, analyst, { refresh: true });
+  t.deepEqual(before.tiles['orders'].rows.map((r: unknown[]) => r[0]), [2, 5]);
+  docs.setTables(org, undefined, [{ connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: "country = 'Germany'", exempt_roles: ['admin'] }] }]);
+  try {
+    const after = await runAll(`/api/dashboards/${d.id}/run`, analyst);
+    t.deepEqual(after.tiles['orders'].rows.map((r: unknown[]) => r[0]), [1, 3], 'no rows read under the old filter');
+    t.deepEqual(after.tiles['countries'].rows.map((r: unknown[]) => r[0]), ['Germany']);
+  } finally {
+    docs.setTables(org, undefined, ORDERS_DOCS);
+    // The rows read here are no recent result for the tests that follow.
+    t0.clock.advance(RECENT_RESULT_MS);
+  }
 });
 
 test('a whole-dashboard run: a tile whose question the viewer cannot read answers 404 in its line, the others run', async (t) => {

@@ -1,7 +1,7 @@
 // The saved-question tables give the same answers on SQLite and PostgreSQL: what is listed to whom,
 // versions written with every edit, a stale edit refused, and the history gone with the question.
 import { sql } from 'kysely';
-import { deleteQuestion, findQuestion, insertQuestion, listQuestions, listVersions, updateQuestion } from '../../src/saved/questions-store.ts';
+import { deleteQuestion, findQuestion, findQuestions, insertQuestion, listQuestions, listVersions, updateQuestion } from '../../src/saved/questions-store.ts';
 import type { QuestionFields } from '../../src/saved/index.ts';
 import { dialectTest } from '../helpers/executors.ts';
 
@@ -26,6 +26,11 @@ dialectTest('questions are listed to their owner or the organization, edited int
   t.deepEqual((await listQuestions(x, 'acme', 'u2')).map((q) => q.id), ['q3', 'q2']);
   t.is(await findQuestion(x, 'acme', 'q4'), undefined, 'another organization\'s');
   t.like(await findQuestion(x, 'acme', 'q1'), { version: 1, chart: { mark: 'bar' }, source: { chat_id: 'c', message_uuid: 'm', df_key: null }, created_at: new Date(1000).toISOString() });
+  // Several at once (a dashboard's tiles): the organization's that exist, each once, private ones included (access is the caller's to check).
+  const many = await findQuestions(x, 'acme', ['q3', 'q1', 'q4', 'missing', 'q1']);
+  t.deepEqual(many.map((q) => q.id).sort(), ['q1', 'q3']);
+  t.deepEqual(many.find((q) => q.id === 'q1'), await findQuestion(x, 'acme', 'q1'), 'the same question as read alone');
+  t.deepEqual(await findQuestions(x, 'acme', []), []);
 
   t.true(await updateQuestion(x, { id: 'q1', fromVersion: 1, fields: { ...fields('Renamed'), chart: null, knowledge_commit: null }, editedBy: 'u2', at: 5000 }));
   t.false(await updateQuestion(x, { id: 'q1', fromVersion: 1, fields: fields('Stale'), editedBy: 'u1', at: 6000 }), 'written from an old version');

@@ -54,12 +54,27 @@ function tileError(ctx: Context, tileId: string, err: unknown) {
   return { tile_id: tileId, status, error: { detail, code: err.code, ...(err.data ? { data: err.data } : {}) } };
 }
 
-async function* tileLines(ctx: Context, outcomes: AsyncIterable<TileOutcome>): AsyncGenerator<string> {
-  for await (const o of outcomes) yield `${JSON.stringify(o.error === undefined ? { ...o.run, status: 200 } : tileError(ctx, o.tile_id, o.error))}\n`;
+/**
+ * The JSON of result rows, by the rows' array: viewers that share an execution or a recent result get
+ * the very same array (the rows of one governed statement), so it is written out once, not per viewer.
+ */
+const rowsJson = new WeakMap<unknown[][], string>();
+
+/** A tile's line: the single-tile route's body with `status: 200`. */
+function runLine(run: TileRun): string {
+  const { rows, ...rest } = run;
+  let json = rowsJson.get(rows);
+  if (json === undefined) rowsJson.set(rows, (json = JSON.stringify(rows)));
+  return `${JSON.stringify({ ...rest, status: 200 }).slice(0, -1)},"rows":${json}}\n`;
+}
+
+/** The lines of the tiles that finished together, as one chunk (one write). */
+async function* tileLines(ctx: Context, outcomes: AsyncIterable<TileOutcome[]>): AsyncGenerator<string> {
+  for await (const group of outcomes) yield group.map((o) => (o.run !== undefined ? runLine(o.run) : `${JSON.stringify(tileError(ctx, o.tile_id, o.error))}\n`)).join('');
 }
 
 /** Streams each tile's outcome as one JSON line, in the order they finish. */
-export function streamTiles(ctx: Context, outcomes: AsyncIterable<TileOutcome>): void {
+export function streamTiles(ctx: Context, outcomes: AsyncIterable<TileOutcome[]>): void {
   ctx.set('Cache-Control', 'no-store');
   ctx.type = 'application/x-ndjson';
   ctx.body = Readable.from(tileLines(ctx, outcomes));
