@@ -122,9 +122,10 @@ async function openCsvCopy(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLim
   const dir = await mkdtemp(join(tmpdir(), 'sextant-export-'));
   let statement;
   try {
-    // One engine thread: on 2 cores COPY ran faster at one thread than at two (bench/downloads.ts prints
-    // both), as a second one competes with the gateway and the client, and it held ~100 MB more.
-    statement = await governStatement(deps, { ...args, driverContext: { ...args.driverContext, exportDirectory: dir, threads: 1 } });
+    // Two engine threads, as the reference COPY runs: the export's instance does not keep insertion
+    // order (duckdb-instances.ts), so a row-filtered statement's COPY runs in parallel and holds no
+    // batches back to reorder them (one thread was faster only while the fence kept it serial).
+    statement = await governStatement(deps, { ...args, driverContext: { ...args.driverContext, exportDirectory: dir, threads: 2 } });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;
