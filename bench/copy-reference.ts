@@ -58,15 +58,15 @@ export async function copyReferences(measured: Measured, { sql, file, rows, atta
   return results;
 }
 
-export const BOUND_METHOD = "DuckDB alone: the download's COPY, 2 threads (bound)";
+export const BOUND_METHOD = "DuckDB alone: the download's COPY, 1 thread, insertion order kept (bound)";
 
 /**
  * The hardware and DuckDB bound of the governed download: DuckDB alone running the COPY the gateway's
  * query process runs (the row filter in its fenced subquery as the guard rewrites it, text neutralised,
- * CRLF, two threads, insertion order not kept), into a file, with no gateway, socket or client.
+ * CRLF, one thread and insertion order kept as the download runs it), into a file, with no gateway, socket or client.
  */
 export async function governedCopyBound(measured: Measured, { file, rows, attach, table, rowFilter }: { file: string; rows: number; attach: string; table: string; rowFilter: string }): Promise<RawMeasure> {
-  const instance = await DuckDBInstance.create(':memory:', { threads: '2', preserve_insertion_order: 'false' });
+  const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
   const conn = await instance.connect();
   try {
     await conn.run(`ATTACH '${attach}' AS wh (READ_ONLY)`);

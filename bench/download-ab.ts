@@ -47,7 +47,7 @@ export async function downloadAb({ env, token, file, dir, rowFilter }: Seeded, o
   const ref = await DuckDBInstance.create(':memory:', { threads: '2' });
   const refConn = await ref.connect();
   await refConn.run(`ATTACH '${file}' AS wh (READ_ONLY)`);
-  const bound = await DuckDBInstance.create(':memory:', { threads: '2', preserve_insertion_order: 'false' });
+  const bound = await DuckDBInstance.create(':memory:', { threads: '1' });
   const boundConn = await bound.connect();
   await boundConn.run(`ATTACH '${file}' AS wh (READ_ONLY)`);
   await boundConn.run('USE wh');

@@ -122,10 +122,12 @@ async function openCsvCopy(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLim
   const dir = await mkdtemp(join(tmpdir(), 'sextant-export-'));
   let statement;
   try {
-    // Two engine threads, as the reference COPY runs: the export's instance does not keep insertion
-    // order (duckdb-instances.ts), so a row-filtered statement's COPY runs in parallel and holds no
-    // batches back to reorder them (one thread was faster only while the fence kept it serial).
-    statement = await governStatement(deps, { ...args, driverContext: { ...args.driverContext, exportDirectory: dir, threads: 2 } });
+    // One engine thread. The row filter's fence (OFFSET 0, guard/table-ref.ts) is a LIMIT, which DuckDB
+    // runs on one thread while it keeps insertion order, so a second thread only competes with the
+    // gateway and the client (and held ~100 MB more). Dropping that order would let the COPY run in
+    // parallel (bench/downloads.ts measured it), but a download without ORDER BY would then come in
+    // another order than the result the user saw: kept.
+    statement = await governStatement(deps, { ...args, driverContext: { ...args.driverContext, exportDirectory: dir, threads: 1 } });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;

@@ -120,12 +120,6 @@ async function openInstance(req: OpenRequest, limits: SessionLimits, key: string
       memory_limit: `${Math.floor(limits.engineBytes / 1024)}KiB`,
       temp_directory: tempDirectory,
       max_temp_directory_size: `${Math.floor(limits.tempBytes / 1024)}KiB`,
-      // A CSV export's instance (its own, closed with the session) runs its COPY in parallel: the
-      // row filter's optimisation fence (OFFSET 0, guard/table-ref.ts) is a LIMIT, which DuckDB runs on
-      // one thread while it preserves insertion order, so at any thread count the whole export was
-      // serial. Without that order the limit streams in parallel and the file is written as chunks
-      // come; a statement's ORDER BY still holds (DuckDB keeps a sorted result's order regardless).
-      ...(req.exportDirectory ? { preserve_insertion_order: 'false' } : {}),
     });
     admin = await instance.connect();
     if (req.path) {
