@@ -56,12 +56,13 @@ export function treeCpuMsOf(pid: number): number {
 }
 
 /** Starts `node dist/main.js` with `env` and resolves once it answers /api/health. */
-export async function startGateway(env: Record<string, string> & { SEXTANT_PORT: string }): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
+export async function startGateway(env: Record<string, string> & { SEXTANT_PORT: string }, dist = process.env['BENCH_GATEWAY_DIST'] ?? 'dist'): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
   const url = `http://127.0.0.1:${env.SEXTANT_PORT}`;
   // BENCH_GATEWAY_NODE_ARGS are given to the gateway's node only (`--cpu-prof` to profile it, `--trace-gc`
-  // with BENCH_GATEWAY_STDOUT=1 to see its output).
+  // with BENCH_GATEWAY_STDOUT=1 to see its output). BENCH_GATEWAY_DIST names another build's folder
+  // (a copy of an older dist, for A/B runs in one session).
   const nodeArgs = (process.env['BENCH_GATEWAY_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', process.env['BENCH_GATEWAY_STDOUT'] ? 'inherit' : 'ignore', 'inherit'] });
+  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, dist, 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', process.env['BENCH_GATEWAY_STDOUT'] ? 'inherit' : 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   // Asked every 10 ms: the start is timed to the answer (idle-memory.ts), and polling every 100 ms added
   // up to 100 ms to it; a refused connection costs the starting gateway nothing.

@@ -1,7 +1,7 @@
 // Streaming exports of query results: CSV and Excel.
 export { valueText, xlsxCell } from './cell.ts';
 export { ExportAborted } from './drain.ts';
-export { copyDuckDbCsv, type DuckDbCsvOptions } from './copy-duckdb-csv.ts';
+export { copyDuckDbCsv, duckDbCsvCopySql, type DuckDbCsvOptions } from './copy-duckdb-csv.ts';
 export { duckDbBatches, duckDbColumns } from './duckdb-batches.ts';
 export type { ColumnInfo, RowBatch } from './row-batch.ts';
 export { writeCsv, type CsvOptions, type ExportStats } from './write-csv.ts';

@@ -122,8 +122,11 @@ async function openCsvCopy(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLim
   const dir = await mkdtemp(join(tmpdir(), 'sextant-export-'));
   let statement;
   try {
-    // One engine thread: on 2 cores COPY ran faster at one thread than at two (bench/downloads.ts prints
-    // both), as a second one competes with the gateway and the client, and it held ~100 MB more.
+    // One engine thread. The row filter's fence (OFFSET 0, guard/table-ref.ts) is a LIMIT, which DuckDB
+    // runs on one thread while it keeps insertion order, so a second thread only competes with the
+    // gateway and the client (and held ~100 MB more). Dropping that order would let the COPY run in
+    // parallel (bench/downloads.ts measured it), but a download without ORDER BY would then come in
+    // another order than the result the user saw: kept.
     statement = await governStatement(deps, { ...args, driverContext: { ...args.driverContext, exportDirectory: dir, threads: 1 } });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
