@@ -230,8 +230,8 @@ export class AgentRuns {
    * Replays the run's events after `afterId`, then follows it live until `completed` (follow-run.ts).
    * `onEnd` is called once when the run is over. Returns the unsubscribe function.
    */
-  follow(run: RunRow, afterId: number, onEvent: (e: StoredEvent) => void, onEnd: () => void): () => void {
-    return followRun({ run, afterId, active: this.active.get(run.id), journal: this.journal, bus: this.bus, log: this.deps.log, onEvent, onEnd });
+  follow(run: RunRow, afterId: number, onEvent: (e: StoredEvent) => void, onEnd: () => void, onReplayed?: () => void): () => void {
+    return followRun({ run, afterId, active: this.active.get(run.id), journal: this.journal, bus: this.bus, log: this.deps.log, onEvent, onEnd, onReplayed });
   }
 
   /** Queues feedback for the model, given after the current tool execution (by the replica that runs it). */
