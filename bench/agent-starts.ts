@@ -30,7 +30,6 @@ interface Target {
   pid: number;
   url: string;
   session: string;
-  agent: Agent;
   stop(): Promise<void>;
   dataDir: string;
 }
@@ -71,14 +70,15 @@ async function start(label: string, dist: string, modelUrl: string): Promise<Tar
   const session = (await startSession({ store: db, clock, jwtKey: config.secrets.jwtKey }, user, 'bench')).token;
   await seeding.close();
   const running = await startGateway(env, { dist });
-  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
-  return { label, pid: running.pid, url: running.url, session, agent, stop: running.stop, dataDir };
+  return { label, pid: running.pid, url: running.url, session, stop: running.stop, dataDir };
 }
 
 /** Starts RUNS answers at once; resolves with the main thread's CPU (ns) up to the last first event, and when every stream has ended. */
 async function burst(t: Target, prefix: string): Promise<{ cpuNs: number; wallMs: number; ended: Promise<void> }> {
-  // Connections opened (and left idle) first, as bench agent's client has them.
-  await Promise.all(Array.from({ length: RUNS }, () => new Promise<void>((resolve, reject) => request(`${t.url}/api/health`, { agent: t.agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end())));
+  // Connections opened (and left idle) first, as bench agent's client has them; new ones for every
+  // burst (a connection idle since the last could be closing at the server's keep-alive timeout).
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
+  await Promise.all(Array.from({ length: RUNS }, () => new Promise<void>((resolve, reject) => request(`${t.url}/api/health`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end())));
   const before = mainThreadCpuNs(t.pid);
   const t0 = performance.now();
   let firstEvents = 0;
@@ -87,7 +87,7 @@ async function burst(t: Target, prefix: string): Promise<{ cpuNs: number; wallMs
   let allFirst!: () => void;
   const firsts = new Promise<void>((r) => (allFirst = r));
   const streams = Array.from({ length: RUNS }, (_, i) => new Promise<void>((resolve, reject) => {
-    const req = request(`${t.url}/api/agentic/stream`, { method: 'POST', agent: t.agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${t.session}` } }, (res) => {
+    const req = request(`${t.url}/api/agentic/stream`, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${t.session}` } }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`${t.label} answered ${res.statusCode}`));
       let seen = false;
       res.on('data', (chunk: Buffer) => {
@@ -106,7 +106,7 @@ async function burst(t: Target, prefix: string): Promise<{ cpuNs: number; wallMs
     req.end(JSON.stringify({ chat_id: `${prefix}-${i}`, message: 'How many orders were placed last month?' }));
   }));
   await firsts;
-  return { cpuNs, wallMs, ended: Promise.all(streams).then(() => {}) };
+  return { cpuNs, wallMs, ended: Promise.all(streams).then(() => agent.destroy()) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -132,7 +132,6 @@ export async function run(): Promise<void> {
     for (const [label, xs] of results) console.log(`${label}: median ${median(xs).toFixed(0)} µs per start (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)}) over ${xs.length} bursts of ${RUNS}`);
   } finally {
     for (const t of targets) {
-      t.agent.destroy();
       await t.stop();
       rmSync(t.dataDir, { recursive: true, force: true });
     }
