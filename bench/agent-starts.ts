@@ -1,6 +1,7 @@
 // The CPU one answer start costs the gateway, A/B: bursts of `--runs` streamed answers started at once
 // (as `bench agent` sends them), the gateway's main-thread CPU (from /proc's schedstat, in ns, not in
-// ticks) from the first request sent to the last first event read, per start. With BENCH_AB_DIST set
+// ticks) from the first request sent to the last first event read, per start, beside the same burst
+// answered by a bare node:http server with one event (the floor of bench agent). With BENCH_AB_DIST set
 // (a second build, e.g. `cp -r dist dist-base` made at the commit to compare with), both builds run side
 // by side on data of their own and take turns burst by burst, so that the machine's load falls on both.
 // The model answers after `--first-ms` (1 s by default): no run reaches its model's text inside the
@@ -34,15 +35,15 @@ interface Target {
   dataDir: string;
 }
 
-/** The scripted model (agent-peers.ts), answering after FIRST_MS with one piece. */
-async function model(): Promise<{ url: string; kill(): void }> {
-  const proc = spawn(process.execPath, ['--import=tsx', PEERS, '--model', JSON.stringify({ firstMs: FIRST_MS, pieces: 1, gapMs: 1 })], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** A peer of agent-peers.ts: the scripted model (answering after FIRST_MS with one piece) or the floor server. */
+async function peer(args: string[]): Promise<{ url: string; pid: number; kill(): void }> {
+  const proc = spawn(process.execPath, ['--import=tsx', PEERS, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   proc.stdout.setEncoding('utf8');
   const url = await new Promise<string>((resolve) => {
     let out = '';
     proc.stdout.on('data', (d: string) => ((out += d), out.includes('\n') && resolve(out.trim())));
   });
-  return { url, kill: () => proc.kill() };
+  return { url, pid: proc.pid!, kill: () => proc.kill() };
 }
 
 async function start(label: string, dist: string, modelUrl: string): Promise<Target> {
@@ -114,16 +115,19 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Runs the A/B and prints CPU per start for each build. */
 export async function run(): Promise<void> {
   buildGateway();
-  const m = await model();
+  const m = await peer(['--model', JSON.stringify({ firstMs: FIRST_MS, pieces: 1, gapMs: 1 })]);
+  // The floor: a bare node:http server answering the same requests with one event at once (bench agent's).
+  const floor = await peer(['--floor']);
   const targets = [await start('this build (dist)', 'dist', m.url)];
   if (process.env['BENCH_AB_DIST']) targets.unshift(await start(`other build (${process.env['BENCH_AB_DIST']})`, process.env['BENCH_AB_DIST'], m.url));
+  targets.push({ label: 'bare node:http server (floor)', pid: floor.pid, url: floor.url.replace(/\/floor$/, ''), session: '', stop: async () => floor.kill(), dataDir: '' });
   const results = new Map<string, number[]>(targets.map((t) => [t.label, []]));
   try {
     for (let round = 0; round < WARM + ROUNDS; round++) {
       for (const t of round % 2 ? [...targets].reverse() : targets) {
         const b = await burst(t, `r${round}`);
         await b.ended;
-        await new Promise((r) => setTimeout(r, 1000));
+        await new Promise((r) => setTimeout(r, t.dataDir ? 1000 : 100));
         if (round < WARM) continue;
         results.get(t.label)!.push(b.cpuNs / RUNS / 1000);
         console.log(`round ${round - WARM + 1} ${t.label}: ${(b.cpuNs / RUNS / 1000).toFixed(0)} µs of main-thread CPU per start, last first event after ${b.wallMs.toFixed(0)} ms (load ${loadavg()[0]!.toFixed(1)})`);
@@ -133,7 +137,7 @@ export async function run(): Promise<void> {
   } finally {
     for (const t of targets) {
       await t.stop();
-      rmSync(t.dataDir, { recursive: true, force: true });
+      if (t.dataDir) rmSync(t.dataDir, { recursive: true, force: true });
     }
     m.kill();
   }

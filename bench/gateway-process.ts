@@ -66,9 +66,10 @@ export function treeCpuMsOf(pid: number): number {
 }
 
 /** Starts `node dist/main.js` with `env` and resolves once it answers /api/health. */
-export async function startGateway(env: Record<string, string> & { SEXTANT_PORT: string }, { dist = 'dist' }: { dist?: string } = {}): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
+export async function startGateway(env: Record<string, string> & { SEXTANT_PORT: string }, { dist = process.env['BENCH_GATEWAY_DIST'] ?? 'dist' }: { dist?: string } = {}): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
   const url = `http://127.0.0.1:${env.SEXTANT_PORT}`;
-  // BENCH_GATEWAY_NODE_ARGS are given to the gateway's node only (`--cpu-prof` to profile it, `--trace-gc`
+  // BENCH_GATEWAY_DIST runs another build (a copy of dist made at another commit) in the benches that
+  // start one gateway. BENCH_GATEWAY_NODE_ARGS are given to the gateway's node only (`--cpu-prof` to profile it, `--trace-gc`
   // with BENCH_GATEWAY_STDOUT=1 to see its output).
   const nodeArgs = (process.env['BENCH_GATEWAY_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
   // BENCH_GATEWAY_ENTRY=files runs the per-file build of the entry (dist/main-files.js, built by
