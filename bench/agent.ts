@@ -130,6 +130,19 @@ function firstTextBound(points: { at: number; cpu: number }[], result: ClientRes
   return `first text bound: the gateway used ${cpuToP50} ms of CPU between the first request and the p50 first text (${p50.toFixed(1)} ms), ${((cpuToP50 / RUNS) * 1000).toFixed(0)} µs per run; the model's own ${directP50.toFixed(1)} ms hide at most that much, so one event loop adds >= ${unhidden.toFixed(0)} ms at this CPU per run; +10 % allows ${(directP50 / 10).toFixed(1)} ms, met only at <= ${((((directP50 * 1.1) / RUNS) * 1000)).toFixed(0)} µs of CPU per run up to its first text`;
 }
 
+/**
+ * The measured runs' times on CLOCK_MONOTONIC in µs, the clock a `.cpuprofile`'s startTime and
+ * timeDeltas count, so that a profile of the gateway (BENCH_GATEWAY_NODE_ARGS=--cpu-prof) can be cut
+ * to the window from the first request to the p99 first event.
+ */
+function profileWindow(pattern: string, result: ClientResult): string {
+  const monoNow = Number(process.hrtime.bigint() / 1000n);
+  const epochNow = performance.timeOrigin + performance.now();
+  const mono = (afterStartMs: number) => Math.round(monoNow - (epochNow - result.startedAt - afterStartMs) * 1000);
+  const at = (k: 'firstEvent' | 'firstText', p: number) => mono(pct(result.samples.map((s) => s[k]), p));
+  return `${pattern}: profile window (monotonic µs): first request ${mono(0)}, first event p50 ${at('firstEvent', 50)} p99 ${at('firstEvent', 99)}, first text p50 ${at('firstText', 50)}`;
+}
+
 /** Runs the benchmark and prints its table. */
 export async function run(): Promise<void> {
   const model = await peer(['--model', JSON.stringify(MODEL)], true);
@@ -193,6 +206,7 @@ export async function run(): Promise<void> {
         timeline.stop();
         rows.push(report(`${pattern}: through Sextant (SSE)`, result));
         if (spreadMs === 0) bound = `${burstBound(timeline.points, result, floorRow.first_event_p99_ms)}\n${firstTextBound(timeline.points, result, rows.at(-2)!.first_text_p50_ms)}`;
+        if (process.env['BENCH_GATEWAY_NODE_ARGS']?.includes('--cpu-prof')) cpu.push(profileWindow(pattern, result));
         const cpuAfter = cpuMsOf(running.pid);
         const [user, system] = [cpuAfter.user - cpuBefore.user, cpuAfter.system - cpuBefore.system].map((ms) => ms / RUNS);
         cpu.push(`${pattern}: Sextant used ${(user! + system!).toFixed(2)} ms of CPU per run (${user!.toFixed(2)} user, ${system!.toFixed(2)} kernel; ${MODEL.pieces} pieces each)`);

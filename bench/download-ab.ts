@@ -41,8 +41,8 @@ export async function downloadAb({ env, token, file, dir, rowFilter }: Seeded, o
   const dataB = `${env.SEXTANT_DATA_DIR}-b`;
   cpSync(env.SEXTANT_DATA_DIR, dataB, { recursive: true });
   const gateways = [
-    { name: 'dist', gw: await startGateway(env, 'dist') },
-    { name: otherDist, gw: await startGateway({ ...env, SEXTANT_DATA_DIR: dataB, SEXTANT_PORT: String(await freePort()) }, otherDist) },
+    { name: 'dist', gw: await startGateway(env, { dist: 'dist' }) },
+    { name: otherDist, gw: await startGateway({ ...env, SEXTANT_DATA_DIR: dataB, SEXTANT_PORT: String(await freePort()) }, { dist: otherDist }) },
   ];
   const ref = await DuckDBInstance.create(':memory:', { threads: '2' });
   const refConn = await ref.connect();

@@ -1,7 +1,7 @@
 // The gateway as `npm start` runs it, for benchmarks: the compiled build in a process of its own, so
 // that neither the benchmark's own work nor tsx counts as the gateway's time or memory.
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The tests' helper: a port free on loopback now.
@@ -12,6 +12,11 @@ const ROOT = new URL('..', import.meta.url).pathname;
 /** Builds dist as `npm start` does. */
 export function buildGateway(): void {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (process.env['BENCH_GATEWAY_ENTRY'] === 'files') {
+    const script = "import { compileEach } from './src/distribution/compile.ts'; await compileEach(['src/main.ts'], { outbase: 'src', outdir: 'tmp/main-files' });";
+    execFileSync(process.execPath, ['--import=tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: 'inherit' });
+    renameSync(join(ROOT, 'tmp/main-files/main.js'), join(ROOT, 'dist/main-files.js'));
+  }
 }
 
 /** A process's current and peak RSS in bytes, from /proc (Linux). */
@@ -19,6 +24,11 @@ export function rssOf(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/** CPU time (ns) a process's main thread (its event loop) has run so far, from /proc's schedstat (Linux; not in ticks). */
+export function mainThreadCpuNs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
 }
 
 /** CPU time (ms) a process has used so far in user space and in the kernel, from /proc (Linux; ticks of 10 ms). */
@@ -56,13 +66,16 @@ export function treeCpuMsOf(pid: number): number {
 }
 
 /** Starts `node dist/main.js` with `env` and resolves once it answers /api/health. */
-export async function startGateway(env: Record<string, string> & { SEXTANT_PORT: string }, dist = process.env['BENCH_GATEWAY_DIST'] ?? 'dist'): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
+export async function startGateway(env: Record<string, string> & { SEXTANT_PORT: string }, { dist = process.env['BENCH_GATEWAY_DIST'] ?? 'dist' }: { dist?: string } = {}): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
   const url = `http://127.0.0.1:${env.SEXTANT_PORT}`;
-  // BENCH_GATEWAY_NODE_ARGS are given to the gateway's node only (`--cpu-prof` to profile it, `--trace-gc`
-  // with BENCH_GATEWAY_STDOUT=1 to see its output). BENCH_GATEWAY_DIST names another build's folder
-  // (a copy of an older dist, for A/B runs in one session).
+  // BENCH_GATEWAY_DIST runs another build (a copy of dist made at another commit) in the benches that
+  // start one gateway. BENCH_GATEWAY_NODE_ARGS are given to the gateway's node only (`--cpu-prof` to profile it, `--trace-gc`
+  // with BENCH_GATEWAY_STDOUT=1 to see its output).
   const nodeArgs = (process.env['BENCH_GATEWAY_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, dist, 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', process.env['BENCH_GATEWAY_STDOUT'] ? 'inherit' : 'ignore', 'inherit'] });
+  // BENCH_GATEWAY_ENTRY=files runs the per-file build of the entry (dist/main-files.js, built by
+  // buildGateway then) instead of the bundle: a profile then names each function by its own file and line.
+  const entry = join(dist, process.env['BENCH_GATEWAY_ENTRY'] === 'files' ? 'main-files.js' : 'main.js');
+  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, entry)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', process.env['BENCH_GATEWAY_STDOUT'] ? 'inherit' : 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   // Asked every 10 ms: the start is timed to the answer (idle-memory.ts), and polling every 100 ms added
   // up to 100 ms to it; a refused connection costs the starting gateway nothing.

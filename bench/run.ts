@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<void>> = {
   downloads: async () => (await import('./downloads.ts')).benchDownloads(),
   chats: async () => (await import('./chats.ts')).run(),
   agent: async () => (await import('./agent.ts')).run(),
+  'agent-starts': async () => (await import('./agent-starts.ts')).run(),
   'query-stop': async () => (await import('./query-stop.ts')).run(),
   'query-pool': async () => (await import('./query-pool.ts')).run(),
   guard: async () => (await import('./guard.ts')).run(),

@@ -94,7 +94,9 @@ export function memoryChats(): ChatRecorder & { chats: Map<string, MemoryChat> }
     async recordUserMessage(p, { chatId, content, messageUuid, environment }) {
       const key = `${p.orgId}/${chatId}`;
       if (!chats.has(key)) chats.set(key, { orgId: p.orgId, userId: p.userId, chatId, environment: environment?.name, messages: [] });
-      owned(p, chatId).messages.push({ role: 'user', content, messageUuid });
+      const messages = owned(p, chatId).messages;
+      messages.push({ role: 'user', content, messageUuid });
+      return { position: messages.length - 1 };
     },
     async recordAnswer(p, input) {
       owned(p, input.chatId).messages.push({ role: 'assistant', ...input });

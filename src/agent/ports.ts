@@ -144,9 +144,10 @@ export interface AnswerRecord {
 export interface ChatRecorder {
   /**
    * Records the question, creating the chat when new (tagged with the environment; `hidden` keeps a new
-   * chat out of the user's history and search); another user's chat is ChatNotFound.
+   * chat out of the user's history and search); another user's chat is ChatNotFound. Resolves with
+   * the question's position in the chat: 0 when it is the chat's first message (no history before it).
    */
-  recordUserMessage(principal: Principal, input: { chatId: string; content: string; messageUuid: string; environment?: { id: string; name: string }; hidden?: boolean }): Promise<void>;
+  recordUserMessage(principal: Principal, input: { chatId: string; content: string; messageUuid: string; environment?: { id: string; name: string }; hidden?: boolean }): Promise<{ position: number }>;
   recordAnswer(
     principal: Principal,
     input: {

@@ -165,7 +165,8 @@ export function agentPortsFrom(s: CoreServices): AgentPorts {
     },
     chats: {
       async recordUserMessage(p, { chatId, content, messageUuid, environment, hidden }) {
-        await appendMessage(chatDeps, p, { chatId, role: 'user', content, messageUuid, agentic: true, ...(environment ? { environment } : {}), ...(hidden ? { hidden } : {}) });
+        const question = await appendMessage(chatDeps, p, { chatId, role: 'user', content, messageUuid, agentic: true, ...(environment ? { environment } : {}), ...(hidden ? { hidden } : {}) });
+        return { position: question.position };
       },
       async recordAnswer(p, { chatId, content, messageUuid, answer, credits, knowledgeCommit, knowledgeItems }) {
         await recordAnswer(chatDeps, p, { chatId, content, messageUuid, answer, credits, knowledgeItems, ...(knowledgeCommit ? { knowledgeCommit } : {}) });

@@ -2,6 +2,7 @@
 // and the MCP transport). Parser failures become the same 422/413 answers as everything else.
 import type { Context, Middleware } from 'koa';
 import { AppError, ValidationFailed } from '../errors.ts';
+import { plainJsonLength, readPlainJson } from './json-body.ts';
 import type { BodyType } from './route.ts';
 
 export interface BodyLimits {
@@ -14,8 +15,9 @@ export function bodyParser(type: BodyType, limits: BodyLimits) {
   // koa-body (with formidable and co-body) is loaded by the first request with a body, not at start:
   // ~6 MB of heap and ~0.1 s of CPU that an idle gateway does not need.
   let parser: Promise<Middleware> | undefined;
+  const json = type === 'json' || type === 'json_or_form' || type === 'json_or_multipart';
   const load = () => import('koa-body').then(({ koaBody }) => koaBody({
-    json: type === 'json' || type === 'json_or_form' || type === 'json_or_multipart',
+    json,
     urlencoded: type === 'form' || type === 'json_or_form',
     multipart: type === 'multipart' || type === 'json_or_multipart',
     text: false,
@@ -28,9 +30,12 @@ export function bodyParser(type: BodyType, limits: BodyLimits) {
     },
   }));
   return async function parseBody(ctx: Context): Promise<void> {
-    const parse = await (parser ??= load());
+    // The common case, a small plain JSON body, without koa-body (json-body.ts).
+    const plainLength = json ? plainJsonLength(ctx, limits.jsonBytes) : undefined;
+    const parse = plainLength === undefined ? await (parser ??= load()) : undefined;
     try {
-      await parse(ctx, async () => {});
+      if (parse) await parse(ctx, async () => {});
+      else if (plainLength !== undefined) ctx.request.body = (await readPlainJson(ctx, plainLength)) as typeof ctx.request.body;
     } catch (err) {
       // formidable (multipart) reports its limits as `httpCode`, e.g. 413 for maxFileSize.
       const status = (err as { status?: number; httpCode?: number }).status ?? (err as { httpCode?: number }).httpCode;

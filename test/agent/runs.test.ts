@@ -116,3 +116,25 @@ test('two starts racing on one chat: exactly one runs, the other is refused with
   t.is(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as { code?: string }).code, 'RUN_IN_PROGRESS');
   await (won[0] as PromiseFulfilledResult<{ done: Promise<unknown> }>).value.done;
 });
+
+test("a chat's first question reads no history back; a follow-up reads the turns before it", async (t) => {
+  const s = await setup();
+  t.teardown(s.close);
+  const reads: string[] = [];
+  const history = s.ports.chats.history.bind(s.ports.chats);
+  s.ports.chats.history = (p, chatId, options) => (reads.push(chatId), history(p, chatId, options));
+  const prompts: string[][] = [];
+  const provider = offlineProvider({ clock: s.clock });
+  const stream = provider.stream.bind(provider);
+  provider.stream = (req) => (prompts.push(req.messages.map((m) => (typeof m.content === 'string' ? m.content : ''))), stream(req));
+  const runs = new AgentRuns({ store: s.x, clock: s.clock, log: createLogger('silent'), config: agentConfig, provider, ports: s.ports, shutdown: s.shutdown.signal });
+  await runs.ready();
+  t.is((await (await runs.start(principal, { chatId: 'first', message: 'How many orders?', environmentId: undefined })).done).status, 'completed');
+  t.deepEqual(reads, [], 'the new chat holds nothing but the question');
+  t.deepEqual(prompts[0], ['How many orders?']);
+  t.is((await (await runs.start(principal, { chatId: 'first', message: 'And by status?', environmentId: undefined })).done).status, 'completed');
+  t.deepEqual(reads, ['first']);
+  const second = prompts.find((m) => m.at(-1) === 'And by status?')!;
+  t.is(second[0], 'How many orders?', 'the follow-up carries the earlier turns');
+  t.is(second.filter((m) => m === 'And by status?').length, 1, 'its own question once, last');
+});

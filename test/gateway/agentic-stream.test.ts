@@ -1,4 +1,5 @@
 import test from 'ava';
+import { connect, Socket } from 'node:net';
 import type { UserRow } from '../../src/auth/index.ts';
 import { startAgentApp, type AgentTestApp } from '../helpers/agent-app.ts';
 import { collectEvents, sseFrames, type SseFrame } from '../helpers/sse.ts';
@@ -208,4 +209,40 @@ test.serial('a quick-fix session started from production runs in a new throwaway
   const events = await collectEvents(await t0.post('/api/agentic/stream', alice, { chat_id: 'qf-1', message: 'How many orders?', quick_fix: true }));
   t.regex(String(events[0]!.data!['environment']), /^Quick fix/);
   t.regex(t0.chats.chats.get('acme/qf-1')!.environment ?? '', /^Quick fix/);
+});
+
+test.serial('a new stream sends its head, the retry hint and run_started in one write', async (t) => {
+  const { hostname, port } = new URL(t0.url);
+  const body = JSON.stringify({ chat_id: 'one-write-1', message: 'How many orders by status?' });
+  const socket = connect(Number(port), hostname);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  // What the server hands its end of this connection to the kernel, write by write (the server runs
+  // in this process): the client's bytes alone could not tell, loopback joins writes that come close.
+  const writes: string[] = [];
+  const proto = Socket.prototype as unknown as { _writeGeneric(writev: boolean, data: unknown, encoding: string, cb: unknown): void };
+  const original = proto._writeGeneric;
+  proto._writeGeneric = function (this: Socket, writev, data, encoding, cb) {
+    if (this.remotePort === socket.localPort) {
+      const pieces = writev ? (data as { chunk: unknown }[]).map((d) => d.chunk) : [data];
+      writes.push(pieces.map((c) => (Buffer.isBuffer(c) ? c.toString('utf8') : String(c))).join(''));
+    }
+    return original.call(this, writev, data, encoding, cb);
+  };
+  t.teardown(() => {
+    proto._writeGeneric = original;
+    socket.destroy();
+  });
+  const first = new Promise<string>((resolve) => socket.once('data', (chunk) => resolve(chunk.toString('utf8'))));
+  socket.write(`POST /api/agentic/stream HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${t0.session(alice)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  t.regex(await first, /^HTTP\/1\.1 200 /);
+  const head = writes[0]!;
+  t.regex(head, /^HTTP\/1\.1 200 /);
+  t.regex(head, /text\/event-stream/);
+  t.regex(head, /retry: 2000\n\n/);
+  t.regex(head, /event: run_started\n/, 'run_started leaves with the head');
+  t.true(head.indexOf('retry: 2000') < head.indexOf('event: run_started'));
+  // The run goes on and is recorded: its events replay to the end as usual.
+  const rest = await collectEvents(await subscribe(alice, 'one-write-1'));
+  t.is(rest[0]!.event, 'run_started');
+  t.is(rest.at(-1)!.event, 'completed');
 });

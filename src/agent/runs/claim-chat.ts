@@ -46,7 +46,7 @@ class LostRunInChat extends Error {
  * another user's chat, RunInProgress while a live replica runs one in it. A lost replica's run in the
  * chat is failed now rather than at the next sweep, and the question goes in.
  */
-export async function claimChat(c: ChatClaims, principal: Principal, input: ClaimInput, run: NewRunRow): Promise<void> {
+export async function claimChat(c: ChatClaims, principal: Principal, input: ClaimInput, run: NewRunRow): Promise<Claimed> {
   try {
     return await claimOnce(c, principal, input, run);
   } catch (err) {
@@ -56,7 +56,12 @@ export async function claimChat(c: ChatClaims, principal: Principal, input: Clai
   }
 }
 
-async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput, run: NewRunRow): Promise<void> {
+/** What the claim found: whether the question is the chat's first message (the run then reads no history). */
+export interface Claimed {
+  firstMessage: boolean;
+}
+
+async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput, run: NewRunRow): Promise<Claimed> {
   const { ports, environment } = input;
   const chatKey = `${principal.orgId}/${input.chatId}`;
   // Owner first: another user's chat is not found, whether busy or not.
@@ -65,9 +70,10 @@ async function claimOnce(c: ChatClaims, principal: Principal, input: ClaimInput,
   c.busyChats.add(chatKey);
   try {
     // The chat's history is read by the run (execute-run.ts), off the path to run_started.
-    await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
+    const question = await ports.chats.recordUserMessage(principal, { chatId: input.chatId, content: input.message, messageUuid: run.message_uuid, ...(environment ? { environment } : {}), ...(input.hidden ? { hidden: true } : {}) });
     // The question is in: a run started meanwhile (by another replica) is refused, not swept and retried.
     if ((await c.startWrites.run(insertRunQuery(run, c.replicaId))).changes === 0) throw new RunInProgress();
+    return { firstMessage: question.position === 0 };
   } catch (err) {
     // A start that failed after claiming the chat gives it back.
     c.busyChats.delete(chatKey);

@@ -20,13 +20,21 @@ export interface FollowRun {
   onEvent(e: StoredEvent): void;
   /** Called once, when the run is over (right away for a finished run). */
   onEnd(): void;
+  /**
+   * Called once, when the events before the live ones have been handed to onEvent (or could not be
+   * read), before any onEnd: a stream can send its head and the replay in one write.
+   */
+  onReplayed?(): void;
 }
 
 /** Follows the run; returns the unsubscribe function. */
 export function followRun(f: FollowRun): () => void {
   const { run, active, journal, bus } = f;
+  const replayed = () => f.onReplayed?.();
   if (!active && run.status === 'running' && bus.sharesRuns) {
-    return bus.followRemote({ runId: run.id, afterId: f.afterId, readCommitted: (after) => journal.committedAfter(run, after), onEvent: f.onEvent, onEnd: f.onEnd });
+    const unsubscribe = bus.followRemote({ runId: run.id, afterId: f.afterId, readCommitted: (after) => journal.committedAfter(run, after), onEvent: f.onEvent, onEnd: f.onEnd });
+    replayed();
+    return unsubscribe;
   }
   let ended = false;
   // A live run has no events before its run_started: a stream from the start reads none of the older log.
@@ -60,12 +68,15 @@ export function followRun(f: FollowRun): () => void {
       for (const e of waiting!) deliver(e);
       waiting = undefined;
     } catch (err) {
+      replayed();
       return drop(err);
     }
+    replayed();
     if (!active) end();
   }, (err: unknown) => {
     // The store could not be read (closing at shutdown): the follower's stream ends rather than hangs.
     f.log.warn({ err, run_id: run.id }, 'could not read the events of an agent run');
+    replayed();
     end();
   });
   return () => {

@@ -135,7 +135,9 @@ export class AgentRuns {
     const chatKey = `${principal.orgId}/${input.chatId}`;
     const run = newRunRow(principal, input, this.deps);
     const environment = input.environmentId && environmentName ? { id: input.environmentId, name: environmentName } : undefined;
-    await claimChat(this.claims, principal, { ...input, ports, environment }, run);
+    const claimed = await claimChat(this.claims, principal, { ...input, ports, environment }, run);
+    // A chat's first question has no history before it: the run need not read the chat back.
+    const history = input.history ?? (claimed.firstMessage ? [] : undefined);
     // Nobody follows the run before start() returns, so its first event may come before it is active.
     const started = await this.emit(run, { type: 'run_started', run_id: run.id, chat_id: run.chat_id, message_uuid: run.message_uuid, answer_uuid: run.answer_uuid, model: run.model, environment: environmentName ?? null });
     const stop = new AbortController();
@@ -144,7 +146,7 @@ export class AgentRuns {
     // The run's work starts after the I/O already waiting (other requests) is served: under a burst of
     // questions every asker gets run_started first (start-queue.ts).
     const emit = (e: AgentEvent) => void (active.lost || this.emit(run, e).catch(() => {}));
-    const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit }, active, { ...input, environmentName });
+    const execute = () => executeRun({ ...this.deps, ports, tools: this.deps.tools ?? DEFAULT_TOOLS, emit }, active, { ...input, environmentName, history });
     const startedAt = performance.now();
     const done = new Promise<boolean>((resolve) => this.starts.push(() => resolve(execute())))
       .catch((err: unknown) => this.deps.log.error({ err, run_id: run.id }, 'agent run failed outside the loop'))
@@ -230,8 +232,8 @@ export class AgentRuns {
    * Replays the run's events after `afterId`, then follows it live until `completed` (follow-run.ts).
    * `onEnd` is called once when the run is over. Returns the unsubscribe function.
    */
-  follow(run: RunRow, afterId: number, onEvent: (e: StoredEvent) => void, onEnd: () => void): () => void {
-    return followRun({ run, afterId, active: this.active.get(run.id), journal: this.journal, bus: this.bus, log: this.deps.log, onEvent, onEnd });
+  follow(run: RunRow, afterId: number, onEvent: (e: StoredEvent) => void, onEnd: () => void, onReplayed?: () => void): () => void {
+    return followRun({ run, afterId, active: this.active.get(run.id), journal: this.journal, bus: this.bus, log: this.deps.log, onEvent, onEnd, onReplayed });
   }
 
   /** Queues feedback for the model, given after the current tool execution (by the replica that runs it). */
