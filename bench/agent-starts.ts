@@ -12,12 +12,8 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { createApp } from '../src/app.ts';
-import { createOrganization, createUser, setMembership, startSession } from '../src/auth/index.ts';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/log.ts';
-import { sqliteExecutor } from '../src/store/index.ts';
-import { buildGateway, freePort, mainThreadCpuNs, startGateway } from './gateway-process.ts';
+import { benchGatewayData } from './agent.ts';
+import { buildGateway, mainThreadCpuNs, startGateway } from './gateway-process.ts';
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const RUNS = arg('runs', 200);
@@ -48,28 +44,7 @@ async function peer(args: string[]): Promise<{ url: string; pid: number; kill():
 
 async function start(label: string, dist: string, modelUrl: string): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
-  const env = {
-    SEXTANT_DATA_DIR: dataDir,
-    SEXTANT_PORT: String(await freePort()),
-    SEXTANT_SEED_DEMO: 'false',
-    SEXTANT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0',
-    SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
-    SEXTANT_COOKIE_KEYS: 'k',
-    SEXTANT_LLM_PROVIDER: 'openai',
-    SEXTANT_LLM_BASE_URL: modelUrl,
-    SEXTANT_LLM_API_KEY: 'k',
-    SEXTANT_LLM_MODEL: 'bench',
-    SEXTANT_LLM_MAX_RETRIES: '0',
-  };
-  const config = loadConfig(env);
-  const seeding = await createApp(config, { log: createLogger('silent') });
-  const db = sqliteExecutor(seeding.services.store.sqlite!);
-  const clock = seeding.services.clock;
-  await createOrganization(db, clock, { id: 'bench', name: 'Bench' });
-  const user = await createUser(db, clock, { email: 'bench@example.com', emailVerified: true });
-  await setMembership(db, clock, { userId: user.id, orgId: 'bench', role: 'user' });
-  const session = (await startSession({ store: db, clock, jwtKey: config.secrets.jwtKey }, user, 'bench')).token;
-  await seeding.close();
+  const { env, session } = await benchGatewayData(dataDir, modelUrl);
   const running = await startGateway(env, { dist });
   return { label, pid: running.pid, url: running.url, session, stop: running.stop, dataDir };
 }

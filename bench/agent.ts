@@ -143,35 +143,43 @@ function profileWindow(pattern: string, result: ClientResult): string {
   return `${pattern}: profile window (monotonic µs): first request ${mono(0)}, first event p50 ${at('firstEvent', 50)} p99 ${at('firstEvent', 99)}, first text p50 ${at('firstText', 50)}`;
 }
 
+/**
+ * The gateway's environment for the answer benches (the scripted model at `modelUrl`, no demo) and the
+ * organization, its user and a session, written to `dataDir` before the gateway starts on it.
+ */
+export async function benchGatewayData(dataDir: string, modelUrl: string): Promise<{ env: Record<string, string> & { SEXTANT_PORT: string }; session: string }> {
+  const env = {
+    SEXTANT_DATA_DIR: dataDir,
+    SEXTANT_PORT: String(await freePort()),
+    SEXTANT_SEED_DEMO: 'false',
+    SEXTANT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0',
+    SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+    SEXTANT_COOKIE_KEYS: 'k',
+    SEXTANT_LLM_PROVIDER: 'openai',
+    SEXTANT_LLM_BASE_URL: modelUrl,
+    SEXTANT_LLM_API_KEY: 'k',
+    SEXTANT_LLM_MODEL: 'bench',
+    SEXTANT_LLM_MAX_RETRIES: '0',
+  };
+  const config = loadConfig(env);
+  const seeding = await createApp(config, { log: createLogger('silent') });
+  const db = sqliteExecutor(seeding.services.store.sqlite!);
+  const clock = seeding.services.clock;
+  await createOrganization(db, clock, { id: 'bench', name: 'Bench' });
+  const user = await createUser(db, clock, { email: 'bench@example.com', emailVerified: true });
+  await setMembership(db, clock, { userId: user.id, orgId: 'bench', role: 'user' });
+  const session = (await startSession({ store: db, clock, jwtKey: config.secrets.jwtKey }, user, 'bench')).token;
+  await seeding.close();
+  return { env, session };
+}
+
 /** Runs the benchmark and prints its table. */
 export async function run(): Promise<void> {
   const model = await peer(['--model', JSON.stringify(MODEL)], true);
   const floor = await peer(['--floor'], true);
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
   try {
-    const env = {
-      SEXTANT_DATA_DIR: dataDir,
-      SEXTANT_PORT: String(await freePort()),
-      SEXTANT_SEED_DEMO: 'false',
-      SEXTANT_JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0',
-      SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
-      SEXTANT_COOKIE_KEYS: 'k',
-      SEXTANT_LLM_PROVIDER: 'openai',
-      SEXTANT_LLM_BASE_URL: model.out,
-      SEXTANT_LLM_API_KEY: 'k',
-      SEXTANT_LLM_MODEL: 'bench',
-      SEXTANT_LLM_MAX_RETRIES: '0',
-    };
-    // The organization, its user and a session, written before the gateway starts on the same data.
-    const config = loadConfig(env);
-    const seeding = await createApp(config, { log: createLogger('silent') });
-    const db = seeding.services.store.sqlite!;
-    const clock = seeding.services.clock;
-    await createOrganization(sqliteExecutor(db), clock, { id: 'bench', name: 'Bench' });
-    const user = await createUser(sqliteExecutor(db), clock, { email: 'bench@example.com', emailVerified: true });
-    await setMembership(sqliteExecutor(db), clock, { userId: user.id, orgId: 'bench', role: 'user' });
-    const session = (await startSession({ store: sqliteExecutor(db), clock, jwtKey: config.secrets.jwtKey }, user, 'bench')).token;
-    await seeding.close();
+    const { env, session } = await benchGatewayData(dataDir, model.out);
     buildGateway();
     const running = await startGateway(env);
     const question = 'How many orders were placed last month?';
