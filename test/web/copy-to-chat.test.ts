@@ -2,7 +2,7 @@
 // lands at the end of the chosen chat with its question and table, marked as copied instead of
 // showing credits; a new chat can be the target too.
 import anyTest, { type TestFn } from 'ava';
-import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
+import { browserTest, checkAccessibility, openPage, type InPage } from '../helpers/browser.ts';
 import { demoMember, signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
 
 const test = browserTest(anyTest as TestFn<unknown>);
@@ -48,6 +48,9 @@ test('an answer is copied into another chat and into a new one, marked as copied
   await dialog.getByRole('status').getByText('Copied to a new chat.').waitFor();
   await dialog.getByRole('link', { name: 'Open it' }).click();
   await page.waitForURL((url) => url.href !== collection && url.pathname.startsWith('/chat/'));
+  // The page stays mounted across chats: for a moment after the address changes it still shows the
+  // chat just left (which holds a copy too), then none while the new one loads. Waited for: one answer.
+  await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelectorAll('[role="group"][aria-label="Answer actions"]').length === 1);
   await page.getByText('Copied from another chat.').waitFor();
   t.is(await page.getByRole('button', { name: 'Copy to chat' }).count(), 1, 'one answer');
   t.is(await page.getByText(/credits$/).count(), 0);
