@@ -2,13 +2,14 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { createLogger } from '../src/log.ts';
+import { nodeEntry } from './helpers/node-entry.ts';
 
 const child = new URL('helpers/log-child.ts', import.meta.url).pathname;
 
 /** Runs the logging child and returns the lines it wrote to stdout. */
 function linesOf(ending: 'exit' | 'drain', count: number): Promise<Record<string, unknown>[]> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, ending, String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, [...nodeEntry(child), ending, String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     proc.once('error', reject);

@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { sqliteFixture } from './data/warehouses.ts';
 import { startGatewayProcess } from './helpers/gateway-process.ts';
 import { BUSY_MARGIN_MS, SLOW_TEST_MS } from './helpers/patience.ts';
+import { nodeEntry } from './helpers/node-entry.ts';
 
 const GRACE_MS = 1000;
 const EVENTS = ['CREATE TABLE events (id INTEGER)', `INSERT INTO events VALUES ${Array.from({ length: 2000 }, (_, i) => `(${i})`).join(', ')}`];
@@ -39,7 +40,7 @@ test('SIGTERM shuts the service down within its grace period while the worst que
   // The demo organization's warehouse folder.
   mkdirSync(join(dataDir, 'warehouse', 'demo'), { recursive: true });
   copyFileSync(sqliteFixture(EVENTS).path!, join(dataDir, 'warehouse', 'demo', 'events.sqlite'));
-  const { proc, url, exited } = await startGatewayProcess(['--import=tsx', 'src/main.ts'], {
+  const { proc, url, exited } = await startGatewayProcess(nodeEntry('src/main.ts'), {
     SEXTANT_DATA_DIR: dataDir,
     SEXTANT_DEMO_WAREHOUSE_ORDERS: '500',
     SEXTANT_SHUTDOWN_GRACE_MS: String(GRACE_MS),

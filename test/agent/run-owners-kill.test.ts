@@ -16,6 +16,7 @@ import { FakeClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { openStore, sqliteExecutor } from '../../src/store/index.ts';
+import { nodeEntry } from '../helpers/node-entry.ts';
 
 const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'o1', baseOrgId: 'o1', role: 'user', permissions: [], credential: 'session', scopes: [] };
 const config = loadConfig({ SEXTANT_DATA_DIR: '/tmp/sextant-run-owners-kill', SEXTANT_JWT_SECRET: 'x'.repeat(40), SEXTANT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), SEXTANT_COOKIE_KEYS: 'k' }).agent;
@@ -34,7 +35,7 @@ test('a run whose owner process is killed with kill -9 is failed with REPLICA_LO
   const file = join(dir, 'sextant.db');
   // The store exists (migrated) before either replica uses it.
   openStore({ file }).close();
-  const child = spawn(process.execPath, ['--import=tsx', new URL('./run-owner-child.ts', import.meta.url).pathname, file, 'c1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeEntry(new URL('./run-owner-child.ts', import.meta.url).pathname), file, 'c1'], { stdio: ['ignore', 'pipe', 'inherit'] });
   t.teardown(() => void child.kill('SIGKILL'));
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   const owner = JSON.parse(line) as { runId: string; replicaId: string; lastEventId: number };

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FsClient } from 'isomorphic-git';
 import { checkRepo, commitChanges, loopFs, openRepo, readFile } from '../../src/git/index.ts';
+import { nodeEntry } from '../helpers/node-entry.ts';
 
 const author = { name: 'Ada', email: 'ada@example.com', timestamp: 1_700_000_000 };
 const serviceFs = loopFs() as unknown as FsClient;
@@ -24,7 +25,7 @@ function fsck(gitdir: string): { status: number | null; out: string } {
 
 /** Runs the child until it says it stopped where `at` says, then kills it with SIGKILL. */
 async function killAt(gitdir: string, at: string): Promise<void> {
-  const proc = spawn(process.execPath, ['--import=tsx', child, gitdir, at], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...nodeEntry(child), gitdir, at], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: proc.stdout }).once('line', resolve);

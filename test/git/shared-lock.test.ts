@@ -14,6 +14,7 @@ import { knowledgeWriteLock } from '../../src/compose/knowledge-lock.ts';
 import type { Config } from '../../src/config.ts';
 import { advisoryKey, commitChanges, createFileLock, openRepo, resolveRef, type SharedLock } from '../../src/git/index.ts';
 import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
+import { nodeEntry } from '../helpers/node-entry.ts';
 
 const script = new URL('./fixtures/shared-writer.ts', import.meta.url).pathname;
 type Lock = { kind: 'file' } | { kind: 'pg'; url: string };
@@ -27,8 +28,8 @@ interface Writer {
 }
 
 function startWriter(dataDir: string, name: string, count: number | 'hold', lock: Lock): Writer {
-  const args = [script, dataDir, name, String(count), lock.kind, ...(lock.kind === 'pg' ? [lock.url] : [])];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [dataDir, name, String(count), lock.kind, ...(lock.kind === 'pg' ? [lock.url] : [])];
+  const child = spawn(process.execPath, [...nodeEntry(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const acks: Writer['acks'] = [];
   const waiting: { n: number; resolve(): void }[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {

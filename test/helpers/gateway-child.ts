@@ -1,9 +1,10 @@
-// The gateway as a process of its own (src/main.ts through tsx), for tests that kill it with SIGKILL
+// The gateway as a process of its own (src/main.ts, compiled or through tsx: node-entry.ts), for tests that kill it with SIGKILL
 // and start it again on the same data folder. Its JSON log lines are read as they come, so a test
 // waits on what the service says it did instead of sleeping.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { freePort } from './app.ts';
+import { nodeEntry } from './node-entry.ts';
 
 export interface GatewayChild {
   url: string;
@@ -18,10 +19,10 @@ export interface GatewayChild {
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-/** Starts `node --import tsx src/main.ts` with `env` and resolves once it listens. */
+/** Starts src/main.ts with `env` and resolves once it listens. */
 export async function startGatewayChild(env: Record<string, string>): Promise<GatewayChild> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const proc = spawn(process.execPath, nodeEntry('src/main.ts'), {
     cwd: ROOT,
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], SEXTANT_PORT: String(port), SEXTANT_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

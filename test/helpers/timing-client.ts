@@ -3,6 +3,7 @@
 // and any work left behind by one request fall on both sides alike) and prints the paired latencies.
 // Run with a job as the first argument: { url, path, field, known: string[], unknown: string[], warm }.
 import { spawn } from 'node:child_process';
+import { nodeEntry } from './node-entry.ts';
 
 export interface TimingJob {
   url: string;
@@ -15,7 +16,7 @@ export interface TimingJob {
 
 /** Runs the job in a child process; resolves with (known - unknown) per pair and every latency, in ms. */
 export function timePairs(job: TimingJob): Promise<{ diffs: number[]; all: number[] }> {
-  const proc = spawn(process.execPath, ['--import=tsx', new URL(import.meta.url).pathname, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...nodeEntry(new URL(import.meta.url).pathname), JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   return new Promise((resolve, reject) => {

@@ -9,12 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createFileLock } from '../../src/git/index.ts';
 import { startGatewayProcess, writeDemoProductionDirectly } from '../helpers/gateway-process.ts';
+import { nodeEntry } from '../helpers/node-entry.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Starts the check as its own process; resolves with its exit status and output. */
 function runCheck(dataDir: string, ...args: string[]) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'knowledge-check.ts'), ...args], { cwd: ROOT, env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'silent' } });
+  const proc = spawn(process.execPath, [...nodeEntry(join(ROOT, 'src', 'knowledge-check.ts')), ...args], { cwd: ROOT, env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'silent' } });
   let out = '';
   proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   proc.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -24,7 +25,7 @@ function runCheck(dataDir: string, ...args: string[]) {
 
 async function demoService(t: { teardown(fn: () => void): void }) {
   const dataDir = fs.mkdtempSync(join(tmpdir(), 'sextant-check-live-'));
-  const gateway = await startGatewayProcess(['--import=tsx', 'src/main.ts'], { SEXTANT_DATA_DIR: dataDir, SEXTANT_DEMO_WAREHOUSE_ORDERS: '200', SEXTANT_LOG_LEVEL: 'info' });
+  const gateway = await startGatewayProcess(nodeEntry('src/main.ts'), { SEXTANT_DATA_DIR: dataDir, SEXTANT_DEMO_WAREHOUSE_ORDERS: '200', SEXTANT_LOG_LEVEL: 'info' });
   t.teardown(() => {
     gateway.proc.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });

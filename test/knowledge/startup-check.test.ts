@@ -13,6 +13,7 @@ import { checkKnowledgeRepositories, createEnvironment, createItem, createKnowle
 import { createLogger } from '../../src/log.ts';
 import { createSecretBox } from '../../src/security/index.ts';
 import { openStore, sqliteExecutor } from '../../src/store/index.ts';
+import { nodeEntry } from '../helpers/node-entry.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/knowledge', import.meta.url));
 const seedAuthor = { name: 'Seed', email: 'seed@example.com', timestamp: 1 };
@@ -117,7 +118,7 @@ test('npm run knowledge:check reports a damaged branch with exit status 1, and -
   const written = await createItem(first, p, undefined, 'notes', { title: 'Kept', body: 'kept' }, 'kept');
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const check = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'knowledge-check.ts'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'silent' } });
+    spawnSync(process.execPath, [...nodeEntry(join(root, 'src', 'knowledge-check.ts')), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'silent' } });
   const clean = check();
   t.is(clean.status, 0, clean.stdout + clean.stderr);
   t.regex(clean.stdout, /^demo: ok \(\d+ objects checked; git fsck: ok\)/m);
@@ -139,7 +140,7 @@ test('npm run knowledge:check --json reports an organization whose repository gi
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(join(dir, 'c'.repeat(38)), 'not an object');
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'knowledge-check.ts'), '--json'], { cwd: root, encoding: 'utf8', env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'silent' } });
+  const run = spawnSync(process.execPath, [...nodeEntry(join(root, 'src', 'knowledge-check.ts')), '--json'], { cwd: root, encoding: 'utf8', env: { ...process.env, SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'silent' } });
   const [demo] = JSON.parse(run.stdout) as { org_id: string; ok: boolean; git_fsck: string }[];
   if (demo!.git_fsck === 'git not installed') return t.pass('git is not installed');
   t.is(run.status, 1);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.ts';
 import { freshPgDatabase, SKIP_PG_STORE } from '../helpers/pg-database.ts';
 import { collectEvents } from '../helpers/sse.ts';
+import { nodeEntry } from '../helpers/node-entry.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const ENV = {
@@ -89,7 +90,7 @@ async function readAll(base: string, c: Credentials): Promise<Record<string, unk
 }
 
 async function serve(t: ExecutionContext, env: Record<string, string>): Promise<GatewayProcess> {
-  const gateway = await startGatewayProcess(['--import=tsx', 'src/main.ts'], { ...ENV, ...env });
+  const gateway = await startGatewayProcess(nodeEntry('src/main.ts'), { ...ENV, ...env });
   t.teardown(() => void gateway.proc.kill('SIGKILL'));
   return gateway;
 }
@@ -101,7 +102,7 @@ async function stop(gateway: GatewayProcess): Promise<void> {
 
 /** `sextant-admin copy-store` in a process of its own; resolves with its exit code and output. */
 function copyStoreCommand(dataDir: string, url: string): Promise<{ code: number | null; output: string }> {
-  const proc = spawn(process.execPath, ['--import=tsx', 'src/admin/run.ts', 'copy-store', '--from', dataDir, '--to', url], { cwd: ROOT, env: { ...process.env, SEXTANT_DATA_DIR: dataDir } });
+  const proc = spawn(process.execPath, [...nodeEntry('src/admin/run.ts'), 'copy-store', '--from', dataDir, '--to', url], { cwd: ROOT, env: { ...process.env, SEXTANT_DATA_DIR: dataDir } });
   let output = '';
   proc.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
   proc.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));

@@ -10,6 +10,7 @@ import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import { startScriptedServer } from '../helpers/llm-servers.ts';
 import { collectEvents } from '../helpers/sse.ts';
 import { SLOW_TEST_MS } from '../helpers/patience.ts';
+import { nodeEntry } from '../helpers/node-entry.ts';
 
 const GRACE_MS = 2500;
 
@@ -31,7 +32,7 @@ test('SIGTERM lets a running answer finish within the grace period and cuts the 
     return { text: n === 0 ? 'Forty-two orders were placed.' : 'Partial words that must not be kept.', pause: { frames: 2, until: n === 0 ? finishFirst.promise : never } };
   });
   t.teardown(() => model.close());
-  const { proc, url, exited } = await startGatewayProcess(['--import=tsx', 'src/main.ts'], {
+  const { proc, url, exited } = await startGatewayProcess(nodeEntry('src/main.ts'), {
     SEXTANT_DATA_DIR: dataDir,
     SEXTANT_SHUTDOWN_GRACE_MS: String(GRACE_MS),
     SEXTANT_LLM_PROVIDER: 'openai',

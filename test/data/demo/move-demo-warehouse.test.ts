@@ -14,6 +14,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/log.ts';
 import { openStore, sqliteExecutor } from '../../../src/store/index.ts';
 import { tempDir } from '../warehouses.ts';
+import { nodeEntry } from '../../helpers/node-entry.ts';
 
 /** A store with the demo organization and its connection pointing at the old shared location. */
 function oldInstallation(root = join(tempDir(), 'warehouse')) {
@@ -89,7 +90,7 @@ test('across file systems the file is copied durably, and a move killed at any i
   });
   const data = Buffer.alloc(32 * 1024 * 1024, 7);
   writeFileSync(s.old, data);
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('../../helpers/move-demo-child.ts', import.meta.url).pathname, join(s.dir, 'sextant.db'), root], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [...nodeEntry(new URL('../../helpers/move-demo-child.ts', import.meta.url).pathname), join(s.dir, 'sextant.db'), root], { stdio: 'ignore' });
   // Killed as soon as the copy has begun (or later, if it is faster than we look): any instant must do.
   const partial = `${s.target}.moving`;
   const exited = new Promise((resolve) => child.once('exit', resolve));
