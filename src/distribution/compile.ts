@@ -33,7 +33,9 @@ export async function compileEach(files: string[], { outbase, outdir }: { outbas
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    // package.json's engines floor: at plain node20 esbuild drops import attributes, and Node then
+    // refuses a JSON import without its `with { type: 'json' }` (the CLI reads its version so).
+    target: 'node20.19',
     keepNames: true,
     logLevel: 'warning',
     plugins: [importsAsWritten],

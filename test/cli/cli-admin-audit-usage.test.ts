@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeAudit } from '../../src/auth/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { cliRunner } from '../helpers/cli.ts';
+import { cliRunner, CLI_SOURCE } from '../helpers/cli.ts';
 
 let t0: TestApp;
 test.before(async () => {
@@ -11,7 +11,7 @@ test.before(async () => {
 });
 test.after.always(() => t0.stop());
 
-const cli = () => cliRunner(new URL('../../bin/sextant.js', import.meta.url).pathname, t0.url);
+const cli = () => cliRunner(CLI_SOURCE, t0.url);
 
 function team() {
   const orgId = t0.org();

@@ -5,13 +5,13 @@ import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../helpers/api.ts';
-import { cliRunner, type CliRunner } from '../helpers/cli.ts';
+import { cliRunner, type CliRunner, CLI_SOURCE } from '../helpers/cli.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t0: TestApp;
 let cli: CliRunner;
 let adminToken: string;
-const entry = new URL('../../bin/sextant.js', import.meta.url).pathname;
+const entry = CLI_SOURCE;
 
 test.before(async () => {
   t0 = await startTestApp();

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliRunner, type CliRunner } from '../helpers/cli.ts';
+import { cliRunner, type CliRunner, CLI_SOURCE } from '../helpers/cli.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import type { UserRow } from '../../src/auth/index.ts';
 
@@ -11,7 +11,7 @@ let t0: TestApp;
 let cli: CliRunner;
 let member: UserRow;
 let orgId: string;
-const entry = new URL('../../bin/sextant.js', import.meta.url).pathname;
+const entry = CLI_SOURCE;
 
 test.before(async () => {
   t0 = await startTestApp();

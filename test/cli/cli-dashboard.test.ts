@@ -4,7 +4,7 @@ import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../helpers/api.ts';
-import { cliRunner, type CliRunner } from '../helpers/cli.ts';
+import { cliRunner, type CliRunner, CLI_SOURCE } from '../helpers/cli.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t0: TestApp;
@@ -21,7 +21,7 @@ test.before(async () => {
   if (made.status !== 201) throw new Error(JSON.stringify(made.body));
   dashboardId = made.body.id;
   privateId = (await call(t0, 'POST', '/api/dashboards', { token: t0.session(modeler), body: { title: 'Mine', tiles: [] } })).body.id;
-  cli = cliRunner(new URL('../../bin/sextant.js', import.meta.url).pathname, t0.url);
+  cli = cliRunner(CLI_SOURCE, t0.url);
   writeFileSync(join(cli.configDir, 'config.json'), JSON.stringify({ server: t0.url, token: t0.token(analyst, 'cli') }));
 });
 test.after.always(() => t0.stop());

@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
-import { cliRunner, type CliRunner } from '../helpers/cli.ts';
+import { cliRunner, type CliRunner, CLI_SOURCE } from '../helpers/cli.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 const FIXTURE = new URL('../../fixtures/dbt/bigquery_shop/', import.meta.url).pathname;
@@ -29,7 +29,7 @@ test.before(async () => {
   admin = t0.session(t0.user({ orgId: 'cli-dbt', role: 'admin' }));
   const res = await call(t0, 'POST', '/api/connections', { token: admin, body: { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } } });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  cli = cliRunner(new URL('../../bin/sextant.js', import.meta.url).pathname, t0.url);
+  cli = cliRunner(CLI_SOURCE, t0.url);
   target = join(cli.configDir, 'target');
   mkdirSync(target);
   for (const f of ['manifest.json', 'catalog.json']) copyFileSync(join(FIXTURE, f), join(target, f));

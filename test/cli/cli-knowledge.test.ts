@@ -4,7 +4,7 @@ import test from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../helpers/api.ts';
-import { cliRunner, type CliRunner } from '../helpers/cli.ts';
+import { cliRunner, type CliRunner, CLI_SOURCE } from '../helpers/cli.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t0: TestApp;
@@ -14,7 +14,7 @@ test.before(async () => {
   t0 = await startTestApp();
   const user = t0.user({ orgId: t0.org('acme'), role: 'admin', permissions: ['merge_to_production'] });
   admin = t0.session(user);
-  cli = cliRunner(new URL('../../bin/sextant.js', import.meta.url).pathname, t0.url);
+  cli = cliRunner(CLI_SOURCE, t0.url);
   writeFileSync(join(cli.configDir, 'config.json'), JSON.stringify({ server: t0.url, token: t0.token(user, 'cli') }));
 });
 test.after.always(() => t0.stop());
@@ -50,7 +50,7 @@ test('knowledge put saves only over the version knowledge get wrote into the fil
 test('knowledge put on a production that changes only through environments says so and names the way through an environment', async (t) => {
   const orgId = t0.org(undefined, { productionThroughEnvironments: true });
   const user = t0.user({ orgId, role: 'admin' });
-  const own = cliRunner(new URL('../../bin/sextant.js', import.meta.url).pathname, t0.url);
+  const own = cliRunner(CLI_SOURCE, t0.url);
   writeFileSync(join(own.configDir, 'config.json'), JSON.stringify({ server: t0.url, token: t0.token(user, 'cli') }));
   const file = join(own.configDir, 'new.yaml');
   writeFileSync(file, 'title: New\nbody: text\n');

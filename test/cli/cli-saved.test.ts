@@ -10,7 +10,7 @@ import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
 import { setUserAttributes } from '../../src/data/rls/index.ts';
 import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
-import { cliRunner, type CliRunner } from '../helpers/cli.ts';
+import { cliRunner, type CliRunner, CLI_SOURCE } from '../helpers/cli.ts';
 import { filenameOf } from '../../src/cli/commands/saved-export.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -36,7 +36,7 @@ test.before(async () => {
   });
   if (saved.status !== 201) throw new Error(JSON.stringify(saved.body));
   questionId = saved.body.id;
-  cli = cliRunner(new URL('../../bin/sextant.js', import.meta.url).pathname, t0.url);
+  cli = cliRunner(CLI_SOURCE, t0.url);
   writeFileSync(join(cli.configDir, 'config.json'), JSON.stringify({ server: t0.url, token: t0.token(analyst, 'cli') }));
 });
 test.after.always(() => t0.stop());

@@ -3,9 +3,9 @@
 import test from 'ava';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cliRunner } from '../helpers/cli.ts';
+import { cliRunner, CLI_SOURCE } from '../helpers/cli.ts';
 
-const cli = new URL('../../bin/sextant.js', import.meta.url).pathname;
+const cli = CLI_SOURCE;
 
 type Frame = { id: number; type: string; [k: string]: unknown };
 const frame = (e: Frame) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;

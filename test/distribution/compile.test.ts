@@ -1,6 +1,7 @@
 // The build's and the compiled suite's compiler: each TypeScript file becomes a JavaScript file at the
-// same place, relative `.ts` imports become `.js`, packages and JSON stay as written, and a module's
-// import.meta.url is its own file's, so paths resolved from it hold as in the sources.
+// same place, relative `.ts` imports become `.js`, packages and JSON (with its import attribute) stay
+// as written, and a module's import.meta.url is its own file's, so paths resolved from it hold as in
+// the sources.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,14 +22,16 @@ test('each file compiles in place with its imports rewritten to .js, and runs wi
       "import { readFileSync } from 'node:fs';",
       "import type { Named as T } from './deep/where.ts';",
       "import { here, Named } from './deep/where.ts';",
+      "import pkg from '../package.json' with { type: 'json' };",
       'const n: T = new Named();',
       "const { version } = JSON.parse(readFileSync(here, 'utf8')) as { version: string };",
-      'console.log(version, n.constructor.name);',
+      'console.log(version, n.constructor.name, pkg.version);',
     ].join('\n'),
   );
   await compileEach([join(src, 'main.ts'), join(src, 'deep', 'where.ts')], { outbase: src, outdir: join(root, 'dist') });
   const main = readFileSync(join(root, 'dist', 'main.js'), 'utf8');
   t.regex(main, /from "\.\/deep\/where\.js"/);
   t.regex(main, /from "node:fs"/);
-  t.is(execFileSync(process.execPath, [join(root, 'dist', 'main.js')], { encoding: 'utf8' }).trim(), '9.9.9 Named');
+  t.regex(main, /from "\.\.\/package\.json" with \{ type: "json" \}/, 'a JSON import keeps its attribute, without which Node refuses it');
+  t.is(execFileSync(process.execPath, [join(root, 'dist', 'main.js')], { encoding: 'utf8' }).trim(), '9.9.9 Named 9.9.9');
 });
