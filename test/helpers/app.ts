@@ -16,6 +16,7 @@ import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { DEMO_ORG_ID } from '../../src/compose/demo/seed-demo.ts';
 import { createPgDatabase, type PgCollation } from './pg-database.ts';
+import { TEST_BCRYPT_COST } from './bcrypt-cost.ts';
 import { HANG_MS } from './patience.ts';
 import { copyMigratedDatabase } from './sqlite-template.ts';
 
@@ -97,6 +98,7 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
     SEXTANT_COOKIE_KEYS: 'test-cookie-key',
     SEXTANT_OUTBOUND_ALLOW: LOOPBACK_SERVERS,
     SEXTANT_DATABASE_CONNECT_TIMEOUT_MS: String(HANG_MS),
+    SEXTANT_BCRYPT_COST: String(TEST_BCRYPT_COST),
     ...env,
   });
   // A fresh SQLite store starts as a copy of the migrated template (sqlite-template.ts says why).

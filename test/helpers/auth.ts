@@ -3,6 +3,7 @@ import { generateSync } from 'otplib';
 import type { UserRow } from '../../src/auth/index.ts';
 import { hashPassword } from '../../src/security/index.ts';
 import { startTestApp, type TestApp } from './app.ts';
+import { TEST_BCRYPT_COST } from './bcrypt-cost.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 let passwordHash: Promise<string> | undefined;
@@ -12,9 +13,9 @@ export function startAuthApp(env: Record<string, string> = {}): Promise<TestApp>
   return startTestApp({ SEXTANT_BCRYPT_COST: '4', ...env });
 }
 
-/** A member with the shared test password (hashed once per process: password hashing is slow on purpose). */
+/** A member with the shared test password, hashed once per process at the test apps' cost (bcrypt-cost.ts). */
 export async function passwordUser(t: TestApp, opts: Parameters<TestApp['user']>[0] = {}): Promise<UserRow> {
-  passwordHash ??= hashPassword(PASSWORD);
+  passwordHash ??= hashPassword(PASSWORD, TEST_BCRYPT_COST);
   return t.user({ ...opts, passwordHash: await passwordHash });
 }
 

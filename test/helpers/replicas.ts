@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { TEST_BCRYPT_COST } from './bcrypt-cost.ts';
 import { startGatewayProcess, writeDemoProductionDirectly, type GatewayProcess } from './gateway-process.ts';
 import { freshPgDatabase, PG_TEST_CONNECT_TIMEOUT_MS } from './pg-database.ts';
 import { REDIS_URL } from './redis.ts';
@@ -63,6 +64,9 @@ export async function replicaSet(t: Scope, extraEnv: Record<string, string> = {}
     SEXTANT_DEMO_WAREHOUSE_ORDERS: '500',
     SEXTANT_SHUTDOWN_GRACE_MS: '1000',
     SEXTANT_DATABASE_CONNECT_TIMEOUT_MS: String(PG_TEST_CONNECT_TIMEOUT_MS),
+    // Each password sign-in of a trial checked a hash at the production default: ~90 ms of a
+    // replica's CPU, a hundred times over in the TOTP race.
+    SEXTANT_BCRYPT_COST: String(TEST_BCRYPT_COST),
     // Replicas must agree on what they sign and seal.
     SEXTANT_JWT_SECRET: randomBytes(32).toString('hex'),
     SEXTANT_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
