@@ -70,19 +70,21 @@ test.serial('an admin imports the jaffle shop, sees what became what and what wa
   t.is(await page.getByRole('combobox', { name: 'Environment' }).inputValue(), '', 'a new environment unless one is picked');
   await checkAccessibility(t, page, 'the import form');
   await noSideScroll(t, page, 'the import form');
-  // The request is held until the page has shown its progress, then let through.
+  // The request is held until the page has shown its progress, then let through. The page shows it
+  // as the upload starts, which may be before the request reaches the route: its type is awaited.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  let contentType = '';
+  let routed!: (contentType: string) => void;
+  const contentType = new Promise<string>((resolve) => (routed = resolve));
   await page.route('**/api/import/dbt', async (route) => {
-    contentType = route.request().headers()['content-type'] ?? '';
+    routed(route.request().headers()['content-type'] ?? '');
     await held;
     await route.continue();
   });
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await page.getByRole('status').filter({ hasText: /^(Uploading|Importing)/ }).getByRole('progressbar').waitFor();
   release();
-  t.regex(contentType, /^multipart\/form-data/);
+  t.regex(await contentType, /^multipart\/form-data/);
 
   await page.getByRole('heading', { name: 'Imported jaffle_shop' }).waitFor({ timeout: 60_000 });
   await page.getByText('dbt jaffle_shop 2025-10-11 00:05').waitFor();
