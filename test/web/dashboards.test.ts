@@ -12,6 +12,28 @@ import { demoMember, signInAs, startWebApp, type WebTestApp } from '../helpers/w
 
 const test = browserTest(anyTest as TestFn<unknown>);
 let w: WebTestApp;
+
+interface TilesInPage {
+  document: { querySelectorAll(selector: string): ArrayLike<{ getAnimations(): unknown[]; getBoundingClientRect(): { left: number; top: number; width: number; height: number } }> };
+  tilesSeen?: string;
+}
+
+/**
+ * Waits until the tiles rest: none moving and the same boxes in two frames running. The grid lays the
+ * tiles out again a frame after its width changes (a scrollbar coming as the tiles fill) and moves them
+ * there with a transition; a box read meanwhile is between two layouts (seen in CI).
+ */
+async function tilesAtRest(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const g = globalThis as unknown as TilesInPage;
+    const tiles = Array.from(g.document.querySelectorAll('.grid-tile'));
+    const boxes = JSON.stringify(tiles.map((e) => [e.getBoundingClientRect().left, e.getBoundingClientRect().top, e.getBoundingClientRect().width, e.getBoundingClientRect().height]));
+    const resting = tiles.every((e) => e.getAnimations().length === 0) && g.tilesSeen === boxes;
+    g.tilesSeen = boxes;
+    return resting;
+  });
+}
+
 test.before(async () => {
   w = await startWebApp();
 });
@@ -132,10 +154,12 @@ test('a dashboard is built from saved questions with a date filter, and its tile
       }),
     );
   await rowsShown(page, 'Orders by channel').getByText(`Result: ${channels} rows`).waitFor();
+  await tilesAtRest(page);
   const before = await drawn();
   await page.reload();
   await rowsShown(page, 'Orders by channel').getByText(`Result: ${channels} rows`).waitFor();
   await rowsShown(page, 'Orders by day').getByText(/^Result: \d+ rows$/).waitFor();
+  await tilesAtRest(page);
   // The grid's width may differ between two loads (a scrollbar comes or goes: 1228 vs 1242 px seen in CI),
   // so across the boxes are compared as shares of it (to 1 %), down to 2 px; the saved grid units exactly below.
   const after = await drawn();
