@@ -1,4 +1,4 @@
-// The gateway as a process of its own (src/main.ts, compiled or through tsx: node-entry.ts), for tests that kill it with SIGKILL
+// The gateway as a process of its own (src/main.ts as node-entry.ts runs it), for tests that kill it with SIGKILL
 // and start it again on the same data folder. Its JSON log lines are read as they come, so a test
 // waits on what the service says it did instead of sleeping.
 import { spawn, type ChildProcess } from 'node:child_process';

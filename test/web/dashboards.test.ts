@@ -27,7 +27,7 @@ async function tilesAtRest(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const g = globalThis as unknown as TilesInPage;
     const tiles = Array.from(g.document.querySelectorAll('.grid-tile'));
-    const boxes = JSON.stringify(tiles.map((e) => [e.getBoundingClientRect().left, e.getBoundingClientRect().top, e.getBoundingClientRect().width, e.getBoundingClientRect().height]));
+    const boxes = JSON.stringify(tiles.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.top, r.width, r.height]));
     const resting = tiles.every((e) => e.getAnimations().length === 0) && g.tilesSeen === boxes;
     g.tilesSeen = boxes;
     return resting;
