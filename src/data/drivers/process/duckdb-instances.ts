@@ -1,6 +1,10 @@
-// The DuckDB instances of a query process. Opening a locked-down instance costs ~13 ms of CPU, most
+// The DuckDB instances of a query process. Opening a locked-down instance costs ~22 ms of CPU, most
 // of a small question's warehouse time, so the last one stays open between sessions over the same
-// warehouse file and settings, and each session gets a fresh connection on it.
+// warehouse file and settings, and each session gets a fresh connection on it. Of that, ~15 ms is
+// DuckDB making the instance (its catalog of built-in functions), before any file is attached: a spare
+// instance is made ahead, once a session has ended, so that the next open after the kept one closed
+// (IDLE_MS; a person's next question usually comes later than that) only attaches and locks down.
+// The spare has no file attached, no setting changed and no connection handed out.
 //
 // What a session could leave for the next one on a shared instance, and why it cannot [verified on
 // @duckdb/node-api 1.5.6-r.1]:
@@ -40,6 +44,8 @@ import type { OpenRequest } from './protocol.ts';
 
 /** How long an instance nobody uses keeps the warehouse file open. */
 const IDLE_MS = 1000;
+/** DuckDB's threads per instance when the session does not say. */
+const DEFAULT_THREADS = 2;
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
@@ -62,10 +68,63 @@ interface Held {
   check: DuckDBPreparedStatement;
   state: string;
   tempDirectory: string;
+  /** What the instance was made with, for the spare made after it. */
+  threads: number;
+  limits: SessionLimits;
   idle?: NodeJS.Timeout | undefined;
 }
 
 let kept: Held | undefined;
+
+/** A new instance and its spill folder, not yet attached to anything or locked down. */
+interface Blank {
+  instance: DuckDBInstance;
+  tempDirectory: string;
+}
+
+/** The spare (see the notes above), made for a thread count; at most one. */
+let spare: { threads: number; made: Promise<Blank | undefined> } | undefined;
+
+/** Makes the spare unless one for `threads` is there or on its way (also when the process is warmed). */
+export function prepareSpare(limits: SessionLimits, threads = DEFAULT_THREADS): Promise<void> {
+  if (spare?.threads !== threads) {
+    const previous = spare;
+    spare = { threads, made: createBlank(threads, limits).catch(() => undefined) };
+    void previous?.made.then(closeBlank);
+  }
+  return spare.made.then(() => undefined);
+}
+
+async function createBlank(threads: number, limits: SessionLimits): Promise<Blank> {
+  const tempDirectory = mkdtempSync(join(limits.tempParent, 'session-'));
+  try {
+    const instance = await DuckDBInstance.create(':memory:', {
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      threads: String(threads),
+      memory_limit: `${Math.floor(limits.engineBytes / 1024)}KiB`,
+      temp_directory: tempDirectory,
+      max_temp_directory_size: `${Math.floor(limits.tempBytes / 1024)}KiB`,
+    });
+    return { instance, tempDirectory };
+  } catch (err) {
+    rmSync(tempDirectory, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+function closeBlank(blank: Blank | undefined): void {
+  if (!blank) return;
+  blank.instance.closeSync();
+  rmSync(blank.tempDirectory, { recursive: true, force: true });
+}
+
+/** The spare when it was made for `threads` (it is then no longer the spare), else a new blank instance. */
+async function takeBlank(threads: number, limits: SessionLimits): Promise<Blank> {
+  const mine = spare?.threads === threads ? spare : undefined;
+  if (mine) spare = undefined;
+  return (await mine?.made) ?? createBlank(threads, limits);
+}
 
 /** A connection for one session, on the kept instance when it fits, else on a new one. */
 export async function leaseDuckDb(req: OpenRequest, limits: SessionLimits): Promise<DuckDbLease> {
@@ -104,23 +163,17 @@ function keyOf(req: OpenRequest): string | undefined {
       return null;
     }
   };
-  return JSON.stringify([req.path, identity(req.path), identity(`${req.path}.wal`), req.schema ?? null, req.allowedDirectories ?? [], req.threads ?? 2]);
+  return JSON.stringify([req.path, identity(req.path), identity(`${req.path}.wal`), req.schema ?? null, req.allowedDirectories ?? [], req.threads ?? DEFAULT_THREADS]);
 }
 
 /** A new in-memory instance that ATTACHes the warehouse READ_ONLY, then locks itself down (see notes). */
 async function openInstance(req: OpenRequest, limits: SessionLimits, key: string | undefined): Promise<Held> {
-  const tempDirectory = mkdtempSync(join(limits.tempParent, 'session-'));
-  let instance: DuckDBInstance | undefined;
+  let blank: Blank | undefined;
   let admin: DuckDBConnection | undefined;
   try {
-    instance = await DuckDBInstance.create(':memory:', {
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      threads: String(req.threads ?? 2),
-      memory_limit: `${Math.floor(limits.engineBytes / 1024)}KiB`,
-      temp_directory: tempDirectory,
-      max_temp_directory_size: `${Math.floor(limits.tempBytes / 1024)}KiB`,
-    });
+    blank = await takeBlank(req.threads ?? DEFAULT_THREADS, limits);
+    const { instance, tempDirectory } = blank;
+    mkdirSync(tempDirectory, { recursive: true });
     admin = await instance.connect();
     if (req.path) {
       await admin.run(`ATTACH ${sqlString(req.path)} AS wh (READ_ONLY)`);
@@ -134,11 +187,10 @@ async function openInstance(req: OpenRequest, limits: SessionLimits, key: string
     await admin.run('SET enable_external_access = false');
     await admin.run('SET lock_configuration = true');
     const check = await admin.prepare(STATE);
-    return { key, instance, admin, check, state: await stateOf(check), tempDirectory };
+    return { key, instance, admin, check, state: await stateOf(check), tempDirectory, threads: req.threads ?? DEFAULT_THREADS, limits };
   } catch (err) {
     admin?.closeSync();
-    instance?.closeSync();
-    rmSync(tempDirectory, { recursive: true, force: true });
+    closeBlank(blank);
     throw new EngineError('unavailable', `Could not open the DuckDB warehouse: ${messageOf(err)}`);
   }
 }
@@ -152,14 +204,18 @@ async function giveBack(held: Held, conn: DuckDBConnection): Promise<void> {
   conn.closeSync();
   let clean = held.key !== undefined && isEmpty(held.tempDirectory);
   if (clean) clean = await stateOf(held.check).then((state) => state === held.state, () => false);
-  if (!clean) return discard(held);
-  discard(kept);
-  rmSync(held.tempDirectory, { recursive: true, force: true });
-  held.idle = setTimeout(() => {
-    if (kept === held) kept = undefined;
-    discard(held);
-  }, IDLE_MS);
-  kept = held;
+  if (!clean) discard(held);
+  else {
+    discard(kept);
+    rmSync(held.tempDirectory, { recursive: true, force: true });
+    held.idle = setTimeout(() => {
+      if (kept === held) kept = undefined;
+      discard(held);
+    }, IDLE_MS);
+    kept = held;
+  }
+  // After the session, not on its way: the spare is ready for whatever open comes next.
+  void prepareSpare(held.limits, held.threads);
 }
 
 function isEmpty(dir: string): boolean {

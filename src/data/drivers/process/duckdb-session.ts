@@ -9,6 +9,9 @@ import type { SqlParam } from '../../types.ts';
 import { paramValue, type ColumnMeta, type IntrospectedTable } from '../driver.ts';
 import { groupColumns } from '../group-columns.ts';
 import { leaseDuckDb, type DuckDbLease } from './duckdb-instances.ts';
+
+// A warmed process makes its spare instance ahead of its first session.
+export { prepareSpare } from './duckdb-instances.ts';
 import { EngineError, messageOf, type EngineSession, type SessionLimits } from './engine-session.ts';
 import type { OpenRequest } from './protocol.ts';
 

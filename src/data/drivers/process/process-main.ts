@@ -43,7 +43,7 @@ async function queryUploads(req: Extract<Request, { op: 'uploads' }>) {
 }
 
 async function handle(req: Request): Promise<unknown> {
-  if (req.op === 'warm') return engines[req.engine]().then(() => null);
+  if (req.op === 'warm') return engines[req.engine]().then((m) => ('prepareSpare' in m ? m.prepareSpare(limits) : undefined)).then(() => null);
   if (req.op === 'uploads') return queryUploads(req);
   if (req.op === 'open') {
     await closeSession();
