@@ -167,7 +167,8 @@ const onWire: Record<'page' | 'bare', number[]> = { page: [], bare: [] };
 const wire = (side: 'page' | 'bare') => void (tap && onWire[side].push(tap.lastFirstText()));
 
 export async function run(): Promise<void> {
-  buildGateway();
+  // BENCH_NO_BUILD=1 serves the build already there (A/B runs of two builds of the web client).
+  if (process.env['BENCH_NO_BUILD'] !== '1') buildGateway();
   const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-web-'));
   const gateway = await startGateway({ SEXTANT_PORT: String(await freePort()), SEXTANT_DATA_DIR: dataDir, SEXTANT_LOG_LEVEL: 'warn' });
   gatewayPid = gateway.pid;
