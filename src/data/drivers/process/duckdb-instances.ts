@@ -82,17 +82,17 @@ interface Blank {
   tempDirectory: string;
 }
 
-/** The spare (see the notes above), made for a thread count; at most one. */
-let spare: { threads: number; made: Promise<Blank | undefined> } | undefined;
+/**
+ * The spares (see the notes above), one per thread count: questions open at two threads, CSV exports at
+ * one, and a process serving both would otherwise make a spare the next session cannot use.
+ */
+const spares = new Map<number, Promise<Blank | undefined>>();
 
-/** Makes the spare unless one for `threads` is there or on its way (also when the process is warmed). */
+/** Makes the spare for `threads` unless it is there or on its way (also when the process is warmed). */
 export function prepareSpare(limits: SessionLimits, threads = DEFAULT_THREADS): Promise<void> {
-  if (spare?.threads !== threads) {
-    const previous = spare;
-    spare = { threads, made: createBlank(threads, limits).catch(() => undefined) };
-    void previous?.made.then(closeBlank);
-  }
-  return spare.made.then(() => undefined);
+  let made = spares.get(threads);
+  if (!made) spares.set(threads, (made = createBlank(threads, limits).catch(() => undefined)));
+  return made.then(() => undefined);
 }
 
 async function createBlank(threads: number, limits: SessionLimits): Promise<Blank> {
@@ -119,11 +119,11 @@ function closeBlank(blank: Blank | undefined): void {
   rmSync(blank.tempDirectory, { recursive: true, force: true });
 }
 
-/** The spare when it was made for `threads` (it is then no longer the spare), else a new blank instance. */
+/** The spare for `threads` (it is then no longer a spare), else a new blank instance. */
 async function takeBlank(threads: number, limits: SessionLimits): Promise<Blank> {
-  const mine = spare?.threads === threads ? spare : undefined;
-  if (mine) spare = undefined;
-  return (await mine?.made) ?? createBlank(threads, limits);
+  const made = spares.get(threads);
+  spares.delete(threads);
+  return (await made) ?? createBlank(threads, limits);
 }
 
 /** A connection for one session, on the kept instance when it fits, else on a new one. */

@@ -9,11 +9,11 @@ import type { SqlParam } from '../../types.ts';
 import { paramValue, type ColumnMeta, type IntrospectedTable } from '../driver.ts';
 import { groupColumns } from '../group-columns.ts';
 import { leaseDuckDb, type DuckDbLease } from './duckdb-instances.ts';
+import { EngineError, messageOf, type EngineSession, type SessionLimits } from './engine-session.ts';
+import type { OpenRequest } from './protocol.ts';
 
 // A warmed process makes its spare instance ahead of its first session.
 export { prepareSpare } from './duckdb-instances.ts';
-import { EngineError, messageOf, type EngineSession, type SessionLimits } from './engine-session.ts';
-import type { OpenRequest } from './protocol.ts';
 
 /** Opens a locked-down DuckDB session over a warehouse file (or an empty in-memory catalog). */
 export async function openDuckDbSession(req: OpenRequest, limits: SessionLimits): Promise<EngineSession> {
