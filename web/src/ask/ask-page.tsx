@@ -7,10 +7,12 @@ import { api, call } from '../api/client.ts';
 import { useChatList } from '../chats/chat-list.tsx';
 import { ChatToolbar } from '../chats/chat-toolbar.tsx';
 import { AI_ANSWERS } from '../lib/disclaimers.ts';
+import { whenIdle } from '../lib/idle.ts';
 import { DisclaimerNote } from '../ui/disclaimer-note.tsx';
 import { useDocumentTitle } from '../ui/document-title.ts';
 import { Composer } from './composer.tsx';
 import { FollowUps } from './follow-ups.tsx';
+import { prepareMarkdown } from './markdown.tsx';
 import { TurnView } from './turn-view.tsx';
 import { useChat } from './use-chat.ts';
 
@@ -37,6 +39,7 @@ export function AskPage() {
     // (Scrolling methods return a promise in current browsers: never the effect's cleanup.)
     bottom.current?.scrollIntoView({ block: 'end' });
   }, [chat.turns.length]);
+  useEffect(() => whenIdle(prepareMarkdown), []);
   useListFollowsChat(chat.running, summary, list);
   const listWhenShown = useListAfterFirstText(chat.running, (last?.answer?.text ?? '') !== '', list.refresh);
 
