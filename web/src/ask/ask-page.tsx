@@ -1,7 +1,7 @@
 // / and /chat/:chatId: ask questions and watch the answers stream in. The page stays mounted when a
 // new chat gets its address, so the stream that started it goes on. An open chat shows its owner's
 // actions (chat toolbar, per question and per answer) and keeps the history sidebar up to date.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { useChatList } from '../chats/chat-list.tsx';
@@ -41,14 +41,20 @@ export function AskPage() {
   }, [chat.turns.length]);
   useEffect(() => whenIdle(prepareMarkdown), []);
   useListFollowsChat(chat.running, summary, list);
-  const listWhenShown = useListAfterFirstText(chat.running, (last?.answer?.text ?? '') !== '', list.refresh);
+  const afterFirstText = useAfterFirstText(chat.running, (last?.answer?.text ?? '') !== '');
+  // The chat this page shows now, for work that runs after the question was asked.
+  const shown = useRef({ routeChatId, chatId });
+  shown.current = { routeChatId, chatId };
 
   const ask = async (text: string) => {
     const accepted = await chat.ask(text);
-    if (accepted) listWhenShown();
+    if (accepted) afterFirstText(() => void list.refresh());
     if (accepted && !routeChatId) {
       freshUsed.current = true;
-      navigate(`/chat/${chatId}`);
+      afterFirstText(() => {
+        // Not if the person opened another chat meanwhile.
+        if (shown.current.routeChatId === undefined && shown.current.chatId === chatId) navigate(`/chat/${chatId}`);
+      });
     }
     return accepted;
   };
@@ -95,20 +101,40 @@ export function AskPage() {
 }
 
 /**
- * The history learns of a new question once its answer's first text is on screen (or the answer
- * ended without text): read as the run started, the list cost the gateway tens of milliseconds on
- * the thread that runs the answer, and the page the rendering of the sidebar, both before that text.
- * Returns what asks for that read.
+ * Work a new question causes that can wait for its answer's first text: done once that text is on
+ * screen, the answer ended, or a second passed, whichever comes first. Before the first text it
+ * competed with the answer: reading the history cost the gateway tens of milliseconds on the thread
+ * that runs the answer, and the page the rendering of the sidebar; giving the chat its address
+ * (a navigation: the browser's history entry, the router's re-render of the layout) put the first
+ * text ~10 ms later in Chromium on the demo (`bench web`, alternated builds). The second's bound keeps a
+ * slow first text from holding the address and the history back. Leaving the page drops the work.
  */
-function useListAfterFirstText(running: boolean, hasText: boolean, refresh: () => Promise<void>): () => void {
-  const [wanted, setWanted] = useState(false);
+function useAfterFirstText(running: boolean, hasText: boolean): (work: () => void) => void {
+  const queue = useRef<(() => void)[]>([]);
+  const [queued, setQueued] = useState(0);
   useEffect(() => {
-    if (!wanted || (running && !hasText)) return;
-    setWanted(false);
-    void refresh();
-  }, [wanted, running, hasText, refresh]);
-  return () => setWanted(true);
+    if (queued === 0) return;
+    const flush = () => {
+      const work = queue.current;
+      queue.current = [];
+      setQueued(0);
+      for (const w of work) w();
+    };
+    if (!running || hasText) {
+      flush();
+      return;
+    }
+    const timer = setTimeout(flush, AFTER_FIRST_TEXT_WITHIN_MS);
+    return () => clearTimeout(timer);
+  }, [queued, running, hasText]);
+  return useCallback((work: () => void) => {
+    queue.current.push(work);
+    setQueued((n) => n + 1);
+  }, []);
 }
+
+/** The longest a new question's address and history wait for its answer's first text. */
+const AFTER_FIRST_TEXT_WITHIN_MS = 1_000;
 
 /**
  * The history learns of a finished answer (new title, order), and the open chat's "new answer" mark
