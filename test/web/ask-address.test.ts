@@ -81,6 +81,7 @@ test.serial('a chat opened before the first text keeps the person there', async 
   const { page, problems } = await askHeld(t, 'How many orders, while I look elsewhere?');
   const link = page.getByRole('navigation', { name: 'Chat history' }).getByRole('link', { name: 'How many orders were there earlier?' });
   const before = await link.getAttribute('href');
+  if (!before) return t.fail('the earlier chat has no link');
   await link.click();
   await page.waitForURL(`**${before}`);
   await page.clock.runFor(1_000);
