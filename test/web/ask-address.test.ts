@@ -33,12 +33,14 @@ test.after.always(async () => {
   await llm?.close();
 });
 
-/** Asks on a fresh page with the clock installed; resolves once the query's table shows, the text still held. */
+/** Asks on a fresh page with its clock paused; resolves once the query's table shows, the text still held. */
 async function askHeld(t: ExecutionContext, question: string) {
   const opened = await openPage(t, w.browser, w.url);
   await signInAs(opened.context);
   await opened.page.clock.install();
   await opened.page.goto('/');
+  // Installed, the page's clock still flows; paused, its timers wait for the test however slow the machine.
+  await opened.page.clock.pauseAt(Date.now() + 1_000);
   const box = opened.page.getByRole('textbox', { name: 'Your question' });
   await box.fill(question);
   await box.press('Enter');
