@@ -38,9 +38,13 @@ export async function savedExport(ctx: CommandContext, id: string, opts: { forma
   if (opts.output === '-') return streamTo(body, process.stdout);
   const file = opts.output ?? filenameOf(res.headers.get('content-disposition'), `${id}.${format}`);
   const partial = join(dirname(file), `.${basename(file)}.part`);
+  const out = createWriteStream(partial);
   try {
-    await pipeline(body, createWriteStream(partial));
+    await pipeline(body, out);
   } catch (err) {
+    // A download cut at once fails while the file is still being opened: the open would create it
+    // after its removal, so the removal waits for the stream to close.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
     rmSync(partial, { force: true });
     throw new CliError(`The export was cut before it ended (${(err as Error).message}); nothing was written. Run the command again.`);
   }
