@@ -1,5 +1,7 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { writeAudit } from '../../src/auth/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -36,6 +38,22 @@ test('sextant admin audit lists entries with --json and exports CSV to a file', 
   const csv = readFileSync(file, 'utf8');
   t.true(csv.startsWith('id,time,action'));
   t.true(csv.includes('sso_provider_added'));
+});
+
+test('an audit export cut before its end leaves no file, not even a partial one, and says so', async (t) => {
+  // A server that sends the first lines, then drops the connection without the end of the response.
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/csv' });
+    res.write('id,time,action\r\n', () => res.socket?.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const runner = cli();
+  const file = join(runner.configDir, 'cut.csv');
+  const cut = await runner.run(['admin', 'audit', '--export', 'csv', '--out', file, '--server', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, '--token', team().adminToken]);
+  t.is(cut.code, 2, cut.stderr);
+  t.regex(cut.stderr, /cut before it ended/);
+  t.deepEqual(readdirSync(runner.configDir).filter((f) => f.includes('cut.csv')), []);
 });
 
 test('sextant admin usage reports with --json, and set-limit and limits manage credit limits', async (t) => {

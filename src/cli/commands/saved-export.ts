@@ -2,14 +2,14 @@
 // caller's permissions through the server's export (governed and streamed). The file is written
 // beside its final name and renamed once complete, so a cut download never leaves a file that looks
 // whole; `--output -` streams to stdout instead.
-import { createWriteStream, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import type { CommandContext } from '../context.ts';
 import { CliError } from '../errors.ts';
 import { apiError } from '../http.ts';
+import { writeWhole } from '../whole-file.ts';
 
 const FORMATS = ['csv', 'xlsx'] as const;
 type Format = (typeof FORMATS)[number];
@@ -37,18 +37,11 @@ export async function savedExport(ctx: CommandContext, id: string, opts: { forma
   const body = Readable.fromWeb(res.body as WebStream<Uint8Array>);
   if (opts.output === '-') return streamTo(body, process.stdout);
   const file = opts.output ?? filenameOf(res.headers.get('content-disposition'), `${id}.${format}`);
-  const partial = join(dirname(file), `.${basename(file)}.part`);
-  const out = createWriteStream(partial);
   try {
-    await pipeline(body, out);
+    await writeWhole(body, file);
   } catch (err) {
-    // A download cut at once fails while the file is still being opened: the open would create it
-    // after its removal, so the removal waits for the stream to close.
-    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
-    rmSync(partial, { force: true });
     throw new CliError(`The export was cut before it ended (${(err as Error).message}); nothing was written. Run the command again.`);
   }
-  renameSync(partial, file);
   ctx.out.out(ctx.out.json ? JSON.stringify({ id, format, file }) : `Wrote ${file}`);
 }
 

@@ -1,12 +1,12 @@
 // `sextant admin audit`: the organization's audit log (admins), a page at a time or exported whole
-// as JSON lines or CSV, streamed to a file or stdout.
-import { createWriteStream } from 'node:fs';
+// as JSON lines or CSV, streamed to a file (whole or not at all) or stdout.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadable } from 'node:stream/web';
 import { CliError } from '../../errors.ts';
 import { apiError } from '../../http.ts';
 import { objectTable } from '../../output.ts';
+import { writeWhole } from '../../whole-file.ts';
 import type { CommandContext } from '../../context.ts';
 
 export interface AuditOptions {
@@ -42,7 +42,11 @@ async function exportAudit(ctx: CommandContext, format: string, filters: Record<
   if (!res.body) return;
   const body = Readable.fromWeb(res.body as unknown as WebReadable<Uint8Array>);
   if (out) {
-    await pipeline(body, createWriteStream(out));
+    try {
+      await writeWhole(body, out);
+    } catch (err) {
+      throw new CliError(`The audit export was cut before it ended (${(err as Error).message}); nothing was written. Run the command again.`);
+    }
     ctx.out.progress(`Audit log written to ${out}\n`);
   } else {
     await pipeline(body, process.stdout, { end: false });
