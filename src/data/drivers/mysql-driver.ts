@@ -12,6 +12,7 @@ import { connectFailure } from './connect-failure.ts';
 import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, inBatches, paramValue, type ConnectionSettings, type Driver, type DriverContext, type IntrospectedTable, type RowStream, type StreamOptions } from './driver.ts';
 import { QueryBudget } from './query-budget.ts';
 import { groupColumns } from './group-columns.ts';
+import { WarehouseStop } from './warehouse-stop.ts';
 import { DEFAULT_MAX_RECURSION } from '../../shared/query-limits.ts';
 import type { SqlParam } from '../types.ts';
 
@@ -51,8 +52,8 @@ export async function openMysql(settings: ConnectionSettings, ctx: DriverContext
   const mariadb = /mariadb/i.test(info?.v ?? '');
   const depth = Math.floor(ctx.maxRecursion ?? DEFAULT_MAX_RECURSION);
   await p.query(mariadb ? `SET SESSION max_recursive_iterations = ${depth}` : `SET SESSION cte_max_recursion_depth = ${depth}`).catch(() => undefined);
-  const kill = () => killQuery(options, conn.threadId);
-  return new MysqlDriver(conn, settings.database ?? info?.db ?? '', mariadb, settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, kill, depth);
+  const stop = new WarehouseStop(() => killQuery(options, conn.threadId));
+  return new MysqlDriver(conn, settings.database ?? info?.db ?? '', mariadb, settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, stop, depth);
 }
 
 /** Stops the statement a connection runs, from a connection of its own (the same user may). */
@@ -111,7 +112,7 @@ class MysqlDriver implements Driver {
     readonly defaultSchema: string,
     private mariadb: boolean,
     private timeoutMs: number,
-    private kill: () => Promise<void>,
+    private stop: WarehouseStop,
     private maxRecursion: number,
   ) {}
 
@@ -119,13 +120,14 @@ class MysqlDriver implements Driver {
     const p = this.conn.promise();
     const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? this.timeoutMs));
     const backstop = timeoutMs + BACKSTOP_MS;
+    await this.stop.landed();
     try {
       await p.query(this.mariadb ? `SET SESSION max_statement_time = ${backstop / 1000}` : `SET SESSION max_execution_time = ${backstop}`);
       await p.query('START TRANSACTION READ ONLY');
     } catch (err) {
       throw new QueryFailed((err as Error).message);
     }
-    const budget = new QueryBudget({ timeoutMs, signal: opts.signal, stop: () => void this.kill() });
+    const budget = new QueryBudget({ timeoutMs, signal: opts.signal, stop: () => void this.stop.send() });
     const size = opts.batchSize ?? DEFAULT_BATCH;
     const { command: query } = await budget.track(start(this.conn, sql, opts.params ?? [])).catch(async (err: unknown) => {
       budget.dispose();
@@ -151,7 +153,7 @@ class MysqlDriver implements Driver {
       return failed(err);
     });
     const it = inBatches(rows as AsyncIterable<unknown[]>, size, (r) => r)[Symbol.asyncIterator]();
-    const kill = this.kill;
+    const stop = this.stop;
     const capped = () => (this.mariadb ? recursionCapped(p, this.maxRecursion) : Promise.resolve());
     async function* batches() {
       let ended = false;
@@ -164,7 +166,7 @@ class MysqlDriver implements Driver {
         throw err;
       } finally {
         // A reader that stopped early: the server would send the rest of the result before the connection is free again.
-        if (!ended && !budget.stopReason) await kill();
+        if (!ended && !budget.stopReason) await stop.send();
         await end();
       }
     }
@@ -172,6 +174,7 @@ class MysqlDriver implements Driver {
   }
 
   async introspect({ schemas }: { schemas?: string[] } = {}): Promise<IntrospectedTable[]> {
+    await this.stop.landed();
     const [rows] = await this.conn.promise().query({
       sql: `SELECT table_schema, table_name, column_name, column_type, is_nullable FROM information_schema.columns
             WHERE table_schema NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys')
@@ -182,6 +185,7 @@ class MysqlDriver implements Driver {
   }
 
   async ping(): Promise<void> {
+    await this.stop.landed();
     await this.conn.promise().query('SELECT 1');
   }
 

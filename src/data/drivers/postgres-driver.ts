@@ -12,6 +12,7 @@ import { DEFAULT_BATCH, DEFAULT_TIMEOUT_MS, paramValue, type ColumnMeta, type Co
 import { QueryBudget } from './query-budget.ts';
 import { groupColumns } from './group-columns.ts';
 import { describePostgresCopy } from './postgres-csv-copy.ts';
+import { WarehouseStop } from './warehouse-stop.ts';
 
 // Dates, timestamps, numerics and 64-bit integers stay the server's text: exact and JSON-friendly.
 const RAW_TYPES = new Set([20, 1700, 1082, 1083, 1114, 1184, 1266]);
@@ -60,7 +61,7 @@ export async function openPostgres(settings: ConnectionSettings): Promise<Driver
     throw new WarehouseUnavailable(`Could not connect to PostgreSQL: ${(err as Error).message}`, connectFailure(err));
   }
   client.on('error', () => undefined);
-  return new PostgresDriver(client, settings.schema ?? 'public', settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, () => cancelBackend(config, pid));
+  return new PostgresDriver(client, settings.schema ?? 'public', settings.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, new WarehouseStop(() => cancelBackend(config, pid)));
 }
 
 /** Cancels the statement a backend runs, from a connection of its own (the same role may). */
@@ -86,14 +87,15 @@ class PostgresDriver implements Driver {
     private client: pg.Client,
     readonly defaultSchema: string,
     private timeoutMs: number,
-    private cancel: () => Promise<void>,
+    private stop: WarehouseStop,
   ) {}
 
   async stream(sql: string, opts: StreamOptions = {}): Promise<RowStream> {
     const c = this.client;
     const size = opts.batchSize ?? DEFAULT_BATCH;
     const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? this.timeoutMs));
-    const budget = new QueryBudget({ timeoutMs, signal: opts.signal, stop: () => void this.cancel() });
+    await this.stop.landed();
+    const budget = new QueryBudget({ timeoutMs, signal: opts.signal, stop: () => void this.stop.send() });
     const fetch = () => budget.track(c.query({ text: `FETCH ${size} FROM sextant_cursor`, rowMode: 'array' })).catch(failed);
     let first: pg.QueryArrayResult;
     try {
@@ -131,16 +133,17 @@ class PostgresDriver implements Driver {
   /** COPY's CSV for results whose column types it writes as the row writer does; else undefined (see postgres-csv-copy.ts). */
   async csvCopy(sql: string): Promise<CsvCopy | undefined> {
     const c = this.client;
+    await this.stop.landed();
     await c.query('BEGIN TRANSACTION READ ONLY');
     try {
       await c.query(`SET LOCAL statement_timeout = ${this.timeoutMs + BACKSTOP_MS}`);
       const copy = await describePostgresCopy(
         {
           client: c,
-          budget: (timeoutMs, signal) => new QueryBudget({ timeoutMs: Math.max(1, Math.floor(timeoutMs ?? this.timeoutMs)), signal, stop: () => void this.cancel() }),
+          budget: (timeoutMs, signal) => new QueryBudget({ timeoutMs: Math.max(1, Math.floor(timeoutMs ?? this.timeoutMs)), signal, stop: () => void this.stop.send() }),
           typeName: (oid) => this.typeName(oid),
           statementName: () => `sextant_${++this.seq}`,
-          cancel: () => this.cancel(),
+          cancel: () => this.stop.send(),
           failed,
         },
         sql,
@@ -164,6 +167,7 @@ class PostgresDriver implements Driver {
   }
 
   async introspect({ schemas }: { schemas?: string[] } = {}): Promise<IntrospectedTable[]> {
+    await this.stop.landed();
     const r = await this.client.query({
       text: `SELECT table_schema, table_name, column_name, data_type, is_nullable FROM information_schema.columns
              WHERE table_schema NOT IN ('pg_catalog', 'information_schema') AND table_schema NOT LIKE 'pg_toast%'
@@ -174,6 +178,7 @@ class PostgresDriver implements Driver {
   }
 
   async ping(): Promise<void> {
+    await this.stop.landed();
     await this.client.query('SELECT 1');
   }
 
