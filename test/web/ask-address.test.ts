@@ -95,3 +95,23 @@ test.serial('a chat opened before the first text keeps the person there', async 
   t.is(pathOf(page.url()), before);
   t.deepEqual(problems, []);
 });
+
+test.serial('New chat before the first text starts a new chat, and the first one keeps its answer', async (t) => {
+  const { page, problems } = await askHeld(t, 'How many orders before I start over?');
+  const history = page.getByRole('navigation', { name: 'Chat history' });
+  await history.getByRole('link', { name: 'New chat' }).click();
+  await page.getByRole('heading', { name: 'What would you like to know?' }).waitFor();
+  // The question shows nowhere but in the history.
+  const question = 'How many orders before I start over?';
+  const outsideHistory = async () => (await page.getByText(question).count()) - (await history.getByText(question).count());
+  t.is(await outsideHistory(), 0);
+  await page.clock.runFor(1_000);
+  releaseAll();
+  // The history has the first chat, and it gets its answer, but the person stays on the new one.
+  await history.getByRole('link', { name: question }).waitFor();
+  t.is(pathOf(page.url()), '/');
+  t.is(await outsideHistory(), 0);
+  await history.getByRole('link', { name: question }).click();
+  await page.getByText(ANSWER).waitFor();
+  t.deepEqual(problems, []);
+});

@@ -2,7 +2,7 @@
 // new chat gets its address, so the stream that started it goes on. An open chat shows its owner's
 // actions (chat toolbar, per question and per answer) and keeps the history sidebar up to date.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useMatch, useNavigate } from 'react-router';
+import { useLocation, useMatch, useNavigate } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { useChatList } from '../chats/chat-list.tsx';
 import { ChatToolbar } from '../chats/chat-toolbar.tsx';
@@ -18,6 +18,8 @@ import { useChat } from './use-chat.ts';
 
 export function AskPage() {
   const routeChatId = useMatch('/chat/:chatId')?.params.chatId;
+  // A new visit of / ("New chat"), even from / itself while the fresh chat waits for its address.
+  const visit = useLocation().key;
   const [freshId, setFreshId] = useState(() => crypto.randomUUID());
   // Set once a question was asked in the fresh chat: coming back to / then starts another one.
   const freshUsed = useRef(false);
@@ -27,7 +29,7 @@ export function AskPage() {
       freshUsed.current = false;
       setFreshId(crypto.randomUUID());
     }
-  }, [routeChatId]);
+  }, [routeChatId, visit]);
   const chat = useChat(chatId, routeChatId === undefined);
   const list = useChatList();
   const summary = routeChatId ? (list.find(routeChatId) ?? chat.summary) : undefined;
