@@ -42,7 +42,8 @@ export function AskPage() {
     bottom.current?.scrollIntoView({ block: 'end' });
   }, [chat.turns.length]);
   useEffect(() => whenIdle(prepareMarkdown), []);
-  useListFollowsChat(chat.running, summary, list);
+  // A fresh chat has no summary until it has its address, but once asked in it is followed all the same.
+  useListFollowsChat(chat.running, routeChatId ?? (chat.turns.length > 0 ? chatId : undefined), summary, list);
   const afterFirstText = useAfterFirstText(chat.running, (last?.answer?.text ?? '') !== '');
   // The chat this page shows now, for work that runs after the question was asked.
   const shown = useRef({ routeChatId, chatId });
@@ -142,10 +143,9 @@ const AFTER_FIRST_TEXT_WITHIN_MS = 1_000;
  * The history learns of a finished answer (new title, order), and the open chat's "new answer" mark
  * is cleared: the person is looking at it.
  */
-function useListFollowsChat(running: boolean, summary: ReturnType<typeof useChatList>['recent'][number] | undefined, list: ReturnType<typeof useChatList>) {
+function useListFollowsChat(running: boolean, chatId: string | undefined, summary: ReturnType<typeof useChatList>['recent'][number] | undefined, list: ReturnType<typeof useChatList>) {
   const wasRunning = useRef(running);
   const { refresh, apply, watch } = list;
-  const chatId = summary?.chat_id;
   const runningNow = useRef(running);
   runningNow.current = running;
   useEffect(
