@@ -8,7 +8,19 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { HANG_MS } from './patience.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // The browser's own address-bar popup, a WebUI page that headless Chromium loads in a renderer of its
+  // own for every context (chrome://omnibox-popup.top-chrome/): about as much CPU as the page under test.
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+];
 
 /** ava's `test`, or `test.skip` with a message when Chromium is missing (an error under CI=true). */
 export function browserTest<T>(test: TestFn<T>): TestFn<T> {
