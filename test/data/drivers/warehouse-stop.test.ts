@@ -53,3 +53,13 @@ test('a stop that could not be delivered still lets the session go on', async (t
   await t.notThrowsAsync(sent);
   t.true(await settled(ready));
 });
+
+test('a stop that never lands holds the session no longer than its bound', async (t) => {
+  const stop = new WarehouseStop(() => new Promise<void>(() => undefined), 20);
+  const ready = stop.landed();
+  t.true(await settled(ready));
+  void stop.send();
+  t.false(await settled(stop.landed()));
+  await stop.landed();
+  t.pass('the session goes on');
+});
