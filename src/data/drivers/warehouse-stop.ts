@@ -9,7 +9,7 @@
  * for a stop after 5 s; a server that takes the connection and then answers nothing would otherwise
  * hold every later statement of the session before its budget even starts.
  */
-export const STOP_LANDS_WITHIN_MS = 10_000;
+const STOP_LANDS_WITHIN_MS = 10_000;
 
 /** The stops of one warehouse session. */
 export class WarehouseStop {
