@@ -26,6 +26,13 @@ import { buildGateway, cpuMsOf, freePort, rssOf, startGateway, treeCpuMsOf } fro
 
 /** The bench user's row filter on the orders (every row passes it, as the reference COPY reads them all). */
 const ROW_FILTER = "status <> 'unknown'";
+/**
+ * Other shapes of the download, for A/B runs (export-threads.ts): BENCH_DOWNLOAD_SQL, the answer's
+ * statement (default `SELECT * FROM orders`), and BENCH_NO_ROW_FILTER=1, the orders without the filter.
+ * The issue's figure is the default.
+ */
+const DOWNLOAD_SQL = process.env['BENCH_DOWNLOAD_SQL'] ?? 'SELECT * FROM orders';
+const FILTERED = process.env['BENCH_NO_ROW_FILTER'] !== '1';
 
 interface Got {
   status: number;
@@ -108,12 +115,12 @@ export async function benchEndpoint(rows: number, query: string, measured: Measu
       connection: 'wh',
       schema: 'main',
       name: 'orders',
-      row_filters: [{ filter: ROW_FILTER }],
+      ...(FILTERED ? { row_filters: [{ filter: ROW_FILTER }] } : {}),
     });
     await recordAnswer(seeding.services.chats, (await principalFor(sqliteExecutor(db), user, 'bench', 'session', []))!, {
       chatId: 'bench-chat',
       content: 'All orders.',
-      answer: { tables: [{ df_key: 'df_orders', sql: 'SELECT * FROM orders', connection_id: 'wh', dialect: 'duckdb' }] },
+      answer: { tables: [{ df_key: 'df_orders', sql: DOWNLOAD_SQL, connection_id: 'wh', dialect: 'duckdb' }] },
     });
     token = (await startSession({ store: sqliteExecutor(db), clock, jwtKey: config.secrets.jwtKey }, user, 'bench')).token;
   } finally {

@@ -15,6 +15,7 @@
 // process's peak RSS and as growth over its RSS before the export (the idle RSS is printed).
 // BENCH_ROWS changes the row count; BENCH_ENDPOINT_ONLY=1 runs only the endpoint part, and with
 // BENCH_AB_DIST=<a copy of another build's dist> it alternates that build and this one (download-ab.ts).
+// BENCH_DOWNLOAD_SQL and BENCH_NO_ROW_FILTER=1 change what is downloaded (download-endpoint.ts).
 // Beside the figure it prints its bound: the download's own COPY run by DuckDB alone (copy-reference.ts).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -16,6 +16,7 @@ import { finished } from '../export/drain.ts';
 import { getConnection } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import type { ColumnMeta, CsvCopy } from '../drivers/driver.ts';
+import { exportThreads } from './export-threads.ts';
 import { failed, governStatement, type GovernedQueryArgs } from './stream-query.ts';
 
 /** A governed CSV export, checked and ready: run it once, or cancel it. */
@@ -40,8 +41,9 @@ const COPY_WAREHOUSES = new Set(['duckdb', 'postgresql']);
 export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLimit'>): Promise<GovernedCsvCopy | undefined> {
   // The warehouses' own CSV writers take no bound values: such a statement goes through the row writer.
   if ((args.params?.length ?? 0) > 0) return undefined;
-  if (!COPY_WAREHOUSES.has((await getConnection(deps, args.principal.orgId, args.connectionId)).type)) return undefined;
-  const opened = await openCsvCopy(deps, args);
+  const connection = await getConnection(deps, args.principal.orgId, args.connectionId);
+  if (!COPY_WAREHOUSES.has(connection.type)) return undefined;
+  const opened = await openCsvCopy(deps, args, await exportThreads(deps, args, connection));
   if (!opened) return undefined;
   const { copy, executedSql, tables, log, remainingMs, release } = opened;
   let used = false;
@@ -118,16 +120,14 @@ export async function copyQueryCsv(deps: DataDeps, args: Omit<GovernedQueryArgs,
  * Governs the statement and opens the warehouse's COPY (DuckDB's into a private export folder);
  * `release` closes both. Undefined, with nothing logged, when the driver leaves this result to the row writer.
  */
-async function openCsvCopy(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLimit'>) {
+async function openCsvCopy(deps: DataDeps, args: Omit<GovernedQueryArgs, 'rowLimit'>, threads: number) {
   const dir = await mkdtemp(join(tmpdir(), 'sextant-export-'));
   let statement;
   try {
-    // One engine thread. The row filter's fence (OFFSET 0, guard/table-ref.ts) is a LIMIT, which DuckDB
-    // runs on one thread while it keeps insertion order, so a second thread only competes with the
-    // gateway and the client (and held ~100 MB more). Dropping that order would let the COPY run in
-    // parallel (bench/downloads.ts measured it), but a download without ORDER BY would then come in
-    // another order than the result the user saw: kept.
-    statement = await governStatement(deps, { ...args, driverContext: { ...args.driverContext, exportDirectory: dir, threads: 1 } });
+    // Insertion order is kept at any thread count (export-threads.ts): dropping it would let a fenced
+    // scan run in parallel (bench/downloads.ts measured it), but a download without ORDER BY would then
+    // come in another order than the result the user saw.
+    statement = await governStatement(deps, { ...args, driverContext: { ...args.driverContext, exportDirectory: dir, threads } });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;

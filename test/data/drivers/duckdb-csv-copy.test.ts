@@ -70,12 +70,14 @@ test('a session opened without an export folder has no CSV copy to offer', async
 });
 
 test('an export session runs at the threads asked and keeps insertion order, so a download without ORDER BY comes in the order of the result the user saw', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sextant-export-test-'));
-  const driver = await openDuckDb(await duckdbFixture(), { exportDirectory: dir, threads: 1 });
-  try {
-    const copy = (await driver.csvCopy!("SELECT current_setting('threads') AS t, current_setting('preserve_insertion_order') AS o"))!;
-    t.is(await collect((out) => copy.run(out)), 't,o\r\n1,true\r\n');
-  } finally {
-    await driver.close();
+  for (const threads of [1, 2]) {
+    const dir = mkdtempSync(join(tmpdir(), 'sextant-export-test-'));
+    const driver = await openDuckDb(await duckdbFixture(), { exportDirectory: dir, threads });
+    try {
+      const copy = (await driver.csvCopy!("SELECT current_setting('threads') AS t, current_setting('preserve_insertion_order') AS o"))!;
+      t.is(await collect((out) => copy.run(out)), `t,o\r\n${threads},true\r\n`);
+    } finally {
+      await driver.close();
+    }
   }
 });

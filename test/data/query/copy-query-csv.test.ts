@@ -93,7 +93,7 @@ test('a DuckDB CSV export keeps the row filters, the fence before them, ORDER BY
     };
     const france = Array.from({ length: 100_000 }, (_, k) => 300_000 - 3 - 3 * k);
 
-    // ORDER BY holds over three row groups: the rows come out in its order, and only the caller's.
+    // ORDER BY holds over three row groups, sorted on two threads (export-threads.ts): the rows come out in its order, and only the caller's.
     const ordered = await exported('SELECT id, country FROM big ORDER BY id DESC');
     t.is(ordered.header, 'id,country');
     t.is(ordered.rows, 100_000);

@@ -84,7 +84,8 @@ interface Blank {
 
 /**
  * The spares (see the notes above), one per thread count: questions open at two threads, CSV exports at
- * one, and a process serving both would otherwise make a spare the next session cannot use.
+ * one or two (query/export-threads.ts), and a process serving both would otherwise make a spare the next
+ * session cannot use.
  */
 const spares = new Map<number, Promise<Blank | undefined>>();
 

@@ -57,6 +57,12 @@ export async function guardDuckDb(tools: DuckDbSql, sql: string): Promise<Guarde
   return { dialect: 'duckdb', sql, tables: dedupeTables(tables), functions: [...found.functions], placeholders: found.placeholders ?? [], tree };
 }
 
+/** Whether a guarded DuckDB statement sorts its result at its top level (ORDER BY on the outermost query or set operation). */
+export function duckDbSortsAtTop(q: GuardedQuery): boolean {
+  const top = (((q.tree as Node)['statements'] as Node[] | undefined)?.[0]?.['node'] ?? {}) as Node;
+  return ((top['modifiers'] ?? []) as Node[]).some((m) => m['type'] === 'ORDER_MODIFIER');
+}
+
 // The filtered subqueries of a user repeat from query to query: their trees are parsed once per session.
 async function filteredSubquery(tools: DuckDbSql, sql: string): Promise<Node> {
   let tree = tools.subqueries.get(sql);
