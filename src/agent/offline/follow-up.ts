@@ -6,7 +6,7 @@ import type { Intent } from './intent.ts';
 /** True when a question only makes sense together with the previous one. */
 export function isFollowUp(intent: Intent): boolean {
   if (intent.followUp) return true;
-  return !intent.explicit && intent.named.length === 0 && (intent.values.length > 0 || intent.period !== undefined || intent.groups.length > 0);
+  return !intent.explicit && intent.named.length === 0 && (intent.values.length > 0 || intent.period !== undefined || intent.groups.length > 0 || intent.chart !== undefined);
 }
 
 /** The previous intent with the follow-up's measure, groups, values, period and ranking in place of its own. */
@@ -20,6 +20,7 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     compares: next.compares.length > 0 ? next.compares : previous.compares,
     period: next.period ?? previous.period,
     ...((next.display ?? previous.display) ? { display: next.display ?? previous.display } : {}),
+    ...((next.chart ?? previous.chart) ? { chart: next.chart ?? previous.chart } : {}),
     periodColumns: next.period ? next.periodColumns : previous.periodColumns,
     ranking: next.ranking ?? previous.ranking,
     named: [...previous.named, ...next.named],

@@ -2,6 +2,7 @@
 // groups, filters, period and ranking, the tables and columns it names, and the words not understood.
 import type { TableDocument } from '../ports.ts';
 import type { Period } from './periods.ts';
+import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
 import type { Mention } from './vocabulary.ts';
 
@@ -33,6 +34,8 @@ export interface Intent {
   period: Period | undefined;
   /** The units the answer is asked in ("in thousands", "as a percentage"). */
   display?: Display;
+  /** The chart it is asked to be drawn as ("as a line chart", "plot ..."). */
+  chart?: ChartRequest;
   /** Date columns named in the question ("signed up in 2024"), which the period applies to. */
   periodColumns: ColumnMention[];
   /** `offset`: rows skipped before the ones listed ("the second most": 1). */

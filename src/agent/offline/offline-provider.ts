@@ -95,7 +95,7 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const dfKey = String(sqlResult.content['df_key']);
   const rows = (sqlResult.content['rows'] as unknown[][] | undefined) ?? [];
   if (!chart && has('make_chart') && wantsChart(built, rows)) {
-    return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: built.timeSeries ? 'line' : 'bar', x: built.labelColumn, y: built.valueColumn, title: built.title } };
+    return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: outcome.plan.chart?.mark ?? (built.timeSeries ? 'line' : 'bar'), x: built.labelColumn, y: built.valueColumn, title: built.title } };
   }
   return { kind: 'text', text: `${read}${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
 }

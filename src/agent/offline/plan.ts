@@ -4,6 +4,7 @@ import type { MetricDoc, TableColumnDoc, TableDocument } from '../ports.ts';
 import type { Bucket, CompareOp } from './intent.ts';
 import type { JoinEdge } from './joins.ts';
 import type { Period } from './periods.ts';
+import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
 
 export interface ColumnRef {
@@ -44,6 +45,8 @@ export interface Plan {
   tables: TableDocument[];
   /** How the answer text prints the measure; the query is the same with or without it. */
   display?: Display;
+  /** The chart the answer is drawn as; the query is the same with or without it. */
+  chart?: ChartRequest;
 }
 
 /** The metric governing a plan, if any. */

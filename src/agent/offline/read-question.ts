@@ -4,6 +4,7 @@ import type { Aggregate, Bucket, ColumnMention, CompareOp, Group, Intent, ValueM
 import { readMeasure } from './read-measure.ts';
 import { findPeriod } from './periods.ts';
 import { findDisplay } from './units.ts';
+import { findChart } from './chart-request.ts';
 import { findMentions, forms, isDimension, isMeasure, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
 import { ORDINALS, type Keywords, type Span } from './keywords.ts';
@@ -51,7 +52,9 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   if (period) marks.take(...period.span);
   const display = findDisplay(text);
   if (display) marks.take(...display.span);
-  const outside = (m: Mention) => [period?.span, display?.span].every((s) => !s || m.end <= s[0] || m.start >= s[1]);
+  const chart = findChart(text);
+  if (chart) marks.take(...chart.span);
+  const outside = (m: Mention) => [period?.span, display?.span, chart?.span].every((s) => !s || m.end <= s[0] || m.start >= s[1]);
   const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
   const kw = readKeywords(marks);
@@ -75,6 +78,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
     compares,
     period,
     ...(display ? { display } : {}),
+    ...(chart ? { chart } : {}),
     periodColumns,
     ranking,
     named: spans.filter((s) => s.kind === 'table').map((s) => s.ms.map((m) => m.table)),

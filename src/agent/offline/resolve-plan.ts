@@ -81,7 +81,7 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   }
   const grouped = dimensions.length > 0;
   const order = !grouped ? undefined : (intent.ranking?.dir ?? (dimensions.some((d) => d.kind === 'bucket') ? 'time' : 'desc'));
-  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit: grouped ? intent.ranking?.limit : undefined, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.display ? { display: intent.display } : {}) } };
+  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit: grouped ? intent.ranking?.limit : undefined, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
 }
 
 /** The date periods and time buckets apply to: the one named, the metric's, or the subject's own. */

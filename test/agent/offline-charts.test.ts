@@ -1,0 +1,96 @@
+// A question that asks for a chart ("as a line chart", "plot ...", "a pie chart of ...") is answered
+// with the same query as without those words, and charted with the mark it names.
+import test from 'ava';
+import type { Principal } from '../../src/auth/index.ts';
+import { FakeClock } from '../../src/clock.ts';
+import type { AgentEvent } from '../../src/agent/events.ts';
+import { runAgentLoop } from '../../src/agent/loop/run-agent.ts';
+import type { LlmMessage } from '../../src/agent/index.ts';
+import { memoryChats, memoryKnowledge, noUploads } from '../../src/agent/memory-ports.ts';
+import { findChart } from '../../src/agent/offline/chart-request.ts';
+import { offlineProvider } from '../../src/agent/offline/offline-provider.ts';
+import { normalize } from '../../src/agent/offline/words.ts';
+import { DEFAULT_TOOLS, newRunState } from '../../src/agent/tools/index.ts';
+import { relationshipDocs, startWarehouse, tableDocs, type TestWarehouse } from '../helpers/agent-warehouse.ts';
+
+const clock = new FakeClock(Date.UTC(2026, 0, 15, 12));
+const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'demo', baseOrgId: 'demo', role: 'user', permissions: [], credential: 'session', scopes: [] };
+
+let wh: TestWarehouse;
+test.before(async () => {
+  wh = await startWarehouse();
+});
+test.after.always(() => wh.close());
+
+/** Asks `question` after `earlier` questions (each answered), and returns the run's SQL, chart marks and text. */
+async function ask(question: string, earlier: string[] = []) {
+  const events: AgentEvent[] = [];
+  const ports = { knowledge: memoryKnowledge({ tables: tableDocs(), relationships: relationshipDocs() }), queries: wh.runner, uploads: noUploads, chats: memoryChats(), profiles: { profile: async () => ({ name: '', background: '', memories: [] }) } };
+  const messages: LlmMessage[] = [...earlier.flatMap((q): LlmMessage[] => [{ role: 'user', content: q }, { role: 'assistant', content: 'Answered.' }]), { role: 'user', content: question }];
+  const result = await runAgentLoop({
+    provider: offlineProvider({ clock }),
+    tools: DEFAULT_TOOLS,
+    system: 'test',
+    messages,
+    toolContext: { principal, environmentId: undefined, chatId: 'c', ports, rowLimit: 1000, state: newRunState(), emit: (e) => events.push(e) },
+    maxSteps: 8,
+    toolTimeoutMs: 5000,
+    signal: new AbortController().signal,
+    control: { takeFeedback: () => [], stopRequested: () => false, stopSignal: new AbortController().signal },
+    emit: (e) => events.push(e),
+  });
+  const sql = events.find((e): e is Extract<AgentEvent, { type: 'sql' }> => e.type === 'sql')?.sql;
+  const marks = events.filter((e): e is Extract<AgentEvent, { type: 'chart' }> => e.type === 'chart').map((e) => (e.spec as { mark: { type: string } }).mark.type);
+  return { result, sql, marks };
+}
+
+test('chart words are read with their mark, and only where they ask for a chart', (t) => {
+  const chart = (q: string) => findChart(normalize(q));
+  t.like(chart('Revenue by month in 2024 as a line chart'), { mark: 'line' });
+  t.like(chart('show me a bar chart of orders by country'), { mark: 'bar' });
+  t.like(chart('Pie chart of revenue by channel'), { mark: 'arc' });
+  t.like(chart('orders by status, as a donut chart'), { mark: 'arc' });
+  t.like(chart('units by month as an area graph'), { mark: 'area' });
+  t.like(chart('a scatter plot of revenue by customer'), { mark: 'point' });
+  t.like(chart('revenue by country as a column chart'), { mark: 'bar' });
+  const plain = chart('Plot revenue by month');
+  t.truthy(plain);
+  t.is(plain?.mark, undefined, 'a chart of the usual kind');
+  t.is(chart('as a chart')?.mark, undefined);
+  t.is(chart('revenue by product line'), undefined);
+  t.is(chart('orders by channel'), undefined);
+  t.is(chart('plot'), undefined, 'a verb with nothing to plot');
+});
+
+const REVENUE_BY_MONTH = 'revenue by month in 2025';
+
+test('a question that names a chart runs the same query and is drawn with that mark', async (t) => {
+  const plain = await ask(REVENUE_BY_MONTH);
+  t.is(plain.result.status, 'completed');
+  t.deepEqual(plain.marks, ['line'], 'over time: a line, as before');
+  for (const [question, mark] of [
+    [`${REVENUE_BY_MONTH} as a bar chart`, 'bar'],
+    [`Show me an area chart of ${REVENUE_BY_MONTH}`, 'area'],
+    [`Plot ${REVENUE_BY_MONTH}`, 'line'],
+    [`${REVENUE_BY_MONTH}, as a line graph`, 'line'],
+  ] as const) {
+    const asked = await ask(question);
+    t.is(asked.result.status, 'completed', `${question}: ${asked.result.text}`);
+    t.is(asked.sql, plain.sql, question);
+    t.deepEqual(asked.marks, [mark], question);
+  }
+  const pie = await ask('Pie chart of the number of orders by status');
+  t.is(pie.result.status, 'completed', pie.result.text);
+  t.deepEqual(pie.marks, ['arc']);
+});
+
+test('"as a pie chart" after a question draws that question again, with the same query', async (t) => {
+  const first = await ask('number of orders by status');
+  t.deepEqual(first.marks, ['bar']);
+  const again = await ask('as a pie chart', ['number of orders by status']);
+  t.is(again.result.status, 'completed', again.result.text);
+  t.is(again.sql, first.sql);
+  t.deepEqual(again.marks, ['arc']);
+  const and = await ask('and as a line chart?', ['number of orders by status']);
+  t.deepEqual(and.marks, ['line']);
+});
