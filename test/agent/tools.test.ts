@@ -1,4 +1,5 @@
 import test from 'ava';
+import { version as vegaLiteVersion } from 'vega-lite';
 import type { Principal } from '../../src/auth/index.ts';
 import { AppError } from '../../src/errors.ts';
 import type { AgentEvent } from '../../src/agent/events.ts';
@@ -34,7 +35,9 @@ test('run_sql keeps the result under a df_key and make_chart draws a Vega-Lite s
   t.true(c.state.dataframes.has(dfKey));
   const chart = await executeTool(DEFAULT_TOOLS, call('make_chart', { df_key: dfKey, type: 'bar', x: 'country', y: 'n' }), c.base, 1000, signal);
   t.true(chart.ok);
-  const spec = c.events.find((e): e is Extract<AgentEvent, { type: 'chart' }> => e.type === 'chart')!.spec as { mark: { type: string }; data: { values: Record<string, unknown>[] }; encoding: { y: { type: string } } };
+  const spec = c.events.find((e): e is Extract<AgentEvent, { type: 'chart' }> => e.type === 'chart')!.spec as { $schema: string; mark: { type: string }; data: { values: Record<string, unknown>[] }; encoding: { y: { type: string } } };
+  // The schema of the Vega-Lite that draws it (the web client's and the server's PNGs): another major version makes the library warn on every chart.
+  t.is(spec.$schema, `https://vega.github.io/schema/vega-lite/v${vegaLiteVersion.split('.')[0]}.json`);
   t.is(spec.mark.type, 'bar');
   t.deepEqual(spec.data.values[0], { country: 'Germany', n: 3 });
   t.is(spec.encoding.y.type, 'quantitative');

@@ -37,7 +37,8 @@ export const makeChart = defineTool({
     const yType = values.every((v) => typeof v[a.y] === 'number' || v[a.y] === null) ? 'quantitative' : 'nominal';
     const xType = /date|month|year|day|week/i.test(a.x) ? 'temporal' : values.every((v) => typeof v[a.x] === 'number') && a.type !== 'bar' ? 'quantitative' : 'nominal';
     const spec: Record<string, unknown> = {
-      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      // The major version of the Vega-Lite that draws it, in the web client and for PNGs (test/agent/tools checks it).
+      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
       ...(a.title ? { title: a.title } : {}),
       data: { values },
       mark: { type: a.type, tooltip: true },
