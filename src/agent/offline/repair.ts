@@ -62,7 +62,8 @@ const EXPENSIVE = 'most expensive|priciest|dearest';
 const CHEAP = 'least expensive|cheapest';
 
 /**
- * "the 3 cheapest products", "which product is the most expensive": the rows of a named table
+ * "the 3 cheapest products", "which product is the most expensive", "which 5 products are the
+ * cheapest": the rows of a named table
  * ranked by their price. Only rows: a price of a category (its average? its highest?) is not one
  * reading, so "the most expensive category" is left unread.
  */
@@ -71,7 +72,7 @@ function priced(text: string, schema: Schema): string {
   const rank = (how: string, n: string, word: string, whole: string) => (rows(word) ? `${new RegExp(CHEAP).test(how) ? 'bottom' : 'top'} ${n} ${word} by price` : whole);
   return text
     .replace(new RegExp(`\\b(?:the )?(\\d+ )?(${EXPENSIVE}|${CHEAP}) (\\w+)`, 'g'), (whole, n: string | undefined, how: string, word: string) => rank(how, (n ?? '1').trim(), word, whole))
-    .replace(new RegExp(`\\b(?:which|what) (\\w+) (?:is|was|are|were) the (${EXPENSIVE}|${CHEAP})\\b`, 'g'), (whole, word: string, how: string) => rank(how, '1', word, whole));
+    .replace(new RegExp(`\\b(?:which|what) (\\d+ )?(\\w+) (?:is|was|are|were) the (${EXPENSIVE}|${CHEAP})\\b`, 'g'), (whole, n: string | undefined, word: string, how: string) => rank(how, (n ?? '1').trim(), word, whole));
 }
 
 /**
