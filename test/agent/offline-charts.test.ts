@@ -94,3 +94,10 @@ test('"as a pie chart" after a question draws that question again, with the same
   const and = await ask('and as a line chart?', ['number of orders by status']);
   t.deepEqual(and.marks, ['line']);
 });
+
+test('periods compared are drawn as bars side by side, unless the question names another chart', async (t) => {
+  t.deepEqual((await ask('revenue in 2025 compared to 2024')).marks, ['bar']);
+  t.deepEqual((await ask('revenue this year vs last year by channel')).marks, ['bar']);
+  t.deepEqual((await ask('revenue in 2025 compared to 2024 as a line chart')).marks, ['line']);
+});
+

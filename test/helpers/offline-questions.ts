@@ -37,6 +37,10 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Bottom 2 countries by number of orders', 'SELECT c.country, COUNT(*) FROM orders o JOIN customers c USING (customer_id) GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 2'],
   ['How many orders with a total amount over 500?', 'SELECT COUNT(*) FROM orders WHERE total_amount > 500'],
   ['Revenue by quarter in 2025', "SELECT date_trunc('quarter', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  // Two neighbouring periods compared: one row for each (the clock stands in January 2026).
+  ['Revenue in 2025 compared to 2024', "SELECT date_trunc('year', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2024-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  ['How many orders this year vs last year?', "SELECT date_trunc('year', order_date), COUNT(*) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2027-01-01' GROUP BY 1 ORDER BY 1"],
+  ['Revenue in Q1 2025 versus Q2 2025 by channel', "SELECT channel, date_trunc('quarter', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2025-07-01' GROUP BY 1, 2 ORDER BY 1, 2"],
   ['Average quantity of order items in the Electronics category', "SELECT ROUND(AVG(i.quantity), 2) FROM order_items i JOIN products p USING (product_id) WHERE p.category = 'Electronics'"],
   ['How many orders were placed on the web channel in Q3 2024?', "SELECT COUNT(*) FROM orders WHERE channel = 'web' AND order_date >= DATE '2024-07-01' AND order_date < DATE '2024-10-01'"],
   ['Maximum unit price by product category', 'SELECT category, MAX(unit_price) FROM products GROUP BY 1 ORDER BY 2 DESC, 1'],

@@ -6,6 +6,7 @@ import type { Clock } from '../../clock.ts';
 import type { KnowledgeHit, RelationshipDocument, TableDocument } from '../ports.ts';
 import type { LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent } from '../providers/types.ts';
 import { buildSql, titleOf, type BuiltQuery } from './build-sql.ts';
+import type { Plan } from './plan.ts';
 import { planQuestion } from './plan-question.ts';
 import { refusalText, refuse } from './refusals.ts';
 import { searchFragments } from './repair.ts';
@@ -95,7 +96,7 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const dfKey = String(sqlResult.content['df_key']);
   const rows = (sqlResult.content['rows'] as unknown[][] | undefined) ?? [];
   if (!chart && has('make_chart') && wantsChart(built, rows)) {
-    return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: outcome.plan.chart?.mark ?? (built.timeSeries ? 'line' : 'bar'), x: built.labelColumn, y: built.valueColumn, title: built.title } };
+    return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: outcome.plan.chart?.mark ?? usualMark(outcome.plan, built), x: built.labelColumn, y: built.valueColumn, title: built.title } };
   }
   return { kind: 'text', text: `${read}${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
 }
@@ -118,6 +119,9 @@ export function missingTables(schema: Schema): string[] {
 }
 
 const wantsChart = (built: BuiltQuery, rows: unknown[][]) => built.labelColumn !== undefined && rows.length >= 2;
+
+/** The chart's mark when the question names none: bars side by side for periods compared, a line over time, else bars. */
+const usualMark = (plan: Plan, built: BuiltQuery) => (plan.filters.some((f) => f.kind === 'period' && f.period.compare) || !built.timeSeries ? 'bar' : 'line');
 
 const isInstruction = (text: string) => text.startsWith('The user asked you to stop') || text.startsWith('You reached the step limit');
 

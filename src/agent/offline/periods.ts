@@ -11,14 +11,48 @@ export interface Period {
   label: string;
   /** Where the match is in the question, to keep it apart from other words. */
   span: [number, number];
+  /** Two periods of this length compared ("this year vs last year"): the answer has a row for each. */
+  compare?: 'year' | 'quarter' | 'month';
 }
 
 export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 const iso = (y: number, m: number, d = 1) => new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10);
 
-/** Finds the first time period in a normalized (lower-case) question. */
+const COMPARED = /^ (?:vs|versus|compared (?:to|with)|against|and) /;
+
+/**
+ * Finds the first time period in a normalized (lower-case) question. Two neighbouring periods of one
+ * length compared ("this year vs last year", "2025 compared to 2024", "Q1 and Q2 2025") are one period
+ * covering both, compared by that length. Others ("2023 vs 2025", "March vs Q2") stay the first period
+ * alone, and the words after it are left unread (the question is then refused, not answered for one).
+ */
 export function findPeriod(text: string, nowMs: number): Period | undefined {
+  const first = onePeriod(text, nowMs);
+  const connector = first && COMPARED.exec(text.slice(first.span[1]));
+  if (!first || !connector) return first;
+  const at = first.span[1] + connector[0].length;
+  const second = onePeriod(text.slice(at), nowMs);
+  const length = lengthOf(first);
+  if (!second || second.span[0] !== 0 || !length || lengthOf(second) !== length) return first;
+  const [a, b] = first.from < second.from ? [first, second] : [second, first];
+  if (a.to !== b.from) return first;
+  return { from: a.from, to: b.to, label: `${a.label} and ${b.label.replace(/^in /, '')}`, span: [first.span[0], at + second.span[1]], compare: length };
+}
+
+/** A period's length when it is one whole year, quarter or month. */
+function lengthOf(p: Period): Period['compare'] {
+  if (!p.to) return undefined;
+  const [fy, fm, fd] = p.from.split('-').map(Number);
+  const [ty, tm, td] = p.to.split('-').map(Number);
+  if (fd !== 1 || td !== 1) return undefined;
+  const months = (ty! - fy!) * 12 + (tm! - fm!);
+  if (months === 12 && fm === 1) return 'year';
+  if (months === 3 && (fm! - 1) % 3 === 0) return 'quarter';
+  return months === 1 ? 'month' : undefined;
+}
+
+function onePeriod(text: string, nowMs: number): Period | undefined {
   const now = new Date(nowMs);
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();

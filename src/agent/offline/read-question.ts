@@ -60,6 +60,8 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const kw = readKeywords(marks);
   const used = new Set<Span>();
   const groups = readGroups(text, spans, kw, used, marks);
+  // Periods compared ("this year vs last year"): a row for each, unless the question buckets by time itself.
+  if (period?.compare && !groups.some((g) => g.kind === 'bucket')) groups.push({ kind: 'bucket', bucket: period.compare });
   const compares = readCompares(text, spans, marks, used);
   const unknown: string[] = [];
   const measure = readMeasure(text, spans, kw, groups, used, unknown);

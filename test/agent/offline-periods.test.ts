@@ -1,0 +1,26 @@
+// Periods compared in one question: two neighbouring periods of one length read as one period with a
+// row for each; anything else stays the first period, and the words after it are left unread.
+import test from 'ava';
+import { findPeriod } from '../../src/agent/offline/periods.ts';
+import { normalize } from '../../src/agent/offline/words.ts';
+
+const now = Date.UTC(2026, 10, 29);
+const period = (q: string) => findPeriod(normalize(q), now);
+
+test('two neighbouring years, quarters or months compared are one period, compared by that length', (t) => {
+  t.deepEqual(period('revenue this year vs last year'), { from: '2025-01-01', to: '2027-01-01', label: 'last year and this year', span: [8, 30], compare: 'year' });
+  t.like(period('Revenue in 2025 compared to 2024?'), { from: '2024-01-01', to: '2026-01-01', label: 'in 2024 and 2025', compare: 'year' });
+  t.like(period('revenue in 2024 and 2025'), { from: '2024-01-01', to: '2026-01-01', compare: 'year' });
+  t.like(period('orders in Q1 2025 versus Q2 2025'), { from: '2025-01-01', to: '2025-07-01', compare: 'quarter' });
+  t.like(period('orders in March 2025 against April 2025'), { from: '2025-03-01', to: '2025-05-01', compare: 'month' });
+  t.like(period('revenue last month compared with this month'), { from: '2026-10-01', to: '2026-12-01', compare: 'month' });
+});
+
+test('periods that are not neighbours of one length stay the first period alone', (t) => {
+  t.deepEqual(period('revenue in 2023 vs 2025'), { from: '2023-01-01', to: '2024-01-01', label: 'in 2023', span: [8, 15] });
+  t.is(period('revenue in 2025 vs Q1 2024')?.compare, undefined);
+  t.like(period('revenue last week vs this week'), { compare: undefined });
+  t.like(period('revenue since 2024 vs 2025'), { from: '2024-01-01', compare: undefined });
+  t.like(period('revenue in 2024 and customers'), { from: '2024-01-01', to: '2025-01-01', compare: undefined });
+  t.is(period('revenue by channel')?.compare, undefined);
+});
