@@ -24,6 +24,9 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Total revenue in Germany in 2025', "SELECT SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE c.country = 'Germany' AND o.order_date >= DATE '2025-01-01' AND o.order_date < DATE '2026-01-01'"],
   // Rows of a table are grouped by their key and shown by name: two customers of the same name stay apart.
   ['Top 3 customers by revenue', 'SELECT c.customer_id, c.name, SUM(o.total_amount) v FROM orders o JOIN customers c USING (customer_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 3'],
+  // "Best selling" ranks the rows of a table by the units the knowledge documents.
+  ['What is the best selling product?', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 1'],
+  ['Top 2 selling products', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 2'],
   ['Top 2 products by quantity sold', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 2'],
   ['Which country has the most customers?', 'SELECT country, COUNT(*) FROM customers GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1'],
   ['Which sales channel has the highest total revenue?', 'SELECT channel, SUM(total_amount) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1'],

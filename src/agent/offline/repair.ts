@@ -28,7 +28,7 @@ const READER_WORDS = `average maximum minimum number count total highest lowest 
 export function repairWords(text: string, unknown: string[], schema: Schema): Repair | undefined {
   const numbers = unknown.some((w) => termOf(w).numberWord);
   const phrased = PHRASINGS.reduce((t, [re, by]) => t.replace(re, by), numbers ? withDigits(text) : text);
-  let out = priced(phrased, schema).replace(/\s+/g, ' ').trim();
+  let out = bestSelling(priced(phrased, schema), schema).replace(/\s+/g, ' ').trim();
   const left = unknown.filter((w) => out.includes(w));
   const known = vocabularyWords(schema);
   const candidates = new Set([...known.keys(), ...FILLER, ...READER_WORDS, ...MONTHS]);
@@ -73,6 +73,23 @@ function priced(text: string, schema: Schema): string {
   return text
     .replace(new RegExp(`\\b(?:the )?(\\d+ )?(${EXPENSIVE}|${CHEAP}) (\\w+)`, 'g'), (whole, n: string | undefined, how: string, word: string) => rank(how, (n ?? '1').trim(), word, whole))
     .replace(new RegExp(`\\b(?:which|what) (\\d+ )?(\\w+) (?:is|was|are|were) the (${EXPENSIVE}|${CHEAP})\\b`, 'g'), (whole, n: string | undefined, word: string, how: string) => rank(how, (n ?? '1').trim(), word, whole));
+}
+
+/**
+ * "the best selling product", "top 5 selling products", "which product sold the most": the rows of a
+ * named table ranked by the units sold, where the knowledge has units ("units sold"); elsewhere what
+ * "selling" counts is not one reading, and the words stay unread. One row for a word in the singular
+ * without a count; every row, ranked, for "the top selling products".
+ */
+function bestSelling(text: string, schema: Schema): string {
+  if (!knowsWord(schema, 'units')) return text;
+  const rows = (word: string) => findMentions(word, schema).some((m) => m.kind === 'table' && m.start === 0 && m.end === word.length);
+  const rank = (n: string | undefined, word: string, whole: string) => (!rows(word) ? whole : n || !word.endsWith('s') ? `top ${n ?? '1'} ${word} by units` : `units by ${word}`);
+  return text
+    .replace(/\b(?:the )?(?:(\d+) )?(?:best|top)[ -]?selling (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
+    .replace(/\b(?:the )?(?:best|top) (\d+) (?:best[ -]?)?selling (\w+)/g, (whole, n: string, word: string) => rank(n, word, whole))
+    .replace(/\b(?:the )?(?:(\d+) )?most sold (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
+    .replace(/\b(?:which|what) (?:(\d+) )?(\w+) (?:sold|sells|sell) the most$/g, (whole, n: string | undefined, word: string) => rank(n, word, whole));
 }
 
 /**
