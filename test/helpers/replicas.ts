@@ -18,12 +18,17 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 let built: Promise<void> | undefined;
 
 /**
- * Builds the server into dist once per test process. Test files run in parallel processes that may
- * build at the same moment (the production-build test too): flock(1) makes them take turns, so no
- * replica starts from a half-written file.
+ * Builds the server into dist unless it was built from the sources as they are: test files run in
+ * parallel processes that each need the build (the production-build test too). flock(1) makes them take
+ * turns, and a build is skipped when no file of src, web or the package files is newer than the stamp
+ * the last build left (touched when it began), so a suite builds once: building again rewrote dist/main.js
+ * and emptied dist/web while another file's gateway was starting from them.
  */
 export function buildServer(): Promise<void> {
-  built ??= promisify(execFile)('flock', [join(tmpdir(), 'sextant-dist-build.lock'), 'npm', 'run', '--silent', 'build'], { cwd: ROOT }).then(() => undefined);
+  const script = `stamp=dist/.built-for-tests
+if [ -f "$stamp" ] && [ -z "$(find src web package.json package-lock.json -newer "$stamp" -print -quit)" ]; then exit 0; fi
+started=$(mktemp) && npm run --silent build && touch -r "$started" "$stamp"; status=$?; rm -f "$started"; exit $status`;
+  built ??= promisify(execFile)('flock', [join(tmpdir(), 'sextant-dist-build.lock'), 'sh', '-c', script], { cwd: ROOT }).then(() => undefined);
   return built;
 }
 
