@@ -63,9 +63,8 @@ const CHEAP = 'least expensive|cheapest';
 
 /**
  * "the 3 cheapest products", "which product is the most expensive", "which 5 products are the
- * cheapest": the rows of a named table
- * ranked by their price. Only rows: a price of a category (its average? its highest?) is not one
- * reading, so "the most expensive category" is left unread.
+ * cheapest": the rows of a named table ranked by their price. Only rows: a price of a category (its
+ * average? its highest?) is not one reading, so "the most expensive category" is left unread.
  */
 function priced(text: string, schema: Schema): string {
   const rows = (word: string) => findMentions(word, schema).some((m) => m.kind === 'table' && m.start === 0 && m.end === word.length);
@@ -86,8 +85,8 @@ function bestSelling(text: string, schema: Schema): string {
   const rows = (word: string) => findMentions(word, schema).some((m) => m.kind === 'table' && m.start === 0 && m.end === word.length);
   const rank = (n: string | undefined, word: string, whole: string) => (!rows(word) ? whole : n || !word.endsWith('s') ? `top ${n ?? '1'} ${word} by units` : `units by ${word}`);
   return text
-    .replace(/\b(?:the )?(?:(\d+) )?(?:best|top)[ -]?selling (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
-    .replace(/\b(?:the )?(?:best|top) (\d+) (?:best[ -]?)?selling (\w+)/g, (whole, n: string, word: string) => rank(n, word, whole))
+    .replace(/\b(?:the )?(?:(?:best|top) )?(?:(\d+) )?(?:best|top)[ -]?selling (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
+    .replace(/\b(?:the )?(?:best|top) (\d+) selling (\w+)/g, (whole, n: string, word: string) => rank(n, word, whole))
     .replace(/\b(?:the )?(?:(\d+) )?most sold (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
     .replace(/\b(?:which|what) (?:(\d+) )?(\w+) (?:sold|sells|sell) the most$/g, (whole, n: string | undefined, word: string) => rank(n, word, whole));
 }
