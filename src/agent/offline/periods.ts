@@ -23,9 +23,10 @@ const COMPARED = /^ (?:vs|versus|compared (?:to|with)|against|and) /;
 
 /**
  * Finds the first time period in a normalized (lower-case) question. Two neighbouring periods of one
- * length compared ("this year vs last year", "2025 compared to 2024", "Q1 and Q2 2025") are one period
- * covering both, compared by that length. Others ("2023 vs 2025", "March vs Q2") stay the first period
- * alone, and the words after it are left unread (the question is then refused, not answered for one).
+ * length compared ("this year vs last year", "2025 compared to 2024", "Q1 2025 and Q2 2025") are one
+ * period covering both, compared by that length. Others ("2023 vs 2025", "March vs Q2", and "Q1 vs Q2
+ * 2025", whose Q1 is the latest one begun) stay the first period alone, and the words after it are left
+ * unread (the question is then refused, not answered for one).
  */
 export function findPeriod(text: string, nowMs: number): Period | undefined {
   const first = onePeriod(text, nowMs);
