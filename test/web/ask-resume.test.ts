@@ -48,6 +48,9 @@ async function askAndWaitForFirstPiece(t: ExecutionContext, url = w.url) {
 
 test.serial('reloading in the middle of an answer replays it and follows it to the end, each piece once', async (t) => {
   const { page, problems } = await askAndWaitForFirstPiece(t);
+  // The chat's address comes right after its first text is on screen (test/web/ask-address): a reload
+  // before it would load a new chat. CI caught that moment once (the first piece never came back).
+  await page.waitForURL('**/chat/*');
   await page.reload();
   await page.getByText(FIRST_PIECE).waitFor();
   await page.getByRole('region', { name: /^Result 1:/ }).waitFor();
