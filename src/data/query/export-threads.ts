@@ -6,7 +6,8 @@
 // byte only once its first batch is complete, where one thread streams rows from the start (a slow cross
 // join sent nothing before its timeout). A sort sends nothing before it has ended anyway, and sorts on
 // both threads. bench/downloads.ts, A/B through the endpoint on 1,000,000 rows with a row filter and
-// ORDER BY (medians of six rounds): 0.75 -> 0.69 s and 0.69 -> 0.65 s; DuckDB alone, 0.78 -> 0.52 s.
+// ORDER BY (medians of six rounds, three runs): 0.79 -> 0.66, 0.69 -> 0.65 and 0.75 -> 0.69 s; DuckDB
+// alone, 0.78 -> 0.52 s.
 import type { ConnectionView } from '../connections/index.ts';
 import type { DataDeps } from '../deps.ts';
 import { QueryRefused } from '../errors.ts';
