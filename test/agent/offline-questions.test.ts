@@ -69,6 +69,12 @@ for (const question of ['Write me a poem about the sea', 'Why did customers chur
   });
 }
 
+test('offline: "the share of ... by ..." answers in shares of the total', async (t) => {
+  const { result } = await ask('Share of orders by channel');
+  t.regex(result.text, /as a share of the total/);
+  t.regex(result.text, /\d%/);
+});
+
 test('offline: a scalar answer states the number in words', async (t) => {
   const { result } = await ask('How many orders are there?');
   t.regex(result.text, /Number of orders: 40\./);

@@ -1,6 +1,7 @@
 // Ordinary wording made readable before a question is refused for words it does not know: phrasings
-// ("break down ... by", "in total", "most expensive"), numbers written as words, verbs the knowledge
-// uses in another form ("sell" where it says "units sold"), and typos near exactly one known word.
+// ("break down ... by", "in total", "share of ... by", "most expensive"), numbers written as words,
+// verbs the knowledge uses in another form ("sell" where it says "units sold"), and typos near exactly
+// one known word.
 // Only a question with unknown words comes here, so canonical questions never pay for the language
 // library. A typo's reading is stated in the answer; two equally close readings refuse the question.
 import { distance } from 'fastest-levenshtein';
@@ -17,6 +18,7 @@ const PHRASINGS: [RegExp, string][] = [
   [/\b(?:break(?:ing)?|broken) down\b/g, ''],
   [/\bbreakdown of\b/g, ''],
   [/\bin total\b/g, ''],
+  [/^(?:the )?(?:share|percentage|proportion) of (.+) (by|per|for each|across) (.+)$/, '$1 $2 $3 as a share of the total'],
 ];
 
 // The reader's own words (read-question.ts, periods.ts), which a typo may stand for as well.
