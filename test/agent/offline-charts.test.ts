@@ -1,20 +1,11 @@
 // A question that asks for a chart ("as a line chart", "plot ...", "a pie chart of ...") is answered
 // with the same query as without those words, and charted with the mark it names.
 import test from 'ava';
-import type { Principal } from '../../src/auth/index.ts';
-import { FakeClock } from '../../src/clock.ts';
 import type { AgentEvent } from '../../src/agent/events.ts';
-import { runAgentLoop } from '../../src/agent/loop/run-agent.ts';
-import type { LlmMessage } from '../../src/agent/index.ts';
-import { memoryChats, memoryKnowledge, noUploads } from '../../src/agent/memory-ports.ts';
 import { findChart } from '../../src/agent/offline/chart-request.ts';
-import { offlineProvider } from '../../src/agent/offline/offline-provider.ts';
 import { normalize } from '../../src/agent/offline/words.ts';
-import { DEFAULT_TOOLS, newRunState } from '../../src/agent/tools/index.ts';
-import { relationshipDocs, startWarehouse, tableDocs, type TestWarehouse } from '../helpers/agent-warehouse.ts';
-
-const clock = new FakeClock(Date.UTC(2026, 0, 15, 12));
-const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'demo', baseOrgId: 'demo', role: 'user', permissions: [], credential: 'session', scopes: [] };
+import { startWarehouse, type TestWarehouse } from '../helpers/agent-warehouse.ts';
+import { askOffline } from '../helpers/offline-run.ts';
 
 let wh: TestWarehouse;
 test.before(async () => {
@@ -24,21 +15,7 @@ test.after.always(() => wh.close());
 
 /** Asks `question` after `earlier` questions (each answered), and returns the run's SQL, chart marks and text. */
 async function ask(question: string, earlier: string[] = []) {
-  const events: AgentEvent[] = [];
-  const ports = { knowledge: memoryKnowledge({ tables: tableDocs(), relationships: relationshipDocs() }), queries: wh.runner, uploads: noUploads, chats: memoryChats(), profiles: { profile: async () => ({ name: '', background: '', memories: [] }) } };
-  const messages: LlmMessage[] = [...earlier.flatMap((q): LlmMessage[] => [{ role: 'user', content: q }, { role: 'assistant', content: 'Answered.' }]), { role: 'user', content: question }];
-  const result = await runAgentLoop({
-    provider: offlineProvider({ clock }),
-    tools: DEFAULT_TOOLS,
-    system: 'test',
-    messages,
-    toolContext: { principal, environmentId: undefined, chatId: 'c', ports, rowLimit: 1000, state: newRunState(), emit: (e) => events.push(e) },
-    maxSteps: 8,
-    toolTimeoutMs: 5000,
-    signal: new AbortController().signal,
-    control: { takeFeedback: () => [], stopRequested: () => false, stopSignal: new AbortController().signal },
-    emit: (e) => events.push(e),
-  });
+  const { result, events } = await askOffline(wh, question, earlier);
   const sql = events.find((e): e is Extract<AgentEvent, { type: 'sql' }> => e.type === 'sql')?.sql;
   const marks = events.filter((e): e is Extract<AgentEvent, { type: 'chart' }> => e.type === 'chart').map((e) => (e.spec as { mark: { type: string } }).mark.type);
   return { result, sql, marks };

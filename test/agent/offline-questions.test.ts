@@ -1,19 +1,11 @@
 // The offline model's question family, end to end: search, planned SQL through the QueryRunner,
 // chart, answer. Each question's result must equal an independently written query's result.
 import test from 'ava';
-import type { Principal } from '../../src/auth/index.ts';
-import { FakeClock } from '../../src/clock.ts';
 import type { AgentEvent } from '../../src/agent/events.ts';
-import { runAgentLoop } from '../../src/agent/loop/run-agent.ts';
-import { memoryChats, memoryKnowledge, noUploads } from '../../src/agent/memory-ports.ts';
-import { OFFLINE_UNSUPPORTED, offlineProvider } from '../../src/agent/offline/offline-provider.ts';
-import { DEFAULT_TOOLS, newRunState } from '../../src/agent/tools/index.ts';
+import { OFFLINE_UNSUPPORTED } from '../../src/agent/offline/offline-provider.ts';
 import { OFFLINE_QUESTIONS as QUESTIONS } from '../helpers/offline-questions.ts';
-import { relationshipDocs, startWarehouse, tableDocs, type TestWarehouse } from '../helpers/agent-warehouse.ts';
-
-// The clock stands on 2026-01-15: "last month" is December 2025, "this year" is 2026.
-const clock = new FakeClock(Date.UTC(2026, 0, 15, 12));
-const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'demo', baseOrgId: 'demo', role: 'user', permissions: [], credential: 'session', scopes: [] };
+import { startWarehouse, type TestWarehouse } from '../helpers/agent-warehouse.ts';
+import { askOffline } from '../helpers/offline-run.ts';
 
 let wh: TestWarehouse;
 test.before(async () => {
@@ -21,23 +13,7 @@ test.before(async () => {
 });
 test.after.always(() => wh.close());
 
-async function ask(question: string) {
-  const events: AgentEvent[] = [];
-  const ports = { knowledge: memoryKnowledge({ tables: tableDocs(), relationships: relationshipDocs() }), queries: wh.runner, uploads: noUploads, chats: memoryChats(), profiles: { profile: async () => ({ name: '', background: '', memories: [] }) } };
-  const result = await runAgentLoop({
-    provider: offlineProvider({ clock }),
-    tools: DEFAULT_TOOLS,
-    system: 'test',
-    messages: [{ role: 'user', content: question }],
-    toolContext: { principal, environmentId: undefined, chatId: 'c', ports, rowLimit: 1000, state: newRunState(), emit: (e) => events.push(e) },
-    maxSteps: 8,
-    toolTimeoutMs: 5000,
-    signal: new AbortController().signal,
-    control: { takeFeedback: () => [], stopRequested: () => false, stopSignal: new AbortController().signal },
-    emit: (e) => events.push(e),
-  });
-  return { result, events };
-}
+const ask = (question: string) => askOffline(wh, question);
 
 const norm = (rows: unknown[][]) => rows.map((r) => r.map((v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Math.round(Number(v) * 100) / 100 : typeof v === 'number' ? Math.round(v * 100) / 100 : v)));
 
