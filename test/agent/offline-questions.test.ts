@@ -28,7 +28,8 @@ for (const [question, expectedSql] of QUESTIONS) {
     t.deepEqual(norm(tables[0]!.rows), norm(await wh.rows(expectedSql)), sql?.sql);
     t.deepEqual(events.filter((e) => e.type === 'tool_call').map((e) => (e as { name: string }).name).slice(0, 2), ['search_knowledge', 'run_sql']);
     t.true(result.text.length > 0);
-    if (tables[0]!.rows.length >= 2) t.true(events.some((e) => e.type === 'chart'), 'grouped results get a chart');
+    // Grouped results of two rows or more are drawn; a list of rows is not.
+    t.is(events.some((e) => e.type === 'chart'), /\bGROUP BY\b/.test(sql!.sql) && tables[0]!.rows.length >= 2, 'grouped results get a chart');
   });
 }
 
@@ -49,6 +50,50 @@ test('offline: "the share of ... by ..." answers in shares of the total', async 
   const { result } = await ask('Share of orders by channel');
   t.regex(result.text, /as a share of the total/);
   t.regex(result.text, /\d%/);
+});
+
+test('offline: a list of rows says how many, names its columns once and writes ids as they are', async (t) => {
+  const { result, events } = await ask('Show me the 3 most recent orders');
+  const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')!;
+  t.is(table.rows.length, 3);
+  t.regex(result.text, /^Latest 3: Orders \(3 rows; order id, customer id, order date, status, channel, total amount\):\n- \d+, \d+, \d{4}-\d{2}-\d{2}, \w+, \w+, [\d,.]+\n/);
+});
+
+test('offline: a list without a number is ordered newest first and says so', async (t) => {
+  const { result } = await ask('List customers in Germany');
+  t.regex(result.text, /^Customers where country is Germany, newest first \(\d+ rows?;/);
+});
+
+test('offline: a list follows up like any answer', async (t) => {
+  const { events } = await askOffline(wh, 'and in France?', ['List customers in Germany']);
+  const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')!;
+  t.deepEqual(norm(table.rows), norm(await wh.rows("SELECT customer_id, name, email, country, city, segment, signup_date FROM customers WHERE country = 'France' ORDER BY signup_date DESC, customer_id DESC")));
+});
+
+// Each is refused rather than answered as another question: the total revenue of all orders, a list
+// in thousands, order lines by a date they do not have, every month in time order.
+for (const [question, reason] of [
+  ['Revenue of the last 10 orders', /"last 10"/],
+  ['Top 5 revenue', /"top 5"/],
+  ['List customers in Germany in thousands', /a list of rows has no units/],
+  ['Show me the latest 3 order items', /order_items has no date to order them by/],
+  ['Top 3 months by revenue', /"top 3"/],
+] as const) {
+  test(`offline: "${question}" is refused, not answered as another question`, async (t) => {
+    const { result, events } = await ask(question);
+    t.true(result.text.includes(OFFLINE_UNSUPPORTED));
+    t.regex(result.text, reason);
+    t.false(events.some((e) => e.type === 'sql'));
+  });
+}
+
+test('offline: a number of rows too large for SQL asks for every row, not a failed query', async (t) => {
+  const { result, events } = await ask('Top 99999999999999999999999 customers by revenue');
+  const sql = events.find((e): e is Extract<AgentEvent, { type: 'sql' }> => e.type === 'sql')!;
+  t.regex(sql.sql, /LIMIT 9007199254740991$/);
+  t.false(result.text.includes('The query failed'));
+  const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')!;
+  t.is(table.rows.length, (await wh.rows('SELECT DISTINCT customer_id FROM orders')).length);
 });
 
 test('offline: a scalar answer states the number in words', async (t) => {

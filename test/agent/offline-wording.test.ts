@@ -46,3 +46,14 @@ test('a ranking of one row names it, instead of listing a top 1', (t) => {
   const leader = { ...built, title: 'Top 1: Number of customers by segment', labelColumn: 'segment', format: 'integer', leader: 'Segment with the most customers' };
   t.is(describeResult(leader, { columns: [{ name: 'segment' }, { name: 'customer_count' }], rows: [['consumer', 1234]], row_count: 1 }), 'Segment with the most customers: consumer (1,234).');
 });
+
+test('a list cut at the row limit says the table holds only its first rows', (t) => {
+  const list = { ...built, labelColumn: undefined, valueColumn: '', title: 'Orders, newest first', format: undefined, listing: { formats: [undefined, 'USD'] } };
+  const columns = [{ name: 'order_id' }, { name: 'total_amount' }];
+  const rows = Array.from({ length: 12 }, (_, i) => [117_600 + i, '1234.5']);
+  const text = describeResult(list, { columns, rows, row_count: 12, truncated: true });
+  t.true(text.startsWith('Orders, newest first (the first 12 rows of more; order id, total amount):\n- 117600, $1,234.50\n'));
+  t.true(text.endsWith('\n(The table has those 12 rows.)'));
+  t.true(describeResult(list, { columns, rows, row_count: 12, truncated: false }).endsWith('\n(The table has all 12 rows.)'));
+  t.is(describeResult(list, { columns, rows: [], row_count: 0, truncated: false }), 'Orders, newest first: no matching rows.');
+});

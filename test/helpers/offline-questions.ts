@@ -51,4 +51,18 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['How many orders were placed on the web channel in Q3 2024?', "SELECT COUNT(*) FROM orders WHERE channel = 'web' AND order_date >= DATE '2024-07-01' AND order_date < DATE '2024-10-01'"],
   ['Maximum unit price by product category', 'SELECT category, MAX(unit_price) FROM products GROUP BY 1 ORDER BY 2 DESC, 1'],
   ['How many customers in the corporate segment per country?', "SELECT country, COUNT(*) FROM customers WHERE segment = 'corporate' GROUP BY 1 ORDER BY 2 DESC, 1"],
+  // "Top" without a number: a handful, ten.
+  ['Top products by quantity sold', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10'],
+  // "Best selling" ranks a column's values too.
+  ['What is the best selling category?', 'SELECT p.category, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1'],
+  // Rows of a table: its documented columns, newest first by its one date, then by its key.
+  ['List customers in Germany', "SELECT customer_id, name, email, country, city, segment, signup_date FROM customers WHERE country = 'Germany' ORDER BY signup_date DESC, customer_id DESC"],
+  ['Show me the 5 most recent orders', 'SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders ORDER BY order_date DESC, order_id DESC LIMIT 5'],
+  ['Latest orders', 'SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders ORDER BY order_date DESC, order_id DESC LIMIT 10'],
+  ['The 3 earliest customers', 'SELECT customer_id, name, email, country, city, segment, signup_date FROM customers ORDER BY signup_date, customer_id LIMIT 3'],
+  ['Show cancelled orders in 2025', "SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders WHERE status = 'cancelled' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' ORDER BY order_date DESC, order_id DESC"],
+  ['List orders from customers in France', "SELECT o.order_id, o.customer_id, o.order_date, o.status, o.channel, o.total_amount FROM orders o JOIN customers c USING (customer_id) WHERE c.country = 'France' ORDER BY o.order_date DESC, o.order_id DESC"],
+  ['Show orders with a total amount over 1000', 'SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders WHERE total_amount > 1000 ORDER BY order_date DESC, order_id DESC'],
+  // A table without a date lists by its key.
+  ['List products in the Books category', "SELECT product_id, name, category, subcategory, unit_price, cost FROM products WHERE category = 'Books' ORDER BY product_id"],
 ];

@@ -8,7 +8,7 @@ import type { Bucket } from './intent.ts';
 import { ORDINALS } from './keywords.ts';
 import { metricOf, type ColumnRef, type Plan } from './plan.ts';
 import type { Display } from './display.ts';
-import { measureFormat } from './units.ts';
+import { columnCurrency, measureFormat } from './units.ts';
 
 const ident = (s: string) => (/^[a-z_][a-z0-9_]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -30,6 +30,8 @@ export interface BuiltQuery {
   display?: Display;
   /** The words for a ranking's one row: "Segment with the most customers". */
   leader?: string;
+  /** The result is rows of a table, not a measure (`valueColumn` is empty): each column's display format. */
+  listing?: { formats: (string | undefined)[] };
 }
 
 /** The SQL of a plan; undefined when a metric's expression cannot be written over the plan's tables. */
@@ -45,6 +47,7 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
     const tokens = tokenizeExpression(source);
     return typeof tokens === 'string' ? undefined : rewriteColumns(tokens, (ref) => qualify(plan, aliases, ref));
   };
+  if (plan.measure.kind === 'rows') return rowsSql(plan, plan.measure, col, joins);
   const metric = metricOf(plan);
   const measure = measureSql(plan, col, metricSql);
   const filter = metric?.filter ? metricSql(metric.filter) : '';
@@ -74,6 +77,22 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
   };
 }
 
+/** The rows of a list: its columns (a joined table's named apart when two share a name), filters, order and limit. */
+function rowsSql(plan: Plan, m: Extract<Plan['measure'], { kind: 'rows' }>, col: (ref: ColumnRef) => string, joins: string[]): BuiltQuery {
+  const names = new Set<string>();
+  const select = m.columns.map((ref) => {
+    const name = names.has(ref.column.name) ? `${ref.table.name}_${ref.column.name}` : ref.column.name;
+    names.add(name);
+    return name === ref.column.name ? col(ref) : `${col(ref)} AS ${ident(name)}`;
+  });
+  const where = filtersSql(plan, col);
+  const lines = [`SELECT ${select.join(', ')}`, `FROM ${tableSql(plan.subject)} AS t0`, ...joins];
+  if (where.length > 0) lines.push(`WHERE ${where.join(' AND ')}`);
+  if (m.sort.length > 0) lines.push(`ORDER BY ${m.sort.map((s) => `${col(s.ref)} ${s.dir.toUpperCase()}`).join(', ')}`);
+  if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}`);
+  return { sql: lines.join('\n'), connectionId: plan.subject.connection, title: titleOf(plan), valueColumn: '', labelColumn: undefined, timeSeries: false, format: undefined, listing: { formats: m.columns.map((ref) => columnCurrency(ref.table, ref.column.name)) } };
+}
+
 /** A metric's column reference as `alias.column`: its own table's, or a joined table's by name. */
 function qualify(plan: Plan, aliases: Map<string, string>, ref: ColumnReference): string | undefined {
   const table = ref.table ? plan.tables.find((t) => t.name.toLowerCase() === ref.table!.toLowerCase()) : plan.subject;
@@ -85,6 +104,7 @@ function measureSql(plan: Plan, col: (ref: ColumnRef) => string, metricSql: (s: 
   const m = plan.measure;
   if (m.kind === 'metric') return metricSql(m.metric.expression);
   if (m.kind === 'count') return m.distinct ? `COUNT(DISTINCT ${col(m.distinct)})` : 'COUNT(*)';
+  if (m.kind === 'rows') return undefined;
   return `${m.aggregate.toUpperCase()}(${col(m.ref)})`;
 }
 
@@ -125,7 +145,7 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 function valueName(plan: Plan, metric: MetricDoc | undefined): string {
   if (metric) return metric.name;
   const m = plan.measure;
-  if (m.kind !== 'column') return `${singular(plan.subject.name)}_count`;
+  if (m.kind !== 'column') return m.kind === 'rows' ? '' : `${singular(plan.subject.name)}_count`;
   return `${m.aggregate === 'sum' ? 'total' : m.aggregate}_${m.ref.column.name}`.replace(/^total_total_/, 'total_');
 }
 
@@ -135,9 +155,17 @@ const AGGREGATE_WORDS = { sum: 'Total', avg: 'Average', min: 'Minimum', max: 'Ma
 export function titleOf(plan: Plan): string {
   const { what, dims, conditions } = titleParts(plan);
   const parts = [what, ...(dims.length > 0 ? [`by ${dims.join(' and ')}`] : []), ...conditions];
+  if (plan.measure.kind === 'rows') return rowsTitle(plan, plan.measure, parts.join(' '));
   if (plan.offset) parts.unshift(`${capital(ORDINALS[plan.offset]!)} ${plan.order === 'asc' ? 'from the bottom' : 'from the top'}:`);
   else if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(plan.order === 'asc' ? `Bottom ${plan.limit}:` : `Top ${plan.limit}:`);
   return parts.join(' ');
+}
+
+/** "Latest 5: Orders where country is France", "Customers where country is Germany, newest first". */
+function rowsTitle(plan: Plan, m: Extract<Plan['measure'], { kind: 'rows' }>, title: string): string {
+  const byDate = m.sort[0] && /DATE|TIME/i.test(m.sort[0].ref.column.type ?? '') ? m.sort[0].dir : undefined;
+  if (plan.limit === undefined) return byDate ? `${title}, ${byDate === 'desc' ? 'newest' : 'oldest'} first` : title;
+  return `${byDate === 'desc' ? 'Latest' : byDate === 'asc' ? 'Earliest' : 'First'} ${plan.limit}: ${title}`;
 }
 
 /** "Segment with the most customers", "Category with the lowest revenue in 2025": the one row a ranking asks for. */
@@ -155,6 +183,7 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
   const what =
     m.kind === 'metric' ? capital(spaced(m.metric.name))
     : m.kind === 'count' ? `Number of ${spaced(plan.subject.name)}`
+    : m.kind === 'rows' ? capital(spaced(plan.subject.name))
     : temporal ? `${m.aggregate === 'min' ? 'Earliest' : 'Latest'} ${spaced(m.ref.column.name)}`
     : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
   const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));

@@ -5,6 +5,12 @@ import type { Mention } from './vocabulary.ts';
 /** Places in a ranking by their words: ORDINALS[1] is "second". */
 export const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
 
+/**
+ * A number of rows asked for ("top 10", "the last 5"): a larger one than SQL's LIMIT takes (a 64-bit
+ * integer; JavaScript writes 1e+23 for more digits) asks for every row anyway.
+ */
+export const rowCount = (digits: string): number => Math.min(Number(digits), Number.MAX_SAFE_INTEGER);
+
 /** Mentions of the same words: what they may mean (a column name two tables share...). */
 export interface Span {
   start: number;
@@ -14,7 +20,7 @@ export interface Span {
 }
 
 export interface Keywords {
-  top?: { dir: 'asc' | 'desc'; limit: number; end: number };
+  top?: { dir: 'asc' | 'desc'; limit: number; end: number; word: string };
   whichN?: number;
   extreme?: { aggregate: 'min' | 'max'; word: string };
   rank?: { dir: 'asc' | 'desc'; word: string };

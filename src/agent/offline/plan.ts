@@ -17,7 +17,9 @@ export type PlanMeasure =
   | { kind: 'metric'; metric: MetricDoc }
   /** Rows of the subject; distinct keys when a join repeats them. `metric` when a count metric governs it. */
   | { kind: 'count'; distinct?: ColumnRef; metric?: MetricDoc }
-  | { kind: 'column'; aggregate: 'sum' | 'avg' | 'min' | 'max'; ref: ColumnRef };
+  | { kind: 'column'; aggregate: 'sum' | 'avg' | 'min' | 'max'; ref: ColumnRef }
+  /** The rows themselves: the columns shown, in the order given by `sort`. */
+  | { kind: 'rows'; columns: ColumnRef[]; sort: { ref: ColumnRef; dir: 'asc' | 'desc' }[] };
 
 export type Dimension =
   | { kind: 'column'; ref: ColumnRef }
@@ -50,4 +52,4 @@ export interface Plan {
 }
 
 /** The metric governing a plan, if any. */
-export const metricOf = (plan: Plan): MetricDoc | undefined => (plan.measure.kind === 'column' ? undefined : plan.measure.metric);
+export const metricOf = (plan: Plan): MetricDoc | undefined => (plan.measure.kind === 'metric' || plan.measure.kind === 'count' ? plan.measure.metric : undefined);

@@ -2,12 +2,22 @@
 // date, or a count of a table; and the words that do not fit it, which make the question refused.
 import type { ColumnMention, Group, Measure, MetricMention } from './intent.ts';
 import type { Keywords, Span } from './keywords.ts';
+import type { Listing } from './listing.ts';
 import { isMeasure, isTemporal } from './vocabulary.ts';
 
 /** What is measured, and whether words asked for it; words that do not fit it go to `unknown`. */
-export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[]): { measure: Measure | undefined; explicit: boolean } {
+export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[], listing?: Listing): { measure: Measure | undefined; explicit: boolean } {
   const ranked = groups.some((g) => g.kind !== 'bucket');
   const metrics = spans.filter((s) => s.kind === 'metric');
+  if (listing) {
+    // Rows are what is asked only when nothing is counted, measured, ranked or grouped: "show me the
+    // number of orders" counts them, and "revenue of the last 10 orders" is not answered as all
+    // revenue. A measure column after the rows is one of theirs ("orders with their total amount").
+    const measureBefore = spans.some((s) => s.kind === 'column' && !used.has(s) && s.start < listing.span.start && s.ms.some((m) => m.kind === 'column' && isMeasure(m.column)));
+    const measured = metrics.length > 0 || measureBefore || kw.aggregate || kw.rank || kw.top || kw.whichN !== undefined || kw.extreme || kw.ordinal || groups.length > 0;
+    if (!measured) return { measure: { kind: 'rows', tables: listing.span.ms.map((m) => m.table), ...(listing.newest ? { newest: listing.newest } : {}), ...(listing.limit !== undefined ? { limit: listing.limit } : {}) }, explicit: true };
+    if (listing.word) unknown.push(listing.word);
+  }
   if (metrics.length > 0) {
     metrics.forEach((s) => used.add(s));
     const names = new Set(metrics.flatMap((s) => s.ms.map((m) => (m.kind === 'metric' ? m.metric.name : ''))));

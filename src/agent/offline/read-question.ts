@@ -5,12 +5,16 @@ import { readMeasure } from './read-measure.ts';
 import { findPeriod } from './periods.ts';
 import { findDisplay } from './units.ts';
 import { findChart } from './chart-request.ts';
+import { readListing } from './listing.ts';
 import { findMentions, forms, isDimension, isMeasure, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
-import { ORDINALS, type Keywords, type Span } from './keywords.ts';
+import { ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
 
 const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
 const TOP = /\b(top|bottom|first) (\d+)\b/;
+// "top products by revenue": a handful, as "top 10" would be.
+const TOP_ALONE = /\b(top|bottom)\b(?! \d)/;
+const TOP_ROWS = 10;
 const WHICH_N = /\b(?:which|what) (\d+)\b/;
 const EXTREME = /\b(earliest|oldest|first|most recent|latest|newest|last|recent)\b(?! \d)/;
 // "at least 200", "at most 5" are comparisons (COMPARE_AFTER), not rankings.
@@ -57,6 +61,8 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const outside = (m: Mention) => [period?.span, display?.span, chart?.span].every((s) => !s || m.end <= s[0] || m.start >= s[1]);
   const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
+  // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
+  const listing = readListing(text, spans, marks);
   const kw = readKeywords(marks);
   const used = new Set<Span>();
   const groups = readGroups(text, spans, kw, used, marks);
@@ -64,14 +70,17 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   if (period?.compare && !groups.some((g) => g.kind === 'bucket')) groups.push({ kind: 'bucket', bucket: period.compare });
   const compares = readCompares(text, spans, marks, used);
   const unknown: string[] = [];
-  const measure = readMeasure(text, spans, kw, groups, used, unknown);
+  const measure = readMeasure(text, spans, kw, groups, used, unknown, listing);
   const values = readValues(spans, used);
   const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
   periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
   if (period && periodColumns.length === 0) periodColumns.push(...datesBefore(text, spans, period.span[0]));
   const ranking = rankingOf(kw, groups, text, spans);
-  // An ordinal read but not applied would answer another question ("the second ..." as the first).
+  // An ordinal or a number of rows read but not applied would answer another question ("the second
+  // ..." as the first; "top 5 revenue" as the total).
   if (kw.ordinal && ranking?.offset === undefined) unknown.push(kw.ordinal.word);
+  else if (!ranking && kw.top) unknown.push(kw.top.word);
+  else if (!ranking && kw.whichN !== undefined) unknown.push(`which ${kw.whichN}`);
   return {
     measure: measure.measure,
     explicit: measure.explicit,
@@ -126,10 +135,10 @@ function datesBefore(text: string, spans: Span[], at: number): ColumnMention[] {
 
 function readKeywords(marks: Marks): Keywords {
   const kw: Keywords = {};
-  const top = marks.takeMatch(TOP);
-  if (top) kw.top = { dir: top[1] === 'bottom' ? 'asc' : 'desc', limit: Number(top[2]), end: top.index + top[0].length };
+  const top = marks.takeMatch(TOP) ?? marks.takeMatch(TOP_ALONE);
+  if (top) kw.top = { dir: top[1] === 'bottom' ? 'asc' : 'desc', limit: top[2] ? rowCount(top[2]) : TOP_ROWS, end: top.index + top[0].length, word: top[0] };
   const which = marks.takeMatch(WHICH_N);
-  if (which) kw.whichN = Number(which[1]);
+  if (which) kw.whichN = rowCount(which[1]!);
   const extreme = marks.takeMatch(EXTREME);
   if (extreme) kw.extreme = { aggregate: /earliest|oldest|first/.test(extreme[1]!) ? 'min' : 'max', word: extreme[1]! };
   const ordinal = marks.takeMatch(ORDINAL);

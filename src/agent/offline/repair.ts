@@ -7,7 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { termOf, verbForms, withDigits } from './language.ts';
 import { MONTHS } from './periods.ts';
-import { findMentions, knowsWord, vocabularyWords, type Schema } from './vocabulary.ts';
+import { findMentions, isDimension, knowsWord, vocabularyWords, type Schema } from './vocabulary.ts';
 import { FILLER } from './words.ts';
 
 export type Repair = { kind: 'repaired'; text: string; readings: string[] } | { kind: 'ambiguous'; detail: string };
@@ -77,14 +77,16 @@ function priced(text: string, schema: Schema): string {
 }
 
 /**
- * "the best selling product", "top 5 selling products", "which product sold the most": the rows of a
- * named table ranked by the units sold, where the knowledge has units ("units sold"); elsewhere what
- * "selling" counts is not one reading, and the words stay unread. One row for a word in the singular
+ * "the best selling product", "top 5 selling products", "which product sold the most", "the best
+ * selling category": the rows of a named table, or the values of a named column, ranked by the units
+ * sold, where the knowledge has units ("units sold"); elsewhere what "selling" counts is not one
+ * reading, and the words stay unread. One row for a word in the singular
  * without a count; every row, ranked, for "the top selling products".
  */
 function bestSelling(text: string, schema: Schema): string {
   if (!knowsWord(schema, 'units')) return text;
-  const rows = (word: string) => findMentions(word, schema).some((m) => m.kind === 'table' && m.start === 0 && m.end === word.length);
+  // A table's rows ("products") or the values of a column people group by ("category").
+  const rows = (word: string) => findMentions(word, schema).some((m) => (m.kind === 'table' || (m.kind === 'column' && isDimension(m.column))) && m.start === 0 && m.end === word.length);
   const rank = (n: string | undefined, word: string, whole: string) => (!rows(word) ? whole : n || !word.endsWith('s') ? `top ${n ?? '1'} ${word} by units` : `units by ${word}`);
   return text
     .replace(/\b(?:the )?(?:(?:best|top) )?(?:(\d+) )?(?:best|top)[ -]?selling (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))

@@ -44,6 +44,9 @@ function candidatesOf(measure: Measure): Candidate[] {
       });
     case 'column':
       return refs(measure.columns).map((ref) => ({ subject: ref.table, measure: { kind: 'column', aggregate: measure.aggregate, ref } }));
+    case 'rows':
+      // The columns and order are worked out on the plan (rowsOf), once the tables it reads are known.
+      return measure.tables.map((t) => ({ subject: t, measure: { kind: 'rows', columns: [], sort: [] } }));
     case 'extreme': {
       // A table's first or last date only when it has one date: "the latest order" of a table with two is unclear.
       const own = measure.tables.flatMap((table) => (table.columns.filter(isTemporal).length === 1 ? [{ table, column: table.columns.find(isTemporal)! }] : []));
@@ -56,7 +59,7 @@ function candidatesOf(measure: Measure): Candidate[] {
 /** The plan on one subject, or why it cannot be built. */
 function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const b = new PlanBuilder(schema, c.subject, c.measure.kind === 'count');
-  const metric = c.measure.kind === 'column' ? undefined : c.measure.metric;
+  const metric = c.measure.kind === 'metric' || c.measure.kind === 'count' ? c.measure.metric : undefined;
   if (c.measure.kind === 'column') b.use(c.measure.ref);
   if (metric && !b.metricColumns(metric.expression, metric.filter)) return fail(`the metric ${metric.name} reads a column of a table that is not documented or not related`);
   const date = () => dateOf(b, intent, metric);
@@ -68,11 +71,17 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const governed = metric ? b.filterColumns(metric.filter) : [];
   const clash = filters.find((f) => f.kind === 'values' && governed.some((g) => docKey(g.table) === docKey(f.ref.table) && g.column.name === f.ref.column.name));
   if (metric && clash) return fail(`the metric ${metric.name} already decides which ${clash.ref.column.name} values count (${metric.filter})`);
+  let measure = c.measure;
+  if (intent.measure?.kind === 'rows') {
+    if (dimensions.length > 0) return fail('it asks for rows and for groups at once');
+    const rows = rowsOf(b, intent, intent.measure.newest);
+    if (typeof rows === 'string') return fail(rows);
+    measure = rows;
+  }
   const unused = intent.named.find((tables) => !tables.some((t) => b.has(t)));
   if (unused) return fail(`it names ${unused[0]!.name}, which this question cannot be related to`);
   const loose = intent.loose.find((ms) => !refs(ms).some((r) => b.uses(r)));
   if (loose) return fail(`it names ${loose[0]!.column.name} without saying what to do with it`);
-  let measure = c.measure;
   if (b.fannedOut) {
     const key = keyColumn(schema, c.subject);
     const keyDoc = c.subject.columns.find((col) => col.name === key) ?? (key ? { name: key } : undefined);
@@ -81,7 +90,32 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   }
   const grouped = dimensions.length > 0;
   const order = !grouped ? undefined : (intent.ranking?.dir ?? (dimensions.some((d) => d.kind === 'bucket') ? 'time' : 'desc'));
-  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit: grouped ? intent.ranking?.limit : undefined, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+  const limit = grouped ? intent.ranking?.limit : intent.measure?.kind === 'rows' ? intent.measure.limit : undefined;
+  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+}
+
+// Columns a list leaves out unless the question names them ("Personal data; do not show it unless asked").
+const PERSONAL = /\bpersonal data\b|\bdo not show\b|\bpii\b/i;
+
+/**
+ * The rows' columns and order: the subject's documented columns but personal ones, then any other
+ * column the question names; newest first by the subject's one date when it has one (as asked, or
+ * by default), else by its key. The key breaks ties, so that "the 5 latest" are the same 5 each time.
+ */
+function rowsOf(b: PlanBuilder, intent: Intent, newest: 'asc' | 'desc' | undefined): Extract<PlanMeasure, { kind: 'rows' }> | string {
+  const subject = b.subject;
+  const shown = subject.columns.filter((column) => !PERSONAL.test(column.description ?? '')).map((column) => b.use({ table: subject, column })!);
+  for (const ms of intent.loose) {
+    const ref = b.pick(refs(ms));
+    if (ref && !shown.some((s) => docKey(s.table) === docKey(ref.table) && s.column.name === ref.column.name)) shown.push(ref);
+  }
+  const dates = subject.columns.filter(isTemporal);
+  if (newest && dates.length !== 1) return `it asks for the ${newest === 'desc' ? 'latest' : 'earliest'} ${subject.name}, but ${subject.name} has ${dates.length === 0 ? 'no date' : 'more than one date'} to order them by`;
+  const key = keyColumn(b.schema, subject);
+  const keyDoc = subject.columns.find((col) => col.name === key);
+  const dir = newest ?? (dates.length === 1 ? 'desc' : 'asc');
+  const sort = [...(dates.length === 1 ? [{ ref: { table: subject, column: dates[0]! }, dir }] : []), ...(keyDoc ? [{ ref: { table: subject, column: keyDoc }, dir }] : [])];
+  return { kind: 'rows', columns: shown, sort };
 }
 
 /** The date periods and time buckets apply to: the one named, the metric's, or the subject's own. */

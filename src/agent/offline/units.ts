@@ -3,7 +3,7 @@
 // A unit the data cannot be read in is refused, not converted: the knowledge holds no exchange rates.
 import type { MetricDoc, TableDocument } from '../ports.ts';
 import type { Display } from './display.ts';
-import type { ColumnRef, Plan } from './plan.ts';
+import { metricOf, type ColumnRef, type Plan } from './plan.ts';
 
 const FACTORS = { thousands: 1e3, millions: 1e6, billions: 1e9 } as const;
 const CURRENCIES: [RegExp, string[]][] = [
@@ -52,6 +52,7 @@ const ADDITIVE = /^\s*(sum|count)\s*\((?:[^()]|\([^()]*\))*\)\s*$/i;
 /** The format a plan's measure prints in: the metric's, or a currency column's. */
 export function measureFormat(plan: Plan): string | undefined {
   const m = plan.measure;
+  if (m.kind === 'rows') return undefined;
   if (m.kind !== 'column') return m.metric?.format;
   return m.aggregate === 'min' || m.aggregate === 'max' || m.aggregate === 'sum' || m.aggregate === 'avg' ? columnCurrency(m.ref.table, m.ref.column.name) : undefined;
 }
@@ -59,6 +60,7 @@ export function measureFormat(plan: Plan): string | undefined {
 /** Why a plan's answer cannot be printed in the units asked, or undefined when it can. */
 export function displayProblem(plan: Plan, display: Display): string | undefined {
   const m = plan.measure;
+  if (m.kind === 'rows') return 'a list of rows has no units, scale or shares';
   if (m.kind === 'column' && isTemporalRef(m.ref)) return 'a date has no units or scale';
   const format = measureFormat(plan);
   if (display.currency) {
@@ -78,12 +80,13 @@ export function displayProblem(plan: Plan, display: Display): string | undefined
 function additive(m: Plan['measure']): boolean {
   if (m.kind === 'count') return true;
   if (m.kind === 'column') return m.aggregate === 'sum';
+  if (m.kind === 'rows') return false;
   return ADDITIVE.test(m.metric.expression);
 }
 
 const measureName = (plan: Plan) => {
   const m = plan.measure;
-  const metric: MetricDoc | undefined = m.kind === 'column' ? undefined : m.metric;
+  const metric: MetricDoc | undefined = metricOf(plan);
   return metric ? metric.name.replace(/_/g, ' ') : m.kind === 'column' ? m.ref.column.name.replace(/_/g, ' ') : `the number of ${plan.subject.name.replace(/_/g, ' ')}`;
 };
 

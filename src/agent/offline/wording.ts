@@ -72,6 +72,7 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
     whole !== undefined ? formatValue(whole === 0 ? 0 : (asNumber(raw(r)) ?? 0) / whole, 'percent')
     : display?.scale ? scaled(raw(r), display.scale.factor)
     : formatValue(raw(r), built.format);
+  if (built.listing) return listedRows(title, columns, rows, total, content['truncated'] === true, built.listing.formats);
   if (built.labelColumn === undefined) return `${title}: ${rows[0] ? value(rows[0]) : 'none'}.`;
   if (rows.length === 0) return `${title}: no matching rows.`;
   const li = columns.indexOf(built.labelColumn);
@@ -81,6 +82,17 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
   const more = total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '';
   const partial = display?.share && whole === undefined ? '\n(Shares need every row of the result, so the values are shown as they are.)' : '';
   return `${title}:\n${lines.join('\n')}${more}${partial}`;
+}
+
+/** Rows of a list: how many (a result cut at the row limit says so), the columns named once, then the first few rows' values. */
+function listedRows(title: string, columns: string[], rows: unknown[][], total: number, truncated: boolean, formats: (string | undefined)[]): string {
+  if (rows.length === 0) return `${title}: no matching rows.`;
+  const n = `${total.toLocaleString('en-US')} ${total === 1 ? 'row' : 'rows'}`;
+  const count = truncated ? `the first ${n} of more` : n;
+  // Ids as written: order 117613 is not a quantity of 117,613.
+  const lines = rows.slice(0, LISTED).map((r) => `- ${r.map((v, i) => (isId(columns[i]!) && v !== null ? String(v) : formatValue(v, formats[i]))).join(', ')}`);
+  const more = total <= LISTED ? '' : truncated ? `\n(The table has those ${n}.)` : `\n(The table has all ${n}.)`;
+  return `${title} (${count}; ${columns.map((c) => c.replace(/_/g, ' ')).join(', ')}):\n${lines.join('\n')}${more}`;
 }
 
 const lastDay = (p: Period) => (p.to ? new Date(Date.parse(`${p.to}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10) : undefined);

@@ -1,0 +1,46 @@
+// Questions that ask for rows rather than a number: "list customers in Germany", "show me the orders
+// over 5000 last month", "the 5 most recent orders", "latest orders". The words that ask for rows are
+// read here; read-measure.ts decides whether rows are what the question measures.
+import { rowCount, type Span } from './keywords.ts';
+import type { Marks } from './words.ts';
+
+/** Rows of the table of `span` asked for: `newest` orders them by their date, `limit` keeps the first few. */
+export interface Listing {
+  span: Span;
+  /** "the latest", "most recent": newest first ('desc'); "the earliest", "oldest": oldest first. */
+  newest?: 'asc' | 'desc';
+  limit?: number;
+  /** The words that asked for the order or the number, for a refusal when rows are not what is measured. */
+  word?: string;
+}
+
+/** "latest orders" without a number lists this many: a handful to read, the table event holds them all. */
+export const RECENT_ROWS = 10;
+
+// A question opening with a verb that asks to see things: the rows are of the first table it names.
+const VERB = /^(?:(?:can|could|would) you |please )*(?:list|show(?: me)?|display|give me|get me|find|what are|which are)\b/;
+// Right before a table named in the plural: "the 5 most recent", "last 10", "10 newest", "latest".
+const RECENT = /(?:(\d+) )?(most recent|latest|newest|last|recent|earliest|oldest|first)(?: (\d+))? $/;
+const COUNT = /(?:^| )(\d+) $/;
+
+/** The rows a question asks for, if it asks for rows; the words read are taken from `marks`. */
+export function readListing(text: string, spans: Span[], marks: Marks): Listing | undefined {
+  const span = spans.find((s) => s.kind === 'table');
+  if (!span || !text.slice(span.start, span.end).endsWith('s')) return undefined;
+  // Listed values may stand between: "the 5 latest cancelled orders".
+  let at = span.start;
+  for (let v = valueEndingAt(spans, at - 1); v; v = valueEndingAt(spans, at - 1)) at = v.start;
+  const before = text.slice(0, at);
+  const recent = RECENT.exec(before);
+  if (recent) {
+    marks.take(recent.index, at);
+    const n = recent[1] ?? recent[3];
+    return { span, newest: /earliest|oldest|first/.test(recent[2]!) ? 'asc' : 'desc', limit: n ? rowCount(n) : RECENT_ROWS, word: recent[0].trim() };
+  }
+  if (!VERB.test(before)) return undefined;
+  const count = COUNT.exec(before);
+  if (count) marks.take(count.index, at);
+  return { span, ...(count ? { limit: rowCount(count[1]!), word: count[1]! } : {}) };
+}
+
+const valueEndingAt = (spans: Span[], end: number) => spans.find((s) => s.kind === 'value' && s.end === end);
