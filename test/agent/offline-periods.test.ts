@@ -24,3 +24,12 @@ test('periods that are not neighbours of one length stay the first period alone'
   t.like(period('revenue in 2024 and customers'), { from: '2024-01-01', to: '2025-01-01', compare: undefined });
   t.is(period('revenue by channel')?.compare, undefined);
 });
+
+test('"the last N months" counts back from today, and offers as many whole units before the current one', (t) => {
+  // Sunday 29 November 2026.
+  t.like(period('revenue in the last 12 months'), { from: '2025-11-30', to: '2026-11-30', label: 'in the last 12 months', rolling: { unit: 'month', whole: { from: '2025-11-01', to: '2026-11-01', label: 'in the last 12 whole months' } } });
+  t.like(period('revenue in the past 4 quarters'), { from: '2025-11-30', to: '2026-11-30', rolling: { unit: 'quarter', whole: { from: '2025-10-01', to: '2026-10-01' } } });
+  t.like(period('orders in the last 2 weeks'), { from: '2026-11-16', to: '2026-11-30', rolling: { unit: 'week', whole: { from: '2026-11-09', to: '2026-11-23' } } });
+  t.like(period('orders in the last 7 days'), { from: '2026-11-23', to: '2026-11-30', rolling: { unit: 'day', whole: { from: '2026-11-22', to: '2026-11-29' } } });
+  t.like(period('orders in the last 3 years'), { from: '2023-11-30', to: '2026-11-30', rolling: { unit: 'year', whole: { from: '2023-01-01', to: '2026-01-01' } } });
+});

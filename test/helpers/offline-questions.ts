@@ -51,6 +51,10 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['How many orders were placed on the web channel in Q3 2024?', "SELECT COUNT(*) FROM orders WHERE channel = 'web' AND order_date >= DATE '2024-07-01' AND order_date < DATE '2024-10-01'"],
   ['Maximum unit price by product category', 'SELECT category, MAX(unit_price) FROM products GROUP BY 1 ORDER BY 2 DESC, 1'],
   ['How many customers in the corporate segment per country?', "SELECT country, COUNT(*) FROM customers WHERE segment = 'corporate' GROUP BY 1 ORDER BY 2 DESC, 1"],
+  // Grouped by the unit it counts back in, "the last N months" is N whole months before this one.
+  ['Monthly revenue in the last 3 months', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-10-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  ['Revenue by quarter in the last 4 quarters', "SELECT date_trunc('quarter', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  ['How many orders in the last 3 months?', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-10-16' AND order_date < DATE '2026-01-16'"],
   // "Top" without a number: a handful, ten.
   ['Top products by quantity sold', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10'],
   // "Best selling" ranks a column's values too.

@@ -13,6 +13,12 @@ export interface Period {
   span: [number, number];
   /** Two periods of this length compared ("this year vs last year"): the answer has a row for each. */
   compare?: 'year' | 'quarter' | 'month';
+  /**
+   * "the last 12 months" counts back from today; grouped by month, that would begin and end with a
+   * part of a month. `whole` is the same number of whole units before the current one, for a question
+   * grouped by `unit` itself.
+   */
+  rolling?: { unit: 'day' | 'week' | 'month' | 'quarter' | 'year'; whole: { from: string; to: string; label: string } };
 }
 
 export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -79,12 +85,13 @@ function onePeriod(text: string, nowMs: number): Period | undefined {
     const year = Number(r[1]);
     return { from: iso(year, 0), to: iso(year + 1, 0), label: `in ${year}`, span: span(r) };
   }
-  if ((r = at(/\b(?:in the )?(last|past|previous) (\d+) (day|week|month|year)s?\b/))) {
+  if ((r = at(/\b(?:in the )?(last|past|previous) (\d+) (day|week|month|quarter|year)s?\b/))) {
     const n = Number(r[2]);
-    const unit = r[3]!;
+    const unit = r[3] as NonNullable<Period['rolling']>['unit'];
     const end = iso(y, m, d + 1);
-    const from = unit === 'day' ? iso(y, m, d + 1 - n) : unit === 'week' ? iso(y, m, d + 1 - 7 * n) : unit === 'month' ? iso(y, m - n, d + 1) : iso(y - n, m, d + 1);
-    return { from, to: end, label: `in the last ${n} ${unit}s`, span: span(r) };
+    const from = unit === 'day' ? iso(y, m, d + 1 - n) : unit === 'week' ? iso(y, m, d + 1 - 7 * n) : unit === 'month' ? iso(y, m - n, d + 1) : unit === 'quarter' ? iso(y, m - 3 * n, d + 1) : iso(y - n, m, d + 1);
+    const label = `in the last ${n} ${unit}s`;
+    return { from, to: end, label, span: span(r), rolling: { unit, whole: { ...wholeUnits(unit, n, now), label: `in the last ${n} whole ${unit}s` } } };
   }
   if ((r = at(/\b(last|previous|this|current) (month|year|quarter|week)\b/))) {
     const prev = r[1] === 'last' || r[1] === 'previous';
@@ -103,6 +110,22 @@ function onePeriod(text: string, nowMs: number): Period | undefined {
   if ((r = at(/\btoday\b/))) return { from: iso(y, m, d), to: iso(y, m, d + 1), label: 'today', span: span(r) };
   if ((r = at(/\byesterday\b/))) return { from: iso(y, m, d - 1), to: iso(y, m, d), label: 'yesterday', span: span(r) };
   return undefined;
+}
+
+/** The `n` whole days, weeks (from Monday), months, quarters or years before the current one. */
+function wholeUnits(unit: NonNullable<Period['rolling']>['unit'], n: number, now: Date): { from: string; to: string } {
+  const [y, m, d] = [now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()];
+  if (unit === 'day') return { from: iso(y, m, d - n), to: iso(y, m, d) };
+  if (unit === 'week') {
+    const monday = d - ((now.getUTCDay() + 6) % 7);
+    return { from: iso(y, m, monday - 7 * n), to: iso(y, m, monday) };
+  }
+  if (unit === 'month') return { from: iso(y, m - n), to: iso(y, m) };
+  if (unit === 'quarter') {
+    const q = Math.floor(m / 3) * 3;
+    return { from: iso(y, q - 3 * n), to: iso(y, q) };
+  }
+  return { from: iso(y - n, 0), to: iso(y, 0) };
 }
 
 const MONTH = `(${MONTHS.join('|')})`;

@@ -21,7 +21,8 @@ const fail = (reason: string): Resolution => ({ ok: false, reason });
 const isCount = (m: MetricDoc) => /^\s*count\s*\(\s*\*\s*\)\s*$/i.test(m.expression);
 
 /** The best plan for an intent, or why there is none. */
-export function resolvePlan(intent: Intent, schema: Schema): Resolution {
+export function resolvePlan(asked: Intent, schema: Schema): Resolution {
+  const intent = inWholeUnits(asked);
   if (!intent.measure) return fail('it names nothing to count or measure');
   const results = candidatesOf(intent.measure).map((c) => planFor(c, intent, schema));
   const ok = results.filter((r): r is Extract<Resolution, { ok: true }> => r.ok).sort((a, b) => a.plan.joins.length - b.plan.joins.length);
@@ -31,6 +32,17 @@ export function resolvePlan(intent: Intent, schema: Schema): Resolution {
     return fail(`it could be read on ${best.plan.subject.name} or on ${rival.plan.subject.name}`);
   }
   return best;
+}
+
+/**
+ * "Revenue by month in the last 12 months": twelve whole months before this one, not a part of a
+ * month at each end (a bar of one day first, and one of the month so far last).
+ */
+function inWholeUnits(intent: Intent): Intent {
+  const rolling = intent.period?.rolling;
+  if (!rolling || !intent.groups.some((g) => g.kind === 'bucket' && g.bucket === rolling.unit)) return intent;
+  const { rolling: _, ...period } = intent.period!;
+  return { ...intent, period: { ...period, ...rolling.whole } };
 }
 
 function candidatesOf(measure: Measure): Candidate[] {
