@@ -55,6 +55,10 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Monthly revenue in the last 3 months', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-10-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['Revenue by quarter in the last 4 quarters', "SELECT date_trunc('quarter', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['How many orders in the last 3 months?', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-10-16' AND order_date < DATE '2026-01-16'"],
+  // "New" rows are counted by the one date they were created on.
+  ['How many new customers in 2024?', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2024-01-01' AND signup_date < DATE '2025-01-01'"],
+  ['New customers last year', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2025-01-01' AND signup_date < DATE '2026-01-01'"],
+  ['New customers by month in 2025', "SELECT date_trunc('month', signup_date), COUNT(*) FROM customers WHERE signup_date >= DATE '2025-01-01' AND signup_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   // "Top" without a number: a handful, ten.
   ['Top products by quantity sold', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10'],
   // "Best selling" ranks a column's values too.

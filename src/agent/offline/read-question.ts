@@ -75,6 +75,11 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
   periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
   if (period && periodColumns.length === 0) periodColumns.push(...datesBefore(text, spans, period.span[0]));
+  const fresh = newRows(text, spans, measure.measure, period !== undefined || groups.some((g) => g.kind === 'bucket'), periodColumns);
+  if (fresh) {
+    marks.take(fresh.start, fresh.start + 'new'.length);
+    if (period && periodColumns.length === 0) periodColumns.push(fresh.date);
+  }
   const ranking = rankingOf(kw, groups, text, spans);
   // An ordinal or a number of rows read but not applied would answer another question ("the second
   // ..." as the first; "top 5 revenue" as the total).
@@ -83,7 +88,8 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   else if (!ranking && kw.whichN !== undefined) unknown.push(`which ${kw.whichN}`);
   return {
     measure: measure.measure,
-    explicit: measure.explicit,
+    // "New customers last month" asks for a count as plainly as "how many customers".
+    explicit: measure.explicit || fresh !== undefined,
     groups,
     values,
     compares,
@@ -131,6 +137,19 @@ function datesBefore(text: string, spans: Span[], at: number): ColumnMention[] {
     const dates = m.table.columns.filter(isTemporal);
     return dates.length === 1 ? [{ kind: 'column' as const, table: m.table, column: dates[0]!, start: s.start, end: s.end }] : [];
   });
+}
+
+/**
+ * "new customers last month", "new customers by month": the rows counted or listed, by the one date
+ * each was created on. Only then: "new" without a period has no meaning here, and "revenue from new
+ * customers" would be revenue dated by the order, not by the customer.
+ */
+function newRows(text: string, spans: Span[], measure: Intent['measure'], dated: boolean, periodColumns: ColumnMention[]): { start: number; date: ColumnMention } | undefined {
+  const s = spans.find((x) => x.kind === 'table' && text.slice(0, x.start).endsWith('new '));
+  const table = s && (measure?.kind === 'count' || measure?.kind === 'rows') ? s.ms.find((m) => measure.tables.includes(m.table))?.table : undefined;
+  const dates = table?.columns.filter(isTemporal) ?? [];
+  if (!s || !table || dates.length !== 1 || !dated || periodColumns.some((c) => c.table !== table)) return undefined;
+  return { start: s.start - 'new '.length, date: { kind: 'column', table, column: dates[0]!, start: s.start, end: s.end } };
 }
 
 function readKeywords(marks: Marks): Keywords {
