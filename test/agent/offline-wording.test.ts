@@ -57,3 +57,9 @@ test('a list cut at the row limit says the table holds only its first rows', (t)
   t.true(describeResult(list, { columns, rows, row_count: 12, truncated: false }).endsWith('\n(The table has all 12 rows.)'));
   t.is(describeResult(list, { columns, rows: [], row_count: 0, truncated: false }), 'Orders, newest first: no matching rows.');
 });
+
+test('a row grouped by a period and a column names its period as people do', (t) => {
+  const byMonth = { ...built, title: 'Number of orders by month and status', valueColumn: 'order_count', labelColumn: 'month', format: 'integer', bucket: 'month' as const };
+  const content = { columns: [{ name: 'month' }, { name: 'status' }, { name: 'order_count' }], rows: [['2025-01-01', 'cancelled', 232]], row_count: 1 };
+  t.is(describeResult(byMonth, content), 'Number of orders by month and status:\n- Jan 2025, cancelled: 232');
+});

@@ -66,6 +66,9 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const kw = readKeywords(marks);
   const used = new Set<Span>();
   const groups = readGroups(text, spans, kw, used, marks);
+  // "revenue in Germany vs France": a row for each value compared, as "by country" gives.
+  const compared = valuesCompared(text, spans, marks);
+  if (compared && !groups.some((g) => g.kind === 'column' && g.columns.some((c) => c.column === compared.column))) groups.push({ kind: 'column', columns: [compared] });
   // Periods compared ("this year vs last year"): a row for each, unless the question buckets by time itself.
   if (period?.compare && !groups.some((g) => g.kind === 'bucket')) groups.push({ kind: 'bucket', bucket: period.compare });
   const compares = readCompares(text, spans, marks, used);
@@ -150,6 +153,21 @@ function newRows(text: string, spans: Span[], measure: Intent['measure'], dated:
   const dates = table?.columns.filter(isTemporal) ?? [];
   if (!s || !table || dates.length !== 1 || !dated || periodColumns.some((c) => c.table !== table)) return undefined;
   return { start: s.start - 'new '.length, date: { kind: 'column', table, column: dates[0]!, start: s.start, end: s.end } };
+}
+
+const VALUES_COMPARED = /^ (?:vs|versus|compared (?:to|with)|against) $/;
+
+/** The column of two listed values compared ("web vs mobile"), with the words between taken. */
+function valuesCompared(text: string, spans: Span[], marks: Marks): ColumnMention | undefined {
+  const values = spans.filter((s) => s.kind === 'value');
+  for (let i = 0; i + 1 < values.length; i++) {
+    const [a, b] = [values[i]!, values[i + 1]!];
+    const shared = (a.ms as ValueMention[]).find((m) => (b.ms as ValueMention[]).some((n) => n.column === m.column));
+    if (!shared || !VALUES_COMPARED.test(text.slice(a.end, b.start))) continue;
+    marks.take(a.end, b.start);
+    return { kind: 'column', table: shared.table, column: shared.column, start: a.start, end: b.end };
+  }
+  return undefined;
 }
 
 function readKeywords(marks: Marks): Keywords {

@@ -8,7 +8,7 @@ import { distance } from 'fastest-levenshtein';
 import { termOf, verbForms, withDigits } from './language.ts';
 import { MONTHS } from './periods.ts';
 import { findMentions, isDimension, knowsWord, vocabularyWords, type Schema } from './vocabulary.ts';
-import { FILLER } from './words.ts';
+import { FILLER, NEGATIONS } from './words.ts';
 
 export type Repair = { kind: 'repaired'; text: string; readings: string[] } | { kind: 'ambiguous'; detail: string };
 
@@ -39,6 +39,7 @@ export function repairWords(text: string, unknown: string[], schema: Schema): Re
   const asWritten = out;
   const readings: string[] = [];
   for (const word of new Set(left)) {
+    if (NEGATIONS.has(word)) continue;
     const term = termOf(word);
     // A verb the knowledge uses, of a table the question names, relates what the question names
     // ("which products sold the most units", where "units sold" are order items): it adds no

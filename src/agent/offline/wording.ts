@@ -34,8 +34,11 @@ const isId = (column: string) => /(^|_)id$/i.test(column);
 function labelParts(columns: string[], row: unknown[]): string[] {
   const keys = columns.slice(0, -1).map((c, i) => ({ c, i }));
   const named = keys.filter((k) => !isId(k.c));
-  return (named.length > 0 ? named : keys).map((k) => formatValue(row[k.i]));
+  // A time bucket's column is named by its bucket (build-sql.ts): "Jan 2025, cancelled", not "2025-01-01, cancelled".
+  return (named.length > 0 ? named : keys).map((k) => (BUCKETS.includes(k.c as Bucket) ? formatBucket(row[k.i], k.c as Bucket) : formatValue(row[k.i])));
 }
+
+const BUCKETS: Bucket[] = ['day', 'week', 'month', 'quarter', 'year'];
 
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

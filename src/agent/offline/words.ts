@@ -22,7 +22,18 @@ export const FILLER: ReadonlySet<string> = new Set(
   can could would show give tell list display see find get got receive received make made bring brought generate generated
   earn earned place placed come comes came happen happened sign signed up
   about same instead just only also again then now still overall altogether whole entire breakdown broken down split grouped one ones
-  data figure figures`.split(/\s+/),
+  data figure figures compare`.split(/\s+/),
+);
+
+/**
+ * Words that turn a question around. Never read as another word: "which products have never been
+ * ordered" read with "ever" (one letter away, and a filler) would list the products most ordered.
+ */
+export const NEGATIONS: ReadonlySet<string> = new Set(
+  `not never no none nobody nothing neither nor without except excluding exclude excluded unless non cannot
+  isn't aren't wasn't weren't don't doesn't didn't haven't hasn't hadn't can't won't`
+    .split(/\s+/)
+    .flatMap((w) => [w, w.replace(/'/g, ''), w.replace(/'/g, '\u2019')]),
 );
 
 /** Marks the characters of a text that were understood. */
