@@ -78,3 +78,10 @@ test('periods compared are drawn as bars side by side, unless the question names
   t.deepEqual((await ask('revenue in 2025 compared to 2024 as a line chart')).marks, ['line']);
 });
 
+
+test('periods ranked by the measure are drawn as bars, in the ranking\'s order', async (t) => {
+  const top = await ask('top 3 months by number of orders');
+  t.is(top.result.status, 'completed', top.result.text);
+  t.regex(top.sql ?? '', /ORDER BY 2 DESC, 1\nLIMIT 3$/);
+  t.deepEqual(top.marks, ['bar']);
+});

@@ -62,6 +62,13 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   // Two listed values compared: a row for each.
   ['Revenue in Germany vs France', "SELECT c.country, SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE c.country IN ('Germany', 'France') GROUP BY 1 ORDER BY 2 DESC, 1"],
   ['Compare orders web versus mobile', "SELECT channel, COUNT(*) FROM orders WHERE channel IN ('web', 'mobile') GROUP BY 1 ORDER BY 2 DESC, 1"],
+  // Periods ranked by the measure: "which month", "the best month", "top 3 months".
+  ['Which month had the highest revenue in 2025?', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1"],
+  ['Top 3 months by number of orders', "SELECT date_trunc('month', order_date), COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3"],
+  ['What was the worst quarter for orders?', "SELECT date_trunc('quarter', order_date), COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 1"],
+  ['Most popular product', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 1'],
+  // Rows of a table count once each already: "unique" adds nothing.
+  ['How many unique customers ordered in 2025?', "SELECT COUNT(DISTINCT customer_id) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'"],
   // "Top" without a number: a handful, ten.
   ['Top products by quantity sold', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10'],
   // "Best selling" ranks a column's values too.

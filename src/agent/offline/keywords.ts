@@ -27,5 +27,7 @@ export interface Keywords {
   /** "second" in "the second most": the place in the ranking, from 1. */
   ordinal?: { place: number; word: string };
   bucket?: Bucket;
+  /** Periods ranked by the measure ("which month had the highest revenue", "top 3 quarters"); `dir` from the words, else from `rank`. */
+  rankedBucket?: { dir?: 'asc' | 'desc'; limit?: number; word: string };
   aggregate?: { aggregate: Aggregate; word: string; end: number };
 }

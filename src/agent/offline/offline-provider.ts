@@ -120,8 +120,8 @@ export function missingTables(schema: Schema): string[] {
 
 const wantsChart = (built: BuiltQuery, rows: unknown[][]) => built.labelColumn !== undefined && rows.length >= 2;
 
-/** The chart's mark when the question names none: bars side by side for periods compared, a line over time, else bars. */
-const usualMark = (plan: Plan, built: BuiltQuery) => (plan.filters.some((f) => f.kind === 'period' && f.period.compare) || !built.timeSeries ? 'bar' : 'line');
+/** The chart's mark when the question names none: bars side by side for periods compared or ranked, a line over time, else bars. */
+const usualMark = (plan: Plan, built: BuiltQuery) => (plan.filters.some((f) => f.kind === 'period' && f.period.compare) || !built.timeSeries || plan.order !== 'time' ? 'bar' : 'line');
 
 const isInstruction = (text: string) => text.startsWith('The user asked you to stop') || text.startsWith('You reached the step limit');
 

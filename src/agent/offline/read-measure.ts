@@ -7,7 +7,7 @@ import { isMeasure, isTemporal } from './vocabulary.ts';
 
 /** What is measured, and whether words asked for it; words that do not fit it go to `unknown`. */
 export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[], listing?: Listing): { measure: Measure | undefined; explicit: boolean } {
-  const ranked = groups.some((g) => g.kind !== 'bucket');
+  const ranked = groups.some((g) => g.kind !== 'bucket') || kw.rankedBucket !== undefined;
   const metrics = spans.filter((s) => s.kind === 'metric');
   if (listing) {
     // Rows are what is asked only when nothing is counted, measured, ranked or grouped: "show me the

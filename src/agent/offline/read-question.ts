@@ -61,6 +61,11 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const outside = (m: Mention) => [period?.span, display?.span, chart?.span].every((s) => !s || m.end <= s[0] || m.start >= s[1]);
   const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
+  // "unique customers": a table's rows count once each already, by their key across joins.
+  for (const s of spans) {
+    const unique = s.kind === 'table' ? /\b(?:unique|distinct) $/.exec(text.slice(0, s.start)) : null;
+    if (unique) marks.take(unique.index, s.start);
+  }
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
   const listing = readListing(text, spans, marks);
   const kw = readKeywords(marks);
@@ -89,6 +94,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   if (kw.ordinal && ranking?.offset === undefined) unknown.push(kw.ordinal.word);
   else if (!ranking && kw.top) unknown.push(kw.top.word);
   else if (!ranking && kw.whichN !== undefined) unknown.push(`which ${kw.whichN}`);
+  else if (!ranking && kw.rankedBucket) unknown.push(kw.rankedBucket.word);
   return {
     measure: measure.measure,
     // "New customers last month" asks for a count as plainly as "how many customers".
@@ -170,8 +176,20 @@ function valuesCompared(text: string, spans: Span[], marks: Marks): ColumnMentio
   return undefined;
 }
 
+// "which month had the highest revenue", "the best month", "top 3 quarters by revenue", "worst weeks".
+const RANKED_BUCKET = /\b(which|what|best|worst|top|bottom)(?: (\d+))? (day|week|month|quarter|year)(s?)\b/;
+
 function readKeywords(marks: Marks): Keywords {
   const kw: Keywords = {};
+  // Before the rankings: "top 3" and "best" are of the periods here.
+  const ranked = marks.takeMatch(RANKED_BUCKET);
+  if (ranked) {
+    const [word, n, bucket, plural] = [ranked[1]!, ranked[2], ranked[3] as Bucket, ranked[4] === 's'];
+    const dir = /^(best|top)$/.test(word) ? 'desc' : /^(worst|bottom)$/.test(word) ? 'asc' : undefined;
+    const limit = n ? rowCount(n) : /^(top|bottom)$/.test(word) ? TOP_ROWS : plural ? undefined : 1;
+    kw.bucket = bucket;
+    kw.rankedBucket = { ...(dir ? { dir } : {}), ...(limit !== undefined ? { limit } : {}), word: ranked[0] };
+  }
   const top = marks.takeMatch(TOP) ?? marks.takeMatch(TOP_ALONE);
   if (top) kw.top = { dir: top[1] === 'bottom' ? 'asc' : 'desc', limit: top[2] ? rowCount(top[2]) : TOP_ROWS, end: top.index + top[0].length, word: top[0] };
   const which = marks.takeMatch(WHICH_N);
@@ -243,6 +261,10 @@ function readValues(spans: Span[], used: Set<Span>): ValueMention[][] {
 }
 
 function rankingOf(kw: Keywords, groups: Group[], text: string, spans: Span[]): Intent['ranking'] {
+  if (kw.rankedBucket) {
+    const dir = kw.rankedBucket.dir ?? kw.rank?.dir;
+    return dir ? { dir, ...(kw.rankedBucket.limit !== undefined ? { limit: kw.rankedBucket.limit } : {}) } : undefined;
+  }
   if (groups.length === 0 || groups.every((g) => g.kind === 'bucket')) return undefined;
   // "Which country has the most ...": the first one; "which countries ...": all of them, ranked.
   const which = spans.find((s) => WHICH_BEFORE.test(text.slice(0, s.start)));

@@ -79,10 +79,10 @@ function priced(text: string, schema: Schema): string {
 
 /**
  * "the best selling product", "top 5 selling products", "which product sold the most", "the best
- * selling category": the rows of a named table, or the values of a named column, ranked by the units
- * sold, where the knowledge has units ("units sold"); elsewhere what "selling" counts is not one
- * reading, and the words stay unread. One row for a word in the singular
- * without a count; every row, ranked, for "the top selling products".
+ * selling category", "the most popular product" (popular by the units sold): the rows of a named
+ * table, or the values of a named column, ranked by the units sold, where the knowledge has units
+ * ("units sold"); elsewhere what "selling" counts is not one reading, and the words stay unread. One
+ * row for a word in the singular without a count; every row, ranked, for "the top selling products".
  */
 function bestSelling(text: string, schema: Schema): string {
   if (!knowsWord(schema, 'units')) return text;
@@ -92,7 +92,7 @@ function bestSelling(text: string, schema: Schema): string {
   return text
     .replace(/\b(?:the )?(?:(?:best|top) )?(?:(\d+) )?(?:best|top)[ -]?selling (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
     .replace(/\b(?:the )?(?:best|top) (\d+) selling (\w+)/g, (whole, n: string, word: string) => rank(n, word, whole))
-    .replace(/\b(?:the )?(?:(\d+) )?most sold (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
+    .replace(/\b(?:the )?(?:(\d+) )?most (?:sold|popular) (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
     .replace(/\b(?:which|what) (?:(\d+) )?(\w+) (?:sold|sells|sell) the most$/g, (whole, n: string | undefined, word: string) => rank(n, word, whole));
 }
 
