@@ -70,6 +70,12 @@ test('offline: a list follows up like any answer', async (t) => {
   t.deepEqual(norm(table.rows), norm(await wh.rows("SELECT customer_id, name, email, country, city, segment, signup_date FROM customers WHERE country = 'France' ORDER BY signup_date DESC, customer_id DESC")));
 });
 
+test('offline: a value left out in a follow-up replaces the values of its column', async (t) => {
+  const { events } = await askOffline(wh, 'and excluding web?', ['Total revenue by channel in 2025']);
+  const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')!;
+  t.deepEqual(norm(table.rows), norm(await wh.rows("SELECT channel, SUM(total_amount) FROM orders WHERE channel <> 'web' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 2 DESC, 1")));
+});
+
 // Each is refused rather than answered as another question: the total revenue of all orders, a list
 // in thousands, order lines by a date they do not have, all customers, revenue dated by the order
 // rather than by the customer's signup, the products most ordered (a negation is never read as
@@ -83,6 +89,7 @@ for (const [question, reason] of [
   ['Revenue from new customers in 2025', /"new"/],
   ['Which products have never been ordered?', /"never"/],
   ['Which month had revenue?', /"which month"/],
+  ['How many web orders except mobile?', /it both keeps and leaves out values of channel/],
 ] as const) {
   test(`offline: "${question}" is refused, not answered as another question`, async (t) => {
     const { result, events } = await ask(question);

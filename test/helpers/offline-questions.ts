@@ -69,6 +69,11 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Most popular product', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 1'],
   // Rows of a table count once each already: "unique" adds nothing.
   ['How many unique customers ordered in 2025?', "SELECT COUNT(DISTINCT customer_id) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'"],
+  // Values left out: "not", "excluding", "non-", "except those in"; rows without a value stay in.
+  ['How many orders were not cancelled?', "SELECT COUNT(*) FROM orders WHERE status IS DISTINCT FROM 'cancelled'"],
+  ['Total revenue excluding the web channel', "SELECT SUM(total_amount) FROM orders WHERE channel IS DISTINCT FROM 'web'"],
+  ['Number of non-corporate customers', "SELECT COUNT(*) FROM customers WHERE segment IS DISTINCT FROM 'corporate'"],
+  ['Number of customers not in Germany or France by country', "SELECT country, COUNT(*) FROM customers WHERE country IS NULL OR country NOT IN ('Germany', 'France') GROUP BY 1 ORDER BY 2 DESC, 1"],
   // "Top" without a number: a handful, ten.
   ['Top products by quantity sold', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10'],
   // "Best selling" ranks a column's values too.

@@ -132,6 +132,8 @@ function dimensionsSql(plan: Plan, col: (ref: ColumnRef) => string): { select: s
 
 function filtersSql(plan: Plan, col: (ref: ColumnRef) => string): string[] {
   return plan.filters.flatMap((f) => {
+    // Left out: rows of no known value are kept too ("orders not cancelled" includes those without a status).
+    if (f.kind === 'values' && f.not) return [`(${col(f.ref)} IS NULL OR ${col(f.ref)} NOT IN (${f.values.map(literal).join(', ')}))`];
     if (f.kind === 'values') return [f.values.length === 1 ? `${col(f.ref)} = ${literal(f.values[0]!)}` : `${col(f.ref)} IN (${f.values.map(literal).join(', ')})`];
     if (f.kind === 'compare') return [`${col(f.ref)} ${f.op} ${f.value}`];
     return [`${col(f.ref)} >= DATE '${f.period.from}'`, ...(f.period.to ? [`${col(f.ref)} < DATE '${f.period.to}'`] : [])];
@@ -188,7 +190,7 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
     : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
   const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
   const conditions = plan.filters.map((f) => {
-    if (f.kind === 'values') return `where ${spaced(f.ref.column.name)} is ${f.values.join(' or ')}`;
+    if (f.kind === 'values') return `where ${spaced(f.ref.column.name)} is ${!f.not ? f.values.join(' or ') : f.values.length === 1 ? `not ${f.values[0]}` : `none of ${f.values.join(', ')}`}`;
     if (f.kind === 'compare') return `where ${spaced(f.ref.column.name)} is ${{ '>': 'over', '<': 'under', '>=': 'at least', '<=': 'at most' }[f.op]} ${f.value}`;
     return f.period.label;
   });

@@ -28,7 +28,8 @@ export type Dimension =
   | { kind: 'label'; key?: ColumnRef; label: ColumnRef };
 
 export type Filter =
-  | { kind: 'values'; ref: ColumnRef; values: string[] }
+  /** `not`: rows whose value is none of `values` (or unknown). */
+  | { kind: 'values'; ref: ColumnRef; values: string[]; not?: true }
   | { kind: 'compare'; ref: ColumnRef; op: CompareOp; value: number }
   | { kind: 'period'; ref: ColumnRef; period: Period };
 

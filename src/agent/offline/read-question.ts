@@ -79,7 +79,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const compares = readCompares(text, spans, marks, used);
   const unknown: string[] = [];
   const measure = readMeasure(text, spans, kw, groups, used, unknown, listing);
-  const values = readValues(spans, used);
+  const values = readValues(text, spans, used, marks);
   const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
   periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
   if (period && periodColumns.length === 0) periodColumns.push(...datesBefore(text, spans, period.span[0]));
@@ -250,12 +250,25 @@ function readCompares(text: string, spans: Span[], marks: Marks, used: Set<Span>
   return out;
 }
 
-function readValues(spans: Span[], used: Set<Span>): ValueMention[][] {
+// Words that leave the value after them out: "not cancelled", "excluding the web channel", "non-web",
+// "not in Germany", "except those in France".
+const NOT_BEFORE = /\b(?:not|excluding|except(?: for)?|other than|apart from|without|non-?)(?: those| ones)?(?: (?:in|from|of|on|at|via|through))?(?: the)? ?$/;
+const LIST_BETWEEN = /^(?: and| or|,)(?: the)? $/;
+
+/** Value filters by column; a value after a negation (or listed after a value that had one) is left out. */
+function readValues(text: string, spans: Span[], used: Set<Span>, marks: Marks): ValueMention[][] {
   const byColumn = new Map<unknown, ValueMention[]>();
+  let previous: { span: Span; negated: boolean } | undefined;
   for (const s of spans.filter((x) => x.kind === 'value')) {
     const first = s.ms[0] as ValueMention;
-    byColumn.set(first.column, [...(byColumn.get(first.column) ?? []), ...(s.ms as ValueMention[])]);
+    const not = NOT_BEFORE.exec(text.slice(0, s.start));
+    if (not) marks.take(not.index, s.start);
+    const listed = previous?.negated === true && (previous.span.ms[0] as ValueMention).column === first.column && LIST_BETWEEN.test(text.slice(previous.span.end, s.start));
+    const negated = not !== null || listed;
+    const mentions = (s.ms as ValueMention[]).map((m): ValueMention => (negated ? { ...m, negated: true } : m));
+    byColumn.set(first.column, [...(byColumn.get(first.column) ?? []), ...mentions]);
     used.add(s);
+    previous = { span: s, negated };
   }
   return [...byColumn.values()];
 }

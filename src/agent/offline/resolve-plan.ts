@@ -175,7 +175,10 @@ function filtersOf(b: PlanBuilder, intent: Intent, date: () => ColumnRef | undef
   for (const mentions of intent.values) {
     const ref = b.pick(refs(mentions));
     if (!ref) return `it filters on ${mentions[0]!.value}, which cannot be related to the measure`;
-    out.push({ kind: 'values', ref, values: [...new Set(mentions.filter((m) => m.column === ref.column).map((m) => m.value))] });
+    const own = mentions.filter((m) => m.column === ref.column);
+    const negated = own.filter((m) => m.negated).length;
+    if (negated > 0 && negated < own.length) return `it both keeps and leaves out values of ${ref.column.name}`;
+    out.push({ kind: 'values', ref, values: [...new Set(own.map((m) => m.value))], ...(negated > 0 ? { not: true as const } : {}) });
   }
   for (const c of intent.compares) {
     const ref = b.pick(refs(c.columns as ColumnMention[]));

@@ -6,7 +6,8 @@ import type { MetricDoc, RelationshipDocument, TableColumnDoc, TableDocument } f
 export type Mention =
   | { kind: 'table'; table: TableDocument; start: number; end: number }
   | { kind: 'column'; table: TableDocument; column: TableColumnDoc; start: number; end: number }
-  | { kind: 'value'; table: TableDocument; column: TableColumnDoc; value: string; start: number; end: number }
+  /** `negated`: the question leaves the value out ("excluding web", "not cancelled"). */
+  | { kind: 'value'; table: TableDocument; column: TableColumnDoc; value: string; start: number; end: number; negated?: true }
   | { kind: 'metric'; table: TableDocument; metric: MetricDoc; start: number; end: number };
 
 /** Knowledge the offline model plans with. */
