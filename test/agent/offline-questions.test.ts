@@ -79,7 +79,8 @@ test('offline: a value left out in a follow-up replaces the values of its column
 // Each is refused rather than answered as another question: the total revenue of all orders, a list
 // in thousands, order lines by a date they do not have, all customers, revenue dated by the order
 // rather than by the customer's signup, the products most ordered (a negation is never read as
-// another word: "never" is one letter from "ever"), every month in time order.
+// another word: "never" is one letter from "ever"), every month in time order, products by their
+// price or by their cost.
 for (const [question, reason] of [
   ['Revenue of the last 10 orders', /"last 10"/],
   ['Top 5 revenue', /"top 5"/],
@@ -90,6 +91,7 @@ for (const [question, reason] of [
   ['Which products have never been ordered?', /"never"/],
   ['Which month had revenue?', /"which month"/],
   ['How many web orders except mobile?', /it both keeps and leaves out values of channel/],
+  ['How many products over 100?', /"over", "100"/],
 ] as const) {
   test(`offline: "${question}" is refused, not answered as another question`, async (t) => {
     const { result, events } = await ask(question);
@@ -106,6 +108,19 @@ test('offline: a number of rows too large for SQL asks for every row, not a fail
   t.false(result.text.includes('The query failed'));
   const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')!;
   t.is(table.rows.length, (await wh.rows('SELECT DISTINCT customer_id FROM orders')).length);
+});
+
+test('offline: two bounds of one column read as "between"', async (t) => {
+  const { result } = await ask('Orders between 100 and 2000 by channel');
+  t.regex(result.text, /^Number of orders by channel where total amount is between 100 and 2000:/);
+});
+
+test('offline: a year written as an amount is not a period', async (t) => {
+  for (const question of ['How many orders over $2000?', 'How many orders between 1000 and 2000?']) {
+    const { events } = await ask(question);
+    const sql = events.find((e): e is Extract<AgentEvent, { type: 'sql' }> => e.type === 'sql');
+    t.notRegex(sql?.sql ?? '', /order_date/, question);
+  }
 });
 
 test('offline: a scalar answer states the number in words', async (t) => {

@@ -74,6 +74,11 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Total revenue excluding the web channel', "SELECT SUM(total_amount) FROM orders WHERE channel IS DISTINCT FROM 'web'"],
   ['Number of non-corporate customers', "SELECT COUNT(*) FROM customers WHERE segment IS DISTINCT FROM 'corporate'"],
   ['Number of customers not in Germany or France by country', "SELECT country, COUNT(*) FROM customers WHERE country IS NULL OR country NOT IN ('Germany', 'France') GROUP BY 1 ORDER BY 2 DESC, 1"],
+  // Amounts as people write them, after a measure column or a table with only one.
+  ['How many orders over $1,000?', 'SELECT COUNT(*) FROM orders WHERE total_amount > 1000'],
+  ['How many orders above 0.5k in 2025?', "SELECT COUNT(*) FROM orders WHERE total_amount > 500 AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'"],
+  ['Orders between 100 and 2000 by channel', 'SELECT channel, COUNT(*) FROM orders WHERE total_amount BETWEEN 100 AND 2000 GROUP BY 1 ORDER BY 2 DESC, 1'],
+  ['Number of products with a unit price between 20 and 100', 'SELECT COUNT(*) FROM products WHERE unit_price BETWEEN 20 AND 100'],
   // "Top" without a number: a handful, ten.
   ['Top products by quantity sold', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10'],
   // "Best selling" ranks a column's values too.

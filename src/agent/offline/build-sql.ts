@@ -189,10 +189,15 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
     : temporal ? `${m.aggregate === 'min' ? 'Earliest' : 'Latest'} ${spaced(m.ref.column.name)}`
     : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
   const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
-  const conditions = plan.filters.map((f) => {
-    if (f.kind === 'values') return `where ${spaced(f.ref.column.name)} is ${!f.not ? f.values.join(' or ') : f.values.length === 1 ? `not ${f.values[0]}` : `none of ${f.values.join(', ')}`}`;
-    if (f.kind === 'compare') return `where ${spaced(f.ref.column.name)} is ${{ '>': 'over', '<': 'under', '>=': 'at least', '<=': 'at most' }[f.op]} ${f.value}`;
-    return f.period.label;
+  const conditions = plan.filters.flatMap((f, i) => {
+    if (f.kind === 'values') return [`where ${spaced(f.ref.column.name)} is ${!f.not ? f.values.join(' or ') : f.values.length === 1 ? `not ${f.values[0]}` : `none of ${f.values.join(', ')}`}`];
+    if (f.kind !== 'compare') return [f.period.label];
+    // "between 1000 and 2000" reads as two bounds of one column, said once.
+    const prev = plan.filters[i - 1];
+    const next = plan.filters[i + 1];
+    if (f.op === '<=' && prev?.kind === 'compare' && prev.op === '>=' && prev.ref.column === f.ref.column) return [];
+    if (f.op === '>=' && next?.kind === 'compare' && next.op === '<=' && next.ref.column === f.ref.column) return [`where ${spaced(f.ref.column.name)} is between ${f.value} and ${next.value}`];
+    return [`where ${spaced(f.ref.column.name)} is ${{ '>': 'over', '<': 'under', '>=': 'at least', '<=': 'at most' }[f.op]} ${f.value}`];
   });
   return { what, dims, conditions };
 }

@@ -80,8 +80,8 @@ function onePeriod(text: string, nowMs: number): Period | undefined {
     return { from: iso(year, month), to: iso(year, month + 1), label: `in ${cap(r[1]!)} ${year}`, span: span(r) };
   }
   if ((r = at(/\bsince (\d{4})\b/))) return { from: iso(Number(r[1]), 0), label: `since ${r[1]}`, span: span(r) };
-  // A bare year, unless it is a quantity ("over 2000", "top 2000").
-  if ((r = at(/\b(?:in|during|for) (\d{4})\b/)) || (r = at(/(?<!\b(?:over|above|under|below|than|least|most|top|bottom|first|which) )\b(20\d\d|19\d\d)\b/))) {
+  // A bare year, unless it is a quantity ("over 2000", "top 2000", "$2000", "between 1000 and 2000").
+  if ((r = at(/\b(?:in|during|for) (\d{4})\b/)) || (r = at(/(?<!\b(?:over|above|under|below|than|least|most|top|bottom|first|which|between) |\$|\bbetween \$?\d+(?:\.\d+)?k? and \$?)\b(20\d\d|19\d\d)\b/))) {
     const year = Number(r[1]);
     return { from: iso(year, 0), to: iso(year + 1, 0), label: `in ${year}`, span: span(r) };
   }

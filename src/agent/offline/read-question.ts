@@ -45,7 +45,11 @@ const COMPARES: Record<string, CompareOp> = {
   under: '<', below: '<', 'less than': '<', 'fewer than': '<', 'at most': '<=', 'no more than': '<=', 'not more than': '<=',
 };
 // Longest words first: "no more than" before "more than".
-const COMPARE_AFTER = new RegExp(`^\\s*(?:is |was |are |were |of )?(${Object.keys(COMPARES).sort((a, b) => b.length - a.length).join('|')})\\s+(\\d+(?:\\.\\d+)?)`);
+// An amount as people write it: "1000", "$5,000" (normalized to $5000), "1.5k", "2m".
+const AMOUNT = String.raw`\$?(\d+(?:\.\d+)?)(k|m)?\b`;
+const COMPARE_AFTER = new RegExp(`^\\s*(?:is |was |are |were |of )?(${Object.keys(COMPARES).sort((a, b) => b.length - a.length).join('|')})\\s+${AMOUNT}`);
+const BETWEEN_AFTER = new RegExp(`^\\s*(?:is |was |are |were |of )?between\\s+${AMOUNT}\\s+and\\s+${AMOUNT}`);
+const amount = (digits: string, scale: string | undefined) => Number(digits) * (scale === 'k' ? 1e3 : scale === 'm' ? 1e6 : 1);
 
 /** The intent of one question (not yet merged with the chat's earlier questions). */
 export function readQuestion(question: string, schema: Schema, nowMs: number): Intent {
@@ -237,17 +241,33 @@ function readGroups(text: string, spans: Span[], kw: Keywords, used: Set<Span>, 
   return groups;
 }
 
+/**
+ * Comparisons after a measure column ("total amount over 500", "price between 10 and 50"), or after
+ * a table with exactly one ("orders over $1000": their total amount; of a table with a price and a
+ * cost it is not one reading, and the words stay unread).
+ */
 function readCompares(text: string, spans: Span[], marks: Marks, used: Set<Span>): Intent['compares'] {
   const out: Intent['compares'] = [];
   for (const s of spans) {
-    const columns = s.kind === 'column' ? (s.ms as ColumnMention[]).filter((m) => isMeasure(m.column)) : [];
-    const m = columns.length > 0 ? COMPARE_AFTER.exec(text.slice(s.end)) : null;
-    if (!m) continue;
-    out.push({ columns, op: COMPARES[m[1]!]!, value: Number(m[2]) });
-    marks.take(s.end, s.end + m[0].length);
-    used.add(s);
+    const columns = s.kind === 'column' ? (s.ms as ColumnMention[]).filter((m) => isMeasure(m.column)) : s.kind === 'table' ? onlyMeasure(s) : [];
+    if (columns.length === 0) continue;
+    const after = text.slice(s.end);
+    const between = BETWEEN_AFTER.exec(after);
+    const m = between ? null : COMPARE_AFTER.exec(after);
+    if (between) out.push({ columns, op: '>=', value: amount(between[1]!, between[2]) }, { columns, op: '<=', value: amount(between[3]!, between[4]) });
+    else if (m) out.push({ columns, op: COMPARES[m[1]!]!, value: amount(m[2]!, m[3]) });
+    else continue;
+    marks.take(s.end, s.end + (between ?? m)![0].length);
+    if (s.kind === 'column') used.add(s);
   }
   return out;
+}
+
+function onlyMeasure(s: Span): ColumnMention[] {
+  return s.ms.flatMap((m) => {
+    const measures = m.table.columns.filter(isMeasure);
+    return measures.length === 1 ? [{ kind: 'column' as const, table: m.table, column: measures[0]!, start: s.start, end: s.end }] : [];
+  });
 }
 
 // Words that leave the value after them out: "not cancelled", "excluding the web channel", "non-web",
