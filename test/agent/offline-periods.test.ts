@@ -33,3 +33,24 @@ test('"the last N months" counts back from today, and offers as many whole units
   t.like(period('orders in the last 7 days'), { from: '2026-11-23', to: '2026-11-30', rolling: { unit: 'day', whole: { from: '2026-11-22', to: '2026-11-29' } } });
   t.like(period('orders in the last 3 years'), { from: '2023-11-30', to: '2026-11-30', rolling: { unit: 'year', whole: { from: '2023-01-01', to: '2026-01-01' } } });
 });
+
+test('days and ranges of days, by name or as dates; without a year the latest begun', (t) => {
+  t.like(period('revenue on october 15 2026'), { from: '2026-10-15', to: '2026-10-16', label: 'on 2026-10-15' });
+  t.like(period('orders on the 3rd of march 2025'), { from: '2025-03-03', to: '2025-03-04' });
+  t.like(period('revenue on 2026-10-15'), { from: '2026-10-15', to: '2026-10-16' });
+  t.like(period('orders on december 24'), { from: '2025-12-24', to: '2025-12-25' }, 'not yet this year on 29 November 2026');
+  t.like(period('orders on november 29'), { from: '2026-11-29', to: '2026-11-30' });
+  t.like(period('revenue from january 1 to march 31 2025'), { from: '2025-01-01', to: '2025-04-01', label: 'from 2025-01-01 to 2025-03-31' });
+  t.like(period('revenue from december 15 2024 to january 15 2025'), { from: '2024-12-15', to: '2025-01-16' });
+  t.like(period('revenue between 2025-01-01 and 2025-03-31'), { from: '2025-01-01', to: '2025-04-01' });
+  t.like(period('revenue in the first quarter'), { from: '2026-01-01', to: '2026-04-01', label: 'in Q1 2026' });
+  t.like(period('revenue in the 2nd quarter of 2025'), { from: '2025-04-01', to: '2025-07-01' });
+});
+
+test('a day that does not exist, or a range that ends before it begins, is not read: only its year is', (t) => {
+  // The words left unread make the question refused (offline-questions.test.ts).
+  t.like(period('revenue on february 30 2025'), { label: 'in 2025', span: [23, 27] });
+  t.like(period('revenue on 2025-13-01'), { label: 'in 2025' });
+  t.like(period('revenue from march 31 to january 1 2025'), { label: 'in 2025' });
+  t.like(period('revenue in march 2025'), { from: '2025-03-01', to: '2025-04-01' }, 'a month and a year stay a month');
+});

@@ -79,6 +79,10 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['How many orders above 0.5k in 2025?', "SELECT COUNT(*) FROM orders WHERE total_amount > 500 AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'"],
   ['Orders between 100 and 2000 by channel', 'SELECT channel, COUNT(*) FROM orders WHERE total_amount BETWEEN 100 AND 2000 GROUP BY 1 ORDER BY 2 DESC, 1'],
   ['Number of products with a unit price between 20 and 100', 'SELECT COUNT(*) FROM products WHERE unit_price BETWEEN 20 AND 100'],
+  // Days and ranges of days.
+  ['How many orders on 2025-06-18?', "SELECT COUNT(*) FROM orders WHERE order_date = DATE '2025-06-18'"],
+  ['Total revenue from January 1 to March 31 2025', "SELECT SUM(total_amount) FROM orders WHERE order_date BETWEEN DATE '2025-01-01' AND DATE '2025-03-31'"],
+  ['How many orders in the second quarter of 2025?', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-04-01' AND order_date < DATE '2025-07-01'"],
   // "Top" without a number: a handful, ten.
   ['Top products by quantity sold', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10'],
   // "Best selling" ranks a column's values too.

@@ -1,6 +1,6 @@
 // Time periods in questions ("last month", "in 2024", "this year", "in March 2025", "last 30 days",
-// "in Q2 2024", "since 2025", "January to March 2025", "H2 2024", "since June") as half-open UTC date
-// ranges, relative to the injected clock.
+// "in Q2 2024", "since 2025", "January to March 2025", "H2 2024", "since June", "on October 15",
+// "2025-01-01 to 2025-03-31") as half-open UTC date ranges, relative to the injected clock.
 
 export interface Period {
   /** Inclusive start, YYYY-MM-DD. */
@@ -66,7 +66,7 @@ function onePeriod(text: string, nowMs: number): Period | undefined {
   const d = now.getUTCDate();
   const at = (re: RegExp) => re.exec(text);
   const span = (r: RegExpExecArray): [number, number] => [r.index, r.index + r[0].length];
-  const named = namedPeriod(text, y, m);
+  const named = namedPeriod(text, y, m, d);
   if (named) return named;
   let r: RegExpExecArray | null;
   if ((r = at(/\b(?:in |during )?(q[1-4]) (\d{4})\b/))) {
@@ -129,6 +129,15 @@ function wholeUnits(unit: NonNullable<Period['rolling']>['unit'], n: number, now
 }
 
 const MONTH = `(${MONTHS.join('|')})`;
+// A day named by its month: "october 15", "15th of october" (groups: month, day, day, month).
+const DAY = `(?:${MONTH} (\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})(?:st|nd|rd|th)? (?:of )?${MONTH})`;
+const ISO_DAY = String.raw`(\d{4})-(\d{2})-(\d{2})`;
+const DAY_RANGE = new RegExp(`\\b(?:from |between )?${DAY}(?: (\\d{4}))? (?:to|through|until|and|-) ${DAY} (\\d{4})\\b`);
+const ISO_RANGE = new RegExp(`\\b(?:from |between )?${ISO_DAY} (?:to|through|until|and|-) ${ISO_DAY}\\b`);
+const ONE_DAY = new RegExp(`\\b(?:on )?${DAY}(?: (\\d{4}))?\\b`);
+const ONE_ISO_DAY = new RegExp(`\\b(?:on )?${ISO_DAY}\\b`);
+const QUARTER_WORDS = ['first', 'second', 'third', 'fourth'];
+const QUARTER_NAMED = /\b(?:in |during )?(?:the )?(first|second|third|fourth|1st|2nd|3rd|4th) quarter(?: of)?(?: (\d{4}))?\b/;
 const RANGE = new RegExp(`\\b(?:from |between )?${MONTH}(?: (\\d{4}))? (?:to|through|until|and|-) ${MONTH} (\\d{4})\\b`);
 const HALF = /\b(?:in |during )?(?:the )?(?:h([12])|(first|second) half(?: of)?) (\d{4})\b/;
 const QUARTER_ALONE = /\b(?:in |during )?(q[1-4])\b(?! \d)/;
@@ -140,10 +149,17 @@ const MONTH_ALONE = new RegExp(`\\b(?:in|during) ${MONTH}\\b(?! \\d)`);
  * and without a year, the latest that has begun ("since June", "in March", "Q1" in November 2026
  * are of 2026), with the year stated in the label.
  */
-function namedPeriod(text: string, y: number, m: number): Period | undefined {
+function namedPeriod(text: string, y: number, m: number, d: number): Period | undefined {
   const span = (r: RegExpExecArray): [number, number] => [r.index, r.index + r[0].length];
   const latest = (month: number) => (month <= m ? y : y - 1);
   let r: RegExpExecArray | null;
+  const days = namedDays(text, y, m, d);
+  if (days) return days;
+  if ((r = QUARTER_NAMED.exec(text))) {
+    const q = Math.max(QUARTER_WORDS.indexOf(r[1]!), ['1st', '2nd', '3rd', '4th'].indexOf(r[1]!));
+    const year = r[2] ? Number(r[2]) : latest(q * 3);
+    return { from: iso(year, q * 3), to: iso(year, q * 3 + 3), label: `in Q${q + 1} ${year}`, span: span(r) };
+  }
   if ((r = RANGE.exec(text))) {
     const [first, last, year] = [MONTHS.indexOf(r[1]!), MONTHS.indexOf(r[3]!), Number(r[4])];
     const startYear = r[2] ? Number(r[2]) : year;
@@ -173,5 +189,45 @@ function namedPeriod(text: string, y: number, m: number): Period | undefined {
   }
   return undefined;
 }
+
+/**
+ * Days and ranges of days: "on october 15 2026", "15th of october", "2026-10-15", "from january 1 to
+ * march 31 2025", "2025-01-01 to 2025-03-31". Without a year, the latest such day that has begun.
+ * A day that does not exist ("february 30") is not read, and its words stay unread.
+ */
+function namedDays(text: string, y: number, m: number, d: number): Period | undefined {
+  const span = (r: RegExpExecArray): [number, number] => [r.index, r.index + r[0].length];
+  const latest = (month: number, day: number) => (month < m || (month === m && day <= d) ? y : y - 1);
+  const named = (r: RegExpExecArray, at: number) => ({ month: MONTHS.indexOf((r[at] ?? r[at + 3])!), day: Number(r[at + 1] ?? r[at + 2]) });
+  let r: RegExpExecArray | null;
+  if ((r = ISO_RANGE.exec(text))) {
+    const [from, last] = [dayOf(Number(r[1]), Number(r[2]) - 1, Number(r[3])), dayOf(Number(r[4]), Number(r[5]) - 1, Number(r[6]))];
+    return from && last && from <= last ? { from, to: nextDay(last), label: `from ${from} to ${last}`, span: span(r) } : undefined;
+  }
+  if ((r = DAY_RANGE.exec(text))) {
+    const [a, b, year] = [named(r, 1), named(r, 6), Number(r[10])];
+    const from = dayOf(r[5] ? Number(r[5]) : year, a.month, a.day);
+    const last = dayOf(year, b.month, b.day);
+    return from && last && from <= last ? { from, to: nextDay(last), label: `from ${from} to ${last}`, span: span(r) } : undefined;
+  }
+  if ((r = ONE_ISO_DAY.exec(text))) {
+    const day = dayOf(Number(r[1]), Number(r[2]) - 1, Number(r[3]));
+    return day ? { from: day, to: nextDay(day), label: `on ${day}`, span: span(r) } : undefined;
+  }
+  if ((r = ONE_DAY.exec(text))) {
+    const { month, day: date } = named(r, 1);
+    const day = dayOf(r[5] ? Number(r[5]) : latest(month, date), month, date);
+    return day ? { from: day, to: nextDay(day), label: `on ${day}`, span: span(r) } : undefined;
+  }
+  return undefined;
+}
+
+/** The day as YYYY-MM-DD, or undefined when the month has no such day. */
+function dayOf(year: number, month: number, day: number): string | undefined {
+  const date = new Date(Date.UTC(year, month, day));
+  return month >= 0 && month < 12 && date.getUTCMonth() === month && date.getUTCDate() === day ? date.toISOString().slice(0, 10) : undefined;
+}
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
