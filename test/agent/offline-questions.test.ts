@@ -80,7 +80,8 @@ test('offline: a value left out in a follow-up replaces the values of its column
 // in thousands, order lines by a date they do not have, all customers, revenue dated by the order
 // rather than by the customer's signup, the products most ordered (a negation is never read as
 // another word: "never" is one letter from "ever"), every month in time order, products by their
-// price or by their cost, the whole year of a day that does not exist.
+// price or by their cost, the whole year of a day that does not exist, the first rows of all instead
+// of the first of each group.
 for (const [question, reason] of [
   ['Revenue of the last 10 orders', /"last 10"/],
   ['Top 5 revenue', /"top 5"/],
@@ -93,6 +94,8 @@ for (const [question, reason] of [
   ['How many web orders except mobile?', /it both keeps and leaves out values of channel/],
   ['How many products over 100?', /"over", "100"/],
   ['Total revenue on February 30 2025', /"february", "30"/],
+  ['What is the cheapest product in each category?', /"each"/],
+  ['Top 2 products per country by quantity sold', /"per"/],
 ] as const) {
   test(`offline: "${question}" is refused, not answered as another question`, async (t) => {
     const { result, events } = await ask(question);

@@ -10,6 +10,7 @@ import { findMentions, forms, isDimension, isMeasure, isTemporal, type Mention, 
 import { Marks, normalize } from './words.ts';
 import { ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
 
+const EACH = /\b(each|every|per)\b/;
 const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
 const TOP = /\b(top|bottom|first) (\d+)\b/;
 // "top products by revenue": a handful, as "top 10" would be.
@@ -99,6 +100,9 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   else if (!ranking && kw.top) unknown.push(kw.top.word);
   else if (!ranking && kw.whichN !== undefined) unknown.push(`which ${kw.whichN}`);
   else if (!ranking && kw.rankedBucket) unknown.push(kw.rankedBucket.word);
+  // "the cheapest product in each category", "top 3 products per country": a ranking within each
+  // group, which one ranking of the groups would answer as the cheapest product of all.
+  else if (ranking?.limit !== undefined && groups.length >= 2 && EACH.test(text)) unknown.push(EACH.exec(text)![1]!);
   return {
     measure: measure.measure,
     // "New customers last month" asks for a count as plainly as "how many customers".
