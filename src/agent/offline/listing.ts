@@ -10,8 +10,10 @@ export interface Listing {
   /** "the latest", "most recent": newest first ('desc'); "the earliest", "oldest": oldest first. */
   newest?: 'asc' | 'desc';
   limit?: number;
-  /** The words that asked for the order or the number, for a refusal when rows are not what is measured. */
+  /** The words that asked for the order, already taken, for a refusal when rows are not what is measured. */
   word?: string;
+  /** Where the number of rows is ("list 20 customers"), taken only when rows are what is measured. */
+  count?: [number, number];
 }
 
 /** "latest orders" without a number lists this many: a handful to read, the table event holds them all. */
@@ -38,9 +40,9 @@ export function readListing(text: string, spans: Span[], marks: Marks): Listing 
     return { span, newest: /earliest|oldest|first/.test(recent[2]!) ? 'asc' : 'desc', limit: n ? rowCount(n) : RECENT_ROWS, word: recent[0].trim() };
   }
   if (!VERB.test(before)) return undefined;
+  // "list the top 5 customers by revenue": the number is the ranking's, read with it if rows are not what is asked.
   const count = COUNT.exec(before);
-  if (count) marks.take(count.index, at);
-  return { span, ...(count ? { limit: rowCount(count[1]!), word: count[1]! } : {}) };
+  return { span, ...(count ? { limit: rowCount(count[1]!), count: [count.index, at] as [number, number] } : {}) };
 }
 
 const valueEndingAt = (spans: Span[], end: number) => spans.find((s) => s.kind === 'value' && s.end === end);

@@ -84,6 +84,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const compares = readCompares(text, spans, marks, used);
   const unknown: string[] = [];
   const measure = readMeasure(text, spans, kw, groups, used, unknown, listing);
+  if (listing?.count && measure.measure?.kind === 'rows') marks.take(...listing.count);
   const values = readValues(text, spans, used, marks);
   const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
   periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
