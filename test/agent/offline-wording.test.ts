@@ -63,3 +63,15 @@ test('a row grouped by a period and a column names its period as people do', (t)
   const content = { columns: [{ name: 'month' }, { name: 'status' }, { name: 'order_count' }], rows: [['2025-01-01', 'cancelled', 232]], row_count: 1 };
   t.is(describeResult(byMonth, content), 'Number of orders by month and status:\n- Jan 2025, cancelled: 232');
 });
+
+test('a period of another date than the measure\'s own says which date it is', async (t) => {
+  const { buildSql } = await import('../../src/agent/offline/build-sql.ts');
+  const customers = { connection: 'wh', schema: 'main', name: 'customers', columns: [{ name: 'customer_id', type: 'INTEGER' }, { name: 'signup_date', type: 'DATE' }] };
+  const orders = { connection: 'wh', schema: 'main', name: 'orders', columns: [{ name: 'order_id', type: 'INTEGER' }, { name: 'customer_id', type: 'INTEGER' }, { name: 'order_date', type: 'DATE' }] };
+  const period = { from: '2025-01-01', to: '2026-01-01', label: 'in 2025', span: [0, 0] as [number, number] };
+  const edge = { from: orders, to: customers, fromColumn: 'customer_id', toColumn: 'customer_id', fanOut: false, relationship: { id: 'r' } } as never;
+  const own = { subject: orders, measure: { kind: 'count' as const }, dimensions: [], filters: [{ kind: 'period' as const, ref: { table: orders, column: orders.columns[2]! }, period }], order: undefined, limit: undefined, joins: [], tables: [orders] };
+  t.is(buildSql(own)!.title, 'Number of orders in 2025');
+  const other = { ...own, filters: [{ kind: 'period' as const, ref: { table: customers, column: customers.columns[1]! }, period }], joins: [edge], tables: [orders, customers] };
+  t.is(buildSql(other)!.title, 'Number of orders with signup date in 2025');
+});

@@ -179,6 +179,16 @@ function leaderOf(plan: Plan): string {
   return [`${capital(dims[0]!)} with the ${place}${most}`, ...conditions].join(' ');
 }
 
+/** Whether a date is the measure's own: its metric's time column, or else the subject's one date. */
+function ownDate(plan: Plan, ref: ColumnRef): boolean {
+  const time = metricOf(plan)?.time_column;
+  if (time) {
+    const [table, column] = time.includes('.') ? time.split('.') : [plan.subject.name, time];
+    return ref.table.name.toLowerCase() === table!.toLowerCase() && ref.column.name.toLowerCase() === column!.toLowerCase();
+  }
+  return docKey(ref.table) === docKey(plan.subject) && plan.subject.columns.filter((c) => /DATE|TIME/i.test(c.type ?? '')).length === 1;
+}
+
 function titleParts(plan: Plan): { what: string; dims: string[]; conditions: string[] } {
   const m = plan.measure;
   const temporal = m.kind === 'column' && /DATE|TIME/i.test(m.ref.column.type ?? '');
@@ -191,7 +201,8 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
   const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
   const conditions = plan.filters.flatMap((f, i) => {
     if (f.kind === 'values') return [`where ${spaced(f.ref.column.name)} is ${!f.not ? f.values.join(' or ') : f.values.length === 1 ? `not ${f.values[0]}` : `none of ${f.values.join(', ')}`}`];
-    if (f.kind !== 'compare') return [f.period.label];
+    // A period of another date than the measure's own says which: "Revenue with signup date in 2025".
+    if (f.kind !== 'compare') return [ownDate(plan, f.ref) ? f.period.label : `with ${spaced(f.ref.column.name)} ${f.period.label}`];
     // "between 1000 and 2000" reads as two bounds of one column, said once.
     const prev = plan.filters[i - 1];
     const next = plan.filters[i + 1];
