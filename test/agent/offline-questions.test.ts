@@ -59,6 +59,11 @@ test('offline: a list of rows says how many, names its columns once and writes i
   t.regex(result.text, /^Latest 3: Orders \(3 rows; order id, customer id, order date, status, channel, total amount\):\n- \d+, \d+, \d{4}-\d{2}-\d{2}, \w+, \w+, [\d,.]+\n/);
 });
 
+test('offline: one row of a list is named as one', async (t) => {
+  const { result } = await ask('What was the largest order?');
+  t.regex(result.text, /^Largest order \(1 row; order id,/);
+});
+
 test('offline: a list without a number is ordered newest first and says so', async (t) => {
   const { result } = await ask('List customers in Germany');
   t.regex(result.text, /^Customers where country is Germany, newest first \(\d+ rows?;/);
@@ -81,7 +86,7 @@ test('offline: a value left out in a follow-up replaces the values of its column
 // rather than by the customer's signup, the products most ordered (a negation is never read as
 // another word: "never" is one letter from "ever"), every month in time order, products by their
 // price or by their cost, the whole year of a day that does not exist, the first rows of all instead
-// of the first of each group.
+// of the first of each group, products by their price or their cost.
 for (const [question, reason] of [
   ['Revenue of the last 10 orders', /"last 10"/],
   ['Top 5 revenue', /"top 5"/],
@@ -96,6 +101,7 @@ for (const [question, reason] of [
   ['Total revenue on February 30 2025', /"february", "30"/],
   ['What is the cheapest product in each category?', /"each"/],
   ['Top 2 products per country by quantity sold', /"per"/],
+  ['What is the largest product?', /names nothing to count or measure/],
 ] as const) {
   test(`offline: "${question}" is refused, not answered as another question`, async (t) => {
     const { result, events } = await ask(question);

@@ -98,6 +98,9 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['List 5 orders', 'SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders ORDER BY order_date DESC, order_id DESC LIMIT 5'],
   // A verb that asks to see things over a ranking: the ranking's number stays its own.
   ['List the top 3 customers by revenue', 'SELECT c.customer_id, c.name, SUM(o.total_amount) v FROM orders o JOIN customers c USING (customer_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 3'],
+  // "The largest order": by the table's only measure column, then newest first.
+  ['What was the largest order?', 'SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders ORDER BY total_amount DESC, order_date DESC, order_id DESC LIMIT 1'],
+  ['The 3 smallest orders in 2025', "SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' ORDER BY total_amount, order_date DESC, order_id DESC LIMIT 3"],
   // A table without a date lists by its key.
   ['List products in the Books category', "SELECT product_id, name, category, subcategory, unit_price, cost FROM products WHERE category = 'Books' ORDER BY product_id"],
 ];

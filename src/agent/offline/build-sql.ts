@@ -165,9 +165,15 @@ export function titleOf(plan: Plan): string {
 
 /** "Latest 5: Orders where country is France", "Customers where country is Germany, newest first". */
 function rowsTitle(plan: Plan, m: Extract<Plan['measure'], { kind: 'rows' }>, title: string): string {
-  const byDate = m.sort[0] && /DATE|TIME/i.test(m.sort[0].ref.column.type ?? '') ? m.sort[0].dir : undefined;
-  if (plan.limit === undefined) return byDate ? `${title}, ${byDate === 'desc' ? 'newest' : 'oldest'} first` : title;
-  return `${byDate === 'desc' ? 'Latest' : byDate === 'asc' ? 'Earliest' : 'First'} ${plan.limit}: ${title}`;
+  const first = m.sort[0];
+  const by = !first ? 'key' : /DATE|TIME/i.test(first.ref.column.type ?? '') ? 'date' : /(^|_)id$/i.test(first.ref.column.name) ? 'key' : 'measure';
+  const [most, least] = by === 'date' ? ['newest', 'oldest'] : ['largest', 'smallest'];
+  if (plan.limit === undefined) return by === 'key' ? title : `${title}, ${first!.dir === 'desc' ? most : least} first`;
+  const word = by === 'key' ? 'First' : by === 'date' ? (first!.dir === 'desc' ? 'Latest' : 'Earliest') : first!.dir === 'desc' ? 'Largest' : 'Smallest';
+  // One row is named as one: "Largest order last month".
+  const subject = capital(spaced(plan.subject.name));
+  if (plan.limit === 1 && title.startsWith(subject)) return `${word} ${singular(spaced(plan.subject.name))}${title.slice(subject.length)}`;
+  return `${word} ${plan.limit}: ${title}`;
 }
 
 /** "Segment with the most customers", "Category with the lowest revenue in 2025": the one row a ranking asks for. */

@@ -21,7 +21,7 @@ export type Measure =
   /** The first or last date: of a named date column, or of a named table's date. */
   | { kind: 'extreme'; aggregate: 'min' | 'max'; columns: ColumnMention[]; tables: TableDocument[] }
   /** The rows of a table ("list customers in Germany"), newest or oldest first by its date, the first `limit`. */
-  | { kind: 'rows'; tables: TableDocument[]; newest?: 'asc' | 'desc'; limit?: number };
+  | { kind: 'rows'; tables: TableDocument[]; newest?: 'asc' | 'desc'; largest?: 'asc' | 'desc'; limit?: number };
 
 export type Group = { kind: 'column'; columns: ColumnMention[] } | { kind: 'bucket'; bucket: Bucket } | { kind: 'label'; tables: TableDocument[] };
 

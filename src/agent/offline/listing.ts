@@ -1,7 +1,8 @@
 // Questions that ask for rows rather than a number: "list customers in Germany", "show me the orders
-// over 5000 last month", "the 5 most recent orders", "latest orders". The words that ask for rows are
+// over 5000 last month", "the 5 most recent orders", "latest orders", "the largest order". The words that ask for rows are
 // read here; read-measure.ts decides whether rows are what the question measures.
 import { rowCount, type Span } from './keywords.ts';
+import { isMeasure } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
 /** Rows of the table of `span` asked for: `newest` orders them by their date, `limit` keeps the first few. */
@@ -9,6 +10,8 @@ export interface Listing {
   span: Span;
   /** "the latest", "most recent": newest first ('desc'); "the earliest", "oldest": oldest first. */
   newest?: 'asc' | 'desc';
+  /** "the largest orders": by the table's only measure column, largest first ('desc'). */
+  largest?: 'asc' | 'desc';
   limit?: number;
   /** The words that asked for the order, already taken, for a refusal when rows are not what is measured. */
   word?: string;
@@ -24,15 +27,25 @@ const VERB = /^(?:(?:can|could|would) you |please )*(?:list|show(?: me)?|display
 // Right before a table named in the plural: "the 5 most recent", "last 10", "10 newest", "latest".
 const RECENT = /(?:(\d+) )?(most recent|latest|newest|last|recent|earliest|oldest|first)(?: (\d+))? $/;
 const COUNT = /(?:^| )(\d+) $/;
+// Right before a table with one measure column: "the largest order", "the 5 biggest orders".
+const LARGEST = /(?:(\d+) )?(largest|biggest|smallest)(?: (\d+))? $/;
 
 /** The rows a question asks for, if it asks for rows; the words read are taken from `marks`. */
 export function readListing(text: string, spans: Span[], marks: Marks): Listing | undefined {
   const span = spans.find((s) => s.kind === 'table');
-  if (!span || !text.slice(span.start, span.end).endsWith('s')) return undefined;
+  if (!span) return undefined;
+  const plural = text.slice(span.start, span.end).endsWith('s');
   // Listed values may stand between: "the 5 latest cancelled orders".
   let at = span.start;
   for (let v = valueEndingAt(spans, at - 1); v; v = valueEndingAt(spans, at - 1)) at = v.start;
   const before = text.slice(0, at);
+  const largest = span.ms.every((m) => m.table.columns.filter(isMeasure).length === 1) ? LARGEST.exec(before) : null;
+  if (largest) {
+    marks.take(largest.index, at);
+    const n = largest[1] ?? largest[3];
+    return { span, largest: largest[2] === 'smallest' ? 'asc' : 'desc', limit: n ? rowCount(n) : plural ? RECENT_ROWS : 1, word: largest[0].trim() };
+  }
+  if (!plural) return undefined;
   const recent = RECENT.exec(before);
   if (recent) {
     marks.take(recent.index, at);

@@ -15,7 +15,7 @@ export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: G
     // revenue. A measure column after the rows is one of theirs ("orders with their total amount").
     const measureBefore = spans.some((s) => s.kind === 'column' && !used.has(s) && s.start < listing.span.start && s.ms.some((m) => m.kind === 'column' && isMeasure(m.column)));
     const measured = metrics.length > 0 || measureBefore || kw.aggregate || kw.rank || kw.top || kw.whichN !== undefined || kw.extreme || kw.ordinal || groups.length > 0;
-    if (!measured) return { measure: { kind: 'rows', tables: listing.span.ms.map((m) => m.table), ...(listing.newest ? { newest: listing.newest } : {}), ...(listing.limit !== undefined ? { limit: listing.limit } : {}) }, explicit: true };
+    if (!measured) return { measure: { kind: 'rows', tables: listing.span.ms.map((m) => m.table), ...(listing.newest ? { newest: listing.newest } : {}), ...(listing.largest ? { largest: listing.largest } : {}), ...(listing.limit !== undefined ? { limit: listing.limit } : {}) }, explicit: true };
     if (listing.word) unknown.push(listing.word);
   }
   if (metrics.length > 0) {

@@ -7,7 +7,7 @@ import type { ColumnMention, Intent, Measure } from './intent.ts';
 import { docKey, keyColumn } from './joins.ts';
 import { PlanBuilder } from './plan-builder.ts';
 import type { ColumnRef, Dimension, Filter, Plan, PlanMeasure } from './plan.ts';
-import { isDimension, isTemporal, type Schema } from './vocabulary.ts';
+import { isDimension, isMeasure, isTemporal, type Schema } from './vocabulary.ts';
 
 export type Resolution = { ok: true; plan: Plan } | { ok: false; reason: string };
 
@@ -86,7 +86,7 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   let measure = c.measure;
   if (intent.measure?.kind === 'rows') {
     if (dimensions.length > 0) return fail('it asks for rows and for groups at once');
-    const rows = rowsOf(b, intent, intent.measure.newest);
+    const rows = rowsOf(b, intent, intent.measure);
     if (typeof rows === 'string') return fail(rows);
     measure = rows;
   }
@@ -114,7 +114,7 @@ const PERSONAL = /\bpersonal data\b|\bdo not show\b|\bpii\b/i;
  * column the question names; newest first by the subject's one date when it has one (as asked, or
  * by default), else by its key. The key breaks ties, so that "the 5 latest" are the same 5 each time.
  */
-function rowsOf(b: PlanBuilder, intent: Intent, newest: 'asc' | 'desc' | undefined): Extract<PlanMeasure, { kind: 'rows' }> | string {
+function rowsOf(b: PlanBuilder, intent: Intent, { newest, largest }: Extract<Measure, { kind: 'rows' }>): Extract<PlanMeasure, { kind: 'rows' }> | string {
   const subject = b.subject;
   const shown = subject.columns.filter((column) => !PERSONAL.test(column.description ?? '')).map((column) => b.use({ table: subject, column })!);
   for (const ms of intent.loose) {
@@ -126,7 +126,13 @@ function rowsOf(b: PlanBuilder, intent: Intent, newest: 'asc' | 'desc' | undefin
   const key = keyColumn(b.schema, subject);
   const keyDoc = subject.columns.find((col) => col.name === key);
   const dir = newest ?? (dates.length === 1 ? 'desc' : 'asc');
-  const sort = [...(dates.length === 1 ? [{ ref: { table: subject, column: dates[0]! }, dir }] : []), ...(keyDoc ? [{ ref: { table: subject, column: keyDoc }, dir }] : [])];
+  // "the largest orders": by their one measure column (listing.ts reads it only of such a table).
+  const measure = largest ? subject.columns.find(isMeasure) : undefined;
+  const sort = [
+    ...(measure ? [{ ref: { table: subject, column: measure }, dir: largest! }] : []),
+    ...(dates.length === 1 ? [{ ref: { table: subject, column: dates[0]! }, dir }] : []),
+    ...(keyDoc ? [{ ref: { table: subject, column: keyDoc }, dir }] : []),
+  ];
   return { kind: 'rows', columns: shown, sort };
 }
 
