@@ -54,6 +54,8 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   // Grouped by the unit it counts back in, "the last N months" is N whole months before this one.
   ['Monthly revenue in the last 3 months', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-10-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['Revenue by quarter in the last 4 quarters', "SELECT date_trunc('quarter', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  ['Revenue for each of the last 2 months', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-11-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  ['Number of orders every quarter in 2025', "SELECT date_trunc('quarter', order_date), COUNT(*) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['How many orders in the last 3 months?', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-10-16' AND order_date < DATE '2026-01-16'"],
   // "New" rows are counted by the one date they were created on.
   ['How many new customers in 2024?', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2024-01-01' AND signup_date < DATE '2025-01-01'"],

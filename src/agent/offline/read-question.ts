@@ -24,12 +24,14 @@ const ASCENDING = /^(least|fewest|lowest|smallest|worst)$/;
 // "first" is left out: "the first customer" is the earliest one (EXTREME).
 const ORDINAL = new RegExp(`\\b(${ORDINALS.slice(1).join('|')}|(?:[2-9]|10)(?:nd|rd|th))(?= (?:most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\\b)`);
 const BUCKETS: [RegExp, Bucket][] = [
-  [/\b(?:by|per|each) day\b|\bdaily\b/, 'day'],
-  [/\b(?:by|per|each) week\b|\bweekly\b/, 'week'],
-  [/\b(?:by|per|each) month\b|\bmonthly\b|\bmonth by month\b/, 'month'],
-  [/\b(?:by|per|each) quarter\b|\bquarterly\b/, 'quarter'],
-  [/\b(?:by|per|each) year\b|\byearly\b|\bannual(?:ly)?\b|\byear by year\b/, 'year'],
+  [/\b(?:by|per|each|every) day\b|\bdaily\b/, 'day'],
+  [/\b(?:by|per|each|every) week\b|\bweekly\b/, 'week'],
+  [/\b(?:by|per|each|every) month\b|\bmonthly\b|\bmonth by month\b/, 'month'],
+  [/\b(?:by|per|each|every) quarter\b|\bquarterly\b/, 'quarter'],
+  [/\b(?:by|per|each|every) year\b|\byearly\b|\bannual(?:ly)?\b|\byear by year\b/, 'year'],
 ];
+// "for each of the last 3 months": one row for each of those months.
+const EACH_OF = /\b(?:for |in )?(?:each|every one) of $/;
 const AGGREGATES: [RegExp, Aggregate][] = [
   [/\b(how many|number of|count of|count)\b/, 'count'],
   [/\b(average|avg|mean)\b/, 'avg'],
@@ -74,6 +76,11 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
   const listing = readListing(text, spans, marks);
   const kw = readKeywords(marks);
+  const eachOf = period?.rolling ? EACH_OF.exec(text.slice(0, period.span[0]).replace(/the $/, '')) : null;
+  if (eachOf && !kw.bucket) {
+    marks.take(eachOf.index, period!.span[0]);
+    kw.bucket = period!.rolling!.unit;
+  }
   const used = new Set<Span>();
   const groups = readGroups(text, spans, kw, used, marks);
   // "revenue in Germany vs France": a row for each value compared, as "by country" gives.
