@@ -54,3 +54,11 @@ test('a day that does not exist, or a range that ends before it begins, is not r
   t.like(period('revenue from march 31 to january 1 2025'), { label: 'in 2025' });
   t.like(period('revenue in march 2025'), { from: '2025-03-01', to: '2025-04-01' }, 'a month and a year stay a month');
 });
+
+test('"before", "after" and "until" a period bound the time on one side', (t) => {
+  t.deepEqual(period('revenue before 2024'), { to: '2024-01-01', label: 'before 2024', span: [8, 19] });
+  t.like(period('revenue after june 2025'), { from: '2025-07-01', to: undefined, label: 'after June 2025' });
+  t.like(period('orders until march 2025'), { from: undefined, to: '2025-04-01', label: 'until the end of March 2025' });
+  t.like(period('customers who signed up before last month'), { from: undefined, to: '2026-10-01' });
+  t.is(period('revenue after since 2025'), undefined, 'a period without an end has no after');
+});

@@ -56,6 +56,9 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Revenue by quarter in the last 4 quarters', "SELECT date_trunc('quarter', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['Revenue for each of the last 2 months', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-11-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['Number of orders every quarter in 2025', "SELECT date_trunc('quarter', order_date), COUNT(*) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  ['How many orders before 2025?', "SELECT COUNT(*) FROM orders WHERE order_date < DATE '2025-01-01'"],
+  ['Total revenue after June 2025', "SELECT SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-07-01'"],
+  ['How many customers signed up until March 2024?', "SELECT COUNT(*) FROM customers WHERE signup_date < DATE '2024-04-01'"],
   ['How many orders in the last 3 months?', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-10-16' AND order_date < DATE '2026-01-16'"],
   // "New" rows are counted by the one date they were created on.
   ['How many new customers in 2024?', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2024-01-01' AND signup_date < DATE '2025-01-01'"],

@@ -18,7 +18,8 @@ export function checkCoverage(plan: Plan): CoverageCheck {
   if (!coverage || covered !== column.name) return { kind: 'none' };
   const { from, to } = filter.period;
   const end = nextDay(coverage.last);
-  if (from >= end || (to !== undefined && to <= coverage.first)) return { kind: 'outside', coverage, period: filter.period };
-  if (from < coverage.first || to === undefined || to > end) return { kind: 'partial', coverage };
+  // A period open at the start ("before 2024") asks for all there is before its end: not partly covered for that.
+  if ((from !== undefined && from >= end) || (to !== undefined && to <= coverage.first)) return { kind: 'outside', coverage, period: filter.period };
+  if ((from !== undefined && from < coverage.first) || to === undefined || to > end) return { kind: 'partial', coverage };
   return { kind: 'none' };
 }

@@ -1,10 +1,11 @@
 // Time periods in questions ("last month", "in 2024", "this year", "in March 2025", "last 30 days",
 // "in Q2 2024", "since 2025", "January to March 2025", "H2 2024", "since June", "on October 15",
-// "2025-01-01 to 2025-03-31") as half-open UTC date ranges, relative to the injected clock.
+// "2025-01-01 to 2025-03-31", "before 2024") as half-open UTC date ranges, relative to the injected
+// clock.
 
 export interface Period {
-  /** Inclusive start, YYYY-MM-DD. */
-  from: string;
+  /** Inclusive start, YYYY-MM-DD; undefined for a period open at the start ("before 2024"). */
+  from?: string;
   /** Exclusive end, YYYY-MM-DD; undefined for open-ended ("since 2025"). */
   to?: string;
   /** The words matched, for titles. */
@@ -36,20 +37,39 @@ const COMPARED = /^ (?:vs|versus|compared (?:to|with)|against|and) /;
  */
 export function findPeriod(text: string, nowMs: number): Period | undefined {
   const first = onePeriod(text, nowMs);
+  const bounded = first && boundedBy(text, first);
+  if (bounded !== undefined) return bounded ?? undefined;
   const connector = first && COMPARED.exec(text.slice(first.span[1]));
   if (!first || !connector) return first;
   const at = first.span[1] + connector[0].length;
   const second = onePeriod(text.slice(at), nowMs);
   const length = lengthOf(first);
   if (!second || second.span[0] !== 0 || !length || lengthOf(second) !== length) return first;
-  const [a, b] = first.from < second.from ? [first, second] : [second, first];
+  const [a, b] = first.from! < second.from! ? [first, second] : [second, first];
   if (a.to !== b.from) return first;
   return { from: a.from, to: b.to, label: `${a.label} and ${b.label.replace(/^in /, '')}`, span: [first.span[0], at + second.span[1]], compare: length };
 }
 
+const BOUND = /\b(before|after|until|till|up to|through)(?: the end of)? $/;
+
+/**
+ * "before 2024", "after June 2025", "until March 2025": the time before the period, after it, or
+ * up to its end. undefined when no such word stands before it; null when it cannot bound (after a
+ * period without an end).
+ */
+function boundedBy(text: string, p: Period): Period | null | undefined {
+  const bound = BOUND.exec(text.slice(0, p.span[0]));
+  if (!bound) return undefined;
+  const span: [number, number] = [bound.index, p.span[1]];
+  const what = p.label.replace(/^(?:in|on|during) /, '');
+  if (bound[1] === 'before') return p.from ? { to: p.from, label: `before ${what}`, span } : null;
+  if (bound[1] === 'after') return p.to ? { from: p.to, label: `after ${what}`, span } : null;
+  return p.to ? { to: p.to, label: `until the end of ${what}`, span } : null;
+}
+
 /** A period's length when it is one whole year, quarter or month. */
 function lengthOf(p: Period): Period['compare'] {
-  if (!p.to) return undefined;
+  if (!p.from || !p.to) return undefined;
   const [fy, fm, fd] = p.from.split('-').map(Number);
   const [ty, tm, td] = p.to.split('-').map(Number);
   if (fd !== 1 || td !== 1) return undefined;

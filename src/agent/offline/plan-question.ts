@@ -105,6 +105,6 @@ function checked(intent: Intent, nowMs: number, readings: string[], previous?: I
   if (!intent.measure) return refuse('unmapped', 'it names nothing to count or measure');
   if (!intent.explicit && intent.groups.length === 0) return refuse('unmapped', 'it names a table but not what to count or measure');
   const today = new Date(nowMs).toISOString().slice(0, 10);
-  if (intent.period && intent.period.from > today) return refuse('predictive');
+  if (intent.period?.from && intent.period.from > today) return refuse('predictive');
   return { kind: 'intent', intent, readings, ...(previous ? { previous } : {}) };
 }

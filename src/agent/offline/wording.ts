@@ -102,7 +102,7 @@ const lastDay = (p: Period) => (p.to ? new Date(Date.parse(`${p.to}T00:00:00Z`) 
 
 /** The answer for a period wholly outside the documented coverage. */
 export function noDataText(title: string, period: Period, coverage: CoverageDoc): string {
-  const asked = lastDay(period) ? `${period.from} to ${lastDay(period)}` : `from ${period.from}`;
+  const asked = !period.from ? `until ${lastDay(period)}` : lastDay(period) ? `${period.from} to ${lastDay(period)}` : `from ${period.from}`;
   return `No data for that period; the data covers ${coverage.first} to ${coverage.last}. (${title}: ${asked}.)`;
 }
 
