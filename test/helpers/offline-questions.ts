@@ -106,6 +106,10 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   // "The largest order": by the table's only measure column, then newest first.
   ['What was the largest order?', 'SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders ORDER BY total_amount DESC, order_date DESC, order_id DESC LIMIT 1'],
   ['The 3 smallest orders in 2025', "SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' ORDER BY total_amount, order_date DESC, order_id DESC LIMIT 3"],
+  // The values of a column people group by, each with its table's rows counted.
+  ['List the categories', 'SELECT category, COUNT(*) FROM products GROUP BY 1 ORDER BY 2 DESC, 1'],
+  ['What are the sales channels?', 'SELECT channel, COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1'],
+  ['What are the statuses?', 'SELECT status, COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1'],
   // A table without a date lists by its key.
   ['List products in the Books category', "SELECT product_id, name, category, subcategory, unit_price, cost FROM products WHERE category = 'Books' ORDER BY product_id"],
 ];

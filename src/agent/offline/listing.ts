@@ -2,12 +2,14 @@
 // over 5000 last month", "the 5 most recent orders", "latest orders", "the largest order". The words that ask for rows are
 // read here; read-measure.ts decides whether rows are what the question measures.
 import { rowCount, type Span } from './keywords.ts';
-import { isMeasure } from './vocabulary.ts';
+import { isDimension, isMeasure } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
 /** Rows of the table of `span` asked for: `newest` orders them by their date, `limit` keeps the first few. */
 export interface Listing {
   span: Span;
+  /** The values of a column asked for instead ("list the categories"): `span` is that column's. */
+  values?: true;
   /** "the latest", "most recent": newest first ('desc'); "the earliest", "oldest": oldest first. */
   newest?: 'asc' | 'desc';
   /** "the largest orders": by the table's only measure column, largest first ('desc'). */
@@ -33,6 +35,9 @@ const LARGEST = /(?:(\d+) )?(largest|biggest|smallest)(?: (\d+))? $/;
 /** The rows a question asks for, if it asks for rows; the words read are taken from `marks`. */
 export function readListing(text: string, spans: Span[], marks: Marks): Listing | undefined {
   const span = spans.find((s) => s.kind === 'table');
+  // "list the categories", "what are the sales channels": a column people group by, in the plural, first.
+  const column = spans[0]?.kind === 'column' && spans[0].ms.every((m) => m.kind === 'column' && isDimension(m.column)) ? spans[0] : undefined;
+  if (column && VERB.test(text.slice(0, column.start)) && /s$/.test(text.slice(column.start, column.end))) return { span: column, values: true };
   if (!span) return undefined;
   const plural = text.slice(span.start, span.end).endsWith('s');
   // Listed values may stand between: "the 5 latest cancelled orders".

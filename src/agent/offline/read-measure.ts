@@ -9,7 +9,10 @@ import { isMeasure, isTemporal } from './vocabulary.ts';
 export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[], listing?: Listing): { measure: Measure | undefined; explicit: boolean } {
   const ranked = groups.some((g) => g.kind !== 'bucket') || kw.rankedBucket !== undefined;
   const metrics = spans.filter((s) => s.kind === 'metric');
-  if (listing) {
+  if (listing?.values) {
+    const measured = metrics.length > 0 || spans.some((s) => s.kind === 'table') || kw.aggregate || kw.rank || kw.top || kw.whichN !== undefined || kw.extreme;
+    if (!measured) return { measure: { kind: 'count', tables: listing.span.ms.map((m) => m.table) }, explicit: true };
+  } else if (listing) {
     // Rows are what is asked only when nothing is counted, measured, ranked or grouped: "show me the
     // number of orders" counts them, and "revenue of the last 10 orders" is not answered as all
     // revenue. A measure column after the rows is one of theirs ("orders with their total amount").

@@ -83,6 +83,11 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   }
   const used = new Set<Span>();
   const groups = readGroups(text, spans, kw, used, marks);
+  // "list the categories": each value, with the rows of its table counted.
+  if (listing?.values && groups.length === 0) {
+    groups.push({ kind: 'column', columns: listing.span.ms as ColumnMention[] });
+    used.add(listing.span);
+  }
   // "revenue in Germany vs France": a row for each value compared, as "by country" gives.
   const compared = valuesCompared(text, spans, marks);
   if (compared && !groups.some((g) => g.kind === 'column' && g.columns.some((c) => c.column === compared.column))) groups.push({ kind: 'column', columns: [compared] });

@@ -39,7 +39,9 @@ export function forms(phrase: string): string[] {
   if (p.endsWith('ies')) out.add(`${p.slice(0, -3)}y`);
   else if (p.endsWith('s')) out.add(p.slice(0, -1));
   if (p.endsWith('y') && !/[aeiou]y$/.test(p)) out.add(`${p.slice(0, -1)}ies`);
-  else if (!p.endsWith('s')) out.add(`${p}s`);
+  else if (!p.endsWith('s')) out.add(/(x|ch|sh)$/.test(p) ? `${p}es` : `${p}s`);
+  // "status": "statuses" (a plural name such as "orders" is not made "orderses").
+  if (/(?<![aeiou])us$|ss$/.test(p)) out.add(`${p}es`);
   return [...out];
 }
 
