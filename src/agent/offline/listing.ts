@@ -1,6 +1,7 @@
 // Questions that ask for rows rather than a number: "list customers in Germany", "show me the orders
-// over 5000 last month", "the 5 most recent orders", "latest orders", "the largest order". The words that ask for rows are
-// read here; read-measure.ts decides whether rows are what the question measures.
+// over 5000 last month", "the 5 most recent orders", "latest orders", "the largest order"; or for a
+// column's values ("list the categories"). The words that ask are read here; read-measure.ts decides
+// whether rows are what the question measures.
 import { rowCount, type Span } from './keywords.ts';
 import { isDimension, isMeasure } from './vocabulary.ts';
 import type { Marks } from './words.ts';

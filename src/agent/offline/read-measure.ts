@@ -9,18 +9,8 @@ import { isMeasure, isTemporal } from './vocabulary.ts';
 export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[], listing?: Listing): { measure: Measure | undefined; explicit: boolean } {
   const ranked = groups.some((g) => g.kind !== 'bucket') || kw.rankedBucket !== undefined;
   const metrics = spans.filter((s) => s.kind === 'metric');
-  if (listing?.values) {
-    const measured = metrics.length > 0 || spans.some((s) => s.kind === 'table') || kw.aggregate || kw.rank || kw.top || kw.whichN !== undefined || kw.extreme;
-    if (!measured) return { measure: { kind: 'count', tables: listing.span.ms.map((m) => m.table) }, explicit: true };
-  } else if (listing) {
-    // Rows are what is asked only when nothing is counted, measured, ranked or grouped: "show me the
-    // number of orders" counts them, and "revenue of the last 10 orders" is not answered as all
-    // revenue. A measure column after the rows is one of theirs ("orders with their total amount").
-    const measureBefore = spans.some((s) => s.kind === 'column' && !used.has(s) && s.start < listing.span.start && s.ms.some((m) => m.kind === 'column' && isMeasure(m.column)));
-    const measured = metrics.length > 0 || measureBefore || kw.aggregate || kw.rank || kw.top || kw.whichN !== undefined || kw.extreme || kw.ordinal || groups.length > 0;
-    if (!measured) return { measure: { kind: 'rows', tables: listing.span.ms.map((m) => m.table), ...(listing.newest ? { newest: listing.newest } : {}), ...(listing.largest ? { largest: listing.largest } : {}), ...(listing.limit !== undefined ? { limit: listing.limit } : {}) }, explicit: true };
-    if (listing.word) unknown.push(listing.word);
-  }
+  const listed = listing && listedMeasure(spans, kw, groups, used, unknown, listing);
+  if (listed) return { measure: listed, explicit: true };
   if (metrics.length > 0) {
     metrics.forEach((s) => used.add(s));
     const names = new Set(metrics.flatMap((s) => s.ms.map((m) => (m.kind === 'metric' ? m.metric.name : ''))));
@@ -46,6 +36,27 @@ export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: G
     return { measure: { kind: 'column', aggregate, columns }, explicit: true };
   }
   return { measure: countTarget(text, spans, kw, groups), explicit: aggregate === 'count' };
+}
+
+/**
+ * The rows, or a column's values, a listing asks for, when nothing else is counted, measured, ranked
+ * or grouped: "show me the number of orders" counts them, and "revenue of the last 10 orders" is not
+ * answered as all revenue (the listing's words, already read, go to `unknown`). A measure column
+ * after the rows is one of theirs ("orders with their total amount").
+ */
+function listedMeasure(spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[], listing: Listing): Measure | undefined {
+  const metric = spans.some((s) => s.kind === 'metric');
+  const asked = metric || kw.aggregate || kw.rank || kw.top || kw.whichN !== undefined || kw.extreme;
+  const tables = listing.span.ms.map((m) => m.table);
+  // A column's values ("list the categories") are grouped by it in read-question.ts; its table is counted.
+  if (listing.values) return asked || spans.some((s) => s.kind === 'table') ? undefined : { kind: 'count', tables };
+  const measureBefore = spans.some((s) => s.kind === 'column' && !used.has(s) && s.start < listing.span.start && s.ms.some((m) => m.kind === 'column' && isMeasure(m.column)));
+  if (!asked && !measureBefore && !kw.ordinal && groups.length === 0) {
+    const { newest, largest, limit } = listing;
+    return { kind: 'rows', tables, ...(newest ? { newest } : {}), ...(largest ? { largest } : {}), ...(limit !== undefined ? { limit } : {}) };
+  }
+  if (listing.word) unknown.push(listing.word);
+  return undefined;
 }
 
 const rankAsAggregate = (word: string): 'min' | 'max' | undefined => (/^(highest|largest|biggest|greatest)$/.test(word) ? 'max' : /^(lowest|smallest)$/.test(word) ? 'min' : undefined);

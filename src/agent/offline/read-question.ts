@@ -2,7 +2,7 @@
 // those mentions ("by", "which 3", "how many", "earliest"), and last what is left over.
 import type { Aggregate, Bucket, ColumnMention, CompareOp, Group, Intent, ValueMention } from './intent.ts';
 import { readMeasure } from './read-measure.ts';
-import { findPeriod } from './periods.ts';
+import { findPeriod, type Period } from './periods.ts';
 import { findDisplay } from './units.ts';
 import { findChart } from './chart-request.ts';
 import { readListing } from './listing.ts';
@@ -47,9 +47,9 @@ const COMPARES: Record<string, CompareOp> = {
   over: '>', above: '>', 'greater than': '>', 'more than': '>', exceeding: '>', 'at least': '>=', 'no less than': '>=', 'not less than': '>=',
   under: '<', below: '<', 'less than': '<', 'fewer than': '<', 'at most': '<=', 'no more than': '<=', 'not more than': '<=',
 };
-// Longest words first: "no more than" before "more than".
 // An amount as people write it: "1000", "$5,000" (normalized to $5000), "1.5k", "2m".
 const AMOUNT = String.raw`\$?(\d+(?:\.\d+)?)(k|m)?\b`;
+// Longest words first: "no more than" before "more than".
 const COMPARE_AFTER = new RegExp(`^\\s*(?:is |was |are |were |of )?(${Object.keys(COMPARES).sort((a, b) => b.length - a.length).join('|')})\\s+${AMOUNT}`);
 const BETWEEN_AFTER = new RegExp(`^\\s*(?:is |was |are |were |of )?between\\s+${AMOUNT}\\s+and\\s+${AMOUNT}`);
 const amount = (digits: string, scale: string | undefined) => Number(digits) * (scale === 'k' ? 1e3 : scale === 'm' ? 1e6 : 1);
@@ -68,19 +68,11 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const outside = (m: Mention) => [period?.span, display?.span, chart?.span].every((s) => !s || m.end <= s[0] || m.start >= s[1]);
   const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
-  // "unique customers": a table's rows count once each already, by their key across joins.
-  for (const s of spans) {
-    const unique = s.kind === 'table' ? /\b(?:unique|distinct) $/.exec(text.slice(0, s.start)) : null;
-    if (unique) marks.take(unique.index, s.start);
-  }
+  takeUnique(text, spans, marks);
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
   const listing = readListing(text, spans, marks);
   const kw = readKeywords(marks);
-  const eachOf = period?.rolling ? EACH_OF.exec(text.slice(0, period.span[0]).replace(/the $/, '')) : null;
-  if (eachOf && !kw.bucket) {
-    marks.take(eachOf.index, period!.span[0]);
-    kw.bucket = period!.rolling!.unit;
-  }
+  if (period && !kw.bucket) kw.bucket = eachOf(text, period, marks);
   const used = new Set<Span>();
   const groups = readGroups(text, spans, kw, used, marks);
   // "list the categories": each value, with the rows of its table counted.
@@ -107,15 +99,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
     if (period && periodColumns.length === 0) periodColumns.push(fresh.date);
   }
   const ranking = rankingOf(kw, groups, text, spans);
-  // An ordinal or a number of rows read but not applied would answer another question ("the second
-  // ..." as the first; "top 5 revenue" as the total).
-  if (kw.ordinal && ranking?.offset === undefined) unknown.push(kw.ordinal.word);
-  else if (!ranking && kw.top) unknown.push(kw.top.word);
-  else if (!ranking && kw.whichN !== undefined) unknown.push(`which ${kw.whichN}`);
-  else if (!ranking && kw.rankedBucket) unknown.push(kw.rankedBucket.word);
-  // "the cheapest product in each category", "top 3 products per country": a ranking within each
-  // group, which one ranking of the groups would answer as the cheapest product of all.
-  else if (ranking?.limit !== undefined && groups.length >= 2 && EACH.test(text)) unknown.push(EACH.exec(text)![1]!);
+  unknown.push(...unappliedRanking(kw, ranking, groups, text));
   return {
     measure: measure.measure,
     // "New customers last month" asks for a count as plainly as "how many customers".
@@ -167,6 +151,36 @@ function datesBefore(text: string, spans: Span[], at: number): ColumnMention[] {
     const dates = m.table.columns.filter(isTemporal);
     return dates.length === 1 ? [{ kind: 'column' as const, table: m.table, column: dates[0]!, start: s.start, end: s.end }] : [];
   });
+}
+
+/** "unique customers": a table's rows count once each already, by their key across joins. */
+function takeUnique(text: string, spans: Span[], marks: Marks): void {
+  for (const s of spans) {
+    const unique = s.kind === 'table' ? /\b(?:unique|distinct) $/.exec(text.slice(0, s.start)) : null;
+    if (unique) marks.take(unique.index, s.start);
+  }
+}
+
+/** "for each of the last 3 months": the unit of the period counted back, to group by; its words taken. */
+function eachOf(text: string, period: Period, marks: Marks): Bucket | undefined {
+  const m = period.rolling ? EACH_OF.exec(text.slice(0, period.span[0]).replace(/the $/, '')) : null;
+  if (!m) return undefined;
+  marks.take(m.index, period.span[0]);
+  return period.rolling!.unit;
+}
+
+/**
+ * The words of a ranking read but not applied, which would answer another question: "the second ..."
+ * as the first, "top 5 revenue" as the total, and "the cheapest product in each category" or "top 3
+ * products per country" (a ranking within each group) as the cheapest product of all.
+ */
+function unappliedRanking(kw: Keywords, ranking: Intent['ranking'], groups: Group[], text: string): string[] {
+  if (kw.ordinal && ranking?.offset === undefined) return [kw.ordinal.word];
+  if (!ranking && kw.top) return [kw.top.word];
+  if (!ranking && kw.whichN !== undefined) return [`which ${kw.whichN}`];
+  if (!ranking && kw.rankedBucket) return [kw.rankedBucket.word];
+  const each = ranking?.limit !== undefined && groups.length >= 2 ? EACH.exec(text) : null;
+  return each ? [each[1]!] : [];
 }
 
 /**
