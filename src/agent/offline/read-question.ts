@@ -1,12 +1,13 @@
 // Reads a question into an Intent (intent.ts): the knowledge it mentions first, then the words around
 // those mentions ("by", "which 3", "how many", "earliest"), and last what is left over.
-import type { Aggregate, Bucket, ColumnMention, CompareOp, Group, Intent, ValueMention } from './intent.ts';
+import type { Aggregate, Bucket, ColumnMention, Group, Intent } from './intent.ts';
 import { readMeasure } from './read-measure.ts';
 import { findPeriod, type Period } from './periods.ts';
 import { findDisplay } from './units.ts';
 import { findChart } from './chart-request.ts';
 import { readListing } from './listing.ts';
-import { findMentions, forms, isDimension, isMeasure, isTemporal, type Mention, type Schema } from './vocabulary.ts';
+import { readCompares, readValues, valuesCompared } from './read-filters.ts';
+import { findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
 import { ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
 
@@ -18,7 +19,7 @@ const TOP_ALONE = /\b(top|bottom)\b(?! \d)/;
 const TOP_ROWS = 10;
 const WHICH_N = /\b(?:which|what) (\d+)\b/;
 const EXTREME = /\b(earliest|oldest|first|most recent|latest|newest|last|recent)\b(?! \d)/;
-// "at least 200", "at most 5" are comparisons (COMPARE_AFTER), not rankings.
+// "at least 200", "at most 5" are comparisons (read-filters.ts), not rankings.
 const RANK = /(?<!\bat )\b(most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\b/;
 const ASCENDING = /^(least|fewest|lowest|smallest|worst)$/;
 // "first" is left out: "the first customer" is the earliest one (EXTREME).
@@ -43,16 +44,6 @@ const PRIORITY: Mention['kind'][] = ['metric', 'column', 'value', 'table'];
 const GROUP_BEFORE = /\b(by|per|for each|each|across|of each|for every)\s+$/;
 const LABEL_BEFORE = /\b(by|for each|of each|for every)\s+$/;
 const WHICH_BEFORE = /\b(which|what)(?: \d+)?(?: the)?\s+$/;
-const COMPARES: Record<string, CompareOp> = {
-  over: '>', above: '>', 'greater than': '>', 'more than': '>', exceeding: '>', 'at least': '>=', 'no less than': '>=', 'not less than': '>=',
-  under: '<', below: '<', 'less than': '<', 'fewer than': '<', 'at most': '<=', 'no more than': '<=', 'not more than': '<=',
-};
-// An amount as people write it: "1000", "$5,000" (normalized to $5000), "1.5k", "2m".
-const AMOUNT = String.raw`\$?(\d+(?:\.\d+)?)(k|m)?\b`;
-// Longest words first: "no more than" before "more than".
-const COMPARE_AFTER = new RegExp(`^\\s*(?:is |was |are |were |of )?(${Object.keys(COMPARES).sort((a, b) => b.length - a.length).join('|')})\\s+${AMOUNT}`);
-const BETWEEN_AFTER = new RegExp(`^\\s*(?:is |was |are |were |of )?between\\s+${AMOUNT}\\s+and\\s+${AMOUNT}`);
-const amount = (digits: string, scale: string | undefined) => Number(digits) * (scale === 'k' ? 1e3 : scale === 'm' ? 1e6 : 1);
 
 /** The intent of one question (not yet merged with the chat's earlier questions). */
 export function readQuestion(question: string, schema: Schema, nowMs: number): Intent {
@@ -196,21 +187,6 @@ function newRows(text: string, spans: Span[], measure: Intent['measure'], dated:
   return { start: s.start - 'new '.length, date: { kind: 'column', table, column: dates[0]!, start: s.start, end: s.end } };
 }
 
-const VALUES_COMPARED = /^ (?:vs|versus|compared (?:to|with)|against) $/;
-
-/** The column of two listed values compared ("web vs mobile"), with the words between taken. */
-function valuesCompared(text: string, spans: Span[], marks: Marks): ColumnMention | undefined {
-  const values = spans.filter((s) => s.kind === 'value');
-  for (let i = 0; i + 1 < values.length; i++) {
-    const [a, b] = [values[i]!, values[i + 1]!];
-    const shared = (a.ms as ValueMention[]).find((m) => (b.ms as ValueMention[]).some((n) => n.column === m.column));
-    if (!shared || !VALUES_COMPARED.test(text.slice(a.end, b.start))) continue;
-    marks.take(a.end, b.start);
-    return { kind: 'column', table: shared.table, column: shared.column, start: a.start, end: b.end };
-  }
-  return undefined;
-}
-
 // "which month had the highest revenue", "the best month", "top 3 quarters by revenue", "worst weeks".
 const RANKED_BUCKET = /\b(which|what|best|worst|top|bottom)(?: (\d+))? (day|week|month|quarter|year)(s?)\b/;
 
@@ -270,58 +246,6 @@ function readGroups(text: string, spans: Span[], kw: Keywords, used: Set<Span>, 
   }
   if (kw.bucket) groups.push({ kind: 'bucket', bucket: kw.bucket });
   return groups;
-}
-
-/**
- * Comparisons after a measure column ("total amount over 500", "price between 10 and 50"), or after
- * a table with exactly one ("orders over $1000": their total amount; of a table with a price and a
- * cost it is not one reading, and the words stay unread).
- */
-function readCompares(text: string, spans: Span[], marks: Marks, used: Set<Span>): Intent['compares'] {
-  const out: Intent['compares'] = [];
-  for (const s of spans) {
-    const columns = s.kind === 'column' ? (s.ms as ColumnMention[]).filter((m) => isMeasure(m.column)) : s.kind === 'table' ? onlyMeasure(s) : [];
-    if (columns.length === 0) continue;
-    const after = text.slice(s.end);
-    const between = BETWEEN_AFTER.exec(after);
-    const m = between ? null : COMPARE_AFTER.exec(after);
-    if (between) out.push({ columns, op: '>=', value: amount(between[1]!, between[2]) }, { columns, op: '<=', value: amount(between[3]!, between[4]) });
-    else if (m) out.push({ columns, op: COMPARES[m[1]!]!, value: amount(m[2]!, m[3]) });
-    else continue;
-    marks.take(s.end, s.end + (between ?? m)![0].length);
-    if (s.kind === 'column') used.add(s);
-  }
-  return out;
-}
-
-function onlyMeasure(s: Span): ColumnMention[] {
-  return s.ms.flatMap((m) => {
-    const measures = m.table.columns.filter(isMeasure);
-    return measures.length === 1 ? [{ kind: 'column' as const, table: m.table, column: measures[0]!, start: s.start, end: s.end }] : [];
-  });
-}
-
-// Words that leave the value after them out: "not cancelled", "excluding the web channel", "non-web",
-// "not in Germany", "except those in France".
-const NOT_BEFORE = /\b(?:not|excluding|except(?: for)?|other than|apart from|without|non-?)(?: those| ones)?(?: (?:in|from|of|on|at|via|through))?(?: the)? ?$/;
-const LIST_BETWEEN = /^(?: and| or|,)(?: the)? $/;
-
-/** Value filters by column; a value after a negation (or listed after a value that had one) is left out. */
-function readValues(text: string, spans: Span[], used: Set<Span>, marks: Marks): ValueMention[][] {
-  const byColumn = new Map<unknown, ValueMention[]>();
-  let previous: { span: Span; negated: boolean } | undefined;
-  for (const s of spans.filter((x) => x.kind === 'value')) {
-    const first = s.ms[0] as ValueMention;
-    const not = NOT_BEFORE.exec(text.slice(0, s.start));
-    if (not) marks.take(not.index, s.start);
-    const listed = previous?.negated === true && (previous.span.ms[0] as ValueMention).column === first.column && LIST_BETWEEN.test(text.slice(previous.span.end, s.start));
-    const negated = not !== null || listed;
-    const mentions = (s.ms as ValueMention[]).map((m): ValueMention => (negated ? { ...m, negated: true } : m));
-    byColumn.set(first.column, [...(byColumn.get(first.column) ?? []), ...mentions]);
-    used.add(s);
-    previous = { span: s, negated };
-  }
-  return [...byColumn.values()];
 }
 
 function rankingOf(kw: Keywords, groups: Group[], text: string, spans: Span[]): Intent['ranking'] {
