@@ -12,9 +12,20 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s is shorter than what load balancers
+ * and clients keep one for (AWS ALB and many proxies: 60 s; undici: the server's hint less 1 s, by a
+ * timer a busy client runs late): they send on a connection the server is closing and get a reset,
+ * a 502 at a balancer. Seen as "fetch failed" between two replicas in CI under load.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** Starts an HTTP server for `koa` on host:port (port 0 picks a free one) and gives its URL. */
 async function serve(koa: App['koa'], host: string, port: number): Promise<{ server: Server; url: string }> {
   const server = createServer(koa.callback());
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // Node requires the headers' timeout to outlast the keep-alive one.
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
