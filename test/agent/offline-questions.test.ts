@@ -59,6 +59,14 @@ test('offline: a list of rows says how many, names its columns once and writes i
   t.regex(result.text, /^Latest 3: Orders \(3 rows; order id, customer id, order date, status, channel, total amount\):\n- \d+, \d+, \d{4}-\d{2}-\d{2}, \w+, \w+, [\d,.]+\n/);
 });
 
+test('offline: a ranking of a table\'s own rows names their value as it is, not as a total', async (t) => {
+  t.regex((await ask('Which product is the most expensive?')).result.text, /^Product with the highest unit price: /);
+  const { events } = await ask('The 2 cheapest products');
+  const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')!;
+  t.is(table.columns.at(-1), 'unit_price');
+  t.regex((await ask('Total unit price by product category')).result.text, /^Total unit price by category:/, 'a sum over several rows stays a total');
+});
+
 test('offline: one row of a list is named as one', async (t) => {
   const { result } = await ask('What was the largest order?');
   t.regex(result.text, /^Largest order \(1 row; order id,/);
