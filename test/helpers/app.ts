@@ -68,13 +68,20 @@ export const LOOPBACK_SERVERS = '127.0.0.1,::1';
 
 /** A free loopback port, so the base URL in the configuration is the real one. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  // Below Linux's ephemeral range (32768 and up): a port the kernel hands out picks it for outgoing
+  // connections too, and one taken by another test's connection between this check and the
+  // gateway's listen failed a CI run with EADDRINUSE. Only listeners use these, and the check sees them.
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
 }
 
