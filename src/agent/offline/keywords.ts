@@ -11,6 +11,9 @@ export const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth',
  */
 export const rowCount = (digits: string): number => Math.min(Number(digits), Number.MAX_SAFE_INTEGER);
 
+/** Rows asked for without a number ("top products", "latest orders", "biggest orders"): a handful to read. */
+export const HANDFUL_ROWS = 10;
+
 /** Mentions of the same words: what they may mean (a column name two tables share...). */
 export interface Span {
   start: number;

@@ -2,7 +2,7 @@
 // over 5000 last month", "the 5 most recent orders", "latest orders", "the largest order"; or for a
 // column's values ("list the categories"). The words that ask are read here; read-measure.ts decides
 // whether rows are what the question measures.
-import { rowCount, type Span } from './keywords.ts';
+import { HANDFUL_ROWS, rowCount, type Span } from './keywords.ts';
 import { isDimension, isMeasure } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
@@ -21,9 +21,6 @@ export interface Listing {
   /** Where the number of rows is ("list 20 customers"), taken only when rows are what is measured. */
   count?: [number, number];
 }
-
-/** "latest orders" without a number lists this many: a handful to read, the table event holds them all. */
-export const RECENT_ROWS = 10;
 
 // A question opening with a verb that asks to see things: the rows are of the first table it names.
 const VERB = /^(?:(?:can|could|would) you |please )*(?:list|show(?: me)?|display|give me|get me|find|what are|which are)\b/;
@@ -49,14 +46,14 @@ export function readListing(text: string, spans: Span[], marks: Marks): Listing 
   if (largest) {
     marks.take(largest.index, at);
     const n = largest[1] ?? largest[3];
-    return { span, largest: largest[2] === 'smallest' ? 'asc' : 'desc', limit: n ? rowCount(n) : plural ? RECENT_ROWS : 1, word: largest[0].trim() };
+    return { span, largest: largest[2] === 'smallest' ? 'asc' : 'desc', limit: n ? rowCount(n) : plural ? HANDFUL_ROWS : 1, word: largest[0].trim() };
   }
   if (!plural) return undefined;
   const recent = RECENT.exec(before);
   if (recent) {
     marks.take(recent.index, at);
     const n = recent[1] ?? recent[3];
-    return { span, newest: /earliest|oldest|first/.test(recent[2]!) ? 'asc' : 'desc', limit: n ? rowCount(n) : RECENT_ROWS, word: recent[0].trim() };
+    return { span, newest: /earliest|oldest|first/.test(recent[2]!) ? 'asc' : 'desc', limit: n ? rowCount(n) : HANDFUL_ROWS, word: recent[0].trim() };
   }
   if (!VERB.test(before)) return undefined;
   // "list the top 5 customers by revenue": the number is the ranking's, read with it if rows are not what is asked.

@@ -9,14 +9,13 @@ import { readListing } from './listing.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
-import { ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
+import { HANDFUL_ROWS, ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
 
 const EACH = /\b(each|every|per)\b/;
 const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
 const TOP = /\b(top|bottom|first) (\d+)\b/;
 // "top products by revenue": a handful, as "top 10" would be.
 const TOP_ALONE = /\b(top|bottom)\b(?! \d)/;
-const TOP_ROWS = 10;
 const WHICH_N = /\b(?:which|what) (\d+)\b/;
 const EXTREME = /\b(earliest|oldest|first|most recent|latest|newest|last|recent)\b(?! \d)/;
 // "at least 200", "at most 5" are comparisons (read-filters.ts), not rankings.
@@ -197,12 +196,12 @@ function readKeywords(marks: Marks): Keywords {
   if (ranked) {
     const [word, n, bucket, plural] = [ranked[1]!, ranked[2], ranked[3] as Bucket, ranked[4] === 's'];
     const dir = /^(best|top)$/.test(word) ? 'desc' : /^(worst|bottom)$/.test(word) ? 'asc' : undefined;
-    const limit = n ? rowCount(n) : /^(top|bottom)$/.test(word) ? TOP_ROWS : plural ? undefined : 1;
+    const limit = n ? rowCount(n) : /^(top|bottom)$/.test(word) ? HANDFUL_ROWS : plural ? undefined : 1;
     kw.bucket = bucket;
     kw.rankedBucket = { ...(dir ? { dir } : {}), ...(limit !== undefined ? { limit } : {}), word: ranked[0] };
   }
   const top = marks.takeMatch(TOP) ?? marks.takeMatch(TOP_ALONE);
-  if (top) kw.top = { dir: top[1] === 'bottom' ? 'asc' : 'desc', limit: top[2] ? rowCount(top[2]) : TOP_ROWS, end: top.index + top[0].length, word: top[0] };
+  if (top) kw.top = { dir: top[1] === 'bottom' ? 'asc' : 'desc', limit: top[2] ? rowCount(top[2]) : HANDFUL_ROWS, end: top.index + top[0].length, word: top[0] };
   const which = marks.takeMatch(WHICH_N);
   if (which) kw.whichN = rowCount(which[1]!);
   const extreme = marks.takeMatch(EXTREME);
