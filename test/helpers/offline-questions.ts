@@ -112,4 +112,12 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['What are the statuses?', 'SELECT status, COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1'],
   // A table without a date lists by its key.
   ['List products in the Books category', "SELECT product_id, name, category, subcategory, unit_price, cost FROM products WHERE category = 'Books' ORDER BY product_id"],
+  // "Which customers ..." asks for the customers themselves, where nothing ranks or measures them.
+  ['Which customers are in Germany?', "SELECT customer_id, name, email, country, city, segment, signup_date FROM customers WHERE country = 'Germany' ORDER BY signup_date DESC, customer_id DESC"],
+  ['Which orders were cancelled in 2025?', "SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders WHERE status = 'cancelled' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' ORDER BY order_date DESC, order_id DESC"],
+  // A table narrowed by values, an amount or a period, without a measure, is counted, as "orders by channel" is.
+  ['Orders last month', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-12-01' AND order_date < DATE '2026-01-01'"],
+  ['Customers in Germany', "SELECT COUNT(*) FROM customers WHERE country = 'Germany'"],
+  ['Cancelled orders in 2025', "SELECT COUNT(*) FROM orders WHERE status = 'cancelled' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'"],
+  ['Web orders over 500', "SELECT COUNT(*) FROM orders WHERE channel = 'web' AND total_amount > 500"],
 ];

@@ -224,5 +224,7 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
     if (f.op === '>=' && next?.kind === 'compare' && next.op === '<=' && next.ref.column === f.ref.column) return [`where ${spaced(f.ref.column.name)} is between ${f.value} and ${next.value}`];
     return [`where ${spaced(f.ref.column.name)} is ${{ '>': 'over', '<': 'under', '>=': 'at least', '<=': 'at most' }[f.op]} ${f.value}`];
   });
-  return { what, dims, conditions };
+  // "where channel is web and total amount is over 1000": one "where", the other conditions joined to it.
+  let wheres = 0;
+  return { what, dims, conditions: conditions.map((c) => (c.startsWith('where ') && wheres++ > 0 ? `and ${c.slice('where '.length)}` : c)) };
 }

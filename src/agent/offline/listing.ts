@@ -20,12 +20,15 @@ export interface Listing {
   word?: string;
   /** Where the number of rows is ("list 20 customers"), taken only when rows are what is measured. */
   count?: [number, number];
+  /** Asked as "which customers ...": the rows, unless the question also ranks or measures them. */
+  which?: true;
 }
 
 // A question opening with a verb that asks to see things: the rows are of the first table it names.
 const VERB = /^(?:(?:can|could|would) you |please )*(?:list|show(?: me)?|display|give me|get me|find|what are|which are)\b/;
 // Right before a table named in the plural: "the 5 most recent", "last 10", "10 newest", "latest".
 const RECENT = /(?:(\d+) )?(most recent|latest|newest|last|recent|earliest|oldest|first)(?: (\d+))? $/;
+const WHICH = /^(?:(?:can|could|would) you (?:tell me |show me )?|please )*(?:which|what) $/;
 const COUNT = /(?:^| )(\d+) $/;
 // Right before a table with one measure column: "the largest order", "the 5 biggest orders".
 const LARGEST = /(?:(\d+) )?(largest|biggest|smallest)(?: (\d+))? $/;
@@ -55,6 +58,8 @@ export function readListing(text: string, spans: Span[], marks: Marks): Listing 
     const n = recent[1] ?? recent[3];
     return { span, newest: /earliest|oldest|first/.test(recent[2]!) ? 'asc' : 'desc', limit: n ? rowCount(n) : HANDFUL_ROWS, word: recent[0].trim() };
   }
+  // "which customers are in Germany": the customers, where nothing ranks them ("which customers spent the most").
+  if (WHICH.test(before)) return { span, which: true };
   if (!VERB.test(before)) return undefined;
   // "list the top 5 customers by revenue": the number is the ranking's, read with it if rows are not what is asked.
   const count = COUNT.exec(before);

@@ -103,7 +103,10 @@ function readRepaired(question: string, schema: Schema, nowMs: number, repairs: 
 function checked(intent: Intent, nowMs: number, readings: string[], previous?: Intent): Understood | Refusal {
   if (intent.unknown.length > 0) return refuse('unmapped', `I do not know what ${intent.unknown.map((w) => `"${w}"`).join(', ')} means here`);
   if (!intent.measure) return refuse('unmapped', 'it names nothing to count or measure');
-  if (!intent.explicit && intent.groups.length === 0) return refuse('unmapped', 'it names a table but not what to count or measure');
+  // "customers in Germany", "orders last month": a table narrowed by values, amounts or a period is
+  // counted, as "orders by channel" is; a table alone ("orders") asks for nothing yet.
+  const narrowed = intent.values.length > 0 || intent.compares.length > 0 || intent.period !== undefined;
+  if (!intent.explicit && intent.groups.length === 0 && !narrowed) return refuse('unmapped', 'it names a table but not what to count or measure');
   const today = new Date(nowMs).toISOString().slice(0, 10);
   if (intent.period?.from && intent.period.from > today) return refuse('predictive');
   return { kind: 'intent', intent, readings, ...(previous ? { previous } : {}) };

@@ -51,7 +51,9 @@ function listedMeasure(spans: Span[], kw: Keywords, groups: Group[], used: Set<S
   // A column's values ("list the categories") are grouped by it in read-question.ts; its table is counted.
   if (listing.values) return asked || spans.some((s) => s.kind === 'table') ? undefined : { kind: 'count', tables };
   const measureBefore = spans.some((s) => s.kind === 'column' && !used.has(s) && s.start < listing.span.start && s.ms.some((m) => m.kind === 'column' && isMeasure(m.column)));
-  if (!asked && !measureBefore && !kw.ordinal && groups.length === 0) {
+  // "which customers ..." read the customers as a group too, which asks for them and nothing else.
+  const ownGroups = listing.which ? groups.filter((g) => !(g.kind === 'label' && g.tables.every((t) => tables.includes(t)))) : groups;
+  if (!asked && !measureBefore && !kw.ordinal && ownGroups.length === 0) {
     const { newest, largest, limit } = listing;
     return { kind: 'rows', tables, ...(newest ? { newest } : {}), ...(largest ? { largest } : {}), ...(limit !== undefined ? { limit } : {}) };
   }

@@ -79,6 +79,8 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const unknown: string[] = [];
   const measure = readMeasure(text, spans, kw, groups, used, unknown, listing);
   if (listing?.count && measure.measure?.kind === 'rows') marks.take(...listing.count);
+  // The rows "which customers ..." asks for are listed, not grouped by.
+  if (listing?.which && measure.measure?.kind === 'rows') groups.splice(0, groups.length, ...groups.filter((g) => g.kind !== 'label'));
   const values = readValues(text, spans, used, marks);
   const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
   periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
