@@ -14,6 +14,9 @@ test('two neighbouring years, quarters or months compared are one period, compar
   t.like(period('orders in Q1 2025 versus Q2 2025'), { from: '2025-01-01', to: '2025-07-01', compare: 'quarter' });
   t.like(period('orders in March 2025 against April 2025'), { from: '2025-03-01', to: '2025-05-01', compare: 'month' });
   t.like(period('revenue last month compared with this month'), { from: '2026-10-01', to: '2026-12-01', compare: 'month' });
+  // The year said once, after both: both are of that year, not the first the latest begun.
+  t.like(period('revenue in Q1 vs Q2 2025'), { from: '2025-01-01', to: '2025-07-01', label: 'in Q1 2025 and Q2 2025', span: [8, 24], compare: 'quarter' });
+  t.like(period('orders in March vs April 2025'), { from: '2025-03-01', to: '2025-05-01', compare: 'month' });
 });
 
 test('periods that are not neighbours of one length stay the first period alone', (t) => {
@@ -23,6 +26,10 @@ test('periods that are not neighbours of one length stay the first period alone'
   t.like(period('revenue since 2024 vs 2025'), { from: '2024-01-01', compare: undefined });
   t.like(period('revenue in 2024 and customers'), { from: '2024-01-01', to: '2025-01-01', compare: undefined });
   t.is(period('revenue by channel')?.compare, undefined);
+  // Q4 2025 is no neighbour of Q1 2025 (nor is Q3), and "this year" takes no year after it.
+  t.like(period('revenue Q4 vs Q1 2025'), { compare: undefined });
+  t.like(period('revenue in Q1 vs Q3 2025'), { compare: undefined });
+  t.like(period('revenue this year vs 2025'), { compare: undefined });
 });
 
 test('"the last N months" counts back from today, and offers as many whole units before the current one', (t) => {

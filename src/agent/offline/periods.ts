@@ -30,10 +30,10 @@ const COMPARED = /^ (?:vs|versus|compared (?:to|with)|against|and) /;
 
 /**
  * Finds the first time period in a normalized (lower-case) question. Two neighbouring periods of one
- * length compared ("this year vs last year", "2025 compared to 2024", "Q1 2025 and Q2 2025") are one
- * period covering both, compared by that length. Others ("2023 vs 2025", "March vs Q2", and "Q1 vs Q2
- * 2025", whose Q1 is the latest one begun) stay the first period alone, and the words after it are left
- * unread (the question is then refused, not answered for one).
+ * length compared ("this year vs last year", "2025 compared to 2024", "Q1 2025 and Q2 2025", "Q1 vs Q2
+ * 2025") are one period covering both, compared by that length. Others ("2023 vs 2025", "March vs Q2")
+ * stay the first period alone, and the words after it are left unread (the question is then refused,
+ * not answered for one).
  */
 export function findPeriod(text: string, nowMs: number): Period | undefined {
   const first = onePeriod(text, nowMs);
@@ -43,11 +43,21 @@ export function findPeriod(text: string, nowMs: number): Period | undefined {
   if (!first || !connector) return first;
   const at = first.span[1] + connector[0].length;
   const second = onePeriod(text.slice(at), nowMs);
-  const length = lengthOf(first);
-  if (!second || second.span[0] !== 0 || !length || lengthOf(second) !== length) return first;
-  const [a, b] = first.from! < second.from! ? [first, second] : [second, first];
+  if (!second || second.span[0] !== 0) return first;
+  const own = ofYearAfter(text.slice(...first.span), text.slice(at, at + second.span[1]), nowMs) ?? first;
+  const length = lengthOf(own);
+  if (!length || lengthOf(second) !== length) return first;
+  const [a, b] = own.from! < second.from! ? [own, second] : [second, own];
   if (a.to !== b.from) return first;
   return { from: a.from, to: b.to, label: `${a.label} and ${b.label.replace(/^in /, '')}`, span: [first.span[0], at + second.span[1]], compare: length };
+}
+
+const WITHOUT_YEAR = new RegExp(`^(?:in |during )?(?:q[1-4]|${MONTHS.join('|')})$`);
+
+/** "Q1 vs Q2 2025", "March vs April 2025": a quarter or month without a year takes the year said after both. */
+function ofYearAfter(first: string, second: string, nowMs: number): Period | undefined {
+  const year = WITHOUT_YEAR.test(first) ? /\b(\d{4})$/.exec(second)?.[1] : undefined;
+  return year ? onePeriod(`${first} ${year}`, nowMs) : undefined;
 }
 
 const BOUND = /\b(before|after|until|till|up to|through)(?: the end of)? $/;
