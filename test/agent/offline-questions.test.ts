@@ -67,6 +67,17 @@ test('offline: a ranking of a table\'s own rows names their value as it is, not 
   t.regex((await ask('Total unit price by product category')).result.text, /^Total unit price by category:/, 'a sum over several rows stays a total');
 });
 
+test('offline: a share is never added up, and a value of one unit only when a total is asked for', async (t) => {
+  for (const question of ['Discount by channel', 'Total discount given in 2025', 'Unit price by category']) {
+    const { result, events } = await ask(question);
+    t.false(events.some((e) => e.type === 'sql'), question);
+    t.regex(result.text, /is documented as (a share|a value of one unit), which does not add up to a total; ask for its average, minimum or maximum/, question);
+  }
+  const { events } = await ask('Average discount by channel');
+  const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')!;
+  t.deepEqual(norm(table.rows), norm(await wh.rows('SELECT o.channel, AVG(i.discount) FROM order_items i JOIN orders o USING (order_id) GROUP BY 1 ORDER BY 2 DESC, 1')));
+});
+
 test('offline: one row of a list is named as one', async (t) => {
   const { result } = await ask('What was the largest order?');
   t.regex(result.text, /^Largest order \(1 row; order id,/);

@@ -6,7 +6,7 @@ import type { MetricDoc, TableDocument } from '../ports.ts';
 import { docKey } from './joins.ts';
 import type { Bucket } from './intent.ts';
 import { ORDINALS } from './keywords.ts';
-import { metricOf, type ColumnRef, type Plan } from './plan.ts';
+import { metricOf, onePerGroup, type ColumnRef, type Plan } from './plan.ts';
 import type { Display } from './display.ts';
 import { columnCurrency, measureFormat } from './units.ts';
 
@@ -148,7 +148,7 @@ function valueName(plan: Plan, metric: MetricDoc | undefined): string {
   if (metric) return metric.name;
   const m = plan.measure;
   if (m.kind !== 'column') return m.kind === 'rows' ? '' : `${singular(plan.subject.name)}_count`;
-  if (m.aggregate === 'sum' && onePerGroup(plan, m.ref)) return m.ref.column.name;
+  if (m.aggregate === 'sum' && onePerGroup(plan.dimensions, m.ref)) return m.ref.column.name;
   return `${m.aggregate === 'sum' ? 'total' : m.aggregate}_${m.ref.column.name}`.replace(/^total_total_/, 'total_');
 }
 
@@ -156,7 +156,6 @@ function valueName(plan: Plan, metric: MetricDoc | undefined): string {
  * Whether each group is one row of the column's table (grouped by that table's key: "the most
  * expensive products"): its sum is the row's own value, a unit price and not a "total unit price".
  */
-const onePerGroup = (plan: Plan, ref: ColumnRef) => plan.dimensions.some((d) => d.kind === 'label' && d.key !== undefined && docKey(d.key.table) === docKey(ref.table));
 
 const AGGREGATE_WORDS = { sum: 'Total', avg: 'Average', min: 'Minimum', max: 'Maximum' };
 
@@ -210,7 +209,7 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
     : m.kind === 'count' ? `Number of ${spaced(plan.subject.name)}`
     : m.kind === 'rows' ? capital(spaced(plan.subject.name))
     : temporal ? `${m.aggregate === 'min' ? 'Earliest' : 'Latest'} ${spaced(m.ref.column.name)}`
-    : m.aggregate === 'sum' && onePerGroup(plan, m.ref) ? capital(spaced(m.ref.column.name))
+    : m.aggregate === 'sum' && onePerGroup(plan.dimensions, m.ref) ? capital(spaced(m.ref.column.name))
     : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
   const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
   const conditions = plan.filters.flatMap((f, i) => {

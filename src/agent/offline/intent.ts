@@ -16,7 +16,8 @@ export type MetricMention = Extract<Mention, { kind: 'metric' }>;
 export type Measure =
   /** A governed metric; several when the same words name metrics of several tables. */
   | { kind: 'metric'; metrics: MetricMention[] }
-  | { kind: 'column'; aggregate: Exclude<Aggregate, 'count'>; columns: ColumnMention[] }
+  /** `implied`: no word asked for the aggregate ("unit price by category" is summed only by default). */
+  | { kind: 'column'; aggregate: Exclude<Aggregate, 'count'>; columns: ColumnMention[]; implied?: true }
   | { kind: 'count'; tables: TableDocument[] }
   /** The first or last date: of a named date column, or of a named table's date. */
   | { kind: 'extreme'; aggregate: 'min' | 'max'; columns: ColumnMention[]; tables: TableDocument[] }

@@ -2,7 +2,7 @@
 // dimensions to group by, filters, ordering and a limit. build-sql.ts turns it into SQL.
 import type { MetricDoc, TableColumnDoc, TableDocument } from '../ports.ts';
 import type { Bucket, CompareOp } from './intent.ts';
-import type { JoinEdge } from './joins.ts';
+import { docKey, type JoinEdge } from './joins.ts';
 import type { Period } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
@@ -54,3 +54,6 @@ export interface Plan {
 
 /** The metric governing a plan, if any. */
 export const metricOf = (plan: Plan): MetricDoc | undefined => (plan.measure.kind === 'metric' || plan.measure.kind === 'count' ? plan.measure.metric : undefined);
+
+/** Grouped by the rows of `ref`'s own table (by its key): a sum of `ref` is its one value in each group. */
+export const onePerGroup = (dimensions: Dimension[], ref: ColumnRef) => dimensions.some((d) => d.kind === 'label' && d.key !== undefined && docKey(d.key.table) === docKey(ref.table));

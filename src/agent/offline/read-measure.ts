@@ -33,7 +33,8 @@ export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: G
     if (!target) return { measure: undefined, explicit: true };
     used.add(target);
     const columns = (target.ms as ColumnMention[]).filter((m) => isMeasure(m.column));
-    return { measure: { kind: 'column', aggregate, columns }, explicit: true };
+    const implied = !countOfMeasure && !kw.aggregate && !rankAggregate;
+    return { measure: { kind: 'column', aggregate, columns, ...(implied ? { implied: true as const } : {}) }, explicit: true };
   }
   return { measure: countTarget(text, spans, kw, groups), explicit: aggregate === 'count' };
 }

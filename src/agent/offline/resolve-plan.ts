@@ -6,8 +6,8 @@ import type { MetricDoc, TableDocument } from '../ports.ts';
 import type { ColumnMention, Intent, Measure } from './intent.ts';
 import { docKey, keyColumn } from './joins.ts';
 import { PlanBuilder } from './plan-builder.ts';
-import type { ColumnRef, Dimension, Filter, Plan, PlanMeasure } from './plan.ts';
-import { isDimension, isMeasure, isTemporal, type Schema } from './vocabulary.ts';
+import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure } from './plan.ts';
+import { isDimension, isMeasure, nonAdditive, isTemporal, type Schema } from './vocabulary.ts';
 
 export type Resolution = { ok: true; plan: Plan } | { ok: false; reason: string };
 
@@ -83,6 +83,12 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const governed = metric ? b.filterColumns(metric.filter) : [];
   const clash = filters.find((f) => f.kind === 'values' && governed.some((g) => docKey(g.table) === docKey(f.ref.table) && g.column.name === f.ref.column.name));
   if (metric && clash) return fail(`the metric ${metric.name} already decides which ${clash.ref.column.name} values count (${metric.filter})`);
+  const summed = c.measure.kind === 'column' && c.measure.aggregate === 'sum' && !onePerGroup(dimensions, c.measure.ref) ? c.measure.ref.column : undefined;
+  const kind = summed && nonAdditive(summed);
+  // "Discount by channel", "total discount": shares added up total nothing; "unit price by category" adds prices up only when a total is asked.
+  if (kind === 'share' || (kind === 'unit' && intent.measure?.kind === 'column' && intent.measure.implied)) {
+    return fail(`${summed!.name} is documented as ${kind === 'share' ? 'a share' : 'a value of one unit'}, which does not add up to a total; ask for its average, minimum or maximum`);
+  }
   let measure = c.measure;
   if (intent.measure?.kind === 'rows') {
     if (dimensions.length > 0) return fail('it asks for rows and for groups at once');

@@ -27,6 +27,18 @@ const IDENTIFIER = /(^id$|_id$)/i;
 /** Numeric and not an identifier: something to add up or average. */
 export const isMeasure = (c: TableColumnDoc) => NUMERIC.test(c.type ?? '') && !IDENTIFIER.test(c.name);
 export const isTemporal = (c: TableColumnDoc) => TEMPORAL.test(c.type ?? '');
+
+// Measures whose rows do not add up, as their documentation or name says. A value of one unit ("price
+// of one unit", "cost per unit") adds up only where a question asks for its total; a share never: a
+// description that opens with it ("Discount rate of the line", "Share of ...") or says it ("as a
+// fraction", "0.10 = 10%", "in percent"), or a name ending in _rate or _pct. Words that only mention a
+// rate ("Amount converted at the daily exchange rate") do not make an amount a share.
+const PER_UNIT = /\b(?:of|per|for) (?:one|each|a|1) unit\b|\bper unit\b/i;
+const SHARE = /^(?:an? |the )?(?:[\w-]+ )?(?:fraction|percentage|ratio|rate|share|proportion)\b|\bas an? (?:fraction|percentage|ratio|rate|share|proportion)\b|\b\d*\.\d+ = \d+ ?%|\bin percent\b/i;
+const SHARE_NAME = /(?:^|_)(?:rate|ratio|pct|percent|percentage|share)$/i;
+/** How a measure's rows add up: 'share' never, 'unit' only when a total is asked for, undefined freely. */
+export const nonAdditive = (c: TableColumnDoc): 'share' | 'unit' | undefined =>
+  !isMeasure(c) ? undefined : SHARE.test(c.description ?? '') || SHARE_NAME.test(c.name) ? 'share' : PER_UNIT.test(c.description ?? '') ? 'unit' : undefined;
 /** Text-like columns people group and filter by. */
 export const isDimension = (c: TableColumnDoc) => !isMeasure(c) && !isTemporal(c) && !IDENTIFIER.test(c.name);
 
