@@ -39,6 +39,10 @@ test('"the last N months" counts back from today, and offers as many whole units
   t.like(period('orders in the last 2 weeks'), { from: '2026-11-16', to: '2026-11-30', rolling: { unit: 'week', whole: { from: '2026-11-09', to: '2026-11-23' } } });
   t.like(period('orders in the last 7 days'), { from: '2026-11-23', to: '2026-11-30', rolling: { unit: 'day', whole: { from: '2026-11-22', to: '2026-11-29' } } });
   t.like(period('orders in the last 3 years'), { from: '2023-11-30', to: '2026-11-30', rolling: { unit: 'year', whole: { from: '2023-01-01', to: '2026-01-01' } } });
+  // A year counted back, in whole months or quarters; "the past year" is one year counted back.
+  t.like(period('monthly revenue over the past year'), { from: '2025-11-30', to: '2026-11-30', label: 'in the past year', span: [16, 34], rolling: { unit: 'year', wholeBy: { month: { from: '2025-11-01', to: '2026-11-01', label: 'in the last 12 whole months' }, quarter: { from: '2025-10-01', to: '2026-10-01', label: 'in the last 4 whole quarters' } } } });
+  t.like(period('revenue in the last 2 quarters'), { rolling: { unit: 'quarter', wholeBy: { month: { from: '2026-05-01', to: '2026-11-01', label: 'in the last 6 whole months' } } } });
+  t.like(period('orders over the last quarter'), { from: '2026-07-01', to: '2026-10-01', label: 'last quarter', span: [7, 28] });
 });
 
 test('days and ranges of days, by name or as dates; without a year the latest begun', (t) => {

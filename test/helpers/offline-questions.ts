@@ -54,6 +54,12 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   // Grouped by the unit it counts back in, "the last N months" is N whole months before this one.
   ['Monthly revenue in the last 3 months', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-10-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['Revenue by quarter in the last 4 quarters', "SELECT date_trunc('quarter', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  // Grouped by months or quarters, a year or a quarter counted back is as many whole months or quarters.
+  ['Monthly revenue over the past year', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  ['Revenue by quarter in the last 2 years', "SELECT date_trunc('quarter', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2024-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  // "The past year" is the year counted back from today; "last year" the calendar year before.
+  ['How many orders in the past year?', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-01-16' AND order_date < DATE '2026-01-16'"],
+  ['Revenue over the last quarter', "SELECT SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-10-01' AND order_date < DATE '2026-01-01'"],
   ['Revenue for each of the last 2 months', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-11-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['Number of orders every quarter in 2025', "SELECT date_trunc('quarter', order_date), COUNT(*) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['How many orders before 2025?', "SELECT COUNT(*) FROM orders WHERE order_date < DATE '2025-01-01'"],

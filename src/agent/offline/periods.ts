@@ -17,9 +17,10 @@ export interface Period {
   /**
    * "the last 12 months" counts back from today; grouped by month, that would begin and end with a
    * part of a month. `whole` is the same number of whole units before the current one, for a question
-   * grouped by `unit` itself.
+   * grouped by `unit` itself; `wholeBy` the same time in whole months or quarters, for a question
+   * grouped by those ("monthly revenue over the past year": the last 12 whole months).
    */
-  rolling?: { unit: 'day' | 'week' | 'month' | 'quarter' | 'year'; whole: { from: string; to: string; label: string } };
+  rolling?: { unit: 'day' | 'week' | 'month' | 'quarter' | 'year'; whole: WholeUnits; wholeBy?: { month?: WholeUnits; quarter?: WholeUnits } };
 }
 
 export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -115,15 +116,12 @@ function onePeriod(text: string, nowMs: number): Period | undefined {
     const year = Number(r[1]);
     return { from: iso(year, 0), to: iso(year + 1, 0), label: `in ${year}`, span: span(r) };
   }
-  if ((r = at(/\b(?:in the )?(last|past|previous) (\d+) (day|week|month|quarter|year)s?\b/))) {
-    const n = Number(r[2]);
-    const unit = r[3] as NonNullable<Period['rolling']>['unit'];
-    const end = iso(y, m, d + 1);
-    const from = unit === 'day' ? iso(y, m, d + 1 - n) : unit === 'week' ? iso(y, m, d + 1 - 7 * n) : unit === 'month' ? iso(y, m - n, d + 1) : unit === 'quarter' ? iso(y, m - 3 * n, d + 1) : iso(y - n, m, d + 1);
-    const label = `in the last ${n} ${unit}s`;
-    return { from, to: end, label, span: span(r), rolling: { unit, whole: { ...wholeUnits(unit, n, now), label: `in the last ${n} whole ${unit}s` } } };
+  if ((r = at(/\b(?:(?:in|over|during) )?(?:the )?(last|past|previous) (\d+) (day|week|month|quarter|year)s?\b/))) {
+    return rolling(Number(r[2]), r[3] as Unit, now, span(r), `in the last ${r[2]} ${r[3]}s`);
   }
-  if ((r = at(/\b(last|previous|this|current) (month|year|quarter|week)\b/))) {
+  // "In the past year", "over the past month": the one unit counted back from today ("last year" is the calendar year before).
+  if ((r = at(/\b(?:(?:in|over|during) )?the past (day|week|month|quarter|year)\b/))) return rolling(1, r[1] as Unit, now, span(r), `in the past ${r[1]}`);
+  if ((r = at(/\b(?:(?:over|during) the )?(last|previous|this|current) (month|year|quarter|week)\b/))) {
     const prev = r[1] === 'last' || r[1] === 'previous';
     const label = `${prev ? 'last' : 'this'} ${r[2]}`;
     if (r[2] === 'month') return { from: iso(y, prev ? m - 1 : m), to: iso(y, prev ? m : m + 1), label, span: span(r) };
@@ -142,8 +140,28 @@ function onePeriod(text: string, nowMs: number): Period | undefined {
   return undefined;
 }
 
+type Unit = NonNullable<Period['rolling']>['unit'];
+
+interface WholeUnits {
+  from: string;
+  to: string;
+  label: string;
+}
+
+// Whole months and quarters in a year or a quarter, for the time counted back grouped by them.
+const FINER: Partial<Record<Unit, Partial<Record<'month' | 'quarter', number>>>> = { year: { month: 12, quarter: 4 }, quarter: { month: 3 } };
+
+/** The last `n` units counted back from today, and as many whole units (or finer ones) before the current one. */
+function rolling(n: number, unit: Unit, now: Date, span: [number, number], label: string): Period {
+  const [y, m, d] = [now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()];
+  const from = unit === 'day' ? iso(y, m, d + 1 - n) : unit === 'week' ? iso(y, m, d + 1 - 7 * n) : unit === 'month' ? iso(y, m - n, d + 1) : unit === 'quarter' ? iso(y, m - 3 * n, d + 1) : iso(y - n, m, d + 1);
+  const whole = (u: Unit, k: number): WholeUnits => ({ ...wholeUnits(u, k, now), label: `in the last ${k === 1 ? '' : `${k} `}whole ${u}${k === 1 ? '' : 's'}` });
+  const finer = Object.entries(FINER[unit] ?? {}).map(([u, per]) => [u, whole(u as Unit, n * per)] as const);
+  return { from, to: iso(y, m, d + 1), label, span, rolling: { unit, whole: whole(unit, n), ...(finer.length > 0 ? { wholeBy: Object.fromEntries(finer) } : {}) } };
+}
+
 /** The `n` whole days, weeks (from Monday), months, quarters or years before the current one. */
-function wholeUnits(unit: NonNullable<Period['rolling']>['unit'], n: number, now: Date): { from: string; to: string } {
+function wholeUnits(unit: Unit, n: number, now: Date): { from: string; to: string } {
   const [y, m, d] = [now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()];
   if (unit === 'day') return { from: iso(y, m, d - n), to: iso(y, m, d) };
   if (unit === 'week') {

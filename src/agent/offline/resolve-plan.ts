@@ -35,14 +35,17 @@ export function resolvePlan(asked: Intent, schema: Schema): Resolution {
 }
 
 /**
- * "Revenue by month in the last 12 months": twelve whole months before this one, not a part of a
- * month at each end (a bar of one day first, and one of the month so far last).
+ * "Revenue by month in the last 12 months", "monthly revenue over the past year": twelve whole months
+ * before this one, not a part of a month at each end (a bar of one day first, and one of the month so
+ * far last).
  */
 function inWholeUnits(intent: Intent): Intent {
   const rolling = intent.period?.rolling;
-  if (!rolling || !intent.groups.some((g) => g.kind === 'bucket' && g.bucket === rolling.unit)) return intent;
+  const bucket = intent.groups.find((g) => g.kind === 'bucket')?.bucket;
+  const whole = !rolling || !bucket ? undefined : bucket === rolling.unit ? rolling.whole : bucket === 'month' || bucket === 'quarter' ? rolling.wholeBy?.[bucket] : undefined;
+  if (!whole) return intent;
   const { rolling: _, ...period } = intent.period!;
-  return { ...intent, period: { ...period, ...rolling.whole } };
+  return { ...intent, period: { ...period, ...whole } };
 }
 
 function candidatesOf(measure: Measure): Candidate[] {
