@@ -78,6 +78,18 @@ test('offline: a share is never added up, and a value of one unit only when a to
   t.deepEqual(norm(table.rows), norm(await wh.rows('SELECT o.channel, AVG(i.discount) FROM order_items i JOIN orders o USING (order_id) GROUP BY 1 ORDER BY 2 DESC, 1')));
 });
 
+test('offline: after a question it could not answer, a complete question is answered alone, a bare follow-up refused', async (t) => {
+  const earlier = ['Why did revenue drop in March?'];
+  const own = await askOffline(wh, 'What about the number of customers in France?', earlier);
+  const table = own.events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table');
+  t.deepEqual(norm(table?.rows ?? []), norm(await wh.rows("SELECT COUNT(*) FROM customers WHERE country = 'France'")), own.result.text);
+  const bare = await askOffline(wh, 'And in France?', earlier);
+  t.false(bare.events.some((e) => e.type === 'sql'));
+  t.regex(bare.result.text, /it continues a question I could not answer/);
+  const unread = await askOffline(wh, 'Which channel grew the most?', earlier);
+  t.regex(unread.result.text, /I do not know what "grew" means here/);
+});
+
 test('offline: one row of a list is named as one', async (t) => {
   const { result } = await ask('What was the largest order?');
   t.regex(result.text, /^Largest order \(1 row; order id,/);

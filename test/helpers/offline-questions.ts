@@ -17,6 +17,8 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['How many orders were placed in 2024?', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2024-01-01' AND order_date < DATE '2025-01-01'"],
   ['Total revenue in 2025', "SELECT SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'"],
   ['How many orders last month?', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-12-01' AND order_date < DATE '2026-01-01'"],
+  // Greetings and thanks ask for nothing.
+  ['Hi, how many orders last month? Thank you!', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-12-01' AND order_date < DATE '2026-01-01'"],
   ['What is the revenue this year?', "SELECT SUM(total_amount) FROM orders WHERE order_date >= DATE '2026-01-01'"],
   ['How many completed orders are there?', "SELECT COUNT(*) FROM orders WHERE status = 'completed'"],
   ['How many orders were cancelled?', "SELECT COUNT(*) FROM orders WHERE status = 'cancelled'"],

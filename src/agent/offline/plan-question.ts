@@ -78,7 +78,9 @@ function understand(question: string, earlier: string[], schema: Schema, nowMs: 
   let { intent } = read;
   if (earlier.length > 0 && isFollowUp(intent)) {
     const previous = understand(earlier.at(-1)!, earlier.slice(0, -1), schema, nowMs, repairs);
-    if (previous.kind === 'refuse') return refuse('unmapped', 'it continues a question I could not answer');
+    // After a question it could not answer, one that names its own measure is answered alone, and one
+    // with words it cannot read is refused for those; only a bare "and in France?" is refused for the other.
+    if (previous.kind === 'refuse') return intent.explicit || intent.unknown.length > 0 ? checked(intent, nowMs, read.readings) : refuse('unmapped', 'it continues a question I could not answer');
     const own = intent;
     intent = mergeIntents(previous.intent, own);
     if (own.explicit) return checked(intent, nowMs, read.readings, previous.intent);

@@ -22,7 +22,8 @@ export const FILLER: ReadonlySet<string> = new Set(
   can could would show give tell list display see find get got receive received make made bring brought generate generated
   earn earned place placed come comes came happen happened sign signed up
   about same instead just only also again then now still overall altogether whole entire breakdown broken down split grouped one ones
-  data figure figures compare`.split(/\s+/),
+  data figure figures compare
+  thanks thank thx cheers hi hello hey pls kindly`.split(/\s+/),
 );
 
 /**
