@@ -152,11 +152,6 @@ function valueName(plan: Plan, metric: MetricDoc | undefined): string {
   return `${m.aggregate === 'sum' ? 'total' : m.aggregate}_${m.ref.column.name}`.replace(/^total_total_/, 'total_');
 }
 
-/**
- * Whether each group is one row of the column's table (grouped by that table's key: "the most
- * expensive products"): its sum is the row's own value, a unit price and not a "total unit price".
- */
-
 const AGGREGATE_WORDS = { sum: 'Total', avg: 'Average', min: 'Minimum', max: 'Maximum' };
 
 /** "Revenue by country in 2025", "Top 3: Number of orders by channel where status is completed". */

@@ -55,5 +55,8 @@ export interface Plan {
 /** The metric governing a plan, if any. */
 export const metricOf = (plan: Plan): MetricDoc | undefined => (plan.measure.kind === 'metric' || plan.measure.kind === 'count' ? plan.measure.metric : undefined);
 
-/** Grouped by the rows of `ref`'s own table (by its key): a sum of `ref` is its one value in each group. */
+/**
+ * Whether each group is one row of the column's table (grouped by that table's key: "the most
+ * expensive products"): its sum is the row's own value, a unit price and not a "total unit price".
+ */
 export const onePerGroup = (dimensions: Dimension[], ref: ColumnRef) => dimensions.some((d) => d.kind === 'label' && d.key !== undefined && docKey(d.key.table) === docKey(ref.table));
