@@ -182,6 +182,10 @@ test('the new-answer mark is dismissed from the history, and opening a marked ch
   await page.goto('/');
   const recent = section(page, 'Recent');
   await recent.getByText('New answer').nth(1).waitFor();
+  // The mark goes under the title, which keeps most of the row: beside it, a few letters were left.
+  const link = (await recent.getByRole('link', { name: 'Marked A' }).boundingBox())!;
+  const row = (await recent.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Marked A' }) }).boundingBox())!;
+  t.true(link.width >= row.width * 0.6, `the title is ${link.width} px of a ${row.width} px row`);
   await recent.getByRole('button', { name: 'Dismiss the new-answer mark of Marked A' }).click();
   await recent.getByRole('button', { name: 'Dismiss the new-answer mark of Marked A' }).waitFor({ state: 'detached' });
   t.false((await chatOf(page, 'marked-a')).chat.recently_completed);
