@@ -91,7 +91,11 @@ test.serial('Stop asks the running answer to wrap up; a remark goes to it while 
   await accepted;
   await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelector('textarea[placeholder^="Add a remark"]')?.value === '');
   t.is(await box.inputValue(), '');
+  // The model goes on only once the server has the request to stop: released before it, the answer
+  // could end on its own first (seen once with three browser files at once).
+  const stopAccepted = page.waitForResponse((r) => r.url().endsWith('/api/agentic/stop') && r.ok());
   await page.getByRole('button', { name: 'Stop' }).click();
+  await stopAccepted;
   release();
   await page.locator('.credits').waitFor();
   t.regex((await page.locator('.credits').textContent()) ?? '', /Stopped/);
