@@ -1,8 +1,8 @@
 // Subscriptions in Chromium: an analyst opens a saved question, subscribes to it every week by mail
 // to themselves, sends a test from the dialog and receives the report on a real SMTP server on
 // loopback; the Subscriptions page lists it with its run log; the mail's unsubscribe link opens a
-// page that stops the mails in one click, signed out. An admin sees every subscription of the
-// organization and pauses a member's.
+// page that stops the mails in one click, signed out. A dashboard is subscribed to from its page, its
+// tiles in one mail. An admin sees every subscription of the organization and pauses a member's.
 import anyTest, { type TestFn } from 'ava';
 import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
 import { browserTest, checkAccessibility, openPage } from '../helpers/browser.ts';
@@ -69,6 +69,38 @@ test('an analyst subscribes to a saved question, sends a test, receives the mail
   await signedOut.close();
   const after = await call(w, 'GET', '/api/subscriptions', { token });
   t.deepEqual(after.body.subscriptions[0].unsubscribed, [m.user.email.toLowerCase()]);
+});
+
+test('an analyst subscribes to a dashboard from its page and receives every tile in one mail', async (t) => {
+  const m = await demoMember(w, 'user');
+  const token = w.session(m.user);
+  const question = (title: string, sql: string) => call(w, 'POST', '/api/saved_questions', { token, body: { title, connection_id: DEMO_CONNECTION_ID, sql } });
+  const byStatus = await question('Orders by status', 'SELECT status, count(*) AS n FROM orders GROUP BY status ORDER BY status');
+  const byChannel = await question('Orders by channel', 'SELECT channel, count(*) AS n FROM orders GROUP BY channel ORDER BY channel');
+  const tiles = [byStatus, byChannel].map((q, i) => ({ saved_question_id: q.body.id as string, x: i * 6, y: 0, w: 6, h: 4 }));
+  const made = await call(w, 'POST', '/api/dashboards', { token, body: { title: 'Weekly orders', tiles } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const { page, context } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  await page.goto(`/dashboards/${made.body.id as string}`);
+  await page.getByRole('button', { name: 'Subscribe' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Subscribe to this dashboard' });
+  // Alerts watch one question's first row: a dashboard's dialog does not offer one.
+  t.is(await dialog.getByText(/^Alert/).count(), 0);
+  await dialog.getByLabel('How often', { exact: true }).selectOption('week');
+  await checkAccessibility(t, page, 'the subscribe dialog of a dashboard');
+  await dialog.getByRole('button', { name: 'Subscribe' }).click();
+  const done = page.getByRole('dialog', { name: 'Subscribed' });
+  await done.getByRole('button', { name: 'Send a test now' }).click();
+  await done.getByRole('status').filter({ hasText: 'Test sent.' }).waitFor();
+  const mail = await smtp.next(m.user.email, /Weekly orders/);
+  const csv = mimeParts(mail.raw).filter((p) => p.contentType === 'text/csv');
+  t.is(csv.length, 2, 'each tile\'s rows as CSV');
+  await done.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('link', { name: 'Subscriptions', exact: true }).click();
+  const card = page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Dashboard', exact: true }) });
+  await card.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  await page.getByRole('heading', { name: 'Weekly orders' }).waitFor();
 });
 
 test("an admin sees every subscription of the organization and pauses a member's, who sees it paused; only its owner may delete it", async (t) => {

@@ -1,9 +1,11 @@
 // /dashboards/:id: the tiles on their grid, each run as the person viewing (with their permissions
 // and row security) and with the filter bar's values; refresh by hand or on an interval; edit mode
-// moves and resizes tiles, adds question and text tiles and filters; share links.
+// moves and resizes tiles, adds question and text tiles and filters; share links; subscriptions that
+// send all its tiles on a schedule.
 import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, call } from '../api/client.ts';
+import { SubscribeButton } from '../subscriptions/subscribe-dialog.tsx';
 import { useDocumentTitle } from '../ui/document-title.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -68,6 +70,7 @@ export function DashboardPage() {
             Share
           </button>
         )}
+        {!editing && <SubscribeButton dashboardId={d.id} />}
       </div>
       {d.description && <p>{d.description}</p>}
       {sharing && !editing && <DashboardShare id={d.id} />}

@@ -1,5 +1,6 @@
-// "Subscribe" on a saved question: when, to whom (mail to members, or a Slack, Teams or JSON webhook),
-// and optionally an alert that sends only when a threshold is crossed. Once saved, a test can be sent.
+// "Subscribe" on a saved question or a dashboard: when, to whom (mail to members, or a Slack, Teams or
+// JSON webhook), and for a saved question optionally an alert that sends only when a threshold is
+// crossed (alerts watch one question's first row). Once saved, a test can be sent.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
@@ -11,10 +12,13 @@ import { useAction } from '../ui/use-action.ts';
 import { defaultSchedule, ScheduleFields, scheduleBody } from './schedule-fields.tsx';
 import { SelectField } from './select-field.tsx';
 
-export function SubscribeButton({ savedQuestionId }: { savedQuestionId: string }) {
+/** What is subscribed to: a saved question, or a dashboard (all its tiles in one report). */
+export type Subject = { savedQuestionId: string; dashboardId?: undefined } | { dashboardId: string; savedQuestionId?: undefined };
+
+export function SubscribeButton(subject: Subject) {
   return (
     <DialogButton label="Subscribe" titleId="subscribe-title">
-      {(close) => <SubscribeForm savedQuestionId={savedQuestionId} onClose={close} />}
+      {(close) => <SubscribeForm subject={subject} onClose={close} />}
     </DialogButton>
   );
 }
@@ -22,7 +26,7 @@ export function SubscribeButton({ savedQuestionId }: { savedQuestionId: string }
 type Format = 'slack' | 'teams' | 'json';
 const OPS = ['<', '<=', '>', '>=', '=', '!='] as const;
 
-function SubscribeForm({ savedQuestionId, onClose }: { savedQuestionId: string; onClose: () => void }) {
+function SubscribeForm({ subject, onClose }: { subject: Subject; onClose: () => void }) {
   const me = useMe();
   const [schedule, setSchedule] = useState(defaultSchedule);
   const [to, setTo] = useState(me.email);
@@ -36,7 +40,8 @@ function SubscribeForm({ savedQuestionId, onClose }: { savedQuestionId: string; 
     const addresses = to.split(/[\s,;]+/).filter(Boolean);
     const channels = [...(addresses.length ? [{ type: 'email' as const, to: addresses }] : []), ...(webhook ? [{ type: 'webhook' as const, url: webhook, format }] : [])];
     const alert = alertColumn ? { column: alertColumn, op, threshold: Number(threshold) } : undefined;
-    const s = await call(api.POST('/api/subscriptions', { body: { saved_question_id: savedQuestionId, schedule: scheduleBody(schedule) as never, channels, ...(alert ? { alert } : {}) } }));
+    const what = subject.dashboardId !== undefined ? { dashboard_id: subject.dashboardId } : { saved_question_id: subject.savedQuestionId };
+    const s = await call(api.POST('/api/subscriptions', { body: { ...what, schedule: scheduleBody(schedule) as never, channels, ...(alert ? { alert } : {}) } }));
     setCreated(s.id);
   });
   if (created) return <Subscribed id={created} onClose={onClose} />;
@@ -47,7 +52,7 @@ function SubscribeForm({ savedQuestionId, onClose }: { savedQuestionId: string; 
         void save.run();
       }}
     >
-      <h2 id="subscribe-title">Subscribe to this question</h2>
+      <h2 id="subscribe-title">{subject.dashboardId !== undefined ? 'Subscribe to this dashboard' : 'Subscribe to this question'}</h2>
       <FormAlert problem={save.problem} />
       <ScheduleFields value={schedule} onChange={setSchedule} error={save.fieldError} />
       <Field label="Mail to (members of the organization)" value={to} onChange={setTo} error={save.fieldError('channels.0.to')} />
@@ -59,7 +64,7 @@ function SubscribeForm({ savedQuestionId, onClose }: { savedQuestionId: string; 
           <option value="json">JSON</option>
         </SelectField>
       )}
-      <AlertFields column={alertColumn} onColumn={setAlertColumn} op={op} onOp={setOp} threshold={threshold} onThreshold={setThreshold} />
+      {subject.savedQuestionId !== undefined && <AlertFields column={alertColumn} onColumn={setAlertColumn} op={op} onOp={setOp} threshold={threshold} onThreshold={setThreshold} />}
       <div className="actions">
         <button type="button" onClick={onClose}>
           Cancel

@@ -21,7 +21,7 @@ export function SubscriptionsPage() {
   return (
     <section className="saved-page" aria-labelledby="subscriptions-title">
       <h1 id="subscriptions-title">Subscriptions</h1>
-      <p className="muted">Reports sent on a schedule, as their owner, by mail and webhook. Subscribe from a saved question.</p>
+      <p className="muted">Reports sent on a schedule, as their owner, by mail and webhook. Subscribe from a saved question or a dashboard.</p>
       {me.role === 'admin' && (
         <label>
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Every subscription of the organization
@@ -59,7 +59,7 @@ function SubscriptionCard({ s, mine, onChange }: { s: Subscription; mine: boolea
   return (
     <li className="card">
       <div className="row">
-        {s.saved_question_id ? <Link to={`/saved/${encodeURIComponent(s.saved_question_id)}`}>Saved question</Link> : <span>Dashboard {s.dashboard_id}</span>}
+        {s.saved_question_id ? <Link to={`/saved/${encodeURIComponent(s.saved_question_id)}`}>Saved question</Link> : <Link to={`/dashboards/${encodeURIComponent(s.dashboard_id ?? '')}`}>Dashboard</Link>}
         <span className="spacer" />
         <span className="muted">{s.status === 'stopped' ? `Stopped: ${s.stopped_reason ?? ''}` : s.status === 'paused' ? 'Paused' : `Next: ${new Date(s.next_run_at!).toLocaleString()}`}</span>
       </div>
