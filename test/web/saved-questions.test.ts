@@ -1,9 +1,10 @@
 // Saved questions in Chromium: an analyst saves an answer from its actions (privately: publishing to
 // the organization is not theirs), finds it on the Saved page, and opening it reads the warehouse
 // again (rows the answer never had, the chart over them) and says when; running it again later
-// says the new time.
+// says the new time. An edited question's page lists its versions.
 import anyTest, { type TestFn } from 'ava';
 import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
+import { call } from '../helpers/api.ts';
 import { browserTest, checkAccessibility, openPage, type InPage } from '../helpers/browser.ts';
 import { seedChat } from '../helpers/chats.ts';
 import { demoMember, signInAs, startWebApp, type WebTestApp } from '../helpers/web-app.ts';
@@ -95,4 +96,24 @@ test('a modeler publishes an answer to the organization, and an analyst finds it
   await result.waitFor();
   t.is(await result.locator('tbody td').textContent(), '3000', 'every order of the demo warehouse, read now');
   t.deepEqual([...problems, ...other.problems], []);
+});
+
+test('an edited question keeps its versions: its page lists them newest first, each with its SQL, the current one marked', async (t) => {
+  const m = await demoMember(w, 'user');
+  const token = w.session(m.user);
+  const made = await call(w, 'POST', '/api/saved_questions', { token, body: { title: 'Orders by status', connection_id: DEMO_CONNECTION_ID, sql: SQL } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id as string;
+  const edited = await call(w, 'PATCH', `/api/saved_questions/${id}`, { token, body: { title: 'Orders by channel', sql: 'SELECT channel, count(*) AS n FROM orders GROUP BY channel' } });
+  t.is(edited.status, 200, JSON.stringify(edited.body));
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  await page.goto(`/saved/${id}`);
+  await page.getByText('History (2 versions)').click();
+  const versions = page.getByRole('list', { name: 'Versions' }).getByRole('listitem');
+  await versions.nth(1).waitFor();
+  t.regex((await versions.nth(0).textContent()) ?? '', /^Version 2 \(current\) · .+ · by you · Orders by channel.*GROUP BY channel/);
+  t.regex((await versions.nth(1).textContent()) ?? '', /^Version 1 · .+ · by you · Orders by status.*GROUP BY status/);
+  await checkAccessibility(t, page, 'a saved question with its history open');
+  t.deepEqual(problems, []);
 });

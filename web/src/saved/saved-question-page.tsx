@@ -1,5 +1,5 @@
 // /saved/:id: a saved question, run again as the person opening it, with the time the data was read,
-// the result as a table and the saved chart drawn over the fresh rows.
+// the result as a table and the saved chart drawn over the fresh rows; its SQL and its versions.
 import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
 import { api, call } from '../api/client.ts';
@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../ui/document-title.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { chartOver } from './chart-over.ts';
+import { QuestionHistory } from './question-history.tsx';
 import { QuestionTools } from './question-tools.tsx';
 import { RunTable } from './run-table.tsx';
 import { SubscribeButton } from '../subscriptions/subscribe-dialog.tsx';
@@ -49,6 +50,7 @@ export function SavedQuestionPage() {
           </pre>
         </details>
       )}
+      {q && <QuestionHistory questionId={q.id} current={q.version} />}
     </section>
   );
 }
