@@ -2,7 +2,8 @@
 // questions (question and text tiles, a date filter) in edit mode, see every tile with the time its
 // data was read, narrow the date range and see the tile with the field update while the other keeps
 // its rows, resize a tile by its corner and drag another by its handle in edit mode, save, reload and
-// see the layout kept, then share it and open the link signed out; auto-refresh on the page's fake clock.
+// see the layout kept, then share it and open the link signed out; auto-refresh on the page's fake clock;
+// a tile's chart fitted to the tile.
 import anyTest, { type TestFn } from 'ava';
 import type { Page } from 'playwright-core';
 import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
@@ -211,5 +212,26 @@ test('auto-refresh runs every tile again on its interval, and stops when turned 
   await page.getByLabel('Auto-refresh').selectOption({ label: 'Off' });
   await page.clock.runFor(5 * 60_000);
   t.is(runs.length, 3, 'off: no more runs');
+  t.deepEqual(problems, []);
+});
+
+test("a tile's chart fits the tile: its axes are drawn inside it, with nothing to scroll to", async (t) => {
+  const m = await demoMember(w, 'modeler');
+  const token = w.session(m.user);
+  const chart = { mark: 'bar', encoding: { x: { field: 'channel', type: 'nominal' }, y: { field: 'n', type: 'quantitative' } } };
+  const q = await call(w, 'POST', '/api/saved_questions', { token, body: { title: 'Orders by channel', connection_id: DEMO_CONNECTION_ID, sql: 'SELECT channel, count(*) AS n FROM orders GROUP BY channel ORDER BY channel', chart } });
+  const made = await call(w, 'POST', '/api/dashboards', { token, body: { title: 'Charted', tiles: [{ saved_question_id: q.body.id, x: 0, y: 0, w: 6, h: 3 }] } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  await page.goto(`/dashboards/${encodeURIComponent(made.body.id as string)}`);
+  const tile = page.getByRole('article', { name: 'Orders by channel' });
+  await tile.getByTestId('chart').locator('svg').first().waitFor();
+  await tilesAtRest(page);
+  const box = (await tile.boundingBox())!;
+  const svg = (await tile.getByTestId('chart').locator('svg').first().boundingBox())!;
+  t.true(svg.y + svg.height <= box.y + box.height + 1, `the chart ends at ${svg.y + svg.height}, the tile at ${box.y + box.height}`);
+  t.true(svg.height >= box.height / 2, `the chart takes the tile's height (${svg.height} of ${box.height} px)`);
+  t.true(await tile.evaluate((e: { scrollHeight: number; clientHeight: number }) => e.scrollHeight <= e.clientHeight + 1), 'nothing to scroll to');
   t.deepEqual(problems, []);
 });

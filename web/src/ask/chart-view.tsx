@@ -2,7 +2,8 @@
 // runs with Vega's expression interpreter, so the page's CSP needs no eval.
 import { useEffect, useRef, useState } from 'react';
 
-export function ChartView({ spec }: { spec: Record<string, unknown> }) {
+/** `fill`: the chart takes the height of its box too (a dashboard tile), not only its width. */
+export function ChartView({ spec, fill = false }: { spec: Record<string, unknown>; fill?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
   const title = typeof spec['title'] === 'string' ? spec['title'] : 'Chart of the result';
@@ -14,7 +15,8 @@ export function ChartView({ spec }: { spec: Record<string, unknown> }) {
         const [{ default: embed }, { expressionInterpreter }] = await Promise.all([import('vega-embed'), import('vega-interpreter')]);
         if (!live || !box.current) return;
         const dark = window.matchMedia('(prefers-color-scheme: dark)').matches;
-        const result = await embed(box.current, { ...spec, width: 'container', description: title } as never, {
+        const size = fill ? { width: 'container', height: 'container', autosize: { type: 'fit', contains: 'padding' } } : { width: 'container' };
+        const result = await embed(box.current, { ...spec, ...size, description: title } as never, {
           ast: true,
           expr: expressionInterpreter,
           renderer: 'svg',
@@ -33,9 +35,9 @@ export function ChartView({ spec }: { spec: Record<string, unknown> }) {
       live = false;
       finalize?.();
     };
-  }, [spec, title]);
+  }, [spec, title, fill]);
   return (
-    <figure className="chart" aria-label={title}>
+    <figure className={fill ? 'chart chart-fill' : 'chart'} aria-label={title}>
       {failed ? <p className="muted">The chart could not be drawn; the table has the same data.</p> : <div ref={box} data-testid="chart" />}
     </figure>
   );

@@ -70,7 +70,7 @@ function QuestionTile({ tile, run, filters, tick }: Props) {
         result &&
         (tile.question?.chart ? (
           <Suspense fallback={<p className="muted">Drawing the chart…</p>}>
-            <ChartView spec={chartOver(tile.question.chart, result)} />
+            <ChartView spec={chartOver(tile.question.chart, result)} fill />
           </Suspense>
         ) : (
           <RunTable result={result} />
