@@ -34,6 +34,8 @@ test('usage rows and credit limits name the member, and an admin picks a member 
   await rows.filter({ hasText: label }).first().waitFor();
   t.is(await rows.filter({ hasText: analyst.user.id }).count(), 0, 'the raw id is not shown');
   t.is(await rows.count(), (await rows.filter({ hasText: label }).count()) + 1, 'a header and only the picked member');
+  // Seven columns beside the admin menu: the credits are in sight, not past a horizontal scroll.
+  t.true(await page.getByRole('region', { name: 'Usage table' }).evaluate((e: { scrollWidth: number; clientWidth: number }) => e.scrollWidth <= e.clientWidth + 1), 'no column out of sight');
 
   await page.getByRole('combobox', { name: 'Limit of' }).selectOption({ label });
   await page.getByRole('spinbutton', { name: 'Monthly credits' }).fill('40');

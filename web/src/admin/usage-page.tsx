@@ -61,7 +61,7 @@ type UsageDay = ResponseOf<'/api/admin/usage', 'get'>['days'][number];
 function UsageTable({ days, members }: { days: UsageDay[]; members: Members }) {
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Usage table">
-      <table className="data-table">
+      <table className="data-table usage-table">
         <thead>
           <tr>
             {['Day', 'Member', 'Questions', 'Queries', 'Input tokens', 'Output tokens', 'Credits'].map((h) => (
