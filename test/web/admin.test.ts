@@ -217,6 +217,9 @@ test.serial('an admin filters the audit log and downloads the filtered CSV expor
   const rows = page.getByRole('region', { name: 'Audit entries' }).getByRole('row');
   await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelectorAll('[aria-label="Audit entries"] tbody tr').length === 2);
   t.is(await rows.filter({ hasText: 'invitation_created' }).count(), 0);
+  // The member whose role changed is named as on the members page, not by an id.
+  t.is(await rows.filter({ hasText: member.email }).count(), 2);
+  t.is(await rows.filter({ hasText: `user ${member.id}` }).count(), 0);
   await checkAccessibility(t, page, 'the filtered audit log');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export as CSV' }).click()]);
   t.is(download.suggestedFilename(), 'audit-log.csv');

@@ -1,12 +1,14 @@
 // /admin/audit: the organization's audit log, filtered (action, actor, target, outcome, dates),
-// newest first in keyset pages, with links that download the same filter as JSON lines or CSV.
-import { useRef, useState, type FormEvent } from 'react';
+// newest first in keyset pages, with links that download the same filter as JSON lines or CSV. A member
+// targeted by an entry is named as on the other member pages.
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, call, type paths } from '../api/client.ts';
 import type { ResponseOf } from '../api/types.ts';
 import { useDocumentTitle } from '../ui/document-title.ts';
 import { Field, SelectField } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useLoad } from '../ui/use-load.ts';
+import { useMembers, type Members } from './member-picker.tsx';
 import { PageButtons, usePages } from './pages.tsx';
 
 interface Filters {
@@ -26,6 +28,7 @@ function given(f: Filters): Record<string, string> {
 
 export function AuditPage() {
   useDocumentTitle('Audit log');
+  const members = useMembers();
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -76,7 +79,7 @@ export function AuditPage() {
       </form>
       <FormAlert problem={log.problem} />
       {log.loading && !log.data && <p role="status">Loading…</p>}
-      {log.data && (log.data.entries.length === 0 ? <p>No entry matches.</p> : <AuditTable entries={log.data.entries} />)}
+      {log.data && (log.data.entries.length === 0 ? <p>No entry matches.</p> : <AuditTable entries={log.data.entries} members={members} />)}
       <PageButtons label="Audit log pages" pages={pages} nextCursor={log.data?.next_cursor} previousText="Newer entries" nextText="Older entries" />
     </>
   );
@@ -85,7 +88,14 @@ export function AuditPage() {
 type Entry = ResponseOf<'/api/admin/audit', 'get'>['entries'][number];
 type AuditQuery = NonNullable<paths['/api/admin/audit']['get']['parameters']['query']>;
 
-function AuditTable({ entries }: { entries: Entry[] }) {
+/** A member targeted by an entry is named as the other member pages name them; the id stays as its title (to filter by). */
+function targetOf(e: Entry, members: Members): ReactNode {
+  if (!e.target_id) return '—';
+  const named = e.target_type === 'user' ? members.label(e.target_id) : e.target_id;
+  return <span title={`${e.target_type ?? ''} ${e.target_id}`.trim()}>{named === e.target_id ? `${e.target_type ?? ''} ${e.target_id}` : named}</span>;
+}
+
+function AuditTable({ entries, members }: { entries: Entry[]; members: Members }) {
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Audit entries">
       <table className="data-table tokens">
@@ -108,7 +118,7 @@ function AuditTable({ entries }: { entries: Entry[] }) {
               </td>
               <td>{e.outcome}</td>
               <td>{e.actor_email ?? e.actor_id ?? '—'}</td>
-              <td>{e.target_id ? `${e.target_type ?? ''} ${e.target_id}` : '—'}</td>
+              <td>{targetOf(e, members)}</td>
               <td>{e.ip ?? '—'}</td>
             </tr>
           ))}
