@@ -4,6 +4,8 @@ export { createQuestion, type NewQuestion } from './create-question.ts';
 export { editQuestion, removeQuestion, type QuestionEdit } from './update-question.ts';
 export { savedQuestions, savedQuestion, savedQuestionsById, questionVersions } from './read-questions.ts';
 export { runQuestion } from './run-question.ts';
+/** For seeding a demo's questions under fixed ids (src/compose/demo). */
+export { findQuestion, insertQuestion } from './questions-store.ts';
 export type { SavedDeps } from './deps.ts';
 export type { SavedPorts, AnswerRef, AnswerToSave, GovernedRows } from './ports.ts';
 export * from './errors.ts';

@@ -5,6 +5,7 @@ import { findUserByEmail, getOrganization, membershipUpsert, organizationInsert,
 import { NEW_ORG_SETTINGS, saveOrgSettingsQuery } from '../../auth/members/index.ts';
 import { DEMO_CONNECTION_ID, moveDemoWarehouse, seedDemoWarehouse, warnUnconfinedConnections } from '../../data/index.ts';
 import { answersFromWarehouse } from './demo-evaluation.ts';
+import { seedDemoDashboard } from './seed-demo-dashboard.ts';
 import type { Services } from '../services.ts';
 import { seedKnowledge } from '../../knowledge/index.ts';
 import { hashPassword, newId } from '../../security/index.ts';
@@ -22,13 +23,14 @@ export const DEMO_KNOWLEDGE_DIR = fileURLToPath(new URL('../../../fixtures/knowl
 
 type SeedServices = Pick<Services, 'store' | 'executor' | 'clock' | 'log' | 'knowledge' | 'config' | 'secretBox' | 'data'>;
 
-/** Seeds the demo organization, its users, its warehouse and its knowledge; steps already done are skipped. */
+/** Seeds the demo organization, its users, its warehouse, its knowledge and its example dashboard; steps already done are skipped. */
 export async function seedDemo(s: SeedServices): Promise<void> {
   await seedDemoOrg(s, s.config.bcryptCost);
   const { data } = s.config;
   // The warehouse first: the demo evaluation's expected answers are computed from it.
   await seedDemoWarehouse({ store: s.data.store, clock: s.clock, secretBox: s.secretBox, log: s.log, fileRoots: data.warehouseRoots, orders: data.demoWarehouseOrders }, DEMO_ORG_ID);
   await seedDemoKnowledge(s);
+  await seedDemoDashboard(s, DEMO_ORG_ID, DEMO_USERS[0]!.email);
 }
 
 /**
