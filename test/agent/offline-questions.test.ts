@@ -90,6 +90,19 @@ test('offline: after a question it could not answer, a complete question is answ
   t.regex(unread.result.text, /I do not know what "grew" means here/);
 });
 
+test('offline: "top 2 only" ranks the groups of the previous answer; after one number or a list it is refused', async (t) => {
+  const rowsOf = (r: Awaited<ReturnType<typeof askOffline>>) => r.events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')?.rows ?? [];
+  const top = await askOffline(wh, 'top 2 only', ['Revenue by channel']);
+  t.deepEqual(norm(rowsOf(top)), norm(await wh.rows('SELECT channel, SUM(total_amount) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 2')), top.result.text);
+  const bottom = await askOffline(wh, 'just the bottom 2', ['Number of orders by status']);
+  t.deepEqual(norm(rowsOf(bottom)), norm(await wh.rows('SELECT status, COUNT(*) FROM orders GROUP BY 1 ORDER BY 2, 1 LIMIT 2')), bottom.result.text);
+  for (const earlier of ['Revenue last month', 'List customers in Germany']) {
+    const refused = await askOffline(wh, 'top 3 only', [earlier]);
+    t.false(refused.events.some((e) => e.type === 'sql'), earlier);
+    t.regex(refused.result.text, /it ranks, but the answer it continues has no groups to rank/, earlier);
+  }
+});
+
 test('offline: one row of a list is named as one', async (t) => {
   const { result } = await ask('What was the largest order?');
   t.regex(result.text, /^Largest order \(1 row; order id,/);

@@ -1,4 +1,4 @@
-// Follow-ups ("and in France?", "what about 2024?", "and by country?"): a question that opens like
+// Follow-ups ("and in France?", "what about 2024?", "and by country?", "top 3 only"): a question that opens like
 // one, or names no measure and no table of its own, is read together with the chat's previous
 // question. What it says replaces what the previous one said about the same thing.
 import type { Intent } from './intent.ts';
@@ -6,7 +6,7 @@ import type { Intent } from './intent.ts';
 /** True when a question only makes sense together with the previous one. */
 export function isFollowUp(intent: Intent): boolean {
   if (intent.followUp) return true;
-  return !intent.explicit && intent.named.length === 0 && (intent.values.length > 0 || intent.period !== undefined || intent.groups.length > 0 || intent.chart !== undefined);
+  return !intent.explicit && intent.named.length === 0 && (intent.values.length > 0 || intent.period !== undefined || intent.groups.length > 0 || intent.chart !== undefined || intent.ranking !== undefined);
 }
 
 /** The previous intent with the follow-up's measure, groups, values, period and ranking in place of its own. */

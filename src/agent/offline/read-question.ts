@@ -90,7 +90,8 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
     marks.take(fresh.start, fresh.start + 'new'.length);
     if (period && periodColumns.length === 0) periodColumns.push(fresh.date);
   }
-  const ranking = rankingOf(kw, groups, text, spans);
+  // "top 3 only", "just the bottom 5": nothing but a ranking, for the chat's previous answer to apply (follow-up.ts).
+  const ranking = rankingOf(kw, groups, text, spans) ?? (kw.top && spans.length === 0 && !measure.measure ? { dir: kw.top.dir, limit: kw.top.limit } : undefined);
   unknown.push(...unappliedRanking(kw, ranking, groups, text));
   return {
     measure: measure.measure,
