@@ -3,7 +3,7 @@
 // column's values ("list the categories"). The words that ask are read here; read-measure.ts decides
 // whether rows are what the question measures.
 import { HANDFUL_ROWS, rowCount, type Span } from './keywords.ts';
-import { isDimension, isMeasure } from './vocabulary.ts';
+import { forms, isDimension, isMeasure, isTemporal } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
 /** Rows of the table of `span` asked for: `newest` orders them by their date, `limit` keeps the first few. */
@@ -35,12 +35,13 @@ const LARGEST = /(?:(\d+) )?(largest|biggest|smallest)(?: (\d+))? $/;
 
 /** The rows a question asks for, if it asks for rows; the words read are taken from `marks`. */
 export function readListing(text: string, spans: Span[], marks: Marks): Listing | undefined {
-  const span = spans.find((s) => s.kind === 'table');
+  const dated = spans.some((s) => s.kind === 'table') ? undefined : datedByName(text, spans);
+  const span = spans.find((s) => s.kind === 'table') ?? dated;
   // "list the categories", "what are the sales channels": a column people group by, in the plural, first.
   const column = spans[0]?.kind === 'column' && spans[0].ms.every((m) => m.kind === 'column' && isDimension(m.column)) ? spans[0] : undefined;
   if (column && VERB.test(text.slice(0, column.start)) && /s$/.test(text.slice(column.start, column.end))) return { span: column, values: true };
   if (!span) return undefined;
-  const plural = text.slice(span.start, span.end).endsWith('s');
+  const plural = span === dated || text.slice(span.start, span.end).endsWith('s');
   // Listed values may stand between: "the 5 latest cancelled orders".
   let at = span.start;
   for (let v = valueEndingAt(spans, at - 1); v; v = valueEndingAt(spans, at - 1)) at = v.start;
@@ -67,3 +68,14 @@ export function readListing(text: string, spans: Span[], marks: Marks): Listing 
 }
 
 const valueEndingAt = (spans: Span[], end: number) => spans.find((s) => s.kind === 'value' && s.end === end);
+
+/**
+ * "which customers signed up in 2025": the knowledge reads "customers signed up" as the customers'
+ * signup date, a column whose words open with its table's name in the plural. Its rows are the table's.
+ */
+function datedByName(text: string, spans: Span[]): Span | undefined {
+  const first = spans[0];
+  if (first?.kind !== 'column' || !first.ms.every((m) => m.kind === 'column' && isTemporal(m.column))) return undefined;
+  const words = text.slice(first.start, first.end);
+  return first.ms.every((m) => forms(m.table.name).some((f) => f.endsWith('s') && words.startsWith(`${f} `))) ? first : undefined;
+}
