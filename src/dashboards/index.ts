@@ -5,7 +5,7 @@ export { dashboards, dashboard } from './read-dashboards.ts';
 export { runTile, runTiles, runDashboard, type DashboardRunTile, type TileOutcome, type TileRunArgs } from './run-tiles.ts';
 export { shareDashboard, dashboardShares, revokeDashboardShare, sharedDashboard, runSharedTile, runSharedTiles, type DashboardShare } from './share-dashboard.ts';
 /** For seeding a demo's dashboard under a fixed id (src/compose/demo). */
-export { findDashboard, insertDashboard, type StoredDashboard } from './dashboards-store.ts';
+export { findDashboard, insertDashboard } from './dashboards-store.ts';
 export type { DashboardDeps } from './deps.ts';
 export type { DashboardPorts, TileQuestion, ResultCondition, FilteredRows } from './ports.ts';
 export * from './errors.ts';
