@@ -55,6 +55,7 @@ test('an analyst subscribes to a saved question, sends a test, receives the mail
   await page.getByRole('link', { name: 'Subscriptions', exact: true }).click();
   const card = page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem').first();
   await card.getByText('30 8 * * 1 (Europe/Paris)').waitFor();
+  await card.getByRole('link', { name: 'Orders by status', exact: true }).waitFor();
   await card.getByText('Run log').click();
   await card.getByRole('table', { name: 'Runs' }).getByText('sent', { exact: true }).first().waitFor();
   await checkAccessibility(t, page, 'the subscriptions page');
@@ -98,8 +99,9 @@ test('an analyst subscribes to a dashboard from its page and receives every tile
   t.is(csv.length, 2, 'each tile\'s rows as CSV');
   await done.getByRole('button', { name: 'Close' }).click();
   await page.getByRole('link', { name: 'Subscriptions', exact: true }).click();
-  const card = page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Dashboard', exact: true }) });
-  await card.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  // Named by the dashboard's title, which leads back to it.
+  const card = page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem').filter({ hasText: 'dashboard' });
+  await card.getByRole('link', { name: 'Weekly orders', exact: true }).click();
   await page.getByRole('heading', { name: 'Weekly orders' }).waitFor();
 });
 

@@ -1,5 +1,6 @@
 // /subscriptions: the person's subscriptions (admins: every one of the organization, with pause and
-// resume), each with its schedule, channels and status, a test sent now, and its run log.
+// resume), each named by what it sends, with its schedule, channels and status, a test sent now, and
+// its run log.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
@@ -18,6 +19,7 @@ export function SubscriptionsPage() {
   const me = useMe();
   const [all, setAll] = useState(false);
   const list = useLoad((signal) => call(api.GET('/api/subscriptions', { params: { query: { all: all ? 'true' : 'false' } }, signal })), String(all));
+  const titles = useTitles();
   return (
     <section className="saved-page" aria-labelledby="subscriptions-title">
       <h1 id="subscriptions-title">Subscriptions</h1>
@@ -35,7 +37,7 @@ export function SubscriptionsPage() {
         ) : (
           <ul className="cards" aria-label="Subscriptions">
             {list.data.subscriptions.map((s) => (
-              <SubscriptionCard key={s.id} s={s} mine={s.owner_id === me.user_id} onChange={() => void list.reload()} />
+              <SubscriptionCard key={s.id} s={s} title={titles.get(s.saved_question_id ?? s.dashboard_id ?? '')} mine={s.owner_id === me.user_id} onChange={() => void list.reload()} />
             ))}
           </ul>
         ))}
@@ -43,11 +45,22 @@ export function SubscriptionsPage() {
   );
 }
 
+/**
+ * The titles of the saved questions and dashboards the person may read, by id, to name what each
+ * subscription sends; one a person may not read (an admin looking at a member's private question)
+ * keeps its kind for a name.
+ */
+function useTitles(): Map<string, string> {
+  const questions = useLoad((signal) => call(api.GET('/api/saved_questions', { signal })));
+  const dashboards = useLoad((signal) => call(api.GET('/api/dashboards', { signal })));
+  return new Map([...(questions.data?.questions ?? []), ...(dashboards.data?.dashboards ?? [])].map((x) => [x.id, x.title]));
+}
+
 function channelsText(s: Subscription): string {
   return s.channels.map((c) => (c.type === 'email' ? c.to.join(', ') : `${c.format} webhook (${new URL(c.url).host})`)).join('; ');
 }
 
-function SubscriptionCard({ s, mine, onChange }: { s: Subscription; mine: boolean; onChange: () => void }) {
+function SubscriptionCard({ s, title, mine, onChange }: { s: Subscription; title: string | undefined; mine: boolean; onChange: () => void }) {
   const [sent, setSent] = useState<string | undefined>();
   const act = useAction(async (what: 'pause' | 'resume' | 'test' | 'delete') => {
     const path = { params: { path: { id: s.id } } };
@@ -59,7 +72,12 @@ function SubscriptionCard({ s, mine, onChange }: { s: Subscription; mine: boolea
   return (
     <li className="card">
       <div className="row">
-        {s.saved_question_id ? <Link to={`/saved/${encodeURIComponent(s.saved_question_id)}`}>Saved question</Link> : <Link to={`/dashboards/${encodeURIComponent(s.dashboard_id ?? '')}`}>Dashboard</Link>}
+        {s.saved_question_id ? (
+          <Link to={`/saved/${encodeURIComponent(s.saved_question_id)}`}>{title ?? 'Saved question'}</Link>
+        ) : (
+          <Link to={`/dashboards/${encodeURIComponent(s.dashboard_id ?? '')}`}>{title ?? 'Dashboard'}</Link>
+        )}
+        <span className="muted">{s.saved_question_id ? 'saved question' : 'dashboard'}</span>
         <span className="spacer" />
         <span className="muted">{s.status === 'stopped' ? `Stopped: ${s.stopped_reason ?? ''}` : s.status === 'paused' ? 'Paused' : `Next: ${new Date(s.next_run_at!).toLocaleString()}`}</span>
       </div>
