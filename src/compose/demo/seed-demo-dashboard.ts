@@ -85,9 +85,10 @@ export async function seedDemoDashboard(s: SeedServices, orgId: string, adminEma
   const admin = await findUserByEmail(s.executor, adminEmail);
   if (!admin) return;
   const at = s.clock.now();
-  for (const q of QUESTIONS) {
+  for (const [i, q] of QUESTIONS.entries()) {
     const fields = { title: q.title, description: q.description, visibility: 'organization' as const, connection_id: DEMO_CONNECTION_ID, sql: q.sql, chart: q.chart, knowledge_commit: null };
-    await once(() => findQuestion(s.executor, orgId, q.id), () => insertQuestion(s.executor, { id: q.id, orgId, ownerId: admin.id, at, fields, source: null }));
+    // A millisecond apart, the first the newest: the Saved page (newest first) lists them in the dashboard's order.
+    await once(() => findQuestion(s.executor, orgId, q.id), () => insertQuestion(s.executor, { id: q.id, orgId, ownerId: admin.id, at: at - i, fields, source: null }));
   }
   const fields = { title: 'Sales overview', description: 'Revenue over time, by channel and by country, and the best-selling products.', visibility: 'organization' as const, filters: [] };
   if (await once(() => findDashboard(s.executor, orgId, DEMO_DASHBOARD_ID), () => insertDashboard(s.executor, { id: DEMO_DASHBOARD_ID, orgId, ownerId: admin.id, at, fields, tiles: TILES }))) {
