@@ -3,7 +3,7 @@
 // data was read, narrow the date range and see the tile with the field update while the other keeps
 // its rows, resize a tile by its corner and drag another by its handle in edit mode, save, reload and
 // see the layout kept, then share it and open the link signed out; auto-refresh on the page's fake clock;
-// a tile's chart fitted to the tile.
+// a tile's chart fitted to the tile; tiles stacked on a phone.
 import anyTest, { type TestFn } from 'ava';
 import type { Page } from 'playwright-core';
 import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
@@ -233,5 +233,30 @@ test("a tile's chart fits the tile: its axes are drawn inside it, with nothing t
   t.true(svg.y + svg.height <= box.y + box.height + 1, `the chart ends at ${svg.y + svg.height}, the tile at ${box.y + box.height}`);
   t.true(svg.height >= box.height / 2, `the chart takes the tile's height (${svg.height} of ${box.height} px)`);
   t.true(await tile.evaluate((e: { scrollHeight: number; clientHeight: number }) => e.scrollHeight <= e.clientHeight + 1), 'nothing to scroll to');
+  t.deepEqual(problems, []);
+});
+
+test('on a phone the tiles stack in reading order, each the whole width; the saved layout is left as it is', async (t) => {
+  const m = await demoMember(w, 'modeler');
+  const token = w.session(m.user);
+  const q = await call(w, 'POST', '/api/saved_questions', { token, body: { title: 'Orders by channel', connection_id: DEMO_CONNECTION_ID, sql: BY_CHANNEL } });
+  const tiles = [
+    { text: 'Second, on the right', x: 6, y: 0, w: 6, h: 2 },
+    { saved_question_id: q.body.id, x: 0, y: 0, w: 6, h: 3 },
+    { text: 'Third, below', x: 0, y: 3, w: 4, h: 2 },
+  ];
+  const made = await call(w, 'POST', '/api/dashboards', { token, body: { title: 'On a phone', tiles } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const { page, context, problems } = await openPage(t, w.browser, w.url, { viewport: { width: 390, height: 844 } });
+  await signInAs(context, m.login);
+  await page.goto(`/dashboards/${encodeURIComponent(made.body.id as string)}`);
+  await page.getByRole('article', { name: 'Orders by channel' }).getByText(/^Data read at/).waitFor();
+  await tilesAtRest(page);
+  const grid = (await page.locator('.dashboard-grid').boundingBox())!;
+  const boxes = await Promise.all(['Orders by channel', 'Second, on the right', 'Third, below'].map(async (text) => (await page.locator('.grid-tile').filter({ hasText: text }).boundingBox())!));
+  for (const b of boxes) t.true(b.width >= grid.width * 0.9, `a tile ${b.width} px wide in a grid of ${grid.width} px`);
+  t.true(boxes[0]!.y < boxes[1]!.y && boxes[1]!.y < boxes[2]!.y, 'one under another, by row and then column');
+  const saved = await call(w, 'GET', `/api/dashboards/${made.body.id as string}`, { token });
+  t.deepEqual(saved.body.tiles.map((x: { x: number; w: number }) => [x.x, x.w]), [[6, 6], [0, 6], [0, 4]]);
   t.deepEqual(problems, []);
 });
