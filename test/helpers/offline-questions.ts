@@ -124,6 +124,7 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Which customers are in Germany?', "SELECT customer_id, name, email, country, city, segment, signup_date FROM customers WHERE country = 'Germany' ORDER BY signup_date DESC, customer_id DESC"],
   // "customers signed up" is the customers' signup date to the knowledge: its rows are still the customers'.
   ['Which customers signed up in 2025?', "SELECT customer_id, name, email, country, city, segment, signup_date FROM customers WHERE signup_date >= DATE '2025-01-01' AND signup_date < DATE '2026-01-01' ORDER BY signup_date DESC, customer_id DESC"],
+  ['Customers signed up in 2025', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2025-01-01' AND signup_date < DATE '2026-01-01'"],
   ['Which orders were cancelled in 2025?', "SELECT order_id, customer_id, order_date, status, channel, total_amount FROM orders WHERE status = 'cancelled' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' ORDER BY order_date DESC, order_id DESC"],
   // A table narrowed by values, an amount or a period, without a measure, is counted, as "orders by channel" is.
   ['Orders last month', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-12-01' AND order_date < DATE '2026-01-01'"],

@@ -71,9 +71,10 @@ const valueEndingAt = (spans: Span[], end: number) => spans.find((s) => s.kind =
 
 /**
  * "which customers signed up in 2025": the knowledge reads "customers signed up" as the customers'
- * signup date, a column whose words open with its table's name in the plural. Its rows are the table's.
+ * signup date, a column whose words open with its table's name in the plural. Its rows are the table's
+ * (listed here, counted in read-measure.ts: "customers signed up in 2025").
  */
-function datedByName(text: string, spans: Span[]): Span | undefined {
+export function datedByName(text: string, spans: Span[]): Span | undefined {
   const first = spans[0];
   if (first?.kind !== 'column' || !first.ms.every((m) => m.kind === 'column' && isTemporal(m.column))) return undefined;
   const words = text.slice(first.start, first.end);

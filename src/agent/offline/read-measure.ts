@@ -2,7 +2,7 @@
 // date, or a count of a table; and the words that do not fit it, which make the question refused.
 import type { ColumnMention, Group, Measure, MetricMention } from './intent.ts';
 import type { Keywords, Span } from './keywords.ts';
-import type { Listing } from './listing.ts';
+import { datedByName, type Listing } from './listing.ts';
 import { isMeasure, isTemporal } from './vocabulary.ts';
 
 /** What is measured, and whether words asked for it; words that do not fit it go to `unknown`. */
@@ -81,5 +81,7 @@ function countTarget(text: string, spans: Span[], kw: Keywords, groups: Group[])
   // Counting the very rows a ranking lists ("top 10 customers") counts one per row: no measure.
   if (chosen) return { kind: 'count', tables: chosen.ms.map((m) => m.table) };
   const other = spans.find((s) => s.kind === 'column' || s.kind === 'value');
-  return other && kw.aggregate?.aggregate === 'count' ? { kind: 'count', tables: [other.ms[0]!.table] } : undefined;
+  if (other && kw.aggregate?.aggregate === 'count') return { kind: 'count', tables: [other.ms[0]!.table] };
+  const dated = datedByName(text, spans);
+  return dated ? { kind: 'count', tables: [dated.ms[0]!.table] } : undefined;
 }
