@@ -103,6 +103,13 @@ test('offline: "top 2 only" ranks the groups of the previous answer; after one n
   }
 });
 
+test('offline: a verb the dictionary knows is no typo: "bought" is not read as "brought"', async (t) => {
+  const { result, events } = await ask('How many customers bought Electronics?');
+  t.false(events.some((e) => e.type === 'sql'));
+  t.regex(result.text, /I do not know what "bought" means here/);
+  t.notRegex(result.text, /Reading 'bought'/);
+});
+
 test('offline: one row of a list is named as one', async (t) => {
   const { result } = await ask('What was the largest order?');
   t.regex(result.text, /^Largest order \(1 row; order id,/);

@@ -49,7 +49,13 @@ export function repairWords(text: string, unknown: string[], schema: Schema): Re
       out = replaceWord(out, word, '');
       continue;
     }
-    if (term.numberWord || candidates.has(word)) continue;
+    // A verb the dictionary knows is no typo: "given" is read as its own "give", but "bought" is not
+    // "brought": what it would relate is left for the question to be refused on, not read away.
+    if (term.verb && candidates.has(term.root) && term.root !== word) {
+      out = replaceWord(out, word, term.root);
+      continue;
+    }
+    if (term.verb || term.numberWord || candidates.has(word)) continue;
     const near = nearest(word, candidates);
     if (near.length > 1) return { kind: 'ambiguous', detail: `"${word}" could be ${near.map((w) => `"${w}"`).join(' or ')}` };
     if (near.length === 1) {
