@@ -123,9 +123,6 @@ export async function startTestApp(env: Record<string, string> = {}, deps: TestD
   // The demo changes production only through environments; tests write it directly unless they turn it on.
   if (config.seedDemo) await app.services.executor.run(sql`UPDATE org_settings SET production_through_environments = 0 WHERE org_id = ${DEMO_ORG_ID}`);
   const running: RunningServer = await listen(app, { host: '127.0.0.1', port, graceMs: 1000 });
-  // Node closes a connection idle for 5 s; a busy machine can delay the client's own count past that,
-  // so it sends on a connection the server is closing (ECONNRESET). Tests keep connections for longer.
-  running.server.keepAliveTimeout = HANG_MS;
   const db = (): Db => {
     const sqlite = app.services.store.sqlite;
     if (!sqlite) throw new Error('the synchronous fixtures (t.org, t.user, t.session, t.token) run on SQLite only: use t.make on PostgreSQL');
