@@ -85,25 +85,25 @@ dialectTest('a message given up by two replicas (the first one\'s claim ran out 
   const fast = { send: () => Promise.reject(new Error('550 No such mailbox')) };
   const clock = new FakeClock(1_000);
   const told: string[] = [];
-  const queues = [
-    [x, slow],
-    [other, fast],
-  ].map(([store, transport]) => {
-    const q = createMailQueue({ store: store as Executor, clock, log: createLogger('silent'), transport: transport as typeof fast });
+  const replica = (store: Executor, transport: typeof fast) => {
+    const q = createMailQueue({ store, clock, log: createLogger('silent'), transport });
     q.onGiveUp(async (m) => {
       told.push(m.id);
       return m.to === 'owner@example.com' ? undefined : [q.stage({ to: 'owner@example.com', subject: 'Notice', text: `${m.id} ${m.error}` })];
     });
     return q;
-  });
-  const first = queues[0]!.deliverDue();
-  // The first replica holds the message past its claim; the second claims it again and gives up.
+  };
+  const slowQueue = replica(x, slow);
+  const first = slowQueue.deliverDue();
+  // The first replica holds the message past its claim; only then does the second start (a queue
+  // delivers as it starts: started together, the fast one could claim the message first and alone).
   while ((await x.one(sql<{ n: number }>`SELECT count(*) AS n FROM outbox WHERE next_attempt_at = ${1_000 + CLAIM_MS}`))?.n !== 1) await new Promise((r) => setImmediate(r));
   clock.set(1_000 + CLAIM_MS);
-  await queues[1]!.deliverDue();
+  const fastQueue = replica(other, fast);
+  await fastQueue.deliverDue();
   release();
   await first;
-  for (const q of queues) q.close();
+  for (const q of [slowQueue, fastQueue]) q.close();
   t.deepEqual(told, ['last', 'last'], 'both replicas gave it up');
   const notices = await x.all(sql<{ to_address: string; text_body: string }>`SELECT to_address, text_body FROM outbox WHERE subject = 'Notice'`);
   t.deepEqual(notices.map((n) => n.to_address), ['owner@example.com']);
