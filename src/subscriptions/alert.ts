@@ -2,6 +2,7 @@
 // condition holds and did not at the previous run (once per crossing); the state is kept on the
 // subscription and written in the batch that ends the run.
 import type { Report } from './ports.ts';
+import { numberText } from './report-cells.ts';
 import type { Alert } from './schemas.ts';
 
 const TESTS: Record<Alert['op'], (v: number, t: number) => boolean> = {
@@ -20,5 +21,5 @@ export function checkAlert(alert: Alert, report: Report): { holds: boolean; line
   const raw = i >= 0 ? tile?.rows[0]?.[i] : undefined;
   const value = typeof raw === 'number' ? raw : typeof raw === 'bigint' || (typeof raw === 'string' && raw.trim() !== '') ? Number(raw) : NaN;
   const holds = Number.isFinite(value) && TESTS[alert.op](value, alert.threshold);
-  return { holds, line: `Alert: ${alert.column} is ${Number.isFinite(value) ? value : 'not a number'} (${alert.op} ${alert.threshold})` };
+  return { holds, line: `Alert: ${alert.column} is ${Number.isFinite(value) ? numberText(value) : 'not a number'} (${alert.op} ${numberText(alert.threshold)})` };
 }

@@ -75,7 +75,7 @@ async function deliveries(deps: SubscriptionDeps, s: SubscriptionRow, run: Claim
   const queries: Query[] = [];
   for (const address of to) {
     const token = unsubscribeToken(deps.linkKey, s.id, address);
-    const m = deps.mail.stage(reportMail({ to: address, report, pngs, unsubscribeUrl: unsubscribeUrl(deps.baseUrl, token), oneClickUrl: oneClickUrl(deps.baseUrl, token), alertLine }));
+    const m = deps.mail.stage(reportMail({ to: address, report, pngs, timeZone: s.timezone, unsubscribeUrl: unsubscribeUrl(deps.baseUrl, token), oneClickUrl: oneClickUrl(deps.baseUrl, token), alertLine }));
     mails.push(m);
     queries.push(m.query, emailDeliveryQuery(run.id, address, m.id, now));
   }

@@ -1,19 +1,20 @@
 // A report as a webhook body: Slack's incoming-webhook message (blocks with mrkdwn), Teams' (an
-// Adaptive Card in a message), or plain JSON with every row for anything else.
+// Adaptive Card in a message), with values as a mail shows them, or plain JSON with every row, raw, for
+// anything else.
 import type { Report, ReportTile } from './ports.ts';
+import { numberText, shownRows } from './report-cells.ts';
 import type { Channel } from './schemas.ts';
 
 /** Rows shown per table in a chat message; JSON carries them all. */
 const CHAT_ROWS = 10;
 
-const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 /** Slack reads &, < and > as markup (links, mentions): escaped, a value cannot ping a channel. */
 const slackText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function tileLines(t: ReportTile): string {
   if (t.error) return t.error;
-  const rows = t.rows.slice(0, CHAT_ROWS).map((r) => r.map(cell).join(' | '));
-  const more = t.rows.length > CHAT_ROWS ? [`(${CHAT_ROWS} of ${t.rows.length} rows)`] : [];
+  const rows = shownRows(t, CHAT_ROWS).rows.map((r) => r.join(' | '));
+  const more = t.rows.length > CHAT_ROWS ? [`(${CHAT_ROWS} of ${numberText(t.rows.length)} rows)`] : [];
   return [t.columns.map((c) => c.name).join(' | '), ...rows, ...more].join('\n');
 }
 

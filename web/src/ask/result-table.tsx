@@ -5,7 +5,7 @@
 import { useMemo, useState, type ClipboardEvent } from 'react';
 import { Link } from 'react-router';
 import type { ResultTable as Table } from './answer-state.ts';
-import { columnFormat, formatCell, grainOfSql } from './format-cell.ts';
+import { columnFormat, formatCell, grainOfSql } from '../../../src/shared/format-cell.ts';
 import { SqlBlock } from './sql-block.tsx';
 import { useTableRows } from './use-table-rows.ts';
 

@@ -1,7 +1,7 @@
-// How the result grid shows values (web/src/ask/format-cell.ts), without a browser: separators for
-// amounts, ids and years as they are, dates at the query's grain.
+// How result tables show values (src/shared/format-cell.ts: the web client's grid, report mails),
+// without a browser: separators for amounts, ids and years as they are, dates at the query's grain.
 import test from 'ava';
-import { columnFormat, formatCell, grainOfSql } from '../../web/src/ask/format-cell.ts';
+import { columnFormat, formatCell, grainOfSql } from '../../src/shared/format-cell.ts';
 
 const show = (name: string, values: unknown[], sql?: string) => {
   const format = columnFormat(name, values, grainOfSql(sql));

@@ -1,8 +1,9 @@
-// How a result table shows its values: numbers with thousands separators (ids, codes and years as
-// they are), dates at the grain of the query (`Jan 2024`, `2025 Q2`, `2024`) or without a midnight
-// time. Units come only from the knowledge: a column showing a governed metric carries the metric's
-// format (a currency, a percentage); nothing else is guessed from names. The raw values stay in the
-// data (downloads, copy, sort).
+// How a result table shows its values, in the web client's grid and in report mails: numbers with
+// thousands separators (ids, codes and years as they are), dates at the grain of the query (`Jan 2024`,
+// `2025 Q2`, `2024`) or without a midnight time. Units come only from the knowledge: a column showing a
+// governed metric carries the metric's format (a currency, a percentage); nothing else is guessed from
+// names. The raw values stay in the data (downloads, copy, sort). Imports nothing: the web client
+// bundles it.
 
 export type Grain = 'year' | 'quarter' | 'month' | 'day' | 'time';
 
@@ -22,7 +23,12 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)
 const IDENTIFIER = /(^|_|\b)(id|key|code|zip|postal_?code|phone|year|number|no|sku|ean|isbn)$/i;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-const asNumber = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(v.trim()) ? Number(v) : undefined);
+// A bigint (a count from a report's warehouse) is a number while it is exact as one.
+function asNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : undefined;
+  return typeof v === 'string' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(v.trim()) ? Number(v) : undefined;
+}
 
 /** The grain a query truncates its dates to (`date_trunc('month', …)`, `strftime('%Y-%m', …)`), when it names exactly one. */
 export function grainOfSql(sql: string | undefined): Grain | undefined {
