@@ -89,6 +89,25 @@ test.serial('grouping and measures: the right groups, units summed, averages nev
   t.true(aov.content.includes(exact.toLocaleString('en-US', { style: 'currency', currency: 'USD' })), aov.content);
 });
 
+test.serial('"average daily revenue" divides the period\'s total by its days, not the average order grouped by day', async (t) => {
+  const daily = await ask('What was the average daily revenue in March 2025?');
+  const march = await value("SELECT SUM(total_amount) FROM orders WHERE status IN ('completed', 'shipped') AND order_date >= DATE '2025-03-01' AND order_date < DATE '2025-04-01'");
+  t.is(daily.tables[0]!.rows.length, 1, 'one number, not a row per day');
+  t.true(Math.abs(Number(daily.tables[0]!.rows[0]![0]) - march / 31) < 1e-9);
+  t.regex(daily.content, /^Average daily revenue in March 2025: /);
+  t.true(daily.content.includes('divided by its 31 days (days without any counted as well)'), daily.content);
+  const orders = await ask('average monthly orders in 2025');
+  t.true(Math.abs(Number(orders.tables[0]!.rows[0]![0]) - (await value('SELECT COUNT(*) FROM orders WHERE year(order_date) = 2025')) / 12) < 1e-9);
+  // Running to today (the demo's clock: 20 November 2026): the days so far.
+  const running = await ask('average daily revenue this month');
+  t.regex(running.content, /from 2026-11-01 to 2026-11-20 divided by its 20 days/);
+  for (const q of ['average daily revenue', 'average daily revenue by month in 2025', 'average monthly revenue over the last 30 days', 'average daily discount in 2025']) {
+    const refused = await ask(q);
+    t.deepEqual(refused.sql, [], q);
+    t.true(refused.content.includes(OFFLINE_UNSUPPORTED), q);
+  }
+});
+
 test.serial('follow-ups: "and in France?" is read with the chat’s previous question, and alone it is refused', async (t) => {
   await ask('What was revenue in Germany in 2025?', { chatId: 'follow-1' });
   const a = await ask('And in France?', { chatId: 'follow-1' });

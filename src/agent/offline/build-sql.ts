@@ -100,7 +100,14 @@ function qualify(plan: Plan, aliases: Map<string, string>, ref: ColumnReference)
   return alias ? `${alias}.${ident(ref.column)}` : undefined;
 }
 
+/** The measure's SQL, divided by the units of the period for "average daily ..." (a decimal divisor: no integer division). */
 function measureSql(plan: Plan, col: (ref: ColumnRef) => string, metricSql: (s: string) => string | undefined): string | undefined {
+  const total = totalSql(plan, col, metricSql);
+  const units = plan.perUnit?.units;
+  return total === undefined || units === undefined ? total : `${total} / ${Number.isInteger(units) ? `${units}.0` : units}`;
+}
+
+function totalSql(plan: Plan, col: (ref: ColumnRef) => string, metricSql: (s: string) => string | undefined): string | undefined {
   const m = plan.measure;
   if (m.kind === 'metric') return metricSql(m.metric.expression);
   if (m.kind === 'count') return m.distinct ? `COUNT(DISTINCT ${col(m.distinct)})` : 'COUNT(*)';
@@ -144,7 +151,14 @@ const singular = (s: string) => (s.endsWith('ies') ? `${s.slice(0, -3)}y` : s.en
 const spaced = (s: string) => s.replace(/_/g, ' ');
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+const PER_WORDS: Record<Bucket, string> = { day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly' };
+
 function valueName(plan: Plan, metric: MetricDoc | undefined): string {
+  const name = totalName(plan, metric);
+  return plan.perUnit ? `avg_${PER_WORDS[plan.perUnit.bucket]}_${name}` : name;
+}
+
+function totalName(plan: Plan, metric: MetricDoc | undefined): string {
   if (metric) return metric.name;
   const m = plan.measure;
   if (m.kind !== 'column') return m.kind === 'rows' ? '' : `${singular(plan.subject.name)}_count`;
@@ -199,13 +213,14 @@ function ownDate(plan: Plan, ref: ColumnRef): boolean {
 function titleParts(plan: Plan): { what: string; dims: string[]; conditions: string[] } {
   const m = plan.measure;
   const temporal = m.kind === 'column' && /DATE|TIME/i.test(m.ref.column.type ?? '');
-  const what =
+  const total =
     m.kind === 'metric' ? capital(spaced(m.metric.name))
     : m.kind === 'count' ? `Number of ${spaced(plan.subject.name)}`
     : m.kind === 'rows' ? capital(spaced(plan.subject.name))
     : temporal ? `${m.aggregate === 'min' ? 'Earliest' : 'Latest'} ${spaced(m.ref.column.name)}`
     : m.aggregate === 'sum' && onePerGroup(plan.dimensions, m.ref) ? capital(spaced(m.ref.column.name))
     : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
+  const per = plan.perUnit ? `Average ${PER_WORDS[plan.perUnit.bucket]} ${total.charAt(0).toLowerCase()}${total.slice(1)}` : total;
   const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
   const conditions = plan.filters.flatMap((f, i) => {
     if (f.kind === 'values') return [`where ${spaced(f.ref.column.name)} is ${!f.not ? f.values.join(' or ') : f.values.length === 1 ? `not ${f.values[0]}` : `none of ${f.values.join(', ')}`}`];
@@ -220,5 +235,5 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
   });
   // "where channel is web and total amount is over 1000": one "where", the other conditions joined to it.
   let wheres = 0;
-  return { what, dims, conditions: conditions.map((c) => (c.startsWith('where ') && wheres++ > 0 ? `and ${c.slice('where '.length)}` : c)) };
+  return { what: per, dims, conditions: conditions.map((c) => (c.startsWith('where ') && wheres++ > 0 ? `and ${c.slice('where '.length)}` : c)) };
 }

@@ -12,6 +12,8 @@ export function isFollowUp(intent: Intent): boolean {
 /** The previous intent with the follow-up's measure, groups, values, period and ranking in place of its own. */
 export function mergeIntents(previous: Intent, next: Intent): Intent {
   const replaced = (values: Intent['values'][number]) => next.values.some((v) => v[0]!.column === values[0]!.column);
+  // "and in November?" after "average daily revenue in December" is averaged per day too.
+  const perUnit = next.explicit ? next.perUnit : previous.perUnit;
   return {
     measure: next.explicit ? next.measure : previous.measure,
     explicit: previous.explicit || next.explicit,
@@ -19,6 +21,7 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     values: [...previous.values.filter((v) => !replaced(v)), ...next.values],
     compares: next.compares.length > 0 ? next.compares : previous.compares,
     period: next.period ?? previous.period,
+    ...(perUnit ? { perUnit } : {}),
     ...((next.display ?? previous.display) ? { display: next.display ?? previous.display } : {}),
     ...((next.chart ?? previous.chart) ? { chart: next.chart ?? previous.chart } : {}),
     periodColumns: next.period ? next.periodColumns : previous.periodColumns,

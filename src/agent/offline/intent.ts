@@ -4,6 +4,7 @@ import type { TableDocument } from '../ports.ts';
 import type { Period } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
+import type { PerUnit } from './per-unit.ts';
 import type { Mention } from './vocabulary.ts';
 
 export type Aggregate = 'count' | 'sum' | 'avg' | 'min' | 'max';
@@ -35,6 +36,8 @@ export interface Intent {
   values: ValueMention[][];
   compares: { columns: ColumnMention[]; op: CompareOp; value: number }[];
   period: Period | undefined;
+  /** "average daily ...": the period's total divided by its days (per-unit.ts), not grouped by day. */
+  perUnit?: PerUnit;
   /** The units the answer is asked in ("in thousands", "as a percentage"). */
   display?: Display;
   /** The chart it is asked to be drawn as ("as a line chart", "plot ..."). */

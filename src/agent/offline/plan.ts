@@ -6,6 +6,7 @@ import { docKey, type JoinEdge } from './joins.ts';
 import type { Period } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
+import type { UnitCount } from './per-unit.ts';
 
 export interface ColumnRef {
   table: TableDocument;
@@ -46,6 +47,8 @@ export interface Plan {
   joins: JoinEdge[];
   /** Every table read, the subject first. */
   tables: TableDocument[];
+  /** "average daily ...": the measure divided by the units of the period (per-unit.ts). */
+  perUnit?: UnitCount;
   /** How the answer text prints the measure; the query is the same with or without it. */
   display?: Display;
   /** The chart the answer is drawn as; the query is the same with or without it. */

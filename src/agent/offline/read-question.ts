@@ -6,6 +6,7 @@ import { findPeriod, type Period } from './periods.ts';
 import { findDisplay } from './units.ts';
 import { findChart } from './chart-request.ts';
 import { readListing } from './listing.ts';
+import { PER_UNIT, perUnitOf } from './per-unit.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
@@ -61,6 +62,9 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   takeUnique(text, spans, marks);
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
   const listing = readListing(text, spans, marks);
+  // Before the keywords: "average daily revenue" is neither an average of rows nor grouped by day.
+  const perWords = marks.takeMatch(PER_UNIT);
+  const perUnit = perWords ? perUnitOf(perWords, nowMs) : undefined;
   const kw = readKeywords(marks);
   if (period && !kw.bucket) kw.bucket = eachOf(text, period, marks);
   const used = new Set<Span>();
@@ -96,11 +100,12 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   return {
     measure: measure.measure,
     // "New customers last month" asks for a count as plainly as "how many customers".
-    explicit: measure.explicit || fresh !== undefined,
+    explicit: measure.explicit || fresh !== undefined || perUnit !== undefined,
     groups,
     values,
     compares,
     period,
+    ...(perUnit ? { perUnit } : {}),
     ...(display ? { display } : {}),
     ...(chart ? { chart } : {}),
     periodColumns,

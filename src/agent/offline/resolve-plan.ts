@@ -5,6 +5,7 @@
 import type { MetricDoc, TableDocument } from '../ports.ts';
 import type { ColumnMention, Intent, Measure } from './intent.ts';
 import { docKey, keyColumn } from './joins.ts';
+import { countUnits, type UnitCount } from './per-unit.ts';
 import { PlanBuilder } from './plan-builder.ts';
 import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure } from './plan.ts';
 import { isDimension, isMeasure, nonAdditive, isTemporal, type Schema } from './vocabulary.ts';
@@ -92,6 +93,8 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   if (kind === 'share' || (kind === 'unit' && intent.measure?.kind === 'column' && intent.measure.implied)) {
     return fail(`${summed!.name} is documented as ${kind === 'share' ? 'a share' : 'a value of one unit'}, which does not add up to a total; ask for its average, minimum or maximum`);
   }
+  const perUnit = intent.perUnit ? unitsOf(intent, c.measure, dimensions) : undefined;
+  if (typeof perUnit === 'string') return fail(perUnit);
   let measure = c.measure;
   if (intent.measure?.kind === 'rows') {
     if (dimensions.length > 0) return fail('it asks for rows and for groups at once');
@@ -112,7 +115,36 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const grouped = dimensions.length > 0;
   const order = !grouped ? undefined : (intent.ranking?.dir ?? (dimensions.some((d) => d.kind === 'bucket') ? 'time' : 'desc'));
   const limit = grouped ? intent.ranking?.limit : intent.measure?.kind === 'rows' ? intent.measure.limit : undefined;
-  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(perUnit ? { perUnit } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+}
+
+/**
+ * A whole SUM(...) or COUNT(...): a metric whose total over a period divides into days. Not a count of
+ * distinct values (the customers of a month are not the sum of each day's).
+ */
+function additive(expression: string): boolean {
+  const call = /^\s*(?:sum|count)\s*\((?!\s*distinct\b)(.*)\)\s*$/is.exec(expression);
+  if (!call) return false;
+  // The parenthesis that closes the call is the last one: "SUM(a) / COUNT(*)" is a ratio.
+  let depth = 0;
+  for (const ch of call[1]!) {
+    depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * What "average daily ..." divides the measure by: a total (a count, a sum of an amount, an additive
+ * metric), over the days of a period, with no breakdown by time (each month has its own days).
+ */
+function unitsOf(intent: Intent, measure: PlanMeasure, dimensions: Dimension[]): UnitCount | string {
+  const per = intent.perUnit!;
+  if (dimensions.some((d) => d.kind === 'bucket') || intent.period?.compare) return `it asks for an average per ${per.bucket} and for a breakdown by period at once`;
+  const total =
+    measure.kind === 'count' || (measure.kind === 'metric' && additive(measure.metric.expression)) || (measure.kind === 'column' && measure.aggregate === 'sum' && !nonAdditive(measure.ref.column));
+  if (!total) return `it asks for an average per ${per.bucket} of something that is not a total to divide (a count, an amount, or a metric that adds up)`;
+  return countUnits(per, intent.period);
 }
 
 // Columns a list leaves out unless the question names them ("Personal data; do not show it unless asked").

@@ -4,6 +4,7 @@ import type { CoverageDoc } from '../ports.ts';
 import type { BuiltQuery } from './build-sql.ts';
 import { metricOf, type Plan } from './plan.ts';
 import type { Bucket } from './intent.ts';
+import type { UnitCount } from './per-unit.ts';
 import type { Period } from './periods.ts';
 import { displayWords } from './units.ts';
 import type { Schema } from './vocabulary.ts';
@@ -106,12 +107,19 @@ export function noDataText(title: string, period: Period, coverage: CoverageDoc)
   return `No data for that period; the data covers ${coverage.first} to ${coverage.last}. (${title}: ${asked}.)`;
 }
 
+/** "Per day: the total from 2025-12-01 to 2025-12-31 divided by its 31 days (days without any counted as well)." */
+function perUnitText({ bucket, units, from, until }: UnitCount): string {
+  const count = bucket === 'week' ? `${formatValue(units)} weeks (its ${Math.round(units * 7)} days divided by 7)` : `${units} ${bucket}${units === 1 ? '' : 's'}`;
+  return `Per ${bucket}: the total from ${from} to ${until} divided by its ${count} (${bucket}s without any counted as well).`;
+}
+
 /** Why the answer means what it means: the coverage caveat, the metric's definition and the knowledge used. */
 export function explain(plan: Plan, schema: Schema, partial: CoverageDoc | undefined): string {
   const lines: string[] = [];
   if (partial) lines.push(`The data covers ${partial.first} to ${partial.last}, so this period is only partly covered.`);
   const period = plan.filters.find((f) => f.kind === 'period');
   if (period) lines.push(`The period applies to ${period.ref.table.name}.${period.ref.column.name}.`);
+  if (plan.perUnit) lines.push(perUnitText(plan.perUnit));
   const metric = metricOf(plan);
   if (metric) {
     const how = [metric.expression, metric.filter ? `where ${metric.filter}` : '', metric.time_column ? `dated by ${metric.time_column}` : ''].filter(Boolean).join(' ');

@@ -1,0 +1,50 @@
+// "Average daily revenue in December", "average monthly orders in 2025": the period's total divided by
+// the days (or weeks, months...) it spans, one number, not the average of each day's orders grouped by
+// day. Counted in calendar units, days without a sale included; a period still running counts up to
+// today. Months, quarters and years only over a period of whole ones ("average monthly revenue over the
+// last 30 days" has no count of months to divide by).
+import type { Bucket } from './intent.ts';
+import type { Period } from './periods.ts';
+
+/** The unit averaged over, as asked, and the day the question was read (a running period ends there). */
+export interface PerUnit {
+  bucket: Bucket;
+  word: string;
+  today: string;
+}
+
+/** The units divided by, and the days they cover (`until` inclusive), for the answer to say. */
+export interface UnitCount {
+  bucket: Bucket;
+  units: number;
+  from: string;
+  until: string;
+}
+
+const ADJECTIVES: Record<string, Bucket> = { daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year' };
+// "average daily revenue", "mean monthly orders", "daily average revenue".
+export const PER_UNIT = /\b(?:(?:average|avg|mean) (daily|weekly|monthly|quarterly|yearly|annual)|(daily|weekly|monthly|quarterly|yearly|annual) (?:average|avg|mean))\b/;
+
+export const perUnitOf = (m: RegExpExecArray, nowMs: number): PerUnit => ({ bucket: ADJECTIVES[(m[1] ?? m[2])!]!, word: m[0], today: new Date(nowMs).toISOString().slice(0, 10) });
+
+const DAY_MS = 86_400_000;
+const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const isoOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const MONTHS_IN: Partial<Record<Bucket, number>> = { month: 1, quarter: 3, year: 12 };
+
+/** What the period's total is divided by, or why it cannot be. */
+export function countUnits(per: PerUnit, period: Period | undefined): UnitCount | string {
+  if (!period?.from || !period.to) return `it asks for an average per ${per.bucket} but names no period to divide by (for example "${per.word} revenue in 2025")`;
+  if (period.from > per.today) return 'it asks for an average over a period that has not begun';
+  const end = Math.min(dayOf(period.to), dayOf(per.today) + DAY_MS);
+  const range = { from: period.from, until: isoOf(end - DAY_MS) };
+  const days = (end - dayOf(period.from)) / DAY_MS;
+  if (per.bucket === 'day') return { bucket: 'day', units: days, ...range };
+  if (per.bucket === 'week') return { bucket: 'week', units: days / 7, ...range };
+  const size = MONTHS_IN[per.bucket]!;
+  const months = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1;
+  const whole = (iso: string) => iso.endsWith('-01') && months(iso) % size === 0;
+  if (!whole(period.from) || !whole(period.to)) return `it asks for an average per ${per.bucket} over a period that is not whole ${per.bucket}s`;
+  // A running period counts the unit it is in (this year on 15 January: one month so far).
+  return { bucket: per.bucket, units: Math.ceil((months(range.until) + 1 - months(period.from)) / size), ...range };
+}

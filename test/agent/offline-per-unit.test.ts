@@ -1,0 +1,62 @@
+// "Average daily ...": the units a period's total is divided by (calendar days, weeks of 7 days, whole
+// months, quarters and years; a running period up to today), and which measures divide at all.
+import test from 'ava';
+import type { TableDocument } from '../../src/agent/ports.ts';
+import { countUnits, type PerUnit } from '../../src/agent/offline/per-unit.ts';
+import { findPeriod } from '../../src/agent/offline/periods.ts';
+import { planQuestion } from '../../src/agent/offline/plan-question.ts';
+import { buildSql } from '../../src/agent/offline/build-sql.ts';
+import type { Schema } from '../../src/agent/offline/vocabulary.ts';
+
+const now = Date.UTC(2026, 10, 20, 12);
+const per = (bucket: PerUnit['bucket']): PerUnit => ({ bucket, word: 'average daily', today: '2026-11-20' });
+const period = (q: string) => findPeriod(q, now);
+
+test('days, weeks and months of a period, a running one up to today', (t) => {
+  t.like(countUnits(per('day'), period('in february 2024')), { units: 29, from: '2024-02-01', until: '2024-02-29' });
+  t.like(countUnits(per('week'), period('in december 2025')), { units: 31 / 7 });
+  t.like(countUnits(per('month'), period('in 2025')), { units: 12, until: '2025-12-31' });
+  t.like(countUnits(per('quarter'), period('in 2025')), { units: 4 });
+  t.like(countUnits(per('day'), period('this month')), { units: 20, from: '2026-11-01', until: '2026-11-20' });
+  t.like(countUnits(per('month'), period('this year')), { units: 11 }, 'November has begun: it counts');
+  t.like(countUnits(per('year'), period('in 2025')), { units: 1 });
+});
+
+test('no period, one not begun, or one not of whole units gives the reason instead', (t) => {
+  t.regex(countUnits(per('day'), undefined) as string, /names no period to divide by/);
+  t.regex(countUnits(per('day'), period('since 2025')) as string, /names no period/);
+  t.regex(countUnits(per('day'), period('in 2027')) as string, /has not begun/);
+  t.regex(countUnits(per('month'), period('in the last 30 days')) as string, /not whole months/);
+  t.regex(countUnits(per('quarter'), period('from february to april 2025')) as string, /not whole quarters/);
+});
+
+const orders: TableDocument = {
+  connection: 'wh',
+  schema: 'main',
+  name: 'orders',
+  description: 'One row per order',
+  columns: [
+    { name: 'order_id', type: 'INTEGER', description: 'Key' },
+    { name: 'customer_id', type: 'INTEGER', description: 'The customer who ordered' },
+    { name: 'order_date', type: 'DATE', description: 'When the order was placed' },
+    { name: 'amount', type: 'DECIMAL', description: 'Order amount in USD' },
+  ],
+  metrics: [
+    { name: 'revenue', description: 'Amount of orders', expression: 'SUM(amount)', time_column: 'order_date' },
+    { name: 'order_value', description: 'Average amount of an order', expression: 'SUM(amount) / COUNT(*)', time_column: 'order_date' },
+    { name: 'buyers', description: 'Customers who ordered', expression: 'COUNT(DISTINCT customer_id)', time_column: 'order_date' },
+  ],
+} as TableDocument;
+const schema: Schema = { tables: [orders], relationships: [], paths: new Map() };
+const plan = (q: string) => planQuestion(q, [], schema, now);
+
+test('an additive metric is divided; a ratio or a count of distinct values is refused', (t) => {
+  const revenue = plan('average daily revenue in 2025');
+  if (revenue.kind !== 'plan') return t.fail(JSON.stringify(revenue));
+  t.regex(buildSql(revenue.plan)!.sql, /^SELECT SUM\(t0\.amount\) \/ 365\.0 AS avg_daily_revenue$/m);
+  for (const q of ['average daily order value in 2025', 'average daily buyers in 2025']) {
+    const refused = plan(q);
+    t.is(refused.kind, 'refuse', q);
+    t.regex(JSON.stringify(refused), /not a total to divide/, q);
+  }
+});
