@@ -40,6 +40,7 @@ const orders: TableDocument = {
     { name: 'customer_id', type: 'INTEGER', description: 'The customer who ordered' },
     { name: 'order_date', type: 'DATE', description: 'When the order was placed' },
     { name: 'amount', type: 'DECIMAL', description: 'Order amount in USD' },
+    { name: 'channel', type: 'VARCHAR', description: 'Where the order was placed', values: ['web', 'store'] },
   ],
   metrics: [
     { name: 'revenue', description: 'Amount of orders', expression: 'SUM(amount)', time_column: 'order_date' },
@@ -50,7 +51,7 @@ const orders: TableDocument = {
 const schema: Schema = { tables: [orders], relationships: [], paths: new Map() };
 const plan = (q: string) => planQuestion(q, [], schema, now);
 
-test('an additive metric is divided; a ratio or a count of distinct values is refused', (t) => {
+test('an additive metric is divided; a ratio or a count of distinct values is refused, as it is for shares of groups', (t) => {
   const revenue = plan('average daily revenue in 2025');
   if (revenue.kind !== 'plan') return t.fail(JSON.stringify(revenue));
   t.regex(buildSql(revenue.plan)!.sql, /^SELECT SUM\(t0\.amount\) \/ 365\.0 AS avg_daily_revenue$/m);
@@ -59,4 +60,6 @@ test('an additive metric is divided; a ratio or a count of distinct values is re
     t.is(refused.kind, 'refuse', q);
     t.regex(JSON.stringify(refused), /not a total to divide/, q);
   }
+  t.is(plan('revenue by channel as a percentage').kind, 'plan');
+  t.regex(JSON.stringify(plan('buyers by channel as a percentage')), /does not add up over groups/, 'a customer of both channels is in both');
 });

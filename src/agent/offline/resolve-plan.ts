@@ -7,6 +7,7 @@ import type { ColumnMention, Intent, Measure } from './intent.ts';
 import { docKey, keyColumn } from './joins.ts';
 import { countUnits, type UnitCount } from './per-unit.ts';
 import { PlanBuilder } from './plan-builder.ts';
+import { addsUp } from './units.ts';
 import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure } from './plan.ts';
 import { isDimension, isMeasure, nonAdditive, isTemporal, type Schema } from './vocabulary.ts';
 
@@ -119,31 +120,13 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
 }
 
 /**
- * A whole SUM(...) or COUNT(...): a metric whose total over a period divides into days. Not a count of
- * distinct values (the customers of a month are not the sum of each day's).
- */
-function additive(expression: string): boolean {
-  const call = /^\s*(?:sum|count)\s*\((?!\s*distinct\b)(.*)\)\s*$/is.exec(expression);
-  if (!call) return false;
-  // The parenthesis that closes the call is the last one: "SUM(a) / COUNT(*)" is a ratio.
-  let depth = 0;
-  for (const ch of call[1]!) {
-    depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
-    if (depth < 0) return false;
-  }
-  return depth === 0;
-}
-
-/**
  * What "average daily ..." divides the measure by: a total (a count, a sum of an amount, an additive
  * metric), over the days of a period, with no breakdown by time (each month has its own days).
  */
 function unitsOf(intent: Intent, measure: PlanMeasure, dimensions: Dimension[]): UnitCount | string {
   const per = intent.perUnit!;
   if (dimensions.some((d) => d.kind === 'bucket') || intent.period?.compare) return `it asks for an average per ${per.bucket} and for a breakdown by period at once`;
-  const total =
-    measure.kind === 'count' || (measure.kind === 'metric' && additive(measure.metric.expression)) || (measure.kind === 'column' && measure.aggregate === 'sum' && !nonAdditive(measure.ref.column));
-  if (!total) return `it asks for an average per ${per.bucket} of something that is not a total to divide (a count, an amount, or a metric that adds up)`;
+  if (!addsUp(measure)) return `it asks for an average per ${per.bucket} of something that is not a total to divide (a count, an amount, or a metric that adds up)`;
   return countUnits(per, intent.period);
 }
 

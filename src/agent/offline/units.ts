@@ -4,6 +4,7 @@
 import type { MetricDoc, TableDocument } from '../ports.ts';
 import type { Display } from './display.ts';
 import { metricOf, type ColumnRef, type Plan } from './plan.ts';
+import { nonAdditive } from './vocabulary.ts';
 
 const FACTORS = { thousands: 1e3, millions: 1e6, billions: 1e9 } as const;
 const CURRENCIES: [RegExp, string[]][] = [
@@ -47,7 +48,6 @@ export function columnCurrency(table: TableDocument, column: string): string | u
 }
 
 const isTemporalRef = (ref: ColumnRef) => /DATE|TIME/i.test(ref.column.type ?? '');
-const ADDITIVE = /^\s*(sum|count)\s*\((?:[^()]|\([^()]*\))*\)\s*$/i;
 
 /** The format a plan's measure prints in: the metric's, or a currency column's. */
 export function measureFormat(plan: Plan): string | undefined {
@@ -73,16 +73,30 @@ export function displayProblem(plan: Plan, display: Display): string | undefined
     if (display.scale || display.currency) return 'it asks for both a share and an amount';
     if (plan.dimensions.length === 0) return 'a share needs groups to divide the total between ("revenue by channel as a percentage")';
     if (plan.limit !== undefined) return 'a share of the total needs every group, not the top or bottom few';
-    if (!additive(m)) return `${measureName(plan)} does not add up over groups, so its groups have no share of a total`;
+    if (!addsUp(m)) return `${measureName(plan)} does not add up over groups, so its groups have no share of a total`;
   }
   return undefined;
 }
 
-function additive(m: Plan['measure']): boolean {
+/**
+ * Whether a measure adds up: over groups (each group's share of the total) and over days ("average
+ * daily ..."). A count, a sum of a column whose documentation does not make it a share or a value of
+ * one unit, a metric that is one SUM or COUNT: not a ratio ("SUM(a) / COUNT(*)"), and not a count of
+ * distinct values (the customers of a month are not the sum of each day's).
+ */
+export function addsUp(m: Plan['measure']): boolean {
   if (m.kind === 'count') return true;
-  if (m.kind === 'column') return m.aggregate === 'sum';
+  if (m.kind === 'column') return m.aggregate === 'sum' && !nonAdditive(m.ref.column);
   if (m.kind === 'rows') return false;
-  return ADDITIVE.test(m.metric.expression);
+  const call = /^\s*(?:sum|count)\s*\((?!\s*distinct\b)(.*)\)\s*$/is.exec(m.metric.expression);
+  if (!call) return false;
+  // The parenthesis that closes the call is the last one.
+  let depth = 0;
+  for (const ch of call[1]!) {
+    depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 const measureName = (plan: Plan) => {
