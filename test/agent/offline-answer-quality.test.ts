@@ -108,6 +108,29 @@ test.serial('"average daily revenue" divides the period\'s total by its days, no
   }
 });
 
+test.serial('"what percentage of orders were cancelled" is the part over the whole, in a group, a follow-up, never 0 % by a metric\'s own filter', async (t) => {
+  const ratio = async (sql: string) => value(sql);
+  const cancelled = await ask('What percentage of orders were cancelled in 2025?', { chatId: 'share-1' });
+  t.is(Number(cancelled.tables[0]!.rows[0]![0]), await ratio("SELECT COUNT(*) FILTER (WHERE status = 'cancelled') / COUNT(*) FROM orders WHERE year(order_date) = 2025"));
+  t.regex(cancelled.content, /^Share of orders where status is cancelled in 2025: \d+\.\d%\./);
+  const returned = await ask('and returned?', { chatId: 'share-1' });
+  t.is(Number(returned.tables[0]!.rows[0]![0]), await ratio("SELECT COUNT(*) FILTER (WHERE status = 'returned') / COUNT(*) FROM orders WHERE year(order_date) = 2025"));
+  // Values after the measure name the part, values before it narrow the whole.
+  const web = await ask('What share of revenue came from web orders in Germany?');
+  t.is(Number(web.tables[0]!.rows[0]![0]), await ratio(`SELECT SUM(o.total_amount) FILTER (WHERE o.channel = 'web' AND c.country = 'Germany') / SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id)
+    WHERE o.status IN ('completed', 'shipped')`));
+  const ofWeb = await ask('What percentage of web orders were cancelled in 2025?');
+  t.is(Number(ofWeb.tables[0]!.rows[0]![0]), await ratio("SELECT COUNT(*) FILTER (WHERE status = 'cancelled') / COUNT(*) FROM orders WHERE channel = 'web' AND year(order_date) = 2025"));
+  t.regex(ofWeb.content, /^Share of orders where status is cancelled among those where channel is web in 2025: /);
+  const byChannel = await ask('percentage of orders cancelled by channel');
+  t.is(byChannel.tables[0]!.rows.length, 3);
+  for (const q of ['What share of revenue was cancelled?', 'What share of average order value came from web?', 'What percentage of customers ordered on the web?']) {
+    const refused = await ask(q);
+    t.deepEqual(refused.sql, [], q);
+    t.true(refused.content.includes(OFFLINE_UNSUPPORTED), q);
+  }
+});
+
 test.serial('follow-ups: "and in France?" is read with the chat’s previous question, and alone it is refused', async (t) => {
   await ask('What was revenue in Germany in 2025?', { chatId: 'follow-1' });
   const a = await ask('And in France?', { chatId: 'follow-1' });

@@ -100,11 +100,27 @@ function qualify(plan: Plan, aliases: Map<string, string>, ref: ColumnReference)
   return alias ? `${alias}.${ident(ref.column)}` : undefined;
 }
 
-/** The measure's SQL, divided by the units of the period for "average daily ..." (a decimal divisor: no integer division). */
+/**
+ * The measure's SQL: divided by the units of the period for "average daily ...", or the part's over the
+ * whole for a share (decimal factors: no dialect divides integers; a whole of none is no share).
+ */
 function measureSql(plan: Plan, col: (ref: ColumnRef) => string, metricSql: (s: string) => string | undefined): string | undefined {
   const total = totalSql(plan, col, metricSql);
+  if (total === undefined) return undefined;
+  if (plan.share) {
+    const part = partSql(total, filtersSql({ ...plan, filters: plan.share.filters }, col).join(' AND '));
+    return part && `${part} * 1.0 / NULLIF(${total}, 0)`;
+  }
   const units = plan.perUnit?.units;
-  return total === undefined || units === undefined ? total : `${total} / ${Number.isInteger(units) ? `${units}.0` : units}`;
+  return units === undefined ? total : `${total} / ${Number.isInteger(units) ? `${units}.0` : units}`;
+}
+
+/** An additive aggregate (units.ts addsUp) of the rows a condition keeps: `SUM(x)` as `SUM(CASE WHEN c THEN x END)`. */
+function partSql(total: string, condition: string): string | undefined {
+  const call = /^\s*(sum|count)\s*\(\s*(distinct\s+)?(.*)\)\s*$/is.exec(total);
+  if (!call) return undefined;
+  const [, fn, distinct, arg] = call;
+  return `${fn!.toUpperCase()}(${distinct ? 'DISTINCT ' : ''}CASE WHEN ${condition} THEN ${arg!.trim() === '*' ? '1' : arg} END)`;
 }
 
 function totalSql(plan: Plan, col: (ref: ColumnRef) => string, metricSql: (s: string) => string | undefined): string | undefined {
@@ -155,7 +171,7 @@ const PER_WORDS: Record<Bucket, string> = { day: 'daily', week: 'weekly', month:
 
 function valueName(plan: Plan, metric: MetricDoc | undefined): string {
   const name = totalName(plan, metric);
-  return plan.perUnit ? `avg_${PER_WORDS[plan.perUnit.bucket]}_${name}` : name;
+  return plan.share ? `share_${name}` : plan.perUnit ? `avg_${PER_WORDS[plan.perUnit.bucket]}_${name}` : name;
 }
 
 function totalName(plan: Plan, metric: MetricDoc | undefined): string {
@@ -222,18 +238,31 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
     : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
   const per = plan.perUnit ? `Average ${PER_WORDS[plan.perUnit.bucket]} ${total.charAt(0).toLowerCase()}${total.slice(1)}` : total;
   const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
-  const conditions = plan.filters.flatMap((f, i) => {
+  const conditions = oneWhere(conditionsOf(plan, plan.filters));
+  if (!plan.share) return { what: per, dims, conditions };
+  // "Share of orders where status is cancelled among those where channel is web in 2025".
+  const noun = m.kind === 'metric' ? spaced(m.metric.name) : m.kind === 'column' ? spaced(m.ref.column.name) : spaced(plan.subject.name);
+  const among = conditions.map((c) => c.replace(/^where /, 'among those where '));
+  return { what: [`Share of ${noun}`, ...oneWhere(conditionsOf(plan, plan.share.filters))].join(' '), dims, conditions: among };
+}
+
+/** "where channel is web and total amount is over 1000": one "where", the other conditions joined to it. */
+function oneWhere(conditions: string[]): string[] {
+  let wheres = 0;
+  return conditions.map((c) => (c.startsWith('where ') && wheres++ > 0 ? `and ${c.slice('where '.length)}` : c));
+}
+
+/** Each filter in words: "where status is cancelled", "in 2025", "where total amount is over 1000". */
+function conditionsOf(plan: Plan, filters: Plan['filters']): string[] {
+  return filters.flatMap((f, i) => {
     if (f.kind === 'values') return [`where ${spaced(f.ref.column.name)} is ${!f.not ? f.values.join(' or ') : f.values.length === 1 ? `not ${f.values[0]}` : `none of ${f.values.join(', ')}`}`];
     // A period of another date than the measure's own says which: "Revenue with signup date in 2025".
     if (f.kind !== 'compare') return [ownDate(plan, f.ref) ? f.period.label : `with ${spaced(f.ref.column.name)} ${f.period.label}`];
     // "between 1000 and 2000" reads as two bounds of one column, said once.
-    const prev = plan.filters[i - 1];
-    const next = plan.filters[i + 1];
+    const prev = filters[i - 1];
+    const next = filters[i + 1];
     if (f.op === '<=' && prev?.kind === 'compare' && prev.op === '>=' && prev.ref.column === f.ref.column) return [];
     if (f.op === '>=' && next?.kind === 'compare' && next.op === '<=' && next.ref.column === f.ref.column) return [`where ${spaced(f.ref.column.name)} is between ${f.value} and ${next.value}`];
     return [`where ${spaced(f.ref.column.name)} is ${{ '>': 'over', '<': 'under', '>=': 'at least', '<=': 'at most' }[f.op]} ${f.value}`];
   });
-  // "where channel is web and total amount is over 1000": one "where", the other conditions joined to it.
-  let wheres = 0;
-  return { what: per, dims, conditions: conditions.map((c) => (c.startsWith('where ') && wheres++ > 0 ? `and ${c.slice('where '.length)}` : c)) };
 }

@@ -9,19 +9,30 @@ export function isFollowUp(intent: Intent): boolean {
   return !intent.explicit && intent.named.length === 0 && (intent.values.length > 0 || intent.period !== undefined || intent.groups.length > 0 || intent.chart !== undefined || intent.ranking !== undefined);
 }
 
+/** Earlier values with the later ones of their columns in their place. */
+function merged(earlier: Intent['values'], later: Intent['values']): Intent['values'] {
+  const replaced = (values: Intent['values'][number]) => later.some((v) => v[0]!.column === values[0]!.column);
+  return [...earlier.filter((v) => !replaced(v)), ...later];
+}
+
 /** The previous intent with the follow-up's measure, groups, values, period and ranking in place of its own. */
 export function mergeIntents(previous: Intent, next: Intent): Intent {
-  const replaced = (values: Intent['values'][number]) => next.values.some((v) => v[0]!.column === values[0]!.column);
-  // "and in November?" after "average daily revenue in December" is averaged per day too.
+  // "and in November?" after "average daily revenue in December" is averaged per day too; "and
+  // returned?" after "what percentage of orders were cancelled" asks for the returned ones' share.
   const perUnit = next.explicit ? next.perUnit : previous.perUnit;
+  const partColumns = new Set(next.explicit ? [] : previous.share?.part.map((v) => v[0]!.column));
+  const ofPart = next.values.filter((v) => partColumns.has(v[0]!.column));
+  const share = next.explicit ? next.share : previous.share && { ...previous.share, part: merged(previous.share.part, ofPart) };
+  const own = next.values.filter((v) => !ofPart.includes(v));
   return {
     measure: next.explicit ? next.measure : previous.measure,
     explicit: previous.explicit || next.explicit,
     groups: next.groups.length > 0 ? next.groups : previous.groups,
-    values: [...previous.values.filter((v) => !replaced(v)), ...next.values],
+    values: merged(previous.values, own),
     compares: next.compares.length > 0 ? next.compares : previous.compares,
     period: next.period ?? previous.period,
     ...(perUnit ? { perUnit } : {}),
+    ...(share ? { share } : {}),
     ...((next.display ?? previous.display) ? { display: next.display ?? previous.display } : {}),
     ...((next.chart ?? previous.chart) ? { chart: next.chart ?? previous.chart } : {}),
     periodColumns: next.period ? next.periodColumns : previous.periodColumns,

@@ -36,6 +36,8 @@ export interface Intent {
   values: ValueMention[][];
   compares: { columns: ColumnMention[]; op: CompareOp; value: number }[];
   period: Period | undefined;
+  /** "what percentage of orders were cancelled": the part the values after the measure keep (share-of.ts); `values` narrow the whole. */
+  share?: { word: string; part: ValueMention[][] };
   /** "average daily ...": the period's total divided by its days (per-unit.ts), not grouped by day. */
   perUnit?: PerUnit;
   /** The units the answer is asked in ("in thousands", "as a percentage"). */

@@ -47,6 +47,8 @@ export interface Plan {
   joins: JoinEdge[];
   /** Every table read, the subject first. */
   tables: TableDocument[];
+  /** "what percentage of orders were cancelled": the measure of the rows these keep, divided by the whole (share-of.ts). */
+  share?: { filters: Filter[] };
   /** "average daily ...": the measure divided by the units of the period (per-unit.ts). */
   perUnit?: UnitCount;
   /** How the answer text prints the measure; the query is the same with or without it. */

@@ -7,6 +7,7 @@ import { findDisplay } from './units.ts';
 import { findChart } from './chart-request.ts';
 import { readListing } from './listing.ts';
 import { PER_UNIT, perUnitOf } from './per-unit.ts';
+import { readShareOf, splitValues } from './share-of.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
@@ -60,6 +61,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
   takeUnique(text, spans, marks);
+  const shareWords = readShareOf(spans, marks);
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
   const listing = readListing(text, spans, marks);
   // Before the keywords: "average daily revenue" is neither an average of rows nor grouped by day.
@@ -85,7 +87,8 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   if (listing?.count && measure.measure?.kind === 'rows') marks.take(...listing.count);
   // The rows "which customers ..." asks for are listed, not grouped by.
   if (listing?.which && measure.measure?.kind === 'rows') groups.splice(0, groups.length, ...groups.filter((g) => g.kind !== 'label'));
-  const values = readValues(text, spans, used, marks);
+  const read = readValues(text, spans, used, marks);
+  const { part, whole: values } = shareWords ? splitValues(read, shareWords.after) : { part: [], whole: read };
   const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
   periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
   if (period && periodColumns.length === 0) periodColumns.push(...datesBefore(text, spans, period.span[0]));
@@ -100,12 +103,13 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   return {
     measure: measure.measure,
     // "New customers last month" asks for a count as plainly as "how many customers".
-    explicit: measure.explicit || fresh !== undefined || perUnit !== undefined,
+    explicit: measure.explicit || fresh !== undefined || perUnit !== undefined || shareWords !== undefined,
     groups,
     values,
     compares,
     period,
     ...(perUnit ? { perUnit } : {}),
+    ...(shareWords ? { share: { word: shareWords.word, part } } : {}),
     ...(display ? { display } : {}),
     ...(chart ? { chart } : {}),
     periodColumns,

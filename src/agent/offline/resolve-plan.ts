@@ -85,8 +85,10 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const filters = filtersOf(b, intent, date);
   if (typeof filters === 'string') return fail(filters);
   // "Revenue of cancelled orders": the metric decides which statuses count; a filter on them would say zero.
+  const share = intent.share ? shareOf(b, intent, c.measure, date) : undefined;
+  if (typeof share === 'string') return fail(share);
   const governed = metric ? b.filterColumns(metric.filter) : [];
-  const clash = filters.find((f) => f.kind === 'values' && governed.some((g) => docKey(g.table) === docKey(f.ref.table) && g.column.name === f.ref.column.name));
+  const clash = [...filters, ...(share?.filters ?? [])].find((f) => f.kind === 'values' && governed.some((g) => docKey(g.table) === docKey(f.ref.table) && g.column.name === f.ref.column.name));
   if (metric && clash) return fail(`the metric ${metric.name} already decides which ${clash.ref.column.name} values count (${metric.filter})`);
   const summed = c.measure.kind === 'column' && c.measure.aggregate === 'sum' && !onePerGroup(dimensions, c.measure.ref) ? c.measure.ref.column : undefined;
   const kind = summed && nonAdditive(summed);
@@ -108,6 +110,8 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const loose = intent.loose.find((ms) => !refs(ms).some((r) => b.uses(r)));
   if (loose) return fail(`it names ${loose[0]!.column.name} without saying what to do with it`);
   if (b.fannedOut) {
+    // Joined to their orders, customers without any are gone from the whole as well as from the part.
+    if (share) return fail(`it asks for a share of ${c.subject.name} by rows of another table, and of all ${c.subject.name} or of those with such rows is not one reading`);
     const key = keyColumn(schema, c.subject);
     const keyDoc = c.subject.columns.find((col) => col.name === key) ?? (key ? { name: key } : undefined);
     if (measure.kind !== 'count' || !keyDoc) return fail('it would count rows more than once');
@@ -116,7 +120,16 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const grouped = dimensions.length > 0;
   const order = !grouped ? undefined : (intent.ranking?.dir ?? (dimensions.some((d) => d.kind === 'bucket') ? 'time' : 'desc'));
   const limit = grouped ? intent.ranking?.limit : intent.measure?.kind === 'rows' ? intent.measure.limit : undefined;
-  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(perUnit ? { perUnit } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(share ? { share } : {}), ...(perUnit ? { perUnit } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+}
+
+/** The part's filters of "what percentage of orders were cancelled" (share-of.ts), or why it has none. */
+function shareOf(b: PlanBuilder, intent: Intent, measure: PlanMeasure, date: () => ColumnRef | undefined): { filters: Filter[] } | string {
+  if (intent.perUnit || intent.display) return 'it asks for a share and for other units at once';
+  if (!addsUp(measure)) return `it asks for a share of something that does not add up (a count, an amount, or a metric that adds up has shares)`;
+  const filters = filtersOf(b, { ...intent, values: intent.share!.part, compares: [], period: undefined }, date);
+  if (typeof filters === 'string') return filters;
+  return filters.length > 0 ? { filters } : `it asks for a ${intent.share!.word.replace(/ of$/, '')} but no value after it says of which part`;
 }
 
 /**

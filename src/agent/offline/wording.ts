@@ -120,6 +120,7 @@ export function explain(plan: Plan, schema: Schema, partial: CoverageDoc | undef
   const period = plan.filters.find((f) => f.kind === 'period');
   if (period) lines.push(`The period applies to ${period.ref.table.name}.${period.ref.column.name}.`);
   if (plan.perUnit) lines.push(perUnitText(plan.perUnit));
+  if (plan.share) lines.push(`Share: the part named divided by the whole that the other conditions keep${plan.dimensions.length > 0 ? ', in each group' : ''}.`);
   const metric = metricOf(plan);
   if (metric) {
     const how = [metric.expression, metric.filter ? `where ${metric.filter}` : '', metric.time_column ? `dated by ${metric.time_column}` : ''].filter(Boolean).join(' ');
