@@ -2,7 +2,8 @@
 // months, quarters and years; a running period up to today), and which measures divide at all.
 import test from 'ava';
 import type { TableDocument } from '../../src/agent/ports.ts';
-import { countUnits, type PerUnit } from '../../src/agent/offline/per-unit.ts';
+import type { PerUnit } from '../../src/agent/offline/intent.ts';
+import { countUnits } from '../../src/agent/offline/per-unit.ts';
 import { findPeriod } from '../../src/agent/offline/periods.ts';
 import { planQuestion } from '../../src/agent/offline/plan-question.ts';
 import { buildSql } from '../../src/agent/offline/build-sql.ts';

@@ -4,7 +4,6 @@ import type { TableDocument } from '../ports.ts';
 import type { Period } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
-import type { PerUnit } from './per-unit.ts';
 import type { Mention } from './vocabulary.ts';
 
 export type Aggregate = 'count' | 'sum' | 'avg' | 'min' | 'max';
@@ -24,6 +23,13 @@ export type Measure =
   | { kind: 'extreme'; aggregate: 'min' | 'max'; columns: ColumnMention[]; tables: TableDocument[] }
   /** The rows of a table ("list customers in Germany"), newest or oldest first by its date, the first `limit`. */
   | { kind: 'rows'; tables: TableDocument[]; newest?: 'asc' | 'desc'; largest?: 'asc' | 'desc'; limit?: number };
+
+/** "average daily ..." (per-unit.ts): the unit averaged over, as asked, and the day the question was read (a running period ends there). */
+export interface PerUnit {
+  bucket: Bucket;
+  word: string;
+  today: string;
+}
 
 export type Group = { kind: 'column'; columns: ColumnMention[] } | { kind: 'bucket'; bucket: Bucket } | { kind: 'label'; tables: TableDocument[] };
 

@@ -3,15 +3,8 @@
 // day. Counted in calendar units, days without a sale included; a period still running counts up to
 // today. Months, quarters and years only over a period of whole ones ("average monthly revenue over the
 // last 30 days" has no count of months to divide by).
-import type { Bucket } from './intent.ts';
+import type { Bucket, PerUnit } from './intent.ts';
 import type { Period } from './periods.ts';
-
-/** The unit averaged over, as asked, and the day the question was read (a running period ends there). */
-export interface PerUnit {
-  bucket: Bucket;
-  word: string;
-  today: string;
-}
 
 /** The units divided by, and the days they cover (`until` inclusive), for the answer to say. */
 export interface UnitCount {
