@@ -131,6 +131,22 @@ test.serial('"what percentage of orders were cancelled" is the part over the who
   }
 });
 
+test.serial('"revenue growth in 2025" compares the year with the one before and states the change; a running period is not compared', async (t) => {
+  const growth = await ask('What was our revenue growth in 2025?');
+  const [before, after] = [await value(`${REVENUE_2025.replace('2025', '2024')}`), await value(REVENUE_2025)];
+  t.deepEqual(growth.tables[0]!.rows.map((r) => Number(r[1])), [before, after]);
+  const pct = ((after - before) / before).toLocaleString('en-US', { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+  t.true(growth.content.includes(`(${pct}).`), growth.content);
+  t.regex(growth.content, /^Revenue by year in 2025 and the year before:/);
+  const named = await ask('how much did revenue increase in Q2 2025 vs Q1 2025');
+  t.regex(named.content, /\nChange: [+-]\$[\d,.]+ \([+-][\d.]+%\)\./);
+  for (const q of ['revenue growth this month vs last month', 'How did revenue grow compared to last year?', 'revenue growth by channel in 2025']) {
+    const refused = await ask(q);
+    t.deepEqual(refused.sql, [], q);
+    t.true(refused.content.includes(OFFLINE_UNSUPPORTED), q);
+  }
+});
+
 test.serial('follow-ups: "and in France?" is read with the chat’s previous question, and alone it is refused', async (t) => {
   await ask('What was revenue in Germany in 2025?', { chatId: 'follow-1' });
   const a = await ask('And in France?', { chatId: 'follow-1' });

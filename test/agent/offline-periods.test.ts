@@ -1,7 +1,7 @@
 // Periods compared in one question: two neighbouring periods of one length read as one period with a
 // row for each; anything else stays the first period, and the words after it are left unread.
 import test from 'ava';
-import { findPeriod } from '../../src/agent/offline/periods.ts';
+import { findPeriod, withPrevious } from '../../src/agent/offline/periods.ts';
 import { normalize } from '../../src/agent/offline/words.ts';
 
 const now = Date.UTC(2026, 10, 29);
@@ -72,4 +72,13 @@ test('"before", "after" and "until" a period bound the time on one side', (t) =>
   t.like(period('orders until march 2025'), { from: undefined, to: '2025-04-01', label: 'until the end of March 2025' });
   t.like(period('customers who signed up before last month'), { from: undefined, to: '2026-10-01' });
   t.is(period('revenue after since 2025'), undefined, 'a period without an end has no after');
+});
+
+test('a whole year, quarter or month is compared with the one before; other periods are not', (t) => {
+  const previous = (q: string) => withPrevious(period(q)!);
+  t.like(previous('in 2025'), { from: '2024-01-01', to: '2026-01-01', compare: 'year', label: 'in 2025 and the year before' });
+  t.like(previous('in q1 2025'), { from: '2024-10-01', to: '2025-04-01', compare: 'quarter' });
+  t.like(previous('in march 2025'), { from: '2025-02-01', to: '2025-04-01', compare: 'month' });
+  t.is(previous('in the last 30 days'), undefined);
+  t.is(previous('2025 vs 2024'), undefined, 'already two periods');
 });

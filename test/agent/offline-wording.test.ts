@@ -75,3 +75,13 @@ test('a period of another date than the measure\'s own says which date it is', a
   const other = { ...own, filters: [{ kind: 'period' as const, ref: { table: customers, column: customers.columns[1]! }, period }], joins: [edge], tables: [orders, customers] };
   t.is(buildSql(other)!.title, 'Number of orders with signup date in 2025');
 });
+
+test('two periods compared for their change state it from the earlier to the later, in the measure\'s format', (t) => {
+  const change: BuiltQuery = { ...built, title: 'Revenue by year in 2024 and 2025', labelColumn: 'year', bucket: 'year', timeSeries: true, change: true };
+  const rows = (a: number, b: number) => ({ columns: [{ name: 'year' }, { name: 'revenue' }], rows: [['2024-01-01', a], ['2025-01-01', b]], row_count: 2 });
+  t.is(describeResult(change, rows(1000, 1250)), 'Revenue by year in 2024 and 2025:\n- 2024: $1,000.00\n- 2025: $1,250.00\nChange: +$250.00 (+25%).');
+  t.true(describeResult(change, rows(1000, 900)).endsWith('\nChange: -$100.00 (-10%).'));
+  t.true(describeResult(change, rows(0, 900)).endsWith('\nChange: +$900.00.'), 'no percentage of nothing');
+  const one = { columns: [{ name: 'year' }, { name: 'revenue' }], rows: [['2025-01-01', 900]], row_count: 1 };
+  t.true(describeResult(change, one).endsWith('\n(No change is stated: one of the two periods has no data.)'));
+});

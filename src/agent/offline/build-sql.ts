@@ -30,6 +30,8 @@ export interface BuiltQuery {
   display?: Display;
   /** The words for a ranking's one row: "Segment with the most customers". */
   leader?: string;
+  /** The text states the change from the first row to the second (two periods compared). */
+  change?: true;
   /** The result is rows of a table, not a measure (`valueColumn` is empty): each column's display format. */
   listing?: { formats: (string | undefined)[] };
 }
@@ -73,6 +75,7 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
     format: measureFormat(plan),
     ...(plan.dimensions[0]?.kind === 'bucket' ? { bucket: plan.dimensions[0].bucket } : {}),
     ...(plan.display ? { display: plan.display } : {}),
+    ...(plan.change ? { change: true as const } : {}),
     ...(plan.limit === 1 && plan.dimensions.length === 1 ? { leader: leaderOf(plan) } : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { TableDocument } from '../ports.ts';
 import type { Period } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
+import type { ChangeWords } from './change.ts';
 import type { Mention } from './vocabulary.ts';
 
 export type Aggregate = 'count' | 'sum' | 'avg' | 'min' | 'max';
@@ -44,6 +45,8 @@ export interface Intent {
   period: Period | undefined;
   /** "what percentage of orders were cancelled": the part the values after the measure keep (share-of.ts); `values` narrow the whole. */
   share?: { word: string; part: ValueMention[][] };
+  /** "revenue growth in 2025": the two periods compared, with the change between them in the text (change.ts). */
+  change?: ChangeWords;
   /** "average daily ...": the period's total divided by its days (per-unit.ts), not grouped by day. */
   perUnit?: PerUnit;
   /** The units the answer is asked in ("in thousands", "as a percentage"). */

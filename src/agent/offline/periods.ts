@@ -78,6 +78,18 @@ function boundedBy(text: string, p: Period): Period | null | undefined {
   return p.to ? { to: p.to, label: `until the end of ${what}`, span } : null;
 }
 
+/**
+ * A whole year, quarter or month with the one before it, compared ("revenue growth in 2025": 2024 and
+ * 2025); undefined for any other period.
+ */
+export function withPrevious(p: Period): Period | undefined {
+  const length = lengthOf(p);
+  if (!length || p.compare) return undefined;
+  const [y, m] = p.from!.split('-').map(Number);
+  const from = iso(y!, m! - 1 - (length === 'year' ? 12 : length === 'quarter' ? 3 : 1));
+  return { from, to: p.to!, label: `${p.label} and the ${length} before`, span: p.span, compare: length };
+}
+
 /** A period's length when it is one whole year, quarter or month. */
 function lengthOf(p: Period): Period['compare'] {
   if (!p.from || !p.to) return undefined;

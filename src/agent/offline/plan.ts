@@ -51,6 +51,8 @@ export interface Plan {
   share?: { filters: Filter[] };
   /** "average daily ...": the measure divided by the units of the period (per-unit.ts). */
   perUnit?: UnitCount;
+  /** The text states the change from the earlier period compared to the later one; the query is the same. */
+  change?: true;
   /** How the answer text prints the measure; the query is the same with or without it. */
   display?: Display;
   /** The chart the answer is drawn as; the query is the same with or without it. */

@@ -6,6 +6,7 @@ import { findPeriod, type Period } from './periods.ts';
 import { findDisplay } from './units.ts';
 import { findChart } from './chart-request.ts';
 import { readListing } from './listing.ts';
+import { readChange } from './change.ts';
 import { PER_UNIT, perUnitOf } from './per-unit.ts';
 import { readShareOf, splitValues } from './share-of.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
@@ -51,8 +52,10 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const text = normalize(question);
   const marks = new Marks(text);
   const followUp = marks.takeMatch(FOLLOW_UP) !== null;
-  const period = findPeriod(text, nowMs);
-  if (period) marks.take(...period.span);
+  const found = findPeriod(text, nowMs);
+  if (found) marks.take(...found.span);
+  const changed = readChange(found, marks, nowMs);
+  const period = changed?.period ?? found;
   const display = findDisplay(text);
   if (display) marks.take(...display.span);
   const chart = findChart(text);
@@ -109,6 +112,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
     compares,
     period,
     ...(perUnit ? { perUnit } : {}),
+    ...(changed ? { change: changed.change } : {}),
     ...(shareWords ? { share: { word: shareWords.word, part } } : {}),
     ...(display ? { display } : {}),
     ...(chart ? { chart } : {}),

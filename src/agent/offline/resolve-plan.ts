@@ -98,6 +98,8 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   }
   const perUnit = intent.perUnit ? unitsOf(intent, c.measure, dimensions) : undefined;
   if (typeof perUnit === 'string') return fail(perUnit);
+  const change = intent.change && changeProblem(intent, dimensions);
+  if (change) return fail(change);
   let measure = c.measure;
   if (intent.measure?.kind === 'rows') {
     if (dimensions.length > 0) return fail('it asks for rows and for groups at once');
@@ -120,7 +122,15 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const grouped = dimensions.length > 0;
   const order = !grouped ? undefined : (intent.ranking?.dir ?? (dimensions.some((d) => d.kind === 'bucket') ? 'time' : 'desc'));
   const limit = grouped ? intent.ranking?.limit : intent.measure?.kind === 'rows' ? intent.measure.limit : undefined;
-  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(share ? { share } : {}), ...(perUnit ? { perUnit } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.change ? { change: true as const } : {}), ...(share ? { share } : {}), ...(perUnit ? { perUnit } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+}
+
+/** Why the change between two periods cannot be stated: a period still running, other groups, other units. */
+function changeProblem(intent: Intent, dimensions: Dimension[]): string | undefined {
+  if (intent.change!.running) return `it asks for the ${intent.change!.word} to a period still running, which would compare part of it with the whole of the other`;
+  if (dimensions.length !== 1 || dimensions[0]!.kind !== 'bucket') return `it asks for the ${intent.change!.word} of more than the two periods compared`;
+  if (intent.perUnit || intent.share || intent.display) return `it asks for the ${intent.change!.word} and for other units at once`;
+  return undefined;
 }
 
 /** The part's filters of "what percentage of orders were cancelled" (share-of.ts), or why it has none. */

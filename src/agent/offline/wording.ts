@@ -4,6 +4,7 @@ import type { CoverageDoc } from '../ports.ts';
 import type { BuiltQuery } from './build-sql.ts';
 import { metricOf, type Plan } from './plan.ts';
 import type { Bucket } from './intent.ts';
+import { changeText } from './change.ts';
 import type { UnitCount } from './per-unit.ts';
 import type { Period } from './periods.ts';
 import { displayWords } from './units.ts';
@@ -85,7 +86,8 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
   const lines = rows.slice(0, LISTED).map((r) => `- ${label(r)}: ${value(r)}`);
   const more = total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '';
   const partial = display?.share && whole === undefined ? '\n(Shares need every row of the result, so the values are shown as they are.)' : '';
-  return `${title}:\n${lines.join('\n')}${more}${partial}`;
+  const change = !built.change ? '' : rows.length === 2 ? `\n${changeText(asNumber(raw(rows[0]!)) ?? 0, asNumber(raw(rows[1]!)) ?? 0, (n) => formatValue(n, built.format))}` : '\n(No change is stated: one of the two periods has no data.)';
+  return `${title}:\n${lines.join('\n')}${more}${partial}${change}`;
 }
 
 /** Rows of a list: how many (a result cut at the row limit says so), the columns named once, then the first few rows' values. */

@@ -1,0 +1,37 @@
+// "Revenue growth in 2025", "how much did orders increase this quarter vs last quarter": two
+// neighbouring periods compared (periods.ts), with the change from the earlier to the later one in the
+// answer's text. Presentation only: the query is the comparison's, a row for each period. A period
+// still running is not compared with a whole one (half a month against a month is no growth).
+import { withPrevious, type Period } from './periods.ts';
+import type { Marks } from './words.ts';
+
+// "growth compared to last year" names the earlier period, not the one to compare with the one before.
+const REFERENCE = /\b(?:compared? (?:to|with)|comparing (?:to|with)|vs|versus|against|than|from|since|over|on) $/;
+const CHANGE = /\b(growth|grow|grew|grown|growing|change|changed|increase|increased|decrease|decreased|decline|declined|difference)\b/;
+
+/** The change words, taken from `marks`, and whether the later period is still running on `today`. */
+export interface ChangeWords {
+  word: string;
+  running: boolean;
+}
+
+/**
+ * The change words of a question and the two periods they compare: the ones it names ("2025 vs
+ * 2024"), or its one whole year, quarter or month with the one before ("growth in 2025").
+ */
+export function readChange(period: Period | undefined, marks: Marks, nowMs: number): { period: Period; change: ChangeWords } | undefined {
+  const reference = period !== undefined && REFERENCE.test(marks.text.slice(0, period.span[0]));
+  const compared = period?.compare ? period : period && !reference ? withPrevious(period) : undefined;
+  if (!compared?.to || !CHANGE.test(marks.blanked())) return undefined;
+  const word = marks.takeMatch(CHANGE)![1]!;
+  const tomorrow = new Date(nowMs + 86_400_000).toISOString().slice(0, 10);
+  return { period: compared, change: { word, running: compared.to > tomorrow } };
+}
+
+/** "Change: +$1,234.00 (+12.3%)" from the earlier value to the later one. */
+export function changeText(earlier: number, later: number, format: (n: number) => string): string {
+  const diff = later - earlier;
+  const sign = diff > 0 ? '+' : diff < 0 ? '-' : '';
+  const pct = earlier === 0 ? '' : ` (${sign}${Math.abs(diff / earlier).toLocaleString('en-US', { style: 'percent', maximumFractionDigits: 1 })})`;
+  return `Change: ${sign}${format(Math.abs(diff))}${pct}.`;
+}
