@@ -38,7 +38,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     rows: z.array(z.array(z.unknown())),
     row_count: z.number(),
     truncated: z.boolean(),
-    formats: z.record(z.string(), z.string()).optional().describe('Display format of the columns that show a governed metric, by column: integer, decimal, percent or a currency code (USD); the values stay raw'),
+    formats: z.record(z.string(), z.string()).optional().describe('Display format of the columns that show a governed metric or that the query said how to show (a share as percent), by column: integer, decimal, percent or a currency code (USD); the values stay raw'),
   }),
   event('chart', 'A Vega-Lite chart over a kept table.', { call_id: z.string(), chart_id: z.string(), df_key: z.string(), spec: z.record(z.string(), z.unknown()) }),
   event('feedback_applied', 'Feedback the user sent was given to the model after the current tool execution.', { feedback_id: z.string(), text: z.string() }),

@@ -8,6 +8,9 @@ import { findPeriod } from '../../src/agent/offline/periods.ts';
 import { planQuestion } from '../../src/agent/offline/plan-question.ts';
 import { buildSql } from '../../src/agent/offline/build-sql.ts';
 import type { Schema } from '../../src/agent/offline/vocabulary.ts';
+import type { AgentEvent } from '../../src/agent/events.ts';
+import { startWarehouse } from '../helpers/agent-warehouse.ts';
+import { askOffline } from '../helpers/offline-run.ts';
 
 const now = Date.UTC(2026, 10, 20, 12);
 const per = (bucket: PerUnit['bucket']): PerUnit => ({ bucket, word: 'average daily', today: '2026-11-20' });
@@ -63,4 +66,12 @@ test('an additive metric is divided; a ratio or a count of distinct values is re
   }
   t.is(plan('revenue by channel as a percentage').kind, 'plan');
   t.regex(JSON.stringify(plan('buyers by channel as a percentage')), /does not add up over groups/, 'a customer of both channels is in both');
+});
+
+test('the table of a share and of an average per day carries the value\'s format, as the text does', async (t) => {
+  const wh = await startWarehouse();
+  t.teardown(() => wh.close());
+  const formatOf = async (q: string) => (await askOffline(wh, q)).events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')?.formats;
+  t.deepEqual(await formatOf('what percentage of orders were cancelled'), { share_order_count: 'percent' });
+  t.is(await formatOf('how many orders were cancelled'), undefined, 'a count has no format to give');
 });

@@ -112,4 +112,12 @@ test('run_sql gives the columns that show a governed metric its format, from the
   const other = ctx({ knowledge: memoryKnowledge({ tables: docs, relationships: relationshipDocs() }), queries: { run: async () => read(['revenue'], ['main.customers']) } });
   t.true((await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1' }), other.base, 1000, signal)).ok);
   t.false('formats' in tableEvent(other.events));
+
+  // Formats the caller names for computed columns are kept, for columns the result has; a governed metric's own wins.
+  const asked = ctx({ knowledge: memoryKnowledge({ tables: docs, relationships: relationshipDocs() }), queries: { run: async () => read(['country', 'Revenue', 'share'], ['main.orders']) } });
+  const formats = { share: 'percent', Revenue: 'EUR', gone: 'USD' };
+  t.true((await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1', formats }), asked.base, 1000, signal)).ok);
+  t.deepEqual(tableEvent(asked.events).formats, { share: 'percent', Revenue: 'USD' });
+  const bad = await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1', formats: { share: '<b>' } }), asked.base, 1000, signal);
+  t.false(bad.ok, 'a format is one of the known ones, never free text');
 });

@@ -89,7 +89,9 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const lastFeedback = lastIndex(after, (m) => m.role === 'user' && m.content.startsWith(FEEDBACK_PREFIX));
   const current = toolResults(after.slice(lastFeedback + 1));
   const sqlResult = [...current].reverse().find((r) => r.name === 'run_sql');
-  if (!sqlResult) return { kind: 'tool', name: 'run_sql', args: { connection_id: built.connectionId, sql: built.sql, title: built.title } };
+  // The value's format for the table as for the text: a share reads 7.8%, an average daily revenue in USD.
+  const formats = built.format && built.valueColumn ? { formats: { [built.valueColumn]: built.format } } : {};
+  if (!sqlResult) return { kind: 'tool', name: 'run_sql', args: { connection_id: built.connectionId, sql: built.sql, title: built.title, ...formats } };
   const error = sqlResult.content['error'] as { message?: string } | undefined;
   if (error) return { kind: 'text', text: `The query failed: ${error.message ?? 'unknown error'}` };
   const chart = current.find((r) => r.name === 'make_chart');

@@ -14,12 +14,26 @@ export const runSql = defineTool({
       'Runs one read-only SELECT on a warehouse connection, with the user\'s permissions and row-level security. Returns columns, the first rows and a df_key naming the full result (for charts and downloads). Errors come back so you can fix the query.',
     parameters: {
       type: 'object',
-      properties: { connection_id: { type: 'string' }, sql: { type: 'string' }, title: { type: 'string', description: 'Short title of the result' } },
+      properties: {
+        connection_id: { type: 'string' },
+        sql: { type: 'string' },
+        title: { type: 'string', description: 'Short title of the result' },
+        formats: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'How to show columns the query computes, by column: percent (a ratio, 0.25 shown as 25%), integer, decimal or a currency code (USD). Display only; a governed metric\'s own format wins.',
+        },
+      },
       required: ['connection_id', 'sql'],
     },
   },
-  args: z.object({ connection_id: z.string().min(1), sql: z.string().min(1).max(100_000), title: z.string().max(500).optional() }),
-  async execute({ connection_id, sql, title }, ctx) {
+  args: z.object({
+    connection_id: z.string().min(1),
+    sql: z.string().min(1).max(100_000),
+    title: z.string().max(500).optional(),
+    formats: z.record(z.string().max(200), z.string().regex(/^(?:percent|integer|decimal|[A-Z]{3})$/)).optional(),
+  }),
+  async execute({ connection_id, sql, title, formats: asked }, ctx) {
     ctx.state.queries++;
     let result: QueryResult;
     try {
@@ -29,7 +43,10 @@ export const runSql = defineTool({
       throw err;
     }
     ctx.emit({ type: 'sql', call_id: ctx.callId, connection_id, sql, ok: true, execution_ms: result.executionMs });
-    const formats = await metricFormats(ctx, connection_id, result);
+    const governed = await metricFormats(ctx, connection_id, result);
+    // Only for columns the result has: a format named for another column is dropped.
+    const own = Object.fromEntries(Object.entries(asked ?? {}).filter(([c]) => result.columns.some((col) => col.name === c)));
+    const formats = governed || Object.keys(own).length > 0 ? { ...own, ...governed } : undefined;
     return keep(ctx, { sql, connectionId: connection_id, title, result, formats });
   },
 });
