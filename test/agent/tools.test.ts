@@ -41,7 +41,17 @@ test('run_sql keeps the result under a df_key and make_chart draws a Vega-Lite s
   t.is(spec.mark.type, 'bar');
   t.deepEqual(spec.data.values[0], { country: 'Germany', n: 3 });
   t.is(spec.encoding.y.type, 'quantitative');
+  t.false('axis' in spec.encoding.y, 'a plain value keeps the axis Vega-Lite gives it');
   t.is(c.state.queries, 1);
+});
+
+test('a chart of a share reads its axis in percent, as the result\'s format says', async (t) => {
+  const c = ctx();
+  const out = await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1', formats: { n: 'percent' } }), c.base, 1000, signal);
+  const dfKey = (JSON.parse(out.content) as { df_key: string }).df_key;
+  t.true((await executeTool(DEFAULT_TOOLS, call('make_chart', { df_key: dfKey, type: 'bar', x: 'country', y: 'n' }), c.base, 1000, signal)).ok);
+  const spec = c.events.find((e): e is Extract<AgentEvent, { type: 'chart' }> => e.type === 'chart')!.spec as { encoding: { y: Record<string, unknown> } };
+  t.deepEqual(spec.encoding.y, { field: 'n', type: 'quantitative', axis: { format: '.0%' } });
 });
 
 test('errors come back to the model as results with stable codes', async (t) => {

@@ -36,6 +36,8 @@ export const makeChart = defineTool({
     const values = df.rows.slice(0, CHART_MAX_ROWS).map((r) => Object.fromEntries(df.columns.map((c, i) => [c, numeric(r[i])])));
     const yType = values.every((v) => typeof v[a.y] === 'number' || v[a.y] === null) ? 'quantitative' : 'nominal';
     const xType = /date|month|year|day|week/i.test(a.x) ? 'temporal' : values.every((v) => typeof v[a.x] === 'number') && a.type !== 'bar' ? 'quantitative' : 'nominal';
+    // A share's axis reads 8%, not 0.08, as its table and text do (the result's display format).
+    const yAxis = df.formats?.[a.y] === 'percent' ? { axis: { format: '.0%' } } : {};
     const spec: Record<string, unknown> = {
       // The major version of the Vega-Lite that draws it, in the web client and for PNGs (test/agent/tools checks it).
       $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -47,7 +49,7 @@ export const makeChart = defineTool({
           ? { theta: { field: a.y, type: 'quantitative' }, color: { field: a.x, type: 'nominal' } }
           : {
               x: { field: a.x, type: xType, ...(xType === 'nominal' ? { sort: '-y' } : {}) },
-              y: { field: a.y, type: yType },
+              y: { field: a.y, type: yType, ...yAxis },
               ...(a.color ? { color: { field: a.color, type: 'nominal' } } : {}),
             },
     };
