@@ -75,3 +75,11 @@ test('the table of a share and of an average per day carries the value\'s format
   t.deepEqual(await formatOf('what percentage of orders were cancelled'), { share_order_count: 'percent' });
   t.is(await formatOf('how many orders were cancelled'), undefined, 'a count has no format to give');
 });
+
+test('a value after the groups narrows the whole: "share of revenue by channel in Germany" is each channel\'s share of German revenue', async (t) => {
+  const wh = await startWarehouse();
+  t.teardown(() => wh.close());
+  const text = async (q: string) => (await askOffline(wh, q)).events.filter((e): e is Extract<AgentEvent, { type: 'text_delta' }> => e.type === 'text_delta').map((e) => e.text).join('');
+  t.regex(await text('share of revenue by channel in Germany'), /^Total amount by channel where country is Germany, as a share of the total:/);
+  t.regex(await text('percentage of orders cancelled by channel'), /^Share of orders where status is cancelled by channel:/);
+});

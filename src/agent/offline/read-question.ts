@@ -91,7 +91,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   // The rows "which customers ..." asks for are listed, not grouped by.
   if (listing?.which && measure.measure?.kind === 'rows') groups.splice(0, groups.length, ...groups.filter((g) => g.kind !== 'label'));
   const read = readValues(text, spans, used, marks);
-  const { part, whole: values } = shareWords ? splitValues(read, shareWords.after) : { part: [], whole: read };
+  const { part, whole: values } = shareWords ? splitValues(read, shareWords) : { part: [], whole: read };
   const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
   periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
   if (period && periodColumns.length === 0) periodColumns.push(...datesBefore(text, spans, period.span[0]));
