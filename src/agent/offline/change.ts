@@ -1,7 +1,8 @@
 // "Revenue growth in 2025", "how much did orders increase this quarter vs last quarter": two
-// neighbouring periods compared (periods.ts), with the change from the earlier to the later one in the
-// answer's text. Presentation only: the query is the comparison's, a row for each period. A period
-// still running is not compared with a whole one (half a month against a month is no growth).
+// neighbouring periods compared (periods.ts), the change from the earlier to the later one stated in
+// the answer's text (wording.ts). Presentation only: the query is the comparison's, a row for each
+// period. A period still running is not compared with a whole one (half a month against a month is
+// no growth).
 import { withPrevious, type Period } from './periods.ts';
 import type { Marks } from './words.ts';
 
@@ -26,12 +27,4 @@ export function readChange(period: Period | undefined, marks: Marks, nowMs: numb
   const word = marks.takeMatch(CHANGE)![1]!;
   const tomorrow = new Date(nowMs + 86_400_000).toISOString().slice(0, 10);
   return { period: compared, change: { word, running: compared.to > tomorrow } };
-}
-
-/** "Change: +$1,234.00 (+12.3%)" from the earlier value to the later one. */
-export function changeText(earlier: number, later: number, format: (n: number) => string): string {
-  const diff = later - earlier;
-  const sign = diff > 0 ? '+' : diff < 0 ? '-' : '';
-  const pct = earlier === 0 ? '' : ` (${sign}${Math.abs(diff / earlier).toLocaleString('en-US', { style: 'percent', maximumFractionDigits: 1 })})`;
-  return `Change: ${sign}${format(Math.abs(diff))}${pct}.`;
 }

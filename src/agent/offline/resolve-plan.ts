@@ -84,9 +84,9 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   if (typeof dimensions === 'string') return fail(dimensions);
   const filters = filtersOf(b, intent, date);
   if (typeof filters === 'string') return fail(filters);
-  // "Revenue of cancelled orders": the metric decides which statuses count; a filter on them would say zero.
   const share = intent.share ? shareOf(b, intent, c.measure, date) : undefined;
   if (typeof share === 'string') return fail(share);
+  // "Revenue of cancelled orders": the metric decides which statuses count; a filter on them would say zero.
   const governed = metric ? b.filterColumns(metric.filter) : [];
   const clash = [...filters, ...(share?.filters ?? [])].find((f) => f.kind === 'values' && governed.some((g) => docKey(g.table) === docKey(f.ref.table) && g.column.name === f.ref.column.name));
   if (metric && clash) return fail(`the metric ${metric.name} already decides which ${clash.ref.column.name} values count (${metric.filter})`);

@@ -4,7 +4,6 @@ import type { CoverageDoc } from '../ports.ts';
 import type { BuiltQuery } from './build-sql.ts';
 import { metricOf, type Plan } from './plan.ts';
 import type { Bucket } from './intent.ts';
-import { changeText } from './change.ts';
 import type { UnitCount } from './per-unit.ts';
 import type { Period } from './periods.ts';
 import { displayWords } from './units.ts';
@@ -86,8 +85,16 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
   const lines = rows.slice(0, LISTED).map((r) => `- ${label(r)}: ${value(r)}`);
   const more = total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '';
   const partial = display?.share && whole === undefined ? '\n(Shares need every row of the result, so the values are shown as they are.)' : '';
-  const change = !built.change ? '' : rows.length === 2 ? `\n${changeText(asNumber(raw(rows[0]!)) ?? 0, asNumber(raw(rows[1]!)) ?? 0, (n) => formatValue(n, built.format))}` : '\n(No change is stated: one of the two periods has no data.)';
+  const change = !built.change ? '' : rows.length === 2 ? `\n${changeText(asNumber(raw(rows[0]!)) ?? 0, asNumber(raw(rows[1]!)) ?? 0, built.format)}` : '\n(No change is stated: one of the two periods has no data.)';
   return `${title}:\n${lines.join('\n')}${more}${partial}${change}`;
+}
+
+/** "Change: +$1,234.00 (+12.3%)" from the earlier value to the later one, each in the measure's format. */
+function changeText(earlier: number, later: number, format: string | undefined): string {
+  const diff = later - earlier;
+  const sign = diff > 0 ? '+' : diff < 0 ? '-' : '';
+  const pct = earlier === 0 ? '' : ` (${sign}${formatValue(Math.abs(diff / earlier), 'percent')})`;
+  return `Change: ${sign}${formatValue(Math.abs(diff), format)}${pct}.`;
 }
 
 /** Rows of a list: how many (a result cut at the row limit says so), the columns named once, then the first few rows' values. */
