@@ -43,6 +43,12 @@ test('no answer is wrong, and every question without expected_sql is refused', (
   }
 });
 
+test('every question with expected_sql is answered: a refusal there is a reading lost', (t) => {
+  // A refusal is never a wrong answer, so the test above lets it pass; here a reading the model had and lost fails.
+  const refused = answered.filter((a) => a.question.expected_sql && verdicts.get(a.question.id) === 'refused');
+  t.deepEqual(refused.map((a) => a.question.question), []);
+});
+
 test('a typo answered states its reading', (t) => {
   for (const a of answered.filter((x) => x.family === 'typos' && x.question.expected_sql && verdicts.get(x.question.id) === 'correct')) {
     t.regex(a.answer.content, /^Reading '[^']+' as '[^']+'\./, `"${a.question.question}" states the reading of its typo`);

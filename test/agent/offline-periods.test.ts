@@ -1,5 +1,6 @@
-// Periods compared in one question: two neighbouring periods of one length read as one period with a
-// row for each; anything else stays the first period, and the words after it are left unread.
+// Periods compared in one question: two periods of one length read as one period with a row for each
+// (less the time between them when they are not neighbours); anything else stays the first period,
+// and the words after it are left unread.
 import test from 'ava';
 import { findPeriod, withPrevious } from '../../src/agent/offline/periods.ts';
 import { normalize } from '../../src/agent/offline/words.ts';
@@ -19,16 +20,24 @@ test('two neighbouring years, quarters or months compared are one period, compar
   t.like(period('orders in March vs April 2025'), { from: '2025-03-01', to: '2025-05-01', compare: 'month' });
 });
 
-test('periods that are not neighbours of one length stay the first period alone', (t) => {
-  t.deepEqual(period('revenue in 2023 vs 2025'), { from: '2023-01-01', to: '2024-01-01', label: 'in 2023', span: [8, 15] });
+test('two periods of one length that are not neighbours are compared without the time between them', (t) => {
+  t.deepEqual(period('revenue in 2023 vs 2025'), { from: '2023-01-01', to: '2026-01-01', label: 'in 2023 and 2025', span: [8, 23], compare: 'year', between: { from: '2024-01-01', to: '2025-01-01' } });
+  t.like(period('revenue in 2022 and 2025'), { from: '2022-01-01', to: '2026-01-01', compare: 'year', between: { from: '2023-01-01', to: '2025-01-01' } });
+  t.like(period('revenue in Q1 vs Q3 2025'), { from: '2025-01-01', to: '2025-10-01', label: 'in Q1 2025 and Q3 2025', compare: 'quarter', between: { from: '2025-04-01', to: '2025-07-01' } });
+  // The later named first: the earlier still opens the period.
+  t.like(period('revenue Q4 vs Q1 2025'), { from: '2025-01-01', to: '2026-01-01', compare: 'quarter', between: { from: '2025-04-01', to: '2025-10-01' } });
+  t.like(period('orders in march 2025 vs march 2026'), { from: '2025-03-01', to: '2026-04-01', compare: 'month', between: { from: '2025-04-01', to: '2026-03-01' } });
+  t.is(period('revenue in 2024 vs 2025')?.between, undefined, 'neighbours have no time between them');
+});
+
+test('periods of different lengths, or one period twice, stay the first period alone', (t) => {
   t.is(period('revenue in 2025 vs Q1 2024')?.compare, undefined);
+  t.like(period('revenue in 2025 vs 2025'), { from: '2025-01-01', to: '2026-01-01', compare: undefined });
   t.like(period('revenue last week vs this week'), { compare: undefined });
   t.like(period('revenue since 2024 vs 2025'), { from: '2024-01-01', compare: undefined });
   t.like(period('revenue in 2024 and customers'), { from: '2024-01-01', to: '2025-01-01', compare: undefined });
   t.is(period('revenue by channel')?.compare, undefined);
-  // Q4 2025 is no neighbour of Q1 2025 (nor is Q3), and "this year" takes no year after it.
-  t.like(period('revenue Q4 vs Q1 2025'), { compare: undefined });
-  t.like(period('revenue in Q1 vs Q3 2025'), { compare: undefined });
+  // "This year" takes no year after it.
   t.like(period('revenue this year vs 2025'), { compare: undefined });
 });
 

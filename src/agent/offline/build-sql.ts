@@ -162,7 +162,12 @@ function filtersSql(plan: Plan, col: (ref: ColumnRef) => string): string[] {
     if (f.kind === 'values' && f.not) return [`(${col(f.ref)} IS NULL OR ${col(f.ref)} NOT IN (${f.values.map(literal).join(', ')}))`];
     if (f.kind === 'values') return [f.values.length === 1 ? `${col(f.ref)} = ${literal(f.values[0]!)}` : `${col(f.ref)} IN (${f.values.map(literal).join(', ')})`];
     if (f.kind === 'compare') return [`${col(f.ref)} ${f.op} ${f.value}`];
-    return [...(f.period.from ? [`${col(f.ref)} >= DATE '${f.period.from}'`] : []), ...(f.period.to ? [`${col(f.ref)} < DATE '${f.period.to}'`] : [])];
+    const { from, to, between } = f.period;
+    return [
+      ...(from ? [`${col(f.ref)} >= DATE '${from}'`] : []),
+      ...(to ? [`${col(f.ref)} < DATE '${to}'`] : []),
+      ...(between ? [`(${col(f.ref)} < DATE '${between.from}' OR ${col(f.ref)} >= DATE '${between.to}')`] : []),
+    ];
   });
 }
 

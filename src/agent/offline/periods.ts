@@ -14,6 +14,8 @@ export interface Period {
   span: [number, number];
   /** Two periods of this length compared ("this year vs last year"): the answer has a row for each. */
   compare?: 'year' | 'quarter' | 'month';
+  /** The time between two compared periods that are not neighbours ("2023 vs 2025": 2024), not read. */
+  between?: { from: string; to: string };
   /**
    * "the last 12 months" counts back from today; grouped by month, that would begin and end with a
    * part of a month. `whole` is the same number of whole units before the current one, for a question
@@ -30,11 +32,11 @@ const iso = (y: number, m: number, d = 1) => new Date(Date.UTC(y, m, d)).toISOSt
 const COMPARED = /^ (?:vs|versus|compared (?:to|with)|against|and) /;
 
 /**
- * Finds the first time period in a normalized (lower-case) question. Two neighbouring periods of one
- * length compared ("this year vs last year", "2025 compared to 2024", "Q1 2025 and Q2 2025", "Q1 vs Q2
- * 2025") are one period covering both, compared by that length. Others ("2023 vs 2025", "March vs Q2")
- * stay the first period alone, and the words after it are left unread (the question is then refused,
- * not answered for one).
+ * Finds the first time period in a normalized (lower-case) question. Two periods of one length
+ * compared ("this year vs last year", "2025 compared to 2024", "Q1 2025 and Q2 2025", "Q1 vs Q3
+ * 2025") are one period covering both, compared by that length, less the time `between` them when
+ * they are not neighbours. Others ("March vs Q2", "2025 vs Q1 2025") stay the first period alone, and
+ * the words after it are left unread (the question is then refused, not answered for one).
  */
 export function findPeriod(text: string, nowMs: number): Period | undefined {
   const first = onePeriod(text, nowMs);
@@ -49,8 +51,9 @@ export function findPeriod(text: string, nowMs: number): Period | undefined {
   const length = lengthOf(own);
   if (!length || lengthOf(second) !== length) return first;
   const [a, b] = own.from! < second.from! ? [own, second] : [second, own];
-  if (a.to !== b.from) return first;
-  return { from: a.from, to: b.to, label: `${a.label} and ${b.label.replace(/^in /, '')}`, span: [first.span[0], at + second.span[1]], compare: length };
+  if (a.to! > b.from!) return first;
+  const label = `${a.label} and ${b.label.replace(/^in /, '')}`;
+  return { from: a.from, to: b.to, label, span: [first.span[0], at + second.span[1]], compare: length, ...(a.to !== b.from ? { between: { from: a.to!, to: b.from! } } : {}) };
 }
 
 const WITHOUT_YEAR = new RegExp(`^(?:in |during )?(?:q[1-4]|${MONTHS.join('|')})$`);

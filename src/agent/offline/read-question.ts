@@ -56,6 +56,8 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   if (found) marks.take(...found.span);
   const changed = readChange(found, marks, nowMs);
   const period = changed?.period ?? found;
+  // "How much did orders increase": the size of the change, not a sum; orders are counted as they would be.
+  if (changed) marks.takeMatch(/\bhow much\b/);
   const display = findDisplay(text);
   if (display) marks.take(...display.span);
   const chart = findChart(text);
