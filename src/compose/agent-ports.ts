@@ -9,8 +9,9 @@ import { appendMessage, chatTranscript, recordAnswer } from '../chats/index.ts';
 import { executeQuery } from '../data/index.ts';
 import { queryUploads, uploadSessionDir } from '../data/uploads/index.ts';
 import type { CoreServices } from './services.ts';
-import { effectiveEnvironment, environmentOf, knowledgeAt, schemas, startQuickFixEnvironment, type KnowledgeDeps } from '../knowledge/index.ts';
+import { effectiveEnvironment, environmentOf, knowledgeAt, schemas, startQuickFixEnvironment, type Item, type KnowledgeDeps } from '../knowledge/index.ts';
 import { singularKind } from './knowledge-kinds.ts';
+import { pathRelationships } from './relationship-paths.ts';
 
 type Data = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -76,6 +77,19 @@ function textOf(kind: KnowledgeKind, d: Data): string {
   }
 }
 
+// A snapshot's relationships, parsed once per item list (the snapshot's, shared by every question at its commit).
+const relationshipLists = new WeakMap<readonly Item[], { relationships: RelationshipDocument[]; items: Item[] }>();
+
+function relationshipsOf(all: readonly Item[]): { relationships: RelationshipDocument[]; items: Item[] } {
+  let found = relationshipLists.get(all);
+  if (!found) {
+    const items = all.filter((i) => i.kind === 'relationships' && i.data);
+    found = { relationships: items.map((i) => toRelationship(i.data!)), items };
+    relationshipLists.set(all, found);
+  }
+  return found;
+}
+
 const touches = (r: RelationshipDocument, keys: Set<string>) => keys.has(`${r.from.connection}/${r.from.table}`) || keys.has(`${r.to.connection}/${r.to.table}`);
 
 /** The commit a search reports when the repository has none yet. */
@@ -106,14 +120,13 @@ export function knowledgePort(k: KnowledgeDeps, commit?: string): KnowledgeSourc
             ...(kind === 'relationship' ? { relationship: toRelationship(h.data) } : {}),
           };
         });
-      // The planner joins only along relationships it sees: add those linking the tables found.
+      // The planner joins only along relationships it sees: add those on the paths between the tables found.
       const keys = new Set(hits.filter((h) => h.table).map((h) => `${h.table!.connection}/${h.table!.name}`));
-      for (const item of snap.items) {
-        if (item.kind !== 'relationships' || !item.data || hits.some((h) => h.path === item.path)) continue;
-        const r = toRelationship(item.data);
-        if (keys.has(`${r.from.connection}/${r.from.table}`) && keys.has(`${r.to.connection}/${r.to.table}`)) {
-          hits.push({ kind: 'relationship', path: item.path, title: item.id, text: textOf('relationship', item.data), score: 0, relationship: r });
-        }
+      const { relationships, items: relationshipItems } = relationshipsOf(snap.items);
+      const onPaths = pathRelationships(relationships, keys);
+      for (const [i, item] of relationshipItems.entries()) {
+        if (!onPaths.has(relationships[i]!) || hits.some((h) => h.path === item.path)) continue;
+        hits.push({ kind: 'relationship', path: item.path, title: item.id, text: textOf('relationship', item.data!), score: 0, relationship: relationships[i]! });
       }
       return { commit: snap.commit ?? EMPTY, items: hits };
     },

@@ -103,11 +103,20 @@ test('offline: "top 2 only" ranks the groups of the previous answer; after one n
   }
 });
 
-test('offline: a verb the dictionary knows is no typo: "bought" is not read as "brought"', async (t) => {
-  const { result, events } = await ask('How many customers bought Electronics?');
+test('offline: a verb the dictionary knows is no typo: "sought" is not read as "bought"', async (t) => {
+  const { result, events } = await ask('How many customers sought Electronics?');
   t.false(events.some((e) => e.type === 'sql'));
-  t.regex(result.text, /I do not know what "bought" means here/);
-  t.notRegex(result.text, /Reading 'bought'/);
+  t.regex(result.text, /I do not know what "sought" means here/);
+  t.notRegex(result.text, /Reading 'sought'/);
+});
+
+test('offline: buying says what was done, not what to count: "which customers bought the most" is refused', async (t) => {
+  // Most orders, most units or most spent: the words do not say.
+  for (const question of ['Which customers bought the most?', 'Which products were purchased the most?']) {
+    const { result, events } = await ask(question);
+    t.false(events.some((e) => e.type === 'sql'), question);
+    t.true(result.text.includes(OFFLINE_UNSUPPORTED), question);
+  }
 });
 
 test('offline: one row of a list is named as one', async (t) => {

@@ -131,4 +131,8 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Customers in Germany', "SELECT COUNT(*) FROM customers WHERE country = 'Germany'"],
   ['Cancelled orders in 2025', "SELECT COUNT(*) FROM orders WHERE status = 'cancelled' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'"],
   ['Web orders over 500', "SELECT COUNT(*) FROM orders WHERE channel = 'web' AND total_amount > 500"],
+  // The verbs of buying name the table of purchases: customers with an order of such a product, counted once each.
+  ['How many customers bought Electronics?', "SELECT COUNT(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o JOIN order_items i USING (order_id) JOIN products p USING (product_id) WHERE o.customer_id = c.customer_id AND p.category = 'Electronics')"],
+  // The period dates the buying, not the customer's signup.
+  ['How many customers purchased Toys in 2025?', "SELECT COUNT(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o JOIN order_items i USING (order_id) JOIN products p USING (product_id) WHERE o.customer_id = c.customer_id AND p.category = 'Toys' AND o.order_date >= DATE '2025-01-01' AND o.order_date < DATE '2026-01-01')"],
 ];

@@ -112,12 +112,17 @@ export function searchQuery(text: string): string {
 
 const itemsOf = (r: ToolResult) => (r.content['items'] as KnowledgeHit[] | undefined) ?? [];
 
-/** Tables that documented metrics read (`table.column`) but the search did not return. */
+/**
+ * Tables the search did not return that documented metrics read (`table.column`), or that a
+ * relationship it returned reaches from a table it returned: "customers who bought Electronics"
+ * finds customers, products and the relationships of order_items, the table between them.
+ */
 export function missingTables(schema: Schema): string[] {
   const known = new Set(schema.tables.map((t) => t.name.toLowerCase()));
   const named = schema.tables.flatMap((t) => (t.metrics ?? []).flatMap((m) => [m.expression, m.filter ?? '', m.time_column ?? '']));
   const tables = named.flatMap((text) => [...text.matchAll(/\b([A-Za-z_]\w*)\.[A-Za-z_]\w*/g)].map((m) => m[1]!.toLowerCase()));
-  return [...new Set(tables)].filter((t) => !known.has(t));
+  const reached = schema.relationships.flatMap((r) => [r.from.table, r.to.table].map((t) => t.toLowerCase())).filter((t, i, ends) => known.has(ends[i % 2 === 0 ? i + 1 : i - 1]!));
+  return [...new Set([...tables, ...reached])].filter((t) => !known.has(t));
 }
 
 const wantsChart = (built: BuiltQuery, rows: unknown[][]) => built.labelColumn !== undefined && rows.length >= 2;

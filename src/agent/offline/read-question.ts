@@ -10,7 +10,7 @@ import { readChange } from './change.ts';
 import { PER_UNIT, perUnitOf } from './per-unit.ts';
 import { readShareOf, splitValues } from './share-of.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
-import { findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
+import { BUYING, findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
 import { HANDFUL_ROWS, ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
 
@@ -89,6 +89,10 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const compares = readCompares(text, spans, marks, used);
   const unknown: string[] = [];
   const measure = readMeasure(text, spans, kw, groups, used, unknown, listing);
+  // "Which customers bought the most": buying says what was done, not what to count (orders, units or spend?).
+  const bought = spans.find((s) => s.kind === 'table' && BUYING.includes(text.slice(s.start, s.end)));
+  const counted = measure.measure?.kind === 'count' ? measure.measure.tables : [];
+  if (bought?.ms.some((m) => counted.includes(m.table))) unknown.push(text.slice(bought.start, bought.end));
   if (listing?.count && measure.measure?.kind === 'rows') marks.take(...listing.count);
   // The rows "which customers ..." asks for are listed, not grouped by.
   if (listing?.which && measure.measure?.kind === 'rows') groups.splice(0, groups.length, ...groups.filter((g) => g.kind !== 'label'));
@@ -149,11 +153,13 @@ function spansOf(mentions: Mention[]): Span[] {
 const columnsOf = (spans: Span[]) => spans.flatMap((s) => s.ms as ColumnMention[]);
 
 /**
- * "customers who ordered in 2025": the period dates the table whose verb comes right before it, by
- * its only date. A noun does not ("revenue from customers in 2025" is revenue dated by the order).
+ * "customers who ordered in 2025", "customers who bought Electronics last month": the period dates the
+ * table whose verb comes before it (the only one), by its only date: what was done then. A noun does
+ * not ("revenue from customers in 2025" is revenue dated by the order).
  */
 function datesBefore(text: string, spans: Span[], at: number): ColumnMention[] {
-  const s = spans.find((x) => x.kind === 'table' && x.end + 1 === at && !forms(x.ms[0]!.table.name).includes(text.slice(x.start, x.end)));
+  const verbs = spans.filter((x) => x.kind === 'table' && x.end < at && !forms(x.ms[0]!.table.name).includes(text.slice(x.start, x.end)));
+  const s = verbs.length === 1 ? verbs[0]! : undefined;
   if (!s) return [];
   return s.ms.flatMap((m) => {
     const dates = m.table.columns.filter(isTemporal);

@@ -42,6 +42,11 @@ export const nonAdditive = (c: TableColumnDoc): 'share' | 'unit' | undefined =>
 /** Text-like columns people group and filter by. */
 export const isDimension = (c: TableColumnDoc) => !isMeasure(c) && !isTemporal(c) && !IDENTIFIER.test(c.name);
 
+/** A table whose rows are purchases: its last word is one of these ("orders", "sales", "web_purchases"). */
+const PURCHASES = /(?:^| )(?:order|purchase|sale|transaction)$/;
+/** The verbs of buying, which name such a table as "ordered" names orders. */
+export const BUYING: readonly string[] = ['bought', 'purchased'];
+
 const words = (s: string) => s.toLowerCase().replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
 
 /** Plural and singular forms of a phrase (last word only). */
@@ -82,6 +87,8 @@ function phrasesOf(table: TableDocument): Phrase[] {
   const tableForms = forms(table.name);
   // "ordered", "purchased": the verb of a table names it too ("customers who ordered in 2025").
   const verbs = tableForms.filter((f) => !f.endsWith('s')).map((f) => (f.endsWith('e') ? `${f}d` : `${f}ed`));
+  // "customers who bought Electronics": a table of purchases is named by the verbs of buying as well.
+  if (tableForms.some((f) => PURCHASES.test(f))) verbs.push(...BUYING);
   for (const f of [...tableForms, ...verbs]) add(f, (start, end) => ({ kind: 'table', table, start, end }));
   for (const column of table.columns) {
     const column_ = (start: number, end: number): Mention => ({ kind: 'column', table, column, start, end });
