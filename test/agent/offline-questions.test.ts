@@ -110,6 +110,12 @@ test('offline: a verb the dictionary knows is no typo: "sought" is not read as "
   t.notRegex(result.text, /Reading 'sought'/);
 });
 
+test('offline: rows a join would repeat are listed once only when every column shown is their own', async (t) => {
+  const { result, events } = await ask('Which customers bought Electronics with their order date?');
+  t.false(events.some((e) => e.type === 'sql'));
+  t.regex(result.text, /it lists rows that a join would repeat/);
+});
+
 test('offline: buying says what was done, not what to count: "which customers bought the most" is refused', async (t) => {
   // Most orders, most units or most spent: the words do not say.
   for (const question of ['Which customers bought the most?', 'Which products were purchased the most?']) {

@@ -134,5 +134,7 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   // The verbs of buying name the table of purchases: customers with an order of such a product, counted once each.
   ['How many customers bought Electronics?', "SELECT COUNT(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o JOIN order_items i USING (order_id) JOIN products p USING (product_id) WHERE o.customer_id = c.customer_id AND p.category = 'Electronics')"],
   // The period dates the buying, not the customer's signup.
+  // Listed, each customer once: the join to their order lines would repeat them.
+  ['Which customers bought Electronics in 2025?', "SELECT customer_id, name, email, country, city, segment, signup_date FROM customers c WHERE EXISTS (SELECT 1 FROM orders o JOIN order_items i USING (order_id) JOIN products p USING (product_id) WHERE o.customer_id = c.customer_id AND p.category = 'Electronics' AND o.order_date >= DATE '2025-01-01' AND o.order_date < DATE '2026-01-01') ORDER BY signup_date DESC, customer_id DESC"],
   ['How many customers purchased Toys in 2025?', "SELECT COUNT(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o JOIN order_items i USING (order_id) JOIN products p USING (product_id) WHERE o.customer_id = c.customer_id AND p.category = 'Toys' AND o.order_date >= DATE '2025-01-01' AND o.order_date < DATE '2026-01-01')"],
 ];

@@ -89,7 +89,7 @@ function rowsSql(plan: Plan, m: Extract<Plan['measure'], { kind: 'rows' }>, col:
     return name === ref.column.name ? col(ref) : `${col(ref)} AS ${ident(name)}`;
   });
   const where = filtersSql(plan, col);
-  const lines = [`SELECT ${select.join(', ')}`, `FROM ${tableSql(plan.subject)} AS t0`, ...joins];
+  const lines = [`SELECT ${m.distinct ? 'DISTINCT ' : ''}${select.join(', ')}`, `FROM ${tableSql(plan.subject)} AS t0`, ...joins];
   if (where.length > 0) lines.push(`WHERE ${where.join(' AND ')}`);
   if (m.sort.length > 0) lines.push(`ORDER BY ${m.sort.map((s) => `${col(s.ref)} ${s.dir.toUpperCase()}`).join(', ')}`);
   if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}`);

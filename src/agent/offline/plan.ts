@@ -19,8 +19,11 @@ export type PlanMeasure =
   /** Rows of the subject; distinct keys when a join repeats them. `metric` when a count metric governs it. */
   | { kind: 'count'; distinct?: ColumnRef; metric?: MetricDoc }
   | { kind: 'column'; aggregate: 'sum' | 'avg' | 'min' | 'max'; ref: ColumnRef }
-  /** The rows themselves: the columns shown, in the order given by `sort`. */
-  | { kind: 'rows'; columns: ColumnRef[]; sort: { ref: ColumnRef; dir: 'asc' | 'desc' }[] };
+  /**
+   * The rows themselves: the columns shown, in the order given by `sort`; `distinct` when a filter
+   * reaches them across a join that repeats them ("which customers bought Electronics").
+   */
+  | { kind: 'rows'; columns: ColumnRef[]; sort: { ref: ColumnRef; dir: 'asc' | 'desc' }[]; distinct?: true };
 
 export type Dimension =
   | { kind: 'column'; ref: ColumnRef }

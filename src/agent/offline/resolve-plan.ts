@@ -75,7 +75,7 @@ function candidatesOf(measure: Measure): Candidate[] {
 
 /** The plan on one subject, or why it cannot be built. */
 function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
-  const b = new PlanBuilder(schema, c.subject, c.measure.kind === 'count');
+  const b = new PlanBuilder(schema, c.subject, c.measure.kind === 'count' || c.measure.kind === 'rows');
   const metric = c.measure.kind === 'metric' || c.measure.kind === 'count' ? c.measure.metric : undefined;
   if (c.measure.kind === 'column') b.use(c.measure.ref);
   if (metric && !b.metricColumns(metric.expression, metric.filter)) return fail(`the metric ${metric.name} reads a column of a table that is not documented or not related`);
@@ -115,9 +115,15 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
     // Joined to their orders, customers without any are gone from the whole as well as from the part.
     if (share) return fail(`it asks for a share of ${c.subject.name} by rows of another table, and of all ${c.subject.name} or of those with such rows is not one reading`);
     const key = keyColumn(schema, c.subject);
-    const keyDoc = c.subject.columns.find((col) => col.name === key) ?? (key ? { name: key } : undefined);
-    if (measure.kind !== 'count' || !keyDoc) return fail('it would count rows more than once');
-    measure = { ...measure, distinct: { table: c.subject, column: keyDoc } };
+    if (measure.kind === 'rows') {
+      const distinct = distinctRows(measure, key);
+      if (typeof distinct === 'string') return fail(distinct);
+      measure = distinct;
+    } else {
+      const keyDoc = c.subject.columns.find((col) => col.name === key) ?? (key ? { name: key } : undefined);
+      if (measure.kind !== 'count' || !keyDoc) return fail('it would count rows more than once');
+      measure = { ...measure, distinct: { table: c.subject, column: keyDoc } };
+    }
   }
   const grouped = dimensions.length > 0;
   const order = !grouped ? undefined : (intent.ranking?.dir ?? (dimensions.some((d) => d.kind === 'bucket') ? 'time' : 'desc'));
@@ -181,6 +187,20 @@ function rowsOf(b: PlanBuilder, intent: Intent, { newest, largest }: Extract<Mea
     ...(keyDoc ? [{ ref: { table: subject, column: keyDoc }, dir }] : []),
   ];
   return { kind: 'rows', columns: shown, sort };
+}
+
+/**
+ * The subject's rows once each, where a filter joined them to rows that repeat them: only when every
+ * column shown is the subject's, its key among them (two customers of one name stay two), and the
+ * order is by columns shown (DISTINCT sorts by what it returns).
+ */
+function distinctRows(m: Extract<PlanMeasure, { kind: 'rows' }>, key: string | undefined): Extract<PlanMeasure, { kind: 'rows' }> | string {
+  const subject = m.columns[0]?.table;
+  const shown = (ref: ColumnRef) => m.columns.some((c) => docKey(c.table) === docKey(ref.table) && c.column.name === ref.column.name);
+  if (!subject || m.columns.some((c) => docKey(c.table) !== docKey(subject)) || !m.columns.some((c) => c.column.name === key) || !m.sort.every((s) => shown(s.ref))) {
+    return 'it lists rows that a join would repeat, with columns of other tables or without their key';
+  }
+  return { ...m, distinct: true };
 }
 
 /** The date periods and time buckets apply to: the one named, the metric's, or the subject's own. */
