@@ -36,7 +36,7 @@ const LARGEST = /(?:(\d+) )?(largest|biggest|smallest)(?: (\d+))? $/;
 /** The rows a question asks for, if it asks for rows; the words read are taken from `marks`. */
 export function readListing(text: string, spans: Span[], marks: Marks): Listing | undefined {
   const dated = spans.some((s) => s.kind === 'table') ? undefined : datedByName(text, spans);
-  const span = spans.find((s) => s.kind === 'table') ?? dated;
+  const span = spans.find((s) => s.kind === 'table') ?? spans.find((s) => namesItsTable(text, s)) ?? dated;
   // "list the categories", "what are the sales channels": a column people group by, in the plural, first.
   const column = spans[0]?.kind === 'column' && spans[0].ms.every((m) => m.kind === 'column' && isDimension(m.column)) ? spans[0] : undefined;
   if (column && VERB.test(text.slice(0, column.start)) && /s$/.test(text.slice(column.start, column.end))) return { span: column, values: true };
@@ -66,6 +66,12 @@ export function readListing(text: string, spans: Span[], marks: Marks): Listing 
   const count = COUNT.exec(before);
   return { span, ...(count ? { limit: rowCount(count[1]!), count: [count.index, at] as [number, number] } : {}) };
 }
+
+/**
+ * A metric named as its own table ("orders", where a metric of that name counts the orders table): in
+ * a list ("the 3 most recent orders"), the table's rows, not the metric (read-measure.ts).
+ */
+const namesItsTable = (text: string, s: Span) => s.kind === 'metric' && s.ms.every((m) => forms(m.table.name).includes(text.slice(s.start, s.end)));
 
 const valueEndingAt = (spans: Span[], end: number) => spans.find((s) => s.kind === 'value' && s.end === end);
 

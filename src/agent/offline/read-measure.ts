@@ -46,7 +46,7 @@ export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: G
  * after the rows is one of theirs ("orders with their total amount").
  */
 function listedMeasure(spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[], listing: Listing): Measure | undefined {
-  const metric = spans.some((s) => s.kind === 'metric');
+  const metric = spans.some((s) => s.kind === 'metric' && s !== listing.span);
   const asked = metric || kw.aggregate || kw.rank || kw.top || kw.whichN !== undefined || kw.extreme;
   const tables = listing.span.ms.map((m) => m.table);
   // A column's values ("list the categories") are grouped by it in read-question.ts; its table is counted.
