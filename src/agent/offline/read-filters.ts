@@ -3,7 +3,7 @@
 // or of a table's only one ("total amount over 500", "orders over $1,000", "between 100 and 500").
 import type { ColumnMention, CompareOp, Intent, ValueMention } from './intent.ts';
 import type { Span } from './keywords.ts';
-import { isMeasure } from './vocabulary.ts';
+import { forms, isMeasure } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
 const COMPARES: Record<string, CompareOp> = {
@@ -40,7 +40,7 @@ export function valuesCompared(text: string, spans: Span[], marks: Marks): Colum
 export function readCompares(text: string, spans: Span[], marks: Marks, used: Set<Span>): Intent['compares'] {
   const out: Intent['compares'] = [];
   for (const s of spans) {
-    const columns = s.kind === 'column' ? (s.ms as ColumnMention[]).filter((m) => isMeasure(m.column)) : s.kind === 'table' ? onlyMeasure(s) : [];
+    const columns = s.kind === 'column' ? (s.ms as ColumnMention[]).filter((m) => isMeasure(m.column)) : s.kind === 'table' ? onlyMeasure(s) : s.kind === 'metric' ? columnOfMetric(text, s) : [];
     if (columns.length === 0) continue;
     const after = text.slice(s.end);
     const between = BETWEEN_AFTER.exec(after);
@@ -49,9 +49,18 @@ export function readCompares(text: string, spans: Span[], marks: Marks, used: Se
     else if (m) out.push({ columns, op: COMPARES[m[1]!]!, value: amount(m[2]!, m[3]) });
     else continue;
     marks.take(s.end, s.end + (between ?? m)![0].length);
-    if (s.kind === 'column') used.add(s);
+    if (s.kind === 'column' || s.kind === 'metric') used.add(s);
   }
   return out;
+}
+
+/**
+ * "orders with an order total over 20", where a metric is named order_total too: a metric is a total
+ * and compares with nothing row by row, so the words are its table's column of the same name.
+ */
+function columnOfMetric(text: string, s: Span): ColumnMention[] {
+  const words = text.slice(s.start, s.end);
+  return s.ms.flatMap((m) => m.table.columns.filter((c) => isMeasure(c) && forms(c.name).includes(words)).map((column) => ({ kind: 'column' as const, table: m.table, column, start: s.start, end: s.end })));
 }
 
 function onlyMeasure(s: Span): ColumnMention[] {

@@ -8,7 +8,8 @@ import { isMeasure, isTemporal } from './vocabulary.ts';
 /** What is measured, and whether words asked for it; words that do not fit it go to `unknown`. */
 export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[], listing?: Listing): { measure: Measure | undefined; explicit: boolean } {
   const ranked = groups.some((g) => g.kind !== 'bucket') || kw.rankedBucket !== undefined;
-  const metrics = spans.filter((s) => s.kind === 'metric');
+  // A metric's words read as its column by a comparison (read-filters.ts) are not the measure.
+  const metrics = spans.filter((s) => s.kind === 'metric' && !used.has(s));
   const listed = listing && listedMeasure(spans, kw, groups, used, unknown, listing);
   if (listed) return { measure: listed, explicit: true };
   if (metrics.length > 0) {
