@@ -10,6 +10,8 @@ export interface TableColumnDoc {
   type?: string;
   description?: string;
   synonyms?: string[];
+  /** Values found in the data for one question (the offline model's value lookup), read as listed ones. */
+  values?: string[];
 }
 
 /** A governed metric of a table (the knowledge YAML `metrics:` entry). */

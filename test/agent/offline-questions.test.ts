@@ -203,3 +203,18 @@ test('offline: a scalar answer states the number in words', async (t) => {
   const { result } = await ask('How many orders are there?');
   t.regex(result.text, /Number of orders: 40\./);
 });
+
+test('offline: a value the knowledge does not list is looked up in the data, said so, and filters the answer', async (t) => {
+  const { result, events } = await ask('Total order value in Munich');
+  const tables = events.filter((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table');
+  t.regex(result.text, /^Reading 'munich' as the city 'Munich', found in the data\.\n/);
+  t.deepEqual(events.filter((e) => e.type === 'tool_call').map((e) => (e as { name: string }).name), ['search_knowledge', 'search_knowledge', 'describe_table', 'look_up_values', 'run_sql'], 'a search for a misspelt name first, then the lookup');
+  t.is(tables.length, 1, 'the lookup shows no table of its own');
+  t.deepEqual(norm(tables[0]!.rows), norm(await wh.rows("SELECT SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE c.city = 'Munich'")));
+});
+
+test('offline: a word found nowhere in the data is refused, named', async (t) => {
+  const { result, events } = await ask('Total order value in Atlantis');
+  t.regex(result.text, /I do not know what "atlantis" means here/);
+  t.false(events.some((e) => e.type === 'table'));
+});

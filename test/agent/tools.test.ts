@@ -131,3 +131,35 @@ test('run_sql gives the columns that show a governed metric its format, from the
   const bad = await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1', formats: { share: '<b>' } }), asked.base, 1000, signal);
   t.false(bad.ok, 'a format is one of the known ones, never free text');
 });
+
+test('look_up_values runs one governed query as the caller and gives the matches to the model only', async (t) => {
+  const asked: { sql: string; principal: Principal }[] = [];
+  const found: QueryResult = { columns: ['table_schema', 'table_name', 'column_name', 'value'].map((name) => ({ name, type: 'VARCHAR' })), rows: [['main', 'customers', 'city', 'Munich']], rowCount: 1, truncated: false, executionMs: 1, dialect: 'duckdb' };
+  const c = ctx({ queries: { run: async (req) => (asked.push({ sql: req.sql, principal: req.principal }), found) } });
+  const args = { connection_id: 'demo_warehouse', columns: [{ schema: 'main', table: 'customers', column: 'city' }, { schema: 'main', table: 'products', column: 'name' }], phrases: ['munich', "o'brien", 'in munich'] };
+  const out = await executeTool(DEFAULT_TOOLS, call('look_up_values', args), c.base, 1000, signal);
+  t.true(out.ok);
+  t.deepEqual(JSON.parse(out.content), { matches: [{ schema: 'main', table: 'customers', column: 'city', value: 'Munich' }] });
+  t.is(asked.length, 1);
+  t.is(asked[0]!.principal, principal);
+  t.regex(asked[0]!.sql, /FROM main\.customers WHERE LOWER\(city\) IN \('munich', 'o''brien', 'in munich'\) GROUP BY city\nUNION ALL\n/);
+  t.deepEqual(c.events.map((e) => e.type), ['sql'], 'no result table is shown');
+  t.is(c.state.dataframes.size, 0);
+});
+
+test('look_up_values refuses names that are not plain identifiers and phrases with quotes, backslashes or semicolons', async (t) => {
+  const c = ctx({ queries: { run: async () => t.fail('no query') as never } });
+  const column = { schema: 'main', table: 'customers', column: 'city' };
+  for (const args of [
+    { connection_id: 'w', columns: [{ ...column, column: 'city; DROP TABLE x' }], phrases: ['munich'] },
+    { connection_id: 'w', columns: [{ ...column, table: 'customers"--' }], phrases: ['munich'] },
+    { connection_id: 'w', columns: [column], phrases: ["x\\' OR 1=1"] },
+    { connection_id: 'w', columns: [column], phrases: ['munich"; SELECT 1'] },
+    { connection_id: 'w', columns: Array.from({ length: 9 }, () => column), phrases: ['munich'] },
+    { connection_id: 'w', columns: [column], phrases: [] },
+  ]) {
+    const out = await executeTool(DEFAULT_TOOLS, call('look_up_values', args), c.base, 1000, signal);
+    t.false(out.ok, JSON.stringify(args));
+    t.is(out.error?.code, 'TOOL_ARGS_INVALID');
+  }
+});

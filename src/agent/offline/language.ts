@@ -54,6 +54,18 @@ export function termOf(word: string): Term {
   return { text: word, root, verb: verbTag !== undefined, numberWord: tags.some((t) => NUMBER_WORDS.has(t)) };
 }
 
+// Kinds of words that name no thing: a value in the data ("Munich", "Yara Smith", "Widget") is a noun.
+const NOT_NAMES = ['Verb', 'Adjective', 'Adverb', 'Preposition', 'Determiner', 'Pronoun', 'Conjunction', 'Negative', 'Value', 'Date', 'QuestionWord', 'Expression'];
+
+/** Whether a (normalized) word may name a value in the data: it has a letter and the lexicon knows it as no other kind of word. */
+export function mayBeName(word: string): boolean {
+  if (!/\p{L}/u.test(word)) return false;
+  const lib = library();
+  const found = lib.lexicon[word];
+  const tags = found === undefined ? [] : typeof found === 'string' ? [found] : found;
+  return !tags.some((t) => NOT_NAMES.includes(t) || NOT_NAMES.some((n) => lib.parents[t]?.parents?.includes(n)));
+}
+
 const digits = new Map<string, string>();
 /** Number phrases kept in digits; people write few distinct ones ("five", "second", "twenty one"). */
 const MAX_PHRASES = 1000;

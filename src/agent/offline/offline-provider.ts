@@ -10,6 +10,7 @@ import type { Plan } from './plan.ts';
 import { planQuestion } from './plan-question.ts';
 import { refusalText, refuse } from './refusals.ts';
 import { searchFragments } from './repair.ts';
+import { foundReadings, lookUpRequest, withFoundValues, type FoundValue } from './value-lookup.ts';
 import type { Schema } from './vocabulary.ts';
 import { describeResult, explain, noDataText, summarizeSoFar } from './wording.ts';
 import { normalize } from './words.ts';
@@ -63,7 +64,9 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const searches = results.filter((r) => r.name === 'search_knowledge');
   if (searches.length === 0 && has('search_knowledge')) return { kind: 'tool', name: 'search_knowledge', args: { query: searchQuery([...earlier.slice(-2), question].join(' ')), limit: 30 } };
 
-  const schema = schemaFrom(searches.flatMap(itemsOf));
+  // Values looked up earlier in the chat stay read: "and by month?" keeps "in Chicago".
+  const found = toolResults(messages).flatMap((r) => (r.name === 'look_up_values' ? ((r.content['matches'] as FoundValue[] | undefined) ?? []) : []));
+  const schema = withFoundValues(schemaFrom(searches.flatMap(itemsOf)), found);
   // A metric may name a table the question did not (`orders.order_date`): look it up once.
   const missing = searches.length === 1 ? missingTables(schema) : [];
   if (missing.length > 0 && has('search_knowledge')) return { kind: 'tool', name: 'search_knowledge', args: { query: missing.join(' '), limit: 30 } };
@@ -78,10 +81,13 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
     // With the question's own words: the search links the tables it returns together by their
     // relationships, so the table a typo names comes with the path to the tables already found.
     if (fragments.length > 0) return { kind: 'tool', name: 'search_knowledge', args: { query: `${fragments.join(' ')} ${searchQuery(question)}`.slice(0, 2000), limit: 30 } };
+    const lookUp = outcome.unread && has('look_up_values') ? valueLookUpStep(normalize(fullQuestion), outcome.unread, schema, results, has) : undefined;
+    if (lookUp) return lookUp;
     return { kind: 'text', text: refusalText(question, outcome, schema, nowMs) };
   }
-  // How misspelt words were read comes first: the answer is to that reading of the question.
-  const read = outcome.readings.map((r) => `${r}\n`).join('');
+  // How misspelt words and values found in the data were read comes first: the answer is to that reading.
+  const filtered = outcome.plan.filters.flatMap((f) => (f.kind === 'values' ? [{ column: f.ref.column.name, values: f.values }] : []));
+  const read = [...outcome.readings, ...foundReadings(found, filtered)].map((r) => `${r}\n`).join('');
   if (outcome.kind === 'no_data') return { kind: 'text', text: `${read}${noDataText(titleOf(outcome.plan), outcome.period, outcome.coverage)}\n\n${explain(outcome.plan, schema, undefined)}` };
   const built = buildSql(outcome.plan);
   if (!built) return { kind: 'text', text: refusalText(question, refuse('unmapped', 'a metric it needs cannot be written over the documented tables'), schema, nowMs) };
@@ -101,6 +107,28 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
     return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: outcome.plan.chart?.mark ?? usualMark(outcome.plan, built), x: built.labelColumn, y: built.valueColumn, title: built.title } };
   }
   return { kind: 'text', text: `${read}${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
+}
+
+/**
+ * Words the knowledge does not know may be values it does not list ("revenue in Munich"): looked up
+ * once, in the text columns of the tables found and of the neighbours of the one with the most
+ * metrics (a city is the customers', not the orders' the question found), which describe_table names
+ * and one search brings.
+ */
+function valueLookUpStep(text: string, unread: string[], schema: Schema, results: ToolResult[], has: (tool: string) => boolean): Step | undefined {
+  if (results.some((r) => r.name === 'look_up_values')) return undefined;
+  // The table with the most governed metrics, where facts are: its neighbours are what they are of.
+  const first = [...schema.tables].sort((a, b) => (b.metrics?.length ?? 0) - (a.metrics?.length ?? 0))[0];
+  const described = results.findIndex((r) => r.name === 'describe_table');
+  if (described < 0 && first && has('describe_table')) return { kind: 'tool', name: 'describe_table', args: { connection_id: first.connection, table: `${first.schema}.${first.name}` } };
+  const known = new Set(schema.tables.map((t) => t.name));
+  const relationships = (results[described]?.content['relationships'] as RelationshipDocument[] | undefined) ?? [];
+  const neighbours = [...new Set(relationships.flatMap((r) => [r.from.table, r.to.table]))].filter((t) => !known.has(t));
+  const searchedSince = results.slice(described + 1).some((r) => r.name === 'search_knowledge');
+  // With the first table's name: the search adds the relationships between the tables it returns.
+  if (first && neighbours.length > 0 && !searchedSince) return { kind: 'tool', name: 'search_knowledge', args: { query: [first.name, ...neighbours].join(' '), limit: 30 } };
+  const request = first && lookUpRequest(text, unread, schema, first);
+  return request ? { kind: 'tool', name: 'look_up_values', args: request } : undefined;
 }
 
 /** The question's words with their singular forms: documentation says "country" where people ask about "countries". */

@@ -89,10 +89,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const compares = readCompares(text, spans, marks, used);
   const unknown: string[] = [];
   const measure = readMeasure(text, spans, kw, groups, used, unknown, listing);
-  // "Which customers bought the most": buying says what was done, not what to count (orders, units or spend?).
-  const bought = spans.find((s) => s.kind === 'table' && BUYING.includes(text.slice(s.start, s.end)));
-  const counted = measure.measure?.kind === 'count' ? measure.measure.tables : [];
-  if (bought?.ms.some((m) => counted.includes(m.table))) unknown.push(text.slice(bought.start, bought.end));
+  unknown.push(...boughtAsMeasure(text, spans, measure.measure));
   if (listing?.count && measure.measure?.kind === 'rows') marks.take(...listing.count);
   // The rows "which customers ..." asks for are listed, not grouped by.
   if (listing?.which && measure.measure?.kind === 'rows') groups.splice(0, groups.length, ...groups.filter((g) => g.kind !== 'label'));
@@ -148,6 +145,13 @@ function spansOf(mentions: Mention[]): Span[] {
     else if (m.kind === s.kind) s.ms.push(m);
   }
   return spans;
+}
+
+/** "Which customers bought the most": buying says what was done, not what to count (orders, units or spend?); the verb, left unread. */
+function boughtAsMeasure(text: string, spans: Span[], measure: Intent['measure']): string[] {
+  const bought = spans.find((s) => s.kind === 'table' && BUYING.includes(text.slice(s.start, s.end)));
+  const counted = measure?.kind === 'count' ? measure.tables : [];
+  return bought?.ms.some((m) => counted.includes(m.table)) ? [text.slice(bought.start, bought.end)] : [];
 }
 
 const columnsOf = (spans: Span[]) => spans.flatMap((s) => s.ms as ColumnMention[]);

@@ -9,6 +9,8 @@ export interface Refusal {
   kind: 'refuse';
   reason: RefusalReason;
   detail?: string;
+  /** The words left unread, when they are why and the question has a measure: values the data may hold (value-lookup.ts). */
+  unread?: string[];
 }
 
 /**

@@ -62,9 +62,9 @@ export function forms(phrase: string): string[] {
   return [...out];
 }
 
-/** Values a column description lists in quotes: "Status: 'completed', 'shipped'...". */
+/** Values a column description lists in quotes ("Status: 'completed', 'shipped'..."), and those found in the data for this question. */
 export function listedValues(c: TableColumnDoc): string[] {
-  const out: string[] = [];
+  const out: string[] = [...(c.values ?? [])];
   for (const m of (c.description ?? '').matchAll(/'([^']{1,60})'|"([^"]{1,60})"/g)) out.push((m[1] ?? m[2])!);
   return out;
 }

@@ -3,6 +3,7 @@
 import { AppError, ValidationFailed } from '../../errors.ts';
 import type { ToolCall, ToolSpec } from '../providers/types.ts';
 import { describeTable, searchKnowledge } from './knowledge-tools.ts';
+import { lookUpValues } from './look-up-values.ts';
 import { makeChart } from './make-chart.ts';
 import { queryUploads, runSql } from './query-tools.ts';
 import type { AgentTool, ToolContext, ToolOutput } from './tool.ts';
@@ -11,7 +12,7 @@ export { newRunState, noteKnowledge } from './tool.ts';
 export type { AgentTool, Dataframe, RunState, ToolContext, ToolOutput } from './tool.ts';
 
 /** Every tool, in the order the model sees them. */
-export const DEFAULT_TOOLS: AgentTool[] = [searchKnowledge, describeTable, runSql, queryUploads, makeChart];
+export const DEFAULT_TOOLS: AgentTool[] = [searchKnowledge, describeTable, runSql, lookUpValues, queryUploads, makeChart];
 
 export const toolSpecs = (tools: AgentTool[]): ToolSpec[] => tools.map((t) => t.spec);
 

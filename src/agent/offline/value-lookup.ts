@@ -1,0 +1,80 @@
+// Values the knowledge does not list: "revenue in Chicago", where the knowledge documents a location
+// name column without its values. Words the question leaves unread are looked up in the documented
+// text columns whose values are not listed (the look_up_values tool: one governed query, under the
+// user's row security), and the values found are read as if the knowledge listed them, for this
+// question only. Nothing found: the question is refused as before, naming the words.
+import type { TableColumnDoc, TableDocument } from '../ports.ts';
+import { joinPath } from './joins.ts';
+import { mayBeName } from './language.ts';
+import { isDimension, listedValues, type Schema } from './vocabulary.ts';
+
+/** Where a value was found. */
+export interface FoundValue {
+  schema: string;
+  table: string;
+  column: string;
+  value: string;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const PHRASE = /^[\p{L}\p{N}][\p{L}\p{N} '&.-]*$/u;
+const TEXT = /char|text|string/i;
+const MAX_COLUMNS = 8;
+const MAX_PHRASES = 12;
+/** Values are names of a few words: "new orleans", "st mary's". */
+const MAX_WORDS = 3;
+
+/**
+ * The look_up_values call for a question whose `unread` words the knowledge does not know: the words
+ * and their neighbours, up to three words long, in the text columns without listed values of `from`
+ * (the table the measure likely is of) and of the tables joined to it, nearest first: a value in a
+ * table no relationship reaches could not filter the answer. undefined when there is nothing to look
+ * in or for.
+ */
+export function lookUpRequest(text: string, unread: string[], schema: Schema, from: TableDocument): { connection_id: string; columns: { schema: string; table: string; column: string }[]; phrases: string[] } | undefined {
+  const columns = schema.tables
+    .map((t) => ({ t, hops: joinPath(schema, from, t, { fanOut: true })?.length }))
+    .filter((x): x is { t: TableDocument; hops: number } => x.hops !== undefined && NAME.test(x.t.schema) && NAME.test(x.t.name))
+    .sort((a, b) => a.hops - b.hops)
+    .flatMap(({ t }) => t.columns.filter((c) => unlisted(c)).map((c) => ({ schema: t.schema, table: t.name, column: c.name })))
+    .slice(0, MAX_COLUMNS);
+  const words = text.split(' ');
+  const phrases = new Set<string>();
+  for (let size = 1; size <= MAX_WORDS; size++) {
+    for (let i = 0; i + size <= words.length; i++) {
+      const window = words.slice(i, i + size);
+      if (window.some((w) => unread.includes(w) && mayBeName(w)) && PHRASE.test(window.join(' '))) phrases.add(window.join(' '));
+    }
+  }
+  if (columns.length === 0 || phrases.size === 0) return undefined;
+  return { connection_id: from.connection, columns, phrases: [...phrases].slice(0, MAX_PHRASES) };
+}
+
+// Contact details are nobody's value to filter by in words: "orders from john@..." is not a phrase the lookup takes.
+const CONTACT = /e_?mail|phone/i;
+const unlisted = (c: TableColumnDoc) => NAME.test(c.name) && !CONTACT.test(c.name) && TEXT.test(c.type ?? '') && isDimension(c) && listedValues(c).length === 0;
+
+/** The schema with the values found listed on their columns (copies of the tables they are in). */
+export function withFoundValues(schema: Schema, found: FoundValue[]): Schema {
+  if (found.length === 0) return schema;
+  const paths: Schema['paths'] = new Map(schema.paths);
+  const tables = schema.tables.map((t) => {
+    const own = found.filter((f) => f.schema === t.schema && f.table === t.name);
+    if (own.length === 0) return t;
+    const columns = t.columns.map((c) => {
+      const values = own.filter((f) => f.column === c.name).map((f) => f.value);
+      return values.length > 0 ? { ...c, values: [...new Set([...(c.values ?? []), ...values])] } : c;
+    });
+    const copy: TableDocument = { ...t, columns };
+    if (schema.paths.has(t)) paths.set(copy, schema.paths.get(t)!);
+    return copy;
+  });
+  return { ...schema, tables, paths };
+}
+
+/** "Reading 'chicago' as the location name 'Chicago', found in the data." for each value a plan filters on. */
+export function foundReadings(found: FoundValue[], filtered: { column: string; values: string[] }[]): string[] {
+  return found
+    .filter((f) => filtered.some((x) => x.column === f.column && x.values.includes(f.value)))
+    .map((f) => `Reading '${f.value.toLowerCase()}' as the ${f.column.replace(/_/g, ' ')} '${f.value}', found in the data.`);
+}
