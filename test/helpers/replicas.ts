@@ -120,6 +120,9 @@ export async function call(base: string, method: string, path: string, { token, 
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((err: Error & { cause?: { code?: string; message?: string } }) => {
+    // undici says only "fetch failed"; its cause (a reset, a refused or timed-out connect) is what tells a crash from a race.
+    throw new Error(`${method} ${path} on ${base}: ${err.message} (${err.cause?.code ?? ''} ${err.cause?.message ?? ''})`, { cause: err });
   });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
