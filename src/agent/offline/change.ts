@@ -1,5 +1,5 @@
 // "Revenue growth in 2025", "how much did orders increase this quarter vs last quarter": two
-// neighbouring periods compared (periods.ts), the change from the earlier to the later one stated in
+// periods compared (periods.ts), the change from the earlier to the later one stated in
 // the answer's text (wording.ts). Presentation only: the query is the comparison's, a row for each
 // period. A period still running is not compared with a whole one (half a month against a month is
 // no growth).

@@ -7,7 +7,7 @@ import { buildSql } from './build-sql.ts';
 import { missingTables, schemaFrom, searchQuery } from './offline-provider.ts';
 import { planQuestion } from './plan-question.ts';
 import type { Plan } from './plan.ts';
-import { listedValues } from './vocabulary.ts';
+import { isContact, listedValues } from './vocabulary.ts';
 
 /** The knowledge search a run would make (`search_knowledge`). */
 export type SearchKnowledge = (query: string, limit: number) => Promise<KnowledgeHit[]>;
@@ -29,7 +29,6 @@ export async function offlineAnswers(search: SearchKnowledge, question: string, 
 }
 
 const isKey = (name: string) => /(^|_)(id|key)$/i.test(name);
-const CONTACT = /e_?mail|phone|address/i;
 const words = (name: string) => name.replace(/_/g, ' ');
 
 /** Follow-ups of `question` that the offline model answers: other groupings of its measure, by month, the year before. */
@@ -43,7 +42,7 @@ export async function offlineFollowUps(search: SearchKnowledge, question: string
   // Text columns of the tables read: the dimensions people group by (not keys, not contact details,
   // not the ones in use), those whose documentation lists their values first: "by segment" before
   // "by name", which gives each customer a row of one.
-  const columns = plan.tables.flatMap((t) => t.columns.filter((c) => /char|text|string/i.test(c.type ?? '') && !isKey(c.name) && !CONTACT.test(c.name) && !grouped.has(c.name)));
+  const columns = plan.tables.flatMap((t) => t.columns.filter((c) => /char|text|string/i.test(c.type ?? '') && !isKey(c.name) && !isContact(c) && !grouped.has(c.name)));
   const dimensions = [...columns.filter((c) => listedValues(c).length > 0), ...columns.filter((c) => listedValues(c).length === 0)].map((c) => c.name);
   const candidates = [
     ...(bucketed ? [] : ['and by month?']),

@@ -149,7 +149,10 @@ export function missingTables(schema: Schema): string[] {
   const known = new Set(schema.tables.map((t) => t.name.toLowerCase()));
   const named = schema.tables.flatMap((t) => (t.metrics ?? []).flatMap((m) => [m.expression, m.filter ?? '', m.time_column ?? '']));
   const tables = named.flatMap((text) => [...text.matchAll(/\b([A-Za-z_]\w*)\.[A-Za-z_]\w*/g)].map((m) => m[1]!.toLowerCase()));
-  const reached = schema.relationships.flatMap((r) => [r.from.table, r.to.table].map((t) => t.toLowerCase())).filter((t, i, ends) => known.has(ends[i % 2 === 0 ? i + 1 : i - 1]!));
+  const reached = schema.relationships.flatMap((r) => {
+    const [a, b] = [r.from.table.toLowerCase(), r.to.table.toLowerCase()];
+    return known.has(a) ? [b] : known.has(b) ? [a] : [];
+  });
   return [...new Set([...tables, ...reached])].filter((t) => !known.has(t));
 }
 

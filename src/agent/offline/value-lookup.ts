@@ -6,7 +6,7 @@
 import type { TableColumnDoc, TableDocument } from '../ports.ts';
 import { joinPath } from './joins.ts';
 import { mayBeName } from './language.ts';
-import { isDimension, listedValues, type Schema } from './vocabulary.ts';
+import { isContact, isDimension, listedValues, type Schema } from './vocabulary.ts';
 
 /** Where a value was found. */
 export interface FoundValue {
@@ -50,9 +50,7 @@ export function lookUpRequest(text: string, unread: string[], schema: Schema, fr
   return { connection_id: from.connection, columns, phrases: [...phrases].slice(0, MAX_PHRASES) };
 }
 
-// Contact details are nobody's value to filter by in words: "orders from john@..." is not a phrase the lookup takes.
-const CONTACT = /e_?mail|phone/i;
-const unlisted = (c: TableColumnDoc) => NAME.test(c.name) && !CONTACT.test(c.name) && TEXT.test(c.type ?? '') && isDimension(c) && listedValues(c).length === 0;
+const unlisted = (c: TableColumnDoc) => NAME.test(c.name) && !isContact(c) && TEXT.test(c.type ?? '') && isDimension(c) && listedValues(c).length === 0;
 
 /** The schema with the values found listed on their columns (copies of the tables they are in). */
 export function withFoundValues(schema: Schema, found: FoundValue[]): Schema {

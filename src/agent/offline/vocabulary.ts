@@ -39,6 +39,8 @@ const SHARE_NAME = /(?:^|_)(?:rate|ratio|pct|percent|percentage|share)$/i;
 /** How a measure's rows add up: 'share' never, 'unit' only when a total is asked for, undefined freely. */
 export const nonAdditive = (c: TableColumnDoc): 'share' | 'unit' | undefined =>
   !isMeasure(c) ? undefined : SHARE.test(c.description ?? '') || SHARE_NAME.test(c.name) ? 'share' : PER_UNIT.test(c.description ?? '') ? 'unit' : undefined;
+/** Contact details: nobody groups by them or names a value of them in words. */
+export const isContact = (c: TableColumnDoc) => /e_?mail|phone|address/i.test(c.name);
 /** Text-like columns people group and filter by. */
 export const isDimension = (c: TableColumnDoc) => !isMeasure(c) && !isTemporal(c) && !IDENTIFIER.test(c.name);
 
