@@ -118,3 +118,11 @@ test('a result longer than the answer brought is paged from the server as the pe
   await table.getByText('Page 6 of').waitFor();
   t.is(await table.locator('tbody tr').count(), Math.min(20, rowCount - 100));
 });
+
+test('a value the knowledge does not list is looked up: the step says so, the answer names its reading, and only the answer is a table', async (t) => {
+  const { page, problems } = await askedPage(t, 'Revenue in Munich');
+  t.regex((await page.getByRole('list', { name: 'Steps' }).textContent()) ?? '', /Looking up values in the data/);
+  await page.getByText("Reading 'munich' as the city 'Munich', found in the data.").waitFor();
+  t.is(await page.getByRole('region', { name: /^Result \d+:/ }).count(), 1);
+  t.deepEqual(problems, []);
+});

@@ -3,6 +3,7 @@ import type { AnswerState } from './answer-state.ts';
 
 const NAMES: Record<string, string> = {
   run_sql: 'Querying the data',
+  look_up_values: 'Looking up values in the data',
   make_chart: 'Drawing a chart',
   search_knowledge: 'Searching the knowledge base',
   describe_table: 'Reading table documentation',
