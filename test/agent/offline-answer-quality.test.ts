@@ -140,11 +140,24 @@ test.serial('"revenue growth in 2025" compares the year with the one before and 
   t.regex(growth.content, /^Revenue by year in 2025 and the year before:/);
   const named = await ask('how much did revenue increase in Q2 2025 vs Q1 2025');
   t.regex(named.content, /\nChange: [+-]\$[\d,.]+ \([+-][\d.]+%\)\./);
-  for (const q of ['revenue growth this month vs last month', 'How did revenue grow compared to last year?', 'revenue growth by channel in 2025']) {
+  for (const q of ['revenue growth this month vs last month', 'How did revenue grow compared to last year?', 'revenue growth by channel and status in 2025', 'which channel had the highest revenue growth in 2025']) {
     const refused = await ask(q);
     t.deepEqual(refused.sql, [], q);
     t.true(refused.content.includes(OFFLINE_UNSUPPORTED), q);
   }
+});
+
+test.serial('"revenue growth by channel in 2025" states each channel\'s two years and the change between them', async (t) => {
+  const growth = await ask('revenue growth by channel in 2025');
+  const expected = await rows("SELECT channel, SUM(total_amount) FILTER (WHERE year(order_date) = 2024), SUM(total_amount) FILTER (WHERE year(order_date) = 2025) FROM orders WHERE status IN ('completed', 'shipped') GROUP BY 1 ORDER BY 1");
+  const money = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+  const lines = expected.map(([channel, before, after]) => {
+    const [a, b] = [Number(before), Number(after)];
+    const pct = ((b - a) / a).toLocaleString('en-US', { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+    return `- ${String(channel)}: ${money(a)} in 2024, ${money(b)} in 2025. Change: ${b >= a ? '+' : '-'}${money(Math.abs(b - a))} (${pct}).`;
+  });
+  t.true(growth.content.startsWith(`Revenue by channel and year in 2025 and the year before:\n${lines.join('\n')}\n`), growth.content);
+  t.is(growth.tables[0]!.rows.length, expected.length * 2, 'the table keeps a row per channel and year');
 });
 
 test.serial('follow-ups: "and in France?" is read with the chat’s previous question, and alone it is refused', async (t) => {

@@ -79,6 +79,7 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
   if (built.listing) return listedRows(title, columns, rows, total, content['truncated'] === true, built.listing.formats);
   if (built.labelColumn === undefined) return `${title}: ${rows[0] ? value(rows[0]) : 'none'}.`;
   if (rows.length === 0) return `${title}: no matching rows.`;
+  if (built.change && columns.length === 3) return `${title}:\n${changesByGroup(columns, rows, value, built.format)}`;
   const li = columns.indexOf(built.labelColumn);
   const label = (r: unknown[]) => (columns.length > 2 ? labelParts(columns, r).join(', ') : built.bucket ? formatBucket(r[li], built.bucket) : formatValue(r[li]));
   if (built.leader && rows.length === 1) return `${stated ? `${built.leader}, ${displayWords(stated, built.format)}` : built.leader}: ${label(rows[0]!)} (${value(rows[0]!)}).`;
@@ -95,6 +96,21 @@ function changeText(earlier: number, later: number, format: string | undefined):
   const sign = diff > 0 ? '+' : diff < 0 ? '-' : '';
   const pct = earlier === 0 ? '' : ` (${sign}${formatValue(Math.abs(diff / earlier), 'percent')})`;
   return `Change: ${sign}${formatValue(Math.abs(diff), format)}${pct}.`;
+}
+
+/**
+ * "Revenue growth by channel in 2025": rows of (group, period, value), two periods per group, in words
+ * a line for each group with both values and the change between them.
+ */
+function changesByGroup(columns: string[], rows: unknown[][], value: (r: unknown[]) => string, format: string | undefined): string {
+  const groups = new Map<string, unknown[][]>();
+  for (const r of rows) groups.set(formatValue(r[0]), [...(groups.get(formatValue(r[0])) ?? []), r]);
+  const period = (r: unknown[]) => formatBucket(r[1], columns[1] as Bucket);
+  const lines = [...groups].slice(0, LISTED).map(([group, [a, b]]) =>
+    b ? `- ${group}: ${value(a!)} in ${period(a!)}, ${value(b)} in ${period(b)}. ${changeText(asNumber(a![2]) ?? 0, asNumber(b[2]) ?? 0, format)}` : `- ${group}: ${value(a!)} in ${period(a!)} only (no change is stated).`,
+  );
+  const more = groups.size > LISTED ? `\n(${groups.size} groups in total; the table has all of them.)` : '';
+  return `${lines.join('\n')}${more}`;
 }
 
 /** Rows of a list: how many (a result cut at the row limit says so), the columns named once, then the first few rows' values. */
