@@ -91,3 +91,11 @@ test('words that name no thing are not looked up: a refusal of "new" or "never" 
     t.deepEqual(a.sql, [], question);
   }
 });
+
+test('a follow-up of a question whose value was looked up looks it up again and keeps it', async (t) => {
+  const chatId = crypto.randomUUID();
+  const turn = async (message: string) => (await (await call('/api/agentic_with_history', admin, { chat_id: chatId, message })).json()) as Answer;
+  await turn('Revenue in Germany');
+  const next = await turn('and by month?');
+  t.regex(next.content, /^Reading 'germany' as the country 'Germany', found in the data\.\nRevenue by month where country is Germany:\n- Jan 2024: 10\.50\n- Mar 2024: 30\.25\n/);
+});

@@ -81,7 +81,7 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
     // With the question's own words: the search links the tables it returns together by their
     // relationships, so the table a typo names comes with the path to the tables already found.
     if (fragments.length > 0) return { kind: 'tool', name: 'search_knowledge', args: { query: `${fragments.join(' ')} ${searchQuery(question)}`.slice(0, 2000), limit: 30 } };
-    const lookUp = outcome.unread && has('look_up_values') ? valueLookUpStep(normalize(fullQuestion), outcome.unread, schema, results, has) : undefined;
+    const lookUp = outcome.unread && has('look_up_values') ? valueLookUpStep(normalize([...earlier, fullQuestion].join(' ')), outcome.unread, schema, results, has) : undefined;
     if (lookUp) return lookUp;
     return { kind: 'text', text: refusalText(question, outcome, schema, nowMs) };
   }

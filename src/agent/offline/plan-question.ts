@@ -80,7 +80,12 @@ function understand(question: string, earlier: string[], schema: Schema, nowMs: 
     const previous = understand(earlier.at(-1)!, earlier.slice(0, -1), schema, nowMs, repairs);
     // After a question it could not answer, one that names its own measure is answered alone, and one
     // with words it cannot read is refused for those; only a bare "and in France?" is refused for the other.
-    if (previous.kind === 'refuse') return intent.explicit || intent.unknown.length > 0 ? checked(intent, nowMs, read.readings) : refuse('unmapped', 'it continues a question I could not answer');
+    // The earlier question's unread words go with the refusal: values the data may hold ("revenue in
+    // Munich", then "and by month?"), looked up again since a chat's history keeps no tool results.
+    if (previous.kind === 'refuse') {
+      if (intent.explicit || intent.unknown.length > 0) return checked(intent, nowMs, read.readings);
+      return { ...refuse('unmapped', 'it continues a question I could not answer'), ...(previous.unread ? { unread: previous.unread } : {}) };
+    }
     const own = intent;
     intent = mergeIntents(previous.intent, own);
     if (own.explicit) return checked(intent, nowMs, read.readings, previous.intent);
