@@ -14,6 +14,7 @@ const ordersDoc = {
   description: 'One row per order.',
   columns: [
     { name: 'order_id', type: 'INTEGER', description: 'Identifier of the order.' },
+    { name: 'customer_id', type: 'INTEGER', description: 'Customer who placed the order.' },
     { name: 'country', type: 'VARCHAR', description: 'Country the order was placed in.' },
     { name: 'total_amount', type: 'DECIMAL(12,2)', description: 'Amount of the order.' },
     { name: 'order_date', type: 'DATE', description: 'Day the order was placed.' },
@@ -21,6 +22,17 @@ const ordersDoc = {
   metrics: [{ name: 'revenue', description: 'Sum of order amounts.', expression: 'SUM(total_amount)', time_column: 'order_date' }],
   // Analysts see French orders only; admins see every order.
   row_filters: [{ filter: "country = 'France'", exempt_roles: ['admin'] }],
+};
+
+const customersDoc = {
+  connection: 'wh',
+  schema: 'main',
+  name: 'customers',
+  description: 'One row per customer.',
+  columns: [
+    { name: 'customer_id', type: 'INTEGER', description: 'Identifier of the customer.' },
+    { name: 'name', type: 'VARCHAR', description: 'Name of the customer.' },
+  ],
 };
 
 let t0: TestApp;
@@ -36,8 +48,14 @@ test.before(async () => {
   analyst = t0.session(t0.user({ orgId: org, role: 'user' }));
   const conn = await call('/api/connections', admin, { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } });
   if (conn.status !== 201) throw new Error(await conn.text());
-  const doc = await call('/api/knowledge/tables', admin, ordersDoc);
-  if (doc.status !== 201) throw new Error(await doc.text());
+  for (const [path, body] of [
+    ['/api/knowledge/tables', ordersDoc],
+    ['/api/knowledge/tables', customersDoc],
+    ['/api/knowledge/relationships', { id: 'orders_customers', description: 'The customer who placed the order.', kind: 'many_to_one', from: { connection: 'wh', schema: 'main', table: 'orders', column: 'customer_id' }, to: { connection: 'wh', schema: 'main', table: 'customers', column: 'customer_id' } }],
+  ] as const) {
+    const res = await call(path, admin, body);
+    if (res.status !== 201) throw new Error(await res.text());
+  }
 });
 test.after.always(() => t0.stop());
 
@@ -98,4 +116,9 @@ test('a follow-up of a question whose value was looked up looks it up again and 
   await turn('Revenue in Germany');
   const next = await turn('and by month?');
   t.regex(next.content, /^Reading 'germany' as the country 'Germany', found in the data\.\nRevenue by month where country is Germany:\n- Jan 2024: 10\.50\n- Mar 2024: 30\.25\n/);
+});
+
+test('a value of a joined table\'s bare "name" column is read, and titled, as that table\'s', async (t) => {
+  const a = await ask(admin, 'How many orders did Ann place?');
+  t.regex(a.content, /^Reading 'ann' as the customer name 'Ann', found in the data\.\nNumber of orders where customer name is Ann: 1\./);
 });

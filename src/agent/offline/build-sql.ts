@@ -9,6 +9,7 @@ import { ORDINALS } from './keywords.ts';
 import { metricOf, onePerGroup, type ColumnRef, type Plan } from './plan.ts';
 import type { Display } from './display.ts';
 import { columnCurrency, measureFormat } from './units.ts';
+import { qualifiedColumn } from './vocabulary.ts';
 
 const ident = (s: string) => (/^[a-z_][a-z0-9_]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -260,10 +261,13 @@ function oneWhere(conditions: string[]): string[] {
   return conditions.map((c) => (c.startsWith('where ') && wheres++ > 0 ? `and ${c.slice('where '.length)}` : c));
 }
 
+/** A filter's column in words; of another table than the subject, a bare name says whose ("Products where customer name is ..."). */
+const columnWords = (plan: Plan, ref: ColumnRef) => (docKey(ref.table) !== docKey(plan.subject) ? qualifiedColumn(ref.table.name, ref.column.name) : spaced(ref.column.name));
+
 /** Each filter in words: "where status is cancelled", "in 2025", "where total amount is over 1000". */
 function conditionsOf(plan: Plan, filters: Plan['filters']): string[] {
   return filters.flatMap((f, i) => {
-    if (f.kind === 'values') return [`where ${spaced(f.ref.column.name)} is ${!f.not ? f.values.join(' or ') : f.values.length === 1 ? `not ${f.values[0]}` : `none of ${f.values.join(', ')}`}`];
+    if (f.kind === 'values') return [`where ${columnWords(plan, f.ref)} is ${!f.not ? f.values.join(' or ') : f.values.length === 1 ? `not ${f.values[0]}` : `none of ${f.values.join(', ')}`}`];
     // A period of another date than the measure's own says which: "Revenue with signup date in 2025".
     if (f.kind !== 'compare') return [ownDate(plan, f.ref) ? f.period.label : `with ${spaced(f.ref.column.name)} ${f.period.label}`];
     // "between 1000 and 2000" reads as two bounds of one column, said once.

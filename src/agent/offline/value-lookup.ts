@@ -6,7 +6,7 @@
 import type { TableColumnDoc, TableDocument } from '../ports.ts';
 import { joinPath } from './joins.ts';
 import { mayBeName } from './language.ts';
-import { isContact, isDimension, listedValues, type Schema } from './vocabulary.ts';
+import { isContact, isDimension, listedValues, qualifiedColumn, type Schema } from './vocabulary.ts';
 
 /** Where a value was found. */
 export interface FoundValue {
@@ -74,5 +74,5 @@ export function withFoundValues(schema: Schema, found: FoundValue[]): Schema {
 export function foundReadings(found: FoundValue[], filtered: { column: string; values: string[] }[]): string[] {
   return found
     .filter((f) => filtered.some((x) => x.column === f.column && x.values.includes(f.value)))
-    .map((f) => `Reading '${f.value.toLowerCase()}' as the ${f.column.replace(/_/g, ' ')} '${f.value}', found in the data.`);
+    .map((f) => `Reading '${f.value.toLowerCase()}' as the ${qualifiedColumn(f.table, f.column)} '${f.value}', found in the data.`);
 }

@@ -39,6 +39,15 @@ const SHARE_NAME = /(?:^|_)(?:rate|ratio|pct|percent|percentage|share)$/i;
 /** How a measure's rows add up: 'share' never, 'unit' only when a total is asked for, undefined freely. */
 export const nonAdditive = (c: TableColumnDoc): 'share' | 'unit' | undefined =>
   !isMeasure(c) ? undefined : SHARE.test(c.description ?? '') || SHARE_NAME.test(c.name) ? 'share' : PER_UNIT.test(c.description ?? '') ? 'unit' : undefined;
+// Column names that say nothing without their table: "where name is Yara Smith" is whose name?
+const BARE = /^(name|title|label|code|type|description)$/i;
+
+/** A column in words, with its table's in the singular where its name is bare: "customer name", but "city". */
+export const qualifiedColumn = (table: string, column: string) => {
+  const words = column.replace(/_/g, ' ');
+  return BARE.test(column) ? `${table.replace(/_/g, ' ').replace(/ies$/, 'y').replace(/s$/, '')} ${words}` : words;
+};
+
 /** Contact details: nobody groups by them or names a value of them in words. */
 export const isContact = (c: TableColumnDoc) => /e_?mail|phone|address/i.test(c.name);
 /** Text-like columns people group and filter by. */
@@ -46,8 +55,8 @@ export const isDimension = (c: TableColumnDoc) => !isMeasure(c) && !isTemporal(c
 
 /** A table whose rows are purchases: its last word is one of these ("orders", "sales", "web_purchases"). */
 const PURCHASES = /(?:^| )(?:order|purchase|sale|transaction)$/;
-/** The verbs of buying, which name such a table as "ordered" names orders. */
-export const BUYING: readonly string[] = ['bought', 'purchased'];
+/** The verbs of buying, which name such a table as "ordered" names orders (and "purchases" counts its rows). */
+export const BUYING: readonly string[] = ['bought', 'buy', 'buys', 'purchased', 'purchase'];
 
 const words = (s: string) => s.toLowerCase().replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
 
@@ -90,7 +99,7 @@ function phrasesOf(table: TableDocument): Phrase[] {
   // "ordered", "purchased": the verb of a table names it too ("customers who ordered in 2025").
   const verbs = tableForms.filter((f) => !f.endsWith('s')).map((f) => (f.endsWith('e') ? `${f}d` : `${f}ed`));
   // "customers who bought Electronics": a table of purchases is named by the verbs of buying as well.
-  if (tableForms.some((f) => PURCHASES.test(f))) verbs.push(...BUYING);
+  if (tableForms.some((f) => PURCHASES.test(f))) verbs.push(...BUYING, 'purchases');
   for (const f of [...tableForms, ...verbs]) add(f, (start, end) => ({ kind: 'table', table, start, end }));
   for (const column of table.columns) {
     const column_ = (start: number, end: number): Mention => ({ kind: 'column', table, column, start, end });
