@@ -68,6 +68,17 @@ test('an additive metric is divided; a ratio or a count of distinct values is re
   t.regex(JSON.stringify(plan('buyers by channel as a percentage')), /does not add up over groups/, 'a customer of both channels is in both');
 });
 
+test('a running period ends today in the query as in the division: rows dated later are not in the total', (t) => {
+  const running = plan('average daily revenue this month');
+  if (running.kind !== 'plan') return t.fail(JSON.stringify(running));
+  const sql = buildSql(running.plan)!.sql;
+  t.regex(sql, /SUM\(t0\.amount\) \/ 20\.0 AS avg_daily_revenue/);
+  t.regex(sql, /t0\.order_date >= DATE '2026-11-01' AND t0\.order_date < DATE '2026-11-21'/);
+  const whole = plan('average daily revenue last month');
+  if (whole.kind !== 'plan') return t.fail(JSON.stringify(whole));
+  t.regex(buildSql(whole.plan)!.sql, /t0\.order_date < DATE '2026-11-01'/, 'a whole period keeps its end');
+});
+
 test('the table of a share and of an average per day carries the value\'s format, as the text does', async (t) => {
   const wh = await startWarehouse();
   t.teardown(() => wh.close());

@@ -41,3 +41,9 @@ export function countUnits(per: PerUnit, period: Period | undefined): UnitCount 
   // A running period counts the unit it is in (this year on 15 January: one month so far).
   return { bucket: per.bucket, units: Math.ceil((months(range.until) + 1 - months(period.from)) / size), ...range };
 }
+
+/** The period as far as its units were counted: a running period ends today, in the query as in the division. */
+export function countedPeriod(period: Period, units: UnitCount): Period {
+  const end = isoOf(dayOf(units.until) + DAY_MS);
+  return period.to && end < period.to ? { ...period, to: end } : period;
+}

@@ -5,7 +5,7 @@
 import type { MetricDoc, TableDocument } from '../ports.ts';
 import type { ColumnMention, Intent, Measure } from './intent.ts';
 import { docKey, keyColumn } from './joins.ts';
-import { countUnits, type UnitCount } from './per-unit.ts';
+import { countedPeriod, countUnits, type UnitCount } from './per-unit.ts';
 import { PlanBuilder } from './plan-builder.ts';
 import { addsUp } from './units.ts';
 import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure } from './plan.ts';
@@ -128,7 +128,9 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const grouped = dimensions.length > 0;
   const order = !grouped ? undefined : (intent.ranking?.dir ?? (dimensions.some((d) => d.kind === 'bucket') ? 'time' : 'desc'));
   const limit = grouped ? intent.ranking?.limit : intent.measure?.kind === 'rows' ? intent.measure.limit : undefined;
-  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.change ? { change: true as const } : {}), ...(share ? { share } : {}), ...(perUnit ? { perUnit } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+  // Rows dated after today in a running period are not in the days divided by, so not in the total either.
+  const counted = perUnit ? filters.map((f) => (f.kind === 'period' ? { ...f, period: countedPeriod(f.period, perUnit) } : f)) : filters;
+  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters: counted, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.change ? { change: true as const } : {}), ...(share ? { share } : {}), ...(perUnit ? { perUnit } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
 }
 
 /** Why the change between two periods cannot be stated: a period still running, other groups, other units. */
