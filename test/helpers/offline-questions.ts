@@ -118,6 +118,8 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['List the categories', 'SELECT category, COUNT(*) FROM products GROUP BY 1 ORDER BY 2 DESC, 1'],
   ['What are the sales channels?', 'SELECT channel, COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1'],
   ['What are the statuses?', 'SELECT status, COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1'],
+  // A contact detail is its row's own: its rows are listed with it, not counted by it.
+  ['List customer emails', 'SELECT customer_id, name, email, country, city, segment, signup_date FROM customers ORDER BY signup_date DESC, customer_id DESC'],
   // A table without a date lists by its key.
   ['List products in the Books category', "SELECT product_id, name, category, subcategory, unit_price, cost FROM products WHERE category = 'Books' ORDER BY product_id"],
   // "Which customers ..." asks for the customers themselves, where nothing ranks or measures them.

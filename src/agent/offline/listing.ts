@@ -3,7 +3,7 @@
 // column's values ("list the categories"). The words that ask are read here; read-measure.ts decides
 // whether rows are what the question measures.
 import { HANDFUL_ROWS, rowCount, type Span } from './keywords.ts';
-import { forms, isDimension, isMeasure, isTemporal } from './vocabulary.ts';
+import { forms, isContact, isDimension, isMeasure, isTemporal } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
 /** Rows of the table of `span` asked for: `newest` orders them by their date, `limit` keeps the first few. */
@@ -39,7 +39,11 @@ export function readListing(text: string, spans: Span[], marks: Marks): Listing 
   const span = spans.find((s) => s.kind === 'table') ?? spans.find((s) => namesItsTable(text, s)) ?? dated;
   // "list the categories", "what are the sales channels": a column people group by, in the plural, first.
   const column = spans[0]?.kind === 'column' && spans[0].ms.every((m) => m.kind === 'column' && isDimension(m.column)) ? spans[0] : undefined;
-  if (column && VERB.test(text.slice(0, column.start)) && /s$/.test(text.slice(column.start, column.end))) return { span: column, values: true };
+  if (column && VERB.test(text.slice(0, column.start)) && /s$/.test(text.slice(column.start, column.end))) {
+    // "list customer emails": a contact detail is its row's own, so the rows are listed with it, not counted by it.
+    if (column.ms.every((m) => m.kind === 'column' && isContact(m.column))) return { span: { ...column, kind: 'table', ms: column.ms.map((m) => ({ kind: 'table', table: m.table, start: m.start, end: m.end })) } };
+    return { span: column, values: true };
+  }
   if (!span) return undefined;
   const plural = span === dated || text.slice(span.start, span.end).endsWith('s');
   // Listed values may stand between: "the 5 latest cancelled orders".
