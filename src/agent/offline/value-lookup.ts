@@ -2,7 +2,8 @@
 // name column without its values. Words the question leaves unread are looked up in the documented
 // text columns whose values are not listed (the look_up_values tool: one governed query, under the
 // user's row security), and the values found are read as if the knowledge listed them, for this
-// question only. Nothing found: the question is refused as before, naming the words.
+// question and, looked up again, its follow-ups. Nothing found: the question is refused as before,
+// naming the words.
 import type { TableColumnDoc, TableDocument } from '../ports.ts';
 import { joinPath } from './joins.ts';
 import { mayBeName } from './language.ts';
@@ -16,8 +17,9 @@ export interface FoundValue {
   value: string;
 }
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PHRASE = /^[\p{L}\p{N}][\p{L}\p{N} '&.-]*$/u;
+// What the tool takes (look-up-values.ts): plain identifiers, and phrases of plain words.
+const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+const PHRASE = /^[\p{L}\p{N}][\p{L}\p{N} '&.-]{0,99}$/u;
 const TEXT = /char|text|string/i;
 const MAX_COLUMNS = 8;
 const MAX_PHRASES = 12;
