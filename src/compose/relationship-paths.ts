@@ -14,13 +14,17 @@ const endOf = (e: RelationshipDocument['from']) => `${e.connection}/${e.table}`;
 const graphs = new WeakMap<readonly RelationshipDocument[], Map<string, Edge[]>>();
 
 function graphOf(all: readonly RelationshipDocument[]): Map<string, Edge[]> {
-  let graph = graphs.get(all);
-  if (graph) return graph;
-  graph = new Map();
+  const cached = graphs.get(all);
+  if (cached) return cached;
+  const graph = new Map<string, Edge[]>();
+  const add = (from: string, edge: Edge) => {
+    const edges = graph.get(from);
+    if (edges) edges.push(edge);
+    else graph.set(from, [edge]);
+  };
   for (const r of all) {
-    const [a, b] = [endOf(r.from), endOf(r.to)];
-    graph.set(a, [...(graph.get(a) ?? []), { r, to: b }]);
-    graph.set(b, [...(graph.get(b) ?? []), { r, to: a }]);
+    add(endOf(r.from), { r, to: endOf(r.to) });
+    add(endOf(r.to), { r, to: endOf(r.from) });
   }
   graphs.set(all, graph);
   return graph;
