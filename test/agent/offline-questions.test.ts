@@ -122,7 +122,10 @@ test('offline: buying says what was done, not what to count: "which customers bo
     const { result, events } = await ask(question);
     t.false(events.some((e) => e.type === 'sql'), question);
     t.true(result.text.includes(OFFLINE_UNSUPPORTED), question);
+    t.regex(result.text, /"(bought|purchased)" does not say what to count: orders, units or the amount spent \(ask for example "the most orders"/, question);
   }
+  // Counting what the question names is no such question.
+  t.regex((await ask('How many orders were bought in 2025?')).result.text, /^Number of orders in 2025: \d+\./);
 });
 
 test('offline: one row of a list is named as one', async (t) => {

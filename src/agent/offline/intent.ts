@@ -63,6 +63,8 @@ export interface Intent {
   loose: ColumnMention[][];
   /** Words neither understood nor fillers. */
   unknown: string[];
+  /** Why words that were read still do not say what to answer ("which customers bought the most": of what?). */
+  unclear?: string;
   /** Opens like a follow-up ("and ...", "what about ..."). */
   followUp: boolean;
 }

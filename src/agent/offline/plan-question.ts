@@ -109,6 +109,7 @@ function readRepaired(question: string, schema: Schema, nowMs: number, repairs: 
 /** The intent, or its refusal when words are left over, nothing is measured, or the period is in the future. */
 function checked(intent: Intent, nowMs: number, readings: string[], previous?: Intent): Understood | Refusal {
   if (intent.unknown.length > 0) return { ...refuse('unmapped', `I do not know what ${intent.unknown.map((w) => `"${w}"`).join(', ')} means here`), ...(intent.measure ? { unread: intent.unknown } : {}) };
+  if (intent.unclear) return refuse('unmapped', intent.unclear);
   if (!intent.measure) return refuse('unmapped', 'it names nothing to count or measure');
   // "customers in Germany", "orders last month": a table narrowed by values, amounts or a period is
   // counted, as "orders by channel" is; a table alone ("orders") asks for nothing yet.

@@ -1,6 +1,7 @@
 // Reads a question into an Intent (intent.ts): the knowledge it mentions first, then the words around
 // those mentions ("by", "which 3", "how many", "earliest"), and last what is left over.
 import type { Aggregate, Bucket, ColumnMention, Group, Intent } from './intent.ts';
+import type { TableDocument } from '../ports.ts';
 import { readMeasure } from './read-measure.ts';
 import { findPeriod, type Period } from './periods.ts';
 import { findDisplay } from './units.ts';
@@ -89,7 +90,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const compares = readCompares(text, spans, marks, used);
   const unknown: string[] = [];
   const measure = readMeasure(text, spans, kw, groups, used, unknown, listing);
-  unknown.push(...boughtAsMeasure(text, spans, measure.measure));
+  const unclear = boughtAsMeasure(text, spans, measure.measure);
   if (listing?.count && measure.measure?.kind === 'rows') marks.take(...listing.count);
   // The rows "which customers ..." asks for are listed, not grouped by.
   if (listing?.which && measure.measure?.kind === 'rows') groups.splice(0, groups.length, ...groups.filter((g) => g.kind !== 'label'));
@@ -124,6 +125,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
     named: spans.filter((s) => s.kind === 'table').map((s) => s.ms.map((m) => m.table)),
     loose: spans.filter((s) => s.kind === 'column' && !used.has(s)).map((s) => s.ms as ColumnMention[]),
     unknown: [...marks.unknownWords(), ...unknown],
+    ...(unclear ? { unclear } : {}),
     followUp,
   };
 }
@@ -147,11 +149,15 @@ function spansOf(mentions: Mention[]): Span[] {
   return spans;
 }
 
-/** "Which customers bought the most": buying says what was done, not what to count (orders, units or spend?); the verb, left unread. */
-function boughtAsMeasure(text: string, spans: Span[], measure: Intent['measure']): string[] {
-  const bought = spans.find((s) => s.kind === 'table' && BUYING.includes(text.slice(s.start, s.end)));
-  const counted = measure?.kind === 'count' ? measure.tables : [];
-  return bought?.ms.some((m) => counted.includes(m.table)) ? [text.slice(bought.start, bought.end)] : [];
+/** "Which customers bought the most": buying says what was done, not what to count; why the question is unclear. */
+function boughtAsMeasure(text: string, spans: Span[], measure: Intent['measure']): string | undefined {
+  const buying = (s: Span) => s.kind === 'table' && BUYING.includes(text.slice(s.start, s.end));
+  const bought = spans.find(buying);
+  // Counted by the verb alone: "how many orders were bought" names what it counts.
+  const named = (t: TableDocument) => spans.some((s) => s.kind === 'table' && !buying(s) && s.ms.some((m) => m.table === t));
+  const counted = measure?.kind === 'count' ? measure.tables.filter((t) => !named(t)) : [];
+  if (!bought?.ms.some((m) => counted.includes(m.table))) return undefined;
+  return `"${text.slice(bought.start, bought.end)}" does not say what to count: orders, units or the amount spent (ask for example "the most orders", "the most units" or "by revenue")`;
 }
 
 const columnsOf = (spans: Span[]) => spans.flatMap((s) => s.ms as ColumnMention[]);
