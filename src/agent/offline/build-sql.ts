@@ -9,7 +9,7 @@ import { ORDINALS } from './keywords.ts';
 import { metricOf, onePerGroup, type ColumnRef, type Plan } from './plan.ts';
 import type { Display } from './display.ts';
 import { columnCurrency, measureFormat } from './units.ts';
-import { qualifiedColumn } from './vocabulary.ts';
+import { qualifiedColumn, singular } from './vocabulary.ts';
 
 const ident = (s: string) => (/^[a-z_][a-z0-9_]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -115,6 +115,7 @@ function measureSql(plan: Plan, col: (ref: ColumnRef) => string, metricSql: (s: 
     const part = partSql(total, filtersSql({ ...plan, filters: plan.share.filters }, col).join(' AND '));
     return part && `${part} * 1.0 / NULLIF(${total}, 0)`;
   }
+  if (plan.perEach) return `${total} * 1.0 / NULLIF(COUNT(DISTINCT ${col(plan.perEach.ref)}), 0)`;
   const units = plan.perUnit?.units;
   return units === undefined ? total : `${total} / ${Number.isInteger(units) ? `${units}.0` : units}`;
 }
@@ -172,7 +173,6 @@ function filtersSql(plan: Plan, col: (ref: ColumnRef) => string): string[] {
   });
 }
 
-const singular = (s: string) => (s.endsWith('ies') ? `${s.slice(0, -3)}y` : s.endsWith('s') ? s.slice(0, -1) : s);
 const spaced = (s: string) => s.replace(/_/g, ' ');
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -180,6 +180,7 @@ const PER_WORDS: Record<Bucket, string> = { day: 'daily', week: 'weekly', month:
 
 function valueName(plan: Plan, metric: MetricDoc | undefined): string {
   const name = totalName(plan, metric);
+  if (plan.perEach) return `${name}_per_${plan.perEach.noun.replace(/ /g, '_')}`;
   return plan.share ? `share_${name}` : plan.perUnit ? `avg_${PER_WORDS[plan.perUnit.bucket]}_${name}` : name;
 }
 
@@ -245,7 +246,7 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
     : temporal ? `${m.aggregate === 'min' ? 'Earliest' : 'Latest'} ${spaced(m.ref.column.name)}`
     : m.aggregate === 'sum' && onePerGroup(plan.dimensions, m.ref) ? capital(spaced(m.ref.column.name))
     : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
-  const per = plan.perUnit ? `Average ${PER_WORDS[plan.perUnit.bucket]} ${total.charAt(0).toLowerCase()}${total.slice(1)}` : total;
+  const per = plan.perUnit ? `Average ${PER_WORDS[plan.perUnit.bucket]} ${total.charAt(0).toLowerCase()}${total.slice(1)}` : plan.perEach ? `${total} per ${plan.perEach.noun}` : total;
   const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
   const conditions = oneWhere(conditionsOf(plan, plan.filters));
   if (!plan.share) return { what: per, dims, conditions };

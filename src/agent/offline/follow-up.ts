@@ -20,6 +20,7 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
   // "and in November?" after "average daily revenue in December" is averaged per day too; "and
   // returned?" after "what percentage of orders were cancelled" asks for the returned ones' share.
   const perUnit = next.explicit ? next.perUnit : previous.perUnit;
+  const perEach = next.explicit ? next.perEach : previous.perEach;
   const partColumns = new Set(next.explicit ? [] : previous.share?.part.map((v) => v[0]!.column));
   const ofPart = next.values.filter((v) => partColumns.has(v[0]!.column));
   const share = next.explicit ? next.share : previous.share && { ...previous.share, part: merged(previous.share.part, ofPart) };
@@ -32,6 +33,7 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     compares: next.compares.length > 0 ? next.compares : previous.compares,
     period: next.period ?? previous.period,
     ...(perUnit ? { perUnit } : {}),
+    ...(perEach ? { perEach } : {}),
     ...(share ? { share } : {}),
     ...((next.display ?? previous.display) ? { display: next.display ?? previous.display } : {}),
     ...((next.chart ?? previous.chart) ? { chart: next.chart ?? previous.chart } : {}),

@@ -32,6 +32,12 @@ export interface PerUnit {
   today: string;
 }
 
+/** "revenue per customer" (per-each.ts): the table named after "per", as the question says it. */
+export interface PerEach {
+  tables: TableDocument[];
+  word: string;
+}
+
 export type Group = { kind: 'column'; columns: ColumnMention[] } | { kind: 'bucket'; bucket: Bucket } | { kind: 'label'; tables: TableDocument[] };
 
 export interface Intent {
@@ -49,6 +55,8 @@ export interface Intent {
   change?: ChangeWords;
   /** "average daily ...": the period's total divided by its days (per-unit.ts), not grouped by day. */
   perUnit?: PerUnit;
+  /** "revenue per customer": the total divided by the rows of a table it spreads over (per-each.ts). */
+  perEach?: PerEach;
   /** The units the answer is asked in ("in thousands", "as a percentage"). */
   display?: Display;
   /** The chart it is asked to be drawn as ("as a line chart", "plot ..."). */

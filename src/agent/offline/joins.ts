@@ -2,7 +2,7 @@
 // row once; the other way repeats rows ("fans out"), which would add a sum up several times, so
 // only counts of distinct keys may cross such a join.
 import type { RelationshipDocument, TableDocument } from '../ports.ts';
-import type { Schema } from './vocabulary.ts';
+import { singular, type Schema } from './vocabulary.ts';
 
 export interface JoinEdge {
   from: TableDocument;
@@ -58,6 +58,5 @@ export function joinPath(schema: Schema, from: TableDocument, to: TableDocument,
 /** The one-side key of a table: the column relationships point to, else `<singular>_id` or `id`. */
 export function keyColumn(schema: Schema, table: TableDocument): string | undefined {
   const pointed = edgesOf(schema).find((e) => docKey(e.to) === docKey(table) && !e.fanOut)?.toColumn;
-  const singular = table.name.replace(/ies$/, 'y').replace(/s$/, '');
-  return pointed ?? table.columns.find((c) => c.name === `${singular}_id` || c.name === 'id')?.name;
+  return pointed ?? table.columns.find((c) => c.name === `${singular(table.name)}_id` || c.name === 'id')?.name;
 }

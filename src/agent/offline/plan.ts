@@ -37,6 +37,12 @@ export type Filter =
   | { kind: 'compare'; ref: ColumnRef; op: CompareOp; value: number }
   | { kind: 'period'; ref: ColumnRef; period: Period };
 
+/** "revenue per customer" (per-each.ts): the distinct values counted to divide by, and the row they stand for ("customer"). */
+export interface PerEachCount {
+  ref: ColumnRef;
+  noun: string;
+}
+
 export interface Plan {
   subject: TableDocument;
   measure: PlanMeasure;
@@ -54,6 +60,8 @@ export interface Plan {
   share?: { filters: Filter[] };
   /** "average daily ...": the measure divided by the units of the period (per-unit.ts). */
   perUnit?: UnitCount;
+  /** "revenue per customer": the measure divided by the distinct keys counted (per-each.ts). */
+  perEach?: PerEachCount;
   /** The text states the change from the earlier period compared to the later one; the query is the same. */
   change?: true;
   /** How the answer text prints the measure; the query is the same with or without it. */

@@ -9,6 +9,7 @@ import { findChart } from './chart-request.ts';
 import { readListing } from './listing.ts';
 import { readChange } from './change.ts';
 import { PER_UNIT, perUnitOf } from './per-unit.ts';
+import { readPerEach } from './per-each.ts';
 import { readShareOf, splitValues } from './share-of.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { BUYING, findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
@@ -60,13 +61,13 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   // "How much did orders increase": the size of the change, not a sum; orders are counted as they would be.
   if (changed) marks.takeMatch(/\bhow much\b/);
   const display = findDisplay(text);
-  if (display) marks.take(...display.span);
   const chart = findChart(text);
-  if (chart) marks.take(...chart.span);
+  for (const span of [display?.span, chart?.span]) if (span) marks.take(...span);
   const outside = (m: Mention) => [period?.span, display?.span, chart?.span].every((s) => !s || m.end <= s[0] || m.start >= s[1]);
   const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
   takeUnique(text, spans, marks);
+  const perEach = readPerEach(text, spans, marks);
   const shareWords = readShareOf(spans, marks);
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
   const listing = readListing(text, spans, marks);
@@ -110,12 +111,12 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   return {
     measure: measure.measure,
     // "New customers last month" asks for a count as plainly as "how many customers".
-    explicit: measure.explicit || fresh !== undefined || perUnit !== undefined || shareWords !== undefined,
+    explicit: measure.explicit || fresh !== undefined || perUnit !== undefined || perEach !== undefined || shareWords !== undefined,
     groups,
     values,
     compares,
     period,
-    ...(perUnit ? { perUnit } : {}),
+    ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}),
     ...(changed ? { change: changed.change } : {}),
     ...(shareWords ? { share: { word: shareWords.word, part } } : {}),
     ...(display ? { display } : {}),

@@ -6,6 +6,7 @@ import type { MetricDoc, TableDocument } from '../ports.ts';
 import type { ColumnMention, Intent, Measure } from './intent.ts';
 import { docKey, keyColumn } from './joins.ts';
 import { countedPeriod, countUnits, type UnitCount } from './per-unit.ts';
+import { perEachOf } from './per-each.ts';
 import { PlanBuilder } from './plan-builder.ts';
 import { addsUp } from './units.ts';
 import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure } from './plan.ts';
@@ -93,7 +94,7 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const summed = c.measure.kind === 'column' && c.measure.aggregate === 'sum' && !onePerGroup(dimensions, c.measure.ref) ? c.measure.ref.column : undefined;
   const kind = summed && nonAdditive(summed);
   // "Discount by channel", "total discount": shares added up total nothing; "unit price by category" adds prices up only when a total is asked.
-  if (kind === 'share' || (kind === 'unit' && intent.measure?.kind === 'column' && intent.measure.implied)) {
+  if (!intent.perEach && (kind === 'share' || (kind === 'unit' && intent.measure?.kind === 'column' && intent.measure.implied))) {
     return fail(`${summed!.name} is documented as ${kind === 'share' ? 'a share' : 'a value of one unit'}, which does not add up to a total; ask for its average, minimum or maximum`);
   }
   const perUnit = intent.perUnit ? unitsOf(intent, c.measure, dimensions) : undefined;
@@ -125,12 +126,14 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
       measure = { ...measure, distinct: { table: c.subject, column: keyDoc } };
     }
   }
+  const perEach = intent.perEach ? perEachOf(b, schema, intent, measure) : undefined;
+  if (typeof perEach === 'string') return fail(perEach);
   const grouped = dimensions.length > 0;
   const order = !grouped ? undefined : (intent.ranking?.dir ?? (dimensions.some((d) => d.kind === 'bucket') ? 'time' : 'desc'));
   const limit = grouped ? intent.ranking?.limit : intent.measure?.kind === 'rows' ? intent.measure.limit : undefined;
   // Rows dated after today in a running period are not in the days divided by, so not in the total either.
   const counted = perUnit ? filters.map((f) => (f.kind === 'period' ? { ...f, period: countedPeriod(f.period, perUnit) } : f)) : filters;
-  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters: counted, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.change ? { change: true as const } : {}), ...(share ? { share } : {}), ...(perUnit ? { perUnit } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters: counted, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.change ? { change: true as const } : {}), ...(share ? { share } : {}), ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
 }
 
 /** Why the change between two periods cannot be stated: a period still running, other groups, other units. */

@@ -54,8 +54,8 @@ export function measureFormat(plan: Plan): string | undefined {
   const m = plan.measure;
   if (m.kind === 'rows') return undefined;
   if (plan.share) return 'percent';
-  // An average of a count per day has decimals: 3.4 orders a day is not 3.
-  if (m.kind !== 'column') return plan.perUnit && m.metric?.format === 'integer' ? undefined : m.metric?.format;
+  // An average of a count per day or per customer has decimals: 3.4 orders a day is not 3.
+  if (m.kind !== 'column') return (plan.perUnit || plan.perEach) && m.metric?.format === 'integer' ? undefined : m.metric?.format;
   return m.aggregate === 'min' || m.aggregate === 'max' || m.aggregate === 'sum' || m.aggregate === 'avg' ? columnCurrency(m.ref.table, m.ref.column.name) : undefined;
 }
 

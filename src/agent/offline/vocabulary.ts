@@ -42,10 +42,13 @@ export const nonAdditive = (c: TableColumnDoc): 'share' | 'unit' | undefined =>
 // Column names that say nothing without their table: "where name is Yara Smith" is whose name?
 const BARE = /^(name|title|label|code|type|description)$/i;
 
+/** A table's name for one of its rows: "categories" -> "category", "orders" -> "order". */
+export const singular = (name: string) => name.replace(/ies$/, 'y').replace(/s$/, '');
+
 /** A column in words, with its table's in the singular where its name is bare: "customer name", but "city". */
 export const qualifiedColumn = (table: string, column: string) => {
   const words = column.replace(/_/g, ' ');
-  return BARE.test(column) ? `${table.replace(/_/g, ' ').replace(/ies$/, 'y').replace(/s$/, '')} ${words}` : words;
+  return BARE.test(column) ? `${singular(table.replace(/_/g, ' '))} ${words}` : words;
 };
 
 /** Contact details: nobody groups by them or names a value of them in words. */

@@ -2,7 +2,7 @@
 // stays unrounded), the metric and the knowledge an answer used, and the no-data answer.
 import type { CoverageDoc } from '../ports.ts';
 import type { BuiltQuery } from './build-sql.ts';
-import { metricOf, type Plan } from './plan.ts';
+import { metricOf, type PerEachCount, type Plan } from './plan.ts';
 import type { Bucket } from './intent.ts';
 import type { UnitCount } from './per-unit.ts';
 import type { Period } from './periods.ts';
@@ -138,6 +138,11 @@ function perUnitText({ bucket, units, from, until }: UnitCount): string {
   return `Per ${bucket}: the total from ${from} to ${until} divided by its ${count} (${bucket}s without any counted as well).`;
 }
 
+/** "Per customer: the total divided by the customers of the rows counted (distinct orders.customer_id); ..." */
+function perEachText({ ref, noun }: PerEachCount): string {
+  return `Per ${noun}: the total divided by the ${noun}s of the rows counted (distinct ${ref.table.name}.${ref.column.name}); ${noun}s with none of those rows are not counted.`;
+}
+
 /** Why the answer means what it means: the coverage caveat, the metric's definition and the knowledge used. */
 export function explain(plan: Plan, schema: Schema, partial: CoverageDoc | undefined): string {
   const lines: string[] = [];
@@ -145,6 +150,7 @@ export function explain(plan: Plan, schema: Schema, partial: CoverageDoc | undef
   const period = plan.filters.find((f) => f.kind === 'period');
   if (period) lines.push(`The period applies to ${period.ref.table.name}.${period.ref.column.name}.`);
   if (plan.perUnit) lines.push(perUnitText(plan.perUnit));
+  if (plan.perEach) lines.push(perEachText(plan.perEach));
   if (plan.share) lines.push(`Share: the part named divided by the whole that the other conditions keep${plan.dimensions.length > 0 ? ', in each group' : ''}.`);
   const metric = metricOf(plan);
   if (metric) {
