@@ -44,6 +44,9 @@ test('what has no reading as a division is refused, saying why', (t) => {
   refused('average unit price per customer', /unit_price is documented as a value of one unit, which is no total to divide per customer/);
   refused('average discount per customer', /discount is documented as a share, which is no total to divide per customer/);
   refused('how many customers per order', /no documented relationship leads from each of the customers counted to one order/);
+  refused('customers per customer', /no documented relationship leads from each of the customers counted to one customer/);
+  refused('list orders per customer', /it asks for rows per customer, which are no total to divide \(ask how many there are per customer, or list them by customer\)/);
+  refused('revenue per customer per order', /"per"/);
   for (const q of ['revenue per customer by month as a percentage', 'average daily revenue per customer in 2025', 'revenue per customer growth in 2025']) refused(q, /it asks for a total per customer and for other units at once/);
   // A ranking within each group, not a division: still not read.
   refused('top 3 customers per order', /"per"/);

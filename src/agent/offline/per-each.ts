@@ -15,6 +15,8 @@ import { nonAdditive, singular, type Schema } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
 const PER = /\bper $/;
+/** One row of a table in words: "order items" -> "order item". */
+const nounOf = (t: TableDocument) => singular(t.name.replace(/_/g, ' '));
 // "the top 3 products per category" ranks within each group: no division.
 const RANKED = /\b(?:top|bottom|first|which|what|most|least|best|worst|highest|lowest|biggest|largest|smallest)\b/;
 // "average revenue per customer": the division is the average; "average" adds nothing to it ("average
@@ -46,23 +48,22 @@ export function readPerEach(text: string, spans: Span[], marks: Marks): PerEach 
 export function perEachOf(b: PlanBuilder, schema: Schema, intent: Intent, measure: PlanMeasure): PerEachCount | string {
   const per = intent.perEach!;
   if (intent.perUnit || intent.share || intent.change || intent.display?.share) return `it asks for a total ${per.word} and for other units at once`;
+  if (measure.kind === 'rows') return `it asks for rows ${per.word}, which are no total to divide (ask how many there are ${per.word}, or list them by ${nounOf(per.tables[0]!)})`;
   const column = measure.kind === 'column' ? measure.ref.column : undefined;
   const kind = column && nonAdditive(column);
   if (kind) return `${column!.name} is documented as ${kind === 'share' ? 'a share' : 'a value of one unit'}, which is no total to divide ${per.word}`;
   if (!addsUp(measure)) return `it asks for something ${per.word} that is not a total to divide (a count, an amount, or a metric that adds up)`;
-  const found = per.tables.map((table) => countedKey(b, schema, table)).filter((r): r is PerEachCount => r !== undefined);
-  if (found.length !== 1) {
-    const noun = singular(per.tables[0]!.name.replace(/_/g, ' '));
-    return `it asks for a total ${per.word}, and no documented relationship leads from each of the ${b.subject.name.replace(/_/g, ' ')} counted to one ${noun}`;
-  }
-  return found[0]!;
+  const found = per.tables.map((table) => countedKey(b, schema, table, measure)).filter((r): r is PerEachCount => r !== undefined);
+  if (found.length === 1) return found[0]!;
+  return `it asks for a total ${per.word}, and no documented relationship leads from each of the ${b.subject.name.replace(/_/g, ' ')} counted to one ${nounOf(per.tables[0]!)}`;
 }
 
-function countedKey(b: PlanBuilder, schema: Schema, table: TableDocument): PerEachCount | undefined {
-  const noun = singular(table.name.replace(/_/g, ' '));
+function countedKey(b: PlanBuilder, schema: Schema, table: TableDocument, measure: PlanMeasure): PerEachCount | undefined {
+  const noun = nounOf(table);
   const column = (t: TableDocument, name: string | undefined): ColumnRef | undefined => (name ? { table: t, column: t.columns.find((c) => c.name === name) ?? { name } } : undefined);
   if (docKey(table) === docKey(b.subject)) {
-    const ref = column(table, keyColumn(schema, table));
+    // "customers per customer" is one; a total of its rows per row ("revenue per order") is their average.
+    const ref = measure.kind === 'count' ? undefined : column(table, keyColumn(schema, table));
     return ref && { ref, noun };
   }
   // Only along joins that keep each measured row once: a total per product of order totals has no reading.
