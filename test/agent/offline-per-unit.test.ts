@@ -94,3 +94,18 @@ test('a value after the groups narrows the whole: "share of revenue by channel i
   t.regex(await text('share of revenue by channel in Germany'), /^Total amount by channel where country is Germany, as a share of the total:/);
   t.regex(await text('percentage of orders cancelled by channel'), /^Share of orders where status is cancelled by channel:/);
 });
+
+test('an average apart from its unit divides a count or an additive metric; a column or a ratio stays grouped by the unit', (t) => {
+  const sqlOf = (q: string) => {
+    const p = plan(q);
+    return p.kind === 'plan' ? buildSql(p.plan)!.sql : `refused: ${JSON.stringify(p)}`;
+  };
+  t.regex(sqlOf('average revenue per month in 2025'), /^SELECT SUM\(t0\.amount\) \/ 12\.0 AS avg_monthly_revenue$/m);
+  t.regex(sqlOf('How many orders per day on average in December 2025?'), /^SELECT COUNT\(\*\) \/ 31\.0 AS avg_daily_order_count$/m);
+  t.regex(sqlOf('average number of orders per day in december 2025'), /^SELECT COUNT\(\*\) \/ 31\.0 AS avg_daily_order_count$/m);
+  t.regex(sqlOf('on average, how many orders a week in 2025'), /^SELECT COUNT\(\*\) \/ 52\.14\d* AS avg_weekly_order_count$/m);
+  // A ratio is not divided, and "average" of a metric stays unread, as before; a column's average per month is each month's.
+  t.regex(sqlOf('average order value per month in 2025'), /I do not know what \\"average\\" means here/);
+  t.regex(sqlOf('average amount per month in 2025'), /^SELECT date_trunc\('month', t0\.order_date\) AS month, AVG\(t0\.amount\) AS avg_amount$/m);
+  t.regex(sqlOf('average number of orders per day'), /names no period to divide by \(for example \\"average daily revenue in 2025\\"\)/);
+});

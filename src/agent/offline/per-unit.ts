@@ -4,7 +4,11 @@
 // today. Months, quarters and years only over a period of whole ones ("average monthly revenue over the
 // last 30 days" has no count of months to divide by).
 import type { Bucket, PerUnit } from './intent.ts';
+import type { Span } from './keywords.ts';
 import type { Period } from './periods.ts';
+import { addsUp } from './units.ts';
+import { isMeasure } from './vocabulary.ts';
+import type { Marks } from './words.ts';
 
 /** The units divided by, and the days they cover (`until` inclusive), for the answer to say. */
 export interface UnitCount {
@@ -16,9 +20,41 @@ export interface UnitCount {
 
 const ADJECTIVES: Record<string, Bucket> = { daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year' };
 // "average daily revenue", "mean monthly orders", "daily average revenue".
-export const PER_UNIT = /\b(?:(?:average|avg|mean) (daily|weekly|monthly|quarterly|yearly|annual)|(daily|weekly|monthly|quarterly|yearly|annual) (?:average|avg|mean))\b/;
+const PER_UNIT = /\b(?:(?:average|avg|mean) (daily|weekly|monthly|quarterly|yearly|annual)|(daily|weekly|monthly|quarterly|yearly|annual) (?:average|avg|mean))\b/;
+// "average number of orders per day", "how many orders per day on average", "on average, how many
+// orders a week": the average apart from its unit, read in the text the knowledge's words left.
+const AVERAGE_APART = /\b(?:average|avg|mean)\b|\bon average\b/;
+const PER_BUCKET = /\b(?:per|a|each) (day|week|month|quarter|year)\b/;
+const WORDS: Record<Bucket, string> = { day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly' };
 
-export const perUnitOf = (m: RegExpExecArray, nowMs: number): PerUnit => ({ bucket: ADJECTIVES[(m[1] ?? m[2])!]!, word: m[0], today: new Date(nowMs).toISOString().slice(0, 10) });
+const today = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
+
+/**
+ * "Average daily revenue", "average number of orders per day": the unit a total is averaged over,
+ * its words taken. Apart from its unit only over a count or a metric that adds up: "average order
+ * value per month" is each month's value of its metric, and "average amount per month" of a column
+ * each month's average amount, as before.
+ */
+export function readPerUnit(spans: Span[], marks: Marks, nowMs: number): PerUnit | undefined {
+  const adjective = marks.takeMatch(PER_UNIT);
+  if (adjective) return { bucket: ADJECTIVES[(adjective[1] ?? adjective[2])!]!, word: adjective[0], today: today(nowMs) };
+  const text = marks.blanked();
+  const average = AVERAGE_APART.exec(text);
+  const unit = average && PER_BUCKET.exec(text);
+  if (!average || !unit || !measuresATotal(spans)) return undefined;
+  marks.take(average.index, average.index + average[0].length);
+  marks.take(unit.index, unit.index + unit[0].length);
+  const bucket = unit[1] as Bucket;
+  return { bucket, word: `average ${WORDS[bucket]}`, today: today(nowMs) };
+}
+
+/** The question's metrics add up, or, with none, it names no measure column: it counts rows. */
+function measuresATotal(spans: Span[]): boolean {
+  const mentions = spans.flatMap((s) => s.ms);
+  const metrics = mentions.flatMap((m) => (m.kind === 'metric' ? [m.metric] : []));
+  if (metrics.length > 0) return metrics.every((metric) => addsUp({ kind: 'metric', metric }));
+  return mentions.every((m) => m.kind !== 'column' || !isMeasure(m.column));
+}
 
 const DAY_MS = 86_400_000;
 const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`);

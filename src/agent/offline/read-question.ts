@@ -8,7 +8,7 @@ import { findDisplay } from './units.ts';
 import { findChart } from './chart-request.ts';
 import { readListing } from './listing.ts';
 import { readChange } from './change.ts';
-import { PER_UNIT, perUnitOf } from './per-unit.ts';
+import { readPerUnit } from './per-unit.ts';
 import { readPerEach } from './per-each.ts';
 import { readShareOf, splitValues } from './share-of.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
@@ -72,8 +72,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
   const listing = readListing(text, spans, marks);
   // Before the keywords: "average daily revenue" is neither an average of rows nor grouped by day.
-  const perWords = marks.takeMatch(PER_UNIT);
-  const perUnit = perWords ? perUnitOf(perWords, nowMs) : undefined;
+  const perUnit = readPerUnit(spans, marks, nowMs);
   const kw = readKeywords(marks);
   if (period && !kw.bucket) kw.bucket = eachOf(text, period, marks);
   const used = new Set<Span>();
