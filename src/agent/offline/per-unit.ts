@@ -4,19 +4,12 @@
 // today. Months, quarters and years only over a period of whole ones ("average monthly revenue over the
 // last 30 days" has no count of months to divide by).
 import type { Bucket, PerUnit } from './intent.ts';
+import type { UnitCount } from './plan.ts';
 import type { Span } from './keywords.ts';
 import type { Period } from './periods.ts';
 import { addsUp } from './units.ts';
 import { isMeasure } from './vocabulary.ts';
 import type { Marks } from './words.ts';
-
-/** The units divided by, and the days they cover (`until` inclusive), for the answer to say. */
-export interface UnitCount {
-  bucket: Bucket;
-  units: number;
-  from: string;
-  until: string;
-}
 
 const ADJECTIVES: Record<string, Bucket> = { daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year' };
 // "average daily revenue", "mean monthly orders", "daily average revenue".

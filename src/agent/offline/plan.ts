@@ -6,7 +6,6 @@ import { docKey, type JoinEdge } from './joins.ts';
 import type { Period } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
-import type { UnitCount } from './per-unit.ts';
 
 export interface ColumnRef {
   table: TableDocument;
@@ -36,6 +35,14 @@ export type Filter =
   | { kind: 'values'; ref: ColumnRef; values: string[]; not?: true }
   | { kind: 'compare'; ref: ColumnRef; op: CompareOp; value: number }
   | { kind: 'period'; ref: ColumnRef; period: Period };
+
+/** "average daily ..." (per-unit.ts): the units divided by, and the days they cover (`until` inclusive), for the answer to say. */
+export interface UnitCount {
+  bucket: Bucket;
+  units: number;
+  from: string;
+  until: string;
+}
 
 /** "revenue per customer" (per-each.ts): the distinct values counted to divide by, and the row they stand for ("customer"). */
 export interface PerEachCount {

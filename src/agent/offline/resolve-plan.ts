@@ -5,11 +5,11 @@
 import type { MetricDoc, TableDocument } from '../ports.ts';
 import type { ColumnMention, Intent, Measure } from './intent.ts';
 import { docKey, keyColumn } from './joins.ts';
-import { countedPeriod, countUnits, type UnitCount } from './per-unit.ts';
+import { countedPeriod, countUnits } from './per-unit.ts';
 import { perEachOf } from './per-each.ts';
 import { PlanBuilder } from './plan-builder.ts';
 import { addsUp } from './units.ts';
-import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure } from './plan.ts';
+import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure, type UnitCount } from './plan.ts';
 import { isDimension, isMeasure, nonAdditive, isTemporal, type Schema } from './vocabulary.ts';
 
 export type Resolution = { ok: true; plan: Plan } | { ok: false; reason: string };

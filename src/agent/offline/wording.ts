@@ -2,9 +2,8 @@
 // stays unrounded), the metric and the knowledge an answer used, and the no-data answer.
 import type { CoverageDoc } from '../ports.ts';
 import type { BuiltQuery } from './build-sql.ts';
-import { metricOf, type PerEachCount, type Plan } from './plan.ts';
+import { metricOf, type PerEachCount, type Plan, type UnitCount } from './plan.ts';
 import type { Bucket } from './intent.ts';
-import type { UnitCount } from './per-unit.ts';
 import type { Period } from './periods.ts';
 import { displayWords } from './units.ts';
 import type { Schema } from './vocabulary.ts';
