@@ -10,6 +10,7 @@ import { readListing } from './listing.ts';
 import { readChange } from './change.ts';
 import { readPerUnit } from './per-unit.ts';
 import { readPerEach } from './per-each.ts';
+import { withTrend } from './trend.ts';
 import { readShareOf, splitValues } from './share-of.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { BUYING, findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
@@ -74,7 +75,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   // Before the keywords: "average daily revenue" is neither an average of rows nor grouped by day.
   const perUnit = readPerUnit(spans, marks, nowMs);
   const kw = readKeywords(marks);
-  if (period && !kw.bucket) kw.bucket = eachOf(text, period, marks);
+  kw.bucket = withTrend(kw.bucket ?? (period && eachOf(text, period, marks)), marks, period);
   const used = new Set<Span>();
   const groups = readGroups(text, spans, kw, used, marks);
   // "list the categories": each value, with the rows of its table counted.
