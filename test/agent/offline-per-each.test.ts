@@ -2,35 +2,28 @@
 // another table it spreads over, read where the measured rows point to that table; "per" before a
 // column still groups, and a ranking within groups ("top 3 products per category") is no division.
 import test from 'ava';
-import { buildSql } from '../../src/agent/offline/build-sql.ts';
 import { planQuestion } from '../../src/agent/offline/plan-question.ts';
 import type { AgentEvent } from '../../src/agent/events.ts';
-import type { Schema } from '../../src/agent/offline/vocabulary.ts';
-import { relationshipDocs, startWarehouse, tableDocs } from '../helpers/agent-warehouse.ts';
+import { startWarehouse } from '../helpers/agent-warehouse.ts';
 import { askOffline } from '../helpers/offline-run.ts';
+import { agentSchema, plannedSql as sqlOf } from '../helpers/offline-plan.ts';
 
-const now = Date.UTC(2026, 0, 15, 12);
-const schema: Schema = { tables: tableDocs(), relationships: relationshipDocs(), paths: new Map() };
-const plan = (q: string) => planQuestion(q, [], schema, now);
-const sqlOf = (q: string) => {
-  const p = plan(q);
-  return p.kind === 'plan' ? buildSql(p.plan)?.sql : `refused: ${JSON.stringify(p)}`;
-};
+const plan = (q: string) => planQuestion(q, [], agentSchema(), Date.UTC(2026, 0, 15, 12));
 
 test('a total per customer is divided by the distinct customers of the rows counted, "average" or not', (t) => {
   for (const q of ['revenue per customer', 'average revenue per customer', 'What was the mean revenue per customer?']) {
-    t.regex(sqlOf(q) ?? '', /^SELECT SUM\(t0\.total_amount\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.customer_id\), 0\) AS total_amount_per_customer\nFROM main\.orders AS t0$/, q);
+    t.regex(sqlOf(q), /^SELECT SUM\(t0\.total_amount\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.customer_id\), 0\) AS total_amount_per_customer\nFROM main\.orders AS t0$/, q);
   }
-  t.regex(sqlOf('how many orders per customer in 2025') ?? '', /COUNT\(\*\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.customer_id\), 0\) AS order_count_per_customer[\s\S]*WHERE t0\.order_date >= DATE '2025-01-01'/);
+  t.regex(sqlOf('how many orders per customer in 2025'), /COUNT\(\*\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.customer_id\), 0\) AS order_count_per_customer[\s\S]*WHERE t0\.order_date >= DATE '2025-01-01'/);
   // Each line's order points to one customer: the join keeps every line once.
-  t.regex(sqlOf('units per customer') ?? '', /SUM\(t0\.quantity\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t1\.customer_id\), 0\)[\s\S]*FROM main\.order_items AS t0\nJOIN main\.orders AS t1 ON t0\.order_id = t1\.order_id$/);
-  t.regex(sqlOf('revenue per order') ?? '', /SUM\(t0\.total_amount\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.order_id\), 0\)/, 'per row of its own table: by its key');
+  t.regex(sqlOf('units per customer'), /SUM\(t0\.quantity\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t1\.customer_id\), 0\)[\s\S]*FROM main\.order_items AS t0\nJOIN main\.orders AS t1 ON t0\.order_id = t1\.order_id$/);
+  t.regex(sqlOf('revenue per order'), /SUM\(t0\.total_amount\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.order_id\), 0\)/, 'per row of its own table: by its key');
 });
 
 test('groups and a ranking of groups divide within each group', (t) => {
-  t.regex(sqlOf('revenue per customer by country') ?? '', /^SELECT t1\.country AS country, SUM\(t0\.total_amount\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.customer_id\), 0\)[\s\S]*GROUP BY 1\nORDER BY 2 DESC, 1$/);
-  t.regex(sqlOf('which country has the highest revenue per customer') ?? '', /GROUP BY 1\nORDER BY 2 DESC, 1\nLIMIT 1$/);
-  t.regex(sqlOf('revenue per country') ?? '', /^SELECT t1\.country AS country, SUM\(t0\.total_amount\) AS total_amount\n/, '"per" before a column still groups');
+  t.regex(sqlOf('revenue per customer by country'), /^SELECT t1\.country AS country, SUM\(t0\.total_amount\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.customer_id\), 0\)[\s\S]*GROUP BY 1\nORDER BY 2 DESC, 1$/);
+  t.regex(sqlOf('which country has the highest revenue per customer'), /GROUP BY 1\nORDER BY 2 DESC, 1\nLIMIT 1$/);
+  t.regex(sqlOf('revenue per country'), /^SELECT t1\.country AS country, SUM\(t0\.total_amount\) AS total_amount\n/, '"per" before a column still groups');
 });
 
 test('what has no reading as a division is refused, saying why', (t) => {

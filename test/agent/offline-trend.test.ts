@@ -1,17 +1,7 @@
 // "Revenue trend over the last 6 months", "orders over time": the measure along time, by a unit that
 // suits the period unless the question names one.
 import test from 'ava';
-import { buildSql } from '../../src/agent/offline/build-sql.ts';
-import { planQuestion } from '../../src/agent/offline/plan-question.ts';
-import type { Schema } from '../../src/agent/offline/vocabulary.ts';
-import { relationshipDocs, tableDocs } from '../helpers/agent-warehouse.ts';
-
-const now = Date.UTC(2026, 0, 15, 12);
-const schema: Schema = { tables: tableDocs(), relationships: relationshipDocs(), paths: new Map() };
-const sqlOf = (q: string) => {
-  const p = planQuestion(q, [], schema, now);
-  return p.kind === 'plan' ? buildSql(p.plan)!.sql : `refused: ${JSON.stringify(p)}`;
-};
+import { plannedSql as sqlOf } from '../helpers/offline-plan.ts';
 
 test('a trend is grouped by a unit that suits its period: days, months or years, months without one', (t) => {
   // The last 6 whole months, as "by month over the last 6 months" reads.

@@ -7,7 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { termOf, verbForms, withDigits } from './language.ts';
 import { MONTHS } from './periods.ts';
-import { findMentions, isDimension, knowsWord, vocabularyWords, type Schema } from './vocabulary.ts';
+import { findMentions, isDimension, knowsWord, listedValues, vocabularyWords, type Schema } from './vocabulary.ts';
 import { FILLER, NEGATIONS } from './words.ts';
 
 export type Repair = { kind: 'repaired'; text: string; readings: string[] } | { kind: 'ambiguous'; detail: string };
@@ -30,14 +30,14 @@ const READER_WORDS = `average maximum minimum number count total highest lowest 
 export function repairWords(text: string, unknown: string[], schema: Schema): Repair | undefined {
   const numbers = unknown.some((w) => termOf(w).numberWord);
   const phrased = PHRASINGS.reduce((t, [re, by]) => t.replace(re, by), numbers ? withDigits(text) : text);
-  let out = bestSelling(priced(phrased, schema), schema).replace(/\s+/g, ' ').trim();
+  const readings: string[] = [];
+  let out = rates(bestSelling(priced(phrased, schema), schema), schema, readings).replace(/\s+/g, ' ').trim();
   const left = unknown.filter((w) => out.includes(w));
   const known = vocabularyWords(schema);
   const candidates = new Set([...known.keys(), ...FILLER, ...READER_WORDS, ...MONTHS]);
   // The tables the question names, worked out only for a verb (most repairs have none).
   let named: Set<unknown> | undefined;
   const asWritten = out;
-  const readings: string[] = [];
   for (const word of new Set(left)) {
     if (NEGATIONS.has(word)) continue;
     const term = termOf(word);
@@ -95,11 +95,33 @@ function bestSelling(text: string, schema: Schema): string {
   // A table's rows ("products") or the values of a column people group by ("category").
   const rows = (word: string) => findMentions(word, schema).some((m) => (m.kind === 'table' || (m.kind === 'column' && isDimension(m.column))) && m.start === 0 && m.end === word.length);
   const rank = (n: string | undefined, word: string, whole: string) => (!rows(word) ? whole : n || !word.endsWith('s') ? `top ${n ?? '1'} ${word} by units` : `units by ${word}`);
+  // "the best selling product category": a column of two words before one word.
+  const ranked = (n: string | undefined, two: string, one: string, rest: string | undefined, whole: string) => (rows(two) ? rank(n, two, whole) : `${rank(n, one, whole.slice(0, whole.length - (rest ? rest.length + 1 : 0)))}${rest ? ` ${rest}` : ''}`);
   return text
-    .replace(/\b(?:the )?(?:(?:best|top) )?(?:(\d+) )?(?:best|top)[ -]?selling (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
+    .replace(/\b(?:the )?(?:(?:best|top) )?(?:(\d+) )?(?:best|top)[ -]?selling ((\w+)(?: (\w+))?)/g, (whole, n: string | undefined, two: string, one: string, rest: string | undefined) => ranked(n, two, one, rest, whole))
     .replace(/\b(?:the )?(?:best|top) (\d+) selling (\w+)/g, (whole, n: string, word: string) => rank(n, word, whole))
     .replace(/\b(?:the )?(?:(\d+) )?most (?:sold|popular) (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
     .replace(/\b(?:which|what) (?:(\d+) )?(\w+) (?:sold|sells|sell) the most$/g, (whole, n: string | undefined, word: string) => rank(n, word, whole));
+}
+
+const RATE = /\b([a-z]{4,}) rates?\b/g;
+
+/**
+ * "the cancellation rate", "return rate by channel": the share of a table's rows with the value of a
+ * listed column that the word names ("cancellation": 'cancelled', "return": 'returned'), read as
+ * "the percentage of orders cancelled" (share-of.ts) and said so. Left unread when no value, or more
+ * than one, is named by the word.
+ */
+function rates(text: string, schema: Schema, readings: string[]): string {
+  return text.replace(RATE, (whole, word: string) => {
+    if (findMentions(word, schema).length > 0) return whole;
+    const stem = word.replace(/(?:l?ation|ion|ing|als?|s)$/, '');
+    const found = schema.tables.flatMap((table) => table.columns.filter(isDimension).flatMap((column) => listedValues(column).filter((v) => stem.length >= 4 && v.toLowerCase().startsWith(stem)).map((value) => ({ table, column, value }))));
+    if (found.length !== 1) return whole;
+    const { table, column, value } = found[0]!;
+    readings.push(`Reading '${whole}' as the share of ${table.name.replace(/_/g, ' ')} whose ${column.name.replace(/_/g, ' ')} is '${value}'.`);
+    return `percentage of ${table.name.replace(/_/g, ' ')} ${value.toLowerCase()}`;
+  });
 }
 
 /**
