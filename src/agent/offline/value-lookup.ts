@@ -7,6 +7,8 @@
 import type { TableColumnDoc, TableDocument } from '../ports.ts';
 import { joinPath } from './joins.ts';
 import { mayBeName } from './language.ts';
+// What the tool takes: plain identifiers, and phrases of plain words.
+import { NAME, PHRASE } from '../tools/look-up-values.ts';
 import { isContact, isDimension, listedValues, qualifiedColumn, type Schema } from './vocabulary.ts';
 
 /** Where a value was found. */
@@ -17,9 +19,6 @@ export interface FoundValue {
   value: string;
 }
 
-// What the tool takes (look-up-values.ts): plain identifiers, and phrases of plain words.
-const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-const PHRASE = /^[\p{L}\p{N}][\p{L}\p{N} '&.-]{0,99}$/u;
 const TEXT = /char|text|string/i;
 const MAX_COLUMNS = 8;
 const MAX_PHRASES = 12;

@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { defineTool } from './tool.ts';
 
 /** Names written into the lookup's SQL unquoted: any dialect reads them alike. */
-const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+export const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 /** Words as people write a value: letters, digits, spaces, apostrophes, hyphens, dots, ampersands. */
-const PHRASE = /^[\p{L}\p{N}][\p{L}\p{N} '&.-]{0,99}$/u;
+export const PHRASE = /^[\p{L}\p{N}][\p{L}\p{N} '&.-]{0,99}$/u;
 const MAX_MATCHES = 50;
 
 const quoted = (s: string) => `'${s.replace(/'/g, "''")}'`;
