@@ -67,10 +67,24 @@ export function columnFormat(name: string, values: unknown[], sqlGrain?: Grain, 
   return { kind: 'text' };
 }
 
+/**
+ * The fraction digits a list of values is shown with, all alike: `least` when any value needs them
+ * (13.0 % beside 13.7 %, not 13 %), none when no value does (75 %, 25 %), and more, up to `most`, while
+ * values that differ would read alike (4.96 %, 5.02 %, 5.04 %, not 5.0 % three times). `scale` is what a
+ * value is multiplied by as shown (100 for a percentage).
+ */
+export function listDigits(values: number[], least: number, most: number, scale = 1): number {
+  const shown = values.filter(Number.isFinite).map((v) => v * scale);
+  let digits = shown.some((v) => !Number.isInteger(Number(v.toFixed(least)))) ? least : 0;
+  const distinct = new Set(shown).size;
+  while (digits < most && new Set(shown.map((v) => v.toFixed(digits))).size < distinct) digits++;
+  return digits;
+}
+
 /** A governed metric's column: its currency (cents shown), a percentage, or whole or decimal numbers. */
 function metricColumn(format: string, values: unknown[]): ColumnFormat {
   if (/^[A-Z]{3}$/.test(format)) return { kind: 'number', currency: format, fractionDigits: 2 };
-  if (format === 'percent') return { kind: 'number', percent: true, fractionDigits: 1 };
+  if (format === 'percent') return { kind: 'number', percent: true, fractionDigits: listDigits(values.map((v) => asNumber(v) ?? NaN), 1, 3, 100) };
   if (format === 'integer') return { kind: 'number', fractionDigits: 0 };
   return { kind: 'number', fractionDigits: values.some((v) => !Number.isInteger(asNumber(v))) ? 2 : 0 };
 }

@@ -42,6 +42,17 @@ test('shares are of the total of every row, and not claimed when rows are missin
   t.regex(cut, /Shares need every row/);
 });
 
+test('the percentages of one list have the digits that tell them apart, all alike', (t) => {
+  const display = { share: true as const, span: [0, 0] as [number, number] };
+  const byCountry = { ...built, title: 'Revenue by country', labelColumn: 'country', display };
+  const shares = (values: number[]) => describeResult(byCountry, { columns: [{ name: 'country' }, { name: 'revenue' }], rows: values.map((v, i) => [`c${i}`, v]), row_count: values.length });
+  t.is(shares([137, 130, 733]), 'Revenue by country, as a share of the total:\n- c0: 13.7%\n- c1: 13.0%\n- c2: 73.3%');
+  t.is(shares([496, 502, 504, 8498]), 'Revenue by country, as a share of the total:\n- c0: 4.96%\n- c1: 5.02%\n- c2: 5.04%\n- c3: 84.98%');
+  const rate = { ...built, title: 'Cancellation rate by channel', labelColumn: 'channel', format: 'percent' };
+  t.is(describeResult(rate, { columns: [{ name: 'channel' }, { name: 'rate' }], rows: [['web', 0.05], ['store', 0.054]], row_count: 2 }), 'Cancellation rate by channel:\n- web: 5.0%\n- store: 5.4%');
+  t.is(describeResult({ ...rate, labelColumn: undefined }, { columns: [{ name: 'rate' }], rows: [[0.05]], row_count: 1 }), 'Cancellation rate by channel: 5%.');
+});
+
 test('a ranking of one row names it, instead of listing a top 1', (t) => {
   const leader = { ...built, title: 'Top 1: Number of customers by segment', labelColumn: 'segment', format: 'integer', leader: 'Segment with the most customers' };
   t.is(describeResult(leader, { columns: [{ name: 'segment' }, { name: 'customer_count' }], rows: [['consumer', 1234]], row_count: 1 }), 'Segment with the most customers: consumer (1,234).');

@@ -71,7 +71,13 @@ export const DEMO_FOLLOW_UPS: DemoQuestion[] = [
 const n = (v: unknown) => Number(v);
 const scaled = (factor: number) => (v: unknown) => (n(v) / factor).toLocaleString('en-US', { maximumFractionDigits: 2 });
 const usd = (v: unknown) => n(v).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-const share = (rows: unknown[][], i: number) => (n(rows[i]!.at(-1)) / rows.reduce((s, r) => s + n(r.at(-1)), 0)).toLocaleString('en-US', { style: 'percent', maximumFractionDigits: 1 });
+/** A row's share, with the digits of the whole list: one (none when no share needs it), more while two shares read alike. */
+const share = (rows: unknown[][], i: number) => {
+  const all = rows.map((r) => n(r.at(-1)) / rows.reduce((s, x) => s + n(x.at(-1)), 0));
+  const reads = (d: number) => new Set(all.map((v) => (v * 100).toFixed(d))).size === new Set(all).size;
+  const digits = all.every((v) => Number.isInteger(Number((v * 100).toFixed(1)))) && reads(0) ? 0 : reads(1) ? 1 : 2;
+  return all[i]!.toLocaleString('en-US', { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits });
+};
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const month = (v: unknown) => `${MONTHS[Number(String(v).slice(5, 7)) - 1]} ${String(v).slice(0, 4)}`;
 const quarter = (v: unknown) => `${String(v).slice(0, 4)} Q${Math.floor((Number(String(v).slice(5, 7)) - 1) / 3) + 1}`;

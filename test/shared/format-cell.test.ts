@@ -40,6 +40,10 @@ test("a governed metric's column is shown in its format: a currency, a percentag
   t.deepEqual(shown(['2880619.8210', 12], 'USD'), ['$2,880,619.82', '$12.00']);
   t.deepEqual(shown([1234.5], 'EUR'), ['€1,234.50']);
   t.deepEqual(shown([0.125, '0.5'], 'percent'), ['12.5%', '50.0%']);
+  t.deepEqual(shown([0.25, 0.5], 'percent'), ['25%', '50%']);
+  // Shares that would read alike at one digit get the digits that tell them apart.
+  t.deepEqual(shown([0.0496, 0.0502, 0.0504], 'percent'), ['4.96%', '5.02%', '5.04%']);
+  t.deepEqual(shown([0.05, 0.05], 'percent'), ['5%', '5%']);
   t.deepEqual(shown([1234.4], 'integer'), ['1,234']);
   // Not numbers after all: the metric's format does not apply.
   t.deepEqual(shown(['n/a'], 'USD'), ['n/a']);

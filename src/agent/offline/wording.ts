@@ -1,5 +1,6 @@
 // How the offline model words its answers: values in the metric's display format (the data itself
 // stays unrounded), the metric and the knowledge an answer used, and the no-data answer.
+import { listDigits } from '../../shared/format-cell.ts';
 import type { CoverageDoc } from '../ports.ts';
 import type { BuiltQuery } from './build-sql.ts';
 import { metricOf, type PerEachCount, type Plan, type UnitCount } from './plan.ts';
@@ -12,13 +13,16 @@ const LISTED = 10;
 
 const asNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(v) ? Number(v) : undefined);
 
-/** Formats a value the way people read it: `format` is a metric's (`integer`, `decimal`, `percent` or a currency code). */
-export function formatValue(v: unknown, format?: string): string {
+/**
+ * Formats a value the way people read it: `format` is a metric's (`integer`, `decimal`, `percent` or a
+ * currency code); a percentage in a list has the list's `digits` (listDigits), alone at most one.
+ */
+export function formatValue(v: unknown, format?: string, digits?: number): string {
   if (v === null || v === undefined) return 'none';
   const n = asNumber(v);
   if (n === undefined) return String(v).replace(/T00:00:00(\.000)?Z?$/, '').replace(/ 00:00:00$/, '');
   if (format === 'integer') return n.toLocaleString('en-US', { maximumFractionDigits: 0 });
-  if (format === 'percent') return n.toLocaleString('en-US', { style: 'percent', maximumFractionDigits: 1 });
+  if (format === 'percent') return n.toLocaleString('en-US', { style: 'percent', minimumFractionDigits: digits ?? 0, maximumFractionDigits: digits ?? 1 });
   if (format && /^[A-Z]{3}$/.test(format)) return n.toLocaleString('en-US', { style: 'currency', currency: format });
   if (format === 'decimal' || !Number.isInteger(n)) return n.toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 });
   return n.toLocaleString('en-US');
@@ -71,10 +75,13 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
   const whole = display?.share && rows.length === total ? rows.reduce((s, r) => s + (asNumber(raw(r)) ?? 0), 0) : undefined;
   const stated = display && (!display.share || whole !== undefined) ? display : undefined;
   const title = stated ? `${built.title}, ${displayWords(stated, built.format)}` : built.title;
+  const share = (r: unknown[]) => (whole ? (asNumber(raw(r)) ?? 0) / whole : 0);
+  // Percentages of one list read alike: as many digits as tell its values apart.
+  const digits = whole !== undefined ? listDigits(rows.map(share), 1, 2, 100) : built.format === 'percent' ? listDigits(rows.map((r) => asNumber(raw(r)) ?? NaN), 1, 2, 100) : undefined;
   const value = (r: unknown[]) =>
-    whole !== undefined ? formatValue(whole === 0 ? 0 : (asNumber(raw(r)) ?? 0) / whole, 'percent')
+    whole !== undefined ? formatValue(share(r), 'percent', digits)
     : display?.scale ? scaled(raw(r), display.scale.factor)
-    : formatValue(raw(r), built.format);
+    : formatValue(raw(r), built.format, digits);
   if (built.listing) return listedRows(title, columns, rows, total, content['truncated'] === true, built.listing.formats);
   if (built.labelColumn === undefined) return `${title}: ${rows[0] ? value(rows[0]) : 'none'}.`;
   if (rows.length === 0) return `${title}: no matching rows.`;
