@@ -38,6 +38,9 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Monthly revenue in 2025', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['Number of orders per year', "SELECT date_trunc('year', order_date), COUNT(*) FROM orders GROUP BY 1 ORDER BY 1"],
   ['What is the average discount of order items?', 'SELECT ROUND(AVG(discount), 2) FROM order_items'],
+  // A median, as PostgreSQL and DuckDB both write it; here against DuckDB's own MEDIAN.
+  ['What is the median order value?', 'SELECT MEDIAN(total_amount) FROM orders'],
+  ['Median unit price of products by category', 'SELECT category, MEDIAN(unit_price) FROM products GROUP BY 1 ORDER BY 2 DESC, 1'],
   ['Total quantity of order items by product category', 'SELECT p.category, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1 ORDER BY 2 DESC, 1'],
   ['How many shipped or returned orders in 2025?', "SELECT COUNT(*) FROM orders WHERE status IN ('shipped', 'returned') AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'"],
   ['Total revenue by country', 'SELECT c.country, SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) GROUP BY 1 ORDER BY 2 DESC, 1'],

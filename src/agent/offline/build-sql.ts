@@ -133,6 +133,8 @@ function totalSql(plan: Plan, col: (ref: ColumnRef) => string, metricSql: (s: st
   if (m.kind === 'metric') return metricSql(m.metric.expression);
   if (m.kind === 'count') return m.distinct ? `COUNT(DISTINCT ${col(m.distinct)})` : 'COUNT(*)';
   if (m.kind === 'rows') return undefined;
+  // The ordered-set form both PostgreSQL and DuckDB read (PostgreSQL has no MEDIAN).
+  if (m.aggregate === 'median') return `PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY ${col(m.ref)})`;
   return `${m.aggregate.toUpperCase()}(${col(m.ref)})`;
 }
 
@@ -192,7 +194,7 @@ function totalName(plan: Plan, metric: MetricDoc | undefined): string {
   return `${m.aggregate === 'sum' ? 'total' : m.aggregate}_${m.ref.column.name}`.replace(/^total_total_/, 'total_');
 }
 
-const AGGREGATE_WORDS = { sum: 'Total', avg: 'Average', min: 'Minimum', max: 'Maximum' };
+const AGGREGATE_WORDS = { sum: 'Total', avg: 'Average', median: 'Median', min: 'Minimum', max: 'Maximum' };
 
 /** "Revenue by country in 2025", "Top 3: Number of orders by channel where status is completed". */
 export function titleOf(plan: Plan): string {

@@ -7,7 +7,7 @@ import type { Display } from './display.ts';
 import type { ChangeWords } from './change.ts';
 import type { Mention } from './vocabulary.ts';
 
-export type Aggregate = 'count' | 'sum' | 'avg' | 'min' | 'max';
+export type Aggregate = 'count' | 'sum' | 'avg' | 'median' | 'min' | 'max';
 export type Bucket = 'day' | 'week' | 'month' | 'quarter' | 'year';
 export type CompareOp = '>' | '<' | '>=' | '<=';
 export type ColumnMention = Extract<Mention, { kind: 'column' }>;

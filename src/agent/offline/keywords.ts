@@ -14,6 +14,16 @@ export const rowCount = (digits: string): number => Math.min(Number(digits), Num
 /** Rows asked for without a number ("top products", "latest orders", "biggest orders"): a handful to read. */
 export const HANDFUL_ROWS = 10;
 
+/** The words that ask for an aggregate, the first found winning. */
+export const AGGREGATES: [RegExp, Aggregate][] = [
+  [/\b(how many|number of|count of|count)\b/, 'count'],
+  [/\b(average|avg|mean)\b/, 'avg'],
+  [/\b(median)\b/, 'median'],
+  [/\b(total|sum of|sum|how much)\b/, 'sum'],
+  [/\b(maximum|max)\b/, 'max'],
+  [/\b(minimum|min)\b/, 'min'],
+];
+
 /** Mentions of the same words: what they may mean (a column name two tables share...). */
 export interface Span {
   start: number;

@@ -17,7 +17,7 @@ export type PlanMeasure =
   | { kind: 'metric'; metric: MetricDoc }
   /** Rows of the subject; distinct keys when a join repeats them. `metric` when a count metric governs it. */
   | { kind: 'count'; distinct?: ColumnRef; metric?: MetricDoc }
-  | { kind: 'column'; aggregate: 'sum' | 'avg' | 'min' | 'max'; ref: ColumnRef }
+  | { kind: 'column'; aggregate: 'sum' | 'avg' | 'median' | 'min' | 'max'; ref: ColumnRef }
   /**
    * The rows themselves: the columns shown, in the order given by `sort`; `distinct` when a filter
    * reaches them across a join that repeats them ("which customers bought Electronics").

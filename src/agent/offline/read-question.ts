@@ -1,6 +1,6 @@
 // Reads a question into an Intent (intent.ts): the knowledge it mentions first, then the words around
 // those mentions ("by", "which 3", "how many", "earliest"), and last what is left over.
-import type { Aggregate, Bucket, ColumnMention, Group, Intent } from './intent.ts';
+import type { Bucket, ColumnMention, Group, Intent } from './intent.ts';
 import type { TableDocument } from '../ports.ts';
 import { readMeasure } from './read-measure.ts';
 import { findPeriod, type Period } from './periods.ts';
@@ -15,7 +15,7 @@ import { readShareOf, splitValues } from './share-of.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { BUYING, findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
-import { HANDFUL_ROWS, ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
+import { AGGREGATES, HANDFUL_ROWS, ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
 
 const EACH = /\b(each|every|per)\b/;
 const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
@@ -38,13 +38,6 @@ const BUCKETS: [RegExp, Bucket][] = [
 ];
 // "for each of the last 3 months": one row for each of those months.
 const EACH_OF = /\b(?:for |in )?(?:each|every one) of $/;
-const AGGREGATES: [RegExp, Aggregate][] = [
-  [/\b(how many|number of|count of|count)\b/, 'count'],
-  [/\b(average|avg|mean)\b/, 'avg'],
-  [/\b(total|sum of|sum|how much)\b/, 'sum'],
-  [/\b(maximum|max)\b/, 'max'],
-  [/\b(minimum|min)\b/, 'min'],
-];
 const PRIORITY: Mention['kind'][] = ['metric', 'column', 'value', 'table'];
 const GROUP_BEFORE = /\b(by|per|for each|each|across|of each|for every)\s+$/;
 const LABEL_BEFORE = /\b(by|for each|of each|for every)\s+$/;

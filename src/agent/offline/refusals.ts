@@ -20,7 +20,7 @@ export interface Refusal {
 export const OPERATOR_NOTE = 'For the operator:';
 
 export const OFFLINE_UNSUPPORTED =
-  'The offline model answers counts, sums, averages, minimums and maximums of documented columns and governed metrics, grouped by a column or a period, top or bottom N, with filters on listed values and past periods (two of them compared side by side), joined along documented relationships, charted as asked (bar, line, area, pie or scatter); and lists of a table\'s rows (filtered, newest first, the latest N).' +
+  'The offline model answers counts, sums, averages, medians, minimums and maximums of documented columns and governed metrics, grouped by a column or a period, top or bottom N, with filters on listed values and past periods (two of them compared side by side), joined along documented relationships, charted as asked (bar, line, area, pie or scatter); and lists of a table\'s rows (filtered, newest first, the latest N).' +
   `\n\n${OPERATOR_NOTE} configure an LLM provider (SEXTANT_LLM_PROVIDER=openai or anthropic) to answer other questions.`;
 
 const CAUSAL = /\b(why|what (?:caused|causes|drove|drives|explains)|cause of|causes of|reasons? (?:for|behind|why)|explain|because|due to|impact of|effect of)\b/;

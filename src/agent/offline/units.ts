@@ -56,7 +56,7 @@ export function measureFormat(plan: Plan): string | undefined {
   if (plan.share) return 'percent';
   // An average of a count per day or per customer has decimals: 3.4 orders a day is not 3.
   if (m.kind !== 'column') return (plan.perUnit || plan.perEach) && m.metric?.format === 'integer' ? undefined : m.metric?.format;
-  return m.aggregate === 'min' || m.aggregate === 'max' || m.aggregate === 'sum' || m.aggregate === 'avg' ? columnCurrency(m.ref.table, m.ref.column.name) : undefined;
+  return columnCurrency(m.ref.table, m.ref.column.name);
 }
 
 /** Why a plan's answer cannot be printed in the units asked, or undefined when it can. */
