@@ -54,6 +54,21 @@ test('a chart of a share reads its axis in percent, as the result\'s format says
   t.deepEqual(spec.encoding.y, { field: 'n', type: 'quantitative', axis: { format: '.0%' } });
 });
 
+test('a chart of the days of a week draws them as names in their order, and dates by name and value as dates', async (t) => {
+  const rows = [['Monday', '3'], ['Tuesday', '5'], ['Sunday', '1']];
+  const c = ctx({ queries: { run: async () => ({ ...result(rows), columns: [{ name: 'weekday', type: 'VARCHAR' }, { name: 'n', type: 'BIGINT' }] }) } });
+  const out = await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1' }), c.base, 1000, signal);
+  const dfKey = (JSON.parse(out.content) as { df_key: string }).df_key;
+  t.true((await executeTool(DEFAULT_TOOLS, call('make_chart', { df_key: dfKey, type: 'bar', x: 'weekday', y: 'n' }), c.base, 1000, signal)).ok);
+  const spec = c.events.find((e): e is Extract<AgentEvent, { type: 'chart' }> => e.type === 'chart')!.spec as { encoding: { x: Record<string, unknown> } };
+  t.deepEqual(spec.encoding.x, { field: 'weekday', type: 'nominal', sort: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] });
+
+  const d = ctx({ queries: { run: async () => ({ ...result([['2025-01-01', '3'], ['2025-02-01', '4']]), columns: [{ name: 'month', type: 'DATE' }, { name: 'n', type: 'BIGINT' }] }) } });
+  const monthly = (JSON.parse((await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'SELECT 1' }), d.base, 1000, signal)).content) as { df_key: string }).df_key;
+  t.true((await executeTool(DEFAULT_TOOLS, call('make_chart', { df_key: monthly, type: 'line', x: 'month', y: 'n' }), d.base, 1000, signal)).ok);
+  t.deepEqual((d.events.find((e): e is Extract<AgentEvent, { type: 'chart' }> => e.type === 'chart')!.spec as { encoding: { x: Record<string, unknown> } }).encoding.x, { field: 'month', type: 'temporal' });
+});
+
 test('errors come back to the model as results with stable codes', async (t) => {
   const c = ctx({ queries: { run: async () => { throw new AppError('bad_request', 'QUERY_REFUSED', 'Only SELECT statements are allowed', { reason: 'not_select' }); } } });
   const refused = await executeTool(DEFAULT_TOOLS, call('run_sql', { connection_id: 'demo_warehouse', sql: 'DELETE FROM orders' }), c.base, 1000, signal);

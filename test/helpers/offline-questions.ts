@@ -38,6 +38,10 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Monthly revenue in 2025', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   ['Number of orders per year', "SELECT date_trunc('year', order_date), COUNT(*) FROM orders GROUP BY 1 ORDER BY 1"],
   ['What is the average discount of order items?', 'SELECT ROUND(AVG(discount), 2) FROM order_items'],
+  // The day of the week, by name and in the week's order (DuckDB's own dayname and isodow here).
+  ['Orders by weekday', 'SELECT dayname(order_date), COUNT(*) FROM orders GROUP BY 1 ORDER BY MIN(isodow(order_date))'],
+  ['Total revenue by day of the week in 2025', "SELECT dayname(order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY MIN(isodow(order_date))"],
+  ['Which day of the week has the most orders?', 'SELECT dayname(order_date), COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, MIN(isodow(order_date)) LIMIT 1'],
   // A median, as PostgreSQL and DuckDB both write it; here against DuckDB's own MEDIAN.
   ['What is the median order value?', 'SELECT MEDIAN(total_amount) FROM orders'],
   ['Median unit price of products by category', 'SELECT category, MEDIAN(unit_price) FROM products GROUP BY 1 ORDER BY 2 DESC, 1'],

@@ -4,7 +4,7 @@
 import { rewriteColumns, tokenizeExpression, type ColumnReference } from '../../sql-expression.ts';
 import type { MetricDoc, TableDocument } from '../ports.ts';
 import { docKey } from './joins.ts';
-import type { Bucket } from './intent.ts';
+import type { Bucket, PeriodBucket } from './intent.ts';
 import { ORDINALS } from './keywords.ts';
 import { metricOf, onePerGroup, type ColumnRef, type Plan } from './plan.ts';
 import type { Display } from './display.ts';
@@ -56,15 +56,15 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
   const filter = metric?.filter ? metricSql(metric.filter) : '';
   if (measure === undefined || filter === undefined) return undefined;
 
-  const { select, group, names } = dimensionsSql(plan, col);
+  const { select, group, order, names } = dimensionsSql(plan, col);
   const valueColumn = valueName(plan, metric);
   select.push(`${measure} AS ${ident(valueColumn)}`);
   const where = [...(filter ? [`(${filter})`] : []), ...filtersSql(plan, col)];
   const lines = [`SELECT ${select.join(', ')}`, `FROM ${tableSql(plan.subject)} AS t0`, ...joins];
   if (where.length > 0) lines.push(`WHERE ${where.join(' AND ')}`);
   if (group.length > 0) lines.push(`GROUP BY ${group.join(', ')}`);
-  if (plan.order === 'time') lines.push(`ORDER BY ${group.join(', ')}`);
-  else if (plan.order) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${group.length > 0 ? `, ${group.join(', ')}` : ''}`);
+  if (plan.order === 'time') lines.push(`ORDER BY ${order.join(', ')}`);
+  else if (plan.order) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${order.length > 0 ? `, ${order.join(', ')}` : ''}`);
   if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`);
   return {
     sql: lines.join('\n'),
@@ -72,7 +72,7 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
     title: titleOf(plan),
     valueColumn,
     labelColumn: names.find((n) => n !== undefined),
-    timeSeries: plan.dimensions.some((d) => d.kind === 'bucket'),
+    timeSeries: plan.dimensions.some((d) => d.kind === 'bucket' && d.bucket !== 'weekday'),
     format: measureFormat(plan),
     ...(plan.dimensions[0]?.kind === 'bucket' ? { bucket: plan.dimensions[0].bucket } : {}),
     ...(plan.display ? { display: plan.display } : {}),
@@ -138,17 +138,29 @@ function totalSql(plan: Plan, col: (ref: ColumnRef) => string, metricSql: (s: st
   return `${m.aggregate.toUpperCase()}(${col(m.ref)})`;
 }
 
-function dimensionsSql(plan: Plan, col: (ref: ColumnRef) => string): { select: string[]; group: number[]; names: string[] } {
+/**
+ * The day of the week by name, as PostgreSQL and DuckDB both read it (ISODOW: Monday 1 to Sunday 7);
+ * the groups are ordered by that number, not by their names.
+ */
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const isoDow = (date: string) => `EXTRACT(ISODOW FROM ${date})`;
+const weekdaySql = (date: string) => `CASE ${isoDow(date)} ${WEEKDAYS.map((d, i) => `WHEN ${i + 1} THEN '${d}'`).join(' ')} END`;
+
+/** The grouped columns: their SELECT items, GROUP BY positions, ORDER BY keys in time order, and names. */
+function dimensionsSql(plan: Plan, col: (ref: ColumnRef) => string): { select: string[]; group: number[]; order: string[]; names: string[] } {
   const select: string[] = [];
   const group: number[] = [];
+  const order: string[] = [];
   const names: string[] = [];
-  const add = (sql: string, name: string) => {
+  const add = (sql: string, name: string, orderKey?: string) => {
     select.push(`${sql} AS ${ident(name)}`);
     group.push(select.length);
+    order.push(orderKey ?? String(select.length));
     names.push(name);
   };
   for (const d of plan.dimensions) {
-    if (d.kind === 'bucket') add(`date_trunc('${d.bucket}', ${col(d.ref)})`, d.bucket);
+    if (d.kind === 'bucket' && d.bucket === 'weekday') add(weekdaySql(col(d.ref)), 'weekday', `MIN(${isoDow(col(d.ref))})`);
+    else if (d.kind === 'bucket') add(`date_trunc('${d.bucket}', ${col(d.ref)})`, d.bucket);
     else if (d.kind === 'column') add(col(d.ref), d.ref.column.name);
     else {
       if (d.key) add(col(d.key), d.key.column.name);
@@ -157,7 +169,7 @@ function dimensionsSql(plan: Plan, col: (ref: ColumnRef) => string): { select: s
   }
   // The label people read comes after a key column.
   const label = plan.dimensions[0]?.kind === 'label' ? plan.dimensions[0].label.column.name : names[0];
-  return { select, group, names: label ? [label, ...names] : names };
+  return { select, group, order, names: label ? [label, ...names] : names };
 }
 
 function filtersSql(plan: Plan, col: (ref: ColumnRef) => string): string[] {
@@ -178,7 +190,7 @@ function filtersSql(plan: Plan, col: (ref: ColumnRef) => string): string[] {
 const spaced = (s: string) => s.replace(/_/g, ' ');
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-const PER_WORDS: Record<Bucket, string> = { day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly' };
+const PER_WORDS: Record<PeriodBucket, string> = { day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly' };
 
 function valueName(plan: Plan, metric: MetricDoc | undefined): string {
   const name = totalName(plan, metric);
@@ -249,7 +261,7 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
     : m.aggregate === 'sum' && onePerGroup(plan.dimensions, m.ref) ? capital(spaced(m.ref.column.name))
     : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
   const per = plan.perUnit ? `Average ${PER_WORDS[plan.perUnit.bucket]} ${total.charAt(0).toLowerCase()}${total.slice(1)}` : plan.perEach ? `${total} per ${plan.perEach.noun}` : total;
-  const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
+  const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? (d.bucket === 'weekday' ? 'day of the week' : d.bucket) : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
   const conditions = oneWhere(conditionsOf(plan, plan.filters));
   if (!plan.share) return { what: per, dims, conditions };
   // "Share of orders where status is cancelled among those where channel is web in 2025".

@@ -8,7 +8,10 @@ import type { ChangeWords } from './change.ts';
 import type { Mention } from './vocabulary.ts';
 
 export type Aggregate = 'count' | 'sum' | 'avg' | 'median' | 'min' | 'max';
-export type Bucket = 'day' | 'week' | 'month' | 'quarter' | 'year';
+/** A unit of time: each period of it is one group, or one unit averaged over (per-unit.ts). */
+export type PeriodBucket = 'day' | 'week' | 'month' | 'quarter' | 'year';
+/** What a time breakdown groups by: periods, or `weekday`, the day of the week (a cycle through every week, Monday first). */
+export type Bucket = PeriodBucket | 'weekday';
 export type CompareOp = '>' | '<' | '>=' | '<=';
 export type ColumnMention = Extract<Mention, { kind: 'column' }>;
 export type ValueMention = Extract<Mention, { kind: 'value' }>;
@@ -27,7 +30,7 @@ export type Measure =
 
 /** "average daily ..." (per-unit.ts): the unit averaged over, as asked, and the day the question was read (a running period ends there). */
 export interface PerUnit {
-  bucket: Bucket;
+  bucket: PeriodBucket;
   word: string;
   today: string;
 }

@@ -3,7 +3,7 @@
 // day. Counted in calendar units, days without a sale included; a period still running counts up to
 // today. Months, quarters and years only over a period of whole ones ("average monthly revenue over the
 // last 30 days" has no count of months to divide by).
-import type { Bucket, PerUnit } from './intent.ts';
+import type { PerUnit, PeriodBucket } from './intent.ts';
 import type { UnitCount } from './plan.ts';
 import type { Span } from './keywords.ts';
 import type { Period } from './periods.ts';
@@ -11,14 +11,14 @@ import { addsUp } from './units.ts';
 import { isMeasure } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
-const ADJECTIVES: Record<string, Bucket> = { daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year' };
+const ADJECTIVES: Record<string, PeriodBucket> = { daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year' };
 // "average daily revenue", "mean monthly orders", "daily average revenue".
 const PER_UNIT = /\b(?:(?:average|avg|mean) (daily|weekly|monthly|quarterly|yearly|annual)|(daily|weekly|monthly|quarterly|yearly|annual) (?:average|avg|mean))\b/;
 // "average number of orders per day", "how many orders per day on average", "on average, how many
 // orders a week": the average apart from its unit, read in the text the knowledge's words left.
 const AVERAGE_APART = /\b(?:average|avg|mean)\b|\bon average\b/;
 const PER_BUCKET = /\b(?:per|a|each) (day|week|month|quarter|year)\b/;
-const WORDS: Record<Bucket, string> = { day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly' };
+const WORDS: Record<PeriodBucket, string> = { day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly' };
 
 const today = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
 
@@ -37,7 +37,7 @@ export function readPerUnit(spans: Span[], marks: Marks, nowMs: number): PerUnit
   if (!average || !unit || !measuresATotal(spans)) return undefined;
   marks.take(average.index, average.index + average[0].length);
   marks.take(unit.index, unit.index + unit[0].length);
-  const bucket = unit[1] as Bucket;
+  const bucket = unit[1] as PeriodBucket;
   return { bucket, word: `average ${WORDS[bucket]}`, today: today(nowMs) };
 }
 
@@ -52,7 +52,7 @@ function measuresATotal(spans: Span[]): boolean {
 const DAY_MS = 86_400_000;
 const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
 const isoOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const MONTHS_IN: Partial<Record<Bucket, number>> = { month: 1, quarter: 3, year: 12 };
+const MONTHS_IN: Partial<Record<PeriodBucket, number>> = { month: 1, quarter: 3, year: 12 };
 
 /** What the period's total is divided by, or why it cannot be. */
 export function countUnits(per: PerUnit, period: Period | undefined): UnitCount | string {

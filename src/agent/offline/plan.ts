@@ -1,7 +1,7 @@
 // A query plan: one table read (the subject), joined along documented relationships, one measure,
 // dimensions to group by, filters, ordering and a limit. build-sql.ts turns it into SQL.
 import type { MetricDoc, TableColumnDoc, TableDocument } from '../ports.ts';
-import type { Bucket, CompareOp } from './intent.ts';
+import type { Bucket, CompareOp, PeriodBucket } from './intent.ts';
 import { docKey, type JoinEdge } from './joins.ts';
 import type { Period } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
@@ -38,7 +38,7 @@ export type Filter =
 
 /** "average daily ..." (per-unit.ts): the units divided by, and the days they cover (`until` inclusive), for the answer to say. */
 export interface UnitCount {
-  bucket: Bucket;
+  bucket: PeriodBucket;
   units: number;
   from: string;
   until: string;

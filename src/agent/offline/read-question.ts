@@ -30,6 +30,7 @@ const ASCENDING = /^(least|fewest|lowest|smallest|worst)$/;
 // "first" is left out: "the first customer" is the earliest one (EXTREME).
 const ORDINAL = new RegExp(`\\b(${ORDINALS.slice(1).join('|')}|(?:[2-9]|10)(?:nd|rd|th))(?= (?:most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\\b)`);
 const BUCKETS: [RegExp, Bucket][] = [
+  [/\b(?:by|per|each|every|on each) (?:days? of (?:the )?week|week ?days?)\b/, 'weekday'],
   [/\b(?:by|per|each|every) day\b|\bdaily\b/, 'day'],
   [/\b(?:by|per|each|every) week\b|\bweekly\b/, 'week'],
   [/\b(?:by|per|each|every) month\b|\bmonthly\b|\bmonth by month\b/, 'month'],
@@ -80,7 +81,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const compared = valuesCompared(text, spans, marks);
   if (compared && !groups.some((g) => g.kind === 'column' && g.columns.some((c) => c.column === compared.column))) groups.push({ kind: 'column', columns: [compared] });
   // Periods compared ("this year vs last year"): a row for each, unless the question buckets by time itself.
-  if (period?.compare && !groups.some((g) => g.kind === 'bucket')) groups.push({ kind: 'bucket', bucket: period.compare });
+  if (period?.compare && !groups.some((g) => g.kind === 'bucket' && g.bucket !== 'weekday')) groups.push({ kind: 'bucket', bucket: period.compare });
   const compares = readCompares(text, spans, marks, used);
   const unknown: string[] = [];
   const measure = readMeasure(text, spans, kw, groups, used, unknown, listing);
@@ -214,15 +215,16 @@ function newRows(text: string, spans: Span[], measure: Intent['measure'], dated:
   return { start: s.start - 'new '.length, date: { kind: 'column', table, column: dates[0]!, start: s.start, end: s.end } };
 }
 
-// "which month had the highest revenue", "the best month", "top 3 quarters by revenue", "worst weeks".
-const RANKED_BUCKET = /\b(which|what|best|worst|top|bottom)(?: (\d+))? (day|week|month|quarter|year)(s?)\b/;
+// "which month had the highest revenue", "the best month", "top 3 quarters by revenue", "worst weeks", "which day of the week".
+const RANKED_BUCKET = /\b(which|what|best|worst|top|bottom)(?: (\d+))? (day(?=s? of (?:the )?week\b)|week ?day|day|week|month|quarter|year)(s?)(?: of (?:the )?week\b)?/;
 
 function readKeywords(marks: Marks): Keywords {
   const kw: Keywords = {};
   // Before the rankings: "top 3" and "best" are of the periods here.
   const ranked = marks.takeMatch(RANKED_BUCKET);
   if (ranked) {
-    const [word, n, bucket, plural] = [ranked[1]!, ranked[2], ranked[3] as Bucket, ranked[4] === 's'];
+    const [word, n, plural] = [ranked[1]!, ranked[2], ranked[4] === 's'];
+    const bucket = /week ?day|of (?:the )?week$/.test(ranked[0]) ? 'weekday' : (ranked[3] as Bucket);
     const dir = /^(best|top)$/.test(word) ? 'desc' : /^(worst|bottom)$/.test(word) ? 'asc' : undefined;
     const limit = n ? rowCount(n) : /^(top|bottom)$/.test(word) ? HANDFUL_ROWS : plural ? undefined : 1;
     kw.bucket = bucket;

@@ -141,7 +141,8 @@ function changeProblem(intent: Intent, dimensions: Dimension[]): string | undefi
   if (intent.change!.running) return `it asks for the ${intent.change!.word} to a period still running, which would compare part of it with the whole of the other`;
   // One group besides the periods is a change for each ("revenue growth by channel"); more, or a ranking by it, is not read.
   const [group, bucket, ...more] = dimensions.length === 1 ? [undefined, ...dimensions] : dimensions;
-  if (bucket?.kind !== 'bucket' || group?.kind === 'bucket' || more.length > 0) return `it asks for the ${intent.change!.word} of more than the two periods compared`;
+  const period = (d: Dimension | undefined) => d?.kind === 'bucket' && d.bucket !== 'weekday';
+  if (!period(bucket) || period(group) || more.length > 0) return `it asks for the ${intent.change!.word} of more than the two periods compared`;
   if (intent.ranking) return `it ranks by the ${intent.change!.word}, which is worked out after the query`;
   if (intent.perUnit || intent.share || intent.display) return `it asks for the ${intent.change!.word} and for other units at once`;
   return undefined;

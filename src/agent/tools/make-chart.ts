@@ -5,6 +5,9 @@ import { NotFound, ValidationFailed } from '../../errors.ts';
 import { defineTool } from './tool.ts';
 
 const MARKS = ['bar', 'line', 'point', 'arc', 'area'] as const;
+/** A value Vega-Lite reads as a date: an ISO month (`2025-01`, as SQLite's strftime writes one) or date, with or without its time. */
+const ISO_DATE = /^\d{4}-\d{2}(-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s?(Z|[+-]\d{2}(:?\d{2})?)?)?)?$/;
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 /** Rows embedded in a chart specification. */
 export const CHART_MAX_ROWS = 5_000;
 
@@ -35,7 +38,11 @@ export const makeChart = defineTool({
     }
     const values = df.rows.slice(0, CHART_MAX_ROWS).map((r) => Object.fromEntries(df.columns.map((c, i) => [c, numeric(r[i])])));
     const yType = values.every((v) => typeof v[a.y] === 'number' || v[a.y] === null) ? 'quantitative' : 'nominal';
-    const xType = /date|month|year|day|week/i.test(a.x) ? 'temporal' : values.every((v) => typeof v[a.x] === 'number') && a.type !== 'bar' ? 'quantitative' : 'nominal';
+    // Dates by their column's name and their values: a `weekday` of names is no date.
+    const dated = /date|month|year|day|week/i.test(a.x) && values.every((v) => v[a.x] === null || v[a.x] instanceof Date || (typeof v[a.x] === 'string' && ISO_DATE.test(v[a.x] as string)));
+    const xType = dated ? 'temporal' : values.every((v) => typeof v[a.x] === 'number') && a.type !== 'bar' ? 'quantitative' : 'nominal';
+    // Bars by their value, largest first; the days of a week keep their order.
+    const sort = values.every((v) => WEEKDAYS.includes(v[a.x] as string)) ? WEEKDAYS : '-y';
     // A share's axis reads 8%, not 0.08, as its table and text do (the result's display format).
     const yAxis = df.formats?.[a.y] === 'percent' ? { axis: { format: '.0%' } } : {};
     const spec: Record<string, unknown> = {
@@ -48,7 +55,7 @@ export const makeChart = defineTool({
         a.type === 'arc'
           ? { theta: { field: a.y, type: 'quantitative' }, color: { field: a.x, type: 'nominal' } }
           : {
-              x: { field: a.x, type: xType, ...(xType === 'nominal' ? { sort: '-y' } : {}) },
+              x: { field: a.x, type: xType, ...(xType === 'nominal' ? { sort } : {}) },
               y: { field: a.y, type: yType, ...yAxis },
               ...(a.color ? { color: { field: a.color, type: 'nominal' } } : {}),
             },
