@@ -35,6 +35,8 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     ...(perUnit ? { perUnit } : {}),
     ...(perEach ? { perEach } : {}),
     ...(share ? { share } : {}),
+    // "and in Germany?" after "customers with more than 5 orders" keeps the count; a new one replaces it.
+    ...((next.related ?? previous.related) ? { related: next.related ?? previous.related } : {}),
     ...((next.display ?? previous.display) ? { display: next.display ?? previous.display } : {}),
     ...((next.chart ?? previous.chart) ? { chart: next.chart ?? previous.chart } : {}),
     periodColumns: next.period ? next.periodColumns : previous.periodColumns,

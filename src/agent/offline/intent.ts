@@ -41,6 +41,14 @@ export interface PerEach {
   word: string;
 }
 
+/** "customers with more than 5 orders" (related-count.ts): the rows of `owners` kept by how many rows of `counted` point to each. */
+export interface RelatedCount {
+  owners: TableDocument[];
+  counted: TableDocument[];
+  op: CompareOp | '=';
+  value: number;
+}
+
 export type Group = { kind: 'column'; columns: ColumnMention[] } | { kind: 'bucket'; bucket: Bucket } | { kind: 'label'; tables: TableDocument[] };
 
 export interface Intent {
@@ -60,6 +68,8 @@ export interface Intent {
   perUnit?: PerUnit;
   /** "revenue per customer": the total divided by the rows of a table it spreads over (per-each.ts). */
   perEach?: PerEach;
+  /** "customers with more than 5 orders": rows kept by a count of another table's rows (related-count.ts). */
+  related?: RelatedCount;
   /** The units the answer is asked in ("in thousands", "as a percentage"). */
   display?: Display;
   /** The chart it is asked to be drawn as ("as a line chart", "plot ..."). */

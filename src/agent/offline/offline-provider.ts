@@ -5,7 +5,8 @@
 import type { Clock } from '../../clock.ts';
 import type { KnowledgeHit, RelationshipDocument, TableDocument } from '../ports.ts';
 import type { LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent } from '../providers/types.ts';
-import { buildSql, titleOf, type BuiltQuery } from './build-sql.ts';
+import { buildSql, type BuiltQuery } from './build-sql.ts';
+import { titleOf } from './titles.ts';
 import type { Plan } from './plan.ts';
 import { planQuestion } from './plan-question.ts';
 import { refusalText, refuse } from './refusals.ts';

@@ -113,7 +113,7 @@ function checked(intent: Intent, nowMs: number, readings: string[], previous?: I
   if (!intent.measure) return refuse('unmapped', 'it names nothing to count or measure');
   // "customers in Germany", "orders last month": a table narrowed by values, amounts or a period is
   // counted, as "orders by channel" is; a table alone ("orders") asks for nothing yet.
-  const narrowed = intent.values.length > 0 || intent.compares.length > 0 || intent.period !== undefined;
+  const narrowed = intent.values.length > 0 || intent.compares.length > 0 || intent.period !== undefined || intent.related !== undefined;
   if (!intent.explicit && intent.groups.length === 0 && !narrowed) return refuse('unmapped', 'it names a table but not what to count or measure');
   // "top 3 only" after an answer of one number or of rows: nothing grouped to rank, and the rows are not ranked by anything.
   if (intent.ranking && intent.groups.length === 0) return refuse('unmapped', 'it ranks, but the answer it continues has no groups to rank');

@@ -34,7 +34,12 @@ export type Filter =
   /** `not`: rows whose value is none of `values` (or unknown). */
   | { kind: 'values'; ref: ColumnRef; values: string[]; not?: true }
   | { kind: 'compare'; ref: ColumnRef; op: CompareOp; value: number }
-  | { kind: 'period'; ref: ColumnRef; period: Period };
+  | { kind: 'period'; ref: ColumnRef; period: Period }
+  /**
+   * Rows of `ref`'s table kept by how many rows of `counted` point to them by `column` (related-count.ts),
+   * those of `period` only when it is given.
+   */
+  | { kind: 'related'; ref: ColumnRef; counted: TableDocument; column: string; op: CompareOp | '='; value: number; period?: { column: string; period: Period } };
 
 /** "average daily ..." (per-unit.ts): the units divided by, and the days they cover (`until` inclusive), for the answer to say. */
 export interface UnitCount {

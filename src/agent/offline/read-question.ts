@@ -12,6 +12,7 @@ import { readPerUnit } from './per-unit.ts';
 import { readPerEach } from './per-each.ts';
 import { withTrend } from './trend.ts';
 import { readShareOf, splitValues } from './share-of.ts';
+import { readRelatedCount } from './related-count.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { BUYING, findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
@@ -62,6 +63,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
   takeUnique(text, spans, marks);
+  const related = readRelatedCount(text, spans, marks);
   const perEach = readPerEach(text, spans, marks);
   const shareWords = readShareOf(spans, marks);
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
@@ -111,13 +113,15 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
     compares,
     period,
     ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}),
+    ...(related ? { related: related.related } : {}),
     ...(changed ? { change: changed.change } : {}),
     ...(shareWords ? { share: { word: shareWords.word, part } } : {}),
     ...(display ? { display } : {}),
     ...(chart ? { chart } : {}),
     periodColumns,
     ranking,
-    named: spans.filter((s) => s.kind === 'table').map((s) => s.ms.map((m) => m.table)),
+    // The table a related count counts is in the count's subquery, not in the plan.
+    named: spans.filter((s) => s.kind === 'table' && s !== related?.counted).map((s) => s.ms.map((m) => m.table)),
     loose: spans.filter((s) => s.kind === 'column' && !used.has(s)).map((s) => s.ms as ColumnMention[]),
     unknown: [...marks.unknownWords(), ...unknown],
     ...(unclear ? { unclear } : {}),

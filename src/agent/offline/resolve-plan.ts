@@ -7,6 +7,7 @@ import type { ColumnMention, Intent, Measure } from './intent.ts';
 import { docKey, keyColumn } from './joins.ts';
 import { countedPeriod, countUnits } from './per-unit.ts';
 import { perEachOf } from './per-each.ts';
+import { relatedFilter } from './related-count.ts';
 import { PlanBuilder } from './plan-builder.ts';
 import { addsUp } from './units.ts';
 import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure, type UnitCount } from './plan.ts';
@@ -152,7 +153,8 @@ function changeProblem(intent: Intent, dimensions: Dimension[]): string | undefi
 function shareOf(b: PlanBuilder, intent: Intent, measure: PlanMeasure, date: () => ColumnRef | undefined): { filters: Filter[] } | string {
   if (intent.perUnit || intent.display) return 'it asks for a share and for other units at once';
   if (!addsUp(measure)) return `it asks for a share of something that does not add up (a count, an amount, or a metric that adds up has shares)`;
-  const filters = filtersOf(b, { ...intent, values: intent.share!.part, compares: [], period: undefined }, date);
+  const { related: _, ...whole } = intent;
+  const filters = filtersOf(b, { ...whole, values: intent.share!.part, compares: [], period: undefined }, date);
   if (typeof filters === 'string') return filters;
   return filters.length > 0 ? { filters } : `it asks for a ${intent.share!.word.replace(/ of$/, '')} but no value after it says of which part`;
 }
@@ -267,7 +269,10 @@ function filtersOf(b: PlanBuilder, intent: Intent, date: () => ColumnRef | undef
     if (!ref) return `it compares ${c.columns[0]!.column.name}, which cannot be related to the measure`;
     out.push({ kind: 'compare', ref, op: c.op, value: c.value });
   }
-  if (intent.period) {
+  const related = intent.related ? relatedFilter(b, intent) : undefined;
+  if (typeof related === 'string') return related;
+  if (related) out.push(related.filter);
+  if (intent.period && !related?.periodTaken) {
     const ref = date();
     if (!ref) return `it names a period but no single date of the data applies to it`;
     out.push({ kind: 'period', ref, period: intent.period });

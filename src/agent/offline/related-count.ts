@@ -1,0 +1,76 @@
+// "Customers with more than 5 orders", "customers who have never ordered", "how many customers placed
+// at least 3 orders in 2025": a table's rows kept by how many rows of another table point to each of
+// them. Written as a correlated count, `(SELECT COUNT(*) FROM orders AS r WHERE r.customer_id =
+// t0.customer_id) > 5`, so the rows kept are never repeated by a join; a row with none counts 0, which
+// "never" asks for. Only along one documented relationship, the counted table pointing to the other.
+// A period applies to the rows counted ("placed 3 orders in 2025"), unless the question names a date
+// of another table ("customers who signed up in 2025 with more than 5 orders").
+import type { TableDocument } from '../ports.ts';
+import type { Intent, RelatedCount } from './intent.ts';
+import { docKey, joinPath } from './joins.ts';
+import type { Span } from './keywords.ts';
+import type { PlanBuilder } from './plan-builder.ts';
+import type { Filter } from './plan.ts';
+import { isTemporal, singular } from './vocabulary.ts';
+import type { Marks } from './words.ts';
+
+// "with", "having", "who placed", "that have placed", "customers placed", "customers have".
+const WITH = String.raw`(?:with |having |(?:who |that )?(?:have |has |had |did )?(?:placed |made )|(?:who |that )?(?:have |has |had ))`;
+// "with more than 5", "who placed at least 3", "that have exactly 2", "with 5 or more".
+const SOME = new RegExp(String.raw`\b${WITH}(?:(more than|over|at least|fewer than|less than|under|at most|no more than|exactly) )?(\d+)( or (?:more|fewer|less))? $`);
+// "without orders", "with no orders", "have no orders", "who have never ordered", "that have not placed an order", "who did not buy".
+const NONE = new RegExp(String.raw`\b(?:(?:with|have|has|had) no |without (?:any )?|(?:who |that )?(?:have |has |had |were |was |did )?(?:never|not) (?:placed |made |place |make )?(?:any |an? )?)$`);
+const OPS: Record<string, RelatedCount['op']> = {
+  'more than': '>', over: '>', 'at least': '>=', 'fewer than': '<', 'less than': '<', under: '<', 'at most': '<=', 'no more than': '<=', exactly: '=',
+};
+
+/** The count that keeps a table's rows, with its words taken; `counted` is the span of the table counted. */
+export function readRelatedCount(text: string, spans: Span[], marks: Marks): { related: RelatedCount; counted: Span } | undefined {
+  const tables = spans.filter((s) => s.kind === 'table');
+  for (const [i, s] of tables.entries()) {
+    const owner = tables.slice(0, i).at(-1);
+    const before = text.slice(owner?.end ?? 0, s.start);
+    const none = NONE.exec(before);
+    const some = none ? null : SOME.exec(before);
+    if (!owner || (!none && !some)) continue;
+    const match = (none ?? some)!;
+    const start = owner.end + match.index;
+    marks.take(start, s.start);
+    const or = some?.[3] ? (/more/.test(some[3]) ? '>=' : '<=') : undefined;
+    const op = none ? '=' : (or ?? (some![1] ? OPS[some![1]]! : '='));
+    const related: RelatedCount = { owners: owner.ms.map((m) => m.table), counted: s.ms.map((m) => m.table), op, value: none ? 0 : Number(some![2]) };
+    return { related, counted: s };
+  }
+  return undefined;
+}
+
+/**
+ * The filter of a related count on a plan: the owner's key (joined in when it is not the subject)
+ * against the rows of the counted table that point to it, with the question's period when it dates
+ * them. `periodTaken` says the period is the count's and not the plan's.
+ */
+export function relatedFilter(b: PlanBuilder, intent: Intent): { filter: Filter; periodTaken: boolean } | string {
+  const r = intent.related!;
+  for (const owner of r.owners) {
+    for (const counted of r.counted) {
+      const edge = joinPath(b.schema, counted, owner, { fanOut: false });
+      if (edge?.length !== 1 || docKey(owner) === docKey(counted)) continue;
+      const key = owner.columns.find((c) => c.name === edge[0]!.toColumn) ?? { name: edge[0]!.toColumn };
+      const ref = b.use({ table: owner, column: key });
+      if (!ref) return `it counts ${counted.name} of each ${singular(owner.name)}, which cannot be related to the measure`;
+      const period = countedPeriod(intent, counted);
+      if (typeof period === 'string') return period;
+      const filter: Filter = { kind: 'related', ref, counted, column: edge[0]!.fromColumn, op: r.op, value: r.value, ...(period ? { period } : {}) };
+      return { filter, periodTaken: period !== undefined };
+    }
+  }
+  return `it counts ${r.counted[0]!.name} of each ${singular(r.owners[0]!.name)}, but no documented relationship has ${r.counted[0]!.name} point to ${r.owners[0]!.name}`;
+}
+
+/** The period of the rows counted: theirs unless a date of another table is named; by their only date. */
+function countedPeriod(intent: Intent, counted: TableDocument): Extract<Filter, { kind: 'related' }>['period'] | string | undefined {
+  if (!intent.period || intent.periodColumns.some((c) => docKey(c.table) !== docKey(counted))) return undefined;
+  const dates = counted.columns.filter(isTemporal);
+  if (dates.length !== 1) return `it names a period for the ${counted.name} counted, but ${counted.name} has ${dates.length === 0 ? 'no date' : 'more than one date'}`;
+  return { column: dates[0]!.name, period: intent.period };
+}

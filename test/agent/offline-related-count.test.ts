@@ -1,0 +1,71 @@
+// "Customers with more than 5 orders", "customers who have never ordered": a table's rows kept by how
+// many rows of another table point to each, as a correlated count (never a join that repeats them),
+// with the period on the rows counted unless another date is named. Results against HAVING and
+// NOT IN written by hand, on the agent test warehouse.
+import test from 'ava';
+import type { AgentEvent } from '../../src/agent/events.ts';
+import { startWarehouse, type TestWarehouse } from '../helpers/agent-warehouse.ts';
+import { askOffline } from '../helpers/offline-run.ts';
+import { plannedSql as sqlOf } from '../helpers/offline-plan.ts';
+
+let wh: TestWarehouse;
+test.before(async () => {
+  wh = await startWarehouse();
+});
+test.after.always(() => wh.close());
+
+const COUNTED = String.raw`\(SELECT COUNT\(\*\) FROM main\.orders AS r WHERE r\.customer_id = t0\.customer_id`;
+
+test('the kept rows are counted or listed once each, by a count of the rows pointing to them', (t) => {
+  for (const q of ['customers with more than 2 orders', 'how many customers have more than 2 orders', 'customers who placed more than 2 orders', 'Number of customers that have placed more than 2 orders']) {
+    t.regex(sqlOf(q), new RegExp(`^SELECT COUNT\\(\\*\\) AS customer_count\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED}\\) > 2$`), q);
+  }
+  t.regex(sqlOf('customers with 3 or more orders'), new RegExp(`${COUNTED}\\) >= 3$`));
+  t.regex(sqlOf('customers with exactly 1 order'), new RegExp(`${COUNTED}\\) = 1$`));
+  t.regex(sqlOf('customers with at most 1 order'), new RegExp(`${COUNTED}\\) <= 1$`));
+  for (const q of ['customers without orders', 'customers with no orders', 'how many customers have no orders', 'customers who have never ordered', 'customers that have not placed an order']) {
+    t.regex(sqlOf(q), new RegExp(`${COUNTED}\\) = 0$`), q);
+  }
+  t.regex(sqlOf('which customers have more than 2 orders'), new RegExp(`^SELECT t0\\.customer_id, [^\\n]*\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED}\\) > 2\\nORDER BY`), 'listed, never joined');
+  t.regex(sqlOf('orders with more than 2 order items'), /\(SELECT COUNT\(\*\) FROM main\.order_items AS r WHERE r\.order_id = t0\.order_id\) > 2$/);
+});
+
+test('a period dates the rows counted, unless the question names another date', (t) => {
+  t.regex(sqlOf('how many customers placed at least 2 orders in 2025'), new RegExp(`${COUNTED} AND r\\.order_date >= DATE '2025-01-01' AND r\\.order_date < DATE '2026-01-01'\\) >= 2$`));
+  const signedUp = sqlOf('customers who signed up in 2025 with no orders');
+  t.regex(signedUp, new RegExp(`${COUNTED}\\) = 0 AND t0\\.signup_date >= DATE '2025-01-01'`));
+  t.notRegex(signedUp, /r\.order_date/);
+});
+
+test('with groups, filters and a measure of another table, the count is on the rows named', (t) => {
+  t.regex(sqlOf('number of customers by country with more than 2 orders'), new RegExp(`^SELECT t0\\.country AS country, COUNT\\(\\*\\) AS customer_count\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED}\\) > 2\\nGROUP BY 1`));
+  t.regex(sqlOf('customers in Germany with no orders'), new RegExp(`WHERE t0\\.country = 'Germany' AND ${COUNTED}\\) = 0$`));
+  // Revenue is the orders': their customer is joined (each order once) and counted by its own orders.
+  t.regex(sqlOf('total amount of orders from customers with more than 2 orders'), /FROM main\.orders AS t0\nJOIN main\.customers AS t1 ON t0\.customer_id = t1\.customer_id\nWHERE \(SELECT COUNT\(\*\) FROM main\.orders AS r WHERE r\.customer_id = t1\.customer_id\) > 2$/);
+});
+
+test('a count along no single documented relationship is refused, saying so', (t) => {
+  t.regex(sqlOf('products that were never ordered'), /^refused: .*no documented relationship has orders point to products/);
+});
+
+test('the answers equal HAVING and NOT IN written by hand, and their titles say what was kept', async (t) => {
+  const cases: [string, string, RegExp][] = [
+    ['How many customers have more than 1 order?', 'SELECT COUNT(*) FROM (SELECT customer_id FROM orders GROUP BY 1 HAVING COUNT(*) > 1)', /^Number of customers with more than 1 order: /],
+    ['How many customers have never ordered?', 'SELECT COUNT(*) FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders)', /^Number of customers with no orders: /],
+    ['Customers with at least 1 order in 2025 by segment', "SELECT c.segment, COUNT(*) FROM customers c WHERE c.customer_id IN (SELECT customer_id FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01') GROUP BY 1 ORDER BY 2 DESC, 1", /^Number of customers by segment with at least 1 order in 2025:/],
+    ['Total amount of orders from customers with more than 1 order', 'SELECT SUM(total_amount) FROM orders WHERE customer_id IN (SELECT customer_id FROM orders GROUP BY 1 HAVING COUNT(*) > 1)', /^Total amount of customers with more than 1 order: /],
+  ];
+  for (const [question, expected, title] of cases) {
+    const { result, events } = await askOffline(wh, question);
+    const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table');
+    t.is(result.status, 'completed', question);
+    t.deepEqual(table?.rows.map((r) => r.map(String)), (await wh.rows(expected)).map((r) => r.map(String)), question);
+    t.regex(result.text, title, question);
+  }
+});
+
+test('a follow-up keeps the count, and a new one replaces it', async (t) => {
+  const { events } = await askOffline(wh, 'and in Germany?', ['customers with more than 1 order']);
+  const sql = events.find((e): e is Extract<AgentEvent, { type: 'sql' }> => e.type === 'sql')?.sql ?? '';
+  t.regex(sql, /WHERE t0\.country = 'Germany' AND \(SELECT COUNT\(\*\) FROM main\.orders AS r WHERE r\.customer_id = t0\.customer_id\) > 1$/);
+});
