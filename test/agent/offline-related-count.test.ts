@@ -1,7 +1,7 @@
 // "Customers with more than 5 orders", "customers who have never ordered": a table's rows kept by how
 // many rows of another table point to each, as a correlated count (never a join that repeats them),
 // with the period on the rows counted unless another date is named. Results against HAVING and
-// NOT IN written by hand, on the agent test warehouse.
+// NOT IN written by hand, on the agent test warehouse. Groups kept by their own measure (HAVING) too.
 import test from 'ava';
 import type { AgentEvent } from '../../src/agent/events.ts';
 import { startWarehouse, type TestWarehouse } from '../helpers/agent-warehouse.ts';
@@ -68,4 +68,24 @@ test('a follow-up keeps the count, and a new one replaces it', async (t) => {
   const { events } = await askOffline(wh, 'and in Germany?', ['customers with more than 1 order']);
   const sql = events.find((e): e is Extract<AgentEvent, { type: 'sql' }> => e.type === 'sql')?.sql ?? '';
   t.regex(sql, /WHERE t0\.country = 'Germany' AND \(SELECT COUNT\(\*\) FROM main\.orders AS r WHERE r\.customer_id = t0\.customer_id\) > 1$/);
+});
+
+test('groups named in the plural are kept by their own measure, with HAVING', (t) => {
+  t.regex(sqlOf('countries with more than 2 customers'), /^SELECT t0\.country AS country, COUNT\(\*\) AS customer_count\nFROM main\.customers AS t0\nGROUP BY 1\nHAVING COUNT\(\*\) > 2\nORDER BY 2 DESC, 1$/);
+  t.regex(sqlOf('which channels have at least 3 orders in 2025'), /WHERE t0\.order_date >= DATE '2025-01-01' AND t0\.order_date < DATE '2026-01-01'\nGROUP BY 1\nHAVING COUNT\(\*\) >= 3\n/);
+  t.regex(sqlOf('segments whose total amount is over 1k'), /^SELECT t1\.segment AS segment, SUM\(t0\.total_amount\)[\s\S]*GROUP BY 1\nHAVING SUM\(t0\.total_amount\) > 1000\n/);
+  // A number in digits before a scale word is one amount: "1.5 thousand" is 1500, not 1.5 and 1000.
+  t.regex(sqlOf('segments whose total amount is over 1.5 thousand'), /HAVING SUM\(t0\.total_amount\) > 1500\n/);
+  t.regex(sqlOf('top 2 countries with more than 1 customer'), /HAVING COUNT\(\*\) > 1\nORDER BY 2 DESC, 1\nLIMIT 2$/);
+  // One row's own value is compared row by row, as before; a table's rows by a count of theirs.
+  t.regex(sqlOf('orders over 500'), /WHERE t0\.total_amount > 500$/);
+  t.notRegex(sqlOf('customers with more than 2 orders'), /HAVING/);
+  t.regex(sqlOf('countries with more than 2 customers as a percentage'), /^refused: .*keeps groups by their total and asks for other units/);
+});
+
+test('the groups kept are those HAVING written by hand keeps, and the title says so', async (t) => {
+  const { result, events } = await askOffline(wh, 'Which countries have more than 1 customer?');
+  const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table');
+  t.deepEqual(table?.rows.map((r) => r.map(String)), (await wh.rows('SELECT country, COUNT(*) FROM customers GROUP BY 1 HAVING COUNT(*) > 1 ORDER BY 2 DESC, 1')).map((r) => r.map(String)));
+  t.regex(result.text, /^Number of customers by country, only those with more than 1:/);
 });

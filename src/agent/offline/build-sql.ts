@@ -64,6 +64,7 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
   const lines = [`SELECT ${select.join(', ')}`, `FROM ${tableSql(plan.subject)} AS t0`, ...joins];
   if (where.length > 0) lines.push(`WHERE ${where.join(' AND ')}`);
   if (group.length > 0) lines.push(`GROUP BY ${group.join(', ')}`);
+  if (plan.having && group.length > 0) lines.push(`HAVING ${measure} ${plan.having.op} ${plan.having.value}`);
   if (plan.order === 'time') lines.push(`ORDER BY ${order.join(', ')}`);
   else if (plan.order) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${order.length > 0 ? `, ${order.join(', ')}` : ''}`);
   if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`);

@@ -37,6 +37,7 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     ...(share ? { share } : {}),
     // "and in Germany?" after "customers with more than 5 orders" keeps the count; a new one replaces it.
     ...((next.related ?? previous.related) ? { related: next.related ?? previous.related } : {}),
+    ...((next.having ?? previous.having) ? { having: next.having ?? previous.having } : {}),
     ...((next.display ?? previous.display) ? { display: next.display ?? previous.display } : {}),
     ...((next.chart ?? previous.chart) ? { chart: next.chart ?? previous.chart } : {}),
     periodColumns: next.period ? next.periodColumns : previous.periodColumns,

@@ -49,6 +49,12 @@ export interface RelatedCount {
   value: number;
 }
 
+/** A measure's bound for each group kept: "more than 100". */
+export interface Having {
+  op: CompareOp | '=';
+  value: number;
+}
+
 export type Group = { kind: 'column'; columns: ColumnMention[] } | { kind: 'bucket'; bucket: Bucket } | { kind: 'label'; tables: TableDocument[] };
 
 export interface Intent {
@@ -70,6 +76,8 @@ export interface Intent {
   perEach?: PerEach;
   /** "customers with more than 5 orders": rows kept by a count of another table's rows (related-count.ts). */
   related?: RelatedCount;
+  /** "countries with more than 100 customers": the groups kept by their measure (kept-groups.ts). */
+  having?: Having;
   /** The units the answer is asked in ("in thousands", "as a percentage"). */
   display?: Display;
   /** The chart it is asked to be drawn as ("as a line chart", "plot ..."). */

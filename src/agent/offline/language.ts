@@ -67,6 +67,8 @@ export function mayBeName(word: string): boolean {
 }
 
 const digits = new Map<string, string>();
+const SCALE = /^(?:hundred|thousand|million|billion)$/;
+const NUMBER = /^\d+(?:\.\d+)?$/;
 /** Number phrases kept in digits; people write few distinct ones ("five", "second", "twenty one"). */
 const MAX_PHRASES = 1000;
 
@@ -83,7 +85,9 @@ export function withDigits(text: string): string {
     while (end < words.length && (termOf(words[end]!).numberWord || (words[end] === 'and' && end > i && termOf(words[end + 1] ?? '').numberWord))) end++;
     if (end === i) out.push(words[i++]!);
     else {
-      out.push(inDigits(words.slice(i, end).join(' ')));
+      // "30 million": a number in digits before a scale word is part of the phrase.
+      const scaled = SCALE.test(words[i]!) && NUMBER.test(out.at(-1) ?? '') ? `${out.pop()} ` : '';
+      out.push(inDigits(`${scaled}${words.slice(i, end).join(' ')}`));
       i = end;
     }
   }

@@ -1,7 +1,7 @@
 // A query plan: one table read (the subject), joined along documented relationships, one measure,
 // dimensions to group by, filters, ordering and a limit. build-sql.ts turns it into SQL.
 import type { MetricDoc, TableColumnDoc, TableDocument } from '../ports.ts';
-import type { Bucket, CompareOp, PeriodBucket } from './intent.ts';
+import type { Bucket, CompareOp, Having, PeriodBucket } from './intent.ts';
 import { docKey, type JoinEdge } from './joins.ts';
 import type { Period } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
@@ -70,6 +70,8 @@ export interface Plan {
   tables: TableDocument[];
   /** "what percentage of orders were cancelled": the measure of the rows these keep, divided by the whole (share-of.ts). */
   share?: { filters: Filter[] };
+  /** "countries with more than 100 customers": the groups whose measure is within the bound (kept-groups.ts). */
+  having?: Having;
   /** "average daily ...": the measure divided by the units of the period (per-unit.ts). */
   perUnit?: UnitCount;
   /** "revenue per customer": the measure divided by the distinct keys counted (per-each.ts). */

@@ -32,6 +32,12 @@ export function valuesCompared(text: string, spans: Span[], marks: Marks): Colum
   return undefined;
 }
 
+/** "over $1,000", "at least 5k" at the start of `after`: the comparison, its amount and the length of its words. */
+export function compareAfter(after: string): { op: CompareOp; value: number; length: number } | undefined {
+  const m = COMPARE_AFTER.exec(after);
+  return m ? { op: COMPARES[m[1]!]!, value: amount(m[2]!, m[3]), length: m[0].length } : undefined;
+}
+
 /**
  * Comparisons after a measure column ("total amount over 500", "price between 10 and 50"), or after
  * a table with exactly one ("orders over $1000": their total amount; of a table with a price and a
@@ -39,10 +45,12 @@ export function valuesCompared(text: string, spans: Span[], marks: Marks): Colum
  */
 export function readCompares(text: string, spans: Span[], marks: Marks, used: Set<Span>): Intent['compares'] {
   const out: Intent['compares'] = [];
+  // Words another reader took ("countries with revenue over 1m", kept-groups.ts) are not compared again.
+  const open = marks.blanked();
   for (const s of spans) {
     const columns = s.kind === 'column' ? (s.ms as ColumnMention[]).filter((m) => isMeasure(m.column)) : s.kind === 'table' ? onlyMeasure(s) : s.kind === 'metric' ? columnOfMetric(text, s) : [];
     if (columns.length === 0) continue;
-    const after = text.slice(s.end);
+    const after = open.slice(s.end);
     const between = BETWEEN_AFTER.exec(after);
     const m = between ? null : COMPARE_AFTER.exec(after);
     if (between) out.push({ columns, op: '>=', value: amount(between[1]!, between[2]) }, { columns, op: '<=', value: amount(between[3]!, between[4]) });

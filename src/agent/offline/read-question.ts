@@ -13,6 +13,7 @@ import { readPerEach } from './per-each.ts';
 import { withTrend } from './trend.ts';
 import { readShareOf, splitValues } from './share-of.ts';
 import { readRelatedCount } from './related-count.ts';
+import { readKeptGroups, withKeptGroup } from './kept-groups.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { BUYING, findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
@@ -63,7 +64,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
   takeUnique(text, spans, marks);
-  const related = readRelatedCount(text, spans, marks);
+  const [related, kept] = [readRelatedCount(text, spans, marks), readKeptGroups(text, spans, marks)];
   const perEach = readPerEach(text, spans, marks);
   const shareWords = readShareOf(spans, marks);
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
@@ -73,7 +74,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const kw = readKeywords(marks);
   kw.bucket = withTrend(kw.bucket ?? (period && eachOf(text, period, marks)), marks, period);
   const used = new Set<Span>();
-  const groups = readGroups(text, spans, kw, used, marks);
+  const groups = withKeptGroup(readGroups(text, spans, kw, used, marks), kept);
   // "list the categories": each value, with the rows of its table counted.
   if (listing?.values && groups.length === 0) {
     groups.push({ kind: 'column', columns: listing.span.ms as ColumnMention[] });
@@ -113,7 +114,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
     compares,
     period,
     ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}),
-    ...(related ? { related: related.related } : {}),
+    ...(related ? { related: related.related } : {}), ...(kept ? { having: kept.having } : {}),
     ...(changed ? { change: changed.change } : {}),
     ...(shareWords ? { share: { word: shareWords.word, part } } : {}),
     ...(display ? { display } : {}),

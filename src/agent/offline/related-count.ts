@@ -24,6 +24,14 @@ const OPS: Record<string, RelatedCount['op']> = {
   'more than': '>', over: '>', 'at least': '>=', 'fewer than': '<', 'less than': '<', under: '<', 'at most': '<=', 'no more than': '<=', exactly: '=',
 };
 
+/** "with more than 5 " at the end of `before`: where the words start, the comparison and the number. */
+export function countBefore(before: string): { index: number; op: RelatedCount['op']; value: number } | undefined {
+  const some = SOME.exec(before);
+  if (!some) return undefined;
+  const or = some[3] ? (/more/.test(some[3]) ? '>=' : '<=') : undefined;
+  return { index: some.index, op: or ?? (some[1] ? OPS[some[1]]! : '='), value: Number(some[2]) };
+}
+
 /** The count that keeps a table's rows, with its words taken; `counted` is the span of the table counted. */
 export function readRelatedCount(text: string, spans: Span[], marks: Marks): { related: RelatedCount; counted: Span } | undefined {
   const tables = spans.filter((s) => s.kind === 'table');
@@ -31,14 +39,11 @@ export function readRelatedCount(text: string, spans: Span[], marks: Marks): { r
     const owner = tables.slice(0, i).at(-1);
     const before = text.slice(owner?.end ?? 0, s.start);
     const none = NONE.exec(before);
-    const some = none ? null : SOME.exec(before);
+    const some = none ? undefined : countBefore(before);
     if (!owner || (!none && !some)) continue;
-    const match = (none ?? some)!;
-    const start = owner.end + match.index;
+    const start = owner.end + (none ?? some)!.index;
     marks.take(start, s.start);
-    const or = some?.[3] ? (/more/.test(some[3]) ? '>=' : '<=') : undefined;
-    const op = none ? '=' : (or ?? (some![1] ? OPS[some![1]]! : '='));
-    const related: RelatedCount = { owners: owner.ms.map((m) => m.table), counted: s.ms.map((m) => m.table), op, value: none ? 0 : Number(some![2]) };
+    const related: RelatedCount = { owners: owner.ms.map((m) => m.table), counted: s.ms.map((m) => m.table), op: some?.op ?? '=', value: some?.value ?? 0 };
     return { related, counted: s };
   }
   return undefined;

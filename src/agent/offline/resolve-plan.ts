@@ -134,7 +134,7 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const limit = grouped ? intent.ranking?.limit : intent.measure?.kind === 'rows' ? intent.measure.limit : undefined;
   // Rows dated after today in a running period are not in the days divided by, so not in the total either.
   const counted = perUnit ? filters.map((f) => (f.kind === 'period' ? { ...f, period: countedPeriod(f.period, perUnit) } : f)) : filters;
-  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters: counted, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.change ? { change: true as const } : {}), ...(share ? { share } : {}), ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters: counted, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.change ? { change: true as const } : {}), ...(share ? { share } : {}), ...(intent.having ? { having: intent.having } : {}), ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
 }
 
 /** Why the change between two periods cannot be stated: a period still running, other groups, other units. */

@@ -21,7 +21,9 @@ export function titleOf(plan: Plan): string {
   if (plan.measure.kind === 'rows') return rowsTitle(plan, plan.measure, parts.join(' '));
   if (plan.offset) parts.unshift(`${capital(ORDINALS[plan.offset]!)} ${plan.order === 'asc' ? 'from the bottom' : 'from the top'}:`);
   else if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(plan.order === 'asc' ? `Bottom ${plan.limit}:` : `Top ${plan.limit}:`);
-  return parts.join(' ');
+  // "Number of customers by country, only those with more than 100".
+  const kept = plan.having && dims.length > 0 ? `, only those with ${RELATED_OPS[plan.having.op]} ${plan.having.value.toLocaleString('en-US')}` : '';
+  return `${parts.join(' ')}${kept}`;
 }
 
 /** "Latest 5: Orders where country is France", "Customers where country is Germany, newest first". */

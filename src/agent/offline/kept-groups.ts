@@ -1,0 +1,51 @@
+// "Countries with more than 100 customers", "which channels have more than 5,000 orders", "categories
+// with revenue over 1m": the groups of a column kept by their own measure (SQL's HAVING), read after a
+// column named in the plural. Rows kept one by one are read elsewhere: "orders over $1,000" compares
+// each row (read-filters.ts), "customers with more than 5 orders" counts each row's own (related-count.ts).
+import type { ColumnMention, Group, Having } from './intent.ts';
+import type { Span } from './keywords.ts';
+import { compareAfter } from './read-filters.ts';
+import { countBefore } from './related-count.ts';
+import { isDimension, isMeasure } from './vocabulary.ts';
+import type { Marks } from './words.ts';
+
+// "categories with revenue over 1m", "channels having units of at least 500", "countries whose revenue is over ...".
+const MEASURE_AFTER = /^ (?:with|having|that have|which have|whose)(?: an?| a total| total)? $/;
+
+/** The group a bound keeps and the bound, with their words taken. */
+export function readKeptGroups(text: string, spans: Span[], marks: Marks): { group: Group; having: Having } | undefined {
+  for (const [i, s] of spans.entries()) {
+    const columns = plural(text, s);
+    const next = spans[i + 1];
+    if (columns.length === 0 || !next) continue;
+    const between = text.slice(s.end, next.start);
+    const count = next.kind === 'table' || next.kind === 'metric' ? countBefore(between) : undefined;
+    if (count && count.index === 1) {
+      marks.take(s.end, next.start);
+      return { group: { kind: 'column', columns }, having: { op: count.op, value: count.value } };
+    }
+    const measured = next.kind === 'metric' || (next.kind === 'column' && next.ms.some((m) => m.kind === 'column' && isMeasure(m.column)));
+    const bound = measured && MEASURE_AFTER.test(between) ? compareAfter(text.slice(next.end)) : undefined;
+    if (bound) {
+      marks.take(s.end, next.start);
+      marks.take(next.end, next.end + bound.length);
+      return { group: { kind: 'column', columns }, having: { op: bound.op, value: bound.value } };
+    }
+  }
+  return undefined;
+}
+
+/** The columns a span names in the plural ("countries" for `country`), to group by. */
+function plural(text: string, s: Span): ColumnMention[] {
+  if (s.kind !== 'column') return [];
+  const words = text.slice(s.start, s.end);
+  return (s.ms as ColumnMention[]).filter((m) => isDimension(m.column) && /s$/.test(words) && words !== m.column.name.replace(/_/g, ' '));
+}
+
+/** The groups read, with the kept group's column added unless they group by it already ("which countries have ..."). */
+export function withKeptGroup(groups: Group[], kept: { group: Group } | undefined): Group[] {
+  const group = kept?.group;
+  if (group?.kind !== 'column') return groups;
+  const same = groups.some((g) => g.kind === 'column' && g.columns.some((c) => group.columns.some((k) => k.column === c.column)));
+  return same ? groups : [group, ...groups];
+}
