@@ -34,6 +34,8 @@ export interface BuiltQuery {
   leader?: string;
   /** The text states the change from the first row to the second (two periods compared). */
   change?: true;
+  /** Each row has its change from the period before, in the two columns after the measure (plan.steps). */
+  steps?: Bucket;
   /** The result is rows of a table, not a measure (`valueColumn` is empty): each column's display format. */
   listing?: { formats: (string | undefined)[] };
 }
@@ -65,11 +67,12 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
   if (where.length > 0) lines.push(`WHERE ${where.join(' AND ')}`);
   if (group.length > 0) lines.push(`GROUP BY ${group.join(', ')}`);
   if (plan.having && group.length > 0) lines.push(`HAVING ${measure} ${plan.having.op} ${plan.having.value}`);
-  if (plan.order === 'time') lines.push(`ORDER BY ${order.join(', ')}`);
+  // Periods whose changes are worked out outside (stepsSql) are ordered there.
+  if (plan.order === 'time') lines.push(...(plan.steps ? [] : [`ORDER BY ${order.join(', ')}`]));
   else if (plan.order) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${order.length > 0 ? `, ${order.join(', ')}` : ''}`);
   if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`);
   return {
-    sql: lines.join('\n'),
+    sql: plan.steps ? stepsSql(plan.steps, lines.join('\n'), names, valueColumn) : lines.join('\n'),
     connectionId: plan.subject.connection,
     title: titleOf(plan),
     valueColumn,
@@ -79,8 +82,28 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
     ...(plan.dimensions[0]?.kind === 'bucket' ? { bucket: plan.dimensions[0].bucket } : {}),
     ...(plan.display ? { display: plan.display } : {}),
     ...(plan.change ? { change: true as const } : {}),
+    ...(plan.steps ? { steps: plan.steps.bucket } : {}),
     ...(plan.limit === 1 && plan.dimensions.length === 1 ? { leader: leaderOf(plan) } : {}),
   };
+}
+
+/**
+ * Each period's change from the one before ("revenue growth by month in 2025"): LAG over the grouped
+ * query's periods (within each other group), then the period read only for the first change dropped.
+ */
+function stepsSql(steps: NonNullable<Plan['steps']>, inner: string, names: string[], valueColumn: string): string {
+  const groups = [...new Set(names)];
+  const others = groups.filter((n) => n !== steps.bucket).map(ident);
+  const [v, bucket] = [ident(valueColumn), ident(steps.bucket)];
+  const lag = `LAG(${v}) OVER (${others.length > 0 ? `PARTITION BY ${others.join(', ')} ` : ''}ORDER BY ${bucket})`;
+  return [
+    'SELECT * FROM (',
+    `SELECT *, ${v} - ${lag} AS ${ident(`${valueColumn}_change`)}, (${v} - ${lag}) * 1.0 / NULLIF(${lag}, 0) AS ${ident(`${valueColumn}_change_pct`)}`,
+    `FROM (\n${inner}\n) AS per_period`,
+    ') AS stepped',
+    `WHERE ${bucket} >= DATE '${steps.from}'`,
+    `ORDER BY ${groups.map(ident).join(', ')}`,
+  ].join('\n');
 }
 
 /** The rows of a list: its columns (a joined table's named apart when two share a name), filters, order and limit. */

@@ -3,17 +3,23 @@
 // the answer's text (wording.ts). Presentation only: the query is the comparison's, a row for each
 // period. A period still running is not compared with a whole one (half a month against a month is
 // no growth).
-import { withPrevious, type Period } from './periods.ts';
+import { withPrevious, type Period, type PeriodBucket } from './periods.ts';
 import type { Marks } from './words.ts';
 
 // "growth compared to last year" names the earlier period, not the one to compare with the one before.
 const REFERENCE = /\b(?:compared? (?:to|with)|comparing (?:to|with)|vs|versus|against|than|from|since|over|on) $/;
 const CHANGE = /\b(growth|grow|grew|grown|growing|change|changed|increase|increased|decrease|decreased|decline|declined|difference)\b/;
+// "month over month", "YoY": a change from each period to the next; its unit is read as a bucket (read-question.ts), so its words stay.
+const EACH_OVER = /\b(?:(week|month|quarter|year) over \1|mom|qoq|yoy)\b/;
 
 /** The change words, taken from `marks`, and whether the later period is still running on `today`. */
 export interface ChangeWords {
   word: string;
   running: boolean;
+  /** The one period the question named when the change added the one before it ("growth in 2025": 2025). */
+  named?: Period;
+  /** "revenue growth by month in 2025": each month's change from the one before, in SQL (resolve-plan.ts stepwise). */
+  steps?: { bucket: PeriodBucket; from: string };
 }
 
 /**
@@ -23,8 +29,9 @@ export interface ChangeWords {
 export function readChange(period: Period | undefined, marks: Marks, nowMs: number): { period: Period; change: ChangeWords } | undefined {
   const reference = period !== undefined && REFERENCE.test(marks.text.slice(0, period.span[0]));
   const compared = period?.compare ? period : period && !reference ? withPrevious(period) : undefined;
-  if (!compared?.to || !CHANGE.test(marks.blanked())) return undefined;
-  const word = marks.takeMatch(CHANGE)![1]!;
+  const blanked = marks.blanked();
+  if (!compared?.to || (!CHANGE.test(blanked) && !EACH_OVER.test(blanked))) return undefined;
+  const word = marks.takeMatch(CHANGE)?.[1] ?? 'change';
   const tomorrow = new Date(nowMs + 86_400_000).toISOString().slice(0, 10);
-  return { period: compared, change: { word, running: compared.to > tomorrow } };
+  return { period: compared, change: { word, running: compared.to > tomorrow, ...(period!.compare ? {} : { named: period! }) } };
 }

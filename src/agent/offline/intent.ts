@@ -1,15 +1,13 @@
 // What a question asks, in the knowledge's terms but before any table is chosen: the measure, its
 // groups, filters, period and ranking, the tables and columns it names, and the words not understood.
 import type { TableDocument } from '../ports.ts';
-import type { Period } from './periods.ts';
+import type { Period, PeriodBucket } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
 import type { ChangeWords } from './change.ts';
 import type { Mention } from './vocabulary.ts';
 
 export type Aggregate = 'count' | 'sum' | 'avg' | 'median' | 'min' | 'max';
-/** A unit of time: each period of it is one group, or one unit averaged over (per-unit.ts). */
-export type PeriodBucket = 'day' | 'week' | 'month' | 'quarter' | 'year';
 /** What a time breakdown groups by: periods, or `weekday`, the day of the week (a cycle through every week, Monday first). */
 export type Bucket = PeriodBucket | 'weekday';
 export type CompareOp = '>' | '<' | '>=' | '<=';

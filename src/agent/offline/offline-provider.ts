@@ -97,7 +97,9 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const current = toolResults(after.slice(lastFeedback + 1));
   const sqlResult = [...current].reverse().find((r) => r.name === 'run_sql');
   // The value's format for the table as for the text: a share reads 7.8%, an average daily revenue in USD.
-  const formats = built.format && built.valueColumn ? { formats: { [built.valueColumn]: built.format } } : {};
+  // A change from the period before is in the value's format, its fraction a percentage.
+  const steps = built.steps ? { [`${built.valueColumn}_change_pct`]: 'percent', ...(built.format ? { [`${built.valueColumn}_change`]: built.format } : {}) } : {};
+  const formats = (built.format && built.valueColumn) || built.steps ? { formats: { ...(built.format ? { [built.valueColumn]: built.format } : {}), ...steps } } : {};
   if (!sqlResult) return { kind: 'tool', name: 'run_sql', args: { connection_id: built.connectionId, sql: built.sql, title: built.title, ...formats } };
   const error = sqlResult.content['error'] as { message?: string } | undefined;
   if (error) return { kind: 'text', text: `The query failed: ${error.message ?? 'unknown error'}` };

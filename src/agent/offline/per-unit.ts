@@ -3,10 +3,10 @@
 // day. Counted in calendar units, days without a sale included; a period still running counts up to
 // today. Months, quarters and years only over a period of whole ones ("average monthly revenue over the
 // last 30 days" has no count of months to divide by).
-import type { PerUnit, PeriodBucket } from './intent.ts';
+import type { PerUnit } from './intent.ts';
 import type { UnitCount } from './plan.ts';
 import type { Span } from './keywords.ts';
-import type { Period } from './periods.ts';
+import type { Period, PeriodBucket } from './periods.ts';
 import { addsUp } from './units.ts';
 import { isMeasure } from './vocabulary.ts';
 import type { Marks } from './words.ts';

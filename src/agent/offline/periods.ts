@@ -3,6 +3,9 @@
 // "2025-01-01 to 2025-03-31", "before 2024") as half-open UTC date ranges, relative to the injected
 // clock.
 
+/** A unit of time: each period of it is one group, or one unit averaged over (per-unit.ts). */
+export type PeriodBucket = 'day' | 'week' | 'month' | 'quarter' | 'year';
+
 export interface Period {
   /** Inclusive start, YYYY-MM-DD; undefined for a period open at the start ("before 2024"). */
   from?: string;
@@ -22,7 +25,7 @@ export interface Period {
    * grouped by `unit` itself; `wholeBy` the same time in whole months or quarters, for a question
    * grouped by those ("monthly revenue over the past year": the last 12 whole months).
    */
-  rolling?: { unit: 'day' | 'week' | 'month' | 'quarter' | 'year'; whole: WholeUnits; wholeBy?: { month?: WholeUnits; quarter?: WholeUnits } };
+  rolling?: { unit: PeriodBucket; whole: WholeUnits; wholeBy?: { month?: WholeUnits; quarter?: WholeUnits } };
 }
 
 export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];

@@ -1,9 +1,9 @@
 // A query plan: one table read (the subject), joined along documented relationships, one measure,
 // dimensions to group by, filters, ordering and a limit. build-sql.ts turns it into SQL.
 import type { MetricDoc, TableColumnDoc, TableDocument } from '../ports.ts';
-import type { Bucket, CompareOp, Having, PeriodBucket } from './intent.ts';
+import type { Bucket, CompareOp, Having } from './intent.ts';
 import { docKey, type JoinEdge } from './joins.ts';
-import type { Period } from './periods.ts';
+import type { Period, PeriodBucket } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
 
@@ -78,6 +78,8 @@ export interface Plan {
   perEach?: PerEachCount;
   /** The text states the change from the earlier period compared to the later one; the query is the same. */
   change?: true;
+  /** "revenue growth by month in 2025": each period's change from the one before, in SQL; periods from `from` shown. */
+  steps?: { bucket: PeriodBucket; from: string };
   /** How the answer text prints the measure; the query is the same with or without it. */
   display?: Display;
   /** The chart the answer is drawn as; the query is the same with or without it. */

@@ -34,10 +34,10 @@ const ORDINAL = new RegExp(`\\b(${ORDINALS.slice(1).join('|')}|(?:[2-9]|10)(?:nd
 const BUCKETS: [RegExp, Bucket][] = [
   [/\b(?:by|per|each|every|on each) (?:days? of (?:the )?week|week ?days?)\b/, 'weekday'],
   [/\b(?:by|per|each|every) day\b|\bdaily\b/, 'day'],
-  [/\b(?:by|per|each|every) week\b|\bweekly\b/, 'week'],
-  [/\b(?:by|per|each|every) month\b|\bmonthly\b|\bmonth by month\b/, 'month'],
-  [/\b(?:by|per|each|every) quarter\b|\bquarterly\b/, 'quarter'],
-  [/\b(?:by|per|each|every) year\b|\byearly\b|\bannual(?:ly)?\b|\byear by year\b/, 'year'],
+  [/\b(?:by|per|each|every) week\b|\bweekly\b|\bweek over week\b/, 'week'],
+  [/\b(?:by|per|each|every) month\b|\bmonthly\b|\bmonth (?:by|over) month\b|\bmom\b/, 'month'],
+  [/\b(?:by|per|each|every) quarter\b|\bquarterly\b|\bquarter over quarter\b|\bqoq\b/, 'quarter'],
+  [/\b(?:by|per|each|every) year\b|\byearly\b|\bannual(?:ly)?\b|\byear (?:by|over) year\b|\byoy\b/, 'year'],
 ];
 // "for each of the last 3 months": one row for each of those months.
 const EACH_OF = /\b(?:for |in )?(?:each|every one) of $/;

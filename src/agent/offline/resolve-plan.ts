@@ -8,6 +8,7 @@ import { docKey, keyColumn } from './joins.ts';
 import { countedPeriod, countUnits } from './per-unit.ts';
 import { perEachOf } from './per-each.ts';
 import { relatedFilter } from './related-count.ts';
+import { stepwise } from './steps.ts';
 import { PlanBuilder } from './plan-builder.ts';
 import { addsUp } from './units.ts';
 import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure, type UnitCount } from './plan.ts';
@@ -26,7 +27,7 @@ const isCount = (m: MetricDoc) => /^\s*count\s*\(\s*\*\s*\)\s*$/i.test(m.express
 
 /** The best plan for an intent, or why there is none. */
 export function resolvePlan(asked: Intent, schema: Schema): Resolution {
-  const intent = inWholeUnits(asked);
+  const intent = stepwise(inWholeUnits(asked));
   if (!intent.measure) return fail('it names nothing to count or measure');
   const results = candidatesOf(intent.measure).map((c) => planFor(c, intent, schema));
   const ok = results.filter((r): r is Extract<Resolution, { ok: true }> => r.ok).sort((a, b) => a.plan.joins.length - b.plan.joins.length);
@@ -134,7 +135,7 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   const limit = grouped ? intent.ranking?.limit : intent.measure?.kind === 'rows' ? intent.measure.limit : undefined;
   // Rows dated after today in a running period are not in the days divided by, so not in the total either.
   const counted = perUnit ? filters.map((f) => (f.kind === 'period' ? { ...f, period: countedPeriod(f.period, perUnit) } : f)) : filters;
-  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters: counted, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.change ? { change: true as const } : {}), ...(share ? { share } : {}), ...(intent.having ? { having: intent.having } : {}), ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
+  return { ok: true, plan: { subject: c.subject, measure, dimensions, filters: counted, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), joins: b.joins, tables: b.tables, ...(intent.change ? { change: true as const } : {}), ...(intent.change?.steps ? { steps: intent.change.steps } : {}), ...(share ? { share } : {}), ...(intent.having ? { having: intent.having } : {}), ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
 }
 
 /** Why the change between two periods cannot be stated: a period still running, other groups, other units. */
@@ -144,6 +145,7 @@ function changeProblem(intent: Intent, dimensions: Dimension[]): string | undefi
   const [group, bucket, ...more] = dimensions.length === 1 ? [undefined, ...dimensions] : dimensions;
   const period = (d: Dimension | undefined) => d?.kind === 'bucket' && d.bucket !== 'weekday';
   if (!period(bucket) || period(group) || more.length > 0) return `it asks for the ${intent.change!.word} of more than the two periods compared`;
+  if (!intent.change!.steps && bucket?.kind === 'bucket' && bucket.bucket !== intent.period?.compare) return `it asks for the ${intent.change!.word} of each ${bucket.bucket}, which is answered from one month, quarter or year to the next within one named period ("revenue growth by month in 2025")`;
   if (intent.ranking) return `it ranks by the ${intent.change!.word}, which is worked out after the query`;
   if (intent.perUnit || intent.share || intent.display) return `it asks for the ${intent.change!.word} and for other units at once`;
   return undefined;

@@ -1,6 +1,6 @@
 // The words of an answer's title: what is measured, by what, under which conditions ("Top 3: Revenue by
 // country in 2025", "Number of customers with more than 5 orders"), and the one row a ranking asks for.
-import type { PeriodBucket } from './intent.ts';
+import type { PeriodBucket } from './periods.ts';
 import { docKey } from './joins.ts';
 import { ORDINALS } from './keywords.ts';
 import { metricOf, onePerGroup, type ColumnRef, type Plan } from './plan.ts';
@@ -23,7 +23,8 @@ export function titleOf(plan: Plan): string {
   else if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(plan.order === 'asc' ? `Bottom ${plan.limit}:` : `Top ${plan.limit}:`);
   // "Number of customers by country, only those with more than 100".
   const kept = plan.having && dims.length > 0 ? `, only those with ${RELATED_OPS[plan.having.op]} ${plan.having.value.toLocaleString('en-US')}` : '';
-  return `${parts.join(' ')}${kept}`;
+  const steps = plan.steps ? `, with each ${plan.steps.bucket}'s change from the one before` : '';
+  return `${parts.join(' ')}${kept}${steps}`;
 }
 
 /** "Latest 5: Orders where country is France", "Customers where country is Germany, newest first". */

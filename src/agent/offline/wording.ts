@@ -85,6 +85,7 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
   if (built.listing) return listedRows(title, columns, rows, total, content['truncated'] === true, built.listing.formats);
   if (built.labelColumn === undefined) return `${title}: ${rows[0] ? value(rows[0]) : 'none'}.`;
   if (rows.length === 0) return `${title}: no matching rows.`;
+  if (built.steps) return `${title}:\n${stepLines(columns, rows, value, built, total)}`;
   if (built.change && columns.length === 3) return `${title}:\n${changesByGroup(columns, rows, value, built.format)}`;
   const li = columns.indexOf(built.labelColumn);
   const label = (r: unknown[]) => (columns.length > 2 ? labelParts(columns, r).join(', ') : built.bucket ? formatBucket(r[li], built.bucket) : formatValue(r[li]));
@@ -96,12 +97,27 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
   return `${title}:\n${lines.join('\n')}${more}${partial}${change}`;
 }
 
+/** A change with its sign: "+$1,234.00", "-12.3%". */
+const signed = (n: number, format: string | undefined) => `${n > 0 ? '+' : n < 0 ? '-' : ''}${formatValue(Math.abs(n), format)}`;
+
 /** "Change: +$1,234.00 (+12.3%)" from the earlier value to the later one, each in the measure's format. */
 function changeText(earlier: number, later: number, format: string | undefined): string {
   const diff = later - earlier;
-  const sign = diff > 0 ? '+' : diff < 0 ? '-' : '';
-  const pct = earlier === 0 ? '' : ` (${sign}${formatValue(Math.abs(diff / earlier), 'percent')})`;
-  return `Change: ${sign}${formatValue(Math.abs(diff), format)}${pct}.`;
+  const pct = earlier === 0 ? '' : ` (${signed(diff / earlier, 'percent')})`;
+  return `Change: ${signed(diff, format)}${pct}.`;
+}
+
+/** "- Feb 2025: $1,234.00 (+$100.00, +8.8% from the month before)": each period with its change from the one before. */
+function stepLines(columns: string[], rows: unknown[][], value: (r: unknown[]) => string, built: BuiltQuery, total: number): string {
+  const vi = columns.indexOf(built.valueColumn);
+  const unit = built.steps!;
+  const lines = rows.slice(0, LISTED).map((r) => {
+    const [change, pct] = [asNumber(r[vi + 1]), asNumber(r[vi + 2])];
+    const words = change === undefined ? `no ${unit} before it in the data` : `${signed(change, built.format)}${pct === undefined ? '' : `, ${signed(pct, 'percent')}`} from the ${unit} before`;
+    return `- ${labelParts(columns.slice(0, vi + 1), r).join(', ')}: ${value(r)} (${words})`;
+  });
+  const more = total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '';
+  return `${lines.join('\n')}${more}`;
 }
 
 /**

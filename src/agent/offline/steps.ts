@@ -1,0 +1,25 @@
+// "Revenue growth by month in 2025", "month over month", "QoQ": a change over the one period a
+// question named, by a shorter unit than it, read as each unit's change from the one before. The plan
+// carries it as `steps`; build-sql.ts writes it with LAG, wording.ts states each row's change.
+import type { Intent } from './intent.ts';
+import type { PeriodBucket } from './periods.ts';
+
+const UNIT_MONTHS: Partial<Record<PeriodBucket, number>> = { month: 1, quarter: 3, year: 12 };
+
+/**
+ * "Revenue growth by month in 2025", "monthly revenue change in Q3 2025": a change over the one
+ * period a question named, grouped by a shorter unit than it, is each unit's change from the one
+ * before (LAG in SQL), not the named period's from the period before it. The period read starts one
+ * unit earlier, so that the first unit has a change too. By month, quarter or year only: a week
+ * straddles the start of most periods.
+ */
+export function stepwise(intent: Intent): Intent {
+  const named = intent.change?.named;
+  const group = intent.groups.find((g) => g.kind === 'bucket');
+  const bucket = group?.kind === 'bucket' && group.bucket !== 'weekday' ? group.bucket : undefined;
+  const months = bucket && UNIT_MONTHS[bucket];
+  if (!named?.from || !bucket || !months || bucket === intent.period?.compare) return intent;
+  const [y, m] = named.from.split('-').map(Number);
+  const from = new Date(Date.UTC(y!, m! - 1 - months, 1)).toISOString().slice(0, 10);
+  return { ...intent, period: { ...named, from }, change: { ...intent.change!, steps: { bucket, from: named.from } } };
+}
