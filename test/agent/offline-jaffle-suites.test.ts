@@ -71,6 +71,10 @@ test('no answer is wrong, and every question without expected_sql is refused', (
   }
 });
 
+test('every question with expected_sql is answered: a refusal there is a reading lost', (t) => {
+  t.deepEqual(answered.filter((a) => a.question.expected_sql && a.verdict === 'refused').map((a) => a.question.question), []);
+});
+
 test('correct and refused per family', (t) => {
   const families = [...new Set(answered.map((a) => a.family)), undefined];
   for (const f of families) {

@@ -6,7 +6,7 @@ import test from 'ava';
 import type { AgentEvent } from '../../src/agent/events.ts';
 import { startWarehouse, type TestWarehouse } from '../helpers/agent-warehouse.ts';
 import { askOffline } from '../helpers/offline-run.ts';
-import { plannedSql as sqlOf } from '../helpers/offline-plan.ts';
+import { agentSchema, plannedSql as sqlOf } from '../helpers/offline-plan.ts';
 
 let wh: TestWarehouse;
 test.before(async () => {
@@ -88,4 +88,13 @@ test('the groups kept are those HAVING written by hand keeps, and the title says
   const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table');
   t.deepEqual(table?.rows.map((r) => r.map(String)), (await wh.rows('SELECT country, COUNT(*) FROM customers GROUP BY 1 HAVING COUNT(*) > 1 ORDER BY 2 DESC, 1')).map((r) => r.map(String)));
   t.regex(result.text, /^Number of customers by country, only those with more than 1:/);
+});
+
+test('a metric that counts rows is counted as its table, and another aggregate of a metric is of its column', (t) => {
+  const schema = agentSchema();
+  const orders = schema.tables.find((x) => x.name === 'orders')!;
+  // As the jaffle shop documents them: "orders" a metric of SUM(1), "order total" a metric and a column.
+  orders.metrics = [{ name: 'orders', description: 'Number of orders.', expression: 'SUM(1)' }, { name: 'total_amount', description: 'Amount of all orders.', expression: 'SUM(total_amount)' }];
+  t.regex(sqlOf('how many customers have placed at least 2 orders', undefined, schema), new RegExp(`^SELECT COUNT\\(\\*\\) AS customer_count\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED}\\) >= 2$`));
+  t.regex(sqlOf('what is the median total amount', undefined, schema), /^SELECT PERCENTILE_CONT\(0\.5\) WITHIN GROUP \(ORDER BY t0\.total_amount\) AS median_total_amount\nFROM main\.orders AS t0$/);
 });

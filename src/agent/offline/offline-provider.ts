@@ -96,10 +96,7 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const lastFeedback = lastIndex(after, (m) => m.role === 'user' && m.content.startsWith(FEEDBACK_PREFIX));
   const current = toolResults(after.slice(lastFeedback + 1));
   const sqlResult = [...current].reverse().find((r) => r.name === 'run_sql');
-  // The value's format for the table as for the text: a share reads 7.8%, an average daily revenue in USD.
-  // A change from the period before is in the value's format, its fraction a percentage.
-  const steps = built.steps ? { [`${built.valueColumn}_change_pct`]: 'percent', ...(built.format ? { [`${built.valueColumn}_change`]: built.format } : {}) } : {};
-  const formats = (built.format && built.valueColumn) || built.steps ? { formats: { ...(built.format ? { [built.valueColumn]: built.format } : {}), ...steps } } : {};
+  const formats = resultFormats(built);
   if (!sqlResult) return { kind: 'tool', name: 'run_sql', args: { connection_id: built.connectionId, sql: built.sql, title: built.title, ...formats } };
   const error = sqlResult.content['error'] as { message?: string } | undefined;
   if (error) return { kind: 'text', text: `The query failed: ${error.message ?? 'unknown error'}` };
@@ -157,6 +154,16 @@ export function missingTables(schema: Schema): string[] {
     return known.has(a) ? [b] : known.has(b) ? [a] : [];
   });
   return [...new Set([...tables, ...reached])].filter((t) => !known.has(t));
+}
+
+/**
+ * The value's format for the table as for the text (a share reads 7.8%, an average daily revenue in
+ * USD); a change from the period before in the value's format, its fraction a percentage.
+ */
+function resultFormats(built: BuiltQuery): { formats?: Record<string, string> } {
+  const steps = built.steps ? { [`${built.valueColumn}_change_pct`]: 'percent', ...(built.format ? { [`${built.valueColumn}_change`]: built.format } : {}) } : {};
+  const formats = { ...(built.format && built.valueColumn ? { [built.valueColumn]: built.format } : {}), ...steps };
+  return Object.keys(formats).length > 0 ? { formats } : {};
 }
 
 const wantsChart = (built: BuiltQuery, rows: unknown[][]) => built.labelColumn !== undefined && rows.length >= 2;

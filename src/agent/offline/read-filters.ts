@@ -66,7 +66,7 @@ export function readCompares(text: string, spans: Span[], marks: Marks, used: Se
  * "orders with an order total over 20", where a metric is named order_total too: a metric is a total
  * and compares with nothing row by row, so the words are its table's column of the same name.
  */
-function columnOfMetric(text: string, s: Span): ColumnMention[] {
+export function columnOfMetric(text: string, s: Span): ColumnMention[] {
   const words = text.slice(s.start, s.end);
   return s.ms.flatMap((m) => m.table.columns.filter((c) => isMeasure(c) && forms(c.name).includes(words)).map((column) => ({ kind: 'column' as const, table: m.table, column, start: s.start, end: s.end })));
 }

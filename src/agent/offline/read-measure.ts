@@ -3,6 +3,7 @@
 import type { ColumnMention, Group, Measure, MetricMention } from './intent.ts';
 import type { Keywords, Span } from './keywords.ts';
 import { datedByName, type Listing } from './listing.ts';
+import { columnOfMetric } from './read-filters.ts';
 import { isMeasure, isTemporal } from './vocabulary.ts';
 
 /** What is measured, and whether words asked for it; words that do not fit it go to `unknown`. */
@@ -12,6 +13,14 @@ export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: G
   const metrics = spans.filter((s) => s.kind === 'metric' && !used.has(s));
   const listed = listing && listedMeasure(spans, kw, groups, used, unknown, listing);
   if (listed) return { measure: listed, explicit: true };
+  // "the median order total" where order_total is a metric and its table's column: a metric is a total
+  // already, so another aggregate is of the column of the same name.
+  const other = kw.aggregate && kw.aggregate.aggregate !== 'sum' && kw.aggregate.aggregate !== 'count' ? kw.aggregate.aggregate : undefined;
+  const own = other && metrics.length === 1 ? columnOfMetric(text, metrics[0]!) : [];
+  if (other && own.length > 0) {
+    used.add(metrics[0]!);
+    return { measure: { kind: 'column', aggregate: other, columns: own }, explicit: true };
+  }
   if (metrics.length > 0) {
     metrics.forEach((s) => used.add(s));
     const names = new Set(metrics.flatMap((s) => s.ms.map((m) => (m.kind === 'metric' ? m.metric.name : ''))));

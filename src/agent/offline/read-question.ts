@@ -73,7 +73,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const perUnit = readPerUnit(spans, marks, nowMs);
   const kw = readKeywords(marks);
   kw.bucket = withTrend(kw.bucket ?? (period && eachOf(text, period, marks)), marks, period);
-  const used = new Set<Span>();
+  const used = new Set<Span>(related ? [related.counted] : []);
   const groups = withKeptGroup(readGroups(text, spans, kw, used, marks), kept);
   // "list the categories": each value, with the rows of its table counted.
   if (listing?.values && groups.length === 0) {

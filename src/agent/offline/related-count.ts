@@ -34,9 +34,8 @@ export function countBefore(before: string): { index: number; op: RelatedCount['
 
 /** The count that keeps a table's rows, with its words taken; `counted` is the span of the table counted. */
 export function readRelatedCount(text: string, spans: Span[], marks: Marks): { related: RelatedCount; counted: Span } | undefined {
-  const tables = spans.filter((s) => s.kind === 'table');
-  for (const [i, s] of tables.entries()) {
-    const owner = tables.slice(0, i).at(-1);
+  for (const s of spans.filter((x) => x.kind === 'table' || countsRows(x))) {
+    const owner = spans.filter((x) => x.kind === 'table' && x.end <= s.start).at(-1);
     const before = text.slice(owner?.end ?? 0, s.start);
     const none = NONE.exec(before);
     const some = none ? undefined : countBefore(before);
@@ -48,6 +47,10 @@ export function readRelatedCount(text: string, spans: Span[], marks: Marks): { r
   }
   return undefined;
 }
+
+// A metric that counts its table's rows, whatever it filters out: none ("orders": SUM(1), COUNT(*)).
+const ROW_COUNT = /^\s*(?:count\s*\(\s*(?:\*|1)\s*\)|sum\s*\(\s*1\s*\))\s*$/i;
+const countsRows = (s: Span) => s.kind === 'metric' && s.ms.every((m) => m.kind === 'metric' && ROW_COUNT.test(m.metric.expression) && !m.metric.filter);
 
 /**
  * The filter of a related count on a plan: the owner's key (joined in when it is not the subject)
