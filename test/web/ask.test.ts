@@ -126,3 +126,22 @@ test('a value the knowledge does not list is looked up: the step says so, the an
   t.is(await page.getByRole('region', { name: /^Result \d+:/ }).count(), 1);
   t.deepEqual(problems, []);
 });
+
+test('a day-of-week breakdown is drawn as named days, and a change by month shows each change as a percentage', async (t) => {
+  const { page, problems } = await askedPage(t, 'Orders by weekday');
+  const days = page.getByRole('region', { name: /^Result 1:/ });
+  await days.waitFor();
+  t.deepEqual((await days.getByRole('row').allTextContents()).slice(1, 3).map((r) => r.replace(/[\d,]+$/, '')), ['Monday', 'Tuesday']);
+  // Vega-Lite draws the day names as a category axis (a date axis would have failed to parse them).
+  await page.getByTestId('chart').getByText('Wednesday').first().waitFor();
+  const box = page.getByRole('textbox', { name: /question/i }).last();
+  await box.fill('Revenue growth by month in 2025');
+  await box.press('Enter');
+  // Each answer numbers its own results: the second answer's table is its result 1, of 12 months.
+  const months = page.getByRole('region', { name: /^Result 1: 12 rows/ });
+  await months.waitFor();
+  const headers = await months.getByRole('columnheader').allTextContents();
+  t.true(headers.some((h) => /revenue_change_pct/.test(h)), headers.join(', '));
+  t.regex((await months.getByRole('row').nth(2).textContent()) ?? '', /Feb 2025.*\$[\d,]+\.\d{2}.*[-+]?\d+(\.\d)?%/);
+  t.deepEqual(problems, []);
+});
