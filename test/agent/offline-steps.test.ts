@@ -30,6 +30,14 @@ test('a change by a shorter unit than the period named is each unit\'s change fr
   t.regex(sqlOf('total amount growth by channel by month in 2025'), /LAG\(total_amount\) OVER \(PARTITION BY channel ORDER BY month\)[\s\S]*ORDER BY channel, month$/, 'within each other group');
 });
 
+test('without a period, every whole unit of the data comes with its change, the unit still running left out', (t) => {
+  for (const q of ['total amount growth by year', 'year over year total amount growth', 'yearly total amount change']) {
+    t.regex(sqlOf(q), /LAG\(total_amount\) OVER \(ORDER BY year\)[\s\S]*WHERE t0\.order_date < DATE '2026-01-01'\nGROUP BY 1\n\) AS per_period\n\) AS stepped\nORDER BY year$/, q);
+  }
+  t.regex(sqlOf('monthly total amount growth'), /WHERE t0\.order_date < DATE '2026-01-01'[\s\S]*ORDER BY month$/, 'the clock stands on 15 January 2026: January is still running');
+  t.regex(sqlOf('total amount growth'), /^refused: /, 'growth of what periods?');
+});
+
 test('two periods compared stay two rows, and what has no step reading is refused', (t) => {
   t.notRegex(sqlOf('total amount growth in 2025'), /LAG/);
   t.notRegex(sqlOf('year over year total amount growth in 2025'), /LAG/, 'a year against the year before');

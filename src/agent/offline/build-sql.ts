@@ -101,7 +101,7 @@ function stepsSql(steps: NonNullable<Plan['steps']>, inner: string, names: strin
     `SELECT *, ${v} - ${lag} AS ${ident(`${valueColumn}_change`)}, (${v} - ${lag}) * 1.0 / NULLIF(${lag}, 0) AS ${ident(`${valueColumn}_change_pct`)}`,
     `FROM (\n${inner}\n) AS per_period`,
     ') AS stepped',
-    `WHERE ${bucket} >= DATE '${steps.from}'`,
+    ...(steps.from ? [`WHERE ${bucket} >= DATE '${steps.from}'`] : []),
     `ORDER BY ${groups.map(ident).join(', ')}`,
   ].join('\n');
 }

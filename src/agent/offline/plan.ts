@@ -79,7 +79,7 @@ export interface Plan {
   /** The text states the change from the earlier period compared to the later one; the query is the same. */
   change?: true;
   /** "revenue growth by month in 2025": each period's change from the one before, in SQL; periods from `from` shown. */
-  steps?: { bucket: PeriodBucket; from: string };
+  steps?: { bucket: PeriodBucket; from?: string };
   /** How the answer text prints the measure; the query is the same with or without it. */
   display?: Display;
   /** The chart the answer is drawn as; the query is the same with or without it. */

@@ -140,6 +140,7 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
 
 /** Why the change between two periods cannot be stated: a period still running, other groups, other units. */
 function changeProblem(intent: Intent, dimensions: Dimension[]): string | undefined {
+  if (!intent.period && !intent.change!.steps) return `it asks for the ${intent.change!.word} without the periods to compare (for example "revenue growth in 2025" or "revenue growth by month")`;
   if (intent.change!.running) return `it asks for the ${intent.change!.word} to a period still running, which would compare part of it with the whole of the other`;
   // One group besides the periods is a change for each ("revenue growth by channel"); more, or a ranking by it, is not read.
   const [group, bucket, ...more] = dimensions.length === 1 ? [undefined, ...dimensions] : dimensions;

@@ -14,12 +14,25 @@ const UNIT_MONTHS: Partial<Record<PeriodBucket, number>> = { month: 1, quarter: 
  * straddles the start of most periods.
  */
 export function stepwise(intent: Intent): Intent {
-  const named = intent.change?.named;
+  const change = intent.change;
   const group = intent.groups.find((g) => g.kind === 'bucket');
   const bucket = group?.kind === 'bucket' && group.bucket !== 'weekday' ? group.bucket : undefined;
   const months = bucket && UNIT_MONTHS[bucket];
-  if (!named?.from || !bucket || !months || bucket === intent.period?.compare) return intent;
-  const [y, m] = named.from.split('-').map(Number);
-  const from = new Date(Date.UTC(y!, m! - 1 - months, 1)).toISOString().slice(0, 10);
-  return { ...intent, period: { ...named, from }, change: { ...intent.change!, steps: { bucket, from: named.from } } };
+  if (!change || !bucket || !months) return intent;
+  // "Revenue growth by year": every whole unit of the data, the one still running left out (a part of
+  // it would read as a fall); the first has no change.
+  if (!intent.period && change.today) {
+    const to = unitStart(change.today, months, 0);
+    return { ...intent, period: { to, label: `before ${to}`, span: [0, 0] }, change: { ...change, steps: { bucket } } };
+  }
+  const named = change.named;
+  if (!named?.from || bucket === intent.period?.compare) return intent;
+  return { ...intent, period: { ...named, from: unitStart(named.from, months, 1) }, change: { ...change, steps: { bucket, from: named.from } } };
+}
+
+/** The first day of the unit of `months` months holding `day`, `back` units earlier. */
+function unitStart(day: string, months: number, back: number): string {
+  const [y, m] = day.split('-').map(Number);
+  const start = Math.floor((m! - 1) / months) * months - back * months;
+  return new Date(Date.UTC(y!, start, 1)).toISOString().slice(0, 10);
 }
