@@ -48,7 +48,7 @@ export function readRelatedCount(text: string, spans: Span[], marks: Marks): { r
   return undefined;
 }
 
-// A metric that counts its table's rows, whatever it filters out: none ("orders": SUM(1), COUNT(*)).
+// A metric that counts every row of its table, without a filter: "orders" as SUM(1) or COUNT(*).
 const ROW_COUNT = /^\s*(?:count\s*\(\s*(?:\*|1)\s*\)|sum\s*\(\s*1\s*\))\s*$/i;
 const countsRows = (s: Span) => s.kind === 'metric' && s.ms.every((m) => m.kind === 'metric' && ROW_COUNT.test(m.metric.expression) && !m.metric.filter);
 
