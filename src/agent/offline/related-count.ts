@@ -2,12 +2,14 @@
 // at least 3 orders in 2025": a table's rows kept by how many rows of another table point to each of
 // them. Written as a correlated count, `(SELECT COUNT(*) FROM orders AS r WHERE r.customer_id =
 // t0.customer_id) > 5`, so the rows kept are never repeated by a join; a row with none counts 0, which
-// "never" asks for. Only along one documented relationship, the counted table pointing to the other.
+// "never" asks for. Along one documented relationship, the counted table pointing to the other, or
+// through one table that points to both ("products never ordered": order lines point to products and
+// to orders), whose distinct pointers to the counted table are counted.
 // A period applies to the rows counted ("placed 3 orders in 2025"), unless the question names a date
 // of another table ("customers who signed up in 2025 with more than 5 orders").
 import type { TableDocument } from '../ports.ts';
 import type { Intent, RelatedCount } from './intent.ts';
-import { docKey, joinPath } from './joins.ts';
+import { docKey, joinPath, type JoinEdge } from './joins.ts';
 import type { Span } from './keywords.ts';
 import type { PlanBuilder } from './plan-builder.ts';
 import type { Filter } from './plan.ts';
@@ -61,18 +63,31 @@ export function relatedFilter(b: PlanBuilder, intent: Intent): { filter: Filter;
   const r = intent.related!;
   for (const owner of r.owners) {
     for (const counted of r.counted) {
+      if (docKey(owner) === docKey(counted)) continue;
       const edge = joinPath(b.schema, counted, owner, { fanOut: false });
-      if (edge?.length !== 1 || docKey(owner) === docKey(counted)) continue;
-      const key = owner.columns.find((c) => c.name === edge[0]!.toColumn) ?? { name: edge[0]!.toColumn };
+      const via = edge?.length === 1 ? undefined : bridgeOf(b, owner, counted);
+      const toOwner = edge?.length === 1 ? edge[0]! : via?.toOwner;
+      if (!toOwner) continue;
+      const key = owner.columns.find((c) => c.name === toOwner.toColumn) ?? { name: toOwner.toColumn };
       const ref = b.use({ table: owner, column: key });
       if (!ref) return `it counts ${counted.name} of each ${singular(owner.name)}, which cannot be related to the measure`;
       const period = countedPeriod(intent, counted);
       if (typeof period === 'string') return period;
-      const filter: Filter = { kind: 'related', ref, counted, column: edge[0]!.fromColumn, op: r.op, value: r.value, ...(period ? { period } : {}) };
+      const through = via ? { via: { table: via.toOwner.from, toCounted: via.toCounted.fromColumn, countedKey: via.toCounted.toColumn } } : {};
+      const filter: Filter = { kind: 'related', ref, counted, column: toOwner.fromColumn, op: r.op, value: r.value, ...through, ...(period ? { period } : {}) };
       return { filter, periodTaken: period !== undefined };
     }
   }
-  return `it counts ${r.counted[0]!.name} of each ${singular(r.owners[0]!.name)}, but no documented relationship has ${r.counted[0]!.name} point to ${r.owners[0]!.name}`;
+  return `it counts ${r.counted[0]!.name} of each ${singular(r.owners[0]!.name)}, but no documented relationship, or one table between, has ${r.counted[0]!.name} point to ${r.owners[0]!.name}`;
+}
+
+/** The one table that points to both the owner and the counted table (order lines to products and orders); none when two could. */
+function bridgeOf(b: PlanBuilder, owner: TableDocument, counted: TableDocument): { toOwner: JoinEdge; toCounted: JoinEdge } | undefined {
+  const bridges = b.schema.tables.flatMap((t) => {
+    const [toOwner, toCounted] = [joinPath(b.schema, t, owner, { fanOut: false }), joinPath(b.schema, t, counted, { fanOut: false })];
+    return toOwner?.length === 1 && toCounted?.length === 1 ? [{ toOwner: toOwner[0]!, toCounted: toCounted[0]! }] : [];
+  });
+  return bridges.length === 1 ? bridges[0] : undefined;
 }
 
 /** The period of the rows counted: theirs unless a date of another table is named; by their only date. */
