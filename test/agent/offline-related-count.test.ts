@@ -27,6 +27,10 @@ test('the kept rows are counted or listed once each, by a count of the rows poin
     t.regex(sqlOf(q), new RegExp(`${COUNTED}\\) = 0$`), q);
   }
   t.regex(sqlOf('which customers have more than 2 orders'), new RegExp(`^SELECT t0\\.customer_id, [^\\n]*\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED}\\) > 2\\nORDER BY`), 'listed, never joined');
+  // The verb names the rows counted, and "times" how many.
+  t.regex(sqlOf('customers who ordered more than 2 times'), new RegExp(`^SELECT COUNT\\(\\*\\) AS customer_count\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED}\\) > 2$`));
+  t.regex(sqlOf('how many products were ordered at least 3 times'), /COUNT\(DISTINCT r\.order_id\) FROM main\.order_items AS r WHERE r\.product_id = t0\.product_id\) >= 3$/);
+  t.regex(sqlOf('customers who ordered in 2025'), /JOIN main\.orders AS t1/, 'a verb without a number of times is the join it was');
   t.regex(sqlOf('orders with more than 2 order items'), /\(SELECT COUNT\(\*\) FROM main\.order_items AS r WHERE r\.order_id = t0\.order_id\) > 2$/);
 });
 

@@ -22,6 +22,9 @@ const WITH = String.raw`(?:with |having |(?:who |that )?(?:have |has |had |did )
 const SOME = new RegExp(String.raw`\b${WITH}(?:(more than|over|at least|fewer than|less than|under|at most|no more than|exactly) )?(\d+)( or (?:more|fewer|less))? $`);
 // "without orders", "with no orders", "have no orders", "who have never ordered", "that have not placed an order", "who did not buy".
 const NONE = new RegExp(String.raw`\b(?:(?:with|have|has|had) no |without (?:any )?|(?:who |that )?(?:have |has |had |were |was |did )?(?:never|not) (?:placed |made |place |make )?(?:any |an? )?)$`);
+// "customers who ordered more than 5 times", "products that were ordered at least 100 times": the verb names the rows counted.
+const VERB_BEFORE = /^ (?:(?:who|that|which) )?(?:(?:were|was|have been|has been|had been|have|has|had) )?$/;
+const TIMES_AFTER = /^ (?:(more than|over|at least|fewer than|less than|under|at most|no more than|exactly) )?(\d+) times?\b/;
 const OPS: Record<string, RelatedCount['op']> = {
   'more than': '>', over: '>', 'at least': '>=', 'fewer than': '<', 'less than': '<', under: '<', 'at most': '<=', 'no more than': '<=', exactly: '=',
 };
@@ -34,6 +37,12 @@ export function countBefore(before: string): { index: number; op: RelatedCount['
   return { index: some.index, op: or ?? (some[1] ? OPS[some[1]]! : '='), value: Number(some[2]) };
 }
 
+/** "more than 5 times" right after a verb that follows the rows kept ("customers who ordered ..."). */
+function timesAfter(text: string, s: Span, before: string): { op: RelatedCount['op']; value: number; length: number } | undefined {
+  const m = VERB_BEFORE.test(before) ? TIMES_AFTER.exec(text.slice(s.end)) : null;
+  return m ? { op: m[1] ? OPS[m[1]]! : '=', value: Number(m[2]), length: m[0].length } : undefined;
+}
+
 /** The count that keeps a table's rows, with its words taken; `counted` is the span of the table counted. */
 export function readRelatedCount(text: string, spans: Span[], marks: Marks): { related: RelatedCount; counted: Span } | undefined {
   for (const s of spans.filter((x) => x.kind === 'table' || countsRows(x))) {
@@ -41,6 +50,12 @@ export function readRelatedCount(text: string, spans: Span[], marks: Marks): { r
     const before = text.slice(owner?.end ?? 0, s.start);
     const none = NONE.exec(before);
     const some = none ? undefined : countBefore(before);
+    const times = owner && !none && !some ? timesAfter(text, s, before) : undefined;
+    if (owner && times) {
+      marks.take(owner.end, s.start);
+      marks.take(s.end, s.end + times.length);
+      return { related: { owners: owner.ms.map((m) => m.table), counted: s.ms.map((m) => m.table), op: times.op, value: times.value }, counted: s };
+    }
     if (!owner || (!none && !some)) continue;
     const start = owner.end + (none ?? some)!.index;
     marks.take(start, s.start);
