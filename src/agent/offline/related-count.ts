@@ -59,6 +59,9 @@ export function readRelatedCount(text: string, spans: Span[], marks: Marks): { r
     if (!owner || (!none && !some)) continue;
     const start = owner.end + (none ?? some)!.index;
     marks.take(start, s.start);
+    // "customers who did not buy anything", "... never ordered at all".
+    const rest = none ? /^ (?:anything|at all)\b/.exec(text.slice(s.end)) : null;
+    if (rest) marks.take(s.end, s.end + rest[0].length);
     const related: RelatedCount = { owners: owner.ms.map((m) => m.table), counted: s.ms.map((m) => m.table), op: some?.op ?? '=', value: some?.value ?? 0 };
     return { related, counted: s };
   }
