@@ -36,6 +36,7 @@ test('without a period, every whole unit of the data comes with its change, the 
   }
   t.regex(sqlOf('monthly total amount growth'), /WHERE t0\.order_date < DATE '2026-01-01'[\s\S]*ORDER BY month$/, 'the clock stands on 15 January 2026: January is still running');
   t.regex(sqlOf('total amount growth'), /^refused: /, 'growth of what periods?');
+  t.regex(sqlOf('monthly difference in total amount for web and mobile'), /^refused: /, 'a difference between things named is no change over time');
 });
 
 test('two periods compared stay two rows, and what has no step reading is refused', (t) => {

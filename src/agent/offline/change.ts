@@ -34,7 +34,9 @@ export function readChange(period: Period | undefined, marks: Marks, nowMs: numb
   const reference = period !== undefined && REFERENCE.test(marks.text.slice(0, period.span[0]));
   const compared = period?.compare ? period : period && !reference ? withPrevious(period) : undefined;
   const blanked = marks.blanked();
-  if ((period ? !compared?.to : !UNIT.test(blanked)) || (!CHANGE.test(blanked) && !EACH_OVER.test(blanked))) return undefined;
+  // Without a period, "difference" is between things named ("monthly revenue difference between web and mobile"), not over time.
+  const over = period ? compared?.to !== undefined : UNIT.test(blanked) && !/\bdifference\b/.test(blanked);
+  if (!over || (!CHANGE.test(blanked) && !EACH_OVER.test(blanked))) return undefined;
   const word = marks.takeMatch(CHANGE)?.[1] ?? 'change';
   // No period: the change from each unit to the next over the data (steps.ts), if the question names the unit.
   if (!compared?.to) return { change: { word, running: false, today: new Date(nowMs).toISOString().slice(0, 10) } };
