@@ -99,6 +99,13 @@ test('the groups kept are those HAVING written by hand keeps, and the title says
   t.regex(result.text, /^Number of customers by country, only those with more than 1:/);
 });
 
+test('a ranking within each group numbers the first group within the others, and keeps the first of each', (t) => {
+  t.regex(sqlOf('top 3 products per category by quantity'), /^SELECT \* FROM \(\nSELECT \*, ROW_NUMBER\(\) OVER \(PARTITION BY category ORDER BY total_quantity DESC, product_id, name\) AS rank_in_group\nFROM \(\n[\s\S]*GROUP BY 1, 2, 3\n\) AS per_group\n\) AS ranked\nWHERE rank_in_group <= 3\nORDER BY category, rank_in_group$/);
+  t.regex(sqlOf('bottom 2 customers by total amount for each country'), /ORDER BY total_amount ASC, customer_id, name\) AS rank_in_group/);
+  t.regex(sqlOf('top 3 products by quantity'), /ORDER BY 3 DESC, 1, 2\nLIMIT 3$/, 'without "each", a ranking of all');
+  t.regex(sqlOf('top 3 products per category by quantity as a percentage'), /^refused: .*ranks within each group/);
+});
+
 test('a metric that counts rows is counted as its table, and another aggregate of a metric is of its column', (t) => {
   const schema = agentSchema();
   const orders = schema.tables.find((x) => x.name === 'orders')!;

@@ -42,6 +42,10 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Orders by weekday', 'SELECT dayname(order_date), COUNT(*) FROM orders GROUP BY 1 ORDER BY MIN(isodow(order_date))'],
   ['Total revenue by day of the week in 2025', "SELECT dayname(order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY MIN(isodow(order_date))"],
   ['Which day of the week has the most orders?', 'SELECT dayname(order_date), COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, MIN(isodow(order_date)) LIMIT 1'],
+  // The first rows of each group, numbered by the measure within it ("top N per group").
+  ['Top 2 customers by total amount in each country', 'SELECT customer_id, name, country, v, r FROM (SELECT c.customer_id, c.name, c.country, SUM(o.total_amount) v, row_number() OVER (PARTITION BY c.country ORDER BY SUM(o.total_amount) DESC, c.customer_id, c.name) r FROM orders o JOIN customers c USING (customer_id) GROUP BY 1, 2, 3) WHERE r <= 2 ORDER BY country, r'],
+  ['What is the cheapest product in each category?', 'SELECT product_id, name, category, unit_price, r FROM (SELECT product_id, name, category, unit_price, row_number() OVER (PARTITION BY category ORDER BY unit_price, product_id, name) r FROM products) WHERE r <= 1 ORDER BY category, r'],
+  ['Top 2 products per country by quantity sold', 'SELECT product_id, name, country, q, r FROM (SELECT p.product_id, p.name, c.country, SUM(i.quantity) q, row_number() OVER (PARTITION BY c.country ORDER BY SUM(i.quantity) DESC, p.product_id, p.name) r FROM order_items i JOIN products p USING (product_id) JOIN orders o USING (order_id) JOIN customers c USING (customer_id) GROUP BY 1, 2, 3) WHERE r <= 2 ORDER BY country, r'],
   // A median, as PostgreSQL and DuckDB both write it; here against DuckDB's own MEDIAN.
   ['What is the median order value?', 'SELECT MEDIAN(total_amount) FROM orders'],
   ['Median unit price of products by category', 'SELECT category, MEDIAN(unit_price) FROM products GROUP BY 1 ORDER BY 2 DESC, 1'],

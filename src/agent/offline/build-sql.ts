@@ -36,6 +36,8 @@ export interface BuiltQuery {
   change?: true;
   /** Each row has its change from the period before, in the two columns after the measure (plan.steps). */
   steps?: Bucket;
+  /** Each row has its rank within its group in the column after the measure (plan.within). */
+  within?: true;
   /** The result is rows of a table, not a measure (`valueColumn` is empty): each column's display format. */
   listing?: { formats: (string | undefined)[] };
 }
@@ -69,10 +71,10 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
   if (plan.having && group.length > 0) lines.push(`HAVING ${measure} ${plan.having.op} ${plan.having.value}`);
   // Periods whose changes are worked out outside (stepsSql) are ordered there.
   if (plan.order === 'time') lines.push(...(plan.steps ? [] : [`ORDER BY ${order.join(', ')}`]));
-  else if (plan.order) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${order.length > 0 ? `, ${order.join(', ')}` : ''}`);
-  if (plan.limit !== undefined) lines.push(`LIMIT ${plan.limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`);
+  else if (plan.order && !plan.within) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${order.length > 0 ? `, ${order.join(', ')}` : ''}`);
+  if (plan.limit !== undefined && !plan.within) lines.push(`LIMIT ${plan.limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`);
   return {
-    sql: plan.steps ? stepsSql(plan.steps, lines.join('\n'), names, valueColumn) : lines.join('\n'),
+    sql: plan.steps ? stepsSql(plan.steps, lines.join('\n'), names, valueColumn) : plan.within ? withinSql(plan, lines.join('\n'), valueColumn) : lines.join('\n'),
     connectionId: plan.subject.connection,
     title: titleOf(plan),
     valueColumn,
@@ -83,6 +85,7 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
     ...(plan.display ? { display: plan.display } : {}),
     ...(plan.change ? { change: true as const } : {}),
     ...(plan.steps ? { steps: plan.steps.bucket } : {}),
+    ...(plan.within ? { within: true as const } : {}),
     ...(plan.limit === 1 && plan.dimensions.length === 1 ? { leader: leaderOf(plan) } : {}),
   };
 }
@@ -103,6 +106,30 @@ function stepsSql(steps: NonNullable<Plan['steps']>, inner: string, names: strin
     ') AS stepped',
     ...(steps.from ? [`WHERE ${bucket} >= DATE '${steps.from}'`] : []),
     `ORDER BY ${groups.map(ident).join(', ')}`,
+  ].join('\n');
+}
+
+/** The output columns of a dimension. */
+const dimensionNames = (d: Plan['dimensions'][number]): string[] =>
+  d.kind === 'bucket' ? [d.bucket] : d.kind === 'column' ? [d.ref.column.name] : [...(d.key ? [d.key.column.name] : []), d.label.column.name];
+
+/**
+ * "Top 3 products per category": the grouped query's rows numbered by the measure within each
+ * combination of the other dimensions (ROW_NUMBER, ties broken by the ranked group's columns), the
+ * first `limit` of each kept, each group's rows together.
+ */
+function withinSql(plan: Plan, inner: string, valueColumn: string): string {
+  const [ranked, ...others] = plan.dimensions;
+  const partition = others.flatMap(dimensionNames).map(ident);
+  const tie = dimensionNames(ranked!).map(ident);
+  const dir = plan.order === 'asc' ? 'ASC' : 'DESC';
+  return [
+    'SELECT * FROM (',
+    `SELECT *, ROW_NUMBER() OVER (PARTITION BY ${partition.join(', ')} ORDER BY ${ident(valueColumn)} ${dir}, ${tie.join(', ')}) AS rank_in_group`,
+    `FROM (\n${inner}\n) AS per_group`,
+    ') AS ranked',
+    `WHERE rank_in_group <= ${plan.limit}`,
+    `ORDER BY ${[...partition, 'rank_in_group'].join(', ')}`,
   ].join('\n');
 }
 

@@ -82,8 +82,11 @@ export interface Intent {
   chart?: ChartRequest;
   /** Date columns named in the question ("signed up in 2024"), which the period applies to. */
   periodColumns: ColumnMention[];
-  /** `offset`: rows skipped before the ones listed ("the second most": 1). */
-  ranking: { dir: 'asc' | 'desc'; limit?: number; offset?: number } | undefined;
+  /**
+   * `offset`: rows skipped before the ones listed ("the second most": 1); `within`: "top 3 products
+   * per category", the first group ranked within each combination of the others.
+   */
+  ranking: { dir: 'asc' | 'desc'; limit?: number; offset?: number; within?: true } | undefined;
   /** Tables the question names: each must take part in the plan. */
   named: TableDocument[][];
   /** Columns named without a role: each must take part in the plan (as a value's column...). */

@@ -117,6 +117,8 @@ function checked(intent: Intent, nowMs: number, readings: string[], previous?: I
   if (!intent.explicit && intent.groups.length === 0 && !narrowed) return refuse('unmapped', 'it names a table but not what to count or measure');
   // "Countries with more than 100 customers as a percentage": shares or averages of the groups kept, or of all?
   if (intent.having && (intent.share || intent.perUnit || intent.perEach || intent.change || intent.display?.share)) return refuse('unmapped', 'it keeps groups by their total and asks for other units at once');
+  // "The second most ... per category", shares of the rows kept in each: a ranking within groups only lists their first rows.
+  if (intent.ranking?.within && (intent.ranking.offset || intent.display?.share || intent.share)) return refuse('unmapped', 'it ranks within each group and asks for a place or a share at once');
   // "top 3 only" after an answer of one number or of rows: nothing grouped to rank, and the rows are not ranked by anything.
   if (intent.ranking && intent.groups.length === 0) return refuse('unmapped', 'it ranks, but the answer it continues has no groups to rank');
   const today = new Date(nowMs).toISOString().slice(0, 10);

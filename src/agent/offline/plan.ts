@@ -65,6 +65,8 @@ export interface Plan {
   limit: number | undefined;
   /** Rows skipped before the limit ("the second most": 1). */
   offset?: number;
+  /** "top 3 products per category": the limit and order apply to the first dimension within each combination of the others. */
+  within?: true;
   /** Joins in order: each starts from a table already read. */
   joins: JoinEdge[];
   /** Every table read, the subject first. */

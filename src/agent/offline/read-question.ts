@@ -203,7 +203,7 @@ function unappliedRanking(kw: Keywords, ranking: Intent['ranking'], groups: Grou
   if (!ranking && kw.top) return [kw.top.word];
   if (!ranking && kw.whichN !== undefined) return [`which ${kw.whichN}`];
   if (!ranking && kw.rankedBucket) return [kw.rankedBucket.word];
-  const each = ranking?.limit !== undefined && groups.length >= 2 ? EACH.exec(text) : null;
+  const each = ranking?.limit !== undefined && groups.length >= 2 && !ranking.within ? EACH.exec(text) : null;
   return each ? [each[1]!] : [];
 }
 
@@ -295,5 +295,5 @@ function rankingOf(kw: Keywords, groups: Group[], text: string, spans: Span[]): 
   if (kw.ordinal) return kw.rank && !kw.top && kw.whichN === undefined && !plural ? { dir: kw.rank.dir, limit: 1, offset: kw.ordinal.place - 1 } : undefined;
   const limit = kw.top?.limit ?? kw.whichN ?? (which && kw.rank && !plural ? 1 : undefined);
   if (limit === undefined && !kw.rank) return undefined;
-  return { dir: kw.top?.dir ?? kw.rank?.dir ?? 'desc', ...(limit !== undefined ? { limit } : {}) };
+  return { dir: kw.top?.dir ?? kw.rank?.dir ?? 'desc', ...(limit !== undefined ? { limit } : {}), ...(kw.top && groups.length >= 2 && EACH.test(text.slice(kw.top.end)) ? { within: true as const } : {}) };
 }

@@ -20,7 +20,7 @@ export function titleOf(plan: Plan): string {
   const parts = [what, ...(dims.length > 0 ? [`by ${dims.join(' and ')}`] : []), ...conditions];
   if (plan.measure.kind === 'rows') return rowsTitle(plan, plan.measure, parts.join(' '));
   if (plan.offset) parts.unshift(`${capital(ORDINALS[plan.offset]!)} ${plan.order === 'asc' ? 'from the bottom' : 'from the top'}:`);
-  else if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(plan.order === 'asc' ? `Bottom ${plan.limit}:` : `Top ${plan.limit}:`);
+  else if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(`${plan.order === 'asc' ? 'Bottom' : 'Top'} ${plan.limit}${plan.within ? ` in each ${dims.slice(1).join(' and ')}` : ''}:`);
   // "Number of customers by country, only those with more than 100".
   const kept = plan.having && dims.length > 0 ? `, only those with ${RELATED_OPS[plan.having.op]} ${plan.having.value.toLocaleString('en-US')}` : '';
   const steps = plan.steps ? `, with each ${plan.steps.bucket}'s change from the one before` : '';

@@ -88,7 +88,9 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
   if (built.steps) return `${title}:\n${stepLines(columns, rows, value, built, total)}`;
   if (built.change && columns.length === 3) return `${title}:\n${changesByGroup(columns, rows, value, built.format)}`;
   const li = columns.indexOf(built.labelColumn);
-  const label = (r: unknown[]) => (columns.length > 2 ? labelParts(columns, r).join(', ') : built.bucket ? formatBucket(r[li], built.bucket) : formatValue(r[li]));
+  // A rank within the group after the measure names nothing.
+  const named = built.within ? columns.slice(0, vi + 1) : columns;
+  const label = (r: unknown[]) => (named.length > 2 ? labelParts(named, r).join(', ') : built.bucket ? formatBucket(r[li], built.bucket) : formatValue(r[li]));
   if (built.leader && rows.length === 1) return `${stated ? `${built.leader}, ${displayWords(stated, built.format)}` : built.leader}: ${label(rows[0]!)} (${value(rows[0]!)}).`;
   const lines = rows.slice(0, LISTED).map((r) => `- ${label(r)}: ${value(r)}`);
   const more = total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '';
