@@ -4,7 +4,7 @@
 import { rewriteColumns, tokenizeExpression, type ColumnReference } from '../../sql-expression.ts';
 import type { MetricDoc, TableDocument } from '../ports.ts';
 import { docKey } from './joins.ts';
-import type { Bucket } from './intent.ts';
+import { isPeriod, type Bucket } from './intent.ts';
 import { metricOf, onePerGroup, type ColumnRef, type Plan } from './plan.ts';
 import type { Display } from './display.ts';
 import type { Period } from './periods.ts';
@@ -74,12 +74,12 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
   else if (plan.order && !plan.within) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${order.length > 0 ? `, ${order.join(', ')}` : ''}`);
   if (plan.limit !== undefined && !plan.within) lines.push(`LIMIT ${plan.limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`);
   return {
-    sql: plan.steps ? stepsSql(plan.steps, lines.join('\n'), names, valueColumn) : plan.within ? withinSql(plan, lines.join('\n'), valueColumn) : lines.join('\n'),
+    sql: plan.steps ? stepsSql(plan, plan.steps, lines.join('\n'), valueColumn) : plan.within ? withinSql(plan, lines.join('\n'), valueColumn) : lines.join('\n'),
     connectionId: plan.subject.connection,
     title: titleOf(plan),
     valueColumn,
     labelColumn: names.find((n) => n !== undefined),
-    timeSeries: plan.dimensions.some((d) => d.kind === 'bucket' && d.bucket !== 'weekday'),
+    timeSeries: plan.dimensions.some((d) => d.kind === 'bucket' && isPeriod(d.bucket)),
     format: measureFormat(plan),
     ...(plan.dimensions[0]?.kind === 'bucket' ? { bucket: plan.dimensions[0].bucket } : {}),
     ...(plan.display ? { display: plan.display } : {}),
@@ -90,12 +90,16 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
   };
 }
 
+/** The output columns of a dimension. */
+const dimensionNames = (d: Plan['dimensions'][number]): string[] =>
+  d.kind === 'bucket' ? [d.bucket] : d.kind === 'column' ? [d.ref.column.name] : [...(d.key ? [d.key.column.name] : []), d.label.column.name];
+
 /**
  * Each period's change from the one before ("revenue growth by month in 2025"): LAG over the grouped
  * query's periods (within each other group), then the period read only for the first change dropped.
  */
-function stepsSql(steps: NonNullable<Plan['steps']>, inner: string, names: string[], valueColumn: string): string {
-  const groups = [...new Set(names)];
+function stepsSql(plan: Plan, steps: NonNullable<Plan['steps']>, inner: string, valueColumn: string): string {
+  const groups = plan.dimensions.flatMap(dimensionNames);
   const others = groups.filter((n) => n !== steps.bucket).map(ident);
   const [v, bucket] = [ident(valueColumn), ident(steps.bucket)];
   const lag = `LAG(${v}) OVER (${others.length > 0 ? `PARTITION BY ${others.join(', ')} ` : ''}ORDER BY ${bucket})`;
@@ -108,10 +112,6 @@ function stepsSql(steps: NonNullable<Plan['steps']>, inner: string, names: strin
     `ORDER BY ${groups.map(ident).join(', ')}`,
   ].join('\n');
 }
-
-/** The output columns of a dimension. */
-const dimensionNames = (d: Plan['dimensions'][number]): string[] =>
-  d.kind === 'bucket' ? [d.bucket] : d.kind === 'column' ? [d.ref.column.name] : [...(d.key ? [d.key.column.name] : []), d.label.column.name];
 
 /**
  * "Top 3 products per category": the grouped query's rows numbered by the measure within each

@@ -10,6 +10,8 @@ import type { Mention } from './vocabulary.ts';
 export type Aggregate = 'count' | 'sum' | 'avg' | 'median' | 'min' | 'max';
 /** What a time breakdown groups by: periods, or `weekday`, the day of the week (a cycle through every week, Monday first). */
 export type Bucket = PeriodBucket | 'weekday';
+/** Whether a breakdown is by periods of time (a series, a change from one to the next), not by the day of the week. */
+export const isPeriod = (b: Bucket): b is PeriodBucket => b !== 'weekday';
 export type CompareOp = '>' | '<' | '>=' | '<=';
 export type ColumnMention = Extract<Mention, { kind: 'column' }>;
 export type ValueMention = Extract<Mention, { kind: 'value' }>;

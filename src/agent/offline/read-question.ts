@@ -1,6 +1,6 @@
 // Reads a question into an Intent (intent.ts): the knowledge it mentions first, then the words around
 // those mentions ("by", "which 3", "how many", "earliest"), and last what is left over.
-import type { Bucket, ColumnMention, Group, Intent } from './intent.ts';
+import { isPeriod, type Bucket, type ColumnMention, type Group, type Intent } from './intent.ts';
 import type { TableDocument } from '../ports.ts';
 import { readMeasure } from './read-measure.ts';
 import { findPeriod, type Period } from './periods.ts';
@@ -84,7 +84,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const compared = valuesCompared(text, spans, marks);
   if (compared && !groups.some((g) => g.kind === 'column' && g.columns.some((c) => c.column === compared.column))) groups.push({ kind: 'column', columns: [compared] });
   // Periods compared ("this year vs last year"): a row for each, unless the question buckets by time itself.
-  if (period?.compare && !groups.some((g) => g.kind === 'bucket' && g.bucket !== 'weekday')) groups.push({ kind: 'bucket', bucket: period.compare });
+  if (period?.compare && !groups.some((g) => g.kind === 'bucket' && isPeriod(g.bucket))) groups.push({ kind: 'bucket', bucket: period.compare });
   const compares = readCompares(text, spans, marks, used);
   const unknown: string[] = [];
   const measure = readMeasure(text, spans, kw, groups, used, unknown, listing);

@@ -3,7 +3,7 @@
 // is joined in along relationships; the plan with the fewest joins wins, and a tie between two
 // subjects is ambiguous. Anything the question names that the plan does not use makes it fail.
 import type { MetricDoc, TableDocument } from '../ports.ts';
-import type { ColumnMention, Intent, Measure } from './intent.ts';
+import { isPeriod, type ColumnMention, type Intent, type Measure } from './intent.ts';
 import { docKey, keyColumn } from './joins.ts';
 import { countedPeriod, countUnits } from './per-unit.ts';
 import { perEachOf } from './per-each.ts';
@@ -144,7 +144,7 @@ function changeProblem(intent: Intent, dimensions: Dimension[]): string | undefi
   if (intent.change!.running) return `it asks for the ${intent.change!.word} to a period still running, which would compare part of it with the whole of the other`;
   // One group besides the periods is a change for each ("revenue growth by channel"); more, or a ranking by it, is not read.
   const [group, bucket, ...more] = dimensions.length === 1 ? [undefined, ...dimensions] : dimensions;
-  const period = (d: Dimension | undefined) => d?.kind === 'bucket' && d.bucket !== 'weekday';
+  const period = (d: Dimension | undefined) => d?.kind === 'bucket' && isPeriod(d.bucket);
   if (!period(bucket) || period(group) || more.length > 0) return `it asks for the ${intent.change!.word} of more than the two periods compared`;
   if (!intent.change!.steps && bucket?.kind === 'bucket' && bucket.bucket !== intent.period?.compare) return `it asks for the ${intent.change!.word} of each ${bucket.bucket}, which is answered from one month, quarter or year to the next within one named period ("revenue growth by month in 2025")`;
   if (intent.ranking) return `it ranks by the ${intent.change!.word}, which is worked out after the query`;

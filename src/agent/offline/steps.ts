@@ -1,7 +1,7 @@
 // "Revenue growth by month in 2025", "month over month", "QoQ": a change over the one period a
 // question named, by a shorter unit than it, read as each unit's change from the one before. The plan
 // carries it as `steps`; build-sql.ts writes it with LAG, wording.ts states each row's change.
-import type { Intent } from './intent.ts';
+import { isPeriod, type Intent } from './intent.ts';
 import type { PeriodBucket } from './periods.ts';
 
 const UNIT_MONTHS: Partial<Record<PeriodBucket, number>> = { month: 1, quarter: 3, year: 12 };
@@ -16,7 +16,7 @@ const UNIT_MONTHS: Partial<Record<PeriodBucket, number>> = { month: 1, quarter: 
 export function stepwise(intent: Intent): Intent {
   const change = intent.change;
   const group = intent.groups.find((g) => g.kind === 'bucket');
-  const bucket = group?.kind === 'bucket' && group.bucket !== 'weekday' ? group.bucket : undefined;
+  const bucket = group?.kind === 'bucket' && isPeriod(group.bucket) ? group.bucket : undefined;
   const months = bucket && UNIT_MONTHS[bucket];
   if (!change || !bucket || !months) return intent;
   // "Revenue growth by year": every whole unit of the data, the one still running left out (a part of

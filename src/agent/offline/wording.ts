@@ -93,11 +93,14 @@ export function describeResult(built: BuiltQuery, content: Record<string, unknow
   const label = (r: unknown[]) => (named.length > 2 ? labelParts(named, r).join(', ') : built.bucket ? formatBucket(r[li], built.bucket) : formatValue(r[li]));
   if (built.leader && rows.length === 1) return `${stated ? `${built.leader}, ${displayWords(stated, built.format)}` : built.leader}: ${label(rows[0]!)} (${value(rows[0]!)}).`;
   const lines = rows.slice(0, LISTED).map((r) => `- ${label(r)}: ${value(r)}`);
-  const more = total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '';
+  const more = moreRows(total);
   const partial = display?.share && whole === undefined ? '\n(Shares need every row of the result, so the values are shown as they are.)' : '';
   const change = !built.change ? '' : rows.length === 2 ? `\n${changeText(asNumber(raw(rows[0]!)) ?? 0, asNumber(raw(rows[1]!)) ?? 0, built.format)}` : '\n(No change is stated: one of the two periods has no data.)';
   return `${title}:\n${lines.join('\n')}${more}${partial}${change}`;
 }
+
+/** What a list of the first LISTED rows says of the others. */
+const moreRows = (total: number) => (total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '');
 
 /** A change with its sign: "+$1,234.00", "-12.3%". */
 const signed = (n: number, format: string | undefined) => `${n > 0 ? '+' : n < 0 ? '-' : ''}${formatValue(Math.abs(n), format)}`;
@@ -118,8 +121,7 @@ function stepLines(columns: string[], rows: unknown[][], value: (r: unknown[]) =
     const words = change === undefined ? `no ${unit} before it in the data` : `${signed(change, built.format)}${pct === undefined ? '' : `, ${signed(pct, 'percent')}`} from the ${unit} before`;
     return `- ${labelParts(columns.slice(0, vi + 1), r).join(', ')}: ${value(r)} (${words})`;
   });
-  const more = total > LISTED ? `\n(${total} rows in total; the table has all of them.)` : '';
-  return `${lines.join('\n')}${more}`;
+  return `${lines.join('\n')}${moreRows(total)}`;
 }
 
 /**
