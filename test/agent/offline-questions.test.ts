@@ -163,7 +163,7 @@ for (const [question, reason] of [
   ['Show me the latest 3 order items', /order_items has no date to order them by/],
   ['How many new customers?', /"new"/],
   ['Revenue from new customers in 2025', /"new"/],
-  ['Which products have never been ordered?', /"never"/],
+  ['Which orders were never shipped?', /"never"/],
   ['Which month had revenue?', /"which month"/],
   ['How many web orders except mobile?', /it both keeps and leaves out values of channel/],
   ['How many products over 100?', /"over", "100"/],

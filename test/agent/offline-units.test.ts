@@ -1,7 +1,9 @@
-// The units a question asks its answer in, and the currency a column is documented in.
+// The units a question asks its answer in, the currency a column is documented in, and amounts
+// compared in a currency.
 import test from 'ava';
 import type { TableDocument } from '../../src/agent/ports.ts';
 import { columnCurrency, findDisplay } from '../../src/agent/offline/units.ts';
+import { agentSchema, plannedSql } from '../helpers/offline-plan.ts';
 
 test('scales, currencies and shares are read with the words they stand on', (t) => {
   t.like(findDisplay('revenue in 2025 in thousands of dollars'), { scale: { factor: 1000, word: 'thousands' }, currency: { word: 'dollars' }, span: [16, 39] });
@@ -22,4 +24,29 @@ test('a column is in the currency of the governed metrics that aggregate it plai
     undefined,
   );
   t.is(columnCurrency(orders([{ name: 'n', description: '', expression: 'SUM(total_amount)', format: 'integer' }]), 'total_amount'), undefined);
+});
+
+/** The agent test warehouse with its orders' amounts documented in `format` (a metric that sums them). */
+function schemaIn(format: string) {
+  const schema = agentSchema();
+  schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'revenue', description: 'Amount of all orders.', expression: 'SUM(total_amount)', format }];
+  return schema;
+}
+
+test('an amount compared may name its currency, which must be the one the column is documented in', (t) => {
+  const usd = schemaIn('USD');
+  for (const q of ['orders over 2 thousand dollars', 'orders over $2000', 'orders over 2000 usd', 'orders with a total amount over 2k us dollars']) {
+    t.regex(plannedSql(q, undefined, usd), /^SELECT COUNT\(\*\) AS order_count\nFROM main\.orders AS t0\nWHERE t0\.total_amount > 2000$/, q);
+  }
+  t.regex(plannedSql('orders with total amount between 100 and 500 dollars', undefined, usd), /WHERE t0\.total_amount >= 100 AND t0\.total_amount <= 500$/);
+  // Groups kept by their total: the measure's own currency.
+  t.regex(plannedSql('countries with revenue over 1k dollars', undefined, usd), /HAVING SUM\(t0\.total_amount\) > 1000\n/);
+  // Another currency is refused, not converted: the knowledge holds no exchange rates.
+  t.regex(plannedSql('orders over 500 euros', undefined, usd), /^refused: .*total amount is documented in USD, and I cannot convert euros/);
+  t.regex(plannedSql('orders over 500 dollars', undefined, schemaIn('EUR')), /^refused: .*documented in EUR, and I cannot convert dollars/);
+  t.regex(plannedSql('orders over $500', undefined, schemaIn('EUR')), /^refused: .*documented in EUR/);
+  t.regex(plannedSql('countries with revenue over 1k euros', undefined, usd), /^refused: .*revenue is documented in USD, and I cannot convert euros/);
+  // Not documented as money: a count has no currency; an undocumented column takes the question's.
+  t.regex(plannedSql('countries with more than 2 customers', undefined, usd), /HAVING COUNT\(\*\) > 2/);
+  t.regex(plannedSql('orders over 500 euros'), /WHERE t0\.total_amount > 500$/);
 });

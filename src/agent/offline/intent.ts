@@ -3,7 +3,7 @@
 import type { TableDocument } from '../ports.ts';
 import type { Period, PeriodBucket } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
-import type { Display } from './display.ts';
+import type { Currency, Display } from './display.ts';
 import type { ChangeWords } from './change.ts';
 import type { Mention } from './vocabulary.ts';
 
@@ -49,10 +49,11 @@ export interface RelatedCount {
   value: number;
 }
 
-/** A measure's bound for each group kept: "more than 100". */
+/** A measure's bound for each group kept: "more than 100", "over 1m euros". */
 export interface Having {
   op: CompareOp | '=';
   value: number;
+  currency?: Currency;
 }
 
 export type Group = { kind: 'column'; columns: ColumnMention[] } | { kind: 'bucket'; bucket: Bucket } | { kind: 'label'; tables: TableDocument[] };
@@ -64,7 +65,8 @@ export interface Intent {
   groups: Group[];
   /** Value filters, one entry per column: the mentions of its values. */
   values: ValueMention[][];
-  compares: { columns: ColumnMention[]; op: CompareOp; value: number }[];
+  /** "total amount over 500", "orders over 2000 dollars": a currency named is checked against the column's. */
+  compares: { columns: ColumnMention[]; op: CompareOp; value: number; currency?: Currency }[];
   period: Period | undefined;
   /** "what percentage of orders were cancelled": the part the values after the measure keep (share-of.ts); `values` narrow the whole. */
   share?: { word: string; part: ValueMention[][] };

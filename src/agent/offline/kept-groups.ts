@@ -29,7 +29,7 @@ export function readKeptGroups(text: string, spans: Span[], marks: Marks): { gro
     if (bound) {
       marks.take(s.end, next.start);
       marks.take(next.end, next.end + bound.length);
-      return { group: { kind: 'column', columns }, having: { op: bound.op, value: bound.value } };
+      return { group: { kind: 'column', columns }, having: { op: bound.op, value: bound.value, ...(bound.currency ? { currency: bound.currency } : {}) } };
     }
   }
   return undefined;

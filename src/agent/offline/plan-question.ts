@@ -11,7 +11,7 @@ import { readQuestion } from './read-question.ts';
 import { outOfFamily, refuse, type Refusal } from './refusals.ts';
 import { repairWords } from './repair.ts';
 import { resolvePlan, type Resolution } from './resolve-plan.ts';
-import { displayProblem } from './units.ts';
+import { displayProblem, havingProblem } from './units.ts';
 import type { Schema } from './vocabulary.ts';
 import { normalize } from './words.ts';
 
@@ -35,7 +35,7 @@ export function planQuestion(question: string, earlier: string[], schema: Schema
   if (understood.kind === 'refuse') return understood;
   const resolved = resolveInChat(understood, schema);
   if (!resolved.ok) return refuse('unmapped', resolved.reason);
-  const units = resolved.plan.display && displayProblem(resolved.plan, resolved.plan.display);
+  const units = (resolved.plan.display && displayProblem(resolved.plan, resolved.plan.display)) || havingProblem(resolved.plan);
   if (units) return refuse('unmapped', units);
   const coverage = checkCoverage(resolved.plan);
   const { readings } = understood;

@@ -1,8 +1,10 @@
 // The filters a question's words ask for: listed values kept or left out ("in Germany", "excluding
 // web", "not cancelled"), two values compared ("web vs mobile"), and comparisons of a measure column
 // or of a table's only one ("total amount over 500", "orders over $1,000", "between 100 and 500").
+import type { Currency } from './display.ts';
 import type { ColumnMention, CompareOp, Intent, ValueMention } from './intent.ts';
 import type { Span } from './keywords.ts';
+import { currencyNamed, MONEY } from './units.ts';
 import { forms, isMeasure } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
@@ -10,12 +12,18 @@ const COMPARES: Record<string, CompareOp> = {
   over: '>', above: '>', 'greater than': '>', 'more than': '>', exceeding: '>', 'at least': '>=', 'no less than': '>=', 'not less than': '>=',
   under: '<', below: '<', 'less than': '<', 'fewer than': '<', 'at most': '<=', 'no more than': '<=', 'not more than': '<=',
 };
-// An amount as people write it: "1000", "$5,000" (normalized to $5000), "1.5k", "2m".
-const AMOUNT = String.raw`\$?(\d+(?:\.\d+)?)(k|m)?\b`;
+// An amount as people write it: "1000", "$5,000" (normalized to $5000), "1.5k", "2m", "2000 dollars"
+// ("2 thousand dollars" reads as 2000 first, language.ts). Groups: the dollar sign, digits, scale, currency.
+const AMOUNT = String.raw`(\$)?(\d+(?:\.\d+)?)(k|m)?\b(?: (${MONEY})\b)?`;
 // Longest words first: "no more than" before "more than".
 const COMPARE_AFTER = new RegExp(`^\\s*(?:is |was |are |were |of )?(${Object.keys(COMPARES).sort((a, b) => b.length - a.length).join('|')})\\s+${AMOUNT}`);
 const BETWEEN_AFTER = new RegExp(`^\\s*(?:is |was |are |were |of )?between\\s+${AMOUNT}\\s+and\\s+${AMOUNT}`);
 const amount = (digits: string, scale: string | undefined) => Number(digits) * (scale === 'k' ? 1e3 : scale === 'm' ? 1e6 : 1);
+/** The currency of the amounts matched from `at` on: the last word or dollar sign named. */
+function currencyOf(m: RegExpExecArray, at: number, count: number): { currency?: Currency } {
+  const words = Array.from({ length: count }, (_, i) => m[at + 4 * i + 3] ?? m[at + 4 * i]).filter((w): w is string => w !== undefined);
+  return words.length > 0 ? { currency: currencyNamed(words.at(-1)!) } : {};
+}
 
 const VALUES_COMPARED = /^ (?:vs|versus|compared (?:to|with)|against) $/;
 
@@ -33,9 +41,9 @@ export function valuesCompared(text: string, spans: Span[], marks: Marks): Colum
 }
 
 /** "over $1,000", "at least 5k" at the start of `after`: the comparison, its amount and the length of its words. */
-export function compareAfter(after: string): { op: CompareOp; value: number; length: number } | undefined {
+export function compareAfter(after: string): { op: CompareOp; value: number; length: number; currency?: Currency } | undefined {
   const m = COMPARE_AFTER.exec(after);
-  return m ? { op: COMPARES[m[1]!]!, value: amount(m[2]!, m[3]), length: m[0].length } : undefined;
+  return m ? { op: COMPARES[m[1]!]!, value: amount(m[3]!, m[4]), length: m[0].length, ...currencyOf(m, 2, 1) } : undefined;
 }
 
 /**
@@ -53,8 +61,10 @@ export function readCompares(text: string, spans: Span[], marks: Marks, used: Se
     const after = open.slice(s.end);
     const between = BETWEEN_AFTER.exec(after);
     const m = between ? null : COMPARE_AFTER.exec(after);
-    if (between) out.push({ columns, op: '>=', value: amount(between[1]!, between[2]) }, { columns, op: '<=', value: amount(between[3]!, between[4]) });
-    else if (m) out.push({ columns, op: COMPARES[m[1]!]!, value: amount(m[2]!, m[3]) });
+    if (between) {
+      const currency = currencyOf(between, 1, 2);
+      out.push({ columns, op: '>=', value: amount(between[2]!, between[3]), ...currency }, { columns, op: '<=', value: amount(between[6]!, between[7]), ...currency });
+    } else if (m) out.push({ columns, op: COMPARES[m[1]!]!, value: amount(m[3]!, m[4]), ...currencyOf(m, 2, 1) });
     else continue;
     marks.take(s.end, s.end + (between ?? m)![0].length);
     if (s.kind === 'column' || s.kind === 'metric') used.add(s);

@@ -20,8 +20,9 @@ import type { Marks } from './words.ts';
 const WITH = String.raw`(?:with |having |(?:who |that )?(?:have |has |had |did )?(?:placed |made )|(?:who |that )?(?:have |has |had ))`;
 // "with more than 5", "who placed at least 3", "that have exactly 2", "with 5 or more".
 const SOME = new RegExp(String.raw`\b${WITH}(?:(more than|over|at least|fewer than|less than|under|at most|no more than|exactly) )?(\d+)( or (?:more|fewer|less))? $`);
-// "without orders", "with no orders", "have no orders", "who have never ordered", "that have not placed an order", "who did not buy".
-const NONE = new RegExp(String.raw`\b(?:(?:with|have|has|had) no |without (?:any )?|(?:who |that )?(?:have |has |had |were |was |did )?(?:never|not) (?:placed |made |place |make )?(?:any |an? )?)$`);
+// "without orders", "with no orders", "have no orders", "who have never ordered", "that have not placed an order", "who did not buy",
+// "which have never been ordered".
+const NONE = new RegExp(String.raw`\b(?:(?:with|have|has|had) no |without (?:any )?|(?:who |that |which )?(?:have |has |had |were |was |did )?(?:never|not) (?:been )?(?:placed |made |place |make )?(?:any |an? )?)$`);
 // "customers who ordered more than 5 times", "products that were ordered at least 100 times": the verb names the rows counted.
 const VERB_BEFORE = /^ (?:(?:who|that|which) )?(?:(?:were|was|have been|has been|had been|have|has|had) )?$/;
 const TIMES_AFTER = /^ (?:(more than|over|at least|fewer than|less than|under|at most|no more than|exactly) )?(\d+) times?\b/;

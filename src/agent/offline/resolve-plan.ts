@@ -10,7 +10,7 @@ import { perEachOf } from './per-each.ts';
 import { relatedFilter } from './related-count.ts';
 import { stepwise } from './steps.ts';
 import { PlanBuilder } from './plan-builder.ts';
-import { addsUp } from './units.ts';
+import { addsUp, columnCurrency, comparedCurrencyProblem } from './units.ts';
 import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure, type UnitCount } from './plan.ts';
 import { isDimension, isMeasure, nonAdditive, isTemporal, type Schema } from './vocabulary.ts';
 
@@ -270,6 +270,8 @@ function filtersOf(b: PlanBuilder, intent: Intent, date: () => ColumnRef | undef
   for (const c of intent.compares) {
     const ref = b.pick(refs(c.columns as ColumnMention[]));
     if (!ref) return `it compares ${c.columns[0]!.column.name}, which cannot be related to the measure`;
+    const money = c.currency && comparedCurrencyProblem(ref.column.name.replace(/_/g, ' '), columnCurrency(ref.table, ref.column.name), c.currency);
+    if (money) return money;
     out.push({ kind: 'compare', ref, op: c.op, value: c.value });
   }
   const related = intent.related ? relatedFilter(b, intent) : undefined;

@@ -2,7 +2,7 @@
 // euros", "as a percentage"): how the answer text prints the numbers, never what the query computes.
 // A unit the data cannot be read in is refused, not converted: the knowledge holds no exchange rates.
 import type { MetricDoc, TableDocument } from '../ports.ts';
-import type { Display } from './display.ts';
+import type { Currency, Display } from './display.ts';
 import { metricOf, type ColumnRef, type Plan } from './plan.ts';
 import { nonAdditive } from './vocabulary.ts';
 
@@ -15,21 +15,24 @@ const CURRENCIES: [RegExp, string[]][] = [
   [/^(?:yen|jpy)$/, ['JPY']],
   [/^(?:swiss francs?|chf)$/, ['CHF']],
 ];
-const MONEY = 'us dollars?|usd|dollars?|euros?|eur|pounds sterling|pounds?|gbp|yen|jpy|swiss francs?|chf';
+/** The words of a currency, longest first where one starts another. */
+export const MONEY = 'us dollars?|usd|dollars?|euros?|eur|pounds sterling|pounds?|gbp|yen|jpy|swiss francs?|chf';
 const SCALE = new RegExp(`\\b(?:in|as) (thousands|millions|billions)(?: of (${MONEY}))?\\b`);
 const CURRENCY = new RegExp(`\\b(?:in|as) (${MONEY})\\b`);
 const SHARE = /\b(?:as (?:a )?(?:percentages?|share of (?:the )?total)|in (?:percent|percentages))\b/;
 
+/** The currency a word of MONEY names ("$" is dollars). */
+export const currencyNamed = (word: string): Currency => ({ word, codes: word === '$' ? CURRENCIES[1]![1] : CURRENCIES.find(([re]) => re.test(word))![1] });
+
 /** The units a (normalized) question asks its answer in, if any. */
 export function findDisplay(text: string): Display | undefined {
   const span = (r: RegExpExecArray): [number, number] => [r.index, r.index + r[0].length];
-  const currency = (word: string) => ({ word, codes: CURRENCIES.find(([re]) => re.test(word))![1] });
   let r: RegExpExecArray | null;
   if ((r = SCALE.exec(text))) {
     const word = r[1] as keyof typeof FACTORS;
-    return { scale: { factor: FACTORS[word], word }, ...(r[2] ? { currency: currency(r[2]) } : {}), span: span(r) };
+    return { scale: { factor: FACTORS[word], word }, ...(r[2] ? { currency: currencyNamed(r[2]) } : {}), span: span(r) };
   }
-  if ((r = CURRENCY.exec(text))) return { currency: currency(r[1]!), span: span(r) };
+  if ((r = CURRENCY.exec(text))) return { currency: currencyNamed(r[1]!), span: span(r) };
   if ((r = SHARE.exec(text))) return { share: true, span: span(r) };
   return undefined;
 }
@@ -58,6 +61,20 @@ export function measureFormat(plan: Plan): string | undefined {
   if (m.kind !== 'column') return (plan.perUnit || plan.perEach) && m.metric?.format === 'integer' ? undefined : m.metric?.format;
   return columnCurrency(m.ref.table, m.ref.column.name);
 }
+
+/**
+ * Why an amount named in a currency ("over 2000 dollars", "over $500") cannot be compared with a
+ * measure of this format: a documented format that is another currency, or no money at all. A measure
+ * whose currency is not documented is taken in the units the question states.
+ */
+export function comparedCurrencyProblem(name: string, format: string | undefined, currency: Currency): string | undefined {
+  if (format === undefined || currency.codes.includes(format)) return undefined;
+  if (!/^[A-Z]{3}$/.test(format)) return `${name} is not documented as an amount of money, so it cannot be compared with ${currency.word}`;
+  return `${name} is documented in ${format}, and I cannot convert ${currency.word}`;
+}
+
+/** Why the groups a plan keeps cannot be kept by the amount named ("categories with revenue over 1m euros"). */
+export const havingProblem = (plan: Plan) => plan.having?.currency && comparedCurrencyProblem(measureName(plan), measureFormat(plan), plan.having.currency);
 
 /** Why a plan's answer cannot be printed in the units asked, or undefined when it can. */
 export function displayProblem(plan: Plan, display: Display): string | undefined {
