@@ -1,5 +1,6 @@
 // What a question measures: a governed metric, an aggregate of a measure column, the first or last
 // date, or a count of a table; and the words that do not fit it, which make the question refused.
+import type { TableDocument } from '../ports.ts';
 import type { ColumnMention, Group, Measure, MetricMention } from './intent.ts';
 import type { Keywords, Span } from './keywords.ts';
 import { datedByName, type Listing } from './listing.ts';
@@ -46,7 +47,19 @@ export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: G
     const implied = !countOfMeasure && !kw.aggregate && !rankAggregate;
     return { measure: { kind: 'column', aggregate, columns, ...(implied ? { implied: true as const } : {}) }, explicit: true };
   }
-  return { measure: countTarget(text, spans, kw, groups), explicit: aggregate === 'count' };
+  const counted = countTarget(text, spans, kw, groups);
+  if (ranked && counted?.kind === 'count' && ranksRows(text, spans, kw, counted.tables)) unknown.push(kw.rank!.word);
+  return { measure: counted, explicit: aggregate === 'count' };
+}
+
+// A word of quality before a table ranks its rows by a measure left unnamed ("the best product in each
+// category", "the largest order by country"), not the groups by how many rows they hold, as a word of
+// quantity does ("the country with the most customers").
+const QUALITY = /^(highest|largest|biggest|greatest|best|lowest|smallest|worst)$/;
+
+function ranksRows(text: string, spans: Span[], kw: Keywords, tables: TableDocument[]): boolean {
+  const word = kw.rank?.word;
+  return word !== undefined && QUALITY.test(word) && spans.some((s) => s.kind === 'table' && s.ms.some((m) => tables.includes(m.table)) && text.slice(0, s.start).endsWith(`${word} `));
 }
 
 /**
