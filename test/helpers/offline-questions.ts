@@ -55,6 +55,9 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['How many customers signed up in 2024?', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2024-01-01' AND signup_date < DATE '2025-01-01'"],
   ['Bottom 2 countries by number of orders', 'SELECT c.country, COUNT(*) FROM orders o JOIN customers c USING (customer_id) GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 2'],
   ['How many orders with a total amount over 500?', 'SELECT COUNT(*) FROM orders WHERE total_amount > 500'],
+  // A column and a period grouped by, joined by "and" in either order.
+  ['Revenue by month and country', "SELECT c.country, date_trunc('month', o.order_date), SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) GROUP BY 1, 2 ORDER BY 1, 2"],
+  ['Orders by channel and quarter in 2025', "SELECT channel, date_trunc('quarter', order_date), COUNT(*) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1, 2 ORDER BY 1, 2"],
   ['Revenue by quarter in 2025', "SELECT date_trunc('quarter', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   // Two neighbouring periods compared: one row for each (the clock stands in January 2026).
   ['Revenue in 2025 compared to 2024', "SELECT date_trunc('year', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2024-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],

@@ -24,6 +24,20 @@ export const AGGREGATES: [RegExp, Aggregate][] = [
   [/\b(minimum|min)\b/, 'min'],
 ];
 
+/** The words that group by a period or the day of the week, the first found winning. */
+export const BUCKETS: [RegExp, Bucket][] = [
+  [/\b(?:by|per|each|every|on each) (?:days? of (?:the )?week|week ?days?)\b/, 'weekday'],
+  [/\b(?:by|per|each|every) day\b|\bdaily\b/, 'day'],
+  [/\b(?:by|per|each|every) week\b|\bweekly\b|\bweek over week\b/, 'week'],
+  [/\b(?:by|per|each|every) month\b|\bmonthly\b|\bmonth (?:by|over) month\b|\bmom\b/, 'month'],
+  [/\b(?:by|per|each|every) quarter\b|\bquarterly\b|\bquarter over quarter\b|\bqoq\b/, 'quarter'],
+  [/\b(?:by|per|each|every) year\b|\byearly\b|\bannual(?:ly)?\b|\byear (?:by|over) year\b|\byoy\b/, 'year'],
+];
+// "by channel and quarter": a period after a column grouped by (blanked by then), and "by month and
+// country": a column after a period grouped by.
+export const AND_BUCKET = /\bby\s+and (day|week|month|quarter|year)\b/;
+export const AFTER_BUCKET = /\b(?:by|per) (?:day|week|month|quarter|year) and $/;
+
 /** Mentions of the same words: what they may mean (a column name two tables share...). */
 export interface Span {
   start: number;

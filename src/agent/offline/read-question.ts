@@ -17,7 +17,7 @@ import { readKeptGroups, withKeptGroup } from './kept-groups.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { BUYING, findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
-import { AGGREGATES, HANDFUL_ROWS, ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
+import { AFTER_BUCKET, AGGREGATES, AND_BUCKET, BUCKETS, HANDFUL_ROWS, ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
 
 const EACH = /\b(each|every|per)\b/;
 const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
@@ -31,14 +31,6 @@ const RANK = /(?<!\bat )\b(most|highest|largest|biggest|greatest|best|least|fewe
 const ASCENDING = /^(least|fewest|lowest|smallest|worst)$/;
 // "first" is left out: "the first customer" is the earliest one (EXTREME).
 const ORDINAL = new RegExp(`\\b(${ORDINALS.slice(1).join('|')}|(?:[2-9]|10)(?:nd|rd|th))(?= (?:most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\\b)`);
-const BUCKETS: [RegExp, Bucket][] = [
-  [/\b(?:by|per|each|every|on each) (?:days? of (?:the )?week|week ?days?)\b/, 'weekday'],
-  [/\b(?:by|per|each|every) day\b|\bdaily\b/, 'day'],
-  [/\b(?:by|per|each|every) week\b|\bweekly\b|\bweek over week\b/, 'week'],
-  [/\b(?:by|per|each|every) month\b|\bmonthly\b|\bmonth (?:by|over) month\b|\bmom\b/, 'month'],
-  [/\b(?:by|per|each|every) quarter\b|\bquarterly\b|\bquarter over quarter\b|\bqoq\b/, 'quarter'],
-  [/\b(?:by|per|each|every) year\b|\byearly\b|\bannual(?:ly)?\b|\byear (?:by|over) year\b|\byoy\b/, 'year'],
-];
 // "for each of the last 3 months": one row for each of those months.
 const EACH_OF = /\b(?:for |in )?(?:each|every one) of $/;
 const PRIORITY: Mention['kind'][] = ['metric', 'column', 'value', 'table'];
@@ -246,6 +238,8 @@ function readKeywords(marks: Marks): Keywords {
   const rank = marks.takeMatch(RANK);
   if (rank) kw.rank = { dir: ASCENDING.test(rank[1]!) ? 'asc' : 'desc', word: rank[1]! };
   for (const [re, bucket] of BUCKETS) if (!kw.bucket && marks.takeMatch(re)) kw.bucket = bucket;
+  const andBucket = kw.bucket ? null : marks.takeMatch(AND_BUCKET);
+  if (andBucket) kw.bucket = andBucket[1] as Bucket;
   for (const [re, aggregate] of AGGREGATES) {
     const m = kw.aggregate ? null : marks.takeMatch(re);
     if (m) kw.aggregate = { aggregate, word: m[1]!, end: m.index + m[0].length };
@@ -266,7 +260,7 @@ function readGroups(text: string, spans: Span[], kw: Keywords, used: Set<Span>, 
   for (const s of spans) {
     const before = text.slice(0, s.start);
     // "by channel and status": a second column after a grouped one.
-    const andAfterGroup = lastGroupEnd >= 0 && text.slice(lastGroupEnd, s.start) === ' and ';
+    const andAfterGroup = (lastGroupEnd >= 0 && text.slice(lastGroupEnd, s.start) === ' and ') || (kw.bucket !== undefined && AFTER_BUCKET.test(before));
     if (s.kind === 'column') {
       const columns = (s.ms as ColumnMention[]).filter((m) => isDimension(m.column));
       if (columns.length > 0 && (grouped(before, GROUP_BEFORE) || WHICH_BEFORE.test(before) || afterTop(s) || andAfterGroup)) {
