@@ -163,9 +163,14 @@ export function findMentions(text: string, schema: Schema): Mention[] {
   return withoutOverlaps(found);
 }
 
-/** Longest first; equal spans are kept together (the same words in several tables). */
+/**
+ * Longest first; equal spans are kept together (the same words in several tables). A phrase whose last
+ * words start a longer one loses to it: in "number of order items" the words "order items" name a
+ * table, so "number of order" (a metric's "number of orders") is not read; a noun compound goes on.
+ */
 function withoutOverlaps(found: Mention[]): Mention[] {
-  found.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const goesOn = new Set(found.filter((a) => found.some((b) => b.start > a.start && b.start < a.end && b.end > a.end)));
+  found.sort((a, b) => Number(goesOn.has(a)) - Number(goesOn.has(b)) || b.end - b.start - (a.end - a.start) || a.start - b.start);
   const taken: Mention[] = [];
   for (const m of found) {
     const clash = taken.some((t) => m.start < t.end && t.start < m.end && !(t.start === m.start && t.end === m.end));
