@@ -89,6 +89,7 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   // Two listed values compared: a row for each.
   ['Revenue in Germany vs France', "SELECT c.country, SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE c.country IN ('Germany', 'France') GROUP BY 1 ORDER BY 2 DESC, 1"],
   ['Compare orders web versus mobile', "SELECT channel, COUNT(*) FROM orders WHERE channel IN ('web', 'mobile') GROUP BY 1 ORDER BY 2 DESC, 1"],
+  ['What is the revenue split between web and mobile?', "SELECT channel, SUM(total_amount) FROM orders WHERE channel IN ('web', 'mobile') GROUP BY 1 ORDER BY 2 DESC, 1"],
   // Periods ranked by the measure: "which month", "the best month", "top 3 months".
   ['Which month had the highest revenue in 2025?', "SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1"],
   ['Top 3 months by number of orders', "SELECT date_trunc('month', order_date), COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3"],

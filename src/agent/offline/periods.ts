@@ -139,20 +139,22 @@ function onePeriod(text: string, nowMs: number): Period | undefined {
   }
   // "In the past year", "over the past month": the one unit counted back from today ("last year" is the calendar year before).
   if ((r = at(/\b(?:(?:in|over|during) )?the past (day|week|month|quarter|year)\b/))) return rolling(1, r[1] as Unit, now, span(r), `in the past ${r[1]}`);
+  // "year to date", "QTD", "this month so far": the running unit's start through today.
+  if ((r = at(/\b(?:(year|quarter|month) to date|([yqm])td|(?:this|current) (year|quarter|month) (?:so far|to date))\b/))) {
+    const unit = r[1] ?? r[3] ?? ({ y: 'year', q: 'quarter', m: 'month' } as Record<string, string>)[r[2]!]!;
+    return { from: iso(y, unit === 'year' ? 0 : unit === 'quarter' ? m - (m % 3) : m), to: iso(y, m, d + 1), label: `this ${unit} to date`, span: span(r) };
+  }
   if ((r = at(/\b(?:(?:over|during) the )?(last|previous|this|current) (month|year|quarter|week)\b/))) {
     const prev = r[1] === 'last' || r[1] === 'previous';
     const label = `${prev ? 'last' : 'this'} ${r[2]}`;
     if (r[2] === 'month') return { from: iso(y, prev ? m - 1 : m), to: iso(y, prev ? m : m + 1), label, span: span(r) };
     if (r[2] === 'year') return { from: iso(prev ? y - 1 : y, 0), to: iso(prev ? y : y + 1, 0), label, span: span(r) };
-    if (r[2] === 'quarter') {
-      const q = Math.floor(m / 3) - (prev ? 1 : 0);
-      return { from: iso(y, q * 3), to: iso(y, q * 3 + 3), label, span: span(r) };
-    }
+    const q = Math.floor(m / 3) - (prev ? 1 : 0);
+    if (r[2] === 'quarter') return { from: iso(y, q * 3), to: iso(y, q * 3 + 3), label, span: span(r) };
     // Weeks start on Monday.
     const monday = d - ((now.getUTCDay() + 6) % 7) - (prev ? 7 : 0);
     return { from: iso(y, m, monday), to: iso(y, m, monday + 7), label, span: span(r) };
   }
-  if ((r = at(/\b(year to date|ytd)\b/))) return { from: iso(y, 0), to: iso(y, m, d + 1), label: 'this year to date', span: span(r) };
   if ((r = at(/\btoday\b/))) return { from: iso(y, m, d), to: iso(y, m, d + 1), label: 'today', span: span(r) };
   if ((r = at(/\byesterday\b/))) return { from: iso(y, m, d - 1), to: iso(y, m, d), label: 'yesterday', span: span(r) };
   return undefined;
@@ -182,15 +184,10 @@ function rolling(n: number, unit: Unit, now: Date, span: [number, number], label
 function wholeUnits(unit: Unit, n: number, now: Date): { from: string; to: string } {
   const [y, m, d] = [now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()];
   if (unit === 'day') return { from: iso(y, m, d - n), to: iso(y, m, d) };
-  if (unit === 'week') {
-    const monday = d - ((now.getUTCDay() + 6) % 7);
-    return { from: iso(y, m, monday - 7 * n), to: iso(y, m, monday) };
-  }
+  const [monday, q] = [d - ((now.getUTCDay() + 6) % 7), Math.floor(m / 3) * 3];
+  if (unit === 'week') return { from: iso(y, m, monday - 7 * n), to: iso(y, m, monday) };
   if (unit === 'month') return { from: iso(y, m - n), to: iso(y, m) };
-  if (unit === 'quarter') {
-    const q = Math.floor(m / 3) * 3;
-    return { from: iso(y, q - 3 * n), to: iso(y, q) };
-  }
+  if (unit === 'quarter') return { from: iso(y, q - 3 * n), to: iso(y, q) };
   return { from: iso(y - n, 0), to: iso(y, 0) };
 }
 

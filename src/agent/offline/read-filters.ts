@@ -26,6 +26,8 @@ function currencyOf(m: RegExpExecArray, at: number, count: number): { currency?:
 }
 
 const VALUES_COMPARED = /^ (?:vs|versus|compared (?:to|with)|against) $/;
+// "the revenue split between web and mobile": "between" before the first value, "and" before the second.
+const BETWEEN_VALUES = /\bbetween $/;
 
 /** The column of two listed values compared ("web vs mobile"), with the words between taken. */
 export function valuesCompared(text: string, spans: Span[], marks: Marks): ColumnMention | undefined {
@@ -33,7 +35,9 @@ export function valuesCompared(text: string, spans: Span[], marks: Marks): Colum
   for (let i = 0; i + 1 < values.length; i++) {
     const [a, b] = [values[i]!, values[i + 1]!];
     const shared = (a.ms as ValueMention[]).find((m) => (b.ms as ValueMention[]).some((n) => n.column === m.column));
-    if (!shared || !VALUES_COMPARED.test(text.slice(a.end, b.start))) continue;
+    const between = text.slice(a.end, b.start) === ' and ' ? BETWEEN_VALUES.exec(text.slice(0, a.start)) : null;
+    if (!shared || !(between || VALUES_COMPARED.test(text.slice(a.end, b.start)))) continue;
+    marks.take(between?.index ?? a.end, a.start);
     marks.take(a.end, b.start);
     return { kind: 'column', table: shared.table, column: shared.column, start: a.start, end: b.end };
   }
