@@ -30,6 +30,10 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['What is the best selling product?', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 1'],
   ['Top 2 best-selling products', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 2'],
   ['Top 2 selling products', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 2'],
+  // And the other end; "bottom 2" is a ranking, never a typo of "bottom" that would drop the number.
+  ['Bottom 2 selling products', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 ASC, 1, 2 LIMIT 2'],
+  ['What is the least popular product?', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 ASC, 1, 2 LIMIT 1'],
+  ['The worst selling products', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 ASC, 1, 2 LIMIT 10'],
   // "The share of ... by ...": the groups' values, the text in shares of the total.
   ['Share of orders by channel', 'SELECT channel, COUNT(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1'],
   ['Top 2 products by quantity sold', 'SELECT p.product_id, p.name, SUM(i.quantity) FROM order_items i JOIN products p USING (product_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 2'],

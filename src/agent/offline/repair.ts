@@ -39,7 +39,9 @@ export function repairWords(text: string, unknown: string[], schema: Schema): Re
   let named: Set<unknown> | undefined;
   const asWritten = out;
   for (const word of new Set(left)) {
-    if (NEGATIONS.has(word)) continue;
+    // A negation is never another word; nor are the ranking words read but not applied ("bottom 5",
+    // "which 3"): "bottom 5" is two edits from "bottom", which would drop the number.
+    if (NEGATIONS.has(word) || /[\s\d]/.test(word)) continue;
     const term = termOf(word);
     // A verb the knowledge uses, of a table the question names, relates what the question names
     // ("which products sold the most units", where "units sold" are order items): it adds no
@@ -85,22 +87,25 @@ function priced(text: string, schema: Schema): string {
 
 /**
  * "the best selling product", "top 5 selling products", "which product sold the most", "the best
- * selling category", "the most popular product" (popular by the units sold): the rows of a named
+ * selling category", "the most popular product" (popular by the units sold), and the other end ("the
+ * worst selling product", "the least popular category", "the 3 least sold products"): the rows of a named
  * table, or the values of a named column, ranked by the units sold, where the knowledge has units
  * ("units sold"); elsewhere what "selling" counts is not one reading, and the words stay unread. One
- * row for a word in the singular without a count; every row, ranked, for "the top selling products".
+ * row for a word in the singular without a count; every row, ranked, for "the top selling products";
+ * a handful for "the least popular products", as for "the bottom products".
  */
 function bestSelling(text: string, schema: Schema): string {
   if (!knowsWord(schema, 'units')) return text;
   // A table's rows ("products") or the values of a column people group by ("category").
   const rows = (word: string) => findMentions(word, schema).some((m) => (m.kind === 'table' || (m.kind === 'column' && isDimension(m.column))) && m.start === 0 && m.end === word.length);
-  const rank = (n: string | undefined, word: string, whole: string) => (!rows(word) ? whole : n || !word.endsWith('s') ? `top ${n ?? '1'} ${word} by units` : `units by ${word}`);
+  const rank = (n: string | undefined, word: string, whole: string, end = 'top') => (!rows(word) ? whole : n || !word.endsWith('s') ? `${end} ${n ?? '1'} ${word} by units` : end === 'top' ? `units by ${word}` : `bottom ${word} by units`);
   // "the best selling product category": a column of two words before one word.
-  const ranked = (n: string | undefined, two: string, one: string, rest: string | undefined, whole: string) => (rows(two) ? rank(n, two, whole) : `${rank(n, one, whole.slice(0, whole.length - (rest ? rest.length + 1 : 0)))}${rest ? ` ${rest}` : ''}`);
+  const ranked = (n: string | undefined, two: string, one: string, rest: string | undefined, whole: string, end: string) => (rows(two) ? rank(n, two, whole, end) : `${rank(n, one, whole.slice(0, whole.length - (rest ? rest.length + 1 : 0)), end)}${rest ? ` ${rest}` : ''}`);
+  const endOf = (word: string) => (/^(worst|bottom|least)$/.test(word) ? 'bottom' : 'top');
   return text
-    .replace(/\b(?:the )?(?:(?:best|top) )?(?:(\d+) )?(?:best|top)[ -]?selling ((\w+)(?: (\w+))?)/g, (whole, n: string | undefined, two: string, one: string, rest: string | undefined) => ranked(n, two, one, rest, whole))
-    .replace(/\b(?:the )?(?:best|top) (\d+) selling (\w+)/g, (whole, n: string, word: string) => rank(n, word, whole))
-    .replace(/\b(?:the )?(?:(\d+) )?most (?:sold|popular) (\w+)/g, (whole, n: string | undefined, word: string) => rank(n, word, whole))
+    .replace(/\b(?:the )?(?:(?:best|top|worst|bottom) )?(?:(\d+) )?(best|top|worst|bottom)[ -]?selling ((\w+)(?: (\w+))?)/g, (whole, n: string | undefined, end: string, two: string, one: string, rest: string | undefined) => ranked(n, two, one, rest, whole, endOf(end)))
+    .replace(/\b(?:the )?(best|top|worst|bottom) (\d+) selling (\w+)/g, (whole, end: string, n: string, word: string) => rank(n, word, whole, endOf(end)))
+    .replace(/\b(?:the )?(?:(\d+) )?(most|least) (?:sold|popular) (\w+)/g, (whole, n: string | undefined, end: string, word: string) => rank(n, word, whole, endOf(end)))
     .replace(/\b(?:which|what) (?:(\d+) )?(\w+) (?:sold|sells|sell) the most$/g, (whole, n: string | undefined, word: string) => rank(n, word, whole));
 }
 
