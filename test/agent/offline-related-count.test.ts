@@ -23,6 +23,7 @@ test('the kept rows are counted or listed once each, by a count of the rows poin
   t.regex(sqlOf('customers with 3 or more orders'), new RegExp(`${COUNTED}\\) >= 3$`));
   t.regex(sqlOf('customers with exactly 1 order'), new RegExp(`${COUNTED}\\) = 1$`));
   t.regex(sqlOf('customers with at most 1 order'), new RegExp(`${COUNTED}\\) <= 1$`));
+  for (const q of ['customers who placed an order', 'customers that made a purchase', 'customers that have placed any orders']) t.regex(sqlOf(q), new RegExp(`${COUNTED}\\) >= 1$`), q);
   for (const q of ['customers without orders', 'customers with no orders', 'how many customers have no orders', 'customers who have never ordered', 'customers that have not placed an order', 'customers that did not buy anything', 'customers who never ordered at all']) {
     t.regex(sqlOf(q), new RegExp(`${COUNTED}\\) = 0$`), q);
   }
@@ -64,6 +65,7 @@ test('the answers equal HAVING and NOT IN written by hand, and their titles say 
     ['How many customers have more than 1 order?', 'SELECT COUNT(*) FROM (SELECT customer_id FROM orders GROUP BY 1 HAVING COUNT(*) > 1)', /^Number of customers with more than 1 order: /],
     ['How many customers have never ordered?', 'SELECT COUNT(*) FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders)', /^Number of customers with no orders: /],
     ['Customers with at least 1 order in 2025 by segment', "SELECT c.segment, COUNT(*) FROM customers c WHERE c.customer_id IN (SELECT customer_id FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01') GROUP BY 1 ORDER BY 2 DESC, 1", /^Number of customers by segment with at least 1 order in 2025:/],
+    ['How many customers placed an order in 2025?', "SELECT COUNT(DISTINCT customer_id) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'", /^Number of customers with at least 1 order in 2025: /],
     ['How many products have more than 1 order?', 'SELECT COUNT(*) FROM (SELECT product_id FROM order_items GROUP BY 1 HAVING COUNT(DISTINCT order_id) > 1)', /^Number of products with more than 1 order: /],
     ['Total amount of orders from customers with more than 1 order', 'SELECT SUM(total_amount) FROM orders WHERE customer_id IN (SELECT customer_id FROM orders GROUP BY 1 HAVING COUNT(*) > 1)', /^Total amount of customers with more than 1 order: /],
   ];

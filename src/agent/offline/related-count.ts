@@ -20,6 +20,8 @@ import type { Marks } from './words.ts';
 const WITH = String.raw`(?:with |having |(?:who |that )?(?:have |has |had |did )?(?:placed |made )|(?:who |that )?(?:have |has |had ))`;
 // "with more than 5", "who placed at least 3", "that have exactly 2", "with 5 or more".
 const SOME = new RegExp(String.raw`\b${WITH}(?:(more than|over|at least|fewer than|less than|under|at most|no more than|exactly) )?(\d+)( or (?:more|fewer|less))? $`);
+// "who placed an order", "that made a purchase": at least one.
+const ANY = /\b(?:who |that )?(?:have |has |had |did )?(?:placed|made) (?:an?|any) $/;
 // "without orders", "with no orders", "have no orders", "who have never ordered", "that have not placed an order", "who did not buy",
 // "which have never been ordered".
 const NONE = new RegExp(String.raw`\b(?:(?:with|have|has|had) no |without (?:any )?|(?:who |that |which )?(?:have |has |had |were |was |did )?(?:never|not) (?:been )?(?:placed |made |place |make )?(?:any |an? )?)$`);
@@ -33,6 +35,8 @@ const OPS: Record<string, RelatedCount['op']> = {
 /** "with more than 5 " at the end of `before`: where the words start, the comparison and the number. */
 export function countBefore(before: string): { index: number; op: RelatedCount['op']; value: number } | undefined {
   const some = SOME.exec(before);
+  const any = some ? null : ANY.exec(before);
+  if (any) return { index: any.index, op: '>=', value: 1 };
   if (!some) return undefined;
   const or = some[3] ? (/more/.test(some[3]) ? '>=' : '<=') : undefined;
   return { index: some.index, op: or ?? (some[1] ? OPS[some[1]]! : '='), value: Number(some[2]) };
