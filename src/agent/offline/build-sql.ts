@@ -231,6 +231,7 @@ function filtersSql(plan: Plan, col: (ref: ColumnRef) => string): string[] {
     if (f.kind === 'values') return [f.values.length === 1 ? `${col(f.ref)} = ${literal(f.values[0]!)}` : `${col(f.ref)} IN (${f.values.map(literal).join(', ')})`];
     if (f.kind === 'compare') return [`${col(f.ref)} ${f.op} ${f.value}`];
     if (f.kind === 'related') return [relatedSql(f, col)];
+    if (f.kind === 'days') return [`${isoDow(col(f.ref))} ${f.days.days.length === 1 ? `= ${f.days.days[0]}` : `IN (${f.days.days.join(', ')})`}`];
     return periodSql(col(f.ref), f.period);
   });
 }

@@ -6,7 +6,7 @@ import type { Intent } from './intent.ts';
 /** True when a question only makes sense together with the previous one. */
 export function isFollowUp(intent: Intent): boolean {
   if (intent.followUp) return true;
-  return !intent.explicit && intent.named.length === 0 && (intent.values.length > 0 || intent.period !== undefined || intent.groups.length > 0 || intent.chart !== undefined || intent.ranking !== undefined);
+  return !intent.explicit && intent.named.length === 0 && (intent.values.length > 0 || intent.period !== undefined || intent.weekDays !== undefined || intent.groups.length > 0 || intent.chart !== undefined || intent.ranking !== undefined);
 }
 
 /** Earlier values with the later ones of their columns in their place. */
@@ -32,6 +32,7 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     values: merged(previous.values, own),
     compares: next.compares.length > 0 ? next.compares : previous.compares,
     period: next.period ?? previous.period,
+    ...((next.weekDays ?? previous.weekDays) ? { weekDays: next.weekDays ?? previous.weekDays } : {}),
     ...(perUnit ? { perUnit } : {}),
     ...(perEach ? { perEach } : {}),
     ...(share ? { share } : {}),

@@ -6,6 +6,7 @@ import type { ChartRequest } from './chart-request.ts';
 import type { Currency, Display } from './display.ts';
 import type { ChangeWords } from './change.ts';
 import type { Mention } from './vocabulary.ts';
+import type { WeekDays } from './week-days.ts';
 
 export type Aggregate = 'count' | 'sum' | 'avg' | 'median' | 'min' | 'max';
 /** What a time breakdown groups by: periods, or `weekday`, the day of the week (a cycle through every week, Monday first). */
@@ -68,6 +69,8 @@ export interface Intent {
   /** "total amount over 500", "orders over 2000 dollars": a currency named is checked against the column's. */
   compares: { columns: ColumnMention[]; op: CompareOp; value: number; currency?: Currency }[];
   period: Period | undefined;
+  /** "on weekends", "on Saturdays": days of the week kept, by the date the period would apply to (week-days.ts). */
+  weekDays?: WeekDays;
   /** "what percentage of orders were cancelled": the part the values after the measure keep (share-of.ts); `values` narrow the whole. */
   share?: { word: string; part: ValueMention[][] };
   /** "revenue growth in 2025": the two periods compared, with the change between them in the text (change.ts). */

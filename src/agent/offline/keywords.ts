@@ -1,6 +1,7 @@
 // What a question's words were read as, shared by the readers of a question and of its measure.
 import type { Aggregate, Bucket } from './intent.ts';
 import type { Mention } from './vocabulary.ts';
+import type { WeekDays } from './week-days.ts';
 
 /** Places in a ranking by their words: ORDINALS[1] is "second". */
 export const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
@@ -57,4 +58,6 @@ export interface Keywords {
   /** Periods ranked by the measure ("which month had the highest revenue", "top 3 quarters"); `dir` from the words, else from `rank`. */
   rankedBucket?: { dir?: 'asc' | 'desc'; limit?: number; word: string };
   aggregate?: { aggregate: Aggregate; word: string; end: number };
+  /** "on weekends": days of the week kept (week-days.ts). */
+  weekDays?: WeekDays;
 }

@@ -113,7 +113,7 @@ function checked(intent: Intent, nowMs: number, readings: string[], previous?: I
   if (!intent.measure) return refuse('unmapped', 'it names nothing to count or measure');
   // "customers in Germany", "orders last month": a table narrowed by values, amounts or a period is
   // counted, as "orders by channel" is; a table alone ("orders") asks for nothing yet.
-  const narrowed = intent.values.length > 0 || intent.compares.length > 0 || intent.period !== undefined || intent.related !== undefined;
+  const narrowed = intent.values.length > 0 || intent.compares.length > 0 || intent.period !== undefined || intent.weekDays !== undefined || intent.related !== undefined;
   if (!intent.explicit && intent.groups.length === 0 && !narrowed) return refuse('unmapped', 'it names a table but not what to count or measure');
   // "Countries with more than 100 customers as a percentage": shares or averages of the groups kept, or of all?
   if (intent.having && (intent.share || intent.perUnit || intent.perEach || intent.change || intent.display?.share)) return refuse('unmapped', 'it keeps groups by their total and asks for other units at once');

@@ -6,6 +6,7 @@ import { docKey, type JoinEdge } from './joins.ts';
 import type { Period, PeriodBucket } from './periods.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { Display } from './display.ts';
+import type { WeekDays } from './week-days.ts';
 
 export interface ColumnRef {
   table: TableDocument;
@@ -35,6 +36,8 @@ export type Filter =
   | { kind: 'values'; ref: ColumnRef; values: string[]; not?: true }
   | { kind: 'compare'; ref: ColumnRef; op: CompareOp; value: number }
   | { kind: 'period'; ref: ColumnRef; period: Period }
+  /** Rows whose date falls on these ISO days of the week (Monday 1 to Sunday 7): "on weekends". */
+  | { kind: 'days'; ref: ColumnRef; days: WeekDays }
   /**
    * Rows of `ref`'s table kept by how many rows of `counted` point to them by `column` (related-count.ts),
    * those of `period` only when it is given; `via` a table between that points to both by `column`

@@ -11,6 +11,7 @@ import { readChange } from './change.ts';
 import { readPerUnit } from './per-unit.ts';
 import { readPerEach } from './per-each.ts';
 import { withTrend } from './trend.ts';
+import { readWeekDays } from './week-days.ts';
 import { readShareOf, splitValues } from './share-of.ts';
 import { readRelatedCount } from './related-count.ts';
 import { readKeptGroups, withKeptGroup } from './kept-groups.ts';
@@ -105,7 +106,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
     values,
     compares,
     period,
-    ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}),
+    ...(kw.weekDays ? { weekDays: kw.weekDays } : {}), ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}),
     ...(related ? { related: related.related } : {}), ...(kept ? { having: kept.having } : {}),
     ...(changed ? { change: changed.change } : {}),
     ...(shareWords ? { share: { word: shareWords.word, part } } : {}),
@@ -238,6 +239,9 @@ function readKeywords(marks: Marks): Keywords {
   const rank = marks.takeMatch(RANK);
   if (rank) kw.rank = { dir: ASCENDING.test(rank[1]!) ? 'asc' : 'desc', word: rank[1]! };
   for (const [re, bucket] of BUCKETS) if (!kw.bucket && marks.takeMatch(re)) kw.bucket = bucket;
+  // After the buckets: "by weekday" groups, "on weekdays" keeps.
+  const weekDays = readWeekDays(marks);
+  if (weekDays) kw.weekDays = weekDays;
   const andBucket = kw.bucket ? null : marks.takeMatch(AND_BUCKET);
   if (andBucket) kw.bucket = andBucket[1] as Bucket;
   for (const [re, aggregate] of AGGREGATES) {

@@ -282,5 +282,10 @@ function filtersOf(b: PlanBuilder, intent: Intent, date: () => ColumnRef | undef
     if (!ref) return `it names a period but no single date of the data applies to it`;
     out.push({ kind: 'period', ref, period: intent.period });
   }
+  if (intent.weekDays) {
+    const ref = related ? undefined : date();
+    if (!ref) return `it keeps days of the week, but no single date of the data applies to them`;
+    out.push({ kind: 'days', ref, days: intent.weekDays });
+  }
   return out;
 }

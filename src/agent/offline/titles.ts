@@ -103,7 +103,10 @@ function conditionsOf(plan: Plan, filters: Plan['filters']): string[] {
     if (f.kind === 'related') return [relatedWords(plan, f)];
     if (f.kind === 'values') return [`where ${columnWords(plan, f.ref)} is ${!f.not ? f.values.join(' or ') : f.values.length === 1 ? `not ${f.values[0]}` : `none of ${f.values.join(', ')}`}`];
     // A period of another date than the measure's own says which: "Revenue with signup date in 2025".
-    if (f.kind !== 'compare') return [ownDate(plan, f.ref) ? f.period.label : `with ${spaced(f.ref.column.name)} ${f.period.label}`];
+    if (f.kind === 'period' || f.kind === 'days') {
+      const label = f.kind === 'period' ? f.period.label : f.days.label;
+      return [ownDate(plan, f.ref) ? label : `with ${spaced(f.ref.column.name)} ${label}`];
+    }
     // "between 1000 and 2000" reads as two bounds of one column, said once.
     const prev = filters[i - 1];
     const next = filters[i + 1];
