@@ -1,11 +1,12 @@
 // Days of the week that keep rows ("orders on weekends", "revenue on weekdays in 2025", "sales on
 // Saturdays"): a condition on the date the period would apply to, beside the period, judged against
-// the same rows counted by hand; grouping by the day of the week stays a breakdown.
+// the same rows counted by hand; grouping by the day of the week stays a breakdown. And "the busiest
+// day of the week": a time unit ranked by a count of rows.
 import test from 'ava';
 import type { AgentEvent } from '../../src/agent/events.ts';
 import { startWarehouse, type TestWarehouse } from '../helpers/agent-warehouse.ts';
 import { askOffline } from '../helpers/offline-run.ts';
-import { plannedSql as sqlOf } from '../helpers/offline-plan.ts';
+import { agentSchema, plannedSql as sqlOf } from '../helpers/offline-plan.ts';
 
 let wh: TestWarehouse;
 test.before(async () => {
@@ -45,4 +46,15 @@ test('the answer equals the rows counted by hand, says which days, and a follow-
   t.deepEqual(tableOf(byChannel.events)?.rows.map((r) => r.map(String)), (await wh.rows(`SELECT channel, COUNT(*) FROM orders WHERE ${weekend} GROUP BY 1 ORDER BY 2 DESC, 1`)).map((r) => r.map(String)));
   const weekdays = await askOffline(wh, 'and on weekdays?', ['How many orders on weekends in 2025?']);
   t.deepEqual(tableOf(weekdays.events)?.rows.map((r) => r.map(String)), (await wh.rows(`SELECT COUNT(*) FROM orders WHERE ${weekend.replace('IN (6, 7)', 'IN (1, 2, 3, 4, 5)')}`)).map((r) => r.map(String)));
+});
+
+test('the busiest or quietest time unit counts the rows of the table named, or of the one the knowledge counts', async (t) => {
+  t.regex(sqlOf('the quietest day of the week for orders'), /^SELECT CASE EXTRACT\(ISODOW FROM t0\.order_date\)[\s\S]*COUNT\(\*\) AS order_count\nFROM main\.orders AS t0\nGROUP BY 1\nORDER BY 2 ASC, MIN\(EXTRACT\(ISODOW FROM t0\.order_date\)\)\nLIMIT 1$/);
+  // No table named and none counted by a governed metric: busy with what is not one reading.
+  t.regex(sqlOf('busiest day of the week'), /^refused: .*busiest/);
+  const schema = agentSchema();
+  schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'order_count', description: 'Number of orders.', expression: 'COUNT(*)' }];
+  t.regex(sqlOf('what was the busiest month in 2025', undefined, schema), /^SELECT date_trunc\('month', t0\.order_date\) AS month, COUNT\(\*\) AS order_count\nFROM main\.orders AS t0\nWHERE t0\.order_date >= DATE '2025-01-01' AND t0\.order_date < DATE '2026-01-01'\nGROUP BY 1\nORDER BY 2 DESC, 1\nLIMIT 1$/);
+  const { result } = await askOffline(wh, 'Busiest weekday for orders?');
+  t.regex(result.text, /^Day of the week with the most orders: /);
 });

@@ -7,7 +7,7 @@
 // to orders), whose distinct pointers to the counted table are counted.
 // A period applies to the rows counted ("placed 3 orders in 2025"), unless the question names a date
 // of another table ("customers who signed up in 2025 with more than 5 orders").
-import type { TableDocument } from '../ports.ts';
+import type { MetricDoc, TableDocument } from '../ports.ts';
 import type { Intent, RelatedCount } from './intent.ts';
 import { docKey, joinPath, type JoinEdge } from './joins.ts';
 import type { Span } from './keywords.ts';
@@ -75,7 +75,8 @@ export function readRelatedCount(text: string, spans: Span[], marks: Marks): { r
 
 // A metric that counts every row of its table, without a filter: "orders" as SUM(1) or COUNT(*).
 const ROW_COUNT = /^\s*(?:count\s*\(\s*(?:\*|1)\s*\)|sum\s*\(\s*1\s*\))\s*$/i;
-const countsRows = (s: Span) => s.kind === 'metric' && s.ms.every((m) => m.kind === 'metric' && ROW_COUNT.test(m.metric.expression) && !m.metric.filter);
+export const countsEveryRow = (metric: MetricDoc) => ROW_COUNT.test(metric.expression) && !metric.filter;
+const countsRows = (s: Span) => s.kind === 'metric' && s.ms.every((m) => m.kind === 'metric' && countsEveryRow(m.metric));
 
 /**
  * The filter of a related count on a plan: the owner's key (joined in when it is not the subject)

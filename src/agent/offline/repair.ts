@@ -7,6 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { termOf, verbForms, withDigits } from './language.ts';
 import { MONTHS } from './periods.ts';
+import { countsEveryRow } from './related-count.ts';
 import { findMentions, isDimension, knowsWord, listedValues, vocabularyWords, type Schema } from './vocabulary.ts';
 import { FILLER, NEGATIONS } from './words.ts';
 
@@ -31,7 +32,7 @@ export function repairWords(text: string, unknown: string[], schema: Schema): Re
   const numbers = unknown.some((w) => termOf(w).numberWord);
   const phrased = PHRASINGS.reduce((t, [re, by]) => t.replace(re, by), numbers ? withDigits(text) : text);
   const readings: string[] = [];
-  let out = rates(bestSelling(priced(phrased, schema), schema), schema, readings).replace(/\s+/g, ' ').trim();
+  let out = rates(busiest(bestSelling(priced(phrased, schema), schema), schema, readings), schema, readings).replace(/\s+/g, ' ').trim();
   const left = unknown.filter((w) => out.includes(w));
   const known = vocabularyWords(schema);
   const candidates = new Set([...known.keys(), ...FILLER, ...READER_WORDS, ...MONTHS]);
@@ -107,6 +108,25 @@ function bestSelling(text: string, schema: Schema): string {
     .replace(/\b(?:the )?(best|top|worst|bottom) (\d+) selling (\w+)/g, (whole, end: string, n: string, word: string) => rank(n, word, whole, endOf(end)))
     .replace(/\b(?:the )?(?:(\d+) )?(most|least) (?:sold|popular) (\w+)/g, (whole, n: string | undefined, end: string, word: string) => rank(n, word, whole, endOf(end)))
     .replace(/\b(?:which|what) (?:(\d+) )?(\w+) (?:sold|sells|sell) the most$/g, (whole, n: string | undefined, word: string) => rank(n, word, whole));
+}
+
+// "the busiest day of the week", "what was the quietest month in 2025": a time unit ranked by how many rows.
+const BUSY = /\b(?:the |our )?(busiest|quietest|slowest) (day of (?:the )?week|weekday|day|week|month|quarter|year)\b/;
+
+/**
+ * "The busiest day of the week" ranks a time unit by a count of rows: of the one table the question
+ * names, or else of the one table the knowledge counts with a governed metric of every row (the
+ * demo's order count), said so. With none or several, what is busy is not one reading: left unread.
+ */
+function busiest(text: string, schema: Schema, readings: string[]): string {
+  const m = BUSY.exec(text);
+  if (!m) return text;
+  const named = new Set(findMentions(text, schema).filter((x) => x.kind === 'table').map((x) => x.table));
+  const counted = named.size > 0 ? [...named] : schema.tables.filter((t) => (t.metrics ?? []).some(countsEveryRow));
+  if (counted.length !== 1) return text;
+  const [most, rows] = [m[1] === 'busiest' ? 'most' : 'fewest', counted[0]!.name.replace(/_/g, ' ')];
+  if (named.size === 0) readings.push(`Reading '${m[1]}' as the ${most} ${rows}.`);
+  return text.replace(m[0], `which ${m[2]} has the ${most} ${named.size === 0 ? rows : ''}`);
 }
 
 const RATE = /\b([a-z]{4,}) rates?\b/g;
