@@ -93,8 +93,8 @@ function onlyMeasure(s: Span): ColumnMention[] {
 }
 
 // Words that leave the value after them out: "not cancelled", "excluding the web channel", "non-web",
-// "not in Germany", "except those in France".
-const NOT_BEFORE = /\b(?:not|excluding|except(?: for)?|other than|apart from|without|non-?)(?: those| ones)?(?: (?:in|from|of|on|at|via|through))?(?: the)? ?$/;
+// "not in Germany", "except those in France", "customers outside Germany".
+const NOT_BEFORE = /\b(?:not|excluding|except(?: for)?|other than|apart from|without|outside(?: of)?|non-?)(?: those| ones)?(?: (?:in|from|of|on|at|via|through))?(?: the)? ?$/;
 const LIST_BETWEEN = /^(?: and| or|,)(?: the)? $/;
 
 /** Value filters by column; a value after a negation (or listed after a value that had one) is left out. */
