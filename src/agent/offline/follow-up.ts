@@ -41,7 +41,7 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     ...((next.having ?? previous.having) ? { having: next.having ?? previous.having } : {}),
     ...((next.display ?? previous.display) ? { display: next.display ?? previous.display } : {}),
     ...((next.chart ?? previous.chart) ? { chart: next.chart ?? previous.chart } : {}),
-    periodColumns: next.period ? next.periodColumns : previous.periodColumns,
+    periodColumns: next.period || next.periodColumns.length > 0 ? next.periodColumns : previous.periodColumns,
     ranking: next.ranking ?? previous.ranking,
     named: [...previous.named, ...next.named],
     loose: [...previous.loose, ...next.loose],

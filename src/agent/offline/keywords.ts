@@ -38,6 +38,8 @@ export const BUCKETS: [RegExp, Bucket][] = [
 // country": a column after a period grouped by.
 export const AND_BUCKET = /\bby\s+and (day|week|month|quarter|year)\b/;
 export const AFTER_BUCKET = /\b(?:by|per) (?:day|week|month|quarter|year) and $/;
+// "by signup month", "revenue by signup year": a period of a date named between (blanked by then).
+export const DATE_BUCKET = /\bby\s+(day|week|month|quarter|year)\b/;
 
 /** Mentions of the same words: what they may mean (a column name two tables share...). */
 export interface Span {
@@ -55,6 +57,8 @@ export interface Keywords {
   /** "second" in "the second most": the place in the ranking, from 1. */
   ordinal?: { place: number; word: string };
   bucket?: Bucket;
+  /** The bucket is of the date named in its words ("by signup month"), which periods apply to as well. */
+  datedBucket?: true;
   /** Periods ranked by the measure ("which month had the highest revenue", "top 3 quarters"); `dir` from the words, else from `rank`. */
   rankedBucket?: { dir?: 'asc' | 'desc'; limit?: number; word: string };
   aggregate?: { aggregate: Aggregate; word: string; end: number };

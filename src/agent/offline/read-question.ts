@@ -18,7 +18,7 @@ import { readKeptGroups, withKeptGroup } from './kept-groups.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { BUYING, findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
-import { AFTER_BUCKET, AGGREGATES, AND_BUCKET, BUCKETS, HANDFUL_ROWS, ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
+import { AFTER_BUCKET, AGGREGATES, AND_BUCKET, BUCKETS, DATE_BUCKET, HANDFUL_ROWS, ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
 
 const EACH = /\b(each|every|per)\b/;
 const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
@@ -87,7 +87,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   if (listing?.which && measure.measure?.kind === 'rows') groups.splice(0, groups.length, ...groups.filter((g) => g.kind !== 'label'));
   const read = readValues(text, spans, used, marks);
   const { part, whole: values } = shareWords ? splitValues(read, shareWords) : { part: [], whole: read };
-  const periodColumns = period ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
+  const periodColumns = period || kw.datedBucket ? columnsOf(spans.filter((s) => !used.has(s) && s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)))) : [];
   periodColumns.forEach((c) => used.add(spans.find((s) => s.ms.includes(c))!));
   if (period && periodColumns.length === 0) periodColumns.push(...datesBefore(text, spans, period.span[0]));
   const fresh = newRows(text, spans, measure.measure, period !== undefined || groups.some((g) => g.kind === 'bucket'), periodColumns);
@@ -244,6 +244,8 @@ function readKeywords(marks: Marks): Keywords {
   if (weekDays) kw.weekDays = weekDays;
   const andBucket = kw.bucket ? null : marks.takeMatch(AND_BUCKET);
   if (andBucket) kw.bucket = andBucket[1] as Bucket;
+  const dated = kw.bucket ? null : marks.takeMatch(DATE_BUCKET);
+  if (dated) Object.assign(kw, { bucket: dated[1] as Bucket, datedBucket: true });
   for (const [re, aggregate] of AGGREGATES) {
     const m = kw.aggregate ? null : marks.takeMatch(re);
     if (m) kw.aggregate = { aggregate, word: m[1]!, end: m.index + m[0].length };

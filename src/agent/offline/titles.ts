@@ -70,7 +70,11 @@ function titleParts(plan: Plan): { what: string; dims: string[]; conditions: str
     : m.aggregate === 'sum' && onePerGroup(plan.dimensions, m.ref) ? capital(spaced(m.ref.column.name))
     : `${AGGREGATE_WORDS[m.aggregate]} ${spaced(m.ref.column.name).replace(/^total /, '')}`;
   const per = plan.perUnit ? `Average ${PER_WORDS[plan.perUnit.bucket]} ${total.charAt(0).toLowerCase()}${total.slice(1)}` : plan.perEach ? `${total} per ${plan.perEach.noun}` : total;
-  const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? (d.bucket === 'weekday' ? 'day of the week' : d.bucket) : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
+  // A time bucket of another date than the measure's own says which, as a period does ("Revenue by year
+  // of signup date"), unless a period of that date says it already ("... by month with order date in 2025").
+  const said = (ref: ColumnRef) => ownDate(plan, ref) || plan.filters.some((f) => f.kind === 'period' && f.ref.column === ref.column);
+  const unit = (d: Extract<Plan['dimensions'][number], { kind: 'bucket' }>) => `${d.bucket === 'weekday' ? 'day of the week' : d.bucket}${said(d.ref) ? '' : ` of ${spaced(d.ref.column.name)}`}`;
+  const dims = plan.dimensions.map((d) => (d.kind === 'bucket' ? unit(d) : d.kind === 'column' ? spaced(d.ref.column.name) : singular(spaced(d.label.table.name))));
   const conditions = oneWhere(conditionsOf(plan, plan.filters));
   if (!plan.share) return { what: per, dims, conditions };
   // "Share of orders where status is cancelled among those where channel is web in 2025".
