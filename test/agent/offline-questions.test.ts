@@ -222,3 +222,20 @@ test('offline: a word found nowhere in the data is refused, named', async (t) =>
   t.regex(result.text, /I do not know what "atlantis" means here/);
   t.false(events.some((e) => e.type === 'table'));
 });
+
+test('offline: "the month before" in a follow-up is the one before the earlier whole month, quarter or year', async (t) => {
+  const count = async (question: string, earlier: string[]) => {
+    const { result, events } = await askOffline(wh, question, earlier);
+    return { text: result.text, rows: events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')?.rows.map((r) => r.map(String)) };
+  };
+  const feb = await count('and the previous month?', ['How many orders in March 2025?']);
+  t.deepEqual(feb.rows, (await wh.rows("SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-02-01' AND order_date < DATE '2025-03-01'")).map((r) => r.map(String)));
+  t.regex(feb.text, /^Number of orders in February 2025: /);
+  const q4 = await count('what about the quarter before?', ['Total amount of orders in Q1 2025']);
+  t.deepEqual(q4.rows, (await wh.rows("SELECT SUM(total_amount) FROM orders WHERE order_date >= DATE '2024-10-01' AND order_date < DATE '2025-01-01'")).map((r) => r.map(String)));
+  // After a period that is no whole month, and with no earlier question, "the previous month" is the one before today's.
+  for (const earlier of [['How many orders in the last 30 days?'], []]) {
+    const last = await count(earlier.length ? 'and the previous month?' : 'How many orders the previous month?', earlier);
+    t.deepEqual(last.rows, (await wh.rows("SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-12-01' AND order_date < DATE '2026-01-01'")).map((r) => r.map(String)));
+  }
+});

@@ -65,6 +65,10 @@ export const DEMO_FOLLOW_UPS: DemoQuestion[] = [
   q('And how many customers do we have?', 'follow_up', sql('SELECT COUNT(*) FROM customers'), 'h'),
   q('Revenue by month in 2025', 'follow_up', sql(`SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND ${Y('order_date', 2025)} GROUP BY 1 ORDER BY 1`), 'i'),
   q('and only on the web channel?', 'follow_up', sql(`SELECT date_trunc('month', order_date), SUM(total_amount) FROM orders WHERE ${REVENUE_ORDERS} AND channel = 'web' AND ${Y('order_date', 2025)} GROUP BY 1 ORDER BY 1`), 'i'),
+  // "The month before" is the one before the earlier question's month, not the one before today.
+  q('How many orders in March 2025?', 'follow_up', sql("SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-03-01' AND order_date < DATE '2025-04-01'"), 'j'),
+  q('and the month before?', 'follow_up', sql("SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-02-01' AND order_date < DATE '2025-03-01'"), 'j'),
+  q('and on weekends?', 'follow_up', sql("SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-02-01' AND order_date < DATE '2025-03-01' AND dayofweek(order_date) IN (0, 6)"), 'j'),
 ];
 
 // Numbers as the answer text must print them, from the expected rows: scaled, as shares, in USD.

@@ -2,6 +2,7 @@
 // one, or names no measure and no table of its own, is read together with the chat's previous
 // question. What it says replaces what the previous one said about the same thing.
 import type { Intent } from './intent.ts';
+import { lengthOf, MONTHS, type Period } from './periods.ts';
 
 /** True when a question only makes sense together with the previous one. */
 export function isFollowUp(intent: Intent): boolean {
@@ -31,7 +32,7 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     groups: next.groups.length > 0 ? next.groups : previous.groups,
     values: merged(previous.values, own),
     compares: next.compares.length > 0 ? next.compares : previous.compares,
-    period: next.period ?? previous.period,
+    period: (next.period && before(next.period, previous.period)) ?? next.period ?? previous.period,
     ...((next.weekDays ?? previous.weekDays) ? { weekDays: next.weekDays ?? previous.weekDays } : {}),
     ...(perUnit ? { perUnit } : {}),
     ...(perEach ? { perEach } : {}),
@@ -48,4 +49,22 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     unknown: next.unknown,
     followUp: true,
   };
+}
+
+const iso = (y: number, m: number) => new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
+
+/**
+ * "and the month before?", "what about the previous quarter?" after a question about one whole month,
+ * quarter or year: the one before it, not the one before today. Of another length, or after a period
+ * that is not one whole unit, the words keep their reading from today ("the previous month" is last month).
+ */
+function before(relative: Period, earlier: Period | undefined): Period | undefined {
+  const unit = relative.relative;
+  if (!unit || !earlier || earlier.compare || lengthOf(earlier) !== unit) return undefined;
+  const [y, m] = earlier.from!.split('-').map(Number) as [number, number];
+  const back = unit === 'year' ? 12 : unit === 'quarter' ? 3 : 1;
+  const [from, to] = [iso(y, m - 1 - back), earlier.from!];
+  const [fy, fm] = from.split('-').map(Number) as [number, number];
+  const name = unit === 'year' ? `${fy}` : unit === 'quarter' ? `Q${Math.floor((fm - 1) / 3) + 1} ${fy}` : `${MONTHS[fm - 1]!.charAt(0).toUpperCase()}${MONTHS[fm - 1]!.slice(1)} ${fy}`;
+  return { from, to, label: `in ${name}`, span: relative.span };
 }

@@ -26,6 +26,8 @@ export interface Period {
    * grouped by those ("monthly revenue over the past year": the last 12 whole months).
    */
   rolling?: { unit: PeriodBucket; whole: WholeUnits; wholeBy?: { month?: WholeUnits; quarter?: WholeUnits } };
+  /** "the previous month", "the month before": in a follow-up, the one before the earlier question's (follow-up.ts). */
+  relative?: PeriodBucket;
 }
 
 export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -97,7 +99,7 @@ export function withPrevious(p: Period): Period | undefined {
 }
 
 /** A period's length when it is one whole year, quarter or month. */
-function lengthOf(p: Period): Period['compare'] {
+export function lengthOf(p: Period): Period['compare'] {
   if (!p.from || !p.to) return undefined;
   const [fy, fm, fd] = p.from.split('-').map(Number);
   const [ty, tm, td] = p.to.split('-').map(Number);
@@ -144,16 +146,17 @@ function onePeriod(text: string, nowMs: number): Period | undefined {
     const unit = r[1] ?? r[3] ?? ({ y: 'year', q: 'quarter', m: 'month' } as Record<string, string>)[r[2]!]!;
     return { from: iso(y, unit === 'year' ? 0 : unit === 'quarter' ? m - (m % 3) : m), to: iso(y, m, d + 1), label: `this ${unit} to date`, span: span(r) };
   }
-  if ((r = at(/\b(?:(?:over|during) the )?(last|previous|this|current) (month|year|quarter|week)\b/))) {
-    const prev = r[1] === 'last' || r[1] === 'previous';
-    const label = `${prev ? 'last' : 'this'} ${r[2]}`;
-    if (r[2] === 'month') return { from: iso(y, prev ? m - 1 : m), to: iso(y, prev ? m : m + 1), label, span: span(r) };
-    if (r[2] === 'year') return { from: iso(prev ? y - 1 : y, 0), to: iso(prev ? y : y + 1, 0), label, span: span(r) };
+  if ((r = at(/\b(?:(?:over|during) the )?(last|previous|prior|this|current) (month|year|quarter|week)\b|\bthe (month|year|quarter|week) before\b/))) {
+    const [which, unit] = r[1] ? [r[1], r[2]!] : ['previous', r[3]!];
+    const prev = which !== 'this' && which !== 'current';
+    const [label, rel] = [`${prev ? 'last' : 'this'} ${unit}`, prev && which !== 'last' ? { relative: unit as PeriodBucket } : {}];
+    if (unit === 'month') return { from: iso(y, prev ? m - 1 : m), to: iso(y, prev ? m : m + 1), label, span: span(r), ...rel };
+    if (unit === 'year') return { from: iso(prev ? y - 1 : y, 0), to: iso(prev ? y : y + 1, 0), label, span: span(r), ...rel };
     const q = Math.floor(m / 3) - (prev ? 1 : 0);
-    if (r[2] === 'quarter') return { from: iso(y, q * 3), to: iso(y, q * 3 + 3), label, span: span(r) };
+    if (unit === 'quarter') return { from: iso(y, q * 3), to: iso(y, q * 3 + 3), label, span: span(r), ...rel };
     // Weeks start on Monday.
     const monday = d - ((now.getUTCDay() + 6) % 7) - (prev ? 7 : 0);
-    return { from: iso(y, m, monday), to: iso(y, m, monday + 7), label, span: span(r) };
+    return { from: iso(y, m, monday), to: iso(y, m, monday + 7), label, span: span(r), ...rel };
   }
   if ((r = at(/\btoday\b/))) return { from: iso(y, m, d), to: iso(y, m, d + 1), label: 'today', span: span(r) };
   if ((r = at(/\byesterday\b/))) return { from: iso(y, m, d - 1), to: iso(y, m, d), label: 'yesterday', span: span(r) };
