@@ -6,6 +6,8 @@ import test from 'ava';
 import type { AgentEvent } from '../../src/agent/events.ts';
 import { startWarehouse, type TestWarehouse } from '../helpers/agent-warehouse.ts';
 import { askOffline } from '../helpers/offline-run.ts';
+import { planQuestion } from '../../src/agent/offline/plan-question.ts';
+import { leaderOf } from '../../src/agent/offline/titles.ts';
 import { agentSchema, plannedSql as sqlOf } from '../helpers/offline-plan.ts';
 
 let wh: TestWarehouse;
@@ -55,6 +57,9 @@ test('the busiest or quietest time unit counts the rows of the table named, or o
   const schema = agentSchema();
   schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'order_count', description: 'Number of orders.', expression: 'COUNT(*)' }];
   t.regex(sqlOf('what was the busiest month in 2025', undefined, schema), /^SELECT date_trunc\('month', t0\.order_date\) AS month, COUNT\(\*\) AS order_count\nFROM main\.orders AS t0\nWHERE t0\.order_date >= DATE '2025-01-01' AND t0\.order_date < DATE '2026-01-01'\nGROUP BY 1\nORDER BY 2 DESC, 1\nLIMIT 1$/);
+  // A metric of every row reads as a number of rows in the answer's first line.
+  const planned = planQuestion('what was the busiest month in 2025', [], schema, Date.UTC(2026, 0, 15, 12));
+  t.is(planned.kind === 'plan' && leaderOf(planned.plan), 'Month with the most orders in 2025');
   const { result } = await askOffline(wh, 'Busiest weekday for orders?');
   t.regex(result.text, /^Day of the week with the most orders: /);
 });

@@ -7,13 +7,13 @@
 // to orders), whose distinct pointers to the counted table are counted.
 // A period applies to the rows counted ("placed 3 orders in 2025"), unless the question names a date
 // of another table ("customers who signed up in 2025 with more than 5 orders").
-import type { MetricDoc, TableDocument } from '../ports.ts';
+import type { TableDocument } from '../ports.ts';
 import type { Intent, RelatedCount } from './intent.ts';
 import { docKey, joinPath, type JoinEdge } from './joins.ts';
 import type { Span } from './keywords.ts';
 import type { PlanBuilder } from './plan-builder.ts';
 import type { Filter } from './plan.ts';
-import { isTemporal, singular } from './vocabulary.ts';
+import { countsEveryRow, isTemporal, singular } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
 // "with", "having", "who placed", "that have placed", "customers placed", "customers have".
@@ -73,9 +73,6 @@ export function readRelatedCount(text: string, spans: Span[], marks: Marks): { r
   return undefined;
 }
 
-// A metric that counts every row of its table, without a filter: "orders" as SUM(1) or COUNT(*).
-const ROW_COUNT = /^\s*(?:count\s*\(\s*(?:\*|1)\s*\)|sum\s*\(\s*1\s*\))\s*$/i;
-export const countsEveryRow = (metric: MetricDoc) => ROW_COUNT.test(metric.expression) && !metric.filter;
 const countsRows = (s: Span) => s.kind === 'metric' && s.ms.every((m) => m.kind === 'metric' && countsEveryRow(m.metric));
 
 /**

@@ -7,8 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { termOf, verbForms, withDigits } from './language.ts';
 import { MONTHS } from './periods.ts';
-import { countsEveryRow } from './related-count.ts';
-import { findMentions, isDimension, knowsWord, listedValues, vocabularyWords, type Schema } from './vocabulary.ts';
+import { countsEveryRow, findMentions, isDimension, knowsWord, listedValues, vocabularyWords, type Schema } from './vocabulary.ts';
 import { FILLER, NEGATIONS } from './words.ts';
 
 export type Repair = { kind: 'repaired'; text: string; readings: string[] } | { kind: 'ambiguous'; detail: string };

@@ -4,7 +4,7 @@ import type { PeriodBucket } from './periods.ts';
 import { docKey } from './joins.ts';
 import { ORDINALS } from './keywords.ts';
 import { metricOf, onePerGroup, type ColumnRef, type Plan } from './plan.ts';
-import { qualifiedColumn, singular } from './vocabulary.ts';
+import { countsEveryRow, qualifiedColumn, singular } from './vocabulary.ts';
 
 const spaced = (s: string) => s.replace(/_/g, ' ');
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -44,7 +44,9 @@ function rowsTitle(plan: Plan, m: Extract<Plan['measure'], { kind: 'rows' }>, ti
 export function leaderOf(plan: Plan): string {
   const { what, dims, conditions } = titleParts(plan);
   const asc = plan.order === 'asc';
-  const most = plan.measure.kind === 'count' ? `${asc ? 'fewest' : 'most'} ${spaced(plan.subject.name)}` : `${asc ? 'lowest' : 'highest'} ${what.charAt(0).toLowerCase()}${what.slice(1)}`;
+  // A metric that counts every row is a number of rows too: "Day of the week with the most orders".
+  const counted = plan.measure.kind === 'count' || (plan.measure.kind === 'metric' && countsEveryRow(plan.measure.metric));
+  const most = counted ? `${asc ? 'fewest' : 'most'} ${spaced(plan.subject.name)}` : `${asc ? 'lowest' : 'highest'} ${what.charAt(0).toLowerCase()}${what.slice(1)}`;
   const place = plan.offset ? `${ORDINALS[plan.offset]} ` : '';
   return [`${capital(dims[0]!)} with the ${place}${most}`, ...conditions].join(' ');
 }

@@ -149,6 +149,10 @@ export function vocabularyWords(schema: Schema): Map<string, Set<TableDocument>>
 /** Whether a word is one of the knowledge's (vocabularyWords). */
 export const knowsWord = (schema: Schema, word: string) => schema.tables.some((t) => wordsOf(t).has(word));
 
+// A metric that counts every row of its table, without a filter: "orders" as SUM(1) or COUNT(*).
+const ROW_COUNT = /^\s*(?:count\s*\(\s*(?:\*|1)\s*\)|sum\s*\(\s*1\s*\))\s*$/i;
+export const countsEveryRow = (metric: MetricDoc) => ROW_COUNT.test(metric.expression) && !metric.filter;
+
 /** Every mention of a table, column, metric or listed value, longest matches first, without overlaps. */
 export function findMentions(text: string, schema: Schema): Mention[] {
   const found: Mention[] = [];
