@@ -240,7 +240,8 @@ function dimensionsOf(b: PlanBuilder, intent: Intent, date: () => ColumnRef | un
       out.push({ kind: 'column', ref });
     } else {
       const label = labelOf(b, g.tables);
-      if (!label) return `it lists ${g.tables[0]!.name}, which has no name column to show or cannot be reached`;
+      const [name, from] = [g.tables[0]!.name, b.subject.name];
+      if (!label) return g.tables.some((t) => b.join(t)) ? `it lists ${name}, which has no name column to show` : `it groups by ${name}, which cannot be reached from ${from} without counting rows twice`;
       out.push(label);
     }
   }
