@@ -90,6 +90,8 @@ type Phrase = { words: string; make: (start: number, end: number) => Mention; va
 /** A table's phrases, worked out once per document: a chat's turns all plan over the same search results. */
 const phrasesByTable = new WeakMap<TableDocument, Phrase[]>();
 
+const BARE_STOP = /^(?:id|key|uuid|total|count|number|sum|average|avg|mean|median|min|max|minimum|maximum)$/;
+
 function phrasesOf(table: TableDocument): Phrase[] {
   const cached = phrasesByTable.get(table);
   if (cached) return cached;
@@ -114,6 +116,10 @@ function phrasesOf(table: TableDocument): Phrase[] {
       }
     }
     for (const value of listedValues(column)) add(value, (start, end) => ({ kind: 'value', table, column, value, start, end }), true);
+    // "price" for products.product_price: dbt models prefix columns with their table's own name. Not
+    // a key, nor a word the reader asks with ("total" of order_total is "the total revenue"'s).
+    const bare = tableForms.map((t) => `${t.replace(/ /g, '_')}_`).filter((prefix) => column.name.startsWith(prefix)).map((prefix) => column.name.slice(prefix.length))[0];
+    if (bare && !BARE_STOP.test(bare) && !table.columns.some((c) => c.name === bare)) for (const f of forms(bare)) add(f, column_);
   }
   for (const metric of table.metrics ?? []) {
     for (const phrase of [metric.name, ...(metric.synonyms ?? [])]) for (const f of forms(phrase)) add(f, (start, end) => ({ kind: 'metric', table, metric, start, end }));
