@@ -105,6 +105,9 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['How many orders were not cancelled?', "SELECT COUNT(*) FROM orders WHERE status IS DISTINCT FROM 'cancelled'"],
   ['Total revenue excluding the web channel', "SELECT SUM(total_amount) FROM orders WHERE channel IS DISTINCT FROM 'web'"],
   ['Number of non-corporate customers', "SELECT COUNT(*) FROM customers WHERE segment IS DISTINCT FROM 'corporate'"],
+  // The earliest date of each group ranks them from the first ("which ... first": the one).
+  ['Which country had the first customer?', 'SELECT country, MIN(signup_date) FROM customers GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 1'],
+  ['Earliest signup date by country', 'SELECT country, MIN(signup_date) FROM customers GROUP BY 1 ORDER BY 2 ASC, 1'],
   ['How many customers are outside Germany?', "SELECT COUNT(*) FROM customers WHERE country IS NULL OR country NOT IN ('Germany')"],
   ['Number of customers not in Germany or France by country', "SELECT country, COUNT(*) FROM customers WHERE country IS NULL OR country NOT IN ('Germany', 'France') GROUP BY 1 ORDER BY 2 DESC, 1"],
   // Amounts as people write them, after a measure column or a table with only one.

@@ -283,17 +283,16 @@ function readGroups(text: string, spans: Span[], kw: Keywords, used: Set<Span>, 
 }
 
 function rankingOf(kw: Keywords, groups: Group[], text: string, spans: Span[]): Intent['ranking'] {
-  if (kw.rankedBucket) {
-    const dir = kw.rankedBucket.dir ?? kw.rank?.dir;
-    return dir ? { dir, ...(kw.rankedBucket.limit !== undefined ? { limit: kw.rankedBucket.limit } : {}) } : undefined;
-  }
+  const dir = kw.rankedBucket && (kw.rankedBucket.dir ?? kw.rank?.dir);
+  if (kw.rankedBucket) return dir ? { dir, ...(kw.rankedBucket.limit !== undefined ? { limit: kw.rankedBucket.limit } : {}) } : undefined;
   if (groups.length === 0 || groups.every((g) => g.kind === 'bucket')) return undefined;
-  // "Which country has the most ...": the first one; "which countries ...": all of them, ranked.
+  // "Which country has the most ...": the first one; "which countries ...": all of them, ranked; the
+  // earliest or latest date of each ranks them as well ("which location opened first").
   const which = spans.find((s) => WHICH_BEFORE.test(text.slice(0, s.start)));
   const plural = which !== undefined && /s$/.test(text.slice(which.start, which.end)) && !which.ms.some((m) => m.kind === 'column' && /s$/.test(m.column.name));
   // "the second most": one row, after the first; only where a ranking of groups asks for one row.
   if (kw.ordinal) return kw.rank && !kw.top && kw.whichN === undefined && !plural ? { dir: kw.rank.dir, limit: 1, offset: kw.ordinal.place - 1 } : undefined;
-  const limit = kw.top?.limit ?? kw.whichN ?? (which && kw.rank && !plural ? 1 : undefined);
-  if (limit === undefined && !kw.rank) return undefined;
-  return { dir: kw.top?.dir ?? kw.rank?.dir ?? 'desc', ...(limit !== undefined ? { limit } : {}), ...(kw.top && groups.length >= 2 && EACH.test(text.slice(kw.top.end)) ? { within: true as const } : {}) };
+  const limit = kw.top?.limit ?? kw.whichN ?? (which && (kw.rank || kw.extreme) && !plural ? 1 : undefined);
+  if (limit === undefined && !kw.rank && !kw.extreme) return undefined;
+  return { dir: kw.top?.dir ?? kw.rank?.dir ?? (kw.extreme?.aggregate === 'min' ? 'asc' : 'desc'), ...(limit !== undefined ? { limit } : {}), ...(kw.top && groups.length >= 2 && EACH.test(text.slice(kw.top.end)) ? { within: true as const } : {}) };
 }
