@@ -106,6 +106,9 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Total revenue excluding the web channel', "SELECT SUM(total_amount) FROM orders WHERE channel IS DISTINCT FROM 'web'"],
   ['Number of non-corporate customers', "SELECT COUNT(*) FROM customers WHERE segment IS DISTINCT FROM 'corporate'"],
   // The earliest date of each group ranks them from the first ("which ... first": the one).
+  // "The top customer" is one; "the top customers" a handful.
+  ['Top customer by total amount', 'SELECT c.customer_id, c.name, SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 1'],
+  ['Top customers by total amount', 'SELECT c.customer_id, c.name, SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10'],
   ['Which country had the first customer?', 'SELECT country, MIN(signup_date) FROM customers GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 1'],
   ['Earliest signup date by country', 'SELECT country, MIN(signup_date) FROM customers GROUP BY 1 ORDER BY 2 ASC, 1'],
   ['How many customers are outside Germany?', "SELECT COUNT(*) FROM customers WHERE country IS NULL OR country NOT IN ('Germany')"],

@@ -50,7 +50,8 @@ export interface Span {
 }
 
 export interface Keywords {
-  top?: { dir: 'asc' | 'desc'; limit: number; end: number; word: string };
+  /** `handful`: no number was given ("top products"), so the limit is HANDFUL_ROWS. */
+  top?: { dir: 'asc' | 'desc'; limit: number; end: number; word: string; handful?: true };
   whichN?: number;
   extreme?: { aggregate: 'min' | 'max'; word: string };
   rank?: { dir: 'asc' | 'desc'; word: string };

@@ -11,27 +11,17 @@ import { readChange } from './change.ts';
 import { readPerUnit } from './per-unit.ts';
 import { readPerEach } from './per-each.ts';
 import { withTrend } from './trend.ts';
-import { readWeekDays } from './week-days.ts';
 import { readShareOf, splitValues } from './share-of.ts';
 import { readRelatedCount } from './related-count.ts';
 import { readKeptGroups, withKeptGroup } from './kept-groups.ts';
 import { readCompares, readValues, valuesCompared } from './read-filters.ts';
 import { BUYING, findMentions, forms, isDimension, isTemporal, type Mention, type Schema } from './vocabulary.ts';
 import { Marks, normalize } from './words.ts';
-import { AFTER_BUCKET, AGGREGATES, AND_BUCKET, BUCKETS, DATE_BUCKET, HANDFUL_ROWS, ORDINALS, rowCount, type Keywords, type Span } from './keywords.ts';
+import { AFTER_BUCKET, type Keywords, type Span } from './keywords.ts';
+import { readKeywords } from './read-keywords.ts';
 
 const EACH = /\b(each|every|per)\b/;
 const FOLLOW_UP = /^(and|what about|how about|same for|same but|now|also|then)\b/;
-const TOP = /\b(top|bottom|first) (\d+)\b/;
-// "top products by revenue": a handful, as "top 10" would be.
-const TOP_ALONE = /\b(top|bottom)\b(?! \d)/;
-const WHICH_N = /\b(?:which|what) (\d+)\b/;
-const EXTREME = /\b(earliest|oldest|first|most recent|latest|newest|last|recent)\b(?! \d)/;
-// "at least 200", "at most 5" are comparisons (read-filters.ts), not rankings.
-const RANK = /(?<!\bat )\b(most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\b/;
-const ASCENDING = /^(least|fewest|lowest|smallest|worst)$/;
-// "first" is left out: "the first customer" is the earliest one (EXTREME).
-const ORDINAL = new RegExp(`\\b(${ORDINALS.slice(1).join('|')}|(?:[2-9]|10)(?:nd|rd|th))(?= (?:most|highest|largest|biggest|greatest|best|least|fewest|lowest|smallest|worst)\\b)`);
 // "for each of the last 3 months": one row for each of those months.
 const EACH_OF = /\b(?:for |in )?(?:each|every one) of $/;
 const PRIORITY: Mention['kind'][] = ['metric', 'column', 'value', 'table'];
@@ -213,46 +203,6 @@ function newRows(text: string, spans: Span[], measure: Intent['measure'], dated:
   return { start: s.start - 'new '.length, date: { kind: 'column', table, column: dates[0]!, start: s.start, end: s.end } };
 }
 
-// "which month had the highest revenue", "the best month", "top 3 quarters by revenue", "worst weeks", "which day of the week".
-const RANKED_BUCKET = /\b(which|what|best|worst|top|bottom)(?: (\d+))? (day(?=s? of (?:the )?week\b)|week ?day|day|week|month|quarter|year)(s?)(?: of (?:the )?week\b)?/;
-
-function readKeywords(marks: Marks): Keywords {
-  const kw: Keywords = {};
-  // Before the rankings: "top 3" and "best" are of the periods here.
-  const ranked = marks.takeMatch(RANKED_BUCKET);
-  if (ranked) {
-    const [word, n, plural] = [ranked[1]!, ranked[2], ranked[4] === 's'];
-    const bucket = /week ?day|of (?:the )?week$/.test(ranked[0]) ? 'weekday' : (ranked[3] as Bucket);
-    const dir = /^(best|top)$/.test(word) ? 'desc' : /^(worst|bottom)$/.test(word) ? 'asc' : undefined;
-    const limit = n ? rowCount(n) : /^(top|bottom)$/.test(word) ? HANDFUL_ROWS : plural ? undefined : 1;
-    kw.bucket = bucket;
-    kw.rankedBucket = { ...(dir ? { dir } : {}), ...(limit !== undefined ? { limit } : {}), word: ranked[0] };
-  }
-  const top = marks.takeMatch(TOP) ?? marks.takeMatch(TOP_ALONE);
-  if (top) kw.top = { dir: top[1] === 'bottom' ? 'asc' : 'desc', limit: top[2] ? rowCount(top[2]) : HANDFUL_ROWS, end: top.index + top[0].length, word: top[0] };
-  const which = marks.takeMatch(WHICH_N);
-  if (which) kw.whichN = rowCount(which[1]!);
-  const extreme = marks.takeMatch(EXTREME);
-  if (extreme) kw.extreme = { aggregate: /earliest|oldest|first/.test(extreme[1]!) ? 'min' : 'max', word: extreme[1]! };
-  const ordinal = marks.takeMatch(ORDINAL);
-  if (ordinal) kw.ordinal = { place: ORDINALS.includes(ordinal[1]!) ? ORDINALS.indexOf(ordinal[1]!) + 1 : parseInt(ordinal[1]!, 10), word: ordinal[1]! };
-  const rank = marks.takeMatch(RANK);
-  if (rank) kw.rank = { dir: ASCENDING.test(rank[1]!) ? 'asc' : 'desc', word: rank[1]! };
-  for (const [re, bucket] of BUCKETS) if (!kw.bucket && marks.takeMatch(re)) kw.bucket = bucket;
-  // After the buckets: "by weekday" groups, "on weekdays" keeps.
-  const weekDays = readWeekDays(marks);
-  if (weekDays) kw.weekDays = weekDays;
-  const andBucket = kw.bucket ? null : marks.takeMatch(AND_BUCKET);
-  if (andBucket) kw.bucket = andBucket[1] as Bucket;
-  const dated = kw.bucket ? null : marks.takeMatch(DATE_BUCKET);
-  if (dated) Object.assign(kw, { bucket: dated[1] as Bucket, datedBucket: true });
-  for (const [re, aggregate] of AGGREGATES) {
-    const m = kw.aggregate ? null : marks.takeMatch(re);
-    if (m) kw.aggregate = { aggregate, word: m[1]!, end: m.index + m[0].length };
-  }
-  return kw;
-}
-
 function readGroups(text: string, spans: Span[], kw: Keywords, used: Set<Span>, marks: Marks): Group[] {
   const groups: Group[] = [];
   const afterTop = (s: Span) => kw.top !== undefined && kw.top.end + 1 === s.start;
@@ -292,7 +242,9 @@ function rankingOf(kw: Keywords, groups: Group[], text: string, spans: Span[]): 
   const plural = which !== undefined && /s$/.test(text.slice(which.start, which.end)) && !which.ms.some((m) => m.kind === 'column' && /s$/.test(m.column.name));
   // "the second most": one row, after the first; only where a ranking of groups asks for one row.
   if (kw.ordinal) return kw.rank && !kw.top && kw.whichN === undefined && !plural ? { dir: kw.rank.dir, limit: 1, offset: kw.ordinal.place - 1 } : undefined;
-  const limit = kw.top?.limit ?? kw.whichN ?? (which && (kw.rank || kw.extreme) && !plural ? 1 : undefined);
+  // "the top customer by revenue" is one, as "the top customers" are a handful.
+  const one = kw.top?.handful && spans.some((s) => s.start === kw.top!.end + 1 && s.kind !== 'metric' && !/s$/.test(text.slice(s.start, s.end)));
+  const limit = (one ? 1 : kw.top?.limit) ?? kw.whichN ?? (which && (kw.rank || kw.extreme) && !plural ? 1 : undefined);
   if (limit === undefined && !kw.rank && !kw.extreme) return undefined;
   return { dir: kw.top?.dir ?? kw.rank?.dir ?? (kw.extreme?.aggregate === 'min' ? 'asc' : 'desc'), ...(limit !== undefined ? { limit } : {}), ...(kw.top && groups.length >= 2 && EACH.test(text.slice(kw.top.end)) ? { within: true as const } : {}) };
 }
