@@ -103,3 +103,12 @@ test('a year, quarter or month to date runs from its start through today', (t) =
   // Without "to date" or "so far" a running unit is the whole of it, as before.
   t.deepEqual(range('revenue this quarter'), ['2026-10-01', '2027-01-01', 'this quarter']);
 });
+
+test('"the quarter before" after a period counts from it: compared only where read from today it lands just before', (t) => {
+  t.like(period('revenue this year vs the year before'), { from: '2025-01-01', to: '2027-01-01', compare: 'year' });
+  t.like(period('revenue this year vs previous year'), { from: '2025-01-01', to: '2027-01-01', compare: 'year' });
+  // Read from today, "the quarter before" is Q3 2026, not the quarter before Q1 2025: the first period alone, the rest unread.
+  const q1 = period('orders in Q1 2025 vs the quarter before');
+  t.like(q1, { from: '2025-01-01', to: '2025-04-01' });
+  t.is(q1?.compare, undefined);
+});

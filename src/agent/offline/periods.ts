@@ -41,7 +41,8 @@ const COMPARED = /^ (?:vs|versus|compared (?:to|with)|against|and) /;
  * compared ("this year vs last year", "2025 compared to 2024", "Q1 2025 and Q2 2025", "Q1 vs Q3
  * 2025") are one period covering both, compared by that length, less the time `between` them when
  * they are not neighbours. Others ("March vs Q2", "2025 vs Q1 2025") stay the first period alone, and
- * the words after it are left unread (the question is then refused, not answered for one).
+ * the words after it are left unread (the question is then refused, not answered for one), as is "the
+ * quarter before" that, read from today, does not land just before the first ("Q1 2025 vs the quarter before").
  */
 export function findPeriod(text: string, nowMs: number): Period | undefined {
   const first = onePeriod(text, nowMs);
@@ -54,7 +55,7 @@ export function findPeriod(text: string, nowMs: number): Period | undefined {
   if (!second || second.span[0] !== 0) return first;
   const own = ofYearAfter(text.slice(...first.span), text.slice(at, at + second.span[1]), nowMs) ?? first;
   const length = lengthOf(own);
-  if (!length || lengthOf(second) !== length) return first;
+  if (!length || lengthOf(second) !== length || (second.relative && second.to !== own.from)) return first;
   const [a, b] = own.from! < second.from! ? [own, second] : [second, own];
   if (a.to! > b.from!) return first;
   const label = `${a.label} and ${b.label.replace(/^in /, '')}`;
@@ -158,8 +159,7 @@ function onePeriod(text: string, nowMs: number): Period | undefined {
     const monday = d - ((now.getUTCDay() + 6) % 7) - (prev ? 7 : 0);
     return { from: iso(y, m, monday), to: iso(y, m, monday + 7), label, span: span(r), ...rel };
   }
-  if ((r = at(/\btoday\b/))) return { from: iso(y, m, d), to: iso(y, m, d + 1), label: 'today', span: span(r) };
-  if ((r = at(/\byesterday\b/))) return { from: iso(y, m, d - 1), to: iso(y, m, d), label: 'yesterday', span: span(r) };
+  if ((r = at(/\b(today|yesterday)\b/))) return { from: iso(y, m, d - Number(r[1] === 'yesterday')), to: iso(y, m, d + 1 - Number(r[1] === 'yesterday')), label: r[1]!, span: span(r) };
   return undefined;
 }
 
