@@ -25,3 +25,11 @@ test('the answer equals the cohort counted by hand, and its title names the date
   // A period of that date says it already.
   t.regex((await askOffline(wh, 'Total quantity by month in 2025')).result.text, /^Total quantity by month with order date in 2025:/);
 });
+
+test('a follow-up keeps the date the earlier question named, for its groups and its period', async (t) => {
+  const wh = await startWarehouse();
+  t.teardown(() => wh.close());
+  const { events } = await askOffline(wh, 'and in 2025?', ['Total amount by signup year']);
+  const sql = events.find((e): e is Extract<AgentEvent, { type: 'sql' }> => e.type === 'sql')?.sql ?? '';
+  t.regex(sql, /date_trunc\('year', t1\.signup_date\)[\s\S]*WHERE t1\.signup_date >= DATE '2025-01-01' AND t1\.signup_date < DATE '2026-01-01'/);
+});

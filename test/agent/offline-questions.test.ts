@@ -225,7 +225,7 @@ test('offline: a word found nowhere in the data is refused, named', async (t) =>
   t.false(events.some((e) => e.type === 'table'));
 });
 
-test('offline: "the month before" in a follow-up is the one before the earlier whole month, quarter or year', async (t) => {
+test('offline: "the month before" in a follow-up is the one before the unit holding the earlier period', async (t) => {
   const count = async (question: string, earlier: string[]) => {
     const { result, events } = await askOffline(wh, question, earlier);
     return { text: result.text, rows: events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')?.rows.map((r) => r.map(String)) };
@@ -235,8 +235,11 @@ test('offline: "the month before" in a follow-up is the one before the earlier w
   t.regex(feb.text, /^Number of orders in February 2025: /);
   const q4 = await count('what about the quarter before?', ['Total amount of orders in Q1 2025']);
   t.deepEqual(q4.rows, (await wh.rows("SELECT SUM(total_amount) FROM orders WHERE order_date >= DATE '2024-10-01' AND order_date < DATE '2025-01-01'")).map((r) => r.map(String)));
-  // After a period that is no whole month, and with no earlier question, "the previous month" is the one before today's.
-  for (const earlier of [['How many orders in the last 30 days?'], []]) {
+  // Of a longer unit than the earlier period, the one before the unit holding it: Q4 2024 after March 2025.
+  const q4b = await count('and the previous quarter?', ['How many orders in March 2025?']);
+  t.deepEqual(q4b.rows, (await wh.rows("SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2024-10-01' AND order_date < DATE '2025-01-01'")).map((r) => r.map(String)));
+  // After a period longer than a month, and with no earlier question, "the previous month" is the one before today's.
+  for (const earlier of [['How many orders in 2025?'], []]) {
     const last = await count(earlier.length ? 'and the previous month?' : 'How many orders the previous month?', earlier);
     t.deepEqual(last.rows, (await wh.rows("SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-12-01' AND order_date < DATE '2026-01-01'")).map((r) => r.map(String)));
   }

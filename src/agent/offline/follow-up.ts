@@ -2,7 +2,7 @@
 // one, or names no measure and no table of its own, is read together with the chat's previous
 // question. What it says replaces what the previous one said about the same thing.
 import type { Intent } from './intent.ts';
-import { lengthOf, MONTHS, type Period } from './periods.ts';
+import { MONTHS, type Period } from './periods.ts';
 
 /** True when a question only makes sense together with the previous one. */
 export function isFollowUp(intent: Intent): boolean {
@@ -42,7 +42,8 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
     ...((next.having ?? previous.having) ? { having: next.having ?? previous.having } : {}),
     ...((next.display ?? previous.display) ? { display: next.display ?? previous.display } : {}),
     ...((next.chart ?? previous.chart) ? { chart: next.chart ?? previous.chart } : {}),
-    periodColumns: next.period || next.periodColumns.length > 0 ? next.periodColumns : previous.periodColumns,
+    // The dates the earlier question named keep applying ("revenue by signup year", then "and in 2025?").
+    periodColumns: next.periodColumns.length > 0 ? next.periodColumns : previous.periodColumns,
     ranking: next.ranking ?? previous.ranking,
     named: [...previous.named, ...next.named],
     loose: [...previous.loose, ...next.loose],
@@ -54,16 +55,19 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
 const iso = (y: number, m: number) => new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
 
 /**
- * "and the month before?", "what about the previous quarter?" after a question about one whole month,
- * quarter or year: the one before it, not the one before today. Of another length, or after a period
- * that is not one whole unit, the words keep their reading from today ("the previous month" is last month).
+ * "and the month before?", "what about the previous quarter?" after a question about a period within
+ * one month, quarter or year ("orders in March 2025", then "the previous quarter": Q4 2024): the unit
+ * before the one holding it, not the one before today. After a longer period, or one of weeks or days,
+ * the words keep their reading from today ("the previous month" is last month).
  */
 function before(relative: Period, earlier: Period | undefined): Period | undefined {
   const unit = relative.relative;
-  if (!unit || !earlier || earlier.compare || lengthOf(earlier) !== unit) return undefined;
-  const [y, m] = earlier.from!.split('-').map(Number) as [number, number];
-  const back = unit === 'year' ? 12 : unit === 'quarter' ? 3 : 1;
-  const [from, to] = [iso(y, m - 1 - back), earlier.from!];
+  if ((unit !== 'month' && unit !== 'quarter' && unit !== 'year') || !earlier?.from || !earlier.to || earlier.compare) return undefined;
+  const months = unit === 'year' ? 12 : unit === 'quarter' ? 3 : 1;
+  const [y, m] = earlier.from.split('-').map(Number) as [number, number];
+  const start = Math.floor((m - 1) / months) * months;
+  if (earlier.to > iso(y, start + months)) return undefined;
+  const [from, to] = [iso(y, start - months), iso(y, start)];
   const [fy, fm] = from.split('-').map(Number) as [number, number];
   const name = unit === 'year' ? `${fy}` : unit === 'quarter' ? `Q${Math.floor((fm - 1) / 3) + 1} ${fy}` : `${MONTHS[fm - 1]!.charAt(0).toUpperCase()}${MONTHS[fm - 1]!.slice(1)} ${fy}`;
   return { from, to, label: `in ${name}`, span: relative.span };
