@@ -42,6 +42,15 @@ test('a period dates the rows counted, unless the question names another date', 
   t.notRegex(signedUp, /r\.order_date/);
 });
 
+test('a comparison on the rows counted is in the count; on the rows measured, outside it', (t) => {
+  t.regex(sqlOf('customers with more than 2 orders over 100'), new RegExp(`^SELECT COUNT\\(\\*\\) AS customer_count\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED} AND r\\.total_amount > 100\\) > 2$`));
+  t.regex(sqlOf('customers with no orders over 500 in 2025'), new RegExp(`${COUNTED} AND r\\.order_date >= DATE '2025-01-01' AND r\\.order_date < DATE '2026-01-01' AND r\\.total_amount > 500\\) = 0$`));
+  // Through a table between, on the counted rows joined in.
+  t.regex(sqlOf('products with more than 1 order over 100'), /\(SELECT COUNT\(DISTINCT r\.order_id\) FROM main\.order_items AS r JOIN main\.orders AS c ON c\.order_id = r\.order_id WHERE r\.product_id = t0\.product_id AND c\.total_amount > 100\) > 1$/);
+  // The orders measured are compared; those counted are all of the customer's.
+  t.regex(sqlOf('orders over 100 from customers with more than 2 orders'), /WHERE t0\.total_amount > 100 AND \(SELECT COUNT\(\*\) FROM main\.orders AS r WHERE r\.customer_id = t1\.customer_id\) > 2$/);
+});
+
 test('with groups, filters and a measure of another table, the count is on the rows named', (t) => {
   t.regex(sqlOf('number of customers by country with more than 2 orders'), new RegExp(`^SELECT t0\\.country AS country, COUNT\\(\\*\\) AS customer_count\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED}\\) > 2\\nGROUP BY 1`));
   t.regex(sqlOf('customers in Germany with no orders'), new RegExp(`WHERE t0\\.country = 'Germany' AND ${COUNTED}\\) = 0$`));
@@ -66,6 +75,7 @@ test('the answers equal HAVING and NOT IN written by hand, and their titles say 
     ['How many customers have never ordered?', 'SELECT COUNT(*) FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders)', /^Number of customers with no orders: /],
     ['Customers with at least 1 order in 2025 by segment', "SELECT c.segment, COUNT(*) FROM customers c WHERE c.customer_id IN (SELECT customer_id FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01') GROUP BY 1 ORDER BY 2 DESC, 1", /^Number of customers by segment with at least 1 order in 2025:/],
     ['How many customers placed an order in 2025?', "SELECT COUNT(DISTINCT customer_id) FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'", /^Number of customers with at least 1 order in 2025: /],
+    ['How many customers have more than 1 order over 100?', 'SELECT COUNT(*) FROM (SELECT customer_id FROM orders WHERE total_amount > 100 GROUP BY 1 HAVING COUNT(*) > 1)', /^Number of customers with more than 1 order of total amount over 100: /],
     ['How many products have more than 1 order?', 'SELECT COUNT(*) FROM (SELECT product_id FROM order_items GROUP BY 1 HAVING COUNT(DISTINCT order_id) > 1)', /^Number of products with more than 1 order: /],
     ['Total amount of orders from customers with more than 1 order', 'SELECT SUM(total_amount) FROM orders WHERE customer_id IN (SELECT customer_id FROM orders GROUP BY 1 HAVING COUNT(*) > 1)', /^Total amount of customers with more than 1 order: /],
   ];

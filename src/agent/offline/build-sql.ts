@@ -247,9 +247,10 @@ function periodSql(column: string, { from, to, between }: Period): string[] {
 /** A count of the rows pointing to each kept row, correlated: the kept rows are never repeated by a join. */
 function relatedSql(f: Extract<Plan['filters'][number], { kind: 'related' }>, col: (ref: ColumnRef) => string): string {
   // Through a table between, its distinct pointers to the counted rows, joined to them only for a period.
-  const { via, period } = f;
-  const join = via && period ? ` JOIN ${tableSql(f.counted)} AS c ON c.${ident(via.countedKey)} = r.${ident(via.toCounted)}` : '';
-  const where = [`r.${ident(f.column)} = ${col(f.ref)}`, ...(period ? periodSql(`${via ? 'c' : 'r'}.${ident(period.column)}`, period.period) : [])];
+  const { via, period, compares = [] } = f;
+  const join = via && (period || compares.length > 0) ? ` JOIN ${tableSql(f.counted)} AS c ON c.${ident(via.countedKey)} = r.${ident(via.toCounted)}` : '';
+  const at = (column: string) => `${via ? 'c' : 'r'}.${ident(column)}`;
+  const where = [`r.${ident(f.column)} = ${col(f.ref)}`, ...(period ? periodSql(at(period.column), period.period) : []), ...compares.map((c) => `${at(c.column)} ${c.op} ${c.value}`)];
   const count = via ? `COUNT(DISTINCT r.${ident(via.toCounted)})` : 'COUNT(*)';
   return `(SELECT ${count} FROM ${tableSql(via?.table ?? f.counted)} AS r${join} WHERE ${where.join(' AND ')}) ${f.op} ${f.value}`;
 }

@@ -48,6 +48,8 @@ export interface RelatedCount {
   counted: TableDocument[];
   op: CompareOp | '=';
   value: number;
+  /** Where the words of the rows counted start: a comparison read on them is of the rows counted ("5 orders over $2,000"). */
+  at: number;
 }
 
 /** A measure's bound for each group kept: "more than 100", "over 1m euros". */

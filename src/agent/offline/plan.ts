@@ -40,10 +40,10 @@ export type Filter =
   | { kind: 'days'; ref: ColumnRef; days: WeekDays }
   /**
    * Rows of `ref`'s table kept by how many rows of `counted` point to them by `column` (related-count.ts),
-   * those of `period` only when it is given; `via` a table between that points to both by `column`
+   * those of `period` and `compares` only when they are given; `via` a table between that points to both by `column`
    * and `toCounted` (the counted rows are its distinct `toCounted`, their `countedKey`).
    */
-  | { kind: 'related'; ref: ColumnRef; counted: TableDocument; column: string; op: CompareOp | '='; value: number; period?: { column: string; period: Period }; via?: { table: TableDocument; toCounted: string; countedKey: string } };
+  | { kind: 'related'; ref: ColumnRef; counted: TableDocument; column: string; op: CompareOp | '='; value: number; period?: { column: string; period: Period }; compares?: { column: string; op: CompareOp; value: number }[]; via?: { table: TableDocument; toCounted: string; countedKey: string } };
 
 /** "average daily ..." (per-unit.ts): the units divided by, and the days they cover (`until` inclusive), for the answer to say. */
 export interface UnitCount {

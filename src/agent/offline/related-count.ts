@@ -59,7 +59,7 @@ export function readRelatedCount(text: string, spans: Span[], marks: Marks): { r
     if (owner && times) {
       marks.take(owner.end, s.start);
       marks.take(s.end, s.end + times.length);
-      return { related: { owners: owner.ms.map((m) => m.table), counted: s.ms.map((m) => m.table), op: times.op, value: times.value }, counted: s };
+      return { related: { owners: owner.ms.map((m) => m.table), counted: s.ms.map((m) => m.table), op: times.op, value: times.value, at: s.start }, counted: s };
     }
     if (!owner || (!none && !some)) continue;
     const start = owner.end + (none ?? some)!.index;
@@ -67,7 +67,7 @@ export function readRelatedCount(text: string, spans: Span[], marks: Marks): { r
     // "customers who did not buy anything", "... never ordered at all".
     const rest = none ? /^ (?:anything|at all)\b/.exec(text.slice(s.end)) : null;
     if (rest) marks.take(s.end, s.end + rest[0].length);
-    const related: RelatedCount = { owners: owner.ms.map((m) => m.table), counted: s.ms.map((m) => m.table), op: some?.op ?? '=', value: some?.value ?? 0 };
+    const related: RelatedCount = { owners: owner.ms.map((m) => m.table), counted: s.ms.map((m) => m.table), op: some?.op ?? '=', value: some?.value ?? 0, at: s.start };
     return { related, counted: s };
   }
   return undefined;
@@ -95,7 +95,8 @@ export function relatedFilter(b: PlanBuilder, intent: Intent): { filter: Filter;
       const period = countedPeriod(intent, counted);
       if (typeof period === 'string') return period;
       const through = via ? { via: { table: via.toOwner.from, toCounted: via.toCounted.fromColumn, countedKey: via.toCounted.toColumn } } : {};
-      const filter: Filter = { kind: 'related', ref, counted, column: toOwner.fromColumn, op: r.op, value: r.value, ...through, ...(period ? { period } : {}) };
+      const compares = intent.compares.filter((c) => countedCompare(intent, c)).map((c) => ({ column: c.columns[0]!.column.name, op: c.op, value: c.value }));
+      const filter: Filter = { kind: 'related', ref, counted, column: toOwner.fromColumn, op: r.op, value: r.value, ...through, ...(period ? { period } : {}), ...(compares.length > 0 ? { compares } : {}) };
       return { filter, periodTaken: period !== undefined };
     }
   }
@@ -118,3 +119,9 @@ function countedPeriod(intent: Intent, counted: TableDocument): Extract<Filter, 
   if (dates.length !== 1) return `it names a period for the ${counted.name} counted, but ${counted.name} has ${dates.length === 0 ? 'no date' : 'more than one date'}`;
   return { column: dates[0]!.name, period: intent.period };
 }
+
+/**
+ * A comparison read on the words of the rows counted ("more than 5 orders over $2,000"): it keeps the
+ * rows the count counts. Elsewhere ("orders over $2,000 from customers with more than 5 orders") it keeps the rows measured.
+ */
+export const countedCompare = (intent: Intent, c: Intent['compares'][number]) => intent.related !== undefined && c.columns.every((m) => m.start === intent.related!.at);

@@ -7,7 +7,7 @@ import { isPeriod, type ColumnMention, type Intent, type Measure } from './inten
 import { docKey, keyColumn } from './joins.ts';
 import { countedPeriod, countUnits } from './per-unit.ts';
 import { perEachOf } from './per-each.ts';
-import { relatedFilter } from './related-count.ts';
+import { countedCompare, relatedFilter } from './related-count.ts';
 import { stepwise } from './steps.ts';
 import { PlanBuilder } from './plan-builder.ts';
 import { addsUp, columnCurrency, comparedCurrencyProblem } from './units.ts';
@@ -269,6 +269,8 @@ function filtersOf(b: PlanBuilder, intent: Intent, date: () => ColumnRef | undef
     out.push({ kind: 'values', ref, values: [...new Set(own.map((m) => m.value))], ...(negated > 0 ? { not: true as const } : {}) });
   }
   for (const c of intent.compares) {
+    // "customers with more than 5 orders over $2,000": a comparison of the rows counted is in the count (related-count.ts).
+    if (countedCompare(intent, c)) continue;
     const ref = b.pick(refs(c.columns as ColumnMention[]));
     if (!ref) return `it compares ${c.columns[0]!.column.name}, which cannot be related to the measure`;
     const money = c.currency && comparedCurrencyProblem(ref.column.name.replace(/_/g, ' '), columnCurrency(ref.table, ref.column.name), c.currency);

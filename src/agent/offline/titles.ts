@@ -97,8 +97,12 @@ const RELATED_OPS = { '>': 'more than', '>=': 'at least', '<': 'fewer than', '<=
 function relatedWords(plan: Plan, f: Extract<Plan['filters'][number], { kind: 'related' }>): string {
   const count = f.op === '=' && f.value === 0 ? `no ${spaced(f.counted.name)}` : `${RELATED_OPS[f.op]} ${f.value} ${spaced(f.value === 1 ? singular(f.counted.name) : f.counted.name)}`;
   const whose = docKey(f.ref.table) === docKey(plan.subject) ? '' : `of ${spaced(f.ref.table.name)} `;
-  return `${whose}with ${count}${f.period ? ` ${f.period.period.label}` : ''}`;
+  // "with more than 5 orders of total amount over 2000": the rows counted, as compared.
+  const compared = (f.compares ?? []).map((c) => ` of ${spaced(c.column)} ${COMPARE_WORDS[c.op]} ${c.value}`).join(' and');
+  return `${whose}with ${count}${compared}${f.period ? ` ${f.period.period.label}` : ''}`;
 }
+
+const COMPARE_WORDS = { '>': 'over', '<': 'under', '>=': 'at least', '<=': 'at most' } as const;
 
 /** A filter's column in words; of another table than the subject, a bare name says whose ("Products where customer name is ..."). */
 const columnWords = (plan: Plan, ref: ColumnRef) => (docKey(ref.table) !== docKey(plan.subject) ? qualifiedColumn(ref.table.name, ref.column.name) : spaced(ref.column.name));
@@ -118,6 +122,6 @@ function conditionsOf(plan: Plan, filters: Plan['filters']): string[] {
     const next = filters[i + 1];
     if (f.op === '<=' && prev?.kind === 'compare' && prev.op === '>=' && prev.ref.column === f.ref.column) return [];
     if (f.op === '>=' && next?.kind === 'compare' && next.op === '<=' && next.ref.column === f.ref.column) return [`where ${spaced(f.ref.column.name)} is between ${f.value} and ${next.value}`];
-    return [`where ${spaced(f.ref.column.name)} is ${{ '>': 'over', '<': 'under', '>=': 'at least', '<=': 'at most' }[f.op]} ${f.value}`];
+    return [`where ${spaced(f.ref.column.name)} is ${COMPARE_WORDS[f.op]} ${f.value}`];
   });
 }
