@@ -5,7 +5,7 @@ import type { ColumnMention, Group, Measure, MetricMention } from './intent.ts';
 import type { Keywords, Span } from './keywords.ts';
 import { datedByName, type Listing } from './listing.ts';
 import { columnOfMetric } from './read-filters.ts';
-import { isMeasure, isTemporal } from './vocabulary.ts';
+import { countsEveryRow, isMeasure, isTemporal } from './vocabulary.ts';
 
 /** What is measured, and whether words asked for it; words that do not fit it go to `unknown`. */
 export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: Group[], used: Set<Span>, unknown: string[], listing?: Listing): { measure: Measure | undefined; explicit: boolean } {
@@ -21,6 +21,11 @@ export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: G
   if (other && own.length > 0) {
     used.add(metrics[0]!);
     return { measure: { kind: 'column', aggregate: other, columns: own }, explicit: true };
+  }
+  // "When was the last order", where "orders" is a metric of every row (SUM(1)): the date of its table's rows.
+  if (kw.extreme && metrics.length > 0 && metrics.every((s) => s.ms.every((m) => m.kind === 'metric' && countsEveryRow(m.metric)))) {
+    metrics.forEach((s) => used.add(s));
+    return { measure: readExtreme(spans, kw.extreme.aggregate, used, metrics[0]!.ms.map((m) => m.table)), explicit: true };
   }
   if (metrics.length > 0) {
     metrics.forEach((s) => used.add(s));
@@ -87,10 +92,10 @@ function listedMeasure(spans: Span[], kw: Keywords, groups: Group[], used: Set<S
 
 const rankAsAggregate = (word: string): 'min' | 'max' | undefined => (/^(highest|largest|biggest|greatest)$/.test(word) ? 'max' : /^(lowest|smallest)$/.test(word) ? 'min' : undefined);
 
-function readExtreme(spans: Span[], aggregate: 'min' | 'max', used: Set<Span>): Measure | undefined {
+function readExtreme(spans: Span[], aggregate: 'min' | 'max', used: Set<Span>, counted: TableDocument[] = []): Measure | undefined {
   const dates = spans.find((s) => s.kind === 'column' && s.ms.every((m) => m.kind === 'column' && isTemporal(m.column)));
   if (dates) used.add(dates);
-  const tables = spans.filter((s) => s.kind === 'table').flatMap((s) => s.ms.map((m) => m.table));
+  const tables = [...spans.filter((s) => s.kind === 'table').flatMap((s) => s.ms.map((m) => m.table)), ...counted];
   if (!dates && tables.length === 0) return undefined;
   return { kind: 'extreme', aggregate, columns: dates ? (dates.ms as ColumnMention[]) : [], tables: dates ? [] : tables.slice(0, 1) };
 }
