@@ -50,3 +50,11 @@ test('an amount compared may name its currency, which must be the one the column
   t.regex(plannedSql('countries with more than 2 customers', undefined, usd), /HAVING COUNT\(\*\) > 2/);
   t.regex(plannedSql('orders over 500 euros'), /WHERE t0\.total_amount > 500$/);
 });
+
+test('a second metric named is refused in the words the question used, not by its identifier', (t) => {
+  const schema = schemaIn('USD');
+  schema.tables.find((x) => x.name === 'orders')!.metrics!.push({ name: 'web_orders', description: 'Orders on the web.', expression: 'COUNT(*)', filter: "channel = 'web'" });
+  const refused = plannedSql('revenue and web orders by month', undefined, schema);
+  t.regex(refused, /"unread":\["web orders"\]/);
+  t.notRegex(refused, /web_orders/);
+});
