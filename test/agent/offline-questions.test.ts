@@ -6,6 +6,8 @@ import { OFFLINE_UNSUPPORTED } from '../../src/agent/offline/offline-provider.ts
 import { OFFLINE_QUESTIONS as QUESTIONS } from '../helpers/offline-questions.ts';
 import { startWarehouse, type TestWarehouse } from '../helpers/agent-warehouse.ts';
 import { askOffline } from '../helpers/offline-run.ts';
+import { lookUpRequest } from '../../src/agent/offline/value-lookup.ts';
+import { agentSchema } from '../helpers/offline-plan.ts';
 
 let wh: TestWarehouse;
 test.before(async () => {
@@ -243,4 +245,11 @@ test('offline: "the month before" in a follow-up is the one before the unit hold
     const last = await count(earlier.length ? 'and the previous month?' : 'How many orders the previous month?', earlier);
     t.deepEqual(last.rows, (await wh.rows("SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-12-01' AND order_date < DATE '2026-01-01'")).map((r) => r.map(String)));
   }
+});
+
+test('offline: a value named in the plural is looked up as written and in the singular', (t) => {
+  const schema = agentSchema();
+  const orders = schema.tables.find((x) => x.name === 'orders')!;
+  const request = lookUpRequest('total order value of widgets', ['widgets'], schema, orders);
+  t.deepEqual(request?.phrases.slice(0, 2), ['widgets', 'widget']);
 });

@@ -111,6 +111,8 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['Top customers by total amount', 'SELECT c.customer_id, c.name, SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10'],
   ['Which country had the first customer?', 'SELECT country, MIN(signup_date) FROM customers GROUP BY 1 ORDER BY 2 ASC, 1 LIMIT 1'],
   ['Earliest signup date by country', 'SELECT country, MIN(signup_date) FROM customers GROUP BY 1 ORDER BY 2 ASC, 1'],
+  // A listed value names its rows in the plural too.
+  ['Total order value from consumers', "SELECT SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE c.segment = 'consumer'"],
   ['How many customers are outside Germany?', "SELECT COUNT(*) FROM customers WHERE country IS NULL OR country NOT IN ('Germany')"],
   ['Number of customers not in Germany or France by country', "SELECT country, COUNT(*) FROM customers WHERE country IS NULL OR country NOT IN ('Germany', 'France') GROUP BY 1 ORDER BY 2 DESC, 1"],
   // Amounts as people write them, after a measure column or a table with only one.

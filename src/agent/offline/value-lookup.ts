@@ -47,8 +47,10 @@ export function lookUpRequest(text: string, unread: string[], schema: Schema, fr
       if (window.some((w) => unread.includes(w) && mayBeName(w)) && PHRASE.test(window.join(' '))) phrases.add(window.join(' '));
     }
   }
-  if (columns.length === 0 || phrases.size === 0) return undefined;
-  return { connection_id: from.connection, columns, phrases: [...phrases].slice(0, MAX_PHRASES) };
+  // A value named in the plural ("revenue of jaffles") is looked for as written and in the singular.
+  const each = [...phrases].flatMap((p) => (/^[a-z]+[^s]s$/.test(p) ? [p, p.slice(0, -1)] : [p]));
+  if (columns.length === 0 || each.length === 0) return undefined;
+  return { connection_id: from.connection, columns, phrases: each.slice(0, MAX_PHRASES) };
 }
 
 const unlisted = (c: TableColumnDoc) => NAME.test(c.name) && !isContact(c) && TEXT.test(c.type ?? '') && isDimension(c) && listedValues(c).length === 0;

@@ -115,7 +115,8 @@ function phrasesOf(table: TableDocument): Phrase[] {
         for (const t of tableForms) add(`${t} ${f}`, column_);
       }
     }
-    for (const value of listedValues(column)) add(value, (start, end) => ({ kind: 'value', table, column, value, start, end }), true);
+    // A value names its rows in the plural too: "revenue of jaffles" for the type 'jaffle'.
+    for (const value of listedValues(column)) for (const v of /^[a-z]+[^s]$/i.test(value) ? [value, `${value}s`] : [value]) add(v, (start, end) => ({ kind: 'value', table, column, value, start, end }), true);
     // "price" for products.product_price: dbt models prefix columns with their table's own name. Not
     // a key, nor a word the reader asks with ("total" of order_total is "the total revenue"'s).
     const bare = tableForms.map((t) => `${t.replace(/ /g, '_')}_`).filter((prefix) => column.name.startsWith(prefix)).map((prefix) => column.name.slice(prefix.length))[0];
