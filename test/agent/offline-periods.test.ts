@@ -97,9 +97,9 @@ test('a year, quarter or month to date runs from its start through today', (t) =
     const p = period(q);
     return p && [p.from, p.to, p.label];
   };
-  for (const q of ['revenue year to date', 'ytd revenue', 'revenue this year so far']) t.deepEqual(range(q), ['2026-01-01', '2026-11-30', 'this year to date'], q);
+  for (const q of ['revenue year to date', 'ytd revenue', 'revenue this year so far', 'revenue since the start of the year']) t.deepEqual(range(q), ['2026-01-01', '2026-11-30', 'this year to date'], q);
   for (const q of ['orders quarter to date', 'QTD orders', 'orders this quarter so far']) t.deepEqual(range(q), ['2026-10-01', '2026-11-30', 'this quarter to date'], q);
-  for (const q of ['revenue month to date', 'MTD revenue', 'revenue for the current month to date']) t.deepEqual(range(q), ['2026-11-01', '2026-11-30', 'this month to date'], q);
+  for (const q of ['revenue month to date', 'MTD revenue', 'revenue for the current month to date', 'orders since the beginning of this month']) t.deepEqual(range(q), ['2026-11-01', '2026-11-30', 'this month to date'], q);
   // Without "to date" or "so far" a running unit is the whole of it, as before.
   t.deepEqual(range('revenue this quarter'), ['2026-10-01', '2027-01-01', 'this quarter']);
 });

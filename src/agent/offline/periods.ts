@@ -142,9 +142,9 @@ function onePeriod(text: string, nowMs: number): Period | undefined {
   }
   // "In the past year", "over the past month": the one unit counted back from today ("last year" is the calendar year before).
   if ((r = at(/\b(?:(?:in|over|during) )?the past (day|week|month|quarter|year)\b/))) return rolling(1, r[1] as Unit, now, span(r), `in the past ${r[1]}`);
-  // "year to date", "QTD", "this month so far": the running unit's start through today.
-  if ((r = at(/\b(?:(year|quarter|month) to date|([yqm])td|(?:this|current) (year|quarter|month) (?:so far|to date))\b/))) {
-    const unit = r[1] ?? r[3] ?? ({ y: 'year', q: 'quarter', m: 'month' } as Record<string, string>)[r[2]!]!;
+  // "year to date", "QTD", "this month so far", "since the start of the year": the running unit's start through today.
+  if ((r = at(/\b(?:(year|quarter|month) to date|([yqm])td|(?:this|current) (year|quarter|month) (?:so far|to date)|since the (?:start|beginning) of (?:the |this )?(year|quarter|month))\b/))) {
+    const unit = r[1] ?? r[3] ?? r[4] ?? ({ y: 'year', q: 'quarter', m: 'month' } as Record<string, string>)[r[2]!]!;
     return { from: iso(y, unit === 'year' ? 0 : unit === 'quarter' ? m - (m % 3) : m), to: iso(y, m, d + 1), label: `this ${unit} to date`, span: span(r) };
   }
   if ((r = at(/\b(?:(?:over|during) the )?(last|previous|prior|this|current) (month|year|quarter|week)\b|\bthe (month|year|quarter|week) before\b/))) {
