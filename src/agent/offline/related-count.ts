@@ -23,8 +23,8 @@ const SOME = new RegExp(String.raw`\b${WITH}(?:(more than|over|at least|fewer th
 // "who placed an order", "that made a purchase": at least one.
 const ANY = /\b(?:who |that )?(?:have |has |had |did )?(?:placed|made) (?:an?|any) $/;
 // "without orders", "with no orders", "have no orders", "who have never ordered", "that have not placed an order", "who did not buy",
-// "which have never been ordered".
-const NONE = new RegExp(String.raw`\b(?:(?:with|have|has|had) no |without (?:any )?|(?:who |that |which )?(?:have |has |had |were |was |did )?(?:never|not) (?:been )?(?:placed |made |place |make )?(?:any |an? )?)$`);
+// "which have never been ordered", "who haven't ordered".
+const NONE = new RegExp(String.raw`\b(?:(?:with|have|has|had) no |without (?:any )?|(?:who |that |which )?(?:(?:have |has |had |were |was |did )?(?:never|not)|(?:have|has|had|were|was|did)n['’]?t) (?:been )?(?:placed |made |place |make )?(?:any |an? )?)$`);
 // "customers who ordered more than 5 times", "products that were ordered at least 100 times": the verb names the rows counted.
 const VERB_BEFORE = /^ (?:(?:who|that|which) )?(?:(?:were|was|have been|has been|had been|have|has|had) )?$/;
 const TIMES_AFTER = /^ (?:(more than|over|at least|fewer than|less than|under|at most|no more than|exactly) )?(\d+) times?\b/;
