@@ -3,6 +3,7 @@
 // question. What it says replaces what the previous one said about the same thing.
 import type { Intent } from './intent.ts';
 import { MONTHS, type Period } from './periods.ts';
+import { unitStart } from './steps.ts';
 
 /** True when a question only makes sense together with the previous one. */
 export function isFollowUp(intent: Intent): boolean {
@@ -52,8 +53,6 @@ export function mergeIntents(previous: Intent, next: Intent): Intent {
   };
 }
 
-const iso = (y: number, m: number) => new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
-
 /**
  * "and the month before?", "what about the previous quarter?" after a question about a period within
  * one month, quarter or year ("orders in March 2025", then "the previous quarter": Q4 2024): the unit
@@ -64,10 +63,8 @@ function before(relative: Period, earlier: Period | undefined): Period | undefin
   const unit = relative.relative;
   if ((unit !== 'month' && unit !== 'quarter' && unit !== 'year') || !earlier?.from || !earlier.to || earlier.compare) return undefined;
   const months = unit === 'year' ? 12 : unit === 'quarter' ? 3 : 1;
-  const [y, m] = earlier.from.split('-').map(Number) as [number, number];
-  const start = Math.floor((m - 1) / months) * months;
-  if (earlier.to > iso(y, start + months)) return undefined;
-  const [from, to] = [iso(y, start - months), iso(y, start)];
+  if (earlier.to > unitStart(earlier.from, months, -1)) return undefined;
+  const [from, to] = [unitStart(earlier.from, months, 1), unitStart(earlier.from, months, 0)];
   const [fy, fm] = from.split('-').map(Number) as [number, number];
   const name = unit === 'year' ? `${fy}` : unit === 'quarter' ? `Q${Math.floor((fm - 1) / 3) + 1} ${fy}` : `${MONTHS[fm - 1]!.charAt(0).toUpperCase()}${MONTHS[fm - 1]!.slice(1)} ${fy}`;
   return { from, to, label: `in ${name}`, span: relative.span };

@@ -29,9 +29,9 @@ export function readMeasure(text: string, spans: Span[], kw: Keywords, groups: G
   }
   if (metrics.length > 0) {
     metrics.forEach((s) => used.add(s));
-    const names = new Set(metrics.flatMap((s) => s.ms.map((m) => (m.kind === 'metric' ? m.metric.name : ''))));
+    const first = (metrics[0]!.ms[0] as MetricMention).metric.name;
     // A second metric is not read: named in the refusal as the question wrote it, not as its identifier.
-    if (names.size > 1) unknown.push(...metrics.filter((s) => s.ms.every((m) => m.kind === 'metric' && m.metric.name !== [...names][0])).map((s) => text.slice(s.start, s.end)));
+    unknown.push(...metrics.filter((s) => s.ms.every((m) => m.kind === 'metric' && m.metric.name !== first)).map((s) => text.slice(s.start, s.end)));
     // A metric is already aggregated: "average revenue" or "highest revenue" would need another grain.
     if (kw.aggregate && kw.aggregate.aggregate !== 'sum' && kw.aggregate.aggregate !== 'count') unknown.push(kw.aggregate.word);
     if (kw.rank && !ranked) unknown.push(kw.rank.word);

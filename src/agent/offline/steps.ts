@@ -30,8 +30,8 @@ export function stepwise(intent: Intent): Intent {
   return { ...intent, period: { ...named, from: unitStart(named.from, months, 1) }, change: { ...change, steps: { bucket, from: named.from } } };
 }
 
-/** The first day of the unit of `months` months holding `day`, `back` units earlier. */
-function unitStart(day: string, months: number, back: number): string {
+/** The first day of the unit of `months` months holding `day`, `back` units earlier (a negative `back`: later). */
+export function unitStart(day: string, months: number, back: number): string {
   const [y, m] = day.split('-').map(Number);
   const start = Math.floor((m! - 1) / months) * months - back * months;
   return new Date(Date.UTC(y!, start, 1)).toISOString().slice(0, 10);
