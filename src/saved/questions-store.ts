@@ -2,6 +2,7 @@
 // and copies it into the versions in one batch, so the history always ends at the current version.
 import { sql } from 'kysely';
 import type { Executor } from '../store/index.ts';
+import { chartWithoutData } from './chart-data.ts';
 import type { ChartSpec, QuestionFields, QuestionSource, SavedQuestion, SavedQuestionVersion, Visibility } from './schemas.ts';
 
 interface QuestionRow {
@@ -39,7 +40,7 @@ function toQuestion(r: QuestionRow): SavedQuestion {
     description: r.description,
     connection_id: r.connection_id,
     sql: r.sql,
-    chart: json<ChartSpec>(r.chart),
+    chart: chartWithoutData(json<ChartSpec>(r.chart)),
     knowledge_commit: r.knowledge_commit,
     source: json<QuestionSource>(r.source),
     created_at: iso(r.created_at),
@@ -63,7 +64,7 @@ export async function insertQuestion(x: Executor, q: { id: string; orgId: string
   ]);
 }
 
-const chartText = (chart: ChartSpec | null) => (chart === null ? null : JSON.stringify(chart));
+const chartText = (chart: ChartSpec | null) => (chart === null ? null : JSON.stringify(chartWithoutData(chart)));
 
 /** A question of the organization, or undefined. */
 export async function findQuestion(x: Executor, orgId: string, id: string): Promise<SavedQuestion | undefined> {
@@ -116,7 +117,7 @@ export async function listVersions(x: Executor, id: string): Promise<SavedQuesti
     description: r.description,
     connection_id: r.connection_id,
     sql: r.sql,
-    chart: json<ChartSpec>(r.chart),
+    chart: chartWithoutData(json<ChartSpec>(r.chart)),
     knowledge_commit: r.knowledge_commit,
     edited_by: r.edited_by,
     edited_at: iso(r.edited_at),

@@ -1,17 +1,24 @@
 // Editing and deleting a saved question. An edit writes a new version; the old ones stay readable.
+import { isDeepStrictEqual } from 'node:util';
 import type { Principal } from '../auth/index.ts';
 import { checkVisibility, editableQuestion } from './access.ts';
+import { chartWithoutData } from './chart-data.ts';
 import type { SavedDeps } from './deps.ts';
 import { QuestionEditedMeanwhile } from './errors.ts';
 import { deleteQuestion, findQuestion, updateQuestion } from './questions-store.ts';
 import type { QuestionFields, SavedQuestion } from './schemas.ts';
 
-/** What an edit may change; absent fields keep their value. */
-export type QuestionEdit = Partial<Omit<QuestionFields, 'knowledge_commit'>>;
+/**
+ * What an edit may change; absent fields keep their value. `version`, when given, is the version the
+ * edit was made from: an edit made from an older one is refused rather than silently undoing the
+ * versions written since.
+ */
+export type QuestionEdit = Partial<Omit<QuestionFields, 'knowledge_commit'>> & { version?: number | undefined };
 
-/** Writes the next version of a question the caller may edit. */
+/** Writes the next version of a question the caller may edit; an edit that changes nothing writes none. */
 export async function editQuestion(deps: SavedDeps, p: Principal, id: string, edit: QuestionEdit): Promise<SavedQuestion> {
   const q = await editableQuestion(deps, p, id);
+  if (edit.version !== undefined && edit.version !== q.version) throw new QuestionEditedMeanwhile();
   if (edit.visibility) checkVisibility(p, edit.visibility, q.visibility);
   if (edit.connection_id !== undefined && edit.connection_id !== q.connection_id) await deps.ports.checkConnection(p, edit.connection_id);
   // SQL written anew is no longer the answer's: the commit it came from no longer describes it.
@@ -22,9 +29,11 @@ export async function editQuestion(deps: SavedDeps, p: Principal, id: string, ed
     visibility: edit.visibility ?? q.visibility,
     connection_id: edit.connection_id ?? q.connection_id,
     sql: edit.sql ?? q.sql,
-    chart: edit.chart === undefined ? q.chart : edit.chart,
+    chart: edit.chart === undefined ? q.chart : chartWithoutData(edit.chart),
     knowledge_commit: sqlChanged ? null : q.knowledge_commit,
   };
+  const { id: _id, owner_id: _owner, version: _version, source: _source, created_at: _created, updated_at: _updated, ...current } = q;
+  if (isDeepStrictEqual(fields, current)) return q;
   if (!(await updateQuestion(deps.store, { id, fromVersion: q.version, fields, editedBy: p.userId, at: deps.clock.now() }))) throw new QuestionEditedMeanwhile();
   return (await findQuestion(deps.store, p.orgId, id))!;
 }

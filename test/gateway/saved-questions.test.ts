@@ -2,6 +2,7 @@
 // (private questions are their owner's alone, publishing needs an admin or modeler), edits kept as
 // versions, and runs that read the warehouse again as the viewer, through the governed query path.
 import test from 'ava';
+import { sql } from 'kysely';
 import { createMemoryTableDocs, type MemoryTableDocs } from '../../src/data/table-docs-memory.ts';
 import { setUserAttributes } from '../../src/data/rls/index.ts';
 import { appendMessage, recordAnswer } from '../../src/chats/index.ts';
@@ -142,6 +143,55 @@ test('an answer\'s table is saved with its SQL, chart and the knowledge commit i
   t.is((await save(analyst, { chat_id: 'c-save', df_key: 'df_none' })).status, 404);
 });
 
+test('an answer\'s chart is saved without the rows it drew: each viewer sees only the rows their own run reads', async (t) => {
+  const admins = principalOf(t0, t0.user({ orgId: org, role: 'admin' }), org);
+  await appendMessage(deps(t0), admins, { chatId: 'c-rows', role: 'user', content: 'Orders by country?', agentic: true });
+  // The answer's chart carries the admin's rows inline, as a drawn answer does (every country).
+  const values = [{ country: 'France', n: 2 }, { country: 'Germany', n: 2 }, { country: 'Japan', n: 1 }];
+  const layered = { layer: [{ mark: 'bar', data: { values } }, { mark: 'rule', transform: [{ lookup: 'country', from: { data: { values }, key: 'country' } }] }] };
+  await recordAnswer(deps(t0), admins, {
+    chatId: 'c-rows',
+    content: 'Here.',
+    credits: 1,
+    answer: {
+      tables: [{ df_key: 'df_1', sql: 'SELECT country, count(*) AS n FROM orders GROUP BY 1', connection_id: 'wh', dialect: 'duckdb' }],
+      charts: [{ chart_id: 'ch_1', df_key: 'df_1', type: 'bar', spec: { ...SPEC, ...layered, data: { values }, datasets: { rows: values } } }],
+    },
+  });
+  const saved = await call(t0, 'POST', '/api/saved_questions', { token: admin, body: { title: 'By country', chat_id: 'c-rows', visibility: 'organization' } });
+  t.is(saved.status, 201, JSON.stringify(saved.body));
+  const id = saved.body.id as string;
+  const noRows = (body: unknown) => t.false(JSON.stringify(body).includes('Japan'), JSON.stringify(body));
+  t.deepEqual(saved.body.chart, { ...SPEC, layer: [{ mark: 'bar' }, { mark: 'rule', transform: [{ lookup: 'country', from: { key: 'country' } }] }] });
+  noRows((await call(t0, 'GET', `/api/saved_questions/${id}`, { token: analyst })).body);
+  noRows((await call(t0, 'GET', '/api/saved_questions', { token: analyst })).body);
+  noRows((await call(t0, 'GET', `/api/saved_questions/${id}/versions`, { token: analyst })).body);
+  t.deepEqual((await run(analyst, id)).body.rows, [['France', '2']]);
+  // A chart given with rows (by hand, or one stored before this rule) is shown without them too.
+  const edited = await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: admin, body: { chart: { ...SPEC, data: { values } } } });
+  t.deepEqual(edited.body.chart, SPEC);
+  await t0.app.services.executor.run(sql`UPDATE saved_questions SET chart = ${JSON.stringify({ ...SPEC, data: { values } })} WHERE id = ${id}`);
+  t.deepEqual((await call(t0, 'GET', `/api/saved_questions/${id}`, { token: analyst })).body.chart, SPEC);
+});
+
+test('an edit made from an older version answers 409 and changes nothing; an edit that changes nothing writes no version', async (t) => {
+  const id = (await save(modeler, { connection_id: 'wh', sql: SQL, visibility: 'organization' })).body.id as string;
+  const patch = (token: string, body: Record<string, unknown>) => call(t0, 'PATCH', `/api/saved_questions/${id}`, { token, body });
+  // Both read version 1; the admin saves first.
+  t.like((await patch(admin, { sql: 'SELECT 2 AS a', version: 1 })).body, { version: 2, sql: 'SELECT 2 AS a' });
+  const late = await patch(modeler, { sql: 'SELECT 1 AS a', version: 1 });
+  t.is(late.status, 409);
+  t.is(late.body.code, 'SAVED_QUESTION_CONFLICT');
+  t.like((await call(t0, 'GET', `/api/saved_questions/${id}`, { token: modeler })).body, { version: 2, sql: 'SELECT 2 AS a' });
+  // From the version just read it goes through.
+  t.like((await patch(modeler, { sql: 'SELECT 1 AS a', version: 2 })).body, { version: 3, sql: 'SELECT 1 AS a' });
+  // Nothing changed: no new version, whether the body is empty or repeats what is there.
+  t.like((await patch(modeler, {})).body, { version: 3 });
+  t.like((await patch(modeler, { sql: 'SELECT 1 AS a', title: 'Orders', version: 3 })).body, { version: 3 });
+  t.is((await call(t0, 'GET', `/api/saved_questions/${id}/versions`, { token: modeler })).body.versions.length, 3);
+  t.is((await patch(modeler, { version: 0 })).status, 422);
+});
+
 test('editing keeps every version; new SQL no longer names the answer\'s knowledge commit', async (t) => {
   const id = (await save(modeler, { connection_id: 'wh', sql: SQL, visibility: 'organization' })).body.id as string;
   const edited = await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: modeler, body: { title: 'Orders, newest first', sql: 'SELECT order_id FROM orders ORDER BY order_id DESC', chart: null } });
@@ -168,6 +218,9 @@ test('invalid bodies answer 422 in the HTTPValidationError shape, naming the fie
     [{ sql: SQL }, ['body', 'connection_id']],
     [{ connection_id: 'wh', sql: SQL, visibility: 'everyone' }, ['body', 'visibility']],
     [{ connection_id: 'wh', sql: SQL, chart: 'bar' }, ['body', 'chart']],
+    [{ title: 'a\u0000b', connection_id: 'wh', sql: SQL }, ['body', 'title']],
+    [{ title: 'Payroll\nsq_fake   Forged row', connection_id: 'wh', sql: SQL }, ['body', 'title']],
+    [{ title: '\u001b[2J\u001b[31mRed', connection_id: 'wh', sql: SQL }, ['body', 'title']],
   ];
   for (const [body, loc] of cases) {
     const res = await call(t0, 'POST', '/api/saved_questions', { token: analyst, body: { title: 'Orders', ...body } });

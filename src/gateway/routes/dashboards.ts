@@ -6,13 +6,13 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { AppError, ValidationFailed } from '../../errors.ts';
 import { statusOf } from '../error-handler.ts';
-import { createDashboard, Dashboard, DashboardFilter, dashboard, dashboards, DashboardSummary, editDashboard, FilterValue, removeDashboard, runTile, runTiles, TileInput, type TileOutcome, TileRun, Visibility } from '../../dashboards/index.ts';
+import { createDashboard, Dashboard, DashboardFilter, dashboard, dashboards, DashboardSummary, editDashboard, FilterValue, removeDashboard, runTile, runTiles, TileInput, tilesInGrid, type TileOutcome, TileRun, Visibility } from '../../dashboards/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
+import { Title } from '../title-field.ts';
 import type { Services } from '../../compose/services.ts';
 
 export const DashboardId = z.object({ id: z.string().min(1).max(100) });
-const Title = z.string().trim().min(1).max(200);
 const Description = z.string().max(5000);
 
 /** No two items with one id: a tile or filter is named by it. */
@@ -29,7 +29,8 @@ const Tiles = z
   .array(TileInput)
   .max(50)
   .superRefine(uniqueIds)
-  .describe('Tiles on a 12-column grid: a saved question ({saved_question_id, x, y, w, h}) or text ({text, x, y, w, h}); an optional id keeps a tile\'s id across edits');
+  .superRefine(tilesInGrid)
+  .describe('Tiles on a 12-column grid (x + w at most 12, else 422 naming the tile): a saved question ({saved_question_id, x, y, w, h}) or text ({text, x, y, w, h}); an optional id keeps a tile\'s id across edits');
 export const Filters = z
   .array(DashboardFilter)
   .max(10)
@@ -109,7 +110,8 @@ export function dashboardRoutes(s: Services) {
       path: '/api/dashboards',
       operationId: 'create_dashboard',
       summary: 'Saves a dashboard of saved-question and text tiles with its filters',
-      description: 'Regular users save private dashboards; admins and modelers may also publish to the organization (403 otherwise). A tile naming a saved question the caller may not read answers 404.',
+      description:
+        'Regular users save private dashboards; admins and modelers may also publish to the organization (403 otherwise). A tile naming a saved question the caller may not read answers 404 SAVED_QUESTION_NOT_FOUND, with `data.loc` naming the tile (`["body", "tiles", i, "saved_question_id"]`) and `data.tile_id` when it has one.',
       tags,
       auth: 'user',
       body: z.object({
@@ -141,12 +143,21 @@ export function dashboardRoutes(s: Services) {
       path: '/api/dashboards/{id}',
       operationId: 'update_dashboard',
       summary: 'Edits a dashboard (owner, or an admin for an organization dashboard); tiles and filters, when given, replace the old ones',
+      description:
+        "Send `version` (the version read) so that an edit made over someone else's newer one answers 409 instead of undoing it. An edit that changes nothing writes no version. Only tiles the edit adds, or whose saved_question_id it changes, must name a question the caller may read (404 SAVED_QUESTION_NOT_FOUND with `data.loc` naming the tile and `data.tile_id` when it has one); a tile kept as it was stays, whoever can read its question now. Making a dashboard private ends for good the links others made to it.",
       tags,
       auth: 'user',
       params: DashboardId,
-      body: z.object({ title: Title.optional(), description: Description.optional(), visibility: Visibility.optional(), tiles: Tiles.optional(), filters: Filters.optional() }),
+      body: z.object({
+        title: Title.optional(),
+        description: Description.optional(),
+        visibility: Visibility.optional(),
+        tiles: Tiles.optional(),
+        filters: Filters.optional(),
+        version: z.number().int().min(1).optional().describe('The version the edit was made from (as read); 409 when the dashboard was edited since'),
+      }),
       response: Dashboard,
-      errors: { 403: 'Not the owner (nor an admin), or publishing without the role', 404: 'Dashboard or a tile\'s saved question not found', 409: 'Edited meanwhile' },
+      errors: { 403: 'Not the owner (nor an admin), or publishing without the role', 404: "Dashboard, or the saved question of a tile the edit adds, not found", 409: 'Edited since the version the edit was made from' },
       handler: ({ principal, params, body }) => editDashboard(s.dashboards, principal, params.id, body),
     }),
     route({

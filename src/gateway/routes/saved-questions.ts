@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { ChartSpec, createQuestion, editQuestion, questionVersions, QuestionRun, removeQuestion, runQuestion, SavedQuestion, savedQuestion, savedQuestions, SavedQuestionVersion, Visibility } from '../../saved/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
+import { Title } from '../title-field.ts';
 import type { Services } from '../../compose/services.ts';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 const Chart = ChartSpec.describe('A Vega-Lite spec');
-const Title = z.string().trim().min(1).max(200);
 const Description = z.string().max(5000);
 const Sql = z.string().min(1).max(100_000);
 const ConnectionId = z.string().min(1).max(100);
@@ -83,7 +83,7 @@ export function savedQuestionRoutes(s: Services) {
       path: '/api/saved_questions/{id}',
       operationId: 'update_saved_question',
       summary: 'Edits a saved question (owner, or an admin for an organization question); every edit is kept as a version',
-      description: 'Changing the SQL or the connection clears the knowledge commit: the SQL is no longer the answer\'s.',
+      description: 'Changing the SQL or the connection clears the knowledge commit: the SQL is no longer the answer\'s. An edit that changes nothing writes no version. Send `version` (the version read) so that an edit made over someone else\'s newer one answers 409 instead of undoing it.',
       tags,
       auth: 'user',
       params: Id,
@@ -94,9 +94,10 @@ export function savedQuestionRoutes(s: Services) {
         connection_id: ConnectionId.optional(),
         sql: Sql.optional(),
         chart: Chart.nullable().optional(),
+        version: z.number().int().min(1).optional().describe('The version the edit was made from (as read); 409 when the question was edited since'),
       }),
       response: SavedQuestion,
-      errors: { 403: 'Not the owner (nor an admin), or publishing without the role', 404: 'Saved question not found', 409: 'Edited meanwhile' },
+      errors: { 403: 'Not the owner (nor an admin), or publishing without the role', 404: 'Saved question not found', 409: 'Edited since the version the edit was made from' },
       handler: ({ principal, params, body }) => editQuestion(s.saved, principal, params.id, body),
     }),
     route({
