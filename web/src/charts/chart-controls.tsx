@@ -1,7 +1,7 @@
 // The chart controls: type, axes, series, sort, number and date formats over a result's columns.
 // Each choice changes the settings; chart-spec.ts turns them into the Vega-Lite spec.
 import { SelectField } from '../ui/field.tsx';
-import { CHART_TYPES, DATE_FORMATS, NUMBER_FORMATS, SORTS, type ChartSettings, type Column } from './chart-spec.ts';
+import { CHART_TYPES, DATE_FORMATS, NUMBER_FORMATS, sortsFor, type ChartSettings, type Column } from './chart-spec.ts';
 
 const TYPE_LABELS: Record<ChartSettings['type'], string> = { bar: 'Bar', line: 'Line', area: 'Area', scatter: 'Scatter', pie: 'Pie', number: 'Single number', table: 'Table only' };
 const SORT_LABELS: Record<ChartSettings['sort'], string> = {
@@ -21,6 +21,7 @@ export function ChartControls({ settings, columns, onChange }: { settings: Chart
   const names = columns.map((c) => ({ value: c.name, label: c.name }));
   const charted = settings.type !== 'table';
   const axes = charted && settings.type !== 'number';
+  const sorts = sortsFor(settings, columns);
   return (
     <fieldset className="chart-controls">
       <legend>Chart</legend>
@@ -30,7 +31,10 @@ export function ChartControls({ settings, columns, onChange }: { settings: Chart
       {axes && settings.type !== 'pie' && (
         <SelectField label="Series (color)" value={settings.series ?? ''} onChange={(v) => set('series', v || undefined)} options={[{ value: '', label: 'None' }, ...names]} />
       )}
-      {axes && <SelectField label="Sort" value={settings.sort} onChange={(v) => set('sort', v as ChartSettings['sort'])} options={options(SORTS, SORT_LABELS)} />}
+      {axes && (
+        // A value sort kept from a bar chart is not applied to a line over time: shown as the date order it draws in.
+        <SelectField label="Sort" value={sorts.includes(settings.sort) ? settings.sort : 'none'} onChange={(v) => set('sort', v as ChartSettings['sort'])} options={options(sorts, SORT_LABELS)} />
+      )}
       {charted && <SelectField label="Number format" value={settings.numberFormat} onChange={(v) => set('numberFormat', v as ChartSettings['numberFormat'])} options={options(NUMBER_FORMATS, NUMBER_LABELS)} />}
       {axes && <SelectField label="Date format" value={settings.dateFormat} onChange={(v) => set('dateFormat', v as ChartSettings['dateFormat'])} options={options(DATE_FORMATS, DATE_LABELS)} />}
     </fieldset>

@@ -4,6 +4,7 @@
 // the controls as they were left; a spec made elsewhere (the agent's) is read back from its encoding.
 // Pure functions: the same choices always give the same spec. The data is not part of the spec:
 // chartOver (saved/chart-over.ts) puts the rows in when drawing.
+import { datePeriodOf, type DatePeriod } from './date-period.ts';
 
 export const CHART_TYPES = ['bar', 'line', 'area', 'scatter', 'pie', 'number', 'table'] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
@@ -52,8 +53,12 @@ export function defaultSettings(columns: Column[]): ChartSettings {
   return { type, x: x?.name, y: y?.name, series: undefined, sort: 'none', numberFormat: 'auto', dateFormat: 'auto' };
 }
 
-/** The Vega-Lite spec of the choices, or null for "table" (a question with no chart). */
-export function buildChartSpec(s: ChartSettings, columns: Column[], title?: string): Spec | null {
+/**
+ * The Vega-Lite spec of the choices, or null for "table" (a question with no chart). `xValues`, the x
+ * column's values when known, settle an "Automatic" date axis at the data's period (settleDates does
+ * the same when the spec is drawn over rows).
+ */
+export function buildChartSpec(s: ChartSettings, columns: Column[], title?: string, xValues?: readonly unknown[]): Spec | null {
   if (s.type === 'table' || !s.y) return null;
   const base: Spec = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', ...(title ? { title } : {}), usermeta: { sextant: s } };
   const number = NUMBER_D3[s.numberFormat];
@@ -77,23 +82,49 @@ export function buildChartSpec(s: ChartSettings, columns: Column[], title?: stri
       encoding: { theta: { ...y, stack: true }, color: { field: s.x, type: 'nominal', ...sortOf(s, 'color') }, ...tooltip(s, xColumn, number) },
     };
   }
-  const x = xEncoding(s, xColumn);
+  const x = xEncoding(s, xColumn, xValues ? datePeriodOf(xValues) : undefined);
   const series = s.series ? { color: { field: s.series, type: isNumeric(byName.get(s.series) ?? { name: s.series }) && s.type === 'scatter' ? 'quantitative' : 'nominal' } } : {};
   const mark = { type: s.type === 'scatter' ? 'point' : s.type, tooltip: true, ...(s.type === 'line' ? { point: true } : {}) };
   return { ...base, mark, encoding: { x, y, ...series } };
 }
 
-/** The x encoding: time for dates (formatted at the chosen grain), numbers for a scatter, else categories. */
-function xEncoding(s: ChartSettings, c: Column): Spec {
-  const date = DATE_D3[s.dateFormat];
-  if (isTemporal(c) || (s.dateFormat !== 'auto' && !isNumeric(c))) {
-    return { field: c.name, type: 'temporal', ...(date ? { axis: { format: date }, timeUnit: timeUnitOf(s.dateFormat) } : {}), ...sortOf(s, 'x') };
-  }
+/** The x encoding: dates by their period (dateAxis), numbers for a scatter, else categories. */
+function xEncoding(s: ChartSettings, c: Column, period: DatePeriod | undefined): Spec {
+  if (isDateAxis(s, c)) return dateAxis(s, c.name, period);
   if (s.type === 'scatter' && isNumeric(c)) return { field: c.name, type: 'quantitative' };
   return { field: c.name, type: isNumeric(c) ? 'ordinal' : 'nominal', ...sortOf(s, 'x') };
 }
 
-const timeUnitOf = (f: DateFormat) => ({ auto: undefined, day: 'yearmonthdate', month: 'yearmonth', quarter: 'yearquarter', year: 'year' })[f];
+/**
+ * A date x axis at the chosen grain, or with "Automatic" at the data's period when it is known: the time
+ * unit gives each bar a period's width and the labels the period's format. Time stays a continuous
+ * (temporal) scale, in date order, ascending or descending. Vega-Lite ignores any other sort on a
+ * continuous scale, so a bar chart sorted by the value gets a discrete axis instead (one band per
+ * period, labelled in the same format); a line, area or scatter over time keeps its temporal axis and
+ * its date order (a line drawn in the order of its values would zigzag across time), so the value sorts
+ * are neither offered (chart-controls.tsx) nor applied there.
+ */
+function dateAxis(s: ChartSettings, field: string, period: DatePeriod | undefined): Spec {
+  const grain = s.dateFormat === 'auto' ? period : s.dateFormat;
+  const format = grain ? { axis: { format: DATE_D3[grain] } } : {};
+  if (s.type === 'bar' && valueSort(s.sort)) return { field, type: 'ordinal', timeUnit: TIME_UNITS[grain ?? 'day'], ...format, ...sortOf(s, 'x') };
+  return { field, type: 'temporal', ...(grain ? { timeUnit: TIME_UNITS[grain] } : {}), ...format, ...(valueSort(s.sort) ? {} : sortOf(s, 'x')) };
+}
+
+const TIME_UNITS: Record<DatePeriod, string> = { day: 'yearmonthdate', month: 'yearmonth', quarter: 'yearquarter', year: 'year' };
+
+/** A sort by the measure rather than by the axis' own values. */
+export const valueSort = (sort: ChartSort) => sort === 'y-ascending' || sort === 'y-descending';
+
+/** Whether the x axis of the choices is drawn as dates (a date column, or any non-number given a date format). */
+export const isDateAxis = (s: ChartSettings, c: Column) => isTemporal(c) || (s.dateFormat !== 'auto' && !isNumeric(c));
+
+/** The sorts that mean something for the choices: over dates, only bars are sorted by the value (dateAxis says why). */
+export function sortsFor(settings: ChartSettings, columns: Column[]): ChartSettings['sort'][] {
+  const x = columns.find((c) => c.name === settings.x);
+  const overTime = x !== undefined && isDateAxis(settings, x) && settings.type !== 'bar' && settings.type !== 'pie';
+  return overTime ? SORTS.filter((s) => !valueSort(s)) : [...SORTS];
+}
 
 /** Vega-Lite's sort of a channel: by the axis' own values or by the y value, either way. */
 function sortOf(s: ChartSettings, channel: 'x' | 'color'): Spec {
@@ -115,12 +146,30 @@ function tooltip(s: ChartSettings, x: Column, number: string | undefined): Spec 
   return { tooltip: [{ field: x.name }, { field: s.y, type: 'quantitative', ...(number ? { format: number } : {}) }] };
 }
 
+/** A spec made here whose date axis is "Automatic", with its x settled at the period of the rows it is drawn over; any other spec as it is. */
+export function settleDates(spec: Spec, rows: readonly Record<string, unknown>[]): Spec {
+  if (!keptOf(spec)) return spec;
+  const s = settingsOfSpec(spec, []);
+  const encoding = spec['encoding'] as Record<string, Spec | undefined> | undefined;
+  const x = encoding?.['x'];
+  // Only the date axis dateAxis made: a category or number axis carries neither.
+  if (s.dateFormat !== 'auto' || !s.x || x?.['field'] !== s.x || !(x['type'] === 'temporal' || x['timeUnit'] !== undefined)) return spec;
+  const field = s.x;
+  return { ...spec, encoding: { ...encoding, x: dateAxis(s, field, datePeriodOf(rows.map((r) => r[field]))) } };
+}
+
+/** The choices kept in a spec made here, when they name a chart type the controls offer. */
+function keptOf(spec: Spec): Record<string, unknown> | undefined {
+  const kept = (spec['usermeta'] as { sextant?: Record<string, unknown> } | undefined)?.sextant;
+  return kept && typeof kept === 'object' && CHART_TYPES.includes(kept['type'] as ChartType) ? kept : undefined;
+}
+
 /** The choices a spec was built from: its `usermeta` when it was made here, else read from its mark and encoding. */
 export function settingsOfSpec(spec: Spec | null | undefined, columns: Column[]): ChartSettings {
   const fallback = defaultSettings(columns);
   if (!spec) return { ...fallback, type: 'table' };
-  const kept = (spec['usermeta'] as { sextant?: Record<string, unknown> } | undefined)?.sextant;
-  if (kept && typeof kept === 'object' && CHART_TYPES.includes(kept['type'] as ChartType)) return keptSettings(kept, fallback);
+  const kept = keptOf(spec);
+  if (kept) return keptSettings(kept, fallback);
   const markOf = spec['mark'];
   const mark = typeof markOf === 'string' ? markOf : (markOf as { type?: string } | undefined)?.type;
   const enc = (spec['encoding'] ?? {}) as Record<string, { field?: unknown } | undefined>;

@@ -1,5 +1,7 @@
 // A saved chart drawn over fresh rows: the spec's inline data (the rows the answer had) is replaced
-// by the rows just read, so the chart and the table always show the same data.
+// by the rows just read, so the chart and the table always show the same data. An "Automatic" date
+// axis is settled here, at the period of those rows (monthly rows get month-wide bars).
+import { settleDates } from '../charts/chart-spec.ts';
 
 interface Rows {
   columns: { name: string }[];
@@ -12,5 +14,5 @@ const numeric = (v: unknown) => (typeof v === 'string' && v !== '' && Number.isF
 /** The spec with `data.values` built from the result. */
 export function chartOver(spec: Record<string, unknown>, result: Rows): Record<string, unknown> {
   const values = result.rows.map((r) => Object.fromEntries(result.columns.map((c, i) => [c.name, numeric(r[i])])));
-  return { ...spec, data: { values } };
+  return { ...settleDates(spec, values), data: { values } };
 }
