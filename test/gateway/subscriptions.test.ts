@@ -83,6 +83,24 @@ test('bad bodies answer 422 with the validation shape', async (t) => {
   }
 });
 
+test('a schedule giving both cron and a preset is 422 on the schedule, on create and on edit, rather than dropping the preset', async (t) => {
+  const both = [
+    { cron: '0 9 * * *', every: 'week', day: 1, at: '08:00', timezone: 'UTC' },
+    { cron: '0 9 * * *', every: 'day', at: '08:00', timezone: 'UTC' },
+    { cron: '0 9 * * *', at: '08:00', timezone: 'UTC' },
+    { cron: '0 9 * * *', day: 3, timezone: 'UTC' },
+  ];
+  const id = (await create(analyst)).body.id as string;
+  for (const schedule of both) {
+    for (const res of [await create(analyst, { schedule }), await call(t0, 'PATCH', `/api/subscriptions/${id}`, { token: analyst, body: { schedule } })]) {
+      t.is(res.status, 422, JSON.stringify(schedule));
+      t.true(res.body.detail.every((d: { loc: unknown; msg: unknown; type: unknown }) => Array.isArray(d.loc) && typeof d.msg === 'string' && typeof d.type === 'string'), JSON.stringify(res.body));
+      t.deepEqual(res.body.detail[0].loc.slice(0, 2), ['body', 'schedule'], JSON.stringify(res.body.detail));
+    }
+  }
+  t.is((await call(t0, 'GET', `/api/subscriptions/${id}`, { token: analyst })).body.schedule.cron, '0 9 * * 1', 'the refused edit changed nothing');
+});
+
 test('a webhook to an address the outbound rules refuse is 422 on its field', async (t) => {
   for (const url of ['http://10.0.0.8/hook', 'http://169.254.169.254/latest/meta-data', 'http://[fd00::1]/x', 'http://0.0.0.0/x']) {
     const res = await create(analyst, { channels: [{ type: 'webhook', url, format: 'json' }] });

@@ -30,6 +30,8 @@ const ScheduleIn = z
     day: z.number().int().min(0).max(31).optional().describe('Preset: day of the week (0 Sunday to 6) or of the month (1 to 31)'),
     timezone: z.string().min(1).max(64).describe('IANA time zone, e.g. Europe/Paris'),
   })
+  // Both would leave one silently unused: refused, on the schedule as a whole, before the other checks.
+  .refine((s) => s.cron === undefined || (s.every === undefined && s.at === undefined && s.day === undefined), { message: 'Either cron or a preset (every, at, day), not both', path: [] })
   .refine((s) => s.cron !== undefined || (s.every !== undefined && s.at !== undefined), { message: 'Field required', path: ['cron'] })
   .refine((s) => s.every !== 'week' || (s.day !== undefined && s.day <= 6), { message: 'A weekly preset needs day 0 (Sunday) to 6', path: ['day'] })
   .refine((s) => s.every !== 'month' || (s.day !== undefined && s.day >= 1), { message: 'A monthly preset needs day 1 to 31', path: ['day'] })
