@@ -1,7 +1,8 @@
 // Saved questions in Chromium: an analyst saves an answer from its actions (privately: publishing to
 // the organization is not theirs), finds it on the Saved page, and opening it reads the warehouse
 // again (rows the answer never had, the chart over them) and says when; running it again later
-// says the new time. An edited question's page lists its versions.
+// says the new time. An edited question's page lists its versions. A title of one long word wraps
+// inside its card and its page's heading instead of widening the page.
 import anyTest, { type TestFn } from 'ava';
 import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
 import { call } from '../helpers/api.ts';
@@ -115,5 +116,32 @@ test('an edited question keeps its versions: its page lists them newest first, e
   t.regex((await versions.nth(0).textContent()) ?? '', /^Version 2 \(current\) · .+ · by you · Orders by channel.*GROUP BY channel/);
   t.regex((await versions.nth(1).textContent()) ?? '', /^Version 1 · .+ · by you · Orders by status.*GROUP BY status/);
   await checkAccessibility(t, page, 'a saved question with its history open');
+  t.deepEqual(problems, []);
+});
+
+test('a 200-character title without spaces wraps inside its card and its heading: the Saved, question and Dashboards pages do not scroll sideways', async (t) => {
+  const m = await demoMember(w, 'user');
+  const token = w.session(m.user);
+  const title = 'Revenue'.repeat(29).slice(0, 200);
+  const made = await call(w, 'POST', '/api/saved_questions', { token, body: { title, connection_id: DEMO_CONNECTION_ID, sql: SQL } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const board = await call(w, 'POST', '/api/dashboards', { token, body: { title, tiles: [] } });
+  t.is(board.status, 201, JSON.stringify(board.body));
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  /** How far the page, and the widest card or heading, reach past their width (0 when nothing overflows). */
+  const overflow = () =>
+    page.evaluate(() => {
+      // No named functions in here: the compiled suite would wrap them in a helper the page lacks.
+      const { document } = globalThis as unknown as InPage;
+      const root = document.documentElement;
+      return { page: root.scrollWidth - root.clientWidth, boxes: Math.max(0, ...Array.from(document.querySelectorAll('.card, h1')).map((e) => e.scrollWidth - e.clientWidth)) };
+    });
+  for (const [path, name] of [['/saved', 'Saved questions'], [`/saved/${made.body.id as string}`, title], ['/dashboards', 'Dashboards']] as const) {
+    await page.goto(path);
+    await page.getByRole('heading', { name, exact: true }).waitFor();
+    await page.getByText(title).first().waitFor();
+    t.deepEqual(await overflow(), { page: 0, boxes: 0 }, path);
+  }
   t.deepEqual(problems, []);
 });
