@@ -143,6 +143,24 @@ test('an answer\'s table is saved with its SQL, chart and the knowledge commit i
   t.is((await save(analyst, { chat_id: 'c-save', df_key: 'df_none' })).status, 404);
 });
 
+test('production\'s row filters apply in every environment: an environment may add a filter, never remove one', async (t) => {
+  const filter = { filter: 'country = {{user.country}}', exempt_roles: ['admin'] };
+  docs.setTables(org, 'env_unfiltered', [{ connection: 'wh', schema: 'main', name: 'orders', active: true }]);
+  docs.setTables(org, 'env_exempt', [{ connection: 'wh', schema: 'main', name: 'ORDERS', active: true, row_filters: [{ ...filter, exempt_roles: ['admin', 'modeler'] }] }]);
+  docs.setTables(org, 'env_tighter', [{ connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [filter, { filter: 'order_id > 2' }] }]);
+  const id = (await save(modeler, { connection_id: 'wh', sql: SQL, visibility: 'organization' })).body.id as string;
+  const runIn = (token: string, env: string) => call(t0, 'POST', `/api/saved_questions/${id}/run`, { token, env });
+  const queryIn = (token: string, env: string) => call(t0, 'POST', '/api/execute_query', { token, env, body: { connection_id: 'wh', sql: SQL } });
+  for (const env of ['env_unfiltered', 'env_exempt']) {
+    t.deepEqual((await runIn(modeler, env)).body.rows, [[1, 'Germany'], [3, 'Germany']], env);
+    const queried = await queryIn(modeler, env);
+    t.is(queried.status, 200, JSON.stringify(queried.body));
+    t.deepEqual(queried.body.rows ?? queried.body.data, [[1, 'Germany'], [3, 'Germany']], env);
+  }
+  t.deepEqual((await runIn(modeler, 'env_tighter')).body.rows, [[3, 'Germany']], 'both filters apply');
+  t.is((await runIn(admin, 'env_unfiltered')).body.rows.length, 5, 'admins stay exempt as production says');
+});
+
 test('an answer\'s chart is saved without the rows it drew: each viewer sees only the rows their own run reads', async (t) => {
   const admins = principalOf(t0, t0.user({ orgId: org, role: 'admin' }), org);
   await appendMessage(deps(t0), admins, { chatId: 'c-rows', role: 'user', content: 'Orders by country?', agentic: true });

@@ -8,6 +8,7 @@ import type { IntrospectedTable } from '../drivers/driver.ts';
 import { QueryRefused } from '../errors.ts';
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
 import { applyRowFilters, docFor, type RlsUser } from '../rls/index.ts';
+import { withProductionFilters } from '../rls/production-filters.ts';
 import type { EnvironmentTargets, SqlDialect, SqlParam, TableDoc } from '../types.ts';
 import type { GovernMemo } from './govern-memo.ts';
 import { directReads, type RequestReads } from './request-reads.ts';
@@ -77,8 +78,10 @@ export async function governSql(deps: DataDeps, input: GovernInput, wh: Warehous
   const guard = (sql: string, rewritten = false) => (memo ? memo.guard(sql, wh.dialect, rewritten, params, check(sql, rewritten)) : check(sql, rewritten)());
   const query = await guard(input.sql);
   // One read of the knowledge per query (per request, for the queries of one request), at the pinned commit when there is one.
-  const knowledge = await (input.reads ?? directReads).governance(deps.docs, principal.orgId, input.environmentId, input.knowledgeCommit);
-  const docs = knowledge.tables;
+  const reads = input.reads ?? directReads;
+  const knowledge = await reads.governance(deps.docs, principal.orgId, input.environmentId, input.knowledgeCommit);
+  const drafted = input.environmentId !== undefined || input.knowledgeCommit !== undefined;
+  const docs = drafted ? withProductionFilters(knowledge.tables, (await reads.governance(deps.docs, principal.orgId, undefined, undefined)).tables) : knowledge.tables;
   seen.tables = query.tables.map((r) => {
     const d = docFor(docs, connectionId, r, wh.defaultSchema);
     return d ? `${d.schema}.${d.name}` : `${r.schema ?? wh.defaultSchema}.${r.name}`;
@@ -86,7 +89,7 @@ export async function governSql(deps: DataDeps, input: GovernInput, wh: Warehous
   checkGoverned(principal, query, docs, connectionId, wh.defaultSchema);
   const schema = targetSchema(wh, knowledge.targets[connectionId]);
   if (schema && !wh.introspect) return undefined;
-  const user = await (input.reads ?? directReads).rlsUser(deps.store, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
+  const user = await reads.rlsUser(deps.store, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
   const retarget = schema ? await targetResolver(wh, schema) : undefined;
   const executedSql = await rewrite(deps, { query, docs, input, wh, user, retarget, memo });
   // Filters are written by admins, but the statement that runs passes the guard too, with the same
