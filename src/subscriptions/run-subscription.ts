@@ -38,10 +38,7 @@ export async function executeRun(deps: SubscriptionDeps, run: ClaimedRun): Promi
     report = s.saved_question_id ? await deps.ports.questions.render(owner, s.saved_question_id) : await deps.ports.dashboards.render(owner, s.dashboard_id!);
   } catch (err) {
     if (err instanceof AppError && (err.kind === 'not_found' || err.kind === 'forbidden')) return stop(deps, s, run, `The owner can no longer read what it sends: ${err.message}`);
-    deps.log.warn({ subscription_id: s.id, run_id: run.id, err }, 'subscription run failed');
-    const error = err instanceof AppError ? err.message : 'The report could not be made';
-    await deps.store.batch([finishRunQuery({ run: run.id, replica: deps.replicaId, status: 'failed', now: deps.clock.now(), error })]);
-    return;
+    return fail(deps, s, run, err instanceof AppError ? err.message : 'The report could not be made', err);
   }
   await send(deps, s, run, report);
 }
@@ -50,6 +47,9 @@ export async function executeRun(deps: SubscriptionDeps, run: ClaimedRun): Promi
 async function send(deps: SubscriptionDeps, s: SubscriptionRow, run: ClaimedRun, report: Report): Promise<void> {
   const alert = s.alert === null ? null : (JSON.parse(s.alert) as Alert);
   const check = alert ? checkAlert(alert, report) : undefined;
+  // Failed like a query that failed (a test sent by hand too: it is where an owner checks an alert),
+  // and the alert's state is left as it was.
+  if (check?.problem !== undefined) return fail(deps, s, run, check.problem);
   const state = check ? [sql`UPDATE subscriptions SET alert_crossed = ${check.holds ? 1 : 0} WHERE id = ${s.id}`] : [];
   // A test sent by hand always sends and leaves the alert's state alone.
   if (check && run.slotAt !== null && (!check.holds || Number(s.alert_crossed) === 1)) {
@@ -94,6 +94,12 @@ async function recipients(deps: SubscriptionDeps, s: SubscriptionRow, channels: 
   if (wanted.length === 0 || (await deps.ports.externalRecipientsAllowed(s.org_id))) return wanted;
   const members = await deps.ports.memberAddresses(s.org_id, wanted);
   return wanted.filter((a) => members.has(a));
+}
+
+/** Ends the run as failed with its error; the next slot runs as usual. */
+async function fail(deps: SubscriptionDeps, s: SubscriptionRow, run: ClaimedRun, error: string, err?: unknown): Promise<void> {
+  deps.log.warn({ subscription_id: s.id, run_id: run.id, err: err ?? error }, 'subscription run failed');
+  await deps.store.batch([finishRunQuery({ run: run.id, replica: deps.replicaId, status: 'failed', now: deps.clock.now(), error })]);
 }
 
 /** Stops the subscription and tells its owner, in the batch that ends the run. */
