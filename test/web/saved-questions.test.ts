@@ -119,6 +119,12 @@ test('an edited question keeps its versions: its page lists them newest first, e
   t.deepEqual(problems, []);
 });
 
+/** What the page says of an element's width: its content's, and its own. */
+interface Box {
+  scrollWidth: number;
+  clientWidth: number;
+}
+
 test('a 200-character title without spaces wraps inside its card and its heading: the Saved, question and Dashboards pages do not scroll sideways', async (t) => {
   const m = await demoMember(w, 'user');
   const token = w.session(m.user);
@@ -133,7 +139,7 @@ test('a 200-character title without spaces wraps inside its card and its heading
   const overflow = () =>
     page.evaluate(() => {
       // No named functions in here: the compiled suite would wrap them in a helper the page lacks.
-      const { document } = globalThis as unknown as InPage;
+      const { document } = globalThis as unknown as { document: { documentElement: Box; querySelectorAll(selector: string): ArrayLike<Box> } };
       const root = document.documentElement;
       return { page: root.scrollWidth - root.clientWidth, boxes: Math.max(0, ...Array.from(document.querySelectorAll('.card, h1')).map((e) => e.scrollWidth - e.clientWidth)) };
     });

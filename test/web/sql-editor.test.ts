@@ -2,7 +2,8 @@
 // ("Edit SQL"), rewrites its SQL with the catalog's table and column names completed as they type,
 // runs it through the governed path (a write is refused and said so, as in the chat; Stop cancels a
 // long query), picks a chart, saves it as a saved question, opens it and sees the chart, and
-// reopening it in the editor brings back the SQL and the chart's choices.
+// reopening it in the editor brings back the SQL and the chart's choices. Bars over months are a
+// month wide, and sorted by the value they are drawn in the value's order.
 import anyTest, { type TestFn } from 'ava';
 import type { Page } from 'playwright-core';
 import { DEMO_CONNECTION_ID } from '../../src/data/index.ts';
@@ -153,4 +154,55 @@ test('the owner saves changes to an opened question as its next version; another
   await other.page.getByRole('button', { name: 'Save as a new question' }).waitFor();
   t.is(await other.page.getByRole('button', { name: 'Save changes' }).count(), 0);
   t.deepEqual([...problems, ...other.problems], []);
+});
+
+/** A drawn mark as the page shows it: where it is and what it says. */
+interface Mark {
+  getBoundingClientRect(): { x: number };
+  getAttribute(name: string): string | null;
+}
+
+test('bars over months are drawn a month wide and, sorted by the value, in the value\'s order', async (t) => {
+  const m = await demoMember(w, 'user');
+  const token = w.session(m.user);
+  const sql = "SELECT date_trunc('month', order_date) AS m, sum(total_amount) AS revenue FROM orders GROUP BY 1 ORDER BY 1 LIMIT 3";
+  const created = await call(w, 'POST', '/api/saved_questions', { token, body: { title: 'Monthly revenue', connection_id: DEMO_CONNECTION_ID, sql } });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  await page.goto(`/sql?question=${created.body.id as string}`);
+  const result = page.getByRole('region', { name: /^Result 1: 3 rows$/ });
+  await result.waitFor();
+  const revenues = (await result.locator('tbody tr td:nth-child(2)').allTextContents()).map((v) => Number(v.replace(/[^\d.]/g, '')));
+  await page.getByLabel('Chart type').selectOption('bar');
+  await page.getByLabel('X axis').selectOption('m');
+  await page.getByLabel('Y axis').selectOption('revenue');
+  await page.getByLabel('Date format').selectOption('auto');
+  const bars = page.getByTestId('chart').locator('svg path[aria-label^="m"]');
+  await bars.nth(2).waitFor();
+  const plot = (await page.getByTestId('chart').locator('svg').first().boundingBox())!;
+  const boxes = await Promise.all([0, 1, 2].map(async (i) => (await bars.nth(i).boundingBox())!));
+  for (const box of boxes) t.true(box.width > plot.width / 8, `a bar a month wide: ${box.width} px of ${plot.width}`);
+  t.true(Math.max(...boxes.map((b) => b.x + b.width)) < plot.x + plot.width, 'the last bar inside the chart');
+  t.regex((await bars.nth(0).getAttribute('aria-label')) ?? '', /^m \(year-month\): [A-Z][a-z]{2} \d{4};/, 'labelled by the month');
+
+  await page.getByLabel('Sort').selectOption('y-descending');
+  // Redrawn in the value's order: the bars' revenues read left to right, largest first (waits until so).
+  const leftToRight = await page
+    .waitForFunction(
+      (expected) => {
+        const { document } = globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<Mark> } };
+        const drawn = Array.from(document.querySelectorAll('[data-testid=chart] svg path[aria-label^="m"]'))
+          .map((e) => ({ x: e.getBoundingClientRect().x, revenue: Math.round(Number(/revenue: ([\d,.]+)/.exec(e.getAttribute('aria-label') ?? '')?.[1]?.replace(/,/g, ''))) }))
+          .sort((a, b) => a.x - b.x)
+          .map((b) => b.revenue);
+        return drawn.join() === expected.join() && drawn;
+      },
+      [...revenues].sort((a, b) => b - a).map(Math.round),
+      { timeout: 5000 },
+    )
+    .then((h) => h.jsonValue())
+    .catch(() => 'not in the value\'s order');
+  t.deepEqual(leftToRight, [...revenues].sort((a, b) => b - a).map(Math.round));
+  t.deepEqual(problems, []);
 });
