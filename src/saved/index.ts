@@ -6,6 +6,8 @@ export { savedQuestions, savedQuestion, savedQuestionsById, questionVersions } f
 export { runQuestion } from './run-question.ts';
 /** For seeding a demo's questions under fixed ids (src/compose/demo). */
 export { findQuestion, insertQuestion } from './questions-store.ts';
+/** What names a connection, shown before an admin deletes it (src/compose/connection-dependants.ts). */
+export { questionsOnConnection } from './questions-store.ts';
 export type { SavedDeps } from './deps.ts';
 export type { SavedPorts, AnswerRef, AnswerToSave, GovernedRows } from './ports.ts';
 export * from './errors.ts';

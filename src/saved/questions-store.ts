@@ -86,6 +86,12 @@ export async function listQuestions(x: Executor, orgId: string, userId: string):
   return rows.map(toQuestion);
 }
 
+/** The organization's questions on a connection, titled where the organization sees them (private ones are counted only). */
+export async function questionsOnConnection(x: Executor, orgId: string, connectionId: string): Promise<{ shared: { id: string; title: string }[]; private: number }> {
+  const rows = await x.all(sql<{ id: string; title: string; visibility: Visibility }>`SELECT id, title, visibility FROM saved_questions WHERE org_id = ${orgId} AND connection_id = ${connectionId} ORDER BY title, id`);
+  return { shared: rows.filter((r) => r.visibility === 'organization').map(({ id, title }) => ({ id, title })), private: rows.filter((r) => r.visibility === 'private').length };
+}
+
 /** Writes the next version if the question is still at `fromVersion`; false when someone else wrote first. */
 export async function updateQuestion(x: Executor, u: { id: string; fromVersion: number; fields: QuestionFields; editedBy: string; at: number }): Promise<boolean> {
   const f = u.fields;

@@ -69,6 +69,7 @@ test.serial('an admin adds a DuckDB file, tests it, syncs it, renames it and del
   const orders = (await call(w, 'GET', '/api/knowledge/tables/sales_warehouse%2Fmain.orders', { token })).body as { data: Record<string, unknown> };
   t.is((await call(w, 'PUT', '/api/knowledge/tables/sales_warehouse%2Fmain.orders', { token, body: { ...orders.data, row_filters: [{ filter: 'country = {{user.country}}' }] } })).status, 200);
   t.is((await call(w, 'POST', '/api/knowledge/reports?id=revenue', { token, body: { title: 'Revenue by country', description: '', sql: 'SELECT 1', connection: 'sales_warehouse' } })).status, 201);
+  t.is((await call(w, 'POST', '/api/saved_questions', { token, body: { title: 'Orders by country', connection_id: 'sales_warehouse', sql: 'SELECT 1', visibility: 'organization' } })).status, 201);
   // A second sync finds both tables as they were.
   await card.getByRole('button', { name: 'Sync table documentation of Sales warehouse' }).click();
   await summary.getByText('Kept as they were: 2 (main.customers, main.orders)').waitFor();
@@ -87,7 +88,8 @@ test.serial('an admin adds a DuckDB file, tests it, syncs it, renames it and del
   await dependants.getByText('2 documented tables: main.customers, main.orders').waitFor();
   await dependants.getByText('1 row-security filter on those tables').waitFor();
   await dependants.getByText('1 saved report: Revenue by country').waitFor();
-  t.is(await page.evaluate('document.activeElement.textContent'), 'What depends on Shop warehouse in production:');
+  await dependants.getByText('1 saved question: Orders by country, with the dashboard tiles and subscriptions that run them').waitFor();
+  t.is(await page.evaluate('document.activeElement.textContent'), 'What depends on Shop warehouse:');
   await checkAccessibility(t, page, 'a connection about to be deleted');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');

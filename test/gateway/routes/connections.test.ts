@@ -144,6 +144,20 @@ test('the dependants of a connection are its documented tables, their row filter
   const filters = [{ filter: 'country = {{user.country}}' }, { filter: "country <> 'Japan'", exempt_roles: ['admin'] }];
   t.is((await call('PUT', '/api/knowledge/tables/wh%2Fmain.orders', admin, { ...item.data, row_filters: filters })).status, 200);
   t.is((await call('POST', '/api/knowledge/reports?id=revenue', admin, { title: 'Revenue', description: '', sql: 'SELECT 1', connection: 'wh' })).status, 201);
+  // Saved questions on it: the organization's are named, a member's private ones only counted.
+  const member = t0.session(t0.user({ orgId: org, role: 'user' }));
+  const orgQuestions: Record<string, string> = {};
+  for (const [token, title, visibility, connection_id] of [
+    [admin, 'Orders', 'organization', 'wh'],
+    [admin, 'Countries', 'organization', 'wh'],
+    [member, 'My secret', 'private', 'wh'],
+    [admin, 'Mine', 'private', 'wh'],
+    [admin, 'Elsewhere', 'organization', 'spare'],
+  ] as const) {
+    const saved = await call('POST', '/api/saved_questions', token, { title, connection_id, sql: 'SELECT 1', visibility });
+    t.is(saved.status, 201);
+    orgQuestions[title] = ((await saved.json()) as { id: string }).id;
+  }
 
   let res = await call('GET', '/api/connections/wh/dependants', admin);
   t.is(res.status, 200);
@@ -155,9 +169,11 @@ test('the dependants of a connection are its documented tables, their row filter
     ],
     reports: [{ id: 'revenue', title: 'Revenue' }],
     row_filters: 2,
+    saved_questions: [{ id: orgQuestions.Countries, title: 'Countries' }, { id: orgQuestions.Orders, title: 'Orders' }],
+    private_saved_questions: 2,
   });
   res = await call('GET', '/api/connections/spare/dependants', admin);
-  t.deepEqual(await res.json(), { connection_id: 'spare', tables: [], reports: [], row_filters: 0 });
+  t.deepEqual(await res.json(), { connection_id: 'spare', tables: [], reports: [], row_filters: 0, saved_questions: [{ id: orgQuestions.Elsewhere, title: 'Elsewhere' }], private_saved_questions: 0 });
 });
 
 test('the dependants of a connection are admin-only, validated and inside the organization', async (t) => {

@@ -1,5 +1,5 @@
-// Deleting a connection: first what depends on it in production (documented tables, their row
-// filters, saved reports), then the confirmation. The focus goes to that list, so a keyboard user
+// Deleting a connection: first what depends on it (documented tables in production, their row
+// filters, saved reports, saved questions), then the confirmation. The focus goes to that list, so a keyboard user
 // reads it before the question.
 import { useEffect, useRef, useState } from 'react';
 import { api, call } from '../api/client.ts';
@@ -41,11 +41,12 @@ export function ConnectionDelete({ connection: c, onDeleted }: { connection: Con
         <FormAlert problem={look.problem} />
       </div>
     );
-  const nothing = dependants.tables.length === 0 && dependants.reports.length === 0;
+  const questions = dependants.saved_questions.length + dependants.private_saved_questions;
+  const nothing = dependants.tables.length === 0 && dependants.reports.length === 0 && questions === 0;
   return (
     <div role="group" aria-label={`Delete ${c.name}`}>
       <p ref={heading} tabIndex={-1}>
-        {nothing ? `Nothing in production depends on ${c.name}.` : `What depends on ${c.name} in production:`}
+        {nothing ? `Nothing depends on ${c.name}.` : `What depends on ${c.name}:`}
       </p>
       {!nothing && (
         <ul aria-label={`Dependants of ${c.name}`}>
@@ -59,6 +60,11 @@ export function ConnectionDelete({ connection: c, onDeleted }: { connection: Con
           <li>
             {dependants.reports.length} saved report{dependants.reports.length === 1 ? '' : 's'}
             {dependants.reports.length > 0 && `: ${dependants.reports.map((r) => r.title).join(', ')}`}
+          </li>
+          <li>
+            {questions} saved question{questions === 1 ? '' : 's'}
+            {dependants.saved_questions.length > 0 && `: ${dependants.saved_questions.map((q) => q.title).join(', ')}`}
+            {dependants.private_saved_questions > 0 && ` (${dependants.private_saved_questions} of them private)`}, with the dashboard tiles and subscriptions that run them
           </li>
         </ul>
       )}
