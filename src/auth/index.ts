@@ -10,6 +10,7 @@
 export * from './principal.ts';
 export * from './directory.ts';
 export { markAudited, wasAudited, writeAudit } from './audit.ts';
+export { accessInterruptedSince } from './audit-log/access-interrupted.ts';
 export * from './errors.ts';
 // credentials/
 export { signJwt, verifyJwt, looksLikeJwt } from './credentials/jwt.ts';

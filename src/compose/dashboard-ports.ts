@@ -1,6 +1,6 @@
 // The dashboards domain's ports: saved questions under their own access rules, the governed query
 // pipeline of the data plane with a dashboard's filters applied there, and principals as they are now.
-import { getUser, principalFor, SCOPE_API_FULL } from '../auth/index.ts';
+import { accessInterruptedSince, getUser, principalFor, SCOPE_API_FULL } from '../auth/index.ts';
 import { consumeQuota } from '../auth/credentials/rate-limit.ts';
 import type { Clock } from '../clock.ts';
 import type { DashboardPorts, ResultCondition } from '../dashboards/index.ts';
@@ -13,9 +13,26 @@ import type { Executor } from '../store/index.ts';
 /** Result columns kept per statement: a statement's columns do not depend on who runs it. */
 const COLUMN_CACHE_SIZE = 1000;
 
+/** A name a warehouse gives a duplicate in a subquery (DuckDB `N_1`, SQLite `N:1`): an earlier column's, letter case aside, with a number. */
+const DEDUPED = /^(.+)[_:]\d+$/;
+
+/** Whether the wrapped statement's columns may have been renamed from the statement's own (`n`, `N` read as `n`, `N_1`). */
+function mayBeRenamed(columns: ColumnMeta[]): boolean {
+  const seen = new Set<string>();
+  return columns.some((c) => {
+    const m = DEDUPED.exec(c.name);
+    const hit = m !== null && seen.has(m[1]!.toLowerCase());
+    seen.add(c.name.toLowerCase());
+    return hit;
+  });
+}
+
 /**
- * The result columns of a statement, so that a filter applies only to tiles that have its field:
- * asked of the warehouse once (a governed statement returning no row, as the viewer) and then kept.
+ * The result columns of a statement as it names them itself, so that a filter applies only to tiles
+ * that have its field and a filtered tile keeps its columns' names: asked of the warehouse once (the
+ * statement wrapped to return no row, as the viewer) and then kept. DuckDB and SQLite rename columns
+ * that differ only by letter case inside the wrapper; only then is the statement itself asked, for a
+ * row, to learn its own names.
  */
 function resultColumns(data: DataDeps, running: SharedExecutions) {
   const known = new Map<string, ColumnMeta[]>();
@@ -28,7 +45,9 @@ function resultColumns(data: DataDeps, running: SharedExecutions) {
     const mine = `${key}\0${p.userId}`;
     let probe = pending.get(mine);
     if (!probe) {
-      probe = executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql: resultColumnsSql(q.sql), source: 'dashboard', reads }).then((r) => r.columns.map((c) => ({ name: c.name, type: c.type })));
+      const ask = (sql: string, rowLimit?: number) =>
+        executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, rowLimit, source: 'dashboard', reads }).then((r) => r.columns.map((c) => ({ name: c.name, type: c.type })));
+      probe = ask(resultColumnsSql(q.sql)).then((wrapped) => (mayBeRenamed(wrapped) ? ask(q.sql, 1) : wrapped));
       pending.set(mine, probe);
       void probe.then(
         (cols) => {
@@ -50,7 +69,7 @@ function applicable(conditions: ResultCondition[], columns: ColumnMeta[]): (Resu
   });
 }
 
-const tileQuestion = (q: SavedQuestion) => ({ id: q.id, title: q.title, connectionId: q.connection_id, sql: q.sql, chart: q.chart });
+const tileQuestion = (q: SavedQuestion) => ({ id: q.id, ownerId: q.owner_id, title: q.title, connectionId: q.connection_id, sql: q.sql, chart: q.chart });
 
 /** Dashboards read saved questions through their rules and run tiles through the data plane. */
 export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor, clock: Clock): DashboardPorts {
@@ -73,17 +92,21 @@ export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor
     runner(p) {
       const reads = requestReads();
       return async (q) => {
-        const used = q.conditions.length === 0 ? [] : applicable(q.conditions, await columnsOf(p, q, reads));
+        const own = q.conditions.length === 0 ? [] : await columnsOf(p, q, reads);
+        const used = applicable(q.conditions, own);
         // The filters' values travel beside the statement as bound parameters, never in its text.
         const { sql, params } = used.length === 0 ? { sql: q.sql, params: [] } : filterResultSql(DRIVERS[(await reads.connection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used);
         const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, params, source: 'dashboard', signal: q.signal, fresh: q.fresh, reads });
-        return { columns: r.columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId), readAt: r.readAt };
+        // A tile's columns are named as its statement names them, filtered or not (the wrapper may have renamed some).
+        const columns = used.length > 0 && own.length === r.columns.length ? r.columns.map((c, i) => ({ ...c, name: own[i]!.name })) : r.columns;
+        return { columns, rows: r.rows, truncated: r.truncated, applied: used.map((c) => c.filterId), readAt: r.readAt };
       };
     },
     async principal(orgId, userId) {
       const user = await getUser(store, userId);
       return user ? principalFor(store, user, orgId, 'session', [SCOPE_API_FULL]) : undefined;
     },
+    accessInterrupted: (orgId, userId, since) => accessInterruptedSince(store, orgId, userId, since),
     throttle: (key, limit) => consumeQuota({ store, clock }, key, limit),
   };
 }

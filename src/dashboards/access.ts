@@ -4,20 +4,26 @@
 import { hasRole, type Principal } from '../auth/index.ts';
 import { findDashboard, type StoredDashboard } from './dashboards-store.ts';
 import type { DashboardDeps } from './deps.ts';
-import { DashboardNotFound, EditForbidden, PublishForbidden } from './errors.ts';
+import { DashboardNotFound, EditForbidden, PublishForbidden, ShareForbidden } from './errors.ts';
 import type { Visibility } from './schemas.ts';
+
+/** Whether `p`, a member of the dashboard's organization, may read it. */
+export const mayRead = (p: Principal, d: Pick<StoredDashboard, 'owner_id' | 'visibility'>): boolean => d.visibility === 'organization' || d.owner_id === p.userId;
 
 /** The dashboard if the caller may read it, else DashboardNotFound. */
 export async function readableDashboard(deps: DashboardDeps, p: Principal, id: string): Promise<StoredDashboard> {
   const d = await findDashboard(deps.store, p.orgId, id);
-  if (!d || (d.visibility === 'private' && d.owner_id !== p.userId)) throw new DashboardNotFound();
+  if (!d || !mayRead(p, d)) throw new DashboardNotFound();
   return d;
 }
 
-/** The dashboard if the caller may change (or share) it: its owner, or an admin for an organization dashboard. */
-export async function editableDashboard(deps: DashboardDeps, p: Principal, id: string): Promise<StoredDashboard> {
+/** Whether `p` may change (or share) a dashboard they read: its owner, or an admin for an organization dashboard. */
+export const mayEdit = (p: Principal, d: Pick<StoredDashboard, 'owner_id' | 'visibility'>): boolean => d.owner_id === p.userId || (d.visibility === 'organization' && hasRole(p, 'admin'));
+
+/** The dashboard if the caller may change it (or, `act: 'share'`, share it); EditForbidden or ShareForbidden otherwise. */
+export async function editableDashboard(deps: DashboardDeps, p: Principal, id: string, act: 'edit' | 'share' = 'edit'): Promise<StoredDashboard> {
   const d = await readableDashboard(deps, p, id);
-  if (d.owner_id !== p.userId && !hasRole(p, 'admin')) throw new EditForbidden();
+  if (!mayEdit(p, d)) throw act === 'share' ? new ShareForbidden() : new EditForbidden();
   return d;
 }
 

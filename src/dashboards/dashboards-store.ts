@@ -85,7 +85,11 @@ export async function listDashboards(x: Executor, orgId: string, userId: string)
   });
 }
 
-/** Writes the next version with its tiles if the dashboard is still at `fromVersion`; false when someone else wrote first. */
+/**
+ * Writes the next version with its tiles if the dashboard is still at `fromVersion`; false when someone
+ * else wrote first. A private dashboard is its owner's alone, so in the same batch the links anyone
+ * else made to it end for good: made organization again, it does not bring them back.
+ */
 export async function updateDashboard(x: Executor, u: { id: string; fromVersion: number; fields: DashboardFields; tiles: StoredTile[]; at: number }): Promise<boolean> {
   const f = u.fields;
   const res = await x.batch(
@@ -94,6 +98,7 @@ export async function updateDashboard(x: Executor, u: { id: string; fromVersion:
         updated_at = ${u.at} WHERE id = ${u.id} AND version = ${u.fromVersion}`,
       sql`DELETE FROM dashboard_tiles WHERE dashboard_id = ${u.id}`,
       ...insertTiles(u.id, u.tiles),
+      ...(f.visibility === 'private' ? [sql`DELETE FROM dashboard_shares WHERE dashboard_id = ${u.id} AND created_by <> (SELECT owner_id FROM dashboards WHERE id = ${u.id})`] : []),
     ],
     { require: [0] },
   );

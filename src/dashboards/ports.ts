@@ -5,6 +5,8 @@ import type { DimensionValue } from './schemas.ts';
 /** A saved question as a tile needs it. */
 export interface TileQuestion {
   id: string;
+  /** Who wrote it: the one viewer shown the warehouse's own message when its query fails. */
+  ownerId: string;
   title: string;
   connectionId: string;
   sql: string;
@@ -58,6 +60,8 @@ export interface DashboardPorts {
   runner(p: Principal): (q: TileQuery) => Promise<FilteredRows>;
   /** The user as they act in the organization now (role, permissions), or undefined once they left. */
   principal(orgId: string, userId: string): Promise<Principal | undefined>;
+  /** Whether the user was deactivated or removed in the organization at or after `since` (ms), even if let in again since. */
+  accessInterrupted(orgId: string, userId: string, since: number): Promise<boolean>;
   /** Counts one use of `key` against `max` per `windowMs`; throws RateLimited (429) past it. */
   throttle(key: string, limit: { max: number; windowMs: number }): Promise<void>;
 }

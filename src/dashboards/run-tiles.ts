@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { readableDashboard } from './access.ts';
 import type { StoredDashboard } from './dashboards-store.ts';
 import type { DashboardDeps } from './deps.ts';
-import { DashboardNotFound, TileNotFound, TileQuestionNotFound } from './errors.ts';
+import { DashboardNotFound, TileNotFound, TileQueryFailed, TileQuestionNotFound } from './errors.ts';
 import { conditionsFor } from './filter-conditions.ts';
 import type { DashboardPorts, ResultCondition, TileQuestion } from './ports.ts';
 import type { FilterValue, TileRun } from './schemas.ts';
@@ -20,15 +20,33 @@ export interface TileRunArgs {
   signal?: AbortSignal | undefined;
   /** Read the data afresh (a refresh), not rows another viewer's run read seconds ago. */
   refresh?: boolean | undefined;
+  /** Run through a share link, for whoever holds it: a warehouse's message is never shown. */
+  viaLink?: boolean | undefined;
 }
 
 type Query = ReturnType<DashboardPorts['runner']>;
 
-/** Runs a tile's question (read by the run's viewer already) with the run's conditions. */
-async function runQuestion(query: Query, tileId: string, q: TileQuestion, conditions: ResultCondition[], a: TileRunArgs): Promise<TileRun> {
-  const r = await query({ environmentId: a.environmentId, connectionId: q.connectionId, sql: q.sql, conditions, signal: a.signal, fresh: a.refresh });
-  return { tile_id: tileId, columns: r.columns, rows: r.rows, read_at: new Date(r.readAt).toISOString(), truncated: r.truncated, applied_filters: r.applied };
+/** Codes whose message is the warehouse's own text, which may quote the governed statement. */
+const WAREHOUSE_MESSAGES = new Set(['QUERY_FAILED', 'QUERY_RECURSION_LIMIT']);
+
+/**
+ * Runs a tile's question (read by the run's viewer already) with the run's conditions. A warehouse's
+ * message quotes the statement as governance rewrote it, row filters and attribute values included:
+ * only the question's writer, signed in, sees it; anyone else (a link's holder, a subscription's
+ * recipients, another member) gets its code.
+ */
+async function runQuestion(query: Query, tileId: string, q: TileQuestion, conditions: ResultCondition[], a: TileRunArgs & { reveal: boolean }): Promise<TileRun> {
+  try {
+    const r = await query({ environmentId: a.environmentId, connectionId: q.connectionId, sql: q.sql, conditions, signal: a.signal, fresh: a.refresh });
+    return { tile_id: tileId, columns: r.columns, rows: r.rows, read_at: new Date(r.readAt).toISOString(), truncated: r.truncated, applied_filters: r.applied };
+  } catch (err) {
+    if (!a.reveal && err instanceof AppError && WAREHOUSE_MESSAGES.has(err.code)) throw new TileQueryFailed(err);
+    throw err;
+  }
 }
+
+/** Whether `p` sees a warehouse's own message for `q`: its writer, not through a link. */
+const reveals = (p: Principal, q: TileQuestion, a: Pick<TileRunArgs, 'viaLink'>) => !a.viaLink && q.ownerId === p.userId;
 
 /** Runs one question tile of a dashboard `p` has already been allowed to read. */
 export async function runTileOf(deps: DashboardDeps, p: Principal, d: StoredDashboard, a: TileRunArgs): Promise<TileRun> {
@@ -37,7 +55,7 @@ export async function runTileOf(deps: DashboardDeps, p: Principal, d: StoredDash
   const conditions = conditionsFor(d.filters, a.filters ?? []);
   const q = await deps.ports.question(p, tile.saved_question_id);
   if (!q) throw new TileQuestionNotFound();
-  return runQuestion(deps.ports.runner(p), tile.id, q, conditions, a);
+  return runQuestion(deps.ports.runner(p), tile.id, q, conditions, { ...a, reveal: reveals(p, q, a) });
 }
 
 /** Fresh rows of one tile of a dashboard the caller may read. */
@@ -79,7 +97,7 @@ export async function runDashboard(
       try {
         q = (await questions).get(t.saved_question_id);
         if (!q) throw new TileQuestionNotFound();
-        const r = await runQuestion(query, t.id, q, conditions, { tileId: t.id, signal: a.signal });
+        const r = await runQuestion(query, t.id, q, conditions, { tileId: t.id, signal: a.signal, reveal: false });
         return { ...base, title: q.title, chart: q.chart, columns: r.columns, rows: r.rows, read_at: r.read_at };
       } catch (err) {
         const e = err instanceof AppError ? { code: err.code, message: err.message } : { code: 'INTERNAL_ERROR', message: 'The tile could not be run' };
@@ -134,7 +152,7 @@ export function runTilesOf(deps: DashboardDeps, p: Principal, d: StoredDashboard
       try {
         const q = (await questions).get(qid);
         if (!q) throw new TileQuestionNotFound();
-        return { tile_id: t.id, run: await runQuestion(query, t.id, q, conditions, { ...a, tileId: t.id }) };
+        return { tile_id: t.id, run: await runQuestion(query, t.id, q, conditions, { ...a, tileId: t.id, reveal: reveals(p, q, a) }) };
       } catch (error) {
         return { tile_id: t.id, error };
       }

@@ -42,6 +42,9 @@ export const FilterValue = z.object({
 });
 export type FilterValue = z.infer<typeof FilterValue>;
 
+/** The grid's width in columns: a tile's x + w may not pass it. */
+export const GRID_COLUMNS = 12;
+
 /** Where a tile sits on the 12-column grid. */
 const Grid = {
   x: z.number().int().min(0).max(11),
@@ -56,6 +59,16 @@ export const TileInput = z.union([
   z.object({ id: FilterId.optional(), text: z.string().max(10_000), ...Grid }).strict(),
 ]);
 export type TileInput = z.infer<typeof TileInput>;
+
+/**
+ * Refuses a tile that sticks out of the grid (x + w past 12), naming it: stored as it came, the web
+ * client's grid would silently move it, and the layout saved would not be the layout shown.
+ */
+export function tilesInGrid(tiles: TileInput[], ctx: z.RefinementCtx): void {
+  tiles.forEach((t, i) => {
+    if (t.x + t.w > GRID_COLUMNS) ctx.addIssue({ code: 'custom', message: `The tile ends past the grid's ${GRID_COLUMNS} columns (x + w > ${GRID_COLUMNS})`, path: [i, 'w'] });
+  });
+}
 
 export const Tile = z.object({
   id: z.string(),

@@ -5,7 +5,7 @@ import { Dashboard, dashboardShares, revokeDashboardShare, runSharedTile, runSha
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
-import { DashboardId, RunBody, streamTiles, TILES_STREAM, tilesSignal } from './dashboards.ts';
+import { DashboardId, loggedTile, RunBody, streamTiles, TILES_STREAM, tilesSignal } from './dashboards.ts';
 
 const ShareId = z.string().min(1).max(100);
 const Share = z.object({
@@ -51,6 +51,7 @@ export function dashboardSharingRoutes(s: Services) {
       params: DashboardId,
       response: z.object({ shares: z.array(Share) }),
       errors: { 403: 'Not the owner nor an admin', 404: 'Dashboard not found' },
+      description: 'Links whose sharer lost access are ended, not listed.',
       handler: async ({ principal, params }) => ({ shares: (await dashboardShares(s.dashboards, principal, params.id)).map(withUrl) }),
     }),
     route({
@@ -77,7 +78,7 @@ export function dashboardSharingRoutes(s: Services) {
       auth: 'none',
       params: z.object({ share_id: ShareId }),
       response: SharedDashboard,
-      errors: { 404: 'Link not found, revoked, or its sharer can no longer read the dashboard' },
+      errors: { 404: 'Link not found, revoked, or ended because its sharer lost access (deactivated, removed, or the dashboard made private): getting access back does not revive it' },
       handler: async ({ params, ctx }) => {
         ctx.set('Cache-Control', 'no-store');
         return { ...(await sharedDashboard(s.dashboards, params.share_id)), runs_as: 'sharer' as const };
@@ -93,10 +94,14 @@ export function dashboardSharingRoutes(s: Services) {
       params: z.object({ share_id: ShareId, tile_id: z.string().min(1).max(100) }),
       body: RunBody,
       response: TileRun,
-      errors: { 400: 'Query refused by the guard', 404: 'Link, tile or the tile\'s saved question not found', 429: 'The link ran more than 600 tiles in a minute' },
+      errors: {
+        400: "Query refused by the guard, or failed in the warehouse (its code only: the warehouse's message, which may quote the sharer's row filters, goes to the server log)",
+        404: 'Link, tile or the tile\'s saved question not found; a link whose sharer lost access is ended for good',
+        429: 'The link ran more than 600 tiles in a minute',
+      },
       handler: ({ params, body, ctx }) => {
         ctx.set('Cache-Control', 'no-store');
-        return runSharedTile(s.dashboards, params.share_id, { tileId: params.tile_id, filters: body.filters, refresh: body.refresh, signal: clientSignal(ctx) });
+        return loggedTile(ctx, params.tile_id, runSharedTile(s.dashboards, params.share_id, { tileId: params.tile_id, filters: body.filters, refresh: body.refresh, signal: clientSignal(ctx) }));
       },
     }),
     route({

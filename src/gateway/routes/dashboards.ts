@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { AppError, ValidationFailed } from '../../errors.ts';
 import { statusOf } from '../error-handler.ts';
-import { createDashboard, Dashboard, DashboardFilter, dashboard, dashboards, DashboardSummary, editDashboard, FilterValue, removeDashboard, runTile, runTiles, TileInput, tilesInGrid, type TileOutcome, TileRun, Visibility } from '../../dashboards/index.ts';
+import { createDashboard, Dashboard, DashboardFilter, dashboard, dashboards, DashboardSummary, editDashboard, FilterValue, removeDashboard, runTile, runTiles, TileInput, tilesInGrid, type TileOutcome, TileQueryFailed, TileRun, Visibility } from '../../dashboards/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import { Title } from '../title-field.ts';
@@ -44,8 +44,24 @@ export const RunBody = z.object({
     .describe('Read the data afresh. Without it, rows of the same governed statement (after this viewer\'s own guard and row security) read less than 5 seconds ago, or being read now, may answer, with their own read_at'),
 });
 
+/** The warehouse's own message a tile's failure kept from its viewer goes to the server's log. */
+function logHidden(ctx: Context, tileId: string, err: unknown): void {
+  if (err instanceof TileQueryFailed) ctx.state.log?.warn({ err: err.cause, tile_id: tileId }, 'a dashboard tile failed in the warehouse');
+}
+
+/** One tile's run, its hidden warehouse message logged if it fails. */
+export async function loggedTile(ctx: Context, tileId: string, run: Promise<TileRun>): Promise<TileRun> {
+  try {
+    return await run;
+  } catch (err) {
+    logHidden(ctx, tileId, err);
+    throw err;
+  }
+}
+
 /** A tile's failure as the single-tile route would answer it: its status and `{detail, code}` body. */
 function tileError(ctx: Context, tileId: string, err: unknown) {
+  logHidden(ctx, tileId, err);
   if (!(err instanceof AppError)) {
     ctx.state.log?.error({ err, tile_id: tileId }, 'a dashboard tile failed');
     return { tile_id: tileId, status: 500, error: { detail: 'Internal Server Error', code: 'INTERNAL_ERROR' } };
@@ -187,9 +203,13 @@ export function dashboardRoutes(s: Services) {
       params: DashboardId.extend({ tile_id: z.string().min(1).max(100) }),
       body: RunBody,
       response: TileRun,
-      errors: { 400: 'Query refused by the guard', 404: 'Dashboard, tile or the tile\'s saved question not found' },
+      errors: {
+        400: "Query refused by the guard, or failed in the warehouse (the warehouse's own message only to the question's writer; others get its code, the message goes to the server log)",
+        404: 'Dashboard, tile or the tile\'s saved question not found',
+        422: 'Invalid body, a filter id the dashboard lacks, or a value of the other kind than its filter (values for a date range, from/to for values)',
+      },
       handler: ({ principal, params, body, environmentId, ctx }) =>
-        runTile(s.dashboards, principal, params.id, { tileId: params.tile_id, filters: body.filters, refresh: body.refresh, environmentId, signal: clientSignal(ctx) }),
+        loggedTile(ctx, params.tile_id, runTile(s.dashboards, principal, params.id, { tileId: params.tile_id, filters: body.filters, refresh: body.refresh, environmentId, signal: clientSignal(ctx) })),
     }),
     route({
       method: 'POST',
