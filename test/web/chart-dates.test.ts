@@ -1,12 +1,11 @@
-// Charts over dates (web/src/charts/chart-spec.ts, date-period.ts): a bar chart sorted by the value is
+// Charts over dates (src/shared/chart-spec.ts): a bar chart sorted by the value is
 // drawn in the value's order even over dates, bars over an "Automatic" date axis are a period wide and
 // labelled at the period, and lines over time keep their date order. Drawn with Vega over rows put in
 // as the client does (saved/chart-over.ts); the bars and labels are read back from the SVG.
 import test from 'ava';
 import { compile } from 'vega-lite';
 import { parse, View } from 'vega';
-import { buildChartSpec, defaultSettings, sortsFor, type ChartSettings, type Column } from '../../web/src/charts/chart-spec.ts';
-import { datePeriodOf } from '../../web/src/charts/date-period.ts';
+import { buildChartSpec, datePeriodOf, defaultSettings, sortsFor, type ChartSettings, type Column } from '../../src/shared/chart-spec.ts';
 import { chartOver } from '../../web/src/saved/chart-over.ts';
 
 const COLUMNS: Column[] = [

@@ -1,11 +1,11 @@
-// The chart controls' spec builder (web/src/charts/chart-spec.ts), without a browser: every type
+// The chart controls' spec builder (src/shared/chart-spec.ts), without a browser: every type
 // compiles with Vega-Lite and draws with Vega over real rows (the data put in as the client does,
 // saved/chart-over.ts), formats and sorts land where Vega-Lite reads them, and the choices come back
 // from a saved spec, or from a spec the agent made.
 import test from 'ava';
 import { compile } from 'vega-lite';
 import { parse, View } from 'vega';
-import { buildChartSpec, CHART_TYPES, defaultSettings, settingsOfSpec, type ChartSettings, type Column } from '../../web/src/charts/chart-spec.ts';
+import { buildChartSpec, CHART_TYPES, defaultSettings, settingsOfSpec, type ChartSettings, type Column } from '../../src/shared/chart-spec.ts';
 import { chartOver } from '../../web/src/saved/chart-over.ts';
 
 const COLUMNS: Column[] = [

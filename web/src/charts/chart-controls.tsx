@@ -1,7 +1,7 @@
 // The chart controls: type, axes, series, sort, number and date formats over a result's columns.
 // Each choice changes the settings; chart-spec.ts turns them into the Vega-Lite spec.
 import { SelectField } from '../ui/field.tsx';
-import { CHART_TYPES, DATE_FORMATS, NUMBER_FORMATS, sortsFor, type ChartSettings, type Column } from './chart-spec.ts';
+import { CHART_TYPES, DATE_FORMATS, NUMBER_FORMATS, sortsFor, type ChartSettings, type Column } from '../../../src/shared/chart-spec.ts';
 
 const TYPE_LABELS: Record<ChartSettings['type'], string> = { bar: 'Bar', line: 'Line', area: 'Area', scatter: 'Scatter', pie: 'Pie', number: 'Single number', table: 'Table only' };
 const SORT_LABELS: Record<ChartSettings['sort'], string> = {

@@ -1,7 +1,7 @@
 // A saved chart drawn over fresh rows: the spec's inline data (the rows the answer had) is replaced
 // by the rows just read, so the chart and the table always show the same data. An "Automatic" date
 // axis is settled here, at the period of those rows (monthly rows get month-wide bars).
-import { settleDates } from '../charts/chart-spec.ts';
+import { settleDates } from '../../../src/shared/chart-spec.ts';
 
 interface Rows {
   columns: { name: string }[];

@@ -3,7 +3,7 @@
 // opened one's next version).
 import { useEffect, useMemo, useState } from 'react';
 import { api, call } from '../api/client.ts';
-import { buildChartSpec, settingsOfSpec, type ChartSettings } from '../charts/chart-spec.ts';
+import { buildChartSpec, settingsOfSpec, type ChartSettings } from '../../../src/shared/chart-spec.ts';
 import { SaveQuestion } from '../saved/save-question.tsx';
 import { SelectField } from '../ui/field.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';

@@ -3,7 +3,7 @@
 import { lazy, Suspense } from 'react';
 import { ResultTable } from '../ask/result-table.tsx';
 import { ChartControls } from '../charts/chart-controls.tsx';
-import type { ChartSettings } from '../charts/chart-spec.ts';
+import type { ChartSettings } from '../../../src/shared/chart-spec.ts';
 import { chartOver } from '../saved/chart-over.ts';
 import type { Chart } from './editor-source.ts';
 import type { QueryResult } from './use-query-run.ts';
