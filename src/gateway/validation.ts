@@ -14,7 +14,10 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, loc: Lo
 
 function toFieldIssue(issue: z.core.$ZodIssue, loc: Location, root: unknown): FieldIssue {
   const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-  const missing = issue.code === 'invalid_type' && valueAt(root, path) === undefined;
+  // A field absent where it is needed: a type check on it, or a rule that requires it only in some
+  // cases (saved questions need `sql` unless they name a chat) and says so in the words of the first.
+  const required = issue.code === 'invalid_type' || (issue.code === 'custom' && issue.message === 'Field required');
+  const missing = required && valueAt(root, path) === undefined;
   return {
     loc: [loc, ...path],
     msg: missing ? 'Field required' : issue.message,

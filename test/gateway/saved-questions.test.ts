@@ -247,6 +247,10 @@ test('invalid bodies answer 422 in the HTTPValidationError shape, naming the fie
     t.deepEqual(res.body.detail[0].loc, loc);
     t.is(typeof res.body.detail[0].msg, 'string');
   }
+  // A field needed only without a chat is 'missing', as any absent field is.
+  for (const body of [{ connection_id: 'wh' }, { sql: SQL }]) {
+    t.like((await call(t0, 'POST', '/api/saved_questions', { token: analyst, body: { title: 'Orders', ...body } })).body.detail[0], { msg: 'Field required', type: 'missing' });
+  }
   const id = (await save(analyst, { connection_id: 'wh', sql: SQL })).body.id as string;
   const patch = await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: analyst, body: { sql: '' } });
   t.is(patch.status, 422);
