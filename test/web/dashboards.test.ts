@@ -260,3 +260,58 @@ test('on a phone the tiles stack in reading order, each the whole width; the sav
   t.deepEqual(saved.body.tiles.map((x: { x: number; w: number }) => [x.x, x.w]), [[6, 6], [0, 6], [0, 4]]);
   t.deepEqual(problems, []);
 });
+
+test("Edit and Share show only to whom the server lets use them; a Save over someone else's newer edit says so and undoes nothing", async (t) => {
+  t.timeout(180_000);
+  const m = await demoMember(w, 'modeler');
+  const token = w.session(m.user);
+  const made = await call(w, 'POST', '/api/dashboards', { token, body: { title: 'Team board', visibility: 'organization', tiles: [{ id: 'note', text: 'Hello', x: 0, y: 0, w: 6, h: 2 }] } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const path = `/dashboards/${encodeURIComponent(made.body.id as string)}`;
+  const buttonsFor = async (login: { email: string; password: string }) => {
+    const { page, context, problems } = await openPage(t, w.browser, w.url);
+    await signInAs(context, login);
+    await page.goto(path);
+    await page.getByRole('heading', { name: 'Team board' }).waitFor();
+    await page.getByRole('button', { name: 'Refresh' }).waitFor();
+    const shown = [await page.getByRole('button', { name: 'Edit' }).count(), await page.getByRole('button', { name: 'Share' }).count()];
+    return { page, problems, shown };
+  };
+  // An analyst reads the modeler's organization dashboard but may neither edit nor share it; an admin may both.
+  t.deepEqual((await buttonsFor((await demoMember(w, 'user')).login)).shown, [0, 0], 'analyst');
+  const admin = await demoMember(w, 'admin');
+  t.deepEqual((await buttonsFor(admin.login)).shown, [1, 1], 'admin');
+  // A modeler may not change an admin's organization dashboard either.
+  const adminsBoard = await call(w, 'POST', '/api/dashboards', { token: w.session(admin.user), body: { title: 'Admin board', visibility: 'organization', tiles: [] } });
+  const other = await openPage(t, w.browser, w.url);
+  await signInAs(other.context, m.login);
+  await other.page.goto(`/dashboards/${encodeURIComponent(adminsBoard.body.id as string)}`);
+  await other.page.getByRole('heading', { name: 'Admin board' }).waitFor();
+  await other.page.getByRole('button', { name: 'Refresh' }).waitFor();
+  t.is(await other.page.getByRole('button', { name: 'Edit' }).count(), 0, "modeler on an admin's dashboard");
+
+  // The owner starts an edit; meanwhile the admin renames the dashboard; the owner's Save is refused, not applied over it.
+  const owner = await buttonsFor(m.login);
+  t.deepEqual(owner.shown, [1, 1], 'owner');
+  await owner.page.getByRole('button', { name: 'Edit' }).click();
+  await owner.page.getByRole('button', { name: 'Remove tile' }).click();
+  t.is((await call(w, 'PATCH', `/api/dashboards/${made.body.id}`, { token: w.session(admin.user), body: { title: 'Renamed by the admin', version: 1 } })).status, 200);
+  await owner.page.getByRole('button', { name: 'Save' }).click();
+  await owner.page.getByRole('alert').getByText(/edited meanwhile/i).waitFor();
+  const now = await call(w, 'GET', `/api/dashboards/${made.body.id}`, { token });
+  t.like(now.body, { title: 'Renamed by the admin', version: 2 });
+  t.is(now.body.tiles.length, 1, "the admin's version stands, the tile not removed over it");
+  // Loaded again, the owner saves from the new version, and again from the one saved.
+  await owner.page.reload();
+  await owner.page.getByRole('button', { name: 'Edit' }).click();
+  await owner.page.getByRole('button', { name: 'Remove tile' }).click();
+  await owner.page.getByRole('button', { name: 'Save' }).click();
+  await owner.page.getByText('No tiles yet').waitFor();
+  await owner.page.getByRole('button', { name: 'Edit' }).click();
+  await owner.page.getByRole('textbox', { name: 'Text' }).fill('Back');
+  await owner.page.getByRole('button', { name: 'Add text tile' }).click();
+  await owner.page.getByRole('button', { name: 'Save' }).click();
+  await owner.page.getByRole('button', { name: 'Edit' }).waitFor();
+  t.like((await call(w, 'GET', `/api/dashboards/${made.body.id}`, { token })).body, { version: 4 });
+  t.deepEqual(owner.problems, []);
+});

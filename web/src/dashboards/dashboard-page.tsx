@@ -1,10 +1,13 @@
 // /dashboards/:id: the tiles on their grid, each run as the person viewing (with their permissions
 // and row security) and with the filter bar's values; refresh by hand or on an interval; edit mode
 // moves and resizes tiles, adds question and text tiles and filters; share links; subscriptions that
-// send all its tiles on a schedule.
+// send all its tiles on a schedule. Edit and Share are offered to whom the server lets do them (the
+// owner, or an admin for an organization dashboard); Save names the version the edit was made from,
+// so that someone else's newer layout is never undone unseen (the server answers 409).
 import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, call } from '../api/client.ts';
+import { useMe } from '../session/session.tsx';
 import { SubscribeButton } from '../subscriptions/subscribe-dialog.tsx';
 import { useDocumentTitle } from '../ui/document-title.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
@@ -24,15 +27,19 @@ const inputsOf = (d: Dashboard): TileInput[] => d.tiles.map((t) => (t.saved_ques
 let fresh = 0;
 const withId = (t: TileInput): TileInput & { id: string } => ({ ...t, id: t.id ?? `n${Date.now().toString(36)}${++fresh}` });
 
+/** Whether the person may edit and share the dashboard: the server's rule, so that no edit of theirs is refused on Save. */
+const mayEdit = (me: { user_id: string; role: string }, d: Pick<Dashboard, 'owner_id' | 'visibility'>) => d.owner_id === me.user_id || (d.visibility === 'organization' && me.role === 'admin');
+
 export function DashboardPage() {
   const { id = '' } = useParams();
+  const me = useMe();
   const loaded = useLoad((signal) => call(api.GET('/api/dashboards/{id}', { params: { path: { id } }, signal })), id);
   const d = loaded.data;
   useDocumentTitle(d?.title ?? 'Dashboard');
   const [applied, setApplied] = useState<FilterValue[] | undefined>();
   const [tick, setTick] = useState(0);
   const refresh = useCallback(() => setTick((n) => n + 1), []);
-  const [draft, setDraft] = useState<{ tiles: (TileInput & { id: string })[]; filters: DashboardFilter[] } | undefined>();
+  const [draft, setDraft] = useState<{ tiles: (TileInput & { id: string })[]; filters: DashboardFilter[]; version: number } | undefined>();
   const [sharing, setSharing] = useState(false);
   // The tiles that start together run as one request, each shown as its line arrives.
   const run: RunTile = useMemo(
@@ -44,7 +51,8 @@ export function DashboardPage() {
   );
   const save = useAction(async () => {
     if (!draft) return;
-    const updated = await call(api.PATCH('/api/dashboards/{id}', { params: { path: { id } }, body: { tiles: draft.tiles, filters: draft.filters } }));
+    // The version the draft was made from: the one loaded, or after a save the one saved.
+    const updated = await call(api.PATCH('/api/dashboards/{id}', { params: { path: { id } }, body: { tiles: draft.tiles, filters: draft.filters, version: draft.version } }));
     loaded.update(() => updated);
     setApplied(undefined);
     setDraft(undefined);
@@ -52,6 +60,7 @@ export function DashboardPage() {
   if (!d) return <section className="dashboard-page">{loaded.problem ? <FormAlert problem={loaded.problem} /> : <p role="status">Loading…</p>}</section>;
   const values = applied ?? defaultValues(d.filters);
   const editing = draft !== undefined;
+  const editable = mayEdit(me, d);
   const places: Place[] = editing ? draft.tiles : d.tiles;
   const titleOf = (tileId: string) => d.tiles.find((t) => t.id === tileId)?.question?.title;
   return (
@@ -60,12 +69,12 @@ export function DashboardPage() {
         <h1 id="dashboard-title">{d.title}</h1>
         <span className="spacer" />
         {!editing && <RefreshControls onRefresh={refresh} />}
-        {!editing && (
-          <button type="button" onClick={() => setDraft({ tiles: inputsOf(d).map(withId), filters: d.filters })}>
+        {!editing && editable && (
+          <button type="button" onClick={() => setDraft({ tiles: inputsOf(d).map(withId), filters: d.filters, version: d.version })}>
             Edit
           </button>
         )}
-        {!editing && (
+        {!editing && editable && (
           <button type="button" aria-expanded={sharing} onClick={() => setSharing((s) => !s)}>
             Share
           </button>
@@ -73,7 +82,7 @@ export function DashboardPage() {
         {!editing && <SubscribeButton dashboardId={d.id} />}
       </div>
       {d.description && <p>{d.description}</p>}
-      {sharing && !editing && <DashboardShare id={d.id} />}
+      {sharing && !editing && editable && <DashboardShare id={d.id} />}
       <FormAlert problem={save.problem} />
       {editing ? (
         <>
