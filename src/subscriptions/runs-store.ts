@@ -21,15 +21,15 @@ export async function dueSubscriptions(x: Executor, now: number, limit: number):
 
 /**
  * Claims the slots of a subscription from `from` (the next_slot_at read): `slot`, the latest, runs (its
- * row 'running', claimed by `replica`), earlier ones passed while no replica ran and are logged as
- * missed; the subscription moves on to `next`. False when another replica claimed them first.
+ * row 'running', claimed by `replica`), earlier ones passed unclaimed and are logged as missed with
+ * their reason; the subscription moves on to `next`. False when another replica claimed them first.
  */
-export async function claimSlots(x: Executor, c: { id: string; from: number; next: number; run: string; slot: number | undefined; missed: number[]; replica: string; now: number; claimMs: number }): Promise<boolean> {
+export async function claimSlots(x: Executor, c: { id: string; from: number; next: number; run: string; slot: number | undefined; missed: { slot: number; reason: string }[]; replica: string; now: number; claimMs: number }): Promise<boolean> {
   const res = await x.batch(
     [
       sql`UPDATE subscriptions SET next_slot_at = ${c.next} WHERE id = ${c.id} AND status = 'active' AND next_slot_at = ${c.from}`,
-      ...c.missed.map((slot) => sql`INSERT INTO subscription_runs (id, subscription_id, slot_at, status, started_at, finished_at, error)
-        VALUES (${logId(c.now)}, ${c.id}, ${slot}, 'missed', ${c.now}, ${c.now}, 'No replica was running at this time; only the latest slot that passed is sent') ON CONFLICT DO NOTHING`),
+      ...c.missed.map((m) => sql`INSERT INTO subscription_runs (id, subscription_id, slot_at, status, started_at, finished_at, error)
+        VALUES (${logId(c.now)}, ${c.id}, ${m.slot}, 'missed', ${c.now}, ${c.now}, ${m.reason}) ON CONFLICT DO NOTHING`),
       ...(c.slot === undefined
         ? []
         : [sql`INSERT INTO subscription_runs (id, subscription_id, slot_at, status, claimed_by, claimed_until, started_at)

@@ -8,7 +8,7 @@ import { executeRun } from './run-subscription.ts';
 import { insertTestRunQuery, logId } from './runs-store.ts';
 import { RUN_CLAIM_MS } from './scheduler.ts';
 import type { SubscriptionRun } from './schemas.ts';
-import { deliverWebhooks } from './webhook-queue.ts';
+import { deliverWebhooks } from './webhook-sender.ts';
 
 /** Runs the subscription now as its owner and answers the run. */
 export async function sendNow(deps: SubscriptionDeps, p: Principal, id: string): Promise<SubscriptionRun> {
@@ -18,7 +18,7 @@ export async function sendNow(deps: SubscriptionDeps, p: Principal, id: string):
   await deps.store.run(insertTestRunQuery({ run, subscriptionId: id, replica: deps.replicaId, now, claimMs: RUN_CLAIM_MS }));
   await executeRun(deps, { id: run, subscriptionId: id, slotAt: null });
   // Webhooks go out after the answer, like mail.
-  setImmediate(() => void deliverWebhooks(deps).catch((err: unknown) => deps.log.warn({ err }, 'subscription webhooks: delivery failed; the next tick retries')));
+  setImmediate(() => void deliverWebhooks(deps).catch((err: unknown) => deps.log.warn({ err }, 'subscription webhooks: delivery failed; the next round retries')));
   const runs = await listRuns(deps.store, id, 20);
   return runs.find((r) => r.id === run)!;
 }

@@ -1,5 +1,6 @@
 // Webhook deliveries: claimed one by one with a conditional UPDATE (as the mail queue claims mail),
-// posted through the guarded outbound client, retried with doubling waits, and given up after
+// posted through the guarded outbound client within a deadline of their own (by webhook-sender.ts,
+// never by the scheduler's tick), retried with doubling waits, and given up after
 // MAX_WEBHOOK_ATTEMPTS or at once when the outbound rules refuse the address; a delivery given up is
 // reported in the run log, in the log and by a mail to the subscription's owner (staged in the batch
 // that marks it failed, so a replica killed in between neither loses nor doubles the notice).
@@ -10,10 +11,13 @@ import type { SubscriptionDeps } from './deps.ts';
 export const MAX_WEBHOOK_ATTEMPTS = 5;
 /** Waits between attempts: 30 s, 1, 2, 4 minutes. */
 export const webhookRetryMs = (attempts: number) => 30_000 * 2 ** (attempts - 1);
-/** Longer than a request may take (the outbound client's deadline is 30 s): a sender that died leaves it to another after. */
+/** The deadline of one attempt, answer included: a chat webhook answers in a second; one that does not, fails and is retried. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Longer than an attempt may take (its deadline, and the outbound client's 30 s): a sender that died leaves it to another after. */
 const CLAIM_MS = 2 * 60_000;
 
-interface DueHook {
+/** A delivery claimed by this replica: its URL sealed, its body as stored. */
+export interface DueHook {
   id: string;
   run_id: string;
   target: string;
@@ -22,34 +26,29 @@ interface DueHook {
   attempts: number;
 }
 
-async function claimNext(deps: SubscriptionDeps, now: number): Promise<DueHook | undefined> {
+/** Claims the delivery due first, or answers undefined when none is due (or another replica took it). */
+export async function claimNextHook(deps: SubscriptionDeps, now: number): Promise<DueHook | undefined> {
   return deps.store.one(sql<DueHook>`UPDATE subscription_deliveries SET next_attempt_at = ${now + CLAIM_MS}
     WHERE id = (SELECT id FROM subscription_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ${now} ORDER BY next_attempt_at, id LIMIT 1)
       AND next_attempt_at <= ${now}
     RETURNING id, run_id, target, url, payload, attempts`);
 }
 
-/** Posts every webhook due now; resolves when none is left (or one was lost to another replica). */
-export async function deliverWebhooks(deps: SubscriptionDeps): Promise<void> {
-  for (;;) {
-    const hook = await claimNext(deps, deps.clock.now());
-    if (!hook) return;
-    await deliverOne(deps, hook);
-  }
-}
-
-async function post(deps: SubscriptionDeps, hook: DueHook): Promise<string | undefined> {
+async function post(deps: SubscriptionDeps, hook: DueHook, timeoutMs: number): Promise<string | undefined> {
+  const deadline = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await deps.fetch(deps.secretBox.open(hook.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: hook.payload, redirect: 'manual' });
+    const res = await deps.fetch(deps.secretBox.open(hook.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: hook.payload, redirect: 'manual', signal: deadline });
     await res.body?.cancel();
     return res.ok ? undefined : `HTTP ${res.status}`;
   } catch (err) {
-    return err instanceof OutboundFailed && err.reason === 'refused' ? 'refused' : 'unreachable';
+    if (err instanceof OutboundFailed && err.reason === 'refused') return 'refused';
+    return deadline.aborted ? `No answer within ${timeoutMs / 1000} s` : 'unreachable';
   }
 }
 
-async function deliverOne(deps: SubscriptionDeps, hook: DueHook): Promise<void> {
-  const error = await post(deps, hook);
+/** Posts one claimed delivery and records the outcome: sent, retried later, or given up. */
+export async function deliverOne(deps: SubscriptionDeps, hook: DueHook, timeoutMs = WEBHOOK_TIMEOUT_MS): Promise<void> {
+  const error = await post(deps, hook, timeoutMs);
   const now = deps.clock.now();
   const attempts = Number(hook.attempts) + 1;
   if (error === undefined) {

@@ -6,7 +6,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { sql } from 'kysely';
 import { MAX_ATTEMPTS } from '../../src/mail/index.ts';
-import { tick, type SubscriptionDeps } from '../../src/subscriptions/index.ts';
+import { deliverWebhooks, tick, type SubscriptionDeps } from '../../src/subscriptions/index.ts';
 import { duckdbFixture, placeOrgFile, tempDir } from '../data/warehouses.ts';
 import { call } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -192,10 +192,13 @@ test.serial('webhooks post Slack, Teams and JSON bodies through the outbound cli
   hooks.received.length = 0;
   hooks.answer = [500];
   await atNextSlot(sub.id);
+  // Webhooks go out from their own loop, never from the tick that claims slots.
+  await deliverWebhooks(deps);
   t.is(hooks.received.length, 3);
   t.deepEqual((await runs(sub.id))[0]!.deliveries.map((d) => d.status).sort(), ['pending', 'sent', 'sent']);
   t0.clock.advance(30_000);
   await tick(deps);
+  await deliverWebhooks(deps);
   t.deepEqual((await runs(sub.id))[0]!.deliveries.map((d) => d.status), ['sent', 'sent', 'sent']);
   const last = (path: string) => JSON.parse(hooks.received.filter((r) => r.path === path).at(-1)!.body);
   const slack = last('/slack');
@@ -213,9 +216,12 @@ test.serial('a webhook that keeps failing is retried with backoff, given up afte
   const sub = await subscribe({ saved_question_id: id, channels: [{ type: 'webhook', url: `${hooks.url}/down`, format: 'json' }] });
   hooks.answer = [503, 503, 503, 503, 503];
   await atNextSlot(sub.id);
+  // Webhooks go out from their own loop, never from the tick that claims slots.
+  await deliverWebhooks(deps);
   for (let i = 0; i < 5; i++) {
     t0.clock.advance(10 * 60_000);
     await tick(deps);
+    await deliverWebhooks(deps);
   }
   t.like((await runs(sub.id))[0]!.deliveries[0], { status: 'failed', attempts: 5, error: 'HTTP 503' });
   const notice = await smtp.next(owner.email, /could not deliver/);
@@ -225,6 +231,7 @@ test.serial('a webhook that keeps failing is retried with backoff, given up afte
   // One notice: more ticks find nothing left to give up.
   t0.clock.advance(60 * 60_000);
   await tick(deps);
+  await deliverWebhooks(deps);
   await deps.mail.idle();
   t.is(smtp.mails.filter((m) => m.to.includes(owner.email) && /could not deliver/.test(m.subject)).length, 0);
 });
