@@ -79,10 +79,18 @@ export async function findQuestions(x: Executor, orgId: string, ids: readonly st
   return rows.map(toQuestion);
 }
 
-/** The organization's questions and the user's private ones, last edited first. */
-export async function listQuestions(x: Executor, orgId: string, userId: string): Promise<SavedQuestion[]> {
-  const rows = await x.all(sql<QuestionRow>`SELECT * FROM saved_questions WHERE org_id = ${orgId} AND (visibility = 'organization' OR owner_id = ${userId})
-    ORDER BY updated_at DESC, id DESC`);
+/** Where a page of the list starts: after the question last edited at `at` with id `id` (the list's order). */
+export interface ListAfter {
+  at: number;
+  id: string;
+}
+
+/** The organization's questions and the user's private ones, last edited first; `limit` of them after `after` when given. */
+export async function listQuestions(x: Executor, orgId: string, userId: string, page: { after?: ListAfter | undefined; limit?: number | undefined } = {}): Promise<SavedQuestion[]> {
+  const after = page.after ? sql`AND (updated_at < ${page.after.at} OR (updated_at = ${page.after.at} AND id < ${page.after.id}))` : sql``;
+  const limit = page.limit === undefined ? sql`` : sql`LIMIT ${page.limit}`;
+  const rows = await x.all(sql<QuestionRow>`SELECT * FROM saved_questions WHERE org_id = ${orgId} AND (visibility = 'organization' OR owner_id = ${userId}) ${after}
+    ORDER BY updated_at DESC, id DESC ${limit}`);
   return rows.map(toQuestion);
 }
 

@@ -1,13 +1,36 @@
 // Reading saved questions: the list, one question and its history.
 import type { Principal } from '../auth/index.ts';
+import { ValidationFailed } from '../errors.ts';
 import { readableQuestion, readableQuestions } from './access.ts';
 import type { SavedDeps } from './deps.ts';
-import { listQuestions, listVersions } from './questions-store.ts';
+import { listQuestions, listVersions, type ListAfter } from './questions-store.ts';
 import type { SavedQuestion, SavedQuestionVersion } from './schemas.ts';
 
-/** The organization's questions and the caller's private ones, last edited first. */
-export async function savedQuestions(deps: SavedDeps, p: Principal): Promise<SavedQuestion[]> {
-  return listQuestions(deps.store, p.orgId, p.userId);
+/** A page of the list: `limit` questions after `cursor` (the previous page's next_cursor); every one from the cursor on without a limit. */
+export interface ListPage {
+  cursor?: string | undefined;
+  limit?: number | undefined;
+}
+
+const encodeCursor = (q: SavedQuestion) => Buffer.from(JSON.stringify([Date.parse(q.updated_at), q.id])).toString('base64url');
+
+function decodeCursor(cursor: string): ListAfter {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (Number.isSafeInteger(at) && typeof id === 'string') return { at: at as number, id };
+  } catch {
+    // Not ours: refused below.
+  }
+  throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
+}
+
+/** The organization's questions and the caller's private ones, last edited first, a page at a time. */
+export async function savedQuestions(deps: SavedDeps, p: Principal, page: ListPage = {}): Promise<{ questions: SavedQuestion[]; next_cursor: string | null }> {
+  const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const rows = await listQuestions(deps.store, p.orgId, p.userId, { after, limit: page.limit === undefined ? undefined : page.limit + 1 });
+  const more = page.limit !== undefined && rows.length > page.limit;
+  const questions = more ? rows.slice(0, page.limit) : rows;
+  return { questions, next_cursor: more ? encodeCursor(questions[questions.length - 1]!) : null };
 }
 
 /** One question the caller may read. */

@@ -222,6 +222,33 @@ test('editing keeps every version; new SQL no longer names the answer\'s knowled
   t.deepEqual((await run(analyst, id)).body.rows, [[5], [2]]);
 });
 
+test('the list comes a page at a time, last edited first, with a cursor to the next page', async (t) => {
+  // The other organization: no other test saves a question there.
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) ids.push((await save(otherAdmin, { connection_id: 'wh_other', sql: SQL, title: `Page ${i}`, visibility: 'organization' })).body.id);
+  const all = (await call(t0, 'GET', '/api/saved_questions', { token: otherAdmin })).body;
+  t.is(all.next_cursor, null);
+  const order = all.questions.map((q: { id: string }) => q.id) as string[];
+  t.deepEqual([...order].sort(), [...ids].sort());
+  // The test's clock stands still (other tests read it): every question has one edit time, and the id orders them.
+  t.deepEqual(order, [...ids].sort().reverse());
+  const paged: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await call(t0, 'GET', `/api/saved_questions?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: otherAdmin });
+    t.is(page.status, 200);
+    t.true(page.body.questions.length <= 2);
+    paged.push(...page.body.questions.map((q: { id: string }) => q.id));
+    cursor = page.body.next_cursor;
+  } while (cursor);
+  t.deepEqual(paged, order, 'the same questions in the same order, each once (ties on the edit time broken by id)');
+  for (const query of ['limit=0', 'limit=501', 'limit=x', 'cursor=not-a-cursor', `cursor=${'x'.repeat(201)}`]) {
+    const bad = await call(t0, 'GET', `/api/saved_questions?${query}`, { token: otherAdmin });
+    t.is(bad.status, 422, query);
+    t.is(bad.body.detail[0].loc[0], 'query');
+  }
+});
+
 test('connections of another organization or unknown ones answer 404', async (t) => {
   t.is((await save(analyst, { connection_id: 'wh_other', sql: SQL })).status, 404);
   t.is((await save(otherAdmin, { connection_id: 'wh', sql: SQL })).status, 404);

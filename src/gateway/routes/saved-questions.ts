@@ -49,8 +49,12 @@ export function savedQuestionRoutes(s: Services) {
       summary: "The organization's saved questions and the caller's private ones, last edited first",
       tags,
       auth: 'user',
-      response: z.object({ questions: z.array(SavedQuestion) }),
-      handler: async ({ principal }) => ({ questions: await savedQuestions(s.saved, principal) }),
+      query: z.object({
+        cursor: z.string().max(200).optional().describe("The previous page's next_cursor"),
+        limit: z.coerce.number().int().min(1).max(500).optional().describe('Questions per page, 1 to 500; without it, every question from the cursor on'),
+      }),
+      response: z.object({ questions: z.array(SavedQuestion), next_cursor: z.string().nullable().describe('Opaque; pass as cursor for the next page, null at the end') }),
+      handler: ({ principal, query }) => savedQuestions(s.saved, principal, query),
     }),
     route({
       method: 'POST',
