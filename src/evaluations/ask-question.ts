@@ -57,11 +57,11 @@ export async function askQuestion(deps: EvaluationDeps, job: QuestionJob): Promi
   }
 }
 
-/** What is kept of a reply: its text, and the value of a one-row, one-column result. */
+/** What is kept of a reply: its text, whether it ran a query, and the value of a one-row, one-column result. */
 function evidenceOf(reply: AgentReply): StoredReply {
   const t = reply.table;
   const single = t && t.row_count === 1 && t.columns.length === 1 && t.rows[0] !== undefined;
-  return { status: reply.status, text: reply.text, ...(single ? { cell: jsonSafe(t.rows[0]![0]) } : {}) };
+  return { status: reply.status, text: reply.text, queried: reply.sql.length > 0, ...(single ? { cell: jsonSafe(t.rows[0]![0]) } : {}) };
 }
 
 const jsonSafe = (v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : v);

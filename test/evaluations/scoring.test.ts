@@ -95,6 +95,16 @@ for (const [what, question, type, text, cell, expected, source] of OBSERVED) {
   });
 }
 
+test('a reply that ran no query and says it cannot answer is a refusal, whatever numbers its examples hold', (t) => {
+  const refusal = 'I can\'t answer "How many unicorns live in the warehouse basement?" offline: you could ask for example "units last month" or "units by month in 2025".';
+  t.like(observe({ text: refusal, queried: false }, 'How many unicorns live in the warehouse basement?', 'count'), { usable: false, reason: 'refused' });
+  t.like(grade(q(2025, 'count'), [{ status: 'completed', text: refusal, queried: false }]), { result: 'error', error: 'refused' });
+  // An answer that ran its query keeps its number, however it words a caveat.
+  t.like(observe({ text: "I can't break it down by store, but there were 4,912 orders.", queried: true }, 'How many orders?', 'count'), { usable: true, value: { value: 4912 } });
+  // As do replies stored before the query was kept (regrading reads them as it did).
+  t.like(observe({ text: refusal }, 'How many unicorns?', 'count'), { usable: true });
+});
+
 test('grading scores the first usable reply and names why none was usable', (t) => {
   const question = q(5000, 'count');
   t.like(grade(question, [{ status: 'completed', text: 'Which customers do you mean?' }, { status: 'completed', text: 'All of them: 5,000.' }]), { result: 'pass' });

@@ -1,7 +1,9 @@
 // What a reply answered. The structured result comes first: a last query whose result is one row of
 // one column is the answer. Otherwise the text is read for the one number (or date) it gives: numbers
 // inside dates and numbers the question itself names ("in 2025", "over 500") are not answers; a
-// currency or percent sign, or bold type, picks one out of several.
+// currency or percent sign, or bold type, picks one out of several. A reply that ran no query and
+// says it cannot answer is a refusal whatever numbers it holds: the offline model's refusal names
+// example questions ("units by month in 2025"), and their numbers are no answer.
 import { findNumbers, parseAnswerValue, type AnswerValue, type FoundNumber } from '../../shared/answer-value.ts';
 import type { AnswerType } from '../../shared/evaluation-suite.ts';
 import { dateOfCell, findDates } from './find-dates.ts';
@@ -11,6 +13,8 @@ export interface ReplyEvidence {
   text: string;
   /** The only value of the last query's result, when it had one row and one column. */
   cell?: unknown;
+  /** Whether the reply ran a query (absent in replies stored before it was kept: read as before). */
+  queried?: boolean;
 }
 
 export type Observation =
@@ -25,6 +29,7 @@ export function observe(reply: ReplyEvidence, question: string, type: AnswerType
     const value = cellValue(reply.cell, type);
     if (value) return { usable: true, value, source: 'table' };
   }
+  if (reply.queried === false && REFUSAL.test(reply.text)) return { usable: false, reason: 'refused' };
   const found = type === 'date' ? dateIn(reply.text, question) : numberIn(reply.text, question, type);
   if (found === 'ambiguous') return { usable: false, reason: 'ambiguous' };
   if (found) return { usable: true, value: found, source: 'text' };
