@@ -8,7 +8,13 @@ import { Document, isMap, isScalar, isSeq, parseDocument, Scalar, visit, type No
 export function parseYaml(text: string): { value: unknown; error?: string } {
   const doc = parseDocument(text, { prettyErrors: false });
   if (doc.errors.length > 0) return { value: undefined, error: doc.errors[0]!.message };
-  return { value: doc.toJS() };
+  try {
+    return { value: doc.toJS() };
+  } catch (err) {
+    // The library refuses to expand aliases past its count (a "billion laughs" document) here, with a
+    // ReferenceError: that is the text's fault, said like any other YAML error.
+    return { value: undefined, error: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /** Renders a new file. */

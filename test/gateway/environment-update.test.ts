@@ -107,6 +107,9 @@ test("keeping the environment's or production's version, or a merged text, resol
   t.is(Buffer.from(blob).toString('utf8'), content, 'the merged text is written as sent');
 });
 
+/** Eight levels of aliases, nine of each: 9^8 strings once expanded. */
+const BOMB = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(',')}]`)].join('\n') + '\n';
+
 test('resolutions are checked: only conflicting files, once, and a merged item passes its schema (422)', async (t) => {
   const { env, path } = await conflicted('checks');
   const before = await tip(`env/${env}`);
@@ -117,6 +120,8 @@ test('resolutions are checked: only conflicting files, once, and a merged item p
     [[{ path, keep: 'merged' }], ['body', 'resolutions', 0]],
     [[{ path, keep: 'merged', value: { title: 'No body' } }], ['body', 'resolutions', 0, 'value', 'body']],
     [[{ path, keep: 'merged', content: 'title: [unclosed' }], ['body', 'resolutions', 0, 'content']],
+    // Aliases expanded past the YAML library's count (a "billion laughs" document): refused, not a 500.
+    [[{ path, keep: 'merged', content: `${BOMB}title: bomb\nbody: *h\n` }], ['body', 'resolutions', 0, 'content']],
     [[{ path, keep: 'theirs' }], ['body', 'resolutions', 0, 'keep']],
   ];
   for (const [resolutions, loc] of cases) {
