@@ -5,7 +5,10 @@
 // bytes. Anything else (another type, a compressed or chunked body, one over the limit) goes to
 // koa-body as before, so its answers (413, 415, the decode error) stay as they were; this path
 // answers the same for what it takes: a body not matching its length or not JSON fails as a decode
-// error, a `__proto__` key is refused as co-body refuses it (with @hapi/bourne).
+// error, a `__proto__` key is refused as co-body refuses it (with @hapi/bourne). Bytes that are not
+// UTF-8 fail as a decode error too: decoded, they would become U+FFFD and be saved as the writer's
+// text without a word (koa-body's decoder, for the rare body that takes that path, still replaces).
+import { isUtf8 } from 'node:buffer';
 import type { Context } from 'koa';
 
 const PLAIN_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
@@ -50,7 +53,9 @@ export function readPlainJson(ctx: Context, length: number): Promise<unknown> {
     const onEnd = () => {
       if (received !== length) return done(new Error('request size did not match content length'));
       try {
-        done(undefined, parse(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, received).toString('utf8')));
+        const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+        if (!isUtf8(bytes)) return done(new Error('the body is not UTF-8'));
+        done(undefined, parse(bytes.toString('utf8')));
       } catch (err) {
         done(err as Error);
       }

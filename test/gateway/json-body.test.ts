@@ -67,6 +67,18 @@ test('malformed JSON, an empty body and a byte-order mark answer as through koa-
   }
 });
 
+test('bytes that are not UTF-8 are a decode error, not text saved with replacement characters', async (t) => {
+  for (const type of plainTypes) {
+    const bytes = Buffer.concat([Buffer.from('{"text": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const res = await post(bytes, { 'content-type': type });
+    t.is(res.status, 422, type);
+    t.is(((await res.json()) as { detail: { type: string }[] }).detail[0]?.type, 'json_invalid');
+  }
+  // A replacement character the writer sent is theirs.
+  const sent = await post(JSON.stringify({ text: 'caf\uFFFD' }), { 'content-type': 'application/json' });
+  t.deepEqual(await sent.json(), { text: 'caf\uFFFD' });
+});
+
 test('a compressed body and one over the limit still go through koa-body', async (t) => {
   const zipped = await post(gzipSync(JSON.stringify({ text: 'zipped' })), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
   t.is(zipped.status, 200);
