@@ -146,8 +146,11 @@ async function forkEnvironment(
   if (input.source_env_id && !source) {
     throw new ValidationFailed([{ loc: ['body', 'source_env_id'], msg: 'Unknown environment', type: 'value_error' }]);
   }
-  // A made-up name (a quick fix started in the same minute as another) gets "(2)"; a chosen one must be free.
-  const name = input.numberIfTaken ? await freeName(deps, p.orgId, input.name) : input.name;
+  // A made-up name (a quick fix started in the same minute as another) gets "(2)"; a chosen one must be
+  // free. Compatibility forms (fullwidth letters, ligatures) are folded first, so that a name cannot
+  // look like another's and still count as different.
+  const folded = input.name.normalize('NFKC');
+  const name = input.numberIfTaken ? await freeName(deps, p.orgId, folded) : folded;
   if (!input.numberIfTaken && (await environmentNamed(deps.store, p.orgId, name))) throw new EnvironmentNameTaken(name);
   const repo = await deps.repos.repo(p.orgId);
   // An organization without knowledge yet gets an empty first commit on production to fork from.
@@ -156,7 +159,7 @@ async function forkEnvironment(
   }
   const now = deps.clock.now();
   const id = `env_${randomBytes(8).toString('hex')}`;
-  const base = input.throwaway ? `quick-fix-${id.slice(4, 12)}` : slugify(input.name);
+  const base = input.throwaway ? `quick-fix-${id.slice(4, 12)}` : slugify(folded);
   const fields = {
     id,
     org_id: p.orgId,

@@ -52,6 +52,23 @@ test('creating an environment validates name, colour and source', async (t) => {
   const src = await call(t0, 'POST', '/api/environments', { token: admin, body: { name: 'x', color: '#fff', source_env_id: 'env_nope' } });
   t.is(src.status, 422);
   t.deepEqual(src.body.detail[0].loc, ['body', 'source_env_id']);
+  // Names people read in the coloured bar: no control or invisible formatting characters, none that passes for production.
+  for (const name of ['a\u0000b', 'tab\there', 'two\nlines', 'a\u202eb', 'zero\u200bwidth', 'Production', 'ＰＲＯＤＵＣＴＩＯＮ']) {
+    const res = await call(t0, 'POST', '/api/environments', { token: admin, body: { name, color: '#fff' } });
+    t.is(res.status, 422, JSON.stringify(name));
+    t.deepEqual(res.body.detail[0].loc, ['body', 'name']);
+  }
+});
+
+test('a name in look-alike letters is the same name: fullwidth forms are folded before names are compared', async (t) => {
+  const first = await mkEnv('Lookalike env');
+  t.is(first.name, 'Lookalike env');
+  const fullwidth = await call(t0, 'POST', '/api/environments', { token: admin, body: { name: 'Ｌｏｏｋａｌｉｋｅ env', color: '#fff' } });
+  t.is(fullwidth.status, 409);
+  t.is(fullwidth.body.code, 'ENVIRONMENT_NAME_TAKEN');
+  const ligature = await call(t0, 'POST', '/api/environments', { token: admin, body: { name: 'Oﬃce env', color: '#fff' } });
+  t.is(ligature.status, 201);
+  t.is(ligature.body.name, 'Office env');
 });
 
 test('environment names are unique within an organization, ignoring case: a taken one answers 409', async (t) => {

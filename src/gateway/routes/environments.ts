@@ -18,6 +18,19 @@ import {
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
+/**
+ * An environment's name: one line people read in the coloured bar. No control or invisible formatting
+ * characters (a direction override can make one name read as another), and not one that passes for
+ * production. Look-alike letters (fullwidth, ligatures) are folded by the domain (NFKC) before the
+ * name is compared with the others.
+ */
+const EnvironmentName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((n) => !/[\p{Cc}\p{Cf}]/u.test(n), 'A name cannot contain control or invisible formatting characters (line breaks, tabs, direction overrides)')
+  .refine((n) => n.normalize('NFKC').toLowerCase() !== 'production', '"production" is the organization\'s published knowledge: pick another name');
 const Color = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a hex colour such as #1e88e5');
 const Id = z.object({ id: z.string().min(1).max(64) });
 const Target = z.object({
@@ -77,13 +90,13 @@ export function environmentRoutes(s: Services) {
     route({ method: 'GET', path: '/api/environments', operationId: 'list_environments', summary: 'List environments', tags: ['environments'], auth: 'user', role: 'modeler', response: z.array(Environment), handler: ({ principal }) => listEnvironments(k, principal) }),
     route({
       method: 'POST', path: '/api/environments', operationId: 'create_environment', summary: 'Create an environment forked from production or source_env_id', tags: ['environments'], auth: 'user', role: 'modeler', status: 201,
-      body: z.object({ name: z.string().trim().min(1).max(100), color: Color, source_env_id: z.string().max(64).nullable().optional() }), response: Environment,
+      body: z.object({ name: EnvironmentName, color: Color, source_env_id: z.string().max(64).nullable().optional() }), response: Environment,
       errors: { 409: 'ENVIRONMENT_NAME_TAKEN: the organization has an environment of this name, ignoring case (`data.name`)' },
       handler: ({ principal, body }) => createEnvironment(k, principal, body),
     }),
     route({
       method: 'POST', path: '/api/environments/quick_fix', operationId: 'start_quick_fix_environment', summary: 'Start a throwaway environment from production for a quick-fix session', tags: ['environments'], auth: 'user', role: 'modeler', status: 201,
-      body: z.object({ name: z.string().trim().min(1).max(100).optional(), color: Color.optional() }).default({}), response: Environment,
+      body: z.object({ name: EnvironmentName.optional(), color: Color.optional() }).default({}), response: Environment,
       handler: ({ principal, body }) => startQuickFixEnvironment(k, principal, body),
     }),
     route({ method: 'GET', path: '/api/environments/{id}', operationId: 'get_environment', summary: 'One environment', tags: ['environments'], auth: 'user', role: 'modeler', params: Id, response: Environment, handler: ({ principal, params }) => getEnvironment(k, principal, params.id) }),
