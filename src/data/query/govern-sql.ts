@@ -80,8 +80,9 @@ export async function governSql(deps: DataDeps, input: GovernInput, wh: Warehous
   // One read of the knowledge per query (per request, for the queries of one request), at the pinned commit when there is one.
   const reads = input.reads ?? directReads;
   const knowledge = await reads.governance(deps.docs, principal.orgId, input.environmentId, input.knowledgeCommit);
-  const drafted = input.environmentId !== undefined || input.knowledgeCommit !== undefined;
-  const docs = drafted ? withProductionFilters(knowledge.tables, (await reads.governance(deps.docs, principal.orgId, undefined, undefined)).tables) : knowledge.tables;
+  // An environment's knowledge is a draft: production's row filters apply too (rls/production-filters.ts).
+  // A run pinned to a production commit keeps that commit's filters, so its queries agree with each other.
+  const docs = input.environmentId !== undefined ? withProductionFilters(knowledge.tables, (await reads.governance(deps.docs, principal.orgId, undefined, undefined)).tables) : knowledge.tables;
   seen.tables = query.tables.map((r) => {
     const d = docFor(docs, connectionId, r, wh.defaultSchema);
     return d ? `${d.schema}.${d.name}` : `${r.schema ?? wh.defaultSchema}.${r.name}`;

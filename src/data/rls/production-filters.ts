@@ -1,7 +1,6 @@
 // Row filters are a security control, and knowledge outside production is anyone's draft: a modeler
-// who removed a table's row filter in an environment (or a query pinned to a commit from before a
-// filter was added) would otherwise read the rows the filter hides. A query governed by an
-// environment's or a pinned commit's knowledge therefore also gets production's current row filters
+// who removed a table's row filter in an environment would otherwise read the rows the filter hides.
+// A query governed by an environment's knowledge therefore also gets production's current row filters
 // of the same table; both sets apply (policyFor ANDs them), so an environment can tighten a filter,
 // never loosen it. Admins decide what production holds.
 import type { RowFilter, TableDoc } from '../types.ts';
@@ -29,7 +28,7 @@ function merge(docs: TableDoc[], production: TableDoc[]): TableDoc[] {
   return changed ? out : docs;
 }
 
-/** `docs` (an environment's or a commit's) with production's row filters of each table production documents. */
+/** `docs` (an environment's) with production's row filters of each table production documents. */
 export function withProductionFilters(docs: TableDoc[], production: TableDoc[]): TableDoc[] {
   if (docs === production) return docs;
   const kept = merged.get(docs);
