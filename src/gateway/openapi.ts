@@ -124,8 +124,10 @@ function responsesOf(def: RouteDef, example: unknown): Record<string, unknown> {
     if (def.role) responses['403'] = errorResponse(`Requires role ${def.role} or higher`);
   }
   for (const [status, why] of Object.entries(def.errors ?? {}) as [string, string][]) {
-    const before = (responses[status] as { description?: string } | undefined)?.description;
-    responses[status] = errorResponse(before ? `${before}; ${why}` : why);
+    const before = responses[status] as { description?: string } | undefined;
+    // A route may say why it answers 422; the answer keeps its HTTPValidationError shape.
+    if (status === '422' && before) responses[status] = { ...before, description: `${before.description}: ${why}` };
+    else responses[status] = errorResponse(before?.description ? `${before.description}; ${why}` : why);
   }
   return responses;
 }
