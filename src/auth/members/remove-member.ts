@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Query } from '../../store/index.ts';
 import { invalidateSessionsQueries } from '../credentials/invalidate-sessions.ts';
+import { revokeAccessQueries } from '../credentials/revoke-access.ts';
 import type { Principal } from '../principal.ts';
 import type { MemberStoreDeps } from './deps.ts';
 import { keepsAnAdmin, refusal } from './last-admin.ts';
@@ -15,17 +16,14 @@ async function reachOf(deps: MemberStoreDeps, orgId: string): Promise<{ isBase: 
   return { isBase: true, workspaces: rows.map((r) => r.id) };
 }
 
-function leaveQueries(userId: string, orgId: string, now: number): Query[] {
-  return [
-    sql`DELETE FROM memberships WHERE user_id = ${userId} AND org_id = ${orgId}`,
-    sql`UPDATE api_tokens SET revoked_at = ${now} WHERE user_id = ${userId} AND org_id = ${orgId} AND revoked_at IS NULL`,
-  ];
+function leaveQueries(deps: MemberStoreDeps, userId: string, orgId: string, now: number): Query[] {
+  return [sql`DELETE FROM memberships WHERE user_id = ${userId} AND org_id = ${orgId}`, ...revokeAccessQueries(deps.x, { userId, orgId, now })];
 }
 
 /**
  * Removes a member from the organization (from a base organization: also from its workspaces). Their
- * sessions and tokens there stop working; the account row stays, so their chats and
- * knowledge commits keep their author.
+ * sessions, tokens and OAuth grants (MCP clients) there end, and a later invitation back brings none
+ * of them back; the account row stays, so their chats and knowledge commits keep their author.
  */
 export async function removeMember(deps: MemberStoreDeps, admin: Principal, client: RequestClient, userId: string): Promise<void> {
   await auditRefusals(deps, admin, client, { action: 'member_removed', userId }, async () => {
@@ -39,8 +37,8 @@ export async function removeMember(deps: MemberStoreDeps, admin: Principal, clie
       [
         lockOrganization(admin.orgId),
         sql`DELETE FROM memberships WHERE user_id = ${userId} AND org_id = ${admin.orgId} AND ${keepsAnAdmin(admin.orgId, userId)}`,
-        sql`UPDATE api_tokens SET revoked_at = ${now} WHERE user_id = ${userId} AND org_id = ${admin.orgId} AND revoked_at IS NULL`,
-        ...workspaces.flatMap((orgId) => leaveQueries(userId, orgId, now)),
+        ...revokeAccessQueries(deps.x, { userId, orgId: admin.orgId, now }),
+        ...workspaces.flatMap((orgId) => leaveQueries(deps, userId, orgId, now)),
         ...account,
         adminAuditQuery(deps, admin, client, { action: 'member_removed', userId, data: { email: target.email } }),
       ],
