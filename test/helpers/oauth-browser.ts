@@ -146,6 +146,8 @@ export async function submitConsent(jar: CookieJar, page: Step, action: 'confirm
 export async function authorize(jar: CookieJar, authorizationUrl: URL, redirectUrl = REDIRECT_URL): Promise<URL> {
   const consent = await follow(jar, authorizationUrl, redirectUrl);
   if (consent.res.status !== 200) throw new Error(`expected the consent page, got ${consent.res.status} at ${consent.url.href}: ${consent.html.slice(0, 300)}`);
+  // It carries the person's address and a CSRF token: never cached.
+  if (consent.res.headers.get('cache-control') !== 'no-store') throw new Error(`the consent page may be cached: Cache-Control ${consent.res.headers.get('cache-control')}`);
   const back = await submitConsent(jar, consent, 'confirm', csrfOf(consent.html), redirectUrl);
   if (!back.url.searchParams.get('code')) throw new Error(`no code: ${back.url.href} ${back.html.slice(0, 300)}`);
   return back.url;

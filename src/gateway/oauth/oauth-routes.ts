@@ -103,6 +103,8 @@ export function mcpOAuthRoutes(s: Services) {
 
 /** Runs a page handler; expected failures become an HTML page with the matching status. */
 async function page(ctx: Context, fn: () => Promise<void>): Promise<void> {
+  // The consent page carries the person's address and a CSRF token: no cache keeps it.
+  ctx.set('Cache-Control', 'no-store');
   try {
     await fn();
   } catch (err) {
