@@ -85,3 +85,18 @@ test('periods ranked by the measure are drawn as bars, in the ranking\'s order',
   t.regex(top.sql ?? '', /ORDER BY 2 DESC, 1\nLIMIT 3$/);
   t.deepEqual(top.marks, ['bar']);
 });
+
+test('grouped by a period and a column, the chart runs along time with the column as its series, whichever is said first', async (t) => {
+  for (const question of ['monthly revenue by country in 2025, as a chart', 'revenue by country and month in 2025 as a line chart', 'number of orders per month by channel in 2024 as a bar chart']) {
+    const { result, events } = await askOffline(wh, question, []);
+    t.is(result.status, 'completed', `${question}: ${result.text}`);
+    const chart = events.find((e): e is Extract<AgentEvent, { type: 'chart' }> => e.type === 'chart');
+    const encoding = (chart?.spec as { encoding?: Record<string, { field?: string; type?: string }> } | undefined)?.encoding;
+    t.like(encoding?.['x'], { field: 'month', type: 'temporal' }, question);
+    t.like(encoding?.['color'], { field: question.includes('channel') ? 'channel' : 'country' }, question);
+  }
+  // One grouping: no series.
+  const { events } = await askOffline(wh, 'revenue by country in 2025 as a bar chart', []);
+  const one = events.find((e): e is Extract<AgentEvent, { type: 'chart' }> => e.type === 'chart');
+  t.falsy((one?.spec as { encoding?: Record<string, unknown> }).encoding?.['color']);
+});

@@ -7,6 +7,7 @@ import type { KnowledgeHit, RelationshipDocument, TableDocument } from '../ports
 import type { LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent } from '../providers/types.ts';
 import { buildSql, type BuiltQuery } from './build-sql.ts';
 import { titleOf } from './titles.ts';
+import { isPeriod } from './intent.ts';
 import type { Plan } from './plan.ts';
 import { planQuestion } from './plan-question.ts';
 import { refusalText, refuse } from './refusals.ts';
@@ -104,7 +105,8 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const dfKey = String(sqlResult.content['df_key']);
   const rows = (sqlResult.content['rows'] as unknown[][] | undefined) ?? [];
   if (!chart && has('make_chart') && wantsChart(built, rows)) {
-    return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: outcome.plan.chart?.mark ?? usualMark(outcome.plan, built), x: built.labelColumn, y: built.valueColumn, title: built.title } };
+    const axes = chartAxes(outcome.plan, built);
+    return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: outcome.plan.chart?.mark ?? usualMark(outcome.plan, built), ...axes, y: built.valueColumn, title: built.title } };
   }
   return { kind: 'text', text: `${read}${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
 }
@@ -169,6 +171,19 @@ function resultFormats(built: BuiltQuery): { formats?: Record<string, string> } 
 const wantsChart = (built: BuiltQuery, rows: unknown[][]) => built.labelColumn !== undefined && rows.length >= 2;
 
 /** The chart's mark when the question names none: bars side by side for periods compared or ranked, a line over time, else bars. */
+/**
+ * The x axis and the series of the chart. Grouped twice ("monthly revenue by country"), time goes
+ * along x and the other grouping is the series; drawn along one axis, twelve months of each country
+ * would stack on the country's one point. Otherwise the first grouping, with no series.
+ */
+function chartAxes(plan: Plan, built: BuiltQuery): { x: string | undefined; color?: string } {
+  const nameOf = (d: Plan['dimensions'][number]) => (d.kind === 'bucket' ? d.bucket : d.kind === 'column' ? d.ref.column.name : d.label.column.name);
+  const [first, second] = plan.dimensions;
+  if (!first || !second || plan.dimensions.length !== 2) return { x: built.labelColumn };
+  const [x, series] = second.kind === 'bucket' && isPeriod(second.bucket) && !(first.kind === 'bucket' && isPeriod(first.bucket)) ? [second, first] : [first, second];
+  return { x: nameOf(x), color: nameOf(series) };
+}
+
 const usualMark = (plan: Plan, built: BuiltQuery) => (plan.filters.some((f) => f.kind === 'period' && f.period.compare) || !built.timeSeries || plan.order !== 'time' ? 'bar' : 'line');
 
 const isInstruction = (text: string) => text.startsWith('The user asked you to stop') || text.startsWith('You reached the step limit');
