@@ -161,6 +161,11 @@ test('wait is bounded and returns as soon as the chat is ready', async (t) => {
   t.like((await call(client, 'wait', { seconds: 3, chat_id: running })).structuredContent, { ready: false, waited_seconds: 3 });
   t.deepEqual(slept, [1000, 1000, 1000]);
   t.like((await call(client, 'wait', { seconds: 2 })).structuredContent, { waited_seconds: 2 });
+  // A chat that is none of the caller's is said at once, not reported ready.
+  const missing = await call(client, 'wait', { seconds: 3, chat_id: '00000000-0000-4000-8000-000000000000' });
+  t.true(missing.isError);
+  t.like(missing.structuredContent, { status: 'not_found' });
+  t.deepEqual(slept, [1000, 1000, 1000, 1000, 1000]);
 });
 
 test('search_knowledge passes the query and limit and returns hits', async (t) => {

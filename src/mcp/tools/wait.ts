@@ -11,12 +11,12 @@ export function registerWaitTool(server: McpServer, c: McpContext): void {
     'wait',
     {
       title: 'Wait',
-      description: `Waits up to the given number of seconds (1 to ${MAX_WAIT_SECONDS}) before you poll again. With chat_id it returns as soon as that chat's answer is ready. Use it between get_result calls instead of polling in a tight loop.`,
+      description: `Waits up to the given number of seconds (1 to ${MAX_WAIT_SECONDS}) before you poll again. With chat_id it returns as soon as that chat's answer is ready (a chat_id that is wrong or someone else's answers not_found at once). Use it between get_result calls instead of polling in a tight loop.`,
       inputSchema: {
         seconds: z.number().int().min(1).max(MAX_WAIT_SECONDS).describe('How long to wait at most.'),
         chat_id: z.string().min(1).max(200).optional().describe('Return early when this chat is no longer processing.'),
       },
-      outputSchema: { waited_seconds: z.number(), ready: z.boolean().optional() },
+      outputSchema: { waited_seconds: z.number().optional(), ready: z.boolean().optional(), status: z.literal('not_found').optional(), chat_id: z.string().optional(), message: z.string().optional() },
       annotations: { title: 'Wait', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ seconds, chat_id }, ctx) =>
@@ -24,6 +24,10 @@ export function registerWaitTool(server: McpServer, c: McpContext): void {
         // Time is counted in slept steps (not the wall clock), so an injected sleep is exact.
         const limit = seconds * 1000;
         const done = async () => !!chat_id && (await c.ports.getResult(c.principal, chat_id)).status !== 'running';
+        // A chat that is not the caller's (or none) is never ready: said at once, as get_result says it.
+        if (chat_id && (await c.ports.getResult(c.principal, chat_id)).status === 'not_found') {
+          return { ...structured({ status: 'not_found', chat_id, message: 'Chat not found.' }), isError: true };
+        }
         let waited = 0;
         let ready = await done();
         while (!ready && waited < limit && !ctx.mcpReq.signal.aborted) {
