@@ -40,7 +40,7 @@ test('SIGTERM shuts the service down within its grace period while the worst que
   // The demo organization's warehouse folder.
   mkdirSync(join(dataDir, 'warehouse', 'demo'), { recursive: true });
   copyFileSync(sqliteFixture(EVENTS).path!, join(dataDir, 'warehouse', 'demo', 'events.sqlite'));
-  const { proc, url, exited } = await startGatewayProcess(nodeEntry('src/main.ts'), {
+  const { proc, url, exited, ending } = await startGatewayProcess(nodeEntry('src/main.ts'), {
     SEXTANT_DATA_DIR: dataDir,
     SEXTANT_DEMO_WAREHOUSE_ORDERS: '500',
     SEXTANT_SHUTDOWN_GRACE_MS: String(GRACE_MS),
@@ -73,7 +73,7 @@ test('SIGTERM shuts the service down within its grace period while the worst que
 
   const started = performance.now();
   proc.kill('SIGTERM');
-  t.is(await exited, 0);
+  t.is(await exited, 0, ending());
   const tookMs = performance.now() - started;
   t.log(`SIGTERM to exit: ${Math.round(tookMs)} ms (grace ${GRACE_MS} ms)`);
   // The bug held the signal for the queries' whole run (600 s here, hours in production); a busy machine

@@ -9,6 +9,8 @@ export interface GatewayProcess {
   url: string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
+  /** How the process ended and the end of what it wrote to stderr: for the message of a failed assertion. */
+  ending: () => string;
 }
 
 /** Starts `node <args>` in the repository with `env` added, and resolves once it says where it listens. */
@@ -28,7 +30,7 @@ export async function startGatewayProcess(args: string[], env: Record<string, st
     });
     void exited.then((code) => reject(new Error(`the gateway exited with ${code}: ${out}${err}`)));
   });
-  return { proc, url, exited };
+  return { proc, url, exited, ending: () => `exit code ${proc.exitCode}, signal ${proc.signalCode}, stderr: ${err}` };
 }
 
 /**
