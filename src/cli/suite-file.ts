@@ -1,6 +1,8 @@
 // Reading an evaluation suite file offline: YAML (or JSON) checked against the same schema the
-// service enforces (src/shared), so `sextant eval validate` needs no server and no token.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+// service enforces (src/shared), so `sextant eval validate` needs no server and no token. The commands
+// import it when they read a file: YAML and zod are ~0.25 s of CPU that every other run of the CLI
+// (`sextant ask`, `--version`) would pay at start.
+import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { EvaluationSuite } from '../shared/evaluation-suite.ts';
 import { CliError } from './errors.ts';
@@ -10,9 +12,6 @@ export interface SuiteCheck {
   /** One line per problem: `questions.0.expected_answer: …`. */
   problems: string[];
 }
-
-/** True when `arg` names a file (rather than an evaluation id). */
-export const isFile = (arg: string) => existsSync(arg) && statSync(arg).isFile();
 
 /** Parses and checks a suite file; throws only when it cannot be read at all. */
 export function checkSuiteFile(path: string): SuiteCheck {

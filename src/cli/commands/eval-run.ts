@@ -2,14 +2,16 @@
 // waits for it, prints the results, optionally writes a JUnit report, and exits 1 when the run fails
 // the gate: fewer passing questions than --min-pass-rate (default 100 %), any question that could not
 // be judged, or (with --baseline) any question that regressed. Made for CI jobs.
-import { writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import type { CommandContext } from '../context.ts';
 import { CliError } from '../errors.ts';
 import { apiError } from '../http.ts';
 import { objectTable } from '../output.ts';
 import { junitReport } from '../junit.ts';
-import { isFile, validSuite } from '../suite-file.ts';
 import { questionRows, type RunView } from '../run-view.ts';
+
+/** True when `arg` names a file (rather than an evaluation id). */
+const isFile = (arg: string) => existsSync(arg) && statSync(arg).isFile();
 
 export interface RunOptions {
   target?: string;
@@ -46,6 +48,7 @@ function numberOption(value: string, name: string, min: number, max: number): nu
 
 /** Creates the suite of a file where the CLI works, or updates it when it differs; returns its id. */
 async function upsertSuite(ctx: CommandContext, file: string): Promise<string> {
+  const { validSuite } = await import('../suite-file.ts');
   const suite = validSuite(file);
   const path = `/api/knowledge/evaluations/${encodeURIComponent(suite.id)}`;
   const current = await ctx.client.raw('GET', path);

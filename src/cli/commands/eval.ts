@@ -5,7 +5,6 @@ import { basename, extname } from 'node:path';
 import type { CommandContext } from '../context.ts';
 import { CliError } from '../errors.ts';
 import { objectTable } from '../output.ts';
-import { checkSuiteFile, validSuite } from '../suite-file.ts';
 import { questionRows, type RunView } from '../run-view.ts';
 
 const print = (ctx: CommandContext, value: unknown, human: () => string) => ctx.out.out(ctx.out.json ? JSON.stringify(value) : human());
@@ -41,13 +40,15 @@ export function evalInit(ctx: CommandContext, file: string | undefined, opts: { 
 }
 
 /** Offline: exits 1 with one line per problem when the file breaks the suite format. */
-export function evalValidate(ctx: CommandContext, file: string): void {
+export async function evalValidate(ctx: CommandContext, file: string): Promise<void> {
+  const { checkSuiteFile } = await import('../suite-file.ts');
   const { suite, problems } = checkSuiteFile(file);
   print(ctx, { file, valid: problems.length === 0, problems }, () => (suite ? `${file}: valid, ${suite.questions.length} question(s).` : `${file}: invalid\n  ${problems.join('\n  ')}`));
   if (problems.length > 0) process.exitCode = 1;
 }
 
 export async function evalCreate(ctx: CommandContext, file: string): Promise<void> {
+  const { validSuite } = await import('../suite-file.ts');
   const suite = validSuite(file);
   const res = await ctx.client.json<{ path: string; commit: string }>('POST', '/api/knowledge/evaluations', { body: suite });
   print(ctx, res, () => `Created ${res.path} in ${ctx.settings.environment ?? 'production'} (commit ${res.commit.slice(0, 10)}). Run it with \`sextant eval run ${suite.id}\`.`);

@@ -2,7 +2,6 @@
 // version into the file as a comment; `put` sends it back as If-Match, so a save over someone else's
 // change since is refused (the server answers 412) instead of silently undoing it.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import type { CommandContext } from '../context.ts';
 import { apiError } from '../http.ts';
 import { CliError } from '../errors.ts';
@@ -31,6 +30,8 @@ export async function knowledgePut(ctx: CommandContext, kind: string, id: string
   const text = readFileSync(file, 'utf8');
   const version = VERSION_LINE.exec(text)?.[1];
   if (!version && !opts.force) throw new CliError(`${file} has no "# sextant-version:" line: get the item with \`sextant knowledge get ${kind} ${id} --out ${file}\`, or pass --force to save without checking.`, 2);
+  // Loaded here, not at the CLI's start (see suite-file.ts).
+  const { parse } = await import('yaml');
   const res = await ctx.client.raw('PUT', itemPath(kind, id), { body: parse(text), headers: version && !opts.force ? { 'if-match': `"${version}"` } : {} });
   if (res.status === 412) {
     const body = (await res.json()) as { data?: { current_version?: string | null } };
