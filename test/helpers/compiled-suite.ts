@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { TYPESCRIPT_SOURCE } from '../../src/distribution/compile.ts';
+import { bundleAvaWorker } from './ava-worker.ts';
 import { buildMirror, ROOT } from './suite-mirror.ts';
 
 /** How many of the slowest test files are named at the end. */
@@ -25,7 +26,8 @@ function slowestFiles(times: string, mirror: string): string {
 
 const mirror = await buildMirror();
 const times = join(mirror, 'file-times.tsv');
-const ava = join(ROOT, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
+// ava's command line, forking its worker bundled (ava-worker.ts says why).
+const ava = await bundleAvaWorker(ROOT, mirror);
 // A host's extra certificate bundle (NODE_EXTRA_CA_CERTS; this machine names the system's 144 roots) is
 // parsed by every Node process as it starts, ~50 ms of CPU each, and the suite starts a process for every
 // test file, gateway, query process and CLI run. No test reaches past loopback, and the tests of TLS
