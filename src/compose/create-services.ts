@@ -160,7 +160,7 @@ async function createCore(config: Config, deps: ServiceDeps): Promise<{ core: Co
     await core.accountMail.close();
     mailer.close();
     smtp?.close();
-    duckdbSql.close();
+    await duckdbSql.close();
     // Queries still running on file warehouses end now (their processes are killed), before the store closes.
     await core.data.queryProcesses.close();
     await ops.close();

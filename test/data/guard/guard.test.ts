@@ -53,3 +53,14 @@ test('refusals name the reason the agent can act on', async (t) => {
   t.is(await reasons('postgresql', "SELECT pg_read_file('x')"), 'forbidden_function');
   t.is(await reasons('mysql', 'SELECT * FROM mysql.user'), 'system_catalog');
 });
+
+// DuckDB parses on a thread of libuv's pool: closing the instance under a parse crashed the gateway
+// with SIGSEGV when SIGTERM came while a request was being guarded (shutdown-during-query.test.ts).
+test('closing the parse-only session waits for a parse under way, then refuses new work', async (t) => {
+  const session = await openDuckDbSql();
+  await session.count('SELECT 1');
+  const parsing = session.count('SELECT 1' + ' UNION ALL SELECT 1'.repeat(5_000));
+  await session.close();
+  t.is(await parsing, 1);
+  await t.throwsAsync(() => session.count('SELECT 1'), { message: /closed/ });
+});

@@ -13,7 +13,8 @@ export interface DuckDbSql {
   deserialize(tree: Node): Promise<string>;
   /** Parsed filtered subqueries by their text (bounded), reused by rewriting. */
   subqueries: Map<string, Node>;
-  close(): void;
+  /** Refuses new work, waits for the work under way, then closes the instance. */
+  close(): Promise<void>;
 }
 
 /**
@@ -24,25 +25,28 @@ export interface DuckDbSql {
 export async function openDuckDbSql(): Promise<DuckDbSql> {
   let session: Promise<Session> | undefined;
   let closed = false;
-  const opened = () => {
-    if (closed) throw new Error('the parse-only DuckDB session is closed');
-    return (session ??= connect());
+  // DuckDB runs each call on a thread of libuv's pool: closing the instance under one still parsing
+  // freed what that thread was using (a SIGSEGV at shutdown, seen when SIGTERM came while requests
+  // were being guarded). Close waits for the calls under way.
+  const underWay = new Set<Promise<unknown>>();
+  const work = <T>(call: (s: Session) => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(new Error('the parse-only DuckDB session is closed'));
+    const result = (session ??= connect()).then(call);
+    const settled = result.then(() => undefined, () => undefined);
+    underWay.add(settled);
+    void settled.then(() => underWay.delete(settled));
+    return result;
   };
   return {
-    async count(sql) {
-      return (await (await opened()).conn.extractStatements(sql)).count;
-    },
-    async serialize(sql) {
-      return parseExactJson(await (await opened()).scalar('SELECT json_serialize_sql($1::VARCHAR)', sql)) as Node;
-    },
-    async deserialize(tree) {
-      return (await opened()).scalar('SELECT json_deserialize_sql($1::JSON)', stringifyExactJson(tree));
-    },
+    count: (sql) => work(async (s) => (await s.conn.extractStatements(sql)).count),
+    serialize: (sql) => work(async (s) => parseExactJson(await s.scalar('SELECT json_serialize_sql($1::VARCHAR)', sql)) as Node),
+    deserialize: (tree) => work((s) => s.scalar('SELECT json_deserialize_sql($1::JSON)', stringifyExactJson(tree))),
     subqueries: new Map(),
-    close() {
+    async close() {
       closed = true;
+      await Promise.all(underWay);
       // A session still opening closes once open.
-      void session?.then((s) => s.close(), () => undefined);
+      (await session?.catch(() => undefined))?.close();
     },
   };
 }
