@@ -170,7 +170,6 @@ function resultFormats(built: BuiltQuery): { formats?: Record<string, string> } 
 
 const wantsChart = (built: BuiltQuery, rows: unknown[][]) => built.labelColumn !== undefined && rows.length >= 2;
 
-/** The chart's mark when the question names none: bars side by side for periods compared or ranked, a line over time, else bars. */
 /**
  * The x axis and the series of the chart. Grouped twice ("monthly revenue by country"), time goes
  * along x and the other grouping is the series; drawn along one axis, twelve months of each country
@@ -184,6 +183,7 @@ function chartAxes(plan: Plan, built: BuiltQuery): { x: string | undefined; colo
   return { x: nameOf(x), color: nameOf(series) };
 }
 
+/** The chart's mark when the question names none: bars side by side for periods compared or ranked, a line over time, else bars. */
 const usualMark = (plan: Plan, built: BuiltQuery) => (plan.filters.some((f) => f.kind === 'period' && f.period.compare) || !built.timeSeries || plan.order !== 'time' ? 'bar' : 'line');
 
 const isInstruction = (text: string) => text.startsWith('The user asked you to stop') || text.startsWith('You reached the step limit');

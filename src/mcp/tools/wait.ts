@@ -23,18 +23,18 @@ export function registerWaitTool(server: McpServer, c: McpContext): void {
       safely(c.log, 'wait', async () => {
         // Time is counted in slept steps (not the wall clock), so an injected sleep is exact.
         const limit = seconds * 1000;
-        const done = async () => !!chat_id && (await c.ports.getResult(c.principal, chat_id)).status !== 'running';
+        // Without a chat_id there is nothing to be ready: the wait runs its full time.
+        const status = async () => (chat_id ? (await c.ports.getResult(c.principal, chat_id)).status : 'running');
+        const first = await status();
         // A chat that is not the caller's (or none) is never ready: said at once, as get_result says it.
-        if (chat_id && (await c.ports.getResult(c.principal, chat_id)).status === 'not_found') {
-          return { ...structured({ status: 'not_found', chat_id, message: 'Chat not found.' }), isError: true };
-        }
+        if (first === 'not_found') return { ...structured({ status: 'not_found', chat_id, message: 'Chat not found.' }), isError: true };
         let waited = 0;
-        let ready = await done();
+        let ready = first !== 'running';
         while (!ready && waited < limit && !ctx.mcpReq.signal.aborted) {
           const step = Math.min(1000, limit - waited);
           await c.sleep(step, ctx.mcpReq.signal);
           waited += step;
-          if (chat_id) ready = await done();
+          ready = (await status()) !== 'running';
         }
         return structured(chat_id ? { waited_seconds: waited / 1000, ready } : { waited_seconds: waited / 1000 });
       }),
