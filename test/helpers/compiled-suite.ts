@@ -6,6 +6,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { TYPESCRIPT_SOURCE } from '../../src/distribution/compile.ts';
 import { bundleAvaWorker } from './ava-worker.ts';
+import { keepTimes } from './file-order.ts';
 import { buildMirror, ROOT } from './suite-mirror.ts';
 
 /** How many of the slowest test files are named at the end. */
@@ -25,6 +26,8 @@ function slowestFiles(times: string, mirror: string): string {
 }
 
 const mirror = await buildMirror();
+// Only a run of the whole suite, with nothing narrowing it, sets the next run's order (file-order.ts).
+const wholeSuite = process.argv.length === 2;
 const times = join(mirror, 'file-times.tsv');
 // ava's command line, forking its worker bundled (ava-worker.ts says why).
 const ava = await bundleAvaWorker(ROOT, mirror);
@@ -36,6 +39,7 @@ const { NODE_EXTRA_CA_CERTS: _hostCertificates, ...env } = process.env;
 const child = spawn(process.execPath, [ava, ...process.argv.slice(2).map(asCompiled)], { cwd: mirror, stdio: 'inherit', env: { ...env, SEXTANT_FILE_TIMES: times } });
 child.on('exit', (code, signal) => {
   process.stdout.write(slowestFiles(times, mirror));
+  if (wholeSuite && existsSync(times)) keepTimes(times, mirror);
   rmSync(mirror, { recursive: true, force: true });
   process.exit(code ?? (signal ? 1 : 0));
 });

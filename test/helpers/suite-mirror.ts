@@ -35,14 +35,17 @@ function mirrorFolder(mirror: string, dir: string): string[] {
 }
 
 /**
- * package.json as the checkout's, with ava running the compiled files (each test process timed by
- * file-times.ts) and npm scripts run in the checkout.
+ * package.json as the checkout's, with npm scripts run in the checkout, and ava's configuration beside
+ * it in ava.config.mjs (a function cannot be written in JSON): the checkout's, running the compiled
+ * files, each test process timed by file-times.ts, in the order file-order.ts gives.
  */
 function mirrorPackageJson(mirror: string): void {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; ava: Record<string, unknown> };
+  const { ava: checkoutAva, ...pkg } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; ava: Record<string, unknown> };
   const scripts = Object.fromEntries(Object.entries(pkg.scripts).map(([name, command]) => [name, `cd ${JSON.stringify(ROOT)} && ${command}`]));
-  const ava = { ...pkg.ava, extensions: ['js'], nodeArguments: [`--import=${pathToFileURL(join(mirror, 'test', 'helpers', 'file-times.js')).href}`], files: ['test/**/*.test.js'] };
-  writeFileSync(join(mirror, 'package.json'), JSON.stringify({ ...pkg, scripts, ava }, null, 2));
+  writeFileSync(join(mirror, 'package.json'), JSON.stringify({ ...pkg, scripts }, null, 2));
+  const ava = { ...checkoutAva, extensions: ['js'], nodeArguments: [`--import=${pathToFileURL(join(mirror, 'test', 'helpers', 'file-times.js')).href}`], files: ['test/**/*.test.js'] };
+  const config = `import { longestFirst } from './test/helpers/file-order.js';\nexport default { ...${JSON.stringify(ava)}, sortTestFiles: longestFirst(${JSON.stringify(mirror)}) };\n`;
+  writeFileSync(join(mirror, 'ava.config.mjs'), config);
 }
 
 /**
