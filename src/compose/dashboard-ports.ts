@@ -4,7 +4,7 @@ import { accessInterruptedSince, getUser, principalFor, SCOPE_API_FULL } from '.
 import { consumeQuota } from '../auth/credentials/rate-limit.ts';
 import type { Clock } from '../clock.ts';
 import type { DashboardPorts, ResultCondition } from '../dashboards/index.ts';
-import { DRIVERS, executeShared, filterResultSql, requestReads, resultColumnsSql, sharedExecutions, type ColumnMeta, type RequestReads, type SharedExecutions } from '../data/index.ts';
+import { DRIVERS, executeShared, filterResultSql, QueryFailed, requestReads, resultColumnsSql, sharedExecutions, type ColumnMeta, type RequestReads, type SharedExecutions } from '../data/index.ts';
 import type { DataDeps } from '../data/deps.ts';
 import { QuestionNotFound, savedQuestion, savedQuestionsById, type SavedDeps, type SavedQuestion } from '../saved/index.ts';
 import type { Principal } from '../auth/index.ts';
@@ -31,8 +31,9 @@ function mayBeRenamed(columns: ColumnMeta[]): boolean {
  * The result columns of a statement as it names them itself, so that a filter applies only to tiles
  * that have its field and a filtered tile keeps its columns' names: asked of the warehouse once (the
  * statement wrapped to return no row, as the viewer) and then kept. DuckDB and SQLite rename columns
- * that differ only by letter case inside the wrapper; only then is the statement itself asked, for a
- * row, to learn its own names.
+ * whose names collide inside the wrapper, and MySQL and MariaDB refuse them there ("Duplicate column
+ * name"); only then is the statement itself asked, for a row, to learn its own names. A statement
+ * that fails by itself fails that second time with its own error, not the wrapper's.
  */
 function resultColumns(data: DataDeps, running: SharedExecutions) {
   const known = new Map<string, ColumnMeta[]>();
@@ -47,7 +48,13 @@ function resultColumns(data: DataDeps, running: SharedExecutions) {
     if (!probe) {
       const ask = (sql: string, rowLimit?: number) =>
         executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, rowLimit, source: 'dashboard', reads }).then((r) => r.columns.map((c) => ({ name: c.name, type: c.type })));
-      probe = ask(resultColumnsSql(q.sql)).then((wrapped) => (mayBeRenamed(wrapped) ? ask(q.sql, 1) : wrapped));
+      probe = ask(resultColumnsSql(q.sql)).then(
+        (wrapped) => (mayBeRenamed(wrapped) ? ask(q.sql, 1) : wrapped),
+        (err: unknown) => {
+          if (err instanceof QueryFailed) return ask(q.sql, 1);
+          throw err;
+        },
+      );
       pending.set(mine, probe);
       void probe.then(
         (cols) => {
@@ -95,7 +102,7 @@ export function dashboardPorts(saved: SavedDeps, data: DataDeps, store: Executor
         const own = q.conditions.length === 0 ? [] : await columnsOf(p, q, reads);
         const used = applicable(q.conditions, own);
         // The filters' values travel beside the statement as bound parameters, never in its text.
-        const { sql, params } = used.length === 0 ? { sql: q.sql, params: [] } : filterResultSql(DRIVERS[(await reads.connection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used);
+        const { sql, params } = used.length === 0 ? { sql: q.sql, params: [] } : filterResultSql(DRIVERS[(await reads.connection(data, p.orgId, q.connectionId)).type].dialect, q.sql, used, own.map((c) => c.name));
         const r = await executeShared(data, running, { principal: p, environmentId: q.environmentId, connectionId: q.connectionId, sql, params, source: 'dashboard', signal: q.signal, fresh: q.fresh, reads });
         // A tile's columns are named as its statement names them, filtered or not (the wrapper may have renamed some).
         const columns = used.length > 0 && own.length === r.columns.length ? r.columns.map((c, i) => ({ ...c, name: own[i]!.name })) : r.columns;

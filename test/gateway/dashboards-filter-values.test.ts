@@ -1,5 +1,6 @@
 // Filter values at the API: a tile's column names do not depend on whether a filter is set (columns
-// differing only by letter case keep their names on every dialect the filter path supports), a date
+// differing only by letter case keep their names on every dialect), a join's two columns of one name
+// take a filter, a date
 // range may end on 9999-12-31 (no end), and a value of the other kind than its filter is refused.
 import test from 'ava';
 import { duckdbFixture, mysqlFixture, placeOrgFile, postgresFixture, sqliteFixture, SKIP_MYSQL, SKIP_PG, tempDir } from '../data/warehouses.ts';
@@ -69,12 +70,6 @@ for (const dialect of ['duckdb', 'sqlite', 'postgresql', 'mysql']) {
     const names = plain.body.columns.map((c: { name: string }) => c.name);
     t.deepEqual(names, ['n', 'N']);
     const filtered = await run(id, [{ id: 'v', values: [1] }]);
-    if (dialect === 'mysql' && filtered.status !== 200) {
-      // MySQL and MariaDB refuse two columns whose names differ only by letter case in a derived table, so the
-      // filter's wrapper cannot hold this statement: it fails in its tile, named, rather than renaming a column.
-      t.is(filtered.body.code, 'QUERY_FAILED');
-      return t.log('MySQL/MariaDB: a filter on a result with columns differing only by letter case fails in its tile (Duplicate column name)');
-    }
     t.is(filtered.status, 200, JSON.stringify(filtered.body));
     t.deepEqual(filtered.body.applied_filters, ['v']);
     t.deepEqual(filtered.body.columns.map((c: { name: string }) => c.name), names);
@@ -82,6 +77,22 @@ for (const dialect of ['duckdb', 'sqlite', 'postgresql', 'mysql']) {
     t.deepEqual((await run(id, [{ id: 'v', values: [2] }])).body.rows, [], 'the filter applies to n, not N');
   });
 }
+
+test('a join whose result names two columns alike takes a date filter on every dialect, and a broken statement fails with its own error', async (t) => {
+  const sql = 'SELECT o.order_id, o.customer_id, c.customer_id, c.country, o.country, o.order_date FROM orders o JOIN customers c ON c.customer_id = o.customer_id ORDER BY o.order_id';
+  for (const connection of ['duckdb', 'sqlite', ...(connections['postgresql'] ? ['postgresql'] : []), ...(connections['mysql'] ? ['mysql'] : [])]) {
+    const id = await dashboard(connection, sql, [{ id: 'when', type: 'date_range', field: 'order_date' }, { id: 'where', type: 'values', field: 'country' }]);
+    const res = await run(id, [{ id: 'when', from: '2024-02-01', to: '2024-04-30' }, { id: 'where', values: ['Germany', 'Japan'] }]);
+    t.is(res.status, 200, `${connection}: ${JSON.stringify(res.body)}`);
+    t.deepEqual(res.body.applied_filters, ['when', 'where'], connection);
+    t.deepEqual(res.body.columns.map((c: { name: string }) => c.name), ['order_id', 'customer_id', 'customer_id', 'country', 'country', 'order_date'], connection);
+    t.deepEqual(res.body.rows.map((r: unknown[]) => Number(r[0])), [3, 4], connection);
+    const broken = await run(await dashboard(connection, 'SELECT order_id, no_such_column FROM orders', [{ id: 'when', type: 'date_range', field: 'order_date' }]), [{ id: 'when', from: '2024-02-01' }]);
+    t.is(broken.body.code, 'QUERY_FAILED', connection);
+    t.regex(broken.body.detail, /no_such_column/, `${connection}: the statement's own error`);
+    t.notRegex(broken.body.detail, /sextant_tile/, `${connection}: not the wrapper's`);
+  }
+});
 
 test('a date range ending on 9999-12-31 has no end, given in a run or as a default; the first day still applies', async (t) => {
   for (const connection of ['duckdb', 'sqlite', ...(connections['postgresql'] ? ['postgresql'] : []), ...(connections['mysql'] ? ['mysql'] : [])]) {

@@ -1,7 +1,8 @@
 // A saved statement narrowed by a dashboard's filters, as a statement with bound parameters: one
-// fixed shape around the statement, `SELECT * FROM (<statement>) AS sextant_tile WHERE ...`, whose
-// conditions compare the result's column (an identifier quoted by quoteIdent) with placeholders in
-// the dialect's own form (`$n` on PostgreSQL and DuckDB, `?` on MySQL/MariaDB and SQLite), and the
+// fixed shape around the statement, `SELECT * FROM (<statement>) AS sextant_tile WHERE ...` (a CTE
+// naming the columns by position when their names collide, `positional` below), whose conditions
+// compare the result's column (an identifier quoted by quoteIdent) with placeholders in the dialect's
+// own form (`$n` on PostgreSQL and DuckDB, `?` on MySQL/MariaDB and SQLite), and the
 // values beside it as a typed list in placeholder order. No value is ever written into the text. The
 // governed path takes both: the guard accepts the placeholders only because their values come with
 // them, one each (a placeholder in the saved statement itself makes one too many and is refused,
@@ -46,8 +47,9 @@ const PLACEHOLDER: Record<SqlDialect, (n: number, p: SqlParam) => string> = {
   sqlite: () => '?',
 };
 
-/** The statement without trailing semicolons; the newline keeps a trailing `--` comment off the wrapper. */
-const inner = (sql: string) => `SELECT * FROM (\n${sql.replace(/[\s;]+$/, '')}\n) AS ${ALIAS}`;
+/** The statement without trailing semicolons, on lines of its own: a trailing `--` comment stays off the wrapper. */
+const body = (sql: string) => `\n${sql.replace(/[\s;]+$/, '')}\n`;
+const inner = (sql: string) => `SELECT * FROM (${body(sql)}) AS ${ALIAS}`;
 
 function valueParam(v: string | number): SqlParam {
   if (typeof v === 'number') {
@@ -71,9 +73,8 @@ function asColumnType(values: (string | number)[], type: string | undefined): (s
   return values;
 }
 
-/** A filter's conditions; `bind` adds a value and returns its placeholder. */
-function predicate(dialect: SqlDialect, f: ResultFilter, bind: (p: SqlParam) => string): string[] {
-  const col = `${ALIAS}.${quoteIdent(dialect, f.field)}`;
+/** A filter's conditions on the column `col` names; `bind` adds a value and returns its placeholder. */
+function predicate(col: string, f: ResultFilter, bind: (p: SqlParam) => string): string[] {
   const out: string[] = [];
   if (f.from) out.push(`${col} >= ${bind({ type: 'date', value: f.from })}`);
   if (f.before) out.push(`${col} < ${bind({ type: 'date', value: f.before })}`);
@@ -85,15 +86,43 @@ function predicate(dialect: SqlDialect, f: ResultFilter, bind: (p: SqlParam) => 
   return out;
 }
 
-/** The statement with the filters applied to its result, and the values to bind (unchanged, none, when there are no filters). */
-export function filterResultSql(dialect: SqlDialect, sql: string, filters: ResultFilter[]): BoundStatement {
+/** Whether two of a result's column names are equal, letter case aside (as MySQL and MariaDB compare them). */
+const collide = (columns: readonly string[]) => new Set(columns.map((c) => c.toLowerCase())).size < columns.length;
+
+/**
+ * The wrapper for a result whose column names collide (a join's two `id` columns, `n` and `N`): a
+ * derived table with such names is refused by MySQL and MariaDB ("Duplicate column name"), and a
+ * condition on one of them is ambiguous on PostgreSQL. The statement becomes a CTE whose column list
+ * names its columns by position, the outer SELECT gives them back their names, and a filter applies
+ * to the first column of its field's name (as the dashboard picks it).
+ */
+function positional(dialect: SqlDialect, sql: string, columns: readonly string[]): { sql: string; column: (field: string) => string } {
+  const names = columns.map((_, i) => `sextant_c${i + 1}`);
+  const select = names.map((n, i) => `${ALIAS}.${n} AS ${quoteIdent(dialect, columns[i]!)}`).join(', ');
+  return {
+    sql: `WITH ${ALIAS} (${names.join(', ')}) AS (${body(sql)}) SELECT ${select} FROM ${ALIAS}`,
+    column: (field) => {
+      const i = columns.findIndex((c) => c.toLowerCase() === field.toLowerCase());
+      if (i < 0) throw new Error(`A filter names ${field}, which is no column of the result`);
+      return `${ALIAS}.${names[i]}`;
+    },
+  };
+}
+
+/**
+ * The statement with the filters applied to its result, and the values to bind (unchanged, none, when
+ * there are no filters). `columns`, the statement's own result column names in order, when known,
+ * lets a result whose names collide be filtered too.
+ */
+export function filterResultSql(dialect: SqlDialect, sql: string, filters: ResultFilter[], columns?: readonly string[]): BoundStatement {
   const params: SqlParam[] = [];
   const bind = (p: SqlParam) => {
     params.push(p);
     return PLACEHOLDER[dialect](params.length, p);
   };
-  const where = filters.flatMap((f) => predicate(dialect, f, bind));
-  return where.length === 0 ? { sql, params: [] } : { sql: `${inner(sql)} WHERE ${where.join(' AND ')}`, params };
+  const shape = columns && collide(columns) ? positional(dialect, sql, columns) : { sql: inner(sql), column: (field: string) => `${ALIAS}.${quoteIdent(dialect, field)}` };
+  const where = filters.flatMap((f) => predicate(shape.column(f.field), f, bind));
+  return where.length === 0 ? { sql, params: [] } : { sql: `${shape.sql} WHERE ${where.join(' AND ')}`, params };
 }
 
 /** A statement that returns the result's columns and no row: which fields a filter can apply to. */
