@@ -41,6 +41,20 @@ export class QueryRefused extends AppError {
   }
 }
 
+/**
+ * The statement, rewritten with the row filters of the tables it reads, was refused: a filter breaks
+ * it (left unbalanced, calling a denied function), or the rewrite could not be verified. The guard's
+ * own message may quote the rewritten text, the filter with the attribute values of the person it
+ * runs as, which a dashboard link shows to an anonymous holder running as the sharer: it stays in
+ * `cause`; the message quotes nothing.
+ */
+export class RowFilterRefused extends QueryRefused {
+  constructor(cause: QueryRefused) {
+    super(cause.reason, "The statement cannot run under the row filters of the tables it reads: rewritten with them, it was refused. Simplify the statement; if it is simple already, an admin can check those tables' row filters");
+    this.cause = cause;
+  }
+}
+
 export class ConnectionNotFound extends NotFound {
   constructor() {
     super('Connection not found', 'CONNECTION_NOT_FOUND');

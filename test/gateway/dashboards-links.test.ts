@@ -1,7 +1,7 @@
 // Share links whose sharer lost access stay ended when access returns (the dashboard made
 // organization again, the sharer reactivated), whether or not anyone opened the link meanwhile; the
 // owner's list no longer shows them. And a link's holder never sees a warehouse's message, which
-// quotes the statement as the sharer's row security rewrote it.
+// quotes the statement as the sharer's row security rewrote it, nor a refusal's.
 import test from 'ava';
 import { setUserAttributes } from '../../src/data/rls/index.ts';
 import { createMemoryTableDocs } from '../../src/data/table-docs-memory.ts';
@@ -13,7 +13,7 @@ import { getUser } from '../../src/auth/index.ts';
 let t0: TestApp;
 const org = 'lkorg';
 let admin: string, modeler: string, sharerId: string, sharer: string, analyst: string, otherAdmin: string;
-let ordersQ: string, brokenQ: string;
+let ordersQ: string, brokenQ: string, customersQ: string;
 
 test.before(async () => {
   const root = tempDir();
@@ -31,12 +31,17 @@ test.before(async () => {
   analyst = t0.session(t0.user({ orgId: org, role: 'user' }));
   otherAdmin = t0.session(t0.user({ orgId: 'lkother', role: 'admin' }));
   await setUserAttributes(t0.app.services.executor, org, m.id, { country: 'Japan' });
-  docs.setTables(org, undefined, [{ connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] }]);
+  docs.setTables(org, undefined, [
+    { connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] },
+    // A filter an admin left unbalanced: the statement it is rendered into fails the guard.
+    { connection: 'wh', schema: 'main', name: 'customers', active: true, row_filters: [{ filter: 'country = {{user.country}} AND (', exempt_roles: ['admin'] }] },
+  ]);
   const res = await call(t0, 'POST', '/api/connections', { token: admin, body: { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } } });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   ordersQ = await question('Orders', 'SELECT order_id, country FROM orders');
   // Passes the guard, fails in the warehouse: DuckDB's message quotes the statement it ran.
   brokenQ = await question('Broken', 'SELECT order_id, no_such_column FROM orders');
+  customersQ = await question('Customers', 'SELECT customer_id, country FROM customers');
 });
 test.after.always(() => t0?.stop());
 
@@ -114,4 +119,20 @@ test("a link's holder gets a tile's warehouse failure as its code only; the ques
   t.is(other.body.code, 'QUERY_FAILED');
   t.notRegex(other.body.detail, /no_such_column/, 'another member did not write the SQL');
   t.is((await call(t0, 'POST', `/api/dashboards/${id}/tiles/broken/run`, { token: otherAdmin, body: {} })).status, 404);
+});
+
+test("a row filter that breaks the statement is refused without its text: no link holder, nor anyone, reads the sharer's attribute value", async (t) => {
+  const res = await call(t0, 'POST', '/api/dashboards', { token: modeler, body: { title: 'Customers', visibility: 'organization', tiles: [{ id: 'c', saved_question_id: customersQ, x: 0, y: 0, w: 6, h: 4 }] } });
+  const link = await share(modeler, res.body.id);
+  for (const [who, answer] of [
+    ['the link', await call(t0, 'POST', `/api/dashboard_shares/${link}/tiles/c/run`, { body: {} })],
+    ['the writer', await call(t0, 'POST', `/api/dashboards/${res.body.id}/tiles/c/run`, { token: modeler, body: {} })],
+    ['the question', await call(t0, 'POST', `/api/saved_questions/${customersQ}/run`, { token: modeler, body: {} })],
+  ] as const) {
+    t.is(answer.status, 400, who);
+    t.is(answer.body.code, 'QUERY_REFUSED', who);
+    t.regex(answer.body.detail, /row filters/, who);
+    t.notRegex(JSON.stringify(answer.body), /Japan|country =|LINE 1/, `${who}: nothing of the rewritten statement`);
+  }
+  t.is((await call(t0, 'POST', `/api/dashboards/${res.body.id}/tiles/c/run`, { token: admin, body: {} })).status, 200, 'exempt, an admin reads the table');
 });

@@ -5,7 +5,7 @@
 import type { Principal } from '../../auth/index.ts';
 import type { DataDeps } from '../deps.ts';
 import type { IntrospectedTable } from '../drivers/driver.ts';
-import { QueryRefused } from '../errors.ts';
+import { QueryRefused, RowFilterRefused, type RefusalReason } from '../errors.ts';
 import { guardSql, type GuardedQuery } from '../guard/index.ts';
 import { applyRowFilters, docFor, type RlsUser } from '../rls/index.ts';
 import { withProductionFilters } from '../rls/production-filters.ts';
@@ -66,6 +66,14 @@ async function rewrite(deps: DataDeps, a: { query: GuardedQuery; docs: TableDoc[
   return a.memo.rewrite({ sql: input.sql, dialect: wh.dialect, connectionId: input.connectionId, defaultSchema: wh.defaultSchema, docs, relations, user }, apply);
 }
 
+/** Refusals row security makes itself, about what the statement names: their messages quote nothing else. */
+const OWN_REFUSALS = new Set<RefusalReason>(['view_over_filtered_table', 'warehouse_function']);
+
+/** A refusal while rewriting with row filters, or of the rewritten statement, told without its text (RowFilterRefused says why). */
+function refusedAsRewritten(err: unknown): never {
+  throw err instanceof QueryRefused && !OWN_REFUSALS.has(err.reason) ? new RowFilterRefused(err) : err;
+}
+
 /**
  * The statement `input.principal` may run and the tables it reads (`seen.tables` is set as soon as
  * they are known, for the log of a refusal), or undefined when the environment retargets the
@@ -92,9 +100,9 @@ export async function governSql(deps: DataDeps, input: GovernInput, wh: Warehous
   if (schema && !wh.introspect) return undefined;
   const user = await reads.rlsUser(deps.store, principal.orgId, { id: principal.userId, email: principal.email, role: principal.role });
   const retarget = schema ? await targetResolver(wh, schema) : undefined;
-  const executedSql = await rewrite(deps, { query, docs, input, wh, user, retarget, memo });
+  const executedSql = await rewrite(deps, { query, docs, input, wh, user, retarget, memo }).catch(refusedAsRewritten);
   // Filters are written by admins, but the statement that runs passes the guard too, with the same
   // values: a placeholder in a filter, or one the rewrite lost or moved, is refused.
-  if (executedSql !== input.sql) await guard(executedSql, true);
+  if (executedSql !== input.sql) await guard(executedSql, true).catch(refusedAsRewritten);
   return executedSql;
 }
