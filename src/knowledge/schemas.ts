@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/index.ts';
 import { EvaluationSuite } from '../shared/evaluation-suite.ts';
+import { rowFilterTextProblem } from '../row-filter-text.ts';
 import { checkExpression } from '../sql-expression.ts';
 
 const text = z.string().min(1);
@@ -21,7 +22,10 @@ export const ColumnDoc = z.looseObject({
 });
 
 export const RowFilter = z.looseObject({
-  filter: text,
+  filter: text.superRefine((v, ctx) => {
+    const problem = rowFilterTextProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   groups: z.array(z.string()).optional(),
   exempt_roles: z.array(z.enum(ROLES)).optional(),
 });

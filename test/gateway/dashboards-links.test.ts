@@ -33,8 +33,8 @@ test.before(async () => {
   await setUserAttributes(t0.app.services.executor, org, m.id, { country: 'Japan' });
   docs.setTables(org, undefined, [
     { connection: 'wh', schema: 'main', name: 'orders', active: true, row_filters: [{ filter: 'country = {{user.country}}', exempt_roles: ['admin'] }] },
-    // A filter an admin left unbalanced: the statement it is rendered into fails the guard.
-    { connection: 'wh', schema: 'main', name: 'customers', active: true, row_filters: [{ filter: 'country = {{user.country}} AND (', exempt_roles: ['admin'] }] },
+    // A filter an admin got wrong (from before filters were checked when written): the statement it is rendered into fails the guard.
+    { connection: 'wh', schema: 'main', name: 'customers', active: true, row_filters: [{ filter: 'country = {{user.country}} AND AND TRUE', exempt_roles: ['admin'] }] },
   ]);
   const res = await call(t0, 'POST', '/api/connections', { token: admin, body: { id: 'wh', name: 'Warehouse', type: 'duckdb', settings: { path: 'wh.duckdb' } } });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));

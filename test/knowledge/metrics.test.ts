@@ -28,7 +28,7 @@ const ORDERS = {
     { name: 'units', description: 'Units', expression: 'SUM(quantity)', time_column: 'orders.order_date', format: 'integer' },
   ],
   coverage: { column: 'order_date', first: '2022-01-01', last: '2026-10-31' },
-  row_filters: [{ filter: "country = '{{user.country}}'" }],
+  row_filters: [{ filter: 'country = {{user.country}}' }],
 };
 
 const withMetric = (patch: Record<string, unknown>) => ({ ...ORDERS, metrics: [{ ...ORDERS.metrics[0]!, ...patch }] });

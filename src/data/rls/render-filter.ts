@@ -1,6 +1,7 @@
 // Row filters for one user: which filters apply, and their placeholders turned into quoted literals.
 import { mysqlStringLiteral } from '../guard/mysql/mysql-text.ts';
 import { pgStringLiteral } from '../guard/pg/pg-text.ts';
+import { rowFilterTextProblem } from '../../row-filter-text.ts';
 import type { SqlDialect, TableDoc } from '../types.ts';
 import { isReservedAttribute } from './attribute-rules.ts';
 import type { RlsUser } from './user-attributes.ts';
@@ -36,8 +37,13 @@ function valueOf(user: RlsUser, name: string): string | undefined {
   }
 }
 
-/** Substitutes `{{user.*}}` placeholders; a missing value makes the whole filter FALSE (deny). */
+/**
+ * Substitutes `{{user.*}}` placeholders; a missing value makes the whole filter FALSE (deny), and so
+ * does a text that could reach past its own parentheses (row-filter-text.ts; refused when written,
+ * but knowledge written before that check may hold one).
+ */
 export function renderFilter(filter: string, user: RlsUser, dialect: SqlDialect): string {
+  if (rowFilterTextProblem(filter) !== undefined) return '1 = 0';
   let missing = false;
   const out = filter.replace(PLACEHOLDER, (_m, name: string) => {
     if (name.toLowerCase() === 'groups') {
