@@ -3,6 +3,7 @@
 // another organization's entries are never selected.
 import { sql } from 'kysely';
 import type { Principal } from '../../src/auth/index.ts';
+import { accessInterruptedSince } from '../../src/auth/audit-log/access-interrupted.ts';
 import { exportAudit, listAudit, type AuditView } from '../../src/auth/audit-log/read-audit.ts';
 import { appendAudit, auditEntryQuery } from '../../src/auth/audit-log/write-audit.ts';
 import { FakeClock } from '../../src/clock.ts';
@@ -49,4 +50,21 @@ dialectTest('the export reads every matching entry across batches and nothing of
 dialectTest('a forged cursor is a validation error', async (t, { x }) => {
   const err = await t.throwsAsync(listAudit({ x }, admin('acme'), {}, { cursor: Buffer.from('[1,2]').toString('base64url'), limit: 5 }));
   t.is((err as { code?: string }).code, 'VALIDATION_FAILED');
+});
+
+dialectTest("a member's access counts as interrupted by a later membership, or a later deactivation or removal there or in the base organization", async (t, { x }) => {
+  const clock = new FakeClock(1_000_000);
+  await x.run(sql`INSERT INTO organizations (id, name, created_at) VALUES ('base', 'Base', 0)`);
+  await x.run(sql`INSERT INTO organizations (id, name, base_org_id, created_at) VALUES ('ws', 'Workspace', 'base', 0)`);
+  await x.run(sql`INSERT INTO users (id, email, name, created_at) VALUES ('m', 'm@acme.test', 'M', 0)`);
+  await x.run(sql`INSERT INTO memberships (user_id, org_id, role, can_merge, created_at) VALUES ('m', 'base', 'user', 0, 1000), ('m', 'ws', 'user', 0, 5000)`);
+  const since = (orgId: string, at: number) => accessInterruptedSince(x, orgId, 'm', at);
+  t.false(await since('ws', 5000), 'a grant made as the membership began');
+  t.true(await since('ws', 4999), 'the membership began after the grant: taken out and put back');
+  t.false(await since('base', 4999));
+  await appendAudit(x, clock, { action: 'member_deactivated', orgId: 'base', userId: 'm', target: { type: 'user', id: 'm' } });
+  t.true(await since('ws', 1_000_000), "a deactivation in the base organization reaches the workspace");
+  t.false(await since('ws', 1_000_001), 'not one before the grant');
+  await appendAudit(x, clock, { action: 'member_deactivated', orgId: 'elsewhere', userId: 'm', target: { type: 'user', id: 'm' } });
+  t.false(await since('base', 1_000_001), 'nor one in another organization');
 });

@@ -136,3 +136,20 @@ test("a row filter that breaks the statement is refused without its text: no lin
   }
   t.is((await call(t0, 'POST', `/api/dashboards/${res.body.id}/tiles/c/run`, { token: admin, body: {} })).status, 200, 'exempt, an admin reads the table');
 });
+
+test('a link in a workspace stays ended when its sharer is taken out of the workspace and put back, opened meanwhile or not', async (t) => {
+  const ws = (await call(t0, 'POST', '/api/admin/workspaces', { token: admin, body: { name: `Links ${Date.now()}` } })).body.workspace_id as string;
+  const member = t0.user({ orgId: org, role: 'user' });
+  const putBack = () => call(t0, 'PUT', `/api/admin/workspaces/${ws}/members/${member.id}`, { token: admin, body: { role: 'modeler' } });
+  t.is((await putBack()).status, 200);
+  const inside = (await call(t0, 'POST', '/api/auth/switch_to_workspace', { token: t0.session(member), body: { workspace_org_id: ws } })).body.access_token as string;
+  const made = await call(t0, 'POST', '/api/dashboards', { token: inside, body: { title: 'Notes', visibility: 'organization', tiles: [{ id: 'n', text: 'Read me', x: 0, y: 0, w: 6, h: 2 }] } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const [opened, unopened] = [await share(inside, made.body.id), await share(inside, made.body.id)];
+  t.is(await open(opened), 200);
+  t.is((await call(t0, 'DELETE', `/api/admin/workspaces/${ws}/members/${member.id}`, { token: admin })).status, 204);
+  t.is(await open(opened), 404);
+  t0.clock.advance(1000);
+  t.is((await putBack()).status, 200);
+  for (const link of [opened, unopened]) t.is(await open(link), 404, 'not revived');
+});
