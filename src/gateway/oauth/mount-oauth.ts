@@ -8,6 +8,7 @@ import { consumeQuota } from '../../auth/credentials/rate-limit.ts';
 import { RateLimited } from '../../errors.ts';
 import { writeError } from '../error-handler.ts';
 import type { Services } from '../../compose/services.ts';
+import { MCP_SCOPE } from '../../auth/oauth/account.ts';
 import { OAUTH_PATH } from '../../auth/oauth/create-provider.ts';
 
 const DISCOVERY = `${OAUTH_PATH}/.well-known/openid-configuration`;
@@ -31,6 +32,7 @@ export function mountOAuth(app: Koa, s: Services): void {
     return next();
   });
   app.use(registrationRateLimit(s));
+  app.use(defaultScope);
   let mounted: Koa.Middleware | undefined;
   const serve = async (ctx: Context, next: Next) => {
     mounted ??= mount(OAUTH_PATH, await s.oauth.provider());
@@ -39,6 +41,22 @@ export function mountOAuth(app: Koa, s: Services): void {
   app.use(function oauthProvider(ctx: Context, next: Next) {
     return ctx.path !== OAUTH_PATH && !ctx.path.startsWith(`${OAUTH_PATH}/`) ? next() : serve(ctx, next);
   });
+}
+
+/**
+ * An authorization request that does not name mcp:tools, the MCP endpoint's only scope, gets it added
+ * (RFC 6749 3.3 lets a server apply a default to a request naming none): the consent page shows it as
+ * granted whatever was asked, yet oidc-provider granted nothing for a request naming no scope, or only
+ * offline_access, and sent the person who pressed Allow back with access_denied. A scope given twice
+ * is left for the provider to refuse.
+ */
+function defaultScope(ctx: Context, next: Next) {
+  if (ctx.method === 'GET' && ctx.path === `${OAUTH_PATH}/auth`) {
+    const scope = ctx.query['scope'];
+    const scopes = typeof scope === 'string' ? scope.split(' ').filter(Boolean) : scope === undefined ? [] : undefined;
+    if (scopes && !scopes.includes(MCP_SCOPE)) ctx.query = { ...ctx.query, scope: [...scopes, MCP_SCOPE].join(' ') };
+  }
+  return next();
 }
 
 /** Open dynamic client registration, limited per IP so the Client table cannot be flooded. */

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { createHash, randomBytes } from 'node:crypto';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedV2 } from '@modelcontextprotocol/client';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -6,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { invalidateSessionsQueries } from '../../../src/auth/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { fakeMcpPorts, type FakePorts } from '../../helpers/fake-mcp-ports.ts';
-import { authorize, connectV1, CookieJar, expectUnauthorized, MemoryOAuthProvider, tokenRequest } from '../../helpers/oauth-browser.ts';
+import { authorize, connectV1, CookieJar, expectUnauthorized, MemoryOAuthProvider, REDIRECT_URL, tokenRequest } from '../../helpers/oauth-browser.ts';
 
 let t0: TestApp;
 let ports: FakePorts;
@@ -221,4 +222,22 @@ test('a different user signed in to the same browser gets their own consent and 
   t.true(ports.calls.some((c) => c.method === 'catalog' && c.userId === bob.id && c.orgId === 'bobs'));
   t.false(ports.calls.some((c) => c.userId === alice.id && c.orgId === 'bobs'));
   await client.close();
+});
+
+test('a client naming no scope, or only offline_access, is granted mcp:tools after Allow, as the consent page says', async (t) => {
+  const reg = (await (await t0.fetch('/oauth/reg', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Scopeless', redirect_uris: [REDIRECT_URL], application_type: 'native', token_endpoint_auth_method: 'none' }) })).json()) as { client_id: string };
+  for (const scope of [undefined, '', 'offline_access', 'openid offline_access']) {
+    const verifier = randomBytes(32).toString('base64url');
+    const url = new URL(`${t0.url}/oauth/auth`);
+    const params = { response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT_URL, state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource: `${t0.url}/ai/mcp`, ...(scope === undefined ? {} : { scope }) };
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    const jar = new CookieJar();
+    jar.set('sextant_session', t0.session(t0.user()));
+    const code = (await authorize(jar, url)).searchParams.get('code')!;
+    const token = await tokenRequest(t0.url, { grant_type: 'authorization_code', code, client_id: reg.client_id, redirect_uri: REDIRECT_URL, code_verifier: verifier, resource: `${t0.url}/ai/mcp` });
+    t.is(token.status, 200, `${scope}: ${JSON.stringify(token.body)}`);
+    t.is(token.body['scope'], 'mcp:tools', String(scope));
+    t.truthy(token.body['refresh_token'], String(scope));
+    t.is((await mcpPost(t0, { Authorization: `Bearer ${token.body['access_token']}` })).status, 200, String(scope));
+  }
 });
