@@ -12,9 +12,17 @@ export const logId = monotonicFactory();
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
+/** A subscription whose next slot has come. */
+export interface DueSubscription {
+  id: string;
+  next_slot_at: number;
+  cron: string;
+  timezone: string;
+}
+
 /** Subscriptions whose next slot has come. */
-export async function dueSubscriptions(x: Executor, now: number, limit: number): Promise<{ id: string; next_slot_at: number; cron: string; timezone: string }[]> {
-  const rows = await x.all(sql<{ id: string; next_slot_at: number; cron: string; timezone: string }>`SELECT id, next_slot_at, cron, timezone FROM subscriptions
+export async function dueSubscriptions(x: Executor, now: number, limit: number): Promise<DueSubscription[]> {
+  const rows = await x.all(sql<DueSubscription>`SELECT id, next_slot_at, cron, timezone FROM subscriptions
     WHERE status = 'active' AND next_slot_at <= ${now} ORDER BY next_slot_at, id LIMIT ${limit}`);
   return rows.map((r) => ({ ...r, next_slot_at: Number(r.next_slot_at) }));
 }

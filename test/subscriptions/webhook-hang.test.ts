@@ -1,7 +1,8 @@
 // A webhook receiver that never answers holds no schedule: webhooks are posted by a loop of their own,
 // a few at a time, each attempt within its own deadline, so the tick that claims slots never waits on
-// one; due slots are claimed and sent on time while a delivery hangs, and a slot that passed during a
-// long tick is logged as missed for what it was (a busy replica), never as "no replica was running".
+// one; due slots are claimed and sent on time while a delivery hangs, a report that takes long does
+// not hold back the others due in the same tick, and a slot that passed during a long tick is logged
+// as missed for what it was (a busy replica), never as "no replica was running".
 import test from 'ava';
 import { sql } from 'kysely';
 import { deliverWebhooks, startScheduler, tick, type SubscriptionDeps } from '../../src/subscriptions/index.ts';
@@ -44,7 +45,7 @@ const subscribe = async (cron: string, url: string) => {
   if (q.status !== 201) throw new Error(JSON.stringify(q.body));
   const sub = await call(t0, 'POST', '/api/subscriptions', { token, body: { saved_question_id: q.body.id, schedule: { cron, timezone: 'UTC' }, channels: [{ type: 'webhook', url, format: 'json' }] } });
   if (sub.status !== 201) throw new Error(JSON.stringify(sub.body));
-  return { id: sub.body.id as string, slot: Date.parse(sub.body.next_run_at as string) };
+  return { id: sub.body.id as string, slot: Date.parse(sub.body.next_run_at as string), question: q.body.id as string };
 };
 type Run = { status: string; slot_at: string | null; started_at: string; error: string | null; deliveries: { status: string; attempts: number; error: string | null }[] };
 const runsOf = async (id: string) => (await call(t0, 'GET', `/api/subscriptions/${id}/runs`, { token })).body.runs as Run[];
@@ -129,4 +130,25 @@ test.serial('after a restart, a slot that passed before this replica started is 
   const missed = (await runsOf(a.id)).find((r) => r.status === 'missed')!;
   t.is(missed.slot_at, iso(a.slot));
   t.notRegex(missed.error ?? '', /no replica was running/i, 'another replica may have been running, busy');
+});
+
+test.serial('a report that takes long does not hold back another due in the same tick', async (t) => {
+  // Without reports made side by side the first waits for the second forever: fail rather than hang.
+  t.timeout(30_000, 'the second report waited for the first');
+  const hooks = await hangingReceiver(t);
+  const a = await subscribe('0 9 * * *', `${hooks.url}/ok`);
+  const b = await subscribe('1 9 * * *', `${hooks.url}/ok`);
+  t0.clock.set(b.slot);
+  let bStarted!: () => void;
+  const bMaking = new Promise<void>((resolve) => (bStarted = resolve));
+  const questions = deps.ports.questions;
+  // a's report (the earlier slot, taken first) is made only once b's is being made.
+  const render: typeof questions.render = async (owner, id) => {
+    if (id === a.question) await bMaking;
+    if (id === b.question) bStarted();
+    return questions.render(owner, id);
+  };
+  await tick({ ...deps, ports: { ...deps.ports, questions: { ...questions, render } } });
+  t.like((await runsOf(a.id))[0], { status: 'sent', slot_at: iso(a.slot) });
+  t.like((await runsOf(b.id))[0], { status: 'sent', slot_at: iso(b.slot) });
 });
