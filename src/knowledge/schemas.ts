@@ -4,8 +4,7 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/index.ts';
 import { EvaluationSuite } from '../shared/evaluation-suite.ts';
-import { rowFilterTextProblem } from '../row-filter-text.ts';
-import { checkExpression } from '../sql-expression.ts';
+import { checkExpression, rowFilterTextProblem } from '../sql-expression.ts';
 
 const text = z.string().min(1);
 /** File-name-safe identifier: letters, digits, `_`, `-`, `.` (not first). */

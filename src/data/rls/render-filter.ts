@@ -1,7 +1,7 @@
 // Row filters for one user: which filters apply, and their placeholders turned into quoted literals.
 import { mysqlStringLiteral } from '../guard/mysql/mysql-text.ts';
 import { pgStringLiteral } from '../guard/pg/pg-text.ts';
-import { rowFilterTextProblem } from '../../row-filter-text.ts';
+import { rowFilterTextProblem } from '../../sql-expression.ts';
 import type { SqlDialect, TableDoc } from '../types.ts';
 import { isReservedAttribute } from './attribute-rules.ts';
 import type { RlsUser } from './user-attributes.ts';
@@ -39,8 +39,8 @@ function valueOf(user: RlsUser, name: string): string | undefined {
 
 /**
  * Substitutes `{{user.*}}` placeholders; a missing value makes the whole filter FALSE (deny), and so
- * does a text that could reach past its own parentheses (row-filter-text.ts; refused when written,
- * but knowledge written before that check may hold one).
+ * does a text that could reach past its own parentheses (rowFilterTextProblem in sql-expression.ts:
+ * refused when written, but knowledge written before that check may hold one).
  */
 export function renderFilter(filter: string, user: RlsUser, dialect: SqlDialect): string {
   if (rowFilterTextProblem(filter) !== undefined) return '1 = 0';

@@ -1,4 +1,4 @@
-// A row filter is one closed piece of text (src/row-filter-text.ts): one that reaches past its own
+// A row filter is one closed piece of text (rowFilterTextProblem, src/sql-expression.ts): one that reaches past its own
 // parentheses could cancel the filters beside it, and an environment's draft filter comes before
 // production's. Refused when written (422 naming the field), and denied (no row) when knowledge
 // written before the check holds one; on real engines, production's filter always holds.
@@ -10,7 +10,7 @@ import { withProductionFilters } from '../../../src/data/rls/production-filters.
 import type { TableDoc } from '../../../src/data/types.ts';
 import { validateItem } from '../../../src/knowledge/index.ts';
 import { ValidationFailed } from '../../../src/errors.ts';
-import { rowFilterTextProblem } from '../../../src/row-filter-text.ts';
+import { rowFilterTextProblem } from '../../../src/sql-expression.ts';
 import { duckdbFixture, sqliteFixture } from '../warehouses.ts';
 
 let duckdb: DuckDbSql;
@@ -37,6 +37,7 @@ const BROKEN: [string, RegExp][] = [
   ['country = {{user.country}} # x', /comments/],
   ['country = {{user.country}}; SELECT 1', /";"/],
   ['country = $$x$$', /"\$"/],
+  ['country = $tag$x$tag$', /"\$"/],
   ["country = 'a\\'", /backslash/],
   ["country = '{{user.country}}'", /without quotes/],
   ['country = {{user.country', /\{\{ is not closed/],
