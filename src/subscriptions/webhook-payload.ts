@@ -30,14 +30,18 @@ function slack(r: Report, link: string, alertLine: string | undefined) {
   };
 }
 
+/**
+ * Text as Teams shows it verbatim: a TextBlock reads its text as Markdown, so a warehouse value
+ * `[click](https://…)` became a link in the channel and `Q1_2024_sales` a title in italics. A
+ * RichTextBlock's TextRun reads none (Adaptive Cards 1.2).
+ */
+const teamsText = (text: string, style: Record<string, string>) => ({ type: 'RichTextBlock', inlines: [{ type: 'TextRun', text, ...style }] });
+
 function teams(r: Report, link: string, alertLine: string | undefined) {
   const body = [
-    { type: 'TextBlock', text: r.title, weight: 'Bolder', size: 'Medium', wrap: true },
-    ...(alertLine ? [{ type: 'TextBlock', text: alertLine, weight: 'Bolder', wrap: true }] : []),
-    ...r.tiles.flatMap((t) => [
-      { type: 'TextBlock', text: t.title, weight: 'Bolder', wrap: true },
-      { type: 'TextBlock', text: tileLines(t), fontType: 'Monospace', wrap: true },
-    ]),
+    teamsText(r.title, { weight: 'Bolder', size: 'Medium' }),
+    ...(alertLine ? [teamsText(alertLine, { weight: 'Bolder' })] : []),
+    ...r.tiles.flatMap((t) => [teamsText(t.title, { weight: 'Bolder' }), teamsText(tileLines(t), { fontType: 'Monospace' })]),
   ];
   const card = { $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4', body, actions: [{ type: 'Action.OpenUrl', title: 'Open in Sextant', url: link }] };
   return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] };

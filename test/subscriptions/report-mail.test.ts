@@ -55,12 +55,18 @@ test('a count past 2^53 is shown exactly, not rounded to a float', (t) => {
   t.true(m.html!.includes('>1152921504606846977</td>'));
 });
 
-test('Slack and Teams messages show the same cells; JSON keeps the raw values', (t) => {
+test('Slack and Teams messages show the same cells, Teams without reading them as Markdown; JSON keeps the raw values', (t) => {
   const args = { subscriptionId: 's1', report: { title: 'Monday numbers', tiles: [tile] }, link: 'https://s.example/saved/q', slotAt: null };
   const slack = webhookBody('slack', args);
   t.true(slack.includes('Jan 2025 | 12,345.50 | 1,200 | 2025'));
   t.true(slack.includes('(10 of 12 rows)'));
   t.true(webhookBody('teams', args).includes('Jan 2025 | 12,345.50 | 1,200 | 2025'));
+  // Teams reads a TextBlock as Markdown: titles and values go in TextRuns, which it shows as written.
+  const hostile = { ...tile, title: 'Q1_2024_sales', columns: [{ name: 'note', type: 'VARCHAR' }], rows: [['[click](https://evil.example) **now**']] };
+  const card = JSON.parse(webhookBody('teams', { ...args, report: { title: 'R_1_', tiles: [hostile] } })).attachments[0].content as { body: { type: string; inlines: { type: string; text: string }[] }[] };
+  t.deepEqual([...new Set(card.body.map((b) => b.type))], ['RichTextBlock']);
+  t.deepEqual(card.body.map((b) => b.inlines.map((i) => i.type)), [['TextRun'], ['TextRun'], ['TextRun']]);
+  t.deepEqual(card.body.map((b) => b.inlines[0]!.text), ['R_1_', 'Q1_2024_sales', 'note\n[click](https://evil.example) **now**']);
   const json = JSON.parse(webhookBody('json', args)) as { tiles: { rows: unknown[][] }[] };
   t.deepEqual(json.tiles[0]!.rows[0], ['2025-01-01 00:00:00', 12345.5, 1200, 2025]);
 });
