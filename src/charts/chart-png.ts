@@ -4,6 +4,7 @@
 // runs with its expression interpreter (no eval, as in the browser) and without a loader that could
 // fetch: a spec naming a URL for its data draws nothing rather than reach the network.
 import type { Resvg as ResvgClass } from '@resvg/resvg-js';
+import { cappedChartSizes } from '../shared/chart-size.ts';
 
 interface Libraries {
   compile: (spec: never) => { spec: unknown };
@@ -37,17 +38,35 @@ export interface ChartInput {
   width?: number;
 }
 
-/** The PNG of a Vega-Lite chart; rejects when the spec does not draw. */
+/**
+ * How tall a PNG may be, as a multiple of its width. The sizes a spec names are capped before vega lays
+ * it out (shared/chart-size.ts); the drawing, concatenated views and padding included, is then zoomed to
+ * fit a PNG at most `width` wide and this many times that tall: `width: 1, height: 100000` drew for 19 s
+ * before, and `width: 5, height: 5000000` took every byte of the machine's memory in the rasteriser.
+ */
+const MAX_ASPECT = 4;
+
+/** The zoom that fits an SVG of `w` x `h` into `width` x `width * MAX_ASPECT` (and fills the width when it can). */
+function zoomToFit(w: number, h: number, width: number): number {
+  const zoom = Math.min(width / w, (width * MAX_ASPECT) / h);
+  if (!Number.isFinite(zoom) || zoom <= 0) throw new Error('The chart has no size to draw');
+  return zoom;
+}
+
+/** The PNG of a Vega-Lite chart, at most `width` wide and four times that tall; rejects when the spec does not draw. */
 export async function chartPng({ spec, rows, width = 640 }: ChartInput): Promise<Buffer> {
   const lib = await (libraries ??= load());
-  const full = { width: 560, height: 280, ...spec, ...(rows ? { data: { values: rows } } : {}), background: 'white' } as Record<string, unknown>;
+  const full = { width: 560, height: 280, ...cappedChartSizes(spec), ...(rows ? { data: { values: rows } } : {}), background: 'white' } as Record<string, unknown>;
   // A container width means nothing off the page.
   if (full['width'] === 'container') full['width'] = 560;
   const runtime = lib.parse(lib.compile(full as never).spec, undefined, { ast: true });
   const view = new lib.View(runtime, { renderer: 'none', expr: lib.interpreter, loader: lib.loader() });
   try {
     const svg = await view.toSVG();
-    return new lib.Resvg(svg, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render().asPng();
+    const font = { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' };
+    // Parsed once at its own size to learn it (nothing is drawn), then drawn at a zoom that fits.
+    const own = new lib.Resvg(svg, { fitTo: { mode: 'original' }, font });
+    return new lib.Resvg(svg, { fitTo: { mode: 'zoom', value: zoomToFit(own.width, own.height, width) }, font }).render().asPng();
   } finally {
     view.finalize();
   }

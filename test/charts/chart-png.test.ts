@@ -1,5 +1,6 @@
 // Charts drawn on the server: a Vega-Lite spec over given rows becomes a PNG; a spec that names a URL
-// for its data reaches no network (the loader refuses) and still draws, empty.
+// for its data reaches no network (the loader refuses) and still draws, empty; a spec asking for any
+// size draws within a bounded box.
 import test from 'ava';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,4 +30,19 @@ test('data named by URL is never fetched', async (t) => {
 
 test('a spec that does not compile is refused', async (t) => {
   await t.throwsAsync(chartPng({ spec: { mark: 'no-such-mark' } }));
+});
+
+test('a spec asking for any size is laid out capped and drawn at most the width wide and four times that tall; it never takes the memory', async (t) => {
+  const bar = (size: Record<string, unknown>) => ({ mark: 'bar', data: { values: [{ a: 'x', b: 2, width: 5_000_000 }] }, encoding: { x: { field: 'a', type: 'nominal' }, y: { field: 'b', type: 'quantitative', axis: { tickCount: 1_000_000 } } }, ...size });
+  // 5 x 5,000,000 took every byte of the machine's memory before; the others drew for seconds to minutes.
+  const hostile = [{ width: 5, height: 5_000_000 }, { width: 1, height: 100_000 }, { width: { step: 1_000_000 }, height: 1_000_000 }, { vconcat: [{ height: 1e9 }, { height: 1e9 }].map((v) => bar(v)) }, { config: { view: { continuousHeight: 1e9 } } }];
+  for (const size of hostile) {
+    const png = await chartPng({ spec: bar(size) });
+    t.true(png.readUInt32BE(16) <= 640, `${JSON.stringify(size)}: width ${png.readUInt32BE(16)}`);
+    t.true(png.readUInt32BE(20) <= 2560, `${JSON.stringify(size)}: height ${png.readUInt32BE(20)}`);
+  }
+  // So wide that fitting the width leaves no height: refused, as a spec that does not draw.
+  await t.throwsAsync(chartPng({ spec: { ...bar({ width: 2000, height: 1 }), padding: { left: 1e9 } } }));
+  const usual = await chartPng({ spec: bar({ width: 560, height: 280 }) });
+  t.is(usual.readUInt32BE(16), 640, 'a usual chart fills the width as before');
 });

@@ -151,3 +151,20 @@ test('a 200-character title without spaces wraps inside its card and its heading
   }
   t.deepEqual(problems, []);
 });
+
+test("a chart whose spec asks for a height of millions of pixels is drawn capped on a colleague's page", async (t) => {
+  const modeler = await demoMember(w, 'modeler');
+  const chart = { mark: 'bar', height: 5_000_000, encoding: { x: { field: 'status', type: 'nominal' }, y: { field: 'n', type: 'quantitative', axis: { tickCount: 1_000_000 } } } };
+  const made = await call(w, 'POST', '/api/saved_questions', { token: w.session(modeler.user), body: { title: 'Tall chart', connection_id: DEMO_CONNECTION_ID, sql: SQL, chart, visibility: 'organization' } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const analyst = await demoMember(w, 'user');
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, analyst.login);
+  await page.goto(`/saved/${made.body.id as string}`);
+  const svg = page.getByTestId('chart').locator('svg').first();
+  await svg.waitFor();
+  const height = await svg.evaluate((e) => e.getBoundingClientRect().height);
+  t.true(height > 100 && height < 2200, `drawn ${height} px tall`);
+  t.true((await page.getByTestId('chart').locator('svg text').count()) < 500, 'not an axis of a million ticks');
+  t.deepEqual(problems, []);
+});

@@ -1,6 +1,7 @@
 // A Vega-Lite chart. vega-embed (the largest part of the app) loads only when a chart is shown, and
 // runs with Vega's expression interpreter, so the page's CSP needs no eval.
 import { useEffect, useRef, useState } from 'react';
+import { cappedChartSizes } from '../../../src/shared/chart-size.ts';
 
 /** `fill`: the chart takes the height of its box too (a dashboard tile), not only its width. */
 export function ChartView({ spec, fill = false }: { spec: Record<string, unknown>; fill?: boolean }) {
@@ -16,7 +17,8 @@ export function ChartView({ spec, fill = false }: { spec: Record<string, unknown
         if (!live || !box.current) return;
         const dark = window.matchMedia('(prefers-color-scheme: dark)').matches;
         const size = fill ? { width: 'container', height: 'container', autosize: { type: 'fit', contains: 'padding' } } : { width: 'container' };
-        const result = await embed(box.current, { ...spec, ...size, description: title } as never, {
+        // A spec is written by whoever saved the chart: its sizes are capped before vega lays it out.
+        const result = await embed(box.current, { ...cappedChartSizes(spec), ...size, description: title } as never, {
           ast: true,
           expr: expressionInterpreter,
           renderer: 'svg',
