@@ -2,17 +2,44 @@
 // draw it: on the server for a mail or an MCP client (charts/chart-png.ts), in a colleague's browser on a
 // dashboard. `height: 5000000` had vega lay out an axis of 125,000 ticks, and the server's rasteriser
 // then took every byte of memory. The sizes a spec names, at any depth (concatenated and layered
-// views, `config.view`, steps, tick counts), are capped before vega sees it; data is left alone.
+// views, `config.view`, a discrete axis's step, tick counts), are capped before vega sees it, and so are the sequences
+// it generates; data is left alone.
 
 /** The largest a size, step or tick count named in a spec may be. */
-const CAPS: Record<string, number> = { width: 2000, height: 2000, continuousWidth: 2000, continuousHeight: 2000, discreteWidth: 2000, discreteHeight: 2000, step: 100, tickCount: 100 };
+const CAPS: Record<string, number> = { width: 2000, height: 2000, continuousWidth: 2000, continuousHeight: 2000, discreteWidth: 2000, discreteHeight: 2000, tickCount: 100, maxbins: 1000 };
+/** The largest band a discrete axis may give each value (`width: {step}`, `config.view.step`); a bin's step is data's, not layout's. */
+const MAX_STEP = 100;
+/** Keys whose object may hold a layout `step`. */
+const STEP_HOLDERS = new Set(['width', 'height', 'discreteWidth', 'discreteHeight', 'view']);
 /** Where a spec holds data (rows may have a `width` of their own) rather than layout. */
 const NOT_LAYOUT = new Set(['data', 'datasets', 'usermeta']);
 
-/** The spec with every size it names capped. */
+/** The most values a generated sequence (`data: {sequence}`, impute's `keyvals`) may hold: one of 1,000,000 drew for 22 s on the server. */
+const MAX_SEQUENCE = 10_000;
+/** Keys whose object is a sequence generator: `{start, stop, step}`. */
+const SEQUENCES = new Set(['sequence', 'keyvals']);
+
+/** A sequence generator holding at most MAX_SEQUENCE values (its start and step kept). */
+function cappedSequence(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const { start, stop, step = 1 } = v as { start?: unknown; stop?: unknown; step?: unknown };
+  if (typeof start !== 'number' || typeof stop !== 'number' || typeof step !== 'number') return v;
+  const count = (stop - start) / step;
+  return Number.isFinite(count) && count <= MAX_SEQUENCE ? v : { ...v, stop: start + MAX_SEQUENCE * (Number.isFinite(step) && step !== 0 ? step : 1) };
+}
+
+/** The spec with every size it names capped, and every sequence it generates. */
 export function cappedChartSizes<T>(spec: T): T {
   if (Array.isArray(spec)) return spec.map(cappedChartSizes) as T;
   if (typeof spec !== 'object' || spec === null) return spec;
-  const capped = Object.entries(spec).map(([k, v]) => [k, NOT_LAYOUT.has(k) ? v : typeof v === 'number' && CAPS[k] !== undefined ? Math.min(v, CAPS[k]) : cappedChartSizes(v)]);
+  const capped = Object.entries(spec).map(([k, v]) => {
+    if (SEQUENCES.has(k)) return [k, cappedSequence(v)];
+    if (STEP_HOLDERS.has(k) && typeof v === 'object' && v !== null && typeof (v as { step?: unknown }).step === 'number') {
+      return [k, cappedChartSizes({ ...v, step: Math.min((v as { step: number }).step, MAX_STEP) })];
+    }
+    // Data is left alone but for the sequences it generates.
+    if (k === 'data') return [k, typeof v === 'object' && v !== null && 'sequence' in v ? { ...v, sequence: cappedSequence(v.sequence) } : v];
+    return [k, NOT_LAYOUT.has(k) ? v : typeof v === 'number' && CAPS[k] !== undefined ? Math.min(v, CAPS[k]) : cappedChartSizes(v)];
+  });
   return Object.fromEntries(capped) as T;
 }
