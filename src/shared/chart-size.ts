@@ -2,10 +2,10 @@
 // draw it: on the server for a mail or an MCP client (charts/chart-png.ts), in a colleague's browser on a
 // dashboard. `height: 5000000` had vega lay out an axis of 125,000 ticks, and the server's rasteriser
 // then took every byte of memory. The sizes a spec names, at any depth (concatenated and layered
-// views, `config.view`, a discrete axis's step, tick counts), are capped before vega sees it, and so are the sequences
-// it generates; data is left alone.
+// views, `config.view`, a discrete axis's step, tick counts, bin counts), are capped before vega sees
+// it, and so are the sequences it generates; data is left alone.
 
-/** The largest a size, step or tick count named in a spec may be. */
+/** The largest a size, tick count or bin count named in a spec may be. */
 const CAPS: Record<string, number> = { width: 2000, height: 2000, continuousWidth: 2000, continuousHeight: 2000, discreteWidth: 2000, discreteHeight: 2000, tickCount: 100, maxbins: 1000 };
 /** The largest band a discrete axis may give each value (`width: {step}`, `config.view.step`); a bin's step is data's, not layout's. */
 const MAX_STEP = 100;
