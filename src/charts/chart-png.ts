@@ -1,73 +1,122 @@
-// A chart as a PNG, drawn on the server from the same Vega-Lite spec the web client draws: vega-lite
-// compiles it, vega renders SVG headlessly (no canvas package), resvg rasterises the SVG. The three
-// libraries are loaded with the first chart, so a gateway that draws none never carries them. Vega
-// runs with its expression interpreter (no eval, as in the browser) and without a loader that could
-// fetch: a spec naming a URL for its data draws nothing rather than reach the network.
-import type { Resvg as ResvgClass } from '@resvg/resvg-js';
-import { cappedChartSizes } from '../shared/chart-size.ts';
+// Charts drawn on the server, each within a budget. A chart's spec is Vega-Lite written by whoever saved
+// it, and the server draws it for report mails and MCP clients. Capping the sizes a spec names
+// (shared/chart-size.ts) does not bound every transform: a density of 100,000,000 steps or a quantile
+// step of 1e-8 ran for seconds on the gateway's event loop, then took its memory. So charts are drawn
+// in child processes with a heap of their own and a time limit: a chart past either ends its process,
+// never the gateway. A worker thread is not enough: V8 ends the whole process on some allocations past
+// a worker's heap limit (the quantile did). Processes start with the first chart, so a gateway that
+// draws none never loads vega, and leave when idle.
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ChartInput } from './draw-chart.ts';
+import type { DrawReply } from './chart-process.ts';
 
-interface Libraries {
-  compile: (spec: never) => { spec: unknown };
-  View: new (runtime: unknown, options: Record<string, unknown>) => { toSVG(): Promise<string>; finalize(): void };
-  parse: (spec: unknown, config?: unknown, options?: Record<string, unknown>) => unknown;
-  interpreter: unknown;
-  loader: () => unknown;
-  Resvg: typeof ResvgClass;
+export type { ChartInput } from './draw-chart.ts';
+
+/** What a chart may take to draw. */
+export interface ChartBudget {
+  /** Wall time from sending a chart to its process to its PNG, a new process's start included. */
+  timeoutMs: number;
+  /** The drawing process's JavaScript heap. */
+  heapMb: number;
+  /** Processes drawing at once. */
+  processes: number;
+  /** How long a process waits for another chart before it leaves (with vega loaded it holds ~100 MB). */
+  idleMs: number;
 }
 
-let libraries: Promise<Libraries> | undefined;
+/** A usual chart draws in well under a second; a new process starts and loads vega in about one. */
+const DEFAULT_BUDGET: ChartBudget = { timeoutMs: 10_000, heapMb: 256, processes: Math.min(2, availableParallelism()), idleMs: 60_000 };
 
-async function load(): Promise<Libraries> {
-  const [vl, vega, interp, resvg] = await Promise.all([import('vega-lite'), import('vega'), import('vega-interpreter'), import('@resvg/resvg-js')]);
-  const refuse = () => Promise.reject(new Error('charts drawn on the server read no URL'));
-  return {
-    compile: vl.compile as never,
-    View: vega.View as never,
-    parse: vega.parse as never,
-    interpreter: interp.expressionInterpreter,
-    loader: () => ({ ...vega.loader(), load: refuse, sanitize: refuse, http: refuse, file: refuse }),
-    Resvg: resvg.Resvg,
-  };
-}
-
-/** A chart to draw: the spec, and the rows that replace its data (a saved question's fresh run). */
-export interface ChartInput {
-  spec: Record<string, unknown>;
-  rows?: Record<string, unknown>[] | undefined;
-  /** Output width in pixels (default 640). */
-  width?: number;
-}
+const here = fileURLToPath(import.meta.url);
+const SCRIPT = fileURLToPath(new URL(`./chart-process${extname(here)}`, import.meta.url));
 
 /**
- * How tall a PNG may be, as a multiple of its width. The sizes a spec names are capped before vega lays
- * it out (shared/chart-size.ts); the drawing, concatenated views and padding included, is then zoomed to
- * fit a PNG at most `width` wide and this many times that tall: `width: 1, height: 100000` drew for 19 s
- * before, and `width: 5, height: 5000000` took every byte of the machine's memory in the rasteriser.
+ * A drawing process: no environment of the gateway's (its secrets stay out of reach), a heap of
+ * `heapMb`. From the sources (`npm run dev`, the benches) it runs under tsx's loader.
  */
-const MAX_ASPECT = 4;
-
-/** The zoom that fits an SVG of `w` x `h` into `width` x `width * MAX_ASPECT` (and fills the width when it can). */
-function zoomToFit(w: number, h: number, width: number): number {
-  const zoom = Math.min(width / w, (width * MAX_ASPECT) / h);
-  if (!Number.isFinite(zoom) || zoom <= 0) throw new Error('The chart has no size to draw');
-  return zoom;
+function startProcess(heapMb: number): ChildProcess {
+  const loader = extname(here) === '.ts' ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+  return fork(SCRIPT, [], { execArgv: [...loader, `--max-old-space-size=${heapMb}`], env: {}, serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
 }
 
-/** The PNG of a Vega-Lite chart, at most `width` wide and four times that tall; rejects when the spec does not draw. */
-export async function chartPng({ spec, rows, width = 640 }: ChartInput): Promise<Buffer> {
-  const lib = await (libraries ??= load());
-  const full = { width: 560, height: 280, ...cappedChartSizes(spec), ...(rows ? { data: { values: rows } } : {}), background: 'white' } as Record<string, unknown>;
-  // A container width means nothing off the page.
-  if (full['width'] === 'container') full['width'] = 560;
-  const runtime = lib.parse(lib.compile(full as never).spec, undefined, { ast: true });
-  const view = new lib.View(runtime, { renderer: 'none', expr: lib.interpreter, loader: lib.loader() });
-  try {
-    const svg = await view.toSVG();
-    const font = { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' };
-    // Parsed once at its own size to learn it (nothing is drawn), then drawn at a zoom that fits.
-    const own = new lib.Resvg(svg, { fitTo: { mode: 'original' }, font });
-    return new lib.Resvg(svg, { fitTo: { mode: 'zoom', value: zoomToFit(own.width, own.height, width) }, font }).render().asPng();
-  } finally {
-    view.finalize();
+/** Why a process ended without answering, in words for the chart's owner. */
+function endedWhy(code: number | null, signal: NodeJS.Signals | null): string {
+  // V8 aborts a process whose heap is full.
+  if (signal === 'SIGABRT' || code === 134) return 'The chart needs more memory than a chart may take to draw';
+  return `The chart's drawing ended (${signal ?? `exit code ${code}`})`;
+}
+
+/** Draws charts in up to `budget.processes` processes, each chart within the budget. */
+export class ChartDrawer {
+  private readonly idle: { child: ChildProcess; timer: NodeJS.Timeout }[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
+
+  constructor(private readonly budget: ChartBudget = DEFAULT_BUDGET) {}
+
+  /** The PNG of a Vega-Lite chart, at most `width` wide and four times that tall; rejects when the spec does not draw within the budget. */
+  async draw(input: ChartInput): Promise<Buffer> {
+    while (this.running >= this.budget.processes) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+    try {
+      return await this.drawIn(this.takeIdle() ?? startProcess(this.budget.heapMb), input);
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
   }
+
+  /** Draws one chart in `child`; keeps the process for the next chart if it answered in time. */
+  private drawIn(child: ChildProcess, input: ChartInput): Promise<Buffer> {
+    child.ref();
+    child.channel?.ref();
+    return new Promise<Buffer>((resolve, reject) => {
+      const settle = (outcome: () => void, keep: boolean) => {
+        clearTimeout(timer);
+        child.off('message', answered).off('exit', ended).off('error', failed);
+        if (keep) this.keep(child);
+        else child.kill('SIGKILL');
+        outcome();
+      };
+      const answered = (reply: DrawReply) => settle(() => ('png' in reply ? resolve(Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength)) : reject(new Error(reply.error))), true);
+      const ended = (code: number | null, signal: NodeJS.Signals | null) => settle(() => reject(new Error(endedWhy(code, signal))), false);
+      const failed = (err: Error) => settle(() => reject(new Error(`The chart's drawing could not start: ${err.message}`)), false);
+      const timer = setTimeout(() => settle(() => reject(new Error(`The chart took more than ${this.budget.timeoutMs / 1000} s to draw`)), false), this.budget.timeoutMs);
+      child.on('message', answered).once('exit', ended).once('error', failed);
+      child.send(input);
+    });
+  }
+
+  /** An idle process still running, if there is one. */
+  private takeIdle(): ChildProcess | undefined {
+    for (let kept = this.idle.pop(); kept; kept = this.idle.pop()) {
+      clearTimeout(kept.timer);
+      if (kept.child.connected) return kept.child;
+    }
+    return undefined;
+  }
+
+  /** An idle process, unreferenced (it keeps no gateway alive) and gone after `idleMs` without a chart. */
+  private keep(child: ChildProcess): void {
+    child.unref();
+    child.channel?.unref();
+    const leave = () => {
+      this.idle.splice(this.idle.indexOf(entry), 1);
+      child.kill('SIGKILL');
+    };
+    const entry = { child, timer: setTimeout(leave, this.budget.idleMs) };
+    entry.timer.unref();
+    this.idle.push(entry);
+  }
+}
+
+const shared = new ChartDrawer();
+
+/** The PNG of a Vega-Lite chart, drawn by the gateway's drawing processes within the default budget. */
+export function chartPng(input: ChartInput): Promise<Buffer> {
+  return shared.draw(input);
 }

@@ -1,10 +1,11 @@
 // Charts drawn on the server: a Vega-Lite spec over given rows becomes a PNG; a spec that names a URL
 // for its data reaches no network (the loader refuses) and still draws, empty; a spec asking for any
-// size draws within a bounded box.
+// size draws within a bounded box; a spec whose transforms would take the memory or the time of the
+// gateway ends its drawing process instead, and the next chart draws.
 import test from 'ava';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chartPng } from '../../src/charts/chart-png.ts';
+import { ChartDrawer, chartPng } from '../../src/charts/chart-png.ts';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47];
 
@@ -48,4 +49,34 @@ test('a spec asking for any size is laid out capped and drawn at most the width 
   await t.throwsAsync(chartPng({ spec: { ...bar({ width: 2000, height: 1 }), padding: { left: 1e9 } } }));
   const usual = await chartPng({ spec: bar({ width: 560, height: 280 }) });
   t.is(usual.readUInt32BE(16), 640, 'a usual chart fills the width as before');
+});
+
+const bar = { mark: 'bar', encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } } };
+const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ x: i, y: (i * 7919) % 1000 }));
+
+test('a chart needing more memory than its budget ends its drawing process, not the gateway; the next chart draws', async (t) => {
+  const drawer = new ChartDrawer({ timeoutMs: 60_000, heapMb: 128, processes: 1, idleMs: 60_000 });
+  // A bin's step is the data's to judge, so it is not capped: 1e-9 over 0..99 asks for 1e11 bins.
+  const bins = { mark: 'bar', encoding: { x: { field: 'x', bin: { step: 1e-9 }, type: 'quantitative' }, y: { aggregate: 'count' } } };
+  const before = process.memoryUsage().rss;
+  await t.throwsAsync(drawer.draw({ spec: bins, rows: rows(100) }), { message: 'The chart needs more memory than a chart may take to draw' });
+  t.true(process.memoryUsage().rss - before < 100e6, 'the drawing did not take the memory of this process');
+  t.deepEqual([...(await drawer.draw({ spec: bar, rows: rows(10) })).subarray(0, 4)], PNG);
+});
+
+test('a chart taking longer than its budget is stopped, and the next chart draws', async (t) => {
+  const drawer = new ChartDrawer({ timeoutMs: 5_000, heapMb: 256, processes: 1, idleMs: 60_000 });
+  // Warmed by a usual chart first, so the budget is the slow chart's alone.
+  t.deepEqual([...(await drawer.draw({ spec: bar, rows: rows(10) })).subarray(0, 4)], PNG);
+  // A local regression over 100,000 points draws for minutes (20,000 took 5 s).
+  const loess = { ...bar, mark: 'line', transform: [{ loess: 'y', on: 'x', bandwidth: 1 }] };
+  await t.throwsAsync(drawer.draw({ spec: loess, rows: rows(100_000) }), { message: 'The chart took more than 5 s to draw' });
+  t.deepEqual([...(await drawer.draw({ spec: bar, rows: rows(10) })).subarray(0, 4)], PNG);
+});
+
+test('charts asked for at once are drawn by at most the budget of processes, each its own chart', async (t) => {
+  const drawer = new ChartDrawer({ timeoutMs: 60_000, heapMb: 256, processes: 2, idleMs: 60_000 });
+  const widths = [200, 300, 400, 500, 600];
+  const pngs = await Promise.all(widths.map((width) => drawer.draw({ spec: bar, rows: rows(10), width })));
+  t.deepEqual(pngs.map((png) => png.readUInt32BE(16)), widths);
 });
