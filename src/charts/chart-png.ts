@@ -11,8 +11,10 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { systemClock, type Clock } from '../clock.ts';
 import type { ChartInput } from './draw-chart.ts';
 import type { DrawReply } from './chart-process.ts';
+import { chartKey, OverBudget } from './over-budget.ts';
 
 export type { ChartInput } from './draw-chart.ts';
 
@@ -26,10 +28,12 @@ export interface ChartBudget {
   processes: number;
   /** How long a process waits for another chart before it leaves (with vega loaded it holds ~100 MB). */
   idleMs: number;
+  /** How long a chart that ran out of time or memory is refused without drawing (over-budget.ts). */
+  refuseAgainMs: number;
 }
 
 /** A usual chart draws in well under a second; a new process starts and loads vega in about one. */
-const DEFAULT_BUDGET: ChartBudget = { timeoutMs: 10_000, heapMb: 256, processes: Math.min(2, availableParallelism()), idleMs: 60_000 };
+const DEFAULT_BUDGET: ChartBudget = { timeoutMs: 10_000, heapMb: 256, processes: Math.min(2, availableParallelism()), idleMs: 60_000, refuseAgainMs: 10 * 60_000 };
 
 const here = fileURLToPath(import.meta.url);
 const SCRIPT = fileURLToPath(new URL(`./chart-process${extname(here)}`, import.meta.url));
@@ -55,23 +59,41 @@ export class ChartDrawer {
   private readonly idle: { child: ChildProcess; timer: NodeJS.Timeout }[] = [];
   private readonly waiting: (() => void)[] = [];
   private running = 0;
+  private readonly overBudget: OverBudget;
 
-  constructor(private readonly budget: ChartBudget = DEFAULT_BUDGET) {}
+  constructor(
+    private readonly budget: ChartBudget = DEFAULT_BUDGET,
+    clock: Clock = systemClock,
+  ) {
+    this.overBudget = new OverBudget(clock, budget.refuseAgainMs);
+  }
 
-  /** The PNG of a Vega-Lite chart, at most `width` wide and four times that tall; rejects when the spec does not draw within the budget. */
+  /**
+   * The PNG of a Vega-Lite chart, at most `width` wide and four times that tall; rejects when the spec
+   * does not draw, or not within the budget (and then at once when asked again for a while).
+   */
   async draw(input: ChartInput): Promise<Buffer> {
+    const key = chartKey(input);
+    this.refuseIfOverBudget(key);
     while (this.running >= this.budget.processes) await new Promise<void>((r) => this.waiting.push(r));
     this.running++;
     try {
-      return await this.drawIn(this.takeIdle() ?? startProcess(this.budget.heapMb), input);
+      // Asked again while an earlier ask of it was drawing.
+      this.refuseIfOverBudget(key);
+      return await this.drawIn(this.takeIdle() ?? startProcess(this.budget.heapMb), input, key);
     } finally {
       this.running--;
       this.waiting.shift()?.();
     }
   }
 
+  private refuseIfOverBudget(key: string): void {
+    const refused = this.overBudget.refusal(key);
+    if (refused) throw new Error(refused);
+  }
+
   /** Draws one chart in `child`; keeps the process for the next chart if it answered in time. */
-  private drawIn(child: ChildProcess, input: ChartInput): Promise<Buffer> {
+  private drawIn(child: ChildProcess, input: ChartInput, key: string): Promise<Buffer> {
     child.ref();
     child.channel?.ref();
     return new Promise<Buffer>((resolve, reject) => {
@@ -83,9 +105,13 @@ export class ChartDrawer {
         outcome();
       };
       const answered = (reply: DrawReply) => settle(() => ('png' in reply ? resolve(Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength)) : reject(new Error(reply.error))), true);
-      const ended = (code: number | null, signal: NodeJS.Signals | null) => settle(() => reject(new Error(endedWhy(code, signal))), false);
+      const overBudget = (why: string) => {
+        this.overBudget.remember(key, why);
+        settle(() => reject(new Error(why)), false);
+      };
+      const ended = (code: number | null, signal: NodeJS.Signals | null) => overBudget(endedWhy(code, signal));
       const failed = (err: Error) => settle(() => reject(new Error(`The chart's drawing could not start: ${err.message}`)), false);
-      const timer = setTimeout(() => settle(() => reject(new Error(`The chart took more than ${this.budget.timeoutMs / 1000} s to draw`)), false), this.budget.timeoutMs);
+      const timer = setTimeout(() => overBudget(`The chart took more than ${this.budget.timeoutMs / 1000} s to draw`), this.budget.timeoutMs);
       child.on('message', answered).once('exit', ended).once('error', failed);
       child.send(input);
     });

@@ -6,6 +6,7 @@ import test from 'ava';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChartDrawer, chartPng } from '../../src/charts/chart-png.ts';
+import { FakeClock } from '../../src/clock.ts';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47];
 
@@ -54,18 +55,27 @@ test('a spec asking for any size is laid out capped and drawn at most the width 
 const bar = { mark: 'bar', encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } } };
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ x: i, y: (i * 7919) % 1000 }));
 
-test('a chart needing more memory than its budget ends its drawing process, not the gateway; the next chart draws', async (t) => {
-  const drawer = new ChartDrawer({ timeoutMs: 60_000, heapMb: 128, processes: 1, idleMs: 60_000 });
+test('a chart needing more memory than its budget ends its drawing process, not the gateway; the next chart draws; asked again, it is refused at once for ten minutes', async (t) => {
+  const clock = new FakeClock();
+  const drawer = new ChartDrawer({ timeoutMs: 60_000, heapMb: 128, processes: 1, idleMs: 60_000, refuseAgainMs: 600_000 }, clock);
   // A bin's step is the data's to judge, so it is not capped: 1e-9 over 0..99 asks for 1e11 bins.
   const bins = { mark: 'bar', encoding: { x: { field: 'x', bin: { step: 1e-9 }, type: 'quantitative' }, y: { aggregate: 'count' } } };
   const before = process.memoryUsage().rss;
-  await t.throwsAsync(drawer.draw({ spec: bins, rows: rows(100) }), { message: 'The chart needs more memory than a chart may take to draw' });
+  const memory = 'The chart needs more memory than a chart may take to draw';
+  await t.throwsAsync(drawer.draw({ spec: bins, rows: rows(100) }), { message: memory });
   t.true(process.memoryUsage().rss - before < 100e6, 'the drawing did not take the memory of this process');
   t.deepEqual([...(await drawer.draw({ spec: bar, rows: rows(10) })).subarray(0, 4)], PNG);
+  // The same chart again: refused without a drawing process; other rows are another chart.
+  const again = new Date(clock.now() + 600_000).toISOString();
+  clock.advance(599_999);
+  await t.throwsAsync(drawer.draw({ spec: bins, rows: rows(100) }), { message: `${memory}; it is not drawn again until ${again}` });
+  t.notRegex((await t.throwsAsync(drawer.draw({ spec: bins, rows: rows(99) })))!.message, /not drawn again/);
+  clock.advance(1);
+  await t.throwsAsync(drawer.draw({ spec: bins, rows: rows(100) }), { message: memory });
 });
 
 test('a chart taking longer than its budget is stopped, and the next chart draws', async (t) => {
-  const drawer = new ChartDrawer({ timeoutMs: 5_000, heapMb: 256, processes: 1, idleMs: 60_000 });
+  const drawer = new ChartDrawer({ timeoutMs: 5_000, heapMb: 256, processes: 1, idleMs: 60_000, refuseAgainMs: 600_000 });
   // Warmed by a usual chart first, so the budget is the slow chart's alone.
   t.deepEqual([...(await drawer.draw({ spec: bar, rows: rows(10) })).subarray(0, 4)], PNG);
   // A local regression over 100,000 points draws for minutes (20,000 took 5 s).
@@ -75,7 +85,7 @@ test('a chart taking longer than its budget is stopped, and the next chart draws
 });
 
 test('charts asked for at once are drawn by at most the budget of processes, each its own chart', async (t) => {
-  const drawer = new ChartDrawer({ timeoutMs: 60_000, heapMb: 256, processes: 2, idleMs: 60_000 });
+  const drawer = new ChartDrawer({ timeoutMs: 60_000, heapMb: 256, processes: 2, idleMs: 60_000, refuseAgainMs: 600_000 });
   const widths = [200, 300, 400, 500, 600];
   const pngs = await Promise.all(widths.map((width) => drawer.draw({ spec: bar, rows: rows(10), width })));
   t.deepEqual(pngs.map((png) => png.readUInt32BE(16)), widths);
