@@ -2,7 +2,7 @@
 // and the MCP transport). Parser failures become the same 422/413 answers as everything else.
 import type { Context, Middleware } from 'koa';
 import { AppError, ValidationFailed } from '../errors.ts';
-import { plainJsonLength, readPlainJson } from './json-body.ts';
+import { jsonBodyPlan, readJsonBody } from './json-body.ts';
 import type { BodyType } from './route.ts';
 
 export interface BodyLimits {
@@ -30,12 +30,12 @@ export function bodyParser(type: BodyType, limits: BodyLimits) {
     },
   }));
   return async function parseBody(ctx: Context): Promise<void> {
-    // The common case, a small plain JSON body, without koa-body (json-body.ts).
-    const plainLength = json ? plainJsonLength(ctx, limits.jsonBytes) : undefined;
-    const parse = plainLength === undefined ? await (parser ??= load()) : undefined;
+    // A UTF-8 JSON body without koa-body (json-body.ts).
+    const plan = json ? jsonBodyPlan(ctx) : undefined;
+    const parse = plan === undefined ? await (parser ??= load()) : undefined;
     try {
       if (parse) await parse(ctx, async () => {});
-      else if (plainLength !== undefined) ctx.request.body = (await readPlainJson(ctx, plainLength)) as typeof ctx.request.body;
+      else if (plan !== undefined) ctx.request.body = (await readJsonBody(ctx, plan, limits.jsonBytes)) as typeof ctx.request.body;
     } catch (err) {
       // formidable (multipart) reports its limits as `httpCode`, e.g. 413 for maxFileSize.
       const status = (err as { status?: number; httpCode?: number }).status ?? (err as { httpCode?: number }).httpCode;

@@ -1,12 +1,12 @@
 import test from 'ava';
 import { connect } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { route } from '../../src/gateway/route.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
-// A route that answers with the body it was given: the plain JSON path (json-body.ts) and koa-body's
-// must read the same bodies the same way.
+// A route that answers with the body it was given: the JSON path (json-body.ts) must read bodies as
+// koa-body did, but for bytes that are not UTF-8, which are a decode error instead of replaced text.
 const echo = () => [
   route({
     method: 'POST',
@@ -79,13 +79,63 @@ test('bytes that are not UTF-8 are a decode error, not text saved with replaceme
   t.deepEqual(await sent.json(), { text: 'caf\uFFFD' });
 });
 
-test('a compressed body and one over the limit still go through koa-body', async (t) => {
-  const zipped = await post(gzipSync(JSON.stringify({ text: 'zipped' })), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
-  t.is(zipped.status, 200);
-  t.deepEqual(await zipped.json(), { text: 'zipped' });
+test('compressed bodies are read as the same text, checked as UTF-8 after inflating, and limited by their inflated size', async (t) => {
+  const text = JSON.stringify({ text: 'zipped 注文' });
+  for (const [encoding, zip] of [['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]] as const) {
+    const zipped = await post(zip(text), { 'content-type': 'application/json', 'content-encoding': encoding });
+    t.is(zipped.status, 200, encoding);
+    t.deepEqual(await zipped.json(), { text: 'zipped 注文' }, encoding);
+    const latin = await post(zip(Buffer.concat([Buffer.from('{"text": "caf'), Buffer.from([0xe9]), Buffer.from('"}')])), { 'content-type': 'application/json', 'content-encoding': encoding });
+    t.is(latin.status, 422, `${encoding}: not UTF-8`);
+    t.is(((await latin.json()) as { detail: { type: string }[] }).detail[0]?.type, 'json_invalid');
+  }
+  // 2 KB of gzip that would inflate to 2 MB: refused as a body over the limit.
+  const bomb = gzipSync(JSON.stringify({ text: 'x'.repeat(2 * 1024 * 1024) }));
+  t.true(bomb.length < 10_000);
+  const inflated = await post(bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+  t.is(inflated.status, 413);
+  const broken = await post(Buffer.from('not gzip at all'), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+  t.is(broken.status, 422);
   const large = await post(JSON.stringify({ text: 'x'.repeat(2 * 1024 * 1024) }), { 'content-type': 'application/json' });
   t.is(large.status, 413);
   t.is(((await large.json()) as { code: string }).code, 'BODY_TOO_LARGE');
+  // Still serving after all of it.
+  t.is((await post(text, { 'content-type': 'application/json' })).status, 200);
+});
+
+/** Sends a chunked POST of `pieces` over a socket; the status line and body of the answer. */
+async function chunked(pieces: Buffer[], type = 'application/json'): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(t0.url);
+  const socket = connect(Number(port), hostname);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let answer = '';
+  const ended = new Promise<void>((resolve) => socket.on('data', (d) => (answer += d.toString('latin1'))).on('close', () => resolve()));
+  socket.write(`POST /api/echo-body HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  for (const piece of pieces) socket.write(Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]));
+  socket.end('0\r\n\r\n');
+  await ended;
+  return { status: Number(answer.slice(9, 12)), body: Buffer.from(answer.slice(answer.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8') };
+}
+
+test('a chunked body, or one of another JSON type, is checked as UTF-8 too; a body in another charset is decoded in it, and one in an unknown charset refused', async (t) => {
+  const good = await chunked([Buffer.from('{"text": "na'), Buffer.from('ïve"}')]);
+  t.is(good.status, 200);
+  t.true(good.body.includes('naïve'));
+  for (const type of ['application/json', 'application/vnd.api+json']) {
+    const bad = await chunked([Buffer.from('{"text": "caf'), Buffer.from([0xe9]), Buffer.from('"}')], type);
+    t.is(bad.status, 422, type);
+    t.true(bad.body.includes('json_invalid'), type);
+  }
+  const vnd = await post(Buffer.concat([Buffer.from('{"text": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]), { 'content-type': 'application/vnd.api+json' });
+  t.is(vnd.status, 422);
+  const latin1 = await post(Buffer.concat([Buffer.from('{"text": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]), { 'content-type': 'application/json; charset=latin1' });
+  t.is(latin1.status, 200);
+  t.deepEqual(await latin1.json(), { text: 'café' });
+  const utf16 = await post(Buffer.from(JSON.stringify({ text: '注文' }), 'utf16le'), { 'content-type': 'application/json; charset=utf-16le' });
+  t.deepEqual(await utf16.json(), { text: '注文' });
+  const unknown = await post(JSON.stringify({ text: 'x' }), { 'content-type': 'application/json; charset=no-such-charset' });
+  t.is(unknown.status, 400);
+  t.is(((await unknown.json()) as { code: string }).code, 'UNSUPPORTED_MEDIA_TYPE');
 });
 
 test('a body that arrives in pieces, a character split between them, is read whole', async (t) => {
