@@ -42,6 +42,8 @@ test('an analyst saves an answer privately, opens it from the Saved page and see
   await dialog.getByLabel('Description').fill('How many orders are in each status');
   t.true(await dialog.getByRole('radio', { name: 'Only me' }).isChecked());
   t.true(await dialog.getByRole('radio', { name: 'Everyone in the organization' }).isDisabled(), 'an analyst cannot publish to the organization');
+  const radio = (await dialog.getByRole('radio', { name: 'Only me' }).boundingBox())!;
+  t.true(radio.width < 40, `a radio button the size of one, at the start of its line: ${JSON.stringify(radio)}`);
   await checkAccessibility(t, page, 'the save dialog');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('dialog', { name: 'Question saved' }).getByRole('button', { name: 'Close' }).click();
@@ -95,7 +97,8 @@ test('a modeler publishes an answer to the organization, and an analyst finds it
   await other.page.getByRole('list', { name: 'Saved questions' }).getByRole('listitem').filter({ hasText: 'Organization' }).getByRole('link', { name: 'Order count' }).click();
   const result = other.page.getByRole('region', { name: 'Result: 1 row' });
   await result.waitFor();
-  t.is(await result.locator('tbody td').textContent(), '3000', 'every order of the demo warehouse, read now');
+  t.is(await result.locator('tbody td').getAttribute('data-raw'), '3000', 'every order of the demo warehouse, read now');
+  t.is(await result.locator('tbody td').textContent(), '3,000', 'shown as the chat shows it');
   t.deepEqual([...problems, ...other.problems], []);
 });
 
@@ -166,5 +169,20 @@ test("a chart whose spec asks for a height of millions of pixels is drawn capped
   const height = await svg.evaluate((e) => e.getBoundingClientRect().height);
   t.true(height > 100 && height < 2200, `drawn ${height} px tall`);
   t.true((await page.getByTestId('chart').locator('svg text').count()) < 500, 'not an axis of a million ticks');
+  t.deepEqual(problems, []);
+});
+
+test("a question's rows are shown as the chat's table shows them: dates at the query's grain, amounts with separators; the raw value stays in the cell's data", async (t) => {
+  const modeler = await demoMember(w, 'modeler');
+  const sql = "SELECT date_trunc('month', DATE '2024-03-17') AS month, 1234567.5 AS revenue, 10115 AS customer_id";
+  const made = await call(w, 'POST', '/api/saved_questions', { token: w.session(modeler.user), body: { title: 'Formatted', connection_id: DEMO_CONNECTION_ID, sql } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, modeler.login);
+  await page.goto(`/saved/${made.body.id as string}`);
+  const cells = page.getByRole('region', { name: 'Result: 1 row' }).locator('tbody td');
+  await cells.first().waitFor();
+  t.deepEqual(await cells.allTextContents(), ['Mar 2024', '1,234,567.50', '10115']);
+  t.deepEqual(await cells.evaluateAll((tds) => tds.map((td) => (td as unknown as { dataset: Record<string, string> }).dataset['raw'])), ['2024-03-01 00:00:00', '1234567.5', '10115']);
   t.deepEqual(problems, []);
 });

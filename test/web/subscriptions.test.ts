@@ -122,6 +122,10 @@ test("an admin sees every subscription of the organization and pauses a member's
   // A new admin: their own list is empty.
   await page.getByText('No subscriptions yet.').waitFor();
   t.is(await theirs.count(), 0, "an admin's own list holds their own only");
+  // The box sits at the start of its label's line, as every check box of the client does.
+  const box = (await page.getByLabel('Every subscription of the organization').boundingBox())!;
+  const line = (await page.locator('label', { hasText: 'Every subscription of the organization' }).boundingBox())!;
+  t.true(box.x - line.x < 8 && box.width < 40 && box.y >= line.y && box.y + box.height <= line.y + line.height, `the box at ${JSON.stringify(box)} in its label at ${JSON.stringify(line)}`);
   await page.getByLabel('Every subscription of the organization').check();
   await theirs.waitFor();
   t.is(await theirs.getByRole('button', { name: 'Delete' }).count(), 0, 'admins pause, only owners delete');

@@ -1,4 +1,8 @@
-// The rows of a saved question's run, as a plain table.
+// The rows of a saved question's run (on its page and in a dashboard's tile), shown formatted as the
+// chat's result table and the report mails show them (format-cell.ts): thousands separators, dates at
+// the query's grain. A copy or a download carries the raw values.
+import { useMemo } from 'react';
+import { columnFormat, formatCell, grainOfSql } from '../../../src/shared/format-cell.ts';
 
 interface Result {
   columns: { name: string }[];
@@ -6,9 +10,14 @@ interface Result {
   truncated: boolean;
 }
 
-const show = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const raw = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
-export function RunTable({ result }: { result: Result }) {
+/** The run's rows; `sql` is the question's, whose date truncation sets the grain dates are shown at. */
+export function RunTable({ result, sql }: { result: Result; sql?: string | undefined }) {
+  const formats = useMemo(() => {
+    const grain = grainOfSql(sql);
+    return result.columns.map((c, i) => columnFormat(c.name, result.rows.map((r) => r[i]), grain));
+  }, [result, sql]);
   const caption = `${result.rows.length} row${result.rows.length === 1 ? '' : 's'}`;
   return (
     <section className="block" aria-label={`Result: ${caption}`}>
@@ -29,9 +38,14 @@ export function RunTable({ result }: { result: Result }) {
           <tbody>
             {result.rows.map((row, r) => (
               <tr key={r}>
-                {row.map((v, i) => (
-                  <td key={i}>{show(v)}</td>
-                ))}
+                {row.map((v, i) => {
+                  const format = formats[i] ?? { kind: 'text' };
+                  return (
+                    <td key={i} className={format.kind === 'number' || format.kind === 'identifier' ? 'num' : undefined} data-raw={raw(v)}>
+                      {formatCell(v, format)}
+                    </td>
+                  );
+                })}
               </tr>
             ))}
           </tbody>

@@ -64,10 +64,10 @@ function SaveForm({ what, onClose }: { what: Saving; onClose: () => void }) {
       <TextAreaField label="Description" value={description} onChange={setDescription} maxLength={5000} error={save.fieldError('description')} />
       <fieldset className="field">
         <legend>Who sees it</legend>
-        <label>
+        <label className="check">
           <input type="radio" name="visibility" checked={visibility === 'private'} onChange={() => setVisibility('private')} /> Only me
         </label>
-        <label>
+        <label className="check">
           <input type="radio" name="visibility" checked={visibility === 'organization'} disabled={!mayPublish} onChange={() => setVisibility('organization')} /> Everyone in the organization
         </label>
         {!mayPublish && <p className="field-hint">Admins and modelers publish questions to the organization.</p>}

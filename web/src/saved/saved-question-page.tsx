@@ -41,7 +41,7 @@ export function SavedQuestionPage() {
           <ChartView spec={chartOver(q.chart, result)} />
         </Suspense>
       ) : null}
-      {result && <RunTable result={result} />}
+      {result && <RunTable result={result} sql={q?.sql} />}
       {q && (
         <details>
           <summary>SQL</summary>

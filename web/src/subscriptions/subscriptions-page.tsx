@@ -25,9 +25,11 @@ export function SubscriptionsPage() {
       <h1 id="subscriptions-title">Subscriptions</h1>
       <p className="muted">Reports sent on a schedule, as their owner, by mail and webhook. Subscribe from a saved question or a dashboard.</p>
       {me.role === 'admin' && (
-        <label>
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Every subscription of the organization
-        </label>
+        <div className="field">
+          <label className="check">
+            <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Every subscription of the organization
+          </label>
+        </div>
       )}
       <FormAlert problem={list.problem} />
       {list.loading && !list.data && <p role="status">Loading…</p>}
