@@ -236,6 +236,25 @@ test("a tile's chart fits the tile: its axes are drawn inside it, with nothing t
   t.deepEqual(problems, []);
 });
 
+test("in edit mode each tile's Remove button shows inside the tile, however long its text", async (t) => {
+  const m = await demoMember(w, 'modeler');
+  const token = w.session(m.user);
+  const long = Array.from({ length: 12 }, (_, i) => `Line ${i + 1} of a note longer than its tile.`).join('\n');
+  const made = await call(w, 'POST', '/api/dashboards', { token, body: { title: 'Long note', tiles: [{ text: long, x: 0, y: 0, w: 6, h: 2 }] } });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  await page.goto(`/dashboards/${encodeURIComponent(made.body.id as string)}`);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const remove = page.getByRole('button', { name: 'Remove tile' });
+  await remove.waitFor();
+  await tilesAtRest(page);
+  const tile = (await page.locator('.grid-tile').boundingBox())!;
+  const button = (await remove.boundingBox())!;
+  t.true(button.y >= tile.y && button.y + button.height <= tile.y + tile.height, `the button at ${button.y}..${button.y + button.height}, the tile at ${tile.y}..${tile.y + tile.height}`);
+  t.deepEqual(problems, []);
+});
+
 test('on a phone the tiles stack in reading order, each the whole width; the saved layout is left as it is', async (t) => {
   const m = await demoMember(w, 'modeler');
   const token = w.session(m.user);

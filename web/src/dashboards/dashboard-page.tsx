@@ -109,11 +109,15 @@ export function DashboardPage() {
           const t = draft.tiles.find((x) => x.id === tileId)!;
           return (
             <div className="tile tile-editing">
-              <strong>{'text' in t ? 'Text' : (titleOf(tileId) ?? 'Saved question')}</strong>
+              {/* The button first, beside the title: a long text scrolls under it instead of hiding it. */}
+              <header>
+                <strong>{'text' in t ? 'Text' : (titleOf(tileId) ?? 'Saved question')}</strong>
+                <span className="spacer" />
+                <button type="button" onClick={() => setDraft({ ...draft, tiles: draft.tiles.filter((x) => x.id !== tileId) })}>
+                  Remove tile
+                </button>
+              </header>
               {'text' in t && <p>{t.text}</p>}
-              <button type="button" onClick={() => setDraft({ ...draft, tiles: draft.tiles.filter((x) => x.id !== tileId) })}>
-                Remove tile
-              </button>
             </div>
           );
         }}
