@@ -54,8 +54,13 @@ test('an analyst subscribes to a saved question, sends a test, receives the mail
 
   await page.getByRole('link', { name: 'Subscriptions', exact: true }).click();
   const card = page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem').first();
-  await card.getByText('30 8 * * 1 (Europe/Paris)').waitFor();
+  // Said as the dialog offered it, the next run in the schedule's zone.
+  await card.getByText('Every Monday at 08:30 (Europe/Paris)', { exact: false }).waitFor();
+  await card.getByText(/^Next: .*8:30/).waitFor();
   await card.getByRole('link', { name: 'Orders by status', exact: true }).waitFor();
+  const name = (await card.getByRole('link', { name: 'Orders by status', exact: true }).boundingBox())!;
+  const kind = (await card.getByText('saved question', { exact: true }).boundingBox())!;
+  t.true(kind.x - (name.x + name.width) >= 4, `the title and its kind apart on one line: ${JSON.stringify([name, kind])}`);
   await card.getByText('Run log').click();
   await card.getByRole('table', { name: 'Runs' }).getByText('sent', { exact: true }).first().waitFor();
   await checkAccessibility(t, page, 'the subscriptions page');
@@ -118,7 +123,7 @@ test("an admin sees every subscription of the organization and pauses a member's
   await signInAs(context, admin.login);
   await page.goto('/subscriptions');
   const cards = page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem');
-  const theirs = cards.filter({ hasText: '15 7 * * 2 (UTC)' });
+  const theirs = cards.filter({ hasText: 'Every Tuesday at 07:15 (UTC)' });
   // A new admin: their own list is empty.
   await page.getByText('No subscriptions yet.').waitFor();
   t.is(await theirs.count(), 0, "an admin's own list holds their own only");
@@ -137,7 +142,7 @@ test("an admin sees every subscription of the organization and pauses a member's
   const own = await openPage(t, w.browser, w.url);
   await signInAs(own.context, member.login);
   await own.page.goto('/subscriptions');
-  const mine = own.page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem').filter({ hasText: '15 7 * * 2 (UTC)' });
+  const mine = own.page.getByRole('list', { name: 'Subscriptions' }).getByRole('listitem').filter({ hasText: 'Every Tuesday at 07:15 (UTC)' });
   await mine.getByText('Paused', { exact: true }).waitFor();
   t.is(await own.page.getByLabel('Every subscription of the organization').count(), 0, 'members see no such choice');
   await mine.getByRole('button', { name: 'Delete' }).waitFor();

@@ -2,6 +2,7 @@
 // zone (the browser's by default). The server maps the presets to cron and checks all of it.
 import { Field } from '../ui/field.tsx';
 import { SelectField } from './select-field.tsx';
+import { DAYS } from './schedule-text.ts';
 
 export interface ScheduleDraft {
   every: 'day' | 'week' | 'month' | 'cron';
@@ -20,7 +21,6 @@ export function scheduleBody(s: ScheduleDraft) {
   return { every: s.every, at: s.at, day: Number(s.day), timezone: s.timezone };
 }
 
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 export function ScheduleFields({ value: s, onChange, error }: { value: ScheduleDraft; onChange: (s: ScheduleDraft) => void; error: (name: string) => string | undefined }) {
   const set = (patch: Partial<ScheduleDraft>) => onChange({ ...s, ...patch });

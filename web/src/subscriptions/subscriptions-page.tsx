@@ -11,6 +11,7 @@ import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { RunLog } from './run-log.tsx';
+import { nextRunText, scheduleText } from './schedule-text.ts';
 
 type Subscription = ResponseOf<'/api/subscriptions/{id}', 'get'>;
 
@@ -81,10 +82,10 @@ function SubscriptionCard({ s, title, mine, onChange }: { s: Subscription; title
         )}
         <span className="muted">{s.saved_question_id ? 'saved question' : 'dashboard'}</span>
         <span className="spacer" />
-        <span className="muted">{s.status === 'stopped' ? `Stopped: ${s.stopped_reason ?? ''}` : s.status === 'paused' ? 'Paused' : `Next: ${new Date(s.next_run_at!).toLocaleString()}`}</span>
+        <span className="muted">{s.status === 'stopped' ? `Stopped: ${s.stopped_reason ?? ''}` : s.status === 'paused' ? 'Paused' : `Next: ${nextRunText(s.next_run_at!, s.schedule.timezone)}`}</span>
       </div>
       <p className="muted">
-        {s.schedule.cron} ({s.schedule.timezone}) to {channelsText(s)}
+        {scheduleText(s.schedule)} to {channelsText(s)}
         {s.alert && ` when ${s.alert.column} ${s.alert.op} ${s.alert.threshold}`}
       </p>
       <FormAlert problem={act.problem} />
