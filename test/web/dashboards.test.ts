@@ -58,6 +58,8 @@ test('a dashboard is built from saved questions with a date filter, and its tile
   await signInAs(context, m.login);
   await page.goto('/');
   await page.getByRole('navigation').getByRole('link', { name: 'Dashboards' }).click();
+  // The demo's dashboard is listed with what it shows.
+  await page.getByRole('list', { name: 'Dashboards' }).getByRole('listitem').filter({ hasText: 'Sales overview' }).getByText('Revenue over time, by channel and by country').waitFor();
   await page.getByRole('textbox', { name: 'New dashboard' }).fill('Autumn sales');
   await page.getByRole('button', { name: 'Create' }).click();
   await page.waitForURL('**/dashboards/db_*');

@@ -50,6 +50,7 @@ test('an analyst saves an answer privately, opens it from the Saved page and see
 
   await page.getByRole('link', { name: 'Saved', exact: true }).click();
   const list = page.getByRole('list', { name: 'Saved questions' });
+  await list.getByRole('listitem').filter({ hasText: 'Private' }).getByText('How many orders are in each status').waitFor();
   await list.getByRole('listitem').filter({ hasText: 'Private' }).getByRole('link', { name: 'Orders by status' }).click();
 
   await page.getByRole('heading', { name: 'Orders by status' }).waitFor();

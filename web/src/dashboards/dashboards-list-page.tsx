@@ -43,12 +43,15 @@ export function DashboardsListPage() {
         ) : (
           <ul className="cards" aria-label="Dashboards">
             {list.data.dashboards.map((d) => (
-              <li key={d.id} className="card row">
-                <Link to={dashboardPath(d.id)}>{d.title}</Link>
-                <span className="spacer" />
-                <span className="muted">
-                  {d.tile_count} tile{d.tile_count === 1 ? '' : 's'} · {d.visibility === 'organization' ? 'Organization' : 'Private'}
-                </span>
+              <li key={d.id} className="card">
+                <div className="row">
+                  <Link to={dashboardPath(d.id)}>{d.title}</Link>
+                  <span className="spacer" />
+                  <span className="muted">
+                    {d.tile_count} tile{d.tile_count === 1 ? '' : 's'} · {d.visibility === 'organization' ? 'Organization' : 'Private'}
+                  </span>
+                </div>
+                {d.description && <p className="muted card-note">{d.description}</p>}
               </li>
             ))}
           </ul>

@@ -21,10 +21,13 @@ export function SavedListPage() {
         ) : (
           <ul className="cards" aria-label="Saved questions">
             {list.data.questions.map((q) => (
-              <li key={q.id} className="card row">
-                <Link to={savedPath(q.id)}>{q.title}</Link>
-                <span className="spacer" />
-                <span className="muted">{q.visibility === 'organization' ? 'Organization' : 'Private'}</span>
+              <li key={q.id} className="card">
+                <div className="row">
+                  <Link to={savedPath(q.id)}>{q.title}</Link>
+                  <span className="spacer" />
+                  <span className="muted">{q.visibility === 'organization' ? 'Organization' : 'Private'}</span>
+                </div>
+                {q.description && <p className="muted card-note">{q.description}</p>}
               </li>
             ))}
           </ul>
