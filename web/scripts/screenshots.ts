@@ -23,13 +23,14 @@ const EARLIER = [
 async function seedHistory(w: WebTestApp): Promise<void> {
   const analyst = (await findUserByEmail(w.app.services.executor, DEMO.analyst.email))!;
   const p = principalOf(w, analyst, DEMO_ORG_ID);
-  EARLIER.forEach((question, i) => {
+  // One after another, each awaited: the history's order is the clock's, and an answer is read only once it is there.
+  for (const [i, question] of EARLIER.entries()) {
     w.clock.advance(3_600_000);
-    seedChat(w, p, `earlier-${i}`, [{ question, answer: 'See the table.' }]);
-  });
-  pinChat(deps(w), p, { chatId: 'earlier-0' });
+    await seedChat(w, p, `earlier-${i}`, [{ question, answer: 'See the table.' }]);
+  }
+  await pinChat(deps(w), p, { chatId: 'earlier-0' });
   // One answer arrived while the analyst was away; the others were read.
-  EARLIER.forEach((_, i) => i !== 2 && dismissChatCompletion(deps(w), p, { chatId: `earlier-${i}` }));
+  for (const i of EARLIER.keys()) if (i !== 2) await dismissChatCompletion(deps(w), p, { chatId: `earlier-${i}` });
 }
 
 /** Asks on the first pass; later passes open the same chat (its recorded answer). */
