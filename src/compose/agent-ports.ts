@@ -10,7 +10,7 @@ import { executeQuery } from '../data/index.ts';
 import { queryUploads, uploadSessionDir } from '../data/uploads/index.ts';
 import type { CoreServices } from './services.ts';
 import { effectiveEnvironment, environmentOf, knowledgeAt, schemas, startQuickFixEnvironment, type Item, type KnowledgeDeps } from '../knowledge/index.ts';
-import { singularKind } from './knowledge-kinds.ts';
+import { SEARCHABLE_KINDS, singularKind, type SearchableFolder } from './knowledge-kinds.ts';
 import { pathRelationships } from './relationship-paths.ts';
 
 type Data = Record<string, unknown>;
@@ -106,8 +106,8 @@ export function knowledgePort(k: KnowledgeDeps, commit?: string): KnowledgeSourc
     async search(p, envId, query, limit, at) {
       const snap = await snapshot(p, envId, at);
       const hits: KnowledgeHit[] = snap
-        .search(query, { limit })
-        .filter((h) => singularKind(h.kind))
+        // Evaluations are never searched: they would take places of the limit, and hold the answers.
+        .search(query, { limit, kinds: Object.keys(SEARCHABLE_KINDS) as SearchableFolder[] })
         .map((h) => {
           const kind: KnowledgeKind = singularKind(h.kind)!;
           return {

@@ -24,8 +24,9 @@ export interface SearchIndex {
   hays: Words;
 }
 
-/** Distinct words joined by a character no term holds, where each starts, and the entries holding each. */
+/** Distinct words (as a list, and joined by a character no term holds), where each starts, and the entries holding each. */
 interface Words {
+  list: string[];
   text: string;
   starts: number[];
   holders: number[][];
@@ -88,25 +89,70 @@ function joined(words: Map<string, number[]>): Words {
     starts.push(at);
     at += word.length + 1;
   }
-  return { text: [...words.keys()].join('\u0000'), starts, holders: [...words.values()] };
+  const list = [...words.keys()];
+  return { list, text: list.join('\u0000'), starts, holders: [...words.values()] };
 }
 
 /**
  * Adds `weight` to the score of every entry holding a word that contains `term`, once per entry (as
  * one `includes` per text would); `seen` marks the entries already scored for this term and text.
+ * True when an entry the search wants (all without `wanted`) holds the term.
  */
-export function addMatches({ text, starts, holders }: Words, term: string, weight: number, scores: Uint32Array, seen: Uint8Array): void {
+export function addMatches({ text, starts, holders }: Words, term: string, weight: number, scores: Uint32Array, seen: Uint8Array, wanted?: Uint8Array): boolean {
   seen.fill(0);
   let at = text.indexOf(term);
+  let found = false;
   while (at !== -1) {
     const w = wordAt(starts, at);
     for (const i of holders[w]!) {
       if (seen[i]) continue;
       seen[i] = 1;
       scores[i]! += weight;
+      found ||= !wanted || wanted[i] === 1;
     }
     at = w + 1 < starts.length ? text.indexOf(term, starts[w + 1]) : -1;
   }
+  return found;
+}
+
+/** What a search of some kinds reads of an index: the entries it wants, and their words by length. */
+export interface SearchScope {
+  /** 1 for an entry of the kinds searched; undefined when every kind is. */
+  wanted: Uint8Array | undefined;
+  /** The distinct words held by a wanted entry, by their length (where a typo's nearest words are looked for). */
+  byLength: Map<number, string[]>;
+}
+
+// Per index and kinds searched, built on the first search that needs it (a typo's) and kept with the index.
+const scopes = new WeakMap<SearchIndex, Map<string, SearchScope>>();
+
+/** The scope of a search of `kinds` (all when undefined) over the index. */
+export function scopeOf(index: SearchIndex, kinds: readonly Item['kind'][] | undefined): SearchScope {
+  let byKinds = scopes.get(index);
+  if (!byKinds) scopes.set(index, (byKinds = new Map()));
+  const key = kinds ? [...kinds].sort().join(',') : '*';
+  let scope = byKinds.get(key);
+  if (!scope) {
+    const wanted = kinds && Uint8Array.from(index.entries, (e) => (kinds.includes(e.item.kind) ? 1 : 0));
+    const byLength = new Map<number, string[]>();
+    const taken = new Set<string>();
+    for (const { list, holders } of [index.heads, index.hays]) {
+      for (const [w, word] of list.entries()) {
+        if (taken.has(word) || (wanted && !holders[w]!.some((i) => wanted[i] === 1))) continue;
+        taken.add(word);
+        let same = byLength.get(word.length);
+        if (!same) byLength.set(word.length, (same = []));
+        same.push(word);
+      }
+    }
+    byKinds.set(key, (scope = { wanted, byLength }));
+  }
+  return scope;
+}
+
+/** The scope's words within `spread` letters of `length` long. */
+export function* wordsAround({ byLength }: SearchScope, length: number, spread: number): Generator<string> {
+  for (let l = length - spread; l <= length + spread; l++) yield* byLength.get(l) ?? [];
 }
 
 /** The word holding position `at`: the last start at or before it. */

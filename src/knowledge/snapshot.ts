@@ -2,10 +2,11 @@
 // term search over it. The commit id goes with the answer so it can be traced to the knowledge used.
 import { diffRefs, readBlobs, readFileVersion, readTree, resolveRef, type GitRepo } from '../git/index.ts';
 import { recordChange } from '../shared/derived-list.ts';
+import { allowedEdits, nearest } from '../shared/typos.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import { toItem, type Item } from './items.ts';
 import { classifyPath, type Kind } from './kinds.ts';
-import { addMatches, NON_WORD, searchIndexOf } from './search-index.ts';
+import { addMatches, NON_WORD, scopeOf, searchIndexOf, wordsAround, type SearchScope } from './search-index.ts';
 import { scopeFor } from './scope.ts';
 
 /** All knowledge at one commit. */
@@ -183,9 +184,20 @@ export function searchItems(items: Item[], query: string, { kinds, limit = 10 }:
   const index = searchIndexOf(items);
   const scores = new Uint32Array(index.entries.length);
   const seen = new Uint8Array(index.entries.length);
+  let kept: SearchScope | undefined;
+  const scope = () => (kept ??= scopeOf(index, kinds));
   for (const t of terms) {
-    addMatches(index.heads, t, 3, scores, seen);
-    addMatches(index.hays, t, 1, scores, seen);
+    const edits = allowedEdits(t);
+    const wanted = edits > 0 && kinds ? scope().wanted : undefined;
+    const inHeads = addMatches(index.heads, t, 3, scores, seen, wanted);
+    const inHays = addMatches(index.hays, t, 1, scores, seen, wanted);
+    if (inHeads || inHays || edits === 0) continue;
+    // A term no text of the kinds searched holds may be a typo ("revnue"): its nearest words stand for
+    // it (shared/typos.ts). An evaluation quoting the typo as its question does not count.
+    for (const near of nearest(t, wordsAround(scope(), t.length, edits))) {
+      addMatches(index.heads, near, 3, scores, seen);
+      addMatches(index.hays, near, 1, scores, seen);
+    }
   }
   const hits: SearchHit[] = [];
   for (const [i, score] of scores.entries()) {

@@ -47,3 +47,22 @@ test('a term found many times in one item counts once for it', (t) => {
   const [hit] = searchItems([note('n', 'margin margin margin margin')], 'margin');
   t.is(hit!.score, 1);
 });
+
+test('a term no item holds is read as its nearest words, as the offline model reads a typo; a term found anywhere, or a short one, is not widened', (t) => {
+  const items = [table('orders', 'One row per order; its revenue is the total of completed orders'), table('customers', 'Who buys, with their country'), note('churn', 'How we count churned accounts')];
+  const paths = (query: string) => searchItems(items, query, { limit: 10 }).map((h) => h.path);
+  // "revnue" is in no text: the items holding "revenue" (one edit away) are found.
+  t.deepEqual(paths('revnue'), ['tables/wh/main.orders.yaml']);
+  t.deepEqual(paths('revnue by contry'), ['tables/wh/main.customers.yaml', 'tables/wh/main.orders.yaml']);
+  // Two swapped letters are one edit.
+  t.deepEqual(paths('ordres'), ['tables/wh/main.orders.yaml']);
+  // Found as written: not widened to its neighbours ("churn" is not read as "church").
+  t.deepEqual(paths('churned'), ['notes/churn.yaml']);
+  // Too short to read as a typo (one edit makes another word), and too far from anything.
+  t.deepEqual(paths('ordr'), []);
+  t.deepEqual(paths('zzzzzzzz'), []);
+  // An item of a kind not searched holds the typo, and another word only it holds is nearer: neither counts.
+  const evaluation: Item = { kind: 'evaluations', id: 'suite', path: 'evaluations/suite.yaml', data: { id: 'suite', questions: [{ question: 'Revnue by country', note: 'revnues' }] }, yaml: '', version: 'e' };
+  const tables = searchItems([...items, evaluation], 'revnue', { kinds: ['tables', 'notes'] }).map((h) => h.path);
+  t.deepEqual(tables, ['tables/wh/main.orders.yaml']);
+});

@@ -4,7 +4,7 @@
 // one known word.
 // Only a question with unknown words comes here, so canonical questions never pay for the language
 // library. A typo's reading is stated in the answer; two equally close readings refuse the question.
-import { distance } from 'fastest-levenshtein';
+import { nearest } from '../../shared/typos.ts';
 import { termOf, verbForms, withDigits } from './language.ts';
 import { MONTHS } from './periods.ts';
 import { countsEveryRow, findMentions, isDimension, knowsWord, listedValues, vocabularyWords, type Schema } from './vocabulary.ts';
@@ -63,7 +63,8 @@ export function repairWords(text: string, unknown: string[], schema: Schema): Re
     }
     if (term.verb || term.numberWord || candidates.has(word)) continue;
     const near = nearest(word, candidates);
-    if (near.length > 1) return { kind: 'ambiguous', detail: `"${word}" could be ${near.map((w) => `"${w}"`).join(' or ')}` };
+    // In a fixed order, whichever order the knowledge found them in.
+    if (near.length > 1) return { kind: 'ambiguous', detail: `"${word}" could be ${near.sort().map((w) => `"${w}"`).join(' or ')}` };
     if (near.length === 1) {
       out = replaceWord(out, word, near[0]!);
       readings.push(`Reading '${word}' as '${near[0]}'.`);
@@ -171,31 +172,6 @@ export function searchFragments(text: string, schema: Schema): string[] {
     return near.length === 1 ? near : [];
   });
   return [...new Set([...readings, ...unknown.flatMap((w) => Array.from({ length: w.length - 3 }, (_, i) => w.slice(i, i + 4)))])];
-}
-
-/** Edits allowed for a typo: none in a short word (where one edit makes another word), more in longer ones. */
-const allowedEdits = (word: string) => (word.length <= 4 ? 0 : word.length <= 7 ? 1 : 2);
-
-/** The known words closest to a misspelt one, within the edits its length allows (several when tied). */
-function nearest(word: string, candidates: Iterable<string>): string[] {
-  const limit = allowedEdits(word);
-  let best = limit + 1;
-  let found: string[] = [];
-  for (const c of candidates) {
-    if (Math.abs(c.length - word.length) > limit || c.length < 3) continue;
-    const d = edits(word, c);
-    if (d < best) [best, found] = [d, [c]];
-    else if (d === best) found.push(c);
-  }
-  return best <= limit ? found : [];
-}
-
-/** Edit distance where swapping two neighbouring letters ("ordres") is one edit, as people mistype. */
-function edits(a: string, b: string): number {
-  const d = distance(a, b);
-  if (d !== 2 || a.length !== b.length) return d;
-  const i = [...a].findIndex((c, k) => c !== b[k]);
-  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2) ? 1 : d;
 }
 
 const replaceWord = (text: string, word: string, by: string) => text.replace(new RegExp(`(?<![\\w'])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w'])`, 'g'), by);
