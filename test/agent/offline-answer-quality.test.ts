@@ -53,13 +53,15 @@ test.serial('definitions: revenue follows the governed metric, says so, and a pe
   t.regex(partly.content, /The data covers 2022-01-01 to 2026-10-31, so this period is only partly covered\./);
 });
 
-test.serial('outside the family: causes, the future and unmapped words are refused, saying what can be asked', async (t) => {
+test.serial('outside the family: causes, the future, changes to data and unmapped words are refused, saying what can be asked', async (t) => {
   const cases: [string, RegExp][] = [
     ['Why did revenue drop in March 2025?', /it asks why something happened/],
     ['Forecast revenue for next quarter', /it asks about the future/],
     ['Will we have more than 10,000 orders in 2027?', /it asks about the future/],
     ['Revenue in Q1 2027', /it asks about the future/],
     ['What is our profit margin by category?', /I do not know what "profit", "margin" means here/],
+    ['Delete all cancelled orders', /it asks to change data, and Sextant only reads it/],
+    ['Please drop the customers table', /it asks to change data/],
   ];
   for (const [question, reason] of cases) {
     const a = await ask(question);

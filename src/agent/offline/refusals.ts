@@ -1,9 +1,10 @@
 // Questions outside the offline model's family, and how it says so: causes ("why did revenue
-// drop"), the future ("forecast", "will we", "next quarter", a period that has not begun) and
-// anything it cannot map completely to the knowledge. Each refusal says what it can answer instead.
+// drop"), the future ("forecast", "will we", "next quarter", a period that has not begun), requests
+// to change data ("delete the cancelled orders") and anything it cannot map completely to the
+// knowledge. Each refusal says what it can answer instead.
 import type { Schema } from './vocabulary.ts';
 
-export type RefusalReason = 'causal' | 'predictive' | 'unmapped' | 'no_knowledge';
+export type RefusalReason = 'causal' | 'predictive' | 'writes' | 'unmapped' | 'no_knowledge';
 
 export interface Refusal {
   kind: 'refuse';
@@ -27,18 +28,24 @@ const CAUSAL = /\b(why|what (?:caused|causes|drove|drives|explains)|cause of|cau
 const PREDICTIVE =
   /\b(forecasts?|forecasting|predict(?:ed|ion|s)?|projections?|expect(?:ed)?|estimates?|will|going to|likely|outlook|future|upcoming|next (?:day|week|month|quarter|year)s?|coming (?:days|weeks|months|quarters?|years?))\b/;
 
+// A request that opens with a verb that changes data. Not "remove", "add", "change" or "update":
+// "remove the cancelled orders from revenue" narrows a question, "change in revenue" asks one.
+const WRITES = /^(?:please |can you |could you )?(delete|drop|truncate|insert|erase|wipe|purge|overwrite|alter)\b/;
+
 export const refuse = (reason: RefusalReason, detail?: string): Refusal => ({ kind: 'refuse', reason, ...(detail ? { detail } : {}) });
 
-/** A refusal for questions about causes or the future (normalized text), else undefined. */
+/** A refusal for questions about causes or the future, or requests to change data (normalized text), else undefined. */
 export function outOfFamily(text: string): Refusal | undefined {
   if (CAUSAL.test(text)) return refuse('causal');
   if (PREDICTIVE.test(text)) return refuse('predictive');
+  if (WRITES.test(text)) return refuse('writes');
   return undefined;
 }
 
 const WHY: Record<RefusalReason, (detail?: string) => string> = {
   causal: () => 'it asks why something happened, and a query shows what happened, not its causes',
   predictive: () => 'it asks about the future, and the data only holds what already happened',
+  writes: () => 'it asks to change data, and Sextant only reads it: every query is read-only',
   unmapped: (detail) => `I could not map all of it to the documented tables and metrics${detail ? `: ${detail}` : ''}`,
   no_knowledge: () => 'no documented table matches it',
 };
