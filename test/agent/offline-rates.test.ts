@@ -27,7 +27,11 @@ test('the answer says how the rate was read, and the number is the data\'s', asy
   t.true(text.includes(`${Number(share).toFixed(1).replace(/\.0$/, '')}%`), `${share} in ${text}`);
 });
 
-test('the best selling value of a column of two words', (t) => {
+test('the best selling value of a column of two words, in a period named after it', (t) => {
   t.regex(sqlOf('What is our best selling product category?'), /^SELECT t1\.category AS category, SUM\(t0\.quantity\)[\s\S]*ORDER BY 2 DESC, 1\nLIMIT 1$/);
   t.regex(sqlOf('the best selling product in 2025'), /^SELECT t1\.product_id AS product_id, t1\.name AS name, SUM\(t0\.quantity\)[\s\S]*LIMIT 1$/);
+  // A period named after it is the period ranked in, not a time unit ranked ("the best revenue month").
+  t.regex(sqlOf('best selling product last year'), /^SELECT t1\.product_id AS product_id, t1\.name AS name, SUM\(t0\.quantity\)[\s\S]*order_date >= DATE '2025-01-01' AND t2\.order_date < DATE '2026-01-01'[\s\S]*LIMIT 1$/);
+  t.regex(sqlOf('the best selling products this month'), /^SELECT t1\.product_id AS product_id[\s\S]*order_date >= DATE '2026-01-01' AND t2\.order_date < DATE '2026-02-01'/);
+  t.regex(sqlOf('the best revenue month in 2025'), /date_trunc\('month'/);
 });

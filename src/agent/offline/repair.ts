@@ -22,7 +22,8 @@ const PHRASINGS: [RegExp, string][] = [
   // "the month with the lowest revenue", "highest revenue month": the ranked periods' own wording, only
   // as the whole question ("revenue in the month with the most orders" asks for a period chosen by another measure).
   [/^(?:(?:what|which) (?:is|was) )?(?:the |our )?(day of the week|weekday|day|week|month|quarter|year) with the (highest|lowest|most|fewest|best|worst)\b/, 'which $1 had the $2'],
-  [/^(?:(?:what|which) (?:is|was) )?(?:the |our )?(highest|lowest|best|worst) ([a-z][a-z ]*?) (day of the week|weekday|day|week|month|quarter|year)\b/, 'which $3 had the $1 $2'],
+  // Not a period the question names ("the best selling product last year" ranks products in that year).
+  [/^(?:(?:what|which) (?:is|was) )?(?:the |our )?(highest|lowest|best|worst) ([a-z][a-z ]*?)(?<!\b(?:last|this|next|previous|past|current|per|each|every|a|that)) (day of the week|weekday|day|week|month|quarter|year)\b/, 'which $3 had the $1 $2'],
 ];
 
 // The reader's own words (read-question.ts, periods.ts), which a typo may stand for as well.
