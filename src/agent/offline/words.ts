@@ -17,7 +17,7 @@ export const normalize = (q: string) =>
 // deliberately absent.
 export const FILLER: ReadonlySet<string> = new Set(
   `a an the of in on at for from to with by and or as into through across within during
-  what what's whats which who how when where is are was were be been being do does did done have has had there here
+  what what's whats which who whose how when where is are was were be been being do does did done have has had there here
   it its this that these those we our ours us i me my you your they their them all any each every so far ever currently please
   can could would show give tell list display see find get got receive received make made bring brought generate generated
   earn earned place placed come comes came happen happened sign signed up
