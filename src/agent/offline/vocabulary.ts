@@ -63,9 +63,17 @@ export const BUYING: readonly string[] = ['bought', 'buy', 'buys', 'purchased', 
 
 const words = (s: string) => s.toLowerCase().replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
 
-/** Plural and singular forms of a phrase (last word only). */
+/** The ways people write "average" at the start of a phrase: "average basket size" is also "avg basket size". */
+const AVERAGE_HEAD = /^(?:average|avg|mean) /;
+
+/** Plural and singular forms of a phrase (last word only), and its other ways of writing "average" first. */
 export function forms(phrase: string): string[] {
   const p = words(phrase);
+  const heads = AVERAGE_HEAD.test(p) ? ['average', 'avg', 'mean'].map((h) => p.replace(AVERAGE_HEAD, `${h} `)) : [p];
+  return [...new Set(heads.flatMap(lastWordForms))];
+}
+
+function lastWordForms(p: string): string[] {
   const out = new Set([p]);
   if (p.endsWith('ies')) out.add(`${p.slice(0, -3)}y`);
   else if (p.endsWith('s')) out.add(p.slice(0, -1));

@@ -1,0 +1,17 @@
+// Words that carry no meaning of their own for the offline model (words.ts FILLER) are read past, never
+// taken for a typo of another word: "whose" was refused as "could be those or whole". And the ways of
+// writing one word: "avg basket size" is the demo's synonym "average basket size".
+import test from 'ava';
+import { forms } from '../../src/agent/offline/vocabulary.ts';
+import { plannedSql as sqlOf } from '../helpers/offline-plan.ts';
+
+test('"whose" introduces the filter as "with" does', (t) => {
+  t.is(sqlOf('products whose price is above 100'), sqlOf('products with a price above 100'));
+  t.regex(sqlOf('products whose price is above 100'), /^SELECT COUNT\(\*\) AS product_count\nFROM main\.products AS t0\nWHERE t0\.unit_price > 100$/);
+  t.regex(sqlOf('orders whose total amount is over 1000'), /WHERE t0\.total_amount > 1000$/);
+});
+
+test('a synonym that starts with "average" is also known written "avg" or "mean", in its plural too', (t) => {
+  t.deepEqual(forms('average basket size').sort(), ['average basket size', 'average basket sizes', 'avg basket size', 'avg basket sizes', 'mean basket size', 'mean basket sizes']);
+  t.deepEqual(forms('order_items'), ['order items', 'order item']);
+});
