@@ -1,11 +1,12 @@
 // Charts drawn on the server, each within a budget. A chart's spec is Vega-Lite written by whoever saved
 // it, and the server draws it for report mails and MCP clients. Capping the sizes a spec names
-// (shared/chart-size.ts) does not bound every transform: a density of 100,000,000 steps or a quantile
-// step of 1e-8 ran for seconds on the gateway's event loop, then took its memory. So charts are drawn
-// in child processes with a heap of their own and a time limit: a chart past either ends its process,
-// never the gateway. A worker thread is not enough: V8 ends the whole process on some allocations past
-// a worker's heap limit (the quantile did). Processes start with the first chart, so a gateway that
-// draws none never loads vega, and leave when idle.
+// (shared/chart-size.ts) does not bound every transform: a bin step of 1e-9 over the data's range
+// took the gateway's memory, and a local regression over 20,000 rows held its event loop for 5 s. So
+// charts are drawn in child processes with a heap of their own and a time limit: a chart past either
+// ends its process, never the gateway. A worker thread is not enough: V8 ends the whole process on
+// some allocations past a worker's heap limit (a quantile step of 1e-8 did, before steps were capped).
+// Processes start with the first chart, so a gateway that draws none never loads vega, and leave when
+// idle.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
