@@ -1,8 +1,10 @@
 // Words that carry no meaning of their own for the offline model (words.ts FILLER) are read past, never
 // taken for a typo of another word: "whose" was refused as "could be those or whole". And the ways of
-// writing one word: "avg basket size" is the demo's synonym "average basket size".
+// writing one word: "avg basket size" is the demo's synonym "average basket size"; and numbers as
+// people write them ("1,000,000").
 import test from 'ava';
 import { forms } from '../../src/agent/offline/vocabulary.ts';
+import { normalize } from '../../src/agent/offline/words.ts';
 import { plannedSql as sqlOf } from '../helpers/offline-plan.ts';
 
 test('"whose" introduces the filter as "with" does', (t) => {
@@ -14,4 +16,10 @@ test('"whose" introduces the filter as "with" does', (t) => {
 test('a synonym that starts with "average" is also known written "avg" or "mean", in its plural too', (t) => {
   t.deepEqual(forms('average basket size').sort(), ['average basket size', 'average basket sizes', 'avg basket size', 'avg basket sizes', 'mean basket size', 'mean basket sizes']);
   t.deepEqual(forms('order_items'), ['order items', 'order item']);
+});
+
+test('numbers written with thousands separators are read whole; years listed with a comma stay apart', (t) => {
+  t.is(normalize('Revenue above 1,000,000 and $5,000 in 2024,2025?'), 'revenue above 1000000 and $5000 in 2024 2025');
+  t.regex(sqlOf('channels with revenue above 1,000,000'), /HAVING SUM\(t0\.total_amount\) > 1000000\n/);
+  t.is(sqlOf('orders over $1,500,000.50'), sqlOf('orders over 1500000.5'));
 });

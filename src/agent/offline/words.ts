@@ -6,7 +6,9 @@
 export const normalize = (q: string) =>
   q
     .toLowerCase()
-    .replace(/(\d),(\d{3})/g, '$1$2')
+    // Each separator of "1,000,000" (a match may not take the digits the next one starts with), and
+    // only before exactly three digits: "2024,2025" stays two years.
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
     .replace(/[?!;:,"()]/g, ' ')
     .replace(/\.(?!\d)/g, ' ')
     .replace(/\s+/g, ' ')
