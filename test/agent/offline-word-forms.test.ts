@@ -23,3 +23,9 @@ test('numbers written with thousands separators are read whole; years listed wit
   t.regex(sqlOf('channels with revenue above 1,000,000'), /HAVING SUM\(t0\.total_amount\) > 1000000\n/);
   t.is(sqlOf('orders over $1,500,000.50'), sqlOf('orders over 1500000.5'));
 });
+
+test('a count written with a scale ("more than 1k customers") is that many; a fraction without one is no count', (t) => {
+  t.is(sqlOf('countries with more than 1k customers'), sqlOf('countries with more than 1000 customers'));
+  t.regex(sqlOf('countries with 1.5k or more customers'), /HAVING COUNT\(\*\) >= 1500\n/);
+  t.regex(sqlOf('customers with 2.5 orders'), /^refused/);
+});

@@ -18,8 +18,10 @@ import type { Marks } from './words.ts';
 
 // "with", "having", "who placed", "that have placed", "customers placed", "customers have".
 const WITH = String.raw`(?:with |having |(?:who |that )?(?:have |has |had |did )?(?:placed |made )|(?:who |that )?(?:have |has |had ))`;
-// "with more than 5", "who placed at least 3", "that have exactly 2", "with 5 or more".
-const SOME = new RegExp(String.raw`\b${WITH}(?:(more than|over|at least|fewer than|less than|under|at most|no more than|exactly) )?(\d+)( or (?:more|fewer|less))? $`);
+// "with more than 5", "who placed at least 3", "that have exactly 2", "with 5 or more", "with over 1.5k"
+// (a fraction only with a scale: a count of 2.5 rows is no count).
+const SOME = new RegExp(String.raw`\b${WITH}(?:(more than|over|at least|fewer than|less than|under|at most|no more than|exactly) )?(\d+(?:\.\d+(?=[km]))?)(k|m)?( or (?:more|fewer|less))? $`);
+const SCALES: Record<string, number> = { k: 1e3, m: 1e6 };
 // "who placed an order", "that made a purchase": at least one.
 const ANY = /\b(?:who |that )?(?:have |has |had |did )?(?:placed|made) (?:an?|any) $/;
 // "without orders", "with no orders", "have no orders", "who have never ordered", "that have not placed an order", "who did not buy",
@@ -38,8 +40,8 @@ export function countBefore(before: string): { index: number; op: RelatedCount['
   const any = some ? null : ANY.exec(before);
   if (any) return { index: any.index, op: '>=', value: 1 };
   if (!some) return undefined;
-  const or = some[3] ? (/more/.test(some[3]) ? '>=' : '<=') : undefined;
-  return { index: some.index, op: or ?? (some[1] ? OPS[some[1]]! : '='), value: Number(some[2]) };
+  const or = some[4] ? (/more/.test(some[4]) ? '>=' : '<=') : undefined;
+  return { index: some.index, op: or ?? (some[1] ? OPS[some[1]]! : '='), value: Number(some[2]) * (SCALES[some[3] ?? ''] ?? 1) };
 }
 
 /** "more than 5 times" right after a verb that follows the rows kept ("customers who ordered ..."). */
