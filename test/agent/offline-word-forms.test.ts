@@ -1,7 +1,7 @@
 // Words that carry no meaning of their own for the offline model (words.ts FILLER) are read past, never
 // taken for a typo of another word: "whose" was refused as "could be those or whole". And the ways of
-// writing one word: "avg basket size" is the demo's synonym "average basket size"; and numbers as
-// people write them ("1,000,000").
+// writing one word: "avg basket size" is the demo's synonym "average basket size"; and numbers and
+// months as people write them ("1,000,000", "jan 2025").
 import test from 'ava';
 import { forms } from '../../src/agent/offline/vocabulary.ts';
 import { normalize } from '../../src/agent/offline/words.ts';
@@ -28,4 +28,11 @@ test('a count written with a scale ("more than 1k customers") is that many; a fr
   t.is(sqlOf('countries with more than 1k customers'), sqlOf('countries with more than 1000 customers'));
   t.regex(sqlOf('countries with 1.5k or more customers'), /HAVING COUNT\(\*\) >= 1500\n/);
   t.regex(sqlOf('customers with 2.5 orders'), /^refused/);
+});
+
+test('months shortened are read as months where a period is, and as words elsewhere', (t) => {
+  t.is(normalize('Orders of customer Jan in Jan. 2025, from jan to mar; dec 24th; sept 2025; the mar campaign'), 'orders of customer jan in january 2025 from january to march december 24th september 2025 the mar campaign');
+  t.is(sqlOf('orders from jan to mar 2025'), sqlOf('orders from january to march 2025'));
+  t.is(sqlOf('revenue in sept 2025'), sqlOf('revenue in september 2025'));
+  t.is(sqlOf('orders between jan 2025 and mar 2025'), sqlOf('orders between january 2025 and march 2025'));
 });

@@ -2,17 +2,28 @@
 // over. A word that is neither understood nor a filler ("the", "did", "placed"...) makes the question
 // one the offline model cannot map completely, so it refuses rather than answer a different question.
 
-/** Lower case, thousands separators and punctuation out, single spaces. */
+// Months as people shorten them, read as months only where a period is: before a year or a day
+// ("jan 2025", "mar 15"), or after a word that opens one ("in jan", "from jan to mar"). A customer
+// named Jan stays Jan.
+const SHORT_MONTHS: Record<string, string> = { jan: 'january', feb: 'february', mar: 'march', apr: 'april', jun: 'june', jul: 'july', aug: 'august', sep: 'september', sept: 'september', oct: 'october', nov: 'november', dec: 'december' };
+const SHORT_MONTH = String.raw`(jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)`;
+const MONTH_BEFORE_DATE = new RegExp(String.raw`\b${SHORT_MONTH}(?= \d{4}\b| \d{1,2}(?:st|nd|rd|th)?\b)`, 'g');
+const MONTH_AFTER_WORD = new RegExp(String.raw`(?<=\b(?:in|from|to|between|since|until|till|through|and|before|after|during|vs|versus) )${SHORT_MONTH}\b`, 'g');
+const withMonthNames = (text: string) => text.replace(MONTH_BEFORE_DATE, (m) => SHORT_MONTHS[m]!).replace(MONTH_AFTER_WORD, (m) => SHORT_MONTHS[m]!);
+
+/** Lower case, thousands separators and punctuation out, single spaces, shortened months written out. */
 export const normalize = (q: string) =>
-  q
-    .toLowerCase()
-    // Each separator of "1,000,000" (a match may not take the digits the next one starts with), and
-    // only before exactly three digits: "2024,2025" stays two years.
-    .replace(/(\d),(?=\d{3}\b)/g, '$1')
-    .replace(/[?!;:,"()]/g, ' ')
-    .replace(/\.(?!\d)/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  withMonthNames(
+    q
+      .toLowerCase()
+      // Each separator of "1,000,000" (a match may not take the digits the next one starts with), and
+      // only before exactly three digits: "2024,2025" stays two years.
+      .replace(/(\d),(?=\d{3}\b)/g, '$1')
+      .replace(/[?!;:,"()]/g, ' ')
+      .replace(/\.(?!\d)/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 
 // Words that carry no meaning a query could miss. Numbers, negations ("not", "except"), verbs that
 // name a relation ("bought", "sold") and words such as "new", "per", "share" or "growth" are
