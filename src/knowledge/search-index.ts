@@ -123,7 +123,8 @@ export interface SearchScope {
   byLength: Map<number, string[]>;
 }
 
-// Per index and kinds searched, built on the first search that needs it (a typo's) and kept with the index.
+// Per index and kinds searched, built on the first search of those kinds with a term long enough to be a
+// typo, and kept with the index.
 const scopes = new WeakMap<SearchIndex, Map<string, SearchScope>>();
 
 /** The scope of a search of `kinds` (all when undefined) over the index. */

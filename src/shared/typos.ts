@@ -8,7 +8,7 @@ import { distance } from 'fastest-levenshtein';
 export const allowedEdits = (word: string) => (word.length <= 4 ? 0 : word.length <= 7 ? 1 : 2);
 
 /** Edit distance where swapping two neighbouring letters ("ordres") is one edit. */
-export function edits(a: string, b: string): number {
+function edits(a: string, b: string): number {
   const d = distance(a, b);
   if (d !== 2 || a.length !== b.length) return d;
   const i = [...a].findIndex((c, k) => c !== b[k]);
