@@ -49,12 +49,17 @@ export async function openPage(t: ExecutionContext, browser: Browser, baseURL: s
   // Page loads and waits for an element end on the condition; the limit only tells a hang (see patience.ts).
   page.setDefaultTimeout(HANG_MS);
   const problems: string[] = [];
+  // What the browser's requests met, told only when the test fails: "Could not reach Sextant" on a
+  // phone page in two CI runs of nine said nothing of why (refused, reset, or an answer cut short).
+  const traffic: string[] = [];
+  page.on('requestfailed', (r) => traffic.push(`${r.method()} ${r.url()}: ${r.failure()?.errorText ?? 'failed'}`));
+  page.on('response', (r) => void (r.status() >= 500 && traffic.push(`${r.request().method()} ${r.url()}: ${r.status()}`)));
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => {
     if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`CSP: ${msg.text()}`);
   });
   t.teardown(async () => {
-    if (!t.passed) await describeFailure(t, page, baseURL);
+    if (!t.passed) await describeFailure(t, page, baseURL, traffic);
     await context.close();
   });
   return { context, page, problems };
@@ -66,14 +71,15 @@ export async function openPage(t: ExecutionContext, browser: Browser, baseURL: s
  */
 export const gatewayDiagnosis = new Map<string, () => string>();
 
-/** Logs the page's address and text, and the gateway's side, for a failed test. */
-async function describeFailure(t: ExecutionContext, page: Page, baseURL: string): Promise<void> {
+/** Logs the page's address and text, the requests that failed, and the gateway's side, for a failed test. */
+async function describeFailure(t: ExecutionContext, page: Page, baseURL: string, traffic: string[]): Promise<void> {
   try {
     const text = await page.locator('body').innerText({ timeout: 5000 });
     t.log(`page ${page.url()} shows:\n${text.slice(-4000)}`);
   } catch (err) {
     t.log(`page ${page.url()} could not be read: ${String(err)}`);
   }
+  if (traffic.length > 0) t.log(`requests that failed:\n${traffic.slice(-20).join('\n')}`);
   const gateway = gatewayDiagnosis.get(baseURL);
   if (gateway) t.log(gateway());
 }
