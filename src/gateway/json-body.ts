@@ -52,6 +52,9 @@ function knownCharset(label: string): string | undefined {
 export function jsonBodyPlan(ctx: Context): JsonBodyPlan | undefined {
   if (!PARSED_METHODS.has(ctx.method)) return undefined;
   const headers = ctx.req.headers;
+  // Without a length or chunks the request has no body at all: koa-body leaves the body unset, as a
+  // route whose body is optional expects (`curl -X POST -H 'content-type: application/json'`).
+  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return undefined;
   const [type, ...params] = (headers['content-type'] ?? '').toLowerCase().split(';').map((p) => p.trim());
   if (!JSON_TYPES.has(type!)) return undefined;
   const label = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/^"(.*)"$/, '$1') ?? 'utf-8';

@@ -10,6 +10,16 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 const echo = () => [
   route({
     method: 'POST',
+    path: '/api/echo-optional-body',
+    operationId: 'echo_optional_body',
+    summary: 'echo',
+    tags: ['test'],
+    auth: 'none',
+    body: z.object({ text: z.string() }).optional(),
+    handler: ({ body }) => ({ got: body ?? null }),
+  }),
+  route({
+    method: 'POST',
     path: '/api/echo-body',
     operationId: 'echo_body',
     summary: 'echo',
@@ -168,4 +178,17 @@ test('a body shorter than its Content-Length is a decode error once the client s
   await new Promise<void>((resolve) => socket.on('data', (d) => (answer += d.toString('utf8'))).on('close', () => resolve()));
   // Either a 422 or a closed connection: never the short body taken as the whole.
   t.notRegex(answer, /^HTTP\/1\.1 200 /);
+});
+
+test('a POST with a JSON type and no body at all (no length, no chunks) leaves an optional body unset', async (t) => {
+  const { hostname, port } = new URL(t0.url);
+  const socket = connect(Number(port), hostname);
+  t.teardown(() => socket.destroy());
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let answer = '';
+  const ended = new Promise<void>((resolve) => socket.on('data', (d) => (answer += d.toString('utf8'))).on('close', () => resolve()));
+  socket.write('POST /api/echo-optional-body HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n\r\n');
+  await ended;
+  t.regex(answer, /^HTTP\/1\.1 200 /);
+  t.true(answer.endsWith('{"got":null}'), answer);
 });
