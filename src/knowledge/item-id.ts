@@ -13,7 +13,7 @@ export const MAX_ID_LENGTH = 300;
 export function idProblem(kind: Kind, id: string): string | undefined {
   if (id.length > MAX_ID_LENGTH) return `is longer than ${MAX_ID_LENGTH} characters`;
   const def = KIND_DEFS[kind];
-  if (!def.validId(id)) return `is not a valid ${kind} id`;
+  if (!def.validId(id)) return def.idRule;
   return pathProblem(def.pathOf(id));
 }
 

@@ -1,7 +1,7 @@
 // The kinds of knowledge and where their files live. One item per file, so that parallel edits
 // rarely conflict. Files outside these folders (or not ending in .yaml) are not managed.
 import type { z } from 'zod';
-import { EvaluationFile, NoteFile, RelationshipFile, ReportFile, SkillFile, SLUG_RE, TableFile } from './schemas.ts';
+import { EvaluationFile, NoteFile, RelationshipFile, ReportFile, SkillFile, SLUG_RE, SLUG_RULE, TableFile } from './schemas.ts';
 
 export const KINDS = ['tables', 'notes', 'relationships', 'reports', 'skills', 'evaluations'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -14,6 +14,8 @@ export interface KindDef {
   pathOf(id: string): string;
   /** True when `id` is a well-formed id of this kind. */
   validId(id: string): boolean;
+  /** The shape of a well-formed id, in words, for an error message. */
+  idRule: string;
   /** The id a file's content implies, when the content names it; `field` is where. */
   idOfData(data: Record<string, unknown>): { id: string; field: string } | undefined;
   /** Top-level fields whose text becomes part of the file name. */
@@ -35,6 +37,7 @@ function flat(kind: Kind, schema: z.ZodType<Record<string, unknown>>, idField: s
     },
     pathOf: (id) => `${kind}/${id}.yaml`,
     validId: (id) => SLUG_RE.test(id),
+    idRule: SLUG_RULE.replace(/^Use/, 'use'),
     idOfData: (data) => (idField && typeof data[idField] === 'string' ? { id: data[idField], field: idField } : undefined),
     idFields: idField ? [idField] : [],
     titleOf: (data) => str(data[titleField]),
@@ -52,6 +55,7 @@ const tables: KindDef = {
   },
   pathOf: (id) => `tables/${id}.yaml`,
   validId: (id) => /^[A-Za-z0-9][\w.-]*\/[^/\\\s][^/\\]*\.[^/\\]+$/.test(id),
+  idRule: 'write it as <connection>/<schema>.<table>, such as demo_warehouse/main.orders',
   idOfData: (data) =>
     typeof data['connection'] === 'string' && typeof data['schema'] === 'string' && typeof data['name'] === 'string'
       ? { id: tableId(data['connection'], data['schema'], data['name']), field: 'name' }

@@ -9,7 +9,9 @@ import { checkExpression, rowFilterTextProblem } from '../sql-expression.ts';
 const text = z.string().min(1);
 /** File-name-safe identifier: letters, digits, `_`, `-`, `.` (not first). */
 export const SLUG_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
-const slug = z.string().regex(SLUG_RE, 'Use letters, digits, _, - or . (not first), at most 128 characters');
+/** SLUG_RE in words, for whoever typed a name it refuses. */
+export const SLUG_RULE = 'Use letters, digits, _, - or . (not first), at most 128 characters';
+const slug = z.string().regex(SLUG_RE, SLUG_RULE);
 /** A connection, schema or table name as it appears in a file name. */
 const namePart = z.string().regex(/^[^/\\\s][^/\\]{0,199}$/, 'Must not contain / or \\ or start with a space');
 

@@ -52,9 +52,14 @@ test('ids in the query and the path that cannot be files answer 422 naming the q
     t.is(res.status, 422, id);
     t.deepEqual(res.body.detail[0].loc, ['query', 'id']);
   }
+  // The message says what an id may be, not only that this one is not one.
+  const dashed = await call(t0, 'POST', '/api/knowledge/notes?id=-rf', { token: admin, body: { title: 'x', body: 'y' } });
+  t.is(dashed.body.detail[0].msg, 'invalid notes id: use letters, digits, _, - or . (not first), at most 128 characters');
   const path = await call(t0, 'GET', `/api/knowledge/tables/${encodeURIComponent('wh/ma\u0000in.orders')}`, { token: admin });
   t.is(path.status, 422);
   t.deepEqual(path.body.detail[0].loc, ['path', 'id']);
+  const flat = await call(t0, 'GET', '/api/knowledge/tables/orders', { token: admin });
+  t.is(flat.body.detail[0].msg, 'invalid tables id: write it as <connection>/<schema>.<table>, such as demo_warehouse/main.orders');
 });
 
 test('a table id in decomposed Unicode names the same file as its composed form', async (t) => {
