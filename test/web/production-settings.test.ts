@@ -54,7 +54,8 @@ test('an admin chooses the evaluation gate, each choice explained, and protects 
 test('where production changes only through environments, its items are read-only and an environment is one click away', async (t) => {
   const orgId = w.org();
   const admin = w.session(w.user({ orgId, role: 'admin' }));
-  t.is((await call(w, 'POST', '/api/knowledge/notes?id=locked', { token: admin, body: { title: 'Locked note', body: 'Revenue counts completed orders.' } })).status, 201);
+  const rules = ['Revenue counts completed orders.', ...Array<string>(40).fill('A line of the rules.')].join('\n');
+  t.is((await call(w, 'POST', '/api/knowledge/notes?id=locked', { token: admin, body: { title: 'Locked note', body: rules } })).status, 201);
   t.is((await call(w, 'PATCH', '/api/admin/organization/settings', { token: admin, body: { production_through_environments: true } })).status, 200);
   const { page, problems, token } = await signedIn(t, orgId, 'modeler');
 
@@ -65,7 +66,10 @@ test('where production changes only through environments, its items are read-onl
   await page.goto('/knowledge/items/notes/locked');
   const locked = page.getByRole('note', { name: 'Production is read-only' });
   await locked.waitFor();
-  await page.getByLabel('The note as it is').getByText('Revenue counts completed orders.').waitFor();
+  const file = page.getByLabel('The note as it is');
+  await file.getByText('Revenue counts completed orders.').waitFor();
+  // The file is the page's content: shown whole, not in a box of its own to scroll.
+  t.true(await file.evaluate((el) => el.scrollHeight <= el.clientHeight), 'the whole file shows');
   t.is(await page.getByRole('button', { name: 'Save' }).count(), 0);
   await checkAccessibility(t, page, 'a read-only production item');
 
@@ -78,6 +82,6 @@ test('where production changes only through environments, its items are read-onl
   const envs = (await call(w, 'GET', '/api/environments', { token })).body as { id: string; name: string }[];
   const env = envs.find((e) => e.name.startsWith('Change Locked note'))!;
   t.is((await call(w, 'GET', '/api/knowledge/notes/locked', { token, env: env.id })).body.data.body, 'Revenue counts completed and shipped orders.');
-  t.is((await call(w, 'GET', '/api/knowledge/notes/locked', { token })).body.data.body, 'Revenue counts completed orders.', 'production is unchanged until the merge');
+  t.is((await call(w, 'GET', '/api/knowledge/notes/locked', { token })).body.data.body, rules, 'production is unchanged until the merge');
   t.deepEqual(problems, []);
 });

@@ -13,7 +13,7 @@ export function ReadOnlyItem({ item }: { item: Item }) {
         The {KIND_SINGULAR[kind]} <code>{item.path}</code> in production.
       </p>
       <ProductionLocked change={`Change ${itemTitle(item)}`} />
-      <pre className="their-version" aria-label={`The ${KIND_SINGULAR[kind]} as it is`}>
+      <pre aria-label={`The ${KIND_SINGULAR[kind]} as it is`}>
         {item.yaml}
       </pre>
     </section>
