@@ -66,6 +66,9 @@ test.serial('an admin invites someone, changes a member\'s role, deactivates the
   // The unfiltered list shows the matching member too: the search's answer is the one without the other.
   await page.getByRole('listitem', { name: `Member ${user.email}` }).waitFor({ state: 'detached' });
   t.is(await page.getByRole('listitem', { name: `Member ${user.email}` }).count(), 0, 'the search keeps only the matching member');
+  // A member reads as one line; what changes them waits under Manage.
+  t.false(await card.getByRole('combobox', { name: `Role of ${member.email}` }).isVisible(), 'the role editor is folded');
+  await card.getByText('Manage', { exact: true }).click();
   await card.getByRole('combobox', { name: `Role of ${member.email}` }).selectOption('modeler');
   await card.getByRole('checkbox', { name: 'May merge into production' }).check();
   await card.getByRole('button', { name: `Change role of ${member.email}` }).click();
@@ -85,6 +88,7 @@ test.serial('an admin invites someone, changes a member\'s role, deactivates the
   await page.getByRole('searchbox', { name: 'Search by name or email' }).fill('');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   const own = page.getByRole('listitem', { name: `Member ${user.email}` });
+  await own.getByText('Manage', { exact: true }).click();
   await own.getByRole('combobox', { name: `Role of ${user.email}` }).selectOption('user');
   await own.getByRole('button', { name: `Change role of ${user.email}` }).click();
   await own.getByRole('alert').getByText('Cannot demote the last active admin of the organization').waitFor();
@@ -112,6 +116,7 @@ test.serial('a member\'s attributes are saved, and a bad attribute name is shown
   const member = w.user({ orgId, role: 'user' });
   await page.goto('/admin/members');
   const card = page.getByRole('listitem', { name: `Member ${member.email}` });
+  await card.getByText('Manage', { exact: true }).click();
   await card.getByText('Attributes and groups', { exact: true }).click();
   const attributes = card.getByRole('textbox', { name: 'Attributes' });
   await attributes.fill('region=EMEA\n9bad=x');
@@ -133,6 +138,7 @@ test.serial('an admin clears a member\'s failed sign-ins, resets their MFA and r
   await page.goto('/admin/members');
   const card = page.getByRole('listitem', { name: `Member ${member.email}` });
   await card.getByText('MFA on').waitFor();
+  await card.getByText('Manage', { exact: true }).click();
   await card.getByRole('button', { name: `Clear failed sign-ins of ${member.email}` }).click();
   await card.getByText(`Failed sign-ins cleared for ${member.email}.`).waitFor();
   await card.getByRole('button', { name: `Reset two-factor authentication of ${member.email}` }).click();

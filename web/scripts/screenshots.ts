@@ -105,6 +105,7 @@ async function adminMembersPage(page: Page, suffix: string): Promise<void> {
   await page.evaluate('localStorage.removeItem("sextant.environment"); 0');
   await page.goto('/admin/members');
   const analyst = page.getByRole('listitem', { name: `Member ${DEMO.analyst.email}` });
+  await analyst.getByText('Manage', { exact: true }).click();
   await analyst.getByText('Attributes and groups', { exact: true }).click();
   await analyst.getByRole('textbox', { name: 'Attributes' }).waitFor();
   await page.screenshot({ path: join(DOCS, `web-admin${suffix}.png`) });

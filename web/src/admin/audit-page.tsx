@@ -52,7 +52,7 @@ export function AuditPage() {
         Audit log
       </h1>
       <form onSubmit={apply} noValidate aria-label="Audit log filters">
-        <div className="row">
+        <div className="filter-grid">
           <Field label="Action" value={draft.action} onChange={set('action')} error={log.problem?.fields['action']} placeholder="e.g. member_role_changed" />
           <Field label="Actor id" value={draft.actor_id} onChange={set('actor_id')} error={log.problem?.fields['actor_id']} />
           <Field label="Target id" value={draft.target_id} onChange={set('target_id')} error={log.problem?.fields['target_id']} />

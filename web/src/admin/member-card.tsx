@@ -1,6 +1,7 @@
-// One member on the members page: role (and a modeler's merge permission), attributes and groups,
-// then the actions on the account (member-actions.tsx). Refusals, the last admin's 409 among them,
-// are shown plainly on the card.
+// One member on the members page: who they are, their role and state on one line, and under
+// "Manage" their role (and a modeler's merge permission), attributes and groups, then the actions on
+// the account (member-actions.tsx). Folded, a page of 25 members reads as a list, not 25 forms.
+// Refusals, the last admin's 409 among them, are shown plainly on the card, outside the fold.
 import { useState } from 'react';
 import { api, call } from '../api/client.ts';
 import { SelectField } from '../ui/field.tsx';
@@ -36,9 +37,12 @@ export function MemberCard({ member: m, onChange, onRemoved }: Props) {
       </p>
       <FormAlert problem={act.problem} />
       {done && <Note>{done}</Note>}
-      <RoleEditor member={m} onChange={onChange} run={act.run} />
-      <AttributesEditor member={m} onSaved={onChange} />
-      <MemberActions member={m} onChange={onChange} onRemoved={onRemoved} run={act.run} />
+      <details className="manage">
+        <summary aria-label={`Manage ${m.email}`}>Manage</summary>
+        <RoleEditor member={m} onChange={onChange} run={act.run} />
+        <AttributesEditor member={m} onSaved={onChange} />
+        <MemberActions member={m} onChange={onChange} onRemoved={onRemoved} run={act.run} />
+      </details>
     </li>
   );
 }
