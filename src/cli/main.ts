@@ -41,7 +41,7 @@ function addChatCommands(program: Command): void {
 /** `sextant saved ...` */
 function addSavedCommands(program: Command): void {
   const saved = program.command('saved').description('saved questions: yours and your organization\'s');
-  saved.command('list').description('last edited first').action(run((ctx) => savedList(ctx)));
+  saved.command('list').argument('[search...]', 'only those whose title or description holds these words').description('last edited first').action(run((ctx, search: string[]) => savedList(ctx, search.join(' '))));
   saved.command('run').argument('<id>').description('read its data again, with your permissions').action(run((ctx, id: string) => savedRun(ctx, id)));
   saved.command('export').argument('<id>').option('--format <format>', 'csv (default) or xlsx').option('--output <file>', 'file to write (default: the name the server gives, here); - for stdout')
     .description('every row, read now with your permissions, as a file').action(run((ctx, id: string, o: { format?: string; output?: string }) => savedExport(ctx, id, o)));

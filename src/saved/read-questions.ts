@@ -6,8 +6,12 @@ import type { SavedDeps } from './deps.ts';
 import { listQuestions, listVersions, type ListAfter } from './questions-store.ts';
 import type { SavedQuestion, SavedQuestionVersion } from './schemas.ts';
 
-/** A page of the list: `limit` questions after `cursor` (the previous page's next_cursor); every one from the cursor on without a limit. */
+/**
+ * A page of the list: `limit` questions after `cursor` (the previous page's next_cursor); every one
+ * from the cursor on without a limit. With `q`, only those whose title or description contains it.
+ */
 export interface ListPage {
+  q?: string | undefined;
   cursor?: string | undefined;
   limit?: number | undefined;
 }
@@ -24,10 +28,10 @@ function decodeCursor(cursor: string): ListAfter {
   throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
 }
 
-/** The organization's questions and the caller's private ones, last edited first, a page at a time. */
+/** The organization's questions and the caller's private ones, last edited first, a page at a time (those matching `q` when given). */
 export async function savedQuestions(deps: SavedDeps, p: Principal, page: ListPage = {}): Promise<{ questions: SavedQuestion[]; next_cursor: string | null }> {
   const after = page.cursor ? decodeCursor(page.cursor) : undefined;
-  const rows = await listQuestions(deps.store, p.orgId, p.userId, { after, limit: page.limit === undefined ? undefined : page.limit + 1 });
+  const rows = await listQuestions(deps.store, p.orgId, p.userId, { q: page.q?.trim() || undefined, after, limit: page.limit === undefined ? undefined : page.limit + 1 });
   const more = page.limit !== undefined && rows.length > page.limit;
   const questions = more ? rows.slice(0, page.limit) : rows;
   return { questions, next_cursor: more ? encodeCursor(questions[questions.length - 1]!) : null };

@@ -23,3 +23,12 @@ export function byteOrder(x: Executor, column: string): RawBuilder<string> {
 export function asciiLower(x: Executor, text: Expression<unknown>): RawBuilder<string> {
   return onPostgres(x) ? sql<string>`lower(CAST(${text} AS text) COLLATE "C")` : sql<string>`lower(${text})`;
 }
+
+/**
+ * True where `text` contains `q` in any ASCII case (asciiLower's folding), on both dialects. LIKE's
+ * wildcards in `q` are escaped, so a search for `a_b` finds only `a_b`.
+ */
+export function containsText(x: Executor, text: Expression<unknown>, q: string): RawBuilder<boolean> {
+  const pattern = `%${q.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`${asciiLower(x, text)} LIKE ${pattern} ESCAPE '\\'`;
+}

@@ -11,5 +11,5 @@ export { DatabaseUnreachable, openServiceStore, type ServiceStore } from './open
 // The PostgreSQL modules (pg-open, pg-migrate, copy-store) are imported by path: pg loads only in
 // the programs that use it, never in a started gateway.
 export { sqliteExecutor } from './sqlite-executor.ts';
-export { asciiLower, byteOrder, onPostgres } from './dialect.ts';
+export { asciiLower, byteOrder, containsText, onPostgres } from './dialect.ts';
 export type { BatchResult, Executor, Outcome, Query, WatchedTables } from './executor.ts';

@@ -53,6 +53,11 @@ test('saved list shows the organization\'s questions, as a table or JSON', async
   t.regex(human.stdout, new RegExp(`${questionId}\\s+Orders\\s+organization`));
   const json = await cli.run(['saved', 'list', '--json']);
   t.deepEqual((JSON.parse(json.stdout) as { questions: { id: string }[] }).questions.map((q) => q.id), [questionId]);
+  const searched = await cli.run(['saved', 'list', 'ORD', '--json']);
+  t.deepEqual((JSON.parse(searched.stdout) as { questions: { id: string }[] }).questions.map((q) => q.id), [questionId], 'its title holds the words, in another case');
+  const none = await cli.run(['saved', 'list', 'no', 'such', 'title']);
+  t.is(none.code, 0, none.stderr);
+  t.is(none.stdout.trim(), 'No saved question matches "no such title".');
 });
 
 test('saved run reads the rows again under the caller\'s row filters, with the time they were read', async (t) => {

@@ -249,6 +249,31 @@ test('the list comes a page at a time, last edited first, with a cursor to the n
   }
 });
 
+test('a search lists the questions whose title or description holds the text, a page at a time, and no one else\'s', async (t) => {
+  // No other test titles a question with 'churn'.
+  const churn = (await save(admin, { connection_id: 'wh', sql: SQL, title: 'Churn by month', visibility: 'organization' })).body.id;
+  const described = (await save(admin, { connection_id: 'wh', sql: SQL, title: 'Lost customers', description: 'Monthly churn, as finance counts it', visibility: 'organization' })).body.id;
+  const own = (await save(analyst, { connection_id: 'wh', sql: SQL, title: 'My churn' })).body.id;
+  const found = async (token: string, query: string) => {
+    const res = await call(t0, 'GET', `/api/saved_questions?${query}`, { token });
+    t.is(res.status, 200, query);
+    return res.body as { questions: { id: string }[]; next_cursor: string | null };
+  };
+  const ids = (page: { questions: { id: string }[] }) => page.questions.map((q) => q.id).sort();
+  t.deepEqual(ids(await found(analyst, `q=${encodeURIComponent(' CHURN ')}`)), [churn, described, own].sort(), 'title or description, any case, their own private one too');
+  t.deepEqual(ids(await found(analyst2, 'q=churn')), [churn, described].sort(), 'not another analyst\'s private question');
+  t.deepEqual(ids(await found(admin, 'q=churn')), [churn, described].sort(), 'not even for an admin');
+  t.deepEqual(ids(await found(otherAdmin, 'q=churn')), [], 'nor another organization\'s');
+  const first = await found(analyst, 'q=churn&limit=2');
+  const rest = await found(analyst, `q=churn&limit=2&cursor=${first.next_cursor}`);
+  t.is(rest.next_cursor, null);
+  t.deepEqual([...ids(first), ...ids(rest)].sort(), [churn, described, own].sort(), 'each once across the pages');
+  t.true((await found(analyst, 'q=')).questions.length > 3, 'an empty search lists every question');
+  const long = await call(t0, 'GET', `/api/saved_questions?q=${'x'.repeat(201)}`, { token: analyst });
+  t.is(long.status, 422);
+  t.deepEqual(long.body.detail[0].loc, ['query', 'q']);
+});
+
 test('connections of another organization or unknown ones answer 404', async (t) => {
   t.is((await save(analyst, { connection_id: 'wh_other', sql: SQL })).status, 404);
   t.is((await save(otherAdmin, { connection_id: 'wh', sql: SQL })).status, 404);

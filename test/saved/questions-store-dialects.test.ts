@@ -45,3 +45,20 @@ dialectTest('questions are listed to their owner or the organization, edited int
   t.is(await findQuestion(x, 'acme', 'q1'), undefined);
   t.deepEqual(await listVersions(x, 'q1'), []);
 });
+
+dialectTest('a search finds the questions whose title or description contains the text, in any ASCII case, wildcards as written', async (t, { x }) => {
+  await x.run(sql`INSERT INTO organizations (id, name, created_at) VALUES ('acme', 'acme', 0)`);
+  for (const u of ['u1', 'u2']) await x.run(sql`INSERT INTO users (id, email, created_at) VALUES (${u}, ${`${u}@example.com`}, 0)`);
+  const question = (title: string, description = '', visibility: QuestionFields['visibility'] = 'organization') => ({ ...fields(title, visibility), description });
+  await insertQuestion(x, { id: 'q1', orgId: 'acme', ownerId: 'u1', at: 1000, fields: question('Revenue by country'), source: null });
+  await insertQuestion(x, { id: 'q2', orgId: 'acme', ownerId: 'u1', at: 2000, fields: question('Orders', 'Counts every REVENUE-bearing order'), source: null });
+  await insertQuestion(x, { id: 'q3', orgId: 'acme', ownerId: 'u2', at: 3000, fields: question('Private revenue', '', 'private'), source: null });
+  await insertQuestion(x, { id: 'q4', orgId: 'acme', ownerId: 'u1', at: 4000, fields: question('100% of_plan'), source: null });
+  const found = async (q: string) => (await listQuestions(x, 'acme', 'u1', { q })).map((r) => r.id);
+  t.deepEqual(await found('revenue'), ['q2', 'q1'], 'title or description, last edited first; another user\'s private question is not listed');
+  t.deepEqual(await found('COUNTRY'), ['q1']);
+  t.deepEqual(await found('%'), ['q4'], 'a % is a percent sign, not a wildcard');
+  t.deepEqual(await found('0_p'), [], 'an _ is an underscore, not any character');
+  t.deepEqual(await found('of_plan'), ['q4']);
+  t.deepEqual(await listQuestions(x, 'acme', 'u1', { q: 'revenue', after: { at: 2000, id: 'q2' } }).then((r) => r.map((q) => q.id)), ['q1'], 'a page of the search after the cursor');
+});

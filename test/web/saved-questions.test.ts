@@ -187,3 +187,30 @@ test("a question's rows are shown as the chat's table shows them: dates at the q
   t.deepEqual(await cells.evaluateAll((tds) => tds.map((td) => (td as unknown as { dataset: Record<string, string> }).dataset['raw'])), ['2024-03-01 00:00:00', '1234567.5', '10115']);
   t.deepEqual(problems, []);
 });
+
+test('the Saved page searches titles and descriptions, in pages of 50', async (t) => {
+  const m = await demoMember(w, 'user');
+  const token = w.session(m.user);
+  const tag = `zebra${Date.now()}`;
+  for (let i = 0; i < 51; i++) {
+    const body = { title: i === 0 ? `Orders ${tag.toUpperCase()}` : `Paged ${i}`, description: i === 0 ? '' : `One of the ${tag} pages`, connection_id: DEMO_CONNECTION_ID, sql: SQL };
+    t.is((await call(w, 'POST', '/api/saved_questions', { token, body })).status, 201);
+  }
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  await page.goto('/saved');
+  const items = page.getByRole('list', { name: 'Saved questions' }).getByRole('listitem');
+  await items.first().waitFor();
+  await page.getByRole('searchbox', { name: 'Search by title or description' }).fill(tag);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((n) => (globalThis as unknown as InPage).document.querySelectorAll('[aria-label="Saved questions"] > li').length === n, 50);
+  t.is(await items.filter({ hasText: tag }).count(), 50, 'the first page: every one matches, by its title in another case or its description');
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await page.waitForFunction((n) => (globalThis as unknown as InPage).document.querySelectorAll('[aria-label="Saved questions"] > li').length === n, 1);
+  t.is(await page.getByRole('button', { name: 'Next page' }).count(), 0);
+  await checkAccessibility(t, page, 'a searched Saved page');
+  await page.getByRole('searchbox', { name: 'Search by title or description' }).fill(`${tag}-nothing`);
+  await page.keyboard.press('Enter');
+  await page.getByText(`No saved question matches “${tag}-nothing”.`).waitFor();
+  t.deepEqual(problems, []);
+});

@@ -6,7 +6,7 @@
 // server's locale. Unicode folding would need a function of our own on SQLite, and PostgreSQL's own
 // differs by locale (libc or ICU); so `É` matches `É` but not `é`, on both.
 import { sql } from 'kysely';
-import { asciiLower, type Executor } from '../../store/index.ts';
+import { asciiLower, containsText, type Executor } from '../../store/index.ts';
 import type { Role } from '../principal.ts';
 
 export interface MemberRow {
@@ -31,13 +31,10 @@ const COLUMNS = sql.raw(`u.id AS user_id, u.email, u.name, m.role, m.can_merge, 
   (SELECT MAX(s.created_at) FROM sessions s WHERE s.user_id = u.id AND s.kind = 'session') AS last_sign_in_at,
   m.created_at AS joined_at`);
 
-/** Escapes LIKE's wildcards so a search for `a_b` finds only `a_b`; folded as the searched columns are. */
-const likePattern = (q: string) => `%${q.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** Up to `limit` members after the email `after`, whose name or email contains `q` (any ASCII case). */
 export function memberRows(x: Executor, orgId: string, { q, after, limit }: { q: string | undefined; after: string | undefined; limit: number }): Promise<MemberRow[]> {
   const email = asciiLower(x, sql.ref('u.email'));
-  const search = q === undefined ? sql`` : sql`AND (${email} LIKE ${likePattern(q)} ESCAPE '\\' OR ${asciiLower(x, sql.ref('u.name'))} LIKE ${likePattern(q)} ESCAPE '\\')`;
+  const search = q === undefined ? sql`` : sql`AND (${containsText(x, sql.ref('u.email'), q)} OR ${containsText(x, sql.ref('u.name'), q)})`;
   const from = after === undefined ? sql`` : sql`AND ${email} > ${asciiLower(x, sql.val(after))}`;
   return x.all(
     sql<MemberRow>`SELECT ${COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id

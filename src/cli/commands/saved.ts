@@ -5,9 +5,11 @@ import type { CommandContext } from '../context.ts';
 const print = (ctx: CommandContext, value: unknown, human: () => string) => ctx.out.out(ctx.out.json ? JSON.stringify(value) : human());
 type Question = Record<string, unknown> & { id: string; title: string };
 
-export async function savedList(ctx: CommandContext): Promise<void> {
-  const res = await ctx.client.json<{ questions: Question[] }>('GET', '/api/saved_questions');
-  print(ctx, res, () => (res.questions.length === 0 ? 'No saved questions yet.' : objectTable(res.questions, ['id', 'title', 'visibility', 'updated_at'])));
+/** Every question the caller sees, or those whose title or description holds `search`. */
+export async function savedList(ctx: CommandContext, search = ''): Promise<void> {
+  const res = await ctx.client.json<{ questions: Question[] }>('GET', `/api/saved_questions${search ? `?${new URLSearchParams({ q: search }).toString()}` : ''}`);
+  const none = search ? `No saved question matches "${search}".` : 'No saved questions yet.';
+  print(ctx, res, () => (res.questions.length === 0 ? none : objectTable(res.questions, ['id', 'title', 'visibility', 'updated_at'])));
 }
 
 export async function savedRun(ctx: CommandContext, id: string): Promise<void> {

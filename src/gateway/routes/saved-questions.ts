@@ -50,6 +50,7 @@ export function savedQuestionRoutes(s: Services) {
       tags,
       auth: 'user',
       query: z.object({
+        q: z.string().max(200).optional().describe('Only the questions whose title or description contains this text (any ASCII case); empty: every question'),
         cursor: z.string().max(200).optional().describe("The previous page's next_cursor"),
         limit: z.coerce.number().int().min(1).max(500).optional().describe('Questions per page, 1 to 500; without it, every question from the cursor on'),
       }),

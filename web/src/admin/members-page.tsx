@@ -1,31 +1,20 @@
 // /admin/members: the organization's members, searched by name or email, in keyset pages; each
 // member's card holds what an admin can change about them (member-card.tsx).
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { api, call } from '../api/client.ts';
 import { useDocumentTitle } from '../ui/document-title.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { SearchForm } from '../ui/search-form.tsx';
-import { useLoad } from '../ui/use-load.ts';
 import { MemberCard } from './member-card.tsx';
-import { PageButtons, usePages } from './pages.tsx';
+import { PageButtons, useSearchedPages } from './pages.tsx';
 import type { Member } from './roles.ts';
 
 const PAGE = 25;
 
 export function MembersPage() {
   useDocumentTitle('Members');
-  const [q, setQ] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
-  const pages = usePages(heading);
-  const cursor = pages.cursor;
-  const list = useLoad(
-    (signal) => call(api.GET('/api/admin/members', { params: { query: { q: q || undefined, cursor, limit: PAGE } }, signal })),
-    `${q}\n${cursor ?? ''}`,
-  );
-  const search = (text: string) => {
-    pages.reset();
-    setQ(text);
-  };
+  const { q, search, pages, list } = useSearchedPages(heading, (query, signal) => call(api.GET('/api/admin/members', { params: { query: { ...query, limit: PAGE } }, signal })));
   const replace = (m: Member) => list.update((d) => ({ ...d, members: d.members.map((x) => (x.user_id === m.user_id ? m : x)) }));
   const removed = (id: string) => list.update((d) => ({ ...d, members: d.members.filter((x) => x.user_id !== id) }));
   return (

@@ -1,7 +1,8 @@
 // Keyset pages of a list: the cursors of the pages before this one (so going back needs no server
-// cursor), and the buttons between pages. A press moves the focus to the list's heading, since the
+// cursor), a search that starts them again, and the buttons between pages. A press moves the focus to the list's heading, since the
 // button pressed may not exist on the new page.
 import { useState, type RefObject } from 'react';
+import { useLoad, type Loaded } from '../ui/use-load.ts';
 
 export interface Pages {
   cursor: string | undefined;
@@ -27,6 +28,18 @@ export function usePages(heading: RefObject<HTMLElement | null>): Pages {
     next: (cursor) => move([...cursors, cursor]),
     reset: () => setCursors([]),
   };
+}
+
+/** A list searched on the server and read in keyset pages: a new search starts again at the first page. */
+export function useSearchedPages<T>(heading: RefObject<HTMLElement | null>, load: (query: { q: string | undefined; cursor: string | undefined }, signal: AbortSignal) => Promise<T>) {
+  const [q, setQ] = useState('');
+  const pages = usePages(heading);
+  const list: Loaded<T> = useLoad((signal) => load({ q: q || undefined, cursor: pages.cursor }, signal), `${q}\n${pages.cursor ?? ''}`);
+  const search = (text: string) => {
+    pages.reset();
+    setQ(text);
+  };
+  return { q, search, pages, list };
 }
 
 interface PageButtonsProps {
