@@ -26,12 +26,16 @@ export type DimensionValue = z.infer<typeof DimensionValue>;
 const DateRangeValue = z.object({ from: IsoDate.nullable().optional().describe('First day, inclusive'), to: IsoDate.nullable().optional().describe('Last day, inclusive') });
 const Values = z.array(DimensionValue).max(100);
 
+const DateRangeFilter = { type: z.literal('date_range'), field: FieldName, label: z.string().max(100).optional(), default: DateRangeValue.optional() };
+const ValuesFilter = { type: z.literal('values'), field: FieldName, label: z.string().max(100).optional(), default: Values.optional() };
+
 /** A filter of the dashboard: a date range or dimension values on a named field, with an optional default. */
-export const DashboardFilter = z.discriminatedUnion('type', [
-  z.object({ id: FilterId, type: z.literal('date_range'), field: FieldName, label: z.string().max(100).optional(), default: DateRangeValue.optional() }),
-  z.object({ id: FilterId, type: z.literal('values'), field: FieldName, label: z.string().max(100).optional(), default: Values.optional() }),
-]);
+export const DashboardFilter = z.discriminatedUnion('type', [z.object({ id: FilterId, ...DateRangeFilter }), z.object({ id: FilterId, ...ValuesFilter })]);
 export type DashboardFilter = z.infer<typeof DashboardFilter>;
+
+/** A filter as written: without an id, it is given one (as a tile is), which the dashboard then shows. */
+export const FilterInput = z.discriminatedUnion('type', [z.object({ id: FilterId.optional(), ...DateRangeFilter }), z.object({ id: FilterId.optional(), ...ValuesFilter })]);
+export type FilterInput = z.infer<typeof FilterInput>;
 
 /** The value a viewer gives one filter for a run; it replaces the filter's default (empty: no constraint). */
 export const FilterValue = z.object({

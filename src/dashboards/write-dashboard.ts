@@ -8,15 +8,15 @@ import { checkVisibility, editableDashboard } from './access.ts';
 import { deleteDashboard, findDashboard, insertDashboard, updateDashboard, type StoredDashboard } from './dashboards-store.ts';
 import type { DashboardDeps } from './deps.ts';
 import { DashboardEditedMeanwhile, TileQuestionNotFound } from './errors.ts';
-import type { Dashboard, DashboardFields, DashboardFilter, StoredTile, TileInput, Visibility } from './schemas.ts';
-import { storedTiles, viewOf } from './tiles.ts';
+import type { Dashboard, DashboardFields, FilterInput, StoredTile, TileInput, Visibility } from './schemas.ts';
+import { storedFilters, storedTiles, viewOf } from './tiles.ts';
 
 export interface NewDashboard {
   title: string;
   description?: string | undefined;
   visibility?: Visibility | undefined;
   tiles: TileInput[];
-  filters?: DashboardFilter[] | undefined;
+  filters?: FilterInput[] | undefined;
 }
 
 /**
@@ -42,7 +42,7 @@ async function checkQuestions(deps: DashboardDeps, p: Principal, tiles: TileInpu
 
 /** Saves a dashboard owned by the caller, version 1. */
 export async function createDashboard(deps: DashboardDeps, p: Principal, d: NewDashboard): Promise<Dashboard> {
-  const fields: DashboardFields = { title: d.title, description: d.description ?? '', visibility: d.visibility ?? 'private', filters: d.filters ?? [] };
+  const fields: DashboardFields = { title: d.title, description: d.description ?? '', visibility: d.visibility ?? 'private', filters: storedFilters(d.filters ?? []) };
   checkVisibility(p, fields.visibility);
   await checkQuestions(deps, p, d.tiles);
   const id = `db_${randomBytes(9).toString('base64url')}`;
@@ -64,7 +64,7 @@ export async function editDashboard(deps: DashboardDeps, p: Principal, id: strin
     title: edit.title ?? d.title,
     description: edit.description ?? d.description,
     visibility: edit.visibility ?? d.visibility,
-    filters: edit.filters ?? d.filters,
+    filters: edit.filters ? storedFilters(edit.filters) : d.filters,
   };
   const tiles = edit.tiles ? storedTiles(edit.tiles) : d.tiles;
   if (unchanged(d, fields, tiles)) return viewOf(deps, p, d);

@@ -135,3 +135,21 @@ test('a filter value of the other kind than its filter answers 422 naming it, on
   t.is((await run(id, [{ id: 'where', from: '2026-01-01' }], otherAdmin)).status, 404, 'another organization sees no dashboard');
   t.is((await call(t0, 'POST', `/api/dashboards/${id}/tiles/q/run`, { body: { filters: [] } })).status, 401);
 });
+
+test('a filter written without an id is given one, kept by later edits that name it, and runs take values by it', async (t) => {
+  const id = await dashboard('duckdb', 'SELECT order_id, order_date FROM orders ORDER BY order_id', [{ type: 'date_range', field: 'order_date' }]);
+  const read = await call(t0, 'GET', `/api/dashboards/${id}`, { token: admin });
+  const [filter] = read.body.filters as { id: string }[];
+  t.regex(filter!.id, /^f_[A-Za-z0-9_-]{8}$/);
+  const given = await run(id, [{ id: filter!.id, from: '2024-03-01' }]);
+  t.deepEqual(given.body.applied_filters, [filter!.id]);
+  t.deepEqual(given.body.rows.map((r: unknown[]) => Number(r[0])), [3, 4, 5]);
+  // An edit that sends the filters back as read keeps the id; one that adds a filter without an id gives that one its own.
+  const edited = await call(t0, 'PATCH', `/api/dashboards/${id}`, { token: admin, body: { filters: [...read.body.filters, { type: 'values', field: 'order_id' }] } });
+  t.is(edited.status, 200, JSON.stringify(edited.body));
+  const ids = (edited.body.filters as { id: string }[]).map((f) => f.id);
+  t.is(ids[0], filter!.id);
+  t.regex(ids[1]!, /^f_/);
+  t.not(ids[1], ids[0]);
+  t.is((await call(t0, 'GET', `/api/dashboards/${id}`, { token: otherAdmin })).status, 404, 'another organization\'s admin does not see it');
+});

@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { AppError, ValidationFailed } from '../../errors.ts';
 import { statusOf } from '../error-handler.ts';
-import { createDashboard, Dashboard, DashboardFilter, dashboard, dashboards, DashboardSummary, editDashboard, FilterValue, removeDashboard, runTile, runTiles, TileInput, tilesInGrid, type TileOutcome, TileQueryFailed, TileRun, Visibility } from '../../dashboards/index.ts';
+import { createDashboard, Dashboard, dashboard, dashboards, DashboardSummary, editDashboard, FilterInput, FilterValue, removeDashboard, runTile, runTiles, TileInput, tilesInGrid, type TileOutcome, TileQueryFailed, TileRun, Visibility } from '../../dashboards/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
 import { Title } from '../title-field.ts';
@@ -32,10 +32,10 @@ const Tiles = z
   .superRefine(tilesInGrid)
   .describe('Tiles on a 12-column grid (x + w at most 12, else 422 naming the tile): a saved question ({saved_question_id, x, y, w, h}) or text ({text, x, y, w, h}); an optional id keeps a tile\'s id across edits');
 export const Filters = z
-  .array(DashboardFilter)
+  .array(FilterInput)
   .max(10)
   .superRefine(uniqueIds)
-  .describe('A date range ({id, type: "date_range", field, default?: {from?, to?}}) or dimension values ({id, type: "values", field, default?: [..]}) on a named result column, applied to every tile whose result has it');
+  .describe('A date range ({id?, type: "date_range", field, default?: {from?, to?}}) or dimension values ({id?, type: "values", field, default?: [..]}) on a named result column, applied to every tile whose result has it; a run names a filter by its id, drawn when none is given (an id kept across edits keeps viewers\' links to its values)');
 export const RunBody = z.object({
   filters: z.array(FilterValue).max(10).superRefine(uniqueIds).optional().describe("The viewer's filter values by filter id; a filter not named keeps its default"),
   refresh: z
