@@ -14,6 +14,10 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, loc: Lo
 
 function toFieldIssue(issue: z.core.$ZodIssue, loc: Location, root: unknown): FieldIssue {
   const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+  // A record's key refused (an attribute name): zod says only "Invalid key in record", with the key's
+  // own refusal inside. The key is the last step of the path; its rule is what to tell.
+  const inner = issue.code === 'invalid_key' ? issue.issues[0] : undefined;
+  if (inner) return { loc: [loc, ...path], msg: `Invalid name: ${inner.message}`, type: issueType(inner) };
   // A field absent where it is needed: a type check on it, or a rule that requires it only in some
   // cases (saved questions need `sql` unless they name a chat) and says so in the words of the first.
   const required = issue.code === 'invalid_type' || (issue.code === 'custom' && issue.message === 'Field required');

@@ -9,7 +9,9 @@ import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
 const Role = z.enum(['user', 'modeler', 'admin']);
-const Claim = z.string().regex(/^[A-Za-z0-9_.:/-]{1,100}$/);
+const Claim = z.string().regex(/^[A-Za-z0-9_.:/-]{1,100}$/, 'Letters, digits and _ . : / - only, at most 100 characters');
+/** An OAuth scope token (RFC 6749 §3.3: printable ASCII but space, quote and backslash). */
+const Scope = z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/, 'A scope is printable ASCII without spaces, quotes or backslashes, at most 100 characters');
 const GroupMapping = z.object({
   group: z.string().min(1).max(200).describe('Group name as the identity provider sends it'),
   role: Role.optional().describe('Role given to members of this group (the strongest matching role wins)'),
@@ -22,7 +24,7 @@ const Fields = {
   issuer: z.string().min(1, 'Enter the issuer address from your identity provider').max(500).describe('OIDC issuer URL; its discovery document is fetched and checked at save'),
   client_id: z.string().min(1, 'Enter the client id your identity provider gave this application').max(500),
   client_secret: z.string().min(1).max(2000).nullable().optional().describe('Sealed at rest and never returned; null removes it (public client)'),
-  scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/)).max(20).default(['openid', 'email', 'profile']),
+  scopes: z.array(Scope).max(20).default(['openid', 'email', 'profile']),
   email_claim: Claim.default('email'),
   groups_claim: Claim.nullable().default(null),
   jit_provisioning: z.boolean().default(true).describe('Create members on first sign-in; off: only existing members'),
@@ -33,7 +35,7 @@ const NewProvider = z.object(Fields).strict();
 const ProviderChange = z
   .object({
     type: Fields.type.optional(), name: Fields.name.optional(), issuer: Fields.issuer.optional(), client_id: Fields.client_id.optional(),
-    client_secret: Fields.client_secret, scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/)).max(20).optional(),
+    client_secret: Fields.client_secret, scopes: z.array(Scope).max(20).optional(),
     email_claim: Claim.optional(), groups_claim: Claim.nullable().optional(), jit_provisioning: z.boolean().optional(),
     default_role: Role.optional(), group_mappings: z.array(GroupMapping).max(200).optional(),
   })

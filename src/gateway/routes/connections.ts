@@ -57,7 +57,7 @@ export function connectionRoutes(s: Services) {
       auth: 'user',
       role: 'admin',
       body: z.object({
-        id: z.string().regex(/^[a-z0-9_][a-z0-9_-]{0,63}$/).optional(),
+        id: z.string().regex(/^[a-z0-9_][a-z0-9_-]{0,63}$/, 'Lower-case letters, digits, _ and - (not first), at most 64 characters').optional(),
         name: z.string().min(1).max(200),
         type: z.enum(CONNECTION_TYPES),
         settings: Settings.default({}),

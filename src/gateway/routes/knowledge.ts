@@ -56,9 +56,9 @@ const MirrorBody = z.object({
     .refine((u) => !/^https?:\/\/[^/?#]*@/.test(u), 'Put credentials in username and token, not in the URL (they would be stored and shown in plain text)'),
   username: z.string().max(200).optional(),
   token: z.string().max(2000).optional().describe('Password or token; omit to keep the stored one, empty to clear it'),
-  main_branch: z.string().regex(/^[\w./-]{1,100}$/).optional(),
+  main_branch: z.string().regex(/^[\w./-]{1,100}$/, 'A branch name: letters, digits and _ . / -, at most 100 characters').optional(),
   api_base_url: z.string().url().nullable().optional().describe('GitHub API base URL; GitHub Enterprise: https://<host>/api/v3'),
-  repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/).nullable().optional().describe('owner/name for pull requests; derived from the URL when absent'),
+  repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'owner/name, as GitHub names a repository').nullable().optional().describe('owner/name for pull requests; derived from the URL when absent'),
 });
 
 /** What a write to production answers while the organization changes it only through environments. */

@@ -4,10 +4,10 @@ import { previewRowSecurity } from '../../compose/row-security-preview.ts';
 import { route } from '../route.ts';
 import type { Services } from '../../compose/services.ts';
 
-const Attributes = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/), z.string().max(1000));
+const Attributes = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'Letters, digits and _, not starting with a digit, at most 64 characters'), z.string().max(1000));
 const Group = z.object({ id: z.string(), name: z.string(), members: z.array(z.string()) });
 const UserId = z.object({ user_id: z.string().min(1).max(100) });
-const GroupId = z.object({ group_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const GroupId = z.object({ group_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Letters, digits, _ and -, at most 64 characters') });
 
 /** Admin endpoints behind `{{user.<attribute>}}` and `{{user.groups}}` placeholders. */
 export function rowSecurityRoutes(s: Services) {

@@ -15,7 +15,7 @@ import type { Services } from '../../compose/services.ts';
 
 /** Binds the login to the browser that started it (login CSRF). */
 const SSO_STATE_COOKIE = 'sextant_sso_state';
-const Params = z.object({ org_id: z.string().min(1).max(100), type: z.string().regex(/^[a-z0-9_-]{1,40}$/) });
+const Params = z.object({ org_id: z.string().min(1).max(100), type: z.string().regex(/^[a-z0-9_-]{1,40}$/, 'Lower-case letters, digits, _ and -, at most 40 characters') });
 
 /** Where the browser goes once a first factor is done: next, the MFA step, or enrollment. */
 export function redirectAfterFirstFactor(s: Services, ctx: Context, result: SignInResult, next: string): void {

@@ -67,6 +67,9 @@ test('file paths outside the warehouse folders and missing hosts answer 422 nami
   t.deepEqual(((await res.json()) as { detail: { loc: unknown[] }[] }).detail[0]?.loc, ['body', 'settings', 'host']);
   res = await call('POST', '/api/connections', admin, { name: 'x', type: 'oracle', settings: {} });
   t.is(res.status, 422);
+  // A refused id says what an id may be, in words, not as the pattern that checks it.
+  res = await call('POST', '/api/connections', admin, { id: 'Sales DB', name: 'x', type: 'sqlite', settings: { path: 'x.sqlite' } });
+  t.deepEqual(((await res.json()) as { detail: { loc: unknown[]; msg: string }[] }).detail[0], { loc: ['body', 'id'], msg: 'Lower-case letters, digits, _ and - (not first), at most 64 characters', type: 'string_pattern_mismatch' });
 });
 
 test('a failing connection test answers ok false with the error', async (t) => {

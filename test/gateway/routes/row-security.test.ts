@@ -43,6 +43,8 @@ test('row-security endpoints are admin-only, validate input and stay inside the 
   t.is((await call('PUT', '/api/row-security/groups/g1', admin, { name: 'g1', members: [stranger.id] })).status, 404);
   const bad = await call('PUT', `/api/row-security/users/${member.id}/attributes`, admin, { attributes: { 'bad name': 'x' } });
   t.is(bad.status, 422);
+  // The attribute's name is refused in words, at the name.
+  t.deepEqual(((await bad.json()) as { detail: unknown[] }).detail[0], { loc: ['body', 'attributes', 'bad name'], msg: 'Invalid name: Letters, digits and _, not starting with a digit, at most 64 characters', type: 'string_pattern_mismatch' });
   t.is((await call('PUT', '/api/row-security/groups/g1', admin, { members: [] })).status, 422);
 });
 
