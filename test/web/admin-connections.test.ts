@@ -64,6 +64,10 @@ test.serial('an admin adds a DuckDB file, tests it, syncs it, renames it and del
   await summary.getByText('Synced 2 tables', { exact: false }).waitFor();
   await summary.getByText('Added: 2 (main.customers, main.orders)').waitFor();
   await summary.getByText('Kept as they were: 0').waitFor();
+  // The card's buttons share one row, their answers (the test's verdict, the sync's summary) below it.
+  const tops = await Promise.all(['Test Sales warehouse', 'Sync table documentation of Sales warehouse', 'Edit Sales warehouse', 'Delete Sales warehouse'].map(async (name) => (await card.getByRole('button', { name, exact: true }).boundingBox())!.y));
+  t.is(new Set(tops).size, 1, `the buttons' tops: ${tops.join(', ')}`);
+  t.true((await summary.boundingBox())!.y > tops[0]!, 'the summary under the buttons');
   await checkAccessibility(t, page, 'the connections page after a sync');
   // A row filter and a report on it, so the delete has dependants to show.
   const orders = (await call(w, 'GET', '/api/knowledge/tables/sales_warehouse%2Fmain.orders', { token })).body as { data: Record<string, unknown> };

@@ -46,15 +46,15 @@ export function ConnectionsPage() {
                   {typeLabel(c.type)} · {whereItPoints(c)} · id {c.id}
                   {c.has_password ? ' · password set' : ''}
                 </p>
-                <ConnectionTest connection={c} />
-                <ConnectionSync connection={c} />
-                <div className="actions">
+                <div className="connection-actions">
+                  <ConnectionTest connection={c} />
+                  <ConnectionSync connection={c} />
                   <button type="button" aria-label={`Edit ${c.name}`} aria-expanded={editing === c.id} onClick={() => setEditing(editing === c.id ? undefined : c.id)}>
                     Edit
                   </button>
+                  <ConnectionDelete connection={c} onDeleted={deleted} />
                 </div>
                 {editing === c.id && <ConnectionForm connection={c} onSaved={saved} />}
-                <ConnectionDelete connection={c} onDeleted={deleted} />
               </li>
             ))}
           </ul>
