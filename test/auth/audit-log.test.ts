@@ -88,6 +88,9 @@ test('admins filter by actor, action and time and page with a cursor without gap
   t.is(seen[0], 'x24');
   t.is((await entries(session, '&action=odd')).length, 12);
   t.is((await entries(session, `&actor_id=${other.id}`)).length, 5);
+  // By email, as an admin knows people, in any case.
+  t.deepEqual((await entries(session, `&actor_email=${encodeURIComponent(other.email.toUpperCase())}`)).map((e) => e.actor_id), Array<string>(5).fill(other.id));
+  t.deepEqual(await entries(session, '&actor_email=nobody%40example.com'), []);
   const laterOnly = await entries(session, `&from=${new Date(start + 1_800_000).toISOString()}`);
   t.is(laterOnly.filter((e) => e.action === 'odd' || e.action === 'even').length, 15);
   t.is((await entries(session, `&to=${new Date(start + 1_800_000).toISOString()}&action=even`)).length, 5);
@@ -98,6 +101,7 @@ test("another organization's admin never reads this organization's entries, by f
   const b = team();
   await writeAudit({ store: t0.app.services.executor, clock: t0.clock }, { action: 'secret_thing', orgId: a.orgId, actorId: a.admin.id, target: { type: 't', id: 'a-only' } });
   t.deepEqual(await entries(b.session, `&actor_id=${a.admin.id}`), []);
+  t.deepEqual(await entries(b.session, `&actor_email=${encodeURIComponent(a.admin.email)}`), []);
   t.deepEqual(await entries(b.session, '&target_id=a-only'), []);
   const exp = await t0.fetch('/api/admin/audit/export?action=secret_thing', { headers: { authorization: `Bearer ${b.session}` } });
   t.is(await exp.text(), '');

@@ -32,6 +32,12 @@ test('sextant admin audit lists entries with --json and exports CSV to a file', 
   t.like(body.entries[0], { action: 'sso_provider_added', target_id: 'p1', ip: '10.0.0.1' });
   const human = await runner.run(['admin', 'audit', '--token', adminToken]);
   t.regex(human.stdout, /sso_provider_added\s+success/);
+  // --actor takes the email people know, or the id.
+  for (const actor of [admin.email, admin.id]) {
+    const byActor = JSON.parse((await runner.run(['admin', 'audit', '--actor', actor, '--action', 'sso_provider_added', '--json', '--token', adminToken])).stdout) as { entries: unknown[] };
+    t.is(byActor.entries.length, 1, actor);
+  }
+  t.is((JSON.parse((await runner.run(['admin', 'audit', '--actor', 'someone-else@example.com', '--json', '--token', adminToken])).stdout) as { entries: unknown[] }).entries.length, 0);
   const file = join(runner.configDir, 'audit.csv');
   const exp = await runner.run(['admin', 'audit', '--export', 'csv', '--out', file, '--token', adminToken]);
   t.is(exp.code, 0, exp.stderr);

@@ -248,6 +248,8 @@ test('audit log: list, filter by action and actor, export as JSON lines and CSV;
   ok(t, filtered);
   t.is((filtered.body['entries'] as unknown[]).length, 1);
   t.deepEqual((await call(a, 'GET', '/api/admin/audit?action=member_role_changed&actor_id=nobody', undefined, as)).body['entries'], []);
+  const byEmail = await call(a, 'GET', `/api/admin/audit?action=member_role_changed&actor_email=${encodeURIComponent(admin.email.toUpperCase())}`, undefined, as);
+  t.is((byEmail.body['entries'] as unknown[]).length, 1, 'the actor by email, in another case, on PostgreSQL too');
   const jsonl = await (await a.fetch('/api/admin/audit/export?action=member_role_changed', { headers: { authorization: `Bearer ${as}` } })).text();
   t.is(jsonl.trim().split('\n').length, 1);
   const csv = await (await a.fetch('/api/admin/audit/export?action=member_role_changed&format=csv', { headers: { authorization: `Bearer ${as}` } })).text();

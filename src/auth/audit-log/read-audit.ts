@@ -1,14 +1,16 @@
-// Admins read their organization's audit log: filters on actor, action, target, outcome and time,
-// newest first, in keyset pages on (created_at, id); the export reads the same rows in batches so
-// that memory holds one batch whatever the size of the log. Another organization's entries are never
-// selected. The same statements run on SQLite and PostgreSQL.
+// Admins read their organization's audit log: filters on actor (id or email), action, target, outcome
+// and time, newest first, in keyset pages on (created_at, id); the export reads the same rows in
+// batches so that memory holds one batch whatever the size of the log. Another organization's entries
+// are never selected. The same statements run on SQLite and PostgreSQL.
 import { sql, type RawBuilder } from 'kysely';
 import { ValidationFailed } from '../../errors.ts';
-import type { Executor } from '../../store/index.ts';
+import { asciiLower, type Executor } from '../../store/index.ts';
 import type { Principal } from '../principal.ts';
 
 export interface AuditFilter {
   actorId?: string | undefined;
+  /** The actor by email, in any ASCII case: a member since removed has their entries found by it too. */
+  actorEmail?: string | undefined;
   action?: string | undefined;
   targetId?: string | undefined;
   outcome?: 'success' | 'failure' | undefined;
@@ -68,9 +70,10 @@ export async function* exportAudit({ x }: { x: Executor }, admin: Principal, fil
   }
 }
 
-function conditions(orgId: string, f: AuditFilter, after: After | undefined): RawBuilder<unknown> {
+function conditions(x: Executor, orgId: string, f: AuditFilter, after: After | undefined): RawBuilder<unknown> {
   const where = [sql`a.org_id = ${orgId}`];
   if (f.actorId !== undefined) where.push(sql`a.actor_id = ${f.actorId}`);
+  if (f.actorEmail !== undefined) where.push(sql`a.actor_id IN (SELECT e.id FROM users e WHERE ${asciiLower(x, sql.ref('e.email'))} = ${asciiLower(x, sql.val(f.actorEmail))})`);
   if (f.action !== undefined) where.push(sql`a.action = ${f.action}`);
   if (f.targetId !== undefined) where.push(sql`a.target_id = ${f.targetId}`);
   if (f.outcome !== undefined) where.push(sql`a.outcome = ${f.outcome}`);
@@ -84,7 +87,7 @@ function selectPage(x: Executor, orgId: string, f: AuditFilter, after: After | u
   return x.all(
     sql<Raw>`SELECT a.id, a.created_at, a.action, a.outcome, a.actor_id, u.email AS actor_email, a.user_id, a.target_type, a.target_id, a.ip, a.data
       FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
-      WHERE ${conditions(orgId, f, after)} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit}`,
+      WHERE ${conditions(x, orgId, f, after)} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit}`,
   );
 }
 

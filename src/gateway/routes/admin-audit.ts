@@ -10,6 +10,7 @@ import type { Services } from '../../compose/services.ts';
 
 const Filters = z.object({
   actor_id: z.string().min(1).max(200).optional(),
+  actor_email: z.string().min(3).max(320).optional().describe("The actor's email, in any case: a member since removed is found by it too"),
   action: z.string().min(1).max(100).optional(),
   target_id: z.string().min(1).max(200).optional(),
   outcome: z.enum(['success', 'failure']).optional(),
@@ -24,7 +25,7 @@ const Entry = z.object({
 });
 
 function filterOf(q: z.output<typeof Filters>): AuditFilter {
-  return { actorId: q.actor_id, action: q.action, targetId: q.target_id, outcome: q.outcome, from: dateMs(q.from, 'from', false), to: dateMs(q.to, 'to', true) };
+  return { actorId: q.actor_id, actorEmail: q.actor_email, action: q.action, targetId: q.target_id, outcome: q.outcome, from: dateMs(q.from, 'from', false), to: dateMs(q.to, 'to', true) };
 }
 
 async function* lines(rows: AsyncGenerator<AuditView>, csv: boolean): AsyncGenerator<string> {

@@ -13,17 +13,19 @@ import { PageButtons, usePages } from './pages.tsx';
 
 interface Filters {
   action: string;
-  actor_id: string;
+  /** An email, or a user id. */
+  actor: string;
   target_id: string;
   outcome: string;
   from: string;
   to: string;
 }
-const EMPTY: Filters = { action: '', actor_id: '', target_id: '', outcome: '', from: '', to: '' };
+const EMPTY: Filters = { action: '', actor: '', target_id: '', outcome: '', from: '', to: '' };
 
-/** The filled filters only, as query parameters. */
-function given(f: Filters): Record<string, string> {
-  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== ''));
+/** The filled filters only, as query parameters: the actor by email when it is one, else by id. */
+function given({ actor, ...f }: Filters): Record<string, string> {
+  const filled = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== ''));
+  return actor.trim() === '' ? filled : { ...filled, [actor.includes('@') ? 'actor_email' : 'actor_id']: actor.trim() };
 }
 
 export function AuditPage() {
@@ -54,7 +56,7 @@ export function AuditPage() {
       <form onSubmit={apply} noValidate aria-label="Audit log filters">
         <div className="filter-grid">
           <Field label="Action" value={draft.action} onChange={set('action')} error={log.problem?.fields['action']} placeholder="e.g. member_role_changed" />
-          <Field label="Actor id" value={draft.actor_id} onChange={set('actor_id')} error={log.problem?.fields['actor_id']} />
+          <Field label="Actor" value={draft.actor} onChange={set('actor')} error={log.problem?.fields['actor_email'] ?? log.problem?.fields['actor_id']} placeholder="email or user id" />
           <Field label="Target id" value={draft.target_id} onChange={set('target_id')} error={log.problem?.fields['target_id']} />
           <SelectField label="Outcome" value={draft.outcome} onChange={set('outcome')} options={[{ value: '', label: 'Any' }, { value: 'success', label: 'Success' }, { value: 'failure', label: 'Failure' }]} />
           <Field label="From" type="date" value={draft.from} onChange={set('from')} error={log.problem?.fields['from']} />

@@ -11,7 +11,7 @@ type Run = (action: (ctx: CommandContext, ...args: never[]) => unknown) => (...a
 /** Adds the audit and usage commands to `admin`. */
 export function registerAuditUsageCommands(admin: Command, run: Run): void {
   admin.command('audit').description("the organization's audit log, newest first (admins)")
-    .option('--actor <user_id>').option('--action <action>').option('--target <id>').option('--outcome <outcome>', 'success or failure')
+    .option('--actor <email or user id>').option('--action <action>').option('--target <id>').option('--outcome <outcome>', 'success or failure')
     .option('--from <date>', 'YYYY-MM-DD or ISO date-time').option('--to <date>').option('--limit <n>', '1 to 500 (default 50)').option('--cursor <cursor>')
     .option('--export <format>', 'stream every matching entry as jsonl or csv').option('--out <file>', 'with --export: write to a file')
     .action(run((ctx, o: AuditOptions) => adminAudit(ctx, o)));

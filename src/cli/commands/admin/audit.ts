@@ -26,7 +26,9 @@ type Entry = Record<string, unknown> & { time: string; action: string; outcome: 
 
 /** Lists a page of entries, or exports every matching one with --export jsonl|csv. */
 export async function adminAudit(ctx: CommandContext, o: AuditOptions): Promise<void> {
-  const filters = { actor_id: o.actor, action: o.action, target_id: o.target, outcome: o.outcome, from: o.from, to: o.to };
+  // --actor takes an email or a user id: an email names the actor as people know them.
+  const actor = o.actor?.includes('@') ? { actor_email: o.actor } : { actor_id: o.actor };
+  const filters = { ...actor, action: o.action, target_id: o.target, outcome: o.outcome, from: o.from, to: o.to };
   if (o.export !== undefined) return exportAudit(ctx, o.export, filters, o.out);
   const res = await ctx.client.json<{ entries: Entry[]; next_cursor: string | null }>('GET', '/api/admin/audit', { query: { ...filters, limit: o.limit, cursor: o.cursor } });
   if (ctx.out.json) return ctx.out.out(JSON.stringify(res));
