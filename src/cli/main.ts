@@ -50,7 +50,7 @@ function addSavedCommands(program: Command): void {
 /** `sextant dashboard ...` */
 function addDashboardCommands(program: Command): void {
   const dashboard = program.command('dashboard').description('dashboards: yours and your organization\'s');
-  dashboard.command('list').description('last edited first').action(run((ctx) => dashboardList(ctx)));
+  dashboard.command('list').argument('[search...]', 'only those whose title or description holds these words').description('last edited first').action(run((ctx, search: string[]) => dashboardList(ctx, search.join(' '))));
   dashboard.command('open').argument('<id>').description('open it in the browser (and print its URL)').action(run((ctx, id: string) => dashboardOpen(ctx, id)));
 }
 

@@ -1,7 +1,7 @@
 // SQL of the dashboards and dashboard_tiles tables. A dashboard and its tiles are written in one
 // batch: an edit replaces every tile only if the dashboard is still at the version it was read at.
 import { sql } from 'kysely';
-import type { Executor } from '../store/index.ts';
+import { afterKeyset, containsText, type Executor, type KeysetAfter } from '../store/index.ts';
 import type { DashboardFields, DashboardFilter, StoredTile, Visibility } from './schemas.ts';
 
 interface DashboardRow {
@@ -75,10 +75,20 @@ export async function findDashboard(x: Executor, orgId: string, id: string): Pro
   );
 }
 
+/** What a page of the list holds: those whose title or description contains `q`, `limit` of them after `after`, each when given. */
+export interface ListQuery {
+  q?: string | undefined;
+  after?: KeysetAfter | undefined;
+  limit?: number | undefined;
+}
+
 /** The organization's dashboards and the user's private ones, last edited first, with their tile counts. */
-export async function listDashboards(x: Executor, orgId: string, userId: string): Promise<(Omit<StoredDashboard, 'tiles' | 'filters'> & { tile_count: number })[]> {
+export async function listDashboards(x: Executor, orgId: string, userId: string, page: ListQuery = {}): Promise<(Omit<StoredDashboard, 'tiles' | 'filters'> & { tile_count: number })[]> {
+  const search = page.q === undefined ? sql`` : sql`AND (${containsText(x, sql.ref('d.title'), page.q)} OR ${containsText(x, sql.ref('d.description'), page.q)})`;
+  const limit = page.limit === undefined ? sql`` : sql`LIMIT ${page.limit}`;
   const rows = await x.all(sql<DashboardRow & { tile_count: number }>`SELECT d.*, (SELECT COUNT(*) FROM dashboard_tiles t WHERE t.dashboard_id = d.id) AS tile_count
-    FROM dashboards d WHERE d.org_id = ${orgId} AND (d.visibility = 'organization' OR d.owner_id = ${userId}) ORDER BY d.updated_at DESC, d.id DESC`);
+    FROM dashboards d WHERE d.org_id = ${orgId} AND (d.visibility = 'organization' OR d.owner_id = ${userId}) ${search} ${afterKeyset(page.after, 'd.updated_at', 'd.id')}
+    ORDER BY d.updated_at DESC, d.id DESC ${limit}`);
   return rows.map((r) => {
     const { tiles: _t, filters: _f, ...rest } = toDashboard(r, []);
     return { ...rest, tile_count: Number(r.tile_count) };

@@ -1,7 +1,7 @@
 // SQL of the saved_questions and saved_question_versions tables. A write changes the question row
 // and copies it into the versions in one batch, so the history always ends at the current version.
 import { sql } from 'kysely';
-import { containsText, type Executor } from '../store/index.ts';
+import { afterKeyset, containsText, type Executor, type KeysetAfter } from '../store/index.ts';
 import { chartWithoutData } from './chart-data.ts';
 import type { ChartSpec, QuestionFields, QuestionSource, SavedQuestion, SavedQuestionVersion, Visibility } from './schemas.ts';
 
@@ -79,23 +79,17 @@ export async function findQuestions(x: Executor, orgId: string, ids: readonly st
   return rows.map(toQuestion);
 }
 
-/** Where a page of the list starts: after the question last edited at `at` with id `id` (the list's order). */
-export interface ListAfter {
-  at: number;
-  id: string;
-}
-
 /** What a page of the list holds: the questions whose title or description contains `q`, `limit` of them after `after`, each when given. */
 export interface ListQuery {
   q?: string | undefined;
-  after?: ListAfter | undefined;
+  after?: KeysetAfter | undefined;
   limit?: number | undefined;
 }
 
 /** The organization's questions and the user's private ones, last edited first. */
 export async function listQuestions(x: Executor, orgId: string, userId: string, page: ListQuery = {}): Promise<SavedQuestion[]> {
   const search = page.q === undefined ? sql`` : sql`AND (${containsText(x, sql.ref('title'), page.q)} OR ${containsText(x, sql.ref('description'), page.q)})`;
-  const after = page.after ? sql`AND (updated_at < ${page.after.at} OR (updated_at = ${page.after.at} AND id < ${page.after.id}))` : sql``;
+  const after = afterKeyset(page.after, 'updated_at', 'id');
   const limit = page.limit === undefined ? sql`` : sql`LIMIT ${page.limit}`;
   const rows = await x.all(sql<QuestionRow>`SELECT * FROM saved_questions WHERE org_id = ${orgId} AND (visibility = 'organization' OR owner_id = ${userId}) ${search} ${after}
     ORDER BY updated_at DESC, id DESC ${limit}`);

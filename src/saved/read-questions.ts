@@ -3,7 +3,8 @@ import type { Principal } from '../auth/index.ts';
 import { ValidationFailed } from '../errors.ts';
 import { readableQuestion, readableQuestions } from './access.ts';
 import type { SavedDeps } from './deps.ts';
-import { listQuestions, listVersions, type ListAfter } from './questions-store.ts';
+import { listQuestions, listVersions } from './questions-store.ts';
+import { decodeKeyset, encodeKeyset, type KeysetAfter } from '../store/index.ts';
 import type { SavedQuestion, SavedQuestionVersion } from './schemas.ts';
 
 /**
@@ -16,15 +17,11 @@ export interface ListPage {
   limit?: number | undefined;
 }
 
-const encodeCursor = (q: SavedQuestion) => Buffer.from(JSON.stringify([Date.parse(q.updated_at), q.id])).toString('base64url');
+const encodeCursor = (q: SavedQuestion) => encodeKeyset({ at: Date.parse(q.updated_at), id: q.id });
 
-function decodeCursor(cursor: string): ListAfter {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (Number.isSafeInteger(at) && typeof id === 'string') return { at: at as number, id };
-  } catch {
-    // Not ours: refused below.
-  }
+function decodeCursor(cursor: string): KeysetAfter {
+  const after = decodeKeyset(cursor);
+  if (after) return after;
   throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
 }
 

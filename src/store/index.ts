@@ -12,4 +12,5 @@ export { DatabaseUnreachable, openServiceStore, type ServiceStore } from './open
 // the programs that use it, never in a started gateway.
 export { sqliteExecutor } from './sqlite-executor.ts';
 export { asciiLower, byteOrder, containsText, onPostgres } from './dialect.ts';
+export { afterKeyset, decodeKeyset, encodeKeyset, type KeysetAfter } from './keyset.ts';
 export type { BatchResult, Executor, Outcome, Query, WatchedTables } from './executor.ts';

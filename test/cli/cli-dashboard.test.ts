@@ -33,6 +33,11 @@ test("dashboard list shows the organization's dashboards, as a table or JSON", a
   t.notRegex(human.stdout, /Mine/, "another user's private dashboard");
   const json = await cli.run(['dashboard', 'list', '--json']);
   t.deepEqual((JSON.parse(json.stdout) as { dashboards: { id: string }[] }).dashboards.map((d) => d.id), [dashboardId]);
+  const searched = await cli.run(['dashboard', 'list', 'WEEKLY', '--json']);
+  t.deepEqual((JSON.parse(searched.stdout) as { dashboards: { id: string }[] }).dashboards.map((d) => d.id), [dashboardId], 'its title holds the words, in another case');
+  const none = await cli.run(['dashboard', 'list', 'no', 'such', 'board']);
+  t.is(none.code, 0, none.stderr);
+  t.is(none.stdout.trim(), 'No dashboard matches "no such board".');
 });
 
 test('dashboard open opens the browser at the dashboard and prints its URL; a missing one exits 2', async (t) => {

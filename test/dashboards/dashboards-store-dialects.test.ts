@@ -48,3 +48,19 @@ dialectTest('dashboards are listed to their owner or the organization, edited wi
   t.is(await findShare(x, 's2'), undefined, 'links go with the dashboard');
   t.is((await x.all(sql`SELECT * FROM dashboard_tiles WHERE dashboard_id = 'd1'`)).length, 0);
 });
+
+dialectTest('a search finds the dashboards whose title or description holds the text, in any ASCII case, a page at a time', async (t, { x }) => {
+  await x.run(sql`INSERT INTO organizations (id, name, created_at) VALUES ('acme', 'acme', 0)`);
+  for (const u of ['u1', 'u2']) await x.run(sql`INSERT INTO users (id, email, created_at) VALUES (${u}, ${`${u}@example.com`}, 0)`);
+  const board = (title: string, description = '', visibility: DashboardFields['visibility'] = 'organization') => ({ ...fields(title, visibility), description });
+  await insertDashboard(x, { id: 'd1', orgId: 'acme', ownerId: 'u1', at: 1000, fields: board('Revenue board'), tiles: [] });
+  await insertDashboard(x, { id: 'd2', orgId: 'acme', ownerId: 'u1', at: 2000, fields: board('Weekly', 'Every REVENUE line'), tiles: [] });
+  await insertDashboard(x, { id: 'd3', orgId: 'acme', ownerId: 'u2', at: 3000, fields: board('Private revenue', '', 'private'), tiles: [] });
+  await insertDashboard(x, { id: 'd4', orgId: 'acme', ownerId: 'u1', at: 4000, fields: board('50% of_plan'), tiles: [] });
+  const found = async (q: string, after?: { at: number; id: string }) => (await listDashboards(x, 'acme', 'u1', { q, after })).map((d) => d.id);
+  t.deepEqual(await found('revenue'), ['d2', 'd1'], 'title or description, last edited first; another user\'s private one is not listed');
+  t.deepEqual(await found('%'), ['d4'], 'a % is a percent sign');
+  t.deepEqual(await found('0_p'), [], 'an _ is an underscore');
+  t.deepEqual(await found('revenue', { at: 2000, id: 'd2' }), ['d1'], 'after the cursor');
+  t.deepEqual((await listDashboards(x, 'acme', 'u1', { limit: 2 })).map((d) => d.id), ['d4', 'd2']);
+});

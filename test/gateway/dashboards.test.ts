@@ -189,6 +189,32 @@ test('a placeholder in a saved question is refused in its tile, with or without 
   t.deepEqual((await runTile(admin, d.id, 'orders', [{ id: 'where', values: ['Japan'] }])).body.rows.map((r: unknown[]) => r[0]), [4], 'the other tile binds its values');
 });
 
+test('the list is searched by title or description and read a page at a time; no one sees another\'s private dashboard in it', async (t) => {
+  // No other test titles a dashboard with 'zebra'.
+  const shared = (await create(modeler, { title: 'Zebra crossings', visibility: 'organization' })).body.id as string;
+  const described = (await create(modeler, { title: 'Traffic', description: 'Counts at every ZEBRA', visibility: 'organization' })).body.id as string;
+  const own = (await create(analyst, { title: 'My zebra' })).body.id as string;
+  const ids = async (token: string, query: string) => {
+    const res = await call(t0, 'GET', `/api/dashboards?${query}`, { token });
+    t.is(res.status, 200, query);
+    return res.body as { dashboards: { id: string }[]; next_cursor: string | null };
+  };
+  const sorted = (page: { dashboards: { id: string }[] }) => page.dashboards.map((d) => d.id).sort();
+  t.deepEqual(sorted(await ids(analyst, 'q=zebra')), [shared, described, own].sort());
+  t.deepEqual(sorted(await ids(analyst2, 'q=ZEBRA')), [shared, described].sort(), 'not another analyst\'s private one');
+  t.deepEqual(sorted(await ids(otherAdmin, 'q=zebra')), [], 'nor another organization\'s');
+  const first = await ids(analyst, 'q=zebra&limit=2');
+  const rest = await ids(analyst, `q=zebra&limit=2&cursor=${first.next_cursor}`);
+  t.is(rest.next_cursor, null);
+  t.deepEqual([...sorted(first), ...sorted(rest)].sort(), [shared, described, own].sort(), 'each once across the pages');
+  t.is((await ids(analyst, '')).next_cursor, null, 'without a limit, every one at once');
+  for (const query of ['limit=0', 'limit=501', `q=${'x'.repeat(201)}`, 'cursor=not-a-cursor']) {
+    const bad = await call(t0, 'GET', `/api/dashboards?${query}`, { token: analyst });
+    t.is(bad.status, 422, query);
+    t.is(bad.body.detail[0].loc[0], 'query');
+  }
+});
+
 test("another user's private dashboard is 404 to everyone else, admins and other organizations included", async (t) => {
   const res = await create(analyst, { tiles: [{ id: 'mine', saved_question_id: privateQ, ...grid(0) }] });
   t.is(res.status, 201, JSON.stringify(res.body));

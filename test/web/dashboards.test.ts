@@ -336,3 +336,25 @@ test("Edit and Share show only to whom the server lets use them; a Save over som
   t.like((await call(w, 'GET', `/api/dashboards/${made.body.id}`, { token })).body, { version: 4 });
   t.deepEqual(owner.problems, []);
 });
+
+test('the Dashboards page searches titles and descriptions', async (t) => {
+  const m = await demoMember(w, 'user');
+  const token = w.session(m.user);
+  const tag = `okapi${Date.now()}`;
+  for (const body of [{ title: `Board ${tag.toUpperCase()}` }, { title: 'Another board', description: `About the ${tag}` }, { title: 'Unrelated board' }])
+    t.is((await call(w, 'POST', '/api/dashboards', { token, body: { ...body, tiles: [] } })).status, 201);
+  const { page, context, problems } = await openPage(t, w.browser, w.url);
+  await signInAs(context, m.login);
+  await page.goto('/dashboards');
+  const items = page.getByRole('list', { name: 'Dashboards' }).getByRole('listitem');
+  await items.filter({ hasText: 'Unrelated board' }).waitFor();
+  await page.getByRole('searchbox', { name: 'Search by title or description' }).fill(tag);
+  await page.keyboard.press('Enter');
+  await items.filter({ hasText: 'Unrelated board' }).waitFor({ state: 'detached' });
+  t.deepEqual((await items.getByRole('link').allTextContents()).sort(), ['Another board', `Board ${tag.toUpperCase()}`]);
+  await checkAccessibility(t, page, 'a searched Dashboards page');
+  await page.getByRole('searchbox', { name: 'Search by title or description' }).fill(`${tag}-nothing`);
+  await page.keyboard.press('Enter');
+  await page.getByText(`No dashboard matches “${tag}-nothing”.`).waitFor();
+  t.deepEqual(problems, []);
+});

@@ -9,6 +9,7 @@ import { statusOf } from '../error-handler.ts';
 import { createDashboard, Dashboard, dashboard, dashboards, DashboardSummary, editDashboard, FilterInput, FilterValue, removeDashboard, runTile, runTiles, TileInput, tilesInGrid, type TileOutcome, TileQueryFailed, TileRun, Visibility } from '../../dashboards/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
+import { NextCursor, searchedPageQuery } from '../searched-page.ts';
 import { Title } from '../title-field.ts';
 import type { Services } from '../../compose/services.ts';
 
@@ -118,8 +119,9 @@ export function dashboardRoutes(s: Services) {
       summary: "The organization's dashboards and the caller's private ones, last edited first",
       tags,
       auth: 'user',
-      response: z.object({ dashboards: z.array(DashboardSummary) }),
-      handler: async ({ principal }) => ({ dashboards: await dashboards(s.dashboards, principal) }),
+      query: searchedPageQuery('dashboards'),
+      response: z.object({ dashboards: z.array(DashboardSummary), next_cursor: NextCursor }),
+      handler: ({ principal, query }) => dashboards(s.dashboards, principal, query),
     }),
     route({
       method: 'POST',

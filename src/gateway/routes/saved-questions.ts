@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ChartSpec, createQuestion, editQuestion, questionVersions, QuestionRun, removeQuestion, runQuestion, SavedQuestion, savedQuestion, savedQuestions, SavedQuestionVersion, Visibility } from '../../saved/index.ts';
 import { clientSignal } from '../client-signal.ts';
 import { route } from '../route.ts';
+import { NextCursor, searchedPageQuery } from '../searched-page.ts';
 import { Title } from '../title-field.ts';
 import type { Services } from '../../compose/services.ts';
 
@@ -49,12 +50,8 @@ export function savedQuestionRoutes(s: Services) {
       summary: "The organization's saved questions and the caller's private ones, last edited first",
       tags,
       auth: 'user',
-      query: z.object({
-        q: z.string().max(200).optional().describe('Only the questions whose title or description contains this text (any ASCII case); empty: every question'),
-        cursor: z.string().max(200).optional().describe("The previous page's next_cursor"),
-        limit: z.coerce.number().int().min(1).max(500).optional().describe('Questions per page, 1 to 500; without it, every question from the cursor on'),
-      }),
-      response: z.object({ questions: z.array(SavedQuestion), next_cursor: z.string().nullable().describe('Opaque; pass as cursor for the next page, null at the end') }),
+      query: searchedPageQuery('questions'),
+      response: z.object({ questions: z.array(SavedQuestion), next_cursor: NextCursor }),
       handler: ({ principal, query }) => savedQuestions(s.saved, principal, query),
     }),
     route({

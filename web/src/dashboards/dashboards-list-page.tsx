@@ -1,17 +1,24 @@
-// /dashboards: the organization's dashboards and the person's private ones, and a new one by title.
-import { useState } from 'react';
+// /dashboards: the organization's dashboards and the person's private ones, searched by title or
+// description in keyset pages, and a new one by title.
+import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { PageButtons, useSearchedPages } from '../admin/pages.tsx';
 import { api, call } from '../api/client.ts';
 import { useDocumentTitle } from '../ui/document-title.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
+import { SearchForm } from '../ui/search-form.tsx';
 import { useAction } from '../ui/use-action.ts';
-import { useLoad } from '../ui/use-load.ts';
 import { dashboardPath } from './dashboard-paths.ts';
+
+const PAGE = 50;
 
 export function DashboardsListPage() {
   useDocumentTitle('Dashboards');
   const navigate = useNavigate();
-  const list = useLoad((signal) => call(api.GET('/api/dashboards', { signal })));
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { q, search, pages, list } = useSearchedPages(heading, (query, signal) => call(api.GET('/api/dashboards', { params: { query: { ...query, limit: PAGE } }, signal })));
+  // No dashboard at all (not none matching, not an empty last page): the search would only be in the way.
+  const none = !q && !pages.hasPrevious && list.data?.dashboards.length === 0;
   const [title, setTitle] = useState('');
   const create = useAction(async () => {
     const d = await call(api.POST('/api/dashboards', { body: { title, tiles: [] } }));
@@ -19,7 +26,9 @@ export function DashboardsListPage() {
   });
   return (
     <section className="saved-page" aria-labelledby="dashboards-title">
-      <h1 id="dashboards-title">Dashboards</h1>
+      <h1 id="dashboards-title" ref={heading} tabIndex={-1}>
+        Dashboards
+      </h1>
       <p className="muted">Saved questions and notes on one page, with filters. Every tile runs with your permissions when opened.</p>
       <form
         className="row"
@@ -35,11 +44,12 @@ export function DashboardsListPage() {
           Create
         </button>
       </form>
+      {!none && <SearchForm name="Dashboards" label="Search by title or description" onSearch={search} />}
       <FormAlert problem={list.problem ?? create.problem} />
       {list.loading && !list.data && <p role="status">Loading…</p>}
       {list.data &&
         (list.data.dashboards.length === 0 ? (
-          <p>No dashboards yet.</p>
+          <p>{none ? 'No dashboards yet.' : q ? `No dashboard matches “${q}”.` : 'No dashboard on this page.'}</p>
         ) : (
           <ul className="cards" aria-label="Dashboards">
             {list.data.dashboards.map((d) => (
@@ -56,6 +66,7 @@ export function DashboardsListPage() {
             ))}
           </ul>
         ))}
+      <PageButtons label="Dashboard pages" pages={pages} nextCursor={list.data?.next_cursor} previousText="Previous page" nextText="Next page" />
     </section>
   );
 }
