@@ -45,6 +45,13 @@ export class ValidationFailed extends AppError {
   }
 }
 
+/** A list's `cursor` that no page of it handed out (altered, or another list's): 422 at the query's cursor. */
+export class InvalidCursor extends ValidationFailed {
+  constructor() {
+    super([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
+  }
+}
+
 export class NotFound extends AppError {
   constructor(what = 'Not Found', code = 'NOT_FOUND') {
     super('not_found', code, what);

@@ -2,7 +2,7 @@
 // service's JWT key, bound to the user and organization it was issued to.
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../security/index.ts';
-import { InvalidCursor } from './errors.ts';
+import { InvalidCursor } from '../errors.ts';
 
 export interface CursorScope {
   key: string;

@@ -1,6 +1,6 @@
 // Failures of the chats domain. A chat the caller may not see is reported exactly like a missing
 // one, so ids of other people's chats reveal nothing.
-import { AppError, Forbidden, NotFound, ValidationFailed } from '../errors.ts';
+import { AppError, Forbidden, NotFound } from '../errors.ts';
 
 export class ChatNotFound extends NotFound {
   constructor() {
@@ -17,12 +17,6 @@ export class MessageNotFound extends NotFound {
 export class ShareNotFound extends NotFound {
   constructor() {
     super('Shared chat not found', 'SHARE_NOT_FOUND');
-  }
-}
-
-export class InvalidCursor extends ValidationFailed {
-  constructor() {
-    super([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
   }
 }
 

@@ -3,7 +3,7 @@
 import type { Principal } from '../auth/index.ts';
 import { readableDashboard } from './access.ts';
 import { listDashboards } from './dashboards-store.ts';
-import { ValidationFailed } from '../errors.ts';
+import { InvalidCursor } from '../errors.ts';
 import { decodeKeyset, encodeKeyset } from '../store/index.ts';
 import type { DashboardDeps } from './deps.ts';
 import type { Dashboard, DashboardSummary } from './schemas.ts';
@@ -21,16 +21,13 @@ export interface ListPage {
 
 /** The organization's dashboards and the caller's private ones, last edited first, a page at a time. */
 export async function dashboards(deps: DashboardDeps, p: Principal, page: ListPage = {}): Promise<{ dashboards: DashboardSummary[]; next_cursor: string | null }> {
-  const after = page.cursor === undefined ? undefined : (decodeKeyset(page.cursor) ?? refuseCursor());
+  const after = page.cursor === undefined ? undefined : decodeKeyset(page.cursor);
+  if (page.cursor !== undefined && !after) throw new InvalidCursor();
   const rows = await listDashboards(deps.store, p.orgId, p.userId, { q: page.q?.trim() || undefined, after, limit: page.limit === undefined ? undefined : page.limit + 1 });
   const more = page.limit !== undefined && rows.length > page.limit;
   const shown = more ? rows.slice(0, page.limit) : rows;
   const last = shown.at(-1);
   return { dashboards: shown, next_cursor: more && last ? encodeKeyset({ at: Date.parse(last.updated_at), id: last.id }) : null };
-}
-
-function refuseCursor(): never {
-  throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
 }
 
 /** One dashboard the caller may read. */

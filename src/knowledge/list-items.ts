@@ -2,7 +2,7 @@
 // items never change, and reading and parsing every file again on each request took seconds at
 // thousands of documented tables.
 import type { Principal } from '../auth/index.ts';
-import { ValidationFailed } from '../errors.ts';
+import { InvalidCursor } from '../errors.ts';
 import { resolveRef } from '../git/index.ts';
 import type { KnowledgeDeps } from './deps.ts';
 import type { Item } from './item.ts';
@@ -32,7 +32,7 @@ function decodeCursor(cursor: string): string {
   } catch {
     // Falls through to the validation error.
   }
-  throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
+  throw new InvalidCursor();
 }
 
 /**

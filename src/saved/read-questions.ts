@@ -1,10 +1,10 @@
 // Reading saved questions: the list, one question and its history.
 import type { Principal } from '../auth/index.ts';
-import { ValidationFailed } from '../errors.ts';
+import { InvalidCursor } from '../errors.ts';
 import { readableQuestion, readableQuestions } from './access.ts';
 import type { SavedDeps } from './deps.ts';
 import { listQuestions, listVersions } from './questions-store.ts';
-import { decodeKeyset, encodeKeyset, type KeysetAfter } from '../store/index.ts';
+import { decodeKeyset, encodeKeyset } from '../store/index.ts';
 import type { SavedQuestion, SavedQuestionVersion } from './schemas.ts';
 
 /**
@@ -19,15 +19,10 @@ export interface ListPage {
 
 const encodeCursor = (q: SavedQuestion) => encodeKeyset({ at: Date.parse(q.updated_at), id: q.id });
 
-function decodeCursor(cursor: string): KeysetAfter {
-  const after = decodeKeyset(cursor);
-  if (after) return after;
-  throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
-}
-
 /** The organization's questions and the caller's private ones, last edited first, a page at a time (those matching `q` when given). */
 export async function savedQuestions(deps: SavedDeps, p: Principal, page: ListPage = {}): Promise<{ questions: SavedQuestion[]; next_cursor: string | null }> {
-  const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const after = page.cursor === undefined ? undefined : decodeKeyset(page.cursor);
+  if (page.cursor !== undefined && !after) throw new InvalidCursor();
   const rows = await listQuestions(deps.store, p.orgId, p.userId, { q: page.q?.trim() || undefined, after, limit: page.limit === undefined ? undefined : page.limit + 1 });
   const more = page.limit !== undefined && rows.length > page.limit;
   const questions = more ? rows.slice(0, page.limit) : rows;

@@ -3,7 +3,7 @@
 // batches so that memory holds one batch whatever the size of the log. Another organization's entries
 // are never selected. The same statements run on SQLite and PostgreSQL.
 import { sql, type RawBuilder } from 'kysely';
-import { ValidationFailed } from '../../errors.ts';
+import { InvalidCursor } from '../../errors.ts';
 import { asciiLower, type Executor } from '../../store/index.ts';
 import type { Principal } from '../principal.ts';
 
@@ -118,5 +118,5 @@ function decodeCursor(cursor: string): After {
   } catch {
     // Falls through to the validation error.
   }
-  throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
+  throw new InvalidCursor();
 }

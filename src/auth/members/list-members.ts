@@ -1,4 +1,4 @@
-import { ValidationFailed } from '../../errors.ts';
+import { InvalidCursor } from '../../errors.ts';
 import type { Principal } from '../principal.ts';
 import type { MemberStoreDeps } from './deps.ts';
 import { memberRows } from './member-rows.ts';
@@ -19,7 +19,7 @@ function decodeCursor(cursor: string): string {
   } catch {
     // Falls through to the validation error.
   }
-  throw new ValidationFailed([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
+  throw new InvalidCursor();
 }
 
 /** One page of the organization's members, ordered by email, optionally searched by name or email. */
