@@ -132,7 +132,7 @@ test('401 without a credential, 403 for members, 422 for bad filters', async (t)
   const member = t0.session(t0.user({ orgId, role: 'modeler' }));
   t.is((await call(t0, 'GET', '/api/admin/audit', undefined, member)).status, 403);
   t.is((await call(t0, 'GET', '/api/admin/audit/export', undefined, member)).status, 403);
-  for (const q of ['outcome=maybe', 'limit=0', 'limit=501', 'from=yesterday', 'cursor=bm90LWEtY3Vyc29y', 'format=xml']) {
+  for (const q of ['outcome=maybe', 'limit=0', 'limit=501', 'from=yesterday', 'cursor=bm90LWEtY3Vyc29y', 'format=xml', 'actor_email=x', `actor_email=${'a'.repeat(321)}`]) {
     const path = q.startsWith('format') ? `/api/admin/audit/export?${q}` : `/api/admin/audit?${q}`;
     const res = await call(t0, 'GET', path, undefined, session);
     t.is(res.status, 422, q);
