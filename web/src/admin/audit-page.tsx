@@ -25,7 +25,8 @@ const EMPTY: Filters = { action: '', actor: '', target_id: '', outcome: '', from
 /** The filled filters only, as query parameters: the actor by email when it is one, else by id. */
 function given({ actor, ...f }: Filters): Record<string, string> {
   const filled = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== ''));
-  return actor.trim() === '' ? filled : { ...filled, [actor.includes('@') ? 'actor_email' : 'actor_id']: actor.trim() };
+  const who = actor.trim();
+  return who === '' ? filled : { ...filled, [who.includes('@') ? 'actor_email' : 'actor_id']: who };
 }
 
 export function AuditPage() {

@@ -1,6 +1,6 @@
 // Keyset pages of a list: the cursors of the pages before this one (so going back needs no server
-// cursor), a search that starts them again, and the buttons between pages. A press moves the focus to the list's heading, since the
-// button pressed may not exist on the new page.
+// cursor), a search that starts them again, and the buttons between pages. A press moves the focus
+// to the list's heading, since the button pressed may not exist on the new page.
 import { useState, type RefObject } from 'react';
 import { useLoad, type Loaded } from '../ui/use-load.ts';
 
