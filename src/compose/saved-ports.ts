@@ -1,7 +1,7 @@
 // The saved-questions domain's ports: answers as chats keep them, connections and the governed
 // query pipeline of the data plane (the same path as POST /api/execute_query).
 import { findAnswerSource, type AnswerLocator, type ChatDeps } from '../chats/index.ts';
-import { executeQuery, getConnection } from '../data/index.ts';
+import { checkStatement, executeQuery } from '../data/index.ts';
 import type { DataDeps } from '../data/deps.ts';
 import type { AnswerRef, SavedPorts } from '../saved/index.ts';
 
@@ -31,8 +31,8 @@ export function savedPorts(chats: ChatDeps, data: DataDeps): SavedPorts {
         knowledgeCommit: commit && commit !== EMPTY ? commit : null,
       };
     },
-    async checkConnection(p, connectionId) {
-      await getConnection(data, p.orgId, connectionId);
+    async checkStatement(p, q) {
+      await checkStatement(data, p.orgId, q.connectionId, q.sql);
     },
     async query(p, q) {
       const r = await executeQuery(data, {

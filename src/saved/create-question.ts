@@ -32,7 +32,7 @@ export async function createQuestion(deps: SavedDeps, p: Principal, q: NewQuesti
 /** The SQL, connection, chart and commit: the caller's own, or the answer's (read under chats' rules). */
 async function contentOf(deps: SavedDeps, p: Principal, q: NewQuestion) {
   if (!q.from) {
-    await deps.ports.checkConnection(p, q.connection_id);
+    await deps.ports.checkStatement(p, { connectionId: q.connection_id, sql: q.sql });
     return { content: { connection_id: q.connection_id, sql: q.sql, knowledge_commit: null }, chart: null, source: null };
   }
   const { chat_id, ...at } = q.from;

@@ -27,8 +27,11 @@ export interface GovernedRows {
 export interface SavedPorts {
   /** An answer the caller may read (chats' rules), or NotFound. */
   answer(p: Principal, chatId: string, at: AnswerRef): Promise<AnswerToSave>;
-  /** Checks the connection is the caller organization's (NotFound otherwise). */
-  checkConnection(p: Principal, connectionId: string): Promise<void>;
+  /**
+   * Checks a statement kept to run later: the connection is the caller organization's (NotFound
+   * otherwise) and the SQL guard accepts the statement (QueryRefused otherwise).
+   */
+  checkStatement(p: Principal, q: { connectionId: string; sql: string }): Promise<void>;
   /** Runs SQL through the governed pipeline (guard, governed sources, row security, limits) as `p`. */
   query(p: Principal, q: { environmentId: string | undefined; connectionId: string; sql: string; signal?: AbortSignal | undefined }): Promise<GovernedRows>;
 }

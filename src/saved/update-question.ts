@@ -20,9 +20,9 @@ export async function editQuestion(deps: SavedDeps, p: Principal, id: string, ed
   const q = await editableQuestion(deps, p, id);
   if (edit.version !== undefined && edit.version !== q.version) throw new QuestionEditedMeanwhile();
   if (edit.visibility) checkVisibility(p, edit.visibility, q.visibility);
-  if (edit.connection_id !== undefined && edit.connection_id !== q.connection_id) await deps.ports.checkConnection(p, edit.connection_id);
   // SQL written anew is no longer the answer's: the commit it came from no longer describes it.
   const sqlChanged = (edit.sql !== undefined && edit.sql !== q.sql) || (edit.connection_id !== undefined && edit.connection_id !== q.connection_id);
+  if (sqlChanged) await deps.ports.checkStatement(p, { connectionId: edit.connection_id ?? q.connection_id, sql: edit.sql ?? q.sql });
   const fields: QuestionFields = {
     title: edit.title ?? q.title,
     description: edit.description ?? q.description,

@@ -113,8 +113,33 @@ test('runs go through the SQL guard and the governed-source check as the viewer'
   t.is(refused.status, 400);
   t.like(refused.body, { code: 'QUERY_REFUSED', data: { reason: 'ungoverned_table' } });
   t.is((await run(admin, id)).status, 200, 'admins read any table');
-  const hostile = (await save(admin, { connection_id: 'wh', sql: "SELECT * FROM read_csv('/etc/passwd')" })).body.id as string;
-  t.like((await run(admin, hostile)).body, { code: 'QUERY_REFUSED', data: { reason: 'table_function' } });
+  // A statement the guard refuses cannot be saved (below), but one kept from before a stricter guard still meets it at each run.
+  const kept = (await save(admin, { connection_id: 'wh', sql: SQL })).body.id as string;
+  await t0.app.services.executor.run(sql`UPDATE saved_questions SET sql = ${"SELECT * FROM read_csv('/etc/passwd')"} WHERE id = ${kept}`);
+  t.like((await run(admin, kept)).body, { code: 'QUERY_REFUSED', data: { reason: 'table_function' } });
+});
+
+test('SQL the guard refuses is not saved, nor written over a saved question: 400 with the reason, nothing kept', async (t) => {
+  for (const [hostile, reason] of [
+    ['DELETE FROM orders', 'not_select'],
+    ["SELECT * FROM read_csv('/etc/passwd')", 'table_function'],
+    ['SELECT 1; DROP TABLE orders', 'multiple_statements'],
+    ["ATTACH '/tmp/x.db' AS x", undefined],
+  ] as const) {
+    const res = await save(admin, { title: 'Refused by the guard', connection_id: 'wh', sql: hostile });
+    t.is(res.status, 400, hostile);
+    t.like(res.body, { code: 'QUERY_REFUSED', ...(reason ? { data: { reason } } : {}) }, hostile);
+  }
+  const kept = await t0.app.services.executor.all<{ n: number }>(sql`SELECT count(*) AS n FROM saved_questions WHERE title = ${'Refused by the guard'}`);
+  t.is(Number(kept[0]!.n), 0, 'nothing saved');
+  const id = (await save(analyst, { connection_id: 'wh', sql: SQL })).body.id as string;
+  const edit = await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: analyst, body: { sql: 'UPDATE orders SET country = NULL', title: 'Changed' } });
+  t.is(edit.status, 400);
+  t.is(edit.body.code, 'QUERY_REFUSED');
+  const after = (await call(t0, 'GET', `/api/saved_questions/${id}`, { token: analyst })).body;
+  t.like(after, { version: 1, sql: SQL, title: 'Orders' }, 'no version written, the title with it');
+  t.is((await call(t0, 'PATCH', `/api/saved_questions/${id}`, { token: analyst, body: { title: 'Renamed' } })).status, 200, 'an edit that leaves the SQL alone does not meet the guard again');
+  t.is((await save(otherAdmin, { connection_id: 'wh', sql: 'DELETE FROM orders' })).status, 404, "another organization's connection is not found before its dialect is read");
 });
 
 test('an answer\'s table is saved with its SQL, chart and the knowledge commit it used; runs are governed by the current knowledge', async (t) => {

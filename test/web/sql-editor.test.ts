@@ -104,7 +104,7 @@ test('an analyst edits an answer\'s SQL with completion, runs it, charts it, sav
   t.deepEqual(problems, []);
 });
 
-test('a write (run with Ctrl+Enter) is refused by the guard and said so; Stop cancels a long query', async (t) => {
+test('a write (run with Ctrl+Enter) is refused by the guard and said so, and so is saving it; Stop cancels a long query', async (t) => {
   const m = await demoMember(w, 'user');
   const { page, context } = await openPage(t, w.browser, w.url);
   await signInAs(context, m.login);
@@ -116,6 +116,17 @@ test('a write (run with Ctrl+Enter) is refused by the guard and said so; Stop ca
   await page.getByRole('alert').filter({ hasText: /read-only|SELECT|refused|not allowed/i }).waitFor();
   const left = await call(w, 'POST', '/api/execute_query', { token: w.session(m.user), body: { sql: 'SELECT count(*) AS n FROM orders' } });
   t.is(Number(left.body.rows[0][0]), 3000, 'nothing was deleted');
+  // Saving it is refused the same way, in the dialog, and nothing is saved.
+  await page.getByRole('button', { name: 'Save as saved question' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Title').fill('A delete');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await dialog.getByRole('alert').filter({ hasText: /SELECT|refused|not allowed/i }).waitFor();
+  const mine = await call(w, 'GET', '/api/saved_questions?q=A%20delete', { token: w.session(m.user) });
+  t.deepEqual(mine.body.questions, [], 'nothing saved');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await editor.click(); // the focus went back to the Save button with the dialog
 
   await page.keyboard.press('ControlOrMeta+a');
   await typeSql(page, 'SELECT count(*) AS n FROM orders a, orders b, orders c, orders d');

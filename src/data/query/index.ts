@@ -1,3 +1,4 @@
+export { checkStatement } from './check-statement.ts';
 export { executeQuery, type QueryResult } from './execute-query.ts';
 export { loggedParams, loggedQueryToRerun, logQuery, topTables, type LoggedQuery, type QueryLogEntry, type QueryToRerun, type TableUsage } from './query-log.ts';
 export { governStatement, streamGoverned, streamQuery, type GovernedQueryArgs, type GovernedStatement, type GovernedStream } from './stream-query.ts';
