@@ -3,7 +3,8 @@
 // deletes it after seeing what depends on it, the confirmation by keyboard; a PostgreSQL form
 // whose host the outbound rules refuse is told so on the host field, a server that does not answer
 // is told so in words, and the password is never shown back; a real PostgreSQL refusing the user is
-// told so, and works once the user is fixed; an analyst and a modeler are refused.
+// told so, and works once the user is fixed; an analyst and a modeler are refused. Where production
+// changes only through environments, the sync starts one and goes into it.
 import anyTest, { type TestFn } from 'ava';
 import type { Role } from '../../src/auth/index.ts';
 import { duckdbFixture, placeOrgFile, postgresFixture, SKIP_PG, tempDir } from '../data/warehouses.ts';
@@ -101,6 +102,32 @@ test.serial('an admin adds a DuckDB file, tests it, syncs it, renames it and del
   await page.getByText('Shop warehouse deleted.').waitFor();
   await renamed.waitFor({ state: 'detached' });
   t.deepEqual((await call(w, 'GET', '/api/connections', { token })).body.connections, []);
+  t.deepEqual(problems, []);
+});
+
+test.serial('where production changes only through environments, one click starts an environment and syncs into it', async (t) => {
+  const { page, problems, token } = await signedIn(t);
+  t.is((await call(w, 'POST', '/api/connections', { token, body: { id: 'sales', name: 'Sales warehouse', type: 'duckdb', settings: { path: 'files/wh.duckdb' } } })).status, 201);
+  t.is((await call(w, 'PATCH', '/api/admin/organization/settings', { token, body: { production_through_environments: true } })).status, 200);
+  await page.goto('/admin/connections');
+  const card = page.getByRole('listitem', { name: 'Connection Sales warehouse' });
+  const sync = card.getByRole('button', { name: 'Sync table documentation of Sales warehouse into a new environment' });
+  await sync.waitFor();
+  // One button among the card's others, not a notice of its own.
+  const tops = await Promise.all([card.getByRole('button', { name: 'Test Sales warehouse' }), sync].map(async (b) => (await b.boundingBox())!.y));
+  t.is(tops[0], tops[1], 'on the row of the card\'s buttons');
+  await sync.click();
+  const summary = card.getByRole('status', { name: 'Sync of Sales warehouse' });
+  await summary.getByText(/Synced 2 tables \(\d+ columns\) into the environment Sync Sales warehouse/).waitFor();
+  await page.getByRole('region', { name: 'Active environment' }).getByText('Sync Sales warehouse', { exact: false }).waitFor();
+  const env = ((await call(w, 'GET', '/api/environments', { token })).body as { id: string; name: string }[]).find((e) => e.name.startsWith('Sync Sales warehouse'))!;
+  const ids = async (envId?: string) => ((await call(w, 'GET', '/api/knowledge/tables', { token, ...(envId ? { env: envId } : {}) })).body.items as { id: string }[]).map((i) => i.id).sort();
+  t.deepEqual(await ids(env.id), ['sales/main.customers', 'sales/main.orders']);
+  t.deepEqual(await ids(), [], 'production is unchanged until the merge');
+  // Now in the environment, the card syncs into it as any other.
+  await card.getByRole('button', { name: 'Sync table documentation of Sales warehouse', exact: true }).click();
+  await summary.getByText('Kept as they were: 2 (main.customers, main.orders)').waitFor();
+  t.is(((await call(w, 'GET', '/api/environments', { token })).body as unknown[]).length, 1, 'no second environment');
   t.deepEqual(problems, []);
 });
 

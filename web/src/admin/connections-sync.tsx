@@ -1,12 +1,13 @@
 // Syncing a connection's table documentation: the server reads schemas, tables and columns in one
 // request (no steps to count, so the progress shown is that it runs), then the summary of what it
 // added, updated and kept. It writes where the admin works: production, or the active environment (the
-// only choice where the organization changes production only through environments).
+// only choice where the organization changes production only through environments: there the button
+// starts an environment and syncs into it).
 import { useState } from 'react';
 import { api, call } from '../api/client.ts';
-import { useActiveEnvironment } from '../api/environment.ts';
+import { ENVIRONMENT_HEADER, useActiveEnvironment } from '../api/environment.ts';
 import type { ResponseOf } from '../api/types.ts';
-import { ProductionLocked, useProductionLocked } from '../knowledge/production-lock.tsx';
+import { startEnvironmentFor, useProductionLocked } from '../knowledge/production-lock.tsx';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import type { Connection } from './connections-words.ts';
@@ -27,16 +28,28 @@ export function ConnectionSync({ connection: c }: { connection: Connection }) {
   const [result, setResult] = useState<SyncResult | undefined>();
   const sync = useAction(async () => {
     setResult(undefined);
+    // Where production changes only through environments, the sync starts one and goes into it, to review and merge.
+    const into = locked ? await startEnvironmentFor(`Sync ${c.name}`) : undefined;
     const path = { connection_type: c.type, connection_id: c.id };
-    setResult(await call(api.POST('/api/sync/{connection_type}/{connection_id}', { params: { path }, body: {} })));
+    const headers = into ? { [ENVIRONMENT_HEADER]: into.id } : {};
+    setResult(await call(api.POST('/api/sync/{connection_type}/{connection_id}', { params: { path }, headers, body: {} })));
   });
-  // Where production changes only through environments, a sync goes into one: offer to start it here.
-  if (locked) return <ProductionLocked change={`Sync ${c.name}`} />;
   return (
     <div>
-      <button type="button" aria-label={`Sync table documentation of ${c.name}`} onClick={() => !sync.pending && void sync.run()}>
-        Sync table documentation
-      </button>
+      {locked ? (
+        <button
+          type="button"
+          aria-label={`Sync table documentation of ${c.name} into a new environment`}
+          title="Production changes only through environments: the sync goes into a new environment, to review and merge"
+          onClick={() => !sync.pending && void sync.run()}
+        >
+          Sync into a new environment
+        </button>
+      ) : (
+        <button type="button" aria-label={`Sync table documentation of ${c.name}`} onClick={() => !sync.pending && void sync.run()}>
+          Sync table documentation
+        </button>
+      )}
       {sync.pending && (
         <p role="status">
           <progress aria-label={`Syncing ${c.name}`} /> Reading the schemas, tables and columns of {c.name} into {where}…

@@ -2,7 +2,7 @@
 // refuses such writes too): the pages ask once, and offer to start an environment for the change.
 import { useNavigate } from 'react-router';
 import { api, call } from '../api/client.ts';
-import { setActiveEnvironment, useActiveEnvironment } from '../api/environment.ts';
+import { setActiveEnvironment, useActiveEnvironment, type ActiveEnvironment } from '../api/environment.ts';
 import { FormAlert } from '../ui/form-alert.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
@@ -14,14 +14,20 @@ export function useProductionLocked(): boolean {
   return !env && settings.data?.production_through_environments === true;
 }
 
+/** Starts an environment from production for `change` and works in it from now on. */
+export async function startEnvironmentFor(change: string): Promise<ActiveEnvironment> {
+  // Named after the change and the minute it started, so environments started this way tell apart.
+  const name = `${change} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`.slice(0, 100);
+  const env = await call(api.POST('/api/environments', { body: { name, color: '#1e88e5', source_env_id: null } }));
+  setActiveEnvironment(env);
+  return env;
+}
+
 /** Why production cannot be edited here, and the environment that lets the person make the change. */
 export function ProductionLocked({ change, backTo }: { change: string; backTo?: string }) {
   const navigate = useNavigate();
   const start = useAction(async () => {
-    // Named after the change and the minute it started, so environments started this way tell apart.
-    const name = `${change} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`.slice(0, 100);
-    const env = await call(api.POST('/api/environments', { body: { name, color: '#1e88e5', source_env_id: null } }));
-    setActiveEnvironment(env);
+    await startEnvironmentFor(change);
     if (backTo) void navigate(backTo);
   });
   return (
