@@ -34,4 +34,12 @@ test('the best selling value of a column of two words, in a period named after i
   t.regex(sqlOf('best selling product last year'), /^SELECT t1\.product_id AS product_id, t1\.name AS name, SUM\(t0\.quantity\)[\s\S]*order_date >= DATE '2025-01-01' AND t2\.order_date < DATE '2026-01-01'[\s\S]*LIMIT 1$/);
   t.regex(sqlOf('the best selling products this month'), /^SELECT t1\.product_id AS product_id[\s\S]*order_date >= DATE '2026-01-01' AND t2\.order_date < DATE '2026-02-01'/);
   t.regex(sqlOf('the best revenue month in 2025'), /date_trunc\('month'/);
+
+});
+
+test('"which product category sells best", "which product sold the best", "which category sells worst": asked with a verb', (t) => {
+  t.regex(sqlOf('which product category sells best?'), /^SELECT t1\.category AS category, SUM\(t0\.quantity\)[\s\S]*ORDER BY 2 DESC, 1\nLIMIT 1$/);
+  t.regex(sqlOf('Which product sold the best in 2025?'), /^SELECT t1\.product_id AS product_id, t1\.name AS name, SUM\(t0\.quantity\)[\s\S]*order_date >= DATE '2025-01-01'[\s\S]*LIMIT 1$/);
+  t.regex(sqlOf('which category sells worst'), /^SELECT t1\.category AS category, SUM\(t0\.quantity\)[\s\S]*ORDER BY 2 ASC, 1\nLIMIT 1$/);
+  t.regex(sqlOf('which 3 products sell the most'), /^SELECT t1\.product_id AS product_id[\s\S]*ORDER BY 3 DESC[\s\S]*LIMIT 3$/);
 });

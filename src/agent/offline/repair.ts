@@ -92,8 +92,8 @@ function priced(text: string, schema: Schema): string {
 }
 
 /**
- * "the best selling product", "top 5 selling products", "which product sold the most", "the best
- * selling category", "the most popular product" (popular by the units sold), and the other end ("the
+ * "the best selling product", "top 5 selling products", "which product sold the most", "which product
+ * category sells best", "the best selling category", "the most popular product" (popular by the units sold), and the other end ("the
  * worst selling product", "the least popular category", "the 3 least sold products"): the rows of a named
  * table, or the values of a named column, ranked by the units sold, where the knowledge has units
  * ("units sold"); elsewhere what "selling" counts is not one reading, and the words stay unread. One
@@ -112,7 +112,9 @@ function bestSelling(text: string, schema: Schema): string {
     .replace(/\b(?:the )?(?:(?:best|top|worst|bottom) )?(?:(\d+) )?(best|top|worst|bottom)[ -]?selling ((\w+)(?: (\w+))?)/g, (whole, n: string | undefined, end: string, two: string, one: string, rest: string | undefined) => ranked(n, two, one, rest, whole, endOf(end)))
     .replace(/\b(?:the )?(best|top|worst|bottom) (\d+) selling (\w+)/g, (whole, end: string, n: string, word: string) => rank(n, word, whole, endOf(end)))
     .replace(/\b(?:the )?(?:(\d+) )?(most|least) (?:sold|popular) (\w+)/g, (whole, n: string | undefined, end: string, word: string) => rank(n, word, whole, endOf(end)))
-    .replace(/\b(?:which|what) (?:(\d+) )?(\w+) (?:sold|sells|sell) the most$/g, (whole, n: string | undefined, word: string) => rank(n, word, whole));
+    .replace(/\b(?:which|what) (?:(\d+) )?((\w+)(?: (\w+))?) (?:sold|sells|sell) (?:the )?(most|best|least|worst)(?=$| (?:in|during|last|this|over|since|between|from|before|after)\b)/g, (whole, n: string | undefined, two: string, one: string, second: string | undefined, end: string) =>
+      rows(two) ? rank(n, two, whole, endOf(end)) : !second && rows(one) ? rank(n, one, whole, endOf(end)) : whole,
+    );
 }
 
 // "the busiest day of the week", "what was the quietest month in 2025": a time unit ranked by how many rows.
