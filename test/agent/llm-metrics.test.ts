@@ -56,7 +56,7 @@ test.serial('the context carries the metrics and the coverage, and the prompt ma
   t.regex(system, /Governed metrics are the organization's definitions/);
   t.regex(system, /metric revenue = SUM\(total_amount\) WHERE status IN \('completed', 'shipped'\); periods on order_date; shown as USD/);
   t.regex(system, /metric units = SUM\(quantity\); periods on orders\.order_date/);
-  t.regex(system, /data coverage: order_date from 2022-01-01 to 2026-10-31/);
+  t.regex(system, /data coverage: order_date from 2022-01-05 to 2026-10-31/);
   t.regex(system, /\(tables\/demo_warehouse\/main\.orders\.yaml\)/);
 });
 

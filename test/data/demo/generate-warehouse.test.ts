@@ -1,8 +1,9 @@
 import test from 'ava';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateDemoWarehouse } from '../../../src/data/demo/generate-warehouse.ts';
+import { parse } from 'yaml';
+import { DEMO_SIZE, generateDemoWarehouse } from '../../../src/data/demo/generate-warehouse.ts';
 import { executeQuery } from '../../../src/data/query/index.ts';
 import { principalFor, getUser } from '../../../src/auth/index.ts';
 import { startTestApp } from '../../helpers/app.ts';
@@ -59,6 +60,24 @@ test('the demo warehouse is deterministic and follows the shared contract', asyn
   t.deepEqual(fa.statuses.flat(), ['cancelled', 'completed', 'returned', 'shipped']);
   t.is(fa.totals[0]![0], '0', 'order totals equal the sum of their items');
   t.is(fa.orphans[0]![0], '0');
+});
+
+test("the demo knowledge's data coverage is what the demo warehouse holds: the first and last day of each documented date", async (t) => {
+  const path = join(tempDir(), 'full', 'demo.duckdb');
+  await generateDemoWarehouse(path, DEMO_SIZE);
+  const inst = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  const c = await inst.connect();
+  const dir = join(import.meta.dirname, '../../../fixtures/knowledge/tables/demo_warehouse');
+  const documented = readdirSync(dir).map((f) => parse(readFileSync(join(dir, f), 'utf8')) as { name: string; coverage?: { column: string; first: string; last: string } });
+  const covered = documented.filter((d) => d.coverage);
+  t.deepEqual(covered.map((d) => d.name).sort(), ['customers', 'orders']);
+  for (const d of covered) {
+    const { column, first, last } = d.coverage!;
+    const [[min, max]] = (await c.runAndReadAll(`SELECT min(${column})::VARCHAR, max(${column})::VARCHAR FROM ${d.name}`)).getRowsJson() as [[string, string]];
+    t.deepEqual([first, last].map(String), [min, max], `${d.name}.${column}`);
+  }
+  c.closeSync();
+  inst.closeSync();
 });
 
 test('seeding the demo creates the demo_warehouse connection once, and it answers governed queries', async (t) => {
