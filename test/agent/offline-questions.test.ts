@@ -54,6 +54,13 @@ test('offline: "the share of ... by ..." answers in shares of the total', async 
   t.regex(result.text, /\d%/);
 });
 
+test('offline: "what share of revenue comes from each channel" and its kin answer in shares of the total', async (t) => {
+  for (const question of ['What share of revenue comes from each channel?', 'what fraction of our revenue comes from every country', 'what percentage of orders came from each channel']) {
+    const { result } = await ask(question);
+    t.regex(result.text, /by (channel|country), as a share of the total:\n- \w+: \d+(\.\d)?%/, question);
+  }
+});
+
 test('offline: a list of rows says how many, names its columns once and writes ids as they are', async (t) => {
   const { result, events } = await ask('Show me the 3 most recent orders');
   const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')!;

@@ -1,5 +1,5 @@
 // Ordinary wording made readable before a question is refused for words it does not know: phrasings
-// ("break down ... by", "in total", "share of ... by", "most expensive"), numbers written as words,
+// ("break down ... by", "in total", "share of ... by", "what share of ... comes from each", "most expensive"), numbers written as words,
 // verbs the knowledge uses in another form ("sell" where it says "units sold"), and typos near exactly
 // one known word.
 // Only a question with unknown words comes here, so canonical questions never pay for the language
@@ -19,6 +19,8 @@ const PHRASINGS: [RegExp, string][] = [
   [/\bbreakdown of\b/g, ''],
   [/\bin total\b/g, ''],
   [/^(?:the )?(?:share|percentage|proportion) of (.+) (by|per|for each|across) (.+)$/, '$1 $2 $3 as a share of the total'],
+  // "what share of revenue comes from each channel", "what fraction of our revenue came from every country".
+  [/^(?:what|which|how much) (?:(?:share|percentage|proportion|fraction|part) )?of (?:our |the )?(.+?) (?:comes?|came|is|was) (?:from|in) (?:each|every) (.+)$/, '$1 by $2 as a share of the total'],
   // "the month with the lowest revenue", "highest revenue month": the ranked periods' own wording, only
   // as the whole question ("revenue in the month with the most orders" asks for a period chosen by another measure).
   [/^(?:(?:what|which) (?:is|was) )?(?:the |our )?(day of the week|weekday|day|week|month|quarter|year) with the (highest|lowest|most|fewest|best|worst)\b/, 'which $1 had the $2'],
