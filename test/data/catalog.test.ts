@@ -37,7 +37,7 @@ test.serial('on a fresh installation the catalog lists every documented table wi
   t.true(orders.columns.some((c) => c.name === 'order_date'));
   t.deepEqual(orders.metrics.map((m) => m.name), ['revenue', 'order_count', 'average_order_value']);
   t.is(orders.metrics[0]!.filter, "status IN ('completed', 'shipped')");
-  t.like(orders.coverage, { first: '2022-01-01', last: '2026-10-31' });
+  t.like(orders.coverage, { first: '2022-01-05', last: '2026-10-31' });
 });
 
 test.serial('the MCP catalog, an assistant’s first call, shows the same tables and metrics', async (t) => {
@@ -50,7 +50,7 @@ test.serial('the MCP catalog, an assistant’s first call, shows the same tables
   t.deepEqual(tables.map((x) => x.name), ['customers', 'order_items', 'orders', 'products']);
   t.deepEqual(tables.find((x) => x.name === 'order_items')!.metrics.map((m) => m.name), ['units', 'revenue']);
   t.true(tables.every((x) => x.columns.length > 0));
-  t.like(tables.find((x) => x.name === 'orders')!.coverage, { first: '2022-01-01' });
+  t.like(tables.find((x) => x.name === 'orders')!.coverage, { first: '2022-01-05' });
 });
 
 test.serial('tables the organization queries rank first', async (t) => {
