@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { systemClock, type Clock } from '../clock.ts';
-import type { ChartInput } from './draw-chart.ts';
+import { READY, type ChartInput } from './draw-chart.ts';
 import type { DrawReply } from './chart-process.ts';
 import { chartKey, OverBudget } from './over-budget.ts';
 
@@ -21,7 +21,7 @@ export type { ChartInput } from './draw-chart.ts';
 
 /** What a chart may take to draw. */
 export interface ChartBudget {
-  /** Wall time from sending a chart to its process to its PNG, a new process's start included. */
+  /** Wall time from sending a chart to its process to its PNG; a new process's start is not counted. */
   timeoutMs: number;
   /** The drawing process's JavaScript heap. */
   heapMb: number;
@@ -36,6 +36,13 @@ export interface ChartBudget {
 /** A usual chart draws in well under a second; a new process starts and loads vega in about one. */
 const DEFAULT_BUDGET: ChartBudget = { timeoutMs: 10_000, heapMb: 256, processes: Math.min(2, availableParallelism()), idleMs: 60_000, refuseAgainMs: 10 * 60_000 };
 
+/**
+ * How long a new process may take to start and load vega (about a second on a quiet machine). Not a
+ * chart's budget: timed with the chart's, a busy host's slow start failed a usual chart and had it refused
+ * for ten minutes.
+ */
+const START_MS = 60_000;
+
 const here = fileURLToPath(import.meta.url);
 const SCRIPT = fileURLToPath(new URL(`./chart-process${extname(here)}`, import.meta.url));
 
@@ -46,6 +53,26 @@ const SCRIPT = fileURLToPath(new URL(`./chart-process${extname(here)}`, import.m
 function startProcess(heapMb: number): ChildProcess {
   const loader = extname(here) === '.ts' ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
   return fork(SCRIPT, [], { execArgv: [...loader, `--max-old-space-size=${heapMb}`], env: {}, serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+}
+
+/** `child` once it has loaded the drawing libraries; killed, and the chart refused, when it cannot start. */
+function ready(child: ChildProcess): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const settle = (outcome: () => void) => {
+      clearTimeout(timer);
+      child.off('message', said).off('exit', ended).off('error', fail);
+      outcome();
+    };
+    const fail = (why: Error | string) =>
+      settle(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`The chart's drawing could not start: ${why instanceof Error ? why.message : why}`));
+      });
+    const said = (message: unknown) => message === READY && settle(() => resolve(child));
+    const ended = (code: number | null, signal: NodeJS.Signals | null) => fail(signal ?? `exit code ${code}`);
+    const timer = setTimeout(() => fail(`not ready within ${START_MS / 1000} s`), START_MS);
+    child.on('message', said).once('exit', ended).once('error', fail);
+  });
 }
 
 /** Why a process ended without answering, in words for the chart's owner. */
@@ -81,7 +108,7 @@ export class ChartDrawer {
     try {
       // Asked again while an earlier ask of it was drawing.
       this.refuseIfOverBudget(key);
-      return await this.drawIn(this.takeIdle() ?? startProcess(this.budget.heapMb), input, key);
+      return await this.drawIn(this.takeIdle() ?? (await ready(startProcess(this.budget.heapMb))), input, key);
     } finally {
       this.running--;
       this.waiting.shift()?.();

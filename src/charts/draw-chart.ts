@@ -30,6 +30,12 @@ async function load(): Promise<Libraries> {
   };
 }
 
+/** What a drawing process (chart-process.ts) sends once, before any chart: its libraries are loaded. */
+export const READY = 'ready';
+
+/** vega-lite, vega and resvg, loaded once per process (a drawing process loads them as it starts). */
+export const loadLibraries = (): Promise<Libraries> => (libraries ??= load());
+
 /** A chart to draw: the spec, and the rows that replace its data (a saved question's fresh run). */
 export interface ChartInput {
   spec: Record<string, unknown>;
@@ -55,7 +61,7 @@ function zoomToFit(w: number, h: number, width: number): number {
 
 /** The PNG of a Vega-Lite chart, at most `width` wide and four times that tall; rejects when the spec does not draw. */
 export async function drawChart({ spec, rows, width = 640 }: ChartInput): Promise<Buffer> {
-  const lib = await (libraries ??= load());
+  const lib = await loadLibraries();
   const full = { width: 560, height: 280, ...cappedChartSizes(spec), ...(rows ? { data: { values: rows } } : {}), background: 'white' } as Record<string, unknown>;
   // A container width means nothing off the page.
   if (full['width'] === 'container') full['width'] = 560;
