@@ -2,7 +2,7 @@
 // choice is an integer hash of (row, salt), so the same sizes always give the same data,
 // whatever the date, thread count or machine.
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface WarehouseSize {
@@ -103,9 +103,11 @@ function statements(size: WarehouseSize): string[] {
 
 /**
  * Writes the demo warehouse to `path` unless it exists; written to a temp file first. Replicas sharing
- * the data folder may generate it at the same moment: each writes a temp file of its own and the first
- * to finish links it into place (link fails on an existing name, where rename would replace); the
- * others drop theirs and answer false.
+ * the data folder may generate it at the same moment: each writes a temp file of its own and renames
+ * it into place. A link would refuse the second (rename replaces), but for a moment the file would have
+ * two names, and a replica checking it then refuses a file with other hard links (confine-path.ts):
+ * one replica's start failed so under load. A replica that finishes second replaces the file with the
+ * same data (the generator is deterministic); one that opened the first keeps reading it.
  */
 export async function generateDemoWarehouse(path: string, size: WarehouseSize = DEMO_SIZE): Promise<boolean> {
   if (existsSync(path)) return false;
@@ -123,11 +125,9 @@ export async function generateDemoWarehouse(path: string, size: WarehouseSize = 
       conn.closeSync();
       instance.closeSync();
     }
-    linkSync(tmp, path);
+    if (existsSync(path)) return false;
+    renameSync(tmp, path);
     return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
   } finally {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DEMO_SIZE, generateDemoWarehouse } from '../../../src/data/demo/generate-warehouse.ts';
@@ -38,6 +38,7 @@ test('two generations of one demo warehouse at once (replicas on a shared folder
   const made = await Promise.all([generateDemoWarehouse(path, SIZE), generateDemoWarehouse(path, SIZE)]);
   t.is(made.filter(Boolean).length, 1, 'one of them put its file in place');
   t.deepEqual(readdirSync(dir), ['demo.duckdb']);
+  t.is(statSync(path).nlink, 1, 'the file in place has one name (a replica refuses a file with other hard links)');
   const alone = join(tempDir(), 'alone', 'demo.duckdb');
   await generateDemoWarehouse(alone, SIZE);
   t.deepEqual(await facts(path), await facts(alone), 'the file in place is whole');
