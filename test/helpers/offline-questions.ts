@@ -90,6 +90,10 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['How many new customers in 2024?', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2024-01-01' AND signup_date < DATE '2025-01-01'"],
   ['New customers last year', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2025-01-01' AND signup_date < DATE '2026-01-01'"],
   ['New customers by month in 2025', "SELECT date_trunc('month', signup_date), COUNT(*) FROM customers WHERE signup_date >= DATE '2025-01-01' AND signup_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  // A date's own word in the plural counts the rows it dates ("signup" names customers.signup_date).
+  ['Signups last month', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2025-12-01' AND signup_date < DATE '2026-01-01'"],
+  ['New signups by month in 2025', "SELECT date_trunc('month', signup_date), COUNT(*) FROM customers WHERE signup_date >= DATE '2025-01-01' AND signup_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
+  ['Signups in 2025 by country', "SELECT country, COUNT(*) FROM customers WHERE signup_date >= DATE '2025-01-01' AND signup_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 2 DESC, 1"],
   // Two listed values compared: a row for each.
   ['Revenue in Germany vs France', "SELECT c.country, SUM(o.total_amount) FROM orders o JOIN customers c USING (customer_id) WHERE c.country IN ('Germany', 'France') GROUP BY 1 ORDER BY 2 DESC, 1"],
   ['Compare orders web versus mobile', "SELECT channel, COUNT(*) FROM orders WHERE channel IN ('web', 'mobile') GROUP BY 1 ORDER BY 2 DESC, 1"],

@@ -2,6 +2,7 @@
 // over 5000 last month", "the 5 most recent orders", "latest orders", "the largest order"; or for a
 // column's values ("list the categories"). The words that ask are read here; read-measure.ts decides
 // whether rows are what the question measures.
+import type { ColumnMention } from './intent.ts';
 import { HANDFUL_ROWS, rowCount, type Span } from './keywords.ts';
 import { forms, isContact, isDimension, isMeasure, isTemporal } from './vocabulary.ts';
 import type { Marks } from './words.ts';
@@ -82,11 +83,17 @@ const valueEndingAt = (spans: Span[], end: number) => spans.find((s) => s.kind =
 /**
  * "which customers signed up in 2025": the knowledge reads "customers signed up" as the customers'
  * signup date, a column whose words open with its table's name in the plural. Its rows are the table's
- * (listed here, counted in read-measure.ts: "customers signed up in 2025").
+ * (listed here, counted in read-measure.ts: "customers signed up in 2025"). So are a date's own word
+ * in the plural, the events it dates, one a row: "signups last month" for a date called "signup".
  */
 export function datedByName(text: string, spans: Span[]): Span | undefined {
   const first = spans[0];
   if (first?.kind !== 'column' || !first.ms.every((m) => m.kind === 'column' && isTemporal(m.column))) return undefined;
   const words = text.slice(first.start, first.end);
-  return first.ms.every((m) => forms(m.table.name).some((f) => f.endsWith('s') && words.startsWith(`${f} `))) ? first : undefined;
+  const named = (m: ColumnMention) => forms(m.table.name).some((f) => f.endsWith('s') && words.startsWith(`${f} `));
+  return (first.ms as ColumnMention[]).every((m) => named(m) || eventsOf(m.column, words)) ? first : undefined;
 }
+
+/** `word` is one of a column's one-word names in the plural ("signups" of "signup"). */
+const eventsOf = (column: ColumnMention['column'], word: string) =>
+  /^[a-z]+s$/.test(word) && [column.name, ...(column.synonyms ?? [])].some((p) => /^[a-z]+$/.test(p) && !p.endsWith('s') && forms(p).includes(word));

@@ -6,7 +6,7 @@ import { readMeasure } from './read-measure.ts';
 import { findPeriod, type Period } from './periods.ts';
 import { findDisplay } from './units.ts';
 import { findChart } from './chart-request.ts';
-import { readListing } from './listing.ts';
+import { datedByName, readListing } from './listing.ts';
 import { readChange } from './change.ts';
 import { readPerUnit } from './per-unit.ts';
 import { readPerEach } from './per-each.ts';
@@ -196,9 +196,10 @@ function unappliedRanking(kw: Keywords, ranking: Intent['ranking'], groups: Grou
  * customers" would be revenue dated by the order, not by the customer.
  */
 function newRows(text: string, spans: Span[], measure: Intent['measure'], dated: boolean, periodColumns: ColumnMention[]): { start: number; date: ColumnMention } | undefined {
-  const s = spans.find((x) => x.kind === 'table' && text.slice(0, x.start).endsWith('new '));
+  // "new signups last month": the rows a date names are new by that date.
+  const s = spans.find((x) => (x.kind === 'table' || x === datedByName(text, spans)) && text.slice(0, x.start).endsWith('new '));
   const table = s && (measure?.kind === 'count' || measure?.kind === 'rows') ? s.ms.find((m) => measure.tables.includes(m.table))?.table : undefined;
-  const dates = table?.columns.filter(isTemporal) ?? [];
+  const dates = s?.kind === 'column' ? s.ms.filter((m) => m.table === table).map((m) => (m as ColumnMention).column) : (table?.columns.filter(isTemporal) ?? []);
   if (!s || !table || dates.length !== 1 || !dated || periodColumns.some((c) => c.table !== table)) return undefined;
   return { start: s.start - 'new '.length, date: { kind: 'column', table, column: dates[0]!, start: s.start, end: s.end } };
 }
