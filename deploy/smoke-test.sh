@@ -7,8 +7,12 @@
 # `down -v` at the end, whatever happened. A failure names its step and keeps the daemon's and the
 # containers' logs in $SEXTANT_SMOKE_LOGS (default /tmp/sextant-smoke-logs).
 #
-#   deploy/smoke-test.sh          (as root; run by .ci/run under CI=true)
+#   deploy/smoke-test.sh             (as root; run by .ci/run under CI=true)
+#   deploy/smoke-test.sh --prepare   only Docker and the base images, then stop (.ci/run makes them
+#                                    while its `npm ci` waits on the network)
 set -uo pipefail
+prepare_only=false
+[ "${1:-}" = --prepare ] && prepare_only=true
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 logs=${SEXTANT_SMOKE_LOGS:-/tmp/sextant-smoke-logs}
@@ -53,11 +57,17 @@ step="base images from Debian packages"
 deploy/offline-images.sh 2>&1 | tee "$logs/offline-images.log" | sed 's/^/  /'
 [ "${PIPESTATUS[0]}" -eq 0 ] || fail "deploy/offline-images.sh (see offline-images.log)"
 
+if [ "$prepare_only" = true ]; then say "Docker and the base images ready in $(( $(date +%s) - started )) s"; exit 0; fi
+
 step="build the image"
 say "building the image"
 # A machine behind a TLS-intercepting proxy names the proxy's authority in the system's local CAs: the
 # build stage trusts them the documented way (deploy/build-ca/, never in the image that runs).
 for ca in /usr/local/share/ca-certificates/*.crt; do [ ! -f "$ca" ] || cp "$ca" "deploy/build-ca/host-$(basename "$ca")"; done
+# The better-sqlite3 binary .ci/run's `npm ci` compiled and kept, offered to the image's `npm ci`
+# (deploy/build-prebuilds/README): the image's Node.js has the host's ABI (both Node.js 20), and one that
+# does not load is compiled as before. Compiling SQLite again took minutes of the suite's cores.
+for kept in "${XDG_CACHE_HOME:-$HOME/.cache}"/sextant-ci/prebuilds/better-sqlite3-*.tar.gz; do [ ! -f "$kept" ] || cp "$kept" deploy/build-prebuilds/; done
 docker build --build-arg BASE_IMAGE=sextant-offline/node:trixie --build-arg BUILD_IMAGE=sextant-offline/node-build:trixie \
   -t sextant:latest . > "$logs/build.log" 2>&1 || { tail -n 40 "$logs/build.log"; fail "docker build (see build.log)"; }
 size_mb=$(docker image inspect -f '{{.Size}}' sextant:latest | awk '{printf "%d", $1/1e6}')
