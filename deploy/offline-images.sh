@@ -77,16 +77,20 @@ build() {
   local base tree
   base=$(base_tree)
   tree=$work/$name
+  # A run stopped with the tree's /proc mounted left it so: never remove the tree through the mount.
+  umount "$tree/proc" 2>/dev/null || true
   rm -rf "$tree"; cp -a "$base" "$tree"
   cp /etc/resolv.conf "$tree/etc/resolv.conf"
   mount -t proc proc "$tree/proc"
-  trap 'umount "'"$tree"'/proc" 2>/dev/null || true' RETURN
+  # Unmounted on every way out: a failed install or setup exits the script, which a RETURN trap missed.
+  trap 'umount "'"$tree"'/proc" 2>/dev/null || true' EXIT
   echo "offline-images: installing into $image: $packages" >&2
   chroot "$tree" /usr/bin/env DEBIAN_FRONTEND=noninteractive sh -c \
     "apt-get update -qq && apt-get install -y -qq --no-install-recommends $packages && apt-get clean" > "$work/$name.log" 2>&1 \
     || { tail -n 30 "$work/$name.log" >&2; exit 1; }
   if [ -f "$here/offline/$name-setup.sh" ]; then chroot "$tree" /bin/sh -s < "$here/offline/$name-setup.sh" >> "$work/$name.log" 2>&1 || { tail -n 30 "$work/$name.log" >&2; exit 1; }; fi
   umount "$tree/proc"
+  trap - EXIT
   if [ -f "$here/offline/$name-entrypoint.sh" ]; then install -m 0755 "$here/offline/$name-entrypoint.sh" "$tree/usr/local/bin/docker-entrypoint.sh"; fi
   # Documents of the packages debootstrap installed before the tree's dpkg settings left them out.
   find "$tree/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +
