@@ -1,6 +1,6 @@
 // Where a question is typed: Enter sends, Shift+Enter starts a new line. While an answer runs, what
 // is typed goes to it as a remark, and Stop ends it. Files come by button or drag and drop.
-import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { ApiProblem } from '../api/problem.ts';
 import { useDraft } from '../lib/drafts.ts';
 import { askProblemText } from './ask-problem.ts';
@@ -18,7 +18,13 @@ interface ComposerProps {
 }
 
 export function Composer({ chatId, draftKey, running, onAsk, onRemark, onStop, problem: answerProblem }: ComposerProps) {
-  const [text, setText] = useDraft(draftKey);
+  // The chat the text was typed for, as of the last render: when it gets its address while its first
+  // answer runs, its draft key changes from the new chat's to its own, and the text moves with it.
+  const typedFor = useRef(chatId);
+  const [text, setText] = useDraft(draftKey, (_from, to) => to === typedFor.current);
+  useEffect(() => {
+    typedFor.current = chatId;
+  }, [chatId]);
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const [files, setFiles] = useState<UploadedFile[]>([]);

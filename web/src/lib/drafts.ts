@@ -1,17 +1,35 @@
 // Text a person typed but has not sent, kept in local storage so a reload, a crash or a sign-in
 // detour loses nothing.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 const PREFIX = 'sextant.draft.';
 
 const read = (key: string): string => readRaw(key) ?? '';
 const write = (key: string, value: string): void => writeRaw(key, value || null);
 
-/** A text kept under `key`; setting it saves it at once. */
-export function useDraft(key: string): [string, (value: string) => void] {
+/**
+ * A text kept under `key`; setting it saves it at once. When the key changes the text is the new key's,
+ * except where `carries(from, to)` says both keys name one thing (a new chat getting its address while
+ * its first answer runs): then the text moves along, unless the new key holds one of its own. A remark
+ * typed while the address came was lost so (seen under load in the browser tests).
+ */
+export function useDraft(key: string, carries?: (from: string, to: string) => boolean): [string, (value: string) => void] {
   const [value, setValue] = useState(() => read(key));
+  const shown = useRef({ key, value });
+  shown.current.value = value;
   useEffect(() => {
-    setValue(read(key));
+    const from = shown.current;
+    if (from.key === key) return;
+    shown.current = { key, value: from.value };
+    const own = readRaw(key);
+    if (own === null && from.value && carries?.(from.key, key)) {
+      write(key, from.value);
+      write(from.key, '');
+      return;
+    }
+    setValue(own ?? '');
+    // `carries` is read when the key changes, not a reason to read again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   const set = useCallback(
     (v: string) => {
