@@ -61,6 +61,15 @@ test('offline: "what share of revenue comes from each channel" and its kin answe
   }
 });
 
+test('offline: "revenue share by country", "how much of our revenue is from each country" and their kin answer in shares, amounts stay amounts', async (t) => {
+  for (const question of ['Revenue share by country', 'order percentages per channel', 'the order mix by channel', 'percent of orders by channel', 'How much of our revenue is from each country?']) {
+    const { result } = await ask(question);
+    t.regex(result.text, /by (channel|country|category), as a share of the total:\n- \w+: \d+(\.\d)?%/, question);
+  }
+  // Without "of", the question asks for the amounts.
+  t.regex((await ask('How much revenue is from each country?')).result.text, /^[\w ]+ by country:\n- [\w ]+: \$?[\d,.]+\n/);
+});
+
 test('offline: a list of rows says how many, names its columns once and writes ids as they are', async (t) => {
   const { result, events } = await ask('Show me the 3 most recent orders');
   const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table')!;

@@ -1,5 +1,5 @@
 // Ordinary wording made readable before a question is refused for words it does not know: phrasings
-// ("break down ... by", "in total", "share of ... by", "what share of ... comes from each", "most expensive"), numbers written as words,
+// ("break down ... by", "in total", "share of ... by", "... share by", "what share of ... comes from each", "most expensive"), numbers written as words,
 // verbs the knowledge uses in another form ("sell" where it says "units sold"), and typos near exactly
 // one known word.
 // Only a question with unknown words comes here, so canonical questions never pay for the language
@@ -18,7 +18,9 @@ const PHRASINGS: [RegExp, string][] = [
   [/\b(?:break(?:ing)?|broken) down\b/g, ''],
   [/\bbreakdown of\b/g, ''],
   [/\bin total\b/g, ''],
-  [/^(?:the )?(?:share|percentage|proportion) of (.+) (by|per|for each|across) (.+)$/, '$1 $2 $3 as a share of the total'],
+  [/^(?:the )?(?:share|percentage|percent|proportion|fraction) of (.+) (by|per|for each|across) (.+)$/, '$1 $2 $3 as a share of the total'],
+  // "revenue share by country", "order percentages per channel", "the sales mix by category".
+  [/^(?:the )?(.+?) (?:shares?|percentages?|proportions?|mix) (by|per|for each|across) (.+)$/, '$1 $2 $3 as a share of the total'],
   // "what share of revenue comes from each channel", "what fraction of our revenue came from every country".
   [/^(?:what|which|how much) (?:(?:share|percentage|proportion|fraction|part) )?of (?:our |the )?(.+?) (?:comes?|came|is|was) (?:from|in) (?:each|every) (.+)$/, '$1 by $2 as a share of the total'],
   // "the month with the lowest revenue", "highest revenue month": the ranked periods' own wording, only

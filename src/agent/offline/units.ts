@@ -20,6 +20,10 @@ export const MONEY = 'us dollars?|usd|dollars?|euros?|eur|pounds sterling|pounds
 const SCALE = new RegExp(`\\b(?:in|as) (thousands|millions|billions)(?: of (${MONEY}))?\\b`);
 const CURRENCY = new RegExp(`\\b(?:in|as) (${MONEY})\\b`);
 const SHARE = /\b(?:as (?:a )?(?:percentages?|share of (?:the )?total)|in (?:percent|percentages))\b/;
+// "how much of our revenue is from each country" asks for each country's part of the whole, not its
+// amount: its words are all known, so the repairs (repair.ts), which read "what share of ... comes from
+// each", never see it. The opening words are the display's; the rest is read as "revenue by country".
+const PART_FROM_EACH = /^(?:how much|what part|what portion) of\b(?=.* (?:comes?|came|is|was|are|were) (?:from|in) (?:each|every)\b)/;
 
 /** The currency a word of MONEY names ("$" is dollars). */
 export const currencyNamed = (word: string): Currency => ({ word, codes: word === '$' ? CURRENCIES[1]![1] : CURRENCIES.find(([re]) => re.test(word))![1] });
@@ -33,7 +37,7 @@ export function findDisplay(text: string): Display | undefined {
     return { scale: { factor: FACTORS[word], word }, ...(r[2] ? { currency: currencyNamed(r[2]) } : {}), span: span(r) };
   }
   if ((r = CURRENCY.exec(text))) return { currency: currencyNamed(r[1]!), span: span(r) };
-  if ((r = SHARE.exec(text))) return { share: true, span: span(r) };
+  if ((r = SHARE.exec(text) ?? PART_FROM_EACH.exec(text))) return { share: true, span: span(r) };
   return undefined;
 }
 
