@@ -114,6 +114,34 @@ test('the groups kept are those HAVING written by hand keeps, and the title says
   t.regex(result.text, /^Number of customers by country, only those with more than 1:/);
 });
 
+/** The agent test warehouse with a governed metric of its orders: revenue, the sum of their amounts. */
+function withRevenue() {
+  const schema = agentSchema();
+  schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'revenue', description: 'Amount of all orders.', expression: 'SUM(total_amount)', format: 'USD' }];
+  return schema;
+}
+
+test('rows of a table named in the plural are kept by a governed metric of their related rows, each labelled', (t) => {
+  const schema = withRevenue();
+  const kept = /^SELECT t1\.customer_id AS customer_id, t1\.name AS name, SUM\(t0\.total_amount\) AS revenue\nFROM main\.orders AS t0\nJOIN main\.customers AS t1 ON t0\.customer_id = t1\.customer_id\nGROUP BY 1, 2\nHAVING SUM\(t0\.total_amount\) > 1000\nORDER BY 3 DESC, 1, 2$/;
+  for (const q of ['customers with revenue over 1000', 'customers with more than 1000 revenue', 'which customers have revenue above 1k dollars', 'customers whose revenue is over 1000']) t.regex(sqlOf(q, undefined, schema), kept, q);
+  t.regex(sqlOf('top 2 customers with revenue over 100', undefined, schema), /HAVING SUM\(t0\.total_amount\) > 100\nORDER BY 3 DESC, 1, 2\nLIMIT 2$/);
+  // By a count of another table's rows they are counted one by one, as before; by a column's value each related row is compared.
+  t.regex(sqlOf('customers with more than 2 orders', undefined, schema), new RegExp(`^SELECT COUNT\\(\\*\\) AS customer_count\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED}\\) > 2$`));
+  t.regex(sqlOf('customers with total amount over 1000', undefined, schema), /^SELECT COUNT\(DISTINCT t0\.customer_id\) AS customer_count\n[\s\S]*WHERE t1\.total_amount > 1000$/);
+  t.regex(sqlOf('orders with total amount over 500', undefined, schema), /^SELECT COUNT\(\*\) AS order_count\nFROM main\.orders AS t0\nWHERE t0\.total_amount > 500$/);
+  t.regex(sqlOf('customers with revenue over 1k euros', undefined, schema), /^refused: .*revenue is documented in USD, and I cannot convert euros/);
+});
+
+test('the customers kept by their revenue are those HAVING written by hand keeps', async (t) => {
+  const { result, events } = await askOffline(wh, 'Which customers have revenue above 100?', [], withRevenue().tables);
+  const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table');
+  const expected = await wh.rows('SELECT c.customer_id, c.name, SUM(o.total_amount) FROM orders o JOIN customers c ON c.customer_id = o.customer_id GROUP BY 1, 2 HAVING SUM(o.total_amount) > 100 ORDER BY 3 DESC, 1, 2');
+  t.true(expected.length > 0);
+  t.deepEqual(table?.rows.map((r) => r.map(String)), expected.map((r) => r.map(String)));
+  t.regex(result.text, /^Revenue by customer, only those with more than 100:/);
+});
+
 test('a ranking within each group numbers the first group within the others, and keeps the first of each', (t) => {
   t.regex(sqlOf('top 3 products per category by quantity'), /^SELECT \* FROM \(\nSELECT \*, ROW_NUMBER\(\) OVER \(PARTITION BY category ORDER BY total_quantity DESC, product_id, name\) AS rank_in_group\nFROM \(\n[\s\S]*GROUP BY 1, 2, 3\n\) AS per_group\n\) AS ranked\nWHERE rank_in_group <= 3\nORDER BY category, rank_in_group$/);
   t.regex(sqlOf('bottom 2 customers by total amount for each country'), /ORDER BY total_amount ASC, customer_id, name\) AS rank_in_group/);

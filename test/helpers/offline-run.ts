@@ -14,10 +14,10 @@ import { relationshipDocs, tableDocs, type TestWarehouse } from './agent-warehou
 const clock = new FakeClock(Date.UTC(2026, 0, 15, 12));
 const principal: Principal = { userId: 'u1', email: 'u1@example.com', orgId: 'demo', baseOrgId: 'demo', role: 'user', permissions: [], credential: 'session', scopes: [] };
 
-/** Asks `question` after `earlier` questions of the same chat (each answered). */
-export async function askOffline(wh: TestWarehouse, question: string, earlier: string[] = []) {
+/** Asks `question` after `earlier` questions of the same chat (each answered), over the warehouse's knowledge or `tables`. */
+export async function askOffline(wh: TestWarehouse, question: string, earlier: string[] = [], tables = tableDocs()) {
   const events: AgentEvent[] = [];
-  const ports = { knowledge: memoryKnowledge({ tables: tableDocs(), relationships: relationshipDocs() }), queries: wh.runner, uploads: noUploads, chats: memoryChats(), profiles: { profile: async () => ({ name: '', background: '', memories: [] }) } };
+  const ports = { knowledge: memoryKnowledge({ tables, relationships: relationshipDocs() }), queries: wh.runner, uploads: noUploads, chats: memoryChats(), profiles: { profile: async () => ({ name: '', background: '', memories: [] }) } };
   const messages: LlmMessage[] = [...earlier.flatMap((q): LlmMessage[] => [{ role: 'user', content: q }, { role: 'assistant', content: 'Answered.' }]), { role: 'user', content: question }];
   const result = await runAgentLoop({
     provider: offlineProvider({ clock }),

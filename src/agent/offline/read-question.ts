@@ -47,7 +47,8 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
   takeUnique(text, spans, marks);
-  const [related, kept] = [readRelatedCount(text, spans, marks), readKeptGroups(text, spans, marks)];
+  const related = readRelatedCount(text, spans, marks);
+  const kept = readKeptGroups(text, spans, marks, related?.counted);
   const perEach = readPerEach(text, spans, marks);
   const shareWords = readShareOf(spans, marks);
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
