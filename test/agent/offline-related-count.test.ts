@@ -117,14 +117,16 @@ test('the groups kept are those HAVING written by hand keeps, and the title says
 /** The agent test warehouse with a governed metric of its orders: revenue, the sum of their amounts. */
 function withRevenue() {
   const schema = agentSchema();
-  schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'revenue', description: 'Amount of all orders.', expression: 'SUM(total_amount)', format: 'USD' }];
+  schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'revenue', description: 'Amount of all orders.', expression: 'SUM(total_amount)', format: 'USD', synonyms: ['spent'] }];
   return schema;
 }
 
 test('rows of a table named in the plural are kept by a governed metric of their related rows, each labelled', (t) => {
   const schema = withRevenue();
   const kept = /^SELECT t1\.customer_id AS customer_id, t1\.name AS name, SUM\(t0\.total_amount\) AS revenue\nFROM main\.orders AS t0\nJOIN main\.customers AS t1 ON t0\.customer_id = t1\.customer_id\nGROUP BY 1, 2\nHAVING SUM\(t0\.total_amount\) > 1000\nORDER BY 3 DESC, 1, 2$/;
-  for (const q of ['customers with revenue over 1000', 'customers with more than 1000 revenue', 'which customers have revenue above 1k dollars', 'customers whose revenue is over 1000']) t.regex(sqlOf(q, undefined, schema), kept, q);
+  for (const q of ['customers with revenue over 1000', 'customers with more than 1000 revenue', 'which customers have revenue above 1k dollars', 'customers whose revenue is over 1000', 'customers who spent more than 1000', 'which customers spent over $1000']) t.regex(sqlOf(q, undefined, schema), kept, q);
+  // A column's groups the same way, with the measure right after them.
+  t.regex(sqlOf('countries total amount over 1000', undefined, schema), /^SELECT t1\.country AS country, SUM\(t0\.total_amount\) AS total_amount\n[\s\S]*GROUP BY 1\nHAVING SUM\(t0\.total_amount\) > 1000\n/);
   t.regex(sqlOf('top 2 customers with revenue over 100', undefined, schema), /HAVING SUM\(t0\.total_amount\) > 100\nORDER BY 3 DESC, 1, 2\nLIMIT 2$/);
   // By a count of another table's rows they are counted one by one, as before; by a column's value each related row is compared.
   t.regex(sqlOf('customers with more than 2 orders', undefined, schema), new RegExp(`^SELECT COUNT\\(\\*\\) AS customer_count\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED}\\) > 2$`));

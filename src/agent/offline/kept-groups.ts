@@ -10,8 +10,9 @@ import { isDimension, isMeasure } from './vocabulary.ts';
 import type { Marks } from './words.ts';
 
 // "categories with revenue over 1m", "channels having units of at least 500", "countries whose revenue is
-// over ...", "which customers have revenue above 80,000".
-const MEASURE_AFTER = /^ (?:with|having|(?:that |which |who )?(?:have|had)|whose)(?: an?| a total| total)? $/;
+// over ...", "which customers have revenue above 80,000", "customers who spent more than 10,000" (a
+// metric's verb, "spent", right after them).
+const MEASURE_AFTER = /^ (?:(?:with|having|(?:that |which |who )?(?:have|had)|whose|who|that|which)(?: an?| a total| total)? )?$/;
 
 /** The group a bound keeps and the bound, with their words taken; `counted` is the span a related count counts already. */
 export function readKeptGroups(text: string, spans: Span[], marks: Marks, counted?: Span): { group: Group; having: Having } | undefined {
