@@ -5,7 +5,7 @@
 import test from 'ava';
 import { forms } from '../../src/agent/offline/vocabulary.ts';
 import { normalize } from '../../src/agent/offline/words.ts';
-import { plannedSql as sqlOf } from '../helpers/offline-plan.ts';
+import { agentSchema, plannedSql as sqlOf } from '../helpers/offline-plan.ts';
 
 test('"whose" introduces the filter as "with" does', (t) => {
   t.is(sqlOf('products whose price is above 100'), sqlOf('products with a price above 100'));
@@ -16,6 +16,15 @@ test('"whose" introduces the filter as "with" does', (t) => {
 test('a synonym that starts with "average" is also known written "avg" or "mean", in its plural too', (t) => {
   t.deepEqual(forms('average basket size').sort(), ['average basket size', 'average basket sizes', 'avg basket size', 'avg basket sizes', 'mean basket size', 'mean basket sizes']);
   t.deepEqual(forms('order_items'), ['order items', 'order item']);
+});
+
+test('a metric named "average order" is not "average orders", which counts orders', (t) => {
+  const schema = agentSchema();
+  schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'average_order_value', description: 'Average amount of an order.', expression: 'AVG(total_amount)', synonyms: ['average order', 'avg order value'] }];
+  t.regex(sqlOf('average order by channel', undefined, schema), /^SELECT t0\.channel AS channel, AVG\(t0\.total_amount\) AS average_order_value\n/);
+  t.regex(sqlOf('avg order values by channel', undefined, schema), /AVG\(t0\.total_amount\) AS average_order_value/, 'a plural of another word stays the metric\'s');
+  t.is(sqlOf('average orders per customer', undefined, schema), sqlOf('orders per customer', undefined, schema));
+  t.regex(sqlOf('average orders per customer', undefined, schema), /COUNT\(\*\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.customer_id\), 0\)/);
 });
 
 test('numbers written with thousands separators are read whole; years listed with a comma stay apart', (t) => {

@@ -131,10 +131,20 @@ function phrasesOf(table: TableDocument): Phrase[] {
     if (bare && !BARE_STOP.test(bare) && !table.columns.some((c) => c.name === bare)) for (const f of forms(bare)) add(f, column_);
   }
   for (const metric of table.metrics ?? []) {
-    for (const phrase of [metric.name, ...(metric.synonyms ?? [])]) for (const f of forms(phrase)) add(f, (start, end) => ({ kind: 'metric', table, metric, start, end }));
+    for (const phrase of [metric.name, ...(metric.synonyms ?? [])]) for (const f of forms(phrase)) if (!namesRows(f, phrase, tableForms)) add(f, (start, end) => ({ kind: 'metric', table, metric, start, end }));
   }
   phrasesByTable.set(table, out);
   return out;
+}
+
+/**
+ * Whether a metric's phrase, in a form the knowledge did not write, ends in its table's noun instead:
+ * "average orders" (in "average orders per customer") counts orders, it is not the plural of "average
+ * order", the average order value.
+ */
+function namesRows(form: string, phrase: string, tableForms: string[]): boolean {
+  const last = form.slice(form.lastIndexOf(' ') + 1);
+  return form.includes(' ') && last !== words(phrase).split(' ').at(-1) && tableForms.includes(last);
 }
 
 /** A table's single words (names, synonyms, metrics; not listed values), worked out once per document. */
