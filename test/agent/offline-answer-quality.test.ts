@@ -149,6 +149,15 @@ test.serial('"revenue growth in 2025" compares the year with the one before and 
   }
 });
 
+test.serial('"how did revenue change compared to 2024" compares the year named with the one after it', async (t) => {
+  const [before, after] = [await value(`${REVENUE_2025.replace('2025', '2024')}`), await value(REVENUE_2025)];
+  for (const q of ['How did revenue change compared to 2024?', 'revenue growth from 2024', 'revenue change vs 2024']) {
+    const change = await ask(q);
+    t.deepEqual(change.tables[0]?.rows.map((r) => Number(r[1])), [before, after], q);
+    t.regex(change.content, /^Revenue by year in 2024 and the year after:\n[\s\S]*\nChange: \+\$[\d,.]+ \(\+[\d.]+%\)\./, q);
+  }
+});
+
 test.serial('"revenue growth by channel in 2025" states each channel\'s two years and the change between them', async (t) => {
   const growth = await ask('revenue growth by channel in 2025');
   const expected = await rows("SELECT channel, SUM(total_amount) FILTER (WHERE year(order_date) = 2024), SUM(total_amount) FILTER (WHERE year(order_date) = 2025) FROM orders WHERE status IN ('completed', 'shipped') GROUP BY 1 ORDER BY 1");

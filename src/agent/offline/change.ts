@@ -3,10 +3,11 @@
 // the answer's text (wording.ts). Presentation only: the query is the comparison's, a row for each
 // period. A period still running is not compared with a whole one (half a month against a month is
 // no growth).
-import { withPrevious, type Period, type PeriodBucket } from './periods.ts';
+import { withNext, withPrevious, type Period, type PeriodBucket } from './periods.ts';
 import type { Marks } from './words.ts';
 
-// "growth compared to last year" names the earlier period, not the one to compare with the one before.
+// "growth compared to last year", "how did revenue change from last month" name the earlier period: it is
+// compared with the one after it, not with the one before.
 const REFERENCE = /\b(?:compared? (?:to|with)|comparing (?:to|with)|vs|versus|against|than|from|since|over|on) $/;
 const CHANGE = /\b(growth|grow|grew|grown|growing|change|changed|increase|increased|decrease|decreased|decline|declined|difference)\b/;
 // "month over month", "YoY": a change from each period to the next; its unit is read as a bucket (read-question.ts), so its words stay.
@@ -31,13 +32,14 @@ export interface ChangeWords {
  * 2024"), or its one whole year, quarter or month with the one before ("growth in 2025").
  */
 export function readChange(period: Period | undefined, marks: Marks, nowMs: number): { period?: Period; change: ChangeWords } | undefined {
-  const reference = period !== undefined && REFERENCE.test(marks.text.slice(0, period.span[0]));
-  const compared = period?.compare ? period : period && !reference ? withPrevious(period) : undefined;
+  const reference = period && !period.compare ? REFERENCE.exec(marks.text.slice(0, period.span[0])) : null;
+  const compared = period?.compare ? period : period && (reference ? withNext(period) : withPrevious(period));
   const blanked = marks.blanked();
   // Without a period, "difference" is between things named ("monthly revenue difference between web and mobile"), not over time.
   const over = period ? compared?.to !== undefined : UNIT.test(blanked) && !/\bdifference\b/.test(blanked);
   if (!over || (!CHANGE.test(blanked) && !EACH_OVER.test(blanked))) return undefined;
   const word = marks.takeMatch(CHANGE)?.[1] ?? 'change';
+  if (reference) marks.take(reference.index, reference.index + reference[0].length);
   // No period: the change from each unit to the next over the data (steps.ts), if the question names the unit.
   if (!compared?.to) return { change: { word, running: false, today: new Date(nowMs).toISOString().slice(0, 10) } };
   const tomorrow = new Date(nowMs + 86_400_000).toISOString().slice(0, 10);

@@ -99,6 +99,18 @@ export function withPrevious(p: Period): Period | undefined {
   return { from, to: p.to!, label: `${p.label} and the ${length} before`, span: p.span, compare: length };
 }
 
+/**
+ * A whole year, quarter or month with the one after it, compared ("revenue growth since 2024": 2024 and
+ * 2025); undefined for any other period.
+ */
+export function withNext(p: Period): Period | undefined {
+  const length = lengthOf(p);
+  if (!length || p.compare) return undefined;
+  const [y, m] = p.to!.split('-').map(Number);
+  const to = iso(y!, m! - 1 + (length === 'year' ? 12 : length === 'quarter' ? 3 : 1));
+  return { from: p.from!, to, label: `${p.label} and the ${length} after`, span: p.span, compare: length };
+}
+
 /** A period's length when it is one whole year, quarter or month. */
 export function lengthOf(p: Period): Period['compare'] {
   if (!p.from || !p.to) return undefined;
