@@ -20,6 +20,11 @@ test('a total per customer is divided by the distinct customers of the rows coun
   t.regex(sqlOf('revenue per order'), /SUM\(t0\.total_amount\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.order_id\), 0\)/, 'per row of its own table: by its key');
 });
 
+test('"how many orders does a customer place on average" is the orders per customer', (t) => {
+  for (const q of ['How many orders does a customer place on average?', 'how many orders do customers make on average', 'how many orders did each customer place on average']) t.is(sqlOf(q), sqlOf('orders per customer'), q);
+  t.is(sqlOf('how many orders did a customer place on average in 2025'), sqlOf('orders per customer in 2025'));
+});
+
 test('groups and a ranking of groups divide within each group', (t) => {
   t.regex(sqlOf('revenue per customer by country'), /^SELECT t1\.country AS country, SUM\(t0\.total_amount\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.customer_id\), 0\)[\s\S]*GROUP BY 1\nORDER BY 2 DESC, 1$/);
   t.regex(sqlOf('which country has the highest revenue per customer'), /GROUP BY 1\nORDER BY 2 DESC, 1\nLIMIT 1$/);

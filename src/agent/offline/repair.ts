@@ -21,6 +21,8 @@ const PHRASINGS: [RegExp, string][] = [
   [/^(?:the )?(?:share|percentage|percent|proportion|fraction) of (.+) (by|per|for each|across) (.+)$/, '$1 $2 $3 as a share of the total'],
   // "revenue share by country", "order percentages per channel", "the sales mix by category".
   [/^(?:the )?(.+?) (?:shares?|percentages?|proportions?|mix) (by|per|for each|across) (.+)$/, '$1 $2 $3 as a share of the total'],
+  // "how many orders does a customer place on average", "how many orders do customers make on average".
+  [/^how many (.+?) (?:does|did|do) (?:(?:a|an|each|every|one|the average|an average|our|the) )?([a-z]+)(?: (?:place|make|have|get|buy|order|submit|create|open)s?)? on average\b/, 'average number of $1 per $2'],
   // "what share of revenue comes from each channel", "what fraction of our revenue came from every country".
   [/^(?:what|which|how much) (?:(?:share|percentage|proportion|fraction|part) )?of (?:our |the )?(.+?) (?:comes?|came|is|was) (?:from|in) (?:each|every) (.+)$/, '$1 by $2 as a share of the total'],
   // "the month with the lowest revenue", "highest revenue month": the ranked periods' own wording, only
