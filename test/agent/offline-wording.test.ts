@@ -2,7 +2,9 @@
 // by theirs, numbers in the units asked, a ranking of one row as its name.
 import test from 'ava';
 import type { BuiltQuery } from '../../src/agent/offline/build-sql.ts';
-import { describeResult } from '../../src/agent/offline/wording.ts';
+import { describeResult, explain } from '../../src/agent/offline/wording.ts';
+import { planQuestion } from '../../src/agent/offline/plan-question.ts';
+import { agentSchema } from '../helpers/offline-plan.ts';
 
 const built: BuiltQuery = { sql: 'SELECT 1', connectionId: 'wh', title: 'Revenue by product', valueColumn: 'revenue', labelColumn: 'product_id', timeSeries: false, format: 'USD' };
 
@@ -95,4 +97,17 @@ test('two periods compared for their change state it from the earlier to the lat
   t.true(describeResult(change, rows(0, 900)).endsWith('\nChange: +$900.00.'), 'no percentage of nothing');
   const one = { columns: [{ name: 'year' }, { name: 'revenue' }], rows: [['2025-01-01', 900]], row_count: 1 };
   t.true(describeResult(change, one).endsWith('\n(No change is stated: one of the two periods has no data.)'));
+});
+
+test('weeks grouped within a period that does not start or end on a Monday say which of them are cut', (t) => {
+  const explained = (q: string) => {
+    const p = planQuestion(q, [], agentSchema(), Date.UTC(2026, 0, 15, 12));
+    if (p.kind !== 'plan') throw new Error(`${q}: ${JSON.stringify(p)}`);
+    return explain(p.plan, agentSchema(), undefined);
+  };
+  // 1 October 2025 is a Wednesday; 31 October a Friday.
+  t.regex(explained('total amount by week in october 2025'), /\nWeeks start on Monday and count only their days in the period: the first only from 2025-10-01, the last only until 2025-10-31\.$/m);
+  // 29 September and 3 November 2025 are Mondays: whole weeks, nothing to say.
+  t.notRegex(explained('total amount by week from 2025-09-29 to 2025-11-02'), /Weeks start on Monday/);
+  t.notRegex(explained('total amount by month in 2025'), /Weeks start on Monday/);
 });

@@ -169,12 +169,25 @@ function perEachText({ ref, noun }: PerEachCount): string {
   return `Per ${noun}: the total divided by the ${noun}s of the rows counted (distinct ${ref.table.name}.${ref.column.name}); ${noun}s with none of those rows are not counted.`;
 }
 
+/**
+ * Weeks grouped within a period that does not start or end on a Monday ("revenue by week in October
+ * 2025"): a week is named by its Monday, and its row counts only its days in the period, so the first
+ * and the last weeks look smaller than the others. Said, not hidden.
+ */
+function cutWeeks(p: Period): string | undefined {
+  const monday = (day: string) => new Date(`${day}T00:00:00Z`).getUTCDay() === 1;
+  const ends = [p.from && !monday(p.from) ? `the first only from ${p.from}` : '', p.to && !monday(p.to) ? `the last only until ${lastDay(p)}` : ''].filter(Boolean);
+  return ends.length > 0 ? `Weeks start on Monday and count only their days in the period: ${ends.join(', ')}.` : undefined;
+}
+
 /** Why the answer means what it means: the coverage caveat, the metric's definition and the knowledge used. */
 export function explain(plan: Plan, schema: Schema, partial: CoverageDoc | undefined): string {
   const lines: string[] = [];
   if (partial) lines.push(`The data covers ${partial.first} to ${partial.last}, so this period is only partly covered.`);
   const period = plan.filters.find((f) => f.kind === 'period');
   if (period) lines.push(`The period applies to ${period.ref.table.name}.${period.ref.column.name}.`);
+  const cut = period && plan.dimensions.some((d) => d.kind === 'bucket' && d.bucket === 'week') ? cutWeeks(period.period) : undefined;
+  if (cut) lines.push(cut);
   if (plan.perUnit) lines.push(perUnitText(plan.perUnit));
   if (plan.perEach) lines.push(perEachText(plan.perEach));
   if (plan.share) lines.push(`Share: the part named divided by the whole that the other conditions keep${plan.dimensions.length > 0 ? ', in each group' : ''}.`);
