@@ -70,3 +70,25 @@ test('the answer equals LAG written by hand, and its title says what each row ho
   t.is(table!.formats?.['total_amount_change_pct'], 'percent', 'the table shows the change as a percentage');
   t.regex(result.text, /^Total amount by month in 2025, with each month's change from the one before:\n- Jan 2025: /);
 });
+
+test('groups ranked by their change are each one\'s later period with its change, ranked in SQL, those without an earlier period last', (t) => {
+  for (const q of ['which channel had the highest total amount growth in 2025', 'which channel had the largest total amount increase in 2025 vs 2024']) {
+    t.regex(sqlOf(q), /LAG\(total_amount\) OVER \(PARTITION BY channel ORDER BY year\)[\s\S]*WHERE t0\.order_date >= DATE '2024-01-01' AND t0\.order_date < DATE '2026-01-01'\nGROUP BY 1, 2\n\) AS per_period\n\) AS stepped\nWHERE year >= DATE '2025-01-01'\nORDER BY CASE WHEN total_amount_change IS NULL THEN 1 ELSE 0 END, total_amount_change DESC, channel, year\nLIMIT 1$/, q);
+  }
+  t.regex(sqlOf('bottom 2 segments by total amount growth in Q2 2025 vs Q1 2025'), /PARTITION BY segment ORDER BY quarter[\s\S]*WHERE quarter >= DATE '2025-04-01'\nORDER BY CASE WHEN total_amount_change IS NULL THEN 1 ELSE 0 END, total_amount_change ASC, segment, quarter\nLIMIT 2$/);
+  // Ranked without a group, within groups, or a place further down: not read.
+  t.regex(sqlOf('top 2 channels per segment by total amount growth in 2025'), /^refused: /);
+  t.regex(sqlOf('the second highest total amount growth by channel in 2025'), /^refused: .*ranks by the growth/);
+  t.regex(sqlOf('which channel had the highest total amount growth in 2025 vs 2023'), /^refused: .*ranks by the growth/, 'periods that are not neighbours');
+});
+
+test('the groups ranked by their change are those LAG and ORDER BY written by hand rank', async (t) => {
+  const { result, events } = await askOffline(wh, 'Top 2 channels by total amount growth in 2025');
+  const table = events.find((e): e is Extract<AgentEvent, { type: 'table' }> => e.type === 'table');
+  const expected = await wh.rows("SELECT c, y, v, v - lag(v) OVER (PARTITION BY c ORDER BY y) AS d, (v - lag(v) OVER (PARTITION BY c ORDER BY y)) / lag(v) OVER (PARTITION BY c ORDER BY y) FROM (SELECT channel c, date_trunc('year', order_date) y, SUM(total_amount) v FROM orders WHERE year(order_date) IN (2024, 2025) GROUP BY 1, 2) QUALIFY y = DATE '2025-01-01' ORDER BY d IS NULL, d DESC, c LIMIT 2");
+  const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?(e-?\d+)?$/i.test(v));
+  const round = (rows: unknown[][]) => rows.map((r) => r.map((v) => (numeric(v) ? Math.round(Number(v) * 1e6) / 1e6 : v)));
+  t.is(expected.length, 2);
+  t.deepEqual(round(table!.rows), round(expected));
+  t.regex(result.text, /^Top 2: Total amount by channel in 2025 and the year before, ranked by the change from the year before:\n- \w+, 2025: [\d,.]+ \([+-][\d,.]+, [+-][\d.]+% from the year before\)\n- /);
+});

@@ -69,10 +69,10 @@ export function buildSql(plan: Plan): BuiltQuery | undefined {
   if (where.length > 0) lines.push(`WHERE ${where.join(' AND ')}`);
   if (group.length > 0) lines.push(`GROUP BY ${group.join(', ')}`);
   if (plan.having && group.length > 0) lines.push(`HAVING ${measure} ${plan.having.op} ${plan.having.value}`);
-  // Periods whose changes are worked out outside (stepsSql) are ordered there.
+  // Periods whose changes are worked out outside (stepsSql) are ordered, ranked and cut there.
   if (plan.order === 'time') lines.push(...(plan.steps ? [] : [`ORDER BY ${order.join(', ')}`]));
-  else if (plan.order && !plan.within) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${order.length > 0 ? `, ${order.join(', ')}` : ''}`);
-  if (plan.limit !== undefined && !plan.within) lines.push(`LIMIT ${plan.limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`);
+  else if (plan.order && !plan.within && !plan.steps) lines.push(`ORDER BY ${select.length} ${plan.order.toUpperCase()}${order.length > 0 ? `, ${order.join(', ')}` : ''}`);
+  if (plan.limit !== undefined && !plan.within && !plan.steps) lines.push(`LIMIT ${plan.limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`);
   return {
     sql: plan.steps ? stepsSql(plan, plan.steps, lines.join('\n'), valueColumn) : plan.within ? withinSql(plan, lines.join('\n'), valueColumn) : lines.join('\n'),
     connectionId: plan.subject.connection,
@@ -97,19 +97,23 @@ const dimensionNames = (d: Plan['dimensions'][number]): string[] =>
 /**
  * Each period's change from the one before ("revenue growth by month in 2025"): LAG over the grouped
  * query's periods (within each other group), then the period read only for the first change dropped.
+ * Ranked by the change ("which channel grew the most in 2025"): the groups by their later period's
+ * change, those without an earlier period last (no dialect's NULLS LAST is needed for it).
  */
 function stepsSql(plan: Plan, steps: NonNullable<Plan['steps']>, inner: string, valueColumn: string): string {
   const groups = plan.dimensions.flatMap(dimensionNames);
   const others = groups.filter((n) => n !== steps.bucket).map(ident);
-  const [v, bucket] = [ident(valueColumn), ident(steps.bucket)];
+  const [v, bucket, change] = [ident(valueColumn), ident(steps.bucket), ident(`${valueColumn}_change`)];
   const lag = `LAG(${v}) OVER (${others.length > 0 ? `PARTITION BY ${others.join(', ')} ` : ''}ORDER BY ${bucket})`;
+  const ranked = plan.order === 'asc' || plan.order === 'desc';
   return [
     'SELECT * FROM (',
-    `SELECT *, ${v} - ${lag} AS ${ident(`${valueColumn}_change`)}, (${v} - ${lag}) * 1.0 / NULLIF(${lag}, 0) AS ${ident(`${valueColumn}_change_pct`)}`,
+    `SELECT *, ${v} - ${lag} AS ${change}, (${v} - ${lag}) * 1.0 / NULLIF(${lag}, 0) AS ${ident(`${valueColumn}_change_pct`)}`,
     `FROM (\n${inner}\n) AS per_period`,
     ') AS stepped',
     ...(steps.from ? [`WHERE ${bucket} >= DATE '${steps.from}'`] : []),
-    `ORDER BY ${groups.map(ident).join(', ')}`,
+    ranked ? `ORDER BY CASE WHEN ${change} IS NULL THEN 1 ELSE 0 END, ${change} ${plan.order!.toUpperCase()}, ${groups.map(ident).join(', ')}` : `ORDER BY ${groups.map(ident).join(', ')}`,
+    ...(ranked && plan.limit !== undefined ? [`LIMIT ${plan.limit}`] : []),
   ].join('\n');
 }
 

@@ -4,7 +4,8 @@
 import { isPeriod, type Intent } from './intent.ts';
 import type { PeriodBucket } from './periods.ts';
 
-const UNIT_MONTHS: Partial<Record<PeriodBucket, number>> = { month: 1, quarter: 3, year: 12 };
+/** The months of each unit a change is worked out over. */
+export const UNIT_MONTHS: Partial<Record<PeriodBucket, number>> = { month: 1, quarter: 3, year: 12 };
 
 /**
  * "Revenue growth by month in 2025", "monthly revenue change in Q3 2025": a change over the one

@@ -16,14 +16,17 @@ const AGGREGATE_WORDS = { sum: 'Total', avg: 'Average', median: 'Median', min: '
 
 /** "Revenue by country in 2025", "Top 3: Number of orders by channel where status is completed". */
 export function titleOf(plan: Plan): string {
-  const { what, dims, conditions } = titleParts(plan);
+  const { what, dims: all, conditions } = titleParts(plan);
+  // Groups ranked by their change ("which channel grew the most in 2025") are named by their group alone.
+  const rankedSteps = plan.steps && (plan.order === 'asc' || plan.order === 'desc');
+  const dims = rankedSteps ? all.filter((d) => d !== plan.steps!.bucket) : all;
   const parts = [what, ...(dims.length > 0 ? [`by ${dims.join(' and ')}`] : []), ...conditions];
   if (plan.measure.kind === 'rows') return rowsTitle(plan, plan.measure, parts.join(' '));
   if (plan.offset) parts.unshift(`${capital(ORDINALS[plan.offset]!)} ${plan.order === 'asc' ? 'from the bottom' : 'from the top'}:`);
   else if (plan.limit !== undefined && plan.dimensions.length > 0) parts.unshift(`${plan.order === 'asc' ? 'Bottom' : 'Top'} ${plan.limit}${plan.within ? ` in each ${dims.slice(1).join(' and ')}` : ''}:`);
   // "Number of customers by country, only those with more than 100".
   const kept = plan.having && dims.length > 0 ? `, only those with ${RELATED_OPS[plan.having.op]} ${plan.having.value.toLocaleString('en-US')}` : '';
-  const steps = plan.steps ? `, with each ${plan.steps.bucket}'s change from the one before` : '';
+  const steps = !plan.steps ? '' : rankedSteps ? `, ranked by the change from the ${plan.steps.bucket} before` : `, with each ${plan.steps.bucket}'s change from the one before`;
   return `${parts.join(' ')}${kept}${steps}`;
 }
 
