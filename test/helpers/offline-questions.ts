@@ -88,6 +88,8 @@ export const OFFLINE_QUESTIONS: [string, string][] = [
   ['How many orders in the last 3 months?', "SELECT COUNT(*) FROM orders WHERE order_date >= DATE '2025-10-16' AND order_date < DATE '2026-01-16'"],
   // "New" rows are counted by the one date they were created on.
   ['How many new customers in 2024?', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2024-01-01' AND signup_date < DATE '2025-01-01'"],
+  ['How many customers did we acquire in 2024?', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2024-01-01' AND signup_date < DATE '2025-01-01'"],
+  ['Customers we gained in 2024', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2024-01-01' AND signup_date < DATE '2025-01-01'"],
   ['New customers last year', "SELECT COUNT(*) FROM customers WHERE signup_date >= DATE '2025-01-01' AND signup_date < DATE '2026-01-01'"],
   ['New customers by month in 2025', "SELECT date_trunc('month', signup_date), COUNT(*) FROM customers WHERE signup_date >= DATE '2025-01-01' AND signup_date < DATE '2026-01-01' GROUP BY 1 ORDER BY 1"],
   // A date's own word in the plural counts the rows it dates ("signup" names customers.signup_date).
