@@ -22,8 +22,9 @@ const PHRASINGS: [RegExp, string][] = [
   // "revenue share by country", "order percentages per channel", "the sales mix by category".
   [/^(?:the )?(.+?) (?:shares?|percentages?|proportions?|mix) (by|per|for each|across) (.+)$/, '$1 $2 $3 as a share of the total'],
   // "how many customers did we acquire in 2024", "customers we gained last month": the new ones (read-question.ts).
-  [/^how many (.+?) (?:did|do|have|had) we (?:acquired?|gain(?:ed)?|win|won|get|got(?:ten)?|add(?:ed)?|onboard(?:ed)?|sign(?:ed)? up)\b/, 'how many new $1'],
-  [/^(?:the )?(?:number of )?([a-z]+) (?:that |which )?we (?:acquired|gained|won|got|added|onboarded|signed up)\b/, 'new $1'],
+  // Not "get": "how many customers have we got in total" asks for all of them.
+  [/^how many (.+?) (?:did|do|have|had) we (?:acquired?|gain(?:ed)?|win|won|add(?:ed)?|onboard(?:ed)?|sign(?:ed)? up)\b/, 'how many new $1'],
+  [/^(?:the )?(?:number of )?([a-z]+) (?:that |which )?we (?:acquired|gained|won|added|onboarded|signed up)\b/, 'new $1'],
   // "how many orders does a customer place on average", "how many orders do customers make on average".
   [/^how many (.+?) (?:does|did|do) (?:(?:a|an|each|every|one|the average|an average|our|the) )?([a-z]+)(?: (?:place|make|have|get|buy|order|submit|create|open)s?)? on average\b/, 'average number of $1 per $2'],
   // "what share of revenue comes from each channel", "what fraction of our revenue came from every country".
