@@ -3,7 +3,7 @@
 // writing one word: "avg basket size" is the demo's synonym "average basket size"; and numbers and
 // months as people write them ("1,000,000", "jan 2025").
 import test from 'ava';
-import { forms } from '../../src/agent/offline/vocabulary.ts';
+import { findMentions, forms } from '../../src/agent/offline/vocabulary.ts';
 import { normalize } from '../../src/agent/offline/words.ts';
 import { agentSchema, plannedSql as sqlOf } from '../helpers/offline-plan.ts';
 
@@ -25,6 +25,17 @@ test('a metric named "average order" is not "average orders", which counts order
   t.regex(sqlOf('avg order values by channel', undefined, schema), /AVG\(t0\.total_amount\) AS average_order_value/, 'a plural of another word stays the metric\'s');
   t.is(sqlOf('average orders per customer', undefined, schema), sqlOf('orders per customer', undefined, schema));
   t.regex(sqlOf('average orders per customer', undefined, schema), /COUNT\(\*\) \* 1\.0 \/ NULLIF\(COUNT\(DISTINCT t0\.customer_id\), 0\)/);
+});
+
+test('"items" names order_items, as "order items" does; a prefix that names no table lends nothing', (t) => {
+  t.is(sqlOf('orders with more than 3 items'), sqlOf('orders with more than 3 order items'));
+  t.regex(sqlOf('orders with more than 3 items'), /WHERE \(SELECT COUNT\(\*\) FROM main\.order_items AS r WHERE r\.order_id = t0\.order_id\) > 3$/);
+  t.is(sqlOf('average number of items per order'), sqlOf('order items per order'));
+  const schema = agentSchema();
+  const orders = schema.tables.find((x) => x.name === 'orders')!;
+  const staged = { ...orders, name: 'stg_orders' };
+  const mentioned = findMentions('orders by channel', { ...schema, tables: [...schema.tables, staged] }).filter((m) => m.kind === 'table');
+  t.deepEqual(mentioned.map((m) => m.table.name), ['orders'], '"stg" is no table: "orders" stays the orders table alone');
 });
 
 test('numbers written with thousands separators are read whole; years listed with a comma stay apart', (t) => {

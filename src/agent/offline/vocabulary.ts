@@ -181,15 +181,38 @@ export const countsEveryRow = (metric: MetricDoc) => ROW_COUNT.test(metric.expre
 /** Every mention of a table, column, metric or listed value, longest matches first, without overlaps. */
 export function findMentions(text: string, schema: Schema): Mention[] {
   const found: Mention[] = [];
-  for (const table of schema.tables) {
-    for (const { words: p, make } of phrasesOf(table)) {
+  const search = (phrases: Phrase[]) => {
+    for (const { words: p, make } of phrases) {
       // Most phrases of the knowledge are not in a given question: a substring test rules them out
       // without building and running a regular expression for each (most of a question's planning CPU).
       if (!text.includes(p)) continue;
       for (const m of text.matchAll(new RegExp(`(?<![\\w'])${escape(p)}(?![\\w'])`, 'g'))) found.push(make(m.index, m.index + m[0].length));
     }
-  }
+  };
+  for (const table of schema.tables) search(phrasesOf(table));
+  search(headNouns(schema.tables));
   return withoutOverlaps(found);
+}
+
+const headNounsBySchema = new WeakMap<TableDocument[], Phrase[]>();
+
+/**
+ * "items" for order_items: a table named by another table's row and a noun ("order items") is named by
+ * the noun alone too ("orders with more than 3 items", "items per order"). Only then: in "stg_orders" or
+ * "fct_orders" the first word names no table, and "orders" stays the orders table's.
+ */
+function headNouns(tables: TableDocument[]): Phrase[] {
+  let out = headNounsBySchema.get(tables);
+  if (out) return out;
+  const rows = new Set(tables.flatMap((t) => forms(t.name)));
+  out = [];
+  for (const table of tables) {
+    const [owner, noun, ...rest] = table.name.toLowerCase().split('_');
+    if (!owner || !noun || rest.length > 0 || !rows.has(owner) || rows.has(noun)) continue;
+    for (const f of forms(noun)) out.push({ words: f, make: (start, end) => ({ kind: 'table', table, start, end }) });
+  }
+  headNounsBySchema.set(tables, out);
+  return out;
 }
 
 /**
