@@ -91,4 +91,7 @@ test('the groups ranked by their change are those LAG and ORDER BY written by ha
   t.is(expected.length, 2);
   t.deepEqual(round(table!.rows), round(expected));
   t.regex(result.text, /^Top 2: Total amount by channel in 2025 and the year before, ranked by the change from the year before:\n- \w+, 2025: [\d,.]+ \([+-][\d,.]+, [+-][\d.]+% from the year before\)\n- /);
+  // Drawn by what ranks them: each channel's change, in bars.
+  const chart = events.find((e): e is Extract<AgentEvent, { type: 'tool_call' }> => e.type === 'tool_call' && e.name === 'make_chart');
+  t.like(chart?.arguments, { type: 'bar', x: 'channel', y: 'total_amount_change' });
 });

@@ -105,8 +105,11 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const dfKey = String(sqlResult.content['df_key']);
   const rows = (sqlResult.content['rows'] as unknown[][] | undefined) ?? [];
   if (!chart && has('make_chart') && wantsChart(built, rows)) {
-    const axes = chartAxes(outcome.plan, built);
-    return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: outcome.plan.chart?.mark ?? usualMark(outcome.plan, built), ...axes, y: built.valueColumn, title: built.title } };
+    const ranked = rankedChange(outcome.plan);
+    const axes = ranked ? { x: ranked } : chartAxes(outcome.plan, built);
+    // Groups ranked by their change are drawn by what ranks them: each group's change.
+    const y = ranked ? `${built.valueColumn}_change` : built.valueColumn;
+    return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: outcome.plan.chart?.mark ?? usualMark(outcome.plan, built), ...axes, y, title: built.title } };
   }
   return { kind: 'text', text: `${read}${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
 }
@@ -181,6 +184,13 @@ function chartAxes(plan: Plan, built: BuiltQuery): { x: string | undefined; colo
   if (!first || !second || plan.dimensions.length !== 2) return { x: built.labelColumn };
   const [x, series] = second.kind === 'bucket' && isPeriod(second.bucket) && !(first.kind === 'bucket' && isPeriod(first.bucket)) ? [second, first] : [first, second];
   return { x: nameOf(x), color: nameOf(series) };
+}
+
+/** The group's column when a plan ranks groups by their change ("top 3 categories by revenue growth"). */
+function rankedChange(plan: Plan): string | undefined {
+  if (!plan.steps || (plan.order !== 'asc' && plan.order !== 'desc')) return undefined;
+  const group = plan.dimensions.find((d) => d.kind !== 'bucket');
+  return group?.kind === 'column' ? group.ref.column.name : group?.kind === 'label' ? group.label.column.name : undefined;
 }
 
 /** The chart's mark when the question names none: bars side by side for periods compared or ranked, a line over time, else bars. */
