@@ -104,13 +104,7 @@ function nextStep(req: LlmRequest, nowMs: number): Step {
   const chart = current.find((r) => r.name === 'make_chart');
   const dfKey = String(sqlResult.content['df_key']);
   const rows = (sqlResult.content['rows'] as unknown[][] | undefined) ?? [];
-  if (!chart && has('make_chart') && wantsChart(built, rows)) {
-    const ranked = rankedChange(outcome.plan);
-    const axes = ranked ? { x: ranked } : chartAxes(outcome.plan, built);
-    // Groups ranked by their change are drawn by what ranks them: each group's change.
-    const y = ranked ? `${built.valueColumn}_change` : built.valueColumn;
-    return { kind: 'tool', name: 'make_chart', args: { df_key: dfKey, type: outcome.plan.chart?.mark ?? usualMark(outcome.plan, built), ...axes, y, title: built.title } };
-  }
+  if (!chart && has('make_chart') && wantsChart(built, rows)) return { kind: 'tool', name: 'make_chart', args: chartArgs(outcome.plan, built, dfKey) };
   return { kind: 'text', text: `${read}${describeResult(built, sqlResult.content)}\n\n${explain(outcome.plan, schema, outcome.partial)}` };
 }
 
@@ -184,6 +178,14 @@ function chartAxes(plan: Plan, built: BuiltQuery): { x: string | undefined; colo
   if (!first || !second || plan.dimensions.length !== 2) return { x: built.labelColumn };
   const [x, series] = second.kind === 'bucket' && isPeriod(second.bucket) && !(first.kind === 'bucket' && isPeriod(first.bucket)) ? [second, first] : [first, second];
   return { x: nameOf(x), color: nameOf(series) };
+}
+
+/** make_chart's arguments for a result: its axes and mark, as asked or as usual. */
+function chartArgs(plan: Plan, built: BuiltQuery, dfKey: string): Record<string, unknown> {
+  const ranked = rankedChange(plan);
+  // Groups ranked by their change are drawn by what ranks them: each group's change.
+  const [axes, y] = ranked ? [{ x: ranked }, `${built.valueColumn}_change`] : [chartAxes(plan, built), built.valueColumn];
+  return { df_key: dfKey, type: plan.chart?.mark ?? usualMark(plan, built), ...axes, y, title: built.title };
 }
 
 /** The group's column when a plan ranks groups by their change ("top 3 categories by revenue growth"). */

@@ -29,6 +29,12 @@ const GROUP_BEFORE = /\b(by|per|for each|each|across|of each|for every)\s+$/;
 const LABEL_BEFORE = /\b(by|for each|of each|for every)\s+$/;
 const WHICH_BEFORE = /\b(which|what)(?: \d+)?(?: the)?\s+$/;
 
+/** "customers with more than 5 orders" (related-count.ts), then "countries with revenue over 1m" (kept-groups.ts) but of the span counted. */
+function readCounts(text: string, spans: Span[], marks: Marks) {
+  const related = readRelatedCount(text, spans, marks);
+  return { related, kept: readKeptGroups(text, spans, marks, related?.counted) };
+}
+
 /** The intent of one question (not yet merged with the chat's earlier questions). */
 export function readQuestion(question: string, schema: Schema, nowMs: number): Intent {
   const text = normalize(question);
@@ -47,8 +53,7 @@ export function readQuestion(question: string, schema: Schema, nowMs: number): I
   const spans = spansOf(findMentions(text, schema).filter(outside));
   for (const s of spans) marks.take(s.start, s.end);
   takeUnique(text, spans, marks);
-  const related = readRelatedCount(text, spans, marks);
-  const kept = readKeptGroups(text, spans, marks, related?.counted);
+  const { related, kept } = readCounts(text, spans, marks);
   const perEach = readPerEach(text, spans, marks);
   const shareWords = readShareOf(spans, marks);
   // Before the keywords: "the 5 most recent orders" lists orders, it does not ask for a date.
