@@ -2,7 +2,7 @@
 // (less the time between them when they are not neighbours); anything else stays the first period,
 // and the words after it are left unread.
 import test from 'ava';
-import { findPeriod, withPrevious } from '../../src/agent/offline/periods.ts';
+import { findPeriod, withNeighbour } from '../../src/agent/offline/periods.ts';
 import { normalize } from '../../src/agent/offline/words.ts';
 
 const now = Date.UTC(2026, 10, 29);
@@ -83,13 +83,19 @@ test('"before", "after" and "until" a period bound the time on one side', (t) =>
   t.is(period('revenue after since 2025'), undefined, 'a period without an end has no after');
 });
 
-test('a whole year, quarter or month is compared with the one before; other periods are not', (t) => {
-  const previous = (q: string) => withPrevious(period(q)!);
+test('a whole year, quarter or month is compared with the one before or after; other periods are not', (t) => {
+  const previous = (q: string) => withNeighbour(period(q)!, 'before');
   t.like(previous('in 2025'), { from: '2024-01-01', to: '2026-01-01', compare: 'year', label: 'in 2025 and the year before' });
   t.like(previous('in q1 2025'), { from: '2024-10-01', to: '2025-04-01', compare: 'quarter' });
   t.like(previous('in march 2025'), { from: '2025-02-01', to: '2025-04-01', compare: 'month' });
   t.is(previous('in the last 30 days'), undefined);
   t.is(previous('2025 vs 2024'), undefined, 'already two periods');
+  // A period named as the reference ("growth compared to 2024") is compared with the one after it.
+  const next = (q: string) => withNeighbour(period(q)!, 'after');
+  t.like(next('in 2024'), { from: '2024-01-01', to: '2026-01-01', compare: 'year', label: 'in 2024 and the year after' });
+  t.like(next('in q4 2025'), { from: '2025-10-01', to: '2026-04-01', compare: 'quarter' });
+  t.like(next('in december 2025'), { from: '2025-12-01', to: '2026-02-01', compare: 'month' });
+  t.is(next('in the last 30 days'), undefined);
 });
 
 test('a year, quarter or month to date runs from its start through today', (t) => {

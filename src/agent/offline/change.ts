@@ -3,7 +3,7 @@
 // the answer's text (wording.ts). Presentation only: the query is the comparison's, a row for each
 // period. A period still running is not compared with a whole one (half a month against a month is
 // no growth).
-import { withNext, withPrevious, type Period, type PeriodBucket } from './periods.ts';
+import { withNeighbour, type Period, type PeriodBucket } from './periods.ts';
 import type { Marks } from './words.ts';
 
 // "growth compared to last year", "how did revenue change from last month" name the earlier period: it is
@@ -33,7 +33,7 @@ export interface ChangeWords {
  */
 export function readChange(period: Period | undefined, marks: Marks, nowMs: number): { period?: Period; change: ChangeWords } | undefined {
   const reference = period && !period.compare ? REFERENCE.exec(marks.text.slice(0, period.span[0])) : null;
-  const compared = period?.compare ? period : period && (reference ? withNext(period) : withPrevious(period));
+  const compared = period?.compare ? period : period && withNeighbour(period, reference ? 'after' : 'before');
   const blanked = marks.blanked();
   // Without a period, "difference" is between things named ("monthly revenue difference between web and mobile"), not over time.
   const over = period ? compared?.to !== undefined : UNIT.test(blanked) && !/\bdifference\b/.test(blanked);

@@ -87,28 +87,14 @@ function boundedBy(text: string, p: Period): Period | null | undefined {
   return p.to ? { to: p.to, label: `until the end of ${what}`, span } : null;
 }
 
-/**
- * A whole year, quarter or month with the one before it, compared ("revenue growth in 2025": 2024 and
- * 2025); undefined for any other period.
- */
-export function withPrevious(p: Period): Period | undefined {
+/** A whole year, quarter or month compared with the one before ("growth in 2025") or after it ("growth from 2024"); else undefined. */
+export function withNeighbour(p: Period, side: 'before' | 'after'): Period | undefined {
   const length = lengthOf(p);
   if (!length || p.compare) return undefined;
-  const [y, m] = p.from!.split('-').map(Number);
-  const from = iso(y!, m! - 1 - (length === 'year' ? 12 : length === 'quarter' ? 3 : 1));
-  return { from, to: p.to!, label: `${p.label} and the ${length} before`, span: p.span, compare: length };
-}
-
-/**
- * A whole year, quarter or month with the one after it, compared ("revenue growth since 2024": 2024 and
- * 2025); undefined for any other period.
- */
-export function withNext(p: Period): Period | undefined {
-  const length = lengthOf(p);
-  if (!length || p.compare) return undefined;
-  const [y, m] = p.to!.split('-').map(Number);
-  const to = iso(y!, m! - 1 + (length === 'year' ? 12 : length === 'quarter' ? 3 : 1));
-  return { from: p.from!, to, label: `${p.label} and the ${length} after`, span: p.span, compare: length };
+  const months = length === 'year' ? 12 : length === 'quarter' ? 3 : 1;
+  const [y, m] = (side === 'before' ? p.from! : p.to!).split('-').map(Number);
+  const edge = iso(y!, m! - 1 + (side === 'before' ? -months : months));
+  return { from: side === 'before' ? edge : p.from!, to: side === 'before' ? p.to! : edge, label: `${p.label} and the ${length} ${side}`, span: p.span, compare: length };
 }
 
 /** A period's length when it is one whole year, quarter or month. */

@@ -8,7 +8,7 @@ import { docKey, keyColumn } from './joins.ts';
 import { countedPeriod, countUnits } from './per-unit.ts';
 import { perEachOf } from './per-each.ts';
 import { countedCompare, relatedFilter } from './related-count.ts';
-import { stepwise, unitStart, UNIT_MONTHS } from './steps.ts';
+import { rankedChange, stepwise } from './steps.ts';
 import { PlanBuilder } from './plan-builder.ts';
 import { addsUp, columnCurrency, comparedCurrencyProblem } from './units.ts';
 import { onePerGroup, type ColumnRef, type Dimension, type Filter, type Plan, type PlanMeasure, type UnitCount } from './plan.ts';
@@ -136,19 +136,6 @@ function planFor(c: Candidate, intent: Intent, schema: Schema): Resolution {
   // Rows dated after today in a running period are not in the days divided by, so not in the total either.
   const counted = perUnit ? filters.map((f) => (f.kind === 'period' ? { ...f, period: countedPeriod(f.period, perUnit) } : f)) : filters;
   return { ok: true, plan: { subject: c.subject, measure, dimensions, filters: counted, order, limit, ...(grouped && intent.ranking?.offset ? { offset: intent.ranking.offset } : {}), ...(grouped && intent.ranking?.within ? { within: true as const } : {}), joins: b.joins, tables: b.tables, ...(intent.change ? { change: true as const } : {}), ...(intent.change?.steps ? { steps: intent.change.steps } : intent.change && intent.ranking ? { steps: rankedChange(intent, dimensions)! } : {}), ...(share ? { share } : {}), ...(intent.having ? { having: intent.having } : {}), ...(perUnit ? { perUnit } : {}), ...(perEach ? { perEach } : {}), ...(intent.display ? { display: intent.display } : {}), ...(intent.chart ? { chart: intent.chart } : {}) } };
-}
-
-/**
- * The change a ranking of groups by their change is worked out from, in SQL: each group's later period
- * with its change from the earlier one (steps.ts's LAG), ranked by that change. Two neighbouring periods
- * compared and one group only; not a rank within groups nor a place further down.
- */
-function rankedChange(intent: Intent, dimensions: Dimension[]): NonNullable<Plan['steps']> | undefined {
-  const period = intent.period;
-  const unit = period?.compare;
-  if (!intent.ranking || !unit || !period.to || period.between || intent.change!.steps || dimensions.length !== 2) return undefined;
-  if (intent.ranking.within || intent.ranking.offset) return undefined;
-  return { bucket: unit, from: unitStart(period.to, UNIT_MONTHS[unit]!, 1) };
 }
 
 /** Why the change between two periods cannot be stated: a period still running, other groups, other units. */

@@ -1,11 +1,12 @@
 // "Revenue growth by month in 2025", "month over month", "QoQ": a change over the one period a
-// question named, by a shorter unit than it, read as each unit's change from the one before. The plan
-// carries it as `steps`; build-sql.ts writes it with LAG, wording.ts states each row's change.
+// question named, by a shorter unit than it, read as each unit's change from the one before; and groups
+// ranked by their change ("which channel grew the most in 2025"). The plan carries it as `steps`;
+// build-sql.ts writes it with LAG, wording.ts states each row's change.
 import { isPeriod, type Intent } from './intent.ts';
+import type { Dimension, Plan } from './plan.ts';
 import type { PeriodBucket } from './periods.ts';
 
-/** The months of each unit a change is worked out over. */
-export const UNIT_MONTHS: Partial<Record<PeriodBucket, number>> = { month: 1, quarter: 3, year: 12 };
+const UNIT_MONTHS: Partial<Record<PeriodBucket, number>> = { month: 1, quarter: 3, year: 12 };
 
 /**
  * "Revenue growth by month in 2025", "monthly revenue change in Q3 2025": a change over the one
@@ -29,6 +30,20 @@ export function stepwise(intent: Intent): Intent {
   const named = change.named;
   if (!named?.from || bucket === intent.period?.compare) return intent;
   return { ...intent, period: { ...named, from: unitStart(named.from, months, 1) }, change: { ...change, steps: { bucket, from: named.from } } };
+}
+
+/**
+ * The steps a ranking of groups by their change is worked out from, in SQL: each group's later period
+ * with its change from the earlier one (LAG), ranked by that change ("which channel had the highest
+ * revenue growth in 2025"). Two neighbouring periods compared and one group only; not a rank within
+ * groups nor a place further down.
+ */
+export function rankedChange(intent: Intent, dimensions: Dimension[]): NonNullable<Plan['steps']> | undefined {
+  const period = intent.period;
+  const unit = period?.compare;
+  if (!intent.ranking || !unit || !period.to || period.between || intent.change!.steps || dimensions.length !== 2) return undefined;
+  if (intent.ranking.within || intent.ranking.offset) return undefined;
+  return { bucket: unit, from: unitStart(period.to, UNIT_MONTHS[unit]!, 1) };
 }
 
 /** The first day of the unit of `months` months holding `day`, `back` units earlier (a negative `back`: later). */
