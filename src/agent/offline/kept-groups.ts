@@ -1,7 +1,8 @@
 // "Countries with more than 100 customers", "which channels have more than 5,000 orders", "categories
 // with revenue over 1m", "customers with revenue over 10,000": the groups of a column, or the rows of a
-// table, kept by their own measure (SQL's HAVING), read after the column or table named in the plural. Rows kept one by one are read elsewhere: "orders over $1,000" compares
-// each row (read-filters.ts), "customers with more than 5 orders" counts each row's own (related-count.ts).
+// table, kept by their own measure (SQL's HAVING), read after the column or table named in the plural.
+// Rows kept one by one are read elsewhere: "orders over $1,000" compares each row (read-filters.ts),
+// "customers with more than 5 orders" counts each row's own (related-count.ts).
 import type { ColumnMention, Group, Having } from './intent.ts';
 import type { Span } from './keywords.ts';
 import { compareAfter } from './read-filters.ts';

@@ -182,14 +182,14 @@ function chartAxes(plan: Plan, built: BuiltQuery): { x: string | undefined; colo
 
 /** make_chart's arguments for a result: its axes and mark, as asked or as usual. */
 function chartArgs(plan: Plan, built: BuiltQuery, dfKey: string): Record<string, unknown> {
-  const ranked = rankedChange(plan);
+  const ranked = rankedGroup(plan);
   // Groups ranked by their change are drawn by what ranks them: each group's change.
   const [axes, y] = ranked ? [{ x: ranked }, `${built.valueColumn}_change`] : [chartAxes(plan, built), built.valueColumn];
   return { df_key: dfKey, type: plan.chart?.mark ?? usualMark(plan, built), ...axes, y, title: built.title };
 }
 
 /** The group's column when a plan ranks groups by their change ("top 3 categories by revenue growth"). */
-function rankedChange(plan: Plan): string | undefined {
+function rankedGroup(plan: Plan): string | undefined {
   if (!plan.steps || (plan.order !== 'asc' && plan.order !== 'desc')) return undefined;
   const group = plan.dimensions.find((d) => d.kind !== 'bucket');
   return group?.kind === 'column' ? group.ref.column.name : group?.kind === 'label' ? group.label.column.name : undefined;
