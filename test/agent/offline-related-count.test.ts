@@ -6,7 +6,7 @@ import test from 'ava';
 import type { AgentEvent } from '../../src/agent/events.ts';
 import { startWarehouse, type TestWarehouse } from '../helpers/agent-warehouse.ts';
 import { askOffline } from '../helpers/offline-run.ts';
-import { agentSchema, plannedSql as sqlOf } from '../helpers/offline-plan.ts';
+import { plannedSql as sqlOf, withOrderMetrics } from '../helpers/offline-plan.ts';
 
 let wh: TestWarehouse;
 test.before(async () => {
@@ -115,11 +115,7 @@ test('the groups kept are those HAVING written by hand keeps, and the title says
 });
 
 /** The agent test warehouse with a governed metric of its orders: revenue, the sum of their amounts. */
-function withRevenue() {
-  const schema = agentSchema();
-  schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'revenue', description: 'Amount of all orders.', expression: 'SUM(total_amount)', format: 'USD', synonyms: ['spent'] }];
-  return schema;
-}
+const withRevenue = () => withOrderMetrics([{ name: 'revenue', description: 'Amount of all orders.', expression: 'SUM(total_amount)', format: 'USD', synonyms: ['spent'] }]);
 
 test('rows of a table named in the plural are kept by a governed metric of their related rows, each labelled', (t) => {
   const schema = withRevenue();
@@ -152,10 +148,8 @@ test('a ranking within each group numbers the first group within the others, and
 });
 
 test('a metric that counts rows is counted as its table, and another aggregate of a metric is of its column', (t) => {
-  const schema = agentSchema();
-  const orders = schema.tables.find((x) => x.name === 'orders')!;
   // As the jaffle shop documents them: "orders" a metric of SUM(1), "order total" a metric and a column.
-  orders.metrics = [{ name: 'orders', description: 'Number of orders.', expression: 'SUM(1)' }, { name: 'total_amount', description: 'Amount of all orders.', expression: 'SUM(total_amount)' }];
+  const schema = withOrderMetrics([{ name: 'orders', description: 'Number of orders.', expression: 'SUM(1)' }, { name: 'total_amount', description: 'Amount of all orders.', expression: 'SUM(total_amount)' }]);
   t.regex(sqlOf('how many customers have placed at least 2 orders', undefined, schema), new RegExp(`^SELECT COUNT\\(\\*\\) AS customer_count\\nFROM main\\.customers AS t0\\nWHERE ${COUNTED}\\) >= 2$`));
   t.regex(sqlOf('what is the median total amount', undefined, schema), /^SELECT PERCENTILE_CONT\(0\.5\) WITHIN GROUP \(ORDER BY t0\.total_amount\) AS median_total_amount\nFROM main\.orders AS t0$/);
 });

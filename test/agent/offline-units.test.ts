@@ -3,7 +3,7 @@
 import test from 'ava';
 import type { TableDocument } from '../../src/agent/ports.ts';
 import { columnCurrency, findDisplay } from '../../src/agent/offline/units.ts';
-import { agentSchema, plannedSql } from '../helpers/offline-plan.ts';
+import { plannedSql, withOrderMetrics } from '../helpers/offline-plan.ts';
 
 test('scales, currencies and shares are read with the words they stand on', (t) => {
   t.like(findDisplay('revenue in 2025 in thousands of dollars'), { scale: { factor: 1000, word: 'thousands' }, currency: { word: 'dollars' }, span: [16, 39] });
@@ -27,11 +27,7 @@ test('a column is in the currency of the governed metrics that aggregate it plai
 });
 
 /** The agent test warehouse with its orders' amounts documented in `format` (a metric that sums them). */
-function schemaIn(format: string) {
-  const schema = agentSchema();
-  schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'revenue', description: 'Amount of all orders.', expression: 'SUM(total_amount)', format }];
-  return schema;
-}
+const schemaIn = (format: string) => withOrderMetrics([{ name: 'revenue', description: 'Amount of all orders.', expression: 'SUM(total_amount)', format }]);
 
 test('an amount compared may name its currency, which must be the one the column is documented in', (t) => {
   const usd = schemaIn('USD');

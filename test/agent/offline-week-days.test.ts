@@ -8,7 +8,7 @@ import { startWarehouse, type TestWarehouse } from '../helpers/agent-warehouse.t
 import { askOffline } from '../helpers/offline-run.ts';
 import { planQuestion } from '../../src/agent/offline/plan-question.ts';
 import { leaderOf } from '../../src/agent/offline/titles.ts';
-import { agentSchema, plannedSql as sqlOf } from '../helpers/offline-plan.ts';
+import { plannedSql as sqlOf, withOrderMetrics } from '../helpers/offline-plan.ts';
 
 let wh: TestWarehouse;
 test.before(async () => {
@@ -54,8 +54,7 @@ test('the busiest or quietest time unit counts the rows of the table named, or o
   t.regex(sqlOf('the quietest day of the week for orders'), /^SELECT CASE EXTRACT\(ISODOW FROM t0\.order_date\)[\s\S]*COUNT\(\*\) AS order_count\nFROM main\.orders AS t0\nGROUP BY 1\nORDER BY 2 ASC, MIN\(EXTRACT\(ISODOW FROM t0\.order_date\)\)\nLIMIT 1$/);
   // No table named and none counted by a governed metric: busy with what is not one reading.
   t.regex(sqlOf('busiest day of the week'), /^refused: .*busiest/);
-  const schema = agentSchema();
-  schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'order_count', description: 'Number of orders.', expression: 'COUNT(*)' }];
+  const schema = withOrderMetrics([{ name: 'order_count', description: 'Number of orders.', expression: 'COUNT(*)' }]);
   t.regex(sqlOf('what was the busiest month in 2025', undefined, schema), /^SELECT date_trunc\('month', t0\.order_date\) AS month, COUNT\(\*\) AS order_count\nFROM main\.orders AS t0\nWHERE t0\.order_date >= DATE '2025-01-01' AND t0\.order_date < DATE '2026-01-01'\nGROUP BY 1\nORDER BY 2 DESC, 1\nLIMIT 1$/);
   // A metric of every row reads as a number of rows in the answer's first line.
   const planned = planQuestion('what was the busiest month in 2025', [], schema, Date.UTC(2026, 0, 15, 12));

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { findMentions, forms } from '../../src/agent/offline/vocabulary.ts';
 import { normalize } from '../../src/agent/offline/words.ts';
-import { agentSchema, plannedSql as sqlOf } from '../helpers/offline-plan.ts';
+import { agentSchema, plannedSql as sqlOf, withOrderMetrics } from '../helpers/offline-plan.ts';
 
 test('"whose" introduces the filter as "with" does', (t) => {
   t.is(sqlOf('products whose price is above 100'), sqlOf('products with a price above 100'));
@@ -19,8 +19,7 @@ test('a synonym that starts with "average" is also known written "avg" or "mean"
 });
 
 test('a metric named "average order" is not "average orders", which counts orders', (t) => {
-  const schema = agentSchema();
-  schema.tables.find((x) => x.name === 'orders')!.metrics = [{ name: 'average_order_value', description: 'Average amount of an order.', expression: 'AVG(total_amount)', synonyms: ['average order', 'avg order value'] }];
+  const schema = withOrderMetrics([{ name: 'average_order_value', description: 'Average amount of an order.', expression: 'AVG(total_amount)', synonyms: ['average order', 'avg order value'] }]);
   t.regex(sqlOf('average order by channel', undefined, schema), /^SELECT t0\.channel AS channel, AVG\(t0\.total_amount\) AS average_order_value\n/);
   t.regex(sqlOf('avg order values by channel', undefined, schema), /AVG\(t0\.total_amount\) AS average_order_value/, 'a plural of another word stays the metric\'s');
   t.is(sqlOf('average orders per customer', undefined, schema), sqlOf('orders per customer', undefined, schema));

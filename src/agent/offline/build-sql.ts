@@ -5,7 +5,7 @@ import { rewriteColumns, tokenizeExpression, type ColumnReference } from '../../
 import type { MetricDoc, TableDocument } from '../ports.ts';
 import { docKey } from './joins.ts';
 import { isPeriod, type Bucket } from './intent.ts';
-import { metricOf, onePerGroup, type ColumnRef, type Plan } from './plan.ts';
+import { metricOf, onePerGroup, ranksByChange, type ColumnRef, type Plan } from './plan.ts';
 import type { Display } from './display.ts';
 import type { Period } from './periods.ts';
 import { columnCurrency, measureFormat } from './units.ts';
@@ -105,7 +105,7 @@ function stepsSql(plan: Plan, steps: NonNullable<Plan['steps']>, inner: string, 
   const others = groups.filter((n) => n !== steps.bucket).map(ident);
   const [v, bucket, change] = [ident(valueColumn), ident(steps.bucket), ident(`${valueColumn}_change`)];
   const lag = `LAG(${v}) OVER (${others.length > 0 ? `PARTITION BY ${others.join(', ')} ` : ''}ORDER BY ${bucket})`;
-  const ranked = plan.order === 'asc' || plan.order === 'desc';
+  const ranked = ranksByChange(plan);
   return [
     'SELECT * FROM (',
     `SELECT *, ${v} - ${lag} AS ${change}, (${v} - ${lag}) * 1.0 / NULLIF(${lag}, 0) AS ${ident(`${valueColumn}_change_pct`)}`,

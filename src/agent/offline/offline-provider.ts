@@ -8,7 +8,7 @@ import type { LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent } from '../pro
 import { buildSql, type BuiltQuery } from './build-sql.ts';
 import { titleOf } from './titles.ts';
 import { isPeriod } from './intent.ts';
-import type { Plan } from './plan.ts';
+import { ranksByChange, type Plan } from './plan.ts';
 import { planQuestion } from './plan-question.ts';
 import { refusalText, refuse } from './refusals.ts';
 import { searchFragments } from './repair.ts';
@@ -190,7 +190,7 @@ function chartArgs(plan: Plan, built: BuiltQuery, dfKey: string): Record<string,
 
 /** The group's column when a plan ranks groups by their change ("top 3 categories by revenue growth"). */
 function rankedGroup(plan: Plan): string | undefined {
-  if (!plan.steps || (plan.order !== 'asc' && plan.order !== 'desc')) return undefined;
+  if (!ranksByChange(plan)) return undefined;
   const group = plan.dimensions.find((d) => d.kind !== 'bucket');
   return group?.kind === 'column' ? group.ref.column.name : group?.kind === 'label' ? group.label.column.name : undefined;
 }

@@ -93,6 +93,9 @@ export interface Plan {
 }
 
 /** The metric governing a plan, if any. */
+/** Groups ranked by their change ("which channel grew the most in 2025"): steps ordered by the change, not by time (steps.ts rankedChange). */
+export const ranksByChange = (plan: Plan): boolean => plan.steps !== undefined && (plan.order === 'asc' || plan.order === 'desc');
+
 export const metricOf = (plan: Plan): MetricDoc | undefined => (plan.measure.kind === 'metric' || plan.measure.kind === 'count' ? plan.measure.metric : undefined);
 
 /**

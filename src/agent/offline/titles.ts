@@ -3,7 +3,7 @@
 import type { PeriodBucket } from './periods.ts';
 import { docKey } from './joins.ts';
 import { ORDINALS } from './keywords.ts';
-import { metricOf, onePerGroup, type ColumnRef, type Plan } from './plan.ts';
+import { metricOf, onePerGroup, ranksByChange, type ColumnRef, type Plan } from './plan.ts';
 import { countsEveryRow, qualifiedColumn, singular } from './vocabulary.ts';
 
 const spaced = (s: string) => s.replace(/_/g, ' ');
@@ -18,7 +18,7 @@ const AGGREGATE_WORDS = { sum: 'Total', avg: 'Average', median: 'Median', min: '
 export function titleOf(plan: Plan): string {
   const { what, dims: all, conditions } = titleParts(plan);
   // Groups ranked by their change ("which channel grew the most in 2025") are named by their group alone.
-  const rankedSteps = plan.steps && (plan.order === 'asc' || plan.order === 'desc');
+  const rankedSteps = ranksByChange(plan);
   const dims = rankedSteps ? all.filter((d) => d !== plan.steps!.bucket) : all;
   const parts = [what, ...(dims.length > 0 ? [`by ${dims.join(' and ')}`] : []), ...conditions];
   if (plan.measure.kind === 'rows') return rowsTitle(plan, plan.measure, parts.join(' '));
